@@ -1,0 +1,214 @@
+/*
+ * modelexport — public C API (C99).
+ *
+ * Export TorchScript models to ONNX while keeping the module hierarchy, and
+ * recover that hierarchy for ONNX files exported elsewhere.
+ *
+ * Conventions (modelled on ONNX Runtime's OrtStatus and libgit2's naming):
+ *  - Every symbol starts with `mx_` / `MX_`.
+ *  - Fallible calls return `mx_status*`: NULL means success; otherwise the
+ *    caller owns the status and releases it with mx_status_release(). There
+ *    is no thread-local "last error".
+ *  - Handles are opaque. Every handle type has a release function that
+ *    accepts NULL.
+ *  - Strings in are NUL-terminated UTF-8 unless a length is given. Buffers
+ *    out (`char**`/`void**` + `size_t*`) are allocated by the SDK, always
+ *    NUL-terminated for text, and freed with mx_free().
+ *  - Options travel as JSON objects (`const char* options_json`, NULL or ""
+ *    for defaults). Unknown keys are an error, so typos do not go unnoticed;
+ *    new keys are how the ABI grows without breaking old callers.
+ *  - No C++ exception ever crosses this boundary.
+ *
+ * Thread safety:
+ *  - mx_status: immutable; may be read from any thread.
+ *  - mx_model: no internal locking. Concurrent const calls (functions taking
+ *    `const mx_model*`) are safe; any call taking `mx_model*` needs exclusive
+ *    access. Different models may be used from different threads freely.
+ *  - mx_registry: safe to share between threads once created; loading a
+ *    plugin and running plugins are internally synchronised. Plugins declare
+ *    their own thread safety; the registry serialises calls into a plugin
+ *    that does not declare MX_PLUGIN_FLAG_THREAD_SAFE.
+ *
+ * The hierarchy JSON schema is documented in docs/hierarchy-schema.md.
+ */
+#ifndef MODELEXPORT_MODELEXPORT_H
+#define MODELEXPORT_MODELEXPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "modelexport/export.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Version                                                             */
+/* ------------------------------------------------------------------ */
+
+#define MX_VERSION_MAJOR 0
+#define MX_VERSION_MINOR 1
+#define MX_VERSION_PATCH 0
+
+/* Version of the library actually loaded (may be newer than the header). */
+MX_API void mx_version(uint32_t* major, uint32_t* minor, uint32_t* patch);
+/* "0.1.0"; static storage, never free. */
+MX_API const char* mx_version_string(void);
+
+/* ------------------------------------------------------------------ */
+/* Status / errors                                                     */
+/* ------------------------------------------------------------------ */
+
+typedef enum mx_code {
+  MX_OK = 0,
+  MX_ERR_INVALID_ARGUMENT = 1, /* NULL handle, malformed option, bad spec   */
+  MX_ERR_IO = 2,               /* file missing, unreadable, unwritable     */
+  MX_ERR_PARSE = 3,            /* bytes are not a valid ONNX / JSON / .pt  */
+  MX_ERR_SCHEMA = 4,           /* JSON parses but does not match schema    */
+  MX_ERR_NOT_FOUND = 5,        /* node, module, plugin not found           */
+  MX_ERR_UNSUPPORTED = 6,      /* op cannot be lowered, feature missing    */
+  MX_ERR_PLUGIN = 7,           /* plugin refused, failed or answered badly */
+  MX_ERR_SECURITY = 8,         /* e.g. external data outside model dir     */
+  MX_ERR_INTERNAL = 9          /* a bug in modelexport: please report      */
+} mx_code;
+
+typedef struct mx_status mx_status;
+
+MX_API mx_code mx_status_code(const mx_status* status); /* NULL -> MX_OK */
+/* UTF-8 message owned by the status; "" for NULL. */
+MX_API const char* mx_status_message(const mx_status* status);
+MX_API void mx_status_release(mx_status* status);
+/* Stable name of a code: "invalid_argument", "io", ... */
+MX_API const char* mx_code_name(mx_code code);
+
+/* Frees any buffer returned by the SDK. Accepts NULL. */
+MX_API void mx_free(void* buffer);
+
+/* ------------------------------------------------------------------ */
+/* Models                                                              */
+/* ------------------------------------------------------------------ */
+
+/* An ONNX model in memory plus its hierarchy (module tree and per-node
+ * records). Loading reads any hierarchy the file carries: node
+ * metadata_props, doc_string records, model metadata and, for files, the
+ * sidecar `<model>.hierarchy.json` next to it. */
+typedef struct mx_model mx_model;
+
+MX_API mx_status* mx_model_load_file(const char* path, mx_model** out);
+MX_API mx_status* mx_model_load_bytes(const void* data, size_t size,
+                                      mx_model** out);
+MX_API void mx_model_release(mx_model* model);
+
+/* Save options (JSON object, all optional):
+ *   "tag_storage": "metadata" (default) | "doc_string" | "none"
+ *   "sidecar":     true (default for files) | false  -> <path>.hierarchy.json
+ *   "check":       true (default) | false  -> run the libonnx checker first
+ * Files are written to a temporary name in the same directory and renamed,
+ * so a failed save never leaves a partial file. */
+MX_API mx_status* mx_model_save_file(const mx_model* model, const char* path,
+                                     const char* options_json);
+MX_API mx_status* mx_model_save_bytes(const mx_model* model,
+                                      const char* options_json, void** out,
+                                      size_t* out_size);
+
+/* Graph view as JSON:
+ * {"ir_version":8,"opset_import":{"":17},"producer_name":...,
+ *  "metadata":{k:v},"inputs":[{"name","dtype","shape"}],"outputs":[...],
+ *  "initializers":[{"name","dtype","shape"}],
+ *  "nodes":[{"name","op_type","domain","inputs":[],"outputs":[]}]} */
+MX_API mx_status* mx_model_graph_json(const mx_model* model, char** out_json,
+                                      size_t* out_size);
+MX_API size_t mx_model_node_count(const mx_model* model);
+/* One node of the graph view by index: {"name","op_type","domain",...}. */
+MX_API mx_status* mx_model_node_json(const mx_model* model, size_t index,
+                                     char** out_json, size_t* out_size);
+
+/* Runs the libonnx checker (full check, with shape inference). */
+MX_API mx_status* mx_model_check(const mx_model* model);
+
+/* ------------------------------------------------------------------ */
+/* Hierarchy                                                           */
+/* ------------------------------------------------------------------ */
+
+/* A node's record: {"module":"encoder.layer.0","tag":"/BertModel/...",
+ * "evidence":"direct"}. MX_ERR_NOT_FOUND if the node does not exist or has
+ * no record. */
+MX_API mx_status* mx_model_node_record(const mx_model* model,
+                                       const char* node_name, char** out_json,
+                                       size_t* out_size);
+MX_API mx_status* mx_model_set_node_record(mx_model* model,
+                                           const char* node_name,
+                                           const char* record_json,
+                                           size_t record_size);
+
+/* The whole hierarchy document ("schema":"modelexport.hierarchy/1"):
+ * module tree, per-node records and statistics. */
+MX_API mx_status* mx_model_hierarchy_json(const mx_model* model,
+                                          char** out_json, size_t* out_size);
+/* Replaces the hierarchy; validated against the schema (MX_ERR_SCHEMA). */
+MX_API mx_status* mx_model_set_hierarchy_json(mx_model* model,
+                                              const char* json, size_t size);
+/* 1 if the model carries a module tree or any node record, else 0. */
+MX_API int mx_model_has_hierarchy(const mx_model* model);
+
+/* ------------------------------------------------------------------ */
+/* Plugin registry                                                     */
+/* ------------------------------------------------------------------ */
+
+typedef struct mx_registry mx_registry;
+
+/* Options (JSON, all optional):
+ *   "discover": true (default) -> scan the install's plugin directory and
+ *               every directory of MODELEXPORT_PLUGIN_PATH (':'-separated)
+ *   "plugin_dirs": ["dir", ...] -> extra directories, scanned after those
+ * Plugins that are refused do not make creation fail: they are listed with
+ * their reason by mx_registry_plugins_json(). */
+MX_API mx_status* mx_registry_create(const char* options_json,
+                                     mx_registry** out);
+MX_API void mx_registry_release(mx_registry* registry);
+
+/* Loads one plugin library. A refusal is returned as MX_ERR_PLUGIN with the
+ * reason and also recorded in the listing. */
+MX_API mx_status* mx_registry_load_plugin(mx_registry* registry,
+                                          const char* path);
+
+/* {"plugin_dirs":[...],"plugins":[{"name","kind","version","description",
+ *   "path","abi":"1.0","status":"loaded"}, {"path","status":"refused",
+ *   "reason":"..."}]} */
+MX_API mx_status* mx_registry_plugins_json(const mx_registry* registry,
+                                           char** out_json, size_t* out_size);
+
+/* Runs a strategy plugin (or "auto") on the model, then the core's
+ * propagation pass; the model's hierarchy is replaced. Options (JSON):
+ *   "hierarchy": <hierarchy document or path string> to supply class names
+ *   "strategy_options": {...} passed through to the plugin */
+MX_API mx_status* mx_registry_tag(const mx_registry* registry,
+                                  const char* strategy, mx_model* model,
+                                  const char* options_json);
+
+/* Exports a model file through a frontend plugin ("torchscript").
+ * Options (JSON):
+ *   "inputs": ["input_ids:int64[batch=2,seq=16]", ...]   (required)
+ *   "opset": 17 (14..17)
+ *   "drop_builtin_tags": false  -> omit torch.nn built-ins from tags
+ * The result is an in-memory model with its hierarchy; save it with
+ * mx_model_save_file(). */
+MX_API mx_status* mx_registry_export(const mx_registry* registry,
+                                     const char* frontend,
+                                     const char* model_path,
+                                     const char* options_json,
+                                     mx_model** out);
+
+/* Module tree of a source model through a frontend plugin, as a hierarchy
+ * document without node records. */
+MX_API mx_status* mx_registry_module_tree(const mx_registry* registry,
+                                          const char* frontend,
+                                          const char* model_path,
+                                          char** out_json, size_t* out_size);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* MODELEXPORT_MODELEXPORT_H */
