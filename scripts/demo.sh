@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The main job on the bundled default model:
+#   setup (scripts/setup.sh) -> build examples/sample's tiny transformer and
+#   trace it (sample.pt) -> `modelexport export` -> `modelexport inspect`
+#   -> check the ONNX file against LibTorch with ONNX Runtime.
+#
+# Output goes to <repo>/build/demo (MX_DEMO_DIR overrides).
+# MX_SKIP_SETUP=1 skips the setup step (when it has just been run).
+set -Eeuo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+mx_trap_errors
+
+if [[ "${MX_SKIP_SETUP:-0}" != 1 ]]; then
+  "$MX_REPO/scripts/setup.sh"
+fi
+
+OUT="${MX_DEMO_DIR:-$MX_BUILD_DIR/demo}"
+mkdir -p "$OUT"
+# The CLI installed by setup (not whatever else may be on PATH).
+MX="$MX_PREFIX/bin/modelexport"
+[[ -x "$MX" ]] || mx_die "$MX not found: did scripts/setup.sh run?"
+# Input spec of the sample (see examples/sample/make_sample.py): batch and
+# seq are named, hence dynamic axes in the ONNX file.
+INPUT="input_ids:int64[batch=2,seq=16]"
+
+mx_step "demo 1/5 plugins"
+"$MX" plugins
+
+mx_step "demo 2/5 build and trace the sample model (Debian torch, $MX_SYSTEM_PYTHON)"
+"$MX_SYSTEM_PYTHON" "$MX_REPO/examples/sample/make_sample.py" --out "$OUT/sample.pt"
+
+mx_step "demo 3/5 export: modelexport export sample.pt -o sample.onnx --input $INPUT"
+rm -f "$OUT/sample.onnx" "$OUT/sample.onnx.hierarchy.json" "$OUT/sample.hierarchy.json"
+start=$(date +%s%N)
+"$MX" export "$OUT/sample.pt" -o "$OUT/sample.onnx" --input "$INPUT" --opset 17
+end=$(date +%s%N)
+[[ -s "$OUT/sample.onnx" ]] || mx_die "modelexport export did not write $OUT/sample.onnx"
+mx_ok "$OUT/sample.onnx ($(stat -c %s "$OUT/sample.onnx") bytes) in $(( (end - start) / 1000000 )) ms"
+ls -1 "$OUT" | sed 's/^/    /'
+
+mx_step "demo 4/5 inspect: module tree, node counts, evidence mix"
+"$MX" inspect "$OUT/sample.onnx"
+
+mx_step "demo 5/5 check: ONNX Runtime vs LibTorch on the same inputs"
+"$MX_VENV/bin/python" "$MX_REPO/examples/sample/check_export.py" "$OUT/sample.pt" "$OUT/sample.onnx"
+
+printf '\n%sdemo done.%s Files in %s\n' "$_mx_bold" "$_mx_reset" "$OUT"
