@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Setup + the whole test suite:
+#   1. ctest       every test group under tests/ (doctest, C ABI, plugin host,
+#                  end-to-end pytest in tests/export), against the build tree
+#   2. bindings    each bindings/<lang>/test.sh (adding a binding = adding
+#                  that file), against the build tree's library and plugins
+#   3. consumer    examples/consumer_cmake built against the INSTALLED SDK,
+#                  once with find_package(modelexport), once with pkg-config
+# Every stage runs even when an earlier one failed; the exit status is
+# non-zero if any failed, and a summary closes the output.
+#
+# MX_SKIP_SETUP=1 skips scripts/setup.sh (when it has just been run).
+set -Eeuo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+if [[ "${MX_SKIP_SETUP:-0}" != 1 ]]; then
+  "$MX_REPO/scripts/setup.sh"
+fi
+
+# Tests see the venv first (pytest, onnxruntime, onnx; Debian torch through
+# --system-site-packages), the build tree's library and plugins.
+export PATH="$MX_VENV/bin:$PATH"
+export MODELEXPORT_BUILD_DIR="$MX_BUILD_DIR"
+export MODELEXPORT_PYTHON="$MX_VENV/bin/python"
+
+names=()
+results=()
+record() { names+=("$1"); results+=("$2"); }
+
+# Runs one stage: `stage NAME command...`; records pass/fail, never exits.
+stage() {
+  local name="$1"; shift
+  mx_step "test: $name"
+  local rc=0
+  "$@" || rc=$?
+  if ((rc == 0)); then record "$name" PASS; else record "$name" "FAIL (exit $rc)"; fi
+  return 0
+}
+
+# ---------------------------------------------------------------------------
+stage "ctest (all test groups)" \
+  ctest --test-dir "$MX_BUILD_DIR" --output-on-failure -j2
+
+# ---------------------------------------------------------------------------
+binding_tests=()
+for t in "$MX_REPO"/bindings/*/test.sh; do
+  [[ -e "$t" ]] && binding_tests+=("$t")
+done
+if ((${#binding_tests[@]} == 0)); then
+  record "bindings" "FAIL (no bindings/*/test.sh found)"
+fi
+lib="$(find "$MX_BUILD_DIR" -name 'libmodelexport.so' -not -path '*/CMakeFiles/*' -print -quit)"
+for t in "${binding_tests[@]}"; do
+  binding="$(basename "$(dirname "$t")")"
+  stage "binding: $binding" env \
+    MODELEXPORT_LIBRARY="$lib" \
+    MODELEXPORT_PLUGIN_PATH="$MX_BUILD_DIR/plugins-out" \
+    bash "$t"
+done
+
+# ---------------------------------------------------------------------------
+consumer_cmake() {
+  local dir="$MX_BUILD_DIR/consumer-cmake"
+  rm -rf "$dir"
+  # Only the installed SDK: no package registry, the prefix as a hint.
+  cmake -S "$MX_REPO/examples/consumer_cmake" -B "$dir" -G Ninja \
+    -DCMAKE_PREFIX_PATH="$MX_PREFIX" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF &&
+    cmake --build "$dir" &&
+    "$dir/consumer"
+}
+consumer_pkgconfig() {
+  local dir="$MX_BUILD_DIR/consumer-pkgconfig" flags
+  mkdir -p "$dir"
+  flags="$(PKG_CONFIG_PATH="$MX_PREFIX/lib/pkgconfig:${PKG_CONFIG_PATH:-}" pkg-config --cflags --libs modelexport)" || return 1
+  echo "pkg-config --cflags --libs modelexport: $flags"
+  # shellcheck disable=SC2086
+  cc -std=c99 -Wall -Wextra -Werror "$MX_REPO/examples/consumer_cmake/main.c" $flags -o "$dir/consumer" &&
+    "$dir/consumer"
+}
+stage "consumer: find_package(modelexport)" consumer_cmake
+stage "consumer: pkg-config modelexport" consumer_pkgconfig
+
+# ---------------------------------------------------------------------------
+mx_step "summary"
+passed=0; failed=0
+for i in "${!names[@]}"; do
+  printf '  %-40s %s\n' "${names[$i]}" "${results[$i]}"
+  if [[ "${results[$i]}" == PASS ]]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+done
+echo
+echo "stages: $passed passed, $failed failed"
+((failed == 0))
