@@ -1,0 +1,3 @@
+#include <cstdio>
+#include "modelexport/modelexport.h"
+int main() { std::printf("modelexport %s\n", mx_version_string()); return 0; }

@@ -1,0 +1,60 @@
+// In-memory form of the hierarchy document, schema modelexport.hierarchy/1
+// (docs/hierarchy-schema.md): the module tree plus one record per ONNX node.
+// Unknown keys are carried in `extra` so documents written by a newer minor
+// version survive a load/save through this one.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "hierarchy/evidence.hpp"
+
+namespace modelexport::hierarchy {
+
+using Json = nlohmann::ordered_json;
+
+inline constexpr const char* kSchema = "modelexport.hierarchy/1";
+
+struct Module {
+  std::string path;                   // named_modules() spelling; "" = root
+  std::string class_name;             // "BertLayer"
+  std::string qualified_class;        // "transformers....BertLayer" or ""
+  std::optional<std::string> parent;  // nullopt for the root
+  std::vector<std::string> children;  // full paths
+  std::string tag;                    // "" = derive (see tags.hpp)
+  std::optional<int64_t> parameters;
+  std::optional<int64_t> own_parameters;
+  std::optional<bool> executed;
+  std::optional<int64_t> execution_order;
+  Json extra = Json::object();        // keys this version does not know
+};
+
+struct NodeRecord {
+  std::string name;    // ONNX node name
+  std::string module;  // module path
+  std::string tag;     // "" = derive from the module tree
+  Evidence evidence = Evidence::root;
+  Json extra = Json::object();
+};
+
+struct Document {
+  Json producer;  // null when absent
+  Json model;     // null when absent
+  std::vector<Module> modules;
+  std::vector<NodeRecord> nodes;
+  Json extra = Json::object();
+
+  bool empty() const { return modules.empty() && nodes.empty(); }
+  const Module* find_module(const std::string& path) const;
+  NodeRecord* find_record(const std::string& node_name);
+  const NodeRecord* find_record(const std::string& node_name) const;
+};
+
+// Records are plain {"module","tag","evidence"} triples when they travel
+// alone (mx_model_set_node_record, doc_string storage).
+Json record_to_json(const NodeRecord& record, bool with_name);
+
+}  // namespace modelexport::hierarchy

@@ -1,0 +1,182 @@
+#include "hierarchy/parse.hpp"
+
+#include <set>
+
+#include "util/error.hpp"
+
+namespace modelexport::hierarchy {
+namespace {
+
+[[noreturn]] void schema_error(const std::string& where, const std::string& field,
+                               const std::string& problem) {
+  fail(MX_ERR_SCHEMA, where + ": " + field + ": " + problem);
+}
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+// Reads an object member, checking its JSON type; nullptr if absent.
+const Json* member(const Json& obj, const char* key, const std::string& where,
+                   const std::string& field, Json::value_t type, bool required) {
+  auto it = obj.find(key);
+  if (it == obj.end()) {
+    if (required) schema_error(where, field, "required field is missing");
+    return nullptr;
+  }
+  bool ok = it->type() == type ||
+            (type == Json::value_t::number_integer && it->is_number_unsigned());
+  if (!ok) schema_error(where, field, std::string("must be ") + Json(type).type_name() +
+                                          ", got " + it->type_name());
+  return &*it;
+}
+
+const Json* string_member(const Json& o, const char* key, const std::string& where,
+                          const std::string& prefix, bool required) {
+  return member(o, key, where, prefix + "." + key, Json::value_t::string, required);
+}
+
+std::optional<int64_t> int_member(const Json& o, const char* key, const std::string& where,
+                                  const std::string& prefix) {
+  if (o.contains(key) && o[key].is_null()) return std::nullopt;
+  const Json* v = member(o, key, where, prefix + "." + key,
+                         Json::value_t::number_integer, false);
+  if (v) return v->get<int64_t>();
+  return std::nullopt;
+}
+
+// Keys this version knows are consumed; the rest travel in `extra`.
+Json leftovers(const Json& obj, std::initializer_list<const char*> known) {
+  Json extra = Json::object();
+  for (const auto& item : obj.items()) {
+    bool is_known = false;
+    for (const char* k : known) is_known = is_known || item.key() == k;
+    if (!is_known) extra[item.key()] = item.value();
+  }
+  return extra;
+}
+
+void check_schema_version(const Json& json, const std::string& where) {
+  const Json* schema = string_member(json, "schema", where, "", true);
+  const std::string s = schema->get<std::string>();
+  const std::string prefix = "modelexport.hierarchy/";
+  // "modelexport.hierarchy/1" or a later minor "…/1.3": same major, accepted.
+  const std::string version = s.rfind(prefix, 0) == 0 ? s.substr(prefix.size()) : "";
+  const std::string major = version.substr(0, version.find('.'));
+  if (major != "1")
+    schema_error(where, "schema", quoted(s) + " is not supported (expected " + kSchema + ")");
+}
+
+Module parse_module(const Json& j, const std::string& where, const std::string& at) {
+  if (!j.is_object()) schema_error(where, at, "must be an object");
+  Module m;
+  m.path = string_member(j, "path", where, at, true)->get<std::string>();
+  m.class_name = string_member(j, "class", where, at, true)->get<std::string>();
+  if (auto* q = string_member(j, "qualified_class", where, at, false)) m.qualified_class = *q;
+  if (j.contains("parent") && !j["parent"].is_null())
+    m.parent = string_member(j, "parent", where, at, false)->get<std::string>();
+  if (auto* c = member(j, "children", where, at + ".children", Json::value_t::array, false)) {
+    for (size_t i = 0; i < c->size(); ++i) {
+      if (!(*c)[i].is_string())
+        schema_error(where, at + ".children[" + std::to_string(i) + "]", "must be a string");
+      m.children.push_back((*c)[i].get<std::string>());
+    }
+  }
+  if (auto* t = string_member(j, "tag", where, at, false)) m.tag = *t;
+  m.parameters = int_member(j, "parameters", where, at);
+  m.own_parameters = int_member(j, "own_parameters", where, at);
+  if (auto* e = member(j, "executed", where, at + ".executed", Json::value_t::boolean, false))
+    m.executed = e->get<bool>();
+  m.execution_order = int_member(j, "execution_order", where, at);
+  m.extra = leftovers(j, {"path", "class", "qualified_class", "parent", "children", "tag",
+                          "parameters", "own_parameters", "executed", "execution_order"});
+  return m;
+}
+
+NodeRecord parse_record_at(const Json& j, const std::string& where, const std::string& at,
+                           bool name_required) {
+  if (!j.is_object()) schema_error(where, at.empty() ? "record" : at, "must be an object");
+  NodeRecord r;
+  if (auto* n = string_member(j, "name", where, at, name_required)) r.name = *n;
+  r.module = string_member(j, "module", where, at, true)->get<std::string>();
+  if (auto* t = string_member(j, "tag", where, at, false)) r.tag = *t;
+  const std::string ev = string_member(j, "evidence", where, at, true)->get<std::string>();
+  auto parsed = evidence_from_name(ev);
+  if (!parsed)
+    schema_error(where, at + ".evidence", quoted(ev) + " is not one of " + evidence_choices());
+  r.evidence = *parsed;
+  r.extra = leftovers(j, {"name", "module", "tag", "evidence"});
+  return r;
+}
+
+}  // namespace
+
+std::vector<Module> parse_modules(const Json& json, const std::string& where) {
+  if (!json.is_array()) schema_error(where, "modules", "must be an array");
+  std::vector<Module> modules;
+  for (size_t i = 0; i < json.size(); ++i)
+    modules.push_back(parse_module(json[i], where, "modules[" + std::to_string(i) + "]"));
+  return modules;
+}
+
+NodeRecord parse_record(const Json& json, const std::string& where) {
+  // Field paths of a lone record read "record.evidence".
+  NodeRecord r = parse_record_at(json, where, "record", false);
+  return r;
+}
+
+Document parse_document(const Json& json, const std::string& where) {
+  if (!json.is_object()) fail(MX_ERR_SCHEMA, where + ": the document must be a JSON object");
+  check_schema_version(json, where);
+  Document doc;
+  if (json.contains("producer")) doc.producer = json["producer"];
+  if (json.contains("model")) doc.model = json["model"];
+  member(json, "modules", where, "modules", Json::value_t::array, true);
+  doc.modules = parse_modules(json["modules"], where);
+  const Json* nodes = member(json, "nodes", where, "nodes", Json::value_t::array, true);
+  for (size_t i = 0; i < nodes->size(); ++i)
+    doc.nodes.push_back(
+        parse_record_at((*nodes)[i], where, "nodes[" + std::to_string(i) + "]", true));
+  // Statistics are derived data, recomputed on every write: not kept.
+  doc.extra = leftovers(json, {"schema", "producer", "model", "modules", "nodes", "statistics"});
+  validate_consistency(doc, where);
+  return doc;
+}
+
+Document parse_document_text(std::string_view text, const std::string& where) {
+  Json json;
+  try {
+    json = Json::parse(text.begin(), text.end());
+  } catch (const Json::parse_error& e) {
+    fail(MX_ERR_PARSE, where + ": not valid JSON: " + e.what());
+  }
+  return parse_document(json, where);
+}
+
+void validate_consistency(const Document& doc, const std::string& where) {
+  std::set<std::string> paths;
+  for (size_t i = 0; i < doc.modules.size(); ++i) {
+    if (!paths.insert(doc.modules[i].path).second)
+      schema_error(where, "modules[" + std::to_string(i) + "].path",
+                   quoted(doc.modules[i].path) + " appears twice");
+  }
+  for (size_t i = 0; i < doc.modules.size(); ++i) {
+    const Module& m = doc.modules[i];
+    const std::string at = "modules[" + std::to_string(i) + "]";
+    if (m.parent && !paths.count(*m.parent))
+      schema_error(where, at + ".parent", quoted(*m.parent) + " is not a module path");
+    for (size_t c = 0; c < m.children.size(); ++c)
+      if (!paths.count(m.children[c]))
+        schema_error(where, at + ".children[" + std::to_string(c) + "]",
+                     quoted(m.children[c]) + " is not a module path");
+  }
+  std::set<std::string> names;
+  for (size_t i = 0; i < doc.nodes.size(); ++i) {
+    const NodeRecord& r = doc.nodes[i];
+    const std::string at = "nodes[" + std::to_string(i) + "]";
+    if (!names.insert(r.name).second)
+      schema_error(where, at + ".name", quoted(r.name) + " has two records");
+    if (!paths.empty() && !paths.count(r.module))
+      schema_error(where, at + ".module", quoted(r.module) + " is not in modules");
+  }
+}
+
+}  // namespace modelexport::hierarchy

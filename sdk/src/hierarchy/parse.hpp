@@ -1,0 +1,26 @@
+// Reading and validating hierarchy documents. Every error is MX_ERR_SCHEMA
+// (MX_ERR_PARSE for malformed JSON) and names the offending field by its
+// JSON path, e.g. "hierarchy: nodes[3].evidence: 'foo' is not one of ...".
+#pragma once
+#include <string>
+#include <string_view>
+
+#include "hierarchy/document.hpp"
+
+namespace modelexport::hierarchy {
+
+// `where` prefixes messages: "hierarchy", or a sidecar's file name.
+Document parse_document(const Json& json, const std::string& where);
+Document parse_document_text(std::string_view text, const std::string& where);
+
+// The "modules" array alone (model-level metadata stores only that).
+std::vector<Module> parse_modules(const Json& json, const std::string& where);
+
+// One record; `name` is optional here (the caller knows the node).
+NodeRecord parse_record(const Json& json, const std::string& where);
+
+// Cross-checks: unique module paths, existing parents/children, unique node
+// names, record modules present in the tree (when there is a tree).
+void validate_consistency(const Document& doc, const std::string& where);
+
+}  // namespace modelexport::hierarchy

@@ -1,0 +1,60 @@
+#include "hierarchy/serialize.hpp"
+
+namespace modelexport::hierarchy {
+namespace {
+void merge_extra(Json& into, const Json& extra) {
+  for (const auto& item : extra.items())
+    if (!into.contains(item.key())) into[item.key()] = item.value();
+}
+}  // namespace
+
+Json module_to_json(const Module& m) {
+  Json j = Json::object();
+  j["path"] = m.path;
+  j["class"] = m.class_name;
+  if (!m.qualified_class.empty()) j["qualified_class"] = m.qualified_class;
+  j["parent"] = m.parent ? Json(*m.parent) : Json(nullptr);
+  j["children"] = m.children;
+  j["tag"] = m.tag;
+  if (m.parameters) j["parameters"] = *m.parameters;
+  if (m.own_parameters) j["own_parameters"] = *m.own_parameters;
+  if (m.executed) j["executed"] = *m.executed;
+  if (m.execution_order) j["execution_order"] = *m.execution_order;
+  merge_extra(j, m.extra);
+  return j;
+}
+
+Json modules_to_json(const std::vector<Module>& modules) {
+  Json arr = Json::array();
+  for (const auto& m : modules) arr.push_back(module_to_json(m));
+  return arr;
+}
+
+Json statistics_json(const Document& doc) {
+  Json counts = Json::object();
+  for (Evidence e : kAllEvidence) counts[evidence_name(e)] = 0;
+  for (const auto& r : doc.nodes) {
+    auto& c = counts[evidence_name(r.evidence)];
+    c = c.get<int64_t>() + 1;
+  }
+  Json stats = Json::object();
+  stats["nodes"] = doc.nodes.size();
+  stats["evidence"] = counts;
+  return stats;
+}
+
+Json document_to_json(const Document& doc) {
+  Json j = Json::object();
+  j["schema"] = kSchema;
+  if (!doc.producer.is_null()) j["producer"] = doc.producer;
+  if (!doc.model.is_null()) j["model"] = doc.model;
+  j["modules"] = modules_to_json(doc.modules);
+  Json nodes = Json::array();
+  for (const auto& r : doc.nodes) nodes.push_back(record_to_json(r, true));
+  j["nodes"] = nodes;
+  j["statistics"] = statistics_json(doc);
+  merge_extra(j, doc.extra);
+  return j;
+}
+
+}  // namespace modelexport::hierarchy

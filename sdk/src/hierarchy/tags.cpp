@@ -1,0 +1,76 @@
+#include "hierarchy/tags.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <unordered_map>
+#include <vector>
+
+namespace modelexport::hierarchy {
+namespace {
+
+std::string last_component(const std::string& path) {
+  auto dot = path.rfind('.');
+  return dot == std::string::npos ? path : path.substr(dot + 1);
+}
+
+bool is_number(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(),
+                                   [](unsigned char c) { return std::isdigit(c); });
+}
+
+// ModuleList/ModuleDict have no forward(): unless a frontend says otherwise
+// they are never called and so are not a level of the hierarchy a user sees.
+bool is_silent_container(const Module& m) {
+  const bool pure = m.class_name == "ModuleList" || m.class_name == "ModuleDict";
+  if (pure) return !m.executed.value_or(false);
+  return m.class_name == "Sequential" && m.executed == false;
+}
+
+bool is_builtin(const Module& m) { return m.qualified_class.rfind("torch.nn.", 0) == 0; }
+
+// Items of a container keep their index so repeated layers stay distinct.
+std::string component(const Module& m) {
+  const std::string name = last_component(m.path);
+  return is_number(name) ? m.class_name + "." + name : m.class_name;
+}
+
+std::string parent_path(const Module& m) {
+  if (m.parent) return *m.parent;
+  auto dot = m.path.rfind('.');
+  return dot == std::string::npos ? std::string() : m.path.substr(0, dot);
+}
+
+}  // namespace
+
+std::string derive_tag(const Document& doc, const std::string& path, const TagOptions& opts) {
+  std::vector<const Module*> chain;  // module .. root
+  for (const Module* m = doc.find_module(path); m; ) {
+    chain.push_back(m);
+    if (m->path.empty()) break;
+    m = doc.find_module(parent_path(*m));
+  }
+  std::string tag;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const Module& m = **it;
+    const bool is_root = m.path.empty();
+    if (!is_root && is_silent_container(m)) continue;
+    if (!is_root && opts.drop_builtin && is_builtin(m)) continue;
+    tag += "/" + component(m);
+  }
+  return tag;
+}
+
+void derive_tags(Document& doc, const TagOptions& opts) {
+  std::unordered_map<std::string, std::string> by_path;
+  for (auto& m : doc.modules) {
+    if (m.tag.empty() || opts.overwrite) m.tag = derive_tag(doc, m.path, opts);
+    by_path[m.path] = m.tag;
+  }
+  for (auto& r : doc.nodes) {
+    if (!r.tag.empty() && !opts.overwrite) continue;
+    auto it = by_path.find(r.module);
+    if (it != by_path.end()) r.tag = it->second;
+  }
+}
+
+}  // namespace modelexport::hierarchy

@@ -1,0 +1,23 @@
+// Tag derivation: a module's tag is its class path from the root,
+// "/BertModel/BertEncoder/BertLayer.0/…" (docs/hierarchy-schema.md).
+#pragma once
+#include "hierarchy/document.hpp"
+
+namespace modelexport::hierarchy {
+
+struct TagOptions {
+  // Leave torch.nn built-ins (qualified class "torch.nn.…") out of tags, the
+  // convention of the original Python modelexport. The root always stays,
+  // so no tag is ever empty.
+  bool drop_builtin = false;
+  // Recompute tags that are already set (otherwise only empty ones).
+  bool overwrite = false;
+};
+
+// The tag of one module path, from the tree in `doc`.
+std::string derive_tag(const Document& doc, const std::string& path, const TagOptions& opts);
+
+// Fills module tags, then record tags from their module's tag.
+void derive_tags(Document& doc, const TagOptions& opts);
+
+}  // namespace modelexport::hierarchy

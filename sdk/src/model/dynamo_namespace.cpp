@@ -1,0 +1,49 @@
+#include "model/dynamo_namespace.hpp"
+
+#include <vector>
+
+namespace modelexport::model {
+namespace {
+
+const std::string& class_of(const hierarchy::Module& m) {
+  return m.qualified_class.empty() ? m.class_name : m.qualified_class;
+}
+
+std::string parent_of(const hierarchy::Module& m) {
+  if (m.parent) return *m.parent;
+  auto dot = m.path.rfind('.');
+  return dot == std::string::npos ? std::string() : m.path.substr(0, dot);
+}
+
+// Dynamo names a scope relative to the enclosing *called* module, so an
+// uncalled container's name is folded into its item's: "layer.0".
+std::string relative_name(const std::string& path, const std::string& ancestor) {
+  if (ancestor.empty()) return path;
+  return path.substr(ancestor.size() + 1);
+}
+
+}  // namespace
+
+std::string dynamo_namespace(const hierarchy::Document& doc, const std::string& module_path,
+                             const std::string& node_name, const std::string& op_type) {
+  std::vector<const hierarchy::Module*> chain;  // node's module .. root
+  for (const auto* m = doc.find_module(module_path); m;) {
+    chain.push_back(m);
+    if (m->path.empty()) break;
+    m = doc.find_module(parent_of(*m));
+  }
+  std::string out;
+  std::string scope;  // path of the last module written
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const auto& m = **it;
+    const bool is_target = it + 1 == chain.rend();
+    if (!m.path.empty() && !is_target && m.executed == false) continue;
+    if (!out.empty()) out += "/";
+    out += (m.path.empty() ? std::string() : relative_name(m.path, scope)) + ": " + class_of(m);
+    scope = m.path;
+  }
+  if (!out.empty()) out += "/";
+  return out + node_name + ": " + op_type;
+}
+
+}  // namespace modelexport::model

@@ -1,0 +1,15 @@
+// The `namespace` node metadata in the format of PyTorch's dynamo exporter,
+// ": <root class>/<name>: <class>/…/<node name>: <op_type>", so that tools
+// that understand dynamo files (Model Explorer's ONNX adapter) group nodes
+// by our hierarchy.
+#pragma once
+#include <string>
+
+#include "hierarchy/document.hpp"
+
+namespace modelexport::model {
+
+std::string dynamo_namespace(const hierarchy::Document& doc, const std::string& module_path,
+                             const std::string& node_name, const std::string& op_type);
+
+}  // namespace modelexport::model

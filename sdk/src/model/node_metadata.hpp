@@ -1,0 +1,28 @@
+// NodeProto.metadata_props (field 9, ONNX IR 10). libonnx 1.12 predates the
+// field, so its generated NodeProto keeps it among the unknown fields; these
+// helpers read and write it there as serialized StringStringEntryProto
+// messages, which is byte-for-byte what a newer onnx would write.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <onnx/onnx_pb.h>
+
+namespace modelexport::model {
+
+inline constexpr int kNodeMetadataField = 9;
+
+using MetadataEntries = std::vector<std::pair<std::string, std::string>>;
+
+MetadataEntries read_node_metadata(const onnx::NodeProto& node);
+// Replaces every field-9 entry with `entries` (other unknown fields stay).
+void write_node_metadata(onnx::NodeProto& node, const MetadataEntries& entries);
+
+// Model-level metadata_props (a real field in 1.12): set or replace a key.
+void set_model_metadata(onnx::ModelProto& proto, const std::string& key,
+                        const std::string& value);
+void erase_model_metadata(onnx::ModelProto& proto, const std::string& key);
+const std::string* find_model_metadata(const onnx::ModelProto& proto, const std::string& key);
+
+}  // namespace modelexport::model

@@ -1,0 +1,42 @@
+#include "model/onnx_io.hpp"
+
+#include <climits>
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
+#include "util/error.hpp"
+
+namespace modelexport::model {
+
+onnx::ModelProto parse_onnx(std::string_view bytes, const std::string& where) {
+  if (bytes.empty()) fail(MX_ERR_PARSE, where + ": empty file (0 bytes), not an ONNX model");
+  if (bytes.size() > static_cast<size_t>(INT_MAX))
+    fail(MX_ERR_UNSUPPORTED, where + ": larger than protobuf's 2 GB limit; models with "
+                                     "external data are not supported yet");
+  google::protobuf::io::ArrayInputStream raw(bytes.data(), static_cast<int>(bytes.size()));
+  google::protobuf::io::CodedInputStream in(&raw);
+  // The default 64 MB limit would reject real models; allow up to 2 GB.
+  in.SetTotalBytesLimit(INT_MAX);
+  onnx::ModelProto proto;
+  const bool ok = proto.ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
+  if (!ok)
+    fail(MX_ERR_PARSE, where + ": not an ONNX model (protobuf parse failed at byte " +
+                           std::to_string(in.CurrentPosition()) + " of " +
+                           std::to_string(bytes.size()) + "; truncated or not ONNX)");
+  // Arbitrary bytes sometimes parse as a protobuf with only unknown fields.
+  if (!proto.has_graph())
+    fail(MX_ERR_PARSE, where + ": not an ONNX model (valid protobuf but no graph)");
+  return proto;
+}
+
+std::string serialize_onnx(const onnx::ModelProto& proto, const std::string& where) {
+  if (proto.ByteSizeLong() > static_cast<size_t>(INT_MAX))
+    fail(MX_ERR_UNSUPPORTED, where + ": model exceeds protobuf's 2 GB limit");
+  std::string out;
+  if (!proto.SerializeToString(&out))
+    fail(MX_ERR_INTERNAL, where + ": protobuf serialization failed");
+  return out;
+}
+
+}  // namespace modelexport::model

@@ -1,0 +1,32 @@
+// Loading and saving whole models: ONNX bytes + hierarchy (+ the sidecar
+// `<model>.hierarchy.json` for files).
+#pragma once
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "model/model.hpp"
+#include "model/tag_storage.hpp"
+
+namespace modelexport::model {
+
+struct SaveOptions {
+  TagStorage tag_storage = TagStorage::metadata;
+  bool sidecar = true;  // files only
+  bool check = true;
+};
+
+// Parses mx_model_save_* options strictly (unknown key -> error).
+SaveOptions parse_save_options(const char* options_json);
+
+// "out.onnx" -> "out.hierarchy.json"; "out" -> "out.hierarchy.json".
+std::string sidecar_path(const std::string& model_path);
+
+std::unique_ptr<mx_model> load_model_file(const std::string& path);
+std::unique_ptr<mx_model> load_model_bytes(std::string_view bytes);
+
+std::string save_model_bytes(const mx_model& model, const SaveOptions& options);
+void save_model_file(const mx_model& model, const std::string& path,
+                     const SaveOptions& options);
+
+}  // namespace modelexport::model

@@ -1,0 +1,163 @@
+#include "model/tag_storage.hpp"
+
+#include <unordered_map>
+
+#include "hierarchy/parse.hpp"
+#include "hierarchy/serialize.hpp"
+#include "model/dynamo_namespace.hpp"
+#include "model/node_metadata.hpp"
+#include "util/error.hpp"
+
+namespace modelexport::model {
+namespace {
+
+using hierarchy::Json;
+
+constexpr const char* kModuleKey = "modelexport.module";
+constexpr const char* kTagKey = "modelexport.tag";
+constexpr const char* kEvidenceKey = "modelexport.evidence";
+constexpr const char* kNamespaceKey = "namespace";
+constexpr const char* kSchemaKey = "modelexport.schema";
+constexpr const char* kModulesKey = "modelexport.modules";
+constexpr const char* kProducerKey = "modelexport.producer";
+constexpr const char* kModelKey = "modelexport.model";
+
+bool is_ours(const std::string& key) { return key.rfind("modelexport.", 0) == 0; }
+
+bool has_our_doc_string(const onnx::NodeProto& node) {
+  return node.doc_string().rfind(kDocStringPrefix, 0) == 0;
+}
+
+// Node metadata without our keys (and without `namespace` when we are about
+// to write our own).
+MetadataEntries foreign_entries(const onnx::NodeProto& node, bool drop_namespace) {
+  MetadataEntries kept;
+  for (auto& entry : read_node_metadata(node)) {
+    if (is_ours(entry.first)) continue;
+    if (drop_namespace && entry.first == kNamespaceKey) continue;
+    kept.push_back(std::move(entry));
+  }
+  return kept;
+}
+
+void store_on_node(onnx::NodeProto& node, const hierarchy::NodeRecord* record,
+                   const hierarchy::Document& doc, TagStorage storage) {
+  const bool as_metadata = record && storage == TagStorage::metadata;
+  MetadataEntries entries = foreign_entries(node, as_metadata);
+  if (as_metadata) {
+    entries.emplace_back(kModuleKey, record->module);
+    entries.emplace_back(kTagKey, record->tag);
+    entries.emplace_back(kEvidenceKey, hierarchy::evidence_name(record->evidence));
+    entries.emplace_back(kNamespaceKey,
+                         dynamo_namespace(doc, record->module, node.name(), node.op_type()));
+  }
+  write_node_metadata(node, entries);
+  if (has_our_doc_string(node)) node.clear_doc_string();
+  if (record && storage == TagStorage::doc_string)
+    node.set_doc_string(kDocStringPrefix + record_to_json(*record, false).dump());
+}
+
+void store_model_metadata(onnx::ModelProto& proto, const hierarchy::Document& doc,
+                          TagStorage storage) {
+  for (const char* key : {kSchemaKey, kModulesKey, kProducerKey, kModelKey})
+    erase_model_metadata(proto, key);
+  if (storage == TagStorage::none || doc.empty()) return;
+  set_model_metadata(proto, kSchemaKey, hierarchy::kSchema);
+  set_model_metadata(proto, kModulesKey, hierarchy::modules_to_json(doc.modules).dump());
+  if (!doc.producer.is_null()) set_model_metadata(proto, kProducerKey, doc.producer.dump());
+  if (!doc.model.is_null()) set_model_metadata(proto, kModelKey, doc.model.dump());
+}
+
+// A record from node metadata, or nullopt when the node has none.
+std::optional<hierarchy::NodeRecord> record_from_metadata(const onnx::NodeProto& node,
+                                                          const std::string& where) {
+  Json j = Json::object();
+  for (const auto& [key, value] : read_node_metadata(node)) {
+    if (key == kModuleKey) j["module"] = value;
+    if (key == kTagKey) j["tag"] = value;
+    if (key == kEvidenceKey) j["evidence"] = value;
+  }
+  if (j.empty()) return std::nullopt;
+  return hierarchy::parse_record(j, where + ": node '" + node.name() + "' metadata");
+}
+
+std::optional<hierarchy::NodeRecord> record_from_doc_string(const onnx::NodeProto& node,
+                                                            const std::string& where) {
+  if (!has_our_doc_string(node)) return std::nullopt;
+  const std::string label = where + ": node '" + node.name() + "' doc_string";
+  Json j;
+  try {
+    j = Json::parse(node.doc_string().substr(std::string(kDocStringPrefix).size()));
+  } catch (const Json::parse_error& e) {
+    fail(MX_ERR_PARSE, label + ": not valid JSON: " + e.what());
+  }
+  return hierarchy::parse_record(j, label);
+}
+
+// Parses one JSON-valued model metadata entry, naming it on failure.
+std::optional<Json> model_metadata_json(const onnx::ModelProto& proto, const char* key,
+                                        const std::string& where) {
+  const std::string* text = find_model_metadata(proto, key);
+  if (!text) return std::nullopt;
+  try {
+    return Json::parse(*text);
+  } catch (const Json::parse_error& e) {
+    fail(MX_ERR_PARSE, where + ": model metadata " + key + ": not valid JSON: " + e.what());
+  }
+}
+
+void load_document_fields(const onnx::ModelProto& proto,
+                          const std::optional<hierarchy::Document>& sidecar,
+                          const std::string& where, hierarchy::Document& doc) {
+  if (sidecar) {
+    doc.producer = sidecar->producer;
+    doc.model = sidecar->model;
+    doc.modules = sidecar->modules;
+    doc.extra = sidecar->extra;
+  }
+  if (auto modules = model_metadata_json(proto, kModulesKey, where))
+    doc.modules = hierarchy::parse_modules(*modules, where + ": model metadata " + kModulesKey);
+  if (auto producer = model_metadata_json(proto, kProducerKey, where)) doc.producer = *producer;
+  if (auto model = model_metadata_json(proto, kModelKey, where)) doc.model = *model;
+}
+
+}  // namespace
+
+TagStorage tag_storage_from_name(const std::string& name) {
+  if (name == "metadata") return TagStorage::metadata;
+  if (name == "doc_string") return TagStorage::doc_string;
+  if (name == "none") return TagStorage::none;
+  fail(MX_ERR_INVALID_ARGUMENT,
+       "tag_storage: '" + name + "' is not one of metadata|doc_string|none");
+}
+
+void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc,
+                     TagStorage storage) {
+  std::unordered_map<std::string, const hierarchy::NodeRecord*> records;
+  for (const auto& r : doc.nodes) records.emplace(r.name, &r);
+  for (auto& node : *proto.mutable_graph()->mutable_node()) {
+    auto it = records.find(node.name());
+    store_on_node(node, it == records.end() ? nullptr : it->second, doc, storage);
+  }
+  store_model_metadata(proto, doc, storage);
+}
+
+hierarchy::Document load_hierarchy(const onnx::ModelProto& proto,
+                                   const std::optional<hierarchy::Document>& sidecar,
+                                   const std::string& where) {
+  hierarchy::Document doc;
+  load_document_fields(proto, sidecar, where, doc);
+  for (const auto& node : proto.graph().node()) {
+    auto record = record_from_metadata(node, where);
+    if (!record) record = record_from_doc_string(node, where);
+    if (!record && sidecar) {
+      if (const auto* r = sidecar->find_record(node.name())) record = *r;
+    }
+    if (!record) continue;
+    record->name = node.name();
+    doc.nodes.push_back(std::move(*record));
+  }
+  return doc;
+}
+
+}  // namespace modelexport::model
