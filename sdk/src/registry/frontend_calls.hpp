@@ -1,0 +1,27 @@
+// Requests to frontend plugins (docs/plugin-protocol.md, "Frontends"):
+// "export" (source model → ONNX bytes + hierarchy) and "module_tree".
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "modelexport/modelexport.h"
+#include "registry/registry.hpp"
+
+namespace modelexport {
+
+// MX_ERR_NOT_FOUND listing the available frontends when `name` is not one.
+const Plugin& select_frontend(const Registry& registry, const std::string& name);
+
+// Builds the "export" request from mx_registry_export's options (strict:
+// inputs (required), opset 14..17, drop_builtin_tags).
+nlohmann::json export_request(const std::string& model_path, const nlohmann::json& options);
+
+// Runs "export" and returns a new model carrying the frontend's hierarchy.
+mx_model* export_model(const Plugin& frontend, const std::string& model_path,
+                       const nlohmann::json& options);
+
+// Runs "module_tree"; the answer must be a hierarchy document.
+nlohmann::json frontend_module_tree(const Plugin& frontend, const std::string& model_path);
+
+}  // namespace modelexport

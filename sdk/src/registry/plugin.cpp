@@ -1,0 +1,112 @@
+#include "registry/plugin.hpp"
+
+#include <boost/system/system_error.hpp>
+
+#include "registry/descriptor_check.hpp"
+#include "registry/host_api.hpp"
+#include "registry/plugin_output.hpp"
+#include "util/error.hpp"
+
+namespace modelexport {
+namespace {
+
+// Boost.DLL folds dlerror() into its exception text after this marker; the
+// dlerror part is what tells a user why (wrong ELF class, not an ELF, …).
+std::string dlerror_text(const std::string& what) {
+  const std::string marker = "dlerror system message: ";
+  auto pos = what.find(marker);
+  if (pos == std::string::npos) return what;
+  std::string text = what.substr(pos + marker.size());
+  if (!text.empty() && text.back() == ')') text.pop_back();
+  return text;
+}
+
+boost::dll::shared_library load_library(const std::string& path) {
+  // rtld_now: unresolved symbols refuse the plugin here instead of crashing
+  // at first call; rtld_local: plugins cannot clash with each other.
+  auto mode = boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local;
+  try {
+    return boost::dll::shared_library(path, mode);
+  } catch (const std::exception& e) {
+    throw PluginRefused("not a loadable shared library: " + dlerror_text(e.what()));
+  }
+}
+
+std::string text_or_empty(const char* s) { return s ? s : ""; }
+
+}  // namespace
+
+std::unique_ptr<Plugin> Plugin::open(const std::string& path) {
+  boost::dll::shared_library library = load_library(path);
+  if (!library.has(MX_PLUGIN_ENTRY_SYMBOL))
+    throw PluginRefused(std::string("no entry point '") + MX_PLUGIN_ENTRY_SYMBOL + "'");
+  auto entry = library.get<const mx_plugin_descriptor*()>(MX_PLUGIN_ENTRY_SYMBOL);
+  const mx_plugin_descriptor* descriptor = entry();
+  std::string reason = check_descriptor(descriptor);
+  if (!reason.empty()) throw PluginRefused(reason);
+  return std::unique_ptr<Plugin>(new Plugin(std::move(library), descriptor, path));
+}
+
+Plugin::Plugin(boost::dll::shared_library library, const mx_plugin_descriptor* d,
+               std::string path)
+    : library_(std::move(library)),
+      descriptor_(d),
+      path_(std::move(path)),
+      name_(d->name),
+      version_(text_or_empty(d->version)),
+      description_(text_or_empty(d->description)) {}
+
+Plugin::~Plugin() {
+  if (started_ && descriptor_->destroy) descriptor_->destroy(state_);
+}
+
+void Plugin::start() {
+  if (!descriptor_->create) {  // stateless plugin
+    started_ = true;
+    return;
+  }
+  PluginOutput error;
+  int32_t code = descriptor_->create(host_api(), &state_, error.get());
+  if (code != 0)
+    throw PluginRefused("create() failed: " + error.error("code " + std::to_string(code)));
+  started_ = true;
+}
+
+PluginReply Plugin::call_run(const std::string& request) const {
+  PluginOutput output;
+  int32_t code = descriptor_->run(state_, request.c_str(), request.size(), output.get());
+  if (code != 0)
+    fail(MX_ERR_PLUGIN, "plugin '" + name_ + "' failed: " +
+                            output.error("returned code " + std::to_string(code)));
+  return PluginReply{output.json(), output.bytes()};
+}
+
+PluginReply Plugin::run(const std::string& request) const {
+  if (descriptor_->flags & MX_PLUGIN_FLAG_THREAD_SAFE) return call_run(request);
+  std::lock_guard<std::mutex> lock(run_mutex_);
+  return call_run(request);
+}
+
+nlohmann::json Plugin::run_json(const nlohmann::json& request, std::string* bytes) const {
+  PluginReply reply = run(request.dump());
+  if (bytes) *bytes = std::move(reply.bytes);
+  try {
+    return nlohmann::json::parse(reply.json);
+  } catch (const nlohmann::json::parse_error& e) {
+    fail(MX_ERR_PLUGIN, "plugin '" + name_ + "' answered malformed JSON: " + e.what());
+  }
+}
+
+nlohmann::json Plugin::describe() const {
+  return {{"name", name_},
+          {"kind", plugin_kind_name(kind())},
+          {"version", version_},
+          {"description", description_},
+          {"path", path_},
+          {"abi", std::to_string(descriptor_->abi_major) + "." +
+                      std::to_string(descriptor_->abi_minor)},
+          {"thread_safe", (descriptor_->flags & MX_PLUGIN_FLAG_THREAD_SAFE) != 0},
+          {"status", "loaded"}};
+}
+
+}  // namespace modelexport

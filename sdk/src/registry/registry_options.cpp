@@ -1,0 +1,40 @@
+#include "registry/registry_options.hpp"
+
+#include "util/error.hpp"
+
+namespace modelexport {
+
+using json = nlohmann::json;
+
+json parse_options_json(const char* options_json, const char* what) {
+  if (!options_json || !*options_json) return json::object();
+  json options;
+  try {
+    options = json::parse(options_json);
+  } catch (const json::parse_error& e) {
+    fail(MX_ERR_INVALID_ARGUMENT, std::string(what) + " are not valid JSON: " + e.what());
+  }
+  if (!options.is_object()) fail(MX_ERR_INVALID_ARGUMENT, std::string(what) + " must be a JSON object");
+  return options;
+}
+
+RegistryOptions parse_registry_options(const char* options_json) {
+  RegistryOptions out;
+  for (const auto& [key, value] : parse_options_json(options_json, "registry options").items()) {
+    if (key == "discover") {
+      if (!value.is_boolean()) fail(MX_ERR_INVALID_ARGUMENT, "\"discover\" must be true or false");
+      out.discover = value.get<bool>();
+    } else if (key == "plugin_dirs") {
+      if (!value.is_array()) fail(MX_ERR_INVALID_ARGUMENT, "\"plugin_dirs\" must be an array of strings");
+      for (const auto& dir : value) {
+        if (!dir.is_string()) fail(MX_ERR_INVALID_ARGUMENT, "\"plugin_dirs\" must be an array of strings");
+        out.plugin_dirs.push_back(dir.get<std::string>());
+      }
+    } else {
+      fail(MX_ERR_INVALID_ARGUMENT, "unknown registry option '" + key + "'");
+    }
+  }
+  return out;
+}
+
+}  // namespace modelexport

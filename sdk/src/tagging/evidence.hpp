@@ -1,0 +1,16 @@
+// Evidence kinds (docs/hierarchy-schema.md). Strategies may claim only the
+// first four; "propagated" and "root" are produced by the core alone, so the
+// statistics honestly separate what was observed from what was inferred.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace modelexport {
+
+const std::vector<std::string>& all_evidence_kinds();  // in schema order
+bool is_strategy_evidence(const std::string& evidence);
+
+constexpr const char* kEvidencePropagated = "propagated";
+constexpr const char* kEvidenceRoot = "root";
+
+}  // namespace modelexport

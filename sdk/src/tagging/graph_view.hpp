@@ -1,0 +1,29 @@
+// The parts of a model's graph view (mx_model_graph_json) that tagging needs:
+// node topology for propagation, and the strategy request's "graph" object.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace modelexport {
+
+struct GraphNode {
+  std::string name;
+  std::string op_type;
+  std::vector<std::string> inputs;   // "" marks an omitted optional input
+  std::vector<std::string> outputs;
+};
+
+struct GraphView {
+  std::vector<GraphNode> nodes;
+};
+
+// Throws Error(MX_ERR_INTERNAL) if the graph JSON lacks "nodes".
+GraphView parse_graph_view(const nlohmann::json& graph);
+
+// The request's "graph": nodes with their index, names (not objects) for
+// initializers, inputs and outputs (docs/plugin-protocol.md).
+nlohmann::json strategy_graph(const nlohmann::json& graph);
+
+}  // namespace modelexport

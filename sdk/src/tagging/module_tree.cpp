@@ -1,0 +1,98 @@
+#include "tagging/module_tree.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "tagging/module_path.hpp"
+
+namespace modelexport {
+namespace {
+
+using json = nlohmann::json;
+
+bool is_index(const std::string& segment) {
+  return !segment.empty() &&
+         std::all_of(segment.begin(), segment.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+// Containers that are only indexed, never called: they add no tag component.
+bool is_pure_container(const std::string& cls) {
+  return cls == "ModuleList" || cls == "ModuleDict";
+}
+
+void add_child(json& parent, const std::string& child) {
+  json& children = parent["children"];
+  if (!children.is_array()) children = json::array();
+  if (std::find(children.begin(), children.end(), child) == children.end())
+    children.push_back(child);
+}
+
+}  // namespace
+
+ModuleTree::ModuleTree(const json& supplied, const std::map<std::string, std::string>& classes)
+    : classes_(classes) {
+  if (supplied.is_array())
+    for (const auto& m : supplied) {
+      if (!m.is_object() || !m.contains("path") || !m.at("path").is_string()) continue;
+      std::string path = m.at("path").get<std::string>();
+      if (modules_.emplace(path, m).second) supplied_order_.push_back(path);
+      // A supplied class beats a strategy's guess.
+      if (m.contains("class") && m.at("class").is_string())
+        classes_[path] = m.at("class").get<std::string>();
+    }
+  add_path("");
+}
+
+void ModuleTree::add_path(const std::string& path) {
+  std::string p = path;
+  for (;;) {
+    if (!modules_.count(p)) modules_[p] = json{{"path", p}};
+    if (p.empty()) break;
+    p = parent_path(p);
+  }
+}
+
+const std::string& ModuleTree::class_of(const std::string& path) const {
+  static const std::string unknown;
+  auto it = classes_.find(path);
+  return it == classes_.end() ? unknown : it->second;
+}
+
+std::string ModuleTree::tag_of(const std::string& path) const {
+  auto it = modules_.find(path);
+  if (it != modules_.end() && it->second.contains("tag") && it->second.at("tag").is_string())
+    return it->second.at("tag").get<std::string>();  // supplied tags are authoritative
+  const std::string& cls = class_of(path);
+  if (path.empty()) return cls.empty() ? "" : "/" + cls;
+  const std::string segment = last_segment(path), parent = parent_path(path);
+  const std::string parent_tag = tag_of(parent);
+  if (is_pure_container(cls)) return parent_tag;
+  if (!cls.empty()) return parent_tag + "/" + cls + (is_index(segment) ? "." + segment : "");
+  // Unknown class: mirror the scoped-name style, "layer.0" for list items.
+  if (is_index(segment) && !parent.empty()) {
+    const std::string& parent_cls = class_of(parent);
+    if (parent_cls.empty()) return parent_tag + "." + segment;
+    if (is_pure_container(parent_cls)) return parent_tag + "/" + last_segment(parent) + "." + segment;
+  }
+  return parent_tag + "/" + segment;
+}
+
+json ModuleTree::to_json() const {
+  std::map<std::string, json> filled = modules_;
+  for (auto& [path, entry] : filled) {
+    if (!entry.contains("class")) entry["class"] = class_of(path);
+    if (!entry.contains("tag")) entry["tag"] = tag_of(path);
+    if (!entry.contains("parent")) entry["parent"] = path.empty() ? json(nullptr) : json(parent_path(path));
+    if (!entry.contains("children")) entry["children"] = json::array();
+  }
+  for (const auto& [path, entry] : modules_)
+    if (!path.empty()) add_child(filled[parent_path(path)], path);
+  json out = json::array();
+  for (const auto& path : supplied_order_) out.push_back(filled[path]);
+  for (const auto& [path, entry] : filled)
+    if (std::find(supplied_order_.begin(), supplied_order_.end(), path) == supplied_order_.end())
+      out.push_back(entry);
+  return out;
+}
+
+}  // namespace modelexport

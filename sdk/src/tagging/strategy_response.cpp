@@ -1,0 +1,96 @@
+#include "tagging/strategy_response.hpp"
+
+#include "tagging/evidence.hpp"
+#include "tagging/module_path.hpp"
+#include "util/error.hpp"
+
+namespace modelexport {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr const char* kResponseSchema = "modelexport.strategy-response/1";
+
+[[noreturn]] void bad(const std::string& plugin, const std::string& what) {
+  fail(MX_ERR_PLUGIN, "plugin '" + plugin + "' answered badly: " + what);
+}
+
+std::string string_field(const std::string& plugin, const json& entry,
+                         const char* key, const std::string& where) {
+  if (!entry.contains(key) || !entry.at(key).is_string())
+    bad(plugin, where + ": \"" + key + "\" must be a string");
+  return entry.at(key).get<std::string>();
+}
+
+size_t node_field(const std::string& plugin, const json& entry, size_t count,
+                  const std::string& where) {
+  if (!entry.contains("node") || !entry.at("node").is_number_integer())
+    bad(plugin, where + ": \"node\" must be an integer index");
+  long long node = entry.at("node").get<long long>();
+  if (node < 0 || static_cast<unsigned long long>(node) >= count)
+    bad(plugin, where + ": node " + std::to_string(node) + " is out of range (graph has " +
+                    std::to_string(count) + " nodes)");
+  return static_cast<size_t>(node);
+}
+
+Assignment checked_assignment(const std::string& plugin, const json& entry,
+                              const std::string& where) {
+  Assignment a{string_field(plugin, entry, "module", where),
+               string_field(plugin, entry, "evidence", where)};
+  if (!is_valid_module_path(a.module))
+    bad(plugin, where + ": invalid module path '" + a.module + "'");
+  if (!is_strategy_evidence(a.evidence))
+    bad(plugin, where + ": evidence '" + a.evidence +
+                    "' is not one of direct, scope, metadata, parameter");
+  return a;
+}
+
+void read_assignments(const std::string& plugin, const json& list, StrategyAnswer& out) {
+  if (!list.is_array()) bad(plugin, "\"assignments\" must be an array");
+  for (size_t i = 0; i < list.size(); ++i) {
+    std::string where = "assignments[" + std::to_string(i) + "]";
+    if (!list[i].is_object()) bad(plugin, where + " must be an object");
+    size_t node = node_field(plugin, list[i], out.assignments.size(), where);
+    if (out.assignments[node]) bad(plugin, where + ": node " + std::to_string(node) + " assigned twice");
+    out.assignments[node] = checked_assignment(plugin, list[i], where);
+  }
+}
+
+void read_classes(const std::string& plugin, const json& list, StrategyAnswer& out) {
+  if (!list.is_array()) bad(plugin, "\"modules\" must be an array");
+  for (size_t i = 0; i < list.size(); ++i) {
+    std::string where = "modules[" + std::to_string(i) + "]";
+    if (!list[i].is_object()) bad(plugin, where + " must be an object");
+    std::string path = string_field(plugin, list[i], "path", where);
+    if (!is_valid_module_path(path)) bad(plugin, where + ": invalid module path '" + path + "'");
+    out.classes.emplace(path, string_field(plugin, list[i], "class", where));
+  }
+}
+
+}  // namespace
+
+StrategyAnswer parse_strategy_response(const std::string& plugin, const json& response,
+                                       size_t node_count) {
+  if (!response.is_object()) bad(plugin, "the response is not a JSON object");
+  if (response.value("schema", "") != kResponseSchema)
+    bad(plugin, std::string("\"schema\" must be \"") + kResponseSchema + "\"");
+  if (!response.contains("assignments")) bad(plugin, "no \"assignments\"");
+  StrategyAnswer out;
+  out.assignments.resize(node_count);
+  read_assignments(plugin, response.at("assignments"), out);
+  if (response.contains("modules")) read_classes(plugin, response.at("modules"), out);
+  return out;
+}
+
+StrategyAnswer combine_answers(const std::vector<StrategyAnswer>& answers, size_t node_count) {
+  StrategyAnswer out;
+  out.assignments.resize(node_count);
+  for (const auto& answer : answers) {
+    for (size_t i = 0; i < node_count; ++i)
+      if (!out.assignments[i] && answer.assignments[i]) out.assignments[i] = answer.assignments[i];
+    for (const auto& kv : answer.classes) out.classes.emplace(kv);  // keeps the first
+  }
+  return out;
+}
+
+}  // namespace modelexport

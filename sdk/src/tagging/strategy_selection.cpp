@@ -1,0 +1,33 @@
+#include "tagging/strategy_selection.hpp"
+
+#include "tagging/auto_order.hpp"
+#include "util/error.hpp"
+
+namespace modelexport {
+
+std::string available_names(const Registry& registry, uint32_t kind) {
+  std::string out;
+  for (const Plugin* p : registry.plugins())
+    if (p->kind() == kind) out += (out.empty() ? "" : ", ") + p->name();
+  return out.empty() ? "none" : out;
+}
+
+std::vector<const Plugin*> select_strategies(const Registry& registry, const std::string& name) {
+  std::vector<const Plugin*> chosen;
+  if (name == "auto") {
+    std::vector<std::string> names;
+    for (const Plugin* p : registry.plugins())
+      if (p->is_strategy()) names.push_back(p->name());
+    for (const auto& n : auto_strategy_order(names)) chosen.push_back(registry.find(n));
+    if (chosen.empty()) fail(MX_ERR_NOT_FOUND, "strategy 'auto': no strategy plugins are loaded");
+    return chosen;
+  }
+  const Plugin* plugin = registry.find(name);
+  if (!plugin || !plugin->is_strategy())
+    fail(MX_ERR_NOT_FOUND, "no strategy plugin named '" + name + "' (available: " +
+                               available_names(registry, MX_PLUGIN_STRATEGY) + ", auto)");
+  chosen.push_back(plugin);
+  return chosen;
+}
+
+}  // namespace modelexport

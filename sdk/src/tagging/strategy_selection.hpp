@@ -1,0 +1,17 @@
+// Maps the strategy name given to mx_registry_tag to the plugins to run.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "registry/registry.hpp"
+
+namespace modelexport {
+
+// "auto" → every loaded strategy in auto_strategy_order(); otherwise the
+// strategy of that name. MX_ERR_NOT_FOUND lists the available strategies.
+std::vector<const Plugin*> select_strategies(const Registry& registry, const std::string& name);
+
+// "a, b" or "none" — for NOT_FOUND messages.
+std::string available_names(const Registry& registry, uint32_t kind);
+
+}  // namespace modelexport

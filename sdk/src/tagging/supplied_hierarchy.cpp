@@ -1,0 +1,38 @@
+#include "tagging/supplied_hierarchy.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "util/error.hpp"
+
+namespace modelexport {
+namespace {
+
+using json = nlohmann::json;
+
+json read_json_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(MX_ERR_IO, "cannot read hierarchy file '" + path + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    return json::parse(text.str());
+  } catch (const json::parse_error& e) {
+    fail(MX_ERR_PARSE, "hierarchy file '" + path + "' is not JSON: " + e.what());
+  }
+}
+
+}  // namespace
+
+json load_supplied_hierarchy(const json& option) {
+  if (option.is_null()) return option;
+  json doc;
+  if (option.is_string()) doc = read_json_file(option.get<std::string>());
+  else if (option.is_object()) doc = option;
+  else fail(MX_ERR_INVALID_ARGUMENT, "option \"hierarchy\" must be an object or a file path");
+  if (!doc.contains("modules") || !doc.at("modules").is_array())
+    fail(MX_ERR_SCHEMA, "supplied hierarchy has no \"modules\" array");
+  return doc;
+}
+
+}  // namespace modelexport

@@ -1,0 +1,13 @@
+// The "hierarchy" tagging option: a hierarchy document given inline (JSON
+// object) or as the path of a JSON file. It supplies module classes and
+// tags (e.g. from a frontend's module_tree) that node names cannot carry.
+#pragma once
+#include <nlohmann/json.hpp>
+
+namespace modelexport {
+
+// null → null. Throws MX_ERR_IO (unreadable file), MX_ERR_PARSE (not JSON),
+// MX_ERR_SCHEMA (no "modules" array), MX_ERR_INVALID_ARGUMENT (other types).
+nlohmann::json load_supplied_hierarchy(const nlohmann::json& option);
+
+}  // namespace modelexport

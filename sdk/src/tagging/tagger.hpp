@@ -1,0 +1,24 @@
+// mx_registry_tag's work: graph view → strategy request → strategy plugin(s)
+// → validated assignments → propagation → module tree → hierarchy document
+// stored on the model.
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "modelexport/modelexport.h"
+#include "registry/registry.hpp"
+
+namespace modelexport {
+
+// `options`: {"hierarchy": doc|path, "strategy_options": {...}}; unknown keys
+// are MX_ERR_INVALID_ARGUMENT.
+void tag_model(const Registry& registry, const std::string& strategy, mx_model* model,
+               const nlohmann::json& options);
+
+// The pure part, for tests and for callers that already hold a graph view:
+// returns the hierarchy document without touching any model.
+nlohmann::json tag_graph(const Registry& registry, const std::string& strategy,
+                         const nlohmann::json& graph, const nlohmann::json& options);
+
+}  // namespace modelexport
