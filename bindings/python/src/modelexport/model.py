@@ -1,0 +1,170 @@
+"""``Model``: an ONNX model in memory plus its module hierarchy (``mx_model``)."""
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+from typing import Any, Dict, Mapping, Optional, Union
+
+from ._library import Library, library
+
+PathLike = Union[str, "os.PathLike[str]"]
+Json = Dict[str, Any]
+
+
+def _path(path: PathLike) -> bytes:
+    return os.fsencode(os.fspath(path))
+
+
+def options_json(options: Optional[Mapping[str, Any]] = None, **keywords: Any) -> Optional[bytes]:
+    """Merges an options mapping and keyword options (None values dropped) into JSON."""
+    merged: Dict[str, Any] = dict(options or {})
+    merged.update({k: v for k, v in keywords.items() if v is not None})
+    return json.dumps(merged).encode("utf-8") if merged else None
+
+
+def _loads(data: bytes) -> Any:
+    return json.loads(data.decode("utf-8"))
+
+
+class Model:
+    """An ONNX model with its hierarchy. Release it with :meth:`close` or a
+    ``with`` block; it is also released when garbage-collected.
+
+    Not thread-safe for mutation: concurrent read-only calls are fine, calls
+    that change the model need exclusive access (as the C API documents).
+    """
+
+    __slots__ = ("_handle", "_lib", "__weakref__")
+
+    def __init__(self, handle: int, lib: Optional[Library] = None) -> None:
+        """Wraps an ``mx_model*`` (takes ownership). Use the ``load_*`` class methods."""
+        if not handle:
+            raise ValueError("Model needs a non-NULL mx_model handle")
+        self._lib = lib or library()
+        self._handle: Optional[int] = handle
+
+    # -- construction ---------------------------------------------------------
+
+    @classmethod
+    def load_file(cls, path: PathLike) -> "Model":
+        """Loads an ONNX file, with any hierarchy it carries (node metadata,
+        doc_string records, model metadata, the ``.hierarchy.json`` sidecar)."""
+        lib = library()
+        out = ctypes.c_void_p()
+        lib.check(lib.mx_model_load_file(_path(path), ctypes.byref(out)))
+        return cls(out.value, lib)  # type: ignore[arg-type]
+
+    @classmethod
+    def load_bytes(cls, data: Union[bytes, bytearray, memoryview]) -> "Model":
+        """Loads a serialized ONNX ``ModelProto``."""
+        lib = library()
+        buf = bytes(data)
+        out = ctypes.c_void_p()
+        lib.check(lib.mx_model_load_bytes(buf, len(buf), ctypes.byref(out)))
+        return cls(out.value, lib)  # type: ignore[arg-type]
+
+    # -- lifetime -------------------------------------------------------------
+
+    @property
+    def handle(self) -> int:
+        """The raw ``mx_model*``; raises ValueError once closed."""
+        if self._handle is None:
+            raise ValueError("the model has been closed")
+        return self._handle
+
+    @property
+    def closed(self) -> bool:
+        return self._handle is None
+
+    def close(self) -> None:
+        """Releases the native model (idempotent)."""
+        handle, self._handle = self._handle, None
+        if handle:
+            self._lib.mx_model_release(handle)
+
+    def __enter__(self) -> "Model":
+        return self
+
+    def __exit__(self, *_exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: nothing sensible to do
+            pass
+
+    def __repr__(self) -> str:
+        if self._handle is None:
+            return "<modelexport.Model closed>"
+        return f"<modelexport.Model nodes={self.node_count} hierarchy={self.has_hierarchy}>"
+
+    # -- saving ---------------------------------------------------------------
+
+    def save_file(self, path: PathLike, *, tag_storage: Optional[str] = None,
+                  sidecar: Optional[bool] = None, check: Optional[bool] = None,
+                  options: Optional[Mapping[str, Any]] = None) -> None:
+        """Writes the model (atomically). ``tag_storage``: "metadata" (default),
+        "doc_string" or "none"; ``sidecar`` writes ``<path>.hierarchy.json``."""
+        opts = options_json(options, tag_storage=tag_storage, sidecar=sidecar, check=check)
+        self._lib.check(self._lib.mx_model_save_file(self.handle, _path(path), opts))
+
+    def save_bytes(self, *, tag_storage: Optional[str] = None, check: Optional[bool] = None,
+                   options: Optional[Mapping[str, Any]] = None) -> bytes:
+        """The serialized ONNX ``ModelProto`` with the hierarchy stored as asked."""
+        opts = options_json(options, tag_storage=tag_storage, check=check)
+        return self._lib.call_buffer(self._lib.mx_model_save_bytes, self.handle, opts)
+
+    # -- graph ----------------------------------------------------------------
+
+    def graph(self) -> Json:
+        """The graph view: ir_version, opset_import, inputs, outputs,
+        initializers and nodes (name, op_type, domain, inputs, outputs)."""
+        return _loads(self._lib.call_buffer(self._lib.mx_model_graph_json, self.handle))
+
+    @property
+    def node_count(self) -> int:
+        return int(self._lib.mx_model_node_count(self.handle))
+
+    def __len__(self) -> int:
+        return self.node_count
+
+    def node(self, index: int) -> Json:
+        """One node of the graph view by index."""
+        if index < 0:
+            index += self.node_count
+        if index < 0:
+            raise IndexError("node index out of range")
+        return _loads(self._lib.call_buffer(self._lib.mx_model_node_json, self.handle, index))
+
+    def check(self) -> None:
+        """Runs the libonnx checker (full check, with shape inference)."""
+        self._lib.check(self._lib.mx_model_check(self.handle))
+
+    # -- hierarchy ------------------------------------------------------------
+
+    def node_record(self, node_name: str) -> Json:
+        """``{"module", "tag", "evidence"}`` of a node (NOT_FOUND if none)."""
+        return _loads(self._lib.call_buffer(
+            self._lib.mx_model_node_record, self.handle, node_name.encode("utf-8")))
+
+    def set_node_record(self, node_name: str, record: Union[Mapping[str, Any], str]) -> None:
+        """Sets a node's record, e.g. ``{"module": "encoder", "evidence": "direct"}``."""
+        data = (record if isinstance(record, str) else json.dumps(dict(record))).encode("utf-8")
+        self._lib.check(self._lib.mx_model_set_node_record(
+            self.handle, node_name.encode("utf-8"), data, len(data)))
+
+    def hierarchy(self) -> Json:
+        """The hierarchy document (``"schema": "modelexport.hierarchy/1"``)."""
+        return _loads(self._lib.call_buffer(self._lib.mx_model_hierarchy_json, self.handle))
+
+    def set_hierarchy(self, document: Union[Mapping[str, Any], str]) -> None:
+        """Replaces the hierarchy; validated against the schema (SCHEMA error)."""
+        data = (document if isinstance(document, str) else json.dumps(dict(document))).encode("utf-8")
+        self._lib.check(self._lib.mx_model_set_hierarchy_json(self.handle, data, len(data)))
+
+    @property
+    def has_hierarchy(self) -> bool:
+        """True if the model carries a module tree or any node record."""
+        return bool(self._lib.mx_model_has_hierarchy(self.handle))

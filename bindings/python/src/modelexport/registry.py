@@ -1,0 +1,126 @@
+"""``Registry``: the plugin host (``mx_registry``): export, tag, module trees."""
+from __future__ import annotations
+
+import ctypes
+import os
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+
+from ._library import Library, library
+from .model import Json, Model, PathLike, _loads, _path, options_json
+
+
+class Registry:
+    """Discovers and runs plugins. Safe to share between threads once created.
+
+    ``discover`` scans the install's plugin directory and every directory of
+    ``MODELEXPORT_PLUGIN_PATH``; ``plugin_dirs`` are scanned after those.
+    Refused plugins do not raise: they are listed by :meth:`plugins`.
+    """
+
+    __slots__ = ("_handle", "_lib", "__weakref__")
+
+    def __init__(self, *, discover: Optional[bool] = None,
+                 plugin_dirs: Optional[Iterable[PathLike]] = None,
+                 options: Optional[Mapping[str, Any]] = None) -> None:
+        self._handle: Optional[int] = None
+        self._lib: Library = library()
+        dirs = [os.fspath(d) for d in plugin_dirs] if plugin_dirs is not None else None
+        opts = options_json(options, discover=discover, plugin_dirs=dirs)
+        out = ctypes.c_void_p()
+        self._lib.check(self._lib.mx_registry_create(opts, ctypes.byref(out)))
+        self._handle = out.value
+
+    @classmethod
+    def create(cls, *, discover: Optional[bool] = None,
+               plugin_dirs: Optional[Iterable[PathLike]] = None,
+               options: Optional[Mapping[str, Any]] = None) -> "Registry":
+        """Same as the constructor (mirrors mx_registry_create)."""
+        return cls(discover=discover, plugin_dirs=plugin_dirs, options=options)
+
+    # -- lifetime -------------------------------------------------------------
+
+    @property
+    def handle(self) -> int:
+        if self._handle is None:
+            raise ValueError("the registry has been closed")
+        return self._handle
+
+    @property
+    def closed(self) -> bool:
+        return self._handle is None
+
+    def close(self) -> None:
+        handle, self._handle = self._handle, None
+        if handle:
+            self._lib.mx_registry_release(handle)
+
+    def __enter__(self) -> "Registry":
+        return self
+
+    def __exit__(self, *_exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __repr__(self) -> str:
+        return "<modelexport.Registry closed>" if self._handle is None else "<modelexport.Registry>"
+
+    # -- plugins --------------------------------------------------------------
+
+    def plugins(self) -> Json:
+        """``{"plugin_dirs": [...], "plugins": [{"name", "kind", "status", ...}]}``;
+        refused plugins carry ``"status": "refused"`` and a ``"reason"``."""
+        return _loads(self._lib.call_buffer(self._lib.mx_registry_plugins_json, self.handle))
+
+    def plugin_names(self, kind: Optional[str] = None) -> Sequence[str]:
+        """Names of the loaded plugins, optionally of one kind ("frontend", "strategy")."""
+        return [p["name"] for p in self.plugins().get("plugins", [])
+                if p.get("status") == "loaded" and (kind is None or p.get("kind") == kind)]
+
+    def load_plugin(self, path: PathLike) -> None:
+        """Loads one plugin library; a refusal raises ModelExportError (PLUGIN)."""
+        self._lib.check(self._lib.mx_registry_load_plugin(self.handle, _path(path)))
+
+    # -- running plugins ------------------------------------------------------
+
+    def tag(self, model: Model, strategy: str = "auto", *,
+            hierarchy: Union[Mapping[str, Any], str, None] = None,
+            strategy_options: Optional[Mapping[str, Any]] = None,
+            options: Optional[Mapping[str, Any]] = None) -> Model:
+        """Runs a strategy (or "auto") and the core's propagation on ``model``,
+        replacing its hierarchy. ``hierarchy`` (document or path) supplies
+        class names. Returns ``model``."""
+        hier = dict(hierarchy) if isinstance(hierarchy, Mapping) else hierarchy
+        opts = options_json(options, hierarchy=hier,
+                            strategy_options=dict(strategy_options) if strategy_options else None)
+        self._lib.check(self._lib.mx_registry_tag(
+            self.handle, strategy.encode("utf-8"), model.handle, opts))
+        return model
+
+    def export(self, model_path: PathLike, inputs: Sequence[str], *,
+               frontend: str = "torchscript", opset: Optional[int] = None,
+               drop_builtin_tags: Optional[bool] = None,
+               options: Optional[Mapping[str, Any]] = None) -> Model:
+        """Exports a source model (e.g. a TorchScript ``.pt``) through a frontend.
+
+        ``inputs`` are specs such as ``"input_ids:int64[batch=2,seq=16]"``
+        (a named dimension is dynamic). Save the result with
+        :meth:`Model.save_file`."""
+        if isinstance(inputs, str):
+            inputs = [inputs]
+        opts = options_json(options, inputs=list(inputs), opset=opset,
+                            drop_builtin_tags=drop_builtin_tags)
+        out = ctypes.c_void_p()
+        self._lib.check(self._lib.mx_registry_export(
+            self.handle, frontend.encode("utf-8"), _path(model_path), opts, ctypes.byref(out)))
+        return Model(out.value, self._lib)  # type: ignore[arg-type]
+
+    def module_tree(self, model_path: PathLike, frontend: str = "torchscript") -> Json:
+        """The module tree of a source model, as a hierarchy document without node records."""
+        return _loads(self._lib.call_buffer(
+            self._lib.mx_registry_module_tree, self.handle, frontend.encode("utf-8"),
+            _path(model_path)))
