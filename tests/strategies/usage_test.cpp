@@ -1,0 +1,166 @@
+// The usage strategy: parameter names, chain following, the module choice
+// rule, shared parameters, odd graphs.
+#include <doctest/doctest.h>
+
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "graph_view.hpp"
+#include "module_choice.hpp"
+#include "parameter_name.hpp"
+#include "static_chains.hpp"
+#include "usage_strategy.hpp"
+
+using namespace mx_usage;
+
+namespace {
+
+NodeView n(std::string op, std::vector<std::string> in, std::vector<std::string> out) {
+  return {std::move(op), std::move(in), std::move(out)};
+}
+
+std::map<size_t, std::string> run(const GraphView& g, UsageOptions options = {}) {
+  std::map<size_t, std::string> out;
+  for (const auto& a : assign_by_usage(g, options)) out[a.node] = a.module;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("parameter names") {
+  CHECK(module_of_parameter("encoder.layer.0.attention.self.query.weight") ==
+        "encoder.layer.0.attention.self.query");
+  CHECK(module_of_parameter("fc.bias") == "fc");
+  CHECK(module_of_parameter("layer1.0.bn1.running_mean") == "layer1.0.bn1");
+  CHECK(module_of_parameter("blocks.my-key.weight") == "blocks.my-key");  // ModuleDict key
+  CHECK_FALSE(module_of_parameter("onnx::MatMul_123"));
+  CHECK_FALSE(module_of_parameter("/encoder/layer.0/Constant_output_0"));
+  CHECK_FALSE(module_of_parameter("input.1"));       // TorchScript value name
+  CHECK_FALSE(module_of_parameter("_val_12"));       // dynamo constant
+  CHECK_FALSE(module_of_parameter("class_token"));   // root-level: no evidence
+  CHECK_FALSE(module_of_parameter(""));
+  CHECK_FALSE(module_of_parameter("."));
+  CHECK_FALSE(module_of_parameter("a..weight"));
+  CHECK_FALSE(module_of_parameter(".weight"));
+  CHECK_FALSE(module_of_parameter("a b.weight"));
+}
+
+TEST_CASE("common ancestor respects component boundaries") {
+  CHECK(common_ancestor("layer1.0.conv1", "layer1.0.bn1") == "layer1.0");
+  CHECK(common_ancestor("layer1", "layer10") == "");
+  CHECK(common_ancestor("a.b", "a.b") == "a.b");
+  CHECK(common_ancestor("a.b", "a.b.c") == "a.b");
+  CHECK(common_ancestor("", "x") == "");
+}
+
+TEST_CASE("module choice rule") {
+  CHECK(choose_module({"fc.weight", "fc.bias"}) == "fc");
+  // Fused node: the weight names the layer that computes.
+  CHECK(choose_module({"attn.out.bias", "ln.weight", "ln.bias"}) == "ln");
+  // Two weights of sibling modules: their deepest common ancestor.
+  CHECK(choose_module({"block.q.weight", "block.k.weight"}) == "block");
+  // Nothing in common but the root: no evidence.
+  CHECK_FALSE(choose_module({"a.weight", "b.weight"}));
+  CHECK_FALSE(choose_module({}));
+  CHECK_FALSE(choose_module({"onnx::Gemm_1"}));
+}
+
+TEST_CASE("direct consumers get the parameter's module") {
+  GraphView g;
+  g.initializers = {"fc.weight", "fc.bias", "onnx::MatMul_9"};
+  g.nodes = {n("Gemm", {"x", "fc.weight", "fc.bias"}, {"y"}),
+             n("Relu", {"y"}, {"z"}),
+             n("MatMul", {"z", "onnx::MatMul_9"}, {"w"})};
+  auto got = run(g);
+  CHECK(got == std::map<size_t, std::string>{{0, "fc"}});
+}
+
+TEST_CASE("chains of pass-through nodes are followed, and their nodes assigned") {
+  GraphView g;
+  g.initializers = {"enc.q.weight", "enc.q.weight_scale", "zp", "shape"};
+  g.nodes = {
+      n("Constant", {}, {"axes"}),
+      n("DequantizeLinear", {"enc.q.weight", "enc.q.weight_scale", "zp"}, {"w_fp"}),
+      n("Cast", {"w_fp"}, {"w_cast"}),
+      n("Transpose", {"w_cast"}, {"w_t"}),
+      n("Unsqueeze", {"w_t", "axes"}, {"w_u"}),
+      n("Reshape", {"w_u", "shape"}, {"w_r"}),
+      n("Identity", {"w_r"}, {"w_i"}),
+      n("MatMul", {"x", "w_i"}, {"y"}),
+  };
+  auto got = run(g);
+  CHECK(got.count(0) == 0);  // constants follow their consumers (core)
+  for (size_t i = 1; i <= 7; ++i) {
+    CAPTURE(i);
+    CHECK(got[i] == "enc.q");
+  }
+}
+
+TEST_CASE("a pass-through op on an activation is computation, not a chain") {
+  GraphView g;
+  g.initializers = {"a.weight", "shape"};
+  g.nodes = {n("MatMul", {"x", "a.weight"}, {"y"}),
+             n("Reshape", {"y", "shape"}, {"z"}),        // activation: not a chain
+             n("Transpose", {"z"}, {"t"})};
+  auto got = run(g);
+  CHECK(got == std::map<size_t, std::string>{{0, "a"}});
+}
+
+TEST_CASE("chain resolution does not depend on node order") {
+  GraphView g;
+  g.initializers = {"m.weight"};
+  g.nodes = {n("MatMul", {"x", "w2"}, {"y"}),
+             n("Cast", {"w1"}, {"w2"}),
+             n("Transpose", {"m.weight"}, {"w1"})};
+  auto got = run(g);
+  CHECK(got == std::map<size_t, std::string>{{0, "m"}, {1, "m"}, {2, "m"}});
+}
+
+TEST_CASE("shared parameters are no evidence unless asked for") {
+  GraphView g;
+  g.initializers = {"wte.weight"};
+  g.nodes = {n("Gather", {"wte.weight", "ids"}, {"h"}),
+             n("Transpose", {"wte.weight"}, {"wt"}),
+             n("MatMul", {"h2", "wt"}, {"logits"})};
+  CHECK(run(g).empty());
+  UsageOptions share;
+  share.use_shared_parameters = true;
+  auto got = run(g, share);
+  CHECK(got.size() == 3);
+  CHECK(got[2] == "wte");
+}
+
+TEST_CASE("degenerate graphs") {
+  GraphView empty;
+  CHECK(run(empty).empty());
+  GraphView odd;
+  odd.initializers = {"m.weight"};
+  odd.nodes = {n("", {}, {}), n("Relu", {"", ""}, {""}), n("Add", {"m.weight", "m.weight"}, {})};
+  auto got = run(odd);
+  CHECK(got == std::map<size_t, std::string>{{2, "m"}});
+  // A cycle through pass-through nodes (invalid ONNX) must terminate.
+  GraphView cyc;
+  cyc.initializers = {"m.weight"};
+  cyc.nodes = {n("Identity", {"b"}, {"a"}), n("Identity", {"a"}, {"b"})};
+  CHECK(run(cyc).empty());
+}
+
+TEST_CASE("graph view decoding tolerates odd JSON") {
+  std::vector<std::string> problems;
+  auto g = graph_from_json(nlohmann::json::parse(R"({
+      "nodes": [{"index": 1, "op_type": "Relu", "inputs": ["x", 3], "outputs": ["y"]},
+                {"index": 0, "op_type": "Gemm", "inputs": ["x", "fc.weight"]},
+                "junk"],
+      "initializers": ["fc.weight", null]})"),
+                           problems);
+  REQUIRE(g.nodes.size() == 3);
+  CHECK(g.nodes[0].op_type == "Gemm");
+  CHECK(g.nodes[1].op_type == "Relu");
+  CHECK(g.nodes[1].inputs == std::vector<std::string>{"x", ""});
+  CHECK(problems.size() == 1);
+  CHECK(g.initializers.count("fc.weight") == 1);
+  problems.clear();
+  CHECK(graph_from_json(nlohmann::json(), problems).nodes.empty());
+  CHECK(problems.size() == 1);
+}
