@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""modelexport vs torch.onnx.export: wall time and peak memory on real-size models.
+
+Not a test: run it by hand on a machine where scripts/setup.sh has run.
+
+    .venv/bin/python benchmarks/export_benchmark.py            # resnet50 and bert-base
+    .venv/bin/python benchmarks/export_benchmark.py --models bert --out-dir /tmp/bench
+
+For each model (random weights, fixed seed):
+  1. build and trace it with torch (the venv sees Debian's torch 1.13, the one
+     matching LibTorch) and save model.pt                       [own subprocess]
+  2. `modelexport export model.pt -o model.mx.onnx --input ... --opset 17`
+                                                                [own subprocess]
+  3. torch.onnx.export of the same traced model (opset 17, same dynamic
+     axes) from a fresh interpreter that loads model.pt           [own subprocess]
+Each measurement runs in its own child process and is reaped with os.wait4,
+so its peak RSS (ru_maxrss) is that child's alone. Times are whole-process
+wall times (loading torch included on both sides); the torch row also shows
+the time of the export call itself. The evidence mix comes from the sidecar
+hierarchy document that modelexport writes (`statistics.evidence`).
+
+Models: resnet50 (torchvision, 1x3x224x224) and a BERT-base-size BertModel
+(Hugging Face transformers from a config: 12 layers, hidden 768, 12 heads;
+1x128 tokens).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional
+
+REPO = Path(__file__).resolve().parents[1]
+OPSET = 17
+
+# name -> modelexport input specs (a named dimension is dynamic)
+MODELS: Dict[str, List[str]] = {
+    "resnet50": ["x:float32[batch=1,3,224,224]"],
+    "bert": ["input_ids:int64[batch=1,seq=128]", "attention_mask:int64[batch=1,seq=128]"],
+}
+DYNAMIC_AXES = {
+    "resnet50": {"x": {0: "batch"}},
+    "bert": {"input_ids": {0: "batch", 1: "seq"}, "attention_mask": {0: "batch", 1: "seq"}},
+}
+
+
+# --------------------------------------------------------------------------
+# Child jobs (run as `python export_benchmark.py --child JOB ...`)
+
+def _example_inputs(name: str):
+    import torch
+
+    if name == "resnet50":
+        return (torch.randn(1, 3, 224, 224),)
+    ids = torch.randint(0, 30522, (1, 128), dtype=torch.int64)
+    return (ids, torch.ones(1, 128, dtype=torch.int64))
+
+
+def child_trace(name: str, out: str) -> dict:
+    import torch
+
+    torch.manual_seed(0)
+    if name == "resnet50":
+        import torchvision
+
+        model = torchvision.models.resnet50(weights=None)
+    else:
+        from transformers import BertConfig, BertModel
+
+        config = BertConfig(num_hidden_layers=12, hidden_size=768, num_attention_heads=12,
+                            intermediate_size=3072, torchscript=True)
+        try:
+            model = BertModel(config, add_pooling_layer=True)
+        except TypeError:
+            model = BertModel(config)
+        if hasattr(config, "_attn_implementation"):
+            config._attn_implementation = "eager"
+    model.eval()
+    inputs = _example_inputs(name)
+    with torch.no_grad():
+        traced = torch.jit.trace(model, inputs, strict=False)
+    traced.save(out)
+    return {"parameters": sum(p.numel() for p in model.parameters()), "torch": torch.__version__}
+
+
+def child_torch_export(name: str, pt: str, out: str) -> dict:
+    import torch
+
+    model = torch.jit.load(pt).eval()
+    inputs = _example_inputs(name)
+    input_names = [spec.split(":", 1)[0] for spec in MODELS[name]]
+    start = time.perf_counter()
+    with torch.no_grad():
+        torch.onnx.export(model, inputs, out, opset_version=OPSET, input_names=input_names,
+                          dynamic_axes=DYNAMIC_AXES[name], do_constant_folding=True)
+    return {"export_call_s": time.perf_counter() - start}
+
+
+# --------------------------------------------------------------------------
+# Measuring
+
+@dataclass
+class Run:
+    ok: bool
+    wall_s: float
+    peak_rss_mb: float
+    detail: dict = field(default_factory=dict)
+    error: str = ""
+
+
+def measure(cmd: List[str], log: Path) -> Run:
+    """Runs cmd as a fresh child; wall time and the child's own peak RSS."""
+    start = time.perf_counter()
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    text = log.read_text(errors="replace")
+    detail: dict = {}
+    for line in reversed(text.splitlines()):
+        if line.startswith("BENCH-RESULT "):
+            detail = json.loads(line[len("BENCH-RESULT "):])
+            break
+    ok = proc.returncode == 0
+    return Run(ok, wall, usage.ru_maxrss / 1024.0, detail,
+               "" if ok else f"exit {proc.returncode}; last output: {text.strip()[-600:]}")
+
+
+def self_cmd(*args: str) -> List[str]:
+    return [sys.executable, str(Path(__file__).resolve()), "--child", *args]
+
+
+def find_sidecar(onnx_path: Path) -> Optional[Path]:
+    for candidate in (onnx_path.with_suffix(".hierarchy.json"),
+                      Path(str(onnx_path) + ".hierarchy.json")):
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def onnx_node_count(path: Path) -> Optional[int]:
+    try:
+        import onnx
+
+        return len(onnx.load(str(path), load_external_data=False).graph.node)
+    except Exception:
+        return None
+
+
+def fmt_ratio(a: float, b: float) -> str:
+    return f"{a / b:.2f}x" if b > 0 else "-"
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", default="resnet50,bert",
+                        help="comma-separated subset of: " + ",".join(MODELS))
+    parser.add_argument("--out-dir", default=str(REPO / "build" / "bench"))
+    parser.add_argument("--modelexport", default=shutil.which("modelexport") or "/usr/local/bin/modelexport",
+                        help="the CLI to measure (default: modelexport on PATH)")
+    parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+
+    if args.child:  # inside a measured child process
+        job, *rest = args.child
+        result = child_trace(*rest) if job == "trace" else child_torch_export(*rest)
+        print("BENCH-RESULT " + json.dumps(result), flush=True)
+        return 0
+
+    names = [n.strip() for n in args.models.split(",") if n.strip()]
+    unknown = [n for n in names if n not in MODELS]
+    if unknown:
+        parser.error(f"unknown model(s): {', '.join(unknown)}")
+    if not os.access(args.modelexport, os.X_OK):
+        parser.error(f"modelexport CLI not found at {args.modelexport}: run scripts/setup.sh")
+    out_dir = Path(args.out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+
+    results: Dict[str, dict] = {}
+    for name in names:
+        print(f"== {name}", flush=True)
+        pt = out_dir / f"{name}.pt"
+        trace = measure(self_cmd("trace", name, str(pt)), out_dir / f"{name}.trace.log")
+        if not trace.ok:
+            print(f"   trace failed: {trace.error}")
+            results[name] = {"trace": asdict(trace)}
+            continue
+        print(f"   traced: {trace.detail.get('parameters', 0) / 1e6:.1f} M parameters "
+              f"({trace.wall_s:.1f} s)", flush=True)
+
+        mx_out = out_dir / f"{name}.mx.onnx"
+        for stale in (mx_out, Path(str(mx_out) + ".hierarchy.json"), mx_out.with_suffix(".hierarchy.json")):
+            stale.unlink(missing_ok=True)
+        cmd = [args.modelexport, "export", str(pt), "-o", str(mx_out), "--opset", str(OPSET)]
+        for spec in MODELS[name]:
+            cmd += ["--input", spec]
+        mx_run = measure(cmd, out_dir / f"{name}.modelexport.log")
+        print(f"   modelexport export: {'ok' if mx_run.ok else 'FAILED'} {mx_run.wall_s:.2f} s, "
+              f"{mx_run.peak_rss_mb:.0f} MB", flush=True)
+        if not mx_run.ok:
+            print(f"     {mx_run.error}")
+
+        torch_out = out_dir / f"{name}.torch.onnx"
+        torch_run = measure(self_cmd("torch_export", name, str(pt), str(torch_out)),
+                            out_dir / f"{name}.torch.log")
+        print(f"   torch.onnx.export:  {'ok' if torch_run.ok else 'FAILED'} {torch_run.wall_s:.2f} s, "
+              f"{torch_run.peak_rss_mb:.0f} MB", flush=True)
+        if not torch_run.ok:
+            print(f"     {torch_run.error}")
+
+        evidence: Dict[str, int] = {}
+        sidecar = find_sidecar(mx_out) if mx_run.ok else None
+        if sidecar:
+            evidence = json.loads(sidecar.read_text()).get("statistics", {}).get("evidence", {})
+        results[name] = {
+            "trace": asdict(trace), "modelexport": asdict(mx_run), "torch": asdict(torch_run),
+            "nodes": {"modelexport": onnx_node_count(mx_out) if mx_run.ok else None,
+                      "torch": onnx_node_count(torch_out) if torch_run.ok else None},
+            "evidence": evidence, "sidecar": str(sidecar) if sidecar else None,
+        }
+
+    # ---- report -----------------------------------------------------------
+    print()
+    header = (f"{'model':<10} {'tool':<18} {'wall s':>8} {'peak MB':>8} {'nodes':>6}   "
+              f"{'time ratio':>10} {'mem ratio':>9}")
+    print(header)
+    print("-" * len(header))
+    for name, r in results.items():
+        if "modelexport" not in r:
+            print(f"{name:<10} trace failed")
+            continue
+        mx_run, torch_run = Run(**r["modelexport"]), Run(**r["torch"])
+        both = mx_run.ok and torch_run.ok
+        print(f"{name:<10} {'modelexport':<18} {mx_run.wall_s:>8.2f} {mx_run.peak_rss_mb:>8.0f} "
+              f"{r['nodes']['modelexport'] or '-':>6}   "
+              f"{fmt_ratio(mx_run.wall_s, torch_run.wall_s) if both else '-':>10} "
+              f"{fmt_ratio(mx_run.peak_rss_mb, torch_run.peak_rss_mb) if both else '-':>9}"
+              + ("" if mx_run.ok else "   FAILED"))
+        call = torch_run.detail.get("export_call_s")
+        label = "torch.onnx.export"
+        print(f"{'':<10} {label:<18} {torch_run.wall_s:>8.2f} {torch_run.peak_rss_mb:>8.0f} "
+              f"{r['nodes']['torch'] or '-':>6}   "
+              + (f"(export call {call:.2f} s)" if call is not None else "")
+              + ("" if torch_run.ok else "   FAILED"))
+    print("\nratios are modelexport / torch.onnx.export (lower is better for modelexport)")
+    print("\nevidence mix of the modelexport export (statistics.evidence):")
+    for name, r in results.items():
+        ev = r.get("evidence") or {}
+        total = sum(ev.values())
+        if not total:
+            print(f"  {name:<10} (no hierarchy document found)")
+            continue
+        mix = ", ".join(f"{kind} {count / total:.1%}" for kind, count in
+                        sorted(ev.items(), key=lambda kv: -kv[1]) if count)
+        print(f"  {name:<10} {total} nodes: {mix}")
+    report = out_dir / "results.json"
+    report.write_text(json.dumps(results, indent=2))
+    print(f"\nraw results: {report}")
+    failed = any(not r.get("modelexport", {}).get("ok") for r in results.values())
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
