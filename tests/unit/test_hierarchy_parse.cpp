@@ -1,0 +1,105 @@
+// Schema validation of hierarchy documents: every error names its field.
+#include <doctest/doctest.h>
+
+#include "fixture_model.hpp"
+#include "hierarchy/parse.hpp"
+#include "hierarchy/serialize.hpp"
+#include "util/error.hpp"
+
+using namespace modelexport;
+using hierarchy::Json;
+
+namespace {
+// Parses a mutated TinyNet document and returns the error (code, message).
+std::pair<mx_code, std::string> error_of(const std::function<void(Json&)>& mutate) {
+  Json doc = Json::parse(testing::tiny_net_hierarchy());
+  mutate(doc);
+  try {
+    hierarchy::parse_document(doc, "hierarchy");
+  } catch (const Error& e) {
+    return {e.code(), e.what()};
+  }
+  return {MX_OK, ""};
+}
+}  // namespace
+
+TEST_CASE("hierarchy: a valid document parses and keeps its fields") {
+  auto doc = hierarchy::parse_document_text(testing::tiny_net_hierarchy(), "hierarchy");
+  CHECK(doc.modules.size() == 3);
+  CHECK(doc.nodes.size() == 3);
+  CHECK(doc.modules[1].qualified_class == "torch.nn.modules.linear.Linear");
+  CHECK(doc.modules[0].parent == std::nullopt);
+  CHECK(doc.nodes[2].evidence == hierarchy::Evidence::propagated);
+  CHECK(doc.producer["source"] == "tests");
+}
+
+TEST_CASE("hierarchy: schema errors name the field") {
+  SUBCASE("bad evidence") {
+    auto [code, msg] = error_of([](Json& d) { d["nodes"][2]["evidence"] = "foo"; });
+    CHECK(code == MX_ERR_SCHEMA);
+    CHECK(msg == "hierarchy: nodes[2].evidence: 'foo' is not one of "
+                 "direct|scope|metadata|parameter|propagated|root");
+  }
+  SUBCASE("missing required field") {
+    auto [code, msg] = error_of([](Json& d) { d["modules"][1].erase("class"); });
+    CHECK(code == MX_ERR_SCHEMA);
+    CHECK(msg == "hierarchy: modules[1].class: required field is missing");
+  }
+  SUBCASE("wrong type") {
+    auto [code, msg] = error_of([](Json& d) { d["nodes"][0]["module"] = 3; });
+    CHECK(msg.find("nodes[0].module: must be string") != std::string::npos);
+  }
+  SUBCASE("other schema major") {
+    auto [code, msg] = error_of([](Json& d) { d["schema"] = "modelexport.hierarchy/2"; });
+    CHECK(code == MX_ERR_SCHEMA);
+    CHECK(msg.find("'modelexport.hierarchy/2' is not supported") != std::string::npos);
+  }
+  SUBCASE("a later minor is accepted") {
+    auto [code, msg] = error_of([](Json& d) { d["schema"] = "modelexport.hierarchy/1.4"; });
+    CHECK(code == MX_OK);
+  }
+  SUBCASE("record module not in the tree") {
+    auto [code, msg] = error_of([](Json& d) { d["nodes"][1]["module"] = "fc2"; });
+    CHECK(msg == "hierarchy: nodes[1].module: 'fc2' is not in modules");
+  }
+  SUBCASE("unknown parent") {
+    auto [code, msg] = error_of([](Json& d) { d["modules"][2]["parent"] = "nope"; });
+    CHECK(msg == "hierarchy: modules[2].parent: 'nope' is not a module path");
+  }
+  SUBCASE("duplicate module path") {
+    auto [code, msg] = error_of([](Json& d) { d["modules"][2]["path"] = "fc"; });
+    CHECK(msg == "hierarchy: modules[2].path: 'fc' appears twice");
+  }
+  SUBCASE("duplicate record") {
+    auto [code, msg] = error_of([](Json& d) { d["nodes"][1]["name"] = "/fc/MatMul"; });
+    CHECK(msg == "hierarchy: nodes[1].name: '/fc/MatMul' has two records");
+  }
+  SUBCASE("nodes missing") {
+    auto [code, msg] = error_of([](Json& d) { d.erase("nodes"); });
+    CHECK(msg == "hierarchy: nodes: required field is missing");
+  }
+}
+
+TEST_CASE("hierarchy: malformed JSON is a parse error") {
+  try {
+    hierarchy::parse_document_text("{\"schema\": ", "h.json");
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(e.code() == MX_ERR_PARSE);
+    CHECK(std::string(e.what()).rfind("h.json: not valid JSON", 0) == 0);
+  }
+}
+
+TEST_CASE("hierarchy: serialization keeps unknown keys and recomputes statistics") {
+  Json in = Json::parse(testing::tiny_net_hierarchy());
+  in["future_field"] = {{"x", 1}};
+  in["modules"][1]["flops"] = 42;
+  in["statistics"] = {{"nodes", 99}};
+  auto out = hierarchy::document_to_json(hierarchy::parse_document(in, "hierarchy"));
+  CHECK(out["future_field"]["x"] == 1);
+  CHECK(out["modules"][1]["flops"] == 42);
+  CHECK(out["statistics"]["nodes"] == 3);
+  CHECK(out["statistics"]["evidence"]["direct"] == 2);
+  CHECK(out["statistics"]["evidence"]["propagated"] == 1);
+  CHECK(out["statistics"]["evidence"]["root"] == 0);
+}

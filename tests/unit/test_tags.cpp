@@ -1,0 +1,65 @@
+// Tag derivation from the module tree (docs/hierarchy-schema.md, `tag`).
+#include <doctest/doctest.h>
+
+#include "hierarchy/parse.hpp"
+#include "hierarchy/tags.hpp"
+
+using namespace modelexport::hierarchy;
+
+namespace {
+// A BERT-shaped tree: the ModuleList `encoder.layer` is never called.
+Document bert_like() {
+  return parse_document_text(R"({"schema": "modelexport.hierarchy/1", "nodes": [], "modules": [
+    {"path": "", "class": "BertModel", "qualified_class": "transformers.BertModel"},
+    {"path": "encoder", "class": "BertEncoder", "qualified_class": "transformers.BertEncoder", "parent": ""},
+    {"path": "encoder.layer", "class": "ModuleList",
+     "qualified_class": "torch.nn.modules.container.ModuleList", "parent": "encoder", "executed": false},
+    {"path": "encoder.layer.0", "class": "BertLayer", "qualified_class": "transformers.BertLayer",
+     "parent": "encoder.layer"},
+    {"path": "encoder.layer.0.query", "class": "Linear",
+     "qualified_class": "torch.nn.modules.linear.Linear", "parent": "encoder.layer.0"},
+    {"path": "head", "class": "Sequential", "qualified_class": "torch.nn.modules.container.Sequential",
+     "parent": "", "executed": false},
+    {"path": "head.0", "class": "Linear", "qualified_class": "torch.nn.modules.linear.Linear",
+     "parent": "head"}]})",
+                             "test");
+}
+}  // namespace
+
+TEST_CASE("tags: class path from the root") {
+  Document doc = bert_like();
+  SUBCASE("root") { CHECK(derive_tag(doc, "", {}) == "/BertModel"); }
+  SUBCASE("uncalled ModuleList contributes nothing, items carry their index") {
+    CHECK(derive_tag(doc, "encoder.layer", {}) == "/BertModel/BertEncoder");
+    CHECK(derive_tag(doc, "encoder.layer.0", {}) == "/BertModel/BertEncoder/BertLayer.0");
+  }
+  SUBCASE("built-ins kept by default") {
+    CHECK(derive_tag(doc, "encoder.layer.0.query", {}) ==
+          "/BertModel/BertEncoder/BertLayer.0/Linear");
+  }
+  SUBCASE("drop_builtin leaves torch.nn classes out") {
+    TagOptions opts;
+    opts.drop_builtin = true;
+    CHECK(derive_tag(doc, "encoder.layer.0.query", opts) == "/BertModel/BertEncoder/BertLayer.0");
+    CHECK(derive_tag(doc, "head.0", opts) == "/BertModel");
+  }
+  SUBCASE("uncalled Sequential contributes nothing") {
+    CHECK(derive_tag(doc, "head.0", {}) == "/BertModel/Linear.0");
+  }
+}
+
+TEST_CASE("tags: derive_tags fills modules and records, keeps given tags") {
+  Document doc = bert_like();
+  doc.modules[1].tag = "/Custom";
+  doc.nodes.push_back({"n0", "encoder.layer.0.query", "", Evidence::direct, Json::object()});
+  derive_tags(doc, {});
+  CHECK(doc.modules[1].tag == "/Custom");
+  CHECK(doc.modules[3].tag == "/BertModel/BertEncoder/BertLayer.0");
+  CHECK(doc.nodes[0].tag == "/BertModel/BertEncoder/BertLayer.0/Linear");
+  SUBCASE("overwrite recomputes") {
+    TagOptions opts;
+    opts.overwrite = true;
+    derive_tags(doc, opts);
+    CHECK(doc.modules[1].tag == "/BertModel/BertEncoder");
+  }
+}
