@@ -1,0 +1,3 @@
+module github.com/modelexport/modelexport-go
+
+go 1.22
