@@ -20,7 +20,9 @@ json parse_options_json(const char* options_json, const char* what) {
 
 RegistryOptions parse_registry_options(const char* options_json) {
   RegistryOptions out;
-  for (const auto& [key, value] : parse_options_json(options_json, "registry options").items()) {
+  // Named, not iterated as a temporary: items() would dangle.
+  const json options = parse_options_json(options_json, "registry options");
+  for (const auto& [key, value] : options.items()) {
     if (key == "discover") {
       if (!value.is_boolean()) fail(MX_ERR_INVALID_ARGUMENT, "\"discover\" must be true or false");
       out.discover = value.get<bool>();

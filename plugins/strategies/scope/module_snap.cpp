@@ -1,0 +1,61 @@
+#include "module_snap.hpp"
+
+#include <algorithm>
+
+namespace mx_scope {
+namespace {
+
+std::string join(const std::string& base, const std::string& step) {
+  return base.empty() ? step : base + "." + step;
+}
+
+size_t depth(const std::string& path) {
+  return path.empty() ? 0 : std::count(path.begin(), path.end(), '.') + 1;
+}
+
+bool ends_with_step(const std::string& path, const std::string& step) {
+  return path.size() > step.size() && path.compare(path.size() - step.size(), step.size(), step) == 0 &&
+         path[path.size() - step.size() - 1] == '.';
+}
+
+bool is_under(const std::string& base, const std::string& path) {
+  return base.empty() || (path.size() > base.size() + 1 && path.compare(0, base.size(), base) == 0 &&
+                          path[base.size()] == '.');
+}
+
+}  // namespace
+
+ModuleSnap::ModuleSnap(std::set<std::string> module_paths) : paths_(std::move(module_paths)) {}
+
+bool ModuleSnap::descendant_for(const std::string& base, const std::string& step,
+                                std::string& out) const {
+  size_t best_depth = 0;
+  int found = 0;
+  for (const auto& path : paths_) {
+    if (!is_under(base, path) || !ends_with_step(path, step)) continue;
+    size_t d = depth(path);
+    if (found == 0 || d < best_depth) {
+      best_depth = d, out = path, found = 1;
+    } else if (d == best_depth) {
+      ++found;  // two equally good candidates: ambiguous, refuse to guess
+    }
+  }
+  return found == 1;
+}
+
+std::string ModuleSnap::resolve(const std::vector<std::string>& steps) const {
+  std::string current;
+  for (const auto& step : steps) {
+    std::string next = join(current, step);
+    if (paths_.count(next)) {
+      current = next;
+    } else if (!descendant_for(current, step, next)) {
+      break;
+    } else {
+      current = next;
+    }
+  }
+  return current;
+}
+
+}  // namespace mx_scope

@@ -1,0 +1,27 @@
+// Fitting a scope path onto a known module tree (the request's "modules").
+// Scopes only name modules whose forward ran, and with unqualified names, so
+// a container that was never called can be missing from the scope path
+// ("/encoder/attn/…" for encoder.blocks.attn when the ModuleDict "blocks"
+// is only indexed). Each step is therefore resolved as a direct child first,
+// then as the shallowest unique descendant whose path ends with the step;
+// the first step that resolves neither way stops the walk, and the deepest
+// module reached is the answer.
+#pragma once
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mx_scope {
+
+class ModuleSnap {
+ public:
+  explicit ModuleSnap(std::set<std::string> module_paths);
+  bool empty() const { return paths_.empty(); }
+  std::string resolve(const std::vector<std::string>& steps) const;
+
+ private:
+  bool descendant_for(const std::string& base, const std::string& step, std::string& out) const;
+  std::set<std::string> paths_;
+};
+
+}  // namespace mx_scope

@@ -1,0 +1,55 @@
+// The whole "assign" operation, including snapping to a supplied module tree.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "module_snap.hpp"
+#include "scope_strategy.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+json request(const std::vector<std::string>& names, const std::vector<std::string>& modules) {
+  json nodes = json::array(), mods = json::array();
+  for (size_t i = 0; i < names.size(); ++i) nodes.push_back({{"index", i}, {"name", names[i]}});
+  for (const auto& m : modules) mods.push_back({{"path", m}, {"class", ""}});
+  return {{"operation", "assign"}, {"graph", {{"nodes", nodes}}}, {"modules", mods}};
+}
+
+}  // namespace
+
+TEST_CASE("assign leaves scope-less nodes out and tags the rest 'scope'") {
+  json r = mx_scope::assign_from_scopes(
+      request({"/encoder/layer.0/dense/MatMul", "Constant_1", "/Constant"}, {}));
+  CHECK(r["schema"] == "modelexport.strategy-response/1");
+  REQUIRE(r["assignments"].size() == 1);
+  CHECK(r["assignments"][0] == json{{"node", 0}, {"module", "encoder.layer.0.dense"},
+                                    {"evidence", "scope"}});
+}
+
+TEST_CASE("snapping to the supplied modules") {
+  mx_scope::ModuleSnap snap({"", "encoder", "encoder.blocks", "encoder.blocks.attn",
+                             "encoder.blocks.attn.proj", "head"});
+  SUBCASE("exact path") { CHECK(snap.resolve({"encoder", "blocks", "attn"}) == "encoder.blocks.attn"); }
+  SUBCASE("an uncalled container skipped by the scope") {
+    CHECK(snap.resolve({"encoder", "attn", "proj"}) == "encoder.blocks.attn.proj");
+  }
+  SUBCASE("unknown tail stops at the deepest known module") {
+    CHECK(snap.resolve({"encoder", "blocks", "nope", "proj"}) == "encoder.blocks");
+  }
+  SUBCASE("nothing known") { CHECK(snap.resolve({"decoder"}).empty()); }
+}
+
+TEST_CASE("ambiguous descendants are not guessed") {
+  mx_scope::ModuleSnap snap({"", "a", "a.x", "a.x.attn", "a.y", "a.y.attn"});
+  CHECK(snap.resolve({"a", "attn"}) == "a");
+}
+
+TEST_CASE("with modules, an unresolvable scope is left to propagation") {
+  json r = mx_scope::assign_from_scopes(
+      request({"/decoder/MatMul", "/encoder/attn/MatMul"}, {"", "encoder", "encoder.blocks",
+                                                           "encoder.blocks.attn"}));
+  REQUIRE(r["assignments"].size() == 1);
+  CHECK(r["assignments"][0]["module"] == "encoder.blocks.attn");
+}
