@@ -133,7 +133,7 @@ func TestCloseTwiceAndUseAfterClose(t *testing.T) {
 	if _, err := m.GraphJSON(); err != ErrClosed {
 		t.Fatalf("after close: %v", err)
 	}
-	r, err := NewRegistry(`{"discover":false}`)
+	r, err := NewRegistry("")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,7 +81,7 @@ public static class Tests
         m.Dispose();
         try { m.GraphJson(); throw new Exception("use after dispose accepted"); }
         catch (ObjectDisposedException) { }
-        var r = Registry.Create("{\"discover\":false}");
+        var r = Registry.Create();
         r.Dispose();
         r.Dispose();
         // Undisposed handles are released by the SafeHandle finalizer.
