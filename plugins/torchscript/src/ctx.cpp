@@ -1,0 +1,370 @@
+#include "ctx.h"
+
+#include <cctype>
+#include <sstream>
+
+#include "modelexport/modelexport.h"
+
+namespace mxts {
+
+std::unordered_map<std::string, LowerFn>& registry() {
+  static std::unordered_map<std::string, LowerFn> r;
+  return r;
+}
+
+// ------------------------------------------------------------ attributes
+onnx::AttributeProto attr(const std::string& n, int64_t v) {
+  onnx::AttributeProto a; a.set_name(n); a.set_type(onnx::AttributeProto::INT); a.set_i(v); return a;
+}
+onnx::AttributeProto attr(const std::string& n, float v) {
+  onnx::AttributeProto a; a.set_name(n); a.set_type(onnx::AttributeProto::FLOAT); a.set_f(v); return a;
+}
+onnx::AttributeProto attr(const std::string& n, const std::vector<int64_t>& v) {
+  onnx::AttributeProto a; a.set_name(n); a.set_type(onnx::AttributeProto::INTS);
+  for (auto x : v) a.add_ints(x);
+  return a;
+}
+onnx::AttributeProto attr(const std::string& n, const std::string& v) {
+  onnx::AttributeProto a; a.set_name(n); a.set_type(onnx::AttributeProto::STRING); a.set_s(v); return a;
+}
+onnx::AttributeProto attr(const std::string& n, const onnx::TensorProto& v) {
+  onnx::AttributeProto a; a.set_name(n); a.set_type(onnx::AttributeProto::TENSOR);
+  *a.mutable_t() = v;
+  return a;
+}
+
+int32_t onnx_type_of(at::ScalarType t) {
+  switch (t) {
+    case at::kFloat: return onnx::TensorProto::FLOAT;
+    case at::kDouble: return onnx::TensorProto::DOUBLE;
+    case at::kHalf: return onnx::TensorProto::FLOAT16;
+    case at::kBFloat16: return onnx::TensorProto::BFLOAT16;
+    case at::kLong: return onnx::TensorProto::INT64;
+    case at::kInt: return onnx::TensorProto::INT32;
+    case at::kShort: return onnx::TensorProto::INT16;
+    case at::kChar: return onnx::TensorProto::INT8;
+    case at::kByte: return onnx::TensorProto::UINT8;
+    case at::kBool: return onnx::TensorProto::BOOL;
+    default: throw Error(MX_ERR_UNSUPPORTED, std::string("unsupported dtype ") + c10::toString(t));
+  }
+}
+at::ScalarType scalar_type_of_onnx(int32_t t) {
+  switch (t) {
+    case onnx::TensorProto::FLOAT: return at::kFloat;
+    case onnx::TensorProto::DOUBLE: return at::kDouble;
+    case onnx::TensorProto::FLOAT16: return at::kHalf;
+    case onnx::TensorProto::BFLOAT16: return at::kBFloat16;
+    case onnx::TensorProto::INT64: return at::kLong;
+    case onnx::TensorProto::INT32: return at::kInt;
+    case onnx::TensorProto::INT16: return at::kShort;
+    case onnx::TensorProto::INT8: return at::kChar;
+    case onnx::TensorProto::UINT8: return at::kByte;
+    case onnx::TensorProto::BOOL: return at::kBool;
+    default: throw Error(MX_ERR_INTERNAL, "unknown onnx type " + std::to_string(t));
+  }
+}
+
+onnx::TensorProto to_tensor_proto(const at::Tensor& t0, const std::string& name) {
+  at::Tensor t = t0.detach().contiguous().cpu();
+  onnx::TensorProto p;
+  p.set_name(name);
+  p.set_data_type(onnx_type_of(t.scalar_type()));
+  for (auto s : t.sizes()) p.add_dims(s);
+  p.set_raw_data(std::string(static_cast<const char*>(t.data_ptr()), t.numel() * t.element_size()));
+  return p;
+}
+
+// ------------------------------------------------------------ environment
+VP Ctx::get(const tj::Value* v) const {
+  auto it = frame->env.find(v);
+  if (it == frame->env.end())
+    throw Error(MX_ERR_INTERNAL, "internal: value %" + v->debugName() + " not bound " + location());
+  return it->second;
+}
+
+int64_t Ctx::i(size_t idx) const {
+  auto& iv = in(idx)->iv;
+  if (iv.isInt()) return iv.toInt();
+  if (iv.isBool()) return iv.toBool();
+  if (iv.isTensor()) return iv.toTensor().item<int64_t>();
+  if (iv.isDouble()) return static_cast<int64_t>(iv.toDouble());
+  unsupported("expected an int argument " + std::to_string(idx));
+}
+double Ctx::d(size_t idx) const {
+  auto& iv = in(idx)->iv;
+  if (iv.isDouble()) return iv.toDouble();
+  if (iv.isInt()) return static_cast<double>(iv.toInt());
+  if (iv.isBool()) return iv.toBool();
+  if (iv.isTensor()) return iv.toTensor().item<double>();
+  unsupported("expected a float argument " + std::to_string(idx));
+}
+bool Ctx::b(size_t idx) const {
+  auto& iv = in(idx)->iv;
+  if (iv.isBool()) return iv.toBool();
+  if (iv.isInt()) return iv.toInt() != 0;
+  if (iv.isNone()) return false;
+  unsupported("expected a bool argument " + std::to_string(idx));
+}
+std::string Ctx::s(size_t idx) const {
+  auto& iv = in(idx)->iv;
+  if (iv.isString()) return iv.toStringRef();
+  if (iv.isNone()) return "";
+  unsupported("expected a string argument " + std::to_string(idx));
+}
+std::vector<int64_t> Ctx::ilist(size_t idx) const {
+  auto& iv = in(idx)->iv;
+  if (iv.isIntList()) return iv.toIntVector();
+  if (iv.isInt()) return {iv.toInt()};
+  if (iv.isList()) {
+    std::vector<int64_t> r;
+    for (const auto& e : iv.toListRef()) r.push_back(e.toInt());
+    return r;
+  }
+  if (iv.isTuple()) {
+    std::vector<int64_t> r;
+    for (const auto& e : iv.toTupleRef().elements()) r.push_back(e.toInt());
+    return r;
+  }
+  unsupported("expected an int list argument " + std::to_string(idx));
+}
+at::Tensor Ctx::ex_t(size_t idx) const {
+  auto& iv = in(idx)->iv;
+  if (iv.isTensor()) return iv.toTensor();
+  if (iv.isInt()) return at::scalar_tensor(iv.toInt(), at::kLong);
+  if (iv.isDouble()) return at::scalar_tensor(iv.toDouble(), at::kDouble);
+  if (iv.isBool()) return at::scalar_tensor(iv.toBool(), at::kBool);
+  unsupported("expected a tensor argument " + std::to_string(idx));
+}
+at::Tensor Ctx::ex_out_t(size_t idx) const {
+  const auto& iv = ex_out.at(idx);
+  if (iv.isTensor()) return iv.toTensor();
+  if (iv.isInt()) return at::scalar_tensor(iv.toInt(), at::kLong);
+  if (iv.isDouble()) return at::scalar_tensor(iv.toDouble(), at::kDouble);
+  if (iv.isBool()) return at::scalar_tensor(iv.toBool(), at::kBool);
+  unsupported("expected a tensor output");
+}
+
+// ------------------------------------------------------------ materialisation
+int32_t Ctx::onnx_type(const VP& v) {
+  if (!v->name.empty()) return v->onnx_type;
+  const auto& iv = v->iv;
+  if (iv.isTensor()) return onnx_type_of(iv.toTensor().scalar_type());
+  if (iv.isInt()) return onnx::TensorProto::INT64;
+  if (iv.isDouble()) return onnx::TensorProto::DOUBLE;
+  if (iv.isBool()) return onnx::TensorProto::BOOL;
+  return onnx::TensorProto::INT64;  // lists
+}
+
+std::string Ctx::t(const VP& v) {
+  if (!v->name.empty()) return v->name;
+  if (v->is_module) unsupported("a module object used as a tensor");
+  const auto& iv = v->iv;
+  std::string n;
+  if (iv.isTensor()) {
+    if (!v->is_static) unsupported("internal: tensor value without ONNX name");
+    n = constant(iv.toTensor());
+  } else if (iv.isInt()) {
+    n = ci64s(iv.toInt());
+  } else if (iv.isDouble()) {
+    n = constant(at::scalar_tensor(iv.toDouble(), at::kDouble));
+  } else if (iv.isBool()) {
+    n = constant(at::scalar_tensor(iv.toBool(), at::kBool));
+  } else if (iv.isList() || iv.isTuple()) {
+    return shape_list(v);
+  } else {
+    unsupported("cannot use a value of type " + iv.tagKind() + " as a tensor");
+  }
+  // cache on the Val (it lives in this frame's environment)
+  v->name = n;
+  v->onnx_type = onnx_type(v);
+  return n;
+}
+
+std::string Ctx::cast(const std::string& x, int32_t from, int32_t to) {
+  if (from == to) return x;
+  return emit1("Cast", {x}, {attr("to", static_cast<int64_t>(to))});
+}
+
+std::string Ctx::t_as(const VP& v, at::ScalarType st) {
+  if (v->name.empty() && v->is_static && !v->is_module) {
+    const auto& iv = v->iv;
+    if (iv.isInt() || iv.isDouble() || iv.isBool())
+      return cscalar(iv.isInt() ? static_cast<double>(iv.toInt())
+                                : iv.isBool() ? (iv.toBool() ? 1.0 : 0.0) : iv.toDouble(), st);
+    if (iv.isTensor() && iv.toTensor().scalar_type() != st) return constant(iv.toTensor().to(st));
+  }
+  std::string n = t(v);
+  return cast(n, onnx_type(v), onnx_type_of(st));
+}
+
+std::string Ctx::scalar_i64(const VP& v) {
+  if (v->is_static && v->name.empty() && v->iv.isInt()) return ci64s(v->iv.toInt());
+  std::string n = t(v);
+  n = cast(n, onnx_type(v), onnx::TensorProto::INT64);
+  // dynamic scalars are 0-d by convention; a 1-element 1-d tensor is reshaped
+  if (v->iv.isTensor() && v->iv.toTensor().dim() > 0) n = emit1("Reshape", {n, ci64({})});
+  return n;
+}
+
+std::string Ctx::shape_list(const VP& v) {
+  const auto& iv = v->iv;
+  if (v->is_static && !iv.isTensor()) {
+    std::vector<int64_t> vals;
+    if (iv.isInt()) vals = {iv.toInt()};
+    else if (iv.isIntList()) vals = iv.toIntVector();
+    else if (iv.isList()) for (const auto& e : iv.toListRef()) vals.push_back(e.toInt());
+    else if (iv.isTuple()) for (const auto& e : iv.toTupleRef().elements()) vals.push_back(e.toInt());
+    else unsupported("expected an int list");
+    return ci64(vals);
+  }
+  if (!v->name.empty()) {
+    std::string n = cast(v->name, v->onnx_type, onnx::TensorProto::INT64);
+    bool zero_d = iv.isInt() || (iv.isTensor() && iv.toTensor().dim() == 0);
+    return zero_d ? unsqueeze(n, {0}) : n;
+  }
+  if (!v->has_elems) unsupported("internal: list without elements");
+  // Concat of static runs and unsqueezed dynamic elements
+  std::vector<std::string> parts;
+  std::vector<int64_t> run;
+  for (const auto& e : v->elems) {
+    if (e->is_static && e->name.empty() && e->iv.isInt()) { run.push_back(e->iv.toInt()); continue; }
+    if (!run.empty()) { parts.push_back(ci64(run)); run.clear(); }
+    parts.push_back(unsqueeze(scalar_i64(e), {0}));
+  }
+  if (!run.empty()) parts.push_back(ci64(run));
+  if (parts.size() == 1) return parts[0];
+  return emit1("Concat", parts, {attr("axis", int64_t{0})});
+}
+
+std::string Ctx::dim_size(const std::string& x, int64_t dim) {
+  return emit1("Gather", {shape_of(x), ci64s(dim)}, {attr("axis", int64_t{0})});
+}
+
+// ------------------------------------------------------------ constants
+std::string Ctx::constant(const at::Tensor& t0) {
+  at::Tensor t = t0.detach().contiguous();
+  std::string key;
+  if (t.numel() <= 64) {
+    std::ostringstream k;
+    k << frame->path << '|' << c10::toString(t.scalar_type()) << '|' << t.sizes() << '|';
+    k << std::string(static_cast<const char*>(t.data_ptr()), t.numel() * t.element_size());
+    key = k.str();
+    auto it = const_cache_.find(key);
+    if (it != const_cache_.end()) return it->second;
+  }
+  std::string out = emit1("Constant", {}, {attr("value", to_tensor_proto(t, ""))});
+  if (!key.empty()) const_cache_[key] = out;
+  return out;
+}
+std::string Ctx::ci64(const std::vector<int64_t>& v) {
+  return constant(at::tensor(v.empty() ? std::vector<int64_t>{} : v, at::kLong)
+                      .reshape({static_cast<int64_t>(v.size())}));
+}
+std::string Ctx::ci64s(int64_t v) { return constant(at::scalar_tensor(v, at::kLong)); }
+std::string Ctx::cscalar(double v, at::ScalarType st) {
+  return constant(at::scalar_tensor(v, at::kDouble).to(st));
+}
+
+std::string Ctx::initializer(const at::Tensor& t, const std::string& path) {
+  std::ostringstream k;
+  const auto& st = t.storage();
+  k << st.data() << '|' << t.storage_offset() << '|' << t.sizes() << '|' << t.strides() << '|'
+    << c10::toString(t.scalar_type());
+  auto it = init_by_key_.find(k.str());
+  if (it != init_by_key_.end()) return it->second;
+  std::string name = path;
+  if (init_names_.count(name)) name += "_" + std::to_string(init_names_[name]++);
+  init_names_[name] = 1;
+  *graph.add_initializer() = to_tensor_proto(t, name);
+  init_by_key_[k.str()] = name;
+  return name;
+}
+
+// ------------------------------------------------------------ emission
+std::string Ctx::scope_prefix(const std::string& path) const {
+  if (path.empty()) return "";
+  std::string out;
+  size_t pos = 0;
+  while (pos <= path.size()) {
+    size_t dot = path.find('.', pos);
+    if (dot == std::string::npos) dot = path.size();
+    std::string comp = path.substr(pos, dot - pos);
+    bool numeric = !comp.empty() && std::all_of(comp.begin(), comp.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c));
+    });
+    if (numeric && !out.empty()) out += "." + comp;
+    else out += "/" + comp;
+    pos = dot + 1;
+  }
+  return out;
+}
+
+std::string Ctx::unique_node_name(const std::string& base) {
+  int& n = name_count_[base];
+  std::string name = n == 0 ? base : base + "_" + std::to_string(n);
+  ++n;
+  return name;
+}
+
+std::vector<std::string> Ctx::emit(const std::string& op, const std::vector<std::string>& ins,
+                                   const std::vector<onnx::AttributeProto>& attrs, size_t n_out) {
+  onnx::NodeProto* nd = graph.add_node();
+  std::string name = unique_node_name(scope_prefix(frame->path) + "/" + op);
+  nd->set_name(name);
+  nd->set_op_type(op);
+  for (const auto& i : ins) nd->add_input(i);
+  std::vector<std::string> outs;
+  for (size_t k = 0; k < n_out; ++k) {
+    outs.push_back(name + "_output_" + std::to_string(k));
+    nd->add_output(outs.back());
+  }
+  for (const auto& a : attrs) *nd->add_attribute() = a;
+  records.push_back({name, frame->path, frame->is_root ? "root" : "direct"});
+  return outs;
+}
+
+void Ctx::out(size_t idx, const std::string& name, int32_t onnx_t) {
+  auto v = std::make_shared<Val>();
+  v->iv = ex_out.at(idx);
+  v->name = name;
+  if (onnx_t >= 0) v->onnx_type = onnx_t;
+  else if (v->iv.isTensor()) v->onnx_type = onnx_type_of(v->iv.toTensor().scalar_type());
+  else if (v->iv.isInt()) v->onnx_type = onnx::TensorProto::INT64;
+  else if (v->iv.isDouble()) v->onnx_type = onnx::TensorProto::DOUBLE;
+  else if (v->iv.isBool()) v->onnx_type = onnx::TensorProto::BOOL;
+  else v->onnx_type = onnx::TensorProto::INT64;
+  bind(node->output(idx), v);
+}
+
+// ------------------------------------------------------------ errors
+std::string Ctx::location() const {
+  std::ostringstream o;
+  o << "(in module " << (frame->path.empty() ? "<root>" : frame->path) << ", class ";
+  auto qn = frame->module.type()->name();
+  std::string cls = qn ? qn->name() : "?";
+  o << cls << ")";
+  if (!node) return o.str();
+  try {
+    auto sr = node->sourceRange();
+    auto orig = sr.findSourceRangeThatGenerated();
+    const tj::SourceRange& use = orig ? *orig : sr;
+    auto flc = use.file_line_col();
+    if (flc) {
+      o << " at " << std::get<0>(*flc) << ":" << std::get<1>(*flc);
+      auto src = use.source();
+      std::string line = src->get_line(src->lineno_for_offset(use.start())).str();
+      while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
+      size_t a = line.find_first_not_of(" \t");
+      o << ": " << (a == std::string::npos ? line : line.substr(a));
+    }
+  } catch (...) {
+  }
+  return o.str();
+}
+
+void Ctx::unsupported(const std::string& what) const {
+  std::string kind = node ? node->kind().toQualString() : "?";
+  throw Error(MX_ERR_UNSUPPORTED, "unsupported op " + kind + ": " + what + " " + location());
+}
+
+}  // namespace mxts

@@ -1,0 +1,170 @@
+// Lowering context: the value environment of the graph walk and the ONNX
+// graph builder. Every lowering (src/lower/*.cpp) sees only this header.
+//
+// A torch::jit::Value is bound, per frame, to a Val:
+//   * iv        its example value, computed by executing the node on the
+//               example inputs (so dtype/rank/shape and static scalars are known);
+//   * is_static the value depends only on prim::Constant (and non-tensor
+//               attributes): it is folded, and materialised as an ONNX
+//               Constant only when a lowering needs it as a tensor;
+//   * name      the ONNX tensor carrying it (tensors, dynamic scalars as 0-d
+//               tensors, int lists as 1-D int64 tensors);
+//   * elems     per-element Vals of lists/tuples;
+//   * module    submodule objects (with their path).
+#pragma once
+#include <torch/script.h>
+#include <onnx/onnx_pb.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "exporter.h"
+
+namespace mxts {
+namespace tj = torch::jit;
+
+struct Val;
+using VP = std::shared_ptr<Val>;
+struct Val {
+  c10::IValue iv;
+  bool is_static = false;
+  std::string name;
+  int32_t onnx_type = 0;  // onnx::TensorProto_DataType of `name`
+  bool has_elems = false;
+  std::vector<VP> elems;
+  bool is_module = false;
+  std::string path;       // module path (is_module)
+};
+
+struct Frame {
+  tj::Module module;
+  std::string path;  // module path, "" = root
+  bool is_root = false;
+  std::unordered_map<const tj::Value*, VP> env;
+};
+
+struct Record {
+  std::string name, module, evidence;
+};
+
+// ONNX attribute helpers.
+onnx::AttributeProto attr(const std::string& n, int64_t v);
+onnx::AttributeProto attr(const std::string& n, float v);
+onnx::AttributeProto attr(const std::string& n, const std::vector<int64_t>& v);
+onnx::AttributeProto attr(const std::string& n, const std::string& v);
+onnx::AttributeProto attr(const std::string& n, const onnx::TensorProto& v);
+
+int32_t onnx_type_of(at::ScalarType t);
+at::ScalarType scalar_type_of_onnx(int32_t t);
+onnx::TensorProto to_tensor_proto(const at::Tensor& t, const std::string& name);
+
+class Ctx {
+ public:
+  explicit Ctx(int opset) : opset(opset) {}
+  const int opset;
+  Frame* frame = nullptr;
+  const tj::Node* node = nullptr;
+  std::vector<c10::IValue> ex_out;  // example outputs of `node`
+
+  onnx::GraphProto graph;
+  std::vector<Record> records;
+
+  // ---- environment
+  VP get(const tj::Value* v) const;
+  void bind(const tj::Value* v, VP val) { frame->env[v] = std::move(val); }
+  VP in(size_t i) const { return get(node->input(i)); }
+  size_t n_in() const { return node->inputs().size(); }
+  bool is_none(size_t i) const { return in(i)->iv.isNone(); }
+
+  // ---- static arguments (example values; callers use them for things
+  // that are static by nature: dims, flags, kernel sizes)
+  int64_t i(size_t idx) const;
+  double d(size_t idx) const;
+  bool b(size_t idx) const;
+  std::string s(size_t idx) const;
+  std::vector<int64_t> ilist(size_t idx) const;
+  at::Tensor ex_t(size_t idx) const;        // example of a tensor input
+  at::Tensor ex_out_t(size_t idx = 0) const;
+  int64_t rank(size_t idx) const { return ex_t(idx).dim(); }
+  at::ScalarType dtype(size_t idx) const { return ex_t(idx).scalar_type(); }
+  at::ScalarType out_dtype(size_t idx = 0) const { return ex_out_t(idx).scalar_type(); }
+
+  // ---- materialisation
+  std::string t(size_t idx) { return t(in(idx)); }
+  std::string t(const VP& v);                         // ONNX tensor of v
+  std::string t_as(size_t idx, at::ScalarType st) { return t_as(in(idx), st); }
+  std::string t_as(const VP& v, at::ScalarType st);   // ... cast to st
+  int32_t onnx_type(const VP& v);                     // type of t(v)
+  std::string cast(const std::string& x, int32_t from, int32_t to);
+  std::string cast_to(const std::string& x, int32_t from, at::ScalarType to) {
+    return cast(x, from, onnx_type_of(to));
+  }
+  std::string shape_list(const VP& v);  // int list (static/dynamic) -> 1-D int64
+  std::string shape_list(size_t idx) { return shape_list(in(idx)); }
+  std::string scalar_i64(const VP& v);  // int scalar -> 0-d int64
+
+  // ---- constants (emitted in the current module, cached per module)
+  std::string constant(const at::Tensor& t);
+  std::string ci64(const std::vector<int64_t>& v);  // 1-D int64
+  std::string ci64s(int64_t v);                     // 0-d int64
+  std::string cscalar(double v, at::ScalarType st); // 0-d of dtype st
+  std::string initializer(const at::Tensor& t, const std::string& path);
+
+  // ---- emission
+  std::vector<std::string> emit(const std::string& op, const std::vector<std::string>& ins,
+                                const std::vector<onnx::AttributeProto>& attrs = {},
+                                size_t n_out = 1);
+  std::string emit1(const std::string& op, const std::vector<std::string>& ins,
+                    const std::vector<onnx::AttributeProto>& attrs = {}) {
+    return emit(op, ins, attrs, 1)[0];
+  }
+  std::string shape_of(const std::string& x) { return emit1("Shape", {x}); }
+  std::string unsqueeze(const std::string& x, const std::vector<int64_t>& axes) {
+    return emit1("Unsqueeze", {x, ci64(axes)});
+  }
+  std::string squeeze(const std::string& x, const std::vector<int64_t>& axes) {
+    return emit1("Squeeze", {x, ci64(axes)});
+  }
+  std::string transpose(const std::string& x, const std::vector<int64_t>& perm) {
+    return emit1("Transpose", {x}, {attr("perm", perm)});
+  }
+  std::string dim_size(const std::string& x, int64_t dim);  // 0-d int64
+
+  // ---- outputs of the current node
+  void out(size_t idx, const std::string& name, int32_t onnx_t = -1);
+  void out_val(size_t idx, VP v) { bind(node->output(idx), std::move(v)); }
+
+  // ---- errors
+  [[noreturn]] void unsupported(const std::string& what) const;
+  std::string location() const;  // "(in module ..., class ...) at file:line: text"
+
+ private:
+  std::map<std::string, int> name_count_;
+  std::map<std::string, std::string> const_cache_;
+  std::map<std::string, std::string> init_by_key_;
+  std::map<std::string, int> init_names_;
+  std::string scope_prefix(const std::string& path) const;
+  std::string unique_node_name(const std::string& base);
+};
+
+inline int64_t norm_dim(int64_t d, int64_t rank) { return d < 0 ? d + rank : d; }
+
+// ---- op registry: one lowering per ATen/prim symbol
+using LowerFn = void (*)(Ctx&, const tj::Node*);
+std::unordered_map<std::string, LowerFn>& registry();
+struct Registrar {
+  Registrar(std::initializer_list<const char*> names, LowerFn fn) {
+    for (auto n : names) registry()[n] = fn;
+  }
+};
+#define MXTS_CAT2(a, b) a##b
+#define MXTS_CAT(a, b) MXTS_CAT2(a, b)
+// MXTS_LOWER(fn, "aten::foo", "aten::foo_") registers fn for those symbols.
+#define MXTS_LOWER(fn, ...) \
+  static ::mxts::Registrar MXTS_CAT(mxts_reg_, __LINE__)({__VA_ARGS__}, fn)
+
+}  // namespace mxts

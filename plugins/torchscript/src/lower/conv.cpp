@@ -1,0 +1,115 @@
+// Convolutions (conv1d/2d/3d, _convolution incl. transposed) and pooling.
+#include "ctx.h"
+
+namespace mxts {
+namespace {
+
+std::vector<int64_t> sym_pads(const std::vector<int64_t>& p) {
+  std::vector<int64_t> r(p);
+  r.insert(r.end(), p.begin(), p.end());
+  return r;
+}
+std::vector<int64_t> expand_to(std::vector<int64_t> v, size_t n) {
+  if (v.size() == 1 && n > 1) v.assign(n, v[0]);
+  return v;
+}
+
+void emit_conv(Ctx& cx, const std::string& x, const std::string& w, const std::string& b,
+               std::vector<int64_t> stride, std::vector<int64_t> pads, std::vector<int64_t> dil, int64_t groups,
+               bool transposed, std::vector<int64_t> out_pad) {
+  std::vector<std::string> ins = {x, w};
+  if (!b.empty()) ins.push_back(b);
+  std::vector<onnx::AttributeProto> a = {attr("strides", stride), attr("pads", pads), attr("dilations", dil),
+                                         attr("group", groups)};
+  if (transposed) {
+    if (!out_pad.empty()) a.push_back(attr("output_padding", out_pad));
+    cx.out(0, cx.emit1("ConvTranspose", ins, a));
+  } else {
+    cx.out(0, cx.emit1("Conv", ins, a));
+  }
+}
+
+void lower_convolution(Ctx& cx, const tj::Node*) {
+  // _convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, ...)
+  size_t n = cx.ex_t(1).dim() - 2;
+  std::string b = cx.is_none(2) ? "" : cx.t(2);
+  bool tr = cx.b(6);
+  emit_conv(cx, cx.t(0), cx.t(1), b, expand_to(cx.ilist(3), n), sym_pads(expand_to(cx.ilist(4), n)),
+            expand_to(cx.ilist(5), n), cx.i(8), tr, tr ? expand_to(cx.ilist(7), n) : std::vector<int64_t>{});
+}
+MXTS_LOWER(lower_convolution, "aten::_convolution");
+
+void lower_convnd(Ctx& cx, const tj::Node*) {
+  // conv2d(input, weight, bias, stride, padding (ints or 'same'/'valid'), dilation, groups)
+  auto w = cx.ex_t(1);
+  size_t n = w.dim() - 2;
+  std::string b = cx.is_none(2) ? "" : cx.t(2);
+  auto stride = expand_to(cx.ilist(3), n), dil = expand_to(cx.ilist(5), n);
+  std::vector<int64_t> pads;
+  if (cx.in(4)->iv.isString()) {
+    std::string mode = cx.s(4);
+    std::vector<int64_t> lo(n, 0), hi(n, 0);
+    if (mode == "same") {
+      for (size_t k = 0; k < n; ++k) {
+        int64_t total = dil[k] * (w.size(2 + k) - 1);
+        lo[k] = total / 2;
+        hi[k] = total - lo[k];
+      }
+    }
+    pads = lo;
+    pads.insert(pads.end(), hi.begin(), hi.end());
+  } else {
+    pads = sym_pads(expand_to(cx.ilist(4), n));
+  }
+  emit_conv(cx, cx.t(0), cx.t(1), b, stride, pads, dil, cx.i(6), false, {});
+}
+MXTS_LOWER(lower_convnd, "aten::conv1d", "aten::conv2d", "aten::conv3d");
+
+void lower_max_pool(Ctx& cx, const tj::Node*) {
+  // max_pool2d(x, kernel, stride, padding, dilation, ceil_mode)
+  size_t n = cx.rank(0) - 2;
+  auto k = expand_to(cx.ilist(1), n);
+  auto s = cx.ilist(2);
+  s = s.empty() ? k : expand_to(s, n);
+  cx.out(0, cx.emit1("MaxPool", {cx.t(0)},
+                     {attr("kernel_shape", k), attr("strides", s), attr("pads", sym_pads(expand_to(cx.ilist(3), n))),
+                      attr("dilations", expand_to(cx.ilist(4), n)),
+                      attr("ceil_mode", static_cast<int64_t>(cx.b(5)))}));
+}
+MXTS_LOWER(lower_max_pool, "aten::max_pool1d", "aten::max_pool2d", "aten::max_pool3d");
+
+void lower_avg_pool(Ctx& cx, const tj::Node*) {
+  // avg_pool2d(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
+  size_t n = cx.rank(0) - 2;
+  auto k = expand_to(cx.ilist(1), n);
+  auto s = cx.ilist(2);
+  s = s.empty() ? k : expand_to(s, n);
+  if (cx.n_in() > 6 && !cx.is_none(6)) cx.unsupported("avg_pool with divisor_override");
+  cx.out(0, cx.emit1("AveragePool", {cx.t(0)},
+                     {attr("kernel_shape", k), attr("strides", s), attr("pads", sym_pads(expand_to(cx.ilist(3), n))),
+                      attr("ceil_mode", static_cast<int64_t>(cx.b(4))),
+                      attr("count_include_pad", static_cast<int64_t>(cx.b(5)))}));
+}
+MXTS_LOWER(lower_avg_pool, "aten::avg_pool1d", "aten::avg_pool2d", "aten::avg_pool3d");
+
+void lower_adaptive_avg_pool(Ctx& cx, const tj::Node*) {
+  auto ex = cx.ex_t(0);
+  auto out = cx.ilist(1);
+  size_t n = ex.dim() - 2;
+  out = expand_to(out, n);
+  bool global = true;
+  for (auto o : out) global &= o == 1;
+  if (global) { cx.out(0, cx.emit1("GlobalAveragePool", {cx.t(0)})); return; }
+  std::vector<int64_t> k;
+  for (size_t d = 0; d < n; ++d) {
+    int64_t in = ex.size(2 + d);
+    if (in % out[d]) cx.unsupported("adaptive_avg_pool with input size not a multiple of the output size");
+    k.push_back(in / out[d]);
+  }
+  cx.out(0, cx.emit1("AveragePool", {cx.t(0)}, {attr("kernel_shape", k), attr("strides", k)}));
+}
+MXTS_LOWER(lower_adaptive_avg_pool, "aten::adaptive_avg_pool1d", "aten::adaptive_avg_pool2d",
+           "aten::adaptive_avg_pool3d");
+
+}  // namespace
+}  // namespace mxts

@@ -1,0 +1,52 @@
+// Tensor creation: arange, zeros/ones/full (+ _like, new_*).
+#include "ctx.h"
+
+namespace mxts {
+namespace {
+
+bool is_number(const VP& v) {
+  return v->iv.isInt() || v->iv.isDouble() || (v->iv.isTensor() && v->iv.toTensor().dim() == 0);
+}
+
+void lower_arange(Ctx& cx, const tj::Node*) {
+  std::vector<size_t> nums;
+  for (size_t k = 0; k < cx.n_in() && k < 3; ++k)
+    if (is_number(cx.in(k))) nums.push_back(k);
+  auto dt = cx.out_dtype();
+  std::string start = cx.cscalar(0, dt), end, step = cx.cscalar(1, dt);
+  if (nums.size() == 1) end = cx.t_as(nums[0], dt);
+  else if (nums.size() == 2) { start = cx.t_as(nums[0], dt); end = cx.t_as(nums[1], dt); }
+  else if (nums.size() == 3) { start = cx.t_as(0, dt); end = cx.t_as(1, dt); step = cx.t_as(2, dt); }
+  else cx.unsupported("arange overload");
+  auto scalar = [&](std::string s) {  // Range wants 0-d inputs
+    return cx.emit1("Reshape", {s, cx.ci64({})});
+  };
+  cx.out(0, cx.emit1("Range", {scalar(start), scalar(end), scalar(step)}));
+}
+MXTS_LOWER(lower_arange, "aten::arange");
+
+std::string fill_of(Ctx& cx, const std::string& shape, double v, at::ScalarType dt) {
+  return cx.emit1("ConstantOfShape", {shape},
+                  {attr("value", to_tensor_proto(at::full({1}, v, at::TensorOptions().dtype(dt)), ""))});
+}
+
+void lower_zeros_ones(Ctx& cx, const tj::Node* n) {
+  std::string k = n->kind().toUnqualString();
+  bool like = k.find("_like") != std::string::npos, isnew = k.rfind("new_", 0) == 0;
+  bool full = k.find("full") != std::string::npos;
+  auto dt = cx.out_dtype();
+  std::string shape = like ? cx.shape_of(cx.t(0)) : cx.shape_list(isnew ? 1 : 0);
+  size_t fill_idx = isnew ? 2 : 1;
+  if (full) {
+    VP f = cx.in(fill_idx);
+    if (f->is_static) { cx.out(0, fill_of(cx, shape, cx.d(fill_idx), dt)); return; }
+    cx.out(0, cx.emit1("Expand", {cx.t_as(f, dt), shape}));
+    return;
+  }
+  cx.out(0, fill_of(cx, shape, k.find("ones") != std::string::npos ? 1.0 : 0.0, dt));
+}
+MXTS_LOWER(lower_zeros_ones, "aten::zeros", "aten::ones", "aten::full", "aten::zeros_like", "aten::ones_like",
+           "aten::full_like", "aten::new_zeros", "aten::new_ones", "aten::new_full");
+
+}  // namespace
+}  // namespace mxts

@@ -1,0 +1,40 @@
+// layer_norm, batch_norm (eval), softmax / log_softmax.
+#include "lower/common.h"
+
+namespace mxts {
+namespace {
+
+void lower_layer_norm(Ctx& cx, const tj::Node*) {
+  auto shape = cx.ilist(1);
+  auto dt = cx.out_dtype();
+  std::string w = !cx.is_none(2) ? cx.t(2) : "";
+  std::string b = !cx.is_none(3) ? cx.t(3) : "";
+  if (w.empty() && cx.opset >= 17) w = cx.constant(at::ones(shape, at::TensorOptions().dtype(dt)));
+  cx.out(0, emit_layer_norm(cx, cx.t(0), cx.rank(0), static_cast<int64_t>(shape.size()), w, b, cx.d(4), dt));
+}
+MXTS_LOWER(lower_layer_norm, "aten::layer_norm");
+
+void lower_batch_norm(Ctx& cx, const tj::Node*) {
+  // batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn)
+  if (cx.b(5)) cx.unsupported("batch_norm in training mode (call model.eval() before tracing)");
+  auto dt = cx.out_dtype();
+  int64_t c = cx.ex_t(0).size(1);
+  auto opts = at::TensorOptions().dtype(dt);
+  std::string w = !cx.is_none(1) ? cx.t(1) : cx.constant(at::ones({c}, opts));
+  std::string b = !cx.is_none(2) ? cx.t(2) : cx.constant(at::zeros({c}, opts));
+  cx.out(0, cx.emit1("BatchNormalization", {cx.t(0), w, b, cx.t(3), cx.t(4)},
+                     {attr("epsilon", static_cast<float>(cx.d(7)))}));
+}
+MXTS_LOWER(lower_batch_norm, "aten::batch_norm");
+
+void lower_softmax(Ctx& cx, const tj::Node* n) {
+  std::string k = n->kind().toQualString();
+  auto dt = cx.out_dtype();
+  std::string x = cx.t_as(0, dt);
+  int64_t axis = norm_dim(cx.i(1), cx.rank(0));
+  cx.out(0, cx.emit1(k == "aten::log_softmax" ? "LogSoftmax" : "Softmax", {x}, {attr("axis", axis)}));
+}
+MXTS_LOWER(lower_softmax, "aten::softmax", "aten::log_softmax", "aten::_softmax", "aten::_log_softmax");
+
+}  // namespace
+}  // namespace mxts

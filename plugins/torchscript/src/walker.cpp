@@ -1,0 +1,216 @@
+#include "walker.h"
+
+#include <ATen/core/function.h>
+#include <torch/csrc/jit/api/function_impl.h>
+
+#include "modelexport/modelexport.h"
+
+namespace mxts {
+namespace {
+std::string join_path(const std::string& a, const std::string& b) { return a.empty() ? b : a + "." + b; }
+
+bool is_module_object(const c10::IValue& iv) {
+  return iv.isObject() && iv.toObjectRef().type()->is_module();
+}
+
+// Flags nodes that must never be folded even when all inputs are constant.
+bool never_fold(const tj::Node* n) {
+  std::string k = n->kind().toQualString();
+  return k.find("rand") != std::string::npos || k == "aten::dropout" ||
+         k == "aten::bernoulli" || k == "aten::normal";
+}
+}  // namespace
+
+std::vector<VP> Walker::call(const tj::Module& module, const std::string& path, tj::Graph& graph,
+                             const std::vector<VP>& args, bool is_function) {
+  if (++depth_ > 200) throw Error(MX_ERR_UNSUPPORTED, "call depth above 200 (recursion?) in module " + path);
+  if (!is_function && !order_.count(path)) order_[path] = next_order_++;
+  Frame f{module, path, path.empty(), {}};
+  Frame* saved_frame = cx_.frame;
+  const tj::Node* saved_node = cx_.node;
+  auto saved_out = cx_.ex_out;
+  cx_.frame = &f;
+  auto ins = graph.inputs();
+  if (ins.size() != args.size())
+    throw Error(MX_ERR_INTERNAL, "internal: call of " + path + " with " + std::to_string(args.size()) +
+                                     " arguments, graph takes " + std::to_string(ins.size()));
+  for (size_t k = 0; k < ins.size(); ++k) cx_.bind(ins[k], args[k]);
+  walk_block(graph.block());
+  std::vector<VP> res;
+  for (auto* o : graph.outputs()) res.push_back(cx_.get(o));
+  cx_.frame = saved_frame;
+  cx_.node = saved_node;
+  cx_.ex_out = std::move(saved_out);
+  --depth_;
+  return res;
+}
+
+void Walker::walk_block(tj::Block* block) {
+  for (auto* n : block->nodes()) walk_node(n);
+}
+
+void Walker::walk_node(tj::Node* n) {
+  cx_.node = n;
+  auto kind = n->kind();
+  if (kind == c10::prim::Constant) {
+    auto v = std::make_shared<Val>();
+    v->is_static = true;
+    if (!n->output()->type()->cast<c10::FunctionType>()) {
+      auto iv = tj::toIValue(n->output());
+      if (iv) v->iv = *iv;
+    }
+    cx_.bind(n->output(), v);
+    return;
+  }
+  if (kind == c10::prim::GetAttr) return get_attr(n);
+  if (kind == c10::prim::CallMethod) {
+    VP self = cx_.get(n->input(0));
+    if (!self->is_module) cx_.unsupported("CallMethod on a non-module object");
+    tj::Module sub(self->iv.toObject());
+    auto method = sub.get_method(n->s(c10::attr::name));
+    std::vector<VP> args;
+    for (auto* i : n->inputs()) args.push_back(cx_.get(i));
+    auto res = call(sub, self->path, *method.graph(), args, false);
+    cx_.node = n;
+    for (size_t k = 0; k < res.size(); ++k) cx_.bind(n->output(k), res[k]);
+    return;
+  }
+  if (kind == c10::prim::CallFunction) {
+    auto ft = n->input(0)->type()->cast<c10::FunctionType>();
+    if (!ft) cx_.unsupported("CallFunction without a function constant");
+    auto& fn = tj::toGraphFunction(*ft->function());
+    std::vector<VP> args;
+    for (size_t k = 1; k < n->inputs().size(); ++k) args.push_back(cx_.get(n->input(k)));
+    auto res = call(cx_.frame->module, cx_.frame->path, *fn.graph(), args, true);
+    cx_.node = n;
+    for (size_t k = 0; k < res.size(); ++k) cx_.bind(n->output(k), res[k]);
+    return;
+  }
+  if (kind == c10::prim::If) return walk_if(n);
+  if (kind == c10::prim::Loop) return walk_loop(n);
+  if (kind == c10::prim::RaiseException || kind == c10::prim::Uninitialized ||
+      std::string(kind.toQualString()) == "aten::warn" || kind == c10::prim::Print) {
+    for (auto* o : n->outputs()) {
+      auto v = std::make_shared<Val>();
+      v->is_static = true;
+      cx_.bind(o, v);
+    }
+    return;
+  }
+  generic(n);
+}
+
+void Walker::get_attr(tj::Node* n) {
+  VP obj = cx_.get(n->input(0));
+  const std::string name = n->s(c10::attr::name);
+  if (!obj->iv.isObject()) cx_.unsupported("GetAttr on a non-object");
+  auto o = obj->iv.toObject();
+  auto slot = o->type()->findAttributeSlot(name);
+  if (!slot) cx_.unsupported("unknown attribute '" + name + "'");
+  c10::IValue iv = o->getSlot(*slot);
+  auto v = std::make_shared<Val>();
+  v->iv = iv;
+  if (is_module_object(iv)) {
+    v->is_module = true;
+    v->path = join_path(obj->path, name);
+  } else if (iv.isTensor()) {
+    v->name = cx_.initializer(iv.toTensor(), join_path(obj->path, name));
+    v->onnx_type = onnx_type_of(iv.toTensor().scalar_type());
+  } else {
+    v->is_static = true;  // ints, bools, lists, None, ...
+  }
+  cx_.bind(n->output(), v);
+}
+
+void Walker::walk_if(tj::Node* n) {
+  VP c = cx_.get(n->input(0));
+  if (!c->is_static || !c->iv.isBool())
+    cx_.unsupported("data-dependent control flow (prim::If on a value computed from the inputs)");
+  tj::Block* b = n->blocks()[c->iv.toBool() ? 0 : 1];
+  walk_block(b);
+  cx_.node = n;
+  for (size_t k = 0; k < n->outputs().size(); ++k) cx_.bind(n->output(k), cx_.get(b->outputs()[k]));
+}
+
+void Walker::walk_loop(tj::Node* n) {
+  VP trip = cx_.get(n->input(0));
+  VP cond = cx_.get(n->input(1));
+  if (!trip->is_static || !cond->is_static)
+    cx_.unsupported("data-dependent control flow (prim::Loop with a dynamic trip count or condition)");
+  int64_t max_trip = trip->iv.toInt();
+  bool go = cond->iv.toBool();
+  std::vector<VP> carried;
+  for (size_t k = 2; k < n->inputs().size(); ++k) carried.push_back(cx_.get(n->input(k)));
+  tj::Block* body = n->blocks()[0];
+  for (int64_t it = 0; go && it < max_trip; ++it) {
+    auto iv = std::make_shared<Val>();
+    iv->is_static = true;
+    iv->iv = c10::IValue(it);
+    cx_.bind(body->inputs()[0], iv);
+    for (size_t k = 0; k < carried.size(); ++k) cx_.bind(body->inputs()[k + 1], carried[k]);
+    walk_block(body);
+    cx_.node = n;
+    VP c = cx_.get(body->outputs()[0]);
+    if (!c->is_static) cx_.unsupported("data-dependent loop condition");
+    go = c->iv.toBool();
+    for (size_t k = 0; k < carried.size(); ++k) carried[k] = cx_.get(body->outputs()[k + 1]);
+  }
+  for (size_t k = 0; k < carried.size(); ++k) cx_.bind(n->output(k), carried[k]);
+}
+
+void Walker::generic(tj::Node* n) {
+  std::vector<VP> ins;
+  bool all_static = true;
+  for (auto* i : n->inputs()) {
+    ins.push_back(cx_.get(i));
+    if (!ins.back()->is_static || ins.back()->is_module) all_static = false;
+  }
+  const std::string kind = n->kind().toQualString();
+  auto& reg = registry();
+  auto it = reg.find(kind);
+  if (!all_static && it == reg.end())
+    throw Error(MX_ERR_UNSUPPORTED, "unsupported op " + kind + " " + cx_.location());
+  // Execute on the example values.
+  tj::Stack stack;
+  for (auto& v : ins) stack.push_back(v->iv);
+  try {
+    if (!n->maybeOperator()) cx_.unsupported("no operator registered");
+    tj::Operation op = n->getOperation();
+    op(stack);
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    std::string msg = e.what();
+    auto nl = msg.find("\nException raised from");
+    if (nl != std::string::npos) msg = msg.substr(0, nl);
+    throw Error(MX_ERR_INVALID_ARGUMENT,
+                "running " + kind + " on the example inputs failed " + cx_.location() + ": " + msg +
+                    " (check the input specs: names, dtypes and ranks)");
+  }
+  if (stack.size() != n->outputs().size())
+    throw Error(MX_ERR_INTERNAL, "internal: " + kind + " produced " + std::to_string(stack.size()) + " values");
+  cx_.ex_out.assign(stack.begin(), stack.end());
+  if (all_static && !never_fold(n)) {
+    for (size_t k = 0; k < stack.size(); ++k) {
+      auto v = std::make_shared<Val>();
+      v->is_static = true;
+      v->iv = stack[k];
+      cx_.bind(n->output(k), v);
+    }
+    return;
+  }
+  // clear stale bindings of outputs (loops re-walk blocks)
+  for (auto* o : n->outputs()) cx_.frame->env.erase(o);
+  it->second(cx_, n);
+  for (auto* o : n->outputs())
+    if (!cx_.frame->env.count(o))
+      throw Error(MX_ERR_INTERNAL, "internal: lowering of " + kind + " did not bind %" + o->debugName());
+  // In-place ops: the mutated input now denotes the new ONNX tensor.
+  const auto* schema = n->maybeSchema();
+  if (schema && !schema->arguments().empty() && n->outputs().size() == 1) {
+    const auto* ai = schema->arguments()[0].alias_info();
+    if (ai && ai->isWrite()) cx_.bind(n->input(0), cx_.get(n->output(0)));
+  }
+}
+
+}  // namespace mxts

@@ -1,0 +1,35 @@
+// The graph walk: interprets the un-inlined forward graph of a TorchScript
+// module, frame by frame (module object, module path, value environment),
+// executing every node on the example inputs and lowering it to ONNX.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ctx.h"
+
+namespace mxts {
+
+class Walker {
+ public:
+  explicit Walker(Ctx& cx) : cx_(cx) {}
+  // Calls `graph` as method of `module` at `path` with args (self first).
+  std::vector<VP> call(const tj::Module& module, const std::string& path, tj::Graph& graph,
+                       const std::vector<VP>& args, bool is_function);
+  // module path -> order of first call (root = 0)
+  const std::map<std::string, int>& execution_order() const { return order_; }
+
+ private:
+  void walk_block(tj::Block* block);
+  void walk_node(tj::Node* n);
+  void walk_if(tj::Node* n);
+  void walk_loop(tj::Node* n);
+  void get_attr(tj::Node* n);
+  void generic(tj::Node* n);
+  Ctx& cx_;
+  std::map<std::string, int> order_;
+  int next_order_ = 0;
+  int depth_ = 0;
+};
+
+}  // namespace mxts

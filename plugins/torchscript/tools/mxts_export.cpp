@@ -1,0 +1,52 @@
+// mxts-export: the torchscript frontend without the host (development tool).
+//   mxts-export model.pt out.onnx [--hierarchy out.json] [--opset N]
+//               [--drop-builtin-tags] [--module-tree] -i name:dtype[dims] ...
+// Exit code = mx_code of the failure (0 on success); message on stderr.
+#include <cstring>
+#include <fstream>
+#include <iostream>
+
+#include "exporter.h"
+
+int main(int argc, char** argv) {
+  mxts::ExportOptions o;
+  std::string out, hier;
+  bool tree_only = false;
+  std::vector<std::string> pos;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) { std::cerr << "missing value after " << a << "\n"; std::exit(1); }
+      return argv[++i];
+    };
+    if (a == "-i" || a == "--input") o.inputs.push_back(next());
+    else if (a == "--hierarchy") hier = next();
+    else if (a == "--opset") o.opset = std::stoi(next());
+    else if (a == "--drop-builtin-tags") o.drop_builtin_tags = true;
+    else if (a == "--module-tree") tree_only = true;
+    else pos.push_back(a);
+  }
+  if (pos.size() < (tree_only ? 1u : 2u)) {
+    std::cerr << "usage: mxts-export model.pt out.onnx [--hierarchy h.json] [--opset N] "
+                 "[--drop-builtin-tags] -i name:dtype[dims] ...\n";
+    return 1;
+  }
+  o.model_path = pos[0];
+  try {
+    if (tree_only) {
+      std::cout << mxts::module_tree_json(o.model_path, o.drop_builtin_tags) << "\n";
+      return 0;
+    }
+    auto r = mxts::export_model(o);
+    std::ofstream(pos[1], std::ios::binary) << r.onnx_bytes;
+    if (hier.empty()) hier = pos[1] + ".hierarchy.json";
+    std::ofstream(hier) << r.hierarchy_json;
+    return 0;
+  } catch (const mxts::Error& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return e.code;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 9;
+  }
+}

@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""Builds the end-to-end fixtures for tests/export.
+
+Run with the venv interpreter (Debian torch 1.13 + transformers):
+    /work/main/.venv/bin/python tests/export/make_fixtures.py [outdir] [--only a,b]
+
+Every model is built with a fixed seed and random weights, put in eval mode
+and traced under torch.no_grad() (so PyTorch's fused fast-path ops appear).
+For each model <name> the output directory receives
+    <name>.pt              the traced TorchScript module
+    <name>.inputs.npz      example inputs (the spec shape)
+    <name>.inputs2.npz     a second input set, every dynamic axis changed
+    <name>.outputs.npz     outputs of torch.jit.load(<name>.pt) on inputs
+    <name>.outputs2.npz    ... on inputs2
+and manifest.json records the input specs handed to the exporter.
+Regeneration is skipped when the stamp (hash of this script) matches.
+"""
+import hashlib
+import json
+import math
+import os
+import sys
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_OUT = os.path.join(HERE, "..", "fixtures", "generated")
+
+
+# ---------------------------------------------------------------- models
+class AttentionHead(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.query = nn.Linear(d, d)
+        self.key = nn.Linear(d, d)
+        self.value = nn.Linear(d, d)
+        self.scale = 1.0 / math.sqrt(d)
+
+    def forward(self, x):
+        q, k, v = self.query(x), self.key(x), self.value(x)
+        att = torch.softmax(torch.matmul(q, k.transpose(-2, -1)) * self.scale, dim=-1)
+        return torch.matmul(att, v)
+
+
+class FeedForward(nn.Module):
+    def __init__(self, d, h):
+        super().__init__()
+        self.fc1 = nn.Linear(d, h)
+        self.act = nn.ReLU()
+        self.fc2 = nn.Linear(h, d)
+
+    def forward(self, x):
+        return self.fc2(self.act(self.fc1(x)))
+
+
+class TransformerBlock(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.attention = AttentionHead(d)
+        self.norm1 = nn.LayerNorm(d)
+        self.feed_forward = FeedForward(d, 4 * d)
+        self.norm2 = nn.LayerNorm(d)
+
+    def forward(self, x):
+        x = self.norm1(x + self.attention(x))
+        return self.norm2(x + self.feed_forward(x))
+
+
+class TestTransformer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embedding = nn.Embedding(1000, 64)
+        self.layers = nn.ModuleList([TransformerBlock(64) for _ in range(2)])
+        self.classifier = nn.Linear(64, 10)
+
+    def forward(self, input_ids):
+        x = self.embedding(input_ids)
+        for layer in self.layers:
+            x = layer(x)
+        return self.classifier(x.mean(dim=1))
+
+
+class ComplexModel(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.feature_extractor = nn.Sequential(
+            nn.Linear(10, 32), nn.ReLU(), nn.Dropout(0.1), nn.Linear(32, 20), nn.ReLU())
+        self.attention = nn.MultiheadAttention(20, 4, batch_first=True)
+        self.classifier = nn.Sequential(nn.Linear(20, 16), nn.ReLU(), nn.Linear(16, 3))
+
+    def forward(self, x):
+        f = self.feature_extractor(x).unsqueeze(1)
+        a, _ = self.attention(f, f, f)
+        return self.classifier(a.squeeze(1))
+
+
+class CausalSelfAttention(nn.Module):
+    def __init__(self, d, heads):
+        super().__init__()
+        self.heads = heads
+        self.c_attn = nn.Linear(d, 3 * d)
+        self.c_proj = nn.Linear(d, d)
+
+    def forward(self, x):
+        B, T, C = x.size()
+        q, k, v = self.c_attn(x).split(C, dim=2)
+        hd = C // self.heads
+        q = q.view(B, T, self.heads, hd).transpose(1, 2)
+        k = k.view(B, T, self.heads, hd).transpose(1, 2)
+        v = v.view(B, T, self.heads, hd).transpose(1, 2)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(hd))
+        pos = torch.arange(T, device=x.device)
+        causal = pos.unsqueeze(0) <= pos.unsqueeze(1)          # [T, T]
+        att = att.masked_fill(~causal, float("-inf"))
+        att = F.softmax(att, dim=-1)
+        y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)
+        return self.c_proj(y)
+
+
+class MLP(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.c_fc = nn.Linear(d, 4 * d)
+        self.act = nn.GELU(approximate="tanh")
+        self.c_proj = nn.Linear(4 * d, d)
+
+    def forward(self, x):
+        return self.c_proj(self.act(self.c_fc(x)))
+
+
+class GPTBlock(nn.Module):
+    def __init__(self, d, heads):
+        super().__init__()
+        self.ln_1 = nn.LayerNorm(d)
+        self.attn = CausalSelfAttention(d, heads)
+        self.ln_2 = nn.LayerNorm(d)
+        self.mlp = MLP(d)
+
+    def forward(self, x):
+        x = x + self.attn(self.ln_1(x))
+        return x + self.mlp(self.ln_2(x))
+
+
+class TinyGPT2(nn.Module):
+    def __init__(self, vocab=500, positions=64, d=64, heads=4, layers=2):
+        super().__init__()
+        self.wte = nn.Embedding(vocab, d)
+        self.wpe = nn.Embedding(positions, d)
+        self.drop = nn.Dropout(0.1)
+        self.h = nn.ModuleList([GPTBlock(d, heads) for _ in range(layers)])
+        self.ln_f = nn.LayerNorm(d)
+        self.lm_head = nn.Linear(d, vocab, bias=False)
+        self.lm_head.weight = self.wte.weight  # tied
+
+    def forward(self, input_ids):
+        T = input_ids.size(1)
+        pos = torch.arange(0, T, dtype=torch.long, device=input_ids.device).unsqueeze(0)
+        x = self.drop(self.wte(input_ids) + self.wpe(pos))
+        for block in self.h:
+            x = block(x)
+        return self.lm_head(self.ln_f(x))
+
+
+class CumsumBlock(nn.Module):
+    def forward(self, x):
+        return torch.cumsum(x, dim=1)
+
+
+class Unsupported(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(8, 8)
+        self.inner = CumsumBlock()
+
+    def forward(self, x):
+        return self.inner(self.proj(x))
+
+
+# ---------------------------------------------------------------- specs
+def rand_input(dtype, shape, high, g):
+    if dtype == "int64":
+        return torch.randint(0, high, shape, generator=g, dtype=torch.long)
+    return torch.randn(shape, generator=g)
+
+
+def spec_str(name, dtype, dims, shape):
+    parts = [f"{d}={s}" if isinstance(d, str) else str(s) for d, s in zip(dims, shape)]
+    return f"{name}:{dtype}[{','.join(parts)}]"
+
+
+def bert_model():
+    from transformers import BertConfig, BertModel
+    cfg = BertConfig(vocab_size=30522, hidden_size=128, num_hidden_layers=2,
+                     num_attention_heads=2, intermediate_size=512,
+                     max_position_embeddings=512, torchscript=True,
+                     attn_implementation="eager")
+    return BertModel(cfg)
+
+
+def vit_model():
+    import torchvision
+    return torchvision.models.vit_b_16()
+
+
+def transformer_encoder():
+    layer = nn.TransformerEncoderLayer(32, 4, dim_feedforward=64, batch_first=True)
+    return nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+
+
+# name -> (factory, [(input name, dtype, dims, shape1, shape2, int high)])
+MODELS = {
+    "test_transformer": (TestTransformer, [
+        ("input_ids", "int64", ["batch", "seq"], (2, 16), (3, 9), 1000)]),
+    "complex_model": (ComplexModel, [
+        ("x", "float32", ["batch", 10], (4, 10), (7, 10), 0)]),
+    "bert_tiny": (bert_model, [
+        ("input_ids", "int64", ["batch", "seq"], (2, 16), (3, 7), 30522),
+        ("attention_mask", "int64", ["batch", "seq"], (2, 16), (3, 7), 2),
+        ("token_type_ids", "int64", ["batch", "seq"], (2, 16), (3, 7), 2)]),
+    "gpt2_tiny": (TinyGPT2, [
+        ("input_ids", "int64", ["batch", "seq"], (2, 12), (1, 20), 500)]),
+    "transformer_encoder": (transformer_encoder, [
+        ("src", "float32", ["batch", "seq", 32], (2, 10, 32), (3, 6, 32), 0)]),
+    "vit_b_16": (vit_model, [
+        ("x", "float32", ["batch", 3, 224, 224], (1, 3, 224, 224), (2, 3, 224, 224), 0)]),
+    "unsupported": (Unsupported, [
+        ("x", "float32", [2, 8], (2, 8), (2, 8), 0)]),
+}
+
+
+def to_tuple(out):
+    if isinstance(out, torch.Tensor):
+        return [out]
+    res = []
+    for o in out:
+        res.extend(to_tuple(o))
+    return res
+
+
+def build(name, outdir):
+    factory, inputs = MODELS[name]
+    torch.manual_seed(0)
+    model = factory().eval()
+    g = torch.Generator().manual_seed(1)
+    ex1 = [rand_input(dt, s1, hi, g) for (_, dt, _, s1, _, hi) in inputs]
+    ex2 = [rand_input(dt, s2, hi, g) for (_, dt, _, _, s2, hi) in inputs]
+    if name == "bert_tiny":  # padding at the end of the second sequence
+        ex1[1][:] = 1; ex1[1][1, -4:] = 0
+        ex2[1][:] = 1; ex2[1][0, -2:] = 0
+    with torch.no_grad():
+        traced = torch.jit.trace(model, tuple(ex1), check_trace=False)
+    pt = os.path.join(outdir, f"{name}.pt")
+    traced.save(pt)
+    loaded = torch.jit.load(pt).eval()
+    names = [n for (n, *_rest) in inputs]
+    for suffix, ex in (("", ex1), ("2", ex2)):
+        with torch.no_grad():
+            outs = to_tuple(loaded(*ex))
+        np.savez(os.path.join(outdir, f"{name}.inputs{suffix}.npz"),
+                 **{n: t.numpy() for n, t in zip(names, ex)})
+        np.savez(os.path.join(outdir, f"{name}.outputs{suffix}.npz"),
+                 **{f"o{i}": t.numpy() for i, t in enumerate(outs)})
+    return [spec_str(n, dt, dims, s1) for (n, dt, dims, s1, _, _) in inputs]
+
+
+def main(argv):
+    outdir = DEFAULT_OUT
+    only = None
+    args = list(argv)
+    if "--only" in args:
+        i = args.index("--only"); only = args[i + 1].split(","); del args[i:i + 2]
+    if args:
+        outdir = args[0]
+    os.makedirs(outdir, exist_ok=True)
+    with open(__file__, "rb") as f:
+        stamp = hashlib.sha256(f.read()).hexdigest()
+    stamp_path = os.path.join(outdir, "stamp.txt")
+    manifest_path = os.path.join(outdir, "manifest.json")
+    manifest = {}
+    if os.path.exists(manifest_path) and os.path.exists(stamp_path) \
+            and open(stamp_path).read() == stamp:
+        manifest = json.load(open(manifest_path))
+    todo = [n for n in MODELS if (only is None or n in only) and n not in manifest]
+    for name in todo:
+        print(f"[fixtures] {name}", flush=True)
+        manifest[name] = {"inputs": build(name, outdir)}
+        with open(manifest_path, "w") as f:
+            json.dump(manifest, f, indent=1)
+        with open(stamp_path, "w") as f:
+            f.write(stamp)
+    with open(os.path.join(outdir, "not_torchscript.pt"), "w") as f:
+        f.write("this is not a TorchScript archive\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
