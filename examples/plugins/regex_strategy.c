@@ -10,8 +10,8 @@
  *     model/block_2/conv/Conv2D     -> module "block_2.conv"
  *     Identity                      -> (no match: left to the core's propagation)
  *
- * Options (the "strategy_options" object of mx_registry_tag / `modelexport
- * tag --strategy-options`), all optional; unknown keys are an error:
+ * Options (the "strategy_options" object in the options of mx_registry_tag),
+ * all optional; unknown keys are an error:
  *   "pattern":   POSIX ERE matched against the node name
  *                (default "^[^/]+/(.+)/[^/]+$": drop the model name and the op)
  *   "group":     which capture group holds the module path (default 1)
