@@ -1,0 +1,31 @@
+// `modelexport export MODEL.pt -o OUT.onnx --input SPEC ...`: TorchScript to
+// ONNX with hierarchy, through the "torchscript" frontend plugin.
+#include "cli.hpp"
+#include "save_summary.hpp"
+
+namespace modelexport::cli {
+
+int cmd_export(const std::vector<std::string>& argv) {
+  Args args(argv, {"--drop-builtin-tags"}, {"-o", "--output", "--input", "--opset", "--tag-storage"});
+  args.expect_positionals(1, "MODEL.pt");
+  const std::string out = args.value("-o", args.value("--output"));
+  if (out.empty()) throw UsageError("missing -o OUT.onnx");
+  const auto inputs = args.values("--input");
+  if (inputs.empty()) throw UsageError("at least one --input SPEC is required (e.g. x:float32[batch=1,3])");
+  nlohmann::json options{{"inputs", inputs},
+                         {"drop_builtin_tags", args.flag("--drop-builtin-tags")}};
+  if (const std::string opset = args.value("--opset"); !opset.empty()) {
+    try {
+      options["opset"] = std::stoi(opset);
+    } catch (const std::exception&) {
+      throw UsageError("--opset must be a number, not '" + opset + "'");
+    }
+  }
+  const std::string storage = args.value("--tag-storage", "metadata");
+  const auto registry = Registry::create();
+  const Model model = registry.export_model("torchscript", args.positionals()[0], options.dump());
+  save_and_report(model, out, storage);
+  return 0;
+}
+
+}  // namespace modelexport::cli

@@ -1,0 +1,24 @@
+// `modelexport tag IN.onnx -o OUT.onnx [--strategy NAME]`: recover the
+// hierarchy of an ONNX file exported elsewhere.
+#include "cli.hpp"
+#include "save_summary.hpp"
+
+namespace modelexport::cli {
+
+int cmd_tag(const std::vector<std::string>& argv) {
+  Args args(argv, {}, {"-o", "--output", "--strategy", "--hierarchy", "--tag-storage"});
+  args.expect_positionals(1, "IN.onnx");
+  const std::string out = args.value("-o", args.value("--output"));
+  if (out.empty()) throw UsageError("missing -o OUT.onnx");
+  const std::string storage = args.value("--tag-storage", "metadata");
+  nlohmann::json options = nlohmann::json::object();
+  if (const std::string h = args.value("--hierarchy"); !h.empty()) options["hierarchy"] = h;
+  // Load first: a missing or broken input is reported before plugin discovery.
+  Model model = Model::load_file(args.positionals()[0]);
+  const auto registry = Registry::create();
+  registry.tag(args.value("--strategy", "auto"), model, options.dump());
+  save_and_report(model, out, storage);
+  return 0;
+}
+
+}  // namespace modelexport::cli

@@ -1,0 +1,13 @@
+// Saving a model from a subcommand and reporting what was written.
+#pragma once
+#include <string>
+
+#include "modelexport/modelexport.hpp"
+
+namespace modelexport::cli {
+
+// Validates --tag-storage, saves `model` to `path` (with sidecar) and
+// prints "wrote PATH: N nodes, evidence: ...".
+void save_and_report(const Model& model, const std::string& path, const std::string& tag_storage);
+
+}  // namespace modelexport::cli
