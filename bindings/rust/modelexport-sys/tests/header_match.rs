@@ -245,3 +245,28 @@ fn checker_catches_a_missing_function() {
     let r: BTreeSet<_> = fns.iter().map(|f| f.name.clone()).filter(|n| n != "mx_free").collect();
     assert_ne!(header_functions(&header), r);
 }
+
+#[test]
+fn library_exports_every_declared_function() {
+    // test.sh sets MODELEXPORT_LIB_DIR; elsewhere this check is skipped.
+    let Ok(dir) = std::env::var("MODELEXPORT_LIB_DIR") else {
+        eprintln!("SKIP: MODELEXPORT_LIB_DIR not set");
+        return;
+    };
+    let lib = PathBuf::from(dir).join("libmodelexport.so");
+    let out = Command::new("nm").args(["-D", "--defined-only"]).arg(&lib).output().expect("nm (binutils)");
+    assert!(out.status.success(), "nm failed on {}", lib.display());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let exported: BTreeSet<String> = text
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(2))
+        .map(|s| s.split('@').next().unwrap().to_string())
+        .filter(|s| s.starts_with("mx_"))
+        .collect();
+    let (_, fns, _) = load();
+    let declared: BTreeSet<String> = fns.into_iter().map(|f| f.name).collect();
+    let missing: Vec<_> = declared.difference(&exported).collect();
+    let extra: Vec<_> = exported.difference(&declared).collect();
+    assert!(missing.is_empty(), "{} does not export {missing:?}", lib.display());
+    assert!(extra.is_empty(), "{} exports mx_* symbols the header does not declare: {extra:?}", lib.display());
+}
