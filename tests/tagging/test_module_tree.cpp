@@ -30,7 +30,7 @@ TEST_CASE("every prefix of a used path becomes a module") {
 TEST_CASE("tags without classes mirror scoped names") {
   ModuleTree tree(json::array(), {});
   tree.add_path("encoder.layer.0.attention");
-  CHECK(tree.tag_of("") == "");
+  CHECK(tree.tag_of("") == "/");
   CHECK(tree.tag_of("encoder.layer.0.attention") == "/encoder/layer.0/attention");
 }
 

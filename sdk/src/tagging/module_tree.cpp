@@ -63,9 +63,12 @@ std::string ModuleTree::tag_of(const std::string& path) const {
   if (it != modules_.end() && it->second.contains("tag") && it->second.at("tag").is_string())
     return it->second.at("tag").get<std::string>();  // supplied tags are authoritative
   const std::string& cls = class_of(path);
-  if (path.empty()) return cls.empty() ? "" : "/" + cls;
+  // An unknown root is "/" so that no tag is ever empty (the hierarchy
+  // layer's convention); its children then start from "".
+  if (path.empty()) return "/" + cls;
   const std::string segment = last_segment(path), parent = parent_path(path);
-  const std::string parent_tag = tag_of(parent);
+  std::string parent_tag = tag_of(parent);
+  if (parent_tag == "/") parent_tag.clear();
   if (is_pure_container(cls)) return parent_tag;
   if (!cls.empty()) return parent_tag + "/" + cls + (is_index(segment) ? "." + segment : "");
   // Unknown class: mirror the scoped-name style, "layer.0" for list items.
