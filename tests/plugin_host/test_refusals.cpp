@@ -33,6 +33,7 @@ TEST_CASE("each refusal is listed with its reason") {
         "built against plugin ABI 1.5, newer than host 1.0");
   CHECK(reason_for(listing, "libmx_test_no_entry.so") ==
         "no entry point 'modelexport_plugin_entry'");
+  CHECK(reason_for(listing, "libmx_test_create_fails.so") == "create() failed: no GPU found");
   CHECK(reason_for(listing, "/bad.so").rfind("not a loadable shared library: ", 0) == 0);
   CHECK(reason_for(listing, "libmx_test_duplicate_scope.so") ==
         "a plugin named 'scope' is already registered from " + kScopePlugin);
