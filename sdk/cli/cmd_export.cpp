@@ -22,6 +22,7 @@ int cmd_export(const std::vector<std::string>& argv) {
     }
   }
   const std::string storage = args.value("--tag-storage", "metadata");
+  validate_tag_storage(storage);
   const auto registry = Registry::create();
   const Model model = registry.export_model("torchscript", args.positionals()[0], options.dump());
   save_and_report(model, out, storage);

@@ -11,6 +11,7 @@ int cmd_tag(const std::vector<std::string>& argv) {
   const std::string out = args.value("-o", args.value("--output"));
   if (out.empty()) throw UsageError("missing -o OUT.onnx");
   const std::string storage = args.value("--tag-storage", "metadata");
+  validate_tag_storage(storage);
   nlohmann::json options = nlohmann::json::object();
   if (const std::string h = args.value("--hierarchy"); !h.empty()) options["hierarchy"] = h;
   // Load first: a missing or broken input is reported before plugin discovery.

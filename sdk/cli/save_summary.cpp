@@ -6,9 +6,13 @@
 
 namespace modelexport::cli {
 
-void save_and_report(const Model& model, const std::string& path, const std::string& tag_storage) {
+void validate_tag_storage(const std::string& tag_storage) {
   if (tag_storage != "metadata" && tag_storage != "doc_string" && tag_storage != "none")
     throw UsageError("--tag-storage must be metadata, doc_string or none, not '" + tag_storage + "'");
+}
+
+void save_and_report(const Model& model, const std::string& path, const std::string& tag_storage) {
+  validate_tag_storage(tag_storage);
   model.save_file(path, nlohmann::json{{"tag_storage", tag_storage}}.dump());
   const auto hierarchy = nlohmann::json::parse(model.hierarchy_json());
   std::printf("wrote %s: %zu nodes, %zu modules\n", path.c_str(), model.node_count(),

@@ -6,7 +6,10 @@
 
 namespace modelexport::cli {
 
-// Validates --tag-storage, saves `model` to `path` (with sidecar) and
+// UsageError unless metadata|doc_string|none (checked before any work).
+void validate_tag_storage(const std::string& tag_storage);
+
+// Saves `model` to `path` (with sidecar) and
 // prints "wrote PATH: N nodes, evidence: ...".
 void save_and_report(const Model& model, const std::string& path, const std::string& tag_storage);
 
