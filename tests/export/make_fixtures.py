@@ -202,7 +202,10 @@ def bert_model():
 
 def vit_model():
     import torchvision
-    return torchvision.models.vit_b_16()
+    m = torchvision.models.vit_b_16()
+    nn.init.normal_(m.heads.head.weight, std=0.02)  # zero-initialised by torchvision
+    nn.init.normal_(m.heads.head.bias, std=0.02)
+    return m
 
 
 def transformer_encoder():

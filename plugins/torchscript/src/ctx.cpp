@@ -1,6 +1,7 @@
 #include "ctx.h"
 
 #include <cctype>
+#include <fstream>
 #include <sstream>
 
 #include "modelexport/modelexport.h"
@@ -353,6 +354,12 @@ std::string Ctx::location() const {
       o << " at " << std::get<0>(*flc) << ":" << std::get<1>(*flc);
       auto src = use.source();
       std::string line = src->get_line(src->lineno_for_offset(use.start())).str();
+      // prefer the real source line when the file is readable
+      std::ifstream f(std::get<0>(*flc));
+      std::string l;
+      for (size_t k = 0; f && k < std::get<1>(*flc) && std::getline(f, l); ++k) {
+      }
+      if (f && !l.empty()) line = l;
       while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
       size_t a = line.find_first_not_of(" \t");
       o << ": " << (a == std::string::npos ? line : line.substr(a));

@@ -137,6 +137,13 @@ class Ctx {
   // ---- outputs of the current node
   void out(size_t idx, const std::string& name, int32_t onnx_t = -1);
   void out_val(size_t idx, VP v) { bind(node->output(idx), std::move(v)); }
+  // output idx denotes the same ONNX value as src (views, no-op casts);
+  // the example value is the executed one (strides/contiguity differ)
+  void same(size_t idx, const VP& src) {
+    auto v = std::make_shared<Val>(*src);
+    v->iv = ex_out.at(idx);
+    bind(node->output(idx), v);
+  }
 
   // ---- errors
   [[noreturn]] void unsupported(const std::string& what) const;

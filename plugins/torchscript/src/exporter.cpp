@@ -264,6 +264,10 @@ ExportResult export_model(const ExportOptions& opt) {
     auto* vi = cx.graph.add_output();
     vi->set_name(oname);
     set_tensor_type(vi, cx.onnx_type(outs[k]), nullptr);
+    // rank from the example; dims left unknown unless shape inference knows better
+    auto* sh = vi->mutable_type()->mutable_tensor_type()->mutable_shape();
+    if (outs[k]->iv.isTensor())
+      for (int64_t d = 0; d < outs[k]->iv.toTensor().dim(); ++d) sh->add_dim();
   }
 
   auto removed = eliminate_dead_nodes(cx.graph);
@@ -289,7 +293,7 @@ ExportResult export_model(const ExportOptions& opt) {
     auto* g = model.mutable_graph();
     for (auto& o : *g->mutable_output())
       for (const auto& vi : g->value_info())
-        if (vi.name() == o.name()) *o.mutable_type() = vi.type();
+        if (vi.name() == o.name() && vi.type().tensor_type().has_shape()) *o.mutable_type() = vi.type();
     try {
       onnx::checker::check_model(model);
     } catch (const std::exception& e) {

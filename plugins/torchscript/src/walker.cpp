@@ -19,6 +19,41 @@ bool never_fold(const tj::Node* n) {
   return k.find("rand") != std::string::npos || k == "aten::dropout" ||
          k == "aten::bernoulli" || k == "aten::normal";
 }
+// Structural prim ops the interpreter handles as instructions (no Operator):
+// computed here on the example values. Returns false for other kinds.
+bool exec_structural(const tj::Node* n, tj::Stack& st) {
+  auto k = n->kind();
+  if (k == c10::prim::ListConstruct) {
+    auto lt = n->output()->type()->expect<c10::ListType>();
+    c10::impl::GenericList l(lt->getElementType());
+    for (auto& v : st) l.push_back(v);
+    st.clear();
+    st.emplace_back(std::move(l));
+    return true;
+  }
+  if (k == c10::prim::TupleConstruct) {
+    auto t = c10::ivalue::Tuple::create(std::vector<c10::IValue>(st.begin(), st.end()));
+    st.clear();
+    st.emplace_back(std::move(t));
+    return true;
+  }
+  if (k == c10::prim::ListUnpack || k == c10::prim::TupleUnpack) {
+    c10::IValue v = st.at(0);
+    st.clear();
+    if (v.isTuple()) for (const auto& e : v.toTupleRef().elements()) st.push_back(e);
+    else for (const auto& e : v.toListRef()) st.push_back(e);
+    return true;
+  }
+  if (k == c10::prim::TupleIndex) {
+    c10::IValue t = st.at(0);
+    int64_t i = st.at(1).toInt();
+    const auto& el = t.toTupleRef().elements();
+    st.clear();
+    st.push_back(el.at(i < 0 ? i + static_cast<int64_t>(el.size()) : i));
+    return true;
+  }
+  return false;
+}
 }  // namespace
 
 std::vector<VP> Walker::call(const tj::Module& module, const std::string& path, tj::Graph& graph,
@@ -174,9 +209,11 @@ void Walker::generic(tj::Node* n) {
   tj::Stack stack;
   for (auto& v : ins) stack.push_back(v->iv);
   try {
-    if (!n->maybeOperator()) cx_.unsupported("no operator registered");
-    tj::Operation op = n->getOperation();
-    op(stack);
+    if (!exec_structural(n, stack)) {
+      if (!n->maybeOperator()) cx_.unsupported("no operator registered");
+      tj::Operation op = n->getOperation();
+      op(stack);
+    }
   } catch (const Error&) {
     throw;
   } catch (const std::exception& e) {

@@ -4,20 +4,16 @@
 namespace mxts {
 namespace {
 
-bool is_number(const VP& v) {
-  return v->iv.isInt() || v->iv.isDouble() || (v->iv.isTensor() && v->iv.toTensor().dim() == 0);
-}
-
-void lower_arange(Ctx& cx, const tj::Node*) {
-  std::vector<size_t> nums;
-  for (size_t k = 0; k < cx.n_in() && k < 3; ++k)
-    if (is_number(cx.in(k))) nums.push_back(k);
+void lower_arange(Ctx& cx, const tj::Node* n) {
   auto dt = cx.out_dtype();
   std::string start = cx.cscalar(0, dt), end, step = cx.cscalar(1, dt);
-  if (nums.size() == 1) end = cx.t_as(nums[0], dt);
-  else if (nums.size() == 2) { start = cx.t_as(nums[0], dt); end = cx.t_as(nums[1], dt); }
-  else if (nums.size() == 3) { start = cx.t_as(0, dt); end = cx.t_as(1, dt); step = cx.t_as(2, dt); }
-  else cx.unsupported("arange overload");
+  const auto& args = n->schema().arguments();
+  for (size_t k = 0; k < args.size() && k < cx.n_in(); ++k) {
+    if (args[k].name() == "start") start = cx.t_as(k, dt);
+    else if (args[k].name() == "end") end = cx.t_as(k, dt);
+    else if (args[k].name() == "step") step = cx.t_as(k, dt);
+  }
+  if (end.empty()) cx.unsupported("arange overload");
   auto scalar = [&](std::string s) {  // Range wants 0-d inputs
     return cx.emit1("Reshape", {s, cx.ci64({})});
   };

@@ -93,7 +93,7 @@ void lower_identity(Ctx& cx, const tj::Node* n) {
   std::string k = n->kind().toQualString();
   if (k.find("dropout") != std::string::npos && n->inputs().size() >= 3 && cx.b(2))
     cx.unsupported("dropout in training mode (call model.eval() before tracing)");
-  cx.out_val(0, cx.in(0));
+  cx.same(0, cx.in(0));
 }
 MXTS_LOWER(lower_identity, "aten::contiguous", "aten::detach", "aten::clone", "prim::unchecked_cast",
            "aten::alias", "aten::dropout", "aten::dropout_", "aten::feature_dropout", "aten::alpha_dropout",

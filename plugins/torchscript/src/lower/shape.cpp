@@ -23,7 +23,7 @@ void lower_flatten(Ctx& cx, const tj::Node*) {
   int64_t s = cx.n_in() > 1 ? norm_dim(cx.i(1), r) : 0, e = cx.n_in() > 2 ? norm_dim(cx.i(2), r) : r - 1;
   std::string x = cx.t(0);
   if (r == 0) { cx.out(0, cx.emit1("Reshape", {x, cx.ci64({1})})); return; }
-  if (s >= e) { cx.out_val(0, cx.in(0)); return; }
+  if (s >= e) { cx.same(0, cx.in(0)); return; }
   std::vector<std::string> parts;
   std::string shp = cx.shape_of(x);
   if (s > 0) parts.push_back(cx.emit1("Slice", {shp, cx.ci64({0}), cx.ci64({s})}));
@@ -46,7 +46,7 @@ void lower_transpose(Ctx& cx, const tj::Node* n) {
   std::string k = n->kind().toQualString();
   int64_t a = r - 2, b = r - 1;
   if (k != "aten::t") { a = norm_dim(cx.i(1), r); b = norm_dim(cx.i(2), r); }
-  if (r < 2 || a == b) { cx.out_val(0, cx.in(0)); return; }
+  if (r < 2 || a == b) { cx.same(0, cx.in(0)); return; }
   std::vector<int64_t> p;
   for (int64_t k2 = 0; k2 < r; ++k2) p.push_back(k2);
   std::swap(p[a], p[b]);
@@ -70,7 +70,7 @@ void lower_squeeze(Ctx& cx, const tj::Node*) {
       if (ex.dim() > 0 && ex.size(d) == 1) axes.push_back(d);
     }
   }
-  if (axes.empty()) { cx.out_val(0, cx.in(0)); return; }
+  if (axes.empty()) { cx.same(0, cx.in(0)); return; }
   cx.out(0, cx.squeeze(cx.t(0), axes));
 }
 MXTS_LOWER(lower_squeeze, "aten::squeeze", "aten::squeeze_");
