@@ -39,7 +39,12 @@ int main(int argc, char** argv) {
     }
     auto r = mxts::export_model(o);
     std::ofstream(pos[1], std::ios::binary) << r.onnx_bytes;
-    if (hier.empty()) hier = pos[1] + ".hierarchy.json";
+    if (hier.empty()) {  // out.onnx -> out.hierarchy.json (like the CLI's sidecar)
+      std::string stem = pos[1];
+      auto dot = stem.rfind('.');
+      if (dot != std::string::npos && stem.find('/', dot) == std::string::npos) stem = stem.substr(0, dot);
+      hier = stem + ".hierarchy.json";
+    }
     std::ofstream(hier) << r.hierarchy_json;
     return 0;
   } catch (const mxts::Error& e) {
