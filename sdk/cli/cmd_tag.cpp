@@ -1,5 +1,7 @@
 // `modelexport tag IN.onnx -o OUT.onnx [--strategy NAME]`: recover the
 // hierarchy of an ONNX file exported elsewhere.
+#include <cstdio>
+
 #include "cli.hpp"
 #include "save_summary.hpp"
 
@@ -16,9 +18,16 @@ int cmd_tag(const std::vector<std::string>& argv) {
   if (const std::string h = args.value("--hierarchy"); !h.empty()) options["hierarchy"] = h;
   // Load first: a missing or broken input is reported before plugin discovery.
   Model model = Model::load_file(args.positionals()[0]);
+  // Tagging only adds metadata, so the output is checked only if the input
+  // passes: a file the bundled libonnx 1.12 checker cannot judge (IR 10,
+  // opset > 17 from newer exporters) is still taggable.
+  const Status input_check(mx_model_check(model.get()));
+  if (!input_check.ok())
+    std::fprintf(stderr, "modelexport: warning: input does not pass the ONNX checker; "
+                         "saving without checking (%s)\n", input_check.message().c_str());
   const auto registry = Registry::create();
   registry.tag(args.value("--strategy", "auto"), model, options.dump());
-  save_and_report(model, out, storage);
+  save_and_report(model, out, storage, input_check.ok());
   return 0;
 }
 

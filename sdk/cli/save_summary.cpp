@@ -11,9 +11,10 @@ void validate_tag_storage(const std::string& tag_storage) {
     throw UsageError("--tag-storage must be metadata, doc_string or none, not '" + tag_storage + "'");
 }
 
-void save_and_report(const Model& model, const std::string& path, const std::string& tag_storage) {
+void save_and_report(const Model& model, const std::string& path, const std::string& tag_storage,
+                     bool check) {
   validate_tag_storage(tag_storage);
-  model.save_file(path, nlohmann::json{{"tag_storage", tag_storage}}.dump());
+  model.save_file(path, nlohmann::json{{"tag_storage", tag_storage}, {"check", check}}.dump());
   const auto hierarchy = nlohmann::json::parse(model.hierarchy_json());
   std::printf("wrote %s: %zu nodes, %zu modules\n", path.c_str(), model.node_count(),
               hierarchy["modules"].size());

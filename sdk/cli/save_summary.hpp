@@ -11,6 +11,7 @@ void validate_tag_storage(const std::string& tag_storage);
 
 // Saves `model` to `path` (with sidecar) and
 // prints "wrote PATH: N nodes, evidence: ...".
-void save_and_report(const Model& model, const std::string& path, const std::string& tag_storage);
+void save_and_report(const Model& model, const std::string& path, const std::string& tag_storage,
+                     bool check = true);
 
 }  // namespace modelexport::cli
