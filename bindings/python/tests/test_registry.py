@@ -1,4 +1,4 @@
-"""Registry: plugin discovery and refusal, export, module tree, tagging."""
+"""Registry: creation, plugin refusal, tagging with strategy plugins."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -44,71 +44,6 @@ def test_refused_plugin_raises_and_is_listed(tmp_path: Path) -> None:
         assert refused[0]["path"].endswith("libbogus.so")
 
 
-def test_discovery_through_environment(plugin_dirs: list) -> None:
-    assert plugin_dirs, "MODELEXPORT_PLUGIN_PATH must name the build's plugin directory"
-    with mx.Registry() as r:
-        assert "torchscript" in r.plugin_names("frontend")
-
-
-def test_plugin_dirs_option_finds_frontend(registry: mx.Registry) -> None:
-    plugins = {p["name"]: p for p in registry.plugins()["plugins"] if p.get("status") == "loaded"}
-    assert plugins["torchscript"]["kind"] == "frontend"
-    assert plugins["torchscript"]["abi"].startswith("1.")
-
-
-def test_export_torchscript(registry: mx.Registry, tiny_pt: Path, tmp_path: Path) -> None:
-    with registry.export(tiny_pt, ["x:float32[batch=2,4]"], opset=17) as model:
-        assert model.node_count > 0
-        doc = model.hierarchy()
-        paths = {m["path"] for m in doc["modules"]}
-        assert {"", "encoder", "encoder.0", "encoder.0.linear", "encoder.1.linear", "head"} <= paths
-        assert len(doc["nodes"]) == model.node_count  # coverage is 100%
-        assert {n["evidence"] for n in doc["nodes"]} <= {"direct", "root"}
-        gemm_like = [n for n in doc["nodes"] if n["module"] == "head"]
-        assert gemm_like, "some node must belong to the head Linear"
-        model.check()
-        out = tmp_path / "net.onnx"
-        model.save_file(out)
-    assert out.exists()
-
-
-def test_export_matches_torch(registry: mx.Registry, tiny_pt: Path, tmp_path: Path) -> None:
-    import numpy as np
-    import onnxruntime as ort
-    import torch
-
-    out = tmp_path / "net.onnx"
-    with registry.export(tiny_pt, ["x:float32[batch=2,4]"]) as model:
-        model.save_file(out)
-    session = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])
-    scripted = torch.jit.load(str(tiny_pt))
-    for batch in (2, 5):  # batch is a named, hence dynamic, dimension
-        x = torch.randn(batch, 4)
-        (got,) = session.run(None, {session.get_inputs()[0].name: x.numpy()})
-        np.testing.assert_allclose(got, scripted(x).detach().numpy(), rtol=1e-4, atol=1e-5)
-
-
-def test_export_bad_input_spec(registry: mx.Registry, tiny_pt: Path) -> None:
-    with pytest.raises(mx.ModelExportError) as info:
-        registry.export(tiny_pt, ["x:notatype[2,4]"])
-    assert info.value.code is mx.ErrorCode.INVALID_ARGUMENT
-
-
-def test_export_unknown_frontend(registry: mx.Registry, tiny_pt: Path) -> None:
-    with pytest.raises(mx.ModelExportError) as info:
-        registry.export(tiny_pt, ["x:float32[2,4]"], frontend="no-such-frontend")
-    assert info.value.code is mx.ErrorCode.NOT_FOUND
-
-
-def test_module_tree(registry: mx.Registry, tiny_pt: Path) -> None:
-    doc = registry.module_tree(tiny_pt)
-    assert doc["schema"] == "modelexport.hierarchy/1"
-    assert doc["nodes"] == []
-    modules = {m["path"]: m for m in doc["modules"]}
-    assert modules[""]["class"] == "Net"
-    assert modules["encoder.0.linear"]["class"] == "Linear"
-
-
 def test_tag_auto_covers_every_node(registry: mx.Registry, model: mx.Model) -> None:
     assert registry.tag(model) is model
     doc = model.hierarchy()
@@ -121,3 +56,55 @@ def test_tag_unknown_strategy(registry: mx.Registry, model: mx.Model) -> None:
     with pytest.raises(mx.ModelExportError) as info:
         registry.tag(model, "no-such-strategy")
     assert info.value.code is mx.ErrorCode.NOT_FOUND
+
+
+def test_plugin_listing_has_strategies(registry: mx.Registry) -> None:
+    strategies = registry.plugin_names("strategy")
+    assert {"scope", "usage", "metadata"} <= set(strategies)
+    for plugin in registry.plugins()["plugins"]:
+        assert plugin["status"] == "loaded"
+        assert plugin["abi"].startswith("1.") and plugin["path"]
+
+
+def test_tag_scope_strategy(registry: mx.Registry, model: mx.Model) -> None:
+    registry.tag(model, "scope")
+    records = {n["name"]: n for n in model.hierarchy()["nodes"]}
+    assert records["/encoder/layer.0/linear/MatMul"]["module"] == "encoder.layer.0.linear"
+    assert records["/head/Add"]["module"] == "head"
+    assert {r["evidence"] for r in records.values()} == {"scope"}
+
+
+def test_tag_usage_strategy_uses_parameters(registry: mx.Registry, model: mx.Model) -> None:
+    registry.tag(model, "usage")
+    records = {n["name"]: n for n in model.hierarchy()["nodes"]}
+    matmul = records["/encoder/layer.0/linear/MatMul"]
+    assert matmul["module"] == "encoder.layer.0.linear" and matmul["evidence"] == "parameter"
+    assert records["/encoder/layer.0/act/Relu"]["evidence"] == "propagated"
+
+
+def test_tag_with_supplied_hierarchy_gives_class_tags(registry: mx.Registry, model: mx.Model) -> None:
+    modules = [
+        {"path": "", "class": "Net"},
+        {"path": "encoder", "class": "Encoder", "parent": ""},
+        {"path": "encoder.layer", "class": "ModuleList", "parent": "encoder"},
+        {"path": "encoder.layer.0", "class": "Layer", "parent": "encoder.layer"},
+        {"path": "encoder.layer.0.linear", "class": "Linear", "parent": "encoder.layer.0"},
+        {"path": "encoder.layer.0.act", "class": "ReLU", "parent": "encoder.layer.0"},
+        {"path": "head", "class": "Linear", "parent": ""},
+    ]
+    registry.tag(model, "scope", hierarchy={"schema": "modelexport.hierarchy/1",
+                                            "modules": modules, "nodes": []})
+    assert model.node_record("/encoder/layer.0/linear/MatMul")["tag"] == "/Net/Encoder/Layer.0/Linear"
+    assert model.node_record("/head/Add")["tag"] == "/Net/Linear"
+
+
+def test_tagged_model_round_trips_through_a_file(registry: mx.Registry, model: mx.Model,
+                                                 tmp_path: Path) -> None:
+    registry.tag(model)
+    out = tmp_path / "tagged.onnx"
+    model.save_file(out)
+    keys = ("module", "tag", "evidence")  # the documented record; extra keys may differ
+    with mx.Model.load_file(out) as again:
+        for node in ("/encoder/layer.0/linear/MatMul", "/encoder/layer.0/act/Relu", "/head/Add"):
+            saved, loaded = model.node_record(node), again.node_record(node)
+            assert {k: loaded[k] for k in keys} == {k: saved[k] for k in keys}
