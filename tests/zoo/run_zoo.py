@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""The model zoo: real architectures (Hugging Face transformers, torchvision,
+torchaudio, torch.nn) with random weights, exported natively and checked
+against LibTorch with ONNX Runtime.
+
+    .venv/bin/python tests/zoo/run_zoo.py --subset ci     # CI (ctest zoo_ci)
+    .venv/bin/python tests/zoo/run_zoo.py --all           # the full zoo
+    .venv/bin/python tests/zoo/run_zoo.py --only hf_bert_tiny,tv_resnet18
+    options: --list, --markdown FILE (write the table), --keep DIR (keep ONNX),
+             --timeout SECONDS (per export, default 900), --fixtures DIR
+
+Per model:
+ 1. fixture step (make_zoo.py, run with this interpreter): build from the
+    config, trace, save inputs/outputs at two shapes (cached under
+    tests/fixtures/generated/zoo/ by a stamp of the zoo scripts);
+ 2. `modelexport export NAME.pt -o NAME.onnx --input SPEC ...` (CLI from
+    MODELEXPORT_CLI or a build directory; plugins from MODELEXPORT_PLUGIN_PATH);
+ 3. ONNX Runtime on the same inputs as LibTorch: every output within
+    |a-b| <= 1e-4 * max(1, |b|), at the example shape and, when the model has
+    dynamic axes, at the second shape;
+ 4. hierarchy: every ONNX node has exactly one record, share of `root` evidence.
+Status: PASS (all of it and root share <= 1%), ROOT (parity and tagging fine
+but root share > 1%), FAIL (first error), SKIP (not attempted, reason).
+Exit code 0 when no model FAILs.
+"""
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, HERE)
+
+TOL = 1e-4
+ROOT_MAX = 0.01
+
+
+def find_cli():
+    cli = os.environ.get("MODELEXPORT_CLI")
+    if cli and os.path.exists(cli):
+        return cli, os.environ.get("MODELEXPORT_PLUGIN_PATH", "")
+    for build in sorted(glob.glob(os.path.join(REPO, "build*"))):
+        cli = os.path.join(build, "sdk", "modelexport")
+        plugin = glob.glob(os.path.join(build, "plugins-out", "libmodelexport_torchscript*"))
+        if os.path.exists(cli) and plugin:
+            return cli, os.environ.get("MODELEXPORT_PLUGIN_PATH", os.path.join(build, "plugins-out"))
+    return None, None
+
+
+def first_error(text):
+    lines = [l.strip() for l in text.strip().splitlines() if l.strip()]
+    for l in lines:
+        if "error" in l.lower() or "unsupported" in l.lower():
+            return l
+    return lines[-1] if lines else "no output"
+
+
+def compare(sess, fx, name, suffix):
+    import numpy as np
+    inputs = dict(np.load(os.path.join(fx, f"{name}.inputs{suffix}.npz")))
+    ref = np.load(os.path.join(fx, f"{name}.outputs{suffix}.npz"))
+    outs = sess.run(None, inputs)
+    if len(outs) != len(ref.files):
+        raise AssertionError(f"{len(outs)} outputs, LibTorch has {len(ref.files)}")
+    worst = 0.0
+    for i, got in enumerate(outs):
+        want = ref[f"o{i}"]
+        if got.shape != want.shape:
+            raise AssertionError(f"shape{suffix or '1'} output {i}: {got.shape} vs LibTorch {want.shape}")
+        if want.dtype == bool or np.issubdtype(want.dtype, np.integer):
+            bad = int((got != want).sum())
+            if bad:
+                raise AssertionError(f"shape{suffix or '1'} output {i}: {bad} integer elements differ")
+            continue
+        g64, w64 = got.astype(np.float64), want.astype(np.float64)
+        if not np.array_equal(np.isfinite(g64), np.isfinite(w64)):
+            raise AssertionError(f"shape{suffix or '1'} output {i}: inf/nan pattern differs")
+        fin = np.isfinite(w64)
+        diff = np.where(fin, np.abs(g64 - w64), 0.0)
+        rel = diff / np.maximum(1.0, np.abs(np.where(fin, w64, 0.0)))
+        worst = max(worst, float(diff.max()) if diff.size else 0.0)
+        if rel.size and rel.max() > TOL:
+            raise AssertionError(f"shape{suffix or '1'} output {i}: max abs diff {diff.max():.3g} "
+                                 f"(relative {rel.max():.3g}) > {TOL}")
+    return worst
+
+
+def run_model(name, entry, fx, cli, plugin_dir, outdir, timeout):
+    row = {"model": name, "family": entry.family, "params": None, "nodes": None, "export_s": None,
+           "diff": None, "evidence": None, "status": "FAIL", "error": ""}
+    if entry.skip:
+        row.update(status="SKIP", error=entry.skip)
+        return row
+    meta_path = os.path.join(fx, f"{name}.meta.json")
+    if not os.path.exists(meta_path):
+        row["error"] = "fixture: not generated"
+        return row
+    meta = json.load(open(meta_path))
+    row["params"] = meta.get("params")
+    if meta.get("error"):
+        row["error"] = meta["error"]
+        return row
+    out = os.path.join(outdir, f"{name}.onnx")
+    cmd = [cli, "export", os.path.join(fx, f"{name}.pt"), "-o", out]
+    for s in meta["inputs"]:
+        cmd += ["--input", s]
+    env = dict(os.environ)
+    if plugin_dir:
+        env["MODELEXPORT_PLUGIN_PATH"] = plugin_dir
+    t0 = time.time()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        row["error"] = f"export: timeout after {timeout}s"
+        return row
+    row["export_s"] = round(time.time() - t0, 2)
+    if p.returncode != 0:
+        row["error"] = "export: " + first_error(p.stdout + p.stderr)
+        return row
+    try:
+        import onnx
+        import onnxruntime as ort
+        model = onnx.load(out, load_external_data=False)
+        node_names = [n.name for n in model.graph.node]
+        row["nodes"] = len(node_names)
+        hier = json.load(open(os.path.splitext(out)[0] + ".hierarchy.json"))
+        recs = {}
+        for r in hier["nodes"]:
+            if r["name"] in recs:
+                raise AssertionError(f"hierarchy: node {r['name']} recorded twice")
+            recs[r["name"]] = r
+        missing = [n for n in node_names if n not in recs]
+        if missing or len(set(node_names)) != len(node_names):
+            raise AssertionError(f"hierarchy: {len(missing)} nodes without a record (first {missing[:1]})")
+        ev = {"direct": 0, "propagated": 0, "root": 0}
+        for n in node_names:
+            k = recs[n]["evidence"]
+            ev[k] = ev.get(k, 0) + 1
+        total = max(1, len(node_names))
+        row["evidence"] = "/".join(f"{100.0 * ev[k] / total:.1f}" for k in ("direct", "propagated", "root"))
+        row["root_share"] = ev["root"] / total
+        so = ort.SessionOptions()
+        so.intra_op_num_threads = 2
+        sess = ort.InferenceSession(out, so, providers=["CPUExecutionProvider"])
+        d = compare(sess, fx, name, "")
+        dynamic = any(isinstance(x, str) for (_, _, dims, *_r) in entry.inputs for x in dims)
+        if dynamic:
+            d = max(d, compare(sess, fx, name, "2"))
+        row["diff"] = d
+        if row["root_share"] > ROOT_MAX:
+            row["status"] = "ROOT"
+            row["error"] = f"root evidence {100 * row['root_share']:.1f}% > {100 * ROOT_MAX:.0f}%"
+        else:
+            row["status"] = "PASS"
+    except AssertionError as e:
+        row["error"] = str(e)
+    except Exception as e:
+        row["error"] = f"onnxruntime: {type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"
+    finally:
+        if outdir.startswith(tempfile.gettempdir()):
+            for f in glob.glob(os.path.join(outdir, f"{name}.*")):
+                os.remove(f)
+    return row
+
+
+def fmt_params(n):
+    if n is None:
+        return "-"
+    return f"{n / 1e6:.1f}M" if n >= 1e5 else f"{n / 1e3:.0f}k"
+
+
+COLS = ["model", "params", "nodes", "export s", "max abs diff", "evidence d/p/r %", "status"]
+
+
+def cells(r):
+    st = r["status"] + (f": {r['error']}" if r["error"] else "")
+    return [r["model"], fmt_params(r["params"]), "-" if r["nodes"] is None else str(r["nodes"]),
+            "-" if r["export_s"] is None else f"{r['export_s']:.1f}",
+            "-" if r["diff"] is None else f"{r['diff']:.2e}", r["evidence"] or "-", st]
+
+
+def summary(rows):
+    n = len(rows)
+    c = {k: sum(1 for r in rows if r["status"] == k) for k in ("PASS", "ROOT", "FAIL", "SKIP")}
+    return (f"zoo: {c['PASS']}/{n} pass; {c['ROOT']} pass parity and tagging with root share > 1%; "
+            f"{c['FAIL']} fail; {c['SKIP']} skipped")
+
+
+def main():
+    import zoo_models
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    g = ap.add_mutually_exclusive_group()
+    g.add_argument("--subset")
+    g.add_argument("--all", action="store_true")
+    g.add_argument("--only")
+    ap.add_argument("--family", help="with --all: only this family (hf-encoder, torchvision, ...)")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--markdown")
+    ap.add_argument("--keep")
+    ap.add_argument("--timeout", type=int, default=900)
+    ap.add_argument("--fixtures", default=os.environ.get(
+        "MODELEXPORT_ZOO_FIXTURES", os.path.join(REPO, "tests", "fixtures", "generated", "zoo")))
+    a = ap.parse_args()
+    models = zoo_models.MODELS
+    if a.only:
+        names = a.only.split(",")
+        for n in names:
+            if n not in models:
+                ap.error(f"unknown model '{n}' (see --list)")
+    elif a.subset:
+        names = [n for n, e in models.items() if a.subset in e.subset]
+        if not names:
+            ap.error(f"unknown subset '{a.subset}'")
+    elif a.all:
+        names = list(models)
+    else:
+        ap.error("one of --subset NAME, --all, --only NAMES (or --list)")
+    if a.family:
+        names = [n for n in names if models[n].family == a.family]
+    if a.list:
+        for n in names:
+            print(n, models[n].family, "SKIP: " + models[n].skip if models[n].skip else "")
+        return 0
+    cli, plugin_dir = find_cli()
+    if not cli:
+        print("no modelexport CLI found: set MODELEXPORT_CLI (and MODELEXPORT_PLUGIN_PATH) or build it",
+              file=sys.stderr)
+        return 2
+    todo = [n for n in names if not models[n].skip]
+    if todo:
+        subprocess.run([sys.executable, os.path.join(HERE, "make_zoo.py"), a.fixtures] + todo, check=True)
+    outdir = a.keep or tempfile.mkdtemp(prefix="mxzoo-")
+    os.makedirs(outdir, exist_ok=True)
+    rows = []
+    widths = [28, 7, 6, 8, 12, 16]
+    print("  ".join(c.ljust(w) for c, w in zip(COLS, widths + [0])), flush=True)
+    for n in names:
+        r = run_model(n, models[n], a.fixtures, cli, plugin_dir, outdir, a.timeout)
+        rows.append(r)
+        print("  ".join(c.ljust(w) for c, w in zip(cells(r), widths + [0])), flush=True)
+    line = summary(rows)
+    print(line)
+    if a.markdown:
+        with open(a.markdown, "w") as f:
+            f.write("| " + " | ".join(COLS) + " |\n|" + "---|" * len(COLS) + "\n")
+            for r in rows:
+                f.write("| " + " | ".join(c.replace("|", "\\|") for c in cells(r)) + " |\n")
+            f.write(f"\n{line}\n")
+    return 1 if any(r["status"] == "FAIL" for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
