@@ -43,6 +43,9 @@ int cmd_inspect(const std::vector<std::string>& args);
 int cmd_export(const std::vector<std::string>& args);
 int cmd_tag(const std::vector<std::string>& args);
 int cmd_hierarchy(const std::vector<std::string>& args);
+int cmd_functions(const std::vector<std::string>& args);
+int cmd_extract(const std::vector<std::string>& args);
+int cmd_validate(const std::vector<std::string>& args);
 
 // "direct 96.8%, propagated 3.2%" from statistics.evidence (non-zero only).
 std::string evidence_mix(const nlohmann::json& statistics);

@@ -1,11 +1,16 @@
 // `modelexport export MODEL.pt -o OUT.onnx --input SPEC ...`: TorchScript to
-// ONNX with hierarchy, through the "torchscript" frontend plugin.
+// ONNX with hierarchy, through the "torchscript" frontend plugin;
+// `--functions [CLASS,...]` then applies the functions pass.
 #include "cli.hpp"
+#include "functions_option.hpp"
 #include "save_summary.hpp"
 
 namespace modelexport::cli {
 
-int cmd_export(const std::vector<std::string>& argv) {
+int cmd_export(const std::vector<std::string>& argv_in) {
+  std::vector<std::string> argv = argv_in;
+  std::vector<std::string> function_classes;
+  const bool functions = take_functions_option(argv, function_classes);
   Args args(argv, {"--drop-builtin-tags"}, {"-o", "--output", "--input", "--opset", "--tag-storage"});
   args.expect_positionals(1, "MODEL.pt");
   const std::string out = args.value("-o", args.value("--output"));
@@ -24,7 +29,8 @@ int cmd_export(const std::vector<std::string>& argv) {
   const std::string storage = args.value("--tag-storage", "metadata");
   validate_tag_storage(storage);
   const auto registry = Registry::create();
-  const Model model = registry.export_model("torchscript", args.positionals()[0], options.dump());
+  Model model = registry.export_model("torchscript", args.positionals()[0], options.dump());
+  if (functions) apply_functions(model, function_classes);
   save_and_report(model, out, storage);
   return 0;
 }

@@ -2,6 +2,8 @@
 // summary, and the module tree with node counts when it has a hierarchy.
 #include <cstdio>
 #include <iostream>
+#include <algorithm>
+#include <fstream>
 #include <map>
 
 #include "cli.hpp"
@@ -53,29 +55,21 @@ json graph_summary(const std::string& path, const json& graph) {
   return s;
 }
 
-// Module rows in document order with own (records naming the module) and
-// total (own + descendants') node counts.
-json module_rows(const json& hierarchy) {
-  std::map<std::string, int> own;
-  for (const auto& r : hierarchy["nodes"]) own[r["module"].get<std::string>()]++;
-  std::map<std::string, int> total;
-  for (const auto& [module, count] : own) {
-    // Credit every ancestor prefix ("a.b.c" -> "a.b", "a", "").
-    std::string path = module;
-    while (true) {
-      total[path] += count;
-      if (path.empty()) break;
-      auto dot = path.rfind('.');
-      path = dot == std::string::npos ? "" : path.substr(0, dot);
-    }
-  }
-  json rows = json::array();
-  for (const auto& m : hierarchy["modules"]) {
-    const std::string path = m["path"];
-    rows.push_back({{"path", path}, {"class", m["class"]}, {"tag", m.value("tag", "")},
-                    {"own_nodes", own[path]}, {"total_nodes", total[path]}});
-  }
-  return rows;
+// Module rows from the SDK (mx_model_modules_json): own/total nodes with
+// calls to local functions expanded, parameters, op histograms, function.
+json module_rows(const Model& model) {
+  return json::parse(model.modules_json());
+}
+
+std::string top_ops(const json& ops, size_t limit) {
+  std::vector<std::pair<int64_t, std::string>> v;
+  for (const auto& [op, n] : ops.items()) v.emplace_back(-n.get<int64_t>(), op);
+  std::sort(v.begin(), v.end());
+  std::string out;
+  for (size_t i = 0; i < v.size() && i < limit; ++i)
+    out += (i ? " " : "") + v[i].second + ":" + std::to_string(-v[i].first);
+  if (v.size() > limit) out += " ...";
+  return out;
 }
 
 int depth_of(const std::string& path) {
@@ -85,7 +79,7 @@ int depth_of(const std::string& path) {
   return depth;
 }
 
-void print_text(const json& s, const json* hierarchy) {
+void print_text(const json& s, const json* hierarchy, const json* modules) {
   std::printf("file:         %s\n", s["file"].get<std::string>().c_str());
   std::printf("ir_version:   %s\n", s["ir_version"].dump().c_str());
   std::string opsets;
@@ -109,35 +103,70 @@ void print_text(const json& s, const json* hierarchy) {
   }
   std::printf("hierarchy:    %zu records; evidence: %s\n", (*hierarchy)["nodes"].size(),
               evidence_mix((*hierarchy)["statistics"]).c_str());
-  std::printf("modules:      (own / total nodes)\n");
-  for (const auto& row : module_rows(*hierarchy)) {
+  const json& stats = *modules;
+  if (!stats["functions"].empty()) {
+    std::printf("functions:    %zu (%zu top-level nodes, %s flat)\n", stats["functions"].size(),
+                stats["top_level_nodes"].get<size_t>(), stats["nodes"].dump().c_str());
+    for (const auto& f : stats["functions"])
+      std::printf("  %-28s %4d nodes  x%zu\n", f["name"].get<std::string>().c_str(),
+                  f["body_nodes"].get<int>(), f["instances"].size());
+  }
+  std::printf("modules:      (own / total nodes, parameters, function, own ops)\n");
+  for (const auto& row : stats["modules"]) {
     const std::string path = row["path"];
     const std::string label = std::string(2 * depth_of(path), ' ') +
                               (path.empty() ? "(root)" : path) + "  " +
                               row["class"].get<std::string>();
-    std::printf("  %-56s %5d / %5d\n", label.c_str(), row["own_nodes"].get<int>(),
-                row["total_nodes"].get<int>());
+    std::printf("  %-56s %5lld / %5lld  %10lld  %-16s %s\n", label.c_str(),
+                static_cast<long long>(row["own_nodes"].get<int64_t>()),
+                static_cast<long long>(row["total_nodes"].get<int64_t>()),
+                static_cast<long long>(row["parameters"].get<int64_t>()),
+                row["function"].is_null() ? "-" : row["function"].get<std::string>().c_str(),
+                top_ops(row["ops"], 4).c_str());
   }
 }
 
 }  // namespace
 
 int cmd_inspect(const std::vector<std::string>& argv) {
-  Args args(argv, {"--json"}, {});
+  Args args(argv, {"--json"}, {"--format", "-o", "--output"});
   args.expect_positionals(1, "FILE.onnx");
+  std::string format = args.value("--format", args.flag("--json") ? "json" : "text");
+  if (args.flag("--json") && format != "json")
+    throw UsageError("--json and --format " + format + " contradict each other");
+  if (format != "text" && format != "json" && format != "graphml" && format != "dot")
+    throw UsageError("--format must be text, json, graphml or dot, not '" + format + "'");
+  const std::string out_path = args.value("-o", args.value("--output"));
   const std::string path = args.positionals()[0];
   const Model model = Model::load_file(path);
+  if (format == "graphml" || format == "dot") {
+    const std::string text = model.render(format);
+    if (out_path.empty()) {
+      std::cout << text;
+    } else {
+      write_text_atomically(out_path, text);
+      std::printf("wrote %s (%s, %zu bytes)\n", out_path.c_str(), format.c_str(), text.size());
+    }
+    return 0;
+  }
+  if (!out_path.empty()) throw UsageError("-o is for --format graphml|dot");
   const json summary = graph_summary(path, json::parse(model.graph_json()));
-  json hierarchy;
-  if (model.has_hierarchy()) hierarchy = json::parse(model.hierarchy_json());
-  if (args.flag("--json")) {
+  json hierarchy, modules;
+  if (model.has_hierarchy()) {
+    hierarchy = json::parse(model.hierarchy_json());
+    modules = module_rows(model);
+  }
+  if (format == "json") {
     json out = summary;
     if (!hierarchy.is_null())
       out["hierarchy"] = {{"statistics", hierarchy["statistics"]},
-                          {"modules", module_rows(hierarchy)}};
+                          {"nodes", modules["nodes"]},
+                          {"functions", modules["functions"]},
+                          {"modules", modules["modules"]}};
     std::cout << out.dump(2) << "\n";
   } else {
-    print_text(summary, hierarchy.is_null() ? nullptr : &hierarchy);
+    print_text(summary, hierarchy.is_null() ? nullptr : &hierarchy,
+               modules.is_null() ? nullptr : &modules);
   }
   return 0;
 }

@@ -15,14 +15,25 @@ const char* const kUsage =
     "\n"
     "commands:\n"
     "  plugins [--json]                   list discovered plugins and refusals\n"
-    "  inspect FILE.onnx [--json]         graph summary and module tree\n"
+    "  inspect FILE.onnx [--json] [--format text|json|graphml|dot] [-o OUT]\n"
+    "                                     graph summary and per-module statistics\n"
+    "                                     (nodes, parameters, ops, function), or a\n"
+    "                                     drawing with nodes nested in modules\n"
     "  export MODEL.pt -o OUT.onnx --input SPEC [--input SPEC ...]\n"
     "         [--opset N] [--tag-storage metadata|doc_string|none] [--drop-builtin-tags]\n"
+    "         [--functions [CLASS,...]]   (modules as local functions, see 'functions')\n"
     "                                     export a TorchScript model with hierarchy\n"
     "  tag IN.onnx -o OUT.onnx [--strategy NAME] [--hierarchy H.json]\n"
     "         [--tag-storage metadata|doc_string|none]\n"
     "                                     recover the hierarchy of any ONNX file\n"
     "  hierarchy MODEL.pt -o H.json       module tree of a TorchScript model\n"
+    "  functions IN.onnx -o OUT.onnx [--classes CLASS,...] [--tag-storage S]\n"
+    "                                     modules as ONNX local functions, identical\n"
+    "                                     structures shared (docs/functions.md)\n"
+    "  extract IN.onnx --module PATH -o OUT.onnx [--no-constants] [--tag-storage S]\n"
+    "                                     one module and its descendants as a model\n"
+    "  validate FILE.onnx [--json]        records, sidecar, module tree and checker\n"
+    "                                     agree (exit 1 on any inconsistency)\n"
     "\n"
     "  --version, --help\n"
     "\n"
@@ -38,7 +49,8 @@ struct Entry {
 const Entry kCommands[] = {
     {"plugins", modelexport::cli::cmd_plugins}, {"inspect", modelexport::cli::cmd_inspect},
     {"export", modelexport::cli::cmd_export},   {"tag", modelexport::cli::cmd_tag},
-    {"hierarchy", modelexport::cli::cmd_hierarchy},
+    {"hierarchy", modelexport::cli::cmd_hierarchy}, {"functions", modelexport::cli::cmd_functions},
+    {"extract", modelexport::cli::cmd_extract},     {"validate", modelexport::cli::cmd_validate},
 };
 
 int error(const std::string& message, int code) {

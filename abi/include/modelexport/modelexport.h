@@ -207,6 +207,72 @@ MX_API mx_status* mx_registry_module_tree(const mx_registry* registry,
                                           const char* model_path,
                                           char** out_json, size_t* out_size);
 
+/* ------------------------------------------------------------------ */
+/* Modules as functions, extraction, inspection, validation            */
+/* ------------------------------------------------------------------ */
+
+/* Rewrites the model so that module instances become calls to ONNX local
+ * functions (domain "modelexport.fn"), nested as the module tree nests.
+ * Structurally identical instances share one FunctionProto, their weights
+ * passed as inputs (docs/functions.md). Nodes inside functions keep records
+ * whose module/tag are relative to the calling module; call nodes carry the
+ * instance's record. The model needs a module tree (MX_ERR_UNSUPPORTED
+ * otherwise, or when it already has modelexport functions); on error the
+ * model is unchanged. Options (JSON, all optional):
+ *   "classes": ["BertLayer", ...]  -> modules of these classes (class or
+ *                                     qualified class); MX_ERR_NOT_FOUND if
+ *                                     a class matches no module
+ *   "modules": ["encoder.layer.0", ...] -> these module paths
+ *   "min_nodes": 2          -> default selection: at least this many nodes
+ *   "include_builtin": false -> default selection: torch.nn.* modules too
+ * Default selection (no classes/modules): executed modules other than the
+ * root and torch.nn built-ins with at least min_nodes nodes. A module whose
+ * nodes do not form a convex subgraph, or that holds control flow, is
+ * skipped and listed. `out_report_json` (may be NULL) receives
+ * {"functions":N,"calls":M,"top_level_nodes":K,"definitions":[{"name",
+ *  "domain","class","structure","body_nodes","instances":[...]}],
+ *  "skipped":[{"module","reason"}],"record_mismatches":R}. */
+MX_API mx_status* mx_model_to_functions(mx_model* model, const char* options_json,
+                                        char** out_report_json, size_t* out_size);
+
+/* The nodes of one module and its descendants as a new standalone model:
+ * boundary tensors become graph inputs/outputs typed from value_info (ONNX
+ * shape inference runs when types are missing), used weights become
+ * initializers, records and the module tree are kept. Works on flat models
+ * (MX_ERR_UNSUPPORTED with modelexport functions). An unknown path is
+ * MX_ERR_NOT_FOUND whose message lists the closest paths. Options (JSON):
+ *   "include_constants": true -> copy input-less Constant nodes feeding the
+ *                               module, instead of making them inputs */
+MX_API mx_status* mx_model_extract(const mx_model* model, const char* module_path,
+                                   const char* options_json, mx_model** out);
+
+/* Per-module statistics as JSON: {"nodes":N,"top_level_nodes":K,
+ *  "functions":[{"name","domain","body_nodes","instances":[...]}],
+ *  "modules":[{"path","class","tag","depth","own_nodes","total_nodes",
+ *   "own_parameters","parameters","ops":{op:n},"ops_total":{op:n},
+ *   "function":name|null}]}. Calls to local functions are expanded, so node
+ * counts are those of the flat model. `options_json` must be NULL or "{}". */
+MX_API mx_status* mx_model_modules_json(const mx_model* model, const char* options_json,
+                                        char** out_json, size_t* out_size);
+
+/* Draws the top-level graph with nodes nested in their modules: format
+ * "dot" (Graphviz clusters) or "graphml" (nested graphs; yEd, Gephi).
+ * `options_json` must be NULL or "{}". */
+MX_API mx_status* mx_model_render(const mx_model* model, const char* format,
+                                  const char* options_json, char** out_text,
+                                  size_t* out_size);
+
+/* Validates a file: every node (top level and inside modelexport
+ * functions) carries a record, records name modules of the tree with
+ * consistent tags, the file's records and module tree agree with the
+ * sidecar, and the ONNX checker passes. Inconsistencies are reported, not
+ * returned as errors: the call fails only when the file cannot be read or
+ * parsed. Report: {"file","ok":bool,"checked":{"nodes","function_nodes",
+ * "modules","sidecar","checker"},"issues":[{"kind","message",...}]}.
+ * `options_json` must be NULL or "{}". */
+MX_API mx_status* mx_validate_file(const char* path, const char* options_json,
+                                   char** out_report_json, size_t* out_size);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -159,12 +159,42 @@ class Model {
   }
   bool has_hierarchy() const noexcept { return mx_model_has_hierarchy(get()) != 0; }
 
+  // Modules as local functions (see mx_model_to_functions); returns the report.
+  std::string to_functions(const std::string& options_json = "") {
+    return detail::text_out([&](char** o, std::size_t* s) {
+      return mx_model_to_functions(get(), detail::opt(options_json), o, s);
+    });
+  }
+  // One module and its descendants as a standalone model (mx_model_extract).
+  Model extract(const std::string& module_path, const std::string& options_json = "") const {
+    mx_model* m = nullptr;
+    check(mx_model_extract(get(), module_path.c_str(), detail::opt(options_json), &m));
+    return Model(m);
+  }
+  // Per-module statistics (mx_model_modules_json).
+  std::string modules_json() const {
+    return detail::text_out(
+        [&](char** o, std::size_t* s) { return mx_model_modules_json(get(), nullptr, o, s); });
+  }
+  // "dot" or "graphml" (mx_model_render).
+  std::string render(const std::string& format) const {
+    return detail::text_out([&](char** o, std::size_t* s) {
+      return mx_model_render(get(), format.c_str(), nullptr, o, s);
+    });
+  }
+
   mx_model* get() const noexcept { return handle_.get(); }
   mx_model* release() noexcept { return handle_.release(); }
 
  private:
   std::unique_ptr<mx_model, detail::ModelDeleter> handle_;
 };
+
+// Validation report of a file (mx_validate_file); inconsistencies are data.
+inline std::string validate_file(const std::string& path) {
+  return detail::text_out(
+      [&](char** o, std::size_t* s) { return mx_validate_file(path.c_str(), nullptr, o, s); });
+}
 
 // The plugin registry (frontends and strategies). Thread-safe once created.
 class Registry {

@@ -1,0 +1,71 @@
+#include "functions_option.hpp"
+
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+namespace modelexport::cli {
+namespace {
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+bool looks_like_file(const std::string& s) {
+  return s.find('/') != std::string::npos || ends_with(s, ".pt") || ends_with(s, ".pth") ||
+         ends_with(s, ".onnx");
+}
+}  // namespace
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : text + ",") {
+    if (c == ',') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  return out;
+}
+
+bool take_functions_option(std::vector<std::string>& argv, std::vector<std::string>& classes) {
+  bool present = false;
+  std::vector<std::string> rest;
+  for (size_t i = 0; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    if (a.rfind("--functions=", 0) == 0) {
+      present = true;
+      for (auto& c : split_commas(a.substr(12))) classes.push_back(c);
+    } else if (a == "--functions") {
+      present = true;
+      if (i + 1 < argv.size() && argv[i + 1].rfind("-", 0) != 0 && !looks_like_file(argv[i + 1]))
+        for (auto& c : split_commas(argv[++i])) classes.push_back(c);
+    } else {
+      rest.push_back(a);
+    }
+  }
+  argv = rest;
+  return present;
+}
+
+void apply_functions(Model& model, const std::vector<std::string>& classes) {
+  nlohmann::json options = nlohmann::json::object();
+  if (!classes.empty()) options["classes"] = classes;
+  const auto report = nlohmann::json::parse(model.to_functions(options.dump()));
+  std::printf("functions: %zu definitions, %zu calls, %zu top-level nodes\n",
+              report["functions"].get<size_t>(), report["calls"].get<size_t>(),
+              report["top_level_nodes"].get<size_t>());
+  for (const auto& d : report["definitions"])
+    std::printf("  %-28s %-24s %4zu nodes  x%zu\n", d["name"].get<std::string>().c_str(),
+                d["class"].get<std::string>().c_str(), d["body_nodes"].get<size_t>(),
+                d["instances"].size());
+  for (const auto& s : report["skipped"])
+    std::printf("  skipped %s: %s\n", s["module"].get<std::string>().c_str(),
+                s["reason"].get<std::string>().c_str());
+  if (report["record_mismatches"].get<size_t>() > 0)
+    std::printf("  note: %zu instance(s) share a function although their inner records differ\n",
+                report["record_mismatches"].get<size_t>());
+}
+
+}  // namespace modelexport::cli

@@ -1,0 +1,74 @@
+// C entry points for the functions pass, extraction, per-module statistics,
+// rendering and validation (the rest of the C API lives in c_api/).
+#include "c_api/guard.hpp"
+#include "extract/extract.hpp"
+#include "functions/to_functions.hpp"
+#include "inspect/modules.hpp"
+#include "inspect/render.hpp"
+#include "inspect/validate.hpp"
+#include "util/buffer.hpp"
+#include "util/options.hpp"
+
+using namespace modelexport;
+
+extern "C" {
+
+MX_API mx_status* mx_model_to_functions(mx_model* model, const char* options_json,
+                                        char** out_report_json, size_t* out_size) {
+  return guard([&] {
+    require(model, "model");
+    if (out_report_json) *out_report_json = nullptr;
+    if (out_size) *out_size = 0;
+    const auto options = functions::parse_function_options(options_json);
+    const auto report = functions::to_functions(*model, options);
+    if (out_report_json) copy_out_text(report.dump(), out_report_json, out_size);
+  });
+}
+
+MX_API mx_status* mx_model_extract(const mx_model* model, const char* module_path,
+                                   const char* options_json, mx_model** out) {
+  return guard([&] {
+    require(model, "model");
+    require(module_path, "module_path");
+    require(out, "out");
+    *out = nullptr;
+    const auto options = extract::parse_extract_options(options_json);
+    *out = extract::extract_module(*model, module_path, options).release();
+  });
+}
+
+MX_API mx_status* mx_model_modules_json(const mx_model* model, const char* options_json,
+                                        char** out_json, size_t* out_size) {
+  return guard([&] {
+    require(model, "model");
+    require(out_json, "out_json");
+    *out_json = nullptr;
+    parse_options(options_json, "modules options", {});
+    copy_out_text(inspect::modules_json(*model).dump(), out_json, out_size);
+  });
+}
+
+MX_API mx_status* mx_model_render(const mx_model* model, const char* format,
+                                  const char* options_json, char** out_text, size_t* out_size) {
+  return guard([&] {
+    require(model, "model");
+    require(format, "format");
+    require(out_text, "out_text");
+    *out_text = nullptr;
+    parse_options(options_json, "render options", {});
+    copy_out_text(inspect::render(*model, format), out_text, out_size);
+  });
+}
+
+MX_API mx_status* mx_validate_file(const char* path, const char* options_json,
+                                   char** out_report_json, size_t* out_size) {
+  return guard([&] {
+    require(path, "path");
+    require(out_report_json, "out_report_json");
+    *out_report_json = nullptr;
+    parse_options(options_json, "validate options", {});
+    copy_out_text(inspect::validate_file(path).dump(), out_report_json, out_size);
+  });
+}
+
+}  // extern "C"
