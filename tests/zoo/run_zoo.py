@@ -44,11 +44,16 @@ def find_cli():
     cli = os.environ.get("MODELEXPORT_CLI")
     if cli and os.path.exists(cli):
         return cli, os.environ.get("MODELEXPORT_PLUGIN_PATH", "")
-    for build in sorted(glob.glob(os.path.join(REPO, "build*"))):
+    # the build directory with the most recently built torchscript plugin
+    found = []
+    for build in glob.glob(os.path.join(REPO, "build*")):
         cli = os.path.join(build, "sdk", "modelexport")
         plugin = glob.glob(os.path.join(build, "plugins-out", "libmodelexport_torchscript*"))
         if os.path.exists(cli) and plugin:
-            return cli, os.environ.get("MODELEXPORT_PLUGIN_PATH", os.path.join(build, "plugins-out"))
+            found.append((os.path.getmtime(plugin[0]), cli, os.path.join(build, "plugins-out")))
+    if found:
+        _, cli, plugins = max(found)
+        return cli, os.environ.get("MODELEXPORT_PLUGIN_PATH", plugins)
     return None, None
 
 
@@ -231,6 +236,7 @@ def main():
         print("no modelexport CLI found: set MODELEXPORT_CLI (and MODELEXPORT_PLUGIN_PATH) or build it",
               file=sys.stderr)
         return 2
+    print(f"exporter: {cli} (plugins: {plugin_dir})", flush=True)
     todo = [n for n in names if not models[n].skip]
     if todo:
         subprocess.run([sys.executable, os.path.join(HERE, "make_zoo.py"), a.fixtures] + todo, check=True)

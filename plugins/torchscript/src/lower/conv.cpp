@@ -84,32 +84,75 @@ void lower_avg_pool(Ctx& cx, const tj::Node*) {
   auto k = expand_to(cx.ilist(1), n);
   auto s = cx.ilist(2);
   s = s.empty() ? k : expand_to(s, n);
-  if (cx.n_in() > 6 && !cx.is_none(6)) cx.unsupported("avg_pool with divisor_override");
-  cx.out(0, cx.emit1("AveragePool", {cx.t(0)},
+  bool div_override = cx.n_in() > 6 && !cx.is_none(6);
+  bool cip = div_override || (cx.n_in() > 5 ? cx.b(5) : true);
+  std::string y = cx.emit1("AveragePool", {cx.t(0)},
                      {attr("kernel_shape", k), attr("strides", s), attr("pads", sym_pads(expand_to(cx.ilist(3), n))),
-                      attr("ceil_mode", static_cast<int64_t>(cx.b(4))),
-                      attr("count_include_pad", static_cast<int64_t>(cx.b(5)))}));
+                      attr("ceil_mode", static_cast<int64_t>(cx.n_in() > 4 && cx.b(4))),
+                      attr("count_include_pad", static_cast<int64_t>(cip))});
+  if (div_override) {  // sum of the window / divisor
+    double prod = 1;
+    for (auto v : k) prod *= static_cast<double>(v);
+    y = cx.emit1("Mul", {y, cx.cscalar(prod / cx.d(6), cx.out_dtype())});
+  }
+  cx.out(0, y);
 }
 MXTS_LOWER(lower_avg_pool, "aten::avg_pool1d", "aten::avg_pool2d", "aten::avg_pool3d");
 
-void lower_adaptive_avg_pool(Ctx& cx, const tj::Node*) {
+// Adaptive pooling: global -> GlobalAveragePool/GlobalMaxPool; divisible ->
+// one pool; otherwise per spatial dim the ATen windows
+// [floor(i*in/out), ceil((i+1)*in/out)) reduced and concatenated. Window
+// bounds come from the example's spatial sizes (static spatial dims).
+void lower_adaptive_pool(Ctx& cx, const tj::Node* n) {
+  std::string k = n->kind().toQualString();
+  bool is_max = k.find("max") != std::string::npos;
   auto ex = cx.ex_t(0);
-  auto out = cx.ilist(1);
-  size_t n = ex.dim() - 2;
-  out = expand_to(out, n);
+  size_t nd = ex.dim() - 2;
+  auto out = expand_to(cx.ilist(1), nd);
+  std::string x = cx.t(0);
+  auto bind_indices = [&]() {
+    if (!is_max) return;
+    auto v = std::make_shared<Val>();  // indices: not representable, an error if used
+    v->iv = cx.ex_out[1];
+    cx.out_val(1, v);
+  };
   bool global = true;
   for (auto o : out) global &= o == 1;
-  if (global) { cx.out(0, cx.emit1("GlobalAveragePool", {cx.t(0)})); return; }
-  std::vector<int64_t> k;
-  for (size_t d = 0; d < n; ++d) {
-    int64_t in = ex.size(2 + d);
-    if (in % out[d]) cx.unsupported("adaptive_avg_pool with input size not a multiple of the output size");
-    k.push_back(in / out[d]);
+  if (global) {
+    cx.out(0, cx.emit1(is_max ? "GlobalMaxPool" : "GlobalAveragePool", {x}));
+    bind_indices();
+    return;
   }
-  cx.out(0, cx.emit1("AveragePool", {cx.t(0)}, {attr("kernel_shape", k), attr("strides", k)}));
+  bool divisible = true;
+  std::vector<int64_t> kk;
+  for (size_t d = 0; d < nd; ++d) {
+    int64_t in = ex.size(2 + d);
+    divisible &= in % out[d] == 0;
+    kk.push_back(out[d] ? in / out[d] : 1);
+  }
+  if (divisible) {
+    cx.out(0, cx.emit1(is_max ? "MaxPool" : "AveragePool", {x}, {attr("kernel_shape", kk), attr("strides", kk)}));
+    bind_indices();
+    return;
+  }
+  for (size_t d = 0; d < nd; ++d) {
+    int64_t in = ex.size(2 + d), o = out[d], ax = 2 + static_cast<int64_t>(d);
+    if (in == o) continue;
+    std::vector<std::string> parts;
+    for (int64_t i = 0; i < o; ++i) {
+      int64_t s = (i * in) / o, e = ((i + 1) * in + o - 1) / o;
+      std::string sl = cx.emit1("Slice", {x, cx.ci64({s}), cx.ci64({e}), cx.ci64({ax})});
+      parts.push_back(cx.emit1(is_max ? "ReduceMax" : "ReduceMean", {sl},
+                               {attr("axes", std::vector<int64_t>{ax}), attr("keepdims", int64_t{1})}));
+    }
+    x = cx.emit1("Concat", parts, {attr("axis", ax)});
+  }
+  cx.out(0, x);
+  bind_indices();
 }
-MXTS_LOWER(lower_adaptive_avg_pool, "aten::adaptive_avg_pool1d", "aten::adaptive_avg_pool2d",
-           "aten::adaptive_avg_pool3d");
+MXTS_LOWER(lower_adaptive_pool, "aten::adaptive_avg_pool1d", "aten::adaptive_avg_pool2d",
+           "aten::adaptive_avg_pool3d", "aten::adaptive_max_pool1d", "aten::adaptive_max_pool2d",
+           "aten::adaptive_max_pool3d");
 
 }  // namespace
 }  // namespace mxts

@@ -92,19 +92,33 @@ void lower_div(Ctx& cx, const tj::Node* n) {
   std::string k = n->kind().toQualString();
   if (k == "aten::floor_divide") mode = "floor";
   else if (cx.n_in() >= 3 && !cx.is_none(2)) mode = cx.s(2);
-  std::string q = cx.emit1("Div", {cx.t_as(0, dt), cx.t_as(1, dt)});
+  std::string a = cx.t_as(0, dt), b = cx.t_as(1, dt);
+  if (mode == "floor" && !at::isFloatingType(dt)) {
+    // integer floor division: (a - pymod(a, b)) / b is exact (Mod fmod=0 takes the divisor's sign)
+    std::string m = cx.emit1("Mod", {a, b}, {attr("fmod", int64_t{0})});
+    cx.out(0, cx.emit1("Div", {cx.emit1("Sub", {a, m}), b}));
+    return;
+  }
+  std::string q = cx.emit1("Div", {a, b});
   if (!mode.empty() && at::isFloatingType(dt)) q = mode == "floor" ? cx.emit1("Floor", {q}) : trunc(cx, q, dt);
-  // integer Div truncates: exact for trunc, and for floor on non-negative values
+  // integer Div truncates: exact for rounding_mode='trunc'
   cx.out(0, q);
 }
 MXTS_LOWER(lower_div, "aten::div", "aten::div_", "aten::floor_divide", "aten::true_divide");
 
-void lower_remainder(Ctx& cx, const tj::Node*) {
+void lower_remainder(Ctx& cx, const tj::Node* n) {
+  // remainder: sign of the divisor (Python); fmod: sign of the dividend (C)
   auto dt = cx.out_dtype();
-  cx.out(0, cx.emit1("Mod", {cx.t_as(0, dt), cx.t_as(1, dt)},
-                     {attr("fmod", static_cast<int64_t>(at::isFloatingType(dt) ? 1 : 0))}));
+  bool is_fmod = std::string(n->kind().toQualString()) == "aten::fmod";
+  std::string a = cx.t_as(0, dt), b = cx.t_as(1, dt);
+  if (at::isFloatingType(dt) && !is_fmod) {  // a - floor(a / b) * b
+    std::string q = cx.emit1("Floor", {cx.emit1("Div", {a, b})});
+    cx.out(0, cx.emit1("Sub", {a, cx.emit1("Mul", {q, b})}));
+    return;
+  }
+  cx.out(0, cx.emit1("Mod", {a, b}, {attr("fmod", static_cast<int64_t>(is_fmod ? 1 : 0))}));
 }
-MXTS_LOWER(lower_remainder, "aten::remainder", "aten::fmod");
+MXTS_LOWER(lower_remainder, "aten::remainder", "aten::fmod", "aten::remainder_", "aten::fmod_");
 
 void lower_pow(Ctx& cx, const tj::Node*) {
   auto dt = cx.out_dtype();

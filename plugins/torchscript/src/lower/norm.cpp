@@ -36,5 +36,38 @@ void lower_softmax(Ctx& cx, const tj::Node* n) {
 }
 MXTS_LOWER(lower_softmax, "aten::softmax", "aten::log_softmax", "aten::_softmax", "aten::_log_softmax");
 
+// group_norm(input, num_groups, weight, bias, eps): statistics over
+// [N, G, -1] (GroupNormalization is opset 18), then per-channel affine.
+void lower_group_norm(Ctx& cx, const tj::Node*) {
+  auto dt = cx.out_dtype();
+  int64_t g = cx.i(1), r = cx.rank(0);
+  std::string x = cx.t_as(0, dt);
+  std::string xg = cx.emit1("Reshape", {x, cx.ci64({0, g, -1})});
+  std::string y = emit_layer_norm(cx, xg, 3, 1, "", "", cx.d(4), dt);
+  y = cx.emit1("Reshape", {y, cx.shape_of(x)});
+  std::vector<int64_t> axes;
+  for (int64_t k = 1; k < r - 1; ++k) axes.push_back(k);
+  if (!cx.is_none(2)) y = cx.emit1("Mul", {y, axes.empty() ? cx.t(2) : cx.unsqueeze(cx.t(2), axes)});
+  if (!cx.is_none(3)) y = cx.emit1("Add", {y, axes.empty() ? cx.t(3) : cx.unsqueeze(cx.t(3), axes)});
+  cx.out(0, y);
+}
+MXTS_LOWER(lower_group_norm, "aten::group_norm");
+
+// instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn)
+void lower_instance_norm(Ctx& cx, const tj::Node*) {
+  auto dt = cx.out_dtype();
+  int64_t c = cx.ex_t(0).size(1);
+  auto opts = at::TensorOptions().dtype(dt);
+  std::string w = !cx.is_none(1) ? cx.t(1) : cx.constant(at::ones({c}, opts));
+  std::string b = !cx.is_none(2) ? cx.t(2) : cx.constant(at::zeros({c}, opts));
+  if (!cx.b(5)) {  // running statistics (track_running_stats in eval)
+    cx.out(0, cx.emit1("BatchNormalization", {cx.t(0), w, b, cx.t(3), cx.t(4)},
+                       {attr("epsilon", static_cast<float>(cx.d(7)))}));
+    return;
+  }
+  cx.out(0, cx.emit1("InstanceNormalization", {cx.t(0), w, b}, {attr("epsilon", static_cast<float>(cx.d(7)))}));
+}
+MXTS_LOWER(lower_instance_norm, "aten::instance_norm");
+
 }  // namespace
 }  // namespace mxts

@@ -1,6 +1,8 @@
 // Reductions: mean/sum/amax/amin/max/min/argmax/argmin.
 // ReduceSum takes axes as an input (opset >= 13); the others as an
 // attribute up to opset 17.
+#include <cmath>
+
 #include "ctx.h"
 
 namespace mxts {
@@ -85,6 +87,103 @@ void lower_argmax(Ctx& cx, const tj::Node* n) {
   cx.out(0, cx.emit1(op, {x}, {attr("axis", dim), attr("keepdims", static_cast<int64_t>(keep))}));
 }
 MXTS_LOWER(lower_argmax, "aten::argmax", "aten::argmin");
+
+void lower_prod(Ctx& cx, const tj::Node*) {
+  // prod(self, dtype) / prod(self, dim, keepdim, dtype)
+  auto dt = cx.out_dtype();
+  std::string x = cx.t_as(0, dt);
+  if (cx.n_in() >= 3 && cx.in(1)->iv.isInt()) {
+    int64_t d = norm_dim(cx.i(1), cx.rank(0));
+    cx.out(0, reduce(cx, "ReduceProd", x, {d}, cx.b(2)));
+    return;
+  }
+  cx.out(0, reduce(cx, "ReduceProd", x, {}, false));
+}
+MXTS_LOWER(lower_prod, "aten::prod");
+
+void lower_logsumexp(Ctx& cx, const tj::Node*) {
+  auto dt = cx.out_dtype();
+  auto axes = dims_arg(cx, 1, cx.rank(0));
+  cx.out(0, reduce(cx, "ReduceLogSumExp", cx.t_as(0, dt), axes, cx.n_in() > 2 && cx.b(2)));
+}
+MXTS_LOWER(lower_logsumexp, "aten::logsumexp");
+
+void lower_all_any(Ctx& cx, const tj::Node* n) {
+  bool all = std::string(n->kind().toQualString()) == "aten::all";
+  std::string x = cx.t_as(0, at::kFloat);
+  x = cx.cast(cx.cast(x, onnx::TensorProto::FLOAT, onnx::TensorProto::BOOL), onnx::TensorProto::BOOL,
+              onnx::TensorProto::FLOAT);
+  std::vector<int64_t> axes;
+  bool keep = false;
+  if (cx.n_in() >= 2 && !cx.is_none(1)) {
+    axes = dims_arg(cx, 1, cx.rank(0));
+    keep = cx.n_in() > 2 && cx.b(2);
+  }
+  std::string r = reduce(cx, all ? "ReduceMin" : "ReduceMax", x, axes, keep);
+  cx.out(0, cx.cast(r, onnx::TensorProto::FLOAT, onnx_type_of(cx.out_dtype())));
+}
+MXTS_LOWER(lower_all_any, "aten::all", "aten::any");
+
+// var/std: var(self, dim, unbiased|correction, keepdim), var(self, unbiased)
+void lower_var(Ctx& cx, const tj::Node* n) {
+  std::string k = n->kind().toQualString();
+  bool is_std = k == "aten::std";
+  auto dt = cx.out_dtype();
+  int64_t r = cx.rank(0);
+  std::string x = cx.t_as(0, dt);
+  std::vector<int64_t> axes;
+  double corr = 1.0;
+  bool keep = false;
+  const auto& args = n->schema().arguments();
+  for (size_t a = 1; a < args.size() && a < cx.n_in(); ++a) {
+    const auto& nm = args[a].name();
+    if (nm == "dim" && !cx.is_none(a)) axes = dims_arg(cx, a, r);
+    else if (nm == "unbiased") corr = cx.b(a) ? 1.0 : 0.0;
+    else if (nm == "correction" && !cx.is_none(a)) corr = cx.d(a);
+    else if (nm == "keepdim") keep = cx.b(a);
+  }
+  if (axes.empty()) for (int64_t d = 0; d < r; ++d) axes.push_back(d);
+  std::string mean = reduce(cx, "ReduceMean", x, axes, true);
+  std::string d = cx.emit1("Sub", {x, mean});
+  std::string v = reduce(cx, "ReduceMean", cx.emit1("Mul", {d, d}), axes, keep);
+  if (corr != 0.0) {  // * N / (N - correction), N from the runtime shape
+    std::string nn = cx.emit1("ReduceProd", {cx.emit1("Gather", {cx.shape_of(x), cx.ci64(axes)},
+                                                        {attr("axis", int64_t{0})})},
+                              {attr("keepdims", int64_t{0})});
+    std::string nf = cx.cast_to(nn, onnx::TensorProto::INT64, dt);
+    v = cx.emit1("Mul", {v, cx.emit1("Div", {nf, cx.emit1("Sub", {nf, cx.cscalar(corr, dt)})})});
+  }
+  cx.out(0, is_std ? cx.emit1("Sqrt", {v}) : v);
+}
+MXTS_LOWER(lower_var, "aten::var", "aten::std");
+
+// norm(self, p, dim, keepdim) / linalg_vector_norm(self, ord, dim, keepdim, dtype) / frobenius_norm
+void lower_norm(Ctx& cx, const tj::Node* n) {
+  std::string k = n->kind().toQualString();
+  auto dt = cx.out_dtype();
+  int64_t r = cx.rank(0);
+  std::string x = cx.t_as(0, dt);
+  double p = 2.0;
+  std::vector<int64_t> axes;
+  bool keep = false;
+  const auto& args = n->schema().arguments();
+  for (size_t a = 1; a < args.size() && a < cx.n_in(); ++a) {
+    const auto& nm = args[a].name();
+    if ((nm == "p" || nm == "ord") && !cx.is_none(a)) p = cx.d(a);
+    else if (nm == "dim" && !cx.is_none(a)) axes = dims_arg(cx, a, r);
+    else if (nm == "keepdim") keep = cx.b(a);
+  }
+  std::string y;
+  if (p == 2.0) y = reduce(cx, "ReduceL2", x, axes, keep);
+  else if (p == 1.0) y = reduce(cx, "ReduceL1", x, axes, keep);
+  else if (std::isinf(p)) y = reduce(cx, p > 0 ? "ReduceMax" : "ReduceMin", cx.emit1("Abs", {x}), axes, keep);
+  else {
+    std::string s = reduce(cx, "ReduceSum", cx.emit1("Pow", {cx.emit1("Abs", {x}), cx.cscalar(p, dt)}), axes, keep);
+    y = cx.emit1("Pow", {s, cx.cscalar(1.0 / p, dt)});
+  }
+  cx.out(0, y);
+}
+MXTS_LOWER(lower_norm, "aten::norm", "aten::linalg_vector_norm", "aten::frobenius_norm");
 
 }  // namespace
 }  // namespace mxts

@@ -24,6 +24,12 @@ void lower_flatten(Ctx& cx, const tj::Node*) {
   std::string x = cx.t(0);
   if (r == 0) { cx.out(0, cx.emit1("Reshape", {x, cx.ci64({1})})); return; }
   if (s >= e) { cx.same(0, cx.in(0)); return; }
+  if (e == r - 1) {  // [0]*s + [-1]: leading dims copied, rest flattened
+    std::vector<int64_t> target(s, 0);
+    target.push_back(-1);
+    cx.out(0, cx.emit1("Reshape", {x, cx.ci64(target)}));
+    return;
+  }
   std::vector<std::string> parts;
   std::string shp = cx.shape_of(x);
   if (s > 0) parts.push_back(cx.emit1("Slice", {shp, cx.ci64({0}), cx.ci64({s})}));
@@ -62,8 +68,12 @@ MXTS_LOWER(lower_unsqueeze, "aten::unsqueeze", "aten::unsqueeze_");
 void lower_squeeze(Ctx& cx, const tj::Node*) {
   auto ex = cx.ex_t(0);
   std::vector<int64_t> axes;
-  if (cx.n_in() == 1) {
-    for (int64_t d = 0; d < ex.dim(); ++d) if (ex.size(d) == 1) axes.push_back(d);
+  if (cx.n_in() == 1) {  // squeeze(): ONNX Squeeze without axes drops every size-1 dim at run time
+    bool any = false;
+    for (int64_t d = 0; d < ex.dim(); ++d) any |= ex.size(d) == 1;
+    if (!any && ex.dim() > 0) { cx.same(0, cx.in(0)); return; }
+    cx.out(0, cx.emit1("Squeeze", {cx.t(0)}));
+    return;
   } else {
     for (auto d : cx.ilist(1)) {
       d = norm_dim(d, ex.dim());
@@ -150,7 +160,12 @@ void lower_index_select(Ctx& cx, const tj::Node*) {
 }
 MXTS_LOWER(lower_index_select, "aten::index_select");
 
-// split family: sizes come from the example outputs (static along the split axis)
+// split family. split_with_sizes: the sizes are explicit (torch checks they
+// sum to the dimension), one Split. split(size): Slice k*size..(k+1)*size,
+// the last open-ended, right for any length of the axis that gives the same
+// number of pieces. chunk(n): piece length ceil(d/n) computed from the
+// runtime shape, then Slices. unbind: Split into ones + Squeeze (the count
+// is the example's).
 void lower_split(Ctx& cx, const tj::Node* n) {
   std::string k = n->kind().toQualString();
   int64_t r = cx.rank(0);
@@ -159,11 +174,40 @@ void lower_split(Ctx& cx, const tj::Node* n) {
   else dim = cx.n_in() > 2 ? cx.i(2) : 0;
   dim = norm_dim(dim, r);
   const auto& outs = cx.ex_out[0].toListRef();
-  std::vector<int64_t> sizes;
-  for (const auto& o : outs) sizes.push_back(k == "aten::unbind" ? 1 : o.toTensor().size(dim));
+  size_t m = outs.size();
+  std::string x = cx.t(0);
   std::vector<std::string> parts;
-  if (sizes.size() == 1) parts = {cx.t(0)};
-  else parts = cx.emit("Split", {cx.t(0), cx.ci64(sizes)}, {attr("axis", dim)}, sizes.size());
+  bool explicit_sizes = k == "aten::split_with_sizes" || k == "aten::unbind" ||
+                        ((k == "aten::split" || k == "aten::unsafe_split") && !cx.in(1)->iv.isInt());
+  if (m == 1) {
+    parts = {x};
+  } else if (explicit_sizes) {
+    std::vector<int64_t> sizes;
+    for (const auto& o : outs) sizes.push_back(k == "aten::unbind" ? 1 : o.toTensor().size(dim));
+    parts = cx.emit("Split", {x, cx.ci64(sizes)}, {attr("axis", dim)}, m);
+  } else if (k == "aten::split" || k == "aten::unsafe_split") {
+    int64_t size = cx.i(1);
+    for (size_t j = 0; j < m; ++j) {
+      int64_t end = j + 1 == m ? INT64_MAX : static_cast<int64_t>(j + 1) * size;
+      parts.push_back(cx.emit1("Slice", {x, cx.ci64({static_cast<int64_t>(j) * size}), cx.ci64({end}),
+                                         cx.ci64({dim})}));
+    }
+  } else if (k == "aten::chunk" || k == "aten::unsafe_chunk") {
+    int64_t chunks = cx.i(1);
+    // piece = (d + chunks - 1) / chunks  (non-negative: truncating Div is exact)
+    std::string d = cx.emit1("Slice", {cx.shape_of(x), cx.ci64({dim}), cx.ci64({dim + 1})});
+    std::string piece = cx.emit1("Div", {cx.emit1("Add", {d, cx.ci64({chunks - 1})}), cx.ci64({chunks})});
+    for (size_t j = 0; j < m; ++j) {
+      std::string st = j == 0 ? cx.ci64({0}) : cx.emit1("Mul", {piece, cx.ci64({static_cast<int64_t>(j)})});
+      std::string en = j + 1 == m ? cx.ci64({INT64_MAX})
+                                  : cx.emit1("Mul", {piece, cx.ci64({static_cast<int64_t>(j + 1)})});
+      parts.push_back(cx.emit1("Slice", {x, st, en, cx.ci64({dim})}));
+    }
+  } else {  // tensor_split and other overloads: sizes of the example
+    std::vector<int64_t> sizes;
+    for (const auto& o : outs) sizes.push_back(o.toTensor().size(dim));
+    parts = cx.emit("Split", {x, cx.ci64(sizes)}, {attr("axis", dim)}, m);
+  }
   auto list = std::make_shared<Val>();
   list->iv = cx.ex_out[0];
   list->has_elems = true;
@@ -177,7 +221,7 @@ void lower_split(Ctx& cx, const tj::Node* n) {
   cx.out_val(0, list);
 }
 MXTS_LOWER(lower_split, "aten::split", "aten::split_with_sizes", "aten::chunk", "aten::unbind",
-           "aten::unsafe_split", "aten::unsafe_chunk", "aten::tensor_split");
+           "aten::unsafe_split", "aten::unsafe_chunk", "aten::tensor_split", "aten::unsafe_split_with_sizes");
 
 std::vector<VP> tensor_list(Ctx& cx, size_t idx) {
   VP l = cx.in(idx);
