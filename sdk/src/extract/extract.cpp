@@ -24,7 +24,7 @@ class TypeTable {
 
   const onnx::ValueInfoProto* find(const std::string& name) {
     auto it = types_.find(name);
-    if (it != types_.end()) return &it->second;
+    if (it != types_.end() && has_shape(it->second)) return &it->second;
     if (!inferred_) infer();
     it = types_.find(name);
     return it == types_.end() ? nullptr : &it->second;
@@ -34,8 +34,11 @@ class TypeTable {
   void add(const onnx::GraphProto& g) {
     for (const auto* list : {&g.input(), &g.output(), &g.value_info()})
       for (const auto& v : *list)
-        if (v.has_type() && v.type().has_tensor_type() && v.type().tensor_type().elem_type() != 0)
-          types_.emplace(v.name(), v);
+        if (v.has_type() && v.type().has_tensor_type() && v.type().tensor_type().elem_type() != 0) {
+          auto it = types_.find(v.name());
+          if (it == types_.end()) types_.emplace(v.name(), v);
+          else if (!has_shape(it->second) && has_shape(v)) it->second = v;
+        }
     for (const auto& t : g.initializer()) {
       onnx::ValueInfoProto v;
       v.set_name(t.name());
@@ -46,11 +49,15 @@ class TypeTable {
       types_.emplace(t.name(), v);
     }
   }
+  static bool has_shape(const onnx::ValueInfoProto& v) {
+    return v.type().tensor_type().has_shape();
+  }
   void infer() {
     inferred_ = true;
     onnx::ModelProto copy = proto_;
     try {
-      onnx::ShapeInferenceOptions lenient(/*check_type=*/false, /*error_mode=*/0);
+      onnx::ShapeInferenceOptions lenient(/*check_type=*/false, /*error_mode=*/0,
+                                          /*enable_data_propagation=*/true);
       onnx::shape_inference::InferShapes(copy, onnx::OpSchemaRegistry::Instance(), lenient);
     } catch (const std::exception&) {
       // Partial results are still useful; missing types are reported later.

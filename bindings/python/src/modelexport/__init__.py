@@ -20,7 +20,7 @@ from typing import Tuple
 
 from ._library import Library, library, load_library
 from .errors import ErrorCode, LibraryNotFoundError, ModelExportError
-from .model import Model
+from .model import Model, validate_file
 from .registry import Registry
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "code_name",
     "library",
     "load_library",
+    "validate_file",
     "version",
     "version_info",
 ]

@@ -48,6 +48,12 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "mx_model_hierarchy_json": (_c_status_p, [_c_handle_p, _c_out_p, _c_size_p]),
     "mx_model_set_hierarchy_json": (_c_status_p, [_c_handle_p, ctypes.c_char_p, ctypes.c_size_t]),
     "mx_model_has_hierarchy": (ctypes.c_int, [_c_handle_p]),
+    "mx_model_to_functions": (_c_status_p, [_c_handle_p, ctypes.c_char_p, _c_out_p, _c_size_p]),
+    "mx_model_extract": (_c_status_p, [_c_handle_p, ctypes.c_char_p, ctypes.c_char_p, _c_out_p]),
+    "mx_model_modules_json": (_c_status_p, [_c_handle_p, ctypes.c_char_p, _c_out_p, _c_size_p]),
+    "mx_model_render": (
+        _c_status_p, [_c_handle_p, ctypes.c_char_p, ctypes.c_char_p, _c_out_p, _c_size_p]),
+    "mx_validate_file": (_c_status_p, [ctypes.c_char_p, ctypes.c_char_p, _c_out_p, _c_size_p]),
     "mx_registry_create": (_c_status_p, [ctypes.c_char_p, _c_out_p]),
     "mx_registry_release": (None, [_c_handle_p]),
     "mx_registry_load_plugin": (_c_status_p, [_c_handle_p, ctypes.c_char_p]),

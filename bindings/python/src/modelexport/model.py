@@ -4,7 +4,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
-from typing import Any, Dict, Mapping, Optional, Union
+from typing import Any, Dict, Mapping, Optional, Sequence, Union
 
 from ._library import Library, library
 
@@ -168,3 +168,44 @@ class Model:
     def has_hierarchy(self) -> bool:
         """True if the model carries a module tree or any node record."""
         return bool(self._lib.mx_model_has_hierarchy(self.handle))
+
+    # -- modules as functions, extraction, inspection -------------------------
+
+    def to_functions(self, classes: Optional[Sequence[str]] = None, *,
+                     modules: Optional[Sequence[str]] = None, min_nodes: Optional[int] = None,
+                     include_builtin: Optional[bool] = None,
+                     options: Optional[Mapping[str, Any]] = None) -> Json:
+        """Rewrites the model so module instances become calls to ONNX local
+        functions (domain "modelexport.fn"); structurally identical instances
+        share one function. Returns the report: functions, calls,
+        definitions, skipped modules. See docs/functions.md."""
+        opts = options_json(options, classes=list(classes) if classes is not None else None,
+                            modules=list(modules) if modules is not None else None,
+                            min_nodes=min_nodes, include_builtin=include_builtin)
+        return _loads(self._lib.call_buffer(self._lib.mx_model_to_functions, self.handle, opts))
+
+    def extract(self, module: str, *, include_constants: Optional[bool] = None) -> "Model":
+        """The nodes of ``module`` and its descendants as a new standalone
+        Model (NOT_FOUND lists the closest module paths)."""
+        out = ctypes.c_void_p()
+        opts = options_json(None, include_constants=include_constants)
+        self._lib.check(self._lib.mx_model_extract(
+            self.handle, module.encode("utf-8"), opts, ctypes.byref(out)))
+        return Model(out.value, self._lib)
+
+    def modules(self) -> Json:
+        """Per-module statistics: own/total nodes, parameters, op
+        histograms, and the function each module maps to."""
+        return _loads(self._lib.call_buffer(self._lib.mx_model_modules_json, self.handle, None))
+
+    def render(self, format: str = "dot") -> str:
+        """The graph drawn with nodes nested in modules: "dot" or "graphml"."""
+        return self._lib.call_buffer(
+            self._lib.mx_model_render, self.handle, format.encode("utf-8"), None).decode("utf-8")
+
+
+def validate_file(path: PathLike, lib: Optional[Library] = None) -> Json:
+    """Validation report of a file: ``{"ok", "checked", "issues": [...]}``.
+    Inconsistencies are reported, not raised; unreadable files raise."""
+    lib = lib or library()
+    return _loads(lib.call_buffer(lib.mx_validate_file, _path(path), None))
