@@ -69,6 +69,14 @@ def main():
     for name in only:
         model, inputs = build(name)
         model.eval()
+        # Perturb every parameter: freshly initialised biases are all zeros,
+        # and torch.onnx.export de-duplicates identical initializers across
+        # layers (an Identity from layer 0's bias in layer 1), which would
+        # make structurally identical layers differ in the flat graph.
+        with torch.no_grad():
+            gen = torch.Generator().manual_seed(1)
+            for p in model.parameters():
+                p.add_(torch.randn(p.shape, generator=gen) * 0.02)
         kwargs = {}
         if name in ("bert", "bert_base", "gpt2", "vit"):
             kwargs["return_dict"] = False
