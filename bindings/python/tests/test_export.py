@@ -65,10 +65,8 @@ def test_export_matches_torch(registry: mx.Registry, tiny_pt: Path, tmp_path: Pa
 def test_export_bad_input_spec(registry: mx.Registry, tiny_pt: Path) -> None:
     with pytest.raises(mx.ModelExportError) as info:
         registry.export(tiny_pt, ["x:notatype[2,4]"])
-    # modelexport.h lists "bad spec" under INVALID_ARGUMENT; the host currently
-    # reports every frontend failure as PLUGIN. Either is accepted, the
-    # message must name the bad spec.
-    assert info.value.code in (mx.ErrorCode.INVALID_ARGUMENT, mx.ErrorCode.PLUGIN)
+    # The host keeps the frontend's own error kind for a bad spec.
+    assert info.value.code == mx.ErrorCode.INVALID_ARGUMENT
     assert "notatype" in info.value.message
 
 

@@ -72,12 +72,31 @@ void Plugin::start() {
   started_ = true;
 }
 
+// A plugin's own verdict about the user's input (a bad input spec, an op it
+// cannot lower, a missing file) is kept, so callers can react to the kind of
+// problem; anything else — internal errors, codes we do not know — is the
+// plugin's failure.
+static mx_code reported_code(int32_t code) {
+  switch (code) {
+    case MX_ERR_INVALID_ARGUMENT:
+    case MX_ERR_IO:
+    case MX_ERR_PARSE:
+    case MX_ERR_SCHEMA:
+    case MX_ERR_NOT_FOUND:
+    case MX_ERR_UNSUPPORTED:
+    case MX_ERR_SECURITY:
+      return static_cast<mx_code>(code);
+    default:
+      return MX_ERR_PLUGIN;
+  }
+}
+
 PluginReply Plugin::call_run(const std::string& request) const {
   PluginOutput output;
   int32_t code = descriptor_->run(state_, request.c_str(), request.size(), output.get());
   if (code != 0)
-    fail(MX_ERR_PLUGIN, "plugin '" + name_ + "' failed: " +
-                            output.error("returned code " + std::to_string(code)));
+    fail(reported_code(code), "plugin '" + name_ + "' failed: " +
+                                  output.error("returned code " + std::to_string(code)));
   return PluginReply{output.json(), output.bytes()};
 }
 
