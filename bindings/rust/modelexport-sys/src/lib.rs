@@ -93,4 +93,11 @@ extern "C" {
     pub fn mx_registry_tag(registry: *const mx_registry, strategy: *const c_char, model: *mut mx_model, options_json: *const c_char) -> *mut mx_status;
     pub fn mx_registry_export(registry: *const mx_registry, frontend: *const c_char, model_path: *const c_char, options_json: *const c_char, out: *mut *mut mx_model) -> *mut mx_status;
     pub fn mx_registry_module_tree(registry: *const mx_registry, frontend: *const c_char, model_path: *const c_char, out_json: *mut *mut c_char, out_size: *mut usize) -> *mut mx_status;
+
+    // Modules as functions, extraction, inspection, validation
+    pub fn mx_model_to_functions(model: *mut mx_model, options_json: *const c_char, out_report_json: *mut *mut c_char, out_size: *mut usize) -> *mut mx_status;
+    pub fn mx_model_extract(model: *const mx_model, module_path: *const c_char, options_json: *const c_char, out: *mut *mut mx_model) -> *mut mx_status;
+    pub fn mx_model_modules_json(model: *const mx_model, options_json: *const c_char, out_json: *mut *mut c_char, out_size: *mut usize) -> *mut mx_status;
+    pub fn mx_model_render(model: *const mx_model, format: *const c_char, options_json: *const c_char, out_text: *mut *mut c_char, out_size: *mut usize) -> *mut mx_status;
+    pub fn mx_validate_file(path: *const c_char, options_json: *const c_char, out_report_json: *mut *mut c_char, out_size: *mut usize) -> *mut mx_status;
 }
