@@ -10,11 +10,12 @@ For each NAME (see zoo_models.py) OUTDIR receives
     NAME.outputs.npz     outputs of torch.jit.load(NAME.pt) (flattened)
     NAME.outputs2.npz    ... on inputs2
     NAME.meta.json       {"inputs": [specs], "params": N, "stamp": ..., "error": null | "..."}
-A model whose meta.json carries the current stamp (hash of this script and
-zoo_models.py) is not rebuilt. A failure to build or trace is recorded in
+A model whose meta.json carries the current stamp (hash of this script, the
+entry's inputs and the source/arguments of its build function) is not rebuilt. A failure to build or trace is recorded in
 meta.json ("error") and does not stop the others.
 """
 import hashlib
+import inspect
 import json
 import os
 import sys
@@ -29,11 +30,27 @@ sys.path.insert(0, HERE)
 import zoo_models  # noqa: E402
 
 
-def stamp():
+def describe(fn):
+    """Source and bound arguments of a build function (closure cells)."""
+    parts = [getattr(fn, "__qualname__", repr(fn))]
+    try:
+        parts.append(inspect.getsource(fn))
+    except (OSError, TypeError):
+        pass
+    for c in fn.__closure__ or ():
+        v = c.cell_contents
+        parts.append(describe(v) if callable(v) else repr(v))
+    return "|".join(parts)
+
+
+def stamp(name):
+    """Per model: this script, the entry's inputs and its build function."""
+    e = zoo_models.MODELS[name]
     h = hashlib.sha256()
-    for f in ("make_zoo.py", "zoo_models.py"):
-        with open(os.path.join(HERE, f), "rb") as fh:
-            h.update(fh.read())
+    with open(os.path.abspath(__file__), "rb") as fh:
+        h.update(fh.read())
+    h.update(repr(e.inputs).encode())
+    h.update(describe(e.build).encode())
     return h.hexdigest()[:16]
 
 
@@ -99,9 +116,9 @@ def build_one(name, outdir, st):
 def main(argv):
     outdir, names = argv[0], argv[1:]
     os.makedirs(outdir, exist_ok=True)
-    st = stamp()
     torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
     for name in names:
+        st = stamp(name)
         meta_path = os.path.join(outdir, f"{name}.meta.json")
         if os.path.exists(meta_path):
             with open(meta_path) as f:

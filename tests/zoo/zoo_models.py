@@ -20,8 +20,8 @@ Entry = collections.namedtuple("Entry", "build inputs subset skip family")
 B, S = "batch", "seq"
 
 
-def text(vocab, seq=(16, 7), batch=(2, 3), mask=True, token_types=False):
-    r = [("input_ids", "int64", [B, S], (batch[0], seq[0]), (batch[1], seq[1]), vocab)]
+def text(vocab, seq=(16, 7), batch=(2, 3), mask=True, token_types=False, ids="input_ids"):
+    r = [(ids, "int64", [B, S], (batch[0], seq[0]), (batch[1], seq[1]), vocab)]
     if mask:
         r.append(("attention_mask", "int64", [B, S], (batch[0], seq[0]), (batch[1], seq[1]), "mask"))
     if token_types:
@@ -121,7 +121,7 @@ add("hf_gpt_neox", hf("GPTNeoXModel", "GPTNeoXConfig", vocab_size=1000, hidden_s
                       num_attention_heads=4, intermediate_size=256, max_position_embeddings=128, use_cache=False),
     text(1000), family="hf-decoder")
 add("hf_bloom", hf("BloomModel", "BloomConfig", vocab_size=1000, hidden_size=128, n_layer=2, n_head=4,
-                   use_cache=False), text(1000), family="hf-decoder")
+                   use_cache=False), text(1000, mask=False, ids="input"), family="hf-decoder")
 add("hf_phi", hf("PhiModel", "PhiConfig", vocab_size=1000, hidden_size=128, intermediate_size=256,
                  num_hidden_layers=2, num_attention_heads=4, max_position_embeddings=128, use_cache=False),
     text(1000), family="hf-decoder")
@@ -143,7 +143,7 @@ add("hf_convnext", hf("ConvNextModel", "ConvNextConfig", hidden_sizes=[32, 64, 1
 add("hf_resnet", hf("ResNetModel", "ResNetConfig", hidden_sizes=[32, 64, 128, 256], depths=[1, 1, 1, 1],
                     embedding_size=32), image(64, name="pixel_values"), family="hf-vision")
 add("hf_segformer", hf("SegformerModel", "SegformerConfig", hidden_sizes=[16, 32, 64, 128], num_encoder_blocks=4,
-                       depths=[1, 1, 1, 1]), image(64, name="pixel_values"), family="hf-vision")
+                       depths=[1, 1, 1, 1], num_attention_heads=[1, 2, 4, 8]), image(64, name="pixel_values"), family="hf-vision")
 add("hf_mobilevit", hf("MobileViTModel", "MobileViTConfig", image_size=64), image(64, name="pixel_values"),
     family="hf-vision")
 add("hf_wav2vec2", hf("Wav2Vec2Model", "Wav2Vec2Config", hidden_size=64, num_hidden_layers=2,

@@ -17,6 +17,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -38,6 +39,9 @@ struct Val {
   std::vector<VP> elems;
   bool is_module = false;
   std::string path;       // module path (is_module)
+  // the node that produced this value as a view of its first input
+  // (slice/select/view/transpose/...): in-place writes go back to the base
+  const tj::Node* view_of = nullptr;
 };
 
 struct Frame {

@@ -3,6 +3,7 @@
 #include <ATen/core/function.h>
 #include <torch/csrc/jit/api/function_impl.h>
 
+#include "lower/common.h"
 #include "modelexport/modelexport.h"
 
 namespace mxts {
@@ -242,11 +243,34 @@ void Walker::generic(tj::Node* n) {
   for (auto* o : n->outputs())
     if (!cx_.frame->env.count(o))
       throw Error(MX_ERR_INTERNAL, "internal: lowering of " + kind + " did not bind %" + o->debugName());
-  // In-place ops: the mutated input now denotes the new ONNX tensor.
+  if (!is_view_op(kind)) {  // results of other ops (clone, to, ...) are not views
+    for (auto* o : n->outputs()) {
+      VP v = cx_.get(o);
+      if (v->view_of) {
+        auto c = std::make_shared<Val>(*v);
+        c->view_of = nullptr;
+        cx_.bind(o, c);
+      }
+    }
+  }
+  if (is_view_op(kind) && n->outputs().size() == 1 && cx_.ex_out[0].isTensor()) {
+    auto v = std::make_shared<Val>(*cx_.get(n->output(0)));
+    v->view_of = n;
+    cx_.bind(n->output(0), v);
+  }
+  // In-place ops: the mutated input now denotes the new ONNX tensor; when it
+  // is a view, the tensors it was taken from are rebuilt too.
   const auto* schema = n->maybeSchema();
   if (schema && !schema->arguments().empty() && n->outputs().size() == 1) {
     const auto* ai = schema->arguments()[0].alias_info();
-    if (ai && ai->isWrite()) cx_.bind(n->input(0), cx_.get(n->output(0)));
+    if (ai && ai->isWrite()) {
+      VP old = cx_.get(n->input(0));
+      auto nv = std::make_shared<Val>(*cx_.get(n->output(0)));
+      nv->view_of = old->view_of;
+      cx_.bind(n->output(0), nv);
+      cx_.bind(n->input(0), nv);
+      if (old->view_of && !old->is_static) write_back_view(cx_, old, nv);
+    }
   }
 }
 

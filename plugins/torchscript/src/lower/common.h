@@ -18,4 +18,9 @@ std::string emit_gelu(Ctx& cx, const std::string& x, const std::string& approxim
 std::pair<std::string, std::string> emit_attention(Ctx& cx, const std::string& q, const std::string& k,
                                                    const std::string& v, const std::string& mask_add,
                                                    double scale, at::ScalarType dtype);
+// Symbols whose output aliases their first input (views).
+bool is_view_op(const std::string& kind);
+// After an in-place op replaced `old_val` (a view) by `new_val`, rebuild the
+// base tensor(s) the view was taken from and rebind them in the frame.
+void write_back_view(Ctx& cx, const VP& old_val, const VP& new_val);
 }  // namespace mxts

@@ -63,7 +63,7 @@ void lower_sub(Ctx& cx, const tj::Node*) {
   auto dt = cx.out_dtype();
   cx.out(0, cx.emit1("Sub", {cx.t_as(0, dt), scaled(cx, cx.t_as(1, dt), 2, dt)}));
 }
-MXTS_LOWER(lower_sub, "aten::sub", "aten::sub_");
+MXTS_LOWER(lower_sub, "aten::sub", "aten::sub_", "aten::subtract");
 
 void lower_rsub(Ctx& cx, const tj::Node*) {  // other - alpha * self
   auto dt = cx.out_dtype();
@@ -79,7 +79,7 @@ void lower_mul(Ctx& cx, const tj::Node*) {
   }
   cx.out(0, cx.emit1("Mul", {cx.t_as(0, dt), cx.t_as(1, dt)}));
 }
-MXTS_LOWER(lower_mul, "aten::mul", "aten::mul_");
+MXTS_LOWER(lower_mul, "aten::mul", "aten::mul_", "aten::multiply");
 
 std::string trunc(Ctx& cx, const std::string& x, at::ScalarType dt) {
   // trunc(x) = sign(x) * floor(|x|)
@@ -90,7 +90,7 @@ void lower_div(Ctx& cx, const tj::Node* n) {
   auto dt = cx.out_dtype();
   std::string mode;
   std::string k = n->kind().toQualString();
-  if (k == "aten::floor_divide") mode = "floor";
+  if (k == "aten::floor_divide" || k == "aten::floor_divide_") mode = "floor";
   else if (cx.n_in() >= 3 && !cx.is_none(2)) mode = cx.s(2);
   std::string a = cx.t_as(0, dt), b = cx.t_as(1, dt);
   if (mode == "floor" && !at::isFloatingType(dt)) {
@@ -104,7 +104,8 @@ void lower_div(Ctx& cx, const tj::Node* n) {
   // integer Div truncates: exact for rounding_mode='trunc'
   cx.out(0, q);
 }
-MXTS_LOWER(lower_div, "aten::div", "aten::div_", "aten::floor_divide", "aten::true_divide");
+MXTS_LOWER(lower_div, "aten::div", "aten::div_", "aten::floor_divide", "aten::true_divide", "aten::floor_divide_",
+           "aten::true_divide_", "aten::divide");
 
 void lower_remainder(Ctx& cx, const tj::Node* n) {
   // remainder: sign of the divisor (Python); fmod: sign of the dividend (C)
@@ -132,14 +133,16 @@ void lower_compare(Ctx& cx, const tj::Node* n) {
   auto dt = promote(cx, 0, 1);
   std::string a = cx.t_as(0, dt), b = cx.t_as(1, dt), r;
   if (k == "aten::eq") r = cx.emit1("Equal", {a, b});
-  else if (k == "aten::ne") r = cx.emit1("Not", {cx.emit1("Equal", {a, b})});
-  else if (k == "aten::lt") r = cx.emit1("Less", {a, b});
-  else if (k == "aten::gt") r = cx.emit1("Greater", {a, b});
-  else if (k == "aten::le") r = cx.emit1("LessOrEqual", {a, b});
+  else if (k == "aten::ne" || k == "aten::not_equal") r = cx.emit1("Not", {cx.emit1("Equal", {a, b})});
+  else if (k == "aten::lt" || k == "aten::less") r = cx.emit1("Less", {a, b});
+  else if (k == "aten::gt" || k == "aten::greater") r = cx.emit1("Greater", {a, b});
+  else if (k == "aten::le" || k == "aten::less_equal") r = cx.emit1("LessOrEqual", {a, b});
   else r = cx.emit1("GreaterOrEqual", {a, b});
   cx.out(0, cx.cast(r, onnx::TensorProto::BOOL, onnx_type_of(cx.out_dtype())));
 }
-MXTS_LOWER(lower_compare, "aten::eq", "aten::ne", "aten::lt", "aten::gt", "aten::le", "aten::ge");
+MXTS_LOWER(lower_compare, "aten::eq", "aten::ne", "aten::lt", "aten::gt", "aten::le", "aten::ge", "aten::eq_",
+           "aten::ne_", "aten::lt_", "aten::gt_", "aten::le_", "aten::ge_", "aten::greater", "aten::less",
+           "aten::greater_equal", "aten::less_equal", "aten::not_equal");
 
 void lower_logical(Ctx& cx, const tj::Node* n) {
   std::string k = n->kind().toQualString();
@@ -151,7 +154,9 @@ void lower_logical(Ctx& cx, const tj::Node* n) {
   cx.out(0, cx.cast(r, onnx::TensorProto::BOOL, onnx_type_of(dt)));
 }
 MXTS_LOWER(lower_logical, "aten::logical_and", "aten::logical_or", "aten::logical_xor", "aten::__and__",
-           "aten::__or__", "aten::__xor__", "aten::bitwise_and", "aten::bitwise_or", "aten::bitwise_xor");
+           "aten::__or__", "aten::__xor__", "aten::bitwise_and", "aten::bitwise_or", "aten::bitwise_xor",
+           "aten::logical_and_", "aten::logical_or_", "aten::logical_xor_", "aten::__iand__", "aten::__ior__",
+           "aten::__ixor__", "aten::bitwise_and_", "aten::bitwise_or_", "aten::bitwise_xor_");
 
 void lower_not(Ctx& cx, const tj::Node* n) {
   std::string k = n->kind().toQualString();
@@ -159,7 +164,7 @@ void lower_not(Ctx& cx, const tj::Node* n) {
   std::string r = cx.emit1("Not", {cx.t_as(0, at::kBool)});
   cx.out(0, cx.cast(r, onnx::TensorProto::BOOL, onnx_type_of(cx.out_dtype())));
 }
-MXTS_LOWER(lower_not, "aten::logical_not", "aten::bitwise_not");
+MXTS_LOWER(lower_not, "aten::logical_not", "aten::bitwise_not", "aten::logical_not_", "aten::bitwise_not_");
 
 // Unary ops mapping 1:1 to an ONNX op (input cast to the output dtype).
 void lower_unary(Ctx& cx, const tj::Node* n) {
@@ -232,7 +237,7 @@ void lower_where(Ctx& cx, const tj::Node*) {
   auto dt = cx.out_dtype();
   cx.out(0, cx.emit1("Where", {cx.t_as(0, at::kBool), cx.t_as(1, dt), cx.t_as(2, dt)}));
 }
-MXTS_LOWER(lower_where, "aten::where");
+MXTS_LOWER(lower_where, "aten::where", "aten::where_");
 
 void lower_masked_fill(Ctx& cx, const tj::Node*) {
   auto dt = cx.out_dtype();

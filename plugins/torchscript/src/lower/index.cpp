@@ -328,3 +328,53 @@ MXTS_LOWER(lower_tile, "aten::tile");
 
 }  // namespace
 }  // namespace mxts
+
+namespace mxts {
+namespace {
+
+void lower_meshgrid(Ctx& cx, const tj::Node*) {
+  // meshgrid(tensors, indexing="ij"|"xy"); "xy" swaps the roles of the first two
+  VP l = cx.in(0);
+  if (!l->has_elems) cx.unsupported("meshgrid of a list with unknown elements");
+  std::string indexing = cx.n_in() > 1 ? cx.s(1) : "ij";
+  size_t n = l->elems.size();
+  std::vector<size_t> pos(n);
+  for (size_t k = 0; k < n; ++k) pos[k] = k;
+  if (indexing == "xy" && n >= 2) std::swap(pos[0], pos[1]);
+  std::vector<std::string> flat(n), shape_parts(n);
+  for (size_t k = 0; k < n; ++k) {
+    flat[k] = cx.emit1("Reshape", {cx.t(l->elems[k]), cx.ci64({-1})});
+  }
+  for (size_t k = 0; k < n; ++k) shape_parts[pos[k]] = cx.shape_of(flat[k]);
+  std::string full = cx.emit1("Concat", shape_parts, {attr("axis", int64_t{0})});
+  const auto& outs = cx.ex_out[0].toListRef();
+  auto list = std::make_shared<Val>();
+  list->iv = cx.ex_out[0];
+  list->has_elems = true;
+  for (size_t k = 0; k < n; ++k) {
+    std::vector<int64_t> shp(n, 1);
+    shp[pos[k]] = -1;
+    auto e = std::make_shared<Val>();
+    e->iv = outs[k];
+    e->name = cx.emit1("Expand", {cx.emit1("Reshape", {flat[k], cx.ci64(shp)}), full});
+    e->onnx_type = onnx_type_of(outs[k].toTensor().scalar_type());
+    list->elems.push_back(e);
+  }
+  cx.out_val(0, list);
+}
+MXTS_LOWER(lower_meshgrid, "aten::meshgrid");
+
+void lower_weight_norm(Ctx& cx, const tj::Node*) {
+  // _weight_norm(v, g, dim) = v * g / ||v|| over every dim but `dim` (all dims when dim == -1)
+  auto dt = cx.out_dtype();
+  int64_t r = cx.rank(0), dim = cx.i(2);
+  std::vector<int64_t> axes;
+  for (int64_t d = 0; d < r; ++d) if (dim == -1 || d != norm_dim(dim, r)) axes.push_back(d);
+  std::string v = cx.t_as(0, dt);
+  std::string nrm = cx.emit1("ReduceL2", {v}, {attr("axes", axes), attr("keepdims", int64_t{1})});
+  cx.out(0, cx.emit1("Mul", {v, cx.emit1("Div", {cx.t_as(1, dt), nrm})}));
+}
+MXTS_LOWER(lower_weight_norm, "aten::_weight_norm");
+
+}  // namespace
+}  // namespace mxts
