@@ -1,6 +1,7 @@
 #include "hierarchy/parse.hpp"
 
 #include <set>
+#include <unordered_map>
 
 #include "util/error.hpp"
 
@@ -107,6 +108,45 @@ NodeRecord parse_record_at(const Json& j, const std::string& where, const std::s
   return r;
 }
 
+// The parent of a module as tags.cpp and dynamo_namespace.cpp walk it: the
+// explicit "parent", else the path's prefix. A chain that comes back to a
+// module it already visited would make those walks loop forever (found by
+// fuzz/targets/hierarchy_json.cpp: {"path":"a","parent":"b"},
+// {"path":"b","parent":"a"} grew a vector until out of memory), so it is a
+// schema error.
+std::string parent_for_walk(const Module& m) {
+  if (m.parent) return *m.parent;
+  auto dot = m.path.rfind('.');
+  return dot == std::string::npos ? std::string() : m.path.substr(0, dot);
+}
+
+void check_parent_chains(const Document& doc, const std::string& where) {
+  std::unordered_map<std::string, size_t> index;
+  for (size_t i = 0; i < doc.modules.size(); ++i) index.emplace(doc.modules[i].path, i);
+  // 0 = unvisited, 1 = on the current chain, 2 = reaches the root.
+  std::vector<char> state(doc.modules.size(), 0);
+  std::vector<size_t> chain;
+  for (size_t start = 0; start < doc.modules.size(); ++start) {
+    chain.clear();
+    size_t i = start;
+    for (;;) {
+      if (state[i] == 2) break;
+      if (state[i] == 1)
+        schema_error(where, "modules[" + std::to_string(i) + "].parent",
+                     "the parent chain of " + quoted(doc.modules[i].path) +
+                         " is a cycle (a module cannot be its own ancestor)");
+      state[i] = 1;
+      chain.push_back(i);
+      const Module& m = doc.modules[i];
+      if (m.path.empty()) break;  // the root ends every walk
+      auto it = index.find(parent_for_walk(m));
+      if (it == index.end()) break;
+      i = it->second;
+    }
+    for (size_t c : chain) state[c] = 2;
+  }
+}
+
 }  // namespace
 
 std::vector<Module> parse_modules(const Json& json, const std::string& where) {
@@ -168,6 +208,7 @@ void validate_consistency(const Document& doc, const std::string& where) {
         schema_error(where, at + ".children[" + std::to_string(c) + "]",
                      quoted(m.children[c]) + " is not a module path");
   }
+  check_parent_chains(doc, where);
   std::set<std::string> names;
   for (size_t i = 0; i < doc.nodes.size(); ++i) {
     const NodeRecord& r = doc.nodes[i];
