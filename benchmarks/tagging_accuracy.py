@@ -171,7 +171,7 @@ def score(truth_nodes, tagged_nodes):
             "evidence": dict(evidence), "wrong_by_evidence": dict(wrong)}
 
 
-def run_model(name, cli, work, strategies):
+def run_model(name, cli, work, strategies, hierarchy):
     model_dir = work / name
     model_dir.mkdir(parents=True, exist_ok=True)
     pt, specs = trace(name, model_dir)
@@ -186,31 +186,39 @@ def run_model(name, cli, work, strategies):
         d.mkdir(exist_ok=True)
     strip_records(native, clean_dir / "model.onnx", rename_nodes=False)
     strip_records(native, noscope_dir / "model.onnx", rename_nodes=True)
+    tree = model_dir / "hierarchy.json"  # `modelexport hierarchy`: no node records
+    if hierarchy != "no":
+        cli.run("hierarchy", pt, "-o", tree)
+    variants = {"no": [False], "yes": [True], "both": [False, True]}[hierarchy]
     results = {}
     for strategy in strategies:
-        # `usage` must not read scopes: it gets the renamed copy.
-        src = (noscope_dir if strategy == "usage" else clean_dir) / "model.onnx"
-        out = model_dir / f"tagged-{strategy}.onnx"
-        try:
-            cli.run("tag", src, "-o", out, "--strategy", strategy, "--tag-storage", "none")
-            results[strategy] = score(truth, sidecar(out)["nodes"])
-        except RuntimeError as error:
-            results[strategy] = {"error": str(error)}
+        for with_tree in variants:
+            # `usage` must not read scopes: it gets the renamed copy.
+            src = (noscope_dir if strategy == "usage" else clean_dir) / "model.onnx"
+            label = strategy + ("+H" if with_tree else "")
+            out = model_dir / f"tagged-{label}.onnx"
+            extra = ["--hierarchy", tree] if with_tree else []
+            try:
+                cli.run("tag", src, "-o", out, "--strategy", strategy, "--tag-storage", "none",
+                        *extra)
+                results[label] = score(truth, sidecar(out)["nodes"])
+            except RuntimeError as error:
+                results[label] = {"error": str(error)}
     return results
 
 
 def print_table(all_results):
-    print(f"{'model':<10} {'strategy':<9} {'nodes':>6} {'truth':>6} {'match':>7}  "
+    print(f"{'model':<10} {'strategy':<11} {'nodes':>6} {'truth':>6} {'match':>7}  "
           f"evidence mix (wrong by evidence)")
     for model, results in all_results.items():
         for strategy, r in results.items():
             if "error" in r:
-                print(f"{model:<10} {strategy:<9} ERROR {r['error']}")
+                print(f"{model:<10} {strategy:<11} ERROR {r['error']}")
                 continue
             share = 100.0 * r["matched"] / r["total"] if r["total"] else 0.0
             mix = ", ".join(f"{k} {v}" for k, v in sorted(r["evidence"].items()))
             wrong = ", ".join(f"{k} {v}" for k, v in sorted(r["wrong_by_evidence"].items()))
-            print(f"{model:<10} {strategy:<9} {r['nodes']:>6} {r['total']:>6} {share:>6.1f}%  "
+            print(f"{model:<10} {strategy:<11} {r['nodes']:>6} {r['total']:>6} {share:>6.1f}%  "
                   f"{mix} ({wrong or 'none wrong'})")
 
 
@@ -222,6 +230,9 @@ def main(argv):
     parser.add_argument("--work", default="/tmp/modelexport-tagging-accuracy")
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--strategies", default="usage,scope,metadata,auto")
+    parser.add_argument("--hierarchy", choices=["no", "yes", "both"], default="both",
+                        help="tag without / with / both without and with --hierarchy H.json "
+                             "from `modelexport hierarchy MODEL.pt` (rows 'S+H')")
     parser.add_argument("--json", help="also write the results here")
     args = parser.parse_args(argv)
     models = [m for m in args.models.split(",") if m]
@@ -233,7 +244,8 @@ def main(argv):
     all_results, failed = {}, False
     for model in models:
         try:
-            all_results[model] = run_model(model, cli, work, args.strategies.split(","))
+            all_results[model] = run_model(model, cli, work, args.strategies.split(","),
+                                           args.hierarchy)
         except RuntimeError as error:  # export failed: report, go on
             all_results[model] = {"-": {"error": str(error)}}
         failed |= any("error" in r for r in all_results[model].values())

@@ -44,6 +44,8 @@ GraphView parse_graph_view(const json& graph) {
   for (const auto& n : graph.at("nodes"))
     view.nodes.push_back(GraphNode{n.value("name", ""), n.value("op_type", ""),
                                    strings_of(n, "inputs"), strings_of(n, "outputs")});
+  for (const auto& name : names_of(graph, "initializers"))
+    view.initializers.push_back(name.get<std::string>());
   return view;
 }
 

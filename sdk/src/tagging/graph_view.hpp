@@ -17,6 +17,9 @@ struct GraphNode {
 
 struct GraphView {
   std::vector<GraphNode> nodes;
+  // Names of initializers (weights, buffers): a node input that no node
+  // produces is an initializer if listed here, else a graph input.
+  std::vector<std::string> initializers;
 };
 
 // Throws Error(MX_ERR_INTERNAL) if the graph JSON lacks "nodes".

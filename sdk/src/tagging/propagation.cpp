@@ -1,5 +1,8 @@
 #include "tagging/propagation.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <limits>
 #include <map>
 #include <queue>
 #include <set>
@@ -10,18 +13,25 @@
 namespace modelexport {
 namespace {
 
+using json = nlohmann::json;
 using Neighbours = std::vector<std::vector<size_t>>;
+constexpr size_t kNone = std::numeric_limits<size_t>::max();
 
 struct Edges {
   Neighbours producers;  // nodes whose outputs a node reads
   Neighbours consumers;  // nodes reading a node's outputs
 };
 
-Edges edges_of(const GraphView& graph) {
+std::map<std::string, size_t> producer_map(const GraphView& graph) {
   std::map<std::string, size_t> producer_of;
   for (size_t i = 0; i < graph.nodes.size(); ++i)
     for (const auto& out : graph.nodes[i].outputs)
       if (!out.empty()) producer_of.emplace(out, i);
+  return producer_of;
+}
+
+Edges edges_of(const GraphView& graph) {
+  std::map<std::string, size_t> producer_of = producer_map(graph);
   std::vector<std::set<size_t>> prod(graph.nodes.size()), cons(graph.nodes.size());
   for (size_t i = 0; i < graph.nodes.size(); ++i)
     for (const auto& in : graph.nodes[i].inputs) {
@@ -36,6 +46,120 @@ Edges edges_of(const GraphView& graph) {
   return e;
 }
 
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool numeric(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit((unsigned char)c); });
+}
+
+// What propagation knows about modules: the supplied tree, or the one
+// rebuilt from the placed paths.
+class ModuleFacts {
+ public:
+  ModuleFacts(const json& supplied, const Assignments& a) {
+    if (supplied.is_array())
+      for (const auto& m : supplied) {
+        if (!m.is_object() || !m.contains("path") || !m.at("path").is_string()) continue;
+        Facts& f = add(m.at("path").get<std::string>());
+        f.supplied = true;
+        f.cls = m.value("class", "");
+        f.qualified = m.value("qualified_class", "");
+        if (m.contains("parameters") && m.at("parameters").is_number_integer())
+          f.parameters = m.at("parameters").get<long long>();
+        if (m.contains("own_parameters") && m.at("own_parameters").is_number_integer())
+          f.own_parameters = m.at("own_parameters").get<long long>();
+      }
+    for (const auto& slot : a)
+      if (slot) {
+        add(slot->module);
+        if (slot->evidence == "parameter") facts_[slot->module].parameter_evidence = true;
+      }
+  }
+
+  bool is_leaf(const std::string& p) const {
+    auto it = facts_.find(p);
+    return !p.empty() && it != facts_.end() && it->second.children.empty();
+  }
+  // Sequential / ModuleList / ModuleDict: their forward only calls children.
+  bool is_container(const std::string& p) const {
+    auto it = facts_.find(p);
+    if (p.empty() || it == facts_.end() || it->second.children.empty()) return false;
+    const Facts& f = it->second;
+    if (!f.cls.empty()) return f.cls == "Sequential" || f.cls == "ModuleList" || f.cls == "ModuleDict";
+    for (const auto& c : f.children)
+      if (!numeric(last_segment(c))) return false;
+    return true;
+  }
+  bool has_parameters(const std::string& p) const {
+    auto it = facts_.find(p);
+    if (it == facts_.end()) return false;
+    const Facts& f = it->second;
+    return f.own_parameters ? *f.own_parameters > 0 : f.parameter_evidence;
+  }
+  bool parameter_free(const std::string& p) const {
+    auto it = facts_.find(p);
+    return it != facts_.end() && it->second.parameters && *it->second.parameters == 0;
+  }
+  // A torch.nn leaf lowers to its parameter ops only (Linear, Conv, LayerNorm
+  // with opset 17, Embedding, BatchNorm); unknown classes count as built-in.
+  bool builtin(const std::string& p) const {
+    auto it = facts_.find(p);
+    if (it == facts_.end() || it->second.qualified.empty()) return true;
+    return it->second.qualified.rfind("torch.nn.", 0) == 0;
+  }
+  bool closed_leaf(const std::string& p) const { return is_leaf(p) && has_parameters(p) && builtin(p); }
+  bool open_parameter_leaf(const std::string& p) const {
+    return is_leaf(p) && has_parameters(p) && !builtin(p);
+  }
+  const std::vector<std::string>& children(const std::string& p) const {
+    static const std::vector<std::string> none;
+    auto it = facts_.find(p);
+    return it == facts_.end() ? none : it->second.children;
+  }
+  std::string class_of(const std::string& p) const {
+    auto it = facts_.find(p);
+    return it == facts_.end() ? "" : it->second.cls;
+  }
+  // Climbs out of pure containers.
+  std::string owning(std::string p) const {
+    while (is_container(p)) p = parent_path(p);
+    return p;
+  }
+
+ private:
+  struct Facts {
+    std::string cls, qualified;
+    std::optional<long long> parameters, own_parameters;
+    std::vector<std::string> children;  // in first-seen order
+    bool supplied = false, parameter_evidence = false;
+  };
+  Facts& add(const std::string& path) {
+    auto it = facts_.find(path);
+    if (it != facts_.end()) return it->second;
+    Facts& f = facts_[path];
+    if (!path.empty()) {
+      std::string parent = parent_path(path);
+      add(parent);
+      facts_[parent].children.push_back(path);
+    }
+    return facts_[path];
+  }
+  std::map<std::string, Facts> facts_;
+};
+
+bool is_layout_op(const std::string& op) {
+  static const std::set<std::string> ops = {"Reshape", "Transpose", "Squeeze", "Unsqueeze", "Flatten"};
+  return ops.count(op) != 0;
+}
+
+bool is_arithmetic(const std::string& op) {
+  static const std::set<std::string> ops = {"Add", "Sub", "Mul", "Div", "Pow"};
+  return ops.count(op) != 0;
+}
+
 // Common module of the placed neighbours, or nothing if none is placed.
 std::optional<std::string> common_module(const std::vector<size_t>& neighbours,
                                          const Assignments& a) {
@@ -48,24 +172,211 @@ std::optional<std::string> common_module(const std::vector<size_t>& neighbours,
 }
 
 // Visits `order`, placing every unplaced node from `neighbours`, until a
-// whole sweep places nothing. Monotone (placed nodes never change), so it
-// terminates; with a true topological order the first sweep already is the
-// fixed point.
+// whole sweep places nothing. `adjust` may move the module found (e.g. out
+// of a built-in leaf). Monotone, so it terminates.
+template <class Adjust>
 void sweep_to_fixed_point(const std::vector<size_t>& order, const Neighbours& neighbours,
-                          Assignments& a) {
+                          Assignments& a, Adjust adjust) {
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t n : order) {
       if (a[n]) continue;
       if (auto m = common_module(neighbours[n], a)) {
-        a[n] = Assignment{*m, kEvidencePropagated};
+        a[n] = Assignment{adjust(*m), kEvidencePropagated};
         changed = true;
       }
     }
   }
 }
 
+// Step 1 (see propagation.hpp / docs/tagging.md §3.1).
+class DataPathRule {
+ public:
+  DataPathRule(const GraphView& g, const Edges& e, const std::vector<size_t>& order,
+               const ModuleFacts& facts, Assignments& a)
+      : g_(g), e_(e), order_(order), facts_(facts), a_(a), pos_(g.nodes.size()),
+        evidence_(g.nodes.size()), side_(g.nodes.size(), false), next_evidence_(g.nodes.size(), kNone) {
+    for (size_t i = 0; i < order.size(); ++i) pos_[order[i]] = i;
+    for (size_t i = 0; i < a.size(); ++i) evidence_[i] = a[i].has_value();
+    std::map<std::string, size_t> producer_of = producer_map(g);
+    std::set<std::string> initializers(g.initializers.begin(), g.initializers.end());
+    for (size_t i = 0; i < g.nodes.size(); ++i)
+      for (const auto& in : g.nodes[i].inputs)
+        if (!in.empty()) value_consumers_[in].push_back(i);
+    // side: Shape/Size, or every input a side node's output or an initializer.
+    for (size_t n : order) {
+      const GraphNode& node = g.nodes[n];
+      bool side = node.op_type == "Shape" || node.op_type == "Size";
+      if (!side) {
+        side = true;
+        for (const auto& in : node.inputs) {
+          if (in.empty()) continue;
+          auto it = producer_of.find(in);
+          if (it != producer_of.end() ? !side_[it->second] : !initializers.count(in)) side = false;
+        }
+      }
+      side_[n] = side;
+    }
+    // next_evidence: the evidence-placed node earliest in topological order
+    // reachable through consumers that are not evidence-placed.
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      size_t best = kNone;
+      for (size_t c : e.consumers[*it]) {
+        size_t cand = evidence_[c] ? c : next_evidence_[c];
+        if (cand != kNone && (best == kNone || pos_[cand] < pos_[best])) best = cand;
+      }
+      next_evidence_[*it] = best;
+    }
+  }
+
+  void run() {
+    for (size_t n : order_)
+      if (!a_[n] && !side_[n]) place(n);
+  }
+
+ private:
+  void place(size_t n) {
+    const GraphNode& node = g_.nodes[n];
+    std::vector<size_t> data_producers;
+    for (size_t p : e_.producers[n])
+      if (!side_[p] && a_[p]) data_producers.push_back(p);
+    if (data_producers.empty()) return;  // left to the consumer rule
+    size_t last = *std::max_element(data_producers.begin(), data_producers.end(),
+                                    [&](size_t x, size_t y) { return pos_[x] < pos_[y]; });
+    const std::string m0 = a_[last]->module;
+
+    // A layout op feeding only a non-built-in parameter leaf's ops is that
+    // leaf's input preparation (GPT-2 Conv1D: x.view(-1, nx) before addmm).
+    if (is_layout_op(node.op_type)) {
+      std::optional<std::string> target;
+      bool all = !e_.consumers[n].empty();
+      for (size_t c : e_.consumers[n]) {
+        if (!evidence_[c]) { all = false; break; }
+        if (target && *target != a_[c]->module) { all = false; break; }
+        target = a_[c]->module;
+      }
+      if (all && target && facts_.open_parameter_leaf(*target)) {
+        a_[n] = Assignment{*target, kEvidencePropagated};
+        return;
+      }
+    }
+
+    std::string m = m0;
+    if (facts_.is_leaf(m0)) {
+      bool keep = facts_.open_parameter_leaf(m0) && is_layout_op(node.op_type) && evidence_[last];
+      if (!keep) m = parent_path(m0);
+    }
+    m = facts_.owning(m);
+
+    const size_t next = next_evidence_[n];
+    const std::string limit = next == kNone ? std::string() : common_ancestor(m0, a_[next]->module);
+    while (m != limit && is_ancestor_or_self(limit, m) && !inputs_visible(n, data_producers, m))
+      m = facts_.owning(parent_path(m));
+
+    if (auto child = matching_child(n, data_producers, m, limit)) m = *child;
+    a_[n] = Assignment{m, kEvidencePropagated};
+  }
+
+  // Every data input produced outside `m` must be visible in it: consumed by
+  // an evidence-placed node inside `m`, or by no evidence-placed node at all
+  // (an argument only unplaced ops read, like an attention mask).
+  bool inputs_visible(size_t n, const std::vector<size_t>& producers, const std::string& m) const {
+    for (size_t p : producers) {
+      if (is_ancestor_or_self(m, a_[p]->module)) continue;
+      for (const auto& out : g_.nodes[p].outputs) {
+        if (std::find(g_.nodes[n].inputs.begin(), g_.nodes[n].inputs.end(), out) ==
+            g_.nodes[n].inputs.end())
+          continue;
+        bool inside = false, any = false;
+        auto it = value_consumers_.find(out);
+        if (it != value_consumers_.end())
+          for (size_t c : it->second) {
+            if (!evidence_[c]) continue;
+            any = true;
+            inside = inside || is_ancestor_or_self(m, a_[c]->module);
+          }
+        if (any && !inside) return false;
+      }
+    }
+    return true;
+  }
+
+  // A parameter-free child module (of `m`, else of its ancestors up to
+  // `limit`) whose class lowers to this op.
+  std::optional<std::string> matching_child(size_t n, const std::vector<size_t>& producers,
+                                            std::string m, const std::string& limit) const {
+    const std::string& op = g_.nodes[n].op_type;
+    for (;;) {
+      for (const auto& child : facts_.children(m)) {
+        if (!facts_.parameter_free(child)) continue;
+        auto ops = ops_of_module_class(facts_.class_of(child));
+        if (std::find(ops.begin(), ops.end(), op) == ops.end()) continue;
+        if (is_arithmetic(op) && !arithmetic_fits(n, producers, child)) continue;
+        return child;
+      }
+      if (m == limit || !is_ancestor_or_self(limit, m) || m.empty()) return std::nullopt;
+      m = parent_path(m);
+    }
+  }
+
+  // Add/Mul/... belong to an activation module (GELU's 0.5*x*(1+erf(..)))
+  // only if one of their data inputs comes from it, or they read a single
+  // value (its input x); a residual Add of two branches never does.
+  bool arithmetic_fits(size_t n, const std::vector<size_t>& producers, const std::string& child) const {
+    for (size_t p : producers)
+      if (a_[p]->module == child) return true;
+    std::set<std::string> values;
+    for (const auto& in : g_.nodes[n].inputs)
+      for (size_t p : producers)
+        for (const auto& out : g_.nodes[p].outputs)
+          if (!in.empty() && in == out) values.insert(in);
+    return values.size() == 1;
+  }
+
+  const GraphView& g_;
+  const Edges& e_;
+  const std::vector<size_t>& order_;
+  const ModuleFacts& facts_;
+  Assignments& a_;
+  std::vector<size_t> pos_;
+  std::vector<bool> evidence_, side_;
+  std::vector<size_t> next_evidence_;
+  std::map<std::string, std::vector<size_t>> value_consumers_;
+};
+
 }  // namespace
+
+std::vector<std::string> ops_of_module_class(const std::string& cls) {
+  const std::string c = lower(cls);
+  auto has = [&](const char* s) { return c.find(s) != std::string::npos; };
+  if (has("relu6")) return {"Clip", "Relu"};
+  if (has("leakyrelu")) return {"LeakyRelu"};
+  if (has("gelu")) return {"Gelu", "Erf", "Tanh", "Pow", "Sqrt", "Mul", "Div", "Add"};
+  if (has("silu") || has("swish")) return {"Sigmoid", "Mul", "HardSigmoid"};
+  if (has("hardsigmoid")) return {"HardSigmoid"};
+  if (has("hardtanh")) return {"Clip"};
+  if (has("mish")) return {"Mish", "Softplus", "Tanh", "Mul"};
+  if (has("selu")) return {"Selu"};
+  if (has("celu")) return {"Celu"};
+  if (has("elu")) return {"Elu"};
+  if (has("relu")) return {"Relu"};
+  if (has("sigmoid")) return {"Sigmoid"};
+  if (has("tanh")) return {"Tanh"};
+  if (has("logsoftmax")) return {"LogSoftmax"};
+  if (has("softmax")) return {"Softmax"};
+  if (has("softplus")) return {"Softplus"};
+  if (has("adaptiveavgpool")) return {"GlobalAveragePool", "AveragePool", "ReduceMean"};
+  if (has("adaptivemaxpool")) return {"GlobalMaxPool", "MaxPool", "ReduceMax"};
+  if (has("maxpool")) return {"MaxPool"};
+  if (has("avgpool")) return {"AveragePool"};
+  if (has("flatten")) return {"Flatten", "Reshape"};
+  if (has("dropout")) return {"Dropout"};
+  if (has("identity")) return {"Identity"};
+  if (has("upsample")) return {"Resize"};
+  if (has("pixelshuffle")) return {"DepthToSpace"};
+  if (has("pad")) return {"Pad"};
+  return {};
+}
 
 std::vector<size_t> topological_order(const GraphView& graph) {
   Edges e = edges_of(graph);
@@ -88,12 +399,16 @@ std::vector<size_t> topological_order(const GraphView& graph) {
   return order;
 }
 
-std::vector<Assignment> propagate(const GraphView& graph, Assignments a) {
+std::vector<Assignment> propagate(const GraphView& graph, Assignments a, const json& modules) {
   Edges e = edges_of(graph);
   std::vector<size_t> order = topological_order(graph);
   std::vector<size_t> reversed(order.rbegin(), order.rend());
-  sweep_to_fixed_point(reversed, e.consumers, a);
-  sweep_to_fixed_point(order, e.producers, a);
+  const ModuleFacts facts(modules, a);
+  DataPathRule(graph, e, order, facts, a).run();
+  sweep_to_fixed_point(reversed, e.consumers, a, [&](const std::string& m) {
+    return facts.closed_leaf(m) ? facts.owning(parent_path(m)) : m;
+  });
+  sweep_to_fixed_point(order, e.producers, a, [](const std::string& m) { return m; });
   std::vector<Assignment> out;
   out.reserve(a.size());
   for (auto& slot : a) out.push_back(slot ? *slot : Assignment{"", kEvidenceRoot});

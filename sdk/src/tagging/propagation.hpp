@@ -1,23 +1,47 @@
-// The one propagation pass shared by every strategy (docs/tagging.md):
-//  1. consumers: an unplaced node takes the deepest common ancestor-or-self
-//     of the modules of its placed consumers; nodes are visited in reverse
-//     topological order, repeated to a fixed point, so chains of constants
-//     and shape ops resolve from the op they finally feed;
-//  2. producers: still unplaced nodes take the deepest common module of their
+// The one propagation pass shared by every strategy (docs/tagging.md §3):
+//  0. nodes are split into "side" nodes (constants, shape arithmetic: no
+//     activation flows through them) and "data" nodes (an input derives from
+//     a graph input through data nodes);
+//  1. data nodes, in topological order, follow the module of their latest
+//     placed data producer: a leaf module is left once its own ops are done
+//     (except layout ops right after a non-built-in leaf's parameter op),
+//     pure containers (Sequential, ModuleList) own no ops, a module is left
+//     while an input comes from outside it and is not visible in it, never
+//     above the deepest module common to that producer and the next placed
+//     consumer; a parameter-free child module whose class matches the op
+//     (ReLU→Relu, GELU→Erf/Tanh pattern, MaxPool2d→MaxPool, ...) takes it;
+//  2. consumers: an unplaced node takes the deepest common ancestor-or-self
+//     of the modules of its placed consumers (a built-in leaf with
+//     parameters hands it to its parent), reverse topological order, to a
+//     fixed point;
+//  3. producers: still unplaced nodes take the deepest common module of their
 //     placed producers, in topological order, to a fixed point;
-//  3. anything left goes to the root "" with evidence "root".
-// Nodes placed by 1 or 2 get evidence "propagated". Strategy assignments are
+//  4. anything left goes to the root "" with evidence "root".
+// Nodes placed by 1-3 get evidence "propagated". Strategy assignments are
 // never changed.
 #pragma once
+#include <nlohmann/json.hpp>
+
 #include "tagging/assignment.hpp"
 #include "tagging/graph_view.hpp"
 
 namespace modelexport {
 
-std::vector<Assignment> propagate(const GraphView& graph, Assignments assignments);
+// `modules`: the "modules" array of a supplied hierarchy (path, class,
+// qualified_class, parameters, own_parameters, children), or an empty array /
+// null: the tree is then rebuilt from the placed paths, every class is
+// unknown and a leaf "has parameters" when a node was placed in it with
+// evidence "parameter".
+std::vector<Assignment> propagate(const GraphView& graph, Assignments assignments,
+                                  const nlohmann::json& modules = nlohmann::json());
 
 // Kahn's algorithm, ties broken by node index so the order is deterministic;
 // nodes on a cycle (invalid ONNX) follow in index order.
 std::vector<size_t> topological_order(const GraphView& graph);
+
+// The op types a parameter-free module of class `cls` lowers to ("" when the
+// class is not known to be an activation/pooling/etc. module). Exposed for
+// tests.
+std::vector<std::string> ops_of_module_class(const std::string& cls);
 
 }  // namespace modelexport

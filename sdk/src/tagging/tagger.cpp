@@ -65,7 +65,8 @@ json tag_graph(const Registry& registry, const std::string& strategy, const json
     provenance.strategies.push_back(plugin->name());
   }
   StrategyAnswer combined = combine_answers(answers, view.nodes.size());
-  std::vector<Assignment> assignments = propagate(view, std::move(combined.assignments));
+  std::vector<Assignment> assignments =
+      propagate(view, std::move(combined.assignments), supplied_modules(options));
 
   ModuleTree tree(supplied_modules(options), combined.classes);
   for (const auto& a : assignments) tree.add_path(a.module);
