@@ -356,10 +356,10 @@ std::vector<std::string> ops_of_module_class(const std::string& cls) {
   if (has("hardsigmoid")) return {"HardSigmoid"};
   if (has("hardtanh")) return {"Clip"};
   if (has("mish")) return {"Mish", "Softplus", "Tanh", "Mul"};
+  if (has("relu")) return {"Relu"};  // before "elu", which it contains
   if (has("selu")) return {"Selu"};
   if (has("celu")) return {"Celu"};
   if (has("elu")) return {"Elu"};
-  if (has("relu")) return {"Relu"};
   if (has("sigmoid")) return {"Sigmoid"};
   if (has("tanh")) return {"Tanh"};
   if (has("logsoftmax")) return {"LogSoftmax"};
