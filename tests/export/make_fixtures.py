@@ -164,19 +164,122 @@ class TinyGPT2(nn.Module):
         return self.lm_head(self.ln_f(x))
 
 
-class CumsumBlock(nn.Module):
+class InverseBlock(nn.Module):
     def forward(self, x):
-        return torch.cumsum(x, dim=1)
+        return torch.linalg.inv(x.view(2, 2, 2, 2)).reshape(2, 8)
 
 
 class Unsupported(nn.Module):
     def __init__(self):
         super().__init__()
         self.proj = nn.Linear(8, 8)
-        self.inner = CumsumBlock()
+        self.inner = InverseBlock()
 
     def forward(self, x):
         return self.inner(self.proj(x))
+
+
+# ---------------------------------------------------------------- op unit models
+# Ops not (or not fully) exercised by the zoo: each model computes many ops in a
+# child module (so hierarchy checks stay meaningful) on inputs with negative
+# values and dynamic axes, and returns every result.
+class ElementwiseOps(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.prelu = nn.PReLU(6, init=0.1)
+        self.gn = nn.GroupNorm(2, 6)
+        self.inorm = nn.InstanceNorm1d(6, affine=True)
+
+    def forward(self, x):  # x: [batch, 6, seq]
+        r = [F.hardswish(x), F.hardsigmoid(x), F.mish(x), F.elu(x, 0.5), F.selu(x), F.celu(x, 1.5),
+             F.softplus(x, beta=2.0, threshold=1.0), F.leaky_relu(x, 0.2), self.prelu(x), F.logsigmoid(x),
+             F.softsign(x), F.hardshrink(x, 0.3), F.softshrink(x, 0.3), F.threshold(x, 0.1, -2.0), F.relu6(x * 4),
+             torch.log1p(x.abs()), torch.expm1(x), torch.trunc(x * 3), torch.frac(x * 3),
+             torch.remainder(x, 0.7), torch.fmod(x, 0.7), torch.lerp(x, x * 2, 0.3),
+             torch.addcmul(x, x, x, value=0.5), torch.maximum(x, -x * 0.5), torch.minimum(x, x * 0.5)]
+        xi = (x * 10).long()
+        r += [xi // 3, torch.div(xi, -4, rounding_mode="floor"), torch.div(xi, 4, rounding_mode="trunc"),
+              torch.remainder(xi, 3), torch.fmod(xi, 3)]
+        r += [self.gn(x), self.inorm(x), x.var(dim=-1, keepdim=True), x.std(dim=1), x.norm(dim=-1),
+              torch.logsumexp(x, dim=1), x.prod(dim=1), (x > 0).all(dim=1), (x > 1).any(dim=-1),
+              torch.cumsum(x, dim=-1), torch.cumsum(xi > 0, dim=1)]
+        return tuple(r)
+
+
+class IndexOps(nn.Module):
+    def forward(self, x, idx):  # x: [batch, 6, seq]; idx: int64 [batch, 6, 2] in [0, 2)
+        r = [torch.tril(x[:, :, :5].transpose(1, 2)), torch.triu(x[:, :5, :5], 1),
+             torch.flip(x, [1, -1]), torch.roll(x, 2, 1), torch.roll(x, -1, 1),
+             torch.topk(x, 2, dim=1)[0], torch.topk(x, 3, dim=-1, largest=False)[1],
+             torch.sort(x, dim=1)[0], torch.sort(x, dim=1, descending=True)[1], torch.argsort(x, dim=-1),
+             torch.gather(x, 2, idx), torch.scatter(x, 2, idx, -5.0),
+             torch.scatter_add(torch.zeros_like(x), 2, idx, torch.ones_like(idx, dtype=x.dtype)),
+             x[:, torch.tensor([0, 2, 5])], x[:, torch.tensor([1, 3]), torch.tensor([0, 2])],
+             torch.einsum("bij,bkj->bik", x, x), x.chunk(2, dim=-1)[1], x.split(3, dim=-1)[-1],
+             x.unsqueeze(2).squeeze(), x.unflatten(1, (2, 3)), x.movedim(1, -1)]
+        y = x.clone()
+        y[:, 1] = 0.5                    # select + copy_ (view write-back)
+        y[:, :, 1:3] += 1.0              # slice + add_
+        y[y < -1.0] = -1.0               # boolean index_put
+        z = x.clone()
+        z.view(-1)[:4] = 2.0             # view of a view
+        r += [y, z, torch.meshgrid(x[0, 0], x[0, 1, :3], indexing="ij")[1]]
+        return tuple(r)
+
+
+class VisionOps(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.dw = nn.Conv2d(4, 4, 3, padding=1, groups=4)
+        self.grouped = nn.Conv2d(4, 8, 3, stride=2, padding=2, dilation=2, groups=2)
+        self.ps = nn.PixelShuffle(2)
+        self.inorm = nn.InstanceNorm2d(4)
+
+    def forward(self, x):  # x: [batch, 4, 9, 11]
+        r = [self.dw(x), self.grouped(x), F.max_pool2d(x, 3, 2, ceil_mode=True),
+             F.max_pool2d(x, 2, 2, padding=1), F.avg_pool2d(x, 3, 2, padding=1, count_include_pad=False),
+             F.avg_pool2d(x, 3, 2, ceil_mode=True), F.avg_pool2d(x, 2, 2, divisor_override=3),
+             F.adaptive_avg_pool2d(x, (4, 3)), F.adaptive_max_pool2d(x, (2, 5)), F.adaptive_avg_pool2d(x, 1),
+             F.pad(x, (1, 2, 0, 3)), F.pad(x, (2, 1, 1, 2), mode="reflect"), F.pad(x, (1, 1, 2, 0), mode="replicate"),
+             F.pad(x, (-1, 2), value=0.5), F.interpolate(x, scale_factor=2.0, mode="nearest"),
+             F.interpolate(x, size=(5, 7), mode="bilinear", align_corners=False),
+             F.interpolate(x, size=(13, 17), mode="bilinear", align_corners=True),
+             self.ps(x[:, :, :8, :8]), self.inorm(x)]
+        return tuple(r)
+
+
+class OpsModel(nn.Module):
+    """A root that only dispatches to the op block."""
+    def __init__(self, block):
+        super().__init__()
+        self.block = block
+
+    def forward(self, *args):
+        return self.block(*args)
+
+
+class ElementwiseOpsModel(OpsModel):
+    def __init__(self):
+        super().__init__(ElementwiseOps())
+
+    def forward(self, x):
+        return self.block(x)
+
+
+class IndexOpsModel(OpsModel):
+    def __init__(self):
+        super().__init__(IndexOps())
+
+    def forward(self, x, idx):
+        return self.block(x, idx)
+
+
+class VisionOpsModel(OpsModel):
+    def __init__(self):
+        super().__init__(VisionOps())
+
+    def forward(self, x):
+        return self.block(x)
 
 
 # ---------------------------------------------------------------- specs
@@ -229,6 +332,13 @@ MODELS = {
         ("src", "float32", ["batch", "seq", 32], (2, 10, 32), (3, 6, 32), 0)]),
     "vit_b_16": (vit_model, [
         ("x", "float32", ["batch", 3, 224, 224], (1, 3, 224, 224), (2, 3, 224, 224), 0)]),
+    "ops_elementwise": (ElementwiseOpsModel, [
+        ("x", "float32", ["batch", 6, "seq"], (2, 6, 10), (3, 6, 7), 0)]),
+    "ops_index": (IndexOpsModel, [
+        ("x", "float32", ["batch", 6, 8], (2, 6, 8), (3, 6, 8), 0),
+        ("idx", "int64", ["batch", 6, 2], (2, 6, 2), (3, 6, 2), 8)]),
+    "ops_vision": (VisionOpsModel, [
+        ("x", "float32", ["batch", 4, 9, 11], (2, 4, 9, 11), (1, 4, 9, 11), 0)]),
     "unsupported": (Unsupported, [
         ("x", "float32", [2, 8], (2, 8), (2, 8), 0)]),
 }

@@ -18,6 +18,9 @@ std::string emit_gelu(Ctx& cx, const std::string& x, const std::string& approxim
 std::pair<std::string, std::string> emit_attention(Ctx& cx, const std::string& q, const std::string& k,
                                                    const std::string& v, const std::string& mask_add,
                                                    double scale, at::ScalarType dtype);
+// Elements of a list/tuple value: known elements, or the items of a folded
+// (static) list; an unsupported-op error otherwise.
+std::vector<VP> elems_of(Ctx& cx, const VP& list);
 // Symbols whose output aliases their first input (views).
 bool is_view_op(const std::string& kind);
 // After an in-place op replaced `old_val` (a view) by `new_val`, rebuild the

@@ -45,13 +45,12 @@ MXTS_LOWER(lower_scatter, "aten::scatter", "aten::scatter_", "aten::scatter_add"
 // aten::index(self, Tensor?[] indices): advanced indexing with integer
 // index tensors (bool masks are data-dependent shapes, unsupported).
 void lower_index(Ctx& cx, const tj::Node*) {
-  VP l = cx.in(1);
-  if (!l->has_elems) cx.unsupported("index with a list of unknown elements");
+  auto el = elems_of(cx, cx.in(1));
   int64_t r = cx.rank(0);
   std::vector<int64_t> dims;
   std::vector<VP> idx;
-  for (size_t k = 0; k < l->elems.size(); ++k) {
-    const auto& e = l->elems[k];
+  for (size_t k = 0; k < el.size(); ++k) {
+    const auto& e = el[k];
     if (e->iv.isNone()) continue;
     auto t = e->iv.toTensor();
     if (t.scalar_type() == at::kBool || t.scalar_type() == at::kByte)
@@ -102,15 +101,14 @@ MXTS_LOWER(lower_index, "aten::index");
 // index_put(self, indices, values, accumulate): boolean mask -> Where;
 // one integer index on a leading dim -> ScatterND.
 void lower_index_put(Ctx& cx, const tj::Node*) {
-  VP l = cx.in(1);
-  if (!l->has_elems) cx.unsupported("index_put with a list of unknown elements");
+  auto el = elems_of(cx, cx.in(1));
   auto dt = cx.out_dtype();
   bool acc = cx.n_in() > 3 && cx.b(3);
   std::vector<size_t> present;
-  for (size_t k = 0; k < l->elems.size(); ++k) if (!l->elems[k]->iv.isNone()) present.push_back(k);
+  for (size_t k = 0; k < el.size(); ++k) if (!el[k]->iv.isNone()) present.push_back(k);
   if (present.size() != 1) cx.unsupported("index_put with several index tensors");
   size_t pos = present[0];
-  VP ix = l->elems[pos];
+  VP ix = el[pos];
   auto it = ix->iv.toTensor();
   std::string x = cx.t_as(0, dt), v = cx.t_as(2, dt);
   int64_t r = cx.rank(0);
@@ -334,16 +332,15 @@ namespace {
 
 void lower_meshgrid(Ctx& cx, const tj::Node*) {
   // meshgrid(tensors, indexing="ij"|"xy"); "xy" swaps the roles of the first two
-  VP l = cx.in(0);
-  if (!l->has_elems) cx.unsupported("meshgrid of a list with unknown elements");
+  auto el = elems_of(cx, cx.in(0));
   std::string indexing = cx.n_in() > 1 ? cx.s(1) : "ij";
-  size_t n = l->elems.size();
+  size_t n = el.size();
   std::vector<size_t> pos(n);
   for (size_t k = 0; k < n; ++k) pos[k] = k;
   if (indexing == "xy" && n >= 2) std::swap(pos[0], pos[1]);
   std::vector<std::string> flat(n), shape_parts(n);
   for (size_t k = 0; k < n; ++k) {
-    flat[k] = cx.emit1("Reshape", {cx.t(l->elems[k]), cx.ci64({-1})});
+    flat[k] = cx.emit1("Reshape", {cx.t(el[k]), cx.ci64({-1})});
   }
   for (size_t k = 0; k < n; ++k) shape_parts[pos[k]] = cx.shape_of(flat[k]);
   std::string full = cx.emit1("Concat", shape_parts, {attr("axis", int64_t{0})});

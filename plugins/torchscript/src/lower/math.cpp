@@ -80,11 +80,9 @@ MXTS_LOWER(lower_outer, "aten::outer", "aten::ger");
 void lower_einsum(Ctx& cx, const tj::Node*) {
   std::string eq;
   for (char c : cx.s(0)) if (c != ' ') eq += c;
-  VP l = cx.in(1);
-  if (!l->has_elems) cx.unsupported("einsum operand list without known elements");
   auto dt = cx.out_dtype();
   std::vector<std::string> ins;
-  for (auto& e : l->elems) ins.push_back(cx.t_as(e, dt));
+  for (auto& e : elems_of(cx, cx.in(1))) ins.push_back(cx.t_as(e, dt));
   cx.out(0, cx.emit1("Einsum", ins, {attr("equation", eq)}));
 }
 MXTS_LOWER(lower_einsum, "aten::einsum");

@@ -224,9 +224,7 @@ MXTS_LOWER(lower_split, "aten::split", "aten::split_with_sizes", "aten::chunk", 
            "aten::unsafe_split", "aten::unsafe_chunk", "aten::tensor_split", "aten::unsafe_split_with_sizes");
 
 std::vector<VP> tensor_list(Ctx& cx, size_t idx) {
-  VP l = cx.in(idx);
-  if (l->has_elems) return l->elems;
-  cx.unsupported("tensor list without known elements");
+  return elems_of(cx, cx.in(idx));
 }
 
 void lower_cat(Ctx& cx, const tj::Node* n) {
