@@ -191,9 +191,9 @@ def cells(r):
 
 def summary(rows):
     n = len(rows)
-    c = {k: sum(1 for r in rows if r["status"] == k) for k in ("PASS", "ROOT", "FAIL", "SKIP")}
+    c = {k: sum(1 for r in rows if r["status"] == k) for k in ("PASS", "ROOT", "FAIL", "SKIP", "NOT RUN")}
     return (f"zoo: {c['PASS']}/{n} pass; {c['ROOT']} pass parity and tagging with root share > 1%; "
-            f"{c['FAIL']} fail; {c['SKIP']} skipped")
+            f"{c['FAIL']} fail; {c['SKIP']} skipped; {c['NOT RUN']} not run")
 
 
 def main():
@@ -208,6 +208,8 @@ def main():
     ap.add_argument("--markdown")
     ap.add_argument("--keep")
     ap.add_argument("--timeout", type=int, default=900)
+    ap.add_argument("--budget", type=float, default=0,
+                    help="minutes; models not started within the budget are reported NOT RUN")
     ap.add_argument("--fixtures", default=os.environ.get(
         "MODELEXPORT_ZOO_FIXTURES", os.path.join(REPO, "tests", "fixtures", "generated", "zoo")))
     a = ap.parse_args()
@@ -237,15 +239,30 @@ def main():
               file=sys.stderr)
         return 2
     print(f"exporter: {cli} (plugins: {plugin_dir})", flush=True)
-    todo = [n for n in names if not models[n].skip]
-    if todo:
-        subprocess.run([sys.executable, os.path.join(HERE, "make_zoo.py"), a.fixtures] + todo, check=True)
+    import make_zoo
+
+    def stale(n):
+        p = os.path.join(a.fixtures, f"{n}.meta.json")
+        if not os.path.exists(p):
+            return True
+        with open(p) as f:
+            return json.load(f).get("stamp") != make_zoo.stamp(n)
     outdir = a.keep or tempfile.mkdtemp(prefix="mxzoo-")
     os.makedirs(outdir, exist_ok=True)
     rows = []
     widths = [28, 7, 6, 8, 12, 16]
     print("  ".join(c.ljust(w) for c, w in zip(COLS, widths + [0])), flush=True)
+    t_start = time.time()
     for n in names:
+        if a.budget and time.time() - t_start > 60 * a.budget:
+            r = {"model": n, "family": models[n].family, "params": None, "nodes": None, "export_s": None,
+                 "diff": None, "evidence": None, "status": "NOT RUN", "error": f"time budget ({a.budget:g} min)"}
+            rows.append(r)
+            print("  ".join(c.ljust(w) for c, w in zip(cells(r), widths + [0])), flush=True)
+            continue
+        if not models[n].skip and stale(n):  # fixture step, one process per model (memory is returned)
+            subprocess.run([sys.executable, os.path.join(HERE, "make_zoo.py"), a.fixtures, n],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         r = run_model(n, models[n], a.fixtures, cli, plugin_dir, outdir, a.timeout)
         rows.append(r)
         print("  ".join(c.ljust(w) for c, w in zip(cells(r), widths + [0])), flush=True)

@@ -154,10 +154,27 @@ add("hf_wav2vec2", hf("Wav2Vec2Model", "Wav2Vec2Config", hidden_size=64, num_hid
 
 
 # ------------------------------------------------------------ torchvision
-def tv(name, **kw):
+def calibrate_batchnorm(m, size):
+    """Random init leaves BatchNorm running statistics at (0, 1), which makes the
+    activations of deep BN networks (MobileNet, EfficientNet) vanish to ~1e-14
+    and parity trivial. One train-mode pass on random images sets them to real
+    batch statistics."""
+    bns = [b for b in m.modules() if isinstance(b, nn.modules.batchnorm._BatchNorm)]
+    if not bns:
+        return
+    for b in bns:
+        b.momentum = 1.0
+    m.train()
+    with torch.no_grad():
+        m(torch.randn(4, 3, size, size, generator=torch.Generator().manual_seed(2)))
+    m.eval()
+
+
+def tv(name, size=224, **kw):
     def build():
         import torchvision
         m = getattr(torchvision.models, name)(**kw)
+        calibrate_batchnorm(m, size)
         # zero-initialised classifier heads would make parity trivial
         for mod in m.modules():
             if isinstance(mod, nn.Linear) and mod.weight.abs().sum() == 0:
@@ -188,11 +205,20 @@ TV_ALL = ['alexnet', 'convnext_base', 'convnext_large', 'convnext_small', 'convn
 # not supported by the exporter yet)
 TOO_BIG = {"vit_h_14": "632M parameters", "regnet_y_128gf": "645M parameters"}
 TV_KW = {"googlenet": dict(aux_logits=False, init_weights=True), "inception_v3": dict(aux_logits=False, init_weights=True)}
-for _n in TV_NAMED + [n for n in TV_ALL if n not in TV_NAMED]:
+# the largest (slow to trace and export on a small machine) go last
+TV_LARGE = {"vgg11", "vgg11_bn", "vgg13", "vgg13_bn", "vgg16", "vgg16_bn", "vgg19", "vgg19_bn", "convnext_base",
+            "convnext_large", "regnet_x_16gf", "regnet_x_32gf", "regnet_y_16gf", "regnet_y_32gf", "vit_b_32",
+            "vit_l_16", "vit_l_32", "efficientnet_b6", "efficientnet_b7", "efficientnet_v2_l", "efficientnet_v2_m",
+            "resnext101_32x8d", "resnext101_64x4d", "wide_resnet101_2", "wide_resnet50_2", "swin_b", "swin_v2_b",
+            "resnet152", "regnet_x_8gf", "regnet_y_8gf", "densenet161", "swin_s", "swin_v2_s"}
+_TV_ORDER = TV_NAMED + [n for n in TV_ALL if n not in TV_NAMED and n not in TV_LARGE] + \
+    [n for n in TV_ALL if n not in TV_NAMED and n in TV_LARGE]
+for _n in _TV_ORDER:
     _skip = None
     if _n in TOO_BIG:
         _skip = f"{TOO_BIG[_n]}: over the 2 GiB protobuf limit (ONNX external data not supported)"
-    add("tv_" + _n, tv(_n, **TV_KW.get(_n, {})), image(299 if _n == "inception_v3" else 224),
+    _size = 299 if _n == "inception_v3" else 224
+    add("tv_" + _n, tv(_n, size=_size, **TV_KW.get(_n, {})), image(_size),
         subset=["ci"] if _n in TV_CI else [], skip=_skip, family="torchvision")
 
 
@@ -267,3 +293,6 @@ add("ta_wav2vec2_small", ta("wav2vec2_model", extractor_mode="group_norm", extra
                             encoder_ff_interm_dropout=0.1, encoder_dropout=0.1, encoder_layer_norm_first=False,
                             encoder_layer_drop=0.1, aux_num_out=None),
     AUDIO, subset=["ci"], family="torchaudio")
+
+# run order: transformers, torch.nn, torchaudio, then torchvision (largest last)
+MODELS = collections.OrderedDict(sorted(MODELS.items(), key=lambda kv: kv[0].startswith("tv_")))
