@@ -8,6 +8,10 @@
 #include "cli.hpp"
 #include "modelexport/modelexport.hpp"
 
+namespace modelexport::cli {
+int cmd_compare(const std::vector<std::string>& args);  // cmd_compare.cpp
+}
+
 namespace {
 
 const char* const kUsage =
@@ -34,6 +38,8 @@ const char* const kUsage =
     "                                     one module and its descendants as a model\n"
     "  validate FILE.onnx [--json]        records, sidecar, module tree and checker\n"
     "                                     agree (exit 1 on any inconsistency)\n"
+    "  compare A.onnx B.onnx [--json]     per-module differences (nodes, ops,\n"
+    "                                     parameters) between two tagged files\n"
     "\n"
     "  --version, --help\n"
     "\n"
@@ -51,6 +57,7 @@ const Entry kCommands[] = {
     {"export", modelexport::cli::cmd_export},   {"tag", modelexport::cli::cmd_tag},
     {"hierarchy", modelexport::cli::cmd_hierarchy}, {"functions", modelexport::cli::cmd_functions},
     {"extract", modelexport::cli::cmd_extract},     {"validate", modelexport::cli::cmd_validate},
+    {"compare", modelexport::cli::cmd_compare},
 };
 
 int error(const std::string& message, int code) {

@@ -104,6 +104,18 @@ MX_API void mx_model_release(mx_model* model);
  *   "tag_storage": "metadata" (default) | "doc_string" | "none"
  *   "sidecar":     true (default for files) | false  -> <path>.hierarchy.json
  *   "check":       true (default) | false  -> run the libonnx checker first
+ *   "external_data": true | false | absent (files only; true with
+ *                  mx_model_save_bytes is MX_ERR_INVALID_ARGUMENT)
+ *                  -> tensor bytes of 1 KiB or more go to `<path>.data`
+ *                  next to the model (ONNX external data, location relative
+ *                  to the model). Absent = automatic: external when the
+ *                  model was loaded with external data or would exceed
+ *                  protobuf's 2 GB limit; false inlines everything.
+ * External data read at load time (mx_model_load_file) must stay inside the
+ * model's directory: absolute locations, '..' and symlinks leading out are
+ * MX_ERR_SECURITY; data files are opened once at load and read from then
+ * on, so saving over them (tagging in place) is safe. Models loaded from
+ * bytes cannot reference external data (MX_ERR_UNSUPPORTED).
  * Files are written to a temporary name in the same directory and renamed,
  * so a failed save never leaves a partial file. */
 MX_API mx_status* mx_model_save_file(const mx_model* model, const char* path,
@@ -272,6 +284,24 @@ MX_API mx_status* mx_model_render(const mx_model* model, const char* format,
  * `options_json` must be NULL or "{}". */
 MX_API mx_status* mx_validate_file(const char* path, const char* options_json,
                                    char** out_report_json, size_t* out_size);
+
+/* Per-module differences between two tagged models (for example a native
+ * export against torch.onnx.export of the same model, or a file before and
+ * after an optimizer), over the union of both module trees, from the
+ * statistics of mx_model_modules_json. Report: {"a":{"name","nodes",
+ * "modules"},"b":{...},"summary":{"modules","equal","different",
+ * "only_in_a","only_in_b","equal_with_descendant_differences","identical"},
+ * "modules":[{"path","class","status":"equal"|"different"|"only_in_a"|
+ *  "only_in_b", for modules in both: "own_nodes","total_nodes",
+ *  "own_parameters","parameters" as {"a","b","delta"}, "ops_added" and
+ *  "ops_removed" ({op:count}, own nodes), "descendants_differ":bool}]}.
+ * "different" means the module's own nodes, ops, parameters or class differ.
+ * Differences are data, not errors; a model without node records is
+ * MX_ERR_UNSUPPORTED. Options (JSON): "a_name", "b_name" -> labels used in
+ * messages and the report (default "model A" / "model B"). */
+MX_API mx_status* mx_model_compare(const mx_model* a, const mx_model* b,
+                                   const char* options_json, char** out_json,
+                                   size_t* out_size);
 
 #ifdef __cplusplus
 } /* extern "C" */

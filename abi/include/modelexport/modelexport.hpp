@@ -176,6 +176,13 @@ class Model {
     return detail::text_out(
         [&](char** o, std::size_t* s) { return mx_model_modules_json(get(), nullptr, o, s); });
   }
+  // Per-module differences from this model (A) to `other` (B)
+  // (mx_model_compare); returns the report.
+  std::string compare_json(const Model& other, const std::string& options_json = "") const {
+    return detail::text_out([&](char** o, std::size_t* s) {
+      return mx_model_compare(get(), other.get(), detail::opt(options_json), o, s);
+    });
+  }
   // "dot" or "graphml" (mx_model_render).
   std::string render(const std::string& format) const {
     return detail::text_out([&](char** o, std::size_t* s) {

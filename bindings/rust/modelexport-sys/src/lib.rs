@@ -99,5 +99,6 @@ extern "C" {
     pub fn mx_model_extract(model: *const mx_model, module_path: *const c_char, options_json: *const c_char, out: *mut *mut mx_model) -> *mut mx_status;
     pub fn mx_model_modules_json(model: *const mx_model, options_json: *const c_char, out_json: *mut *mut c_char, out_size: *mut usize) -> *mut mx_status;
     pub fn mx_model_render(model: *const mx_model, format: *const c_char, options_json: *const c_char, out_text: *mut *mut c_char, out_size: *mut usize) -> *mut mx_status;
+    pub fn mx_model_compare(a: *const mx_model, b: *const mx_model, options_json: *const c_char, out_json: *mut *mut c_char, out_size: *mut usize) -> *mut mx_status;
     pub fn mx_validate_file(path: *const c_char, options_json: *const c_char, out_report_json: *mut *mut c_char, out_size: *mut usize) -> *mut mx_status;
 }
