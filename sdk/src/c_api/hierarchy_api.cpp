@@ -2,6 +2,7 @@
 #include <string_view>
 
 #include "c_api/guard.hpp"
+#include "util/json_text.hpp"
 #include "hierarchy/parse.hpp"
 #include "hierarchy/serialize.hpp"
 #include "model/model.hpp"
@@ -17,9 +18,10 @@ std::string_view text_arg(const char* text, size_t size, const char* what) {
 }
 
 hierarchy::Json parse_json(std::string_view text, const std::string& where) {
+  check_json_depth(text, where);
   try {
     return hierarchy::Json::parse(text.begin(), text.end());
-  } catch (const hierarchy::Json::parse_error& e) {
+  } catch (const hierarchy::Json::exception& e) {
     fail(MX_ERR_PARSE, where + ": not valid JSON: " + e.what());
   }
 }
@@ -40,7 +42,7 @@ MX_API mx_status* mx_model_node_record(const mx_model* model, const char* node_n
                                  (exists ? "' has no hierarchy record" : "'") + " in " +
                                  model::display_name(*model));
     }
-    copy_out_text(hierarchy::record_to_json(*record, false).dump(), out_json, out_size);
+    copy_out_text(dump_text(hierarchy::record_to_json(*record, false)), out_json, out_size);
   });
 }
 
@@ -63,7 +65,7 @@ MX_API mx_status* mx_model_hierarchy_json(const mx_model* model, char** out_json
                                           size_t* out_size) {
   return guard([&] {
     require(model, "model");
-    copy_out_text(hierarchy::document_to_json(model->hierarchy).dump(), out_json, out_size);
+    copy_out_text(dump_text(hierarchy::document_to_json(model->hierarchy)), out_json, out_size);
   });
 }
 

@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "c_api/guard.hpp"
+#include "util/json_text.hpp"
 #include "model/check.hpp"
 #include "model/graph_view.hpp"
 #include "model/persistence.hpp"
@@ -58,7 +59,7 @@ MX_API mx_status* mx_model_graph_json(const mx_model* model, char** out_json,
                                       size_t* out_size) {
   return guard([&] {
     require(model, "model");
-    copy_out_text(model::graph_view(model->proto).dump(), out_json, out_size);
+    copy_out_text(dump_text(model::graph_view(model->proto)), out_json, out_size);
   });
 }
 
@@ -76,7 +77,7 @@ MX_API mx_status* mx_model_node_json(const mx_model* model, size_t index, char**
                                  model::display_name(*model) + " has " +
                                  std::to_string(graph.node_size()) + " nodes)");
     const auto view = model::node_view(graph.node(static_cast<int>(index)), index);
-    copy_out_text(view.dump(), out_json, out_size);
+    copy_out_text(dump_text(view), out_json, out_size);
   });
 }
 

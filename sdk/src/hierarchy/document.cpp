@@ -18,6 +18,16 @@ const NodeRecord* Document::find_record(const std::string& node_name) const {
   return const_cast<Document*>(this)->find_record(node_name);
 }
 
+ModuleIndex::ModuleIndex(const Document& doc) {
+  by_path_.reserve(doc.modules.size());
+  for (const auto& m : doc.modules) by_path_.emplace(m.path, &m);  // first wins, like find_module
+}
+
+const Module* ModuleIndex::find(const std::string& path) const {
+  auto it = by_path_.find(path);
+  return it == by_path_.end() ? nullptr : it->second;
+}
+
 Json record_to_json(const NodeRecord& record, bool with_name) {
   Json j = Json::object();
   if (with_name) j["name"] = record.name;

@@ -1,4 +1,5 @@
 #include "hierarchy/parse.hpp"
+#include "util/json_text.hpp"
 
 #include <set>
 #include <unordered_map>
@@ -182,10 +183,11 @@ Document parse_document(const Json& json, const std::string& where) {
 }
 
 Document parse_document_text(std::string_view text, const std::string& where) {
+  check_json_depth(text, where);
   Json json;
   try {
     json = Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {
     fail(MX_ERR_PARSE, where + ": not valid JSON: " + e.what());
   }
   return parse_document(json, where);

@@ -42,12 +42,14 @@ std::string parent_path(const Module& m) {
 
 }  // namespace
 
-std::string derive_tag(const Document& doc, const std::string& path, const TagOptions& opts) {
+namespace {
+std::string derive_tag_with(const ModuleIndex& index, const std::string& path,
+                            const TagOptions& opts) {
   std::vector<const Module*> chain;  // module .. root
-  for (const Module* m = doc.find_module(path); m; ) {
+  for (const Module* m = index.find(path); m; ) {
     chain.push_back(m);
     if (m->path.empty()) break;
-    m = doc.find_module(parent_path(*m));
+    m = index.find(parent_path(*m));
   }
   std::string tag;
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
@@ -59,11 +61,17 @@ std::string derive_tag(const Document& doc, const std::string& path, const TagOp
   }
   return tag;
 }
+}  // namespace
+
+std::string derive_tag(const Document& doc, const std::string& path, const TagOptions& opts) {
+  return derive_tag_with(ModuleIndex(doc), path, opts);
+}
 
 void derive_tags(Document& doc, const TagOptions& opts) {
   std::unordered_map<std::string, std::string> by_path;
+  const ModuleIndex index(doc);  // tags are written below, paths are not
   for (auto& m : doc.modules) {
-    if (m.tag.empty() || opts.overwrite) m.tag = derive_tag(doc, m.path, opts);
+    if (m.tag.empty() || opts.overwrite) m.tag = derive_tag_with(index, m.path, opts);
     by_path[m.path] = m.tag;
   }
   for (auto& r : doc.nodes) {

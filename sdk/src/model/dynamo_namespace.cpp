@@ -24,13 +24,13 @@ std::string relative_name(const std::string& path, const std::string& ancestor) 
 
 }  // namespace
 
-std::string dynamo_namespace(const hierarchy::Document& doc, const std::string& module_path,
+std::string dynamo_namespace(const hierarchy::ModuleIndex& index, const std::string& module_path,
                              const std::string& node_name, const std::string& op_type) {
   std::vector<const hierarchy::Module*> chain;  // node's module .. root
-  for (const auto* m = doc.find_module(module_path); m;) {
+  for (const auto* m = index.find(module_path); m;) {
     chain.push_back(m);
     if (m->path.empty()) break;
-    m = doc.find_module(parent_of(*m));
+    m = index.find(parent_of(*m));
   }
   std::string out;
   std::string scope;  // path of the last module written

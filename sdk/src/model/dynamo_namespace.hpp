@@ -9,7 +9,8 @@
 
 namespace modelexport::model {
 
-std::string dynamo_namespace(const hierarchy::Document& doc, const std::string& module_path,
+// `index` is a ModuleIndex of the document (built once per save).
+std::string dynamo_namespace(const hierarchy::ModuleIndex& index, const std::string& module_path,
                              const std::string& node_name, const std::string& op_type);
 
 }  // namespace modelexport::model

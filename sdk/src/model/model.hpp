@@ -8,6 +8,7 @@
 #include <onnx/onnx_pb.h>
 
 #include "hierarchy/document.hpp"
+#include "model/external_data.hpp"
 #include "modelexport/modelexport.h"
 
 struct mx_model {
@@ -16,6 +17,9 @@ struct mx_model {
   modelexport::hierarchy::Document hierarchy;
   // File the model was loaded from ("" for bytes); names it in messages.
   std::string source_path;
+  // External data files the model's tensors refer to, opened and checked at
+  // load time (model/external_data.hpp); empty when all data is inline.
+  modelexport::model::DataFiles external_files;
 };
 
 namespace modelexport::model {

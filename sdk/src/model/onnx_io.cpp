@@ -12,8 +12,8 @@ namespace modelexport::model {
 onnx::ModelProto parse_onnx(std::string_view bytes, const std::string& where) {
   if (bytes.empty()) fail(MX_ERR_PARSE, where + ": empty file (0 bytes), not an ONNX model");
   if (bytes.size() > static_cast<size_t>(INT_MAX))
-    fail(MX_ERR_UNSUPPORTED, where + ": larger than protobuf's 2 GB limit; models with "
-                                     "external data are not supported yet");
+    fail(MX_ERR_UNSUPPORTED, where + ": larger than protobuf's 2 GB limit; an ONNX file "
+                                     "this large must keep its weights in external data");
   google::protobuf::io::ArrayInputStream raw(bytes.data(), static_cast<int>(bytes.size()));
   google::protobuf::io::CodedInputStream in(&raw);
   // The default 64 MB limit would reject real models; allow up to 2 GB.
@@ -32,7 +32,8 @@ onnx::ModelProto parse_onnx(std::string_view bytes, const std::string& where) {
 
 std::string serialize_onnx(const onnx::ModelProto& proto, const std::string& where) {
   if (proto.ByteSizeLong() > static_cast<size_t>(INT_MAX))
-    fail(MX_ERR_UNSUPPORTED, where + ": model exceeds protobuf's 2 GB limit");
+    fail(MX_ERR_UNSUPPORTED, where + ": model exceeds protobuf's 2 GB limit; save it to a "
+                                     "file with {\"external_data\": true}");
   std::string out;
   if (!proto.SerializeToString(&out))
     fail(MX_ERR_INTERNAL, where + ": protobuf serialization failed");

@@ -1,10 +1,13 @@
 #include "model/persistence.hpp"
+#include "util/json_text.hpp"
 
+#include <climits>
 #include <optional>
 
 #include "hierarchy/parse.hpp"
 #include "hierarchy/serialize.hpp"
 #include "model/check.hpp"
+#include "model/external_data.hpp"
 #include "model/onnx_io.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
@@ -20,33 +23,71 @@ std::optional<hierarchy::Document> read_sidecar(const std::string& model_path) {
 }
 
 std::unique_ptr<mx_model> build(onnx::ModelProto proto, std::string source_path,
-                                const std::optional<hierarchy::Document>& sidecar) {
+                                const std::optional<hierarchy::Document>& sidecar,
+                                DataFiles external_files = {}) {
   auto model = std::make_unique<mx_model>();
   model->proto = std::move(proto);
   model->source_path = std::move(source_path);
+  model->external_files = std::move(external_files);
   const std::string where = display_name(*model);
   set_hierarchy(*model, load_hierarchy(model->proto, sidecar, where), where);
   return model;
 }
 
+// Protobuf refuses messages over 2 GB; keep a margin for the hierarchy.
+constexpr size_t kInlineLimit = static_cast<size_t>(INT_MAX) - (64u << 20);
+
 // The proto as it goes to disk: hierarchy stored as asked, then checked.
-std::string encode(const mx_model& model, const SaveOptions& options,
-                   const std::string& where) {
+// External tensors are inlined here (bytes, or a file saved without
+// external data); a file saved with external data externalizes them after.
+onnx::ModelProto prepared(const mx_model& model, const SaveOptions& options,
+                          const std::string& where, bool inline_external) {
   onnx::ModelProto out = model.proto;
   store_hierarchy(out, model.hierarchy, options.tag_storage);
   if (options.check) check_onnx(out, where);
-  return serialize_onnx(out, where);
+  if (inline_external && has_external_data(out))
+    inline_external_data(out, model.external_files, where);
+  return out;
+}
+
+std::string encode(const mx_model& model, const SaveOptions& options,
+                   const std::string& where) {
+  return serialize_onnx(prepared(model, options, where, true), where);
+}
+
+std::string base_name(const std::string& path) {
+  auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Decided on the prepared copy: ByteSizeLong() caches sizes inside the
+// message, which must not happen on a model other threads may be reading.
+bool wants_external(const onnx::ModelProto& out, const SaveOptions& options) {
+  switch (options.external_data) {
+    case ExternalData::yes: return true;
+    case ExternalData::no: return false;
+    case ExternalData::automatic: break;
+  }
+  return has_external_data(out) || out.ByteSizeLong() > kInlineLimit;
 }
 
 }  // namespace
 
 SaveOptions parse_save_options(const char* options_json) {
-  auto json = parse_options(options_json, "save options", {"tag_storage", "sidecar", "check"});
+  auto json = parse_options(options_json, "save options",
+                            {"tag_storage", "sidecar", "check", "external_data"});
   SaveOptions options;
   options.tag_storage = tag_storage_from_name(option_string(json, "tag_storage", "metadata"));
   options.sidecar = option_bool(json, "sidecar", true);
   options.check = option_bool(json, "check", true);
+  if (json.contains("external_data"))
+    options.external_data = option_bool(json, "external_data", false) ? ExternalData::yes
+                                                                       : ExternalData::no;
   return options;
+}
+
+std::string external_data_location(const std::string& model_path) {
+  return base_name(model_path) + ".data";
 }
 
 std::string sidecar_path(const std::string& model_path) {
@@ -58,27 +99,53 @@ std::string sidecar_path(const std::string& model_path) {
 }
 
 std::unique_ptr<mx_model> load_model_file(const std::string& path) {
-  const std::string bytes = read_file(path);
-  return build(parse_onnx(bytes, path), path, read_sidecar(path));
+  onnx::ModelProto proto;
+  {
+    const std::string bytes = read_file(path);
+    proto = parse_onnx(bytes, path);
+  }
+  DataFiles files = open_external_data(proto, path);
+  return build(std::move(proto), path, read_sidecar(path), std::move(files));
 }
 
 std::unique_ptr<mx_model> load_model_bytes(std::string_view bytes) {
-  return build(parse_onnx(bytes, "bytes"), "", std::nullopt);
+  onnx::ModelProto proto = parse_onnx(bytes, "bytes");
+  refuse_external_data(proto, "bytes");
+  return build(std::move(proto), "", std::nullopt);
 }
 
 std::string save_model_bytes(const mx_model& model, const SaveOptions& options) {
+  if (options.external_data == ExternalData::yes)
+    fail(MX_ERR_INVALID_ARGUMENT, "save options: \"external_data\": true needs a file "
+                                  "(mx_model_save_file), not bytes");
   return encode(model, options, display_name(model));
 }
 
 void save_model_file(const mx_model& model, const std::string& path,
                      const SaveOptions& options) {
-  const std::string onnx_bytes = encode(model, options, path);
-  // Stage both files before renaming either, so an I/O error on the second
-  // does not leave a model without its sidecar.
+  // Stage every file before renaming any, so an I/O error on one does not
+  // leave a model without its data or its sidecar.
+  std::optional<StagedWriter> data;
+  std::string onnx_bytes;
+  {
+    onnx::ModelProto out = prepared(model, options, path, false);
+    if (wants_external(out, options)) {
+      data.emplace(path + ".data");
+      // Nothing large enough: no (empty) data file; the temp file goes.
+      if (externalize(out, model.external_files, external_data_location(path),
+                      kExternalDataMinBytes, path, *data) == 0)
+        data.reset();
+    } else if (has_external_data(out)) {
+      inline_external_data(out, model.external_files, path);
+    }
+    onnx_bytes = serialize_onnx(out, path);
+  }
   StagedFile onnx_file(path, onnx_bytes);
   std::optional<StagedFile> sidecar;
   if (options.sidecar)
-    sidecar.emplace(sidecar_path(path), hierarchy::document_to_json(model.hierarchy).dump(2) + "\n");
+    sidecar.emplace(sidecar_path(path), dump_text(hierarchy::document_to_json(model.hierarchy), 2) + "\n");
+  // The data file first: a reader never sees a model whose data is missing.
+  if (data) data->commit();
   onnx_file.commit();
   if (sidecar) sidecar->commit();
 }

@@ -10,11 +10,23 @@
 
 namespace modelexport::model {
 
+// "external_data": true | false | absent (auto: external when the model
+// already has external data or would exceed protobuf's 2 GB limit).
+enum class ExternalData { automatic, yes, no };
+
 struct SaveOptions {
   TagStorage tag_storage = TagStorage::metadata;
   bool sidecar = true;  // files only
   bool check = true;
+  ExternalData external_data = ExternalData::automatic;  // files only
 };
+
+// Raw tensors at least this large go to the data file when saving with
+// external data; smaller ones stay inline (as onnx's own converter does).
+inline constexpr size_t kExternalDataMinBytes = 1024;
+
+// "<model file name>.data", next to the model.
+std::string external_data_location(const std::string& model_path);
 
 // Parses mx_model_save_* options strictly (unknown key -> error).
 SaveOptions parse_save_options(const char* options_json);

@@ -1,5 +1,7 @@
 #include "model/tag_storage.hpp"
+#include "util/json_text.hpp"
 
+#include <string_view>
 #include <unordered_map>
 
 #include "hierarchy/parse.hpp"
@@ -41,7 +43,7 @@ MetadataEntries foreign_entries(const onnx::NodeProto& node, bool drop_namespace
 }
 
 void store_on_node(onnx::NodeProto& node, const hierarchy::NodeRecord* record,
-                   const hierarchy::Document& doc, TagStorage storage) {
+                   const hierarchy::ModuleIndex& index, TagStorage storage) {
   const bool as_metadata = record && storage == TagStorage::metadata;
   MetadataEntries entries = foreign_entries(node, as_metadata);
   if (as_metadata) {
@@ -49,12 +51,12 @@ void store_on_node(onnx::NodeProto& node, const hierarchy::NodeRecord* record,
     entries.emplace_back(kTagKey, record->tag);
     entries.emplace_back(kEvidenceKey, hierarchy::evidence_name(record->evidence));
     entries.emplace_back(kNamespaceKey,
-                         dynamo_namespace(doc, record->module, node.name(), node.op_type()));
+                         dynamo_namespace(index, record->module, node.name(), node.op_type()));
   }
   write_node_metadata(node, entries);
   if (has_our_doc_string(node)) node.clear_doc_string();
   if (record && storage == TagStorage::doc_string)
-    node.set_doc_string(kDocStringPrefix + record_to_json(*record, false).dump());
+    node.set_doc_string(kDocStringPrefix + dump_text(record_to_json(*record, false)));
 }
 
 void store_model_metadata(onnx::ModelProto& proto, const hierarchy::Document& doc,
@@ -63,9 +65,9 @@ void store_model_metadata(onnx::ModelProto& proto, const hierarchy::Document& do
     erase_model_metadata(proto, key);
   if (storage == TagStorage::none || doc.empty()) return;
   set_model_metadata(proto, kSchemaKey, hierarchy::kSchema);
-  set_model_metadata(proto, kModulesKey, hierarchy::modules_to_json(doc.modules).dump());
-  if (!doc.producer.is_null()) set_model_metadata(proto, kProducerKey, doc.producer.dump());
-  if (!doc.model.is_null()) set_model_metadata(proto, kModelKey, doc.model.dump());
+  set_model_metadata(proto, kModulesKey, dump_text(hierarchy::modules_to_json(doc.modules)));
+  if (!doc.producer.is_null()) set_model_metadata(proto, kProducerKey, dump_text(doc.producer));
+  if (!doc.model.is_null()) set_model_metadata(proto, kModelKey, dump_text(doc.model));
 }
 
 // A record from node metadata, or nullopt when the node has none.
@@ -87,8 +89,9 @@ std::optional<hierarchy::NodeRecord> record_from_doc_string(const onnx::NodeProt
   const std::string label = where + ": node '" + node.name() + "' doc_string";
   Json j;
   try {
+    check_json_depth(node.doc_string(), label);
     j = Json::parse(node.doc_string().substr(std::string(kDocStringPrefix).size()));
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {
     fail(MX_ERR_PARSE, label + ": not valid JSON: " + e.what());
   }
   return hierarchy::parse_record(j, label);
@@ -99,9 +102,10 @@ std::optional<Json> model_metadata_json(const onnx::ModelProto& proto, const cha
                                         const std::string& where) {
   const std::string* text = find_model_metadata(proto, key);
   if (!text) return std::nullopt;
+  check_json_depth(*text, where + ": model metadata " + key);
   try {
     return Json::parse(*text);
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {
     fail(MX_ERR_PARSE, where + ": model metadata " + key + ": not valid JSON: " + e.what());
   }
 }
@@ -135,9 +139,10 @@ void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc,
                      TagStorage storage) {
   std::unordered_map<std::string, const hierarchy::NodeRecord*> records;
   for (const auto& r : doc.nodes) records.emplace(r.name, &r);
+  const hierarchy::ModuleIndex index(doc);
   for (auto& node : *proto.mutable_graph()->mutable_node()) {
     auto it = records.find(node.name());
-    store_on_node(node, it == records.end() ? nullptr : it->second, doc, storage);
+    store_on_node(node, it == records.end() ? nullptr : it->second, index, storage);
   }
   store_model_metadata(proto, doc, storage);
 }
@@ -147,11 +152,16 @@ hierarchy::Document load_hierarchy(const onnx::ModelProto& proto,
                                    const std::string& where) {
   hierarchy::Document doc;
   load_document_fields(proto, sidecar, where, doc);
+  // Sidecar records by node name (find_record per node was quadratic).
+  std::unordered_map<std::string_view, const hierarchy::NodeRecord*> sidecar_records;
+  if (sidecar)
+    for (const auto& r : sidecar->nodes) sidecar_records.emplace(r.name, &r);
   for (const auto& node : proto.graph().node()) {
     auto record = record_from_metadata(node, where);
     if (!record) record = record_from_doc_string(node, where);
     if (!record && sidecar) {
-      if (const auto* r = sidecar->find_record(node.name())) record = *r;
+      auto it = sidecar_records.find(node.name());
+      if (it != sidecar_records.end()) record = *it->second;
     }
     if (!record) continue;
     record->name = node.name();

@@ -1,4 +1,5 @@
 #include "registry/plugin.hpp"
+#include "util/json_text.hpp"
 
 #include <boost/system/system_error.hpp>
 
@@ -107,11 +108,16 @@ PluginReply Plugin::run(const std::string& request) const {
 }
 
 nlohmann::json Plugin::run_json(const nlohmann::json& request, std::string* bytes) const {
-  PluginReply reply = run(request.dump());
+  PluginReply reply = run(dump_text(request));
   if (bytes) *bytes = std::move(reply.bytes);
   try {
+    check_json_depth(reply.json, "answer");
+  } catch (const Error& e) {
+    fail(MX_ERR_PLUGIN, "plugin '" + name_ + "' answered badly: " + e.what());
+  }
+  try {
     return nlohmann::json::parse(reply.json);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
     fail(MX_ERR_PLUGIN, "plugin '" + name_ + "' answered malformed JSON: " + e.what());
   }
 }

@@ -11,7 +11,7 @@ json parse_options_json(const char* options_json, const char* what) {
   json options;
   try {
     options = json::parse(options_json);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
     fail(MX_ERR_INVALID_ARGUMENT, std::string(what) + " are not valid JSON: " + e.what());
   }
   if (!options.is_object()) fail(MX_ERR_INVALID_ARGUMENT, std::string(what) + " must be a JSON object");

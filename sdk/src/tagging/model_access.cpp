@@ -1,4 +1,5 @@
 #include "tagging/model_access.hpp"
+#include "util/json_text.hpp"
 
 #include <memory>
 
@@ -21,7 +22,7 @@ nlohmann::json model_graph(const mx_model* model) {
 }
 
 void set_model_hierarchy(mx_model* model, const nlohmann::json& document) {
-  const std::string text = document.dump();
+  const std::string text = dump_text(document);
   throw_if_error(mx_model_set_hierarchy_json(model, text.c_str(), text.size()));
 }
 

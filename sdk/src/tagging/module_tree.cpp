@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 #include "tagging/module_path.hpp"
 
@@ -18,13 +19,6 @@ bool is_index(const std::string& segment) {
 // Containers that are only indexed, never called: they add no tag component.
 bool is_pure_container(const std::string& cls) {
   return cls == "ModuleList" || cls == "ModuleDict";
-}
-
-void add_child(json& parent, const std::string& child) {
-  json& children = parent["children"];
-  if (!children.is_array()) children = json::array();
-  if (std::find(children.begin(), children.end(), child) == children.end())
-    children.push_back(child);
 }
 
 }  // namespace
@@ -88,13 +82,28 @@ json ModuleTree::to_json() const {
     if (!entry.contains("parent")) entry["parent"] = path.empty() ? json(nullptr) : json(parent_path(path));
     if (!entry.contains("children")) entry["children"] = json::array();
   }
-  for (const auto& [path, entry] : modules_)
-    if (!path.empty()) add_child(filled[parent_path(path)], path);
+  // Children already listed, per parent: a set instead of std::find over the
+  // JSON array (quadratic for a parent with many children, e.g. 50,000
+  // layers under one encoder).
+  std::map<std::string, std::set<std::string>> listed;
+  for (const auto& [path, entry] : filled) {
+    auto& set = listed[path];
+    if (entry.at("children").is_array())
+      for (const auto& c : entry.at("children"))
+        if (c.is_string()) set.insert(c.get<std::string>());
+  }
+  for (const auto& [path, entry] : modules_) {
+    if (path.empty()) continue;
+    const std::string parent = parent_path(path);
+    json& p = filled[parent];
+    if (!p["children"].is_array()) p["children"] = json::array();
+    if (listed[parent].insert(path).second) p["children"].push_back(path);
+  }
   json out = json::array();
+  const std::set<std::string> supplied(supplied_order_.begin(), supplied_order_.end());
   for (const auto& path : supplied_order_) out.push_back(filled[path]);
   for (const auto& [path, entry] : filled)
-    if (std::find(supplied_order_.begin(), supplied_order_.end(), path) == supplied_order_.end())
-      out.push_back(entry);
+    if (!supplied.count(path)) out.push_back(entry);
   return out;
 }
 

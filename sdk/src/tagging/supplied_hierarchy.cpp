@@ -1,4 +1,5 @@
 #include "tagging/supplied_hierarchy.hpp"
+#include "util/json_text.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -15,9 +16,10 @@ json read_json_file(const std::string& path) {
   if (!in) fail(MX_ERR_IO, "cannot read hierarchy file '" + path + "'");
   std::stringstream text;
   text << in.rdbuf();
+  check_json_depth(text.str(), "hierarchy file '" + path + "'");
   try {
     return json::parse(text.str());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
     fail(MX_ERR_PARSE, "hierarchy file '" + path + "' is not JSON: " + e.what());
   }
 }

@@ -110,6 +110,42 @@ void StagedFile::commit() {
   sync_directory(target_);
 }
 
+StagedWriter::StagedWriter(std::string target)
+    : target_(std::move(target)), temp_(temp_name_for(target_)) {
+  fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd_ < 0) fail(MX_ERR_IO, target_ + ": cannot create file: " + errno_text());
+}
+
+StagedWriter::~StagedWriter() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!committed_) ::unlink(temp_.c_str());
+}
+
+void StagedWriter::write(std::string_view data) {
+  if (fd_ < 0) fail(MX_ERR_INTERNAL, target_ + ": write after finish");
+  write_all(fd_, data, target_);
+  written_ += data.size();
+}
+
+void StagedWriter::finish() {
+  if (fd_ < 0) return;
+  const int fd = fd_;
+  fd_ = -1;
+  if (::fsync(fd) != 0) {
+    ::close(fd);
+    fail(MX_ERR_IO, target_ + ": fsync failed: " + errno_text());
+  }
+  if (::close(fd) != 0) fail(MX_ERR_IO, target_ + ": close failed: " + errno_text());
+}
+
+void StagedWriter::commit() {
+  finish();
+  if (::rename(temp_.c_str(), target_.c_str()) != 0)
+    fail(MX_ERR_IO, target_ + ": cannot rename temporary file: " + errno_text());
+  committed_ = true;
+  sync_directory(target_);
+}
+
 void write_file_atomically(const std::string& path, std::string_view data) {
   StagedFile staged(path, data);
   staged.commit();

@@ -3,6 +3,7 @@
 // rename cannot degrade into a copy), is fsync'ed, then renamed over the
 // target. A crash or an error never leaves a partial file behind.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,29 @@ class StagedFile {
  private:
   std::string target_;
   std::string temp_;
+  bool committed_ = false;
+};
+
+// The streaming form of StagedFile: bytes are appended in pieces (external
+// weights are copied tensor by tensor, never held whole), then finish()
+// fsyncs and commit() renames. Destroyed uncommitted, the temp file goes.
+class StagedWriter {
+ public:
+  explicit StagedWriter(std::string target);
+  ~StagedWriter();
+  StagedWriter(const StagedWriter&) = delete;
+  StagedWriter& operator=(const StagedWriter&) = delete;
+  void write(std::string_view data);
+  uint64_t written() const { return written_; }
+  void finish();  // fsync + close; MX_ERR_IO
+  void commit();  // rename over the target (after finish)
+  const std::string& target() const { return target_; }
+
+ private:
+  std::string target_;
+  std::string temp_;
+  int fd_ = -1;
+  uint64_t written_ = 0;
   bool committed_ = false;
 };
 

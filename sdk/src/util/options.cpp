@@ -1,4 +1,5 @@
 #include "util/options.hpp"
+#include "util/json_text.hpp"
 
 #include <cstring>
 
@@ -9,10 +10,11 @@ namespace modelexport {
 nlohmann::json parse_options(const char* json, const char* what,
                              std::initializer_list<const char*> allowed) {
   if (!json || !*json) return nlohmann::json::object();
+  check_json_depth(json, what);
   nlohmann::json options;
   try {
     options = nlohmann::json::parse(json);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
     fail(MX_ERR_INVALID_ARGUMENT, std::string(what) + ": malformed JSON: " + e.what());
   }
   if (!options.is_object())

@@ -1,0 +1,95 @@
+// ONNX external data (TensorProto.data_location = EXTERNAL): tensors whose
+// bytes live in a file next to the model, named by the "location", "offset"
+// and "length" entries of TensorProto.external_data.
+//
+// Loading (files only): every location is checked before anything is read.
+// It must be a relative path without ".." components, and once resolved
+// (symlinks included) it must stay inside the model's directory; otherwise
+// MX_ERR_SECURITY. Each data file is opened once, at load time, and kept
+// open by the model: later reads go through that descriptor, so swapping
+// the path for a symlink after the check changes nothing, and saving over
+// the same data file (tagging in place) cannot corrupt what the model still
+// reads. Offsets and lengths are checked against the file size
+// (MX_ERR_SCHEMA). Weights are never read at load time.
+//
+// Bytes (mx_model_load_bytes) have no directory: a model that references
+// external data is refused (MX_ERR_SECURITY for hostile locations, else
+// MX_ERR_UNSUPPORTED) and no file is ever opened.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <onnx/onnx_pb.h>
+
+#include "util/files.hpp"
+
+namespace modelexport::model {
+
+// An open, validated external data file.
+class DataFile {
+ public:
+  DataFile(int fd, uint64_t size, std::string path) : fd_(fd), size_(size), path_(std::move(path)) {}
+  ~DataFile();
+  DataFile(const DataFile&) = delete;
+  DataFile& operator=(const DataFile&) = delete;
+  uint64_t size() const { return size_; }
+  const std::string& path() const { return path_; }
+  // pread()s exactly `length` bytes at `offset` into `out` (MX_ERR_IO).
+  void read(uint64_t offset, uint64_t length, char* out) const;
+
+ private:
+  int fd_;
+  uint64_t size_;
+  std::string path_;
+};
+
+// location (as written in the model) -> open file.
+using DataFiles = std::map<std::string, std::shared_ptr<const DataFile>>;
+
+struct ExternalRef {
+  std::string location;
+  uint64_t offset = 0;
+  uint64_t length = 0;  // resolved: the rest of the file when absent
+};
+
+// Every tensor of the model that can hold data (initializers, sparse
+// initializers, Constant-style attributes, subgraphs, local functions).
+std::vector<const onnx::TensorProto*> all_tensors(const onnx::ModelProto& proto);
+std::vector<onnx::TensorProto*> all_tensors(onnx::ModelProto& proto);
+
+bool is_external(const onnx::TensorProto& t);
+bool has_external_data(const onnx::ModelProto& proto);
+
+// Validates every external reference of a model loaded from `model_path`
+// and opens the data files (see the header comment).
+DataFiles open_external_data(const onnx::ModelProto& proto, const std::string& model_path);
+
+// For models loaded from bytes: refuses any external reference.
+void refuse_external_data(const onnx::ModelProto& proto, const std::string& where);
+
+// The checked reference of an external tensor (bounds against its file).
+ExternalRef external_ref(const onnx::TensorProto& t, const DataFiles& files,
+                         const std::string& where);
+
+// Replaces every external tensor's reference by its bytes (raw_data).
+void inline_external_data(onnx::ModelProto& proto, const DataFiles& files,
+                          const std::string& where);
+
+// Streams the data of external tensors (read from `files`) and of inline
+// raw_data tensors of at least `min_bytes` into `out`, rewriting each
+// tensor's reference to `location` (the data file's name relative to the
+// model) at the offset it was written to. One tensor at a time, so memory
+// holds at most one chunk of an external tensor. Returns how many tensors
+// went to `out`.
+size_t externalize(onnx::ModelProto& proto, const DataFiles& files, const std::string& location,
+                 size_t min_bytes, const std::string& where, StagedWriter& out);
+
+// A copy of `proto` for the ONNX checker: external initializers become graph
+// inputs of the same type and shape (the checker would otherwise look for
+// their files relative to the process's working directory).
+onnx::ModelProto checkable_copy(const onnx::ModelProto& proto);
+
+}  // namespace modelexport::model
