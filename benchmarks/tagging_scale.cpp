@@ -1,0 +1,99 @@
+// Tagging at scale (issue 8, "Performance at scale"): a synthetic graph of
+// N nodes (default 200,000; scope-named like the TorchScript exporter,
+// tests/concurrency/synthetic_model.hpp) is tagged through the public C API
+// the way `modelexport tag` does it — load bytes, scope strategy +
+// propagation (mx_registry_tag), save bytes — and compared, in the same
+// run, with merely parsing and serializing the same bytes with protobuf
+// (the I/O floor). Prints each phase and the ratios.
+//
+// Build and run (against any build tree's library and plugins):
+//   g++ -O2 -std=c++17 -DONNX_ML=1 -DONNX_NAMESPACE=onnx benchmarks/tagging_scale.cpp -Iabi/include \
+//       -Itests/concurrency -L<build>/sdk -lmodelexport -lonnx_proto -lprotobuf \
+//       -Wl,-rpath,<build>/sdk -o /tmp/tagging_scale
+//   /tmp/tagging_scale <build>/plugins-out [nodes] [--check]
+// --check also runs the libonnx checker + shape inference in the save (the
+// CLI's default); it is reported as its own phase.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "modelexport/modelexport.h"
+#include "synthetic_model.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+void must(mx_status* s, const char* what) {
+  if (!s) return;
+  std::fprintf(stderr, "%s: %s: %s\n", what, mx_code_name(mx_status_code(s)), mx_status_message(s));
+  std::exit(1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s PLUGIN_DIR [NODES] [--check]\n", argv[0]);
+    return 2;
+  }
+  const std::string plugin_dir = argv[1];
+  long nodes = argc > 2 && argv[2][0] != '-' ? std::atol(argv[2]) : 200000;
+  bool check = false;
+  for (int i = 2; i < argc; ++i) check = check || std::strcmp(argv[i], "--check") == 0;
+  const int layers = static_cast<int>((nodes + 3) / 4);
+
+  const std::string bytes = synthetic::scoped_model(layers).SerializeAsString();
+  std::printf("graph: %d nodes, %.1f MB\n", layers * 4, bytes.size() / 1e6);
+
+  // The floor: protobuf parse + serialize of the same bytes.
+  auto t0 = Clock::now();
+  onnx::ModelProto proto;
+  if (!proto.ParseFromString(bytes)) return 1;
+  const double parse_s = seconds_since(t0);
+  t0 = Clock::now();
+  std::string again = proto.SerializeAsString();
+  const double serialize_s = seconds_since(t0);
+  const double floor_s = parse_s + serialize_s;
+
+  mx_registry* reg = nullptr;
+  const std::string opts = "{\"discover\":false,\"plugin_dirs\":[\"" + plugin_dir + "\"]}";
+  must(mx_registry_create(opts.c_str(), &reg), "registry");
+
+  t0 = Clock::now();
+  mx_model* model = nullptr;
+  must(mx_model_load_bytes(bytes.data(), bytes.size(), &model), "load");
+  const double load_s = seconds_since(t0);
+  t0 = Clock::now();
+  must(mx_registry_tag(reg, "scope", model, nullptr), "tag");
+  const double tag_s = seconds_since(t0);
+  t0 = Clock::now();
+  void* out = nullptr;
+  size_t out_size = 0;
+  must(mx_model_save_bytes(model, "{\"check\":false}", &out, &out_size), "save");
+  const double save_s = seconds_since(t0);
+  mx_free(out);
+  double check_s = 0;
+  if (check) {
+    t0 = Clock::now();
+    must(mx_model_check(model), "check");
+    check_s = seconds_since(t0);
+  }
+  const double total_s = load_s + tag_s + save_s;
+
+  std::printf("floor   parse %.3f s + serialize %.3f s = %.3f s\n", parse_s, serialize_s, floor_s);
+  std::printf("tag     load %.3f s + tag (scope + propagation) %.3f s + save %.3f s = %.3f s\n",
+              load_s, tag_s, save_s, total_s);
+  if (check) std::printf("checker %.3f s (libonnx check_model + shape inference, not in the ratio)\n", check_s);
+  std::printf("ratio   tag / floor = %.1fx   (load %.1fx, tag %.1fx, save %.1fx)\n",
+              total_s / floor_s, load_s / floor_s, tag_s / floor_s, save_s / floor_s);
+  mx_model_release(model);
+  mx_registry_release(reg);
+  return 0;
+}
