@@ -303,24 +303,6 @@ MX_API mx_status* mx_model_compare(const mx_model* a, const mx_model* b,
                                    const char* options_json, char** out_json,
                                    size_t* out_size);
 
-/* Per-module differences between two tagged models (for example a native
- * export against torch.onnx.export of the same model, or a file before and
- * after an optimizer), over the union of both module trees, from the
- * statistics of mx_model_modules_json. Report: {"a":{"name","nodes",
- * "modules"},"b":{...},"summary":{"modules","equal","different",
- * "only_in_a","only_in_b","equal_with_descendant_differences","identical"},
- * "modules":[{"path","class","status":"equal"|"different"|"only_in_a"|
- *  "only_in_b", for modules in both: "own_nodes","total_nodes",
- *  "own_parameters","parameters" as {"a","b","delta"}, "ops_added" and
- *  "ops_removed" ({op:count}, own nodes), "descendants_differ":bool}]}.
- * "different" means the module's own nodes, ops, parameters or class differ.
- * Differences are data, not errors; a model without node records is
- * MX_ERR_UNSUPPORTED. Options (JSON): "a_name", "b_name" -> labels used in
- * messages and the report (default "model A" / "model B"). */
-MX_API mx_status* mx_model_compare(const mx_model* a, const mx_model* b,
-                                   const char* options_json, char** out_json,
-                                   size_t* out_size);
-
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
