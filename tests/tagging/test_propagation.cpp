@@ -3,6 +3,8 @@
 
 #include "tagging/propagation.hpp"
 
+#include <nlohmann/json.hpp>
+
 using namespace modelexport;
 
 namespace {
@@ -106,4 +108,149 @@ TEST_CASE("topological order is deterministic and respects edges") {
   g.node("mm", {"u"}, {"y"}).node("unsq", {"cast"}, {"u"}).node("cast", {"k"}, {"cast"})
       .node("const", {}, {"k"});
   CHECK(topological_order(g.view) == std::vector<size_t>{3, 2, 1, 0});
+}
+
+// ---- data-path rule (docs/tagging.md §3, step 1) -------------------------
+// Graphs below start at a graph input "x" (no node produces it), so the
+// nodes after it carry activations ("data" nodes); Constant-only feeds are
+// "side" nodes and keep the consumers-first rule.
+
+namespace {
+
+struct D {
+  GraphView view;
+  D& node(const std::string& name, const std::string& op, std::vector<std::string> in,
+          std::vector<std::string> out) {
+    view.nodes.push_back({name, op, std::move(in), std::move(out)});
+    return *this;
+  }
+};
+
+nlohmann::json module(const std::string& path, const std::string& cls, long long params,
+                      const std::string& qualified = "") {
+  nlohmann::json m = {{"path", path}, {"class", cls}, {"parameters", params},
+                      {"own_parameters", params}};
+  if (!qualified.empty()) m["qualified_class"] = qualified;
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("post-processing after a leaf stays with the producers' parent (attention scores)") {
+  D g;  // q, k: Linear leaves of enc.self; scores = q.k / c feed enc.out.dense
+  g.node("q", "MatMul", {"x"}, {"q"}).node("k", "MatMul", {"x"}, {"k"})
+      .node("s", "MatMul", {"q", "k"}, {"s"}).node("sm", "Softmax", {"s"}, {"p"})
+      .node("d", "MatMul", {"p"}, {"y"});
+  auto r = propagate(g.view, {A("enc.self.q", "parameter"), A("enc.self.k", "parameter"),
+                              std::nullopt, std::nullopt, A("enc.out.dense", "parameter")});
+  check(r[2], "enc.self", "propagated");
+  check(r[3], "enc.self", "propagated");
+}
+
+TEST_CASE("side nodes still take their consumers' module") {
+  D g;  // a Constant feeding the consumer's op goes with the consumer
+  g.node("a", "MatMul", {"x"}, {"a"}).node("c", "Constant", {}, {"c"})
+      .node("b", "Add", {"a", "c"}, {"y"});
+  auto r = propagate(g.view, {A("m.a", "scope"), std::nullopt, A("m.b", "scope")});
+  check(r[1], "m.b", "propagated");
+  // ... unless that module is a leaf known to own parameters (by evidence
+  // 'parameter' without a tree): a built-in's lowering is its parameter ops.
+  auto p = propagate(g.view, {A("m.a", "parameter"), std::nullopt, A("m.b", "parameter")});
+  check(p[1], "m", "propagated");
+}
+
+TEST_CASE("a residual Add climbs out of a branch whose scope cannot see its other input") {
+  D g;  // h.attn.c_proj output + residual r (read by h.ln_1 outside attn) -> h.ln_2
+  g.node("emb", "Gather", {"x"}, {"r"}).node("ln1", "LayerNormalization", {"r"}, {"l"})
+      .node("proj", "Gemm", {"l"}, {"p"}).node("add", "Add", {"p", "r"}, {"s"})
+      .node("ln2", "LayerNormalization", {"s"}, {"y"});
+  auto r = propagate(g.view, {A("wte", "parameter"), A("h.ln_1", "parameter"),
+                              A("h.attn.c_proj", "parameter"), std::nullopt,
+                              A("h.ln_2", "parameter")});
+  check(r[3], "h", "propagated");
+}
+
+TEST_CASE("a residual Add whose next consumer is inside the branch stays in it") {
+  D g;  // BERT's BertSelfOutput: LayerNorm(dense(x) + input_tensor)
+  g.node("q", "MatMul", {"r"}, {"q"}).node("dense", "MatMul", {"q"}, {"d"})
+      .node("add", "Add", {"d", "r"}, {"s"}).node("ln", "LayerNormalization", {"s"}, {"y"});
+  auto r = propagate(g.view, {A("att.self.q", "parameter"), A("att.out.dense", "parameter"),
+                              std::nullopt, A("att.out.LayerNorm", "parameter")});
+  check(r[2], "att.out", "propagated");
+}
+
+TEST_CASE("with a module tree, a parameter-free child whose class matches takes the op") {
+  D g;  // block: conv -> bn -> relu(module) -> conv2; residual add -> relu again
+  g.node("conv", "Conv", {"x"}, {"c"}).node("relu", "Relu", {"c"}, {"r"})
+      .node("conv2", "Conv", {"r"}, {"c2"}).node("add", "Add", {"c2", "x"}, {"s"})
+      .node("relu2", "Relu", {"s"}, {"y"});
+  nlohmann::json modules = nlohmann::json::array(
+      {module("", "Net", 20), module("b", "Block", 20), module("b.conv", "Conv2d", 10),
+       module("b.relu", "ReLU", 0), module("b.conv2", "Conv2d", 10)});
+  Assignments a = {A("b.conv", "parameter"), std::nullopt, A("b.conv2", "parameter"),
+                   std::nullopt, std::nullopt};
+  auto with_tree = propagate(g.view, a, modules);
+  check(with_tree[1], "b.relu", "propagated");
+  check(with_tree[3], "b", "propagated");  // residual Add: not the ReLU's
+  check(with_tree[4], "b.relu", "propagated");
+  auto without = propagate(g.view, a);  // no classes: the block itself
+  check(without[1], "b", "propagated");
+}
+
+TEST_CASE("GELU pattern goes to the activation module, pure containers own nothing") {
+  D g;  // seq.0 (Linear) -> 0.5*x*(1+erf(x/c)) -> seq.2 (Linear); act = seq.1
+  g.node("fc", "MatMul", {"x"}, {"h"}).node("c1", "Constant", {}, {"k1"})
+      .node("m", "Mul", {"h", "k1"}, {"m"}).node("c2", "Constant", {}, {"k2"})
+      .node("dv", "Div", {"h", "k2"}, {"dv"}).node("erf", "Erf", {"dv"}, {"e"})
+      .node("c3", "Constant", {}, {"k3"}).node("ad", "Add", {"e", "k3"}, {"ad"})
+      .node("m2", "Mul", {"m", "ad"}, {"g"}).node("fc2", "MatMul", {"g"}, {"y"});
+  nlohmann::json modules = nlohmann::json::array(
+      {module("", "Net", 20), module("seq", "Sequential", 20), module("seq.0", "Linear", 10),
+       module("seq.1", "GELU", 0), module("seq.2", "Linear", 10)});
+  Assignments a(g.view.nodes.size());
+  a[0] = A("seq.0", "parameter");
+  a[9] = A("seq.2", "parameter");
+  auto r = propagate(g.view, a, modules);
+  for (size_t i : {1, 2, 3, 4, 5, 6, 7, 8}) {
+    INFO("node " << i);
+    check(r[i], "seq.1", "propagated");
+  }
+  auto bare = propagate(g.view, a);  // Sequential skipped (numeric children): the root
+  check(bare[5], "", "propagated");
+}
+
+TEST_CASE("layout ops around a non-built-in leaf's parameter op stay in it") {
+  D g;  // GPT-2 Conv1D: view -> addmm -> view; then a Split of the parent
+  g.node("ln", "LayerNormalization", {"x"}, {"l"}).node("r1", "Reshape", {"l"}, {"r1"})
+      .node("gemm", "Gemm", {"r1"}, {"g"}).node("r2", "Reshape", {"g"}, {"r2"})
+      .node("split", "Split", {"r2"}, {"s"}).node("out", "Gemm", {"s"}, {"y"});
+  nlohmann::json modules = nlohmann::json::array(
+      {module("", "M", 30), module("ln", "LayerNorm", 10, "torch.nn.modules.normalization.LayerNorm"),
+       module("attn", "Attention", 20), module("attn.c_attn", "Conv1D", 10, "transformers.Conv1D"),
+       module("attn.c_proj", "Conv1D", 10, "transformers.Conv1D")});
+  Assignments a(g.view.nodes.size());
+  a[0] = A("ln", "parameter");
+  a[2] = A("attn.c_attn", "parameter");
+  a[5] = A("attn.c_proj", "parameter");
+  auto r = propagate(g.view, a, modules);
+  check(r[1], "attn.c_attn", "propagated");
+  check(r[3], "attn.c_attn", "propagated");
+  check(r[4], "attn", "propagated");
+}
+
+TEST_CASE("side nodes feeding a built-in leaf go to its parent") {
+  D g;  // position ids (constants only) -> Gather(position_embeddings)
+  g.node("c", "Constant", {}, {"ids"}).node("u", "Unsqueeze", {"ids"}, {"u"})
+      .node("emb", "Gather", {"w", "u"}, {"e"});
+  g.view.initializers = {"w"};
+  auto r = propagate(g.view, {std::nullopt, std::nullopt, A("emb.pos", "parameter")});
+  check(r[0], "emb", "propagated");
+  check(r[1], "emb", "propagated");
+}
+
+TEST_CASE("module classes map to ops") {
+  CHECK(ops_of_module_class("ReLU") == std::vector<std::string>{"Relu"});
+  CHECK(ops_of_module_class("ELU") == std::vector<std::string>{"Elu"});
+  CHECK(ops_of_module_class("MaxPool2d") == std::vector<std::string>{"MaxPool"});
+  CHECK(ops_of_module_class("BertLayer").empty());
 }

@@ -273,7 +273,8 @@ class DataPathRule {
     while (m != limit && is_ancestor_or_self(limit, m) && !inputs_visible(n, data_producers, m))
       m = facts_.owning(parent_path(m));
 
-    if (auto child = matching_child(n, data_producers, m, limit)) m = *child;
+    const std::string start = facts_.is_leaf(m0) ? parent_path(m0) : m0;
+    if (auto child = matching_child(n, data_producers, start, m, limit)) m = *child;
     a_[n] = Assignment{m, kEvidencePropagated};
   }
 
@@ -301,21 +302,24 @@ class DataPathRule {
     return true;
   }
 
-  // A parameter-free child module (of `m`, else of its ancestors up to
-  // `limit`) whose class lowers to this op.
+  // A parameter-free child module whose class lowers to this op, searched
+  // from `x` (the module left by the latest producer, containers included)
+  // up to the higher of `m` (chosen so far) and `limit`.
   std::optional<std::string> matching_child(size_t n, const std::vector<size_t>& producers,
-                                            std::string m, const std::string& limit) const {
+                                            std::string x, const std::string& m,
+                                            const std::string& limit) const {
     const std::string& op = g_.nodes[n].op_type;
     for (;;) {
-      for (const auto& child : facts_.children(m)) {
+      for (const auto& child : facts_.children(x)) {
         if (!facts_.parameter_free(child)) continue;
         auto ops = ops_of_module_class(facts_.class_of(child));
         if (std::find(ops.begin(), ops.end(), op) == ops.end()) continue;
         if (is_arithmetic(op) && !arithmetic_fits(n, producers, child)) continue;
         return child;
       }
-      if (m == limit || !is_ancestor_or_self(limit, m) || m.empty()) return std::nullopt;
-      m = parent_path(m);
+      if (x.empty() || (is_ancestor_or_self(x, m) && is_ancestor_or_self(x, limit)))
+        return std::nullopt;
+      x = parent_path(x);
     }
   }
 
