@@ -1,5 +1,7 @@
 #include "model/check.hpp"
 
+#include <new>
+
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 
@@ -23,10 +25,15 @@ void check_onnx(const onnx::ModelProto& proto, const std::string& where) {
     fail(MX_ERR_SCHEMA, where + ": ONNX checker: " + e.what());
   } catch (const onnx::InferenceError& e) {
     fail(MX_ERR_SCHEMA, where + ": ONNX shape inference: " + e.what());
-  } catch (const std::runtime_error& e) {
-    // libonnx also throws plain runtime_errors on malformed content, e.g.
-    // "Invalid tensor data type 17" for a bit-flipped data_type (found by
-    // tests/hostile's bit-flip sweep): the file's fault, not ours.
+  } catch (const Error&) {
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {
+    // libonnx also throws plain standard exceptions on malformed content,
+    // e.g. std::invalid_argument "Invalid tensor data type 17" for a
+    // bit-flipped data_type (found by tests/hostile's bit-flip sweep): the
+    // file's fault, not ours.
     fail(MX_ERR_SCHEMA, where + ": ONNX checker: " + e.what());
   }
 }
