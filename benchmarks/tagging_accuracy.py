@@ -22,21 +22,30 @@ module matches, and the evidence mix. Target (issue 5): usage + propagation
     .venv/bin/python benchmarks/tagging_accuracy.py \
         --cli build/sdk/modelexport --plugin-dir build/plugins-out
 
-Last measured (2026-11-22; torch 1.13 trace, native exporter at a3229d3,
-core propagation at 92c885f; share of `direct` ground-truth nodes):
+Each strategy runs without and with `--hierarchy H.json` (H.json from
+`modelexport hierarchy MODEL.pt`: module paths, classes, parameter counts,
+no node records); rows `S+H`. `--hierarchy no|yes|both` picks.
 
-    model     usage   scope  metadata  auto   usage: parameter-placed nodes
-    bert      26.9%  100.0%   0.0%   100.0%   46/196, none wrong
-    gpt2      20.9%  100.0%   0.0%   100.0%   17/374, none wrong
-    resnet50  61.5%  100.0%   0.0%   100.0%  107/181, none wrong
+Before (consumers-first propagation, 92c885f; no --hierarchy variant):
+
+    model     usage   scope  metadata  auto
+    bert      26.9%  100.0%   0.0%   100.0%   usage: 46/196 parameter-placed, none wrong
+    gpt2      20.9%  100.0%   0.0%   100.0%   usage: 17/374 parameter-placed, none wrong
+    resnet50  61.5%  100.0%   0.0%   100.0%   usage: 107/181 parameter-placed, none wrong
+
+After (data-path propagation, docs/tagging.md section 3; same exports):
+
+    model     usage  usage+H  scope  scope+H  auto  auto+H
+    bert      87.4%   96.7%  100.0%  100.0%  100.0% 100.0%
+    gpt2      49.0%  100.0%  100.0%  100.0%  100.0% 100.0%
+    resnet50  70.7%  100.0%  100.0%  100.0%  100.0% 100.0%
 
 (`metadata` has nothing to read once records are stripped: 0% is expected.)
-Every node `usage` places by parameter is right; the misses are all
-`propagated`. Ceiling for ANY rule that can only name modules owning
-parameters or their ancestors: bert 90.7%, gpt2 92.6%, resnet50 70.7% of
-ground-truth nodes (ReLU/Dropout/activation modules own no parameters), so
-the 95% target needs more than parameter names -- e.g. a supplied module
-tree (`--hierarchy`) used by propagation.
+Without a tree, `usage` is capped near the share of nodes in modules owning
+parameters (ReLU modules, GELU activations and GPT-2's Conv1D internals need
+classes); with it, the remaining BERT misses are ops at the start of a
+module's forward that follow the previous module's output (the pooler's
+`hidden_states[:, 0]`).
 
 Exit status: 0 when every run finished (whatever the shares), 1 when an
 export or tag failed, 2 on bad arguments.
