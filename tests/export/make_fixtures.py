@@ -248,6 +248,18 @@ class VisionOps(nn.Module):
         return tuple(r)
 
 
+class RecurrentOps(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(8, 16, num_layers=2, bidirectional=True, batch_first=True)
+        self.gru = nn.GRU(8, 12)
+
+    def forward(self, x):  # x: [batch, seq, 8]
+        o, (h, c) = self.lstm(x)
+        g, gh = self.gru(x.transpose(0, 1))
+        return o, h, c, g, gh
+
+
 class OpsModel(nn.Module):
     """A root that only dispatches to the op block."""
     def __init__(self, block):
@@ -277,6 +289,14 @@ class IndexOpsModel(OpsModel):
 class VisionOpsModel(OpsModel):
     def __init__(self):
         super().__init__(VisionOps())
+
+    def forward(self, x):
+        return self.block(x)
+
+
+class RecurrentOpsModel(OpsModel):
+    def __init__(self):
+        super().__init__(RecurrentOps())
 
     def forward(self, x):
         return self.block(x)
@@ -339,6 +359,8 @@ MODELS = {
         ("idx", "int64", ["batch", 6, 2], (2, 6, 2), (3, 6, 2), 8)]),
     "ops_vision": (VisionOpsModel, [
         ("x", "float32", ["batch", 4, 9, 11], (2, 4, 9, 11), (1, 4, 9, 11), 0)]),
+    "ops_recurrent": (RecurrentOpsModel, [
+        ("x", "float32", ["batch", "seq", 8], (2, 7, 8), (3, 4, 8), 0)]),
     "unsupported": (Unsupported, [
         ("x", "float32", [2, 8], (2, 8), (2, 8), 0)]),
 }

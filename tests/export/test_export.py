@@ -9,7 +9,7 @@ import onnxruntime as ort
 import pytest
 
 PARITY = ["test_transformer", "complex_model", "bert_tiny", "gpt2_tiny", "transformer_encoder", "vit_b_16",
-          "ops_elementwise", "ops_index", "ops_vision"]
+          "ops_elementwise", "ops_index", "ops_vision", "ops_recurrent"]
 # vit_b_16 is big: one export and one shape is enough.
 SECOND_SHAPE = {n: n != "vit_b_16" for n in PARITY}
 
