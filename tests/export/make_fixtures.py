@@ -401,6 +401,13 @@ def build(name, outdir):
     return [spec_str(n, dt, dims, s1) for (n, dt, dims, s1, _, _) in inputs]
 
 
+def write_atomically(path, text):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
 def main(argv):
     outdir = DEFAULT_OUT
     only = None
@@ -422,10 +429,9 @@ def main(argv):
     for name in todo:
         print(f"[fixtures] {name}", flush=True)
         manifest[name] = {"inputs": build(name, outdir)}
-        with open(manifest_path, "w") as f:
-            json.dump(manifest, f, indent=1)
-        with open(stamp_path, "w") as f:
-            f.write(stamp)
+        # Written atomically: a reader never sees a half-written manifest.
+        write_atomically(manifest_path, json.dumps(manifest, indent=1))
+        write_atomically(stamp_path, stamp)
     with open(os.path.join(outdir, "not_torchscript.pt"), "w") as f:
         f.write("this is not a TorchScript archive\n")
     return 0
