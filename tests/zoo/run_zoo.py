@@ -18,7 +18,9 @@ Per model:
  3. ONNX Runtime on the same inputs as LibTorch: every output within
     |a-b| <= 1e-4 * max(1, |b|), at the example shape and, when the model has
     dynamic axes, at the second shape;
- 4. hierarchy: every ONNX node has exactly one record, share of `root` evidence.
+ 4. hierarchy: every ONNX node has exactly one record naming a module of the
+    module tree; evidence mix direct/propagated/root and the share of nodes on
+    the root module (the ops of the root's own forward, `direct`).
 Status: PASS (all of it and root share <= 1%), ROOT (parity and tagging fine
 but root share > 1%), FAIL (first error), SKIP (not attempted, reason).
 Exit code 0 when no model FAILs.
@@ -97,7 +99,7 @@ def compare(sess, fx, name, suffix):
 
 def run_model(name, entry, fx, cli, plugin_dir, outdir, timeout):
     row = {"model": name, "family": entry.family, "params": None, "nodes": None, "export_s": None,
-           "diff": None, "evidence": None, "status": "FAIL", "error": ""}
+           "diff": None, "evidence": None, "at_root": None, "status": "FAIL", "error": ""}
     if entry.skip:
         row.update(status="SKIP", error=entry.skip)
         return row
@@ -142,12 +144,20 @@ def run_model(name, entry, fx, cli, plugin_dir, outdir, timeout):
         missing = [n for n in node_names if n not in recs]
         if missing or len(set(node_names)) != len(node_names):
             raise AssertionError(f"hierarchy: {len(missing)} nodes without a record (first {missing[:1]})")
+        paths = {m["path"] for m in hier["modules"]}
+        stray = [n for n in node_names if recs[n]["module"] not in paths]
+        if stray:
+            raise AssertionError(f"hierarchy: node {stray[0]} names module "
+                                 f"'{recs[stray[0]]['module']}' absent from the module tree")
         ev = {"direct": 0, "propagated": 0, "root": 0}
+        at_root = 0
         for n in node_names:
             k = recs[n]["evidence"]
             ev[k] = ev.get(k, 0) + 1
+            at_root += recs[n]["module"] == ""
         total = max(1, len(node_names))
         row["evidence"] = "/".join(f"{100.0 * ev[k] / total:.1f}" for k in ("direct", "propagated", "root"))
+        row["at_root"] = f"{100.0 * at_root / total:.1f}"
         row["root_share"] = ev["root"] / total
         so = ort.SessionOptions()
         so.intra_op_num_threads = 2
@@ -179,14 +189,15 @@ def fmt_params(n):
     return f"{n / 1e6:.1f}M" if n >= 1e5 else f"{n / 1e3:.0f}k"
 
 
-COLS = ["model", "params", "nodes", "export s", "max abs diff", "evidence d/p/r %", "status"]
+COLS = ["model", "params", "nodes", "export s", "max abs diff", "evidence d/p/r %", "at root %", "status"]
 
 
 def cells(r):
     st = r["status"] + (f": {r['error']}" if r["error"] else "")
     return [r["model"], fmt_params(r["params"]), "-" if r["nodes"] is None else str(r["nodes"]),
             "-" if r["export_s"] is None else f"{r['export_s']:.1f}",
-            "-" if r["diff"] is None else f"{r['diff']:.2e}", r["evidence"] or "-", st]
+            "-" if r["diff"] is None else f"{r['diff']:.2e}", r["evidence"] or "-",
+            r.get("at_root") or "-", st]
 
 
 def summary(rows):
@@ -250,13 +261,13 @@ def main():
     outdir = a.keep or tempfile.mkdtemp(prefix="mxzoo-")
     os.makedirs(outdir, exist_ok=True)
     rows = []
-    widths = [28, 7, 6, 8, 12, 16]
+    widths = [28, 7, 6, 8, 12, 16, 9]
     print("  ".join(c.ljust(w) for c, w in zip(COLS, widths + [0])), flush=True)
     t_start = time.time()
     for n in names:
         if a.budget and time.time() - t_start > 60 * a.budget:
             r = {"model": n, "family": models[n].family, "params": None, "nodes": None, "export_s": None,
-                 "diff": None, "evidence": None, "status": "NOT RUN", "error": f"time budget ({a.budget:g} min)"}
+                 "diff": None, "evidence": None, "at_root": None, "status": "NOT RUN", "error": f"time budget ({a.budget:g} min)"}
             rows.append(r)
             print("  ".join(c.ljust(w) for c, w in zip(cells(r), widths + [0])), flush=True)
             continue

@@ -320,7 +320,12 @@ std::vector<std::string> Ctx::emit(const std::string& op, const std::vector<std:
     nd->add_output(outs.back());
   }
   for (const auto& a : attrs) *nd->add_attribute() = a;
-  records.push_back({name, frame->path, frame->is_root ? "root" : "direct"});
+  // Every op is captured from the module whose forward is executing it, the
+  // root's own forward included (module ""): that is `direct` evidence as
+  // docs/hierarchy-schema.md defines it. `root` stays the fallback of the
+  // tagging core for nodes with no evidence at all; statistics.at_root
+  // reports how many nodes sit on the root module.
+  records.push_back({name, frame->path, "direct"});
   return outs;
 }
 

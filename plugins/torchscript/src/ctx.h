@@ -47,7 +47,6 @@ struct Val {
 struct Frame {
   tj::Module module;
   std::string path;  // module path, "" = root
-  bool is_root = false;
   std::unordered_map<const tj::Value*, VP> env;
 };
 

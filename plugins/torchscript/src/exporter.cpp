@@ -186,7 +186,7 @@ ExportResult export_model(const ExportOptions& opt) {
 
   at::manual_seed(0);
   Ctx cx(opt.opset);
-  Frame top{module, "", true, {}};
+  Frame top{module, "", {}};
   cx.frame = &top;
   std::vector<VP> call_args;
   auto self = std::make_shared<Val>();
@@ -305,10 +305,12 @@ ExportResult export_model(const ExportOptions& opt) {
   nlohmann::json nodes = nlohmann::json::array();
   std::map<std::string, int> evidence = {{"direct", 0}, {"scope", 0}, {"metadata", 0},
                                          {"parameter", 0}, {"propagated", 0}, {"root", 0}};
+  int at_root = 0;
   for (const auto& r : cx.records) {
     if (removed.count(r.name)) continue;
     nodes.push_back({{"name", r.name}, {"module", r.module}, {"tag", tree.tags[r.module]}, {"evidence", r.evidence}});
     evidence[r.evidence]++;
+    at_root += r.module.empty();
   }
   std::string base = opt.model_path.substr(opt.model_path.find_last_of('/') + 1);
   nlohmann::json doc = {
@@ -317,7 +319,7 @@ ExportResult export_model(const ExportOptions& opt) {
       {"model", {{"root_class", tree.root_class}, {"source_file", base}, {"opset", opt.opset}}},
       {"modules", tree.modules},
       {"nodes", nodes},
-      {"statistics", {{"nodes", nodes.size()}, {"evidence", evidence}}}};
+      {"statistics", {{"nodes", nodes.size()}, {"evidence", evidence}, {"at_root", at_root}}}};
 
   ExportResult res;
   if (!model.SerializeToString(&res.onnx_bytes)) throw Error(MX_ERR_INTERNAL, "cannot serialize the ONNX model");

@@ -61,7 +61,7 @@ std::vector<VP> Walker::call(const tj::Module& module, const std::string& path, 
                              const std::vector<VP>& args, bool is_function) {
   if (++depth_ > 200) throw Error(MX_ERR_UNSUPPORTED, "call depth above 200 (recursion?) in module " + path);
   if (!is_function && !order_.count(path)) order_[path] = next_order_++;
-  Frame f{module, path, path.empty(), {}};
+  Frame f{module, path, {}};
   Frame* saved_frame = cx_.frame;
   const tj::Node* saved_node = cx_.node;
   auto saved_out = cx_.ex_out;

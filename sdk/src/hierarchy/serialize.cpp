@@ -37,9 +37,12 @@ Json statistics_json(const Document& doc) {
     auto& c = counts[evidence_name(r.evidence)];
     c = c.get<int64_t>() + 1;
   }
+  int64_t at_root = 0;
+  for (const auto& r : doc.nodes) at_root += r.module.empty();
   Json stats = Json::object();
   stats["nodes"] = doc.nodes.size();
   stats["evidence"] = counts;
+  stats["at_root"] = at_root;  // nodes on module "" whatever the evidence
   return stats;
 }
 

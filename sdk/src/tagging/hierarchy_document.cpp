@@ -9,8 +9,13 @@ using json = nlohmann::json;
 json evidence_statistics(const std::vector<Assignment>& assignments) {
   json counts = json::object();
   for (const auto& kind : all_evidence_kinds()) counts[kind] = 0;
-  for (const auto& a : assignments) counts[a.evidence] = counts.value(a.evidence, 0) + 1;
-  return {{"nodes", assignments.size()}, {"evidence", counts}};
+  int64_t at_root = 0;
+  for (const auto& a : assignments) {
+    counts[a.evidence] = counts.value(a.evidence, 0) + 1;
+    at_root += a.module.empty();
+  }
+  // at_root: nodes on module "" whatever their evidence (docs/hierarchy-schema.md)
+  return {{"nodes", assignments.size()}, {"evidence", counts}, {"at_root", at_root}};
 }
 
 json hierarchy_document(const GraphView& graph, const std::vector<Assignment>& assignments,
