@@ -2,6 +2,8 @@
 # Setup + the whole test suite:
 #   1. ctest       every test group under tests/ (doctest, C ABI, plugin host,
 #                  end-to-end pytest in tests/export), against the build tree
+#      sanitizers  scripts/test-sanitizers.sh: the core's C/C++ groups again
+#                  in an ASan+UBSan+LSan build (build-asan/)
 #   2. bindings    each bindings/<lang>/test.sh (adding a binding = adding
 #                  that file), against the build tree's library and plugins
 #   3. examples    each examples/<name>/test.sh, against the build tree
@@ -10,7 +12,8 @@
 # Every stage runs even when an earlier one failed; the exit status is
 # non-zero if any failed, and a summary closes the output.
 #
-# MX_SKIP_SETUP=1 skips scripts/setup.sh (when it has just been run).
+# MX_SKIP_SETUP=1 skips scripts/setup.sh (when it has just been run);
+# MX_SKIP_SANITIZERS=1 skips the sanitizer build (quick local runs only).
 set -Eeuo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -41,6 +44,14 @@ stage() {
 # ---------------------------------------------------------------------------
 stage "ctest (all test groups)" \
   ctest --test-dir "$MX_BUILD_DIR" --output-on-failure -j2 --no-tests=error
+
+# ---------------------------------------------------------------------------
+# A second build of the core under AddressSanitizer + UndefinedBehaviorSanitizer
+# + LeakSanitizer running the core's C/C++ test groups (issue 8).
+# MX_SKIP_SANITIZERS=1 skips it for quick local runs; CI never sets it.
+if [[ "${MX_SKIP_SANITIZERS:-0}" != 1 ]]; then
+  stage "sanitizers (ASan+UBSan+LSan build)" "$MX_REPO/scripts/test-sanitizers.sh"
+fi
 
 # ---------------------------------------------------------------------------
 binding_tests=()

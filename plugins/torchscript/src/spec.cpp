@@ -1,6 +1,7 @@
 #include "spec.h"
 
 #include <cctype>
+#include <charconv>
 
 #include "exporter.h"
 #include "modelexport/modelexport.h"
@@ -57,7 +58,11 @@ InputSpec parse_input_spec(const std::string& text) {
     if (num.empty()) bad(text, "empty dimension");
     for (char c : num)
       if (!std::isdigit(static_cast<unsigned char>(c))) bad(text, "dimension '" + d + "' is not a number");
-    ds.size = std::stoll(num);
+    // from_chars reports overflow instead of throwing (std::stoll threw
+    // std::out_of_range past this parser: fuzz/corpus/input_spec/seed4.txt).
+    auto [end, ec] = std::from_chars(num.data(), num.data() + num.size(), ds.size);
+    if (ec != std::errc() || end != num.data() + num.size())
+      bad(text, "dimension '" + d + "' does not fit in a 64-bit integer");
     s.dims.push_back(ds);
     pos = comma + 1;
   }
