@@ -81,6 +81,11 @@ def flatten(out):
     return res
 
 
+def first_line(msg):
+    """First non-empty line (torch's errors often start with a newline)."""
+    return next((l.strip() for l in msg.splitlines() if l.strip()), "")
+
+
 def n_params(model):
     seen, n = set(), 0
     for p in list(model.parameters()):
@@ -131,7 +136,7 @@ def main(argv):
         except Exception as e:  # recorded, reported by run_zoo.py
             tb = traceback.format_exc().strip().splitlines()
             meta = {"inputs": [], "params": 0, "stamp": st,
-                    "error": f"fixture: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}",
+                    "error": f"fixture: {type(e).__name__}: {first_line(str(e))}",
                     "traceback": tb[-6:]}
         meta["trace_seconds"] = round(time.time() - t0, 2)
         tmp = meta_path + ".tmp"

@@ -94,8 +94,37 @@ add("hf_mobilebert", hf("MobileBertModel", "MobileBertConfig", vocab_size=1000, 
                         num_hidden_layers=2, num_attention_heads=4, intermediate_size=128, embedding_size=64,
                         intra_bottleneck_size=64, true_hidden_size=64), text(1000, token_types=True),
     family="hf-encoder")
-add("hf_deberta_v2", hf("DebertaV2Model", "DebertaV2Config", vocab_size=1000, **SMALL), text(1000),
-    family="hf-encoder")
+class _NoCtx:
+    """Stand-in for the autograd ctx when a Function's forward is called as code."""
+    def save_for_backward(self, *a):
+        pass
+
+
+def deberta_v2(**cfg):
+    """DeBERTa-v2/v3. Its masked softmax `XSoftmax` is a torch.autograd.Function:
+    torch.jit.trace records it as prim::PythonOp, which a TorchScript file cannot
+    hold ("Could not export Python function call 'XSoftmax'"). For tracing, the
+    model module's `XSoftmax.apply` runs the Function's own forward code (the same
+    ATen ops: masked_fill, softmax, masked_fill_), so the file holds them."""
+    build_model = hf("DebertaV2Model", "DebertaV2Config", **cfg)
+
+    def build():
+        from transformers.models.deberta_v2 import modeling_deberta_v2 as md
+        xs = md.XSoftmax
+
+        class XSoftmaxAsCode:
+            @staticmethod
+            def apply(x, mask, dim):
+                return xs.forward(_NoCtx(), x, mask, dim)
+        md.XSoftmax = XSoftmaxAsCode
+        return build_model()
+    return build
+
+
+# the deberta-v3-base attention setup: disentangled relative attention with log buckets
+add("hf_deberta_v2", deberta_v2(vocab_size=1000, relative_attention=True, pos_att_type="p2c|c2p",
+                                position_buckets=256, max_relative_positions=-1, norm_rel_ebd="layer_norm",
+                                share_att_key=True, **SMALL), text(1000), family="hf-encoder")
 add("hf_squeezebert", hf("SqueezeBertModel", "SqueezeBertConfig", vocab_size=1000, embedding_size=128, **SMALL),
     text(1000), family="hf-encoder")
 add("hf_bart", hf("BartModel", "BartConfig", vocab_size=1000, d_model=128, encoder_layers=2, decoder_layers=2,
