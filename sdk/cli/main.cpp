@@ -26,6 +26,7 @@ const char* const kUsage =
     "  export MODEL.pt -o OUT.onnx --input SPEC [--input SPEC ...]\n"
     "         [--opset N] [--tag-storage metadata|doc_string|none] [--drop-builtin-tags]\n"
     "         [--functions [CLASS,...]]   (modules as local functions, see 'functions')\n"
+    "         [--external-data]           weights in OUT.onnx.data (automatic over 2 GB)\n"
     "                                     export a TorchScript model with hierarchy\n"
     "  tag IN.onnx -o OUT.onnx [--strategy NAME] [--hierarchy H.json]\n"
     "         [--tag-storage metadata|doc_string|none]\n"

@@ -12,9 +12,11 @@ void validate_tag_storage(const std::string& tag_storage) {
 }
 
 void save_and_report(const Model& model, const std::string& path, const std::string& tag_storage,
-                     bool check) {
+                     bool check, bool external_data) {
   validate_tag_storage(tag_storage);
-  model.save_file(path, nlohmann::json{{"tag_storage", tag_storage}, {"check", check}}.dump());
+  nlohmann::json options{{"tag_storage", tag_storage}, {"check", check}};
+  if (external_data) options["external_data"] = true;
+  model.save_file(path, options.dump());
   const auto hierarchy = nlohmann::json::parse(model.hierarchy_json());
   std::printf("wrote %s: %zu nodes, %zu modules\n", path.c_str(), model.node_count(),
               hierarchy["modules"].size());

@@ -9,9 +9,10 @@ namespace modelexport::cli {
 // UsageError unless metadata|doc_string|none (checked before any work).
 void validate_tag_storage(const std::string& tag_storage);
 
-// Saves `model` to `path` (with sidecar) and
+// Saves `model` to `path` (with sidecar; with `external_data`, weights in
+// `path`.data, else external only when needed) and
 // prints "wrote PATH: N nodes, evidence: ...".
 void save_and_report(const Model& model, const std::string& path, const std::string& tag_storage,
-                     bool check = true);
+                     bool check = true, bool external_data = false);
 
 }  // namespace modelexport::cli

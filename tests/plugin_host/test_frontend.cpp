@@ -1,5 +1,7 @@
 // mx_registry_export / mx_registry_module_tree through a fake C frontend.
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 
 #include "scoped_model.hpp"
 #include "test_support.hpp"
@@ -38,6 +40,62 @@ TEST_CASE("export loads the frontend's ONNX bytes and stores its hierarchy") {
     REQUIRE_OK(mx_registry_module_tree(r, "fake", path.c_str(), &text, &size));
     CHECK(take_json(text, size)["modules"][0]["class"] == "FakeNet");
   }
+  std::remove(path.c_str());
+  mx_registry_release(r);
+}
+
+// docs/plugin-protocol.md, "Large models": the host passes a private
+// output_dir, the frontend answers "onnx_file" instead of bytes.
+TEST_CASE("export loads a frontend's answer file from output_dir, then removes the directory") {
+  mx_registry* r = registry_with(json{{"discover", false}, {"plugin_dirs", {MX_TEST_GOOD_DIR}}});
+  mx_model* source = make_scoped_model();
+  const std::string path = "test_frontend_external.onnx";
+  REQUIRE_OK(mx_model_save_file(source, path.c_str(), "{\"sidecar\":false}"));
+  mx_model_release(source);
+  char templ[] = "/tmp/mx-test-tmpdir-XXXXXX";
+  REQUIRE(mkdtemp(templ) != nullptr);
+  const std::string tmpdir = templ;
+  const char* old = std::getenv("TMPDIR");
+  const std::string old_tmpdir = old ? old : "";
+  setenv("TMPDIR", tmpdir.c_str(), 1);
+  auto empty = [&] { return std::filesystem::is_empty(tmpdir); };
+
+  mx_model* out = nullptr;
+  SUBCASE("answer file") {
+    REQUIRE_OK(mx_registry_export(r, "fake", path.c_str(),
+                                  "{\"inputs\":[\"x:float32[2,2]\"],\"external_data\":true}", &out));
+    CHECK(mx_model_node_count(out) == 8);
+    json doc = hierarchy_of(out);
+    CHECK(doc["modules"][0]["class"] == "FakeNet");
+    CHECK_FALSE(doc.contains("onnx_file"));
+    CHECK(empty());
+    mx_model_release(out);
+  }
+  SUBCASE("external_data must be a boolean") {
+    CHECK(status_text(mx_registry_export(r, "fake", path.c_str(),
+                                         "{\"inputs\":[\"x\"],\"external_data\":\"yes\"}", &out)) ==
+          "invalid_argument: \"external_data\" must be true or false");
+  }
+  SUBCASE("an answer file outside output_dir is a bad answer") {
+    const std::string outside = "test_frontend_outside.onnx";
+    std::filesystem::copy_file(path, outside, std::filesystem::copy_options::overwrite_existing);
+    const std::string abs = std::filesystem::absolute(outside).string();
+    std::string text = status_text(mx_registry_export(
+        r, "fake", outside.c_str(), "{\"inputs\":[\"x\"],\"external_data\":true}", &out));
+    CHECK(text.find("plugin: plugin 'fake' answered badly: \"onnx_file\" '" + abs +
+                    "' is not a file of the output_dir") == 0);
+    CHECK(empty());
+    std::remove(outside.c_str());
+  }
+  SUBCASE("no usable TMPDIR: no output_dir, the frontend says so") {
+    setenv("TMPDIR", (tmpdir + "/missing").c_str(), 1);
+    std::string text = status_text(mx_registry_export(
+        r, "fake", path.c_str(), "{\"inputs\":[\"x\"],\"external_data\":true}", &out));
+    CHECK(text == "unsupported: plugin 'fake' failed: external data without output_dir");
+  }
+  if (old) setenv("TMPDIR", old_tmpdir.c_str(), 1);
+  else unsetenv("TMPDIR");
+  std::filesystem::remove_all(tmpdir);
   std::remove(path.c_str());
   mx_registry_release(r);
 }

@@ -204,6 +204,19 @@ MX_API mx_status* mx_registry_tag(const mx_registry* registry,
  *   "inputs": ["input_ids:int64[batch=2,seq=16]", ...]   (required)
  *   "opset": 17 (14..17)
  *   "drop_builtin_tags": false  -> omit torch.nn built-ins from tags
+ *   "external_data": true | false | absent
+ *                  -> true: the frontend streams every weight of 1 KiB or
+ *                  more to a data file instead of handing the model over as
+ *                  bytes; absent (automatic): only when the model would
+ *                  exceed protobuf's 2 GB limit; false: never (a model over
+ *                  the limit is then MX_ERR_INVALID_ARGUMENT). The data goes
+ *                  to a private directory under $TMPDIR (default /tmp; it
+ *                  needs room for the weights), which is removed before this
+ *                  call returns: the model keeps the data file open and
+ *                  reads weights from it lazily, so memory holds no copy of
+ *                  them. mx_model_save_file() then streams them to
+ *                  `<path>.data` (its automatic choice for a model with
+ *                  external data); mx_model_save_bytes() inlines them.
  * The result is an in-memory model with its hierarchy; save it with
  * mx_model_save_file(). */
 MX_API mx_status* mx_registry_export(const mx_registry* registry,

@@ -276,7 +276,12 @@ std::string Ctx::initializer(const at::Tensor& t, const std::string& path) {
   std::string name = path;
   if (init_names_.count(name)) name += "_" + std::to_string(init_names_[name]++);
   init_names_[name] = 1;
-  *graph.add_initializer() = to_tensor_proto(t, name);
+  at::Tensor data = t.detach().contiguous().cpu();  // a view of the module's weight when contiguous
+  auto* p = graph.add_initializer();
+  p->set_name(name);
+  p->set_data_type(onnx_type_of(data.scalar_type()));
+  for (auto d : data.sizes()) p->add_dims(d);
+  init_data[name] = std::move(data);
   init_by_key_[k.str()] = name;
   return name;
 }

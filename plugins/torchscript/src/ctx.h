@@ -75,6 +75,12 @@ class Ctx {
 
   onnx::GraphProto graph;
   std::vector<Record> records;
+  // Weights by initializer name. The initializers in `graph` carry name,
+  // data type and dims only: their bytes are taken from these tensors (the
+  // module's own storage, not a copy) when the model is written — inline
+  // raw_data, or an external data file (weights.h) — so lowering never
+  // copies a weight.
+  std::unordered_map<std::string, at::Tensor> init_data;
 
   // ---- environment
   VP get(const tj::Value* v) const;

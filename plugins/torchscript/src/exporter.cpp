@@ -6,6 +6,7 @@
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -16,6 +17,7 @@
 #include "module_tree.h"
 #include "spec.h"
 #include "walker.h"
+#include "weights.h"
 
 namespace mxts {
 namespace {
@@ -283,19 +285,70 @@ ExportResult export_model(const ExportOptions& opt) {
   *model.mutable_graph() = std::move(cx.graph);
   model.mutable_graph()->set_name(tree.root_class);
 
+  // Weights: inline (raw_data), or streamed from the module's tensors into
+  // <output_dir>/model.onnx.data; either way no weight is copied before this.
+  const uint64_t weights = weight_bytes(model.graph(), cx.init_data);
+  const uint64_t inline_size = weights + model.ByteSizeLong();
+  const bool over_limit = inline_size > kInlineLimit;
+  const bool external = opt.external_data == ExternalData::yes ||
+                        (opt.external_data == ExternalData::automatic && over_limit);
+  auto gb = [](uint64_t n) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f GB", static_cast<double>(n) / 1e9);
+    return std::string(buf);
+  };
+  if (!external && over_limit)
+    throw Error(MX_ERR_INVALID_ARGUMENT,
+                "the exported model (" + gb(inline_size) + ", weights " + gb(weights) +
+                    ") exceeds protobuf's 2 GB limit; export it with external data "
+                    "(leave \"external_data\" unset or true; CLI: --external-data)");
+  if (external && opt.output_dir.empty())
+    throw Error(MX_ERR_UNSUPPORTED,
+                std::string(opt.external_data == ExternalData::yes ? "external data was asked for"
+                                                                   : "the model's weights (" + gb(weights) +
+                                                                         ") need ONNX external data") +
+                    ", but the host gave no \"output_dir\" to write it to (a modelexport host "
+                    "older than the external-data protocol?)");
+  std::string onnx_file;
+  struct RemoveOnError {  // a failed export leaves nothing in output_dir
+    std::vector<std::string> paths;
+    bool armed = true;
+    ~RemoveOnError() {
+      if (armed)
+        for (const auto& p : paths) std::remove(p.c_str());
+    }
+  } cleanup;
+  if (external) {
+    onnx_file = opt.output_dir + "/model.onnx";
+    cleanup.paths = {onnx_file + ".data", onnx_file};
+    write_external_weights(*model.mutable_graph(), cx.init_data, onnx_file + ".data", "model.onnx.data");
+  } else {
+    inline_weights(*model.mutable_graph(), cx.init_data);
+  }
+  cx.init_data.clear();
+
   if (opt.check) {
+    // External initializers are graph inputs in the checked copy (which
+    // holds no weight); inline models are checked as they are.
+    onnx::ModelProto copy;
+    if (external) copy = checkable_copy(model);
+    onnx::ModelProto& checked = external ? copy : model;
     try {
-      onnx::shape_inference::InferShapes(model);
+      onnx::shape_inference::InferShapes(checked);
     } catch (const std::exception& e) {
       throw Error(MX_ERR_INTERNAL, std::string("ONNX shape inference failed on the exported graph: ") + e.what());
     }
     // Outputs get their inferred shapes; value_info keeps intermediates.
-    auto* g = model.mutable_graph();
+    auto* g = checked.mutable_graph();
     for (auto& o : *g->mutable_output())
       for (const auto& vi : g->value_info())
         if (vi.name() == o.name() && vi.type().tensor_type().has_shape()) *o.mutable_type() = vi.type();
+    if (external) {
+      *model.mutable_graph()->mutable_value_info() = g->value_info();
+      *model.mutable_graph()->mutable_output() = g->output();
+    }
     try {
-      onnx::checker::check_model(model);
+      onnx::checker::check_model(checked);
     } catch (const std::exception& e) {
       throw Error(MX_ERR_INTERNAL, std::string("exported model fails the ONNX checker: ") + e.what());
     }
@@ -323,7 +376,13 @@ ExportResult export_model(const ExportOptions& opt) {
 
   ExportResult res;
   if (!model.SerializeToString(&res.onnx_bytes)) throw Error(MX_ERR_INTERNAL, "cannot serialize the ONNX model");
+  if (external) {
+    write_file(onnx_file, res.onnx_bytes);
+    res.onnx_bytes.clear();
+    res.onnx_file = onnx_file;
+  }
   res.hierarchy_json = doc.dump();
+  cleanup.armed = false;
   return res;
 }
 

@@ -1,9 +1,11 @@
 #include "registry/frontend_calls.hpp"
 
+#include <cstdlib>
 #include <memory>
 
 #include <boost/filesystem.hpp>
 
+#include "model/persistence.hpp"
 #include "tagging/model_access.hpp"
 #include "tagging/strategy_selection.hpp"
 #include "util/error.hpp"
@@ -38,6 +40,51 @@ int checked_opset(const json& value) {
   return value.get<int>();
 }
 
+// A private directory (mode 0700) under $TMPDIR where a frontend writes an
+// external-data export ("output_dir"); removed with everything in it when
+// the export is over (the loaded model keeps its data file open by fd).
+// Creation failing is not an error: the request then has no "output_dir" and
+// only models that fit in protobuf's 2 GB limit can be exported.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    boost::system::error_code ec;
+    const auto tmp = boost::filesystem::temp_directory_path(ec);
+    if (ec) return;
+    std::string templ = (tmp / "modelexport-export-XXXXXX").string();
+    if (::mkdtemp(templ.data())) path_ = templ;
+  }
+  ~ScratchDir() {
+    if (path_.empty()) return;
+    boost::system::error_code ec;
+    boost::filesystem::remove_all(path_, ec);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// The "onnx_file" of an answer: a plain file directly inside output_dir.
+std::string answered_file(const Plugin& plugin, const json& value, const std::string& dir) {
+  auto bad = [&](const std::string& why) {
+    fail(MX_ERR_PLUGIN, "plugin '" + plugin.name() + "' answered badly: " + why);
+  };
+  if (dir.empty()) bad("\"onnx_file\" without an \"output_dir\" in the request");
+  if (!value.is_string()) bad("\"onnx_file\" is not a string");
+  const std::string file = value.get<std::string>();
+  const std::string name = file.size() > dir.size() + 1 && file.compare(0, dir.size() + 1, dir + "/") == 0
+                               ? file.substr(dir.size() + 1) : std::string();
+  if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
+    bad("\"onnx_file\" '" + file + "' is not a file of the output_dir '" + dir + "'");
+  boost::system::error_code ec;
+  if (!boost::filesystem::is_regular_file(boost::filesystem::symlink_status(file, ec)))
+    bad("\"onnx_file\" '" + file + "' is not a regular file");
+  return file;
+}
+
 void require_hierarchy_document(const Plugin& plugin, const json& doc) {
   if (!doc.is_object() || !doc.contains("modules") || !doc.at("modules").is_array())
     fail(MX_ERR_PLUGIN, "plugin '" + plugin.name() + "' answered badly: not a hierarchy document");
@@ -62,6 +109,8 @@ json export_request(const std::string& model_path, const json& options) {
     else if (key == "opset") request["opset"] = checked_opset(value);
     else if (key == "drop_builtin_tags" && value.is_boolean()) request[key] = value;
     else if (key == "drop_builtin_tags") fail(MX_ERR_INVALID_ARGUMENT, "\"drop_builtin_tags\" must be true or false");
+    else if (key == "external_data" && value.is_boolean()) request[key] = value;
+    else if (key == "external_data") fail(MX_ERR_INVALID_ARGUMENT, "\"external_data\" must be true or false");
     else fail(MX_ERR_INVALID_ARGUMENT, "unknown export option '" + key + "'");
   }
   if (!request.contains("inputs")) fail(MX_ERR_INVALID_ARGUMENT, "export option \"inputs\" is required");
@@ -69,16 +118,34 @@ json export_request(const std::string& model_path, const json& options) {
 }
 
 mx_model* export_model(const Plugin& frontend, const std::string& model_path, const json& options) {
+  json request = export_request(model_path, options);
+  ScratchDir scratch;
+  if (!scratch.path().empty()) request["output_dir"] = scratch.path();
   std::string onnx;
-  json hierarchy = frontend.run_json(export_request(model_path, options), &onnx);
+  json hierarchy = frontend.run_json(request, &onnx);
   require_hierarchy_document(frontend, hierarchy);
-  if (onnx.empty())
+  // An external-data export answers a file in output_dir instead of bytes.
+  std::string onnx_file;
+  if (hierarchy.contains("onnx_file")) {
+    onnx_file = answered_file(frontend, hierarchy["onnx_file"], scratch.path());
+    hierarchy.erase("onnx_file");
+    if (!onnx.empty())
+      fail(MX_ERR_PLUGIN, "plugin '" + frontend.name() + "' answered badly: both bytes and \"onnx_file\"");
+  } else if (onnx.empty()) {
     fail(MX_ERR_PLUGIN, "plugin '" + frontend.name() + "' answered badly: no ONNX bytes");
+  }
   mx_model* raw = nullptr;
   std::unique_ptr<mx_model, void (*)(mx_model*)> model(nullptr, mx_model_release);
-  try {  // bytes or document the core rejects are the frontend's fault
-    throw_if_error(mx_model_load_bytes(onnx.data(), onnx.size(), &raw));
-    model.reset(raw);
+  try {  // bytes, files or document the core rejects are the frontend's fault
+    if (onnx_file.empty()) {
+      throw_if_error(mx_model_load_bytes(onnx.data(), onnx.size(), &raw));
+      model.reset(raw);
+    } else {
+      // Checked like any file (external locations inside the directory);
+      // the data file stays open by fd, so the scratch directory can go.
+      model.reset(modelexport::model::load_model_file(onnx_file).release());
+      model->source_path.clear();
+    }
     set_model_hierarchy(model.get(), hierarchy);
   } catch (const Error& e) {
     fail(MX_ERR_PLUGIN, "plugin '" + frontend.name() + "' answered badly: " + e.what());

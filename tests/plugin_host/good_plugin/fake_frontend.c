@@ -1,7 +1,11 @@
 /* A frontend for tests, in plain C: "export" returns the bytes of the file at
  * model_path (the test hands it an ONNX file) and a fixed hierarchy
  * document; "module_tree" returns that document alone. Enough to exercise
- * mx_registry_export / mx_registry_module_tree without LibTorch. */
+ * mx_registry_export / mx_registry_module_tree without LibTorch.
+ * With "external_data": true it answers a file instead of bytes, as the
+ * protocol's large-model path does: the model is copied to
+ * <output_dir>/model.onnx and named by "onnx_file" (or, when model_path
+ * contains "outside", "onnx_file" names model_path itself: a bad answer). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -11,16 +15,43 @@
   "{\"schema\":\"modelexport.hierarchy/1\",\"nodes\":[],"                     \
   "\"modules\":[{\"path\":\"\",\"class\":\"FakeNet\"}]}"
 
-/* The value of "model_path" in the request (no escapes in test paths). */
-static int model_path(const char* request, char* out, size_t cap) {
-  const char* key = strstr(request, "\"model_path\":\"");
+/* The string value of `key` ("\"name\":\"") in the request (no escapes in
+ * test paths). */
+static int string_value(const char* request, const char* name, char* out, size_t cap) {
+  const char* key = strstr(request, name);
   if (!key) return 0;
-  key += strlen("\"model_path\":\"");
+  key += strlen(name);
   const char* end = strchr(key, '"');
   if (!end || (size_t)(end - key) >= cap) return 0;
   memcpy(out, key, (size_t)(end - key));
   out[end - key] = '\0';
   return 1;
+}
+
+static int model_path(const char* request, char* out, size_t cap) {
+  return string_value(request, "\"model_path\":\"", out, cap);
+}
+
+static int copy_file(const char* from, const char* to) {
+  FILE* in = fopen(from, "rb");
+  if (!in) return 0;
+  FILE* out = fopen(to, "wb");
+  if (!out) {
+    fclose(in);
+    return 0;
+  }
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof buffer, in)) > 0) fwrite(buffer, 1, n, out);
+  fclose(in);
+  return fclose(out) == 0;
+}
+
+/* {"onnx_file":"<file>", <the keys of FAKE_DOC>} */
+static int32_t answer_file(mx_plugin_output* out, const char* file) {
+  char json[8192];
+  snprintf(json, sizeof json, "{\"onnx_file\":\"%s\",%s", file, FAKE_DOC + 1);
+  return test_answer(out, json);
 }
 
 static int32_t read_file(const char* path, mx_plugin_output* out) {
@@ -39,6 +70,20 @@ static int32_t run(void* s, const char* request, size_t n, mx_plugin_output* out
   (void)s, (void)n;
   if (strstr(request, "\"operation\":\"module_tree\"")) return test_answer(out, FAKE_DOC);
   char path[4096];
+  if (strstr(request, "\"external_data\":true")) {
+    char dir[4096], file[4200];
+    if (!model_path(request, path, sizeof path) || !string_value(request, "\"output_dir\":\"", dir, sizeof dir)) {
+      out->error = test_copy("external data without output_dir");
+      return 6; /* MX_ERR_UNSUPPORTED */
+    }
+    if (strstr(path, "outside")) return answer_file(out, path);
+    snprintf(file, sizeof file, "%s/model.onnx", dir);
+    if (!copy_file(path, file)) {
+      out->error = test_copy("cannot write into output_dir");
+      return 2;
+    }
+    return answer_file(out, file);
+  }
   if (!model_path(request, path, sizeof path) || !read_file(path, out)) {
     out->error = test_copy("cannot read model_path");
     return 2;

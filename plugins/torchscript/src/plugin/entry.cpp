@@ -68,11 +68,27 @@ int32_t ts_run(void* state, const char* request, size_t request_size, mx_plugin_
     o.inputs = req.value("inputs", std::vector<std::string>{});
     o.opset = req.value("opset", 17);
     o.drop_builtin_tags = drop;
+    // docs/plugin-protocol.md: "external_data" true/false/absent (automatic),
+    // "output_dir" where an external-data export is written (absent: old host).
+    if (req.contains("external_data") && !req["external_data"].is_null()) {
+      if (!req["external_data"].is_boolean())
+        return fail(h, out, MX_ERR_INVALID_ARGUMENT, "torchscript: \"external_data\" must be true or false");
+      o.external_data = req["external_data"].get<bool>() ? mxts::ExternalData::yes : mxts::ExternalData::no;
+    }
+    o.output_dir = req.value("output_dir", std::string());
     mxts::ExportResult r = mxts::export_model(o);
+    if (!r.onnx_file.empty()) {
+      // The model is a file: answer its path inside the hierarchy document
+      // ({"onnx_file": ..., <document keys>}) and no bytes.
+      std::string js = "{\"onnx_file\":" + nlohmann::json(r.onnx_file).dump() + "," + r.hierarchy_json.substr(1);
+      out->json = dup_string(h, js, &out->json_size);
+      return out->json ? MX_OK : fail(h, out, MX_ERR_INTERNAL, "torchscript: out of memory");
+    }
     out->bytes = static_cast<uint8_t*>(h.alloc(r.onnx_bytes.size()));
     if (!out->bytes) return fail(h, out, MX_ERR_INTERNAL, "torchscript: out of memory");
     std::memcpy(out->bytes, r.onnx_bytes.data(), r.onnx_bytes.size());
     out->bytes_size = r.onnx_bytes.size();
+    std::string().swap(r.onnx_bytes);
     out->json = dup_string(h, r.hierarchy_json, &out->json_size);
     return MX_OK;
   } catch (const mxts::Error& e) {

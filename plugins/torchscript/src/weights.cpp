@@ -1,0 +1,136 @@
+#include "weights.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <set>
+
+#include "exporter.h"
+#include "modelexport/modelexport.h"
+
+namespace mxts {
+namespace {
+
+const at::Tensor& tensor_of(const WeightMap& data, const onnx::TensorProto& t) {
+  auto it = data.find(t.name());
+  if (it == data.end()) throw Error(MX_ERR_INTERNAL, "internal: no weight for initializer '" + t.name() + "'");
+  return it->second;
+}
+
+uint64_t nbytes(const at::Tensor& t) { return static_cast<uint64_t>(t.numel()) * t.element_size(); }
+
+void set_raw(onnx::TensorProto& p, const at::Tensor& t) {
+  p.set_raw_data(std::string(static_cast<const char*>(t.data_ptr()), nbytes(t)));
+}
+
+// An output file that removes itself unless closed successfully.
+class OutFile {
+ public:
+  explicit OutFile(const std::string& path) : path_(path) {
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd_ < 0) fail("cannot create");
+  }
+  ~OutFile() {
+    if (fd_ >= 0) ::close(fd_);
+    if (!done_) ::unlink(path_.c_str());
+  }
+  void write(const char* p, uint64_t n) {
+    while (n > 0) {
+      ssize_t w = ::write(fd_, p, static_cast<size_t>(std::min<uint64_t>(n, 1u << 30)));
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) fail("cannot write");
+      p += w;
+      n -= static_cast<uint64_t>(w);
+      written_ += static_cast<uint64_t>(w);
+    }
+  }
+  void close() {
+    int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) fail("cannot write");
+    done_ = true;
+  }
+  uint64_t written() const { return written_; }
+
+ private:
+  [[noreturn]] void fail(const char* what) {
+    throw Error(MX_ERR_IO, std::string(what) + " '" + path_ + "': " + std::strerror(errno));
+  }
+  std::string path_;
+  int fd_ = -1;
+  bool done_ = false;
+  uint64_t written_ = 0;
+};
+
+}  // namespace
+
+uint64_t weight_bytes(const onnx::GraphProto& g, const WeightMap& data) {
+  uint64_t total = 0;
+  for (const auto& t : g.initializer()) total += nbytes(tensor_of(data, t));
+  return total;
+}
+
+void inline_weights(onnx::GraphProto& g, const WeightMap& data) {
+  for (auto& t : *g.mutable_initializer()) set_raw(t, tensor_of(data, t));
+}
+
+uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data,
+                                const std::string& data_path, const std::string& location) {
+  OutFile out(data_path);
+  for (auto& t : *g.mutable_initializer()) {
+    const at::Tensor& w = tensor_of(data, t);
+    const uint64_t n = nbytes(w);
+    if (n < kExternalMinBytes) {
+      set_raw(t, w);
+      continue;
+    }
+    const uint64_t offset = out.written();
+    out.write(static_cast<const char*>(w.data_ptr()), n);
+    t.clear_raw_data();
+    t.clear_external_data();
+    t.set_data_location(onnx::TensorProto::EXTERNAL);
+    auto add = [&](const char* k, const std::string& v) {
+      auto* e = t.add_external_data();
+      e->set_key(k);
+      e->set_value(v);
+    };
+    add("location", location);
+    add("offset", std::to_string(offset));
+    add("length", std::to_string(n));
+  }
+  out.close();
+  return out.written();
+}
+
+onnx::ModelProto checkable_copy(const onnx::ModelProto& model) {
+  onnx::ModelProto copy = model;
+  auto* g = copy.mutable_graph();
+  std::set<std::string> inputs;
+  for (const auto& i : g->input()) inputs.insert(i.name());
+  auto* inits = g->mutable_initializer();
+  for (int i = inits->size() - 1; i >= 0; --i) {
+    const onnx::TensorProto& t = inits->Get(i);
+    if (t.data_location() != onnx::TensorProto::EXTERNAL) continue;
+    if (!inputs.count(t.name())) {
+      auto* v = g->add_input();
+      v->set_name(t.name());
+      auto* tt = v->mutable_type()->mutable_tensor_type();
+      tt->set_elem_type(t.data_type());
+      auto* shape = tt->mutable_shape();
+      for (auto d : t.dims()) shape->add_dim()->set_dim_value(d);
+    }
+    inits->DeleteSubrange(i, 1);
+  }
+  return copy;
+}
+
+void write_file(const std::string& path, const std::string& bytes) {
+  OutFile out(path);
+  out.write(bytes.data(), bytes.size());
+  out.close();
+}
+
+}  // namespace mxts

@@ -1,0 +1,47 @@
+// Writing the weights of an exported model. While lowering, initializers
+// carry name, type and dims only (Ctx::init_data keeps the tensors); here
+// their bytes go either inline (raw_data, one copy) or straight from the
+// torch tensors into an ONNX external data file (no copy at all), and the
+// model is checked without ever holding a second copy of the weights.
+#pragma once
+#include <torch/script.h>
+#include <onnx/onnx_pb.h>
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+
+namespace mxts {
+
+using WeightMap = std::unordered_map<std::string, at::Tensor>;
+
+// Tensors smaller than this stay inline in an external-data export (as the
+// core's kExternalDataMinBytes and onnx's own converter do).
+inline constexpr size_t kExternalMinBytes = 1024;
+
+// Protobuf refuses messages of 2 GB and more; the host adds hierarchy
+// records on every node, so keep the core's margin (persistence.cpp).
+inline constexpr uint64_t kInlineLimit = 0x7fffffffull - (64ull << 20);
+
+// Bytes of the weights of the graph's initializers.
+uint64_t weight_bytes(const onnx::GraphProto& g, const WeightMap& data);
+
+// raw_data of every initializer from its tensor.
+void inline_weights(onnx::GraphProto& g, const WeightMap& data);
+
+// Streams every initializer of at least kExternalMinBytes into `data_path`
+// (created; MX_ERR_IO on any write error, the partial file removed) and
+// points it there (data_location EXTERNAL, location = `location`, offset,
+// length); smaller ones get raw_data. Returns the bytes written.
+uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data,
+                                const std::string& data_path, const std::string& location);
+
+// A copy of `model` for the ONNX checker and shape inference: external
+// initializers become typed graph inputs (the checker would look for their
+// files relative to the working directory). Cheap: no weight is in it.
+onnx::ModelProto checkable_copy(const onnx::ModelProto& model);
+
+// Writes `bytes` to `path` (MX_ERR_IO; nothing left behind on failure).
+void write_file(const std::string& path, const std::string& bytes);
+
+}  // namespace mxts
