@@ -18,6 +18,9 @@ Per model:
  3. ONNX Runtime on the same inputs as LibTorch: every output within
     |a-b| <= 1e-4 * max(1, |b|), at the example shape and, when the model has
     dynamic axes, at the second shape;
+ 3b. a miss of that bound is decided by the float64 arbiter (float64_arbiter):
+    it passes only when ONNX Runtime is as close to a float64 run of the same
+    model as LibTorch's float32 run is (reported in the status);
  4. hierarchy: every ONNX node has exactly one record naming a module of the
     module tree; evidence mix direct/propagated/root and the share of nodes on
     the root module (the ops of the root's own forward, `direct`).
@@ -67,7 +70,7 @@ def first_error(text):
     return lines[-1] if lines else "no output"
 
 
-def compare(sess, fx, name, suffix, tol=TOL):
+def compare(sess, fx, name, suffix):
     import numpy as np
     inputs = dict(np.load(os.path.join(fx, f"{name}.inputs{suffix}.npz")))
     ref = np.load(os.path.join(fx, f"{name}.outputs{suffix}.npz"))
@@ -91,10 +94,67 @@ def compare(sess, fx, name, suffix, tol=TOL):
         diff = np.where(fin, np.abs(g64 - w64), 0.0)
         rel = diff / np.maximum(1.0, np.abs(np.where(fin, w64, 0.0)))
         worst = max(worst, float(diff.max()) if diff.size else 0.0)
-        if rel.size and rel.max() > tol:
-            raise AssertionError(f"shape{suffix or '1'} output {i}: max abs diff {diff.max():.3g} "
-                                 f"(relative {rel.max():.3g}) > {tol:g}")
+        if rel.size and rel.max() > TOL:
+            raise ParityError(f"shape{suffix or '1'} output {i}: max abs diff {diff.max():.3g} "
+                              f"(relative {rel.max():.3g}) > {TOL}")
     return worst
+
+
+class ParityError(AssertionError):
+    pass
+
+
+ARBITER_FACTOR = 2.0
+
+
+def float64_arbiter(sess, fx, name, entry, suffixes):
+    """A parity miss is float32 noise, not an export error, when ONNX Runtime is
+    as close to the float64 truth as LibTorch's own float32 run is: the eager
+    model is rebuilt exactly as the fixture step built it (seed 0), run in
+    float64 on the same inputs, and for every floating output
+    err(ORT) <= max(TOL, ARBITER_FACTOR * err(LibTorch)), with
+    err(y) = max |y - y64| / max(1, |y64|). Deep float32 networks (inception_v3,
+    resnet101) miss 1e-4 against LibTorch while LibTorch itself misses its
+    float64 result by as much. Returns (max abs diff vs LibTorch, note) or None
+    (the miss stands)."""
+    import numpy as np
+    try:
+        import torch
+        import make_zoo
+        torch.manual_seed(0)
+        model = entry.build().eval().double()
+    except Exception:
+        return None
+    worst, worst_ort, worst_lt = 0.0, 0.0, 0.0
+    for sfx in suffixes:
+        inputs = dict(np.load(os.path.join(fx, f"{name}.inputs{sfx}.npz")))
+        ref = np.load(os.path.join(fx, f"{name}.outputs{sfx}.npz"))
+        args = [torch.from_numpy(v).double() if np.issubdtype(v.dtype, np.floating) else torch.from_numpy(v)
+                for v in inputs.values()]
+        try:
+            with torch.no_grad():
+                outs64 = [t.numpy() for t in make_zoo.flatten(model(*args))]
+        except Exception:
+            return None
+        outs = sess.run(None, inputs)
+        if len(outs64) != len(outs):
+            return None
+        for i, got in enumerate(outs):
+            want = ref[f"o{i}"]
+            if not np.issubdtype(want.dtype, np.floating):
+                continue
+            y64 = outs64[i].astype(np.float64)
+            if y64.shape != want.shape:
+                return None
+            scale = np.maximum(1.0, np.abs(y64))
+            e_ort = float((np.abs(got - y64) / scale).max())
+            e_lt = float((np.abs(want - y64) / scale).max())
+            if e_ort > max(TOL, ARBITER_FACTOR * e_lt):
+                return None
+            worst = max(worst, float(np.abs(got.astype(np.float64) - want).max()))
+            worst_ort, worst_lt = max(worst_ort, e_ort), max(worst_lt, e_lt)
+    return worst, (f"float64 arbiter: ONNX Runtime {worst_ort:.2g} from float64, "
+                   f"LibTorch float32 {worst_lt:.2g}")
 
 
 def run_model(name, entry, fx, cli, plugin_dir, outdir, timeout):
@@ -162,21 +222,27 @@ def run_model(name, entry, fx, cli, plugin_dir, outdir, timeout):
         so = ort.SessionOptions()
         so.intra_op_num_threads = 2
         sess = ort.InferenceSession(out, so, providers=["CPUExecutionProvider"])
-        tol = entry.tol or TOL
-        d = compare(sess, fx, name, "", tol)
         dynamic = any(isinstance(x, str) for (_, _, dims, *_r) in entry.inputs for x in dims)
-        if dynamic:
-            d = max(d, compare(sess, fx, name, "2", tol))
-        row["diff"] = d
+        suffixes = ["", "2"] if dynamic else [""]
+        try:
+            d = max(compare(sess, fx, name, sfx) for sfx in suffixes)
+            row["diff"] = d
+        except ParityError as e:
+            verdict = float64_arbiter(sess, fx, name, entry, suffixes)
+            if verdict is None:
+                raise
+            row["diff"], note = verdict
+            row["note"] = f"{e}; {note}"
         if row["root_share"] > ROOT_MAX:
             row["status"] = "ROOT"
             row["error"] = f"root evidence {100 * row['root_share']:.1f}% > {100 * ROOT_MAX:.0f}%"
         else:
             row["status"] = "PASS"
-            if entry.tol:
-                row["error"] = f"tolerance {entry.tol:g} (float32 noise of the model, docs/zoo.md)"
+            if row.get("note"):
+                row["error"] = row["note"]
     except AssertionError as e:
         row["error"] = str(e)
+        row["diff"] = None
     except Exception as e:
         row["error"] = f"onnxruntime: {type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"
     finally:
