@@ -131,6 +131,27 @@ TEST_CASE("shared parameters are no evidence unless asked for") {
   CHECK(got[2] == "wte");
 }
 
+TEST_CASE("torch.onnx de-duplicated initializers: Identity(kept) -> parameter name") {
+  // torch >= 1.13 keeps one of several equal-valued parameters and writes
+  // the others as Identity nodes named for them (BERT with fresh weights:
+  // every LayerNorm bias points at embeddings.LayerNorm.bias).
+  GraphView g;
+  g.initializers = {"emb.ln.bias", "emb.ln.weight", "onnx::MatMul_7"};
+  g.nodes = {n("Identity", {"emb.ln.bias"}, {"layer.0.ln.bias"}),
+             n("Identity", {"emb.ln.weight"}, {"layer.0.ln.weight"}),
+             n("Identity", {"emb.ln.bias"}, {"layer.0.q.bias"}),
+             n("LayerNormalization", {"x", "emb.ln.weight", "emb.ln.bias"}, {"h"}),
+             n("MatMul", {"h", "onnx::MatMul_7"}, {"m"}),
+             n("Add", {"layer.0.q.bias", "m"}, {"q"}),
+             n("LayerNormalization", {"q", "layer.0.ln.weight", "layer.0.ln.bias"}, {"y"}),
+             n("Identity", {"emb.ln.bias"}, {"not_a_parameter"})};
+  auto got = run(g);
+  CHECK(got == std::map<size_t, std::string>{{0, "layer.0.ln"}, {1, "layer.0.ln"},
+                                             {2, "layer.0.q"}, {3, "emb.ln"},
+                                             {5, "layer.0.q"}, {6, "layer.0.ln"},
+                                             {7, "emb.ln"}});
+}
+
 TEST_CASE("degenerate graphs") {
   GraphView empty;
   CHECK(run(empty).empty());

@@ -43,17 +43,36 @@ bool ModuleSnap::descendant_for(const std::string& base, const std::string& step
   return found == 1;
 }
 
+// torch.onnx names the scope of a module's second, third... call in the
+// same parent `relu_1`, `relu_2` (ResNet's Bottleneck calls `self.relu`
+// three times): "relu_1" -> "relu". Empty when the step has no such suffix.
+static std::string repeated_call_base(const std::string& step) {
+  size_t underscore = step.rfind('_');
+  if (underscore == std::string::npos || underscore == 0 || underscore + 1 == step.size())
+    return {};
+  for (size_t i = underscore + 1; i < step.size(); ++i)
+    if (step[i] < '0' || step[i] > '9') return {};
+  return step.substr(0, underscore);
+}
+
+bool ModuleSnap::resolve_step(const std::string& current, const std::string& step,
+                              std::string& next) const {
+  next = join(current, step);
+  return paths_.count(next) || descendant_for(current, step, next);
+}
+
 std::string ModuleSnap::resolve(const std::vector<std::string>& steps) const {
   std::string current;
   for (const auto& step : steps) {
-    std::string next = join(current, step);
-    if (paths_.count(next)) {
+    std::string next;
+    if (resolve_step(current, step, next)) {
       current = next;
-    } else if (!descendant_for(current, step, next)) {
-      break;
-    } else {
-      current = next;
+      continue;
     }
+    // Only when the suffixed name is no module: a real `ln_1` wins above.
+    const std::string base = repeated_call_base(step);
+    if (base.empty() || !resolve_step(current, base, next)) break;
+    current = next;
   }
   return current;
 }

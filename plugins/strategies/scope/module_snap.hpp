@@ -4,7 +4,9 @@
 // ("/encoder/attn/…" for encoder.blocks.attn when the ModuleDict "blocks"
 // is only indexed). Each step is therefore resolved as a direct child first,
 // then as the shallowest unique descendant whose path ends with the step;
-// the first step that resolves neither way stops the walk, and the deepest
+// a step that resolves neither way is retried without a repeated-call
+// suffix (`relu_1` -> `relu`: torch.onnx's name for a module's second call);
+// the first step that still does not resolve stops the walk, and the deepest
 // module reached is the answer.
 #pragma once
 #include <set>
@@ -20,6 +22,7 @@ class ModuleSnap {
   std::string resolve(const std::vector<std::string>& steps) const;
 
  private:
+  bool resolve_step(const std::string& current, const std::string& step, std::string& next) const;
   bool descendant_for(const std::string& base, const std::string& step, std::string& out) const;
   std::set<std::string> paths_;
 };

@@ -40,8 +40,21 @@ bool all_inputs_static(const NodeView& node, const ValueSet& known) {
 
 // Marks one chain node: its outputs become static and carry its inputs'
 // parameter origins.
+//
+// Exception: an Identity whose output is named like a parameter IS that
+// parameter. torch.onnx (>= 1.13) de-duplicates equal-valued initializers
+// and keeps each dropped one as `Identity(kept) -> dropped.name`: with
+// random or fresh weights every LayerNorm/bias of a model points at the
+// first one (`embeddings.LayerNorm.bias`), which would make the kept name
+// wrong for all its readers and, being shared, no evidence at all.
 void absorb_chain_node(const NodeView& node, ValueSet& known,
                        ParameterFlow& flow) {
+  if (node.op_type == "Identity" && node.outputs.size() == 1 &&
+      module_of_parameter(node.outputs[0])) {
+    known.insert(node.outputs[0]);
+    flow.origins[node.outputs[0]] = {node.outputs[0]};
+    return;
+  }
   std::vector<std::string> merged;
   for (const auto& in : node.inputs) {
     auto it = flow.origins.find(in);

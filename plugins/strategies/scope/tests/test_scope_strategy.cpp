@@ -53,3 +53,15 @@ TEST_CASE("with modules, an unresolvable scope is left to propagation") {
   REQUIRE(r["assignments"].size() == 1);
   CHECK(r["assignments"][0]["module"] == "encoder.blocks.attn");
 }
+
+TEST_CASE("a module's repeated call (torch.onnx scope 'relu_1') is that module") {
+  mx_scope::ModuleSnap snap({"", "layer1", "layer1.0", "layer1.0.conv1", "layer1.0.relu",
+                             "h", "h.0", "h.0.ln_1", "h.0.ln"});
+  CHECK(snap.resolve({"layer1", "0", "relu_1"}) == "layer1.0.relu");
+  CHECK(snap.resolve({"layer1", "0", "relu_12"}) == "layer1.0.relu");
+  CHECK(snap.resolve({"layer1", "0_1", "conv1"}) == "layer1.0.conv1");  // the block called twice
+  CHECK(snap.resolve({"h", "0", "ln_1"}) == "h.0.ln_1");  // a real module named ln_1 wins
+  CHECK(snap.resolve({"layer1", "0", "conv2_1"}) == "layer1.0");  // no base module either
+  CHECK(snap.resolve({"layer1", "0", "relu_"}) == "layer1.0");
+  CHECK(snap.resolve({"layer1", "0", "_1"}) == "layer1.0");
+}
