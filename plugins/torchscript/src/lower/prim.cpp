@@ -91,7 +91,10 @@ MXTS_LOWER(lower_static, "aten::dim", "prim::dtype", "prim::device", "prim::is_c
 
 void lower_identity(Ctx& cx, const tj::Node* n) {
   std::string k = n->kind().toQualString();
-  if (k.find("dropout") != std::string::npos && n->inputs().size() >= 3 && cx.b(2))
+  // dropout(x, p, train): identity in eval, and for p == 0 in training mode too
+  // (torchvision's swin calls F.dropout(attn, p=attention_dropout) with the
+  // default training=True and p=0)
+  if (k.find("dropout") != std::string::npos && n->inputs().size() >= 3 && cx.b(2) && cx.d(1) != 0.0)
     cx.unsupported("dropout in training mode (call model.eval() before tracing)");
   cx.same(0, cx.in(0));
 }
