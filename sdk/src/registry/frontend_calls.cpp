@@ -36,7 +36,7 @@ json checked_inputs(const json& value) {
 
 int checked_opset(const json& value) {
   if (!value.is_number_integer() || value.get<int>() < 14 || value.get<int>() > 17)
-    fail(MX_ERR_INVALID_ARGUMENT, "\"opset\" must be an integer from 14 to 17");
+    fail(MX_ERR_INVALID_ARGUMENT, "\"opset\" must be an integer from 14 to 17, got " + value.dump());
   return value.get<int>();
 }
 
