@@ -10,13 +10,17 @@
 //   g++ -O2 -std=c++17 -DONNX_ML=1 -DONNX_NAMESPACE=onnx benchmarks/tagging_scale.cpp -Iabi/include \
 //       -Itests/concurrency -L<build>/sdk -lmodelexport -lonnx_proto -lprotobuf \
 //       -Wl,-rpath,<build>/sdk -o /tmp/tagging_scale
-//   /tmp/tagging_scale <build>/plugins-out [nodes] [--check]
+//   /tmp/tagging_scale <build>/plugins-out [nodes] [--check] [--write PREFIX]
 // --check also runs the libonnx checker + shape inference in the save (the
-// CLI's default); it is reported as its own phase.
+// CLI's default); it is reported as its own phase. --write PREFIX writes the
+// saved model bytes to PREFIX.onnx and the hierarchy document
+// (mx_model_hierarchy_json) to PREFIX.hierarchy.json, so two builds can be
+// compared byte for byte (cmp).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 
 #include "modelexport/modelexport.h"
@@ -46,7 +50,11 @@ int main(int argc, char** argv) {
   const std::string plugin_dir = argv[1];
   long nodes = argc > 2 && argv[2][0] != '-' ? std::atol(argv[2]) : 200000;
   bool check = false;
-  for (int i = 2; i < argc; ++i) check = check || std::strcmp(argv[i], "--check") == 0;
+  std::string write_prefix;
+  for (int i = 2; i < argc; ++i) {
+    check = check || std::strcmp(argv[i], "--check") == 0;
+    if (std::strcmp(argv[i], "--write") == 0 && i + 1 < argc) write_prefix = argv[++i];
+  }
   const int layers = static_cast<int>((nodes + 3) / 4);
 
   const std::string bytes = synthetic::scoped_model(layers).SerializeAsString();
@@ -78,6 +86,15 @@ int main(int argc, char** argv) {
   size_t out_size = 0;
   must(mx_model_save_bytes(model, "{\"check\":false}", &out, &out_size), "save");
   const double save_s = seconds_since(t0);
+  if (!write_prefix.empty()) {
+    std::ofstream(write_prefix + ".onnx", std::ios::binary)
+        .write(static_cast<const char*>(out), static_cast<std::streamsize>(out_size));
+    char* doc = nullptr;
+    size_t doc_size = 0;
+    must(mx_model_hierarchy_json(model, &doc, &doc_size), "hierarchy");
+    std::ofstream(write_prefix + ".hierarchy.json", std::ios::binary).write(doc, static_cast<std::streamsize>(doc_size));
+    mx_free(doc);
+  }
   mx_free(out);
   double check_s = 0;
   if (check) {

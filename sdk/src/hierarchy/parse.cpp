@@ -1,8 +1,9 @@
 #include "hierarchy/parse.hpp"
 #include "util/json_text.hpp"
 
-#include <set>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "util/error.hpp"
 
@@ -122,7 +123,8 @@ std::string parent_for_walk(const Module& m) {
 }
 
 void check_parent_chains(const Document& doc, const std::string& where) {
-  std::unordered_map<std::string, size_t> index;
+  std::unordered_map<std::string_view, size_t> index;
+  index.reserve(doc.modules.size());
   for (size_t i = 0; i < doc.modules.size(); ++i) index.emplace(doc.modules[i].path, i);
   // 0 = unvisited, 1 = on the current chain, 2 = reaches the root.
   std::vector<char> state(doc.modules.size(), 0);
@@ -194,7 +196,10 @@ Document parse_document_text(std::string_view text, const std::string& where) {
 }
 
 void validate_consistency(const Document& doc, const std::string& where) {
-  std::set<std::string> paths;
+  // Hashed views into `doc` (a document of 200,000 records spent seconds in
+  // std::set<std::string> copies and compares).
+  std::unordered_set<std::string_view> paths;
+  paths.reserve(doc.modules.size());
   for (size_t i = 0; i < doc.modules.size(); ++i) {
     if (!paths.insert(doc.modules[i].path).second)
       schema_error(where, "modules[" + std::to_string(i) + "].path",
@@ -211,7 +216,8 @@ void validate_consistency(const Document& doc, const std::string& where) {
                      quoted(m.children[c]) + " is not a module path");
   }
   check_parent_chains(doc, where);
-  std::set<std::string> names;
+  std::unordered_set<std::string_view> names;
+  names.reserve(doc.nodes.size());
   for (size_t i = 0; i < doc.nodes.size(); ++i) {
     const NodeRecord& r = doc.nodes[i];
     const std::string at = "nodes[" + std::to_string(i) + "]";

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -68,16 +69,19 @@ std::string derive_tag(const Document& doc, const std::string& path, const TagOp
 }
 
 void derive_tags(Document& doc, const TagOptions& opts) {
-  std::unordered_map<std::string, std::string> by_path;
+  // Views of the modules' paths and tags (no copies): valid below, where
+  // only records change.
+  std::unordered_map<std::string_view, const std::string*> by_path;
+  by_path.reserve(doc.modules.size());
   const ModuleIndex index(doc);  // tags are written below, paths are not
   for (auto& m : doc.modules) {
     if (m.tag.empty() || opts.overwrite) m.tag = derive_tag_with(index, m.path, opts);
-    by_path[m.path] = m.tag;
+    by_path[m.path] = &m.tag;
   }
   for (auto& r : doc.nodes) {
     if (!r.tag.empty() && !opts.overwrite) continue;
     auto it = by_path.find(r.module);
-    if (it != by_path.end()) r.tag = it->second;
+    if (it != by_path.end()) r.tag = *it->second;
   }
 }
 

@@ -1,6 +1,8 @@
 #include "model/model.hpp"
 
 #include <algorithm>
+#include <numeric>
+#include <string_view>
 #include <unordered_map>
 
 #include "hierarchy/parse.hpp"
@@ -10,17 +12,32 @@
 namespace modelexport::model {
 namespace {
 
-std::unordered_map<std::string, size_t> node_index(const onnx::GraphProto& graph) {
-  std::unordered_map<std::string, size_t> index;
+// Node name → first index; views into `graph`, valid while it is unchanged.
+using NodeIndex = std::unordered_map<std::string_view, size_t>;
+
+NodeIndex node_index(const onnx::GraphProto& graph) {
+  NodeIndex index;
+  index.reserve(graph.node_size());
   for (int i = 0; i < graph.node_size(); ++i) index.emplace(graph.node(i).name(), i);
   return index;
 }
 
-void sort_in_graph_order(hierarchy::Document& doc,
-                         const std::unordered_map<std::string, size_t>& index) {
-  std::stable_sort(doc.nodes.begin(), doc.nodes.end(), [&](const auto& a, const auto& b) {
-    return index.at(a.name) < index.at(b.name);
-  });
+// A stable sort by graph position, each record's position looked up once
+// (not twice per comparison), and nothing moved when already in order (the
+// usual case: tagging writes records in graph order).
+void sort_in_graph_order(hierarchy::Document& doc, const NodeIndex& index) {
+  const size_t n = doc.nodes.size();
+  std::vector<size_t> position(n);
+  for (size_t i = 0; i < n; ++i) position[i] = index.at(doc.nodes[i].name);
+  if (std::is_sorted(position.begin(), position.end())) return;
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return position[a] < position[b]; });
+  std::vector<hierarchy::NodeRecord> sorted;
+  sorted.reserve(n);
+  for (size_t i : order) sorted.push_back(std::move(doc.nodes[i]));
+  doc.nodes = std::move(sorted);
 }
 
 }  // namespace

@@ -108,7 +108,11 @@ PluginReply Plugin::run(const std::string& request) const {
 }
 
 nlohmann::json Plugin::run_json(const nlohmann::json& request, std::string* bytes) const {
-  PluginReply reply = run(dump_text(request));
+  return run_json_text(dump_text(request), bytes);
+}
+
+nlohmann::json Plugin::run_json_text(const std::string& request, std::string* bytes) const {
+  PluginReply reply = run(request);
   if (bytes) *bytes = std::move(reply.bytes);
   try {
     check_json_depth(reply.json, "answer");

@@ -46,6 +46,9 @@ class Plugin {
   // MX_ERR_PLUGIN naming the plugin and the parse error.
   nlohmann::json run_json(const nlohmann::json& request,
                           std::string* bytes = nullptr) const;
+  // The same with the request already written as JSON text.
+  nlohmann::json run_json_text(const std::string& request,
+                               std::string* bytes = nullptr) const;
 
   const std::string& name() const { return name_; }
   const std::string& path() const { return path_; }

@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "model/model.hpp"
 #include "util/error.hpp"
 
 namespace modelexport {
@@ -24,6 +25,12 @@ nlohmann::json model_graph(const mx_model* model) {
 void set_model_hierarchy(mx_model* model, const nlohmann::json& document) {
   const std::string text = dump_text(document);
   throw_if_error(mx_model_set_hierarchy_json(model, text.c_str(), text.size()));
+}
+
+const onnx::ModelProto& model_proto(const mx_model& model) { return model.proto; }
+
+void store_hierarchy(mx_model& model, hierarchy::Document doc) {
+  model::set_hierarchy(model, std::move(doc), "hierarchy");
 }
 
 }  // namespace modelexport

@@ -1,11 +1,23 @@
-// Tagging and the registry reach models only through the public C API
-// (mx_model_*), so they depend on the model layer's contract, not on its
-// internals. These wrappers turn an mx_status into a thrown Error.
+// How tagging and the registry reach models. The registry's frontends and
+// outside callers go through the public C API (mx_model_*), so they depend
+// on the model layer's contract, not on its internals; the wrappers below
+// turn an mx_status into a thrown Error.
+//
+// mx_registry_tag is the exception, for speed only: it lives in the same
+// library as the model layer and reads the graph from the proto and stores
+// its document with model::set_hierarchy — the function behind
+// mx_model_set_hierarchy_json, so the same validation applies — instead of
+// writing the graph view and the document as JSON text and parsing them
+// again (at 200,000 nodes those two round trips were a third of the
+// tagging time). model_proto() and store_hierarchy() are that door; nothing
+// else in tagging touches mx_model.
 #pragma once
 #include <string>
 
 #include <nlohmann/json.hpp>
+#include <onnx/onnx_pb.h>
 
+#include "hierarchy/document.hpp"
 #include "modelexport/modelexport.h"
 
 namespace modelexport {
@@ -15,5 +27,10 @@ void throw_if_error(mx_status* status);
 
 nlohmann::json model_graph(const mx_model* model);
 void set_model_hierarchy(mx_model* model, const nlohmann::json& document);
+
+const onnx::ModelProto& model_proto(const mx_model& model);
+// model::set_hierarchy(model, doc, "hierarchy"): what
+// mx_model_set_hierarchy_json does after parsing its text.
+void store_hierarchy(mx_model& model, hierarchy::Document doc);
 
 }  // namespace modelexport

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <string_view>
 
+#include "hierarchy/parse.hpp"
 #include "tagging/module_path.hpp"
+#include "util/json_text.hpp"
 
 namespace modelexport {
 namespace {
@@ -40,7 +43,7 @@ ModuleTree::ModuleTree(const json& supplied, const std::map<std::string, std::st
 void ModuleTree::add_path(const std::string& path) {
   std::string p = path;
   for (;;) {
-    if (!modules_.count(p)) modules_[p] = json{{"path", p}};
+    modules_.try_emplace(p);  // an existing (supplied) entry is kept
     if (p.empty()) break;
     p = parent_path(p);
   }
@@ -52,7 +55,14 @@ const std::string& ModuleTree::class_of(const std::string& path) const {
   return it == classes_.end() ? unknown : it->second;
 }
 
-std::string ModuleTree::tag_of(const std::string& path) const {
+const std::string& ModuleTree::tag_of(const std::string& path) const {
+  auto it = tags_.find(path);
+  if (it != tags_.end()) return it->second;
+  std::string tag = compute_tag(path);
+  return tags_.emplace(path, std::move(tag)).first->second;
+}
+
+std::string ModuleTree::compute_tag(const std::string& path) const {
   auto it = modules_.find(path);
   if (it != modules_.end() && it->second.contains("tag") && it->second.at("tag").is_string())
     return it->second.at("tag").get<std::string>();  // supplied tags are authoritative
@@ -74,8 +84,21 @@ std::string ModuleTree::tag_of(const std::string& path) const {
   return parent_tag + "/" + segment;
 }
 
+// Module paths in std::string order (the order of the document's new
+// modules, and of the children each of them lists).
+std::vector<const std::string*> ModuleTree::sorted_paths() const {
+  std::vector<const std::string*> paths;
+  paths.reserve(modules_.size());
+  for (const auto& kv : modules_) paths.push_back(&kv.first);
+  std::sort(paths.begin(), paths.end(),
+            [](const std::string* a, const std::string* b) { return *a < *b; });
+  return paths;
+}
+
 json ModuleTree::to_json() const {
-  std::map<std::string, json> filled = modules_;
+  std::map<std::string, json> filled;
+  for (const auto& [path, entry] : modules_)
+    filled.emplace(path, entry.is_null() ? json{{"path", path}} : entry);
   for (auto& [path, entry] : filled) {
     if (!entry.contains("class")) entry["class"] = class_of(path);
     if (!entry.contains("tag")) entry["tag"] = tag_of(path);
@@ -92,18 +115,46 @@ json ModuleTree::to_json() const {
       for (const auto& c : entry.at("children"))
         if (c.is_string()) set.insert(c.get<std::string>());
   }
-  for (const auto& [path, entry] : modules_) {
-    if (path.empty()) continue;
-    const std::string parent = parent_path(path);
+  for (const std::string* path : sorted_paths()) {
+    if (path->empty()) continue;
+    const std::string parent = parent_path(*path);
     json& p = filled[parent];
     if (!p["children"].is_array()) p["children"] = json::array();
-    if (listed[parent].insert(path).second) p["children"].push_back(path);
+    if (listed[parent].insert(*path).second) p["children"].push_back(*path);
   }
   json out = json::array();
   const std::set<std::string> supplied(supplied_order_.begin(), supplied_order_.end());
   for (const auto& path : supplied_order_) out.push_back(filled[path]);
   for (const auto& [path, entry] : filled)
     if (!supplied.count(path)) out.push_back(entry);
+  return out;
+}
+
+std::vector<hierarchy::Module> ModuleTree::to_modules() const {
+  // Supplied entries may carry anything (extra keys, wrong types, missing
+  // ancestors): they take the JSON route, whose checks and messages are the
+  // hierarchy parser's.
+  if (!supplied_order_.empty())
+    return hierarchy::parse_modules(hierarchy::Json::parse(dump_text(to_json())), "hierarchy");
+  // Only add_path modules: every entry is {"path"} + what to_json fills in,
+  // and every parent is present.
+  const std::vector<const std::string*> paths = sorted_paths();
+  std::vector<hierarchy::Module> out(paths.size());
+  std::unordered_map<std::string_view, size_t> at;
+  at.reserve(paths.size());
+  for (size_t i = 0; i < paths.size(); ++i) at.emplace(*paths[i], i);
+  for (size_t i = 0; i < paths.size(); ++i) {
+    const std::string& path = *paths[i];
+    hierarchy::Module& m = out[i];
+    m.path = path;
+    m.class_name = class_of(path);
+    m.tag = tag_of(path);
+    if (path.empty()) continue;
+    m.parent = parent_path(path);
+    // Sorted order: a parent's children are appended in path order, as
+    // to_json() lists them.
+    out[at.at(*m.parent)].children.push_back(path);
+  }
   return out;
 }
 

@@ -6,6 +6,9 @@
 #include <map>
 #include <queue>
 #include <set>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "tagging/evidence.hpp"
 #include "tagging/module_path.hpp"
@@ -22,29 +25,44 @@ struct Edges {
   Neighbours consumers;  // nodes reading a node's outputs
 };
 
-std::map<std::string, size_t> producer_map(const GraphView& graph) {
-  std::map<std::string, size_t> producer_of;
+// Value name → the first node producing it. Hashed, keyed by views into
+// the graph (valid as long as `graph` is): built once per propagate().
+using ProducerMap = std::unordered_map<std::string_view, size_t>;
+
+ProducerMap producer_map(const GraphView& graph) {
+  ProducerMap producer_of;
+  producer_of.reserve(graph.nodes.size() * 2);
   for (size_t i = 0; i < graph.nodes.size(); ++i)
     for (const auto& out : graph.nodes[i].outputs)
       if (!out.empty()) producer_of.emplace(out, i);
   return producer_of;
 }
 
-Edges edges_of(const GraphView& graph) {
-  std::map<std::string, size_t> producer_of = producer_map(graph);
-  std::vector<std::set<size_t>> prod(graph.nodes.size()), cons(graph.nodes.size());
+// Sorted, without duplicates (what a std::set per node gave, without a
+// tree node per edge).
+void sort_unique(std::vector<size_t>& v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
+Edges edges_of(const GraphView& graph, const ProducerMap& producer_of) {
+  Edges e;
+  e.producers.resize(graph.nodes.size());
+  e.consumers.resize(graph.nodes.size());
   for (size_t i = 0; i < graph.nodes.size(); ++i)
     for (const auto& in : graph.nodes[i].inputs) {
+      if (in.empty()) continue;
       auto it = producer_of.find(in);
-      if (in.empty() || it == producer_of.end() || it->second == i) continue;
-      prod[i].insert(it->second);
-      cons[it->second].insert(i);
+      if (it == producer_of.end() || it->second == i) continue;
+      e.producers[i].push_back(it->second);
+      e.consumers[it->second].push_back(i);
     }
-  Edges e;
-  for (auto& s : prod) e.producers.emplace_back(s.begin(), s.end());
-  for (auto& s : cons) e.consumers.emplace_back(s.begin(), s.end());
+  for (auto& v : e.producers) sort_unique(v);
+  for (auto& v : e.consumers) sort_unique(v);
   return e;
 }
+
+std::vector<size_t> topological_order(const GraphView& graph, const Edges& e);
 
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -147,7 +165,7 @@ class ModuleFacts {
     }
     return facts_[path];
   }
-  std::map<std::string, Facts> facts_;
+  std::unordered_map<std::string, Facts> facts_;  // only looked up, never iterated
 };
 
 bool is_layout_op(const std::string& op) {
@@ -192,14 +210,15 @@ void sweep_to_fixed_point(const std::vector<size_t>& order, const Neighbours& ne
 // Step 1 (see propagation.hpp / docs/tagging.md §3.1).
 class DataPathRule {
  public:
-  DataPathRule(const GraphView& g, const Edges& e, const std::vector<size_t>& order,
-               const ModuleFacts& facts, Assignments& a)
+  DataPathRule(const GraphView& g, const Edges& e, const ProducerMap& producer_of,
+               const std::vector<size_t>& order, const ModuleFacts& facts, Assignments& a)
       : g_(g), e_(e), order_(order), facts_(facts), a_(a), pos_(g.nodes.size()),
         evidence_(g.nodes.size()), side_(g.nodes.size(), false), next_evidence_(g.nodes.size(), kNone) {
     for (size_t i = 0; i < order.size(); ++i) pos_[order[i]] = i;
     for (size_t i = 0; i < a.size(); ++i) evidence_[i] = a[i].has_value();
-    std::map<std::string, size_t> producer_of = producer_map(g);
-    std::set<std::string> initializers(g.initializers.begin(), g.initializers.end());
+    const std::unordered_set<std::string_view> initializers(g.initializers.begin(),
+                                                            g.initializers.end());
+    value_consumers_.reserve(g.nodes.size() * 2);
     for (size_t i = 0; i < g.nodes.size(); ++i)
       for (const auto& in : g.nodes[i].inputs)
         if (!in.empty()) value_consumers_[in].push_back(i);
@@ -345,7 +364,7 @@ class DataPathRule {
   std::vector<size_t> pos_;
   std::vector<bool> evidence_, side_;
   std::vector<size_t> next_evidence_;
-  std::map<std::string, std::vector<size_t>> value_consumers_;
+  std::unordered_map<std::string_view, std::vector<size_t>> value_consumers_;
 };
 
 }  // namespace
@@ -383,9 +402,15 @@ std::vector<std::string> ops_of_module_class(const std::string& cls) {
 }
 
 std::vector<size_t> topological_order(const GraphView& graph) {
-  Edges e = edges_of(graph);
+  return topological_order(graph, edges_of(graph, producer_map(graph)));
+}
+
+namespace {
+
+std::vector<size_t> topological_order(const GraphView& graph, const Edges& e) {
   const size_t n = graph.nodes.size();
   std::vector<size_t> pending(n), order;
+  order.reserve(n);
   std::priority_queue<size_t, std::vector<size_t>, std::greater<size_t>> ready;
   for (size_t i = 0; i < n; ++i)
     if ((pending[i] = e.producers[i].size()) == 0) ready.push(i);
@@ -403,12 +428,15 @@ std::vector<size_t> topological_order(const GraphView& graph) {
   return order;
 }
 
+}  // namespace
+
 std::vector<Assignment> propagate(const GraphView& graph, Assignments a, const json& modules) {
-  Edges e = edges_of(graph);
-  std::vector<size_t> order = topological_order(graph);
+  const ProducerMap producer_of = producer_map(graph);
+  const Edges e = edges_of(graph, producer_of);
+  std::vector<size_t> order = topological_order(graph, e);
   std::vector<size_t> reversed(order.rbegin(), order.rend());
   const ModuleFacts facts(modules, a);
-  DataPathRule(graph, e, order, facts, a).run();
+  DataPathRule(graph, e, producer_of, order, facts, a).run();
   sweep_to_fixed_point(reversed, e.consumers, a, [&](const std::string& m) {
     return facts.closed_leaf(m) ? facts.owning(parent_path(m)) : m;
   });

@@ -1,5 +1,8 @@
 #include "tagging/tagger.hpp"
 
+#include <string_view>
+#include <unordered_set>
+
 #include "tagging/graph_view.hpp"
 #include "tagging/hierarchy_document.hpp"
 #include "tagging/model_access.hpp"
@@ -8,6 +11,7 @@
 #include "tagging/strategy_selection.hpp"
 #include "tagging/supplied_hierarchy.hpp"
 #include "util/error.hpp"
+#include "util/json_text.hpp"
 
 namespace modelexport {
 namespace {
@@ -36,8 +40,9 @@ TagOptions parse_tag_options(const json& options) {
   return out;
 }
 
-json supplied_modules(const TagOptions& options) {
-  return options.hierarchy.is_null() ? json::array() : options.hierarchy.at("modules");
+const json& supplied_modules(const TagOptions& options) {
+  static const json none = json::array();
+  return options.hierarchy.is_null() ? none : options.hierarchy.at("modules");
 }
 
 json strategy_request(const json& graph, const TagOptions& options) {
@@ -48,36 +53,74 @@ json strategy_request(const json& graph, const TagOptions& options) {
           {"modules", supplied_modules(options)}};
 }
 
+// dump_text(strategy_request(graph view of `proto`, options)), written
+// directly (keys in the order nlohmann::json dumps them).
+std::string strategy_request_text(const onnx::ModelProto& proto, const TagOptions& options) {
+  std::string text;
+  text.reserve(static_cast<size_t>(proto.graph().node_size()) * 160 + 1024);
+  text += "{\"graph\":";
+  append_strategy_graph_text(proto, text);
+  text += ",\"modules\":";
+  text += dump_text(supplied_modules(options));
+  text += ",\"operation\":\"assign\",\"options\":";
+  text += dump_text(options.strategy_options);
+  text += ",\"schema\":\"modelexport.strategy-request/1\"}";
+  return text;
+}
+
+struct Tagged {
+  std::vector<Assignment> assignments;
+  ModuleTree tree;
+  TaggingProvenance provenance;
+};
+
+// Strategies → validated assignments → propagation → module tree.
+Tagged run_strategies(const Registry& registry, const std::string& strategy, const GraphView& view,
+                      const std::string& request, const TagOptions& options) {
+  std::vector<const Plugin*> plugins = select_strategies(registry, strategy);
+  std::vector<StrategyAnswer> answers;
+  TaggingProvenance provenance{strategy, {}, json::object()};
+  for (const Plugin* plugin : plugins) {
+    answers.push_back(parse_strategy_response(plugin->name(), plugin->run_json_text(request),
+                                              view.nodes.size()));
+    provenance.strategies.push_back(plugin->name());
+  }
+  StrategyAnswer combined = combine_answers(answers, view.nodes.size());
+  answers.clear();
+  std::vector<Assignment> assignments =
+      propagate(view, std::move(combined.assignments), supplied_modules(options));
+
+  ModuleTree tree(supplied_modules(options), combined.classes);
+  // add_path is idempotent: once per distinct module is enough.
+  std::unordered_set<std::string_view> added;
+  for (const auto& a : assignments)
+    if (added.insert(a.module).second) tree.add_path(a.module);
+  if (!options.hierarchy.is_null()) provenance.model = options.hierarchy.value("model", json::object());
+  return Tagged{std::move(assignments), std::move(tree), std::move(provenance)};
+}
+
 }  // namespace
 
 json tag_graph(const Registry& registry, const std::string& strategy, const json& graph,
                const json& options_json) {
   TagOptions options = parse_tag_options(options_json);
   GraphView view = parse_graph_view(graph);
-  std::vector<const Plugin*> plugins = select_strategies(registry, strategy);
-  const json request = strategy_request(graph, options);
-
-  std::vector<StrategyAnswer> answers;
-  TaggingProvenance provenance{strategy, {}, json::object()};
-  for (const Plugin* plugin : plugins) {
-    answers.push_back(parse_strategy_response(plugin->name(), plugin->run_json(request),
-                                              view.nodes.size()));
-    provenance.strategies.push_back(plugin->name());
-  }
-  StrategyAnswer combined = combine_answers(answers, view.nodes.size());
-  std::vector<Assignment> assignments =
-      propagate(view, std::move(combined.assignments), supplied_modules(options));
-
-  ModuleTree tree(supplied_modules(options), combined.classes);
-  for (const auto& a : assignments) tree.add_path(a.module);
-  if (!options.hierarchy.is_null()) provenance.model = options.hierarchy.value("model", json::object());
-  return hierarchy_document(view, assignments, tree, provenance);
+  const std::string request = dump_text(strategy_request(graph, options));
+  Tagged t = run_strategies(registry, strategy, view, request, options);
+  return hierarchy_document(view, t.assignments, t.tree, t.provenance);
 }
 
 void tag_model(const Registry& registry, const std::string& strategy, mx_model* model,
-               const json& options) {
-  json document = tag_graph(registry, strategy, model_graph(model), options);
-  set_model_hierarchy(model, document);
+               const json& options_json) {
+  // Same steps as tag_graph(model_graph(model)) + set_model_hierarchy, minus
+  // the JSON text round trips (tagging/model_access.hpp).
+  TagOptions options = parse_tag_options(options_json);
+  const onnx::ModelProto& proto = model_proto(*model);
+  GraphView view = graph_view_of(proto);
+  const std::string request = strategy_request_text(proto, options);
+  Tagged t = run_strategies(registry, strategy, view, request, options);
+  store_hierarchy(*model, build_document(std::move(view), std::move(t.assignments), t.tree,
+                                         t.provenance));
 }
 
 }  // namespace modelexport
