@@ -22,6 +22,20 @@ hierarchy document that modelexport writes (`statistics.evidence`).
 Models: resnet50 (torchvision, 1x3x224x224) and a BERT-base-size BertModel
 (Hugging Face transformers from a config: 12 layers, hidden 768, 12 heads;
 1x128 tokens).
+
+Measured 2026-11-23 (2 shared cores, other builds running; commit after
+5f3deb3), `--modelexport build/sdk/modelexport`:
+
+    model      tool                 wall s  peak MB  nodes   time ratio mem ratio
+    resnet50   modelexport            2.53      491    176        0.68x     0.58x
+               torch.onnx.export      3.71      843    169   (export call 1.95 s)
+    bert       modelexport           15.56     1484    992        0.90x     0.62x
+               torch.onnx.export     17.20     2406   1239   (export call 14.66 s)
+
+Evidence mix of the modelexport files: 100% direct on both (no propagated,
+no root fallback); nodes on the root module itself (`statistics.at_root`,
+ops of the root's own forward): resnet50 2 (the flatten), BERT 30 (the
+attention-mask preparation of BertModel.forward).
 """
 from __future__ import annotations
 
