@@ -40,6 +40,19 @@ After (data-path propagation, docs/tagging.md section 3; same exports):
     gpt2      49.0%  100.0%  100.0%  100.0%  100.0% 100.0%
     resnet50  70.7%  100.0%  100.0%  100.0%  100.0% 100.0%
 
+Since 5f3deb3 the native exporter records the ops of the root module's own
+forward as `direct` on module "" (before: evidence `root`, which this script
+left out of the ground truth). They are now part of the truth, and no
+strategy recovers them: a TorchScript-style name `/Mul` has no scope, and
+propagation places the mask preparation of BertModel.forward in the module
+whose layers consume it (`encoder`). Same exports, truth = every node
+(2026-11-23, HEAD after 5f3deb3):
+
+    model     usage  usage+H  scope  scope+H  auto   auto+H
+    bert      81.1%   89.8%   92.9%   92.9%   92.9%   92.9%   (14 of 196 nodes on the root)
+    gpt2      52.9%  100.0%   96.8%  100.0%   96.8%  100.0%
+    resnet50  69.9%  100.0%  100.0%  100.0%  100.0%  100.0%
+
 (`metadata` has nothing to read once records are stripped: 0% is expected.)
 Without a tree, `usage` is capped near the share of nodes in modules owning
 parameters (ReLU modules, GELU activations and GPT-2's Conv1D internals need
