@@ -16,6 +16,43 @@
 // saved model bytes to PREFIX.onnx and the hierarchy document
 // (mx_model_hierarchy_json) to PREFIX.hierarchy.json, so two builds can be
 // compared byte for byte (cmp).
+//
+// Measured (issue 8; 2 shared cores under other builds, so wall times vary
+// by up to 2x between runs: before/after were run back to back, same binary,
+// LD_LIBRARY_PATH switching the library):
+//   before (aec2741), 200,000 nodes: floor 0.12 s; load 0.44 s, tag 13.9-16.9 s,
+//     save 1.6-2.7 s (108-145x the floor); 20,000 nodes: tag 2.37 s
+//   after, 200,000 nodes: floor 0.09-0.18 s; load 0.21-0.53 s, tag 2.9-6.8 s
+//     (2.5-3.4x less than before in each back-to-back pair on a loaded
+//     machine, 5.4x between the quietest runs: 15.7 s -> 2.9 s),
+//     save 1.9-4.3 s; 20,000 nodes: tag 0.22 s (11x less)
+//   Saved model bytes and hierarchy document are byte-identical before and
+//   after (--write, cmp) at 200,000 nodes, at 20,000 with --check, and with
+//   a supplied hierarchy + strategy options.
+// Profile (perf record --call-graph dwarf) before: flat, JSON and malloc.
+// Removed: the graph view's JSON text round trip (mx_model_graph_json →
+// parse → strategy_graph → dump; the request text is now written straight
+// from the proto, same bytes), the document's text round trip (dump →
+// mx_model_set_hierarchy_json → parse → validate twice; now a
+// hierarchy::Document built in memory and stored by model::set_hierarchy,
+// validated once), ModuleTree's JSON per module and unmemoised tags,
+// std::map/std::set<std::string> everywhere (propagation's producer map was
+// built three times, a std::set per node for edges; validation copied every
+// name into a set), and set_hierarchy's n log n stable_sort doing two hash
+// lookups per comparison (now positions once, no sort when in order). The
+// super-linear growth came from those: log n string compares of long common
+// prefixes ("encoder.layer.123…") in the maps and the sort, and glibc's
+// malloc_consolidate walking millions of freed small JSON nodes.
+// What remains of the tag phase (perf, 200,000 nodes): the strategy plugin
+// itself, ~30% (it parses the ~32 MB request into nlohmann::json and dumps
+// its answer: the documented JSON plugin protocol, kept as is);
+// model::set_hierarchy ~20% (the public setter's validation: hashed unique
+// paths/names, parent chains; kept on purpose); building the document's
+// 200,000 records and 150,000 modules ~15% (the in-memory form the model
+// keeps: strings and an ordered_json "index" per record); propagation ~17%
+// (hash lookups by value name; linear). The rest is allocation and hash
+// lookups with cache misses at this size, which is why 10x the nodes still
+// costs ~13x the time. Save (store on nodes + protobuf) is untouched here.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
