@@ -210,6 +210,14 @@ void validate_consistency(const Document& doc, const std::string& where) {
     const std::string at = "modules[" + std::to_string(i) + "]";
     if (m.parent && !paths.count(*m.parent))
       schema_error(where, at + ".parent", quoted(*m.parent) + " is not a module path");
+    // Paths are named_modules() paths: a parent is a prefix of its child's
+    // path. Tags and dynamo namespaces cut the child's name out of its path
+    // after the parent's (fuzz/corpus/hierarchy_json/parent_disagrees_with_path.json
+    // reached a substr past the end).
+    if (m.parent && !m.path.empty() && !m.parent->empty() &&
+        m.path.compare(0, m.parent->size() + 1, *m.parent + ".") != 0)
+      schema_error(where, at + ".parent",
+                   quoted(*m.parent) + " is not a prefix of the module's path " + quoted(m.path));
     for (size_t c = 0; c < m.children.size(); ++c)
       if (!paths.count(m.children[c]))
         schema_error(where, at + ".children[" + std::to_string(c) + "]",

@@ -18,7 +18,9 @@ std::string parent_of(const hierarchy::Module& m) {
 // Dynamo names a scope relative to the enclosing *called* module, so an
 // uncalled container's name is folded into its item's: "layer.0".
 std::string relative_name(const std::string& path, const std::string& ancestor) {
-  if (ancestor.empty()) return path;
+  // Documents are validated (a parent is a prefix of its child's path); the
+  // check keeps this total anyway.
+  if (ancestor.empty() || path.compare(0, ancestor.size() + 1, ancestor + ".") != 0) return path;
   return path.substr(ancestor.size() + 1);
 }
 

@@ -156,6 +156,11 @@ hierarchy::Document load_hierarchy(const onnx::ModelProto& proto,
   std::unordered_map<std::string_view, const hierarchy::NodeRecord*> sidecar_records;
   if (sidecar)
     for (const auto& r : sidecar->nodes) sidecar_records.emplace(r.name, &r);
+  // Records are keyed by node name: a record on a node whose name another
+  // node shares would be written on both at save and refused on reload
+  // (fuzz/corpus/onnx_model/duplicate_name_record.onnx).
+  std::unordered_map<std::string_view, int> name_uses;
+  for (const auto& node : proto.graph().node()) ++name_uses[node.name()];
   for (const auto& node : proto.graph().node()) {
     auto record = record_from_metadata(node, where);
     if (!record) record = record_from_doc_string(node, where);
@@ -164,6 +169,10 @@ hierarchy::Document load_hierarchy(const onnx::ModelProto& proto,
       if (it != sidecar_records.end()) record = *it->second;
     }
     if (!record) continue;
+    if (name_uses[node.name()] > 1)
+      fail(MX_ERR_SCHEMA, where + ": node name '" + node.name() + "' is used by " +
+                              std::to_string(name_uses[node.name()]) +
+                              " nodes and carries a hierarchy record; records are keyed by node name");
     record->name = node.name();
     doc.nodes.push_back(std::move(*record));
   }

@@ -72,7 +72,10 @@ void read_classes(const std::string& plugin, const json& list, StrategyAnswer& o
 StrategyAnswer parse_strategy_response(const std::string& plugin, const json& response,
                                        size_t node_count) {
   if (!response.is_object()) bad(plugin, "the response is not a JSON object");
-  if (response.value("schema", "") != kResponseSchema)
+  // Not response.value("schema", ""): it throws json::type_error when a
+  // plugin answers a non-string (fuzz/corpus/strategy_response/schema_number).
+  const auto schema = response.find("schema");
+  if (schema == response.end() || !schema->is_string() || *schema != kResponseSchema)
     bad(plugin, std::string("\"schema\" must be \"") + kResponseSchema + "\"");
   if (!response.contains("assignments")) bad(plugin, "no \"assignments\"");
   StrategyAnswer out;
