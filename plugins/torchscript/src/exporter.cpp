@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "ctx.h"
+#include "model/checkable_copy.hpp"
 #include "modelexport/modelexport.h"
 #include "module_tree.h"
 #include "spec.h"
@@ -331,7 +332,7 @@ ExportResult export_model(const ExportOptions& opt) {
     // External initializers are graph inputs in the checked copy (which
     // holds no weight); inline models are checked as they are.
     onnx::ModelProto copy;
-    if (external) copy = checkable_copy(model);
+    if (external) copy = modelexport::model::checkable_copy(model);
     onnx::ModelProto& checked = external ? copy : model;
     try {
       onnx::shape_inference::InferShapes(checked);

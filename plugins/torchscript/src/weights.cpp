@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <set>
 
 #include "exporter.h"
 #include "modelexport/modelexport.h"
@@ -103,28 +102,6 @@ uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data,
   }
   out.close();
   return out.written();
-}
-
-onnx::ModelProto checkable_copy(const onnx::ModelProto& model) {
-  onnx::ModelProto copy = model;
-  auto* g = copy.mutable_graph();
-  std::set<std::string> inputs;
-  for (const auto& i : g->input()) inputs.insert(i.name());
-  auto* inits = g->mutable_initializer();
-  for (int i = inits->size() - 1; i >= 0; --i) {
-    const onnx::TensorProto& t = inits->Get(i);
-    if (t.data_location() != onnx::TensorProto::EXTERNAL) continue;
-    if (!inputs.count(t.name())) {
-      auto* v = g->add_input();
-      v->set_name(t.name());
-      auto* tt = v->mutable_type()->mutable_tensor_type();
-      tt->set_elem_type(t.data_type());
-      auto* shape = tt->mutable_shape();
-      for (auto d : t.dims()) shape->add_dim()->set_dim_value(d);
-    }
-    inits->DeleteSubrange(i, 1);
-  }
-  return copy;
 }
 
 void write_file(const std::string& path, const std::string& bytes) {

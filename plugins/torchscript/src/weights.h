@@ -36,11 +36,6 @@ void inline_weights(onnx::GraphProto& g, const WeightMap& data);
 uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data,
                                 const std::string& data_path, const std::string& location);
 
-// A copy of `model` for the ONNX checker and shape inference: external
-// initializers become typed graph inputs (the checker would look for their
-// files relative to the working directory). Cheap: no weight is in it.
-onnx::ModelProto checkable_copy(const onnx::ModelProto& model);
-
 // Writes `bytes` to `path` (MX_ERR_IO; nothing left behind on failure).
 void write_file(const std::string& path, const std::string& bytes);
 

@@ -5,6 +5,7 @@
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include "model/checkable_copy.hpp"
 #include "model/external_data.hpp"
 #include "util/error.hpp"
 

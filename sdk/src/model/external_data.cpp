@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <algorithm>
-#include <set>
 
 #include "util/error.hpp"
 
@@ -307,28 +306,6 @@ size_t externalize(onnx::ModelProto& proto, const DataFiles& files, const std::s
     ++moved;
   }
   return moved;
-}
-
-onnx::ModelProto checkable_copy(const onnx::ModelProto& proto) {
-  onnx::ModelProto copy = proto;
-  auto* g = copy.mutable_graph();
-  std::set<std::string> inputs;
-  for (const auto& i : g->input()) inputs.insert(i.name());
-  auto* inits = g->mutable_initializer();
-  for (int i = inits->size() - 1; i >= 0; --i) {
-    const TensorProto& t = inits->Get(i);
-    if (!is_external(t)) continue;
-    if (!inputs.count(t.name())) {
-      auto* v = g->add_input();
-      v->set_name(t.name());
-      auto* tt = v->mutable_type()->mutable_tensor_type();
-      tt->set_elem_type(t.data_type());
-      auto* shape = tt->mutable_shape();
-      for (auto d : t.dims()) shape->add_dim()->set_dim_value(d);
-    }
-    inits->DeleteSubrange(i, 1);
-  }
-  return copy;
 }
 
 }  // namespace modelexport::model

@@ -87,9 +87,4 @@ void inline_external_data(onnx::ModelProto& proto, const DataFiles& files,
 size_t externalize(onnx::ModelProto& proto, const DataFiles& files, const std::string& location,
                  size_t min_bytes, const std::string& where, StagedWriter& out);
 
-// A copy of `proto` for the ONNX checker: external initializers become graph
-// inputs of the same type and shape (the checker would otherwise look for
-// their files relative to the process's working directory).
-onnx::ModelProto checkable_copy(const onnx::ModelProto& proto);
-
 }  // namespace modelexport::model
