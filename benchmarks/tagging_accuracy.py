@@ -66,11 +66,11 @@ export or tag failed, 2 on bad arguments.
 import argparse
 import collections
 import json
-import os
 import pathlib
 import shutil
-import subprocess
 import sys
+
+from mx_cli import Cli, sidecar  # benchmarks/mx_cli.py
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 
@@ -126,28 +126,6 @@ def trace(name, out_dir):
     path = out_dir / f"{name}.pt"
     traced.save(str(path))
     return path, specs
-
-
-# ------------------------------------------------------------------ CLI
-class Cli:
-    def __init__(self, exe, plugin_dir):
-        self.exe = exe
-        self.env = dict(os.environ)
-        if plugin_dir:
-            self.env["MODELEXPORT_PLUGIN_PATH"] = str(plugin_dir)
-
-    def run(self, *args):
-        proc = subprocess.run([self.exe, *map(str, args)], env=self.env,
-                              capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise RuntimeError(f"{' '.join(map(str, args))} failed ({proc.returncode}): "
-                               f"{proc.stderr.strip() or proc.stdout.strip()}")
-        return proc.stdout
-
-
-def sidecar(onnx_path):
-    path = pathlib.Path(str(onnx_path)[:-len(".onnx")] + ".hierarchy.json")
-    return json.loads(path.read_text())
 
 
 # ------------------------------------------------------------------ stripping

@@ -343,12 +343,13 @@ exporter supports was tagged with 100% coverage, 1 otherwise):
 import argparse
 import collections
 import json
-import os
 import pathlib
 import shutil
 import subprocess
 import sys
 import time
+
+from mx_cli import Cli, sidecar  # benchmarks/mx_cli.py
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 
@@ -486,28 +487,6 @@ def python_hierarchy(pt, out):
 if __name__ == "__main__" and len(sys.argv) > 1 and sys.argv[1] == "--child-hierarchy":
     python_hierarchy(sys.argv[2], sys.argv[3])
     sys.exit(0)
-
-
-# ------------------------------------------------------------------ CLI
-class Cli:
-    def __init__(self, exe, plugin_dir):
-        self.exe = exe
-        self.env = dict(os.environ)
-        if plugin_dir:
-            self.env["MODELEXPORT_PLUGIN_PATH"] = str(plugin_dir)
-
-    def run(self, *args):
-        proc = subprocess.run([self.exe, *map(str, args)], env=self.env,
-                              capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise RuntimeError(f"{' '.join(map(str, args[:1]))} failed ({proc.returncode}): "
-                               f"{(proc.stderr.strip() or proc.stdout.strip())[:300]}")
-        return proc.stdout
-
-
-def sidecar(onnx_path):
-    path = pathlib.Path(str(onnx_path)[:-len(".onnx")] + ".hierarchy.json")
-    return json.loads(path.read_text())
 
 
 def python(*args):
