@@ -5,8 +5,9 @@ Ground truth: `modelexport export` (the native TorchScript exporter) records,
 for every node, the module that executed it (`direct` in the sidecar
 OUT.hierarchy.json). This script
 
-  1. builds BERT, GPT-2 and resnet50 with random weights and traces them
-     (Debian torch 1.13 + transformers: run it with the repo's .venv python);
+  1. builds the models with random weights (from configs, no downloads) and
+     traces them (Debian torch 1.13 + transformers: run it with the repo's
+     .venv python);
   2. exports each with `modelexport export` -> native.onnx + sidecar;
   3. strips every hierarchy record from a copy (node metadata_props such as
      modelexport.* and namespace, `modelexport:` doc_strings, model-level
@@ -21,6 +22,15 @@ module matches, and the evidence mix. Target (issue 5): usage + propagation
 
     .venv/bin/python benchmarks/tagging_accuracy.py \
         --cli build/sdk/modelexport --plugin-dir build/plugins-out
+
+`--models` takes model names and groups: `default` (bert,gpt2,resnet50, the
+tables below), `extra` (the models added to test that the propagation rules
+are general: t5_encoder, distilbert, bart, llama, vit (HF ViTModel),
+mobilenet_v3_small, efficientnet_b0, tv_vit (torchvision VisionTransformer,
+tiny config), nested (hand-written: pass-through parent, parameter-free
+custom activation, work after the last child call, F.relu/torch.cat in a
+parent, a module called twice)), `all`. `--models all` takes ~2 minutes on
+2 cores.
 
 Each strategy runs without and with `--hierarchy H.json` (H.json from
 `modelexport hierarchy MODEL.pt`: module paths, classes, parameter counts,
@@ -60,6 +70,47 @@ classes); with it, the remaining BERT misses are ops at the start of a
 module's forward that follow the previous module's output (the pooler's
 `hidden_states[:, 0]`).
 
+Extra models (`--models extra`; 2026-11-23, a7af839; truth = every node;
+the bert/gpt2/resnet50 rows of the same run are the last table above):
+
+    model               nodes  usage  usage+H  scope  scope+H  auto   auto+H
+    t5_encoder            199  63.8%   64.8%  100.0%  100.0%  100.0%  100.0%
+    distilbert            157  87.3%   97.5%  100.0%  100.0%  100.0%  100.0%
+    bart                  766  69.7%   79.4%   94.0%   94.0%   94.0%   94.0%
+    llama                 510  67.8%   68.2%   85.1%   85.1%   85.1%   85.1%
+    vit                   181  85.6%   95.0%  100.0%  100.0%  100.0%  100.0%
+    mobilenet_v3_small    157  66.9%   82.2%  100.0%  100.0%  100.0%  100.0%
+    efficientnet_b0       289  54.7%   83.4%  100.0%  100.0%  100.0%  100.0%
+    tv_vit                129  79.8%   92.2%   96.9%   96.9%   96.9%   96.9%
+    nested                 27  51.9%   51.9%   88.9%   88.9%   88.9%   88.9%
+
+scope/auto misses are the scope-less ops of the root's forward only (as for
+BERT): BART's shift_tokens_right -> decoder, LLaMA's causal mask and
+position ids -> layers, torchvision ViT's x[:, 0] -> encoder, nested's
+pooling -> tail. usage+H misses, by pattern (docs/tagging.md section 3):
+* a parent's own ops before its first / after its last child call follow the
+  data path into the neighbouring child (only a finished *leaf* is left):
+  the root ops above; mask preparation of T5Stack / BartEncoder /
+  BartDecoder -> their ModuleList (the consumer rule ends at the common
+  ancestor of the layers, a container); residual Adds `x + f(x)` whose x is
+  read by f's first Linear stay in f (x is visible there: distilbert, bart,
+  t5, llama); SqueezeExcitation's first op (avgpool) goes to the previous
+  sibling; ViTOutput's residual Add climbs one level too far;
+* custom leaves with parameters doing more than their parameter op:
+  RMSNorm's variance ops (T5LayerNorm, LlamaRMSNorm, 8 per norm) go to the
+  previous module, BartScaledWordEmbedding's `* embed_scale` to the parent
+  and BartEncoder's `input_ids.view(-1, n)` into it (layout exception);
+* op-class match: Hardswish lacks the `HardSwish` op (mobilenet); "first
+  child in tree order" gives SE's Sigmoid (and then its `x * scale`) to
+  `activation` (SiLU) instead of `scale_activation` (efficientnet) and
+  LlamaMLP's `act(gate) * up` to `act_fn`; a custom activation class
+  (nested's `Squash`) matches nothing;
+* usage evidence: a module called twice reads its weights twice, so they are
+  shared parameters, no evidence (nested's `shared`); nn.MultiheadAttention
+  reads `out_proj.weight` itself, so its output MatMul is placed in out_proj
+  (tv_vit); LlamaRotaryEmbedding has no parameters and its cos/sin feed all
+  layers (-> layers); T5's tied embedding is named `shared`.
+
 Exit status: 0 when every run finished (whatever the shares), 1 when an
 export or tag failed, 2 on bad arguments.
 """
@@ -98,7 +149,147 @@ def resnet50():
     return torchvision.models.resnet50(), ["x:float32[batch=1,3,64,64]"]
 
 
-MODELS = {"bert": bert, "gpt2": gpt2, "resnet50": resnet50}
+# --- more models (`--models all`): evidence that the propagation rules are
+# general. Random weights, tiny configs, all traced in seconds.
+def t5_encoder():
+    from transformers import T5Config, T5EncoderModel
+    cfg = T5Config(vocab_size=1000, d_model=64, d_kv=16, d_ff=128, num_layers=2,
+                   num_heads=4, use_cache=False, torchscript=True)
+    return T5EncoderModel(cfg), ["input_ids:int64[batch=2,seq=12]",
+                                 "attention_mask:int64[batch=2,seq=12]"]
+
+
+def distilbert():
+    from transformers import DistilBertConfig, DistilBertModel
+    cfg = DistilBertConfig(vocab_size=1000, dim=64, n_layers=2, n_heads=2, hidden_dim=256,
+                           max_position_embeddings=128, torchscript=True)
+    return DistilBertModel(cfg), ["input_ids:int64[batch=2,seq=12]",
+                                  "attention_mask:int64[batch=2,seq=12]"]
+
+
+def bart():
+    # Encoder-decoder; decoder_input_ids are derived from input_ids
+    # (shift_tokens_right) inside BartModel.forward.
+    from transformers import BartConfig, BartModel
+    cfg = BartConfig(vocab_size=1000, d_model=64, encoder_layers=2, decoder_layers=2,
+                     encoder_attention_heads=2, decoder_attention_heads=2,
+                     encoder_ffn_dim=128, decoder_ffn_dim=128, max_position_embeddings=128,
+                     use_cache=False, torchscript=True)
+    return BartModel(cfg), ["input_ids:int64[batch=2,seq=12]",
+                            "attention_mask:int64[batch=2,seq=12]"]
+
+
+def llama():
+    # Eager attention (torch 1.13 has no scaled_dot_product_attention), grouped
+    # KV heads, RMSNorm and rotary embeddings are custom modules.
+    from transformers import LlamaConfig, LlamaModel
+    cfg = LlamaConfig(vocab_size=1000, hidden_size=64, intermediate_size=128,
+                      num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+                      max_position_embeddings=128, use_cache=False, torchscript=True)
+    return LlamaModel(cfg), ["input_ids:int64[batch=2,seq=12]",
+                             "attention_mask:int64[batch=2,seq=12]"]
+
+
+def vit():
+    from transformers import ViTConfig, ViTModel
+    cfg = ViTConfig(image_size=32, patch_size=8, hidden_size=64, num_hidden_layers=2,
+                    num_attention_heads=2, intermediate_size=128, torchscript=True)
+    return ViTModel(cfg), ["pixel_values:float32[batch=1,3,32,32]"]
+
+
+def mobilenet_v3_small():
+    import torchvision
+    return torchvision.models.mobilenet_v3_small(), ["x:float32[batch=1,3,64,64]"]
+
+
+def efficientnet_b0():
+    import torchvision
+    return torchvision.models.efficientnet_b0(), ["x:float32[batch=1,3,64,64]"]
+
+
+def tv_vit():
+    # torchvision's VisionTransformer (the vit_b_16 class, nn.MultiheadAttention
+    # inside) with a tiny config: vit_b_16 itself takes ~50 s to trace on 2 cores.
+    from torchvision.models.vision_transformer import VisionTransformer
+    return (VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=2,
+                              hidden_dim=64, mlp_dim=128, num_classes=10),
+            ["x:float32[batch=1,3,32,32]"])
+
+
+def nested():
+    """Hand-written nested custom modules, one per pattern the rules must handle."""
+    import torch
+    from torch import nn
+    import torch.nn.functional as F
+
+    class Squash(nn.Module):  # parameter-free custom activation, x * sigmoid(x); its
+        # class name is deliberately not one propagation's op-class match knows
+        # (unlike Swish / SiLU)
+        def forward(self, x):
+            return x * torch.sigmoid(x)
+
+    class ConvAct(nn.Module):
+        def __init__(self, c):
+            super().__init__()
+            self.conv = nn.Conv2d(c, c, 3, padding=1)
+            self.act = Squash()
+
+        def forward(self, x):
+            return self.act(self.conv(x))
+
+    class PassThrough(nn.Module):  # forward only calls its children
+        def __init__(self, c):
+            super().__init__()
+            self.first, self.second = ConvAct(c), ConvAct(c)
+
+        def forward(self, x):
+            return self.second(self.first(x))
+
+    class Fuse(nn.Module):  # functional ops (F.relu, torch.cat) in a parent's forward
+        def __init__(self, c):
+            super().__init__()
+            self.left, self.right = nn.Conv2d(c, c, 1), nn.Conv2d(c, c, 3, padding=1)
+
+        def forward(self, x):
+            return F.relu(torch.cat([self.left(x), self.right(x)], dim=1))
+
+    class Residual(nn.Module):  # work after its last child call
+        def __init__(self, c):
+            super().__init__()
+            self.proj = nn.Conv2d(c, c, 1)
+
+        def forward(self, x):
+            y = self.proj(x)
+            return torch.sigmoid(y + x) * 2.0
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Conv2d(3, 8, 3, padding=1)
+            self.body = PassThrough(8)
+            self.shared = ConvAct(8)  # called twice
+            self.fuse = Fuse(8)
+            self.tail = Residual(16)
+            self.head = nn.Linear(16, 10)
+
+        def forward(self, x):
+            x = F.relu(self.stem(x))
+            x = self.shared(self.body(x))
+            x = self.shared(x)
+            x = self.tail(self.fuse(x))
+            return self.head(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
+
+    return Net(), ["x:float32[batch=2,3,16,16]"]
+
+
+MODELS = {"bert": bert, "gpt2": gpt2, "resnet50": resnet50,
+          "t5_encoder": t5_encoder, "distilbert": distilbert, "bart": bart, "llama": llama,
+          "vit": vit, "mobilenet_v3_small": mobilenet_v3_small,
+          "efficientnet_b0": efficientnet_b0, "tv_vit": tv_vit, "nested": nested}
+# `--models` also takes these names (mixable with model names).
+GROUPS = {"default": ["bert", "gpt2", "resnet50"],  # the documented table
+          "extra": [m for m in MODELS if m not in ("bert", "gpt2", "resnet50")],
+          "all": list(MODELS)}
 
 
 def example_inputs(specs):
@@ -174,7 +365,10 @@ def score(truth_nodes, tagged_nodes):
 def run_model(name, cli, work, strategies, hierarchy):
     model_dir = work / name
     model_dir.mkdir(parents=True, exist_ok=True)
-    pt, specs = trace(name, model_dir)
+    try:
+        pt, specs = trace(name, model_dir)
+    except Exception as error:  # e.g. a transformers without the class: report, go on
+        raise RuntimeError(f"trace failed: {type(error).__name__}: {error}") from error
     native = model_dir / "native.onnx"
     args = ["export", pt, "-o", native]
     for spec in specs:
@@ -208,17 +402,18 @@ def run_model(name, cli, work, strategies, hierarchy):
 
 
 def print_table(all_results):
-    print(f"{'model':<10} {'strategy':<11} {'nodes':>6} {'truth':>6} {'match':>7}  "
+    w = max([10] + [len(m) for m in all_results])
+    print(f"{'model':<{w}} {'strategy':<11} {'nodes':>6} {'truth':>6} {'match':>7}  "
           f"evidence mix (wrong by evidence)")
     for model, results in all_results.items():
         for strategy, r in results.items():
             if "error" in r:
-                print(f"{model:<10} {strategy:<11} ERROR {r['error']}")
+                print(f"{model:<{w}} {strategy:<11} ERROR {r['error']}")
                 continue
             share = 100.0 * r["matched"] / r["total"] if r["total"] else 0.0
             mix = ", ".join(f"{k} {v}" for k, v in sorted(r["evidence"].items()))
             wrong = ", ".join(f"{k} {v}" for k, v in sorted(r["wrong_by_evidence"].items()))
-            print(f"{model:<10} {strategy:<11} {r['nodes']:>6} {r['total']:>6} {share:>6.1f}%  "
+            print(f"{model:<{w}} {strategy:<11} {r['nodes']:>6} {r['total']:>6} {share:>6.1f}%  "
                   f"{mix} ({wrong or 'none wrong'})")
 
 
@@ -228,17 +423,22 @@ def main(argv):
                         or str(REPO / "build" / "sdk" / "modelexport"))
     parser.add_argument("--plugin-dir", help="added to MODELEXPORT_PLUGIN_PATH")
     parser.add_argument("--work", default="/tmp/modelexport-tagging-accuracy")
-    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--models", default="default",
+                        help="comma-separated model names or groups: default (bert,gpt2,"
+                             "resnet50: the documented table), extra (the others), all; "
+                             f"models: {','.join(MODELS)}")
     parser.add_argument("--strategies", default="usage,scope,metadata,auto")
     parser.add_argument("--hierarchy", choices=["no", "yes", "both"], default="both",
                         help="tag without / with / both without and with --hierarchy H.json "
                              "from `modelexport hierarchy MODEL.pt` (rows 'S+H')")
     parser.add_argument("--json", help="also write the results here")
     args = parser.parse_args(argv)
-    models = [m for m in args.models.split(",") if m]
+    models = []
+    for name in (m for m in args.models.split(",") if m):
+        models += [m for m in GROUPS.get(name, [name]) if m not in models]
     unknown = [m for m in models if m not in MODELS]
     if unknown:
-        parser.error(f"unknown models {unknown}; known: {list(MODELS)}")
+        parser.error(f"unknown models {unknown}; known: {list(MODELS)}, groups: {list(GROUPS)}")
     cli = Cli(args.cli, args.plugin_dir)
     work = pathlib.Path(args.work)
     all_results, failed = {}, False
@@ -246,7 +446,7 @@ def main(argv):
         try:
             all_results[model] = run_model(model, cli, work, args.strategies.split(","),
                                            args.hierarchy)
-        except RuntimeError as error:  # export failed: report, go on
+        except (RuntimeError, OSError) as error:  # export failed (or CLI being relinked): go on
             all_results[model] = {"-": {"error": str(error)}}
         failed |= any("error" in r for r in all_results[model].values())
     print_table(all_results)
