@@ -254,3 +254,122 @@ TEST_CASE("module classes map to ops") {
   CHECK(ops_of_module_class("MaxPool2d") == std::vector<std::string>{"MaxPool"});
   CHECK(ops_of_module_class("BertLayer").empty());
 }
+
+// ---- forward outlines (docs/tagging.md §3, "outlines") --------------------
+// A supplied hierarchy from `modelexport hierarchy` lists, per module, the
+// ops its forward runs itself and the modules it calls, in program order.
+
+namespace {
+
+nlohmann::json outline(std::initializer_list<std::string> steps) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& s : steps) {
+    if (s.rfind("call ", 0) == 0) out.push_back({{"call", s.substr(5)}});
+    else out.push_back({{"op", s}});
+  }
+  return out;
+}
+
+nlohmann::json with_forward(nlohmann::json m, nlohmann::json forward) {
+  m["forward"] = std::move(forward);
+  return m;
+}
+
+// BERT in small: root = [call emb, mask ops, call enc, call pooler];
+// enc (pass-through) = [call enc.layer.0, call enc.layer.1];
+// each layer = [call attn, add, call ln]; pooler = [slice, call pooler.dense].
+nlohmann::json bert_like_tree() {
+  using J = nlohmann::json;
+  J m = J::array({with_forward(module("", "Model", 40), outline({"call emb", "aten::slice", "aten::mul",
+                                                                  "call enc", "call pooler"})),
+                  with_forward(module("emb", "Embedding", 10, "torch.nn.Embedding"),
+                               outline({"aten::embedding"})),
+                  with_forward(module("enc", "Encoder", 20),
+                               outline({"call enc.layer.0", "call enc.layer.1"})),
+                  module("enc.layer", "ModuleList", 20)});
+  for (std::string i : {"0", "1"}) {
+    std::string l = "enc.layer." + i;
+    m.push_back(with_forward(module(l, "Layer", 10), outline({"call " + l + ".attn", "aten::add",
+                                                               "call " + l + ".ln"})));
+    m.push_back(with_forward(module(l + ".attn", "Linear", 5, "torch.nn.Linear"),
+                             outline({"aten::linear"})));
+    m.push_back(with_forward(module(l + ".ln", "LayerNorm", 5, "torch.nn.LayerNorm"),
+                             outline({"aten::layer_norm"})));
+  }
+  m.push_back(with_forward(module("pooler", "Pooler", 5), outline({"aten::slice", "call pooler.dense"})));
+  m.push_back(with_forward(module("pooler.dense", "Linear", 5, "torch.nn.Linear"),
+                           outline({"aten::linear"})));
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("outlines: an op after modules that have all returned is the next callee's first op") {
+  D g;  // ... enc.layer.1.ln -> Slice (pooler's hidden[:, 0]) -> pooler.dense
+  g.node("e", "Gather", {"x"}, {"h"}).node("a0", "MatMul", {"h"}, {"a0"})
+      .node("n0", "LayerNormalization", {"a0"}, {"l0"}).node("a1", "MatMul", {"l0"}, {"a1"})
+      .node("n1", "LayerNormalization", {"a1"}, {"l1"}).node("s", "Slice", {"l1"}, {"s"})
+      .node("d", "Gemm", {"s"}, {"y"});
+  Assignments a = {A("emb", "parameter"), A("enc.layer.0.attn", "parameter"),
+                   A("enc.layer.0.ln", "parameter"), A("enc.layer.1.attn", "parameter"),
+                   A("enc.layer.1.ln", "parameter"), std::nullopt, A("pooler.dense", "parameter")};
+  check(propagate(g.view, a, bert_like_tree())[5], "pooler", "propagated");
+  // Without outlines the op stays after the module it follows.
+  check(propagate(g.view, a)[5], "enc.layer.1", "propagated");
+}
+
+TEST_CASE("outlines: a value built from a graph input for several layers is the caller's") {
+  D g;  // mask -> Slice -> Mul, read by an Add in each layer (enc passes through)
+  g.node("e", "Gather", {"x"}, {"h"}).node("ms", "Slice", {"mask"}, {"ms"})
+      .node("mm", "Mul", {"ms"}, {"m"}).node("a0", "MatMul", {"h"}, {"a0"})
+      .node("add0", "Add", {"a0", "m"}, {"s0"}).node("n0", "LayerNormalization", {"s0"}, {"l0"})
+      .node("a1", "MatMul", {"l0"}, {"a1"}).node("add1", "Add", {"a1", "m"}, {"s1"})
+      .node("n1", "LayerNormalization", {"s1"}, {"y"});
+  Assignments a = {A("emb", "parameter"), std::nullopt, std::nullopt,
+                   A("enc.layer.0.attn", "parameter"), std::nullopt,
+                   A("enc.layer.0.ln", "parameter"), A("enc.layer.1.attn", "parameter"),
+                   std::nullopt, A("enc.layer.1.ln", "parameter")};
+  auto r = propagate(g.view, a, bert_like_tree());
+  check(r[4], "enc.layer.0", "propagated");  // the layer's own add
+  check(r[7], "enc.layer.1", "propagated");
+  check(r[1], "", "propagated");  // enc only calls its layers: the root computed the mask
+  check(r[2], "", "propagated");
+  // Without outlines: the deepest common module that is not a container.
+  check(propagate(g.view, a)[2], "enc", "propagated");
+}
+
+TEST_CASE("outlines: a parameter-free leaf lowered to several nodes keeps them all") {
+  D g;  // fc -> GELU as Div, Erf, Add, Mul -> fc2, inside mlp = [call fc, call act, call fc2]
+  g.node("fc", "MatMul", {"x"}, {"h"}).node("dv", "Div", {"h"}, {"dv"})
+      .node("erf", "Erf", {"dv"}, {"e"}).node("ad", "Add", {"e"}, {"ad"})
+      .node("m", "Mul", {"h", "ad"}, {"g"}).node("fc2", "MatMul", {"g"}, {"y"});
+  nlohmann::json modules = nlohmann::json::array(
+      {with_forward(module("", "Net", 20), outline({"call mlp"})),
+       with_forward(module("mlp", "MLP", 20), outline({"call mlp.fc", "call mlp.act", "call mlp.fc2"})),
+       with_forward(module("mlp.fc", "Linear", 10, "torch.nn.Linear"), outline({"aten::linear"})),
+       with_forward(module("mlp.act", "GELU", 0, "torch.nn.GELU"), outline({"aten::gelu"})),
+       with_forward(module("mlp.fc2", "Linear", 10, "torch.nn.Linear"), outline({"aten::linear"}))});
+  Assignments a(g.view.nodes.size());
+  a[0] = A("mlp.fc", "parameter");
+  a[5] = A("mlp.fc2", "parameter");
+  auto r = propagate(g.view, a, modules);
+  for (size_t i : {1, 2, 3, 4}) {
+    INFO("node " << i);
+    check(r[i], "mlp.act", "propagated");
+  }
+}
+
+TEST_CASE("outlines: a module that does nothing (eval Dropout) takes no node") {
+  D g;  // fc -> Add (the parent's own op) -> ln; drop = [] sits between fc and add
+  g.node("fc", "MatMul", {"x"}, {"h"}).node("add", "Add", {"h", "x"}, {"s"})
+      .node("ln", "LayerNormalization", {"s"}, {"y"});
+  nlohmann::json modules = nlohmann::json::array(
+      {with_forward(module("", "Net", 20), outline({"call out"})),
+       with_forward(module("out", "Out", 20),
+                    outline({"call out.fc", "call out.drop", "aten::add", "call out.ln"})),
+       with_forward(module("out.fc", "Linear", 10, "torch.nn.Linear"), outline({"aten::linear"})),
+       with_forward(module("out.drop", "Dropout", 0, "torch.nn.Dropout"), outline({})),
+       with_forward(module("out.ln", "LayerNorm", 10, "torch.nn.LayerNorm"), outline({"aten::layer_norm"}))});
+  Assignments a = {A("out.fc", "parameter"), std::nullopt, A("out.ln", "parameter")};
+  check(propagate(g.view, a, modules)[1], "out", "propagated");
+}

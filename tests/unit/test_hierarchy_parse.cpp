@@ -103,3 +103,47 @@ TEST_CASE("hierarchy: serialization keeps unknown keys and recomputes statistics
   CHECK(out["statistics"]["evidence"]["propagated"] == 1);
   CHECK(out["statistics"]["evidence"]["root"] == 0);
 }
+
+TEST_CASE("hierarchy: a module's forward outline is checked and kept") {
+  Json outline = Json::array({{{"call", "fc"}}, {{"op", "aten::add"}},
+                              {{"call", "fc"}, {"method", "reset"}}});
+  Json in = Json::parse(testing::tiny_net_hierarchy());
+  in["modules"][0]["forward"] = outline;
+  auto doc = hierarchy::parse_document(in, "hierarchy");
+  REQUIRE(doc.modules[0].forward);
+  CHECK(doc.modules[0].forward->size() == 3);
+  CHECK((*doc.modules[0].forward)[0].kind == hierarchy::ForwardStep::Kind::call);
+  CHECK((*doc.modules[0].forward)[1].name == "aten::add");
+  CHECK((*doc.modules[0].forward)[2].method == "reset");
+  CHECK_FALSE(doc.modules[1].forward);
+  CHECK(hierarchy::document_to_json(doc)["modules"][0]["forward"] == outline);
+
+  SUBCASE("not an array") {
+    auto [code, msg] = error_of([](Json& d) { d["modules"][0]["forward"] = "fc"; });
+    CHECK(code == MX_ERR_SCHEMA);
+    CHECK(msg == "hierarchy: modules[0].forward: must be array, got string");
+  }
+  SUBCASE("a step with both op and call") {
+    auto [code, msg] = error_of([](Json& d) {
+      d["modules"][0]["forward"] = Json::array({{{"op", "aten::add"}, {"call", "fc"}}});
+    });
+    CHECK(code == MX_ERR_SCHEMA);
+    CHECK(msg == "hierarchy: modules[0].forward[0]: must have exactly one of \"op\" and \"call\"");
+  }
+  SUBCASE("a step that is not an object") {
+    auto [code, msg] = error_of([](Json& d) { d["modules"][0]["forward"] = Json::array({1}); });
+    CHECK(msg == "hierarchy: modules[0].forward[0]: must be an object");
+  }
+  SUBCASE("a call to a non-string") {
+    auto [code, msg] = error_of([](Json& d) {
+      d["modules"][0]["forward"] = Json::array({{{"call", 3}}});
+    });
+    CHECK(msg == "hierarchy: modules[0].forward[0].call: must be string, got number");
+  }
+  SUBCASE("a method on an op") {
+    auto [code, msg] = error_of([](Json& d) {
+      d["modules"][0]["forward"] = Json::array({{{"op", "aten::add"}, {"method", "x"}}});
+    });
+    CHECK(msg == "hierarchy: modules[0].forward[0].method: only a \"call\" step has a method");
+  }
+}

@@ -1,5 +1,7 @@
 #include "module_tree.h"
 
+#include "forward_outline.h"
+
 #include <algorithm>
 #include <cctype>
 #include <set>
@@ -49,6 +51,7 @@ ModuleTree build_module_tree(const torch::jit::Module& root, const std::map<std:
   struct Info {
     std::string path, cls, qual;
     std::vector<std::string> children;
+    nlohmann::json forward;  // forward_outline(); null without a forward
     int64_t params = 0, own = 0;
     bool executed = false, container = false;
     int order = -1;
@@ -62,6 +65,7 @@ ModuleTree build_module_tree(const torch::jit::Module& root, const std::map<std:
     in.qual = clean_qualified_name(qn ? qn->qualifiedName() : "?");
     in.cls = last_comp(in.qual);
     in.params = count_params(nm.value, true);
+    in.forward = forward_outline(nm.value, in.path);
     in.own = count_params(nm.value, false);
     auto it = order.find(in.path);
     in.executed = it != order.end();
@@ -116,6 +120,7 @@ ModuleTree build_module_tree(const torch::jit::Module& root, const std::map<std:
     j["own_parameters"] = in.own;
     j["executed"] = in.executed;
     j["execution_order"] = in.executed ? nlohmann::json(in.order) : nlohmann::json(nullptr);
+    if (!in.forward.is_null()) j["forward"] = std::move(in.forward);
     t.modules.push_back(j);
   }
   return t;

@@ -20,6 +20,16 @@ using Json = nlohmann::ordered_json;
 
 inline constexpr const char* kSchema = "modelexport.hierarchy/1";
 
+// One step of a module's forward outline, in program order: an op the
+// forward runs itself ("aten::add") or a call into a module (full path; a
+// shared module may be called under a path named_modules() does not list).
+struct ForwardStep {
+  enum class Kind { op, call };
+  Kind kind = Kind::op;
+  std::string name;    // op kind, or the called module's path
+  std::string method;  // a call of a method other than forward; "" otherwise
+};
+
 struct Module {
   std::string path;                   // named_modules() spelling; "" = root
   std::string class_name;             // "BertLayer"
@@ -31,6 +41,7 @@ struct Module {
   std::optional<int64_t> own_parameters;
   std::optional<bool> executed;
   std::optional<int64_t> execution_order;
+  std::optional<std::vector<ForwardStep>> forward;  // nullopt: not known
   Json extra = Json::object();        // keys this version does not know
 };
 

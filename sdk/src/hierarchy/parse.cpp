@@ -68,6 +68,31 @@ void check_schema_version(const Json& json, const std::string& where) {
     schema_error(where, "schema", quoted(s) + " is not supported (expected " + kSchema + ")");
 }
 
+// "forward": [{"op": "aten::add"} | {"call": "path"[, "method": "name"]}, ...]
+std::vector<ForwardStep> parse_forward(const Json& steps, const std::string& where,
+                                       const std::string& at) {
+  std::vector<ForwardStep> out;
+  out.reserve(steps.size());
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const std::string step_at = at + "[" + std::to_string(i) + "]";
+    const Json& j = steps[i];
+    if (!j.is_object()) schema_error(where, step_at, "must be an object");
+    const Json* op = string_member(j, "op", where, step_at, false);
+    const Json* call = string_member(j, "call", where, step_at, false);
+    if ((op != nullptr) == (call != nullptr))
+      schema_error(where, step_at, "must have exactly one of \"op\" and \"call\"");
+    ForwardStep s;
+    s.kind = op ? ForwardStep::Kind::op : ForwardStep::Kind::call;
+    s.name = (op ? op : call)->get<std::string>();
+    if (auto* method = string_member(j, "method", where, step_at, false)) {
+      if (op) schema_error(where, step_at + ".method", "only a \"call\" step has a method");
+      s.method = *method;
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
 Module parse_module(const Json& j, const std::string& where, const std::string& at) {
   if (!j.is_object()) schema_error(where, at, "must be an object");
   Module m;
@@ -89,8 +114,13 @@ Module parse_module(const Json& j, const std::string& where, const std::string& 
   if (auto* e = member(j, "executed", where, at + ".executed", Json::value_t::boolean, false))
     m.executed = e->get<bool>();
   m.execution_order = int_member(j, "execution_order", where, at);
+  if (j.contains("forward") && !j["forward"].is_null()) {
+    const Json* f = member(j, "forward", where, at + ".forward", Json::value_t::array, false);
+    m.forward = parse_forward(*f, where, at + ".forward");
+  }
   m.extra = leftovers(j, {"path", "class", "qualified_class", "parent", "children", "tag",
-                          "parameters", "own_parameters", "executed", "execution_order"});
+                          "parameters", "own_parameters", "executed", "execution_order",
+                          "forward"});
   return m;
 }
 

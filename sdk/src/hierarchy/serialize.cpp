@@ -6,6 +6,16 @@ void merge_extra(Json& into, const Json& extra) {
   for (const auto& item : extra.items())
     if (!into.contains(item.key())) into[item.key()] = item.value();
 }
+Json forward_to_json(const std::vector<ForwardStep>& steps) {
+  Json out = Json::array();
+  for (const auto& s : steps) {
+    Json j = Json::object();
+    j[s.kind == ForwardStep::Kind::op ? "op" : "call"] = s.name;
+    if (!s.method.empty()) j["method"] = s.method;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
 }  // namespace
 
 Json module_to_json(const Module& m) {
@@ -20,6 +30,7 @@ Json module_to_json(const Module& m) {
   if (m.own_parameters) j["own_parameters"] = *m.own_parameters;
   if (m.executed) j["executed"] = *m.executed;
   if (m.execution_order) j["execution_order"] = *m.execution_order;
+  if (m.forward) j["forward"] = forward_to_json(*m.forward);
   merge_extra(j, m.extra);
   return j;
 }

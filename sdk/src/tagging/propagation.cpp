@@ -73,6 +73,13 @@ bool numeric(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit((unsigned char)c); });
 }
 
+// One step of a forward outline: a call (name = module path) or an own op.
+struct Step {
+  bool call = false;
+  std::string name;
+};
+using Outline = std::vector<Step>;
+
 // What propagation knows about modules: the supplied tree, or the one
 // rebuilt from the placed paths.
 class ModuleFacts {
@@ -89,6 +96,7 @@ class ModuleFacts {
           f.parameters = m.at("parameters").get<long long>();
         if (m.contains("own_parameters") && m.at("own_parameters").is_number_integer())
           f.own_parameters = m.at("own_parameters").get<long long>();
+        if (m.contains("forward") && m.at("forward").is_array()) f.forward = read_outline(m.at("forward"));
       }
     for (const auto& slot : a)
       if (slot) {
@@ -141,14 +149,42 @@ class ModuleFacts {
     auto it = facts_.find(p);
     return it == facts_.end() ? "" : it->second.cls;
   }
-  // Climbs out of pure containers.
+  // The supplied hierarchy's outline of the module's forward (own ops and
+  // calls in program order; docs/hierarchy-schema.md), if it has one.
+  const Outline* outline(const std::string& p) const {
+    auto it = facts_.find(p);
+    return it == facts_.end() || !it->second.forward ? nullptr : &*it->second.forward;
+  }
+  // Its forward runs no op of its own (BertEncoder, BertLayer: only calls).
+  bool passes_through(const std::string& p) const {
+    const Outline* o = outline(p);
+    return !p.empty() && o && std::none_of(o->begin(), o->end(), [](const Step& s) { return !s.call; });
+  }
+  // Its forward does nothing at all (eval-mode Dropout, Identity): it
+  // cannot own a node, and a call to it is no step in its caller.
+  bool empty_forward(const std::string& p) const {
+    const Outline* o = outline(p);
+    return o && o->empty();
+  }
+  // Climbs out of modules that compute nothing themselves: containers, and
+  // modules whose outline shows only calls.
   std::string owning(std::string p) const {
-    while (is_container(p)) p = parent_path(p);
+    while (is_container(p) || passes_through(p)) p = parent_path(p);
     return p;
   }
 
  private:
+  static Outline read_outline(const json& steps) {
+    Outline out;
+    for (const auto& s : steps) {
+      if (!s.is_object()) continue;  // validated by load_supplied_hierarchy
+      if (s.contains("call") && s.at("call").is_string()) out.push_back({true, s.at("call").get<std::string>()});
+      else if (s.contains("op") && s.at("op").is_string()) out.push_back({false, s.at("op").get<std::string>()});
+    }
+    return out;
+  }
   struct Facts {
+    std::optional<Outline> forward;
     std::string cls, qualified;
     std::optional<long long> parameters, own_parameters;
     std::vector<std::string> children;  // in first-seen order
@@ -280,21 +316,112 @@ class DataPathRule {
       }
     }
 
-    std::string m = m0;
-    if (facts_.is_leaf(m0)) {
-      bool keep = facts_.open_parameter_leaf(m0) && is_layout_op(node.op_type) && evidence_[last];
-      if (!keep) m = parent_path(m0);
-    }
-    m = facts_.owning(m);
-
     const size_t next = next_evidence_[n];
+    std::string m = m0;
+    std::optional<Resumed> resumed;
+    if (facts_.is_leaf(m0)) {
+      bool keep = (facts_.open_parameter_leaf(m0) && is_layout_op(node.op_type) && evidence_[last]) ||
+                  lowers_to(m0, n, data_producers);  // GELU's Erf after its Div
+      if (!keep) {
+        m = parent_path(m0);
+        resumed = after_return(m, m0, n, data_producers, next);
+      }
+    }
+    m = resumed ? resumed->module : facts_.owning(m);
+
     const std::string limit = next == kNone ? std::string() : common_ancestor(m0, a_[next]->module);
     while (m != limit && is_ancestor_or_self(limit, m) && !inputs_visible(n, data_producers, m))
       m = facts_.owning(parent_path(m));
 
-    const std::string start = facts_.is_leaf(m0) ? parent_path(m0) : m0;
+    const std::string start = resumed ? resumed->caller : facts_.is_leaf(m0) ? parent_path(m0) : m0;
     if (auto child = matching_child(n, data_producers, start, m, limit)) m = *child;
     a_[n] = Assignment{m, kEvidencePropagated};
+  }
+
+  // With forward outlines (a supplied hierarchy from `modelexport hierarchy`):
+  // where an op runs that follows the return of `m0` into its parent `cur`.
+  // A module whose outline has nothing left after that call has returned
+  // too, so the op is its caller's (pooler's `hidden_states[:, 0]` after the
+  // encoder's last LayerNorm: BertOutput, BertLayer and BertEncoder have all
+  // returned into BertModel). If a call comes next and the value flows into
+  // that callee (the next evidence-placed node is inside it, and the op
+  // reads nothing the callee computed), the op is the callee's first own op.
+  // Nothing when an outline is missing: the rule without outlines decides.
+  struct Resumed {
+    std::string module;  // where the op goes (before the visibility check)
+    std::string caller;  // the module whose forward resumed: where matching_child starts
+  };
+  std::optional<Resumed> after_return(std::string cur, const std::string& m0, size_t n,
+                                      const std::vector<size_t>& producers, size_t next) const {
+    for (;;) {
+      if (facts_.is_container(cur) && !facts_.outline(cur)) {  // ModuleList: no forward
+        if (cur.empty()) return std::nullopt;
+        cur = parent_path(cur);
+        continue;
+      }
+      const Outline* o = facts_.outline(cur);
+      if (!o) return std::nullopt;
+      const Tail t = tail_after(*o, m0);
+      switch (t.kind) {
+        case Tail::not_called:
+          return std::nullopt;
+        case Tail::own_op:
+          return Resumed{cur, cur};
+        case Tail::calls:
+          if (next != kNone && is_ancestor_or_self(t.callee, a_[next]->module) &&
+              !reads_from(producers, t.callee))
+            if (auto d = first_computing(t.callee)) return Resumed{*d, *d};
+          return Resumed{facts_.owning(cur), cur};
+        case Tail::end:
+          if (cur.empty()) return std::nullopt;
+          cur = parent_path(cur);
+      }
+    }
+  }
+
+  bool reads_from(const std::vector<size_t>& producers, const std::string& module) const {
+    return std::any_of(producers.begin(), producers.end(),
+                       [&](size_t p) { return is_ancestor_or_self(module, a_[p]->module); });
+  }
+
+  // What `cur`'s outline runs after the call(s) into `m0`'s branch, skipping
+  // calls of modules that do nothing: own ops, only calls (all to the same
+  // next callee), or nothing. Mixed answers over repeated calls (ResNet's
+  // `relu` called three times) count as own ops: stay in `cur`.
+  struct Tail {
+    enum Kind { not_called, own_op, calls, end } kind = not_called;
+    std::string callee;
+  };
+  Tail tail_after(const Outline& o, const std::string& m0) const {
+    Tail t;
+    for (size_t i = 0; i < o.size(); ++i) {
+      if (!o[i].call || !is_ancestor_or_self(o[i].name, m0)) continue;
+      size_t j = i + 1;
+      while (j < o.size() && o[j].call && facts_.empty_forward(o[j].name)) ++j;
+      Tail here;
+      if (j == o.size()) here.kind = Tail::end;
+      else if (!o[j].call) here.kind = Tail::own_op;
+      else here = {Tail::calls, o[j].name};
+      if (t.kind == Tail::not_called) t = here;
+      else if (t.kind != here.kind || t.callee != here.callee) t = {Tail::own_op, ""};
+    }
+    return t;
+  }
+
+  // Descends through leading calls to the module whose forward starts with
+  // an own op; nothing if that is a built-in parameter leaf (its ops are the
+  // parameter ops the strategy placed) or an outline is missing.
+  std::optional<std::string> first_computing(std::string d) const {
+    for (size_t depth = 0; depth < 4096; ++depth) {  // bounded: outlines may be cyclic
+      const Outline* o = facts_.outline(d);
+      if (!o) return std::nullopt;
+      auto first = std::find_if(o->begin(), o->end(),
+                                [&](const Step& s) { return !s.call || !facts_.empty_forward(s.name); });
+      if (first == o->end()) return std::nullopt;
+      if (!first->call) return facts_.closed_leaf(d) ? std::nullopt : std::optional<std::string>(d);
+      d = first->name;
+    }
+    return std::nullopt;
   }
 
   // Every data input produced outside `m` must be visible in it: consumed by
@@ -321,21 +448,26 @@ class DataPathRule {
     return true;
   }
 
+  // `module` is parameter-free and its class lowers to node `n`'s op: one
+  // aten op (gelu) is several ONNX nodes, so such a leaf is not finished
+  // after its first node.
+  bool lowers_to(const std::string& module, size_t n, const std::vector<size_t>& producers) const {
+    if (!facts_.parameter_free(module) || facts_.empty_forward(module)) return false;
+    const std::string& op = g_.nodes[n].op_type;
+    auto ops = ops_of_module_class(facts_.class_of(module));
+    if (std::find(ops.begin(), ops.end(), op) == ops.end()) return false;
+    return !is_arithmetic(op) || arithmetic_fits(n, producers, module);
+  }
+
   // A parameter-free child module whose class lowers to this op, searched
   // from `x` (the module left by the latest producer, containers included)
   // up to the higher of `m` (chosen so far) and `limit`.
   std::optional<std::string> matching_child(size_t n, const std::vector<size_t>& producers,
                                             std::string x, const std::string& m,
                                             const std::string& limit) const {
-    const std::string& op = g_.nodes[n].op_type;
     for (;;) {
-      for (const auto& child : facts_.children(x)) {
-        if (!facts_.parameter_free(child)) continue;
-        auto ops = ops_of_module_class(facts_.class_of(child));
-        if (std::find(ops.begin(), ops.end(), op) == ops.end()) continue;
-        if (is_arithmetic(op) && !arithmetic_fits(n, producers, child)) continue;
-        return child;
-      }
+      for (const auto& child : facts_.children(x))
+        if (lowers_to(child, n, producers)) return child;
       if (x.empty() || (is_ancestor_or_self(x, m) && is_ancestor_or_self(x, limit)))
         return std::nullopt;
       x = parent_path(x);
@@ -438,9 +570,9 @@ std::vector<Assignment> propagate(const GraphView& graph, Assignments a, const j
   const ModuleFacts facts(modules, a);
   DataPathRule(graph, e, producer_of, order, facts, a).run();
   sweep_to_fixed_point(reversed, e.consumers, a, [&](const std::string& m) {
-    return facts.closed_leaf(m) ? facts.owning(parent_path(m)) : m;
+    return facts.owning(facts.closed_leaf(m) ? parent_path(m) : m);
   });
-  sweep_to_fixed_point(order, e.producers, a, [](const std::string& m) { return m; });
+  sweep_to_fixed_point(order, e.producers, a, [&](const std::string& m) { return facts.owning(m); });
   std::vector<Assignment> out;
   out.reserve(a.size());
   for (auto& slot : a) out.push_back(slot ? *slot : Assignment{"", kEvidenceRoot});

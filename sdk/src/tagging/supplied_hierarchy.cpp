@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "hierarchy/parse.hpp"
 #include "util/error.hpp"
 
 namespace modelexport {
@@ -29,11 +30,19 @@ json read_json_file(const std::string& path) {
 json load_supplied_hierarchy(const json& option) {
   if (option.is_null()) return option;
   json doc;
-  if (option.is_string()) doc = read_json_file(option.get<std::string>());
-  else if (option.is_object()) doc = option;
-  else fail(MX_ERR_INVALID_ARGUMENT, "option \"hierarchy\" must be an object or a file path");
-  if (!doc.contains("modules") || !doc.at("modules").is_array())
-    fail(MX_ERR_SCHEMA, "supplied hierarchy has no \"modules\" array");
+  std::string where = "supplied hierarchy";
+  if (option.is_string()) {
+    where = "hierarchy file '" + option.get<std::string>() + "'";
+    doc = read_json_file(option.get<std::string>());
+  } else if (option.is_object()) {
+    doc = option;
+  } else {
+    fail(MX_ERR_INVALID_ARGUMENT, "option \"hierarchy\" must be an object or a file path");
+  }
+  // The whole document is checked once here, so that a wrong field is an
+  // error naming it (modules[3].class: must be string) rather than a JSON
+  // type error deep in propagation or the module tree.
+  hierarchy::parse_document(hierarchy::Json(doc), where);
   return doc;
 }
 
