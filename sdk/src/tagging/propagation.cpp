@@ -333,8 +333,12 @@ class DataPathRule {
     while (m != limit && is_ancestor_or_self(limit, m) && !inputs_visible(n, data_producers, m))
       m = facts_.owning(parent_path(m));
 
+    // The op-class search is for ops whose module the outline could not
+    // name; a callee found by the outline is not second-guessed.
+    const bool named_by_outline = resumed && resumed->callee;
     const std::string start = resumed ? resumed->caller : facts_.is_leaf(m0) ? parent_path(m0) : m0;
-    if (auto child = matching_child(n, data_producers, start, m, limit)) m = *child;
+    if (!named_by_outline)
+      if (auto child = matching_child(n, data_producers, start, m, limit)) m = *child;
     a_[n] = Assignment{m, kEvidencePropagated};
   }
 
@@ -343,13 +347,17 @@ class DataPathRule {
   // A module whose outline has nothing left after that call has returned
   // too, so the op is its caller's (pooler's `hidden_states[:, 0]` after the
   // encoder's last LayerNorm: BertOutput, BertLayer and BertEncoder have all
-  // returned into BertModel). If a call comes next and the value flows into
-  // that callee (the next evidence-placed node is inside it, and the op
-  // reads nothing the callee computed), the op is the callee's first own op.
+  // returned into BertModel). If a call comes next, the op reads nothing the
+  // callee computed, and either the value flows into the callee (the next
+  // evidence-placed node is inside it), or `cur` has no op of its own, or
+  // the callee's class lowers to the op (efficientnet's SE: the Sigmoid
+  // after fc2 is `scale_activation`'s, not the earlier SiLU's), the op is
+  // the callee's first own op.
   // Nothing when an outline is missing: the rule without outlines decides.
   struct Resumed {
     std::string module;  // where the op goes (before the visibility check)
     std::string caller;  // the module whose forward resumed: where matching_child starts
+    bool callee = false;  // `module` is the next callee's first computing module
   };
   std::optional<Resumed> after_return(std::string cur, const std::string& m0, size_t n,
                                       const std::vector<size_t>& producers, size_t next) const {
@@ -368,15 +376,21 @@ class DataPathRule {
         case Tail::own_op:
           return Resumed{cur, cur};
         case Tail::calls:
-          if (next != kNone && is_ancestor_or_self(t.callee, a_[next]->module) &&
-              !reads_from(producers, t.callee))
-            if (auto d = first_computing(t.callee)) return Resumed{*d, *d};
+          if (!reads_from(producers, t.callee))
+            if (auto d = first_computing(t.callee))
+              if (flows_into(t.callee, next) || facts_.passes_through(cur) || lowers_to(*d, n, producers))
+                return Resumed{*d, cur, true};
           return Resumed{facts_.owning(cur), cur};
         case Tail::end:
           if (cur.empty()) return std::nullopt;
           cur = parent_path(cur);
       }
     }
+  }
+
+  // The next evidence-placed node downstream is inside `callee`.
+  bool flows_into(const std::string& callee, size_t next) const {
+    return next != kNone && is_ancestor_or_self(callee, a_[next]->module);
   }
 
   bool reads_from(const std::vector<size_t>& producers, const std::string& module) const {
@@ -504,6 +518,7 @@ class DataPathRule {
 std::vector<std::string> ops_of_module_class(const std::string& cls) {
   const std::string c = lower(cls);
   auto has = [&](const char* s) { return c.find(s) != std::string::npos; };
+  if (has("hardswish")) return {"HardSwish", "HardSigmoid", "Mul"};  // before "swish"
   if (has("relu6")) return {"Clip", "Relu"};
   if (has("leakyrelu")) return {"LeakyRelu"};
   if (has("gelu")) return {"Gelu", "Erf", "Tanh", "Pow", "Sqrt", "Mul", "Div", "Add"};
