@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "tagging/aten_lowering.hpp"
 #include "tagging/evidence.hpp"
 #include "tagging/module_path.hpp"
 
@@ -96,7 +97,10 @@ class ModuleFacts {
           f.parameters = m.at("parameters").get<long long>();
         if (m.contains("own_parameters") && m.at("own_parameters").is_number_integer())
           f.own_parameters = m.at("own_parameters").get<long long>();
-        if (m.contains("forward") && m.at("forward").is_array()) f.forward = read_outline(m.at("forward"));
+        if (m.contains("forward") && m.at("forward").is_array()) {
+          f.forward = read_outline(m.at("forward"));
+          f.own_ops = own_ops_of(*f.forward);
+        }
       }
     for (const auto& slot : a)
       if (slot) {
@@ -155,6 +159,33 @@ class ModuleFacts {
     auto it = facts_.find(p);
     return it == facts_.end() || !it->second.forward ? nullptr : &*it->second.forward;
   }
+  // Could the module's own code (its outline's ops, not its callees') have
+  // produced a node of `op_type`? Unknown without an outline, or when an
+  // op of it is not in the lowering table and the known ones do not match.
+  enum class Answer { yes, no, unknown };
+  Answer can_run(const std::string& p, const std::string& op_type) const {
+    auto it = facts_.find(p);
+    if (it == facts_.end() || !it->second.forward) return Answer::unknown;
+    const OwnOps& own = it->second.own_ops;
+    if (own.types.count(op_type)) return Answer::yes;
+    return own.any_unknown ? Answer::unknown : Answer::no;
+  }
+  // The producer (an own op of `p` of type `producer_op`) is followed by no
+  // call in `p`'s outline: after it `p` can only run own ops, then return.
+  bool no_call_after(const std::string& p, const std::string& producer_op) const {
+    const Outline* o = outline(p);
+    if (!o) return false;
+    bool seen = false;
+    for (const Step& s : *o) {
+      if (!s.call) {
+        auto ops = onnx_ops_of(s.name);
+        seen = seen || !ops || std::find(ops->begin(), ops->end(), producer_op) != ops->end();
+      } else if (seen && !empty_forward(s.name)) {
+        return false;
+      }
+    }
+    return seen;
+  }
   // Its forward runs no op of its own (BertEncoder, BertLayer: only calls).
   bool passes_through(const std::string& p) const {
     const Outline* o = outline(p);
@@ -183,8 +214,22 @@ class ModuleFacts {
     }
     return out;
   }
+  struct OwnOps {
+    std::unordered_set<std::string> types;  // ONNX op types the own ops lower to
+    bool any_unknown = false;               // an own op the lowering table lacks
+  };
+  static OwnOps own_ops_of(const Outline& outline) {
+    OwnOps own;
+    for (const Step& s : outline) {
+      if (s.call) continue;
+      if (auto ops = onnx_ops_of(s.name)) own.types.insert(ops->begin(), ops->end());
+      else own.any_unknown = true;
+    }
+    return own;
+  }
   struct Facts {
     std::optional<Outline> forward;
+    OwnOps own_ops;
     std::string cls, qualified;
     std::optional<long long> parameters, own_parameters;
     std::vector<std::string> children;  // in first-seen order
@@ -321,11 +366,17 @@ class DataPathRule {
     std::optional<Resumed> resumed;
     if (facts_.is_leaf(m0)) {
       bool keep = (facts_.open_parameter_leaf(m0) && is_layout_op(node.op_type) && evidence_[last]) ||
-                  lowers_to(m0, n, data_producers);  // GELU's Erf after its Div
+                  lowers_to(m0, n, data_producers, true);  // GELU's Erf after its Div
       if (!keep) {
         m = parent_path(m0);
         resumed = after_return(m, m0, n, data_producers, next);
       }
+    } else if (!m0.empty() && facts_.can_run(m0, node.op_type) == ModuleFacts::Answer::no &&
+               facts_.no_call_after(m0, g_.nodes[last].op_type)) {
+      // `m0`'s own code cannot produce this op and nothing is called after
+      // the producer: `m0` has returned (T5's residual `add` ends
+      // T5LayerSelfAttention; the Pow after it is the next RMSNorm's).
+      resumed = after_return(parent_path(m0), m0, n, data_producers, next);
     }
     m = resumed ? resumed->module : facts_.owning(m);
 
@@ -377,8 +428,8 @@ class DataPathRule {
           return Resumed{cur, cur};
         case Tail::calls:
           if (!reads_from(producers, t.callee))
-            if (auto d = first_computing(t.callee))
-              if (flows_into(t.callee, next) || facts_.passes_through(cur) || lowers_to(*d, n, producers))
+            if (auto d = first_computing(t.callee, n))
+              if (flows_into(t.callee, next) || facts_.passes_through(cur) || runs(*d, n, producers))
                 return Resumed{*d, cur, true};
           return Resumed{facts_.owning(cur), cur};
         case Tail::end:
@@ -423,19 +474,34 @@ class DataPathRule {
   }
 
   // Descends through leading calls to the module whose forward starts with
-  // an own op; nothing if that is a built-in parameter leaf (its ops are the
-  // parameter ops the strategy placed) or an outline is missing.
-  std::optional<std::string> first_computing(std::string d) const {
+  // an own op; nothing if that is a built-in parameter leaf that cannot run
+  // node `n`'s op (its ops are the parameter ops the strategy placed), or an
+  // outline is missing.
+  std::optional<std::string> first_computing(std::string d, size_t n) const {
     for (size_t depth = 0; depth < 4096; ++depth) {  // bounded: outlines may be cyclic
       const Outline* o = facts_.outline(d);
       if (!o) return std::nullopt;
       auto first = std::find_if(o->begin(), o->end(),
                                 [&](const Step& s) { return !s.call || !facts_.empty_forward(s.name); });
       if (first == o->end()) return std::nullopt;
-      if (!first->call) return facts_.closed_leaf(d) ? std::nullopt : std::optional<std::string>(d);
+      if (!first->call) {
+        if (facts_.closed_leaf(d) &&
+            facts_.can_run(d, g_.nodes[n].op_type) != ModuleFacts::Answer::yes)
+          return std::nullopt;
+        return d;
+      }
       d = first->name;
     }
     return std::nullopt;
+  }
+
+  // `module` positively runs node `n`'s op: its class or its outline says
+  // so (a built-in parameter leaf only by its outline: a Conv of a module
+  // whose shared weights gave the strategy no evidence).
+  bool runs(const std::string& module, size_t n, const std::vector<size_t>& producers) const {
+    if (facts_.closed_leaf(module))
+      return facts_.can_run(module, g_.nodes[n].op_type) == ModuleFacts::Answer::yes;
+    return lowers_to(module, n, producers, true);
   }
 
   // Every data input produced outside `m` must be visible in it: consumed by
@@ -462,15 +528,25 @@ class DataPathRule {
     return true;
   }
 
-  // `module` is parameter-free and its class lowers to node `n`'s op: one
-  // aten op (gelu) is several ONNX nodes, so such a leaf is not finished
-  // after its first node.
-  bool lowers_to(const std::string& module, size_t n, const std::vector<size_t>& producers) const {
-    if (!facts_.parameter_free(module) || facts_.empty_forward(module)) return false;
+  // `module` can run node `n`'s op itself, so a leaf is not finished after
+  // its first node (one aten op, gelu, is several ONNX nodes; T5's RMSNorm
+  // is eight): a parameter-free module whose class lowers to the op, or,
+  // with `with_parameters`, any leaf except a built-in parameter leaf whose
+  // outline lowers to it. Arithmetic ops only with a data input from the
+  // module or a single data value (see arithmetic_fits).
+  bool lowers_to(const std::string& module, size_t n, const std::vector<size_t>& producers,
+                 bool with_parameters) const {
+    if (facts_.empty_forward(module)) return false;
     const std::string& op = g_.nodes[n].op_type;
-    auto ops = ops_of_module_class(facts_.class_of(module));
-    if (std::find(ops.begin(), ops.end(), op) == ops.end()) return false;
-    return !is_arithmetic(op) || arithmetic_fits(n, producers, module);
+    bool yes = false;
+    if (facts_.parameter_free(module)) {
+      auto ops = ops_of_module_class(facts_.class_of(module));
+      yes = std::find(ops.begin(), ops.end(), op) != ops.end();
+    }
+    if (!yes && facts_.is_leaf(module) && !facts_.closed_leaf(module) &&
+        (with_parameters || facts_.parameter_free(module)))
+      yes = facts_.can_run(module, op) == ModuleFacts::Answer::yes;
+    return yes && (!is_arithmetic(op) || arithmetic_fits(n, producers, module));
   }
 
   // A parameter-free child module whose class lowers to this op, searched
@@ -481,7 +557,7 @@ class DataPathRule {
                                             const std::string& limit) const {
     for (;;) {
       for (const auto& child : facts_.children(x))
-        if (lowers_to(child, n, producers)) return child;
+        if (lowers_to(child, n, producers, false)) return child;
       if (x.empty() || (is_ancestor_or_self(x, m) && is_ancestor_or_self(x, limit)))
         return std::nullopt;
       x = parent_path(x);
