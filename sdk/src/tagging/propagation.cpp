@@ -170,22 +170,6 @@ class ModuleFacts {
     if (own.types.count(op_type)) return Answer::yes;
     return own.any_unknown ? Answer::unknown : Answer::no;
   }
-  // The producer (an own op of `p` of type `producer_op`) is followed by no
-  // call in `p`'s outline: after it `p` can only run own ops, then return.
-  bool no_call_after(const std::string& p, const std::string& producer_op) const {
-    const Outline* o = outline(p);
-    if (!o) return false;
-    bool seen = false;
-    for (const Step& s : *o) {
-      if (!s.call) {
-        auto ops = onnx_ops_of(s.name);
-        seen = seen || !ops || std::find(ops->begin(), ops->end(), producer_op) != ops->end();
-      } else if (seen && !empty_forward(s.name)) {
-        return false;
-      }
-    }
-    return seen;
-  }
   // Its forward runs no op of its own (BertEncoder, BertLayer: only calls).
   bool passes_through(const std::string& p) const {
     const Outline* o = outline(p);
@@ -371,12 +355,8 @@ class DataPathRule {
         m = parent_path(m0);
         resumed = after_return(m, m0, n, data_producers, next);
       }
-    } else if (!m0.empty() && facts_.can_run(m0, node.op_type) == ModuleFacts::Answer::no &&
-               facts_.no_call_after(m0, g_.nodes[last].op_type)) {
-      // `m0`'s own code cannot produce this op and nothing is called after
-      // the producer: `m0` has returned (T5's residual `add` ends
-      // T5LayerSelfAttention; the Pow after it is the next RMSNorm's).
-      resumed = after_return(parent_path(m0), m0, n, data_producers, next);
+    } else if (!m0.empty() && facts_.can_run(m0, node.op_type) == ModuleFacts::Answer::no) {
+      resumed = after_own_op(m0, last, n, data_producers, next);
     }
     m = resumed ? resumed->module : facts_.owning(m);
 
@@ -425,6 +405,10 @@ class DataPathRule {
         case Tail::not_called:
           return std::nullopt;
         case Tail::own_op:
+          if (facts_.can_run(cur, g_.nodes[n].op_type) == ModuleFacts::Answer::no)
+            for (size_t i = 0; i < o->size(); ++i)
+              if (o->at(i).call && is_ancestor_or_self(o->at(i).name, m0))
+                if (auto r = into_later_callee(*o, i, cur, n, next)) return r;
           return Resumed{cur, cur};
         case Tail::calls:
           if (!reads_from(producers, t.callee))
@@ -442,6 +426,62 @@ class DataPathRule {
   // The next evidence-placed node downstream is inside `callee`.
   bool flows_into(const std::string& callee, size_t next) const {
     return next != kNone && is_ancestor_or_self(callee, a_[next]->module);
+  }
+
+  // `m0`'s own code cannot produce node `n`'s op, so `n` runs in a module
+  // `m0` calls after the producer `p` (one of its own ops), or after `m0`
+  // has returned. Each own op of `m0` that could be `p` gives a candidate:
+  // the next call after it, or the return. The return if all agree on it
+  // (T5's residual `add` ends T5LayerSelfAttention: the Pow after it is the
+  // next RMSNorm's); else the callee the value flows into (LLaMA's first
+  // residual `add` is followed by post_attention_layernorm, its second by the
+  // return), or the one callee all agree on if it runs the op.
+  std::optional<Resumed> after_own_op(const std::string& m0, size_t p, size_t n,
+                                      const std::vector<size_t>& producers, size_t next) const {
+    const Outline* o = facts_.outline(m0);
+    if (!o) return std::nullopt;
+    std::vector<size_t> candidates;  // own ops of m0 that could be the producer
+    for (size_t i = 0; i < o->size(); ++i) {
+      if ((*o)[i].call) continue;
+      auto ops = onnx_ops_of((*o)[i].name);
+      if (!ops || std::find(ops->begin(), ops->end(), g_.nodes[p].op_type) != ops->end())
+        candidates.push_back(i);
+    }
+    if (candidates.empty()) return std::nullopt;
+    for (size_t i : candidates)
+      if (auto r = into_later_callee(*o, i, m0, n, next)) return r;
+    std::vector<std::string> next_calls;  // "" = the return
+    for (size_t i : candidates) {
+      auto calls = later_callees(*o, i);
+      next_calls.push_back(calls.empty() ? std::string() : calls.front());
+    }
+    if (std::find(next_calls.begin(), next_calls.end(), std::string()) != next_calls.end())
+      return after_return(parent_path(m0), m0, n, producers, next);
+    if (std::all_of(next_calls.begin(), next_calls.end(),
+                    [&](const std::string& c) { return c == next_calls[0]; }))
+      if (auto d = first_computing(next_calls[0], n))
+        if (runs(*d, n, producers)) return Resumed{*d, m0, true};
+    return std::nullopt;
+  }
+
+  // Calls of modules that do something, after step `i` of an outline.
+  std::vector<std::string> later_callees(const Outline& o, size_t i) const {
+    std::vector<std::string> out;
+    for (size_t j = i + 1; j < o.size(); ++j)
+      if (o[j].call && !facts_.empty_forward(o[j].name)) out.push_back(o[j].name);
+    return out;
+  }
+
+  // The first module called after step `i` of `caller`'s outline that the
+  // value flows into (the next evidence-placed node is inside it).
+  std::optional<Resumed> into_later_callee(const Outline& o, size_t i, const std::string& caller,
+                                           size_t n, size_t next) const {
+    for (const auto& c : later_callees(o, i))
+      if (flows_into(c, next)) {
+        if (auto d = first_computing(c, n)) return Resumed{*d, caller, true};
+        return std::nullopt;
+      }
+    return std::nullopt;
   }
 
   bool reads_from(const std::vector<size_t>& producers, const std::string& module) const {
@@ -564,18 +604,37 @@ class DataPathRule {
     }
   }
 
-  // Add/Mul/... belong to an activation module (GELU's 0.5*x*(1+erf(..)))
-  // only if one of their data inputs comes from it, or they read a single
-  // value (its input x); a residual Add of two branches never does.
+  // Add/Mul/... belong to a module's own code (GELU's 0.5*x*(1+erf(..)),
+  // SiLU's x*sigmoid(x)) only if they read a single data value (its input
+  // x), or every data value they read was computed inside the module or is
+  // an argument of it (read by a node already placed inside). A residual
+  // Add of two branches never does, nor LLaMA's act(gate) * up_proj(x).
   bool arithmetic_fits(size_t n, const std::vector<size_t>& producers, const std::string& child) const {
-    for (size_t p : producers)
-      if (a_[p]->module == child) return true;
-    std::set<std::string> values;
+    std::set<std::string_view> values;
     for (const auto& in : g_.nodes[n].inputs)
       for (size_t p : producers)
         for (const auto& out : g_.nodes[p].outputs)
           if (!in.empty() && in == out) values.insert(in);
-    return values.size() == 1;
+    if (values.size() == 1) return true;
+    bool inside = false;
+    for (std::string_view v : values) {
+      bool computed_inside = false;
+      for (size_t p : producers)
+        for (const auto& out : g_.nodes[p].outputs)
+          if (out == v && is_ancestor_or_self(child, a_[p]->module)) computed_inside = true;
+      inside = inside || computed_inside;
+      if (!computed_inside && !argument_of(v, child, n)) return false;
+    }
+    return inside;
+  }
+
+  // `value` is read by a node other than `n` already placed in `module`.
+  bool argument_of(std::string_view value, const std::string& module, size_t n) const {
+    auto it = value_consumers_.find(value);
+    if (it == value_consumers_.end()) return false;
+    for (size_t c : it->second)
+      if (c != n && a_[c] && is_ancestor_or_self(module, a_[c]->module)) return true;
+    return false;
   }
 
   const GraphView& g_;
