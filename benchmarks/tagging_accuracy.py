@@ -36,80 +36,31 @@ Each strategy runs without and with `--hierarchy H.json` (H.json from
 `modelexport hierarchy MODEL.pt`: module paths, classes, parameter counts,
 no node records); rows `S+H`. `--hierarchy no|yes|both` picks.
 
-Before (consumers-first propagation, 92c885f; no --hierarchy variant):
+History and per-model tables: docs/tagging.md section 3 ("Measured").
+Current figures (2026-11-23, forward outlines in the supplied hierarchy;
+`--models all --strategies usage,scope,auto --hierarchy both`; auto = scope
+on every row; truth = every node):
 
-    model     usage   scope  metadata  auto
-    bert      26.9%  100.0%   0.0%   100.0%   usage: 46/196 parameter-placed, none wrong
-    gpt2      20.9%  100.0%   0.0%   100.0%   usage: 17/374 parameter-placed, none wrong
-    resnet50  61.5%  100.0%   0.0%   100.0%   usage: 107/181 parameter-placed, none wrong
+    model               nodes  usage  usage+H  scope  scope+H
+    bert                  196  81.1%  100.0%   92.9%  100.0%
+    gpt2                  378  52.9%  100.0%   96.8%  100.0%
+    resnet50              176  69.9%  100.0%  100.0%  100.0%
+    t5_encoder            199  70.4%   89.4%  100.0%  100.0%
+    distilbert            157  87.3%  100.0%  100.0%  100.0%
+    bart                  766  82.2%   93.1%   94.0%   94.0%
+    llama                 510  85.1%   94.5%   99.8%   99.8%
+    vit                   181  85.6%   98.9%  100.0%  100.0%
+    mobilenet_v3_small    157  66.9%  100.0%  100.0%  100.0%
+    efficientnet_b0       289  54.7%  100.0%  100.0%  100.0%
+    tv_vit                129  79.8%   95.3%   96.9%  100.0%
+    nested                 27  51.9%   88.9%   88.9%  100.0%
 
-After (data-path propagation, docs/tagging.md section 3; same exports):
-
-    model     usage  usage+H  scope  scope+H  auto  auto+H
-    bert      87.4%   96.7%  100.0%  100.0%  100.0% 100.0%
-    gpt2      49.0%  100.0%  100.0%  100.0%  100.0% 100.0%
-    resnet50  70.7%  100.0%  100.0%  100.0%  100.0% 100.0%
-
-Since 5f3deb3 the native exporter records the ops of the root module's own
-forward as `direct` on module "" (before: evidence `root`, which this script
-left out of the ground truth). They are now part of the truth, and no
-strategy recovers them: a TorchScript-style name `/Mul` has no scope, and
-propagation places the mask preparation of BertModel.forward in the module
-whose layers consume it (`encoder`). Same exports, truth = every node
-(2026-11-23, HEAD after 5f3deb3):
-
-    model     usage  usage+H  scope  scope+H  auto   auto+H
-    bert      81.1%   89.8%   92.9%   92.9%   92.9%   92.9%   (14 of 196 nodes on the root)
-    gpt2      52.9%  100.0%   96.8%  100.0%   96.8%  100.0%
-    resnet50  69.9%  100.0%  100.0%  100.0%  100.0%  100.0%
-
+Before the outlines (a7af839, same models): usage+H bert 89.8%, t5 64.8%,
+distilbert 97.5%, bart 79.4%, llama 68.2%, vit 95.0%, mobilenet 82.2%,
+efficientnet 83.4%, tv_vit 92.2%, nested 51.9%; scope+H bert 92.9%,
+bart 94.0%, llama 85.1%, tv_vit 96.9%, nested 88.9%.
 (`metadata` has nothing to read once records are stripped: 0% is expected.)
-Without a tree, `usage` is capped near the share of nodes in modules owning
-parameters (ReLU modules, GELU activations and GPT-2's Conv1D internals need
-classes); with it, the remaining BERT misses are ops at the start of a
-module's forward that follow the previous module's output (the pooler's
-`hidden_states[:, 0]`).
-
-Extra models (`--models extra`; 2026-11-23, a7af839; truth = every node;
-the bert/gpt2/resnet50 rows of the same run are the last table above):
-
-    model               nodes  usage  usage+H  scope  scope+H  auto   auto+H
-    t5_encoder            199  63.8%   64.8%  100.0%  100.0%  100.0%  100.0%
-    distilbert            157  87.3%   97.5%  100.0%  100.0%  100.0%  100.0%
-    bart                  766  69.7%   79.4%   94.0%   94.0%   94.0%   94.0%
-    llama                 510  67.8%   68.2%   85.1%   85.1%   85.1%   85.1%
-    vit                   181  85.6%   95.0%  100.0%  100.0%  100.0%  100.0%
-    mobilenet_v3_small    157  66.9%   82.2%  100.0%  100.0%  100.0%  100.0%
-    efficientnet_b0       289  54.7%   83.4%  100.0%  100.0%  100.0%  100.0%
-    tv_vit                129  79.8%   92.2%   96.9%   96.9%   96.9%   96.9%
-    nested                 27  51.9%   51.9%   88.9%   88.9%   88.9%   88.9%
-
-scope/auto misses are the scope-less ops of the root's forward only (as for
-BERT): BART's shift_tokens_right -> decoder, LLaMA's causal mask and
-position ids -> layers, torchvision ViT's x[:, 0] -> encoder, nested's
-pooling -> tail. usage+H misses, by pattern (docs/tagging.md section 3):
-* a parent's own ops before its first / after its last child call follow the
-  data path into the neighbouring child (only a finished *leaf* is left):
-  the root ops above; mask preparation of T5Stack / BartEncoder /
-  BartDecoder -> their ModuleList (the consumer rule ends at the common
-  ancestor of the layers, a container); residual Adds `x + f(x)` whose x is
-  read by f's first Linear stay in f (x is visible there: distilbert, bart,
-  t5, llama); SqueezeExcitation's first op (avgpool) goes to the previous
-  sibling; ViTOutput's residual Add climbs one level too far;
-* custom leaves with parameters doing more than their parameter op:
-  RMSNorm's variance ops (T5LayerNorm, LlamaRMSNorm, 8 per norm) go to the
-  previous module, BartScaledWordEmbedding's `* embed_scale` to the parent
-  and BartEncoder's `input_ids.view(-1, n)` into it (layout exception);
-* op-class match: Hardswish lacks the `HardSwish` op (mobilenet); "first
-  child in tree order" gives SE's Sigmoid (and then its `x * scale`) to
-  `activation` (SiLU) instead of `scale_activation` (efficientnet) and
-  LlamaMLP's `act(gate) * up` to `act_fn`; a custom activation class
-  (nested's `Squash`) matches nothing;
-* usage evidence: a module called twice reads its weights twice, so they are
-  shared parameters, no evidence (nested's `shared`); nn.MultiheadAttention
-  reads `out_proj.weight` itself, so its output MatMul is placed in out_proj
-  (tv_vit); LlamaRotaryEmbedding has no parameters and its cos/sin feed all
-  layers (-> layers); T5's tied embedding is named `shared`.
+The remaining misses, by cause, are listed in docs/tagging.md section 3.
 
 Exit status: 0 when every run finished (whatever the shares), 1 when an
 export or tag failed, 2 on bad arguments.
