@@ -1,7 +1,10 @@
 // The propagation rule (docs/tagging.md) case by case.
 #include <doctest/doctest.h>
 
+#include "tagging/aten_lowering.hpp"
 #include "tagging/propagation.hpp"
+
+#include <algorithm>
 
 #include <nlohmann/json.hpp>
 
@@ -372,4 +375,74 @@ TEST_CASE("outlines: a module that does nothing (eval Dropout) takes no node") {
        with_forward(module("out.ln", "LayerNorm", 10, "torch.nn.LayerNorm"), outline({"aten::layer_norm"}))});
   Assignments a = {A("out.fc", "parameter"), std::nullopt, A("out.ln", "parameter")};
   check(propagate(g.view, a, modules)[1], "out", "propagated");
+}
+
+TEST_CASE("outlines: an RMSNorm after a residual add is the next module's, all of it") {
+  // layer.0 = [call layer.0.attn, add]; layer.1 = [call layer.1.norm, call layer.1.fc];
+  // norm (custom leaf with a weight) = [pow, mean, add, rsqrt, mul, mul]
+  D g;
+  g.node("a", "MatMul", {"x"}, {"a"}).node("res", "Add", {"a", "x"}, {"r"})
+      .node("pow", "Pow", {"r"}, {"p"}).node("mean", "ReduceMean", {"p"}, {"m"})
+      .node("eps", "Add", {"m"}, {"e"}).node("sq", "Sqrt", {"e"}, {"s"})
+      .node("rc", "Reciprocal", {"s"}, {"rc"}).node("mul", "Mul", {"r", "rc"}, {"n"})
+      .node("w", "Mul", {"n", "weight"}, {"nw"}).node("fc", "MatMul", {"nw"}, {"y"});
+  g.view.initializers = {"weight"};
+  nlohmann::json modules = nlohmann::json::array(
+      {with_forward(module("", "Net", 30), outline({"call layer.0", "call layer.1"})),
+       with_forward(module("layer.0", "Attn", 10), outline({"call layer.0.attn", "aten::add"})),
+       with_forward(module("layer.0.attn", "Linear", 10, "torch.nn.Linear"), outline({"aten::linear"})),
+       with_forward(module("layer.1", "FF", 20), outline({"call layer.1.norm", "call layer.1.fc"})),
+       with_forward(module("layer.1.norm", "RMSNorm", 10, "x.RMSNorm"),
+                    outline({"aten::pow", "aten::mean", "aten::add", "aten::rsqrt", "aten::mul",
+                             "aten::mul"})),
+       with_forward(module("layer.1.fc", "Linear", 10, "torch.nn.Linear"), outline({"aten::linear"}))});
+  Assignments a(g.view.nodes.size());
+  a[0] = A("layer.0.attn", "parameter");
+  a[8] = A("layer.1.norm", "parameter");
+  a[9] = A("layer.1.fc", "parameter");
+  auto r = propagate(g.view, a, modules);
+  check(r[1], "layer.0", "propagated");  // the residual add: layer.0's own op
+  for (size_t i : {2, 3, 4, 5, 6, 7}) {
+    INFO("node " << i);
+    check(r[i], "layer.1.norm", "propagated");
+  }
+  // Without outlines the norm's head stays after the add that produced its input.
+  check(propagate(g.view, a)[2], "layer.0", "propagated");
+}
+
+TEST_CASE("outlines: a product of an activation and another branch is the caller's") {
+  // mlp = [call gate, call act, call up, mul, call down]; act = SiLU (Sigmoid, Mul)
+  D g;
+  g.node("gate", "MatMul", {"x"}, {"g"}).node("sig", "Sigmoid", {"g"}, {"s"})
+      .node("silu", "Mul", {"g", "s"}, {"a"}).node("up", "MatMul", {"x"}, {"u"})
+      .node("prod", "Mul", {"a", "u"}, {"p"}).node("down", "MatMul", {"p"}, {"y"});
+  nlohmann::json modules = nlohmann::json::array(
+      {with_forward(module("", "Net", 30), outline({"call mlp"})),
+       with_forward(module("mlp", "MLP", 30),
+                    outline({"call mlp.gate", "call mlp.act", "call mlp.up", "aten::mul", "call mlp.down"})),
+       with_forward(module("mlp.gate", "Linear", 10, "torch.nn.Linear"), outline({"aten::linear"})),
+       with_forward(module("mlp.act", "SiLU", 0, "torch.nn.SiLU"), outline({"aten::silu"})),
+       with_forward(module("mlp.up", "Linear", 10, "torch.nn.Linear"), outline({"aten::linear"})),
+       with_forward(module("mlp.down", "Linear", 10, "torch.nn.Linear"), outline({"aten::linear"}))});
+  Assignments a(g.view.nodes.size());
+  a[0] = A("mlp.gate", "parameter");
+  a[3] = A("mlp.up", "parameter");
+  a[5] = A("mlp.down", "parameter");
+  auto r = propagate(g.view, a, modules);
+  check(r[1], "mlp.act", "propagated");
+  check(r[2], "mlp.act", "propagated");  // x * sigmoid(x): the activation's values and argument
+  check(r[4], "mlp", "propagated");      // act(gate) * up: not the activation's
+}
+
+TEST_CASE("aten lowering: known ops, in-place spelling, unknown ops") {
+  CHECK(onnx_ops_of("aten::mul") == std::vector<std::string>{"Mul"});
+  CHECK(onnx_ops_of("aten::mul_") == std::vector<std::string>{"Mul"});
+  CHECK(onnx_ops_of("aten::cat") == std::vector<std::string>{"Concat"});
+  auto rsqrt = onnx_ops_of("aten::rsqrt");
+  REQUIRE(rsqrt);
+  CHECK(std::find(rsqrt->begin(), rsqrt->end(), "Reciprocal") != rsqrt->end());
+  CHECK(onnx_ops_of("aten::addmm") == std::vector<std::string>{"Gemm"});  // never a residual Add
+  CHECK_FALSE(onnx_ops_of("aten::some_new_op"));
+  CHECK_FALSE(onnx_ops_of("prim::PythonOp"));
+  CHECK_FALSE(onnx_ops_of("torchvision::nms"));
 }
