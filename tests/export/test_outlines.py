@@ -73,11 +73,11 @@ def _strip(src, dst):
 
 
 # Share of nodes that must get the native exporter's module. BERT: all.
-# GPT-2 with an LM head ties lm_head.weight to wte.weight: `usage` takes no
-# evidence from a parameter read by two nodes, so the embedding Gather, the
-# Add after it and the head's weight Transpose are placed by propagation
-# alone and miss (3 of 205; docs/tagging.md §3 lists the causes).
-REQUIRED_SHARE = {"bert_tiny": 1.0, "gpt2_tiny": 0.98}
+# GPT-2 with an LM head ties lm_head.weight to wte.weight: with outlines the
+# embedding's Gather keeps the tied weight as evidence, but the head's
+# Transpose of it (a side node feeding a built-in Linear) goes to the
+# Linear's parent (measured: 1 of 205 nodes).
+REQUIRED_SHARE = {"bert_tiny": 1.0, "gpt2_tiny": 0.99}
 
 
 @pytest.mark.parametrize("name", sorted(REQUIRED_SHARE))

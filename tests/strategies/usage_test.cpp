@@ -185,3 +185,78 @@ TEST_CASE("graph view decoding tolerates odd JSON") {
   CHECK(graph_from_json(nlohmann::json(), problems).nodes.empty());
   CHECK(problems.size() == 1);
 }
+
+// ---- forward outlines in the request's "modules" (docs/hierarchy-schema.md)
+
+namespace {
+
+nlohmann::json mod(const std::string& path, const std::string& cls, long long own,
+                   std::vector<std::pair<std::string, std::string>> forward) {
+  nlohmann::json steps = nlohmann::json::array();
+  for (auto& [kind, name] : forward) steps.push_back({{kind, name}});
+  return {{"path", path}, {"class", cls}, {"own_parameters", own}, {"forward", steps}};
+}
+
+}  // namespace
+
+TEST_CASE("outlines: a tied embedding keeps its Gather, the head's MatMul stays without evidence") {
+  GraphView g;
+  g.initializers = {"wte.weight"};
+  g.nodes = {n("Gather", {"wte.weight", "ids"}, {"e"}), n("Transpose", {"wte.weight"}, {"wt"}),
+             n("MatMul", {"h", "wt"}, {"y"})};
+  nlohmann::json modules = nlohmann::json::array(
+      {mod("", "LM", 0, {{"call", "wte"}, {"call", "lm_head"}}),
+       mod("wte", "Embedding", 64, {{"op", "aten::embedding"}}),
+       mod("lm_head", "Linear", 64, {{"op", "aten::linear"}})});
+  UsageOptions with;
+  with.outlines = ModuleOutlines(modules);
+  auto r = run(g, with);
+  CHECK(r == std::map<size_t, std::string>{{0, "wte"}});
+  CHECK(run(g).empty());  // without outlines: shared, no evidence
+}
+
+TEST_CASE("outlines: merged LayerNorm weights (one owner, called once) stay no evidence") {
+  GraphView g;
+  g.initializers = {"l0.ln.weight"};
+  g.nodes = {n("LayerNormalization", {"x", "l0.ln.weight"}, {"a"}),
+             n("LayerNormalization", {"a", "l0.ln.weight"}, {"b"})};
+  nlohmann::json modules = nlohmann::json::array(
+      {mod("", "Net", 0, {{"call", "l0.ln"}, {"call", "l1.ln"}}),
+       mod("l0.ln", "LayerNorm", 8, {{"op", "aten::layer_norm"}}),
+       mod("l1.ln", "LayerNorm", 8, {{"op", "aten::layer_norm"}})});
+  UsageOptions with;
+  with.outlines = ModuleOutlines(modules);
+  CHECK(run(g, with).empty());
+}
+
+TEST_CASE("outlines: a module called twice keeps both of its ops") {
+  GraphView g;
+  g.initializers = {"shared.conv.weight"};
+  g.nodes = {n("Conv", {"x", "shared.conv.weight"}, {"a"}), n("Conv", {"a", "shared.conv.weight"}, {"b"})};
+  nlohmann::json modules = nlohmann::json::array(
+      {mod("", "Net", 0, {{"call", "shared"}, {"call", "shared"}}),
+       mod("shared", "Block", 0, {{"call", "shared.conv"}}),
+       mod("shared.conv", "Conv2d", 9, {{"op", "aten::_convolution"}})});
+  UsageOptions with;
+  with.outlines = ModuleOutlines(modules);
+  CHECK(run(g, with) == std::map<size_t, std::string>{{0, "shared.conv"}, {1, "shared.conv"}});
+}
+
+TEST_CASE("outlines: a parameter named after a module nobody calls goes to its running alias") {
+  GraphView g;  // T5: `shared` and `encoder.embed_tokens` are one Embedding
+  g.initializers = {"shared.weight"};
+  g.nodes = {n("Gather", {"shared.weight", "ids"}, {"e"})};
+  nlohmann::json modules = nlohmann::json::array(
+      {mod("", "T5", 0, {{"call", "encoder"}}),
+       mod("shared", "Embedding", 64, {{"op", "aten::embedding"}}),
+       mod("encoder", "T5Stack", 0, {{"op", "aten::view"}, {"call", "encoder.embed_tokens"}}),
+       mod("encoder.embed_tokens", "Embedding", 64, {{"op", "aten::embedding"}})});
+  UsageOptions with;
+  with.outlines = ModuleOutlines(modules);
+  CHECK(run(g, with) == std::map<size_t, std::string>{{0, "encoder.embed_tokens"}});
+  // Two called candidates: no guess, the parameter's own name.
+  modules.push_back(mod("decoder.embed_tokens", "Embedding", 64, {{"op", "aten::embedding"}}));
+  modules[0]["forward"].push_back({{"call", "decoder.embed_tokens"}});
+  with.outlines = ModuleOutlines(modules);
+  CHECK(run(g, with) == std::map<size_t, std::string>{{0, "shared"}});
+}

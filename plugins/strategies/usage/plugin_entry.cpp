@@ -70,8 +70,9 @@ int32_t handle(const mx_host_api* host, const char* text, size_t size,
   std::vector<std::string> problems;
   auto graph = mx_usage::graph_from_json(request.value("graph", nlohmann::json()), problems);
   log_problems(host, problems);
-  auto assignments = mx_usage::assign_by_usage(
-      graph, options_from(request.value("options", nlohmann::json())));
+  auto options = options_from(request.value("options", nlohmann::json()));
+  options.outlines = mx_usage::ModuleOutlines(request.value("modules", nlohmann::json()));
+  auto assignments = mx_usage::assign_by_usage(graph, options);
   log(host, 0, "usage strategy: " + std::to_string(assignments.size()) + " of " +
                    std::to_string(graph.nodes.size()) + " nodes consume named parameters");
   // Names are file content: replace invalid UTF-8 instead of throwing.

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "module_choice.hpp"
+#include "parameter_name.hpp"
 #include "static_chains.hpp"
 
 namespace mx_usage {
@@ -48,12 +49,41 @@ std::unordered_map<std::string, int> count_consumers(
   return count;
 }
 
-void drop_shared(std::vector<std::string>& params,
-                 const std::unordered_map<std::string, int>& consumers) {
+// How many nodes (compute or chain) read each parameter with an op that
+// its owner's own code produces (UsageOptions::outlines).
+std::unordered_map<std::string, int> count_owner_readers(const GraphView& graph,
+                                                         const ParameterFlow& flow,
+                                                         const ModuleOutlines& outlines) {
+  std::unordered_map<std::string, int> count;
+  if (outlines.empty()) return count;
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    if (flow.is_constant[i]) continue;
+    const NodeView& node = graph.nodes[i];
+    auto params = flow.is_chain[i] ? parameters_out_of(node, flow) : parameters_into(node, flow);
+    for (const auto& p : params) {
+      auto owner = module_of_parameter(p);
+      if (owner && outlines.runs(*owner, node.op_type)) ++count[p];
+    }
+  }
+  return count;
+}
+
+// Shared parameters are no evidence, unless the outlines vouch for this
+// reader (see UsageOptions::outlines).
+void drop_shared(std::vector<std::string>& params, const NodeView& node,
+                 const std::unordered_map<std::string, int>& consumers,
+                 const std::unordered_map<std::string, int>& owner_readers,
+                 const ModuleOutlines& outlines) {
   params.erase(std::remove_if(params.begin(), params.end(),
                               [&](const std::string& p) {
                                 auto it = consumers.find(p);
-                                return it != consumers.end() && it->second > 1;
+                                if (it == consumers.end() || it->second <= 1) return false;
+                                auto owner = module_of_parameter(p);
+                                auto readers = owner_readers.find(p);
+                                bool vouched = owner && readers != owner_readers.end() &&
+                                               outlines.runs(*owner, node.op_type) &&
+                                               readers->second <= outlines.calls(*owner);
+                                return !vouched;
                               }),
                params.end());
 }
@@ -64,14 +94,19 @@ std::vector<UsageAssignment> assign_by_usage(const GraphView& graph,
                                              const UsageOptions& options) {
   ParameterFlow flow = trace_parameter_flow(graph);
   auto consumers = count_consumers(graph, flow);
+  auto owner_readers = count_owner_readers(graph, flow, options.outlines);
   std::vector<UsageAssignment> out;
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     if (flow.is_constant[i]) continue;  // constants follow their consumers
     const NodeView& node = graph.nodes[i];
     auto params = flow.is_chain[i] ? parameters_out_of(node, flow)
                                    : parameters_into(node, flow);
-    if (!options.use_shared_parameters) drop_shared(params, consumers);
-    if (auto module = choose_module(params)) out.push_back({i, *module});
+    if (!options.use_shared_parameters)
+      drop_shared(params, node, consumers, owner_readers, options.outlines);
+    if (auto module = choose_module(params)) {
+      std::string alias = options.outlines.running_alias(*module, node.op_type);
+      out.push_back({i, alias.empty() ? *module : alias});
+    }
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "graph_view.hpp"
+#include "module_outlines.hpp"
 
 namespace mx_usage {
 
@@ -17,6 +18,16 @@ struct UsageOptions {
   // ones/zeros). Either way its name names only one of the consumers'
   // modules, so by default such a parameter is not used as evidence.
   bool use_shared_parameters = false;
+  // With forward outlines (a supplied hierarchy), a shared parameter stays
+  // evidence for the consumers whose op its owner's own code produces, as
+  // long as there are no more of them than the owner runs: GPT-2's and T5's
+  // tied embedding keep their Gather (the head's MatMul is not an
+  // Embedding's op), a module called twice keeps both Convs, while merged
+  // LayerNorm weights (one owner called once, many LayerNormalization
+  // readers) stay no evidence. And a parameter of a module no outline calls
+  // goes to the one called module that is the same object under another
+  // path (ModuleOutlines::running_alias: T5's `shared` -> `encoder.embed_tokens`).
+  ModuleOutlines outlines;
 };
 
 struct UsageAssignment {

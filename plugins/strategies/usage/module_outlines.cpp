@@ -1,0 +1,74 @@
+#include "module_outlines.hpp"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "tagging/aten_lowering.hpp"  // shared with the core, std only
+
+namespace mx_usage {
+
+ModuleOutlines::ModuleOutlines(const nlohmann::json& modules) {
+  if (!modules.is_array()) return;
+  for (const auto& m : modules) {
+    if (!m.is_object() || !m.contains("path") || !m["path"].is_string()) continue;
+    const std::string path = m["path"].get<std::string>();
+    Identity& id = identity_[path];
+    if (m.contains("class") && m["class"].is_string()) id.cls = m["class"].get<std::string>();
+    if (m.contains("own_parameters") && m["own_parameters"].is_number_integer())
+      id.own_parameters = m["own_parameters"].get<long long>();
+    auto forward = m.find("forward");
+    if (forward == m.end() || !forward->is_array()) continue;
+    auto& own = own_ops_[path];
+    for (const auto& step : *forward) {
+      if (!step.is_object()) continue;
+      if (step.contains("call") && step["call"].is_string()) {
+        ++call_steps_[step["call"].get<std::string>()];
+      } else if (step.contains("op") && step["op"].is_string()) {
+        if (auto ops = modelexport::onnx_ops_of(step["op"].get<std::string>()))
+          own.insert(ops->begin(), ops->end());
+      }
+    }
+  }
+}
+
+bool ModuleOutlines::runs(const std::string& module, const std::string& op_type) const {
+  auto it = own_ops_.find(module);
+  return it != own_ops_.end() && it->second.count(op_type) != 0;
+}
+
+bool ModuleOutlines::called(const std::string& module) const {
+  auto it = call_steps_.find(module);
+  return it != call_steps_.end() && it->second > 0;
+}
+
+std::string ModuleOutlines::running_alias(const std::string& module,
+                                          const std::string& op_type) const {
+  auto self = identity_.find(module);
+  if (module.empty() || empty() || called(module) || self == identity_.end() ||
+      self->second.own_parameters <= 0)
+    return "";
+  std::string found;
+  for (const auto& [path, id] : identity_) {
+    if (path == module || id.cls != self->second.cls ||
+        id.own_parameters != self->second.own_parameters || !called(path) || !runs(path, op_type))
+      continue;
+    if (!found.empty()) return "";  // several candidates: no guess
+    found = path;
+  }
+  return found;
+}
+
+int ModuleOutlines::calls(const std::string& module) const {
+  int most = 1;
+  std::string path = module;
+  for (;;) {
+    auto it = call_steps_.find(path);
+    if (it != call_steps_.end()) most = std::max(most, it->second);
+    if (path.empty()) return most;
+    auto dot = path.rfind('.');
+    path = dot == std::string::npos ? std::string() : path.substr(0, dot);
+  }
+}
+
+}  // namespace mx_usage

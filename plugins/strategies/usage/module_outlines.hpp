@@ -1,0 +1,47 @@
+// What the supplied hierarchy's forward outlines say about the modules that
+// own parameters (docs/hierarchy-schema.md, `forward`): which ONNX op types
+// a module's own code can produce, and how often it is called. Used to keep
+// a shared parameter as evidence for the nodes its owner really runs (a tied
+// embedding's Gather), see usage_strategy.hpp.
+#pragma once
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace mx_usage {
+
+class ModuleOutlines {
+ public:
+  ModuleOutlines() = default;
+  // `modules`: the request's "modules" array (any shape: what is not a
+  // well-formed outline is ignored, the host validated the document).
+  explicit ModuleOutlines(const nlohmann::json& modules);
+
+  bool empty() const { return own_ops_.empty(); }
+  // The module's own ops lower to `op_type` (false when not known).
+  bool runs(const std::string& module, const std::string& op_type) const;
+  // How many times the module runs per forward of the model: the largest
+  // number of call steps naming it or one of its ancestors (a shared module
+  // called twice, `shared` and `shared.forward1`), at least 1 once known.
+  int calls(const std::string& module) const;
+  // A module no outline calls, whose parameters are another module's (T5's
+  // `shared` embedding is `encoder.embed_tokens`; named_modules() lists the
+  // object under both paths, the file names the parameter after the first):
+  // the one called module of the same class and own parameter count whose
+  // own ops produce `op_type`. Empty when there is not exactly one.
+  std::string running_alias(const std::string& module, const std::string& op_type) const;
+
+ private:
+  struct Identity {
+    std::string cls;
+    long long own_parameters = -1;
+  };
+  bool called(const std::string& module) const;
+  std::unordered_map<std::string, std::unordered_set<std::string>> own_ops_;
+  std::unordered_map<std::string, int> call_steps_;
+  std::unordered_map<std::string, Identity> identity_;
+};
+
+}  // namespace mx_usage
