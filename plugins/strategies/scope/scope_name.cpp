@@ -55,6 +55,11 @@ std::optional<std::vector<std::string>> scope_steps(const std::string& node_name
   return steps;
 }
 
+bool is_root_scope_name(const std::string& node_name) {
+  return node_name.size() >= 2 && node_name[0] == '/' &&
+         node_name.find('/', 1) == std::string::npos && is_atom(node_name.substr(1));
+}
+
 std::optional<std::string> scope_module_path(const std::string& node_name) {
   auto steps = scope_steps(node_name);
   if (!steps) return std::nullopt;

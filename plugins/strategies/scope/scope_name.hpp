@@ -21,6 +21,11 @@ namespace mx_scope {
 // when the name has no scope ("Constant_12", "/Constant") or is malformed.
 std::optional<std::vector<std::string>> scope_steps(const std::string& node_name);
 
+// "/Mul_3", "/Constant": the exporter's name for an op of the root module's
+// own forward (a slash, then the op's name and nothing else). Names without
+// the slash ("Constant_12", "onnx::Add_5") come from elsewhere.
+bool is_root_scope_name(const std::string& node_name);
+
 // The steps joined: "/layer1/layer1.0/conv1/Conv" → "layer1.0.conv1".
 std::optional<std::string> scope_module_path(const std::string& node_name);
 

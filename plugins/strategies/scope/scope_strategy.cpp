@@ -24,8 +24,15 @@ json assign_from_scopes(const json& request) {
   json assignments = json::array();
   const json& nodes = request.at("graph").at("nodes");
   for (size_t i = 0; i < nodes.size(); ++i) {
-    auto steps = scope_steps(nodes[i].value("name", ""));
-    if (!steps) continue;
+    const std::string name = nodes[i].value("name", "");
+    auto steps = scope_steps(name);
+    if (!steps) {
+      // "/Mul": computed by the root module's own forward (BERT's mask).
+      if (is_root_scope_name(name))
+        assignments.push_back({{"node", nodes[i].value("index", i)}, {"module", ""},
+                               {"evidence", "scope"}});
+      continue;
+    }
     std::string module;
     if (snap.empty()) {
       for (const auto& s : *steps) module += (module.empty() ? "" : ".") + s;

@@ -38,6 +38,16 @@ TEST_CASE("names without a scope are not assigned") {
   CHECK_FALSE(scope_module_path("onnx::Add_5"));
 }
 
+TEST_CASE("a slash and an op name is the root's own forward") {
+  CHECK(mx_scope::is_root_scope_name("/Mul_3"));
+  CHECK(mx_scope::is_root_scope_name("/Constant"));
+  CHECK_FALSE(mx_scope::is_root_scope_name("Constant_12"));
+  CHECK_FALSE(mx_scope::is_root_scope_name("/encoder/MatMul"));
+  CHECK_FALSE(mx_scope::is_root_scope_name("/"));
+  CHECK_FALSE(mx_scope::is_root_scope_name("/a b"));
+  CHECK_FALSE(mx_scope::is_root_scope_name("onnx::Add_5"));
+}
+
 TEST_CASE("malformed scopes are not assigned") {
   CHECK_FALSE(scope_module_path("//MatMul"));
   CHECK_FALSE(scope_module_path("/encoder//MatMul"));

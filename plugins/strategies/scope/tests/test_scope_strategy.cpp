@@ -21,11 +21,16 @@ json request(const std::vector<std::string>& names, const std::vector<std::strin
 
 TEST_CASE("assign leaves scope-less nodes out and tags the rest 'scope'") {
   json r = mx_scope::assign_from_scopes(
-      request({"/encoder/layer.0/dense/MatMul", "Constant_1", "/Constant"}, {}));
+      request({"/encoder/layer.0/dense/MatMul", "Constant_1", "/Mul"}, {}));
   CHECK(r["schema"] == "modelexport.strategy-response/1");
-  REQUIRE(r["assignments"].size() == 1);
+  REQUIRE(r["assignments"].size() == 2);
   CHECK(r["assignments"][0] == json{{"node", 0}, {"module", "encoder.layer.0.dense"},
                                     {"evidence", "scope"}});
+  // "/Mul": the root's own forward; "Constant_1" (no slash): no evidence.
+  CHECK(r["assignments"][1] == json{{"node", 2}, {"module", ""}, {"evidence", "scope"}});
+  json with_tree = mx_scope::assign_from_scopes(request({"/Mul"}, {"", "encoder"}));
+  REQUIRE(with_tree["assignments"].size() == 1);
+  CHECK(with_tree["assignments"][0]["module"] == "");
 }
 
 TEST_CASE("snapping to the supplied modules") {
