@@ -1,15 +1,18 @@
 // A strategy plugin's JSON answer, through the tagging core exactly as
 // mx_registry_tag runs it after the plugin returned (sdk/src/tagging/
-// tagger.cpp): validation, "auto" combination, propagation, module tree,
-// hierarchy document, stored on the model through the C API, saved and
-// reloaded. Oracle: an answer the validation accepts must give a document
-// the model accepts and a file that loads again; a refused answer must be
-// MX_ERR_PLUGIN.
+// tagger.cpp, tag_model): graph view from the proto, validation, "auto"
+// combination, propagation, module tree, build_document, store_hierarchy
+// (model::set_hierarchy, the setter behind mx_model_set_hierarchy_json),
+// then saved and reloaded through the C API. Oracle: an answer the
+// validation accepts must give a document the model accepts and a file that
+// loads again; a refused answer must be MX_ERR_PLUGIN.
 //
 // Input: byte 0 picks the graph (even: TinyNet; odd: a graph with a cycle,
 // dangling inputs and a Constant chain), the rest is the response JSON.
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <onnx/onnx_pb.h>
 
@@ -67,20 +70,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     mx_model_release(model);
     return 0;  // the registry refuses non-JSON before this point
   }
-  json document;
+  const bool cyclic = data[0] & 1;
+  hierarchy::Document document;
   try {
-    const json graph = model_graph(model);
-    GraphView view = parse_graph_view(graph);
+    GraphView view = graph_view_of(model_proto(*model));
     const size_t n = view.nodes.size();
     // Once alone, once combined after an empty first answer ("auto").
     StrategyAnswer answer = parse_strategy_response("fuzz", response, n);
     StrategyAnswer empty;
     empty.assignments.resize(n);
     StrategyAnswer combined = combine_answers({empty, answer}, n);
-    std::vector<Assignment> assignments = propagate(view, std::move(combined.assignments));
+    std::vector<Assignment> assignments =
+        propagate(view, std::move(combined.assignments), json::array());
     ModuleTree tree(json::array(), combined.classes);
     for (const auto& a : assignments) tree.add_path(a.module);
-    document = hierarchy_document(view, assignments, tree, {"fuzz", {"fuzz"}, json::object()});
+    document = build_document(std::move(view), std::move(assignments), tree,
+                              {"fuzz", {"fuzz"}, json::object()});
   } catch (const Error& e) {
     if (e.code() != MX_ERR_PLUGIN) mxfuzz::finding("tagging core", e.what());
     mx_model_release(model);
@@ -88,14 +93,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const std::exception& e) {
     mxfuzz::finding("tagging core", std::string("unexpected exception: ") + e.what());
   }
-  const std::string text = document.dump();
-  mx_status* s = mx_model_set_hierarchy_json(model, text.c_str(), text.size());
-  if (s) {
+  try {
+    store_hierarchy(*model, std::move(document));
+  } catch (const Error& e) {
     // Documented refusal: a graph whose node names cannot key records.
-    const std::string msg = mx_status_message(s);
-    if (!(data[0] & 1) || mx_status_code(s) != MX_ERR_SCHEMA)
-      mxfuzz::finding("accepted answer, refused document", msg);
-    mx_status_release(s);
+    if (!cyclic || e.code() != MX_ERR_SCHEMA)
+      mxfuzz::finding("accepted answer, refused document", e.what());
+  } catch (const std::exception& e) {
+    mxfuzz::finding("store_hierarchy", std::string("unexpected exception: ") + e.what());
   }
   void* saved = nullptr;
   size_t saved_size = 0;

@@ -1,24 +1,11 @@
 #include "tagging/hierarchy_document.hpp"
 
-#include "tagging/evidence.hpp"
 #include "util/error.hpp"
 #include "util/json_text.hpp"
 
 namespace modelexport {
 
 using json = nlohmann::json;
-
-json evidence_statistics(const std::vector<Assignment>& assignments) {
-  json counts = json::object();
-  for (const auto& kind : all_evidence_kinds()) counts[kind] = 0;
-  int64_t at_root = 0;
-  for (const auto& a : assignments) {
-    counts[a.evidence] = counts.value(a.evidence, 0) + 1;
-    at_root += a.module.empty();
-  }
-  // at_root: nodes on module "" whatever their evidence (docs/hierarchy-schema.md)
-  return {{"nodes", assignments.size()}, {"evidence", counts}, {"at_root", at_root}};
-}
 
 namespace {
 
@@ -40,29 +27,6 @@ json model_json(const ModuleTree& tree, const TaggingProvenance& provenance) {
 hierarchy::Json reparsed(const json& j) { return hierarchy::Json::parse(dump_text(j)); }
 
 }  // namespace
-
-json hierarchy_document(const GraphView& graph, const std::vector<Assignment>& assignments,
-                        const ModuleTree& tree, const TaggingProvenance& provenance) {
-  json nodes = json::array();
-  for (size_t i = 0; i < assignments.size(); ++i) {
-    const Assignment& a = assignments[i];
-    // "index" (an extra key the schema keeps) identifies unnamed nodes.
-    nodes.push_back({{"name", graph.nodes[i].name},
-                     {"index", i},
-                     {"module", a.module},
-                     {"tag", tree.tag_of(a.module)},
-                     {"evidence", a.evidence}});
-  }
-  json model = model_json(tree, provenance);
-  json stats = evidence_statistics(assignments);
-  stats["strategies"] = provenance.strategies;
-  return {{"schema", "modelexport.hierarchy/1"},
-          {"producer", producer_json(provenance)},
-          {"model", model},
-          {"modules", tree.to_json()},
-          {"nodes", nodes},
-          {"statistics", stats}};
-}
 
 hierarchy::Document build_document(GraphView&& graph, std::vector<Assignment>&& assignments,
                                    const ModuleTree& tree, const TaggingProvenance& provenance) {
@@ -88,7 +52,7 @@ hierarchy::Document build_document(GraphView&& graph, std::vector<Assignment>&& 
     r.tag = tree.tag_of(a.module);
     r.module = std::move(a.module);
     r.evidence = *evidence;
-    // "index" travels as an extra key (see hierarchy_document()).
+    // "index", an extra key the schema keeps, identifies unnamed nodes.
     r.extra["index"] = i;
   }
   return doc;

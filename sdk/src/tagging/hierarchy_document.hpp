@@ -1,5 +1,6 @@
 // Assembles the hierarchy document (docs/hierarchy-schema.md) that tagging
-// stores on the model: module tree, one record per node, statistics.
+// stores on the model: module tree and one record per node (the model
+// derives the statistics).
 #pragma once
 #include <string>
 #include <vector>
@@ -19,21 +20,14 @@ struct TaggingProvenance {
   nlohmann::json model = nlohmann::json::object();  // kept from a supplied document
 };
 
-nlohmann::json hierarchy_document(const GraphView& graph,
-                                  const std::vector<Assignment>& assignments,
-                                  const ModuleTree& tree,
-                                  const TaggingProvenance& provenance);
-
-// The same document in the hierarchy layer's form: exactly what
-// hierarchy::parse_document(hierarchy_document(…)'s text, "hierarchy") gives
-// (statistics aside: they are derived data the model recomputes on every
-// write), built without the JSON. Tagging stores it with
-// model::set_hierarchy, which validates it as the public setter would.
-// Consumes the names and assignments (moved into the records).
+// The document in the hierarchy layer's form (what hierarchy::parse_document
+// gives for its JSON text, statistics aside: they are derived data the model
+// recomputes on every write), built without the JSON. Record i is node i of
+// `graph`, with its index as the extra key "index". Tagging stores it with
+// model::set_hierarchy (tagging/model_access.hpp: store_hierarchy), which
+// validates it as the public setter would. Consumes the names and
+// assignments (moved into the records).
 hierarchy::Document build_document(GraphView&& graph, std::vector<Assignment>&& assignments,
                                    const ModuleTree& tree, const TaggingProvenance& provenance);
-
-// {"nodes": N, "evidence": {kind: count for every kind}}.
-nlohmann::json evidence_statistics(const std::vector<Assignment>& assignments);
 
 }  // namespace modelexport

@@ -45,16 +45,9 @@ const json& supplied_modules(const TagOptions& options) {
   return options.hierarchy.is_null() ? none : options.hierarchy.at("modules");
 }
 
-json strategy_request(const json& graph, const TagOptions& options) {
-  return {{"schema", "modelexport.strategy-request/1"},
-          {"operation", "assign"},
-          {"options", options.strategy_options},
-          {"graph", strategy_graph(graph)},
-          {"modules", supplied_modules(options)}};
-}
-
-// dump_text(strategy_request(graph view of `proto`, options)), written
-// directly (keys in the order nlohmann::json dumps them).
+// The strategy request (docs/plugin-protocol.md) for the graph of `proto`:
+// {"graph", "modules", "operation", "options", "schema"}, written directly
+// as text, keys in the order nlohmann::json dumps them.
 std::string strategy_request_text(const onnx::ModelProto& proto, const TagOptions& options) {
   std::string text;
   text.reserve(static_cast<size_t>(proto.graph().node_size()) * 160 + 1024);
@@ -101,19 +94,11 @@ Tagged run_strategies(const Registry& registry, const std::string& strategy, con
 
 }  // namespace
 
-json tag_graph(const Registry& registry, const std::string& strategy, const json& graph,
-               const json& options_json) {
-  TagOptions options = parse_tag_options(options_json);
-  GraphView view = parse_graph_view(graph);
-  const std::string request = dump_text(strategy_request(graph, options));
-  Tagged t = run_strategies(registry, strategy, view, request, options);
-  return hierarchy_document(view, t.assignments, t.tree, t.provenance);
-}
-
 void tag_model(const Registry& registry, const std::string& strategy, mx_model* model,
                const json& options_json) {
-  // Same steps as tag_graph(model_graph(model)) + set_model_hierarchy, minus
-  // the JSON text round trips (tagging/model_access.hpp).
+  // Reads the graph from the proto and stores the document with
+  // model::set_hierarchy, without JSON text round trips
+  // (tagging/model_access.hpp).
   TagOptions options = parse_tag_options(options_json);
   const onnx::ModelProto& proto = model_proto(*model);
   GraphView view = graph_view_of(proto);

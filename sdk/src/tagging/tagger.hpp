@@ -16,9 +16,4 @@ namespace modelexport {
 void tag_model(const Registry& registry, const std::string& strategy, mx_model* model,
                const nlohmann::json& options);
 
-// The pure part, for tests and for callers that already hold a graph view:
-// returns the hierarchy document without touching any model.
-nlohmann::json tag_graph(const Registry& registry, const std::string& strategy,
-                         const nlohmann::json& graph, const nlohmann::json& options);
-
 }  // namespace modelexport
