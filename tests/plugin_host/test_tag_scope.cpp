@@ -48,7 +48,7 @@ TEST_CASE("scope strategy + propagation on a scoped model") {
   CHECK(rec["/encoder/layer.0/attention/self/key/Mul"] == P{kSelf + ".key", "scope"});
   CHECK(rec["Add_7"] == P{kSelf, "propagated"});
   CHECK(rec["MatMul_9"] == P{kSelf, "propagated"});
-  CHECK(rec["/Constant"] == P{"", "root"});
+  CHECK(rec["/Constant"] == P{"", "scope"});  // "/Op": the root's own forward
 
   json doc = hierarchy_of(m);
   json modules = json::array();
