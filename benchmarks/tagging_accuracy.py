@@ -42,18 +42,18 @@ Current figures (2026-11-23, forward outlines in the supplied hierarchy;
 on every row; truth = every node):
 
     model               nodes  usage  usage+H  scope  scope+H
-    bert                  196  81.1%  100.0%   92.9%  100.0%
-    gpt2                  378  52.9%  100.0%   96.8%  100.0%
+    bert                  196  81.1%  100.0%  100.0%  100.0%
+    gpt2                  378  52.9%  100.0%  100.0%  100.0%
     resnet50              176  69.9%  100.0%  100.0%  100.0%
-    t5_encoder            199  70.4%   89.4%  100.0%  100.0%
+    t5_encoder            199  70.4%   98.0%  100.0%  100.0%
     distilbert            157  87.3%  100.0%  100.0%  100.0%
-    bart                  766  82.2%   93.1%   94.0%   94.0%
-    llama                 510  85.1%   94.5%   99.8%   99.8%
+    bart                  766  82.2%   93.1%  100.0%  100.0%
+    llama                 510  85.1%   94.5%  100.0%  100.0%
     vit                   181  85.6%   98.9%  100.0%  100.0%
     mobilenet_v3_small    157  66.9%  100.0%  100.0%  100.0%
     efficientnet_b0       289  54.7%  100.0%  100.0%  100.0%
-    tv_vit                129  79.8%   95.3%   96.9%  100.0%
-    nested                 27  51.9%   88.9%   88.9%  100.0%
+    tv_vit                129  79.8%   95.3%  100.0%  100.0%
+    nested                 27  51.9%  100.0%  100.0%  100.0%
 
 Before the outlines (a7af839, same models): usage+H bert 89.8%, t5 64.8%,
 distilbert 97.5%, bart 79.4%, llama 68.2%, vit 95.0%, mobilenet 82.2%,
