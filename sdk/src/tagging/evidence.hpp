@@ -10,6 +10,7 @@ namespace modelexport {
 const std::vector<std::string>& all_evidence_kinds();  // in schema order
 bool is_strategy_evidence(const std::string& evidence);
 
+constexpr const char* kEvidenceParameter = "parameter";
 constexpr const char* kEvidencePropagated = "propagated";
 constexpr const char* kEvidenceRoot = "root";
 

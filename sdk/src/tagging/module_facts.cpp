@@ -1,0 +1,153 @@
+#include "tagging/module_facts.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "tagging/aten_lowering.hpp"
+#include "tagging/evidence.hpp"
+#include "tagging/module_path.hpp"
+
+namespace modelexport {
+namespace {
+
+bool numeric(const std::string& s) {
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit((unsigned char)c); });
+}
+
+std::optional<long long> integer(const nlohmann::json& m, const char* key) {
+  if (m.contains(key) && m.at(key).is_number_integer()) return m.at(key).get<long long>();
+  return std::nullopt;
+}
+
+}  // namespace
+
+ModuleFacts::ModuleFacts(const nlohmann::json& supplied, const Assignments& a) {
+  if (supplied.is_array())
+    for (const auto& m : supplied) {
+      if (!m.is_object() || !m.contains("path") || !m.at("path").is_string()) continue;
+      Facts& f = add(m.at("path").get<std::string>());
+      f.cls = m.value("class", "");
+      f.qualified = m.value("qualified_class", "");
+      f.parameters = integer(m, "parameters");
+      f.own_parameters = integer(m, "own_parameters");
+      if (m.contains("forward") && m.at("forward").is_array()) {
+        f.forward = read_outline(m.at("forward"));
+        f.own_ops = own_ops_of(*f.forward);
+      }
+    }
+  for (const auto& slot : a)
+    if (slot) {
+      add(slot->module);
+      if (slot->evidence == kEvidenceParameter) facts_[slot->module].parameter_evidence = true;
+    }
+}
+
+const ModuleFacts::Facts* ModuleFacts::find(const std::string& path) const {
+  auto it = facts_.find(path);
+  return it == facts_.end() ? nullptr : &it->second;
+}
+
+bool ModuleFacts::is_leaf(const std::string& p) const {
+  const Facts* f = find(p);
+  return !p.empty() && f && f->children.empty();
+}
+
+bool ModuleFacts::is_container(const std::string& p) const {
+  const Facts* f = find(p);
+  if (p.empty() || !f || f->children.empty()) return false;
+  if (!f->cls.empty()) return f->cls == "Sequential" || f->cls == "ModuleList" || f->cls == "ModuleDict";
+  return std::all_of(f->children.begin(), f->children.end(),
+                     [](const std::string& c) { return numeric(last_segment(c)); });
+}
+
+bool ModuleFacts::has_parameters(const std::string& p) const {
+  const Facts* f = find(p);
+  if (!f) return false;
+  return f->own_parameters ? *f->own_parameters > 0 : f->parameter_evidence;
+}
+
+bool ModuleFacts::parameter_free(const std::string& p) const {
+  const Facts* f = find(p);
+  return f && f->parameters && *f->parameters == 0;
+}
+
+bool ModuleFacts::builtin(const std::string& p) const {
+  const Facts* f = find(p);
+  if (!f || f->qualified.empty()) return true;
+  return f->qualified.rfind("torch.nn.", 0) == 0;
+}
+
+const std::vector<std::string>& ModuleFacts::children(const std::string& p) const {
+  static const std::vector<std::string> none;
+  const Facts* f = find(p);
+  return f ? f->children : none;
+}
+
+std::string ModuleFacts::class_of(const std::string& p) const {
+  const Facts* f = find(p);
+  return f ? f->cls : "";
+}
+
+const Outline* ModuleFacts::outline(const std::string& p) const {
+  const Facts* f = find(p);
+  return f && f->forward ? &*f->forward : nullptr;
+}
+
+ModuleFacts::Answer ModuleFacts::can_run(const std::string& p, const std::string& op_type) const {
+  const Facts* f = find(p);
+  if (!f || !f->forward) return Answer::unknown;
+  if (f->own_ops.types.count(op_type)) return Answer::yes;
+  return f->own_ops.any_unknown ? Answer::unknown : Answer::no;
+}
+
+bool ModuleFacts::passes_through(const std::string& p) const {
+  const Outline* o = outline(p);
+  return !p.empty() && o && std::all_of(o->begin(), o->end(), [](const Step& s) { return s.call; });
+}
+
+bool ModuleFacts::empty_forward(const std::string& p) const {
+  const Outline* o = outline(p);
+  return o && o->empty();
+}
+
+std::string ModuleFacts::owning(std::string p) const {
+  while (is_container(p) || passes_through(p)) p = parent_path(p);
+  return p;
+}
+
+Outline ModuleFacts::read_outline(const nlohmann::json& steps) {
+  Outline out;
+  for (const auto& s : steps) {
+    if (!s.is_object()) continue;  // validated by load_supplied_hierarchy
+    if (s.contains("call") && s.at("call").is_string())
+      out.push_back({true, s.at("call").get<std::string>()});
+    else if (s.contains("op") && s.at("op").is_string())
+      out.push_back({false, s.at("op").get<std::string>()});
+  }
+  return out;
+}
+
+ModuleFacts::OwnOps ModuleFacts::own_ops_of(const Outline& outline) {
+  OwnOps own;
+  for (const Step& s : outline) {
+    if (s.call) continue;
+    if (auto ops = onnx_ops_of(s.name)) own.types.insert(ops->begin(), ops->end());
+    else own.any_unknown = true;
+  }
+  return own;
+}
+
+ModuleFacts::Facts& ModuleFacts::add(const std::string& path) {
+  auto it = facts_.find(path);
+  if (it != facts_.end()) return it->second;
+  facts_[path];
+  if (!path.empty()) {
+    std::string parent = parent_path(path);
+    add(parent);
+    facts_[parent].children.push_back(path);
+  }
+  return facts_[path];
+}
+
+}  // namespace modelexport

@@ -1,0 +1,87 @@
+// What propagation knows about modules (docs/tagging.md §3): the supplied
+// hierarchy's tree, classes, parameter counts and forward outlines, or, with
+// no hierarchy, the tree rebuilt from the paths the strategies placed nodes
+// in (no classes; a leaf "has parameters" when a node was placed in it with
+// evidence "parameter").
+#pragma once
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tagging/assignment.hpp"
+
+namespace modelexport {
+
+// One step of a forward outline: a call (name = module path) or an own op
+// (name = TorchScript op kind, "aten::add").
+struct Step {
+  bool call = false;
+  std::string name;
+};
+using Outline = std::vector<Step>;
+
+class ModuleFacts {
+ public:
+  // `supplied`: the supplied hierarchy's "modules" (already validated by
+  // load_supplied_hierarchy) or null; `a`: the strategies' assignments.
+  ModuleFacts(const nlohmann::json& supplied, const Assignments& a);
+
+  bool is_leaf(const std::string& p) const;
+  // Sequential / ModuleList / ModuleDict (without classes: a module whose
+  // children are all numeric): their forward only calls children.
+  bool is_container(const std::string& p) const;
+  bool has_parameters(const std::string& p) const;
+  bool parameter_free(const std::string& p) const;
+  // A torch.nn leaf lowers to its parameter ops only (Linear, Conv, LayerNorm
+  // with opset 17, Embedding, BatchNorm); unknown classes count as built-in.
+  bool builtin(const std::string& p) const;
+  bool closed_leaf(const std::string& p) const { return is_leaf(p) && has_parameters(p) && builtin(p); }
+  bool open_parameter_leaf(const std::string& p) const {
+    return is_leaf(p) && has_parameters(p) && !builtin(p);
+  }
+  const std::vector<std::string>& children(const std::string& p) const;
+  std::string class_of(const std::string& p) const;
+
+  // The outline of the module's forward (own ops and calls in program
+  // order; docs/hierarchy-schema.md), if the supplied hierarchy has one.
+  const Outline* outline(const std::string& p) const;
+  // Could the module's own code (its outline's ops, not its callees') have
+  // produced a node of `op_type`? Unknown without an outline, or when an
+  // op of it is not in the lowering table and the known ones do not match.
+  enum class Answer { yes, no, unknown };
+  Answer can_run(const std::string& p, const std::string& op_type) const;
+  // Its forward runs no op of its own (BertEncoder, BertLayer: only calls).
+  bool passes_through(const std::string& p) const;
+  // Its forward does nothing at all (eval-mode Dropout, Identity): it
+  // cannot own a node, and a call to it is no step in its caller.
+  bool empty_forward(const std::string& p) const;
+  // Climbs out of modules that compute nothing themselves: containers, and
+  // modules whose outline shows only calls.
+  std::string owning(std::string p) const;
+
+ private:
+  struct OwnOps {
+    std::unordered_set<std::string> types;  // ONNX op types the own ops lower to
+    bool any_unknown = false;               // an own op the lowering table lacks
+  };
+  struct Facts {
+    std::optional<Outline> forward;
+    OwnOps own_ops;
+    std::string cls, qualified;
+    std::optional<long long> parameters, own_parameters;
+    std::vector<std::string> children;  // in first-seen order
+    bool parameter_evidence = false;
+  };
+  static Outline read_outline(const nlohmann::json& steps);
+  static OwnOps own_ops_of(const Outline& outline);
+  Facts& add(const std::string& path);
+  const Facts* find(const std::string& path) const;
+
+  std::unordered_map<std::string, Facts> facts_;  // only looked up, never iterated
+};
+
+}  // namespace modelexport
