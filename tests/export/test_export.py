@@ -133,6 +133,9 @@ def test_wrong_rank(exporter, fixtures_dir, tmp_path):
     specs = ["input_ids:int64[2,16,4]", "attention_mask:int64[2,16]", "token_type_ids:int64[2,16]"]
     log = _fail(exporter, fixtures_dir, tmp_path, "bert_tiny.pt", specs)
     assert "input specs" in log or "rank" in log
+    # The failing op names the model inputs it reads; the wrong one is among them.
+    assert "it reads the model input(s)" in log and "'input_ids'" in log, log
+    assert "'attention_mask'" not in log.split("it reads the model input(s)")[1].split(")")[0], log
 
 
 def test_bad_spec(exporter, fixtures_dir, tmp_path):

@@ -42,6 +42,9 @@ struct Val {
   // the node that produced this value as a view of its first input
   // (slice/select/view/transpose/...): in-place writes go back to the base
   const tj::Node* view_of = nullptr;
+  // Bit k: computed from the model's k-th input (the first 64), so that an
+  // op failing on the example inputs can say which inputs it reads.
+  uint64_t from_inputs = 0;
 };
 
 struct Frame {
@@ -75,6 +78,7 @@ class Ctx {
 
   onnx::GraphProto graph;
   std::vector<Record> records;
+  std::vector<std::string> input_names;  // the model's inputs, in Val::from_inputs bit order
   // Weights by initializer name. The initializers in `graph` carry name,
   // data type and dims only: their bytes are taken from these tensors (the
   // module's own storage, not a copy) when the model is written — inline

@@ -234,6 +234,8 @@ ExportResult export_model(const ExportOptions& opt) {
     v->iv = example_for(s);
     v->name = s.name;
     v->onnx_type = onnx_type_of(st);
+    if (cx.input_names.size() < 64) v->from_inputs = uint64_t{1} << cx.input_names.size();
+    cx.input_names.push_back(s.name);
     auto* vi = cx.graph.add_input();
     vi->set_name(s.name);
     set_tensor_type(vi, v->onnx_type, &s.dims);

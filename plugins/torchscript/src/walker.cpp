@@ -194,6 +194,26 @@ void Walker::walk_loop(tj::Node* n) {
   for (size_t k = 0; k < carried.size(); ++k) cx_.bind(n->output(k), carried[k]);
 }
 
+namespace {
+
+// The model inputs a value was computed from (list and tuple elements too).
+uint64_t inputs_of(const VP& v, int depth = 0) {
+  uint64_t mask = v->from_inputs;
+  if (depth < 8)
+    for (const auto& e : v->elems) mask |= inputs_of(e, depth + 1);
+  return mask;
+}
+
+// " reading the model input(s) 'a', 'b'", or "" when no input is known.
+std::string inputs_read(const Ctx& cx, uint64_t mask) {
+  std::string names;
+  for (size_t k = 0; k < cx.input_names.size() && k < 64; ++k)
+    if (mask & (uint64_t{1} << k)) names += (names.empty() ? "'" : ", '") + cx.input_names[k] + "'";
+  return names.empty() ? "" : " (it reads the model input(s) " + names + ")";
+}
+
+}  // namespace
+
 void Walker::generic(tj::Node* n) {
   std::vector<VP> ins;
   bool all_static = true;
@@ -221,9 +241,11 @@ void Walker::generic(tj::Node* n) {
     std::string msg = e.what();
     auto nl = msg.find("\nException raised from");
     if (nl != std::string::npos) msg = msg.substr(0, nl);
+    uint64_t mask = 0;
+    for (const auto& v : ins) mask |= inputs_of(v);
     throw Error(MX_ERR_INVALID_ARGUMENT,
-                "running " + kind + " on the example inputs failed " + cx_.location() + ": " + msg +
-                    " (check the input specs: names, dtypes and ranks)");
+                "running " + kind + " on the example inputs failed " + cx_.location() + inputs_read(cx_, mask) +
+                    ": " + msg + " (check the input specs: names, dtypes and ranks)");
   }
   if (stack.size() != n->outputs().size())
     throw Error(MX_ERR_INTERNAL, "internal: " + kind + " produced " + std::to_string(stack.size()) + " values");
@@ -240,9 +262,14 @@ void Walker::generic(tj::Node* n) {
   // clear stale bindings of outputs (loops re-walk blocks)
   for (auto* o : n->outputs()) cx_.frame->env.erase(o);
   it->second(cx_, n);
-  for (auto* o : n->outputs())
+  uint64_t mask = 0;
+  for (const auto& v : ins) mask |= inputs_of(v);
+  for (auto* o : n->outputs()) {
     if (!cx_.frame->env.count(o))
       throw Error(MX_ERR_INTERNAL, "internal: lowering of " + kind + " did not bind %" + o->debugName());
+    VP out = cx_.get(o);
+    if (!out->is_static) out->from_inputs |= mask;  // static values may be shared constants
+  }
   if (!is_view_op(kind)) {  // results of other ops (clone, to, ...) are not views
     for (auto* o : n->outputs()) {
       VP v = cx_.get(o);
