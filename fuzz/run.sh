@@ -19,7 +19,7 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-  targets=(onnx_model hierarchy_json strategy_response input_spec dynamo_metadata)
+  targets=(onnx_model hierarchy_json strategy_response input_spec dynamo_metadata supplied_hierarchy)
 fi
 jobs="${JOBS:-2}"
 

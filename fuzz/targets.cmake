@@ -3,7 +3,8 @@
 #   mx_fuzz_add_targets(FUZZ)    -> fuzz_<name>   linked with -fsanitize=fuzzer
 #   mx_fuzz_add_targets(REPLAY)  -> replay_<name> with fuzz/replay_main.cpp
 set(MX_FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR})
-set(MX_FUZZ_TARGETS onnx_model hierarchy_json strategy_response input_spec dynamo_metadata)
+set(MX_FUZZ_TARGETS onnx_model hierarchy_json strategy_response input_spec dynamo_metadata
+    supplied_hierarchy)
 
 function(mx_fuzz_add_targets mode)
   set(root ${MX_FUZZ_DIR}/..)

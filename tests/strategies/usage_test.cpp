@@ -260,3 +260,22 @@ TEST_CASE("outlines: a parameter named after a module nobody calls goes to its r
   with.outlines = ModuleOutlines(modules);
   CHECK(run(g, with) == std::map<size_t, std::string>{{0, "shared"}});
 }
+
+TEST_CASE("outlines: a module that never runs lends its weights to the ancestor that reads them") {
+  GraphView g;  // nn.MultiheadAttention: out_proj is never called, MHA reads out_proj.weight
+  g.initializers = {"attn.out_proj.weight"};
+  g.nodes = {n("MatMul", {"x", "attn.out_proj.weight"}, {"y"})};
+  nlohmann::json modules = nlohmann::json::array(
+      {mod("", "Net", 0, {{"call", "attn"}}),
+       mod("attn", "MultiheadAttention", 0, {{"op", "aten::_native_multi_head_attention"}}),
+       {{"path", "attn.out_proj"}, {"class", "NonDynamicallyQuantizableLinear"},
+        {"own_parameters", 16}}});  // no "forward": the tracer never entered it
+  UsageOptions with;
+  with.outlines = ModuleOutlines(modules);
+  CHECK(run(g, with) == std::map<size_t, std::string>{{0, "attn"}});
+  CHECK(run(g) == std::map<size_t, std::string>{{0, "attn.out_proj"}});  // without outlines
+  // Called after all (a normal Linear): its own module.
+  modules[1]["forward"].push_back({{"call", "attn.out_proj"}});
+  with.outlines = ModuleOutlines(modules);
+  CHECK(run(g, with) == std::map<size_t, std::string>{{0, "attn.out_proj"}});
+}

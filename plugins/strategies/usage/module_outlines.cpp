@@ -20,6 +20,7 @@ ModuleOutlines::ModuleOutlines(const nlohmann::json& modules) {
     auto forward = m.find("forward");
     if (forward == m.end() || !forward->is_array()) continue;
     auto& own = own_ops_[path];
+    if (forward->empty()) empty_.insert(path);
     for (const auto& step : *forward) {
       if (!step.is_object()) continue;
       if (step.contains("call") && step["call"].is_string()) {
@@ -27,6 +28,8 @@ ModuleOutlines::ModuleOutlines(const nlohmann::json& modules) {
       } else if (step.contains("op") && step["op"].is_string()) {
         if (auto ops = modelexport::onnx_ops_of(step["op"].get<std::string>()))
           own.insert(ops->begin(), ops->end());
+        else
+          unknown_ops_.insert(path);
       }
     }
   }
@@ -57,6 +60,23 @@ std::string ModuleOutlines::running_alias(const std::string& module,
     found = path;
   }
   return found;
+}
+
+std::string ModuleOutlines::reading_ancestor(const std::string& module,
+                                             const std::string& op_type) const {
+  // No forward outline at all (a submodule torch.jit.trace never entered has
+  // no forward method) or an empty one; known to the hierarchy; outlines
+  // present for the model (else nothing is known about calls).
+  const bool runs_nothing = !own_ops_.count(module) || empty_.count(module);
+  if (module.empty() || empty() || called(module) || !identity_.count(module) || !runs_nothing)
+    return "";
+  std::string a = module;
+  while (!a.empty()) {
+    auto dot = a.rfind('.');
+    a = dot == std::string::npos ? std::string() : a.substr(0, dot);
+    if (own_ops_.count(a) && (runs(a, op_type) || unknown_ops_.count(a))) return a;
+  }
+  return "";
 }
 
 int ModuleOutlines::calls(const std::string& module) const {

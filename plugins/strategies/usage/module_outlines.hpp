@@ -32,6 +32,12 @@ class ModuleOutlines {
   // the one called module of the same class and own parameter count whose
   // own ops produce `op_type`. Empty when there is not exactly one.
   std::string running_alias(const std::string& module, const std::string& op_type) const;
+  // A module no outline calls and that runs nothing itself (no outline: a
+  // submodule the tracer never entered has no forward; or an empty one),
+  // whose parameters an ancestor's own code reads instead (nn.MultiheadAttention reads `out_proj.weight` itself):
+  // the nearest ancestor whose own ops may produce `op_type` (they do, or
+  // they include an op the lowering table does not know). Empty otherwise.
+  std::string reading_ancestor(const std::string& module, const std::string& op_type) const;
 
  private:
   struct Identity {
@@ -40,6 +46,8 @@ class ModuleOutlines {
   };
   bool called(const std::string& module) const;
   std::unordered_map<std::string, std::unordered_set<std::string>> own_ops_;
+  std::unordered_set<std::string> unknown_ops_;  // modules with an op the table lacks
+  std::unordered_set<std::string> empty_;        // modules whose outline is []
   std::unordered_map<std::string, int> call_steps_;
   std::unordered_map<std::string, Identity> identity_;
 };

@@ -104,8 +104,9 @@ std::vector<UsageAssignment> assign_by_usage(const GraphView& graph,
     if (!options.use_shared_parameters)
       drop_shared(params, node, consumers, owner_readers, options.outlines);
     if (auto module = choose_module(params)) {
-      std::string alias = options.outlines.running_alias(*module, node.op_type);
-      out.push_back({i, alias.empty() ? *module : alias});
+      std::string owner = options.outlines.running_alias(*module, node.op_type);
+      if (owner.empty()) owner = options.outlines.reading_ancestor(*module, node.op_type);
+      out.push_back({i, owner.empty() ? *module : owner});
     }
   }
   return out;

@@ -26,7 +26,9 @@ struct UsageOptions {
   // LayerNorm weights (one owner called once, many LayerNormalization
   // readers) stay no evidence. And a parameter of a module no outline calls
   // goes to the one called module that is the same object under another
-  // path (ModuleOutlines::running_alias: T5's `shared` -> `encoder.embed_tokens`).
+  // path (ModuleOutlines::running_alias: T5's `shared` -> `encoder.embed_tokens`),
+  // or, if it never runs at all, to the ancestor whose own code reads it
+  // (ModuleOutlines::reading_ancestor: MultiheadAttention's `out_proj`).
   ModuleOutlines outlines;
 };
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "hierarchy/parse.hpp"
+#include "tagging/module_path.hpp"
 #include "util/error.hpp"
 
 namespace modelexport {
@@ -25,6 +26,26 @@ json read_json_file(const std::string& path) {
   }
 }
 
+// Tagging places nodes in these paths and builds tags from them: a '/' or a
+// space would make tags and scoped names ambiguous (found by
+// fuzz/targets/supplied_hierarchy.cpp: a module "pooler.ac/Net/t").
+void check_module_paths(const hierarchy::Document& doc, const std::string& where) {
+  auto check = [&](const std::string& path, const std::string& field) {
+    if (!is_valid_module_path(path))
+      fail(MX_ERR_SCHEMA, where + ": " + field + ": '" + path + "' is not a module path "
+                          "(dot-separated names without '/', spaces or control characters)");
+  };
+  for (size_t i = 0; i < doc.modules.size(); ++i) {
+    const auto& m = doc.modules[i];
+    const std::string at = "modules[" + std::to_string(i) + "]";
+    check(m.path, at + ".path");
+    if (!m.forward) continue;
+    for (size_t k = 0; k < m.forward->size(); ++k)
+      if ((*m.forward)[k].kind == hierarchy::ForwardStep::Kind::call)
+        check((*m.forward)[k].name, at + ".forward[" + std::to_string(k) + "].call");
+  }
+}
+
 }  // namespace
 
 json load_supplied_hierarchy(const json& option) {
@@ -42,7 +63,8 @@ json load_supplied_hierarchy(const json& option) {
   // The whole document is checked once here, so that a wrong field is an
   // error naming it (modules[3].class: must be string) rather than a JSON
   // type error deep in propagation or the module tree.
-  hierarchy::parse_document(hierarchy::Json(doc), where);
+  const hierarchy::Document parsed = hierarchy::parse_document(hierarchy::Json(doc), where);
+  check_module_paths(parsed, where);
   return doc;
 }
 
