@@ -446,3 +446,31 @@ TEST_CASE("aten lowering: known ops, in-place spelling, unknown ops") {
   CHECK_FALSE(onnx_ops_of("prim::PythonOp"));
   CHECK_FALSE(onnx_ops_of("torchvision::nms"));
 }
+
+TEST_CASE("outlines: side values for every layer computed by a module the caller calls first") {
+  // root = [call rot, call l.0, call l.1]; rot = [matmul, cos]; cos read by both layers
+  D g;
+  g.node("pos", "Constant", {}, {"pos"}).node("mm", "MatMul", {"inv_freq", "pos"}, {"f"})
+      .node("cos", "Cos", {"f"}, {"c"}).node("a0", "MatMul", {"x"}, {"a0"})
+      .node("m0", "Mul", {"a0", "c"}, {"r0"}).node("a1", "MatMul", {"r0"}, {"a1"})
+      .node("m1", "Mul", {"a1", "c"}, {"y"});
+  g.view.initializers = {"inv_freq"};
+  nlohmann::json modules = nlohmann::json::array(
+      {with_forward(module("", "Net", 20), outline({"aten::arange", "call rot", "call l.0", "call l.1"})),
+       with_forward(module("rot", "Rotary", 0, "x.Rotary"), outline({"aten::matmul", "aten::cos"})),
+       with_forward(module("l", "ModuleList", 20), outline({})),
+       with_forward(module("l.0", "Layer", 10), outline({"call l.0.q", "aten::mul"})),
+       with_forward(module("l.0.q", "Linear", 10, "torch.nn.Linear"), outline({"aten::linear"})),
+       with_forward(module("l.1", "Layer", 10), outline({"call l.1.q", "aten::mul"})),
+       with_forward(module("l.1.q", "Linear", 10, "torch.nn.Linear"), outline({"aten::linear"}))});
+  modules[2].erase("forward");  // a ModuleList has no forward
+  Assignments a(g.view.nodes.size());
+  a[3] = A("l.0.q", "parameter");
+  a[5] = A("l.1.q", "parameter");
+  auto r = propagate(g.view, a, modules);
+  check(r[2], "rot", "propagated");  // Cos: the root's own code has none, `rot` has
+  check(r[1], "rot", "propagated");  // MatMul: likewise
+  check(r[4], "l.0", "propagated");
+  // Without outlines the layers' common caller.
+  check(propagate(g.view, a)[2], "", "propagated");
+}

@@ -92,9 +92,41 @@ std::optional<std::string> common_module(const std::vector<size_t>& neighbours,
   return common;
 }
 
+// Shape arithmetic and glue, which any module's code produces (a `view`
+// builds its shape with Shape/Gather/Unsqueeze/Concat): the outlines say
+// nothing about who ran them.
+bool is_glue(const std::string& op) {
+  static const std::set<std::string> ops = {"Constant", "Shape", "Gather", "Unsqueeze", "Squeeze",
+                                            "Concat", "Cast", "Reshape", "Identity", "Slice", "Size"};
+  return ops.count(op) != 0;
+}
+
+// Step 2 with outlines: when the consumers' module `m` cannot have produced
+// the op (its own code has no such op), the one module `m` calls whose own
+// code can (LLaMA's rotary `Cos`/`Sin`, read by every layer: the root calls
+// `rotary_emb`). Unchanged otherwise. (Climbing to an ancestor that can run
+// the op instead was tried: it fixed BART's shift_tokens_right but moved
+// LLaMA's attention-mask slicing out of `self_attn`.)
+std::string callee_that_runs(const ModuleFacts& facts, const std::string& op, const std::string& m) {
+  using Answer = ModuleFacts::Answer;
+  const Outline* o = facts.outline(m);
+  // Arithmetic is in nearly every module's code: one callee that has an `add`
+  // says nothing (T5's mask + position bias is not final_layer_norm's eps).
+  if (!o || is_glue(op) || is_arithmetic(op) || facts.can_run(m, op) != Answer::no) return m;
+  std::string found;
+  for (const Step& s : *o) {
+    if (!s.call || s.name == found || facts.closed_leaf(s.name) ||
+        facts.can_run(s.name, op) != Answer::yes)
+      continue;
+    if (!found.empty()) return m;  // two candidates: no guess
+    found = s.name;
+  }
+  return found.empty() ? m : found;
+}
+
 // Visits `order`, placing every unplaced node from `neighbours`, until a
-// whole sweep places nothing. `adjust` may move the module found (e.g. out
-// of a built-in leaf). Monotone, so it terminates.
+// whole sweep places nothing. `adjust(node, module)` may move the module
+// found (e.g. out of a built-in leaf). Monotone, so it terminates.
 template <class Adjust>
 void sweep_to_fixed_point(const std::vector<size_t>& order, const Neighbours& neighbours,
                           Assignments& a, Adjust adjust) {
@@ -103,7 +135,7 @@ void sweep_to_fixed_point(const std::vector<size_t>& order, const Neighbours& ne
     for (size_t n : order) {
       if (a[n]) continue;
       if (auto m = common_module(neighbours[n], a)) {
-        a[n] = Assignment{adjust(*m), kEvidencePropagated};
+        a[n] = Assignment{adjust(n, *m), kEvidencePropagated};
         changed = true;
       }
     }
@@ -557,10 +589,12 @@ std::vector<Assignment> propagate(const GraphView& graph, Assignments a, const j
   std::vector<size_t> reversed(order.rbegin(), order.rend());
   const ModuleFacts facts(modules, a);
   DataPathRule(graph, e, producer_of, order, facts, a).run();
-  sweep_to_fixed_point(reversed, e.consumers, a, [&](const std::string& m) {
-    return facts.owning(facts.closed_leaf(m) ? parent_path(m) : m);
+  sweep_to_fixed_point(reversed, e.consumers, a, [&](size_t n, const std::string& m) {
+    return callee_that_runs(facts, graph.nodes[n].op_type,
+                            facts.owning(facts.closed_leaf(m) ? parent_path(m) : m));
   });
-  sweep_to_fixed_point(order, e.producers, a, [&](const std::string& m) { return facts.owning(m); });
+  sweep_to_fixed_point(order, e.producers, a,
+                       [&](size_t, const std::string& m) { return facts.owning(m); });
   std::vector<Assignment> out;
   out.reserve(a.size());
   for (auto& slot : a) out.push_back(slot ? *slot : Assignment{"", kEvidenceRoot});
