@@ -4,12 +4,6 @@
 
 namespace modelexport {
 
-const std::vector<std::string>& all_evidence_kinds() {
-  static const std::vector<std::string> kinds = {
-      "direct", "scope", "metadata", "parameter", "propagated", "root"};
-  return kinds;
-}
-
 bool is_strategy_evidence(const std::string& evidence) {
   static const std::vector<std::string> allowed = {"direct", "scope", "metadata",
                                                    "parameter"};

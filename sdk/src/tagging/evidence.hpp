@@ -7,7 +7,6 @@
 
 namespace modelexport {
 
-const std::vector<std::string>& all_evidence_kinds();  // in schema order
 bool is_strategy_evidence(const std::string& evidence);
 
 constexpr const char* kEvidenceParameter = "parameter";

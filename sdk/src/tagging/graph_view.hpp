@@ -23,20 +23,14 @@ struct GraphView {
   std::vector<std::string> initializers;
 };
 
-// Throws Error(MX_ERR_INTERNAL) if the graph JSON lacks "nodes".
-GraphView parse_graph_view(const nlohmann::json& graph);
-
-// The request's "graph": nodes with their index, names (not objects) for
-// initializers, inputs and outputs (docs/plugin-protocol.md).
-nlohmann::json strategy_graph(const nlohmann::json& graph);
-
-// The same two straight from a model's proto, for mx_registry_tag: what
-// parse_graph_view / strategy_graph give for the model's graph view
-// (mx_model_graph_json), without building and re-reading that JSON (at
-// 200,000 nodes the round trip was a fifth of the tagging time). Strings
-// read as they would after the view's text (invalid UTF-8 → U+FFFD,
-// util/json_text.hpp), and strategy_graph_text appends exactly the text
-// dump_text(strategy_graph(view)) writes: the plugin protocol is unchanged.
+// Straight from a model's proto, for mx_registry_tag: the topology
+// propagation needs, and the strategy request's "graph" text (nodes with
+// their index, bare names for initializers, inputs and outputs;
+// docs/plugin-protocol.md). Strings read as they would after the graph
+// view's JSON text (invalid UTF-8 → U+FFFD, util/json_text.hpp), so the
+// protocol is what mx_model_graph_json's view would give, without building
+// and re-reading that JSON (at 200,000 nodes the round trip was a fifth of
+// the tagging time).
 GraphView graph_view_of(const onnx::ModelProto& proto);
 void append_strategy_graph_text(const onnx::ModelProto& proto, std::string& out);
 

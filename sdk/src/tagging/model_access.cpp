@@ -14,14 +14,6 @@ void throw_if_error(mx_status* status) {
   fail(mx_status_code(status), mx_status_message(status));
 }
 
-nlohmann::json model_graph(const mx_model* model) {
-  char* text = nullptr;
-  size_t size = 0;
-  throw_if_error(mx_model_graph_json(model, &text, &size));
-  std::unique_ptr<char, void (*)(void*)> owned(text, mx_free);
-  return nlohmann::json::parse(text, text + size);
-}
-
 void set_model_hierarchy(mx_model* model, const nlohmann::json& document) {
   const std::string text = dump_text(document);
   throw_if_error(mx_model_set_hierarchy_json(model, text.c_str(), text.size()));

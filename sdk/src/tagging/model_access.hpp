@@ -25,7 +25,6 @@ namespace modelexport {
 // Throws Error(code, message) and releases the status when it is non-NULL.
 void throw_if_error(mx_status* status);
 
-nlohmann::json model_graph(const mx_model* model);
 void set_model_hierarchy(mx_model* model, const nlohmann::json& document);
 
 const onnx::ModelProto& model_proto(const mx_model& model);
