@@ -17,6 +17,11 @@
 //  3. producers: still unplaced nodes take the deepest common module of their
 //     placed producers, in topological order, to a fixed point;
 //  4. anything left goes to the root "" with evidence "root".
+// With forward outlines in the supplied modules (each module's own ops and
+// calls in program order, from `modelexport hierarchy`), steps 1 and 2 also
+// follow the program: call-only modules own nothing, a module with nothing
+// left after a call has returned, an op can start the next callee, a module
+// keeps the nodes its own code can produce (docs/tagging.md §3, "1b").
 // Nodes placed by 1-3 get evidence "propagated". Strategy assignments are
 // never changed.
 #pragma once
@@ -28,7 +33,8 @@
 namespace modelexport {
 
 // `modules`: the "modules" array of a supplied hierarchy (path, class,
-// qualified_class, parameters, own_parameters, children), or an empty array /
+// qualified_class, parameters, own_parameters, children, forward), already
+// validated by load_supplied_hierarchy, or an empty array /
 // null: the tree is then rebuilt from the placed paths, every class is
 // unknown and a leaf "has parameters" when a node was placed in it with
 // evidence "parameter".
