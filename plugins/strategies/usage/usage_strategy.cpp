@@ -39,32 +39,42 @@ bool is_compute(size_t i, const ParameterFlow& flow) {
   return !flow.is_chain[i] && !flow.is_constant[i];
 }
 
+// The parameters each node reads: a chain node passes on what reaches its
+// outputs, a compute node what reaches its inputs; constants read none.
+// Computed once: both counts below and the assignment use it.
+std::vector<std::vector<std::string>> parameters_read(const GraphView& graph,
+                                                      const ParameterFlow& flow) {
+  std::vector<std::vector<std::string>> read(graph.nodes.size());
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    if (flow.is_constant[i]) continue;
+    read[i] = flow.is_chain[i] ? parameters_out_of(graph.nodes[i], flow)
+                               : parameters_into(graph.nodes[i], flow);
+  }
+  return read;
+}
+
 // How many compute nodes consume each parameter (through chains).
 std::unordered_map<std::string, int> count_consumers(
-    const GraphView& graph, const ParameterFlow& flow) {
+    const ParameterFlow& flow, const std::vector<std::vector<std::string>>& read) {
   std::unordered_map<std::string, int> count;
-  for (size_t i = 0; i < graph.nodes.size(); ++i)
+  for (size_t i = 0; i < read.size(); ++i)
     if (is_compute(i, flow))
-      for (const auto& p : parameters_into(graph.nodes[i], flow)) ++count[p];
+      for (const auto& p : read[i]) ++count[p];
   return count;
 }
 
 // How many nodes (compute or chain) read each parameter with an op that
 // its owner's own code produces (UsageOptions::outlines).
-std::unordered_map<std::string, int> count_owner_readers(const GraphView& graph,
-                                                         const ParameterFlow& flow,
-                                                         const ModuleOutlines& outlines) {
+std::unordered_map<std::string, int> count_owner_readers(
+    const GraphView& graph, const std::vector<std::vector<std::string>>& read,
+    const ModuleOutlines& outlines) {
   std::unordered_map<std::string, int> count;
   if (outlines.empty()) return count;
-  for (size_t i = 0; i < graph.nodes.size(); ++i) {
-    if (flow.is_constant[i]) continue;
-    const NodeView& node = graph.nodes[i];
-    auto params = flow.is_chain[i] ? parameters_out_of(node, flow) : parameters_into(node, flow);
-    for (const auto& p : params) {
+  for (size_t i = 0; i < read.size(); ++i)
+    for (const auto& p : read[i]) {
       auto owner = module_of_parameter(p);
-      if (owner && outlines.runs(*owner, node.op_type)) ++count[p];
+      if (owner && outlines.runs(*owner, graph.nodes[i].op_type)) ++count[p];
     }
-  }
   return count;
 }
 
@@ -93,14 +103,14 @@ void drop_shared(std::vector<std::string>& params, const NodeView& node,
 std::vector<UsageAssignment> assign_by_usage(const GraphView& graph,
                                              const UsageOptions& options) {
   ParameterFlow flow = trace_parameter_flow(graph);
-  auto consumers = count_consumers(graph, flow);
-  auto owner_readers = count_owner_readers(graph, flow, options.outlines);
+  auto read = parameters_read(graph, flow);
+  auto consumers = count_consumers(flow, read);
+  auto owner_readers = count_owner_readers(graph, read, options.outlines);
   std::vector<UsageAssignment> out;
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     if (flow.is_constant[i]) continue;  // constants follow their consumers
     const NodeView& node = graph.nodes[i];
-    auto params = flow.is_chain[i] ? parameters_out_of(node, flow)
-                                   : parameters_into(node, flow);
+    auto& params = read[i];
     if (!options.use_shared_parameters)
       drop_shared(params, node, consumers, owner_readers, options.outlines);
     if (auto module = choose_module(params)) {
