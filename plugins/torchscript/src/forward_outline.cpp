@@ -83,9 +83,7 @@ class OutlineReader {
     auto cls = n->input(0)->type()->cast<c10::ClassType>();
     tj::Function* method = cls ? cls->findMethod(n->s(c10::attr::name)) : nullptr;
     if (!method) return false;
-    auto& graph = *tj::toGraphFunction(*method).graph();
-    if (!graph.inputs().empty()) module_path_[graph.inputs()[0]] = self_path_;
-    read_block(graph.block());
+    read_method(*tj::toGraphFunction(*method).graph(), self_path_);
     return true;
   }
 

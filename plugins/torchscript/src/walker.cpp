@@ -217,9 +217,11 @@ std::string inputs_read(const Ctx& cx, uint64_t mask) {
 void Walker::generic(tj::Node* n) {
   std::vector<VP> ins;
   bool all_static = true;
+  uint64_t from_inputs = 0;  // the model inputs this op reads (for errors and its results)
   for (auto* i : n->inputs()) {
     ins.push_back(cx_.get(i));
     if (!ins.back()->is_static || ins.back()->is_module) all_static = false;
+    from_inputs |= inputs_of(ins.back());
   }
   const std::string kind = n->kind().toQualString();
   auto& reg = registry();
@@ -241,10 +243,9 @@ void Walker::generic(tj::Node* n) {
     std::string msg = e.what();
     auto nl = msg.find("\nException raised from");
     if (nl != std::string::npos) msg = msg.substr(0, nl);
-    uint64_t mask = 0;
-    for (const auto& v : ins) mask |= inputs_of(v);
     throw Error(MX_ERR_INVALID_ARGUMENT,
-                "running " + kind + " on the example inputs failed " + cx_.location() + inputs_read(cx_, mask) +
+                "running " + kind + " on the example inputs failed " + cx_.location() +
+                    inputs_read(cx_, from_inputs) +
                     ": " + msg + " (check the input specs: names, dtypes and ranks)");
   }
   if (stack.size() != n->outputs().size())
@@ -262,13 +263,11 @@ void Walker::generic(tj::Node* n) {
   // clear stale bindings of outputs (loops re-walk blocks)
   for (auto* o : n->outputs()) cx_.frame->env.erase(o);
   it->second(cx_, n);
-  uint64_t mask = 0;
-  for (const auto& v : ins) mask |= inputs_of(v);
   for (auto* o : n->outputs()) {
     if (!cx_.frame->env.count(o))
       throw Error(MX_ERR_INTERNAL, "internal: lowering of " + kind + " did not bind %" + o->debugName());
     VP out = cx_.get(o);
-    if (!out->is_static) out->from_inputs |= mask;  // static values may be shared constants
+    if (!out->is_static) out->from_inputs |= from_inputs;  // static values may be shared constants
   }
   if (!is_view_op(kind)) {  // results of other ops (clone, to, ...) are not views
     for (auto* o : n->outputs()) {
