@@ -1,5 +1,7 @@
 #include "scope_strategy.hpp"
 
+#include <optional>
+
 #include "module_snap.hpp"
 #include "scope_name.hpp"
 
@@ -17,34 +19,37 @@ std::set<std::string> module_paths(const json& modules) {
   return paths;
 }
 
+// The module a node's name places it in, or nothing: a scoped name gives its
+// module (snapped to the supplied tree when there is one), "/Mul" the root.
+std::optional<std::string> module_named(const std::string& name, const ModuleSnap& snap) {
+  auto steps = scope_steps(name);
+  if (!steps) {
+    // "/Mul": computed by the root module's own forward (BERT's mask).
+    if (is_root_scope_name(name)) return std::string();
+    return std::nullopt;
+  }
+  if (snap.empty()) {
+    std::string module;
+    for (const auto& s : *steps) module += (module.empty() ? "" : ".") + s;
+    return module;
+  }
+  std::string module = snap.resolve(*steps);
+  // A scope names a called submodule, so "nothing matched" is not the
+  // root: leave the node to propagation rather than claim evidence.
+  if (module.empty()) return std::nullopt;
+  return module;
+}
+
 }  // namespace
 
 json assign_from_scopes(const json& request) {
   const ModuleSnap snap(module_paths(request.value("modules", json::array())));
   json assignments = json::array();
   const json& nodes = request.at("graph").at("nodes");
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    const std::string name = nodes[i].value("name", "");
-    auto steps = scope_steps(name);
-    if (!steps) {
-      // "/Mul": computed by the root module's own forward (BERT's mask).
-      if (is_root_scope_name(name))
-        assignments.push_back({{"node", nodes[i].value("index", i)}, {"module", ""},
-                               {"evidence", "scope"}});
-      continue;
-    }
-    std::string module;
-    if (snap.empty()) {
-      for (const auto& s : *steps) module += (module.empty() ? "" : ".") + s;
-    } else {
-      module = snap.resolve(*steps);
-      // A scope names a called submodule, so "nothing matched" is not the
-      // root: leave the node to propagation rather than claim evidence.
-      if (module.empty()) continue;
-    }
-    assignments.push_back({{"node", nodes[i].value("index", i)},
-                           {"module", module}, {"evidence", "scope"}});
-  }
+  for (size_t i = 0; i < nodes.size(); ++i)
+    if (auto module = module_named(nodes[i].value("name", ""), snap))
+      assignments.push_back({{"node", nodes[i].value("index", i)},
+                             {"module", *module}, {"evidence", "scope"}});
   return {{"schema", "modelexport.strategy-response/1"}, {"assignments", assignments}};
 }
 
