@@ -474,3 +474,38 @@ TEST_CASE("outlines: side values for every layer computed by a module the caller
   // Without outlines the layers' common caller.
   check(propagate(g.view, a)[2], "", "propagated");
 }
+
+TEST_CASE("outlines: a value read by a callee's first call was computed by the caller before it") {
+  // BART in small: root = [eq, masked_fill, call enc, call dec] (shift_tokens_right);
+  // enc = [view, call enc.emb, ...]; dec = [size, call dec.emb, ...].
+  // ids -> Equal -> Where -> Gather(dec.emb) ; ids -> Reshape -> Gather(enc.emb)
+  D g;
+  g.node("eq", "Equal", {"ids", "pad"}, {"e"}).node("wh", "Where", {"e", "pad", "ids"}, {"dids"})
+      .node("demb", "Gather", {"dw", "dids"}, {"dh"}).node("rs", "Reshape", {"ids", "shape"}, {"ids2"})
+      .node("eemb", "Gather", {"ew", "ids2"}, {"eh"});
+  g.view.initializers = {"pad", "shape", "dw", "ew"};
+  nlohmann::json modules = nlohmann::json::array(
+      {with_forward(module("", "Model", 20),
+                    outline({"aten::eq", "aten::masked_fill", "call enc", "call dec"})),
+       with_forward(module("enc", "Encoder", 10, "x.Encoder"),
+                    outline({"aten::size", "aten::view", "call enc.emb", "aten::add"})),
+       with_forward(module("enc.emb", "ScaledEmbedding", 10, "x.ScaledEmbedding"),
+                    outline({"aten::embedding", "aten::mul"})),
+       with_forward(module("dec", "Decoder", 10, "x.Decoder"),
+                    outline({"aten::size", "call dec.emb", "aten::masked_fill", "aten::add"})),
+       with_forward(module("dec.emb", "Embedding", 10, "torch.nn.Embedding"),
+                    outline({"aten::embedding"}))});
+  Assignments a(g.view.nodes.size());
+  a[2] = A("dec.emb", "parameter");
+  a[4] = A("enc.emb", "parameter");
+  auto r = propagate(g.view, a, modules);
+  // The decoder runs only `size` before it calls its embedding: the Where
+  // (and the Equal feeding it) ran in the root before it called `dec`,
+  // although `dec` has a masked_fill of its own later on.
+  check(r[1], "", "propagated");
+  check(r[0], "", "propagated");
+  // The embedding's own code has no Reshape; the encoder views before the call.
+  check(r[3], "enc", "propagated");
+  // Without outlines the consumers decide.
+  check(propagate(g.view, a)[1], "dec", "propagated");
+}

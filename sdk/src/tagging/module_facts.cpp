@@ -101,6 +101,21 @@ ModuleFacts::Answer ModuleFacts::can_run(const std::string& p, const std::string
   return f->own_ops.any_unknown ? Answer::unknown : Answer::no;
 }
 
+ModuleFacts::Answer ModuleFacts::can_run_before_call(const std::string& p, const std::string& branch,
+                                                     const std::string& op_type) const {
+  if (branch == p) return can_run(p, op_type);
+  const Outline* o = outline(p);
+  if (!o) return Answer::unknown;
+  auto into_branch = [&](const Step& s) {
+    return s.call && (is_ancestor_or_self(s.name, branch) || is_ancestor_or_self(branch, s.name));
+  };
+  auto call = std::find_if(o->begin(), o->end(), into_branch);
+  if (call == o->end()) return Answer::unknown;
+  const OwnOps before = own_ops_of(Outline(o->begin(), call));
+  if (before.types.count(op_type)) return Answer::yes;
+  return before.any_unknown ? Answer::unknown : Answer::no;
+}
+
 bool ModuleFacts::passes_through(const std::string& p) const {
   const Outline* o = outline(p);
   return !p.empty() && o && std::all_of(o->begin(), o->end(), [](const Step& s) { return s.call; });

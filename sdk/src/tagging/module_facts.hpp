@@ -54,6 +54,13 @@ class ModuleFacts {
   // op of it is not in the lowering table and the known ones do not match.
   enum class Answer { yes, no, unknown };
   Answer can_run(const std::string& p, const std::string& op_type) const;
+  // The same question for the own ops `p` runs before its first call into
+  // `branch` (a module in its subtree: the callee, something below it, or a
+  // container of callees), i.e. what `p` can compute before that code runs.
+  // `branch == p` asks about all own ops (can_run). Unknown when `p` has no
+  // outline or never calls into `branch`.
+  Answer can_run_before_call(const std::string& p, const std::string& branch,
+                             const std::string& op_type) const;
   // Its forward runs no op of its own (BertEncoder, BertLayer: only calls).
   bool passes_through(const std::string& p) const;
   // Its forward does nothing at all (eval-mode Dropout, Identity): it

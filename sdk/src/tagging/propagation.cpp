@@ -124,6 +124,52 @@ std::string callee_that_runs(const ModuleFacts& facts, const std::string& op, co
   return found.empty() ? m : found;
 }
 
+// Step 0: a node is "side" when it is Shape/Size or every input is an
+// initializer or a side node's output (constants and the shape arithmetic
+// computed from them); the others carry an activation from a graph input.
+std::vector<bool> side_nodes(const GraphView& g, const ProducerMap& producer_of,
+                             const std::vector<size_t>& order) {
+  const std::unordered_set<std::string_view> initializers(g.initializers.begin(), g.initializers.end());
+  std::vector<bool> side(g.nodes.size(), false);
+  for (size_t n : order) {
+    const GraphNode& node = g.nodes[n];
+    bool s = node.op_type == "Shape" || node.op_type == "Size";
+    if (!s) {
+      s = true;
+      for (const auto& in : node.inputs) {
+        if (in.empty()) continue;
+        auto it = producer_of.find(in);
+        if (it != producer_of.end() ? !side[it->second] : !initializers.count(in)) s = false;
+      }
+    }
+    side[n] = s;
+  }
+  return side;
+}
+
+// Step 2 with outlines, for a data node: a value the code of module `m`
+// reads in (or below) `branch` must exist before that code runs. When `m`'s
+// own ops before it calls into `branch` cannot produce the node's op, the
+// node ran in a caller before the call: the nearest caller whose own ops
+// before it can (BART's shift_tokens_right in BartModel.forward feeds only
+// decoder.embed_tokens, and BartDecoder runs nothing but `size` before it
+// calls embed_tokens; the encoder's `input_ids.view(...)` is the encoder's,
+// not its embedding's). `m` is kept when an outline is missing, an answer is
+// unknown, or no caller can.
+std::string caller_that_computes(const ModuleFacts& facts, const std::string& op,
+                                 const std::string& m, const std::string& branch) {
+  using Answer = ModuleFacts::Answer;
+  std::string cur = m, below = branch;
+  for (;;) {
+    const Answer here = facts.can_run_before_call(cur, below, op);
+    if (here == Answer::yes) return cur;
+    if (here == Answer::unknown || cur.empty()) return m;
+    below = cur;
+    cur = parent_path(cur);
+    while (!cur.empty() && facts.is_container(cur) && !facts.outline(cur)) cur = parent_path(cur);
+  }
+}
+
 // Visits `order`, placing every unplaced node from `neighbours`, until a
 // whole sweep places nothing. `adjust(node, module)` may move the module
 // found (e.g. out of a built-in leaf). Monotone, so it terminates.
@@ -145,32 +191,16 @@ void sweep_to_fixed_point(const std::vector<size_t>& order, const Neighbours& ne
 // Step 1 (see propagation.hpp / docs/tagging.md §3.1).
 class DataPathRule {
  public:
-  DataPathRule(const GraphView& g, const Edges& e, const ProducerMap& producer_of,
+  DataPathRule(const GraphView& g, const Edges& e, const std::vector<bool>& side,
                const std::vector<size_t>& order, const ModuleFacts& facts, Assignments& a)
       : g_(g), e_(e), order_(order), facts_(facts), a_(a), pos_(g.nodes.size()),
-        evidence_(g.nodes.size()), side_(g.nodes.size(), false), next_evidence_(g.nodes.size(), kNone) {
+        evidence_(g.nodes.size()), side_(side), next_evidence_(g.nodes.size(), kNone) {
     for (size_t i = 0; i < order.size(); ++i) pos_[order[i]] = i;
     for (size_t i = 0; i < a.size(); ++i) evidence_[i] = a[i].has_value();
-    const std::unordered_set<std::string_view> initializers(g.initializers.begin(),
-                                                            g.initializers.end());
     value_consumers_.reserve(g.nodes.size() * 2);
     for (size_t i = 0; i < g.nodes.size(); ++i)
       for (const auto& in : g.nodes[i].inputs)
         if (!in.empty()) value_consumers_[in].push_back(i);
-    // side: Shape/Size, or every input a side node's output or an initializer.
-    for (size_t n : order) {
-      const GraphNode& node = g.nodes[n];
-      bool side = node.op_type == "Shape" || node.op_type == "Size";
-      if (!side) {
-        side = true;
-        for (const auto& in : node.inputs) {
-          if (in.empty()) continue;
-          auto it = producer_of.find(in);
-          if (it != producer_of.end() ? !side_[it->second] : !initializers.count(in)) side = false;
-        }
-      }
-      side_[n] = side;
-    }
     // next_evidence: the evidence-placed node earliest in topological order
     // reachable through consumers that are not evidence-placed.
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
@@ -513,7 +543,8 @@ class DataPathRule {
   const ModuleFacts& facts_;
   Assignments& a_;
   std::vector<size_t> pos_;
-  std::vector<bool> evidence_, side_;
+  std::vector<bool> evidence_;
+  const std::vector<bool>& side_;
   std::vector<size_t> next_evidence_;
   std::unordered_map<std::string_view, std::vector<size_t>> value_consumers_;
 };
@@ -588,10 +619,16 @@ std::vector<Assignment> propagate(const GraphView& graph, Assignments a, const j
   std::vector<size_t> order = topological_order(graph, e);
   std::vector<size_t> reversed(order.rbegin(), order.rend());
   const ModuleFacts facts(modules, a);
-  DataPathRule(graph, e, producer_of, order, facts, a).run();
+  const std::vector<bool> side = side_nodes(graph, producer_of, order);
+  DataPathRule(graph, e, side, order, facts, a).run();
   sweep_to_fixed_point(reversed, e.consumers, a, [&](size_t n, const std::string& m) {
-    return callee_that_runs(facts, graph.nodes[n].op_type,
-                            facts.owning(facts.closed_leaf(m) ? parent_path(m) : m));
+    const std::string& op = graph.nodes[n].op_type;
+    const std::string owner = facts.owning(facts.closed_leaf(m) ? parent_path(m) : m);
+    if (!side[n]) {
+      const std::string caller = caller_that_computes(facts, op, owner, m);
+      if (caller != owner) return caller;
+    }
+    return callee_that_runs(facts, op, owner);
   });
   sweep_to_fixed_point(order, e.producers, a,
                        [&](size_t, const std::string& m) { return facts.owning(m); });

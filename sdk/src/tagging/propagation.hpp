@@ -21,7 +21,8 @@
 // calls in program order, from `modelexport hierarchy`), steps 1 and 2 also
 // follow the program: call-only modules own nothing, a module with nothing
 // left after a call has returned, an op can start the next callee, a module
-// keeps the nodes its own code can produce (docs/tagging.md §3, "1b").
+// keeps the nodes its own code can produce, a value a callee reads first
+// was computed by the caller before the call (docs/tagging.md §3, "1b").
 // Nodes placed by 1-3 get evidence "propagated". Strategy assignments are
 // never changed.
 #pragma once
