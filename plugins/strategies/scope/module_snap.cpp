@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "file_modules.hpp"  // repeated_call_base
+
 namespace mx_scope {
 namespace {
 
@@ -41,18 +43,6 @@ bool ModuleSnap::descendant_for(const std::string& base, const std::string& step
     }
   }
   return found == 1;
-}
-
-// torch.onnx names the scope of a module's second, third... call in the
-// same parent `relu_1`, `relu_2` (ResNet's Bottleneck calls `self.relu`
-// three times): "relu_1" -> "relu". Empty when the step has no such suffix.
-static std::string repeated_call_base(const std::string& step) {
-  size_t underscore = step.rfind('_');
-  if (underscore == std::string::npos || underscore == 0 || underscore + 1 == step.size())
-    return {};
-  for (size_t i = underscore + 1; i < step.size(); ++i)
-    if (step[i] < '0' || step[i] > '9') return {};
-  return step.substr(0, underscore);
 }
 
 bool ModuleSnap::resolve_step(const std::string& current, const std::string& step,

@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "file_modules.hpp"
 #include "module_snap.hpp"
 #include "scope_name.hpp"
 
@@ -28,11 +29,6 @@ std::optional<std::string> module_named(const std::string& name, const ModuleSna
     if (is_root_scope_name(name)) return std::string();
     return std::nullopt;
   }
-  if (snap.empty()) {
-    std::string module;
-    for (const auto& s : *steps) module += (module.empty() ? "" : ".") + s;
-    return module;
-  }
   std::string module = snap.resolve(*steps);
   // A scope names a called submodule, so "nothing matched" is not the
   // root: leave the node to propagation rather than claim evidence.
@@ -40,10 +36,22 @@ std::optional<std::string> module_named(const std::string& name, const ModuleSna
   return module;
 }
 
+// Without a supplied tree, the modules the file itself shows.
+std::set<std::string> modules_of_file(const json& graph) {
+  std::vector<std::string> names, initializers;
+  for (const auto& n : graph.at("nodes")) names.push_back(n.value("name", ""));
+  if (graph.contains("initializers") && graph.at("initializers").is_array())
+    for (const auto& i : graph.at("initializers"))
+      if (i.is_string()) initializers.push_back(i.get<std::string>());
+  return modules_shown_by_file(names, initializers);
+}
+
 }  // namespace
 
 json assign_from_scopes(const json& request) {
-  const ModuleSnap snap(module_paths(request.value("modules", json::array())));
+  std::set<std::string> known = module_paths(request.value("modules", json::array()));
+  if (known.empty()) known = modules_of_file(request.at("graph"));
+  const ModuleSnap snap(std::move(known));
   json assignments = json::array();
   const json& nodes = request.at("graph").at("nodes");
   for (size_t i = 0; i < nodes.size(); ++i)

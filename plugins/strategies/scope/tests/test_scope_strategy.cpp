@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "file_modules.hpp"
 #include "module_snap.hpp"
 #include "scope_strategy.hpp"
 
@@ -69,4 +70,29 @@ TEST_CASE("a module's repeated call (torch.onnx scope 'relu_1') is that module")
   CHECK(snap.resolve({"layer1", "0", "conv2_1"}) == "layer1.0");  // no base module either
   CHECK(snap.resolve({"layer1", "0", "relu_"}) == "layer1.0");
   CHECK(snap.resolve({"layer1", "0", "_1"}) == "layer1.0");
+}
+
+TEST_CASE("without a tree, a scope repeating a parameter-free sibling is its repeated call") {
+  json nodes = json::array();
+  const std::vector<std::string> names = {
+      "/layer1/layer1.0/relu/Relu",   "/layer1/layer1.0/relu_1/Relu", "/layer1/layer1.0/relu_2/Relu",
+      "/h.0/ln_1/LayerNormalization", "/h.0/ln/LayerNormalization",  "/act_1/Sigmoid",
+      "/block/conv/Conv",             "/block_1/conv/Conv"};
+  for (size_t i = 0; i < names.size(); ++i) nodes.push_back({{"index", i}, {"name", names[i]}});
+  json graph = {{"nodes", nodes},
+                {"initializers", {"h.0.ln_1.weight", "h.0.ln.weight", "block.conv.weight", "onnx::Conv_7"}}};
+  json r = mx_scope::assign_from_scopes({{"operation", "assign"}, {"graph", graph}});
+  std::vector<std::string> got;
+  for (const auto& a : r["assignments"]) got.push_back(a["module"]);
+  CHECK(got == std::vector<std::string>{"layer1.0.relu", "layer1.0.relu", "layer1.0.relu", "h.0.ln_1",
+                                        "h.0.ln", "act_1", "block.conv", "block.conv"});
+}
+
+TEST_CASE("repeated-call suffixes") {
+  CHECK(mx_scope::repeated_call_base("relu_1") == "relu");
+  CHECK(mx_scope::repeated_call_base("conv_12") == "conv");
+  CHECK(mx_scope::repeated_call_base("relu").empty());
+  CHECK(mx_scope::repeated_call_base("_1").empty());
+  CHECK(mx_scope::repeated_call_base("relu_").empty());
+  CHECK(mx_scope::repeated_call_base("relu_1a").empty());
 }

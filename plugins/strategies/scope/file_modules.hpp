@@ -1,0 +1,28 @@
+// The module paths a file itself shows when no hierarchy is supplied: every
+// module its scoped node names reach and every module owning a named
+// initializer (`layer1.0.conv1.weight` -> `layer1.0.conv1`), with their
+// ancestors, minus the scopes that are a module's repeated call.
+//
+// torch.onnx names the scope of a module's second and third call in the
+// same parent `relu_1`, `relu_2` (ResNet's Bottleneck calls `self.relu`
+// three times). Without a tree nothing proves it, so a step `X_N` is read
+// as a repeated call of `X` when `X` is a sibling seen in the file and
+// `X_N` owns no parameter (GPT-2's `ln_1` owns weights: a real module).
+// A model that really has parameter-free modules `relu` and `relu_1` side
+// by side gets both read as `relu`; torch's own names cannot tell them
+// apart either. ModuleSnap then resolves `relu_1` to `relu` as it does with
+// a supplied tree.
+#pragma once
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mx_scope {
+
+std::set<std::string> modules_shown_by_file(const std::vector<std::string>& node_names,
+                                            const std::vector<std::string>& initializer_names);
+
+// "relu_1" -> "relu"; "" when the step has no `_<digits>` suffix.
+std::string repeated_call_base(const std::string& step);
+
+}  // namespace mx_scope
