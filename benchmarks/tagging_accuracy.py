@@ -73,7 +73,7 @@ import pathlib
 import shutil
 import sys
 
-from mx_cli import Cli, sidecar  # benchmarks/mx_cli.py
+from mx_cli import Cli, sidecar, work_dir  # benchmarks/mx_cli.py
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 
@@ -374,7 +374,9 @@ def main(argv):
     parser.add_argument("--cli", default=shutil.which("modelexport")
                         or str(REPO / "build" / "sdk" / "modelexport"))
     parser.add_argument("--plugin-dir", help="added to MODELEXPORT_PLUGIN_PATH")
-    parser.add_argument("--work", default="/tmp/modelexport-tagging-accuracy")
+    parser.add_argument("--work", help="scratch directory, kept (default: a temporary one, "
+                        "removed at the end unless --keep)")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary work files")
     parser.add_argument("--models", default="default",
                         help="comma-separated model names or groups: default (bert,gpt2,"
                              "resnet50: the documented table), extra (the others), all; "
@@ -392,19 +394,19 @@ def main(argv):
     if unknown:
         parser.error(f"unknown models {unknown}; known: {list(MODELS)}, groups: {list(GROUPS)}")
     cli = Cli(args.cli, args.plugin_dir)
-    work = pathlib.Path(args.work)
-    all_results, failed = {}, False
-    for model in models:
-        try:
-            all_results[model] = run_model(model, cli, work, args.strategies.split(","),
-                                           args.hierarchy)
-        except (RuntimeError, OSError) as error:  # export failed (or CLI being relinked): go on
-            all_results[model] = {"-": {"error": str(error)}}
-        failed |= any("error" in r for r in all_results[model].values())
-    print_table(all_results)
-    if args.json:
-        pathlib.Path(args.json).write_text(json.dumps(all_results, indent=1))
-    return 1 if failed else 0
+    with work_dir(args.work, args.keep, "mx-tagacc-") as work:
+        all_results, failed = {}, False
+        for model in models:
+            try:
+                all_results[model] = run_model(model, cli, work, args.strategies.split(","),
+                                               args.hierarchy)
+            except (RuntimeError, OSError) as error:  # export failed (or CLI being relinked): go on
+                all_results[model] = {"-": {"error": str(error)}}
+            failed |= any("error" in r for r in all_results[model].values())
+        print_table(all_results)
+        if args.json:
+            pathlib.Path(args.json).write_text(json.dumps(all_results, indent=1))
+        return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -349,7 +349,7 @@ import subprocess
 import sys
 import time
 
-from mx_cli import Cli, sidecar  # benchmarks/mx_cli.py
+from mx_cli import Cli, sidecar, work_dir  # benchmarks/mx_cli.py
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 
@@ -762,7 +762,9 @@ def main(argv):
     parser.add_argument("--cli", default=shutil.which("modelexport")
                         or str(REPO / "build" / "sdk" / "modelexport"))
     parser.add_argument("--plugin-dir", help="added to MODELEXPORT_PLUGIN_PATH")
-    parser.add_argument("--work", default="/tmp/tagforeign")
+    parser.add_argument("--work", help="scratch directory, kept (default: a temporary one, "
+                        "removed at the end unless --keep)")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary work files")
     parser.add_argument("--models", default=",".join(MODELS))
     parser.add_argument("--variants", default="fresh,perturbed",
                         help="fresh: weights as constructed; perturbed: no two parameters "
@@ -777,33 +779,33 @@ def main(argv):
     if unknown:
         parser.error(f"unknown models {unknown}; known: {MODELS}")
     cli = Cli(args.cli, args.plugin_dir)
-    work = pathlib.Path(args.work)
-    everything, failed = {}, False
-    for variant in [v for v in args.variants.split(",") if v]:
-        results, ort_results = {}, {}
-        for name in models:
-            t0 = time.time()
-            try:
-                results[name] = run_model(name, cli, work, variant)
-            except RuntimeError as error:
-                results[name] = {"export": str(error), "runs": {}}
-            failed |= any("error" in r or r.get("untagged")
-                          for r in results[name]["runs"].values())
-            print(f"# {variant} {name}: {time.time() - t0:.0f} s", file=sys.stderr)
-        for name in [m for m in args.ort_models.split(",") if m]:
-            if results.get(name, {}).get("export") == "ok":
-                ort_results[name] = run_ort(name, cli, work, variant,
-                                            args.ort_levels.split(","))
-                failed |= any("error" in row or any("error" in r or r.get("untagged")
-                                                    for r in row["runs"].values())
-                              for row in ort_results[name].values())
-        print(f"=== weights: {variant}\n")
-        print_tables(results, ort_results)
-        print()
-        everything[variant] = {"a": results, "b": ort_results}
-    if args.json:
-        pathlib.Path(args.json).write_text(json.dumps(everything, indent=1))
-    return 1 if failed else 0
+    with work_dir(args.work, args.keep, "mx-tagforeign-") as work:
+        everything, failed = {}, False
+        for variant in [v for v in args.variants.split(",") if v]:
+            results, ort_results = {}, {}
+            for name in models:
+                t0 = time.time()
+                try:
+                    results[name] = run_model(name, cli, work, variant)
+                except RuntimeError as error:
+                    results[name] = {"export": str(error), "runs": {}}
+                failed |= any("error" in r or r.get("untagged")
+                              for r in results[name]["runs"].values())
+                print(f"# {variant} {name}: {time.time() - t0:.0f} s", file=sys.stderr)
+            for name in [m for m in args.ort_models.split(",") if m]:
+                if results.get(name, {}).get("export") == "ok":
+                    ort_results[name] = run_ort(name, cli, work, variant,
+                                                args.ort_levels.split(","))
+                    failed |= any("error" in row or any("error" in r or r.get("untagged")
+                                                        for r in row["runs"].values())
+                                  for row in ort_results[name].values())
+            print(f"=== weights: {variant}\n")
+            print_tables(results, ort_results)
+            print()
+            everything[variant] = {"a": results, "b": ort_results}
+        if args.json:
+            pathlib.Path(args.json).write_text(json.dumps(everything, indent=1))
+        return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ against LibTorch with ONNX Runtime.
 Per model:
  1. fixture step (make_zoo.py, run with this interpreter): build from the
     config, trace, save inputs/outputs at two shapes (cached under
-    tests/fixtures/generated/zoo/ by a stamp of the zoo scripts);
+    tests/fixtures/generated/zoo/ by a stamp of the zoo scripts; --all
+    caches ~23 GB there: remove the directory when done);
  2. `modelexport export NAME.pt -o NAME.onnx --input SPEC ...` (CLI from
     MODELEXPORT_CLI or a build directory; plugins from MODELEXPORT_PLUGIN_PATH);
  3. ONNX Runtime on the same inputs as LibTorch: every output within
