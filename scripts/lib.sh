@@ -41,3 +41,16 @@ mx_read_list() { sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1"; }
 mx_trap_errors() {
   trap 'rc=$?; printf "\n%serror:%s %s failed (exit %s) at line %s: %s\n" "$_mx_red" "$_mx_reset" "$(basename "$0")" "$rc" "$LINENO" "$BASH_COMMAND" >&2' ERR
 }
+
+# Fails early, with the numbers, when a directory's file system has less
+# than NEED_GB free: a build that runs out of space midway fails with a
+# compiler's "No space left on device" on whatever file it was writing.
+# `mx_require_space DIR NEED_GB WHAT`.
+mx_require_space() {
+  local dir="$1" need="$2" what="$3" avail
+  while [[ ! -d "$dir" ]]; do dir="$(dirname "$dir")"; done
+  avail="$(df -Pk "$dir" | awk 'NR == 2 { print int($4 / 1048576) }')"
+  if ((avail < need)); then
+    mx_die "$what needs about ${need} GB free on the file system of $dir; ${avail} GB are free (df -h $dir). Free some space and re-run."
+  fi
+}

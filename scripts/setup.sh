@@ -18,6 +18,9 @@ mx_trap_errors
 
 DEPS="$MX_REPO/scripts/deps"
 [[ -r /etc/debian_version ]] || mx_die "this script targets Debian 12 (no /etc/debian_version)"
+# Build tree ~2 GB, venv ~0.3 GB, fixtures and test scratch ~1 GB; the test
+# script's sanitizer build adds ~1.5 GB (checked there).
+mx_require_space "$MX_BUILD_DIR" 4 "setup (build tree, venv, fixtures)"
 
 # ---------------------------------------------------------------------------
 mx_step "1/6 Debian packages ($DEPS/apt-packages.txt)"

@@ -21,6 +21,11 @@ if [[ "${MX_SKIP_SETUP:-0}" != 1 ]]; then
   "$MX_REPO/scripts/setup.sh"
 fi
 
+# The sanitizer build (~1.5 GB) and the tests' scratch files (exports,
+# pytest's temporary directories: ~1 GB).
+mx_require_space "$MX_REPO" 3 "the test suite (sanitizer build)"
+mx_require_space "${TMPDIR:-/tmp}" 2 "the test suite (temporary exports)"
+
 # Tests see the venv first (pytest, onnxruntime, onnx; Debian torch through
 # --system-site-packages), the build tree's library and plugins.
 export PATH="$MX_VENV/bin:$PATH"
