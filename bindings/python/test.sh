@@ -11,4 +11,4 @@ python="${MX_VENV:-$repo/.venv}/bin/python"
 echo "python binding: MODELEXPORT_LIBRARY=${MODELEXPORT_LIBRARY:-<installed>}" \
      "MODELEXPORT_PLUGIN_PATH=${MODELEXPORT_PLUGIN_PATH:-}"
 cd "$here"
-PYTHONPATH="$here/src${PYTHONPATH:+:$PYTHONPATH}" exec "$python" -m pytest -q -p no:cacheprovider "${@:-tests}"
+PYTHONPATH="$here/src${PYTHONPATH:+:$PYTHONPATH}" exec "$python" -m pytest -q -p no:cacheprovider -o tmp_path_retention_policy=failed "${@:-tests}"
