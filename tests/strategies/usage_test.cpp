@@ -2,6 +2,7 @@
 // rule, shared parameters, odd graphs.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -278,4 +279,108 @@ TEST_CASE("outlines: a module that never runs lends its weights to the ancestor 
   modules[1]["forward"].push_back({{"call", "attn.out_proj"}});
   with.outlines = ModuleOutlines(modules);
   CHECK(run(g, with) == std::map<size_t, std::string>{{0, "attn.out_proj"}});
+}
+
+// ---- weights the exporter renamed (anonymous_weights.hpp)
+
+TEST_CASE("renamed weights: folded Convs are matched by size and call order") {
+  // ResNet block in small: BatchNorm folded into each Conv (`onnx::Conv_N`
+  // weight and a new bias); conv1 and conv2 have the same size, conv3 not.
+  GraphView g;
+  g.initializer_order = {"onnx::Conv_1", "onnx::Conv_2", "onnx::Conv_3", "onnx::Conv_4",
+                         "onnx::Conv_5", "onnx::Conv_6", "fc.weight", "fc.bias"};
+  for (const auto& i : g.initializer_order) g.initializers.insert(i);
+  g.shapes = {{"onnx::Conv_1", {4, 4, 3, 3}}, {"onnx::Conv_2", {4}}, {"onnx::Conv_3", {4, 4, 3, 3}},
+              {"onnx::Conv_4", {4}}, {"onnx::Conv_5", {8, 4, 1, 1}}, {"onnx::Conv_6", {8}},
+              {"fc.weight", {2, 8}}, {"fc.bias", {2}}};
+  g.nodes = {n("Conv", {"x", "onnx::Conv_1", "onnx::Conv_2"}, {"a"}), n("Relu", {"a"}, {"b"}),
+             n("Conv", {"b", "onnx::Conv_3", "onnx::Conv_4"}, {"c"}),
+             n("Conv", {"c", "onnx::Conv_5", "onnx::Conv_6"}, {"d"}),
+             n("Gemm", {"d", "fc.weight", "fc.bias"}, {"y"})};
+  nlohmann::json modules = nlohmann::json::array(
+      {mod("", "Net", 0, {{"call", "conv1"}, {"call", "bn1"}, {"call", "relu"}, {"call", "conv2"},
+                          {"call", "bn2"}, {"call", "conv3"}, {"call", "bn3"}, {"call", "fc"}}),
+       mod("conv1", "Conv2d", 144, {{"op", "aten::_convolution"}}),
+       mod("bn1", "BatchNorm2d", 8, {{"op", "aten::batch_norm"}}),
+       mod("relu", "ReLU", 0, {{"op", "aten::relu"}}),
+       mod("conv2", "Conv2d", 144, {{"op", "aten::_convolution"}}),
+       mod("bn2", "BatchNorm2d", 8, {{"op", "aten::batch_norm"}}),
+       mod("conv3", "Conv2d", 32, {{"op", "aten::_convolution"}}),
+       mod("bn3", "BatchNorm2d", 16, {{"op", "aten::batch_norm"}}),
+       mod("fc", "Linear", 18, {{"op", "aten::linear"}})});
+  UsageOptions with;
+  with.outlines = ModuleOutlines(modules);
+  const std::map<size_t, std::string> want = {{0, "conv1"}, {2, "conv2"}, {3, "conv3"}, {4, "fc"}};
+  CHECK(run(g, with) == want);
+  auto by_size = assign_by_usage(g, with);
+  CHECK(std::count_if(by_size.begin(), by_size.end(), [](auto& a) { return a.by_size; }) == 3);
+  // Without a hierarchy (no sizes, no order) or without shapes: names only.
+  CHECK(run(g) == std::map<size_t, std::string>{{4, "fc"}});
+  GraphView no_shapes = g;
+  no_shapes.shapes.clear();
+  CHECK(run(no_shapes, with) == std::map<size_t, std::string>{{4, "fc"}});
+  // Without outlines, the hierarchy's module order stands in for the calls.
+  for (auto& m : modules) m.erase("forward");
+  with.outlines = ModuleOutlines(modules);
+  CHECK(run(g, with) == want);
+}
+
+TEST_CASE("renamed weights: a size class with a stray member is left alone") {
+  GraphView g;  // two 16-element renamed weights, one 16-element module
+  g.initializer_order = {"onnx::MatMul_1", "onnx::MatMul_2"};
+  g.initializers = {"onnx::MatMul_1", "onnx::MatMul_2"};
+  g.shapes = {{"onnx::MatMul_1", {4, 4}}, {"onnx::MatMul_2", {4, 4}}};
+  g.nodes = {n("MatMul", {"x", "onnx::MatMul_1"}, {"a"}), n("MatMul", {"a", "onnx::MatMul_2"}, {"b"})};
+  nlohmann::json modules = nlohmann::json::array(
+      {mod("", "Net", 0, {{"call", "q"}}), mod("q", "Linear", 16, {{"op", "aten::linear"}})});
+  UsageOptions with;
+  with.outlines = ModuleOutlines(modules);
+  CHECK(run(g, with).empty());
+}
+
+TEST_CASE("renamed weights: the reader of a named bias anchors its MatMul, then order") {
+  // Linear weights pre-transposed (`onnx::MatMul_N`), biases keep their
+  // names; the file lists k's MatMul before q's (an optimizer re-sorted them).
+  GraphView g;
+  g.initializer_order = {"onnx::MatMul_1", "onnx::MatMul_2", "q.bias", "k.bias", "onnx::Slice_9"};
+  for (const auto& i : g.initializer_order) g.initializers.insert(i);
+  g.shapes = {{"onnx::MatMul_1", {4, 4}}, {"onnx::MatMul_2", {4, 4}}, {"q.bias", {4}},
+              {"k.bias", {4}}, {"onnx::Slice_9", {4, 4}}};
+  g.nodes = {n("MatMul", {"x", "onnx::MatMul_2"}, {"km"}), n("Add", {"km", "k.bias"}, {"k"}),
+             n("MatMul", {"x", "onnx::MatMul_1"}, {"qm"}), n("Add", {"qm", "q.bias"}, {"q"}),
+             n("Slice", {"onnx::Slice_9", "s"}, {"pos"})};  // a folded buffer: no layer
+  nlohmann::json modules = nlohmann::json::array(
+      {mod("", "Attn", 0, {{"call", "q"}, {"call", "k"}}),
+       mod("q", "Linear", 20, {{"op", "aten::linear"}}), mod("k", "Linear", 20, {{"op", "aten::linear"}})});
+  UsageOptions with;
+  with.outlines = ModuleOutlines(modules);
+  CHECK(run(g, with) == std::map<size_t, std::string>{{0, "k"}, {1, "k"}, {2, "q"}, {3, "q"}});
+}
+
+TEST_CASE("renamed weights: hostile outlines (cycles, exponential calls) stay bounded") {
+  nlohmann::json modules = nlohmann::json::array({mod("", "Net", 0, {{"call", "a0"}, {"call", "a0"}})});
+  for (int i = 0; i < 40; ++i) {  // a_i calls a_{i+1} twice: 2^40 paths
+    std::string me = "a" + std::to_string(i), next = "a" + std::to_string(i + 1);
+    modules.push_back(mod(me, "Block", 1, {{"call", next}, {"call", next}, {"call", me}}));
+  }
+  ModuleOutlines outlines(modules);
+  auto order = outlines.parameter_modules_in_call_order();
+  CHECK(order.size() <= 1000000);
+  CHECK(order.front() == "a0");
+}
+
+TEST_CASE("graph view decoding: initializer shapes") {
+  std::vector<std::string> problems;
+  auto g = graph_from_json(nlohmann::json::parse(R"({"nodes": [],
+      "initializers": ["a.weight", "onnx::Conv_1", "c"],
+      "initializer_shapes": [[2, 3], [], [-1]]})"), problems);
+  CHECK(g.shapes.at("a.weight") == std::vector<int64_t>{2, 3});
+  CHECK(g.shapes.at("onnx::Conv_1").empty());  // a scalar
+  CHECK_FALSE(g.shapes.count("c"));             // negative: not a shape
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0] == "graph.initializer_shapes[2] is not a shape");
+  problems.clear();
+  graph_from_json(nlohmann::json::parse(R"({"nodes": [], "initializers": ["a"],
+      "initializer_shapes": []})"), problems);
+  CHECK(problems == std::vector<std::string>{"graph.initializer_shapes does not match graph.initializers"});
 }

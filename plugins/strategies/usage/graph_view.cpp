@@ -56,8 +56,25 @@ GraphView graph_from_json(const nlohmann::json& graph,
   } else {
     problems.push_back("graph.nodes is missing or not an array");
   }
-  for (auto& name : string_list(graph.value("initializers", nlohmann::json())))
-    if (!name.empty()) view.initializers.insert(std::move(name));
+  view.initializer_order = string_list(graph.value("initializers", nlohmann::json()));
+  for (const auto& name : view.initializer_order)
+    if (!name.empty()) view.initializers.insert(name);
+  auto shapes = graph.find("initializer_shapes");
+  if (shapes != graph.end() && shapes->is_array()) {
+    if (shapes->size() != view.initializer_order.size())
+      problems.push_back("graph.initializer_shapes does not match graph.initializers");
+    for (size_t i = 0; i < shapes->size() && i < view.initializer_order.size(); ++i) {
+      std::vector<int64_t> dims;
+      bool ok = (*shapes)[i].is_array();
+      if (ok)
+        for (const auto& d : (*shapes)[i]) {
+          ok = ok && d.is_number_integer() && d.get<int64_t>() >= 0;
+          if (ok) dims.push_back(d.get<int64_t>());
+        }
+      if (ok) view.shapes[view.initializer_order[i]] = std::move(dims);
+      else problems.push_back("graph.initializer_shapes[" + std::to_string(i) + "] is not a shape");
+    }
+  }
   return view;
 }
 

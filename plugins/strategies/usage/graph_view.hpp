@@ -2,7 +2,9 @@
 // the usage strategy needs, decoded once from JSON into plain structs so the
 // logic can be unit-tested without building protocol JSON.
 #pragma once
+#include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -19,6 +21,10 @@ struct NodeView {
 struct GraphView {
   std::vector<NodeView> nodes;       // position == the node's index
   std::unordered_set<std::string> initializers;
+  // Shapes from the request's "initializer_shapes" (absent for an older host).
+  std::unordered_map<std::string, std::vector<int64_t>> shapes;
+  // In file order, for the anonymous-weight match (anonymous_weights.hpp).
+  std::vector<std::string> initializer_order;
 };
 
 // Decodes `graph`; missing or mistyped fields become empty rather than

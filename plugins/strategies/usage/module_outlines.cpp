@@ -13,6 +13,7 @@ ModuleOutlines::ModuleOutlines(const nlohmann::json& modules) {
   for (const auto& m : modules) {
     if (!m.is_object() || !m.contains("path") || !m["path"].is_string()) continue;
     const std::string path = m["path"].get<std::string>();
+    listed_.push_back(path);
     Identity& id = identity_[path];
     if (m.contains("class") && m["class"].is_string()) id.cls = m["class"].get<std::string>();
     if (m.contains("own_parameters") && m["own_parameters"].is_number_integer())
@@ -25,6 +26,7 @@ ModuleOutlines::ModuleOutlines(const nlohmann::json& modules) {
       if (!step.is_object()) continue;
       if (step.contains("call") && step["call"].is_string()) {
         ++call_steps_[step["call"].get<std::string>()];
+        callees_[path].push_back(step["call"].get<std::string>());
       } else if (step.contains("op") && step["op"].is_string()) {
         if (auto ops = modelexport::onnx_ops_of(step["op"].get<std::string>()))
           own.insert(ops->begin(), ops->end());
@@ -89,6 +91,37 @@ int ModuleOutlines::calls(const std::string& module) const {
     auto dot = path.rfind('.');
     path = dot == std::string::npos ? std::string() : path.substr(0, dot);
   }
+}
+
+long long ModuleOutlines::own_parameters(const std::string& module) const {
+  auto it = identity_.find(module);
+  return it == identity_.end() ? -1 : it->second.own_parameters;
+}
+
+std::vector<std::string> ModuleOutlines::parameter_modules_in_call_order() const {
+  std::vector<std::string> order;
+  if (!own_ops_.count("")) {
+    for (const auto& path : listed_)
+      if (own_parameters(path) > 0) order.push_back(path);
+    return order;
+  }
+  // Depth-first through the calls; `active` breaks cycles and `budget`
+  // bounds the expansion (outlines are user input: a module may claim to
+  // call itself, or each level to call the next twice). A real model's
+  // calls form a tree: one visit per call.
+  std::unordered_set<std::string> active;
+  size_t budget = 1000000;
+  auto visit = [&](const std::string& module, auto& self) -> void {
+    if (budget == 0 || !active.insert(module).second) return;
+    --budget;
+    if (own_parameters(module) > 0) order.push_back(module);
+    auto it = callees_.find(module);
+    if (it != callees_.end())
+      for (const auto& callee : it->second) self(callee, self);
+    active.erase(module);
+  };
+  visit("", visit);
+  return order;
 }
 
 }  // namespace mx_usage

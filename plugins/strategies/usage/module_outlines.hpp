@@ -39,6 +39,13 @@ class ModuleOutlines {
   // they include an op the lowering table does not know). Empty otherwise.
   std::string reading_ancestor(const std::string& module, const std::string& op_type) const;
 
+  // The supplied hierarchy's own parameter count of a module (-1: unknown).
+  long long own_parameters(const std::string& module) const;
+  // Modules with own parameters in the order the model's forward calls them
+  // (the outlines expanded from the root, a module once per call); without
+  // a root outline, in the order of the hierarchy's module list.
+  std::vector<std::string> parameter_modules_in_call_order() const;
+
  private:
   struct Identity {
     std::string cls;
@@ -50,6 +57,8 @@ class ModuleOutlines {
   std::unordered_set<std::string> empty_;        // modules whose outline is []
   std::unordered_map<std::string, int> call_steps_;
   std::unordered_map<std::string, Identity> identity_;
+  std::unordered_map<std::string, std::vector<std::string>> callees_;  // in program order
+  std::vector<std::string> listed_;  // module paths in the hierarchy's order
 };
 
 }  // namespace mx_usage

@@ -34,8 +34,11 @@ struct UsageStrategy {
     auto options = options_from(request.value("options", nlohmann::json()));
     options.outlines = mx_usage::ModuleOutlines(request.value("modules", nlohmann::json()));
     auto assignments = mx_usage::assign_by_usage(graph, options);
-    host.info(std::to_string(assignments.size()) + " of " + std::to_string(graph.nodes.size()) +
-              " nodes consume named parameters");
+    size_t by_size = 0;
+    for (const auto& a : assignments) by_size += a.by_size;
+    host.info(std::to_string(assignments.size() - by_size) + " of " +
+              std::to_string(graph.nodes.size()) + " nodes consume named parameters, " +
+              std::to_string(by_size) + " renamed weights matched by size and call order");
     return response_json(assignments);
   }
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "anonymous_weights.hpp"
 #include "module_choice.hpp"
 #include "parameter_name.hpp"
 #include "static_chains.hpp"
@@ -119,6 +120,9 @@ std::vector<UsageAssignment> assign_by_usage(const GraphView& graph,
       out.push_back({i, owner.empty() ? *module : owner});
     }
   }
+  std::vector<std::optional<std::string>> placed(graph.nodes.size());
+  for (const auto& a : out) placed[a.node] = a.module;
+  for (auto& a : match_anonymous_weights(graph, flow, options.outlines, placed)) out.push_back(a);
   return out;
 }
 

@@ -35,6 +35,7 @@ struct UsageOptions {
 struct UsageAssignment {
   size_t node;
   std::string module;
+  bool by_size = false;  // an anonymous weight matched by size and order (anonymous_weights.hpp)
 };
 
 std::vector<UsageAssignment> assign_by_usage(const GraphView& graph,

@@ -75,7 +75,20 @@ GraphView graph_view_of(const onnx::ModelProto& proto) {
 void append_strategy_graph_text(const onnx::ModelProto& proto, std::string& out) {
   const auto& g = proto.graph();
   // Keys in std::map order, as nlohmann::json objects dump them.
-  out += "{\"initializers\":";
+  // Shapes beside names: `usage` matches weights whose name the exporter
+  // replaced (`onnx::Conv_12`) by size (plugins/strategies/usage/README.md).
+  out += "{\"initializer_shapes\":[";
+  for (int i = 0; i < g.initializer_size(); ++i) {
+    if (i) out += ',';
+    out += '[';
+    const auto& dims = g.initializer(i).dims();
+    for (int d = 0; d < dims.size(); ++d) {
+      if (d) out += ',';
+      out += std::to_string(dims[d]);
+    }
+    out += ']';
+  }
+  out += "],\"initializers\":";
   append_names(out, g.initializer(), tensor_name);
   out += ",\"inputs\":";
   append_names(out, g.input(), value_name);

@@ -7,8 +7,10 @@ torch.onnx.export, opset 17), then:
     (`/layer1/layer1.0/conv1/Conv` -> `layer1.0.conv1`), the TorchScript
     exporter's own record of the module that produced the node;
   * renames every node n0..nK so no scope is left for `usage` to read;
-  * writes <out>/<name>.noscope.onnx and <out>/<name>.truth.json
-    ({"nodes": [{"index", "module"}]}, module null when the name had no scope).
+  * writes <out>/<name>.noscope.onnx, <out>/<name>.truth.json
+    ({"nodes": [{"index", "module"}]}, module null when the name had no scope)
+    and <out>/<name>.hierarchy.json (module tree with parameter counts, for
+    `tag --hierarchy`; written from Python, no forward outlines).
 
 Usage: make_torchscript_exports.py OUT_DIR
 """
@@ -85,6 +87,17 @@ MODELS = {
 }
 
 
+def real_module(path, modules):
+    """torch.onnx names a module's second call `relu_1` (ResNet's blocks call
+    `self.relu` twice): the module that ran is `relu`."""
+    if path is None or path in modules:
+        return path
+    parent, _, last = path.rpartition(".")
+    base, _, number = last.rpartition("_")
+    candidate = f"{parent}.{base}" if parent else base
+    return candidate if number.isdigit() and candidate in modules else path
+
+
 def scope_module(name):
     """Module path from a TorchScript-exporter node name. That exporter
     names each scope by the caller's view of the callee and so repeats the
@@ -114,6 +127,21 @@ VARIANTS = {
 }
 
 
+def hierarchy(model):
+    """A supplied hierarchy as a user could write it from Python: paths,
+    classes, parameter counts in named_modules() order, no forward outlines
+    (the `usage` strategy then takes the module list's order for the call
+    order when it matches weights the exporter renamed)."""
+    modules = []
+    for path, m in model.named_modules():
+        modules.append({
+            "path": path, "class": type(m).__name__,
+            "qualified_class": f"{type(m).__module__}.{type(m).__name__}",
+            "parameters": sum(p.numel() for p in m.parameters()),
+            "own_parameters": sum(p.numel() for p in m.parameters(recurse=False))})
+    return {"schema": "modelexport.hierarchy/1", "modules": modules, "nodes": []}
+
+
 def export(name, make_model, make_input, out_dir, export_options):
     torch.manual_seed(0)
     model = randomize(make_model()).eval()
@@ -121,12 +149,14 @@ def export(name, make_model, make_input, out_dir, export_options):
     torch.onnx.export(model, (make_input(),), str(raw), opset_version=17, **export_options)
     proto = onnx.load(str(raw))
     truth = []
+    modules = dict(model.named_modules())
     for index, node in enumerate(proto.graph.node):
         truth.append({"index": index, "name": node.name, "op_type": node.op_type,
-                      "module": scope_module(node.name)})
+                      "module": real_module(scope_module(node.name), modules)})
         node.name = f"n{index}"
     onnx.save(proto, str(out_dir / f"{name}.noscope.onnx"))
     (out_dir / f"{name}.truth.json").write_text(json.dumps({"nodes": truth}, indent=1))
+    (out_dir / f"{name}.hierarchy.json").write_text(json.dumps(hierarchy(model), indent=1))
     scoped = sum(1 for t in truth if t["module"] is not None)
     print(f"{name}: {len(truth)} nodes, {scoped} with a scope")
 

@@ -1,0 +1,174 @@
+#include "anonymous_weights.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "parameter_name.hpp"
+
+namespace mx_usage {
+namespace {
+
+long long element_count(const std::vector<int64_t>& dims) {
+  long long n = 1;
+  for (int64_t d : dims) {
+    if (d != 0 && n > (1LL << 62) / d) return -1;  // absurd: no match
+    n *= d;
+  }
+  return n;
+}
+
+// The anonymous initializers reaching node `i`'s inputs: read directly or
+// through chain nodes (a Transpose of the weight, a DequantizeLinear).
+std::vector<std::string> anonymous_inputs(const GraphView& graph, const ParameterFlow& flow,
+                                          const std::unordered_map<std::string, size_t>& producer,
+                                          size_t i) {
+  std::vector<std::string> found, pending(graph.nodes[i].inputs);
+  std::unordered_set<std::string> seen;
+  while (!pending.empty()) {
+    std::string value = std::move(pending.back());
+    pending.pop_back();
+    if (value.empty() || !seen.insert(value).second) continue;
+    if (graph.initializers.count(value)) {
+      if (!module_of_parameter(value)) found.push_back(value);
+      continue;
+    }
+    auto p = producer.find(value);
+    if (p != producer.end() && flow.is_chain[p->second])
+      for (const auto& in : graph.nodes[p->second].inputs) pending.push_back(in);
+  }
+  return found;
+}
+
+// Ops that read a layer's weight. Anything else reading an anonymous
+// initializer (a Slice of a folded position-id buffer, an Add of a folded
+// constant) is no layer, whatever its size.
+bool reads_weights(const std::string& op) {
+  static const std::unordered_set<std::string> ops = {
+      "Conv", "ConvTranspose", "ConvInteger", "QLinearConv", "Gemm", "MatMul", "MatMulInteger",
+      "QLinearMatMul", "Gather", "Einsum", "LSTM", "GRU", "RNN",
+      // ONNX Runtime's fusions (com.microsoft)
+      "FusedConv", "FusedGemm", "FusedMatMul", "NhwcConv", "QGemm"};
+  return ops.count(op) != 0;
+}
+
+// The sizes a module whose weights node reads could have: every anonymous
+// initializer it reads; the weight alone (largest, rank >= 2); the weight
+// plus a bias the file no longer names after the module (a de-duplicated
+// zero bias), one element per output channel (first or last dimension).
+std::vector<long long> sizes_of(const GraphView& graph, const std::vector<std::string>& inputs) {
+  long long all = 0, largest = 0;
+  const std::vector<int64_t>* weight = nullptr;
+  for (const auto& name : inputs) {
+    auto it = graph.shapes.find(name);
+    if (it == graph.shapes.end()) return {};  // an older host: no shapes
+    long long n = element_count(it->second);
+    if (n < 0) return {};
+    all += n;
+    if (it->second.size() >= 2 && n > largest) largest = n, weight = &it->second;
+  }
+  if (!weight || largest <= 1) return {};
+  return {all, largest, largest + weight->front(), largest + weight->back()};
+}
+
+// Own parameter count minus what the file's named initializers of the
+// module explain.
+std::map<std::string, long long> unexplained_sizes(const GraphView& graph,
+                                                   const ModuleOutlines& modules,
+                                                   const std::vector<std::string>& order) {
+  std::map<std::string, long long> left;
+  for (const auto& m : order) left[m] = modules.own_parameters(m);
+  for (const auto& name : graph.initializer_order) {
+    auto owner = module_of_parameter(name);
+    auto shape = graph.shapes.find(name);
+    if (!owner || shape == graph.shapes.end()) continue;
+    auto it = left.find(*owner);
+    if (it != left.end()) it->second -= element_count(shape->second);
+  }
+  return left;
+}
+
+// Node -> the one module its readers were placed in by name, for nodes
+// whose every reader is so placed, all in that module.
+std::unordered_map<size_t, std::string> named_consumer_modules(
+    const GraphView& graph, const std::vector<std::optional<std::string>>& placed_modules) {
+  std::unordered_map<std::string, std::vector<size_t>> readers;
+  for (size_t i = 0; i < graph.nodes.size(); ++i)
+    for (const auto& in : graph.nodes[i].inputs)
+      if (!in.empty()) readers[in].push_back(i);
+  std::unordered_map<size_t, std::string> out;
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    std::optional<std::string> module;
+    bool one = true;
+    for (const auto& o : graph.nodes[i].outputs) {
+      auto r = readers.find(o);
+      if (r == readers.end()) continue;
+      for (size_t c : r->second) {
+        const auto& m = placed_modules[c];
+        one = one && m && (!module || *module == *m);
+        if (one) module = m;
+      }
+    }
+    if (one && module) out[i] = *module;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<UsageAssignment> match_anonymous_weights(const GraphView& graph,
+                                                     const ParameterFlow& flow,
+                                                     const ModuleOutlines& modules,
+                                                     const std::vector<std::optional<std::string>>& placed_modules) {
+  std::vector<UsageAssignment> out;
+  const std::vector<std::string> calls = modules.parameter_modules_in_call_order();
+  if (calls.empty() || graph.shapes.empty()) return out;
+
+  // Modules by unexplained size, in call order.
+  const auto left = unexplained_sizes(graph, modules, calls);
+  std::map<long long, std::vector<std::string>> modules_of_size;
+  for (const auto& m : calls)
+    if (left.at(m) > 0) modules_of_size[left.at(m)].push_back(m);
+
+  // Nodes by size, in file order.
+  std::unordered_map<std::string, size_t> producer;
+  for (size_t i = 0; i < graph.nodes.size(); ++i)
+    for (const auto& o : graph.nodes[i].outputs)
+      if (!o.empty()) producer.emplace(o, i);
+  std::map<long long, std::vector<size_t>> nodes_of_size;
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    if (placed_modules[i] || flow.is_chain[i] || flow.is_constant[i] || !reads_weights(graph.nodes[i].op_type))
+      continue;
+    for (long long size : sizes_of(graph, anonymous_inputs(graph, flow, producer, i)))
+      if (modules_of_size.count(size)) {
+        nodes_of_size[size].push_back(i);
+        break;
+      }
+  }
+
+  const auto anchors = named_consumer_modules(graph, placed_modules);
+  for (const auto& [size, nodes] : nodes_of_size) {
+    std::vector<std::string> candidates = modules_of_size.at(size);
+    if (nodes.size() != candidates.size()) continue;  // ambiguous: no evidence
+    // Anchored first: the MatMul whose result the Add of `key.bias` reads is
+    // `key`'s, whatever the order (ONNX Runtime re-sorts q, k, v).
+    std::vector<size_t> rest;
+    for (size_t n : nodes) {
+      auto a = anchors.find(n);
+      auto c = a == anchors.end() ? candidates.end()
+                                  : std::find(candidates.begin(), candidates.end(), a->second);
+      if (c == candidates.end()) {
+        rest.push_back(n);
+        continue;
+      }
+      out.push_back({n, *c, true});
+      candidates.erase(c);
+    }
+    for (size_t k = 0; k < rest.size(); ++k) out.push_back({rest[k], candidates[k], true});
+  }
+  return out;
+}
+
+}  // namespace mx_usage
