@@ -19,7 +19,8 @@ seconds="${1:-60}"
 shift || true
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-  targets=(onnx_model hierarchy_json strategy_response input_spec dynamo_metadata supplied_hierarchy)
+  targets=(onnx_model hierarchy_json strategy_response input_spec dynamo_metadata supplied_hierarchy
+           usage_request)
 fi
 jobs="${JOBS:-2}"
 
