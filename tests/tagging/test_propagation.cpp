@@ -509,3 +509,31 @@ TEST_CASE("outlines: a value read by a callee's first call was computed by the c
   // Without outlines the consumers decide.
   check(propagate(g.view, a)[1], "dec", "propagated");
 }
+
+TEST_CASE("outlines: an own op right after a call stays, even with an input from outside") {
+  // ViT in small: layer = [call attn, add, call ln, call out];
+  // out (ViTOutput) = [call out.dense, call out.drop, add]: its residual add
+  // reads the layer's first sum, which the layer's LayerNorm read before.
+  D g;
+  g.node("a", "MatMul", {"x"}, {"a"}).node("r1", "Add", {"a", "x"}, {"r1"})
+      .node("ln", "LayerNormalization", {"r1"}, {"l"}).node("d", "MatMul", {"l"}, {"d"})
+      .node("r2", "Add", {"d", "r1"}, {"r2"}).node("fin", "LayerNormalization", {"r2"}, {"y"});
+  nlohmann::json modules = nlohmann::json::array(
+      {with_forward(module("", "Net", 20), outline({"call layer", "call norm"})),
+       with_forward(module("layer", "Layer", 15), outline({"call layer.attn", "aten::add",
+                                                           "call layer.ln", "call layer.out"})),
+       with_forward(module("layer.attn", "Linear", 5, "torch.nn.Linear"), outline({"aten::linear"})),
+       with_forward(module("layer.ln", "LayerNorm", 5, "torch.nn.LayerNorm"), outline({"aten::layer_norm"})),
+       with_forward(module("layer.out", "Output", 5, "x.Output"),
+                    outline({"call layer.out.dense", "call layer.out.drop", "aten::add"})),
+       with_forward(module("layer.out.dense", "Linear", 5, "torch.nn.Linear"), outline({"aten::linear"})),
+       with_forward(module("layer.out.drop", "Dropout", 0, "torch.nn.Dropout"), outline({})),
+       with_forward(module("norm", "LayerNorm", 5, "torch.nn.LayerNorm"), outline({"aten::layer_norm"}))});
+  Assignments a = {A("layer.attn", "parameter"), std::nullopt, A("layer.ln", "parameter"),
+                   A("layer.out.dense", "parameter"), std::nullopt, A("norm", "parameter")};
+  auto r = propagate(g.view, a, modules);
+  check(r[1], "layer", "propagated");
+  check(r[4], "layer.out", "propagated");
+  // Without outlines the visibility rule moves it to the layer.
+  check(propagate(g.view, a)[4], "layer", "propagated");
+}

@@ -260,9 +260,13 @@ class DataPathRule {
     }
     m = resumed ? resumed->module : facts_.owning(m);
 
+    // Visibility guesses whether the module can see an input; an outline
+    // that runs this op right after the call knows it can (ViTOutput's
+    // `hidden_states + input_tensor` after its dense).
     const std::string limit = next == kNone ? std::string() : common_ancestor(m0, a_[next]->module);
-    while (m != limit && is_ancestor_or_self(limit, m) && !inputs_visible(n, data_producers, m))
-      m = facts_.owning(parent_path(m));
+    if (!(resumed && resumed->own_op))
+      while (m != limit && is_ancestor_or_self(limit, m) && !inputs_visible(n, data_producers, m))
+        m = facts_.owning(parent_path(m));
 
     // The op-class search is for ops whose module the outline could not
     // name; a callee found by the outline is not second-guessed.
@@ -289,6 +293,7 @@ class DataPathRule {
     std::string module;  // where the op goes (before the visibility check)
     std::string caller;  // the module whose forward resumed: where matching_child starts
     bool callee = false;  // `module` is the next callee's first computing module
+    bool own_op = false;  // the outline runs an own op of this type right after the call
   };
   std::optional<Resumed> after_return(std::string cur, const std::string& m0, size_t n,
                                       const std::vector<size_t>& producers, size_t next) const {
@@ -309,7 +314,8 @@ class DataPathRule {
             for (size_t i = 0; i < o->size(); ++i)
               if (o->at(i).call && is_ancestor_or_self(o->at(i).name, m0))
                 if (auto r = into_later_callee(*o, i, cur, n, next)) return r;
-          return Resumed{cur, cur};
+          return Resumed{cur, cur, false,
+                         facts_.can_run(cur, g_.nodes[n].op_type) == ModuleFacts::Answer::yes};
         case Tail::calls:
           if (!reads_from(producers, t.callee))
             if (auto d = first_computing(t.callee, n))
