@@ -537,3 +537,33 @@ TEST_CASE("outlines: an own op right after a call stays, even with an input from
   // Without outlines the visibility rule moves it to the layer.
   check(propagate(g.view, a)[4], "layer", "propagated");
 }
+
+TEST_CASE("outlines: a BatchNorm folded into its Conv leaves no trace; the ReLU is the next one") {
+  // Sequential [conv0, bn1, relu2, conv3, bn4, relu5]; both BatchNorms were
+  // folded into the Convs before them, so the file has Conv, Relu, Conv, Relu.
+  D g;
+  g.node("c0", "Conv", {"x"}, {"a"}).node("r0", "Relu", {"a"}, {"b"})
+      .node("c3", "Conv", {"b"}, {"c"}).node("r1", "Relu", {"c"}, {"y"});
+  nlohmann::json modules = nlohmann::json::array(
+      {with_forward(module("", "Net", 20), outline({"call layers"})),
+       with_forward(module("layers", "Sequential", 20, "torch.nn.modules.container.Sequential"),
+                    outline({"call layers.0", "call layers.1", "call layers.2", "call layers.3",
+                             "call layers.4", "call layers.5"}))});
+  for (std::string i : {"0", "3"})
+    modules.push_back(with_forward(module("layers." + i, "Conv2d", 5, "torch.nn.Conv2d"),
+                                   outline({"aten::_convolution"})));
+  for (std::string i : {"1", "4"})
+    modules.push_back(with_forward(module("layers." + i, "BatchNorm2d", 5, "torch.nn.BatchNorm2d"),
+                                   outline({"aten::batch_norm"})));
+  for (std::string i : {"2", "5"})
+    modules.push_back(with_forward(module("layers." + i, "ReLU", 0, "torch.nn.ReLU"), outline({"aten::relu"})));
+  Assignments a = {A("layers.0", "parameter"), std::nullopt, A("layers.3", "parameter"), std::nullopt};
+  auto r = propagate(g.view, a, modules);
+  check(r[1], "layers.2", "propagated");
+  check(r[3], "layers.5", "propagated");
+  // A BatchNorm that is in the file (a node placed in it) is a step: the
+  // ReLU after the Conv would then not be the next module's.
+  a[3] = A("layers.4", "parameter");
+  g.view.nodes[3].op_type = "BatchNormalization";
+  check(propagate(g.view, a, modules)[1], "layers.2", "propagated");
+}

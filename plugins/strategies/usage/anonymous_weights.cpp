@@ -54,6 +54,16 @@ bool reads_weights(const std::string& op) {
   return ops.count(op) != 0;
 }
 
+// The standard ops a module's code must lower to for its weights to be read
+// by one of those: a BatchNorm folded into the Conv before it (its own code
+// lowers to BatchNormalization) is no candidate, so its size does not spoil
+// the size class of a depthwise Conv.
+const std::vector<std::string>& layer_ops() {
+  static const std::vector<std::string> ops = {"Conv", "ConvTranspose", "Gemm", "MatMul", "Gather",
+                                               "Einsum", "LSTM", "GRU", "RNN"};
+  return ops;
+}
+
 // The sizes a module whose weights node reads could have: every anonymous
 // initializer it reads; the weight alone (largest, rank >= 2); the weight
 // plus a bias the file no longer names after the module (a de-duplicated
@@ -116,6 +126,33 @@ std::unordered_map<size_t, std::string> named_consumer_modules(
   return out;
 }
 
+// Which size each node is read as. A node that fits one size only takes it
+// first; a node that fits several (a folded Conv: weight + new bias, or the
+// weight alone) then takes the first whose class still has a module free
+// (MNASNet: 1x1 Conv 1,728 + bias 72 = 1,800 = a 5x5 depthwise Conv), else
+// its first (that class is then unbalanced and left alone). Nodes in file
+// order within each class.
+std::map<long long, std::vector<size_t>> size_classes(
+    const std::vector<std::pair<size_t, std::vector<long long>>>& readers,
+    const std::map<long long, std::vector<std::string>>& modules_of_size) {
+  std::map<long long, size_t> free;
+  for (const auto& [size, modules] : modules_of_size) free[size] = modules.size();
+  std::map<long long, std::vector<size_t>> classes;
+  auto take = [&](size_t node, long long size) {
+    classes[size].push_back(node);
+    if (free[size] > 0) --free[size];
+  };
+  for (const auto& [node, sizes] : readers)
+    if (sizes.size() == 1) take(node, sizes[0]);
+  for (const auto& [node, sizes] : readers) {
+    if (sizes.size() == 1) continue;
+    auto open = std::find_if(sizes.begin(), sizes.end(), [&](long long s) { return free[s] > 0; });
+    take(node, open != sizes.end() ? *open : sizes.front());
+  }
+  for (auto& [size, nodes] : classes) std::sort(nodes.begin(), nodes.end());
+  return classes;
+}
+
 }  // namespace
 
 std::vector<UsageAssignment> match_anonymous_weights(const GraphView& graph,
@@ -130,23 +167,25 @@ std::vector<UsageAssignment> match_anonymous_weights(const GraphView& graph,
   const auto left = unexplained_sizes(graph, modules, calls);
   std::map<long long, std::vector<std::string>> modules_of_size;
   for (const auto& m : calls)
-    if (left.at(m) > 0) modules_of_size[left.at(m)].push_back(m);
+    if (left.at(m) > 0 && modules.may_run_any(m, layer_ops())) modules_of_size[left.at(m)].push_back(m);
 
   // Nodes by size, in file order.
   std::unordered_map<std::string, size_t> producer;
   for (size_t i = 0; i < graph.nodes.size(); ++i)
     for (const auto& o : graph.nodes[i].outputs)
       if (!o.empty()) producer.emplace(o, i);
-  std::map<long long, std::vector<size_t>> nodes_of_size;
+  std::vector<std::pair<size_t, std::vector<long long>>> readers;  // node, sizes some module has
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
-    if (placed_modules[i] || flow.is_chain[i] || flow.is_constant[i] || !reads_weights(graph.nodes[i].op_type))
+    if (placed_modules[i] || flow.is_chain[i] || flow.is_constant[i] ||
+        !reads_weights(graph.nodes[i].op_type))
       continue;
+    std::vector<long long> viable;
     for (long long size : sizes_of(graph, anonymous_inputs(graph, flow, producer, i)))
-      if (modules_of_size.count(size)) {
-        nodes_of_size[size].push_back(i);
-        break;
-      }
+      if (modules_of_size.count(size) && std::find(viable.begin(), viable.end(), size) == viable.end())
+        viable.push_back(size);
+    if (!viable.empty()) readers.push_back({i, std::move(viable)});
   }
+  const auto nodes_of_size = size_classes(readers, modules_of_size);
 
   const auto anchors = named_consumer_modules(graph, placed_modules);
   for (const auto& [size, nodes] : nodes_of_size) {

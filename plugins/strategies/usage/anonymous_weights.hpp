@@ -6,13 +6,16 @@
 // * a module's *unexplained size* is its own parameter count minus the
 //   sizes of the named initializers it owns in the file (BERT's `query`:
 //   16,512 - 128 for `query.bias` = 16,384; a folded Conv: all of it);
+//   modules whose outline cannot lower to a weight-reading op (a folded
+//   BatchNorm: BatchNormalization only) are no candidates;
 // * a node is one of the ops that read a layer's weight (Conv, Gemm,
 //   MatMul, Gather, ONNX Runtime's Fused*, ...) reading an anonymous
 //   initializer of rank >= 2; its size is the element count of the
 //   anonymous initializers it reads (directly or through chains): all of
 //   them, the largest alone, or the largest plus one element per output
 //   channel (a zero bias the exporter de-duplicated under another module's
-//   name), the first of these that some module's unexplained size equals;
+//   name); a node that fits one size class takes it, then a node fitting
+//   several takes the first class with a module still free;
 // * nodes (file order) and modules (call order, a module once per call) of
 //   the same size are paired only when there are as many of each (a stray
 //   constant of that size or a module whose weights went elsewhere leaves

@@ -93,6 +93,14 @@ int ModuleOutlines::calls(const std::string& module) const {
   }
 }
 
+bool ModuleOutlines::may_run_any(const std::string& module,
+                                 const std::vector<std::string>& op_types) const {
+  if (!own_ops_.count(module) || unknown_ops_.count(module)) return true;
+  for (const auto& op : op_types)
+    if (runs(module, op)) return true;
+  return false;
+}
+
 long long ModuleOutlines::own_parameters(const std::string& module) const {
   auto it = identity_.find(module);
   return it == identity_.end() ? -1 : it->second.own_parameters;

@@ -39,6 +39,9 @@ class ModuleOutlines {
   // they include an op the lowering table does not know). Empty otherwise.
   std::string reading_ancestor(const std::string& module, const std::string& op_type) const;
 
+  // The module's own ops may lower to one of `op_types`: they do, or the
+  // module has no outline or an op the lowering table lacks (nothing known).
+  bool may_run_any(const std::string& module, const std::vector<std::string>& op_types) const;
   // The supplied hierarchy's own parameter count of a module (-1: unknown).
   long long own_parameters(const std::string& module) const;
   // Modules with own parameters in the order the model's forward calls them

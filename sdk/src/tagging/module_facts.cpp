@@ -38,8 +38,9 @@ ModuleFacts::ModuleFacts(const nlohmann::json& supplied, const Assignments& a) {
     }
   for (const auto& slot : a)
     if (slot) {
-      add(slot->module);
-      if (slot->evidence == kEvidenceParameter) facts_[slot->module].parameter_evidence = true;
+      Facts& f = add(slot->module);
+      f.placed = true;
+      if (slot->evidence == kEvidenceParameter) f.parameter_evidence = true;
     }
 }
 
@@ -114,6 +115,11 @@ ModuleFacts::Answer ModuleFacts::can_run_before_call(const std::string& p, const
   const OwnOps before = own_ops_of(Outline(o->begin(), call));
   if (before.types.count(op_type)) return Answer::yes;
   return before.any_unknown ? Answer::unknown : Answer::no;
+}
+
+bool ModuleFacts::has_nodes(const std::string& p) const {
+  const Facts* f = find(p);
+  return f && f->placed;
 }
 
 bool ModuleFacts::passes_through(const std::string& p) const {

@@ -66,6 +66,8 @@ class ModuleFacts {
   // Its forward does nothing at all (eval-mode Dropout, Identity): it
   // cannot own a node, and a call to it is no step in its caller.
   bool empty_forward(const std::string& p) const;
+  // A strategy placed at least one node in exactly this module.
+  bool has_nodes(const std::string& p) const;
   // Climbs out of modules that compute nothing themselves: containers, and
   // modules whose outline shows only calls.
   std::string owning(std::string p) const;
@@ -82,6 +84,7 @@ class ModuleFacts {
     std::optional<long long> parameters, own_parameters;
     std::vector<std::string> children;  // in first-seen order
     bool parameter_evidence = false;
+    bool placed = false;  // a strategy placed a node here
   };
   static Outline read_outline(const nlohmann::json& steps);
   static OwnOps own_ops_of(const Outline& outline);

@@ -305,7 +305,7 @@ class DataPathRule {
       }
       const Outline* o = facts_.outline(cur);
       if (!o) return std::nullopt;
-      const Tail t = tail_after(*o, m0);
+      const Tail t = tail_after(*o, m0, g_.nodes[n].op_type);
       switch (t.kind) {
         case Tail::not_called:
           return std::nullopt;
@@ -395,6 +395,17 @@ class DataPathRule {
                        [&](size_t p) { return is_ancestor_or_self(module, a_[p]->module); });
   }
 
+  // A call that left no node for this op to follow: an empty forward (eval
+  // Dropout), or a built-in parameter leaf with no node in the file that
+  // cannot run the op (a BatchNorm the exporter folded into the Conv before
+  // it: the ReLU after the Conv is the next callee's, MNASNet's `layers.5`,
+  // DenseNet's `relu2`).
+  bool leaves_no_trace(const std::string& callee, const std::string& op) const {
+    return facts_.empty_forward(callee) ||
+           (facts_.closed_leaf(callee) && !facts_.has_nodes(callee) &&
+            facts_.can_run(callee, op) == ModuleFacts::Answer::no);
+  }
+
   // What `cur`'s outline runs after the call(s) into `m0`'s branch, skipping
   // calls of modules that do nothing: own ops, only calls (all to the same
   // next callee), or nothing. Mixed answers over repeated calls (ResNet's
@@ -403,12 +414,12 @@ class DataPathRule {
     enum Kind { not_called, own_op, calls, end } kind = not_called;
     std::string callee;
   };
-  Tail tail_after(const Outline& o, const std::string& m0) const {
+  Tail tail_after(const Outline& o, const std::string& m0, const std::string& op) const {
     Tail t;
     for (size_t i = 0; i < o.size(); ++i) {
       if (!o[i].call || !is_ancestor_or_self(o[i].name, m0)) continue;
       size_t j = i + 1;
-      while (j < o.size() && o[j].call && facts_.empty_forward(o[j].name)) ++j;
+      while (j < o.size() && o[j].call && leaves_no_trace(o[j].name, op)) ++j;
       Tail here;
       if (j == o.size()) here.kind = Tail::end;
       else if (!o[j].call) here.kind = Tail::own_op;
