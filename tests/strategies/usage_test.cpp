@@ -384,3 +384,25 @@ TEST_CASE("graph view decoding: initializer shapes") {
       "initializer_shapes": []})"), problems);
   CHECK(problems == std::vector<std::string>{"graph.initializer_shapes does not match graph.initializers"});
 }
+
+TEST_CASE("renamed weights: the bias dimension follows the op (MatMul [in, out], Gemm/Conv [out, ...])") {
+  // ConvNeXt in small: fc1 4->8 then fc2 8->4, weights pre-transposed for
+  // MatMul, zero biases de-duplicated under another name. Both weights have
+  // 32 elements; with their biases fc1 is 40, fc2 36. Reading fc2's [8, 4]
+  // weight's first dimension as its bias would make it 40 = fc1.
+  GraphView g;
+  g.initializer_order = {"onnx::MatMul_1", "onnx::MatMul_2", "norm.bias"};
+  for (const auto& i : g.initializer_order) g.initializers.insert(i);
+  g.shapes = {{"onnx::MatMul_1", {4, 8}}, {"onnx::MatMul_2", {8, 4}}, {"norm.bias", {8}}};
+  g.nodes = {n("MatMul", {"x", "onnx::MatMul_1"}, {"h"}), n("Add", {"h", "norm.bias"}, {"h2"}),
+             n("MatMul", {"h2", "onnx::MatMul_2"}, {"y"})};
+  nlohmann::json modules = nlohmann::json::array(
+      {mod("", "Block", 0, {{"call", "norm"}, {"call", "fc2"}, {"call", "fc1"}}),  // call order: fc2 first
+       mod("norm", "LayerNorm", 8, {{"op", "aten::layer_norm"}}),
+       mod("fc1", "Linear", 40, {{"op", "aten::linear"}}), mod("fc2", "Linear", 36, {{"op", "aten::linear"}})});
+  UsageOptions with;
+  with.outlines = ModuleOutlines(modules);
+  auto r = run(g, with);
+  CHECK(r.at(0) == "fc1");
+  CHECK(r.at(2) == "fc2");
+}

@@ -567,3 +567,32 @@ TEST_CASE("outlines: a BatchNorm folded into its Conv leaves no trace; the ReLU 
   g.view.nodes[3].op_type = "BatchNormalization";
   check(propagate(g.view, a, modules)[1], "layers.2", "propagated");
 }
+
+TEST_CASE("outlines: an op the module runs only before the producer starts the next module") {
+  // ShuffleNet in small: each block = [chunk, call branch, cat, view,
+  // transpose, view]; the Slice after block 0's last view is block 1's chunk.
+  D g;
+  g.node("s0", "Slice", {"x"}, {"h0"}).node("c0", "Conv", {"h0"}, {"b0"})
+      .node("k0", "Concat", {"h0", "b0"}, {"k0"}).node("v0", "Reshape", {"k0"}, {"v0"})
+      .node("t0", "Transpose", {"v0"}, {"t0"}).node("w0", "Reshape", {"t0"}, {"w0"})
+      .node("s1", "Slice", {"w0"}, {"h1"}).node("c1", "Conv", {"h1"}, {"y"});
+  nlohmann::json modules = nlohmann::json::array(
+      {with_forward(module("", "Net", 20), outline({"call s"})),
+       with_forward(module("s", "Sequential", 20, "torch.nn.modules.container.Sequential"),
+                    outline({"call s.0", "call s.1"}))});
+  for (std::string i : {"0", "1"}) {
+    modules.push_back(with_forward(module("s." + i, "Block", 10, "x.Block"),
+                                   outline({"aten::slice", "call s." + i + ".branch", "aten::cat",
+                                            "aten::view", "aten::transpose", "aten::view"})));
+    modules.push_back(with_forward(module("s." + i + ".branch", "Conv2d", 10, "torch.nn.Conv2d"),
+                                   outline({"aten::_convolution"})));
+  }
+  Assignments a(g.view.nodes.size());
+  a[1] = A("s.0.branch", "parameter");
+  a[7] = A("s.1.branch", "parameter");
+  auto r = propagate(g.view, a, modules);
+  check(r[5], "s.0", "propagated");
+  check(r[6], "s.1", "propagated");
+  // Without outlines it stays after the op it follows.
+  check(propagate(g.view, a)[6], "s.0", "propagated");
+}

@@ -64,11 +64,26 @@ const std::vector<std::string>& layer_ops() {
   return ops;
 }
 
+// Which dimension of the weight counts the op's output channels: a bias
+// has that many elements. -1: none known.
+int output_dim(const std::string& op, size_t rank) {
+  static const std::unordered_set<std::string> in_out = {  // weight [in, out]: MatMul's B
+      "MatMul", "FusedMatMul", "MatMulInteger", "QLinearMatMul"};
+  static const std::unordered_set<std::string> out_in = {  // weight [out, in, ...]
+      "Conv", "FusedConv", "NhwcConv", "ConvInteger", "QLinearConv",
+      "Gemm", "FusedGemm", "QGemm"};  // torch writes Gemm with transB=1
+  if (in_out.count(op)) return static_cast<int>(rank) - 1;
+  if (out_in.count(op)) return 0;
+  if (op == "ConvTranspose") return 1;  // [in, out/groups, ...]
+  return -1;
+}
+
 // The sizes a module whose weights node reads could have: every anonymous
 // initializer it reads; the weight alone (largest, rank >= 2); the weight
 // plus a bias the file no longer names after the module (a de-duplicated
-// zero bias), one element per output channel (first or last dimension).
-std::vector<long long> sizes_of(const GraphView& graph, const std::vector<std::string>& inputs) {
+// zero bias), one element per output channel.
+std::vector<long long> sizes_of(const GraphView& graph, const std::string& op,
+                                const std::vector<std::string>& inputs) {
   long long all = 0, largest = 0;
   const std::vector<int64_t>* weight = nullptr;
   for (const auto& name : inputs) {
@@ -80,7 +95,10 @@ std::vector<long long> sizes_of(const GraphView& graph, const std::vector<std::s
     if (it->second.size() >= 2 && n > largest) largest = n, weight = &it->second;
   }
   if (!weight || largest <= 1) return {};
-  return {all, largest, largest + weight->front(), largest + weight->back()};
+  std::vector<long long> sizes = {all, largest};
+  int out = output_dim(op, weight->size());
+  if (out >= 0) sizes.push_back(largest + (*weight)[out]);
+  return sizes;
 }
 
 // Own parameter count minus what the file's named initializers of the
@@ -180,7 +198,8 @@ std::vector<UsageAssignment> match_anonymous_weights(const GraphView& graph,
         !reads_weights(graph.nodes[i].op_type))
       continue;
     std::vector<long long> viable;
-    for (long long size : sizes_of(graph, anonymous_inputs(graph, flow, producer, i)))
+    for (long long size :
+         sizes_of(graph, graph.nodes[i].op_type, anonymous_inputs(graph, flow, producer, i)))
       if (modules_of_size.count(size) && std::find(viable.begin(), viable.end(), size) == viable.end())
         viable.push_back(size);
     if (!viable.empty()) readers.push_back({i, std::move(viable)});

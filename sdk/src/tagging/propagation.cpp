@@ -255,7 +255,8 @@ class DataPathRule {
         m = parent_path(m0);
         resumed = after_return(m, m0, n, data_producers, next);
       }
-    } else if (!m0.empty() && facts_.can_run(m0, node.op_type) == ModuleFacts::Answer::no) {
+    } else if (!m0.empty() && (facts_.can_run(m0, node.op_type) == ModuleFacts::Answer::no ||
+                               none_after_producer(m0, last, n))) {
       resumed = after_own_op(m0, last, n, data_producers, next);
     }
     m = resumed ? resumed->module : facts_.owning(m);
@@ -368,6 +369,29 @@ class DataPathRule {
       if (auto d = first_computing(next_calls[0], n))
         if (runs(*d, n, producers)) return Resumed{*d, m0, true};
     return std::nullopt;
+  }
+
+  // `m0`'s own code can run the op, but not after the producer `p`: no own
+  // op after the first one that could be `p` lowers to it (ShuffleNet: a
+  // block's `chunk` Slice does not follow its own channel-shuffle `view`;
+  // it is the next block's). False when anything is unknown.
+  bool none_after_producer(const std::string& m0, size_t p, size_t n) const {
+    const Outline* o = facts_.outline(m0);
+    if (!o || facts_.is_leaf(m0)) return false;
+    size_t i = 0;
+    for (; i < o->size(); ++i) {
+      if ((*o)[i].call) continue;
+      auto ops = onnx_ops_of((*o)[i].name);
+      if (!ops) return false;
+      if (std::find(ops->begin(), ops->end(), g_.nodes[p].op_type) != ops->end()) break;
+    }
+    if (i == o->size()) return false;
+    for (size_t j = i + 1; j < o->size(); ++j) {
+      if ((*o)[j].call) continue;
+      auto ops = onnx_ops_of((*o)[j].name);
+      if (!ops || std::find(ops->begin(), ops->end(), g_.nodes[n].op_type) != ops->end()) return false;
+    }
+    return true;
   }
 
   // Calls of modules that do something, after step `i` of an outline.
