@@ -33,312 +33,303 @@ de-duplicates equal-valued parameters, e.g. every LayerNorm weight/bias,
 into Identity copies) and `perturbed` (no two parameters equal, as in a
 trained checkpoint).
 
-Measured (2 cores; about 13 minutes; exit status 0 = every export that the
+Measured 2026-11-23 (2 cores; about 13 minutes; exit status 0 = every export that the
 exporter supports was tagged with 100% coverage, 1 otherwise):
 
     === weights: fresh
 
     (a) torch.onnx.export (torch 1.13, opset 17, defaults) -> modelexport tag
     model               nodes  run      tagged  evidence mix
-    resnet18               65  scope    100.0%  scop:48 prop:17
-                               scope+H  100.0%  scop:48 prop:17
+    resnet18               65  scope    100.0%  scop:49 prop:16
+                               scope+H  100.0%  scop:49 prop:16
                                usage    100.0%  para:1 prop:64
-                               usage+H  100.0%  para:1 prop:64
-                               auto     100.0%  scop:48 prop:17
-                               auto+H   100.0%  scop:48 prop:17
-    resnet50              169  scope    100.0%  scop:121 prop:48
-                               scope+H  100.0%  scop:121 prop:48
+                               usage+H  100.0%  para:21 prop:44
+                               auto     100.0%  scop:49 prop:16
+                               auto+H   100.0%  scop:49 prop:16
+    resnet50              169  scope    100.0%  scop:122 prop:47
+                               scope+H  100.0%  scop:122 prop:47
                                usage    100.0%  para:1 prop:168
-                               usage+H  100.0%  para:1 prop:168
-                               auto     100.0%  scop:121 prop:48
-                               auto+H   100.0%  scop:121 prop:48
-    mobilenet_v2          209  scope    100.0%  scop:168 prop:41
-                               scope+H  100.0%  scop:168 prop:41
+                               usage+H  100.0%  para:54 prop:115
+                               auto     100.0%  scop:122 prop:47
+                               auto+H   100.0%  scop:122 prop:47
+    mobilenet_v2          209  scope    100.0%  scop:170 prop:39
+                               scope+H  100.0%  scop:170 prop:39
                                usage    100.0%  para:1 prop:208
-                               usage+H  100.0%  para:1 prop:208
-                               auto     100.0%  scop:168 prop:41
-                               auto+H   100.0%  scop:168 prop:41
-    mobilenet_v3_small    159  scope    100.0%  scop:121 prop:38
-                               scope+H  100.0%  scop:121 prop:38
+                               usage+H  100.0%  para:53 prop:156
+                               auto     100.0%  scop:170 prop:39
+                               auto+H   100.0%  scop:170 prop:39
+    mobilenet_v3_small    159  scope    100.0%  scop:122 prop:37
+                               scope+H  100.0%  scop:122 prop:37
                                usage    100.0%  para:25 prop:134
-                               usage+H  100.0%  para:25 prop:134
-                               auto     100.0%  scop:121 para:5 prop:33
-                               auto+H   100.0%  scop:121 para:5 prop:33
-    efficientnet_b0       298  scope    100.0%  scop:238 prop:60
-                               scope+H  100.0%  scop:238 prop:60
+                               usage+H  100.0%  para:58 prop:101
+                               auto     100.0%  scop:122 para:5 prop:32
+                               auto+H   100.0%  scop:122 para:5 prop:32
+    efficientnet_b0       298  scope    100.0%  scop:239 prop:59
+                               scope+H  100.0%  scop:239 prop:59
                                usage    100.0%  para:51 prop:247
-                               usage+H  100.0%  para:51 prop:247
-                               auto     100.0%  scop:238 para:18 prop:42
-                               auto+H   100.0%  scop:238 para:18 prop:42
+                               usage+H  100.0%  para:100 prop:198
+                               auto     100.0%  scop:239 para:18 prop:41
+                               auto+H   100.0%  scop:239 para:18 prop:41
     convnext_tiny         454  scope    100.0%  scop:346 prop:108
                                scope+H  100.0%  scop:346 prop:108
                                usage    100.0%  para:208 prop:246
-                               usage+H  100.0%  para:208 prop:246
+                               usage+H  100.0%  para:244 prop:210
                                auto     100.0%  scop:346 para:108
                                auto+H   100.0%  scop:346 para:108
-    densenet121           623  scope    100.0%  scop:375 prop:248
-                               scope+H  100.0%  scop:375 prop:248
+    densenet121           623  scope    100.0%  scop:378 prop:245
+                               scope+H  100.0%  scop:378 prop:245
                                usage    100.0%  para:310 prop:313
-                               usage+H  100.0%  para:310 prop:313
-                               auto     100.0%  scop:375 para:186 prop:62
-                               auto+H   100.0%  scop:375 para:186 prop:62
-    squeezenet1_0          82  scope    100.0%  scop:64 prop:18
-                               scope+H  100.0%  scop:64 prop:18
+                               usage+H  100.0%  para:369 prop:254
+                               auto     100.0%  scop:378 para:186 prop:59
+                               auto+H   100.0%  scop:378 para:186 prop:59
+    squeezenet1_0          82  scope    100.0%  scop:65 prop:17
+                               scope+H  100.0%  scop:65 prop:17
                                usage    100.0%  para:43 prop:39
                                usage+H  100.0%  para:43 prop:39
-                               auto     100.0%  scop:64 para:17 prop:1
-                               auto+H   100.0%  scop:64 para:17 prop:1
-    shufflenet_v2_x1_0    937  scope    100.0%  scop:773 prop:164
-                               scope+H  100.0%  scop:773 prop:164
+                               auto     100.0%  scop:65 para:17
+                               auto+H   100.0%  scop:65 para:17
+    shufflenet_v2_x1_0    937  scope    100.0%  scop:774 prop:163
+                               scope+H  100.0%  scop:774 prop:163
                                usage    100.0%  para:1 prop:936
-                               usage+H  100.0%  para:1 prop:936
-                               auto     100.0%  scop:773 prop:164
-                               auto+H   100.0%  scop:773 prop:164
-    regnet_y_400mf        265  scope    100.0%  scop:216 prop:49
-                               scope+H  100.0%  scop:216 prop:49
+                               usage+H  100.0%  para:57 prop:880
+                               auto     100.0%  scop:774 prop:163
+                               auto+H   100.0%  scop:774 prop:163
+    regnet_y_400mf        265  scope    100.0%  scop:217 prop:48
+                               scope+H  100.0%  scop:217 prop:48
                                usage    100.0%  para:33 prop:232
-                               usage+H  100.0%  para:33 prop:232
-                               auto     100.0%  scop:216 prop:49
-                               auto+H   100.0%  scop:216 prop:49
-    mnasnet0_5            138  scope    100.0%  scop:98 prop:40
-                               scope+H  100.0%  scop:98 prop:40
+                               usage+H  100.0%  para:86 prop:179
+                               auto     100.0%  scop:217 prop:48
+                               auto+H   100.0%  scop:217 prop:48
+    mnasnet0_5            138  scope    100.0%  scop:99 prop:39
+                               scope+H  100.0%  scop:99 prop:39
                                usage    100.0%  para:1 prop:137
-                               usage+H  100.0%  para:1 prop:137
-                               auto     100.0%  scop:98 prop:40
-                               auto+H   100.0%  scop:98 prop:40
-    vgg11                  33  scope    100.0%  scop:27 prop:6
-                               scope+H  100.0%  scop:27 prop:6
+                               usage+H  100.0%  para:53 prop:85
+                               auto     100.0%  scop:99 prop:39
+                               auto+H   100.0%  scop:99 prop:39
+    vgg11                  33  scope    100.0%  scop:28 prop:5
+                               scope+H  100.0%  scop:28 prop:5
                                usage    100.0%  para:16 prop:17
                                usage+H  100.0%  para:16 prop:17
-                               auto     100.0%  scop:27 para:5 prop:1
-                               auto+H   100.0%  scop:27 para:5 prop:1
-    alexnet                20  scope    100.0%  scop:19 prop:1
-                               scope+H  100.0%  scop:19 prop:1
+                               auto     100.0%  scop:28 para:5
+                               auto+H   100.0%  scop:28 para:5
+    alexnet                20  scope    100.0%  scop:20
+                               scope+H  100.0%  scop:20
                                usage    100.0%  para:8 prop:12
                                usage+H  100.0%  para:8 prop:12
-                               auto     100.0%  scop:19 prop:1
-                               auto+H   100.0%  scop:19 prop:1
-    googlenet             179  scope    100.0%  scop:138 prop:41
-                               scope+H  100.0%  scop:138 prop:41
+                               auto     100.0%  scop:20
+                               auto+H   100.0%  scop:20
+    googlenet             179  scope    100.0%  scop:139 prop:40
+                               scope+H  100.0%  scop:139 prop:40
                                usage    100.0%  para:1 prop:178
-                               usage+H  100.0%  para:1 prop:178
-                               auto     100.0%  scop:138 prop:41
-                               auto+H   100.0%  scop:138 prop:41
+                               usage+H  100.0%  para:58 prop:121
+                               auto     100.0%  scop:139 prop:40
+                               auto+H   100.0%  scop:139 prop:40
     vit_b_16                -  torch.onnx.export failed: UnsupportedOperatorError: Exporting the operator 'aten::_native_multi_head_attention' to ONNX opset version 17 is not supported. Please feel free to request support or submit a pull requ
-    bert                  227  scope    100.0%  scop:181 prop:46
-                               scope+H  100.0%  scop:181 prop:46
+    bert                  227  scope    100.0%  scop:190 prop:37
+                               scope+H  100.0%  scop:190 prop:37
                                usage    100.0%  para:41 prop:186
-                               usage+H  100.0%  para:41 prop:186
-                               auto     100.0%  scop:181 para:20 prop:26
-                               auto+H   100.0%  scop:181 para:20 prop:26
-    gpt2                  510  scope    100.0%  scop:425 prop:85
-                               scope+H  100.0%  scop:425 prop:85
+                               usage+H  100.0%  para:53 prop:174
+                               auto     100.0%  scop:190 para:20 prop:17
+                               auto+H   100.0%  scop:190 para:20 prop:17
+    gpt2                  510  scope    100.0%  scop:451 prop:59
+                               scope+H  100.0%  scop:451 prop:59
                                usage    100.0%  para:29 prop:481
                                usage+H  100.0%  para:29 prop:481
-                               auto     100.0%  scop:425 para:14 prop:71
-                               auto+H   100.0%  scop:425 para:14 prop:71
+                               auto     100.0%  scop:451 para:14 prop:45
+                               auto+H   100.0%  scop:451 para:14 prop:45
 
     scope vs usage where both have own evidence (scope evidence / parameter evidence)
     model               both agree disagree   +H both agree disagree   all nodes = auto+H: usage  usage+H
-    resnet18               1     1        0         1     1        0                         3.1%   3.1%
-    resnet50               1     1        0         1     1        0                         1.2%   1.2%
-    mobilenet_v2           1     1        0         1     1        0                         0.5%   0.5%
-    mobilenet_v3_small    20    20        0        20    20        0                        21.4%  32.7%
-    efficientnet_b0       33    33        0        33    33        0                        22.5%  27.9%
-    convnext_tiny        100   100        0       100   100        0                        49.8%  84.1%
-    densenet121          124   124        0       124   124        0                        59.2%  70.0%
-    squeezenet1_0         26    26        0        26    26        0                        63.4%  78.0%
-    shufflenet_v2_x1_0     1     1        0         1     1        0                         0.2%   0.2%
-    regnet_y_400mf        33    33        0        33    33        0                        18.5%  30.6%
-    mnasnet0_5             1     1        0         1     1        0                         2.2%   2.2%
-    vgg11                 11    11        0        11    11        0                        51.5%  63.6%
-    alexnet                8     8        0         8     8        0                        45.0%  65.0%
-    googlenet              1     1        0         1     1        0                         1.1%   1.1%
-    bert                  21    21        0        21    21        0                        86.3%  93.8%
+    resnet18               1     1        0        21    21        0                         3.1% 100.0%
+    resnet50               1     1        0        54    54        0                         1.2% 100.0%
+    mobilenet_v2           1     1        0        53    53        0                         8.1% 100.0%
+    mobilenet_v3_small    20    20        0        53    53        0                        21.4% 100.0%
+    efficientnet_b0       33    33        0        82    82        0                        22.5% 100.0%
+    convnext_tiny        100   100        0       136   136        0                        49.8% 100.0%
+    densenet121          124   124        0       183   183        0                        59.2% 100.0%
+    squeezenet1_0         26    26        0        26    26        0                        63.4% 100.0%
+    shufflenet_v2_x1_0     1     1        0        57    57        0                         0.2% 100.0%
+    regnet_y_400mf        33    33        0        86    86        0                        18.5% 100.0%
+    mnasnet0_5             1     1        0        53    53        0                        11.6% 100.0%
+    vgg11                 11    11        0        11    11        0                        51.5% 100.0%
+    alexnet                8     8        0         8     8        0                        45.0% 100.0%
+    googlenet              1     1        0        58    58        0                         1.1%  95.0%
+    bert                  21    21        0        33    33        0                        82.4%  99.6%
     gpt2                  15    15        0        15    15        0                        55.7% 100.0%
 
     (b) ONNX Runtime optimized (optimized_model_filepath) -> tag --strategy usage
     model    level     nodes  run      tagged         vs auto+H           vs same  n/i/none  evidence             contrib ops
     bert     basic        86  usage    100.0%       10/86 11.6%       14/86 16.3%  86/0/0    para:4 prop:82       -
-    bert     basic        86  usage+H  100.0%       11/86 12.8%       14/86 16.3%  86/0/0    para:4 prop:82       -
+    bert     basic        86  usage+H  100.0%       60/86 69.8%       60/86 69.8%  86/0/0    para:16 prop:70      -
     bert     extended     73  usage    100.0%       10/71 14.1%       13/71 18.3%  68/3/2    para:4 prop:69       BiasGelu:2,FusedGemm:1,FusedMatMul:2
-    bert     extended     73  usage+H  100.0%       10/71 14.1%       13/71 18.3%  68/3/2    para:4 prop:69       BiasGelu:2,FusedGemm:1,FusedMatMul:2
+    bert     extended     73  usage+H  100.0%       41/71 57.7%       41/71 57.7%  68/3/2    para:16 prop:57      BiasGelu:2,FusedGemm:1,FusedMatMul:2
     gpt2     basic       206  usage    100.0%      76/204 37.3%     164/204 80.4%  204/0/2   para:10 prop:196     -
-    gpt2     basic       206  usage+H  100.0%     188/204 92.2%     188/204 92.2%  204/0/2   para:10 prop:196     -
+    gpt2     basic       206  usage+H  100.0%     201/204 98.5%     201/204 98.5%  204/0/2   para:10 prop:196     -
     gpt2     extended    192  usage    100.0%      76/188 40.4%     148/188 78.7%  188/0/4   para:10 prop:182     FastGelu:2
-    gpt2     extended    192  usage+H  100.0%     172/188 91.5%     172/188 91.5%  188/0/4   para:10 prop:182     FastGelu:2
+    gpt2     extended    192  usage+H  100.0%     185/188 98.4%     185/188 98.4%  188/0/4   para:10 prop:182     FastGelu:2
     resnet50 basic       122  usage    100.0%        2/122 1.6%    122/122 100.0%  122/0/0   para:1 prop:121      -
-    resnet50 basic       122  usage+H  100.0%        2/122 1.6%    122/122 100.0%  122/0/0   para:1 prop:121      -
+    resnet50 basic       122  usage+H  100.0%     120/122 98.4%     120/122 98.4%  122/0/0   para:54 prop:68      -
     resnet50 extended     89  usage    100.0%         2/89 2.2%      89/89 100.0%  89/0/0    para:1 prop:88       FusedConv:33
-    resnet50 extended     89  usage+H  100.0%         2/89 2.2%      89/89 100.0%  89/0/0    para:1 prop:88       FusedConv:33
+    resnet50 extended     89  usage+H  100.0%       87/89 97.8%       87/89 97.8%  89/0/0    para:54 prop:35      FusedConv:33
     misses (usage+H vs auto+H; node: tagged | reference):
       bert basic: /embeddings/LayerNorm/LayerNormalization: embeddings | ['embeddings.LayerNorm']
-      bert basic: /encoder/layer.0/attention/self/key/MatMul: embeddings | ['encoder.layer.0.attention.self.key']
-      bert basic: /encoder/layer.0/attention/self/key/Add: embeddings | ['encoder.layer.0.attention.self.key']
+      bert basic: /encoder/layer.0/attention/self/key/MatMul: encoder.layer.0.attention.self.query | ['encoder.layer.0.attention.self.key']
+      bert basic: /encoder/layer.0/attention/self/key/Add: encoder.layer.0.attention.self | ['encoder.layer.0.attention.self.key']
       bert extended: /embeddings/LayerNorm/LayerNormalization: embeddings | ['embeddings.LayerNorm']
-      bert extended: /encoder/layer.0/attention/self/key/MatMul: embeddings | ['encoder.layer.0.attention.self.key']
-      bert extended: /encoder/layer.0/attention/self/key/Add: embeddings | ['encoder.layer.0.attention.self.key']
-      gpt2 basic: /Shape_1: h.1.mlp | ['']
-      gpt2 basic: /Slice: h.1.mlp | ['']
-      gpt2 basic: /Squeeze: h.1.mlp | ['']
-      gpt2 extended: /Shape_1: h.1.mlp | ['']
-      gpt2 extended: /Slice: h.1.mlp | ['']
-      gpt2 extended: /Squeeze: h.1.mlp | ['']
-      resnet50 basic: /conv1/Conv: <root> | ['conv1']
-      resnet50 basic: /relu/Relu: <root> | ['relu']
-      resnet50 basic: /maxpool/MaxPool: <root> | ['maxpool']
-      resnet50 extended: /conv1/Conv: <root> | ['conv1']
-      resnet50 extended: /maxpool/MaxPool: <root> | ['maxpool']
-      resnet50 extended: /layer1/layer1.0/downsample/downsample.0/Conv: <root> | ['layer1.0.downsample.0']
+      bert extended: /encoder/layer.0/attention/self/key/MatMul: encoder.layer.0.attention.self.query | ['encoder.layer.0.attention.self.key']
+      bert extended: /encoder/layer.0/attention/self/key/Add: encoder.layer.0.attention.self | ['encoder.layer.0.attention.self.key']
+      gpt2 basic: /h.0/ln_1/LayerNormalization: <root> | ['h.0.ln_1']
+      gpt2 basic: /h.0/ln_2/LayerNormalization: h.0.mlp.c_fc | ['h.0.ln_2']
+      gpt2 basic: /h.1/ln_2/LayerNormalization: h.1.mlp.c_fc | ['h.1.ln_2']
+      gpt2 extended: /h.0/ln_1/LayerNormalization: <root> | ['h.0.ln_1']
+      gpt2 extended: /h.0/ln_2/LayerNormalization: h.0.mlp.c_fc | ['h.0.ln_2']
+      gpt2 extended: /h.1/ln_2/LayerNormalization: h.1.mlp.c_fc | ['h.1.ln_2']
+      resnet50 basic: /layer1/layer1.0/downsample/downsample.0/Conv: layer1.0.conv3 | ['layer1.0.downsample.0']
+      resnet50 basic: /layer1/layer1.0/conv3/Conv: layer1.0.downsample.0 | ['layer1.0.conv3']
+      resnet50 extended: /layer1/layer1.0/downsample/downsample.0/Conv: layer1.0.conv3 | ['layer1.0.downsample.0']
+      resnet50 extended: /layer1/layer1.0/conv3/Conv: layer1.0.downsample.0 | ['layer1.0.conv3']
 
     === weights: perturbed
 
     (a) torch.onnx.export (torch 1.13, opset 17, defaults) -> modelexport tag
     model               nodes  run      tagged  evidence mix
-    resnet18               49  scope    100.0%  scop:48 prop:1
-                               scope+H  100.0%  scop:48 prop:1
+    resnet18               49  scope    100.0%  scop:49
+                               scope+H  100.0%  scop:49
                                usage    100.0%  para:1 prop:48
-                               usage+H  100.0%  para:1 prop:48
-                               auto     100.0%  scop:48 prop:1
-                               auto+H   100.0%  scop:48 prop:1
-    resnet50              122  scope    100.0%  scop:121 prop:1
-                               scope+H  100.0%  scop:121 prop:1
+                               usage+H  100.0%  para:21 prop:28
+                               auto     100.0%  scop:49
+                               auto+H   100.0%  scop:49
+    resnet50              122  scope    100.0%  scop:122
+                               scope+H  100.0%  scop:122
                                usage    100.0%  para:1 prop:121
-                               usage+H  100.0%  para:1 prop:121
-                               auto     100.0%  scop:121 prop:1
-                               auto+H   100.0%  scop:121 prop:1
-    mobilenet_v2          170  scope    100.0%  scop:168 prop:2
-                               scope+H  100.0%  scop:168 prop:2
+                               usage+H  100.0%  para:54 prop:68
+                               auto     100.0%  scop:122
+                               auto+H   100.0%  scop:122
+    mobilenet_v2          170  scope    100.0%  scop:170
+                               scope+H  100.0%  scop:170
                                usage    100.0%  para:1 prop:169
-                               usage+H  100.0%  para:1 prop:169
-                               auto     100.0%  scop:168 prop:2
-                               auto+H   100.0%  scop:168 prop:2
-    mobilenet_v3_small    122  scope    100.0%  scop:121 prop:1
-                               scope+H  100.0%  scop:121 prop:1
+                               usage+H  100.0%  para:53 prop:117
+                               auto     100.0%  scop:170
+                               auto+H   100.0%  scop:170
+    mobilenet_v3_small    122  scope    100.0%  scop:122
+                               scope+H  100.0%  scop:122
                                usage    100.0%  para:20 prop:102
-                               usage+H  100.0%  para:20 prop:102
-                               auto     100.0%  scop:121 prop:1
-                               auto+H   100.0%  scop:121 prop:1
-    efficientnet_b0       239  scope    100.0%  scop:238 prop:1
-                               scope+H  100.0%  scop:238 prop:1
+                               usage+H  100.0%  para:54 prop:68
+                               auto     100.0%  scop:122
+                               auto+H   100.0%  scop:122
+    efficientnet_b0       239  scope    100.0%  scop:239
+                               scope+H  100.0%  scop:239
                                usage    100.0%  para:33 prop:206
-                               usage+H  100.0%  para:33 prop:206
-                               auto     100.0%  scop:238 prop:1
-                               auto+H   100.0%  scop:238 prop:1
+                               usage+H  100.0%  para:82 prop:157
+                               auto     100.0%  scop:239
+                               auto+H   100.0%  scop:239
     convnext_tiny         346  scope    100.0%  scop:346
                                scope+H  100.0%  scop:346
                                usage    100.0%  para:100 prop:246
-                               usage+H  100.0%  para:100 prop:246
+                               usage+H  100.0%  para:136 prop:210
                                auto     100.0%  scop:346
                                auto+H   100.0%  scop:346
-    densenet121           440  scope    100.0%  scop:375 prop:65
-                               scope+H  100.0%  scop:375 prop:65
+    densenet121           440  scope    100.0%  scop:378 prop:62
+                               scope+H  100.0%  scop:378 prop:62
                                usage    100.0%  para:186 prop:254
-                               usage+H  100.0%  para:186 prop:254
-                               auto     100.0%  scop:375 para:62 prop:3
-                               auto+H   100.0%  scop:375 para:62 prop:3
-    squeezenet1_0          65  scope    100.0%  scop:64 prop:1
-                               scope+H  100.0%  scop:64 prop:1
+                               usage+H  100.0%  para:245 prop:195
+                               auto     100.0%  scop:378 para:62
+                               auto+H   100.0%  scop:378 para:62
+    squeezenet1_0          65  scope    100.0%  scop:65
+                               scope+H  100.0%  scop:65
                                usage    100.0%  para:26 prop:39
                                usage+H  100.0%  para:26 prop:39
-                               auto     100.0%  scop:64 prop:1
-                               auto+H   100.0%  scop:64 prop:1
-    shufflenet_v2_x1_0    886  scope    100.0%  scop:773 prop:113
-                               scope+H  100.0%  scop:773 prop:113
+                               auto     100.0%  scop:65
+                               auto+H   100.0%  scop:65
+    shufflenet_v2_x1_0    886  scope    100.0%  scop:774 prop:112
+                               scope+H  100.0%  scop:774 prop:112
                                usage    100.0%  para:1 prop:885
-                               usage+H  100.0%  para:1 prop:885
-                               auto     100.0%  scop:773 prop:113
-                               auto+H   100.0%  scop:773 prop:113
-    regnet_y_400mf        217  scope    100.0%  scop:216 prop:1
-                               scope+H  100.0%  scop:216 prop:1
+                               usage+H  100.0%  para:57 prop:829
+                               auto     100.0%  scop:774 prop:112
+                               auto+H   100.0%  scop:774 prop:112
+    regnet_y_400mf        217  scope    100.0%  scop:217
+                               scope+H  100.0%  scop:217
                                usage    100.0%  para:33 prop:184
-                               usage+H  100.0%  para:33 prop:184
-                               auto     100.0%  scop:216 prop:1
-                               auto+H   100.0%  scop:216 prop:1
-    mnasnet0_5             99  scope    100.0%  scop:98 prop:1
-                               scope+H  100.0%  scop:98 prop:1
+                               usage+H  100.0%  para:86 prop:131
+                               auto     100.0%  scop:217
+                               auto+H   100.0%  scop:217
+    mnasnet0_5             99  scope    100.0%  scop:99
+                               scope+H  100.0%  scop:99
                                usage    100.0%  para:1 prop:98
-                               usage+H  100.0%  para:1 prop:98
-                               auto     100.0%  scop:98 prop:1
-                               auto+H   100.0%  scop:98 prop:1
-    vgg11                  28  scope    100.0%  scop:27 prop:1
-                               scope+H  100.0%  scop:27 prop:1
+                               usage+H  100.0%  para:53 prop:46
+                               auto     100.0%  scop:99
+                               auto+H   100.0%  scop:99
+    vgg11                  28  scope    100.0%  scop:28
+                               scope+H  100.0%  scop:28
                                usage    100.0%  para:11 prop:17
                                usage+H  100.0%  para:11 prop:17
-                               auto     100.0%  scop:27 prop:1
-                               auto+H   100.0%  scop:27 prop:1
-    alexnet                20  scope    100.0%  scop:19 prop:1
-                               scope+H  100.0%  scop:19 prop:1
+                               auto     100.0%  scop:28
+                               auto+H   100.0%  scop:28
+    alexnet                20  scope    100.0%  scop:20
+                               scope+H  100.0%  scop:20
                                usage    100.0%  para:8 prop:12
                                usage+H  100.0%  para:8 prop:12
-                               auto     100.0%  scop:19 prop:1
-                               auto+H   100.0%  scop:19 prop:1
-    googlenet             139  scope    100.0%  scop:138 prop:1
-                               scope+H  100.0%  scop:138 prop:1
+                               auto     100.0%  scop:20
+                               auto+H   100.0%  scop:20
+    googlenet             139  scope    100.0%  scop:139
+                               scope+H  100.0%  scop:139
                                usage    100.0%  para:1 prop:138
-                               usage+H  100.0%  para:1 prop:138
-                               auto     100.0%  scop:138 prop:1
-                               auto+H   100.0%  scop:138 prop:1
+                               usage+H  100.0%  para:58 prop:81
+                               auto     100.0%  scop:139
+                               auto+H   100.0%  scop:139
     vit_b_16                -  torch.onnx.export failed: UnsupportedOperatorError: Exporting the operator 'aten::_native_multi_head_attention' to ONNX opset version 17 is not supported. Please feel free to request support or submit a pull requ
-    bert                  207  scope    100.0%  scop:181 prop:26
-                               scope+H  100.0%  scop:181 prop:26
+    bert                  207  scope    100.0%  scop:190 prop:17
+                               scope+H  100.0%  scop:190 prop:17
                                usage    100.0%  para:21 prop:186
-                               usage+H  100.0%  para:21 prop:186
-                               auto     100.0%  scop:181 prop:26
-                               auto+H   100.0%  scop:181 prop:26
-    gpt2                  496  scope    100.0%  scop:425 prop:71
-                               scope+H  100.0%  scop:425 prop:71
+                               usage+H  100.0%  para:33 prop:174
+                               auto     100.0%  scop:190 prop:17
+                               auto+H   100.0%  scop:190 prop:17
+    gpt2                  496  scope    100.0%  scop:451 prop:45
+                               scope+H  100.0%  scop:451 prop:45
                                usage    100.0%  para:15 prop:481
                                usage+H  100.0%  para:15 prop:481
-                               auto     100.0%  scop:425 prop:71
-                               auto+H   100.0%  scop:425 prop:71
+                               auto     100.0%  scop:451 prop:45
+                               auto+H   100.0%  scop:451 prop:45
 
     scope vs usage where both have own evidence (scope evidence / parameter evidence)
     model               both agree disagree   +H both agree disagree   all nodes = auto+H: usage  usage+H
-    resnet18               1     1        0         1     1        0                         4.1%   4.1%
-    resnet50               1     1        0         1     1        0                         1.6%   1.6%
-    mobilenet_v2           1     1        0         1     1        0                         0.6%   0.6%
-    mobilenet_v3_small    20    20        0        20    20        0                        23.8%  38.5%
-    efficientnet_b0       33    33        0        33    33        0                        20.5%  27.2%
-    convnext_tiny        100   100        0       100   100        0                        34.1%  79.2%
-    densenet121          124   124        0       124   124        0                        42.5%  57.7%
-    squeezenet1_0         26    26        0        26    26        0                        53.8%  72.3%
-    shufflenet_v2_x1_0     1     1        0         1     1        0                         0.2%   0.2%
-    regnet_y_400mf        33    33        0        33    33        0                        22.6%  37.3%
-    mnasnet0_5             1     1        0         1     1        0                         2.0%   2.0%
-    vgg11                 11    11        0        11    11        0                        42.9%  57.1%
-    alexnet                8     8        0         8     8        0                        45.0%  65.0%
-    googlenet              1     1        0         1     1        0                         1.4%   1.4%
-    bert                  21    21        0        21    21        0                        85.0%  93.2%
+    resnet18               1     1        0        21    21        0                         4.1% 100.0%
+    resnet50               1     1        0        54    54        0                         1.6% 100.0%
+    mobilenet_v2           1     1        0        53    53        0                         1.8% 100.0%
+    mobilenet_v3_small    20    20        0        54    54        0                        23.8% 100.0%
+    efficientnet_b0       33    33        0        82    82        0                        20.5% 100.0%
+    convnext_tiny        100   100        0       136   136        0                        34.1% 100.0%
+    densenet121          124   124        0       183   183        0                        42.5% 100.0%
+    squeezenet1_0         26    26        0        26    26        0                        53.8% 100.0%
+    shufflenet_v2_x1_0     1     1        0        57    57        0                         0.2% 100.0%
+    regnet_y_400mf        33    33        0        86    86        0                        22.6% 100.0%
+    mnasnet0_5             1     1        0        53    53        0                         2.0% 100.0%
+    vgg11                 11    11        0        11    11        0                        42.9% 100.0%
+    alexnet                8     8        0         8     8        0                        45.0% 100.0%
+    googlenet              1     1        0        58    58        0                         1.4%  93.5%
+    bert                  21    21        0        33    33        0                        80.7%  99.5%
     gpt2                  15    15        0        15    15        0                        54.4% 100.0%
 
     (b) ONNX Runtime optimized (optimized_model_filepath) -> tag --strategy usage
     model    level     nodes  run      tagged         vs auto+H           vs same  n/i/none  evidence             contrib ops
-    bert     basic        86  usage    100.0%       62/86 72.1%      86/86 100.0%  86/0/0    para:21 prop:65      -
-    bert     basic        86  usage+H  100.0%       73/86 84.9%      86/86 100.0%  86/0/0    para:21 prop:65      -
-    bert     extended     73  usage    100.0%       58/71 81.7%      71/71 100.0%  68/3/2    para:21 prop:52      BiasGelu:2,FusedGemm:1,FusedMatMul:2
-    bert     extended     73  usage+H  100.0%       58/71 81.7%      71/71 100.0%  68/3/2    para:21 prop:52      BiasGelu:2,FusedGemm:1,FusedMatMul:2
+    bert     basic        86  usage    100.0%       57/86 66.3%      86/86 100.0%  86/0/0    para:21 prop:65      -
+    bert     basic        86  usage+H  100.0%      86/86 100.0%      86/86 100.0%  86/0/0    para:33 prop:53      -
+    bert     extended     73  usage    100.0%       53/71 74.6%      71/71 100.0%  68/3/2    para:21 prop:52      BiasGelu:2,FusedGemm:1,FusedMatMul:2
+    bert     extended     73  usage+H  100.0%       67/71 94.4%       67/71 94.4%  68/3/2    para:33 prop:40      BiasGelu:2,FusedGemm:1,FusedMatMul:2
     gpt2     basic       206  usage    100.0%      92/204 45.1%     200/204 98.0%  204/0/2   para:15 prop:191     -
     gpt2     basic       206  usage+H  100.0%    204/204 100.0%    204/204 100.0%  204/0/2   para:15 prop:191     -
     gpt2     extended    192  usage    100.0%      92/188 48.9%     184/188 97.9%  188/0/4   para:15 prop:177     FastGelu:2
     gpt2     extended    192  usage+H  100.0%    188/188 100.0%    188/188 100.0%  188/0/4   para:15 prop:177     FastGelu:2
     resnet50 basic       122  usage    100.0%        2/122 1.6%    122/122 100.0%  122/0/0   para:1 prop:121      -
-    resnet50 basic       122  usage+H  100.0%        2/122 1.6%    122/122 100.0%  122/0/0   para:1 prop:121      -
+    resnet50 basic       122  usage+H  100.0%    122/122 100.0%    122/122 100.0%  122/0/0   para:54 prop:68      -
     resnet50 extended     89  usage    100.0%         2/89 2.2%      89/89 100.0%  89/0/0    para:1 prop:88       FusedConv:33
-    resnet50 extended     89  usage+H  100.0%         2/89 2.2%      89/89 100.0%  89/0/0    para:1 prop:88       FusedConv:33
+    resnet50 extended     89  usage+H  100.0%       87/89 97.8%       87/89 97.8%  89/0/0    para:54 prop:35      FusedConv:33
     misses (usage+H vs auto+H; node: tagged | reference):
-      bert basic: /encoder/layer.0/attention/self/key/MatMul: embeddings | ['encoder.layer.0.attention.self.key']
-      bert basic: /encoder/layer.0/attention/self/query/MatMul: embeddings | ['encoder.layer.0.attention.self.query']
-      bert basic: /encoder/layer.0/attention/self/value/MatMul: embeddings | ['encoder.layer.0.attention.self.value']
-      bert extended: /encoder/layer.0/attention/self/key/MatMul: embeddings | ['encoder.layer.0.attention.self.key']
-      bert extended: /encoder/layer.0/attention/self/query/MatMul: embeddings | ['encoder.layer.0.attention.self.query']
-      bert extended: /encoder/layer.0/attention/self/value/MatMul: embeddings | ['encoder.layer.0.attention.self.value']
-      resnet50 basic: /conv1/Conv: <root> | ['conv1']
-      resnet50 basic: /relu/Relu: <root> | ['relu']
-      resnet50 basic: /maxpool/MaxPool: <root> | ['maxpool']
-      resnet50 extended: /conv1/Conv: <root> | ['conv1']
-      resnet50 extended: /maxpool/MaxPool: <root> | ['maxpool']
-      resnet50 extended: /layer1/layer1.0/downsample/downsample.0/Conv: <root> | ['layer1.0.downsample.0']
+      bert extended: /encoder/layer.0/attention/self/Add: <root> | ['encoder.layer.0.attention.self']
+      bert extended: /encoder/layer.0/attention/self/Softmax: <root> | ['encoder.layer.0.attention.self']
+      bert extended: /encoder/layer.1/attention/self/Add: <root> | ['encoder.layer.1.attention.self']
+      resnet50 extended: /layer1/layer1.0/downsample/downsample.0/Conv: layer1.0.conv3 | ['layer1.0.downsample.0']
+      resnet50 extended: /layer1/layer1.0/conv3/Conv: layer1.0.downsample.0 | ['layer1.0.conv3']
 """
 import argparse
 import collections
