@@ -107,12 +107,21 @@ ModuleFacts::Answer ModuleFacts::can_run_before_call(const std::string& p, const
   if (branch == p) return can_run(p, op_type);
   const Outline* o = outline(p);
   if (!o) return Answer::unknown;
+  // Memoised: asked once per node placed from its consumers.
+  std::string key = p + '\n' + branch + '\n' + op_type;
+  auto memo = before_call_memo_.find(key);
+  if (memo != before_call_memo_.end()) return memo->second;
+  return before_call_memo_[std::move(key)] = answer_before_call(*o, branch, op_type);
+}
+
+ModuleFacts::Answer ModuleFacts::answer_before_call(const Outline& steps, const std::string& branch,
+                                                    const std::string& op_type) {
   auto into_branch = [&](const Step& s) {
     return s.call && (is_ancestor_or_self(s.name, branch) || is_ancestor_or_self(branch, s.name));
   };
-  auto call = std::find_if(o->begin(), o->end(), into_branch);
-  if (call == o->end()) return Answer::unknown;
-  const OwnOps before = own_ops_of(Outline(o->begin(), call));
+  auto call = std::find_if(steps.begin(), steps.end(), into_branch);
+  if (call == steps.end()) return Answer::unknown;
+  const OwnOps before = own_ops_of(Outline(steps.begin(), call));
   if (before.types.count(op_type)) return Answer::yes;
   return before.any_unknown ? Answer::unknown : Answer::no;
 }

@@ -87,11 +87,14 @@ class ModuleFacts {
     bool placed = false;  // a strategy placed a node here
   };
   static Outline read_outline(const nlohmann::json& steps);
+  static Answer answer_before_call(const Outline& steps, const std::string& branch,
+                                   const std::string& op_type);
   static OwnOps own_ops_of(const Outline& outline);
   Facts& add(const std::string& path);
   const Facts* find(const std::string& path) const;
 
   std::unordered_map<std::string, Facts> facts_;  // only looked up, never iterated
+  mutable std::unordered_map<std::string, Answer> before_call_memo_;
 };
 
 }  // namespace modelexport

@@ -375,20 +375,29 @@ class DataPathRule {
   // op after the first one that could be `p` lowers to it (ShuffleNet: a
   // block's `chunk` Slice does not follow its own channel-shuffle `view`;
   // it is the next block's). False when anything is unknown.
+  // Depends only on the module and the two op types: memoised, since a
+  // module with a long outline may hold many nodes.
   bool none_after_producer(const std::string& m0, size_t p, size_t n) const {
     const Outline* o = facts_.outline(m0);
     if (!o || facts_.is_leaf(m0)) return false;
+    std::string key = m0 + '\n' + g_.nodes[p].op_type + '\n' + g_.nodes[n].op_type;
+    auto memo = after_producer_memo_.find(key);
+    if (memo != after_producer_memo_.end()) return memo->second;
+    return after_producer_memo_[std::move(key)] = none_after_producer_in(*o, p, n);
+  }
+
+  bool none_after_producer_in(const Outline& o, size_t p, size_t n) const {
     size_t i = 0;
-    for (; i < o->size(); ++i) {
-      if ((*o)[i].call) continue;
-      auto ops = onnx_ops_of((*o)[i].name);
+    for (; i < o.size(); ++i) {
+      if (o[i].call) continue;
+      auto ops = onnx_ops_of(o[i].name);
       if (!ops) return false;
       if (std::find(ops->begin(), ops->end(), g_.nodes[p].op_type) != ops->end()) break;
     }
-    if (i == o->size()) return false;
-    for (size_t j = i + 1; j < o->size(); ++j) {
-      if ((*o)[j].call) continue;
-      auto ops = onnx_ops_of((*o)[j].name);
+    if (i == o.size()) return false;
+    for (size_t j = i + 1; j < o.size(); ++j) {
+      if (o[j].call) continue;
+      auto ops = onnx_ops_of(o[j].name);
       if (!ops || std::find(ops->begin(), ops->end(), g_.nodes[n].op_type) != ops->end()) return false;
     }
     return true;
@@ -588,6 +597,7 @@ class DataPathRule {
   const std::vector<bool>& side_;
   std::vector<size_t> next_evidence_;
   std::unordered_map<std::string_view, std::vector<size_t>> value_consumers_;
+  mutable std::unordered_map<std::string, bool> after_producer_memo_;
 };
 
 }  // namespace
