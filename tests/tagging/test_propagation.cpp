@@ -596,3 +596,40 @@ TEST_CASE("outlines: an op the module runs only before the producer starts the n
   // Without outlines it stays after the op it follows.
   check(propagate(g.view, a)[6], "s.0", "propagated");
 }
+
+TEST_CASE("outlines: a MaxPool after a MaxPool module heads the branch the value flows into") {
+  // GoogLeNet in small: root = [call pool, call inc]; inc = [call inc.b1,
+  // call inc.b4, cat]; b1 = [call inc.b1.conv]; b4 = Sequential [MaxPool2d,
+  // Conv]. The pooled value is read by b1's Conv and b4's MaxPool.
+  D g;
+  g.node("stem", "Conv", {"x"}, {"s"}).node("p", "MaxPool", {"s"}, {"p"}).node("c1", "Conv", {"p"}, {"c1"})
+      .node("m4", "MaxPool", {"p"}, {"m4"}).node("c4", "Conv", {"m4"}, {"c4"})
+      .node("cat", "Concat", {"c1", "c4"}, {"y"});
+  nlohmann::json modules = nlohmann::json::array(
+      {with_forward(module("", "Net", 30), outline({"call stem", "call pool", "call inc"})),
+       with_forward(module("stem", "Conv2d", 10, "torch.nn.Conv2d"), outline({"aten::_convolution"})),
+       with_forward(module("pool", "MaxPool2d", 0, "torch.nn.MaxPool2d"), outline({"aten::max_pool2d"})),
+       with_forward(module("inc", "Inception", 20, "x.Inception"),
+                    outline({"call inc.b1", "call inc.b4", "aten::cat"})),
+       with_forward(module("inc.b1", "Sequential", 10, "torch.nn.modules.container.Sequential"),
+                    outline({"call inc.b1.conv"})),
+       with_forward(module("inc.b1.conv", "Conv2d", 10, "torch.nn.Conv2d"), outline({"aten::_convolution"})),
+       with_forward(module("inc.b4", "Sequential", 10, "torch.nn.modules.container.Sequential"),
+                    outline({"call inc.b4.0", "call inc.b4.1"})),
+       with_forward(module("inc.b4.0", "MaxPool2d", 0, "torch.nn.MaxPool2d"), outline({"aten::max_pool2d"})),
+       with_forward(module("inc.b4.1", "Conv2d", 10, "torch.nn.Conv2d"), outline({"aten::_convolution"}))});
+  Assignments a(g.view.nodes.size());
+  a[0] = A("stem", "parameter");
+  a[2] = A("inc.b1.conv", "parameter");
+  a[4] = A("inc.b4.1", "parameter");
+  auto r = propagate(g.view, a, modules);
+  check(r[1], "pool", "propagated");
+  // A MaxPool2d has nothing after its max_pool2d; `inc` starts with b1's
+  // Conv, but the value flows into b4, whose first op is a MaxPool. b4.0
+  // cannot see the pooled value read by b1's Conv: the outline says it is
+  // its argument.
+  check(r[3], "inc.b4.0", "propagated");
+  check(r[5], "inc", "propagated");
+  // Without outlines nothing says which branch: the root.
+  check(propagate(g.view, a)[3], "", "propagated");
+}

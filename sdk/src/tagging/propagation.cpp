@@ -251,6 +251,9 @@ class DataPathRule {
     if (facts_.is_leaf(m0)) {
       bool keep = (facts_.open_parameter_leaf(m0) && is_layout_op(node.op_type) && evidence_[last]) ||
                   lowers_to(m0, n, data_producers, true);  // GELU's Erf after its Div
+      // ... unless its outline has nothing of the kind after the producer's
+      // op (GoogLeNet: the MaxPool after `maxpool2` is the next inception's).
+      if (keep && none_after_producer(m0, last, n)) keep = false;
       if (!keep) {
         m = parent_path(m0);
         resumed = after_return(m, m0, n, data_producers, next);
@@ -265,7 +268,7 @@ class DataPathRule {
     // that runs this op right after the call knows it can (ViTOutput's
     // `hidden_states + input_tensor` after its dense).
     const std::string limit = next == kNone ? std::string() : common_ancestor(m0, a_[next]->module);
-    if (!(resumed && resumed->own_op))
+    if (!(resumed && (resumed->own_op || resumed->callee)))
       while (m != limit && is_ancestor_or_self(limit, m) && !inputs_visible(n, data_producers, m))
         m = facts_.owning(parent_path(m));
 
@@ -319,7 +322,7 @@ class DataPathRule {
                          facts_.can_run(cur, g_.nodes[n].op_type) == ModuleFacts::Answer::yes};
         case Tail::calls:
           if (!reads_from(producers, t.callee))
-            if (auto d = first_computing(t.callee, n))
+            if (auto d = computing_toward(t.callee, n, next))
               if (flows_into(t.callee, next) || facts_.passes_through(cur) || runs(*d, n, producers))
                 return Resumed{*d, cur, true};
           return Resumed{facts_.owning(cur), cur};
@@ -374,12 +377,13 @@ class DataPathRule {
   // `m0`'s own code can run the op, but not after the producer `p`: no own
   // op after the first one that could be `p` lowers to it (ShuffleNet: a
   // block's `chunk` Slice does not follow its own channel-shuffle `view`;
-  // it is the next block's). False when anything is unknown.
+  // it is the next block's; a MaxPool2d has nothing after its max_pool2d).
+  // False when anything is unknown.
   // Depends only on the module and the two op types: memoised, since a
   // module with a long outline may hold many nodes.
   bool none_after_producer(const std::string& m0, size_t p, size_t n) const {
     const Outline* o = facts_.outline(m0);
-    if (!o || facts_.is_leaf(m0)) return false;
+    if (!o) return false;
     std::string key = m0 + '\n' + g_.nodes[p].op_type + '\n' + g_.nodes[n].op_type;
     auto memo = after_producer_memo_.find(key);
     if (memo != after_producer_memo_.end()) return memo->second;
@@ -395,9 +399,13 @@ class DataPathRule {
       if (std::find(ops->begin(), ops->end(), g_.nodes[p].op_type) != ops->end()) break;
     }
     if (i == o.size()) return false;
-    for (size_t j = i + 1; j < o.size(); ++j) {
+    // The producer's own op counts when it lowers to several nodes (gelu:
+    // Div, Erf, Add, Mul...); one that lowers to one node type (view,
+    // max_pool2d) made the producer and nothing else.
+    for (size_t j = i; j < o.size(); ++j) {
       if (o[j].call) continue;
       auto ops = onnx_ops_of(o[j].name);
+      if (j == i && ops && ops->size() == 1) continue;
       if (!ops || std::find(ops->begin(), ops->end(), g_.nodes[n].op_type) != ops->end()) return false;
     }
     return true;
@@ -481,6 +489,26 @@ class DataPathRule {
         return d;
       }
       d = first->name;
+    }
+    return std::nullopt;
+  }
+
+  // first_computing(callee), or, when that cannot run the op, the first
+  // computing module of the call inside `callee` that leads to the next
+  // evidence-placed node (GoogLeNet: an inception's first branch starts with
+  // a Conv, the MaxPool it also receives is the 4th branch's first op).
+  std::optional<std::string> computing_toward(std::string d, size_t n, size_t next) const {
+    for (size_t depth = 0; depth < 4096; ++depth) {  // bounded: outlines may be cyclic
+      if (auto first = first_computing(d, n)) return first;
+      if (next == kNone) return std::nullopt;
+      const std::string& target = a_[next]->module;
+      const Outline* o = facts_.outline(d);
+      if (!o || !is_ancestor_or_self(d, target)) return std::nullopt;
+      auto step = std::find_if(o->begin(), o->end(), [&](const Step& s) {
+        return s.call && s.name != d && is_ancestor_or_self(s.name, target);
+      });
+      if (step == o->end()) return std::nullopt;
+      d = step->name;
     }
     return std::nullopt;
   }
