@@ -266,7 +266,9 @@ class DataPathRule {
 
     // Visibility guesses whether the module can see an input; an outline
     // that runs this op right after the call knows it can (ViTOutput's
-    // `hidden_states + input_tensor` after its dense).
+    // `hidden_states + input_tensor` after its dense), and a callee it
+    // named gets the value as an argument (GoogLeNet: every branch of an
+    // inception reads the block's input).
     const std::string limit = next == kNone ? std::string() : common_ancestor(m0, a_[next]->module);
     if (!(resumed && (resumed->own_op || resumed->callee)))
       while (m != limit && is_ancestor_or_self(limit, m) && !inputs_visible(n, data_producers, m))
