@@ -105,13 +105,28 @@ ModuleFacts::Answer ModuleFacts::can_run(const std::string& p, const std::string
 ModuleFacts::Answer ModuleFacts::can_run_before_call(const std::string& p, const std::string& branch,
                                                      const std::string& op_type) const {
   if (branch == p) return can_run(p, op_type);
+  return memoised('b', p, branch, op_type, [&](const Outline& steps) {
+    return answer_before_call(steps, branch, op_type);
+  });
+}
+
+ModuleFacts::Answer ModuleFacts::can_run_after(const std::string& p, const std::string& producer_op,
+                                               const std::string& op_type) const {
+  return memoised('a', p, producer_op, op_type, [&](const Outline& steps) {
+    return answer_after(steps, producer_op, op_type);
+  });
+}
+
+template <class Compute>
+ModuleFacts::Answer ModuleFacts::memoised(char question, const std::string& p,
+                                          const std::string& about, const std::string& op_type,
+                                          Compute compute) const {
   const Outline* o = outline(p);
   if (!o) return Answer::unknown;
-  // Memoised: asked once per node placed from its consumers.
-  std::string key = p + '\n' + branch + '\n' + op_type;
-  auto memo = before_call_memo_.find(key);
-  if (memo != before_call_memo_.end()) return memo->second;
-  return before_call_memo_[std::move(key)] = answer_before_call(*o, branch, op_type);
+  std::string key = question + p + '\n' + about + '\n' + op_type;
+  auto memo = slice_memo_.find(key);
+  if (memo != slice_memo_.end()) return memo->second;
+  return slice_memo_[std::move(key)] = compute(*o);
 }
 
 ModuleFacts::Answer ModuleFacts::answer_before_call(const Outline& steps, const std::string& branch,
@@ -124,6 +139,28 @@ ModuleFacts::Answer ModuleFacts::answer_before_call(const Outline& steps, const 
   const OwnOps before = own_ops_of(Outline(steps.begin(), call));
   if (before.types.count(op_type)) return Answer::yes;
   return before.any_unknown ? Answer::unknown : Answer::no;
+}
+
+ModuleFacts::Answer ModuleFacts::answer_after(const Outline& steps, const std::string& producer_op,
+                                              const std::string& op_type) {
+  size_t i = 0;
+  for (; i < steps.size(); ++i) {
+    if (steps[i].call) continue;
+    auto ops = onnx_ops_of(steps[i].name);
+    if (!ops) return Answer::unknown;
+    if (std::find(ops->begin(), ops->end(), producer_op) != ops->end()) break;
+  }
+  if (i == steps.size()) return Answer::unknown;
+  // One that lowers to a single node type (view, max_pool2d) made the
+  // producer and nothing else.
+  for (size_t j = i; j < steps.size(); ++j) {
+    if (steps[j].call) continue;
+    auto ops = onnx_ops_of(steps[j].name);
+    if (!ops) return Answer::unknown;
+    if (j == i && ops->size() == 1) continue;
+    if (std::find(ops->begin(), ops->end(), op_type) != ops->end()) return Answer::yes;
+  }
+  return Answer::no;
 }
 
 bool ModuleFacts::has_nodes(const std::string& p) const {

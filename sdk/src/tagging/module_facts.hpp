@@ -61,6 +61,15 @@ class ModuleFacts {
   // outline or never calls into `branch`.
   Answer can_run_before_call(const std::string& p, const std::string& branch,
                              const std::string& op_type) const;
+  // The same question for the own ops from the first one that could have
+  // produced a `producer_op` node on: what `p` can still compute after it
+  // (ShuffleNet: a block's `chunk` Slice does not follow its own channel
+  // shuffle `view`; a MaxPool2d has nothing after its max_pool2d). That op
+  // counts itself when it lowers to several node types (gelu: Div, Erf,
+  // Mul...). Unknown when `p` has no outline, no own op could be the
+  // producer, or an op is not in the lowering table.
+  Answer can_run_after(const std::string& p, const std::string& producer_op,
+                       const std::string& op_type) const;
   // Its forward runs no op of its own (BertEncoder, BertLayer: only calls).
   bool passes_through(const std::string& p) const;
   // Its forward does nothing at all (eval-mode Dropout, Identity): it
@@ -89,12 +98,19 @@ class ModuleFacts {
   static Outline read_outline(const nlohmann::json& steps);
   static Answer answer_before_call(const Outline& steps, const std::string& branch,
                                    const std::string& op_type);
+  static Answer answer_after(const Outline& steps, const std::string& producer_op,
+                            const std::string& op_type);
+  // The two outline-slice questions, memoised: asked once per node placed,
+  // they depend only on the module, a branch or producer op, and an op type.
+  template <class Compute>
+  Answer memoised(char question, const std::string& p, const std::string& about,
+                  const std::string& op_type, Compute compute) const;
   static OwnOps own_ops_of(const Outline& outline);
   Facts& add(const std::string& path);
   const Facts* find(const std::string& path) const;
 
   std::unordered_map<std::string, Facts> facts_;  // only looked up, never iterated
-  mutable std::unordered_map<std::string, Answer> before_call_memo_;
+  mutable std::unordered_map<std::string, Answer> slice_memo_;
 };
 
 }  // namespace modelexport

@@ -376,41 +376,12 @@ class DataPathRule {
     return std::nullopt;
   }
 
-  // `m0`'s own code can run the op, but not after the producer `p`: no own
-  // op after the first one that could be `p` lowers to it (ShuffleNet: a
-  // block's `chunk` Slice does not follow its own channel-shuffle `view`;
-  // it is the next block's; a MaxPool2d has nothing after its max_pool2d).
-  // False when anything is unknown.
-  // Depends only on the module and the two op types: memoised, since a
-  // module with a long outline may hold many nodes.
+  // `m0`'s own code can run the op, but not after the producer `p`
+  // (ModuleFacts::can_run_after: ShuffleNet's next `chunk`, a MaxPool2d's
+  // second MaxPool).
   bool none_after_producer(const std::string& m0, size_t p, size_t n) const {
-    const Outline* o = facts_.outline(m0);
-    if (!o) return false;
-    std::string key = m0 + '\n' + g_.nodes[p].op_type + '\n' + g_.nodes[n].op_type;
-    auto memo = after_producer_memo_.find(key);
-    if (memo != after_producer_memo_.end()) return memo->second;
-    return after_producer_memo_[std::move(key)] = none_after_producer_in(*o, p, n);
-  }
-
-  bool none_after_producer_in(const Outline& o, size_t p, size_t n) const {
-    size_t i = 0;
-    for (; i < o.size(); ++i) {
-      if (o[i].call) continue;
-      auto ops = onnx_ops_of(o[i].name);
-      if (!ops) return false;
-      if (std::find(ops->begin(), ops->end(), g_.nodes[p].op_type) != ops->end()) break;
-    }
-    if (i == o.size()) return false;
-    // The producer's own op counts when it lowers to several nodes (gelu:
-    // Div, Erf, Add, Mul...); one that lowers to one node type (view,
-    // max_pool2d) made the producer and nothing else.
-    for (size_t j = i; j < o.size(); ++j) {
-      if (o[j].call) continue;
-      auto ops = onnx_ops_of(o[j].name);
-      if (j == i && ops && ops->size() == 1) continue;
-      if (!ops || std::find(ops->begin(), ops->end(), g_.nodes[n].op_type) != ops->end()) return false;
-    }
-    return true;
+    return facts_.can_run_after(m0, g_.nodes[p].op_type, g_.nodes[n].op_type) ==
+           ModuleFacts::Answer::no;
   }
 
   // Calls of modules that do something, after step `i` of an outline.
@@ -627,7 +598,6 @@ class DataPathRule {
   const std::vector<bool>& side_;
   std::vector<size_t> next_evidence_;
   std::unordered_map<std::string_view, std::vector<size_t>> value_consumers_;
-  mutable std::unordered_map<std::string, bool> after_producer_memo_;
 };
 
 }  // namespace
