@@ -118,30 +118,21 @@ std::map<std::string, long long> unexplained_sizes(const GraphView& graph,
   return left;
 }
 
-// Node -> the one module its readers were placed in by name, for nodes
-// whose every reader is so placed, all in that module.
-std::unordered_map<size_t, std::string> named_consumer_modules(
-    const GraphView& graph, const std::vector<std::optional<std::string>>& placed_modules) {
-  std::unordered_map<std::string, std::vector<size_t>> readers;
-  for (size_t i = 0; i < graph.nodes.size(); ++i)
-    for (const auto& in : graph.nodes[i].inputs)
-      if (!in.empty()) readers[in].push_back(i);
-  std::unordered_map<size_t, std::string> out;
-  for (size_t i = 0; i < graph.nodes.size(); ++i) {
-    std::optional<std::string> module;
-    bool one = true;
-    for (const auto& o : graph.nodes[i].outputs) {
-      auto r = readers.find(o);
-      if (r == readers.end()) continue;
-      for (size_t c : r->second) {
-        const auto& m = placed_modules[c];
-        one = one && m && (!module || *module == *m);
-        if (one) module = m;
-      }
+// The one module every reader of node `n` was placed in by name, if any.
+std::optional<std::string> named_consumer_module(
+    const GraphView& graph, const std::unordered_map<std::string, std::vector<size_t>>& readers,
+    const std::vector<std::optional<std::string>>& placed_modules, size_t n) {
+  std::optional<std::string> module;
+  for (const auto& o : graph.nodes[n].outputs) {
+    auto r = readers.find(o);
+    if (r == readers.end()) continue;
+    for (size_t c : r->second) {
+      const auto& m = placed_modules[c];
+      if (!m || (module && *module != *m)) return std::nullopt;
+      module = m;
     }
-    if (one && module) out[i] = *module;
   }
-  return out;
+  return module;
 }
 
 // Which size each node is read as. A node that fits one size only takes it
@@ -151,7 +142,7 @@ std::unordered_map<size_t, std::string> named_consumer_modules(
 // its first (that class is then unbalanced and left alone). Nodes in file
 // order within each class.
 std::map<long long, std::vector<size_t>> size_classes(
-    const std::vector<std::pair<size_t, std::vector<long long>>>& readers,
+    const std::vector<std::pair<size_t, std::vector<long long>>>& weight_readers,
     const std::map<long long, std::vector<std::string>>& modules_of_size) {
   std::map<long long, size_t> free;
   for (const auto& [size, modules] : modules_of_size) free[size] = modules.size();
@@ -160,9 +151,9 @@ std::map<long long, std::vector<size_t>> size_classes(
     classes[size].push_back(node);
     if (free[size] > 0) --free[size];
   };
-  for (const auto& [node, sizes] : readers)
+  for (const auto& [node, sizes] : weight_readers)
     if (sizes.size() == 1) take(node, sizes[0]);
-  for (const auto& [node, sizes] : readers) {
+  for (const auto& [node, sizes] : weight_readers) {
     if (sizes.size() == 1) continue;
     auto open = std::find_if(sizes.begin(), sizes.end(), [&](long long s) { return free[s] > 0; });
     take(node, open != sizes.end() ? *open : sizes.front());
@@ -192,7 +183,7 @@ std::vector<UsageAssignment> match_anonymous_weights(const GraphView& graph,
   for (size_t i = 0; i < graph.nodes.size(); ++i)
     for (const auto& o : graph.nodes[i].outputs)
       if (!o.empty()) producer.emplace(o, i);
-  std::vector<std::pair<size_t, std::vector<long long>>> readers;  // node, sizes some module has
+  std::vector<std::pair<size_t, std::vector<long long>>> weight_readers;  // node, sizes a module has
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     if (placed_modules[i] || flow.is_chain[i] || flow.is_constant[i] ||
         !reads_weights(graph.nodes[i].op_type))
@@ -202,11 +193,14 @@ std::vector<UsageAssignment> match_anonymous_weights(const GraphView& graph,
          sizes_of(graph, graph.nodes[i].op_type, anonymous_inputs(graph, flow, producer, i)))
       if (modules_of_size.count(size) && std::find(viable.begin(), viable.end(), size) == viable.end())
         viable.push_back(size);
-    if (!viable.empty()) readers.push_back({i, std::move(viable)});
+    if (!viable.empty()) weight_readers.push_back({i, std::move(viable)});
   }
-  const auto nodes_of_size = size_classes(readers, modules_of_size);
+  const auto nodes_of_size = size_classes(weight_readers, modules_of_size);
 
-  const auto anchors = named_consumer_modules(graph, placed_modules);
+  std::unordered_map<std::string, std::vector<size_t>> readers_of_value;
+  for (size_t i = 0; i < graph.nodes.size(); ++i)
+    for (const auto& in : graph.nodes[i].inputs)
+      if (!in.empty()) readers_of_value[in].push_back(i);
   for (const auto& [size, nodes] : nodes_of_size) {
     std::vector<std::string> candidates = modules_of_size.at(size);
     if (nodes.size() != candidates.size()) continue;  // ambiguous: no evidence
@@ -214,9 +208,8 @@ std::vector<UsageAssignment> match_anonymous_weights(const GraphView& graph,
     // `key`'s, whatever the order (ONNX Runtime re-sorts q, k, v).
     std::vector<size_t> rest;
     for (size_t n : nodes) {
-      auto a = anchors.find(n);
-      auto c = a == anchors.end() ? candidates.end()
-                                  : std::find(candidates.begin(), candidates.end(), a->second);
+      auto anchor = named_consumer_module(graph, readers_of_value, placed_modules, n);
+      auto c = anchor ? std::find(candidates.begin(), candidates.end(), *anchor) : candidates.end();
       if (c == candidates.end()) {
         rest.push_back(n);
         continue;
