@@ -299,7 +299,7 @@ class DataPathRule {
     std::string module;  // where the op goes (before the visibility check)
     std::string caller;  // the module whose forward resumed: where matching_child starts
     bool callee = false;  // `module` is the next callee's first computing module
-    bool own_op = false;  // the outline runs an own op of this type right after the call
+    bool own_op = false;  // an own op follows the call, and the caller's code can produce this type
   };
   std::optional<Resumed> after_return(std::string cur, const std::string& m0, size_t n,
                                       const std::vector<size_t>& producers, size_t next) const {
