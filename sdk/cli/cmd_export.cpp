@@ -1,5 +1,7 @@
-// `modelexport export MODEL.pt -o OUT.onnx --input SPEC ...`: TorchScript to
-// ONNX with hierarchy, through the "torchscript" frontend plugin;
+// `modelexport export MODEL -o OUT.onnx [--input SPEC ...] [--frontend NAME]`:
+// a torch.export archive (.pt2, inputs optional) or a TorchScript file (.pt,
+// inputs required) to ONNX with hierarchy; the frontend plugin is chosen by
+// the file's content unless --frontend names one;
 // `--external-data` puts the weights in OUT.onnx.data (automatic over 2 GB);
 // `--functions [CLASS,...]` then applies the functions pass.
 #include "cli.hpp"
@@ -13,12 +15,11 @@ int cmd_export(const std::vector<std::string>& argv_in) {
   std::vector<std::string> function_classes;
   const bool functions = take_functions_option(argv, function_classes);
   Args args(argv, {"--drop-builtin-tags", "--external-data"},
-            {"-o", "--output", "--input", "--opset", "--tag-storage"});
-  args.expect_positionals(1, "MODEL.pt");
+            {"-o", "--output", "--input", "--opset", "--tag-storage", "--frontend"});
+  args.expect_positionals(1, "MODEL.pt2|MODEL.pt");
   const std::string out = args.value("-o", args.value("--output"));
   if (out.empty()) throw UsageError("missing -o OUT.onnx");
   const auto inputs = args.values("--input");
-  if (inputs.empty()) throw UsageError("at least one --input SPEC is required (e.g. x:float32[batch=1,3])");
   nlohmann::json options{{"inputs", inputs},
                          {"drop_builtin_tags", args.flag("--drop-builtin-tags")}};
   // --external-data: weights in OUT.onnx.data whatever the size (without it,
@@ -35,7 +36,7 @@ int cmd_export(const std::vector<std::string>& argv_in) {
   const std::string storage = args.value("--tag-storage", "metadata");
   validate_tag_storage(storage);
   const auto registry = Registry::create();
-  Model model = registry.export_model("torchscript", args.positionals()[0], options.dump());
+  Model model = registry.export_model(args.value("--frontend", "auto"), args.positionals()[0], options.dump());
   if (functions) apply_functions(model, function_classes);
   save_and_report(model, out, storage, true, external);
   return 0;

@@ -13,7 +13,7 @@ int cmd_hierarchy(const std::vector<std::string>& argv) {
   const std::string out = args.value("-o", args.value("--output"));
   if (out.empty()) throw UsageError("missing -o H.json");
   const auto registry = Registry::create();
-  const auto tree = nlohmann::json::parse(registry.module_tree("torchscript", args.positionals()[0]));
+  const auto tree = nlohmann::json::parse(registry.module_tree("auto", args.positionals()[0]));
   write_text_atomically(out, tree.dump(2) + "\n");
   std::printf("wrote %s: %zu modules\n", out.c_str(), tree.value("modules", nlohmann::json::array()).size());
   return 0;

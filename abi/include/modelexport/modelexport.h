@@ -199,9 +199,14 @@ MX_API mx_status* mx_registry_tag(const mx_registry* registry,
                                   const char* strategy, mx_model* model,
                                   const char* options_json);
 
-/* Exports a model file through a frontend plugin ("torchscript").
+/* Exports a model file through a frontend plugin: "torch_export" (.pt2
+ * archives from torch.export.save), "torchscript" (.pt), or NULL / "auto"
+ * to let the file's content choose (each frontend is asked whether it
+ * reads the file).
  * Options (JSON):
- *   "inputs": ["input_ids:int64[batch=2,seq=16]", ...]   (required)
+ *   "inputs": ["input_ids:int64[batch=2,seq=16]", ...]
+ *             (required for TorchScript; optional for .pt2, whose program
+ *             knows its inputs: a spec overrides the sizes and names dims)
  *   "opset": 17 (14..17)
  *   "drop_builtin_tags": false  -> omit torch.nn built-ins from tags
  *   "external_data": true | false | absent

@@ -13,27 +13,6 @@ std::unordered_map<std::string, LowerFn>& registry() {
   return r;
 }
 
-// ------------------------------------------------------------ attributes
-onnx::AttributeProto attr(const std::string& n, int64_t v) {
-  onnx::AttributeProto a; a.set_name(n); a.set_type(onnx::AttributeProto::INT); a.set_i(v); return a;
-}
-onnx::AttributeProto attr(const std::string& n, float v) {
-  onnx::AttributeProto a; a.set_name(n); a.set_type(onnx::AttributeProto::FLOAT); a.set_f(v); return a;
-}
-onnx::AttributeProto attr(const std::string& n, const std::vector<int64_t>& v) {
-  onnx::AttributeProto a; a.set_name(n); a.set_type(onnx::AttributeProto::INTS);
-  for (auto x : v) a.add_ints(x);
-  return a;
-}
-onnx::AttributeProto attr(const std::string& n, const std::string& v) {
-  onnx::AttributeProto a; a.set_name(n); a.set_type(onnx::AttributeProto::STRING); a.set_s(v); return a;
-}
-onnx::AttributeProto attr(const std::string& n, const onnx::TensorProto& v) {
-  onnx::AttributeProto a; a.set_name(n); a.set_type(onnx::AttributeProto::TENSOR);
-  *a.mutable_t() = v;
-  return a;
-}
-
 int32_t onnx_type_of(at::ScalarType t) {
   switch (t) {
     case at::kFloat: return onnx::TensorProto::FLOAT;
@@ -181,11 +160,6 @@ std::string Ctx::t(const VP& v) {
   return n;
 }
 
-std::string Ctx::cast(const std::string& x, int32_t from, int32_t to) {
-  if (from == to) return x;
-  return emit1("Cast", {x}, {attr("to", static_cast<int64_t>(to))});
-}
-
 std::string Ctx::t_as(const VP& v, at::ScalarType st) {
   if (v->name.empty() && v->is_static && !v->is_module) {
     const auto& iv = v->iv;
@@ -237,34 +211,8 @@ std::string Ctx::shape_list(const VP& v) {
   return emit1("Concat", parts, {attr("axis", int64_t{0})});
 }
 
-std::string Ctx::dim_size(const std::string& x, int64_t dim) {
-  return emit1("Gather", {shape_of(x), ci64s(dim)}, {attr("axis", int64_t{0})});
-}
-
 // ------------------------------------------------------------ constants
-std::string Ctx::constant(const at::Tensor& t0) {
-  at::Tensor t = t0.detach().contiguous();
-  std::string key;
-  if (t.numel() <= 64) {
-    std::ostringstream k;
-    k << frame->path << '|' << c10::toString(t.scalar_type()) << '|' << t.sizes() << '|';
-    k << std::string(static_cast<const char*>(t.data_ptr()), t.numel() * t.element_size());
-    key = k.str();
-    auto it = const_cache_.find(key);
-    if (it != const_cache_.end()) return it->second;
-  }
-  std::string out = emit1("Constant", {}, {attr("value", to_tensor_proto(t, ""))});
-  if (!key.empty()) const_cache_[key] = out;
-  return out;
-}
-std::string Ctx::ci64(const std::vector<int64_t>& v) {
-  return constant(at::tensor(v.empty() ? std::vector<int64_t>{} : v, at::kLong)
-                      .reshape({static_cast<int64_t>(v.size())}));
-}
-std::string Ctx::ci64s(int64_t v) { return constant(at::scalar_tensor(v, at::kLong)); }
-std::string Ctx::cscalar(double v, at::ScalarType st) {
-  return constant(at::scalar_tensor(v, at::kDouble).to(st));
-}
+std::string Ctx::constant(const at::Tensor& t) { return constant(to_tensor_proto(t, "")); }
 
 std::string Ctx::initializer(const at::Tensor& t, const std::string& path) {
   std::ostringstream k;
@@ -284,54 +232,6 @@ std::string Ctx::initializer(const at::Tensor& t, const std::string& path) {
   init_data[name] = std::move(data);
   init_by_key_[k.str()] = name;
   return name;
-}
-
-// ------------------------------------------------------------ emission
-std::string Ctx::scope_prefix(const std::string& path) const {
-  if (path.empty()) return "";
-  std::string out;
-  size_t pos = 0;
-  while (pos <= path.size()) {
-    size_t dot = path.find('.', pos);
-    if (dot == std::string::npos) dot = path.size();
-    std::string comp = path.substr(pos, dot - pos);
-    bool numeric = !comp.empty() && std::all_of(comp.begin(), comp.end(), [](char c) {
-      return std::isdigit(static_cast<unsigned char>(c));
-    });
-    if (numeric && !out.empty()) out += "." + comp;
-    else out += "/" + comp;
-    pos = dot + 1;
-  }
-  return out;
-}
-
-std::string Ctx::unique_node_name(const std::string& base) {
-  int& n = name_count_[base];
-  std::string name = n == 0 ? base : base + "_" + std::to_string(n);
-  ++n;
-  return name;
-}
-
-std::vector<std::string> Ctx::emit(const std::string& op, const std::vector<std::string>& ins,
-                                   const std::vector<onnx::AttributeProto>& attrs, size_t n_out) {
-  onnx::NodeProto* nd = graph.add_node();
-  std::string name = unique_node_name(scope_prefix(frame->path) + "/" + op);
-  nd->set_name(name);
-  nd->set_op_type(op);
-  for (const auto& i : ins) nd->add_input(i);
-  std::vector<std::string> outs;
-  for (size_t k = 0; k < n_out; ++k) {
-    outs.push_back(name + "_output_" + std::to_string(k));
-    nd->add_output(outs.back());
-  }
-  for (const auto& a : attrs) *nd->add_attribute() = a;
-  // Every op is captured from the module whose forward is executing it, the
-  // root's own forward included (module ""): that is `direct` evidence as
-  // docs/hierarchy-schema.md defines it. `root` stays the fallback of the
-  // tagging core for nodes with no evidence at all; statistics.at_root
-  // reports how many nodes sit on the root module.
-  records.push_back({name, frame->path, "direct"});
-  return outs;
 }
 
 void Ctx::out(size_t idx, const std::string& name, int32_t onnx_t) {

@@ -24,6 +24,8 @@
 #include <vector>
 
 #include "exporter.h"
+#include "mx/aten_onnx/onnx_emitter.hpp"
+#include "mx/aten_onnx/patterns.hpp"
 
 namespace mxts {
 namespace tj = torch::jit;
@@ -53,31 +55,35 @@ struct Frame {
   std::unordered_map<const tj::Value*, VP> env;
 };
 
-struct Record {
-  std::string name, module, evidence;
-};
-
-// ONNX attribute helpers.
-onnx::AttributeProto attr(const std::string& n, int64_t v);
-onnx::AttributeProto attr(const std::string& n, float v);
-onnx::AttributeProto attr(const std::string& n, const std::vector<int64_t>& v);
-onnx::AttributeProto attr(const std::string& n, const std::string& v);
-onnx::AttributeProto attr(const std::string& n, const onnx::TensorProto& v);
+// ONNX attribute helpers and the shared patterns (emit_linear, ...).
+using mx::aten_onnx::attr;
+using mx::aten_onnx::ConvParams;
+using mx::aten_onnx::emit_adaptive_pool;
+using mx::aten_onnx::emit_attention;
+using mx::aten_onnx::emit_avg_pool;
+using mx::aten_onnx::emit_conv;
+using mx::aten_onnx::emit_gelu;
+using mx::aten_onnx::emit_layer_norm;
+using mx::aten_onnx::emit_linear;
+using mx::aten_onnx::emit_max_pool;
+using mx::aten_onnx::emit_reduce;
+using mx::aten_onnx::emit_sdpa;
+using mx::aten_onnx::expand_to;
+using mx::aten_onnx::symmetric_pads;
 
 int32_t onnx_type_of(at::ScalarType t);
 at::ScalarType scalar_type_of_onnx(int32_t t);
 onnx::TensorProto to_tensor_proto(const at::Tensor& t, const std::string& name);
 
-class Ctx {
+// The walk's environment on top of the shared ONNX emitter: nodes are
+// recorded in the module of the current frame.
+class Ctx : public mx::aten_onnx::OnnxEmitter {
  public:
-  explicit Ctx(int opset) : opset(opset) {}
-  const int opset;
+  explicit Ctx(int opset) : OnnxEmitter(opset) {}
   Frame* frame = nullptr;
   const tj::Node* node = nullptr;
   std::vector<c10::IValue> ex_out;  // example outputs of `node`
 
-  onnx::GraphProto graph;
-  std::vector<Record> records;
   std::vector<std::string> input_names;  // the model's inputs, in Val::from_inputs bit order
   // Weights by initializer name. The initializers in `graph` carry name,
   // data type and dims only: their bytes are taken from these tensors (the
@@ -112,7 +118,7 @@ class Ctx {
   std::string t_as(size_t idx, at::ScalarType st) { return t_as(in(idx), st); }
   std::string t_as(const VP& v, at::ScalarType st);   // ... cast to st
   int32_t onnx_type(const VP& v);                     // type of t(v)
-  std::string cast(const std::string& x, int32_t from, int32_t to);
+  using OnnxEmitter::cast;
   std::string cast_to(const std::string& x, int32_t from, at::ScalarType to) {
     return cast(x, from, onnx_type_of(to));
   }
@@ -121,31 +127,11 @@ class Ctx {
   std::string scalar_i64(const VP& v);  // int scalar -> 0-d int64
 
   // ---- constants (emitted in the current module, cached per module)
+  using OnnxEmitter::constant;
+  using OnnxEmitter::cscalar;
   std::string constant(const at::Tensor& t);
-  std::string ci64(const std::vector<int64_t>& v);  // 1-D int64
-  std::string ci64s(int64_t v);                     // 0-d int64
-  std::string cscalar(double v, at::ScalarType st); // 0-d of dtype st
+  std::string cscalar(double v, at::ScalarType st) { return cscalar(v, onnx_type_of(st)); }
   std::string initializer(const at::Tensor& t, const std::string& path);
-
-  // ---- emission
-  std::vector<std::string> emit(const std::string& op, const std::vector<std::string>& ins,
-                                const std::vector<onnx::AttributeProto>& attrs = {},
-                                size_t n_out = 1);
-  std::string emit1(const std::string& op, const std::vector<std::string>& ins,
-                    const std::vector<onnx::AttributeProto>& attrs = {}) {
-    return emit(op, ins, attrs, 1)[0];
-  }
-  std::string shape_of(const std::string& x) { return emit1("Shape", {x}); }
-  std::string unsqueeze(const std::string& x, const std::vector<int64_t>& axes) {
-    return emit1("Unsqueeze", {x, ci64(axes)});
-  }
-  std::string squeeze(const std::string& x, const std::vector<int64_t>& axes) {
-    return emit1("Squeeze", {x, ci64(axes)});
-  }
-  std::string transpose(const std::string& x, const std::vector<int64_t>& perm) {
-    return emit1("Transpose", {x}, {attr("perm", perm)});
-  }
-  std::string dim_size(const std::string& x, int64_t dim);  // 0-d int64
 
   // ---- outputs of the current node
   void out(size_t idx, const std::string& name, int32_t onnx_t = -1);
@@ -162,13 +148,12 @@ class Ctx {
   [[noreturn]] void unsupported(const std::string& what) const;
   std::string location() const;  // "(in module ..., class ...) at file:line: text"
 
+ protected:
+  const std::string& current_module() const override { return frame->path; }
+
  private:
-  std::map<std::string, int> name_count_;
-  std::map<std::string, std::string> const_cache_;
   std::map<std::string, std::string> init_by_key_;
   std::map<std::string, int> init_names_;
-  std::string scope_prefix(const std::string& path) const;
-  std::string unique_node_name(const std::string& base);
 };
 
 inline int64_t norm_dim(int64_t d, int64_t rank) { return d < 0 ? d + rank : d; }

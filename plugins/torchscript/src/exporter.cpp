@@ -3,22 +3,20 @@
 // inference, checker) and the hierarchy document.
 #include "exporter.h"
 
-#include <onnx/checker.h>
-#include <onnx/shape_inference/implementation.h>
+#include <caffe2/serialize/inline_container.h>
+#include <torch/version.h>
 
-#include <cstdio>
 #include <fstream>
+#include <regex>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <unordered_set>
 
 #include "ctx.h"
-#include "model/checkable_copy.hpp"
 #include "modelexport/modelexport.h"
 #include "module_tree.h"
 #include "spec.h"
 #include "walker.h"
-#include "weights.h"
 
 namespace mxts {
 namespace {
@@ -38,6 +36,17 @@ torch::jit::Module load_module(const std::string& path) {
     m.eval();
     return m;
   } catch (const std::exception& e) {
+    // A file written by a newer torch names ops LibTorch 1.13 lacks
+    // (scaled_dot_product_attention): say which, and where to go instead.
+    const std::string what = e.what();
+    static const std::regex unknown_op(R"((?:Unknown builtin op|Unknown function|unknown operator)[^A-Za-z_]*([A-Za-z_:.]+))");
+    std::smatch m;
+    if (std::regex_search(what, m, unknown_op))
+      throw Error(MX_ERR_UNSUPPORTED, "'" + path + "' uses the operator " + std::string(m[1]) +
+                                          ", which this LibTorch (" TORCH_VERSION ") does not know: the file was "
+                                          "written by a newer PyTorch. Export the model with torch.export instead "
+                                          "(ep = torch.export.export(model, args); torch.export.save(ep, 'model.pt2')) "
+                                          "and run `modelexport export model.pt2 -o model.onnx`");
     throw Error(MX_ERR_PARSE, "'" + path + "' is not a TorchScript file (expected the output of "
                               "torch.jit.save / torch.jit.trace(...).save): " + first_line(e.what()));
   }
@@ -120,41 +129,6 @@ void flatten_outputs(const VP& v, std::vector<VP>& out) {
       throw Error(MX_ERR_UNSUPPORTED, "model output is a list/tuple without known elements");
   }
   out.push_back(v);
-}
-
-// Removes nodes whose outputs reach no graph output; returns removed names.
-std::set<std::string> eliminate_dead_nodes(onnx::GraphProto& g) {
-  std::unordered_set<std::string> live;
-  for (const auto& o : g.output()) live.insert(o.name());
-  std::vector<bool> keep(g.node_size(), false);
-  for (int i = g.node_size() - 1; i >= 0; --i) {
-    const auto& n = g.node(i);
-    bool used = false;
-    for (const auto& o : n.output()) used |= live.count(o) > 0;
-    if (!used) continue;
-    keep[i] = true;
-    for (const auto& in : n.input()) live.insert(in);
-  }
-  std::set<std::string> removed;
-  google::protobuf::RepeatedPtrField<onnx::NodeProto> kept;
-  for (int i = 0; i < g.node_size(); ++i) {
-    if (keep[i]) *kept.Add() = g.node(i);
-    else removed.insert(g.node(i).name());
-  }
-  g.mutable_node()->Swap(&kept);
-  // unused initializers
-  google::protobuf::RepeatedPtrField<onnx::TensorProto> inits;
-  for (auto& t : *g.mutable_initializer())
-    if (live.count(t.name())) inits.Add()->Swap(&t);
-  g.mutable_initializer()->Swap(&inits);
-  return removed;
-}
-
-void rename_value(onnx::GraphProto& g, const std::string& from, const std::string& to) {
-  for (auto& n : *g.mutable_node()) {
-    for (auto& i : *n.mutable_input()) if (i == from) i = to;
-    for (auto& o : *n.mutable_output()) if (o == from) o = to;
-  }
 }
 
 }  // namespace
@@ -247,146 +221,61 @@ ExportResult export_model(const ExportOptions& opt) {
   cx.frame = &top;
   cx.node = nullptr;
 
-  // Outputs: flattened, named output / output_N.
+  // Outputs: flattened, named output / output_N; rank from the example,
+  // dims left unknown unless shape inference knows better.
   std::vector<VP> outs;
   for (const auto& r : results) flatten_outputs(r, outs);
-  std::set<std::string> input_names;
-  for (const auto& i : cx.graph.input()) input_names.insert(i.name());
-  std::set<std::string> used_out;
   for (size_t k = 0; k < outs.size(); ++k) {
-    std::string oname = outs.size() == 1 ? "output" : "output_" + std::to_string(k);
     std::string src = cx.t(outs[k]);
-    bool is_init = false;
-    for (const auto& t : cx.graph.initializer()) is_init |= t.name() == src;
-    if (input_names.count(src) || is_init || used_out.count(src)) {
-      std::string id = cx.emit1("Identity", {src});
-      rename_value(cx.graph, id, oname);
-    } else {
-      rename_value(cx.graph, src, oname);
-      for (auto& o : outs) if (o->name == src) o->name = oname;
-      used_out.insert(oname);
-    }
-    auto* vi = cx.graph.add_output();
-    vi->set_name(oname);
-    set_tensor_type(vi, cx.onnx_type(outs[k]), nullptr);
-    // rank from the example; dims left unknown unless shape inference knows better
-    auto* sh = vi->mutable_type()->mutable_tensor_type()->mutable_shape();
-    if (outs[k]->iv.isTensor())
-      for (int64_t d = 0; d < outs[k]->iv.toTensor().dim(); ++d) sh->add_dim();
+    int64_t rank = outs[k]->iv.isTensor() ? outs[k]->iv.toTensor().dim() : 0;
+    std::string now = mx::aten_onnx::add_graph_output(cx, src, mx::aten_onnx::output_name(k, outs.size()),
+                                                      cx.onnx_type(outs[k]), rank);
+    for (auto& o : outs)
+      if (o->name == src) o->name = now;
   }
-
-  auto removed = eliminate_dead_nodes(cx.graph);
+  auto removed = mx::aten_onnx::eliminate_dead_nodes(cx.graph);
 
   ModuleTree tree = build_module_tree(module, walker.execution_order(), opt.drop_builtin_tags);
-  onnx::ModelProto model;
-  model.set_ir_version(8);
-  model.set_producer_name("modelexport");
-  model.set_producer_version(MXTS_VERSION);
-  auto* os = model.add_opset_import();
-  os->set_domain("");
-  os->set_version(opt.opset);
-  *model.mutable_graph() = std::move(cx.graph);
-  model.mutable_graph()->set_name(tree.root_class);
 
   // Weights: inline (raw_data), or streamed from the module's tensors into
   // <output_dir>/model.onnx.data; either way no weight is copied before this.
-  const uint64_t weights = weight_bytes(model.graph(), cx.init_data);
-  const uint64_t inline_size = weights + model.ByteSizeLong();
-  const bool over_limit = inline_size > kInlineLimit;
-  const bool external = opt.external_data == ExternalData::yes ||
-                        (opt.external_data == ExternalData::automatic && over_limit);
-  auto gb = [](uint64_t n) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.2f GB", static_cast<double>(n) / 1e9);
-    return std::string(buf);
-  };
-  if (!external && over_limit)
-    throw Error(MX_ERR_INVALID_ARGUMENT,
-                "the exported model (" + gb(inline_size) + ", weights " + gb(weights) +
-                    ") exceeds protobuf's 2 GB limit; export it with external data "
-                    "(leave \"external_data\" unset or true; CLI: --external-data)");
-  if (external && opt.output_dir.empty())
-    throw Error(MX_ERR_UNSUPPORTED,
-                std::string(opt.external_data == ExternalData::yes ? "external data was asked for"
-                                                                   : "the model's weights (" + gb(weights) +
-                                                                         ") need ONNX external data") +
-                    ", but the host gave no \"output_dir\" to write it to (a modelexport host "
-                    "older than the external-data protocol?)");
-  std::string onnx_file;
-  struct RemoveOnError {  // a failed export leaves nothing in output_dir
-    std::vector<std::string> paths;
-    bool armed = true;
-    ~RemoveOnError() {
-      if (armed)
-        for (const auto& p : paths) std::remove(p.c_str());
-    }
-  } cleanup;
-  if (external) {
-    onnx_file = opt.output_dir + "/model.onnx";
-    cleanup.paths = {onnx_file + ".data", onnx_file};
-    write_external_weights(*model.mutable_graph(), cx.init_data, onnx_file + ".data", "model.onnx.data");
-  } else {
-    inline_weights(*model.mutable_graph(), cx.init_data);
-  }
+  mx::aten_onnx::WeightMap weights;
+  for (const auto& [name, t] : cx.init_data)
+    weights[name] = {static_cast<const char*>(t.data_ptr()), static_cast<uint64_t>(t.numel()) * t.element_size()};
+  mx::aten_onnx::AssemblyOptions assembly;
+  assembly.opset = opt.opset;
+  assembly.graph_name = tree.root_class;
+  assembly.producer_version = MXTS_VERSION;
+  assembly.check = opt.check;
+  assembly.external_data = opt.external_data;
+  assembly.output_dir = opt.output_dir;
+  auto model = mx::aten_onnx::assemble_model(std::move(cx.graph), weights, assembly);
   cx.init_data.clear();
 
-  if (opt.check) {
-    // External initializers are graph inputs in the checked copy (which
-    // holds no weight); inline models are checked as they are.
-    onnx::ModelProto copy;
-    if (external) copy = modelexport::model::checkable_copy(model);
-    onnx::ModelProto& checked = external ? copy : model;
-    try {
-      onnx::shape_inference::InferShapes(checked);
-    } catch (const std::exception& e) {
-      throw Error(MX_ERR_INTERNAL, std::string("ONNX shape inference failed on the exported graph: ") + e.what());
-    }
-    // Outputs get their inferred shapes; value_info keeps intermediates.
-    auto* g = checked.mutable_graph();
-    for (auto& o : *g->mutable_output())
-      for (const auto& vi : g->value_info())
-        if (vi.name() == o.name() && vi.type().tensor_type().has_shape()) *o.mutable_type() = vi.type();
-    if (external) {
-      *model.mutable_graph()->mutable_value_info() = g->value_info();
-      *model.mutable_graph()->mutable_output() = g->output();
-    }
-    try {
-      onnx::checker::check_model(checked);
-    } catch (const std::exception& e) {
-      throw Error(MX_ERR_INTERNAL, std::string("exported model fails the ONNX checker: ") + e.what());
-    }
-  }
-
-  // Hierarchy document.
-  nlohmann::json nodes = nlohmann::json::array();
-  std::map<std::string, int> evidence = {{"direct", 0}, {"scope", 0}, {"metadata", 0},
-                                         {"parameter", 0}, {"propagated", 0}, {"root", 0}};
-  int at_root = 0;
-  for (const auto& r : cx.records) {
-    if (removed.count(r.name)) continue;
-    nodes.push_back({{"name", r.name}, {"module", r.module}, {"tag", tree.tags[r.module]}, {"evidence", r.evidence}});
-    evidence[r.evidence]++;
-    at_root += r.module.empty();
-  }
+  auto h = mx::aten_onnx::hierarchy_nodes(cx.records, removed, tree.tags);
   std::string base = opt.model_path.substr(opt.model_path.find_last_of('/') + 1);
   nlohmann::json doc = {
       {"schema", "modelexport.hierarchy/1"},
       {"producer", {{"name", "modelexport"}, {"version", MXTS_VERSION}, {"source", "torchscript"}}},
       {"model", {{"root_class", tree.root_class}, {"source_file", base}, {"opset", opt.opset}}},
       {"modules", tree.modules},
-      {"nodes", nodes},
-      {"statistics", {{"nodes", nodes.size()}, {"evidence", evidence}, {"at_root", at_root}}}};
+      {"nodes", std::move(h.nodes)},
+      {"statistics", std::move(h.statistics)}};
 
   ExportResult res;
-  if (!model.SerializeToString(&res.onnx_bytes)) throw Error(MX_ERR_INTERNAL, "cannot serialize the ONNX model");
-  if (external) {
-    write_file(onnx_file, res.onnx_bytes);
-    res.onnx_bytes.clear();
-    res.onnx_file = onnx_file;
-  }
+  res.onnx_bytes = std::move(model.onnx_bytes);
+  res.onnx_file = std::move(model.onnx_file);
   res.hierarchy_json = doc.dump();
-  cleanup.armed = false;
   return res;
+}
+
+bool looks_like_torchscript(const std::string& path) {
+  try {
+    caffe2::serialize::PyTorchStreamReader reader(path);
+    return reader.hasRecord("data.pkl") && !reader.hasRecord("archive_format");
+  } catch (...) {
+    return false;
+  }
 }
 
 std::string module_tree_json(const std::string& model_path, bool drop_builtin_tags) {

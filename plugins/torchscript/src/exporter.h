@@ -1,24 +1,18 @@
 // Public (torch-free) interface of the TorchScript exporter core.
 // Used by the plugin entry point and by tools/mxts_export.cpp.
 #pragma once
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "mx/aten_onnx/error.hpp"
+#include "mx/aten_onnx/model_assembly.hpp"
+
 namespace mxts {
 
-// Error with an mx_code (modelexport.h) attached.
-struct Error : std::runtime_error {
-  int code;
-  Error(int c, const std::string& msg) : std::runtime_error(msg), code(c) {}
-};
-
-// Where the weights go (docs/plugin-protocol.md, "external_data").
-enum class ExternalData {
-  automatic,  // external when the model would exceed protobuf's 2 GB limit
-  yes,        // always external (tensors of 1 KB and more)
-  no          // always inline; a model over the limit is an error
-};
+// Error with an mx_code (modelexport.h) attached; where the weights go
+// (docs/plugin-protocol.md, "external_data"). Both from the shared layer.
+using Error = mx::aten_onnx::Error;
+using ExternalData = mx::aten_onnx::ExternalData;
 
 struct ExportOptions {
   std::string model_path;
@@ -40,6 +34,9 @@ struct ExportResult {
 };
 
 ExportResult export_model(const ExportOptions& options);
+// True for a TorchScript zip (code and data.pkl), false for anything else
+// (a .pt2 archive from torch.export included): the frontend probe.
+bool looks_like_torchscript(const std::string& model_path);
 // Hierarchy document with the module tree only (nodes empty).
 std::string module_tree_json(const std::string& model_path, bool drop_builtin_tags);
 

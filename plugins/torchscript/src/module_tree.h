@@ -6,15 +6,14 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "mx/aten_onnx/module_tree.hpp"
+
 namespace mxts {
 
 std::string clean_qualified_name(const std::string& qualified);  // strips __torch__ / mangles
 
-struct ModuleTree {
-  nlohmann::json modules = nlohmann::json::array();
-  std::map<std::string, std::string> tags;  // path -> tag
-  std::string root_class, root_qualified;
-};
+// The document's module list and tags (rules in the shared layer).
+using ModuleTree = mx::aten_onnx::ModuleTree;
 
 // order: path -> execution order (absent = never executed).
 ModuleTree build_module_tree(const torch::jit::Module& root, const std::map<std::string, int>& order,

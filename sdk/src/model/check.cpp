@@ -5,7 +5,7 @@
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 
-#include "model/checkable_copy.hpp"
+#include "mx/aten_onnx/checkable_copy.hpp"
 #include "model/external_data.hpp"
 #include "util/error.hpp"
 
@@ -17,7 +17,7 @@ void check_onnx(const onnx::ModelProto& proto, const std::string& where) {
     // would look for their files relative to the working directory); the
     // copy is cheap because their bytes are not in the proto.
     const bool external = has_external_data(proto);
-    onnx::ModelProto copy = external ? checkable_copy(proto) : proto;
+    onnx::ModelProto copy = external ? mx::aten_onnx::checkable_copy(proto) : proto;
     onnx::checker::check_model(copy);
     // Inference writes value_info; it runs on the copy, the model is const.
     onnx::ShapeInferenceOptions strict(/*check_type=*/true, /*error_mode=*/1);

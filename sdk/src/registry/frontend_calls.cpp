@@ -27,8 +27,8 @@ std::string absolute_model_path(const std::string& path) {
 }
 
 json checked_inputs(const json& value) {
-  if (!value.is_array() || value.empty())
-    fail(MX_ERR_INVALID_ARGUMENT, "\"inputs\" must be a non-empty array of input specs");
+  if (!value.is_array())
+    fail(MX_ERR_INVALID_ARGUMENT, "\"inputs\" must be an array of input specs");
   for (const auto& spec : value)
     if (!spec.is_string()) fail(MX_ERR_INVALID_ARGUMENT, "\"inputs\" entries must be strings");
   return value;
@@ -92,7 +92,27 @@ void require_hierarchy_document(const Plugin& plugin, const json& doc) {
 
 }  // namespace
 
-const Plugin& select_frontend(const Registry& registry, const std::string& name) {
+namespace {
+
+bool accepts(const Plugin& frontend, const std::string& model_path) {
+  try {
+    json answer = frontend.run_json({{"schema", kFrontendSchema}, {"operation", "probe"}, {"model_path", model_path}});
+    return answer.is_object() && answer.value("accepts", false);
+  } catch (const std::exception&) {
+    return false;  // a frontend that does not know "probe" claims nothing
+  }
+}
+
+}  // namespace
+
+const Plugin& select_frontend(const Registry& registry, const std::string& name, const std::string& model_path) {
+  if (name.empty() || name == "auto") {
+    const std::string path = absolute_model_path(model_path);
+    for (const auto& plugin : registry.plugins())
+      if (plugin->is_frontend() && accepts(*plugin, path)) return *plugin;
+    fail(MX_ERR_UNSUPPORTED, "no frontend reads '" + model_path + "' (a torch.export .pt2 archive or a TorchScript "
+                             "file is expected; frontends: " + available_names(registry, MX_PLUGIN_FRONTEND) + ")");
+  }
   const Plugin* plugin = registry.find(name);
   if (!plugin || !plugin->is_frontend())
     fail(MX_ERR_NOT_FOUND, "no frontend plugin named '" + name + "' (available: " +
@@ -113,7 +133,9 @@ json export_request(const std::string& model_path, const json& options) {
     else if (key == "external_data") fail(MX_ERR_INVALID_ARGUMENT, "\"external_data\" must be true or false");
     else fail(MX_ERR_INVALID_ARGUMENT, "unknown export option '" + key + "'");
   }
-  if (!request.contains("inputs")) fail(MX_ERR_INVALID_ARGUMENT, "export option \"inputs\" is required");
+  // No "inputs": the frontend takes them from the model (a .pt2 program
+  // knows its inputs) or names the ones it needs.
+  if (!request.contains("inputs")) request["inputs"] = json::array();
   return request;
 }
 

@@ -11,7 +11,12 @@
 namespace modelexport {
 
 // MX_ERR_NOT_FOUND listing the available frontends when `name` is not one.
-const Plugin& select_frontend(const Registry& registry, const std::string& name);
+// The frontend plugin `name`; "auto" (or empty) asks every frontend
+// whether it reads `model_path` ("probe", docs/plugin-protocol.md) and takes
+// the first that does (in load order), or names the frontends none of
+// which accepted it.
+const Plugin& select_frontend(const Registry& registry, const std::string& name,
+                              const std::string& model_path = "");
 
 // Builds the "export" request from mx_registry_export's options (strict:
 // inputs (required), opset 14..17, drop_builtin_tags).

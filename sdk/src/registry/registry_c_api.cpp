@@ -68,10 +68,9 @@ MX_API mx_status* mx_registry_export(const mx_registry* registry, const char* fr
     require(out, "out");
     *out = nullptr;
     require(registry, "registry");
-    require(frontend, "frontend");
     require(model_path, "model_path");
     auto options = modelexport::parse_options_json(options_json, "export options");
-    const auto& plugin = modelexport::select_frontend(registry->registry, frontend);
+    const auto& plugin = modelexport::select_frontend(registry->registry, frontend ? frontend : "auto", model_path);
     *out = modelexport::export_model(plugin, model_path, options);
   });
 }
@@ -81,10 +80,9 @@ MX_API mx_status* mx_registry_module_tree(const mx_registry* registry, const cha
                                           size_t* out_size) {
   return guard([&] {
     require(registry, "registry");
-    require(frontend, "frontend");
     require(model_path, "model_path");
     require(out_json, "out_json");
-    const auto& plugin = modelexport::select_frontend(registry->registry, frontend);
+    const auto& plugin = modelexport::select_frontend(registry->registry, frontend ? frontend : "auto", model_path);
     auto doc = modelexport::frontend_module_tree(plugin, model_path);
     modelexport::copy_out(modelexport::dump_text(doc), out_json, out_size);
   });

@@ -60,7 +60,7 @@ Mha native_mha(Ctx& cx, const std::string& q, const std::string& k, const std::s
     vp = cx.emit1("Add", {cx.emit1("MatMul", {v, cx.transpose(ws[2], {1, 0})}), bs[2]});
   }
   auto att = emit_attention(cx, heads(cx, qp, h, d), heads(cx, kp, h, d), heads(cx, vp, h, d), mask,
-                            1.0 / std::sqrt(static_cast<double>(d)), dt);
+                            1.0 / std::sqrt(static_cast<double>(d)), onnx_type_of(dt));
   std::string o = emit_linear(cx, merge(cx, att.first, e), 3, proj_w, proj_b);
   return {o, att.second};
 }
@@ -102,11 +102,11 @@ void lower_encoder_layer(Ctx& cx, const tj::Node*) {
   std::string mask = additive_mask(cx, 18, mask_type, dt);
   std::string src = cx.t(0);
   auto ln = [&](const std::string& x, size_t wi) {
-    return emit_layer_norm(cx, x, 3, 1, cx.t(wi), cx.t(wi + 1), eps, dt);
+    return emit_layer_norm(cx, x, 3, 1, cx.t(wi), cx.t(wi + 1), eps, onnx_type_of(dt));
   };
   auto ffn = [&](const std::string& x) {
     std::string y = emit_linear(cx, x, 3, cx.t(14), cx.t(15));
-    y = gelu ? emit_gelu(cx, y, "none", dt) : cx.emit1("Relu", {y});
+    y = gelu ? emit_gelu(cx, y, "none", onnx_type_of(dt)) : cx.emit1("Relu", {y});
     return emit_linear(cx, y, 3, cx.t(16), cx.t(17));
   };
   std::string x = norm_first ? ln(src, 10) : src;
@@ -130,20 +130,13 @@ void lower_sdpa(Ctx& cx, const tj::Node*) {
   if (q.dim() != 4) cx.unsupported("scaled_dot_product_attention on non 4-D inputs");
   double scale = cx.n_in() > 6 && !cx.is_none(6) ? cx.d(6) : 1.0 / std::sqrt(static_cast<double>(q.size(-1)));
   std::string mask;
+  int32_t mask_type = 0;
   if (cx.n_in() > 3 && !cx.is_none(3)) {
-    auto m = cx.ex_t(3);
-    mask = m.scalar_type() == at::kBool
-               ? cx.emit1("Where", {cx.t(3), cx.cscalar(0, dt), cx.cscalar(-std::numeric_limits<double>::infinity(), dt)})
-               : cx.t_as(3, dt);
+    mask = cx.t(3);
+    mask_type = cx.onnx_type(cx.in(3));
   }
-  if (cx.n_in() > 5 && cx.b(5)) {  // causal: key index <= query index
-    std::string qi = cx.emit1("Range", {cx.ci64s(0), cx.dim_size(cx.t(0), 2), cx.ci64s(1)});
-    std::string ki = cx.emit1("Range", {cx.ci64s(0), cx.dim_size(cx.t(1), 2), cx.ci64s(1)});
-    std::string ok = cx.emit1("LessOrEqual", {cx.unsqueeze(ki, {0}), cx.unsqueeze(qi, {1})});
-    std::string cm = cx.emit1("Where", {ok, cx.cscalar(0, dt), cx.cscalar(-std::numeric_limits<double>::infinity(), dt)});
-    mask = mask.empty() ? cm : cx.emit1("Add", {mask, cm});
-  }
-  cx.out(0, emit_attention(cx, cx.t(0), cx.t(1), cx.t(2), mask, scale, dt).first);
+  bool causal = cx.n_in() > 5 && cx.b(5);
+  cx.out(0, emit_sdpa(cx, cx.t(0), cx.t(1), cx.t(2), mask, mask_type, causal, scale, onnx_type_of(dt)));
 }
 MXTS_LOWER(lower_sdpa, "aten::scaled_dot_product_attention");
 

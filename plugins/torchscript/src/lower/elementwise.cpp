@@ -190,7 +190,7 @@ MXTS_LOWER(lower_rsqrt, "aten::rsqrt");
 
 void lower_gelu(Ctx& cx, const tj::Node*) {
   std::string approx = cx.n_in() >= 2 ? cx.s(1) : "none";
-  cx.out(0, emit_gelu(cx, cx.t(0), approx.empty() ? "none" : approx, cx.out_dtype()));
+  cx.out(0, emit_gelu(cx, cx.t(0), approx.empty() ? "none" : approx, onnx_type_of(cx.out_dtype())));
 }
 MXTS_LOWER(lower_gelu, "aten::gelu", "aten::gelu_");
 

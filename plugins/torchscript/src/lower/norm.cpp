@@ -10,7 +10,7 @@ void lower_layer_norm(Ctx& cx, const tj::Node*) {
   std::string w = !cx.is_none(2) ? cx.t(2) : "";
   std::string b = !cx.is_none(3) ? cx.t(3) : "";
   if (w.empty() && cx.opset >= 17) w = cx.constant(at::ones(shape, at::TensorOptions().dtype(dt)));
-  cx.out(0, emit_layer_norm(cx, cx.t(0), cx.rank(0), static_cast<int64_t>(shape.size()), w, b, cx.d(4), dt));
+  cx.out(0, emit_layer_norm(cx, cx.t(0), cx.rank(0), static_cast<int64_t>(shape.size()), w, b, cx.d(4), onnx_type_of(dt)));
 }
 MXTS_LOWER(lower_layer_norm, "aten::layer_norm");
 
@@ -43,7 +43,7 @@ void lower_group_norm(Ctx& cx, const tj::Node*) {
   int64_t g = cx.i(1), r = cx.rank(0);
   std::string x = cx.t_as(0, dt);
   std::string xg = cx.emit1("Reshape", {x, cx.ci64({0, g, -1})});
-  std::string y = emit_layer_norm(cx, xg, 3, 1, "", "", cx.d(4), dt);
+  std::string y = emit_layer_norm(cx, xg, 3, 1, "", "", cx.d(4), onnx_type_of(dt));
   y = cx.emit1("Reshape", {y, cx.shape_of(x)});
   std::vector<int64_t> axes;
   for (int64_t k = 1; k < r - 1; ++k) axes.push_back(k);

@@ -17,13 +17,7 @@ std::vector<int64_t> dims_arg(Ctx& cx, size_t idx, int64_t r) {
 
 std::string reduce(Ctx& cx, const std::string& op, const std::string& x, const std::vector<int64_t>& axes,
                    bool keep) {
-  std::vector<onnx::AttributeProto> a = {attr("keepdims", static_cast<int64_t>(keep))};
-  if (op == "ReduceSum") {
-    if (axes.empty()) return cx.emit1(op, {x}, a);
-    return cx.emit1(op, {x, cx.ci64(axes)}, a);
-  }
-  if (!axes.empty()) a.push_back(attr("axes", axes));
-  return cx.emit1(op, {x}, a);
+  return emit_reduce(cx, op, x, axes, keep);
 }
 
 void lower_mean_sum(Ctx& cx, const tj::Node* n) {

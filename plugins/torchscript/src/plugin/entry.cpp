@@ -57,6 +57,11 @@ int32_t ts_run(void* state, const char* request, size_t request_size, mx_plugin_
     bool drop = req.value("drop_builtin_tags", false);
     if (req.contains("options") && req["options"].is_object())
       drop = req["options"].value("drop_builtin_tags", drop);
+    if (op == "probe") {  // does this frontend read the file? (docs/plugin-protocol.md)
+      std::string js = std::string("{\"accepts\":") + (mxts::looks_like_torchscript(path) ? "true" : "false") + "}";
+      out->json = dup_string(h, js, &out->json_size);
+      return out->json ? MX_OK : MX_ERR_INTERNAL;
+    }
     if (op == "module_tree") {
       std::string js = mxts::module_tree_json(path, drop);
       out->json = dup_string(h, js, &out->json_size);

@@ -1,19 +1,24 @@
 // Writing the weights of an exported model. While lowering, initializers
-// carry name, type and dims only (Ctx::init_data keeps the tensors); here
-// their bytes go either inline (raw_data, one copy) or straight from the
-// torch tensors into an ONNX external data file (no copy at all), and the
-// model is checked without ever holding a second copy of the weights.
+// carry name, type and dims only; the frontend keeps the bytes where they
+// already are (a LibTorch tensor, a memory-mapped .pt2 archive) and hands
+// them over here as spans. Their bytes then go either inline (raw_data, one
+// copy) or straight from those spans into an ONNX external data file (no
+// copy at all).
 #pragma once
-#include <torch/script.h>
 #include <onnx/onnx_pb.h>
 
 #include <cstdint>
 #include <string>
 #include <unordered_map>
 
-namespace mxts {
+namespace mx::aten_onnx {
 
-using WeightMap = std::unordered_map<std::string, at::Tensor>;
+// Bytes of one initializer, owned by the frontend until the model is written.
+struct WeightBytes {
+  const char* data = nullptr;
+  uint64_t size = 0;
+};
+using WeightMap = std::unordered_map<std::string, WeightBytes>;
 
 // Tensors smaller than this stay inline in an external-data export (as the
 // core's kExternalDataMinBytes and onnx's own converter do).
@@ -26,17 +31,17 @@ inline constexpr uint64_t kInlineLimit = 0x7fffffffull - (64ull << 20);
 // Bytes of the weights of the graph's initializers.
 uint64_t weight_bytes(const onnx::GraphProto& g, const WeightMap& data);
 
-// raw_data of every initializer from its tensor.
+// raw_data of every initializer from its bytes.
 void inline_weights(onnx::GraphProto& g, const WeightMap& data);
 
 // Streams every initializer of at least kExternalMinBytes into `data_path`
 // (created; MX_ERR_IO on any write error, the partial file removed) and
 // points it there (data_location EXTERNAL, location = `location`, offset,
 // length); smaller ones get raw_data. Returns the bytes written.
-uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data,
-                                const std::string& data_path, const std::string& location);
+uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data, const std::string& data_path,
+                                const std::string& location);
 
 // Writes `bytes` to `path` (MX_ERR_IO; nothing left behind on failure).
 void write_file(const std::string& path, const std::string& bytes);
 
-}  // namespace mxts
+}  // namespace mx::aten_onnx

@@ -1,4 +1,4 @@
-#include "weights.h"
+#include "mx/aten_onnx/weights.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -7,23 +7,19 @@
 #include <cerrno>
 #include <cstring>
 
-#include "exporter.h"
 #include "modelexport/modelexport.h"
+#include "mx/aten_onnx/error.hpp"
 
-namespace mxts {
+namespace mx::aten_onnx {
 namespace {
 
-const at::Tensor& tensor_of(const WeightMap& data, const onnx::TensorProto& t) {
+const WeightBytes& bytes_of(const WeightMap& data, const onnx::TensorProto& t) {
   auto it = data.find(t.name());
   if (it == data.end()) throw Error(MX_ERR_INTERNAL, "internal: no weight for initializer '" + t.name() + "'");
   return it->second;
 }
 
-uint64_t nbytes(const at::Tensor& t) { return static_cast<uint64_t>(t.numel()) * t.element_size(); }
-
-void set_raw(onnx::TensorProto& p, const at::Tensor& t) {
-  p.set_raw_data(std::string(static_cast<const char*>(t.data_ptr()), nbytes(t)));
-}
+void set_raw(onnx::TensorProto& p, const WeightBytes& w) { p.set_raw_data(std::string(w.data, w.size)); }
 
 // An output file that removes itself unless closed successfully.
 class OutFile {
@@ -36,6 +32,8 @@ class OutFile {
     if (fd_ >= 0) ::close(fd_);
     if (!done_) ::unlink(path_.c_str());
   }
+  OutFile(const OutFile&) = delete;
+  OutFile& operator=(const OutFile&) = delete;
   void write(const char* p, uint64_t n) {
     while (n > 0) {
       ssize_t w = ::write(fd_, p, static_cast<size_t>(std::min<uint64_t>(n, 1u << 30)));
@@ -68,26 +66,25 @@ class OutFile {
 
 uint64_t weight_bytes(const onnx::GraphProto& g, const WeightMap& data) {
   uint64_t total = 0;
-  for (const auto& t : g.initializer()) total += nbytes(tensor_of(data, t));
+  for (const auto& t : g.initializer()) total += bytes_of(data, t).size;
   return total;
 }
 
 void inline_weights(onnx::GraphProto& g, const WeightMap& data) {
-  for (auto& t : *g.mutable_initializer()) set_raw(t, tensor_of(data, t));
+  for (auto& t : *g.mutable_initializer()) set_raw(t, bytes_of(data, t));
 }
 
-uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data,
-                                const std::string& data_path, const std::string& location) {
+uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data, const std::string& data_path,
+                                const std::string& location) {
   OutFile out(data_path);
   for (auto& t : *g.mutable_initializer()) {
-    const at::Tensor& w = tensor_of(data, t);
-    const uint64_t n = nbytes(w);
-    if (n < kExternalMinBytes) {
+    const WeightBytes& w = bytes_of(data, t);
+    if (w.size < kExternalMinBytes) {
       set_raw(t, w);
       continue;
     }
     const uint64_t offset = out.written();
-    out.write(static_cast<const char*>(w.data_ptr()), n);
+    out.write(w.data, w.size);
     t.clear_raw_data();
     t.clear_external_data();
     t.set_data_location(onnx::TensorProto::EXTERNAL);
@@ -98,7 +95,7 @@ uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data,
     };
     add("location", location);
     add("offset", std::to_string(offset));
-    add("length", std::to_string(n));
+    add("length", std::to_string(w.size));
   }
   out.close();
   return out.written();
@@ -110,4 +107,4 @@ void write_file(const std::string& path, const std::string& bytes) {
   out.close();
 }
 
-}  // namespace mxts
+}  // namespace mx::aten_onnx

@@ -14,7 +14,7 @@
 
 #include <onnx/onnx_pb.h>
 
-namespace modelexport::model {
+namespace mx::aten_onnx {
 
 inline onnx::ModelProto checkable_copy(const onnx::ModelProto& proto) {
   onnx::ModelProto copy = proto;
@@ -38,4 +38,4 @@ inline onnx::ModelProto checkable_copy(const onnx::ModelProto& proto) {
   return copy;
 }
 
-}  // namespace modelexport::model
+}  // namespace mx::aten_onnx

@@ -1,0 +1,71 @@
+// The last steps every frontend takes after lowering: name the graph
+// outputs, drop dead nodes and unused initializers, write the weights
+// (inline or external data), run shape inference and the ONNX checker, and
+// build the hierarchy document (docs/hierarchy-schema.md) from the records.
+#pragma once
+#include <onnx/onnx_pb.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "mx/aten_onnx/onnx_emitter.hpp"
+#include "mx/aten_onnx/weights.hpp"
+
+namespace mx::aten_onnx {
+
+// Where the weights go (docs/plugin-protocol.md, "external_data").
+enum class ExternalData {
+  automatic,  // external when the model would exceed protobuf's 2 GB limit
+  yes,        // always external (tensors of 1 KB and more)
+  no          // always inline; a model over the limit is an error
+};
+
+// Output `k` of `n`: "output" when there is one, else "output_<k>".
+std::string output_name(size_t k, size_t n);
+
+// Makes `value` a graph output named `name`: renames the producing node's
+// output, or adds an Identity when the value is a graph input, an
+// initializer or already an output. `elem_type`/`rank` type the output
+// (dims unknown; shape inference fills them in). Returns the name the
+// value has afterwards (`name` when the producer's output was renamed).
+std::string add_graph_output(OnnxEmitter& e, const std::string& value, const std::string& name, int32_t elem_type,
+                      int64_t rank);
+
+// Removes nodes whose outputs reach no graph output and initializers no
+// node reads; returns the names of the removed nodes.
+std::set<std::string> eliminate_dead_nodes(onnx::GraphProto& g);
+
+struct AssemblyOptions {
+  int opset = 17;
+  std::string graph_name;
+  std::string producer_version;
+  bool check = true;  // onnx shape inference + checker
+  ExternalData external_data = ExternalData::automatic;
+  // Existing private directory where an external-data export writes
+  // model.onnx + model.onnx.data; empty = external data impossible.
+  std::string output_dir;
+};
+
+struct AssembledModel {
+  std::string onnx_bytes;  // serialized ModelProto (empty when onnx_file is set)
+  std::string onnx_file;   // <output_dir>/model.onnx, weights in model.onnx.data
+};
+
+// Builds the ModelProto (IR 8) around `graph` and writes its weights.
+// Errors: MX_ERR_INVALID_ARGUMENT over 2 GB without external data,
+// MX_ERR_INTERNAL when the checker refuses the graph (a lowering bug).
+AssembledModel assemble_model(onnx::GraphProto&& graph, const WeightMap& weights, const AssemblyOptions& o);
+
+// The node part of the hierarchy document: one entry per record whose node
+// survived, with the module's tag, and the statistics (evidence mix,
+// at_root). `tags` maps module path -> tag.
+struct HierarchyNodes {
+  nlohmann::json nodes = nlohmann::json::array();
+  nlohmann::json statistics;
+};
+HierarchyNodes hierarchy_nodes(const std::vector<NodeRecord>& records, const std::set<std::string>& removed,
+                               const std::map<std::string, std::string>& tags);
+
+}  // namespace mx::aten_onnx

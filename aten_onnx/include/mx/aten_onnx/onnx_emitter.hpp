@@ -1,0 +1,81 @@
+// The ONNX graph builder every frontend lowers into: emits nodes named in
+// PyTorch's scoped style (`/encoder/layer.0/attention/self/query/MatMul`),
+// records for each node the module that was executing when it was emitted
+// (evidence `direct`), and emits constants once per module.
+//
+// A frontend derives from it and says which module is executing now
+// (`current_module`): the TorchScript walker from its call frames, the
+// torch.export frontend from each node's nn_module_stack. Everything that
+// is an ONNX pattern (lower/patterns.hpp) takes an OnnxEmitter&, so both
+// frontends share one copy of every lowering pattern.
+#pragma once
+#include <onnx/onnx_pb.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "mx/aten_onnx/attributes.hpp"
+
+namespace mx::aten_onnx {
+
+// One emitted node and the module it was captured from.
+struct NodeRecord {
+  std::string name, module, evidence;
+};
+
+// "encoder.layer.0.attention" -> "/encoder/layer.0/attention": numeric
+// components are glued to their container, as torch.onnx names scopes.
+std::string scope_prefix(const std::string& module_path);
+
+class OnnxEmitter {
+ public:
+  explicit OnnxEmitter(int opset) : opset(opset) {}
+  virtual ~OnnxEmitter() = default;
+  OnnxEmitter(const OnnxEmitter&) = delete;
+  OnnxEmitter& operator=(const OnnxEmitter&) = delete;
+
+  const int opset;
+  onnx::GraphProto graph;
+  std::vector<NodeRecord> records;
+
+  // ---- nodes (outputs are named <node>_output_<k>)
+  std::vector<std::string> emit(const std::string& op, const std::vector<std::string>& inputs,
+                                const std::vector<onnx::AttributeProto>& attrs = {}, size_t n_out = 1);
+  std::string emit1(const std::string& op, const std::vector<std::string>& inputs,
+                    const std::vector<onnx::AttributeProto>& attrs = {}) {
+    return emit(op, inputs, attrs, 1)[0];
+  }
+
+  // ---- constants, emitted in the current module (small ones once per module)
+  std::string constant(const onnx::TensorProto& value);
+  std::string ci64(const std::vector<int64_t>& values);  // 1-D int64
+  std::string ci64s(int64_t value);                      // 0-d int64
+  std::string cscalar(double value, int32_t onnx_dtype); // 0-d of that dtype
+
+  // ---- small patterns every lowering uses
+  std::string cast(const std::string& x, int32_t from, int32_t to);
+  std::string shape_of(const std::string& x) { return emit1("Shape", {x}); }
+  std::string unsqueeze(const std::string& x, const std::vector<int64_t>& axes) {
+    return emit1("Unsqueeze", {x, ci64(axes)});
+  }
+  std::string squeeze(const std::string& x, const std::vector<int64_t>& axes) {
+    return emit1("Squeeze", {x, ci64(axes)});
+  }
+  std::string transpose(const std::string& x, const std::vector<int64_t>& perm) {
+    return emit1("Transpose", {x}, {attr("perm", perm)});
+  }
+  std::string dim_size(const std::string& x, int64_t dim);  // 0-d int64
+
+ protected:
+  // The module path whose code is running now ("" = the root's forward).
+  virtual const std::string& current_module() const = 0;
+
+ private:
+  std::map<std::string, int> name_count_;
+  std::map<std::string, std::string> constant_cache_;
+  std::string unique_node_name(const std::string& base);
+};
+
+}  // namespace mx::aten_onnx

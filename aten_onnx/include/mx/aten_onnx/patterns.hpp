@@ -1,0 +1,76 @@
+// ONNX patterns of ATen ops, shared by every frontend (TorchScript and
+// torch.export). A pattern takes ONNX value names and the static facts it
+// needs (ranks, dtypes as onnx::TensorProto_DataType, attribute values) and
+// emits the nodes through an OnnxEmitter; it never sees a frontend's value
+// representation. Where a pattern depends on the opset, it says so.
+//
+// One file per family under src/patterns/ (the table is in README.md).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "mx/aten_onnx/onnx_emitter.hpp"
+
+namespace mx::aten_onnx {
+
+// ---- linear.cpp
+// x @ w^T (+ b); b may be "". Gemm for rank-2 x, else MatMul(+Add).
+std::string emit_linear(OnnxEmitter& e, const std::string& x, int64_t x_rank, const std::string& w,
+                        const std::string& b);
+
+// ---- layer_norm.cpp
+// Layer normalisation over the last n_axes axes; w/b may be "".
+// LayerNormalization from opset 17 when there is a weight, else decomposed.
+std::string emit_layer_norm(OnnxEmitter& e, const std::string& x, int64_t x_rank, int64_t n_axes,
+                            const std::string& w, const std::string& b, double eps, int32_t dtype);
+
+// ---- gelu.cpp
+// approximate: "none" (erf) or "tanh".
+std::string emit_gelu(OnnxEmitter& e, const std::string& x, const std::string& approximate, int32_t dtype);
+
+// ---- attention.cpp
+// Scaled dot-product attention on [.., L, D] tensors (rank 4); mask_add is
+// an additive float mask or "". Returns (output, probabilities).
+std::pair<std::string, std::string> emit_attention(OnnxEmitter& e, const std::string& q, const std::string& k,
+                                                   const std::string& v, const std::string& mask_add,
+                                                   double scale, int32_t dtype);
+// torch.nn.functional.scaled_dot_product_attention: a boolean attn_mask
+// (true = attend) or a float one added to the scores, and/or a causal
+// mask; scale defaults to 1/sqrt(D) (the caller passes it).
+std::string emit_sdpa(OnnxEmitter& e, const std::string& q, const std::string& k, const std::string& v,
+                      const std::string& attn_mask, int32_t mask_dtype, bool is_causal, double scale,
+                      int32_t dtype);
+
+// ---- conv_pool.cpp
+struct ConvParams {
+  std::vector<int64_t> stride, pads, dilation;  // pads: ONNX [begin..., end...]
+  int64_t groups = 1;
+  bool transposed = false;
+  std::vector<int64_t> output_padding;
+};
+std::string emit_conv(OnnxEmitter& e, const std::string& x, const std::string& w, const std::string& b,
+                      const ConvParams& p);
+// PyTorch padding [p0, p1, ...] -> ONNX [p0, p1, ..., p0, p1, ...].
+std::vector<int64_t> symmetric_pads(const std::vector<int64_t>& p);
+// A 1-element list broadcast to n spatial dims, as ATen does.
+std::vector<int64_t> expand_to(std::vector<int64_t> v, size_t n);
+std::string emit_max_pool(OnnxEmitter& e, const std::string& x, const std::vector<int64_t>& kernel,
+                          const std::vector<int64_t>& stride, const std::vector<int64_t>& pads,
+                          const std::vector<int64_t>& dilation, bool ceil_mode);
+std::string emit_avg_pool(OnnxEmitter& e, const std::string& x, const std::vector<int64_t>& kernel,
+                          const std::vector<int64_t>& stride, const std::vector<int64_t>& pads, bool ceil_mode,
+                          bool count_include_pad);
+// Adaptive pooling over static spatial sizes `in` to `out`: global, one
+// divisible pool, or ATen's windows [floor(i*in/out), ceil((i+1)*in/out)).
+std::string emit_adaptive_pool(OnnxEmitter& e, const std::string& x, const std::vector<int64_t>& in,
+                               const std::vector<int64_t>& out, bool is_max);
+
+// ---- reduce.cpp
+// ReduceSum takes axes as an input (opset >= 13); the others as an
+// attribute up to opset 17. Empty axes: all.
+std::string emit_reduce(OnnxEmitter& e, const std::string& op, const std::string& x,
+                        const std::vector<int64_t>& axes, bool keepdims);
+
+}  // namespace mx::aten_onnx

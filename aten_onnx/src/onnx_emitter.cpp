@@ -1,0 +1,86 @@
+#include "mx/aten_onnx/onnx_emitter.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace mx::aten_onnx {
+
+std::string scope_prefix(const std::string& path) {
+  if (path.empty()) return "";
+  std::string out;
+  size_t pos = 0;
+  while (pos <= path.size()) {
+    size_t dot = path.find('.', pos);
+    if (dot == std::string::npos) dot = path.size();
+    std::string comp = path.substr(pos, dot - pos);
+    bool numeric = !comp.empty() && std::all_of(comp.begin(), comp.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c));
+    });
+    if (numeric && !out.empty()) out += "." + comp;
+    else out += "/" + comp;
+    pos = dot + 1;
+  }
+  return out;
+}
+
+std::string OnnxEmitter::unique_node_name(const std::string& base) {
+  int& n = name_count_[base];
+  std::string name = n == 0 ? base : base + "_" + std::to_string(n);
+  ++n;
+  return name;
+}
+
+std::vector<std::string> OnnxEmitter::emit(const std::string& op, const std::vector<std::string>& ins,
+                                           const std::vector<onnx::AttributeProto>& attrs, size_t n_out) {
+  const std::string& module = current_module();
+  onnx::NodeProto* nd = graph.add_node();
+  std::string name = unique_node_name(scope_prefix(module) + "/" + op);
+  nd->set_name(name);
+  nd->set_op_type(op);
+  for (const auto& i : ins) nd->add_input(i);
+  std::vector<std::string> outs;
+  for (size_t k = 0; k < n_out; ++k) {
+    outs.push_back(name + "_output_" + std::to_string(k));
+    nd->add_output(outs.back());
+  }
+  for (const auto& a : attrs) *nd->add_attribute() = a;
+  // Every op is captured from the module whose forward is executing it, the
+  // root's own forward included (module ""): that is `direct` evidence as
+  // docs/hierarchy-schema.md defines it. `root` stays the fallback of the
+  // tagging core for nodes with no evidence at all.
+  records.push_back({name, module, "direct"});
+  return outs;
+}
+
+std::string OnnxEmitter::constant(const onnx::TensorProto& value) {
+  std::string key;
+  int64_t numel = 1;
+  for (auto d : value.dims()) numel *= d;
+  if (numel <= 64) {  // small constants (shapes, axes, scalars) repeat a lot
+    key = current_module() + '|' + std::to_string(value.data_type()) + '|';
+    for (auto d : value.dims()) key += std::to_string(d) + ',';
+    key += '|' + value.raw_data();
+    auto it = constant_cache_.find(key);
+    if (it != constant_cache_.end()) return it->second;
+  }
+  onnx::TensorProto v = value;
+  v.clear_name();
+  std::string out = emit1("Constant", {}, {attr("value", v)});
+  if (!key.empty()) constant_cache_[key] = out;
+  return out;
+}
+
+std::string OnnxEmitter::ci64(const std::vector<int64_t>& v) { return constant(int64_tensor(v)); }
+std::string OnnxEmitter::ci64s(int64_t v) { return constant(int64_tensor({v}, true)); }
+std::string OnnxEmitter::cscalar(double v, int32_t dtype) { return constant(filled_tensor(dtype, {}, v)); }
+
+std::string OnnxEmitter::cast(const std::string& x, int32_t from, int32_t to) {
+  if (from == to) return x;
+  return emit1("Cast", {x}, {attr("to", static_cast<int64_t>(to))});
+}
+
+std::string OnnxEmitter::dim_size(const std::string& x, int64_t dim) {
+  return emit1("Gather", {shape_of(x), ci64s(dim)}, {attr("axis", int64_t{0})});
+}
+
+}  // namespace mx::aten_onnx

@@ -1,0 +1,74 @@
+// Convolution (plain and transposed) and pooling (max, average, adaptive).
+#include "mx/aten_onnx/patterns.hpp"
+
+namespace mx::aten_onnx {
+
+std::vector<int64_t> symmetric_pads(const std::vector<int64_t>& p) {
+  std::vector<int64_t> r(p);
+  r.insert(r.end(), p.begin(), p.end());
+  return r;
+}
+
+std::vector<int64_t> expand_to(std::vector<int64_t> v, size_t n) {
+  if (v.size() == 1 && n > 1) v.assign(n, v[0]);
+  return v;
+}
+
+std::string emit_conv(OnnxEmitter& e, const std::string& x, const std::string& w, const std::string& b,
+                      const ConvParams& p) {
+  std::vector<std::string> ins = {x, w};
+  if (!b.empty()) ins.push_back(b);
+  std::vector<onnx::AttributeProto> a = {attr("strides", p.stride), attr("pads", p.pads),
+                                         attr("dilations", p.dilation), attr("group", p.groups)};
+  if (!p.transposed) return e.emit1("Conv", ins, a);
+  if (!p.output_padding.empty()) a.push_back(attr("output_padding", p.output_padding));
+  return e.emit1("ConvTranspose", ins, a);
+}
+
+std::string emit_max_pool(OnnxEmitter& e, const std::string& x, const std::vector<int64_t>& kernel,
+                          const std::vector<int64_t>& stride, const std::vector<int64_t>& pads,
+                          const std::vector<int64_t>& dilation, bool ceil_mode) {
+  return e.emit1("MaxPool", {x},
+                 {attr("kernel_shape", kernel), attr("strides", stride), attr("pads", pads),
+                  attr("dilations", dilation), attr("ceil_mode", static_cast<int64_t>(ceil_mode))});
+}
+
+std::string emit_avg_pool(OnnxEmitter& e, const std::string& x, const std::vector<int64_t>& kernel,
+                          const std::vector<int64_t>& stride, const std::vector<int64_t>& pads, bool ceil_mode,
+                          bool count_include_pad) {
+  return e.emit1("AveragePool", {x},
+                 {attr("kernel_shape", kernel), attr("strides", stride), attr("pads", pads),
+                  attr("ceil_mode", static_cast<int64_t>(ceil_mode)),
+                  attr("count_include_pad", static_cast<int64_t>(count_include_pad))});
+}
+
+std::string emit_adaptive_pool(OnnxEmitter& e, const std::string& x0, const std::vector<int64_t>& in,
+                               const std::vector<int64_t>& out, bool is_max) {
+  bool global = true;
+  for (auto o : out) global &= o == 1;
+  if (global) return e.emit1(is_max ? "GlobalMaxPool" : "GlobalAveragePool", {x0});
+  bool divisible = true;
+  std::vector<int64_t> kernel;
+  for (size_t d = 0; d < out.size(); ++d) {
+    divisible &= out[d] != 0 && in[d] % out[d] == 0;
+    kernel.push_back(out[d] ? in[d] / out[d] : 1);
+  }
+  if (divisible)
+    return e.emit1(is_max ? "MaxPool" : "AveragePool", {x0}, {attr("kernel_shape", kernel), attr("strides", kernel)});
+  std::string x = x0;
+  for (size_t d = 0; d < out.size(); ++d) {
+    int64_t n = in[d], o = out[d], ax = 2 + static_cast<int64_t>(d);
+    if (n == o) continue;
+    std::vector<std::string> parts;
+    for (int64_t i = 0; i < o; ++i) {
+      int64_t s = (i * n) / o, end = ((i + 1) * n + o - 1) / o;
+      std::string sl = e.emit1("Slice", {x, e.ci64({s}), e.ci64({end}), e.ci64({ax})});
+      parts.push_back(e.emit1(is_max ? "ReduceMax" : "ReduceMean", {sl},
+                              {attr("axes", std::vector<int64_t>{ax}), attr("keepdims", int64_t{1})}));
+    }
+    x = e.emit1("Concat", parts, {attr("axis", ax)});
+  }
+  return x;
+}
+
+}  // namespace mx::aten_onnx

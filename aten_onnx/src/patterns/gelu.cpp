@@ -1,0 +1,23 @@
+// GELU, exact (erf) or tanh-approximated, as ATen computes it.
+#include <cmath>
+
+#include "mx/aten_onnx/patterns.hpp"
+
+namespace mx::aten_onnx {
+
+std::string emit_gelu(OnnxEmitter& e, const std::string& x, const std::string& approximate, int32_t dt) {
+  std::string half_x = e.emit1("Mul", {x, e.cscalar(0.5, dt)});
+  std::string inner;
+  if (approximate == "tanh") {
+    // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+    std::string x3 = e.emit1("Mul", {e.emit1("Mul", {x, x}), x});
+    std::string s = e.emit1("Add", {x, e.emit1("Mul", {x3, e.cscalar(0.044715, dt)})});
+    inner = e.emit1("Tanh", {e.emit1("Mul", {s, e.cscalar(std::sqrt(2.0 / M_PI), dt)})});
+  } else {
+    // 0.5 x (1 + erf(x / sqrt 2))
+    inner = e.emit1("Erf", {e.emit1("Div", {x, e.cscalar(std::sqrt(2.0), dt)})});
+  }
+  return e.emit1("Mul", {half_x, e.emit1("Add", {inner, e.cscalar(1.0, dt)})});
+}
+
+}  // namespace mx::aten_onnx

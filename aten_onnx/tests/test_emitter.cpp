@@ -1,0 +1,72 @@
+#include <doctest/doctest.h>
+
+#include <cstring>
+
+#include "mx/aten_onnx/attributes.hpp"
+#include "test_support.hpp"
+
+using namespace mx::aten_onnx;
+
+TEST_CASE("node names follow torch.onnx scopes and every node is recorded in its module") {
+  TestEmitter e;
+  e.input("x", onnx::TensorProto::FLOAT, {2, 3});
+  e.module = "encoder.layer.0.attention";
+  std::string a = e.emit1("Relu", {"x"});
+  std::string b = e.emit1("Relu", {a});
+  CHECK(e.graph.node(0).name() == "/encoder/layer.0/attention/Relu");
+  CHECK(e.graph.node(1).name() == "/encoder/layer.0/attention/Relu_1");
+  CHECK(a == "/encoder/layer.0/attention/Relu_output_0");
+  e.module = "";
+  e.emit1("Relu", {b});
+  CHECK(e.graph.node(2).name() == "/Relu");
+  REQUIRE(e.records.size() == 3);
+  CHECK(e.records[0].module == "encoder.layer.0.attention");
+  CHECK(e.records[2].module == "");
+  CHECK(e.records[2].evidence == "direct");
+}
+
+TEST_CASE("scope_prefix glues list items to their container") {
+  CHECK(scope_prefix("") == "");
+  CHECK(scope_prefix("layers.0.mlp") == "/layers.0/mlp");
+  CHECK(scope_prefix("0.conv") == "/0/conv");
+}
+
+TEST_CASE("small constants are emitted once per module") {
+  TestEmitter e;
+  e.module = "a";
+  std::string c1 = e.ci64({1, 2});
+  std::string c2 = e.ci64({1, 2});
+  CHECK(c1 == c2);
+  e.module = "b";
+  std::string c3 = e.ci64({1, 2});
+  CHECK(c3 != c1);
+  CHECK(e.records.back().module == "b");
+  CHECK(e.graph.node_size() == 2);
+}
+
+TEST_CASE("filled tensors convert like a C++ cast, half precision rounded to nearest") {
+  auto bits16 = [](const onnx::TensorProto& t) {
+    uint16_t v;
+    std::memcpy(&v, t.raw_data().data(), 2);
+    return v;
+  };
+  CHECK(bits16(filled_tensor(onnx::TensorProto::FLOAT16, {}, 1.0)) == 0x3c00);
+  CHECK(bits16(filled_tensor(onnx::TensorProto::FLOAT16, {}, 0.1)) == 0x2e66);
+  CHECK(bits16(filled_tensor(onnx::TensorProto::FLOAT16, {}, -65504.0)) == 0xfbff);
+  CHECK(bits16(filled_tensor(onnx::TensorProto::FLOAT16, {}, 1e6)) == 0x7c00);
+  CHECK(bits16(filled_tensor(onnx::TensorProto::BFLOAT16, {}, 1.0)) == 0x3f80);
+  auto t = filled_tensor(onnx::TensorProto::INT64, {2, 2}, 7.9);
+  CHECK(t.raw_data().size() == 32);
+  int64_t v;
+  std::memcpy(&v, t.raw_data().data() + 24, 8);
+  CHECK(v == 7);
+  CHECK_THROWS(filled_tensor(onnx::TensorProto::STRING, {}, 1.0));
+}
+
+TEST_CASE("cast of a value to its own type emits nothing") {
+  TestEmitter e;
+  CHECK(e.cast("x", onnx::TensorProto::FLOAT, onnx::TensorProto::FLOAT) == "x");
+  CHECK(e.graph.node_size() == 0);
+  e.cast("x", onnx::TensorProto::FLOAT, onnx::TensorProto::INT64);
+  CHECK(e.ops() == std::vector<std::string>{"Cast"});
+}

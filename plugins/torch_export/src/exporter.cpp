@@ -1,0 +1,240 @@
+// Top level of the torch.export frontend: archive -> program -> inputs,
+// parameters as initializers -> every node lowered in the module its
+// nn_module_stack names -> outputs -> the shared model assembly and the
+// hierarchy document.
+#include "exporter.hpp"
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "archive.hpp"
+#include "input_specs.hpp"
+#include "lower_ctx.hpp"
+#include "module_stack.hpp"
+#include "modelexport/modelexport.h"
+#include "mx/aten_onnx/module_tree.hpp"
+#include "program.hpp"
+#include "stored_tensors.hpp"
+
+namespace mxte {
+namespace {
+using json = nlohmann::json;
+
+std::string target_of(const json& node) {
+  std::string t = node.at("target").get<std::string>();
+  if (t.rfind("torch.ops.", 0) == 0) t = t.substr(10);
+  return t;
+}
+
+// What the module stacks tell about one module.
+struct SeenModule {
+  std::string qualified_class;
+  int order = -1;
+};
+
+struct NodePlace {
+  std::string module;
+  bool placed = false;  // false: the program places the node in no module
+};
+
+NodePlace place_of(const json& node, std::map<std::string, SeenModule>& seen) {
+  NodePlace p;
+  const json& meta = node.value("metadata", json::object());
+  if (!meta.contains("nn_module_stack")) return p;
+  for (const auto& e : parse_module_stack(meta["nn_module_stack"].get<std::string>())) {
+    auto [it, fresh] = seen.emplace(e.path, SeenModule{e.qualified_class, static_cast<int>(seen.size())});
+    (void)it;
+    (void)fresh;
+    p.module = e.path;
+    p.placed = true;
+  }
+  return p;
+}
+
+// Every op of the program without a lowering, each with its node and
+// module, in one error (not only the first).
+void require_lowerings(const Program& p) {
+  std::map<std::string, std::vector<std::string>> missing;
+  std::map<std::string, SeenModule> seen;
+  for (const auto& node : p.graph->at("nodes")) {
+    const std::string target = target_of(node);
+    if (find_lowering(target)) continue;
+    auto& where = missing[target];
+    if (where.size() < 3)
+      where.push_back("node '" + node.value("name", std::string("?")) + "' in module '" + place_of(node, seen).module + "'");
+  }
+  if (missing.empty()) return;
+  std::string msg = "'" + p.file + "': " + std::to_string(missing.size()) + " op(s) of the program have no ONNX lowering:";
+  for (const auto& [target, where] : missing) {
+    msg += "\n  " + target + " (";
+    for (size_t k = 0; k < where.size(); ++k) msg += (k ? "; " : "") + where[k];
+    msg += ")";
+  }
+  throw Error(MX_ERR_UNSUPPORTED, msg);
+}
+
+// Parameters, buffers and lifted constants become initializers named by
+// their fully qualified name; returns the weights' bytes by name.
+mx::aten_onnx::WeightMap bind_stored(const Program& p, const StoredTensors& stored, LowerCtx& cx) {
+  mx::aten_onnx::WeightMap weights;
+  for (const auto& in : p.inputs) {
+    if (in.kind != InputSlot::parameter && in.kind != InputSlot::buffer && in.kind != InputSlot::constant) continue;
+    const StoredTensor* t = stored.find(in.target);
+    if (!t)
+      throw Error(MX_ERR_PARSE, "'" + p.file + "': " + in.target + " (graph value '" + in.value +
+                                    "') has no stored data (a non-persistent buffer?)");
+    auto* init = cx.graph.add_initializer();
+    init->set_name(in.target);
+    init->set_data_type(t->dtype);
+    for (auto d : t->dims) init->add_dims(d);
+    weights[in.target] = t->bytes;
+    Value v;
+    v.onnx = in.target;
+    v.dtype = t->dtype;
+    for (auto d : t->dims) v.shape.push_back(Dim{true, d, "", ""});
+    cx.values[in.value] = std::move(v);
+  }
+  return weights;
+}
+
+// The node's records get evidence `root` when the program placed it in
+// no module (`direct` otherwise, set by the emitter).
+void lower_node(LowerCtx& cx, const json& node, std::map<std::string, SeenModule>& seen) {
+  const NodePlace place = place_of(node, seen);
+  cx.node = &node;
+  cx.target = target_of(node);
+  cx.module = place.module;
+  const size_t first = cx.records.size();
+  for (const auto& in : node.at("inputs")) {  // every tensor the node reads must be defined before it
+    const json& a = in.at("arg");
+    if (a.contains("as_tensor") && !cx.values.count(a["as_tensor"]["name"].get<std::string>()))
+      cx.unsupported("input '" + in.value("name", std::string()) + "' reads value '" +
+                     a["as_tensor"]["name"].get<std::string>() + "', which nothing defines before this node");
+  }
+  find_lowering(cx.target)(cx);
+  if (!place.placed)
+    for (size_t k = first; k < cx.records.size(); ++k) cx.records[k].evidence = "root";
+}
+
+std::vector<mx::aten_onnx::ModuleInfo> module_infos(const Program& p, const StoredTensors& stored,
+                                                    const std::map<std::string, SeenModule>& seen) {
+  // Parameter counts from the signature's parameters (each counted once).
+  std::map<std::string, int64_t> numel;
+  for (const auto& in : p.inputs)
+    if (in.kind == InputSlot::parameter)
+      if (const StoredTensor* t = stored.find(in.target)) {
+        int64_t n = 1;
+        for (auto d : t->dims) n *= d;
+        numel[in.target] = n;
+      }
+  std::map<std::string, mx::aten_onnx::ModuleInfo> by_path;
+  for (const auto& [path, m] : seen) {
+    mx::aten_onnx::ModuleInfo info;
+    info.path = path;
+    info.qualified_class = m.qualified_class;
+    info.cls = mx::aten_onnx::class_of(m.qualified_class);
+    info.executed = true;
+    info.execution_order = m.order;
+    by_path[path] = info;
+  }
+  if (!by_path.count("")) by_path[""] = {"", "Module", "", 0, 0, true, 0, false, nullptr};
+  // Ancestors no node ran in (a ModuleList, a Sequential whose children
+  // are called directly): listed so the tree is whole, class unknown.
+  for (auto it = by_path.begin(); it != by_path.end(); ++it)
+    for (std::string a = mx::aten_onnx::parent_path(it->first); !a.empty(); a = mx::aten_onnx::parent_path(a))
+      if (!by_path.count(a)) by_path[a] = {a, "Module", "", 0, 0, false, -1, true, nullptr};
+  for (auto& [path, info] : by_path)
+    for (const auto& [name, n] : numel) {
+      const bool inside = path.empty() || name.rfind(path + ".", 0) == 0;
+      if (!inside) continue;
+      info.parameters += n;
+      const std::string rest = path.empty() ? name : name.substr(path.size() + 1);
+      if (rest.find('.') == std::string::npos) info.own_parameters += n;
+    }
+  std::vector<mx::aten_onnx::ModuleInfo> out;
+  out.push_back(by_path.at(""));
+  for (auto& [path, info] : by_path)
+    if (!path.empty()) out.push_back(info);
+  return out;
+}
+
+json document(const std::string& model_path, const mx::aten_onnx::ModuleTree& tree, int opset) {
+  const std::string base = model_path.substr(model_path.find_last_of('/') + 1);
+  json model = {{"root_class", tree.root_class}, {"source_file", base}};
+  if (opset > 0) model["opset"] = opset;
+  return {{"schema", "modelexport.hierarchy/1"},
+          {"producer", {{"name", "modelexport"}, {"version", MXTE_VERSION}, {"source", "torch.export"}}},
+          {"model", model},
+          {"modules", tree.modules}};
+}
+
+}  // namespace
+
+ExportResult export_model(const ExportOptions& opt) {
+  if (opt.opset < 14 || opt.opset > 17)
+    throw Error(MX_ERR_INVALID_ARGUMENT, "opset " + std::to_string(opt.opset) + " not supported (14..17)");
+  Archive archive(opt.model_path);
+  const Program program = read_program(archive);
+  const StoredTensors stored(archive);
+  require_lowerings(program);
+
+  LowerCtx cx(opt.opset, program);
+  for (const auto& name : add_graph_inputs(program, opt.inputs, cx.graph)) {
+    const TensorMeta& m = program.tensors.at(name);
+    cx.values[name] = Value{Value::tensor, name, m.dtype, m.sizes, std::nullopt};
+  }
+  const auto weights = bind_stored(program, stored, cx);
+
+  std::map<std::string, SeenModule> seen;
+  for (const auto& node : program.graph->at("nodes")) {
+    try {
+      lower_node(cx, node, seen);
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw Error(MX_ERR_UNSUPPORTED, "'" + opt.model_path + "': cannot lower " + cx.where() + ": " + e.what());
+    }
+  }
+  cx.module = "";
+  cx.node = nullptr;
+  for (size_t k = 0; k < program.user_outputs.size(); ++k) {
+    auto it = cx.values.find(program.user_outputs[k]);
+    if (it == cx.values.end())
+      throw Error(MX_ERR_PARSE, "'" + opt.model_path + "': output '" + program.user_outputs[k] + "' is never computed");
+    mx::aten_onnx::add_graph_output(cx, it->second.onnx, mx::aten_onnx::output_name(k, program.user_outputs.size()),
+                                    it->second.dtype, static_cast<int64_t>(it->second.shape.size()));
+  }
+  const auto removed = mx::aten_onnx::eliminate_dead_nodes(cx.graph);
+
+  const auto tree = mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), opt.drop_builtin_tags);
+  mx::aten_onnx::AssemblyOptions assembly;
+  assembly.opset = opt.opset;
+  assembly.graph_name = tree.root_class;
+  assembly.producer_version = MXTE_VERSION;
+  assembly.check = opt.check;
+  assembly.external_data = opt.external_data;
+  assembly.output_dir = opt.output_dir;
+  auto model = mx::aten_onnx::assemble_model(std::move(cx.graph), weights, assembly);
+
+  auto h = mx::aten_onnx::hierarchy_nodes(cx.records, removed, tree.tags);
+  json doc = document(opt.model_path, tree, opt.opset);
+  doc["nodes"] = std::move(h.nodes);
+  doc["statistics"] = std::move(h.statistics);
+  return {std::move(model.onnx_bytes), std::move(model.onnx_file), doc.dump()};
+}
+
+std::string module_tree_json(const std::string& model_path, bool drop_builtin_tags) {
+  Archive archive(model_path);
+  const Program program = read_program(archive);
+  const StoredTensors stored(archive);
+  std::map<std::string, SeenModule> seen;
+  for (const auto& node : program.graph->at("nodes")) place_of(node, seen);
+  const auto tree = mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), drop_builtin_tags);
+  json doc = document(model_path, tree, 0);
+  doc["nodes"] = json::array();
+  doc["statistics"] = {{"nodes", 0}};
+  return doc.dump();
+}
+
+}  // namespace mxte

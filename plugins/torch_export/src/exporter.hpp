@@ -1,0 +1,35 @@
+// Public interface of the torch.export frontend: a .pt2 archive to ONNX and
+// the hierarchy document (docs/hierarchy-schema.md). No LibTorch, no Python.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "mx/aten_onnx/error.hpp"
+#include "mx/aten_onnx/model_assembly.hpp"
+
+namespace mxte {
+
+using Error = mx::aten_onnx::Error;
+
+struct ExportOptions {
+  std::string model_path;
+  // Optional "name:dtype[dim,...]" specs: override the example sizes of
+  // the program's inputs, checked against its dtypes and range constraints;
+  // a named dim (batch=2) names the ONNX dim_param.
+  std::vector<std::string> inputs;
+  int opset = 17;
+  bool drop_builtin_tags = false;
+  bool check = true;
+  mx::aten_onnx::ExternalData external_data = mx::aten_onnx::ExternalData::automatic;
+  std::string output_dir;
+};
+
+struct ExportResult {
+  std::string onnx_bytes, onnx_file, hierarchy_json;
+};
+
+ExportResult export_model(const ExportOptions& options);
+// The hierarchy document with the module tree only (nodes empty).
+std::string module_tree_json(const std::string& model_path, bool drop_builtin_tags);
+
+}  // namespace mxte

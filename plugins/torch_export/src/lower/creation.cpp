@@ -1,0 +1,44 @@
+// Tensor creation and dtype conversion: arange, full/ones/zeros (+ _like,
+// new_*), scalar_tensor, _to_copy / to / type_as.
+#include <onnx/onnx_pb.h>
+
+#include "lower_ctx.hpp"
+
+namespace mxte {
+namespace {
+
+void lower_to(LowerCtx& cx) {
+  const char* in = cx.arg("self") ? "self" : "input";
+  cx.out(0, cx.cast(cx.tensor(in), cx.dtype_of(in), cx.out_dtype()));
+}
+MXTE_LOWER(lower_to, "aten._to_copy", "aten.to", "aten.type_as", "aten._assert_tensor_metadata_passthrough");
+
+// arange(end) / arange.start(start, end) / arange.start_step(start, end, step)
+void lower_arange(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  auto bound = [&](const char* n, double fallback) {
+    return cx.has(n) ? cx.operand(n, dt) : cx.cscalar(fallback, dt);
+  };
+  cx.out(0, cx.emit1("Range", {bound("start", 0), bound("end", 0), bound("step", 1)}));
+}
+MXTE_LOWER(lower_arange, "aten.arange");
+
+void lower_full(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  double fill = 0;
+  if (cx.target.rfind("aten.ones", 0) == 0 || cx.target.rfind("aten.new_ones", 0) == 0) fill = 1;
+  std::string value = cx.has("fill_value") ? cx.operand("fill_value", dt) : cx.cscalar(fill, dt);
+  std::string shape;
+  if (cx.arg("size")) shape = cx.int_list("size");
+  else shape = cx.shape_of(cx.tensor("self"));  // *_like
+  cx.out(0, cx.emit1("Expand", {value, shape}));
+}
+MXTE_LOWER(lower_full, "aten.full", "aten.ones", "aten.zeros", "aten.full_like", "aten.ones_like",
+           "aten.zeros_like", "aten.new_ones", "aten.new_zeros", "aten.new_full", "aten.empty", "aten.empty_like",
+           "aten.new_empty");
+
+void lower_scalar_tensor(LowerCtx& cx) { cx.out(0, cx.operand("s", cx.out_dtype())); }
+MXTE_LOWER(lower_scalar_tensor, "aten.scalar_tensor");
+
+}  // namespace
+}  // namespace mxte

@@ -1,0 +1,181 @@
+// Element-wise ops: unary math, binary arithmetic with ATen's alpha and
+// rounding modes, comparisons and logic, where/masked_fill, clamp.
+// Operands are cast to the result dtype the program recorded (ATen's type
+// promotion already happened when torch.export traced the model).
+#include <onnx/onnx_pb.h>
+
+#include "lower_ctx.hpp"
+
+namespace mxte {
+namespace {
+
+const std::map<std::string, std::string>& unary_ops() {
+  static const std::map<std::string, std::string> m = {
+      {"neg", "Neg"},   {"exp", "Exp"},   {"log", "Log"},     {"sqrt", "Sqrt"},   {"abs", "Abs"},
+      {"sin", "Sin"},   {"cos", "Cos"},   {"tanh", "Tanh"},   {"sigmoid", "Sigmoid"}, {"erf", "Erf"},
+      {"floor", "Floor"}, {"ceil", "Ceil"}, {"relu", "Relu"}, {"reciprocal", "Reciprocal"},
+      {"sign", "Sign"}, {"round", "Round"}, {"logical_not", "Not"}, {"bitwise_not", "Not"}};
+  return m;
+}
+
+// "aten.relu_.default" -> "relu"
+std::string op_name(const std::string& target) {
+  std::string n = target.substr(5, target.find('.', 5) - 5);
+  if (!n.empty() && n.back() == '_' && n != "__and__") n.pop_back();
+  return n;
+}
+
+void lower_unary(LowerCtx& cx) {
+  const std::string onnx_op = unary_ops().at(op_name(cx.target));
+  const int32_t dt = cx.out_dtype();
+  std::string x = cx.operand("self", onnx_op == "Not" ? onnx::TensorProto::BOOL : dt);
+  cx.out(0, cx.emit1(onnx_op, {x}));
+}
+MXTE_LOWER(lower_unary, "aten.neg", "aten.exp", "aten.log", "aten.sqrt", "aten.abs", "aten.sin", "aten.cos",
+           "aten.tanh", "aten.sigmoid", "aten.erf", "aten.floor", "aten.ceil", "aten.relu", "aten.relu_",
+           "aten.reciprocal", "aten.sign", "aten.round", "aten.logical_not", "aten.bitwise_not", "aten.tanh_",
+           "aten.sigmoid_", "aten.neg_", "aten.exp_");
+
+void lower_rsqrt(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  cx.out(0, cx.emit1("Reciprocal", {cx.emit1("Sqrt", {cx.operand("self", dt)})}));
+}
+MXTE_LOWER(lower_rsqrt, "aten.rsqrt");
+
+// add/sub(self, other, alpha=1): self +- alpha * other
+void lower_add_sub(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const bool sub = op_name(cx.target) == "sub";
+  std::string a = cx.operand("self", dt), b = cx.operand("other", dt);
+  if (cx.has("alpha") && cx.float_arg("alpha") != 1.0) b = cx.emit1("Mul", {b, cx.operand("alpha", dt)});
+  cx.out(0, cx.emit1(sub ? "Sub" : "Add", {a, b}));
+}
+MXTE_LOWER(lower_add_sub, "aten.add", "aten.add_", "aten.sub", "aten.sub_");
+
+// rsub(self, other, alpha=1): other - alpha * self
+void lower_rsub(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  std::string a = cx.operand("self", dt), b = cx.operand("other", dt);
+  if (cx.has("alpha") && cx.float_arg("alpha") != 1.0) a = cx.emit1("Mul", {a, cx.operand("alpha", dt)});
+  cx.out(0, cx.emit1("Sub", {b, a}));
+}
+MXTE_LOWER(lower_rsub, "aten.rsub");
+
+void lower_mul(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const bool logical = dt == onnx::TensorProto::BOOL;
+  cx.out(0, cx.emit1(logical ? "And" : "Mul", {cx.operand("self", dt), cx.operand("other", dt)}));
+}
+MXTE_LOWER(lower_mul, "aten.mul", "aten.mul_");
+
+// div(self, other, rounding_mode=None|'trunc'|'floor')
+void lower_div(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string mode = cx.string_arg("rounding_mode", "");
+  const bool fp = mx::aten_onnx::is_floating(dt);
+  if (mode.empty() || !fp) {
+    // true division on floats; on integers with a rounding mode compute in
+    // float and round as asked (ATen's integer floor division).
+    if (fp) {
+      cx.out(0, cx.emit1("Div", {cx.operand("self", dt), cx.operand("other", dt)}));
+      return;
+    }
+    const int32_t f = onnx::TensorProto::DOUBLE;
+    std::string q = cx.emit1("Div", {cx.operand("self", f), cx.operand("other", f)});
+    q = cx.emit1(mode == "trunc" ? "Identity" : "Floor", {q});
+    if (mode == "trunc") q = cx.emit1("Cast", {q}, {attr("to", static_cast<int64_t>(onnx::TensorProto::INT64))});
+    cx.out(0, cx.cast(q, mode == "trunc" ? onnx::TensorProto::INT64 : f, dt));
+    return;
+  }
+  std::string q = cx.emit1("Div", {cx.operand("self", dt), cx.operand("other", dt)});
+  if (mode == "floor") q = cx.emit1("Floor", {q});
+  else if (mode == "trunc") q = cx.emit1("Mul", {cx.emit1("Floor", {cx.emit1("Abs", {q})}), cx.emit1("Sign", {q})});
+  cx.out(0, q);
+}
+MXTE_LOWER(lower_div, "aten.div", "aten.div_");
+
+void lower_pow(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const json* e = cx.arg("exponent");
+  if (e && e->contains("as_float") && (*e)["as_float"].get<double>() == 2.0) {
+    std::string x = cx.operand("self", dt);
+    cx.out(0, cx.emit1("Mul", {x, x}));
+    return;
+  }
+  cx.out(0, cx.emit1("Pow", {cx.operand("self", dt), cx.operand("exponent", dt)}));
+}
+MXTE_LOWER(lower_pow, "aten.pow");
+
+// Comparisons: both operands in their promoted type (the wider of the two).
+int32_t promoted(LowerCtx& cx) {
+  auto kind = [&](const char* n) -> int32_t {
+    const json* a = cx.arg(n);
+    if (a && (a->contains("as_tensor"))) return cx.dtype_of(n);
+    if (a && a->contains("as_float")) return onnx::TensorProto::FLOAT;
+    return 0;  // python int / bool: the tensor's type wins
+  };
+  int32_t a = kind("self"), b = kind("other");
+  if (a == 0) return b ? b : onnx::TensorProto::INT64;
+  if (b == 0 || a == b) return a;
+  if (mx::aten_onnx::is_floating(a) != mx::aten_onnx::is_floating(b)) return mx::aten_onnx::is_floating(a) ? a : b;
+  return mx::aten_onnx::element_size(a) >= mx::aten_onnx::element_size(b) ? a : b;
+}
+
+void lower_compare(LowerCtx& cx) {
+  static const std::map<std::string, std::string> ops = {{"eq", "Equal"},   {"lt", "Less"},
+                                                         {"gt", "Greater"}, {"le", "LessOrEqual"},
+                                                         {"ge", "GreaterOrEqual"}, {"ne", "Equal"}};
+  const std::string n = op_name(cx.target);
+  const int32_t t = promoted(cx);
+  std::string r = cx.emit1(ops.at(n), {cx.operand("self", t), cx.operand("other", t)});
+  if (n == "ne") r = cx.emit1("Not", {r});
+  cx.out(0, r);
+}
+MXTE_LOWER(lower_compare, "aten.eq", "aten.lt", "aten.gt", "aten.le", "aten.ge", "aten.ne");
+
+void lower_logical(LowerCtx& cx) {
+  static const std::map<std::string, std::string> ops = {
+      {"logical_and", "And"}, {"logical_or", "Or"}, {"bitwise_and", "And"}, {"bitwise_or", "Or"},
+      {"__and__", "And"},     {"__or__", "Or"},     {"logical_xor", "Xor"}};
+  const std::string n = op_name(cx.target);
+  if (cx.out_dtype() != onnx::TensorProto::BOOL) cx.unsupported("bitwise ops on integers");
+  const int32_t b = onnx::TensorProto::BOOL;
+  cx.out(0, cx.emit1(ops.at(n), {cx.operand("self", b), cx.operand("other", b)}));
+}
+MXTE_LOWER(lower_logical, "aten.logical_and", "aten.logical_or", "aten.bitwise_and", "aten.bitwise_or",
+           "aten.__and__", "aten.__or__", "aten.logical_xor");
+
+void lower_where(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  cx.out(0, cx.emit1("Where", {cx.operand("condition", onnx::TensorProto::BOOL), cx.operand("self", dt),
+                               cx.operand("other", dt)}));
+}
+MXTE_LOWER(lower_where, "aten.where.self", "aten.where.ScalarOther", "aten.where.ScalarSelf",
+           "aten.where.Scalar");
+
+// masked_fill(self, mask, value): Where(mask, value, self)
+void lower_masked_fill(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  cx.out(0, cx.emit1("Where", {cx.operand("mask", onnx::TensorProto::BOOL), cx.operand("value", dt),
+                               cx.operand("self", dt)}));
+}
+MXTE_LOWER(lower_masked_fill, "aten.masked_fill", "aten.masked_fill_");
+
+void lower_clamp(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  std::string x = cx.operand("self", dt);
+  if (cx.has("min")) x = cx.emit1("Max", {x, cx.operand("min", dt)});
+  if (cx.has("max")) x = cx.emit1("Min", {x, cx.operand("max", dt)});
+  cx.out(0, x);
+}
+MXTE_LOWER(lower_clamp, "aten.clamp", "aten.clamp_", "aten.clamp_min", "aten.clamp_max");
+
+void lower_minimum(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const bool is_max = op_name(cx.target) == "maximum";
+  cx.out(0, cx.emit1(is_max ? "Max" : "Min", {cx.operand("self", dt), cx.operand("other", dt)}));
+}
+MXTE_LOWER(lower_minimum, "aten.maximum", "aten.minimum");
+
+}  // namespace
+}  // namespace mxte

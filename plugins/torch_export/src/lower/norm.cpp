@@ -1,0 +1,62 @@
+// Normalisation: batch_norm (eval) and core ATen's
+// _native_batch_norm_legit_no_training, layer_norm / native_layer_norm,
+// group_norm.
+#include <onnx/onnx_pb.h>
+
+#include "lower_ctx.hpp"
+
+namespace mxte {
+namespace {
+
+std::string ones_or(LowerCtx& cx, const std::string& name, int64_t c, double fill, int32_t dt) {
+  return cx.has(name) ? cx.tensor(name) : cx.constant(mx::aten_onnx::filled_tensor(dt, {c}, fill));
+}
+
+// The mean/var outputs of core ATen's variant are unused in eval graphs;
+// they are left unbound, so a use of them is a clear error.
+void lower_batch_norm(LowerCtx& cx) {
+  if (cx.target.rfind("aten.batch_norm", 0) == 0 && cx.bool_arg("training", false))
+    cx.unsupported("batch_norm in training mode (call model.eval() before torch.export.export)");
+  const int32_t dt = cx.out_dtype();
+  const auto& shape = cx.value_of("input").shape;
+  if (shape.size() < 2 || !shape[1].is_static) cx.unsupported("batch_norm needs a static channel dim");
+  const int64_t c = shape[1].value;
+  cx.out(0, cx.emit1("BatchNormalization",
+                     {cx.tensor("input"), ones_or(cx, "weight", c, 1, dt), ones_or(cx, "bias", c, 0, dt),
+                      cx.tensor("running_mean"), cx.tensor("running_var")},
+                     {attr("epsilon", static_cast<float>(cx.float_arg("eps", 1e-5)))}));
+}
+MXTE_LOWER(lower_batch_norm, "aten.batch_norm", "aten._native_batch_norm_legit_no_training");
+
+void lower_layer_norm(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const auto shape = cx.ints("normalized_shape");
+  std::string w = cx.has("weight") ? cx.tensor("weight") : "";
+  std::string b = cx.has("bias") ? cx.tensor("bias") : "";
+  if (w.empty() && cx.opset >= 17) w = cx.constant(mx::aten_onnx::filled_tensor(dt, shape, 1.0));
+  cx.out(0, mx::aten_onnx::emit_layer_norm(cx, cx.tensor("input"), cx.rank_of("input"),
+                                           static_cast<int64_t>(shape.size()), w, b,
+                                           cx.float_arg(cx.target.rfind("aten.native", 0) == 0 ? "eps" : "eps", 1e-5),
+                                           dt));
+}
+MXTE_LOWER(lower_layer_norm, "aten.layer_norm", "aten.native_layer_norm");
+
+// group_norm(input, num_groups, weight, bias, eps): statistics over
+// [N, G, -1], then the per-channel affine.
+void lower_group_norm(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const int64_t g = cx.int_arg("num_groups"), r = cx.rank_of("input");
+  std::string x = cx.tensor("input");
+  std::string xg = cx.emit1("Reshape", {x, cx.ci64({0, g, -1})});
+  std::string y = mx::aten_onnx::emit_layer_norm(cx, xg, 3, 1, "", "", cx.float_arg("eps", 1e-5), dt);
+  y = cx.emit1("Reshape", {y, cx.shape_of(x)});
+  std::vector<int64_t> axes;
+  for (int64_t k = 1; k < r - 1; ++k) axes.push_back(k);
+  if (cx.has("weight")) y = cx.emit1("Mul", {y, axes.empty() ? cx.tensor("weight") : cx.unsqueeze(cx.tensor("weight"), axes)});
+  if (cx.has("bias")) y = cx.emit1("Add", {y, axes.empty() ? cx.tensor("bias") : cx.unsqueeze(cx.tensor("bias"), axes)});
+  cx.out(0, y);
+}
+MXTE_LOWER(lower_group_norm, "aten.group_norm");
+
+}  // namespace
+}  // namespace mxte

@@ -1,0 +1,203 @@
+// Shape and view ops: view/reshape, permute/transpose, (un)squeeze,
+// flatten, expand, slice/select, cat/stack, split/chunk/unbind, and the ops
+// that are identities in an eval graph (clone, contiguous, alias, dropout).
+#include <climits>
+
+#include "lower_ctx.hpp"
+
+namespace mxte {
+namespace {
+
+void lower_identity(LowerCtx& cx) {
+  const char* in = cx.arg("self") ? "self" : "input";
+  const int32_t dt = cx.out_dtype();
+  cx.out(0, cx.cast(cx.tensor(in), cx.dtype_of(in), dt));
+}
+MXTE_LOWER(lower_identity, "aten.clone", "aten.contiguous", "aten.alias", "aten.dropout", "aten.detach",
+           "aten.lift_fresh_copy", "aten.feature_dropout", "aten.alpha_dropout", "aten.dropout_",
+           "aten.native_dropout");
+
+void lower_view(LowerCtx& cx) {
+  const char* shape = cx.arg("size") ? "size" : "shape";
+  cx.out(0, cx.emit1("Reshape", {cx.tensor("self"), cx.int_list(shape)}));
+}
+MXTE_LOWER(lower_view, "aten.view", "aten.reshape", "aten._unsafe_view");
+
+void lower_permute(LowerCtx& cx) {
+  auto d = cx.ints("dims");
+  for (auto& x : d) x = norm_dim(x, cx.rank_of("self"));
+  cx.out(0, cx.transpose(cx.tensor("self"), d));
+}
+MXTE_LOWER(lower_permute, "aten.permute");
+
+void lower_transpose(LowerCtx& cx) {
+  const int64_t r = cx.rank_of("self");
+  std::vector<int64_t> perm;
+  for (int64_t k = 0; k < r; ++k) perm.push_back(k);
+  if (cx.target.rfind("aten.t.", 0) == 0) {
+    if (r == 2) std::swap(perm[0], perm[1]);
+  } else {
+    std::swap(perm[norm_dim(cx.int_arg("dim0"), r)], perm[norm_dim(cx.int_arg("dim1"), r)]);
+  }
+  cx.out(0, cx.transpose(cx.tensor("self"), perm));
+}
+MXTE_LOWER(lower_transpose, "aten.transpose", "aten.t");
+
+void lower_unsqueeze(LowerCtx& cx) {
+  cx.out(0, cx.unsqueeze(cx.tensor("self"), {norm_dim(cx.int_arg("dim"), cx.rank_of("self") + 1)}));
+}
+MXTE_LOWER(lower_unsqueeze, "aten.unsqueeze");
+
+void lower_squeeze(LowerCtx& cx) {
+  const auto& shape = cx.value_of("self").shape;
+  const int64_t r = static_cast<int64_t>(shape.size());
+  std::vector<int64_t> dims;
+  if (cx.arg("dim")) dims = cx.ints("dim");
+  else for (int64_t k = 0; k < r; ++k) dims.push_back(k);
+  std::vector<int64_t> axes;  // only dims of size 1 squeeze, as in ATen
+  for (auto d : dims) {
+    d = norm_dim(d, r);
+    if (shape[d].is_static && shape[d].value == 1) axes.push_back(d);
+  }
+  cx.out(0, axes.empty() ? cx.emit1("Identity", {cx.tensor("self")}) : cx.squeeze(cx.tensor("self"), axes));
+}
+MXTE_LOWER(lower_squeeze, "aten.squeeze");
+
+void lower_flatten(LowerCtx& cx) {
+  const int64_t r = cx.rank_of("input");
+  const int64_t s = norm_dim(cx.int_arg("start_dim", 0), r), e = norm_dim(cx.int_arg("end_dim", -1), r);
+  std::string x = cx.tensor("input");
+  if (r == 0) return cx.out(0, cx.emit1("Reshape", {x, cx.ci64({1})}));
+  if (s == 1 && e == r - 1) return cx.out(0, cx.emit1("Flatten", {x}, {attr("axis", int64_t{1})}));
+  // keep dims before s and after e, -1 in between
+  std::string shape = cx.shape_of(x);
+  std::vector<std::string> parts;
+  if (s > 0) parts.push_back(cx.emit1("Slice", {shape, cx.ci64({0}), cx.ci64({s})}));
+  parts.push_back(cx.ci64({-1}));
+  if (e < r - 1) parts.push_back(cx.emit1("Slice", {shape, cx.ci64({e + 1}), cx.ci64({r})}));
+  cx.out(0, cx.emit1("Reshape", {x, parts.size() == 1 ? parts[0] : cx.emit1("Concat", parts, {attr("axis", int64_t{0})})}));
+}
+MXTE_LOWER(lower_flatten, "aten.flatten");
+
+// expand(self, size): -1 keeps the dim; ONNX Expand broadcasts, so -1 -> 1.
+void lower_expand(LowerCtx& cx) {
+  const json& a = *cx.arg("size");
+  std::string size;
+  if (a.contains("as_ints")) {
+    auto v = a["as_ints"].get<std::vector<int64_t>>();
+    for (auto& x : v) x = x == -1 ? 1 : x;
+    size = cx.ci64(v);
+  } else {
+    size = cx.emit1("Abs", {cx.int_list("size")});  // -1 -> 1
+  }
+  cx.out(0, cx.emit1("Expand", {cx.tensor("self"), size}));
+}
+MXTE_LOWER(lower_expand, "aten.expand");
+
+void lower_expand_as(LowerCtx& cx) {
+  cx.out(0, cx.emit1("Expand", {cx.tensor("self"), cx.shape_of(cx.tensor("other"))}));
+}
+MXTE_LOWER(lower_expand_as, "aten.expand_as");
+
+// slice(self, dim=0, start=None, end=None, step=1); start/end may be SymInts.
+void lower_slice(LowerCtx& cx) {
+  const int64_t dim = norm_dim(cx.int_arg("dim", 0), cx.rank_of("self"));
+  auto bound = [&](const char* n, int64_t fallback) {
+    if (!cx.has(n)) return cx.ci64({fallback});
+    return cx.unsqueeze(cx.sym_int(n), {0});
+  };
+  cx.out(0, cx.emit1("Slice", {cx.tensor("self"), bound("start", 0), bound("end", INT64_MAX), cx.ci64({dim}),
+                               cx.ci64({cx.int_arg("step", 1)})}));
+}
+MXTE_LOWER(lower_slice, "aten.slice");
+
+void lower_select(LowerCtx& cx) {
+  const int64_t dim = norm_dim(cx.int_arg("dim"), cx.rank_of("self"));
+  cx.out(0, cx.emit1("Gather", {cx.tensor("self"), cx.sym_int("index")}, {attr("axis", dim)}));
+}
+MXTE_LOWER(lower_select, "aten.select");
+
+std::vector<std::string> tensor_list(LowerCtx& cx, const char* name, int32_t dt) {
+  std::vector<std::string> out;
+  for (const auto& t : cx.arg(name)->at("as_tensors")) {
+    const auto& v = cx.values.at(t["name"].get<std::string>());
+    out.push_back(cx.cast(v.onnx, v.dtype, dt));
+  }
+  return out;
+}
+
+void lower_cat(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const int64_t dim = norm_dim(cx.int_arg("dim", 0), cx.out_rank());
+  cx.out(0, cx.emit1("Concat", tensor_list(cx, "tensors", dt), {attr("axis", dim)}));
+}
+MXTE_LOWER(lower_cat, "aten.cat", "aten.concat");
+
+void lower_stack(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const int64_t dim = norm_dim(cx.int_arg("dim", 0), cx.out_rank());
+  std::vector<std::string> parts;
+  for (const auto& t : tensor_list(cx, "tensors", dt)) parts.push_back(cx.unsqueeze(t, {dim}));
+  cx.out(0, cx.emit1("Concat", parts, {attr("axis", dim)}));
+}
+MXTE_LOWER(lower_stack, "aten.stack");
+
+// split(self, split_size, dim=0) / split_with_sizes(self, split_sizes, dim=0)
+// / chunk / unbind: sizes from the outputs' static dims when the split
+// dim is static, else from the split size.
+void lower_split(LowerCtx& cx) {
+  const int64_t r = cx.rank_of("self");
+  const int64_t dim = norm_dim(cx.int_arg("dim", 0), r);
+  const size_t n = cx.list_size(0);
+  const json& outs = cx.node->at("outputs").at(0).at("as_tensors");
+  std::vector<int64_t> sizes;
+  for (const auto& o : outs) {
+    const auto& m = cx.program.tensors.at(o["name"].get<std::string>());
+    const bool unbind = cx.target.rfind("aten.unbind", 0) == 0;
+    if (unbind) sizes.push_back(1);
+    else if (!m.sizes.at(dim).is_static) cx.unsupported("split along a dynamic dim");
+    else sizes.push_back(m.sizes[dim].value);
+  }
+  auto parts = cx.emit("Split", {cx.tensor("self"), cx.ci64(sizes)}, {attr("axis", dim)}, n);
+  if (cx.target.rfind("aten.unbind", 0) == 0)
+    for (auto& p : parts) p = cx.squeeze(p, {dim});
+  cx.out_list(0, parts);
+}
+MXTE_LOWER(lower_split, "aten.split", "aten.split_with_sizes", "aten.chunk", "aten.unbind", "aten.tensor_split");
+
+void lower_repeat(LowerCtx& cx) {
+  const auto reps = cx.ints("repeats");
+  const int64_t r = cx.rank_of("self");
+  std::string x = cx.tensor("self");
+  if (static_cast<int64_t>(reps.size()) > r) {  // leading new dims
+    std::vector<int64_t> shape(reps.size() - r, 1);
+    x = cx.emit1("Reshape", {x, cx.emit1("Concat", {cx.ci64(shape), cx.shape_of(x)}, {attr("axis", int64_t{0})})});
+  }
+  cx.out(0, cx.emit1("Tile", {x, cx.ci64(reps)}));
+}
+MXTE_LOWER(lower_repeat, "aten.repeat");
+
+// constant_pad_nd(self, pad, value=0): pad pairs from the last dim backwards.
+void lower_pad(LowerCtx& cx) {
+  const int64_t r = cx.rank_of("self");
+  const auto pad = cx.ints("pad");
+  std::vector<int64_t> begin(r, 0), end(r, 0);
+  for (size_t k = 0; k + 1 < pad.size(); k += 2) {
+    begin[r - 1 - k / 2] = pad[k];
+    end[r - 1 - k / 2] = pad[k + 1];
+  }
+  begin.insert(begin.end(), end.begin(), end.end());
+  const int32_t dt = cx.out_dtype();
+  cx.out(0, cx.emit1("Pad", {cx.tensor("self"), cx.ci64(begin), cx.cscalar(cx.float_arg("value", 0.0), dt)}));
+}
+MXTE_LOWER(lower_pad, "aten.constant_pad_nd");
+
+void lower_tril(LowerCtx& cx) {
+  const bool upper = cx.target.rfind("aten.triu", 0) == 0;
+  cx.out(0, cx.emit1("Trilu", {cx.tensor("self"), cx.ci64s(cx.int_arg("diagonal", 0))},
+                     {attr("upper", static_cast<int64_t>(upper))}));
+}
+MXTE_LOWER(lower_tril, "aten.tril", "aten.triu");
+
+}  // namespace
+}  // namespace mxte

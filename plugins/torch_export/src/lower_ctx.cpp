@@ -1,0 +1,268 @@
+#include "lower_ctx.hpp"
+
+#include <onnx/onnx_pb.h>
+
+#include "modelexport/modelexport.h"
+#include "mx/aten_onnx/error.hpp"
+
+namespace mxte {
+using mx::aten_onnx::Error;
+
+std::unordered_map<std::string, LowerFn>& registry() {
+  static std::unordered_map<std::string, LowerFn> r;
+  return r;
+}
+
+LowerFn find_lowering(const std::string& target) {
+  auto& r = registry();
+  auto it = r.find(target);
+  if (it != r.end()) return it->second;
+  auto dot = target.rfind('.');
+  if (dot != std::string::npos && target.rfind("aten.", 0) == 0) {
+    it = r.find(target.substr(0, dot));
+    if (it != r.end()) return it->second;
+  }
+  return nullptr;
+}
+
+std::string LowerCtx::where() const {
+  std::string name = node && node->contains("name") ? (*node)["name"].get<std::string>() : "?";
+  return "node '" + name + "' (" + target + ") in module '" + module + "'";
+}
+
+void LowerCtx::unsupported(const std::string& what) const {
+  throw Error(MX_ERR_UNSUPPORTED, "unsupported: " + what + " at " + where());
+}
+
+const json* LowerCtx::arg(const std::string& name) const {
+  for (const auto& in : node->at("inputs"))
+    if (in.at("name").get<std::string>() == name) {
+      const json& a = in.at("arg");
+      return a.contains("as_none") ? nullptr : &a;
+    }
+  return nullptr;
+}
+
+bool LowerCtx::has(const std::string& name) const {
+  const json* a = arg(name);
+  if (!a) return false;
+  if (a->contains("as_optional_tensor")) return !(*a)["as_optional_tensor"].contains("as_none");
+  return true;
+}
+
+const json& LowerCtx::required(const std::string& name) const {
+  const json* a = arg(name);
+  if (!a) unsupported("argument '" + name + "' is missing");
+  return *a;
+}
+
+const Value& LowerCtx::value_of(const std::string& name) {
+  const json& a = required(name);
+  std::string vname;
+  if (a.contains("as_tensor")) vname = a["as_tensor"]["name"].get<std::string>();
+  else if (a.contains("as_optional_tensor") && a["as_optional_tensor"].contains("as_tensor"))
+    vname = a["as_optional_tensor"]["as_tensor"]["name"].get<std::string>();
+  else unsupported("argument '" + name + "' is not a tensor: " + a.dump());
+  auto it = values.find(vname);
+  if (it == values.end()) unsupported("argument '" + name + "' reads value '" + vname + "', which nothing defines");
+  return it->second;
+}
+
+std::string LowerCtx::tensor(const std::string& name) { return value_of(name).onnx; }
+
+std::vector<int64_t> LowerCtx::static_shape(const std::string& name) {
+  std::vector<int64_t> out;
+  for (const auto& d : value_of(name).shape) {
+    if (!d.is_static) unsupported("argument '" + name + "' has a dynamic dim (" + d.expr + ") where a static one is needed");
+    out.push_back(d.value);
+  }
+  return out;
+}
+
+int64_t LowerCtx::int_arg(const std::string& name, std::optional<int64_t> fallback) {
+  const json* a = arg(name);
+  if (!a) {
+    if (fallback) return *fallback;
+    unsupported("argument '" + name + "' is missing");
+  }
+  if (a->contains("as_int")) return (*a)["as_int"].get<int64_t>();
+  if (a->contains("as_bool")) return (*a)["as_bool"].get<bool>();
+  if (a->contains("as_sym_int") && (*a)["as_sym_int"].contains("as_int")) return (*a)["as_sym_int"]["as_int"];
+  if (a->contains("as_sym_int")) {
+    auto it = values.find((*a)["as_sym_int"]["as_name"].get<std::string>());
+    if (it != values.end() && it->second.int_value) return *it->second.int_value;
+  }
+  unsupported("argument '" + name + "' must be a static int, got " + a->dump());
+}
+
+double LowerCtx::float_arg(const std::string& name, std::optional<double> fallback) {
+  const json* a = arg(name);
+  if (!a) {
+    if (fallback) return *fallback;
+    unsupported("argument '" + name + "' is missing");
+  }
+  if (a->contains("as_float")) return (*a)["as_float"].get<double>();
+  if (a->contains("as_int")) return static_cast<double>((*a)["as_int"].get<int64_t>());
+  if (a->contains("as_bool")) return (*a)["as_bool"].get<bool>();
+  unsupported("argument '" + name + "' must be a static number, got " + a->dump());
+}
+
+bool LowerCtx::bool_arg(const std::string& name, std::optional<bool> fallback) {
+  const json* a = arg(name);
+  if (!a) {
+    if (fallback) return *fallback;
+    unsupported("argument '" + name + "' is missing");
+  }
+  if (a->contains("as_bool")) return (*a)["as_bool"].get<bool>();
+  if (a->contains("as_int")) return (*a)["as_int"].get<int64_t>() != 0;
+  unsupported("argument '" + name + "' must be a static bool, got " + a->dump());
+}
+
+std::string LowerCtx::string_arg(const std::string& name, const std::string& fallback) {
+  const json* a = arg(name);
+  if (!a) return fallback;
+  if (a->contains("as_string")) return (*a)["as_string"].get<std::string>();
+  unsupported("argument '" + name + "' must be a string, got " + a->dump());
+}
+
+std::vector<int64_t> LowerCtx::ints(const std::string& name, std::optional<std::vector<int64_t>> fallback) {
+  const json* a = arg(name);
+  if (!a) {
+    if (fallback) return *fallback;
+    unsupported("argument '" + name + "' is missing");
+  }
+  if (a->contains("as_ints")) return (*a)["as_ints"].get<std::vector<int64_t>>();
+  if (a->contains("as_int")) return {(*a)["as_int"].get<int64_t>()};
+  if (a->contains("as_sym_ints")) {
+    std::vector<int64_t> out;
+    for (const auto& s : (*a)["as_sym_ints"]) {
+      if (s.contains("as_int")) { out.push_back(s["as_int"]); continue; }
+      auto it = values.find(s["as_name"].get<std::string>());
+      if (it == values.end() || !it->second.int_value)
+        unsupported("argument '" + name + "' holds a dynamic size where static ones are needed");
+      out.push_back(*it->second.int_value);
+    }
+    return out;
+  }
+  unsupported("argument '" + name + "' must be an int list, got " + a->dump());
+}
+
+std::string LowerCtx::symint_onnx(const json& s) {
+  if (s.contains("as_int")) return ci64s(s["as_int"].get<int64_t>());
+  const std::string n = s.at("as_name").get<std::string>();
+  auto it = values.find(n);
+  if (it == values.end()) unsupported("SymInt '" + n + "' is used before anything defines it");
+  if (it->second.int_value) return ci64s(*it->second.int_value);
+  return it->second.onnx;
+}
+
+std::string LowerCtx::sym_int(const std::string& name) {
+  const json& a = required(name);
+  if (a.contains("as_int")) return ci64s(a["as_int"].get<int64_t>());
+  if (a.contains("as_sym_int")) return symint_onnx(a["as_sym_int"]);
+  unsupported("argument '" + name + "' must be an int, got " + a.dump());
+}
+
+std::string LowerCtx::int_list(const std::string& name) {
+  const json& a = required(name);
+  if (a.contains("as_ints")) return ci64(a["as_ints"].get<std::vector<int64_t>>());
+  if (!a.contains("as_sym_ints")) unsupported("argument '" + name + "' must be an int list, got " + a.dump());
+  // Concat of static runs and unsqueezed dynamic elements.
+  std::vector<std::string> parts;
+  std::vector<int64_t> run;
+  for (const auto& s : a["as_sym_ints"]) {
+    std::optional<int64_t> known;
+    if (s.contains("as_int")) known = s["as_int"].get<int64_t>();
+    else if (auto it = values.find(s["as_name"].get<std::string>()); it != values.end()) known = it->second.int_value;
+    if (known) {
+      run.push_back(*known);
+      continue;
+    }
+    if (!run.empty()) parts.push_back(ci64(run));
+    run.clear();
+    parts.push_back(unsqueeze(symint_onnx(s), {0}));
+  }
+  if (!run.empty()) parts.push_back(ci64(run));
+  if (parts.size() == 1) return parts[0];
+  return emit1("Concat", parts, {attr("axis", int64_t{0})});
+}
+
+std::string LowerCtx::operand(const std::string& name, int32_t dtype) {
+  const json& a = required(name);
+  if (a.contains("as_tensor") || a.contains("as_optional_tensor")) {
+    const Value& v = value_of(name);
+    return cast(v.onnx, v.dtype, dtype);
+  }
+  if (a.contains("as_float")) return cscalar(a["as_float"].get<double>(), dtype);
+  if (a.contains("as_int")) return cscalar(static_cast<double>(a["as_int"].get<int64_t>()), dtype);
+  if (a.contains("as_bool")) return cscalar(a["as_bool"].get<bool>() ? 1.0 : 0.0, dtype);
+  if (a.contains("as_sym_int")) {
+    const json& s = a["as_sym_int"];
+    if (s.contains("as_int")) return cscalar(static_cast<double>(s["as_int"].get<int64_t>()), dtype);
+    return cast(symint_onnx(s), onnx::TensorProto::INT64, dtype);
+  }
+  unsupported("argument '" + name + "' must be a number or a tensor, got " + a.dump());
+}
+
+int32_t LowerCtx::dtype_arg(const std::string& name, int32_t fallback) {
+  const json* a = arg(name);
+  if (!a) return fallback;
+  if (!a->contains("as_scalar_type")) unsupported("argument '" + name + "' must be a dtype, got " + a->dump());
+  int32_t t = onnx_dtype_of_torch((*a)["as_scalar_type"].get<int64_t>());
+  if (t == 0) unsupported("dtype code " + (*a)["as_scalar_type"].dump() + " has no ONNX equivalent");
+  return t;
+}
+
+size_t LowerCtx::n_outputs() const { return node->at("outputs").size(); }
+
+const TensorMeta& LowerCtx::out_meta(size_t k) const {
+  const json& o = node->at("outputs").at(k);
+  if (!o.contains("as_tensor")) unsupported("output " + std::to_string(k) + " is not a tensor");
+  auto it = program.tensors.find(o["as_tensor"]["name"].get<std::string>());
+  if (it == program.tensors.end()) unsupported("output " + std::to_string(k) + " has no tensor metadata");
+  return it->second;
+}
+
+void LowerCtx::out(size_t k, const std::string& onnx_name) {
+  const json& o = node->at("outputs").at(k);
+  if (!o.contains("as_tensor")) unsupported("output " + std::to_string(k) + " is not a tensor");
+  const TensorMeta& m = out_meta(k);
+  Value v;
+  v.onnx = onnx_name;
+  v.dtype = m.dtype;
+  v.shape = m.sizes;
+  values[o["as_tensor"]["name"].get<std::string>()] = std::move(v);
+}
+
+void LowerCtx::out_sym(size_t k, const std::string& onnx_name, std::optional<int64_t> static_value) {
+  const json& o = node->at("outputs").at(k);
+  if (!o.contains("as_sym_int")) unsupported("output " + std::to_string(k) + " is not a SymInt");
+  Value v;
+  v.kind = Value::sym_int;
+  v.onnx = onnx_name;
+  v.dtype = onnx::TensorProto::INT64;
+  v.int_value = static_value;
+  values[o["as_sym_int"]["as_name"].get<std::string>()] = std::move(v);
+}
+
+size_t LowerCtx::list_size(size_t k) const {
+  const json& o = node->at("outputs").at(k);
+  if (!o.contains("as_tensors")) unsupported("output " + std::to_string(k) + " is not a tensor list");
+  return o["as_tensors"].size();
+}
+
+void LowerCtx::out_list(size_t k, const std::vector<std::string>& names) {
+  const json& list = node->at("outputs").at(k).at("as_tensors");
+  for (size_t i = 0; i < names.size() && i < list.size(); ++i) {
+    const std::string vname = list[i]["name"].get<std::string>();
+    auto it = program.tensors.find(vname);
+    if (it == program.tensors.end()) unsupported("output '" + vname + "' has no tensor metadata");
+    Value v;
+    v.onnx = names[i];
+    v.dtype = it->second.dtype;
+    v.shape = it->second.sizes;
+    values[vname] = std::move(v);
+  }
+}
+
+}  // namespace mxte

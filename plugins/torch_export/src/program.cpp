@@ -1,0 +1,139 @@
+#include "program.hpp"
+
+#include <onnx/onnx_pb.h>
+
+#include <regex>
+
+#include "modelexport/modelexport.h"
+#include "mx/aten_onnx/error.hpp"
+
+namespace mxte {
+using mx::aten_onnx::Error;
+using json = nlohmann::json;
+namespace {
+
+[[noreturn]] void bad(const std::string& file, const std::string& what) {
+  throw Error(MX_ERR_PARSE, "'" + file + "': " + what);
+}
+
+std::string trimmed(std::string_view s) {
+  std::string out(s);
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r' || out.back() == ' ')) out.pop_back();
+  return out;
+}
+
+Dim read_dim(const json& d) {
+  Dim out;
+  if (d.contains("as_int")) {
+    out.value = d.at("as_int").get<int64_t>();
+    return out;
+  }
+  const json& e = d.at("as_expr");
+  out.is_static = false;
+  out.expr = e.at("expr_str").get<std::string>();
+  if (e.contains("hint") && e["hint"].is_object() && e["hint"].contains("as_int"))
+    out.value = e["hint"]["as_int"].get<int64_t>();
+  static const std::regex one_symbol(R"(^Symbol\('([A-Za-z_][A-Za-z0-9_]*)'.*\)$)");
+  std::smatch m;
+  if (std::regex_match(out.expr, m, one_symbol)) out.symbol = m[1];
+  else if (std::regex_match(out.expr, std::regex(R"(^[A-Za-z_][A-Za-z0-9_]*$)"))) out.symbol = out.expr;
+  return out;
+}
+
+InputSlot read_input(const json& spec) {
+  InputSlot s;
+  if (spec.contains("user_input")) {
+    s.kind = InputSlot::user;
+    const json& a = spec["user_input"]["arg"];
+    if (a.contains("as_tensor")) s.value = a["as_tensor"]["name"].get<std::string>();
+  } else if (spec.contains("parameter")) {
+    s.kind = InputSlot::parameter;
+    s.value = spec["parameter"]["arg"]["name"].get<std::string>();
+    s.target = spec["parameter"]["parameter_name"].get<std::string>();
+  } else if (spec.contains("buffer")) {
+    s.kind = InputSlot::buffer;
+    s.value = spec["buffer"]["arg"]["name"].get<std::string>();
+    s.target = spec["buffer"]["buffer_name"].get<std::string>();
+  } else if (spec.contains("tensor_constant")) {
+    s.kind = InputSlot::constant;
+    s.value = spec["tensor_constant"]["arg"]["name"].get<std::string>();
+    s.target = spec["tensor_constant"]["tensor_constant_name"].get<std::string>();
+  } else if (spec.contains("token")) {
+    s.kind = InputSlot::token;
+  }
+  return s;
+}
+
+}  // namespace
+
+int32_t onnx_dtype_of_torch(int64_t t) {
+  switch (t) {
+    case 1: return onnx::TensorProto::UINT8;
+    case 2: return onnx::TensorProto::INT8;
+    case 3: return onnx::TensorProto::INT16;
+    case 4: return onnx::TensorProto::INT32;
+    case 5: return onnx::TensorProto::INT64;
+    case 6: return onnx::TensorProto::FLOAT16;
+    case 7: return onnx::TensorProto::FLOAT;
+    case 8: return onnx::TensorProto::DOUBLE;
+    case 12: return onnx::TensorProto::BOOL;
+    case 13: return onnx::TensorProto::BFLOAT16;
+    default: return 0;
+  }
+}
+
+Program read_program(const Archive& archive) {
+  Program p;
+  p.file = archive.path();
+  const std::string format = trimmed(archive.entry("archive_format"));
+  if (format != "pt2") bad(p.file, "archive_format is '" + format + "', expected 'pt2'");
+  if (archive.has("byteorder")) {
+    const std::string order = trimmed(archive.entry("byteorder"));
+    if (order != "little") bad(p.file, "byteorder is '" + order + "'; only little-endian archives are supported");
+  }
+  const auto text = archive.entry("models/model.json");
+  try {
+    p.model = json::parse(text.begin(), text.end());
+  } catch (const std::exception& e) {
+    bad(p.file, std::string("models/model.json is not JSON: ") + e.what());
+  }
+  try {
+    const json& v = p.model.at("schema_version");
+    const int major = v.at("major").get<int>();
+    if (major != kSchemaMajor)
+      throw Error(MX_ERR_UNSUPPORTED, "'" + p.file + "' was written with torch.export schema version " +
+                                          std::to_string(major) + "." + std::to_string(v.value("minor", 0)) +
+                                          "; this frontend reads major version " + std::to_string(kSchemaMajor) +
+                                          " (torch 2.6 and later)");
+    const json& gm = p.model.at("graph_module");
+    p.graph = &gm.at("graph");
+    for (const auto& [name, meta] : p.graph->at("tensor_values").items()) {
+      TensorMeta t;
+      t.dtype = onnx_dtype_of_torch(meta.at("dtype").get<int64_t>());
+      for (const auto& d : meta.at("sizes")) t.sizes.push_back(read_dim(d));
+      p.tensors.emplace(name, std::move(t));
+    }
+    for (const auto& spec : gm.at("signature").at("input_specs")) p.inputs.push_back(read_input(spec));
+    for (const auto& spec : gm.at("signature").at("output_specs")) {
+      if (!spec.contains("user_output")) continue;
+      const json& a = spec["user_output"]["arg"];
+      if (!a.contains("as_tensor"))
+        throw Error(MX_ERR_UNSUPPORTED, "'" + p.file + "': a model output that is not a tensor (" + a.dump() +
+                                            ") is not supported");
+      p.user_outputs.push_back(a["as_tensor"]["name"].get<std::string>());
+    }
+    if (p.model.contains("range_constraints"))
+      for (const auto& [sym, r] : p.model["range_constraints"].items())
+        p.ranges[sym] = {r.value("min_val", int64_t{0}),
+                         r["max_val"].is_number() ? r["max_val"].get<int64_t>() : INT64_MAX};
+    if (p.model.contains("verifiers") && p.model["verifiers"].is_array() && !p.model["verifiers"].empty())
+      p.dialect = p.model["verifiers"][0].get<std::string>();
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    bad(p.file, std::string("models/model.json does not follow the torch.export schema: ") + e.what());
+  }
+  return p;
+}
+
+}  // namespace mxte

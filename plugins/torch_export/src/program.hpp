@@ -1,0 +1,56 @@
+// The exported program of a .pt2 archive: models/model.json (schema
+// torch/_export/serde/schema.py, major 8) with its graph, signature and
+// range constraints, checked as it is read. Nothing here knows ONNX.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "archive.hpp"
+
+namespace mxte {
+
+inline constexpr int kSchemaMajor = 8;
+
+// One dimension of a tensor in the program: a number, or a symbolic
+// expression (`s77`, `2*s77`) with the hint torch recorded.
+struct Dim {
+  bool is_static = true;
+  int64_t value = 0;   // the size, or the hint of a symbolic one
+  std::string symbol;  // "s77" when the dim is exactly one symbol
+  std::string expr;    // sympy text otherwise
+};
+
+struct TensorMeta {
+  int32_t dtype = 0;  // onnx::TensorProto_DataType
+  std::vector<Dim> sizes;
+};
+
+// A graph input as the signature classifies it.
+struct InputSlot {
+  enum Kind { user, parameter, buffer, constant, token, other } kind = other;
+  std::string value;   // graph value name ("p_conv_weight", "x")
+  std::string target;  // parameter/buffer/constant fully qualified name
+};
+
+struct Program {
+  std::string file;  // for messages
+  nlohmann::json model;  // models/model.json
+  const nlohmann::json* graph = nullptr;
+  std::map<std::string, TensorMeta> tensors;  // graph.tensor_values
+  std::vector<InputSlot> inputs;
+  std::vector<std::string> user_outputs;  // value names (as_tensor) in order
+  std::map<std::string, std::pair<int64_t, int64_t>> ranges;  // symbol -> [min, max]
+  std::string dialect;  // "TRAINING" or "ATEN"
+};
+
+// Reads and checks archive_format, byteorder and the schema version, then
+// the graph's tensor metadata and signature. Errors name the file.
+Program read_program(const Archive& archive);
+
+// torch ScalarType code (schema.py) -> ONNX data type; 0 when unsupported.
+int32_t onnx_dtype_of_torch(int64_t scalar_type);
+
+}  // namespace mxte

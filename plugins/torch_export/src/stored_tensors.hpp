@@ -1,0 +1,39 @@
+// Parameters, buffers and constants of a .pt2 archive: described by
+// data/weights/model_weights_config.json and
+// data/constants/model_constants_config.json (file, dtype, sizes, strides,
+// storage offset), their bytes stored in data/weights/<file> and
+// data/constants/<file>. A contiguous tensor is a span of the mapped
+// archive (no copy); a strided one is gathered once. Every size, stride and
+// offset is checked against its file, overflow included.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "archive.hpp"
+#include "mx/aten_onnx/weights.hpp"
+
+namespace mxte {
+
+struct StoredTensor {
+  int32_t dtype = 0;  // onnx
+  std::vector<int64_t> dims;
+  mx::aten_onnx::WeightBytes bytes;
+};
+
+class StoredTensors {
+ public:
+  explicit StoredTensors(const Archive& archive);
+  // The tensor stored under a fully qualified name ("conv.weight"), or
+  // nullptr when the archive has none.
+  const StoredTensor* find(const std::string& fqn) const;
+
+ private:
+  void read_config(const Archive& archive, const std::string& folder, const std::string& config);
+  std::map<std::string, StoredTensor> tensors_;
+  std::deque<std::string> gathered_;  // owned bytes of strided tensors
+};
+
+}  // namespace mxte
