@@ -4,7 +4,7 @@
 #   mx_fuzz_add_targets(REPLAY)  -> replay_<name> with fuzz/replay_main.cpp
 set(MX_FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(MX_FUZZ_TARGETS onnx_model hierarchy_json strategy_response input_spec dynamo_metadata
-    supplied_hierarchy usage_request)
+    supplied_hierarchy usage_request pt2_archive pt2_program)
 
 function(mx_fuzz_add_targets mode)
   set(root ${MX_FUZZ_DIR}/..)
@@ -15,7 +15,7 @@ function(mx_fuzz_add_targets mode)
   target_include_directories(mx_fuzz_support_${mode} PUBLIC
     ${root}/tests/unit ${root}/plugins/torchscript/src ${MX_FUZZ_DIR})
   target_link_libraries(mx_fuzz_support_${mode} PUBLIC
-    modelexport_internal mx_strategy_metadata_logic mx_strategy_usage_logic)
+    modelexport_internal mx_strategy_metadata_logic mx_strategy_usage_logic mxte_core)
   foreach(name ${MX_FUZZ_TARGETS})
     if(mode STREQUAL FUZZ)
       set(exe fuzz_${name})

@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "modelexport/modelexport.h"
@@ -148,12 +150,22 @@ std::string_view Archive::entry(const std::string& name) const {
 }
 
 bool Archive::looks_like_pt2(const std::string& path) {
-  try {
-    Archive a(path);
-    return true;
-  } catch (...) {
-    return false;
+  std::FILE* f = std::fopen(path.c_str(), "rbe");
+  if (!f) return false;
+  struct stat st {};
+  char magic[4] = {};
+  const bool zip = ::fstat(::fileno(f), &st) == 0 && S_ISREG(st.st_mode) && std::fread(magic, 1, 4, f) == 4 &&
+                   std::memcmp(magic, "PK\x03\x04", 4) == 0;
+  bool named = false;
+  if (zip) {
+    const long tail = static_cast<long>(std::min<off_t>(st.st_size, 1 << 20));
+    std::string buf(static_cast<size_t>(tail), '\0');
+    if (std::fseek(f, -tail, SEEK_END) == 0 && std::fread(buf.data(), 1, buf.size(), f) == buf.size())
+      named = buf.find("archive_format") != std::string::npos;
   }
+  std::fclose(f);
+  const bool pt2_name = path.size() > 4 && path.compare(path.size() - 4, 4, ".pt2") == 0;
+  return pt2_name || (zip && named);
 }
 
 }  // namespace mxte

@@ -34,8 +34,10 @@ class Archive {
   std::string_view entry(const std::string& name) const;
   bool has(const std::string& name) const { return entries_.count(prefix_ + name) > 0; }
 
-  // True when the file starts like a zip and holds <folder>/archive_format
-  // (a cheap probe that reads no more than the central directory).
+  // The frontend probe: a zip whose tail names an archive_format entry, or
+  // any file named *.pt2 - claimed even when damaged, so that exporting it
+  // reports what is wrong with it rather than "no frontend reads it".
+  // Reads the first 4 bytes and at most the last 1 MiB.
   static bool looks_like_pt2(const std::string& path);
 
  private:

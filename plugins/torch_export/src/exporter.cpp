@@ -54,16 +54,23 @@ NodePlace place_of(const json& node, std::map<std::string, SeenModule>& seen) {
 
 // Every op of the program without a lowering, each with its node and
 // module, in one error (not only the first).
-void require_lowerings(const Program& p) {
-  std::map<std::string, std::vector<std::string>> missing;
-  std::map<std::string, SeenModule> seen;
-  for (const auto& node : p.graph->at("nodes")) {
+void collect_missing(const json& graph, std::map<std::string, std::vector<std::string>>& missing,
+                     std::map<std::string, SeenModule>& seen) {
+  for (const auto& node : graph.at("nodes")) {
+    for (const auto& in : node.at("inputs"))  // bodies of higher-order ops
+      if (in.at("arg").contains("as_graph")) collect_missing(in["arg"]["as_graph"].at("graph"), missing, seen);
     const std::string target = target_of(node);
     if (find_lowering(target)) continue;
     auto& where = missing[target];
     if (where.size() < 3)
       where.push_back("node '" + node.value("name", std::string("?")) + "' in module '" + place_of(node, seen).module + "'");
   }
+}
+
+void require_lowerings(const Program& p) {
+  std::map<std::string, std::vector<std::string>> missing;
+  std::map<std::string, SeenModule> seen;
+  collect_missing(p.graph(), missing, seen);
   if (missing.empty()) return;
   std::string msg = "'" + p.file + "': " + std::to_string(missing.size()) + " op(s) of the program have no ONNX lowering:";
   for (const auto& [target, where] : missing) {
@@ -169,7 +176,51 @@ json document(const std::string& model_path, const mx::aten_onnx::ModuleTree& tr
           {"modules", tree.modules}};
 }
 
+// Lowers every node of the program in `cx`, then names the graph outputs.
+void lower_graph(LowerCtx& cx, const Program& program, std::map<std::string, SeenModule>& seen) {
+  cx.lower_nested = [&](const json& node) { lower_node(cx, node, seen); };
+  for (const auto& node : program.graph().at("nodes")) {
+    try {
+      lower_node(cx, node, seen);
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw Error(MX_ERR_UNSUPPORTED, "'" + program.file + "': cannot lower " + cx.where() + ": " + e.what());
+    }
+  }
+  cx.module = "";
+  cx.node = nullptr;
+  for (size_t k = 0; k < program.user_outputs.size(); ++k) {
+    auto it = cx.values.find(program.user_outputs[k]);
+    if (it == cx.values.end())
+      throw Error(MX_ERR_PARSE, "'" + program.file + "': output '" + program.user_outputs[k] + "' is never computed");
+    mx::aten_onnx::add_graph_output(cx, it->second.onnx, mx::aten_onnx::output_name(k, program.user_outputs.size()),
+                                    it->second.dtype, static_cast<int64_t>(it->second.shape.size()));
+  }
+}
+
+void bind_inputs(LowerCtx& cx, const Program& program, const std::vector<std::string>& specs) {
+  for (const auto& name : add_graph_inputs(program, specs, cx.graph)) {
+    const TensorMeta& m = program.tensors.at(name);
+    cx.values[name] = Value{Value::tensor, name, m.dtype, m.sizes, std::nullopt};
+  }
+}
+
 }  // namespace
+
+void lower_program_for_check(const Program& program) {
+  require_lowerings(program);
+  LowerCtx cx(17, program);
+  bind_inputs(cx, program, {});
+  for (const auto& in : program.inputs) {  // weights as typed values, no bytes
+    if (in.kind != InputSlot::parameter && in.kind != InputSlot::buffer && in.kind != InputSlot::constant) continue;
+    auto m = program.tensors.find(in.value);
+    if (m == program.tensors.end()) throw Error(MX_ERR_PARSE, "'" + program.file + "': no metadata for " + in.value);
+    cx.values[in.value] = Value{Value::tensor, in.target, m->second.dtype, m->second.sizes, std::nullopt};
+  }
+  std::map<std::string, SeenModule> seen;
+  lower_graph(cx, program, seen);
+}
 
 ExportResult export_model(const ExportOptions& opt) {
   if (opt.opset < 14 || opt.opset > 17)
@@ -180,31 +231,10 @@ ExportResult export_model(const ExportOptions& opt) {
   require_lowerings(program);
 
   LowerCtx cx(opt.opset, program);
-  for (const auto& name : add_graph_inputs(program, opt.inputs, cx.graph)) {
-    const TensorMeta& m = program.tensors.at(name);
-    cx.values[name] = Value{Value::tensor, name, m.dtype, m.sizes, std::nullopt};
-  }
+  bind_inputs(cx, program, opt.inputs);
   const auto weights = bind_stored(program, stored, cx);
-
   std::map<std::string, SeenModule> seen;
-  for (const auto& node : program.graph->at("nodes")) {
-    try {
-      lower_node(cx, node, seen);
-    } catch (const Error&) {
-      throw;
-    } catch (const std::exception& e) {
-      throw Error(MX_ERR_UNSUPPORTED, "'" + opt.model_path + "': cannot lower " + cx.where() + ": " + e.what());
-    }
-  }
-  cx.module = "";
-  cx.node = nullptr;
-  for (size_t k = 0; k < program.user_outputs.size(); ++k) {
-    auto it = cx.values.find(program.user_outputs[k]);
-    if (it == cx.values.end())
-      throw Error(MX_ERR_PARSE, "'" + opt.model_path + "': output '" + program.user_outputs[k] + "' is never computed");
-    mx::aten_onnx::add_graph_output(cx, it->second.onnx, mx::aten_onnx::output_name(k, program.user_outputs.size()),
-                                    it->second.dtype, static_cast<int64_t>(it->second.shape.size()));
-  }
+  lower_graph(cx, program, seen);
   const auto removed = mx::aten_onnx::eliminate_dead_nodes(cx.graph);
 
   const auto tree = mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), opt.drop_builtin_tags);
@@ -229,7 +259,7 @@ std::string module_tree_json(const std::string& model_path, bool drop_builtin_ta
   const Program program = read_program(archive);
   const StoredTensors stored(archive);
   std::map<std::string, SeenModule> seen;
-  for (const auto& node : program.graph->at("nodes")) place_of(node, seen);
+  for (const auto& node : program.graph().at("nodes")) place_of(node, seen);
   const auto tree = mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), drop_builtin_tags);
   json doc = document(model_path, tree, 0);
   doc["nodes"] = json::array();

@@ -29,6 +29,11 @@ struct ExportResult {
 };
 
 ExportResult export_model(const ExportOptions& options);
+// Lowers every node of a parsed program with no weights and no output
+// file: the fuzz target of the graph JSON (fuzz/targets/pt2_program.cpp).
+struct Program;
+void lower_program_for_check(const Program& program);
+
 // The hierarchy document with the module tree only (nodes empty).
 std::string module_tree_json(const std::string& model_path, bool drop_builtin_tags);
 

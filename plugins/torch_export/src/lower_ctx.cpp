@@ -215,12 +215,16 @@ int32_t LowerCtx::dtype_arg(const std::string& name, int32_t fallback) {
 
 size_t LowerCtx::n_outputs() const { return node->at("outputs").size(); }
 
+const TensorMeta& LowerCtx::meta_of(const std::string& value) const {
+  auto it = tensors->find(value);
+  if (it == tensors->end()) unsupported("value '" + value + "' has no tensor metadata");
+  return it->second;
+}
+
 const TensorMeta& LowerCtx::out_meta(size_t k) const {
   const json& o = node->at("outputs").at(k);
   if (!o.contains("as_tensor")) unsupported("output " + std::to_string(k) + " is not a tensor");
-  auto it = program.tensors.find(o["as_tensor"]["name"].get<std::string>());
-  if (it == program.tensors.end()) unsupported("output " + std::to_string(k) + " has no tensor metadata");
-  return it->second;
+  return meta_of(o["as_tensor"]["name"].get<std::string>());
 }
 
 void LowerCtx::out(size_t k, const std::string& onnx_name) {
@@ -255,12 +259,11 @@ void LowerCtx::out_list(size_t k, const std::vector<std::string>& names) {
   const json& list = node->at("outputs").at(k).at("as_tensors");
   for (size_t i = 0; i < names.size() && i < list.size(); ++i) {
     const std::string vname = list[i]["name"].get<std::string>();
-    auto it = program.tensors.find(vname);
-    if (it == program.tensors.end()) unsupported("output '" + vname + "' has no tensor metadata");
+    const TensorMeta& m = meta_of(vname);
     Value v;
     v.onnx = names[i];
-    v.dtype = it->second.dtype;
-    v.shape = it->second.sizes;
+    v.dtype = m.dtype;
+    v.shape = m.sizes;
     values[vname] = std::move(v);
   }
 }

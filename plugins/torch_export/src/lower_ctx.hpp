@@ -7,6 +7,7 @@
 // Nodes are emitted in the module nn_module_stack names (`module`).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -33,8 +34,14 @@ struct Value {
 
 class LowerCtx : public mx::aten_onnx::OnnxEmitter {
  public:
-  LowerCtx(int opset, const Program& program) : OnnxEmitter(opset), program(program) {}
+  LowerCtx(int opset, const Program& program) : OnnxEmitter(opset), program(program), tensors(&program.tensors) {}
   const Program& program;
+  // Tensor metadata of the graph being lowered (the program's, or a nested
+  // graph's while a higher-order op's body is inlined).
+  const std::map<std::string, TensorMeta>* tensors;
+  const TensorMeta& meta_of(const std::string& value) const;
+  // Lowers one node of a nested graph in this context (set by the exporter).
+  std::function<void(const json& node)> lower_nested;
   const json* node = nullptr;  // the node being lowered
   std::string target;          // "aten.conv2d.default"
   std::string module;          // its module path

@@ -1,6 +1,10 @@
 #include "module_stack.hpp"
 
 namespace mxte {
+namespace {
+// What torch writes for a node its own passes inserted (sym_size, asserts).
+constexpr const char* kEmptyStackMarker = "_empty_nn_module_stack_from_metadata_hook";
+}  // namespace
 
 std::vector<StackEntry> parse_module_stack(const std::string& text) {
   std::vector<StackEntry> out;
@@ -13,7 +17,8 @@ std::vector<StackEntry> parse_module_stack(const std::string& text) {
     // key,path,class - the class (last) and key (first) hold no comma; the
     // path may (a ModuleDict key), so split at the first and last comma.
     const size_t a = item.find(','), b = item.rfind(',');
-    if (a == std::string::npos || b == a) continue;  // the empty-stack marker
+    if (a == std::string::npos || b == a) continue;
+    if (item.compare(0, a, kEmptyStackMarker) == 0) continue;  // no module
     out.push_back({item.substr(0, a), item.substr(a + 1, b - a - 1), item.substr(b + 1)});
   }
   return out;

@@ -66,6 +66,17 @@ InputSlot read_input(const json& spec) {
 
 }  // namespace
 
+std::map<std::string, TensorMeta> read_tensor_values(const json& graph) {
+  std::map<std::string, TensorMeta> out;
+  for (const auto& [name, meta] : graph.at("tensor_values").items()) {
+    TensorMeta t;
+    t.dtype = onnx_dtype_of_torch(meta.at("dtype").get<int64_t>());
+    for (const auto& d : meta.at("sizes")) t.sizes.push_back(read_dim(d));
+    out.emplace(name, std::move(t));
+  }
+  return out;
+}
+
 int32_t onnx_dtype_of_torch(int64_t t) {
   switch (t) {
     case 1: return onnx::TensorProto::UINT8;
@@ -91,7 +102,12 @@ Program read_program(const Archive& archive) {
     const std::string order = trimmed(archive.entry("byteorder"));
     if (order != "little") bad(p.file, "byteorder is '" + order + "'; only little-endian archives are supported");
   }
-  const auto text = archive.entry("models/model.json");
+  return parse_program(p.file, archive.entry("models/model.json"));
+}
+
+Program parse_program(const std::string& file, std::string_view text) {
+  Program p;
+  p.file = file;
   try {
     p.model = json::parse(text.begin(), text.end());
   } catch (const std::exception& e) {
@@ -106,13 +122,20 @@ Program read_program(const Archive& archive) {
                                           "; this frontend reads major version " + std::to_string(kSchemaMajor) +
                                           " (torch 2.6 and later)");
     const json& gm = p.model.at("graph_module");
-    p.graph = &gm.at("graph");
-    for (const auto& [name, meta] : p.graph->at("tensor_values").items()) {
-      TensorMeta t;
-      t.dtype = onnx_dtype_of_torch(meta.at("dtype").get<int64_t>());
-      for (const auto& d : meta.at("sizes")) t.sizes.push_back(read_dim(d));
-      p.tensors.emplace(name, std::move(t));
+    const json& nodes = gm.at("graph").at("nodes");
+    if (!nodes.is_array()) bad(p.file, "graph.nodes is not a list");
+    for (size_t k = 0; k < nodes.size(); ++k) {
+      const json& n = nodes[k];
+      if (!n.is_object() || !n.contains("target") || !n["target"].is_string() || !n.contains("inputs") ||
+          !n["inputs"].is_array() || !n.contains("outputs") || !n["outputs"].is_array())
+        bad(p.file, "graph node " + std::to_string(k) + " lacks a string target or input/output lists");
+      for (const auto& in : n["inputs"])
+        if (!in.is_object() || !in.contains("name") || !in["name"].is_string() || !in.contains("arg") ||
+            !in["arg"].is_object())
+          bad(p.file, "graph node " + std::to_string(k) + " (" + n["target"].get<std::string>() +
+                          ") has an input without a name and an argument");
     }
+    p.tensors = read_tensor_values(gm.at("graph"));
     for (const auto& spec : gm.at("signature").at("input_specs")) p.inputs.push_back(read_input(spec));
     for (const auto& spec : gm.at("signature").at("output_specs")) {
       if (!spec.contains("user_output")) continue;

@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "archive.hpp"
@@ -38,7 +39,7 @@ struct InputSlot {
 struct Program {
   std::string file;  // for messages
   nlohmann::json model;  // models/model.json
-  const nlohmann::json* graph = nullptr;
+  const nlohmann::json& graph() const { return model.at("graph_module").at("graph"); }
   std::map<std::string, TensorMeta> tensors;  // graph.tensor_values
   std::vector<InputSlot> inputs;
   std::vector<std::string> user_outputs;  // value names (as_tensor) in order
@@ -49,6 +50,12 @@ struct Program {
 // Reads and checks archive_format, byteorder and the schema version, then
 // the graph's tensor metadata and signature. Errors name the file.
 Program read_program(const Archive& archive);
+// The part of read_program after the archive checks: models/model.json's
+// text (`file` names it in messages). Used by the graph fuzz target.
+Program parse_program(const std::string& file, std::string_view model_json);
+
+// graph.tensor_values (of the top graph or a nested one) by value name.
+std::map<std::string, TensorMeta> read_tensor_values(const nlohmann::json& graph);
 
 // torch ScalarType code (schema.py) -> ONNX data type; 0 when unsupported.
 int32_t onnx_dtype_of_torch(int64_t scalar_type);

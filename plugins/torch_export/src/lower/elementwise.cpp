@@ -177,5 +177,26 @@ void lower_minimum(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_minimum, "aten.maximum", "aten.minimum");
 
+void lower_min_other(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const bool is_max = cx.target.rfind("aten.max", 0) == 0;
+  cx.out(0, cx.emit1(is_max ? "Max" : "Min", {cx.operand("self", dt), cx.operand("other", dt)}));
+}
+MXTE_LOWER(lower_min_other, "aten.min.other", "aten.max.other");
+
+// fmod: the remainder with the dividend's sign (C fmod), ONNX Mod fmod=1;
+// remainder: Python's sign of the divisor, Mod fmod=0 (integers only in ONNX).
+void lower_fmod(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const bool fmod = cx.target.rfind("aten.fmod", 0) == 0;
+  std::string a = cx.operand("self", dt), b = cx.operand("other", dt);
+  if (!fmod && mx::aten_onnx::is_floating(dt)) {  // a - floor(a / b) * b
+    std::string q = cx.emit1("Floor", {cx.emit1("Div", {a, b})});
+    return cx.out(0, cx.emit1("Sub", {a, cx.emit1("Mul", {q, b})}));
+  }
+  cx.out(0, cx.emit1("Mod", {a, b}, {attr("fmod", static_cast<int64_t>(fmod))}));
+}
+MXTE_LOWER(lower_fmod, "aten.fmod", "aten.remainder");
+
 }  // namespace
 }  // namespace mxte

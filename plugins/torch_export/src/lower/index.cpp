@@ -7,21 +7,62 @@
 namespace mxte {
 namespace {
 
-// x[..., idx, ...] with one tensor index at position k: Gather on axis k.
-void lower_index(LowerCtx& cx) {
-  const json& list = cx.arg("indices")->at("as_optional_tensors");
-  int64_t axis = -1;
-  std::string idx;
+// index.Tensor(self, indices): advanced indexing with index tensors at
+// consecutive positions p..p+k-1 (None elsewhere). One index: Gather on
+// axis p. Several: broadcast, stacked, GatherND on self with those axes
+// moved first; the broadcast dims land at p as ATen puts them.
+std::vector<std::pair<int64_t, const Value*>> index_tensors(LowerCtx& cx) {
+  const json* a = cx.arg("indices");
+  if (!a) cx.unsupported("index without indices");
+  const bool optional = a->contains("as_optional_tensors");
+  const json& list = optional ? (*a)["as_optional_tensors"] : a->at("as_tensors");
+  std::vector<std::pair<int64_t, const Value*>> out;
   for (size_t k = 0; k < list.size(); ++k) {
-    if (list[k].contains("as_none")) continue;
-    if (axis >= 0) cx.unsupported("index with more than one index tensor");
-    axis = static_cast<int64_t>(k);
-    const auto& v = cx.values.at(list[k]["as_tensor"]["name"].get<std::string>());
-    if (v.dtype == onnx::TensorProto::BOOL) cx.unsupported("boolean mask indexing (its output shape depends on data)");
-    idx = v.onnx;
+    const json& t = optional ? list[k] : json{{"as_tensor", list[k]}};
+    if (t.contains("as_none")) continue;
+    auto it = cx.values.find(t.at("as_tensor").at("name").get<std::string>());
+    if (it == cx.values.end()) cx.unsupported("an index reads a value nothing defines");
+    if (it->second.dtype == onnx::TensorProto::BOOL)
+      cx.unsupported("boolean mask indexing (its output shape depends on the data)");
+    out.push_back({static_cast<int64_t>(k), &it->second});
   }
-  if (axis < 0) cx.unsupported("index without an index tensor");
-  cx.out(0, cx.emit1("Gather", {cx.tensor("self"), idx}, {attr("axis", axis)}));
+  if (out.empty()) cx.unsupported("index without an index tensor");
+  for (size_t k = 1; k < out.size(); ++k)
+    if (out[k].first != out[k - 1].first + 1) cx.unsupported("index tensors at non-adjacent positions");
+  return out;
+}
+
+void lower_index(LowerCtx& cx) {
+  const auto idx = index_tensors(cx);
+  const int64_t r = cx.rank_of("self"), p = idx.front().first, k = static_cast<int64_t>(idx.size());
+  std::string x = cx.tensor("self");
+  if (k == 1) return cx.out(0, cx.emit1("Gather", {x, idx[0].second->onnx}, {attr("axis", p)}));
+  std::vector<int64_t> perm;
+  for (int64_t d = p; d < p + k; ++d) perm.push_back(d);
+  for (int64_t d = 0; d < r; ++d)
+    if (d < p || d >= p + k) perm.push_back(d);
+  if (p != 0) x = cx.transpose(x, perm);
+  std::vector<std::string> ids;
+  std::string zero;  // sum of idx*0: its shape is the broadcast shape
+  for (const auto& [pos, v] : idx) {
+    std::string i = cx.cast(v->onnx, v->dtype, onnx::TensorProto::INT64);
+    ids.push_back(i);
+    std::string z = cx.emit1("Mul", {i, cx.ci64s(0)});
+    zero = zero.empty() ? z : cx.emit1("Add", {zero, z});
+  }
+  std::string shape = cx.shape_of(zero);
+  std::vector<std::string> cols;
+  for (const auto& i : ids) cols.push_back(cx.unsqueeze(cx.emit1("Expand", {i, shape}), {-1}));
+  std::string y = cx.emit1("GatherND", {x, cx.emit1("Concat", cols, {attr("axis", int64_t{-1})})});
+  if (p != 0) {  // [B..., pre..., post...] -> [pre..., B..., post...]
+    const int64_t out_r = cx.out_rank(), nb = out_r - (r - k);
+    std::vector<int64_t> back;
+    for (int64_t d = nb; d < nb + p; ++d) back.push_back(d);
+    for (int64_t d = 0; d < nb; ++d) back.push_back(d);
+    for (int64_t d = nb + p; d < out_r; ++d) back.push_back(d);
+    y = cx.transpose(y, back);
+  }
+  cx.out(0, y);
 }
 MXTE_LOWER(lower_index, "aten.index.Tensor");
 

@@ -45,7 +45,10 @@ MXTE_LOWER(lower_layer_norm, "aten.layer_norm", "aten.native_layer_norm");
 // [N, G, -1], then the per-channel affine.
 void lower_group_norm(LowerCtx& cx) {
   const int32_t dt = cx.out_dtype();
-  const int64_t g = cx.int_arg("num_groups"), r = cx.rank_of("input");
+  // group_norm(input, num_groups, weight, bias, eps); core ATen's
+  // native_group_norm(input, weight, bias, N, C, HxW, group, eps).
+  const bool native = cx.target.rfind("aten.native_group_norm", 0) == 0;
+  const int64_t g = cx.int_arg(native ? "group" : "num_groups"), r = cx.rank_of("input");
   std::string x = cx.tensor("input");
   std::string xg = cx.emit1("Reshape", {x, cx.ci64({0, g, -1})});
   std::string y = mx::aten_onnx::emit_layer_norm(cx, xg, 3, 1, "", "", cx.float_arg("eps", 1e-5), dt);
@@ -56,7 +59,19 @@ void lower_group_norm(LowerCtx& cx) {
   if (cx.has("bias")) y = cx.emit1("Add", {y, axes.empty() ? cx.tensor("bias") : cx.unsqueeze(cx.tensor("bias"), axes)});
   cx.out(0, y);
 }
-MXTE_LOWER(lower_group_norm, "aten.group_norm");
+MXTE_LOWER(lower_group_norm, "aten.group_norm", "aten.native_group_norm");
+
+// _weight_norm(v, g, dim=0): g * v / ||v||, the norm over every dim but `dim`.
+void lower_weight_norm(LowerCtx& cx) {
+  const int64_t r = cx.rank_of("v"), dim = norm_dim(cx.int_arg("dim", 0), r);
+  std::vector<int64_t> axes;
+  for (int64_t k = 0; k < r; ++k)
+    if (k != dim) axes.push_back(k);
+  std::string v = cx.tensor("v");
+  std::string norm = cx.emit1("Sqrt", {mx::aten_onnx::emit_reduce(cx, "ReduceSum", cx.emit1("Mul", {v, v}), axes, true)});
+  cx.out(0, cx.emit1("Mul", {v, cx.emit1("Div", {cx.tensor("g"), norm})}));
+}
+MXTE_LOWER(lower_weight_norm, "aten._weight_norm");
 
 }  // namespace
 }  // namespace mxte

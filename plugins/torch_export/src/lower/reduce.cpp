@@ -1,5 +1,9 @@
 // Reductions: mean/sum (dim lists, keepdim, dtype), amax/amin,
 // max/min over a dim (values + indices), argmax/argmin, cumsum.
+#include <onnx/onnx_pb.h>
+
+#include <climits>
+
 #include "lower_ctx.hpp"
 
 namespace mxte {
@@ -60,6 +64,35 @@ void lower_cumsum(LowerCtx& cx) {
   cx.out(0, cx.emit1("CumSum", {cx.operand("self", dt), cx.ci64s(dim)}));
 }
 MXTE_LOWER(lower_cumsum, "aten.cumsum");
+
+// any/all over dims: ReduceMax/ReduceMin of the values as int32 (ONNX
+// reductions take no bool), compared with zero.
+void lower_any_all(LowerCtx& cx) {
+  const bool any = cx.target.rfind("aten.any", 0) == 0;
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  std::vector<int64_t> axes;
+  if (cx.arg("dim")) axes = cx.ints("dim");
+  for (auto& a : axes) a = norm_dim(a, r);
+  std::string x = cx.emit1("Not", {cx.emit1("Equal", {cx.cast(v.onnx, v.dtype, onnx::TensorProto::INT32),
+                                                     cx.cscalar(0, onnx::TensorProto::INT32)})});
+  x = cx.cast(x, onnx::TensorProto::BOOL, onnx::TensorProto::INT32);
+  std::string red = mx::aten_onnx::emit_reduce(cx, any ? "ReduceMax" : "ReduceMin", x, axes, cx.bool_arg("keepdim", false));
+  cx.out(0, cx.cast(red, onnx::TensorProto::INT32, onnx::TensorProto::BOOL));
+}
+MXTE_LOWER(lower_any_all, "aten.any", "aten.all");
+
+// diff(self, n=1, dim=-1, prepend=None, append=None), n = 1.
+void lower_diff(LowerCtx& cx) {
+  if (cx.int_arg("n", 1) != 1 || cx.has("prepend") || cx.has("append")) cx.unsupported("diff with n != 1 or prepend/append");
+  const int64_t dim = norm_dim(cx.int_arg("dim", -1), cx.rank_of("self"));
+  const int32_t dt = cx.out_dtype();
+  std::string x = cx.operand("self", dt);
+  std::string hi = cx.emit1("Slice", {x, cx.ci64({1}), cx.ci64({INT64_MAX}), cx.ci64({dim})});
+  std::string lo = cx.emit1("Slice", {x, cx.ci64({0}), cx.ci64({-1}), cx.ci64({dim})});
+  cx.out(0, dt == onnx::TensorProto::BOOL ? cx.emit1("Xor", {hi, lo}) : cx.emit1("Sub", {hi, lo}));
+}
+MXTE_LOWER(lower_diff, "aten.diff");
 
 }  // namespace
 }  // namespace mxte

@@ -64,9 +64,10 @@ void lower_squeeze(LowerCtx& cx) {
 MXTE_LOWER(lower_squeeze, "aten.squeeze");
 
 void lower_flatten(LowerCtx& cx) {
-  const int64_t r = cx.rank_of("input");
+  const char* in = cx.arg("self") ? "self" : "input";
+  const int64_t r = cx.rank_of(in);
   const int64_t s = norm_dim(cx.int_arg("start_dim", 0), r), e = norm_dim(cx.int_arg("end_dim", -1), r);
-  std::string x = cx.tensor("input");
+  std::string x = cx.tensor(in);
   if (r == 0) return cx.out(0, cx.emit1("Reshape", {x, cx.ci64({1})}));
   if (s == 1 && e == r - 1) return cx.out(0, cx.emit1("Flatten", {x}, {attr("axis", int64_t{1})}));
   // keep dims before s and after e, -1 in between
@@ -120,7 +121,9 @@ MXTE_LOWER(lower_select, "aten.select");
 std::vector<std::string> tensor_list(LowerCtx& cx, const char* name, int32_t dt) {
   std::vector<std::string> out;
   for (const auto& t : cx.arg(name)->at("as_tensors")) {
-    const auto& v = cx.values.at(t["name"].get<std::string>());
+    auto it = cx.values.find(t["name"].get<std::string>());
+    if (it == cx.values.end()) cx.unsupported("'" + std::string(name) + "' reads a value nothing defines");
+    const auto& v = it->second;
     out.push_back(cx.cast(v.onnx, v.dtype, dt));
   }
   return out;
@@ -152,7 +155,7 @@ void lower_split(LowerCtx& cx) {
   const json& outs = cx.node->at("outputs").at(0).at("as_tensors");
   std::vector<int64_t> sizes;
   for (const auto& o : outs) {
-    const auto& m = cx.program.tensors.at(o["name"].get<std::string>());
+    const auto& m = cx.meta_of(o["name"].get<std::string>());
     const bool unbind = cx.target.rfind("aten.unbind", 0) == 0;
     if (unbind) sizes.push_back(1);
     else if (!m.sizes.at(dim).is_static) cx.unsupported("split along a dynamic dim");
@@ -198,6 +201,87 @@ void lower_tril(LowerCtx& cx) {
                      {attr("upper", static_cast<int64_t>(upper))}));
 }
 MXTE_LOWER(lower_tril, "aten.tril", "aten.triu");
+
+}  // namespace
+}  // namespace mxte
+
+namespace mxte {
+namespace {
+
+// unflatten(self, dim, sizes): the dim split into `sizes` (one may be -1).
+void lower_unflatten(LowerCtx& cx) {
+  const int64_t r = cx.rank_of("self"), dim = norm_dim(cx.int_arg("dim"), r);
+  std::string x = cx.tensor("self"), shape = cx.shape_of(x);
+  std::vector<std::string> parts;
+  if (dim > 0) parts.push_back(cx.emit1("Slice", {shape, cx.ci64({0}), cx.ci64({dim})}));
+  parts.push_back(cx.int_list("sizes"));
+  if (dim < r - 1) parts.push_back(cx.emit1("Slice", {shape, cx.ci64({dim + 1}), cx.ci64({r})}));
+  cx.out(0, cx.emit1("Reshape", {x, cx.emit1("Concat", parts, {attr("axis", int64_t{0})})}));
+}
+MXTE_LOWER(lower_unflatten, "aten.unflatten");
+
+// pad(self, pad, mode='constant', value=None): reflect -> reflect,
+// replicate -> edge, circular unsupported.
+void lower_pad_mode(LowerCtx& cx) {
+  const std::string mode = cx.string_arg("mode", "constant");
+  const int64_t r = cx.rank_of("self");
+  const auto pad = cx.ints("pad");
+  std::vector<int64_t> begin(r, 0), end(r, 0);
+  for (size_t k = 0; k + 1 < pad.size(); k += 2) {
+    begin[r - 1 - k / 2] = pad[k];
+    end[r - 1 - k / 2] = pad[k + 1];
+  }
+  begin.insert(begin.end(), end.begin(), end.end());
+  const int32_t dt = cx.out_dtype();
+  if (mode == "constant") {
+    const double v = cx.has("value") ? cx.float_arg("value") : 0.0;
+    return cx.out(0, cx.emit1("Pad", {cx.tensor("self"), cx.ci64(begin), cx.cscalar(v, dt)}));
+  }
+  if (mode != "reflect" && mode != "replicate") cx.unsupported("pad mode '" + mode + "'");
+  cx.out(0, cx.emit1("Pad", {cx.tensor("self"), cx.ci64(begin)}, {attr("mode", std::string(mode == "reflect" ? "reflect" : "edge"))}));
+}
+MXTE_LOWER(lower_pad_mode, "aten.pad");
+
+// roll(self, shifts, dims): per dim, the last `shift` elements moved first.
+void lower_roll(LowerCtx& cx) {
+  const auto shifts = cx.ints("shifts");
+  auto dims = cx.ints("dims", std::vector<int64_t>{});
+  const int64_t r = cx.rank_of("self");
+  std::string x = cx.tensor("self");
+  if (dims.empty()) cx.unsupported("roll without dims (over the flattened tensor)");
+  for (size_t k = 0; k < dims.size(); ++k) {
+    const int64_t d = norm_dim(dims[k], r);
+    const auto& dim = cx.value_of("self").shape.at(d);
+    if (!dim.is_static) cx.unsupported("roll along a dynamic dim");
+    const int64_t n = dim.value, s = ((shifts[k] % n) + n) % n;
+    if (s == 0) continue;
+    std::string tail = cx.emit1("Slice", {x, cx.ci64({n - s}), cx.ci64({n}), cx.ci64({d})});
+    std::string head = cx.emit1("Slice", {x, cx.ci64({0}), cx.ci64({n - s}), cx.ci64({d})});
+    x = cx.emit1("Concat", {tail, head}, {attr("axis", d)});
+  }
+  cx.out(0, x == cx.tensor("self") ? cx.emit1("Identity", {x}) : x);
+}
+MXTE_LOWER(lower_roll, "aten.roll");
+
+// slice_scatter(self, src, dim=0, start=None, end=None, step=1), step 1:
+// self[:start] ++ src ++ self[end:] along dim.
+void lower_slice_scatter(LowerCtx& cx) {
+  if (cx.int_arg("step", 1) != 1) cx.unsupported("slice_scatter with a step");
+  const int64_t dim = norm_dim(cx.int_arg("dim", 0), cx.rank_of("self"));
+  std::string x = cx.tensor("self");
+  std::string start = cx.has("start") ? cx.unsqueeze(cx.sym_int("start"), {0}) : cx.ci64({0});
+  std::string end = cx.has("end") ? cx.unsqueeze(cx.sym_int("end"), {0}) : cx.ci64({INT64_MAX});
+  std::string head = cx.emit1("Slice", {x, cx.ci64({0}), start, cx.ci64({dim})});
+  std::string tail = cx.emit1("Slice", {x, end, cx.ci64({INT64_MAX}), cx.ci64({dim})});
+  cx.out(0, cx.emit1("Concat", {head, cx.cast(cx.tensor("src"), cx.dtype_of("src"), cx.out_dtype()), tail},
+                     {attr("axis", dim)}));
+}
+MXTE_LOWER(lower_slice_scatter, "aten.slice_scatter");
+
+void lower_fill(LowerCtx& cx) {
+  cx.out(0, cx.emit1("Expand", {cx.operand("value", cx.out_dtype()), cx.shape_of(cx.tensor("self"))}));
+}
+MXTE_LOWER(lower_fill, "aten.fill", "aten.fill_");
 
 }  // namespace
 }  // namespace mxte

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Derives the hostile .pt2 seeds of fuzz/corpus/pt2_archive/ from the
+committed base archive blk.pt2 (a conv/batchnorm/relu/linear program written
+by torch 2.15's torch.export.save; see tests/fixtures/pt2 for how such
+programs are made). Needs only the standard library:
+
+    python3 fuzz/corpus/make_pt2_seeds.py
+
+Each seed is one defect the torch_export frontend must refuse clearly
+(tests/pt2/test_pt2_refusals.py checks the messages)."""
+import io
+import json
+import pathlib
+import zipfile
+
+HERE = pathlib.Path(__file__).resolve().parent / "pt2_archive"
+BASE = HERE / "blk.pt2"
+
+
+def rewrite(name, edit=lambda n, b: b, compression=zipfile.ZIP_STORED, rename=lambda n: n):
+    src = zipfile.ZipFile(BASE)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", compression) as out:
+        for info in src.infolist():
+            out.writestr(rename(info.filename), edit(info.filename, src.read(info.filename)))
+    (HERE / name).write_bytes(buf.getvalue())
+
+
+def edit_model(fn):
+    def edit(name, data):
+        if not name.endswith("models/model.json"):
+            return data
+        model = json.loads(data)
+        fn(model)
+        return json.dumps(model).encode()
+    return edit
+
+
+def nodes(model):
+    return model["graph_module"]["graph"]["nodes"]
+
+
+def main():
+    data = BASE.read_bytes()
+    (HERE / "not_a_zip.pt2").write_bytes(b"not a zip at all")
+    (HERE / "truncated.pt2").write_bytes(data[: len(data) // 2])
+    rewrite("compressed.pt2", compression=zipfile.ZIP_DEFLATED)
+    rewrite("dotdot_name.pt2", rename=lambda n: n.replace("blk/data/weights/weight_0", "blk/../../etc/weight_0"))
+    rewrite("schema_major_7.pt2", edit_model(lambda m: m.__setitem__("schema_version", {"major": 7, "minor": 3})))
+    rewrite("bad_format.pt2", lambda n, b: b"pt3" if n.endswith("archive_format") else b)
+
+    def overrun(name, b):
+        if not name.endswith("model_weights_config.json"):
+            return b
+        cfg = json.loads(b)
+        cfg["config"]["conv.weight"]["tensor_meta"]["sizes"][0] = {"as_int": 1 << 40}
+        return json.dumps(cfg).encode()
+    rewrite("weight_overruns.pt2", overrun)
+
+    def undefined(m):
+        nodes(m)[1]["inputs"][0]["arg"] = {"as_tensor": {"name": "nowhere"}}
+    rewrite("undefined_value.pt2", edit_model(undefined))
+
+    def unknown(m):
+        nodes(m)[3]["target"] = "torch.ops.aten.no_such_op.default"
+    rewrite("unknown_op.pt2", edit_model(unknown))
+
+    def two_unknown(m):
+        nodes(m)[3]["target"] = "torch.ops.aten.no_such_op.default"
+        nodes(m)[5]["target"] = "torch.ops.aten.other_missing_op.default"
+    rewrite("two_unknown_ops.pt2", edit_model(two_unknown))
+
+
+if __name__ == "__main__":
+    main()
