@@ -2,11 +2,24 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <limits>
+
 #include "modelexport/modelexport.h"
 #include "mx/aten_onnx/error.hpp"
 
 namespace mxte {
 using mx::aten_onnx::Error;
+
+// A float argument: a JSON number, or the strings torch writes for the
+// values JSON cannot hold ("Infinity", "-Infinity", "NaN").
+double json_float(const json& v) {
+  if (v.is_number()) return v.get<double>();
+  const std::string s = v.get<std::string>();
+  if (s == "Infinity" || s == "inf") return std::numeric_limits<double>::infinity();
+  if (s == "-Infinity" || s == "-inf") return -std::numeric_limits<double>::infinity();
+  if (s == "NaN" || s == "nan") return std::numeric_limits<double>::quiet_NaN();
+  throw Error(MX_ERR_PARSE, "not a number: '" + s + "'");
+}
 
 std::unordered_map<std::string, LowerFn>& registry() {
   static std::unordered_map<std::string, LowerFn> r;
@@ -101,7 +114,7 @@ double LowerCtx::float_arg(const std::string& name, std::optional<double> fallba
     if (fallback) return *fallback;
     unsupported("argument '" + name + "' is missing");
   }
-  if (a->contains("as_float")) return (*a)["as_float"].get<double>();
+  if (a->contains("as_float")) return json_float((*a)["as_float"]);
   if (a->contains("as_int")) return static_cast<double>((*a)["as_int"].get<int64_t>());
   if (a->contains("as_bool")) return (*a)["as_bool"].get<bool>();
   unsupported("argument '" + name + "' must be a static number, got " + a->dump());
@@ -193,7 +206,7 @@ std::string LowerCtx::operand(const std::string& name, int32_t dtype) {
     const Value& v = value_of(name);
     return cast(v.onnx, v.dtype, dtype);
   }
-  if (a.contains("as_float")) return cscalar(a["as_float"].get<double>(), dtype);
+  if (a.contains("as_float")) return cscalar(json_float(a["as_float"]), dtype);
   if (a.contains("as_int")) return cscalar(static_cast<double>(a["as_int"].get<int64_t>()), dtype);
   if (a.contains("as_bool")) return cscalar(a["as_bool"].get<bool>() ? 1.0 : 0.0, dtype);
   if (a.contains("as_sym_int")) {

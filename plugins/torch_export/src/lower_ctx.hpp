@@ -107,6 +107,8 @@ struct Registrar {
 // MXTE_LOWER(fn, "aten.relu", "aten.relu_") registers fn for those ops.
 #define MXTE_LOWER(fn, ...) static ::mxte::Registrar MXTE_CAT(mxte_reg_, __LINE__)({__VA_ARGS__}, fn)
 
+double json_float(const json& v);
+
 inline int64_t norm_dim(int64_t d, int64_t rank) { return d < 0 ? d + rank : d; }
 
 }  // namespace mxte

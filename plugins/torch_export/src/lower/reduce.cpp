@@ -82,12 +82,20 @@ void lower_any_all(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_any_all, "aten.any", "aten.all");
 
-// diff(self, n=1, dim=-1, prepend=None, append=None), n = 1.
+// diff(self, n=1, dim=-1, prepend=None, append=None), n = 1: prepend and
+// append are concatenated first, as ATen does.
 void lower_diff(LowerCtx& cx) {
-  if (cx.int_arg("n", 1) != 1 || cx.has("prepend") || cx.has("append")) cx.unsupported("diff with n != 1 or prepend/append");
+  if (cx.int_arg("n", 1) != 1) cx.unsupported("diff with n != 1");
   const int64_t dim = norm_dim(cx.int_arg("dim", -1), cx.rank_of("self"));
   const int32_t dt = cx.out_dtype();
   std::string x = cx.operand("self", dt);
+  if (cx.has("prepend") || cx.has("append")) {
+    std::vector<std::string> parts;
+    if (cx.has("prepend")) parts.push_back(cx.operand("prepend", dt));
+    parts.push_back(x);
+    if (cx.has("append")) parts.push_back(cx.operand("append", dt));
+    x = cx.emit1("Concat", parts, {attr("axis", dim)});
+  }
   std::string hi = cx.emit1("Slice", {x, cx.ci64({1}), cx.ci64({INT64_MAX}), cx.ci64({dim})});
   std::string lo = cx.emit1("Slice", {x, cx.ci64({0}), cx.ci64({-1}), cx.ci64({dim})});
   cx.out(0, dt == onnx::TensorProto::BOOL ? cx.emit1("Xor", {hi, lo}) : cx.emit1("Sub", {hi, lo}));
