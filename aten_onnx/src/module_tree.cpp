@@ -65,7 +65,7 @@ ModuleTree build_module_tree(const std::vector<ModuleInfo>& infos, bool drop_bui
     nlohmann::json j;
     j["path"] = in.path;
     j["class"] = in.cls;
-    j["qualified_class"] = in.qualified_class;
+    if (!in.qualified_class.empty()) j["qualified_class"] = in.qualified_class;  // empty: unknown
     j["parent"] = in.path.empty() ? nlohmann::json(nullptr) : nlohmann::json(parent_path(in.path));
     j["children"] = children[k];
     j["tag"] = tag;

@@ -146,11 +146,20 @@ std::vector<mx::aten_onnx::ModuleInfo> module_infos(const Program& p, const Stor
     by_path[path] = info;
   }
   if (!by_path.count("")) by_path[""] = {"", "Module", "", 0, 0, true, 0, false, nullptr};
+  // Modules the program knows (module_call_graph) but no node ran in: an
+  // eval-mode Dropout after run_decompositions(). Class unknown.
+  const json& gm = p.model.at("graph_module");
+  if (gm.contains("module_call_graph") && gm["module_call_graph"].is_array())
+    for (const auto& entry : gm["module_call_graph"])
+      if (entry.is_object() && entry.contains("fqn") && entry["fqn"].is_string()) {
+        const std::string fqn = entry["fqn"].get<std::string>();
+        if (!by_path.count(fqn)) by_path[fqn] = {fqn, "Module", "", 0, 0, false, -1, true, nullptr};
+      }
   // Ancestors no node ran in (a ModuleList, a Sequential whose children
   // are called directly): listed so the tree is whole, class unknown.
   for (auto it = by_path.begin(); it != by_path.end(); ++it)
     for (std::string a = mx::aten_onnx::parent_path(it->first); !a.empty(); a = mx::aten_onnx::parent_path(a))
-      if (!by_path.count(a)) by_path[a] = {a, "Module", "", 0, 0, false, -1, true, nullptr};
+      if (!by_path.count(a)) by_path[a] = {a, "Module", "", 0, 0, false, -1, true, nullptr};  // class unknown
   for (auto& [path, info] : by_path)
     for (const auto& [name, n] : numel) {
       const bool inside = path.empty() || name.rfind(path + ".", 0) == 0;

@@ -16,7 +16,7 @@ namespace mx::aten_onnx {
 struct ModuleInfo {
   std::string path;             // named_modules() path, "" = root
   std::string cls;              // class name ("BertLayer")
-  std::string qualified_class;  // "transformers.models.bert.modeling_bert.BertLayer"
+  std::string qualified_class;  // "transformers.models.bert.modeling_bert.BertLayer"; "" = unknown (omitted)
   int64_t parameters = 0, own_parameters = 0;
   bool executed = false;
   int execution_order = -1;
