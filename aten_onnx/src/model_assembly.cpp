@@ -174,10 +174,12 @@ HierarchyNodes hierarchy_nodes(const std::vector<NodeRecord>& records, const std
   for (const auto& r : records) {
     if (removed.count(r.name)) continue;
     auto tag = tags.find(r.module);
-    h.nodes.push_back({{"name", r.name},
-                       {"module", r.module},
-                       {"tag", tag == tags.end() ? std::string() : tag->second},
-                       {"evidence", r.evidence}});
+    nlohmann::json node = {{"name", r.name},
+                           {"module", r.module},
+                           {"tag", tag == tags.end() ? std::string() : tag->second},
+                           {"evidence", r.evidence}};
+    if (!r.source_node.empty()) node["source_node"] = r.source_node;
+    h.nodes.push_back(std::move(node));
     evidence[r.evidence]++;
     at_root += r.module.empty();
   }

@@ -86,6 +86,9 @@ class LowerCtx : public mx::aten_onnx::OnnxEmitter {
 
  protected:
   const std::string& current_module() const override { return module; }
+  std::string current_source_node() const override {
+    return node && node->contains("name") && (*node)["name"].is_string() ? (*node)["name"].get<std::string>() : "";
+  }
 
  private:
   const json& required(const std::string& name) const;

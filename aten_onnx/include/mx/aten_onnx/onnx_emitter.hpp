@@ -20,9 +20,11 @@
 
 namespace mx::aten_onnx {
 
-// One emitted node and the module it was captured from.
+// One emitted node, the module it was captured from, and (when the
+// frontend knows it) the source-program node it was lowered from.
 struct NodeRecord {
   std::string name, module, evidence;
+  std::string source_node;  // torch.export's FX node name; "" = not recorded
 };
 
 // "encoder.layer.0.attention" -> "/encoder/layer.0/attention": numeric
@@ -71,6 +73,8 @@ class OnnxEmitter {
  protected:
   // The module path whose code is running now ("" = the root's forward).
   virtual const std::string& current_module() const = 0;
+  // The source-program node being lowered, recorded with each node ("" = none).
+  virtual std::string current_source_node() const { return {}; }
 
  private:
   std::map<std::string, int> name_count_;

@@ -101,15 +101,18 @@ class Registry:
             self.handle, strategy.encode("utf-8"), model.handle, opts))
         return model
 
-    def export(self, model_path: PathLike, inputs: Sequence[str], *,
-               frontend: str = "torchscript", opset: Optional[int] = None,
+    def export(self, model_path: PathLike, inputs: Sequence[str] = (), *,
+               frontend: str = "auto", opset: Optional[int] = None,
                drop_builtin_tags: Optional[bool] = None,
                options: Optional[Mapping[str, Any]] = None) -> Model:
-        """Exports a source model (e.g. a TorchScript ``.pt``) through a frontend.
+        """Exports a source model through a frontend: a ``torch.export``
+        archive (``.pt2``) or a TorchScript ``.pt``; ``frontend="auto"`` lets
+        the file's content choose.
 
         ``inputs`` are specs such as ``"input_ids:int64[batch=2,seq=16]"``
-        (a named dimension is dynamic). Save the result with
-        :meth:`Model.save_file`."""
+        (a named dimension is dynamic): required for TorchScript, optional
+        for ``.pt2`` (the program knows its inputs; a spec overrides sizes and
+        names dims). Save the result with :meth:`Model.save_file`."""
         if isinstance(inputs, str):
             inputs = [inputs]
         opts = options_json(options, inputs=list(inputs), opset=opset,
@@ -119,7 +122,7 @@ class Registry:
             self.handle, frontend.encode("utf-8"), _path(model_path), opts, ctypes.byref(out)))
         return Model(out.value, self._lib)  # type: ignore[arg-type]
 
-    def module_tree(self, model_path: PathLike, frontend: str = "torchscript") -> Json:
+    def module_tree(self, model_path: PathLike, frontend: str = "auto") -> Json:
         """The module tree of a source model, as a hierarchy document without node records."""
         return _loads(self._lib.call_buffer(
             self._lib.mx_registry_module_tree, self.handle, frontend.encode("utf-8"),

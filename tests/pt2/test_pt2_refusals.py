@@ -1,0 +1,61 @@
+"""Bad .pt2 input gets a clear error naming the problem, nothing is written,
+never a crash (issue 12). Inputs: the pt2_archive fuzz seeds
+(fuzz/corpus/pt2_archive/, made by fuzz/corpus/make_pt2_seeds.py from a
+small torch 2.15 program), one per defect, exported through the CLI."""
+import os
+import re
+import subprocess
+
+import pytest
+
+CORPUS = os.path.join(os.path.dirname(__file__), "..", "..", "fuzz", "corpus", "pt2_archive")
+MX = os.environ.get("MODELEXPORT_BIN", "modelexport")
+ENV = dict(os.environ)
+
+CASES = [
+    ("not_a_zip.pt2", "not a zip file"),
+    ("truncated.pt2", r"no zip central directory \(truncated file\?\)|overruns the file"),
+    ("compressed.pt2", r"is compressed \(method 8\); torch.export.save writes stored entries only"),
+    ("dotdot_name.pt2", r"is absolute or climbs out with '\.\.'"),
+    ("schema_major_7.pt2", r"schema version 7\.3; this frontend reads major version 8"),
+    ("bad_format.pt2", r"archive_format is 'pt3', expected 'pt2'"),
+    ("weight_overruns.pt2", r"tensor 'conv.weight': sizes/strides/offset overrun its data file"),
+    ("undefined_value.pt2", r"reads value 'nowhere', which nothing defines"),
+    ("unknown_op.pt2", r"1 op\(s\) of the program have no ONNX lowering:\n  aten\.no_such_op\.default \(node '\w+' in module '\w*'\)"),
+]
+
+
+@pytest.mark.parametrize("name,message", CASES, ids=[c[0] for c in CASES])
+def test_refused_clearly_nothing_written(tmp_path, name, message):
+    out = tmp_path / "out.onnx"
+    r = subprocess.run([MX, "export", os.path.join(CORPUS, name), "-o", str(out)],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0, r.stdout
+    assert r.returncode < 128, f"killed by a signal: {r.stderr}"
+    assert re.search(message, r.stderr), r.stderr
+    assert "internal error" not in r.stderr
+    assert list(tmp_path.iterdir()) == [], "a refused export left files behind"
+
+
+def test_every_unsupported_op_listed_at_once(tmp_path):
+    """Two unknown ops: both in one message, each with its node and module."""
+    r = subprocess.run([MX, "export", os.path.join(CORPUS, "two_unknown_ops.pt2"), "-o", str(tmp_path / "o.onnx")],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0
+    assert "2 op(s) of the program have no ONNX lowering" in r.stderr, r.stderr
+    assert "aten.no_such_op.default" in r.stderr and "aten.other_missing_op.default" in r.stderr
+
+
+def test_newer_torchscript_names_the_op_and_the_pt2_route(tmp_path):
+    """A TorchScript file torch 2.15 wrote with scaled_dot_product_attention:
+    LibTorch 1.13 cannot load it; the message names the op and the .pt2 way
+    (tests/fixtures/torchscript_newer/make_fixture.py)."""
+    model = os.path.join(os.path.dirname(__file__), "..", "fixtures", "torchscript_newer", "sdpa_torch2.pt")
+    r = subprocess.run([MX, "export", model, "-o", str(tmp_path / "o.onnx"), "--input", "x:float32[1,5,8]"],
+                       capture_output=True, text=True, timeout=120)
+    if "no frontend reads" in r.stderr and "torchscript" not in r.stderr:
+        pytest.skip("the torchscript frontend is not built")
+    assert r.returncode != 0
+    assert "scaled_dot_product_attention" in r.stderr, r.stderr
+    assert "torch.export" in r.stderr and ".pt2" in r.stderr, r.stderr
+    assert list(tmp_path.iterdir()) == []
