@@ -59,3 +59,39 @@ def test_newer_torchscript_names_the_op_and_the_pt2_route(tmp_path):
     assert "scaled_dot_product_attention" in r.stderr, r.stderr
     assert "torch.export" in r.stderr and ".pt2" in r.stderr, r.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+# ------------------------------------------------------------- input specs
+BERT = os.path.join(os.path.dirname(__file__), "..", "fixtures", "pt2", "bert_tiny.pt2")
+
+
+def _export_bert(tmp_path, *specs):
+    args = [MX, "export", BERT, "-o", str(tmp_path / "b.onnx")]
+    for s in specs:
+        args += ["--input", s]
+    return subprocess.run(args, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("spec,message", [
+    ("input_ids:int64[batch=2,seq=65]", r"input 'input_ids' dim 1 = 65 is outside the range the program allows for s\d+: \[2, 64\]"),
+    ("input_ids:float32[batch=2,seq=8]", r"input 'input_ids' .* has dtype float32 but the program's input 'input_ids' is int64"),
+    ("input_ids:int64[2,8,1]", r"has rank 3 but the program expects rank 2"),
+    ("token_ids:int64[2,8]", r"unknown input 'token_ids' .*the program's inputs are: input_ids, attention_mask"),
+    ("input_ids:int64[batch=0,seq=8]", r"dim 'batch=0' must be at least 1"),
+])
+def test_input_spec_checked_against_the_program(tmp_path, spec, message):
+    r = _export_bert(tmp_path, spec)
+    assert r.returncode != 0
+    assert re.search(message, r.stderr), r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_input_spec_names_the_dims_of_every_input_sharing_them(tmp_path):
+    """A spec for input_ids names batch/seq; attention_mask shares the
+    program's symbols, so its dims get the same names."""
+    onnx = pytest.importorskip("onnx")
+    r = _export_bert(tmp_path, "input_ids:int64[batch=2,seq=8]")
+    assert r.returncode == 0, r.stderr
+    m = onnx.load(str(tmp_path / "b.onnx"))
+    dims = {i.name: [d.dim_param or d.dim_value for d in i.type.tensor_type.shape.dim] for i in m.graph.input}
+    assert dims == {"input_ids": ["batch", "seq"], "attention_mask": ["batch", "seq"]}, dims

@@ -47,9 +47,13 @@ Spec parse(const std::string& text) {
   return s;
 }
 
-void set_dim(onnx::TensorShapeProto_Dimension* d, const Dim& dim, const SpecDim* spec) {
+// A symbolic dim is named after the program's symbol, or after the name a
+// spec gave any dim with that symbol (so every input sharing the symbol
+// shares the name).
+void set_dim(onnx::TensorShapeProto_Dimension* d, const Dim& dim, const std::map<std::string, std::string>& names) {
   if (dim.is_static) return d->set_dim_value(dim.value);
-  if (spec && !spec->name.empty()) return d->set_dim_param(spec->name);
+  auto it = names.find(dim.symbol);
+  if (!dim.symbol.empty() && it != names.end()) return d->set_dim_param(it->second);
   d->set_dim_param(!dim.symbol.empty() ? dim.symbol : dim.expr);
 }
 
@@ -98,6 +102,21 @@ std::vector<std::string> add_graph_inputs(const Program& p, const std::vector<st
       throw Error(MX_ERR_INVALID_ARGUMENT, "unknown input '" + name + "' (spec '" + s.text +
                                                "'); the program's inputs are: " + list);
     }
+  std::map<std::string, std::string> dim_names;  // program symbol -> spec name
+  for (const auto& in : p.inputs) {
+    auto spec = specs.find(in.value);
+    auto meta = p.tensors.find(in.value);
+    if (in.kind != InputSlot::user || spec == specs.end() || meta == p.tensors.end()) continue;
+    for (size_t k = 0; k < spec->second.dims.size() && k < meta->second.sizes.size(); ++k) {
+      const Dim& d = meta->second.sizes[k];
+      const std::string& name = spec->second.dims[k].name;
+      if (d.is_static || d.symbol.empty() || name.empty()) continue;
+      auto [it, fresh] = dim_names.emplace(d.symbol, name);
+      if (!fresh && it->second != name)
+        throw Error(MX_ERR_INVALID_ARGUMENT, "input specs name the program's dim " + d.symbol + " both '" + it->second +
+                                                 "' and '" + name + "' (one size, one name)");
+    }
+  }
   for (const auto& in : p.inputs) {
     if (in.kind != InputSlot::user) continue;
     if (in.value.empty())
@@ -114,7 +133,7 @@ std::vector<std::string> add_graph_inputs(const Program& p, const std::vector<st
     tt->set_elem_type(meta->second.dtype);
     auto* shape = tt->mutable_shape();
     for (size_t k = 0; k < meta->second.sizes.size(); ++k)
-      set_dim(shape->add_dim(), meta->second.sizes[k], spec != specs.end() ? &spec->second.dims[k] : nullptr);
+      set_dim(shape->add_dim(), meta->second.sizes[k], dim_names);
     names.push_back(in.value);
   }
   return names;

@@ -72,6 +72,8 @@ std::map<std::string, TensorMeta> read_tensor_values(const json& graph) {
     TensorMeta t;
     t.dtype = onnx_dtype_of_torch(meta.at("dtype").get<int64_t>());
     for (const auto& d : meta.at("sizes")) t.sizes.push_back(read_dim(d));
+    if (meta.contains("strides") && meta["strides"].is_array())
+      for (const auto& d : meta["strides"]) t.strides.push_back(read_dim(d));
     out.emplace(name, std::move(t));
   }
   return out;

@@ -27,6 +27,7 @@ struct Dim {
 struct TensorMeta {
   int32_t dtype = 0;  // onnx::TensorProto_DataType
   std::vector<Dim> sizes;
+  std::vector<Dim> strides;  // as torch recorded them (as_strided needs them)
 };
 
 // A graph input as the signature classifies it.

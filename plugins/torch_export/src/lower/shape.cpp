@@ -278,6 +278,61 @@ void lower_slice_scatter(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_slice_scatter, "aten.slice_scatter");
 
+// as_strided(self, size, stride, storage_offset=None) over a self whose
+// recorded strides are contiguous: its storage is then self in row-major
+// order. Contiguous output strides (size-1 dims aside) and no offset make
+// it a Reshape; other views of a static self become a Gather with constant
+// flat indices. Views of a non-contiguous self read a storage the graph no
+// longer holds: refused.
+bool contiguous(const std::vector<Dim>& sizes, const std::vector<int64_t>& strides) {
+  int64_t expect = 1;
+  for (size_t r = sizes.size(); r-- > 0;) {
+    if (sizes[r].is_static && sizes[r].value == 1) continue;
+    if (strides[r] != expect) return false;
+    if (!sizes[r].is_static) return r == 0;  // only the leading dim may be dynamic
+    expect *= sizes[r].value;
+  }
+  return true;
+}
+
+void lower_as_strided(LowerCtx& cx) {
+  const json& self_arg = cx.arg("self")->at("as_tensor");
+  const TensorMeta& in = cx.meta_of(self_arg.at("name").get<std::string>());
+  std::vector<int64_t> in_strides;
+  for (const auto& d : in.strides) {
+    if (!d.is_static) cx.unsupported("as_strided of a tensor with symbolic strides");
+    in_strides.push_back(d.value);
+  }
+  if (in_strides.size() != in.sizes.size() || !contiguous(in.sizes, in_strides))
+    cx.unsupported("as_strided of a non-contiguous tensor (its storage is not in the graph)");
+  const auto stride = cx.ints("stride");
+  const int64_t offset = cx.has("storage_offset") ? cx.int_arg("storage_offset") : 0;
+  const TensorMeta& out = cx.out_meta();
+  if (offset == 0 && stride.size() == out.sizes.size() && contiguous(out.sizes, stride))
+    return cx.out(0, cx.emit1("Reshape", {cx.tensor("self"), cx.int_list("size")}));
+  std::vector<int64_t> size;
+  for (const auto& d : out.sizes) {
+    if (!d.is_static) cx.unsupported("a non-contiguous as_strided view with dynamic sizes");
+    size.push_back(d.value);
+  }
+  std::vector<int64_t> flat, idx(size.size(), 0);
+  int64_t n = 1;
+  for (auto d : size) n *= d;
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t at = offset;
+    for (size_t r = 0; r < size.size(); ++r) at += idx[r] * stride[r];
+    flat.push_back(at);
+    for (size_t r = size.size(); r-- > 0;) {
+      if (++idx[r] < size[r]) break;
+      idx[r] = 0;
+    }
+  }
+  std::string x = cx.emit1("Reshape", {cx.tensor("self"), cx.ci64({-1})});
+  std::string g = cx.emit1("Gather", {x, cx.ci64(flat)}, {attr("axis", int64_t{0})});
+  cx.out(0, cx.emit1("Reshape", {g, cx.ci64(size)}));
+}
+MXTE_LOWER(lower_as_strided, "aten.as_strided");
+
 void lower_fill(LowerCtx& cx) {
   cx.out(0, cx.emit1("Expand", {cx.operand("value", cx.out_dtype()), cx.shape_of(cx.tensor("self"))}));
 }
