@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The main job on the bundled default model:
-#   setup (scripts/setup.sh) -> build examples/sample's tiny transformer and
+#   setup (scripts/setup.sh: only the packages and targets the main job
+#   needs — SDK, CLI, plugins; no test-only package, no test target)
+#   -> build examples/sample's tiny transformer and
 #   trace it (sample.pt) -> `modelexport export` -> `modelexport inspect`
 #   -> check the ONNX file against LibTorch with ONNX Runtime.
 #

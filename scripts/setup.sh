@@ -2,12 +2,24 @@
 # Sets up a Debian 12 machine for modelexport, builds it and installs it.
 # Idempotent: every step is skipped quickly when it is already done.
 #
+#   scripts/setup.sh               what the main job needs (scripts/demo.sh):
+#                                  the SDK, the CLI and the plugins
+#   scripts/setup.sh --with-tests  + the test-only packages and the tests,
+#                                  fuzz-corpus replays and dev tools
+#                                  (scripts/test.sh)
+#
 #   1. Debian packages   scripts/deps/apt-packages.txt      (apt-get, as root)
+#                        [+ apt-packages-test.txt]
 #   2. Python venv       <repo>/.venv, --system-site-packages (Debian torch 1.13)
-#   3. PyPI packages     scripts/deps/python-requirements.txt -c python-constraints.txt
-#   4. configure         CMake + Ninja -> <repo>/build (RelWithDebInfo)
+#   3. PyPI packages     scripts/deps/python-requirements.txt [+ python-requirements-test.txt]
+#                        -c python-constraints.txt
+#   4. configure         CMake + Ninja -> <repo>/build (RelWithDebInfo),
+#                        MODELEXPORT_BUILD_TESTS=OFF|ON
 #   5. build             cmake --build -j$(nproc)
 #   6. install           cmake --install -> /usr/local (as root), ldconfig
+#
+# A build dir already configured with the tests keeps them: a demo run after
+# a test run does not take the test targets away.
 #
 # Run as root or as a user with sudo (sudo is only used when not root).
 # Environment overrides: MX_BUILD_DIR, MX_VENV, MX_PREFIX, MX_BUILD_TYPE,
@@ -17,14 +29,32 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 mx_trap_errors
 
 DEPS="$MX_REPO/scripts/deps"
+with_tests=0
+for arg in "$@"; do
+  case "$arg" in
+    --with-tests) with_tests=1 ;;
+    -h|--help) sed -n '2,/^set -E/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
+    *) mx_die "unknown argument '$arg' (expected: --with-tests)" ;;
+  esac
+done
+cache="$MX_BUILD_DIR/CMakeCache.txt"
+if ((!with_tests)) && [[ -f "$cache" ]] && grep -q '^MODELEXPORT_BUILD_TESTS:BOOL=ON$' "$cache"; then
+  with_tests=1
+fi
+apt_lists=("$DEPS/apt-packages.txt")
+pip_lists=("$DEPS/python-requirements.txt")
+if ((with_tests)); then
+  apt_lists+=("$DEPS/apt-packages-test.txt")
+  pip_lists+=("$DEPS/python-requirements-test.txt")
+fi
 [[ -r /etc/debian_version ]] || mx_die "this script targets Debian 12 (no /etc/debian_version)"
 # Build tree ~2 GB, venv ~0.3 GB, fixtures and test scratch ~1 GB; the test
 # script's sanitizer build adds ~1.5 GB (checked there).
 mx_require_space "$MX_BUILD_DIR" 4 "setup (build tree, venv, fixtures)"
 
 # ---------------------------------------------------------------------------
-mx_step "1/6 Debian packages ($DEPS/apt-packages.txt)"
-mapfile -t apt_packages < <(mx_read_list "$DEPS/apt-packages.txt")
+mx_step "1/6 Debian packages (${apt_lists[*]#"$DEPS/"})"
+mapfile -t apt_packages < <(for list in "${apt_lists[@]}"; do mx_read_list "$list"; done)
 missing=()
 for pkg in "${apt_packages[@]}"; do
   status="$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)"
@@ -64,11 +94,11 @@ else
 fi
 
 # ---------------------------------------------------------------------------
-mx_step "3/6 PyPI packages (python-requirements.txt, constraints python-constraints.txt)"
+mx_step "3/6 PyPI packages (${pip_lists[*]#"$DEPS/"}, constraints python-constraints.txt)"
 # Satisfied when every requirement is installed and every installed one
 # matches its constraint; pip's own vendored `packaging` does the matching.
 check_requirements() {
-  "$MX_VENV/bin/python" - "$DEPS/python-requirements.txt" "$DEPS/python-constraints.txt" <<'EOF'
+  "$MX_VENV/bin/python" - "$DEPS/python-constraints.txt" "${pip_lists[@]}" <<'EOF'
 import sys
 from importlib import metadata
 from pip._vendor.packaging.requirements import Requirement
@@ -81,7 +111,8 @@ def read(path):
             out.append(Requirement(line))
     return out
 
-reqs, cons = read(sys.argv[1]), read(sys.argv[2])
+cons = read(sys.argv[1])
+reqs = [r for path in sys.argv[2:] for r in read(path)]
 pins = {c.name.lower().replace("_", "-"): c for c in cons}
 bad = []
 for r in reqs:
@@ -111,7 +142,7 @@ if check_requirements; then
   mx_ok "all requirements satisfied"
 else
   "$MX_VENV/bin/python" -m pip install --disable-pip-version-check -q \
-    -r "$DEPS/python-requirements.txt" -c "$DEPS/python-constraints.txt"
+    "${pip_lists[@]/#/-r}" -c "$DEPS/python-constraints.txt"
   check_requirements || mx_die "pip finished but the requirements are still not satisfied"
   mx_ok "installed"
 fi
@@ -120,8 +151,8 @@ numpy_version="$("$MX_VENV/bin/python" -c 'import numpy; print(numpy.__version__
   mx_die "the venv has NumPy $numpy_version; Debian's torch 1.13 needs the system NumPy 1.x"
 
 # ---------------------------------------------------------------------------
-mx_step "4/6 configure ($MX_BUILD_DIR, $MX_BUILD_TYPE, prefix $MX_PREFIX)"
-cache="$MX_BUILD_DIR/CMakeCache.txt"
+tests_flag=$( ((with_tests)) && echo ON || echo OFF)
+mx_step "4/6 configure ($MX_BUILD_DIR, $MX_BUILD_TYPE, prefix $MX_PREFIX, tests $tests_flag)"
 if [[ -f "$cache" ]] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$cache"; then
   mx_info "existing build dir was not configured with Ninja: starting afresh"
   rm -rf "$MX_BUILD_DIR"
@@ -133,6 +164,7 @@ cmake -S "$MX_REPO" -B "$MX_BUILD_DIR" -G Ninja \
   -DCMAKE_BUILD_TYPE="$MX_BUILD_TYPE" \
   -DCMAKE_INSTALL_PREFIX="$MX_PREFIX" \
   -DPython3_EXECUTABLE="$MX_VENV/bin/python" \
+  -DMODELEXPORT_BUILD_TESTS="$tests_flag" \
   --no-warn-unused-cli ${MX_CMAKE_ARGS:-} >"$configure_log" 2>&1 || {
     cat "$configure_log" >&2
     mx_die "CMake configure failed (log: $configure_log)"

@@ -12,14 +12,18 @@
 # Every stage runs even when an earlier one failed; the exit status is
 # non-zero if any failed, and a summary closes the output.
 #
-# MX_SKIP_SETUP=1 skips scripts/setup.sh (when it has just been run);
+# MX_SKIP_SETUP=1 skips `scripts/setup.sh --with-tests` (when it has just been run);
 # MX_SKIP_SANITIZERS=1 skips the sanitizer build (quick local runs only).
 set -Eeuo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 if [[ "${MX_SKIP_SETUP:-0}" != 1 ]]; then
-  "$MX_REPO/scripts/setup.sh"
+  # The test-only packages (scripts/deps/*-test.txt) and the test targets
+  # come on top of what the demo needs.
+  "$MX_REPO/scripts/setup.sh" --with-tests
 fi
+grep -q '^MODELEXPORT_BUILD_TESTS:BOOL=ON$' "$MX_BUILD_DIR/CMakeCache.txt" 2>/dev/null ||
+  mx_die "$MX_BUILD_DIR has no test targets: run scripts/setup.sh --with-tests (MX_SKIP_SETUP=1 skipped it)"
 
 # The sanitizer build (~1.5 GB) and the tests' scratch files (exports,
 # pytest's temporary directories: ~1 GB).

@@ -260,6 +260,60 @@ class RecurrentOps(nn.Module):
         return o, h, c, g, gh
 
 
+class RecurrentVariant(nn.Module):
+    """One recurrent layer; x is [batch, seq, IN] whatever the layer's
+    batch_first. With `initial_state`, the states are computed from x
+    (non-zero, batch-dynamic); without, PyTorch's zeros are traced."""
+    IN, HIDDEN = 5, 6
+
+    def __init__(self, cell, layers, bidirectional, batch_first, initial_state):
+        super().__init__()
+        kwargs = dict(num_layers=layers, bidirectional=bidirectional, batch_first=batch_first)
+        if cell in ("rnn_tanh", "rnn_relu"):
+            self.rnn = nn.RNN(self.IN, self.HIDDEN, nonlinearity=cell[4:], **kwargs)
+        else:
+            self.rnn = (nn.LSTM if cell == "lstm" else nn.GRU)(self.IN, self.HIDDEN, **kwargs)
+        self.cell, self.batch_first, self.initial_state = cell, batch_first, initial_state
+        self.rows = layers * (2 if bidirectional else 1)
+        self.state = nn.Linear(self.IN, self.HIDDEN) if initial_state else None
+
+    def forward(self, x):
+        seq = x if self.batch_first else x.transpose(0, 1)
+        if not self.initial_state:
+            out = self.rnn(seq)
+        else:
+            h0 = torch.tanh(self.state(x.mean(dim=1))).unsqueeze(0).repeat(self.rows, 1, 1)
+            out = self.rnn(seq, (h0, 0.5 * h0) if self.cell == "lstm" else h0)
+        y, state = out
+        y = y if self.batch_first else y.transpose(0, 1)
+        return (y,) + (state if isinstance(state, tuple) else (state,))
+
+
+# Every combination issue 15 asks for, one submodule each, named
+# <cell>_l<layers>_<uni|bi>_<bf|sf>_<h0|zero> (bf: batch_first=True).
+RECURRENT_CELLS = ("rnn_tanh", "rnn_relu", "gru", "lstm")
+
+
+def recurrent_variant_names():
+    return [f"{c}_l{n}_{d}_{b}_{h}" for c in RECURRENT_CELLS for n in (1, 2) for d in ("uni", "bi")
+            for b in ("bf", "sf") for h in ("h0", "zero")]
+
+
+class RecurrentGrid(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.variants = nn.ModuleDict()
+        for name in recurrent_variant_names():
+            cell, layers, d, b, h = name.rsplit("_", 4)
+            self.variants[name] = RecurrentVariant(cell, int(layers[1:]), d == "bi", b == "bf", h == "h0")
+
+    def forward(self, x):
+        outs = []
+        for v in self.variants.values():
+            outs.extend(v(x))
+        return tuple(outs)
+
+
 class OpsModel(nn.Module):
     """A root that only dispatches to the op block."""
     def __init__(self, block):
@@ -361,6 +415,9 @@ MODELS = {
         ("x", "float32", ["batch", 4, 9, 11], (2, 4, 9, 11), (1, 4, 9, 11), 0)]),
     "ops_recurrent": (RecurrentOpsModel, [
         ("x", "float32", ["batch", "seq", 8], (2, 7, 8), (3, 4, 8), 0)]),
+    # seq 7 -> 4 (and batch 2 -> 3): both sequence lengths are checked.
+    "ops_recurrent_grid": (RecurrentGrid, [
+        ("x", "float32", ["batch", "seq", 5], (2, 7, 5), (3, 4, 5), 0)]),
     "unsupported": (Unsupported, [
         ("x", "float32", [2, 8], (2, 8), (2, 8), 0)]),
 }

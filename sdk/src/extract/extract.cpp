@@ -5,8 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include <onnx/shape_inference/implementation.h>
-
+#include "extract/boundary_types.hpp"
 #include "functions/graph_utils.hpp"
 #include "util/error.hpp"
 #include "util/options.hpp"
@@ -15,60 +14,6 @@ namespace modelexport::extract {
 namespace {
 
 using functions::is_within;
-
-// Types of every tensor the model knows: inputs, outputs, value_info,
-// initializers; shape inference fills the rest when something is missing.
-class TypeTable {
- public:
-  explicit TypeTable(const onnx::ModelProto& proto) : proto_(proto) { add(proto.graph()); }
-
-  const onnx::ValueInfoProto* find(const std::string& name) {
-    auto it = types_.find(name);
-    if (it != types_.end() && has_shape(it->second)) return &it->second;
-    if (!inferred_) infer();
-    it = types_.find(name);
-    return it == types_.end() ? nullptr : &it->second;
-  }
-
- private:
-  void add(const onnx::GraphProto& g) {
-    for (const auto* list : {&g.input(), &g.output(), &g.value_info()})
-      for (const auto& v : *list)
-        if (v.has_type() && v.type().has_tensor_type() && v.type().tensor_type().elem_type() != 0) {
-          auto it = types_.find(v.name());
-          if (it == types_.end()) types_.emplace(v.name(), v);
-          else if (!has_shape(it->second) && has_shape(v)) it->second = v;
-        }
-    for (const auto& t : g.initializer()) {
-      onnx::ValueInfoProto v;
-      v.set_name(t.name());
-      auto* tt = v.mutable_type()->mutable_tensor_type();
-      tt->set_elem_type(t.data_type());
-      auto* shape = tt->mutable_shape();
-      for (auto d : t.dims()) shape->add_dim()->set_dim_value(d);
-      types_.emplace(t.name(), v);
-    }
-  }
-  static bool has_shape(const onnx::ValueInfoProto& v) {
-    return v.type().tensor_type().has_shape();
-  }
-  void infer() {
-    inferred_ = true;
-    onnx::ModelProto copy = proto_;
-    try {
-      onnx::ShapeInferenceOptions lenient(/*check_type=*/false, /*error_mode=*/0,
-                                          /*enable_data_propagation=*/true);
-      onnx::shape_inference::InferShapes(copy, onnx::OpSchemaRegistry::Instance(), lenient);
-    } catch (const std::exception&) {
-      // Partial results are still useful; missing types are reported later.
-    }
-    add(copy.graph());
-  }
-
-  const onnx::ModelProto& proto_;
-  std::unordered_map<std::string, onnx::ValueInfoProto> types_;
-  bool inferred_ = false;
-};
 
 std::vector<std::string> known_paths(const hierarchy::Document& doc) {
   std::set<std::string> s;
@@ -167,12 +112,12 @@ std::unique_ptr<mx_model> extract_module(const mx_model& model, const std::strin
   auto* og = p.mutable_graph();
   og->set_name(module.empty() ? g.name() : module);
 
-  TypeTable types(model.proto);
+  BoundaryTypes types(model.proto);
   auto typed = [&](const std::string& name) {
     const auto* v = types.find(name);
     if (!v)
       fail(MX_ERR_UNSUPPORTED, where + ": boundary tensor '" + name + "' of module '" + module +
-                                   "' has no known type (even after shape inference)");
+                                   "' has no known type and shape (even after shape inference)");
     onnx::ValueInfoProto copy = *v;
     copy.set_name(name);
     return copy;

@@ -1,6 +1,7 @@
 // Per-module extraction: the nodes of one module and its descendants as a
-// standalone model. Boundary tensors become graph inputs/outputs typed from
-// value_info (running ONNX shape inference when the model lacks it), the
+// standalone model. Boundary tensors become graph inputs/outputs with an
+// element type and a shape (extract/boundary_types.hpp: declared, inferred,
+// or generalised from two concrete inferences when dims are dynamic), the
 // weights the module uses become its initializers, records are kept.
 #pragma once
 #include <memory>

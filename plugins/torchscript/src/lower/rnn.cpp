@@ -1,89 +1,149 @@
-// Recurrent layers: aten::lstm / aten::gru (the .input overloads nn.LSTM and
-// nn.GRU trace to) as ONNX LSTM / GRU, one node per layer. PyTorch's gate
-// blocks (LSTM i,f,g,o; GRU r,z,n) are reordered to ONNX's (i,o,f,c; z,r,h);
-// GRU uses linear_before_reset=1 (PyTorch's formulation).
+// Recurrent layers: the .input overloads nn.RNN / nn.GRU / nn.LSTM trace to
+//   rnn_tanh / rnn_relu / gru (input, hx,     params, has_biases, num_layers,
+//   lstm                       (input, [h, c], params,   dropout, train,
+//                                                        bidirectional, batch_first)
+// as one ONNX RNN / GRU / LSTM node per layer (ONNX's nodes are single-layer,
+// each direction of a bidirectional layer on its own row of W/R/B).
+//
+// PyTorch stacks gate blocks as LSTM i,f,g,o and GRU r,z,n; ONNX wants
+// i,o,f,c and z,r,h: the rows are reordered by Split/Concat at run time, so
+// the initializers stay the module's own parameters, byte for byte (the
+// `usage` strategy and readers of the weights see what the state_dict has).
+// GRU uses linear_before_reset=1, PyTorch's formulation of the new gate.
+// ONNX's recurrent ops are sequence-major ([seq, batch, ...]); batch_first
+// inputs and outputs are transposed around them.
 #include "lower/common.h"
 
 namespace mxts {
 namespace {
 
-std::string reorder_rows(Ctx& cx, const std::string& w, int64_t hidden, const std::vector<int>& order) {
-  std::vector<int64_t> sizes(order.size(), hidden);
-  auto p = cx.emit("Split", {w, cx.ci64(sizes)}, {attr("axis", int64_t{0})}, order.size());
-  std::vector<std::string> q;
-  for (int k : order) q.push_back(p[k]);
-  return cx.emit1("Concat", q, {attr("axis", int64_t{0})});
+struct CellKind {
+  const char* onnx_op;
+  std::vector<int> gate_order;  // ONNX gate k is PyTorch gate gate_order[k]
+  bool two_states;              // LSTM: (h, c)
+  const char* activation;       // RNN only: "Tanh" / "Relu"; nullptr = op default
+};
+
+CellKind cell_kind(const tj::Node* n) {
+  const std::string kind = n->kind().toQualString();
+  if (kind == "aten::lstm") return {"LSTM", {0, 3, 1, 2}, true, nullptr};
+  if (kind == "aten::gru") return {"GRU", {1, 0, 2}, false, nullptr};
+  if (kind == "aten::rnn_relu") return {"RNN", {0}, false, "Relu"};
+  return {"RNN", {0}, false, "Tanh"};
 }
 
-void lower_rnn(Ctx& cx, const tj::Node* n) {
-  bool lstm = std::string(n->kind().toQualString()) == "aten::lstm";
-  // lstm(input, hx[2], params, has_biases, num_layers, dropout, train, bidirectional, batch_first)
-  // gru (input, hx,    params, has_biases, num_layers, dropout, train, bidirectional, batch_first)
+struct RecurrentArgs {
+  bool has_biases, bidirectional, batch_first;
+  int64_t layers, directions, hidden;
+  std::vector<VP> params;  // per layer, per direction: w_ih, w_hh[, b_ih, b_hh]
+  size_t per_direction() const { return has_biases ? 4 : 2; }
+  const VP& param(int64_t layer, int64_t dir, size_t k) const {
+    return params[static_cast<size_t>(layer * directions + dir) * per_direction() + k];
+  }
+};
+
+RecurrentArgs recurrent_args(Ctx& cx) {
   if (!cx.in(1)->iv.isTensor() && !cx.in(1)->iv.isList()) cx.unsupported("packed sequences");
   if (cx.rank(0) != 3) cx.unsupported("unbatched recurrent input");
-  bool has_b = cx.b(3), bidir = cx.b(7), batch_first = cx.b(8);
-  int64_t layers = cx.i(4);
   if (cx.b(6)) cx.unsupported("recurrent layer in training mode");
-  int64_t nd = bidir ? 2 : 1;
-  auto params = elems_of(cx, cx.in(2));
-  int64_t per = has_b ? 4 : 2;
-  if (static_cast<int64_t>(params.size()) != layers * nd * per) cx.unsupported("recurrent layer with projections");
-  int64_t hidden = params[1]->iv.toTensor().size(1);
-  int64_t gates = lstm ? 4 : 3;
-  std::vector<int> order = lstm ? std::vector<int>{0, 3, 1, 2} : std::vector<int>{1, 0, 2};
-  auto dt = cx.out_dtype(0);
-  std::string x = cx.t(0);
-  if (batch_first) x = cx.transpose(x, {1, 0, 2});
-  std::string h0, c0;
-  if (lstm) {
-    auto hx = elems_of(cx, cx.in(1));
-    h0 = cx.t(hx[0]);
-    c0 = cx.t(hx[1]);
-  } else {
-    h0 = cx.t(1);
-  }
-  std::vector<std::string> hs, cs;
-  for (int64_t l = 0; l < layers; ++l) {
-    std::vector<std::string> W, R, B;
-    for (int64_t d = 0; d < nd; ++d) {
-      size_t base = static_cast<size_t>((l * nd + d) * per);
-      W.push_back(cx.unsqueeze(reorder_rows(cx, cx.t(params[base]), hidden, order), {0}));
-      R.push_back(cx.unsqueeze(reorder_rows(cx, cx.t(params[base + 1]), hidden, order), {0}));
-      if (has_b) {
-        std::string bi = reorder_rows(cx, cx.t(params[base + 2]), hidden, order);
-        std::string bh = reorder_rows(cx, cx.t(params[base + 3]), hidden, order);
-        B.push_back(cx.unsqueeze(cx.emit1("Concat", {bi, bh}, {attr("axis", int64_t{0})}), {0}));
-      }
-    }
-    auto cat0 = [&](const std::vector<std::string>& v) {
-      return v.size() == 1 ? v[0] : cx.emit1("Concat", v, {attr("axis", int64_t{0})});
-    };
-    std::vector<std::string> ins = {x, cat0(W), cat0(R), has_b ? cat0(B) : "", ""};
-    auto rows = [&](const std::string& s) {
-      return cx.emit1("Slice", {s, cx.ci64({l * nd}), cx.ci64({(l + 1) * nd}), cx.ci64({0})});
-    };
-    ins.push_back(rows(h0));
-    if (lstm) ins.push_back(rows(c0));
-    std::vector<onnx::AttributeProto> a = {attr("hidden_size", hidden),
-                                           attr("direction", std::string(bidir ? "bidirectional" : "forward"))};
-    if (!lstm) a.push_back(attr("linear_before_reset", int64_t{1}));
-    auto o = cx.emit(lstm ? "LSTM" : "GRU", ins, a, lstm ? 3 : 2);
-    // Y [seq, nd, batch, H] -> [seq, batch, nd*H]
-    x = cx.emit1("Reshape", {cx.transpose(o[0], {0, 2, 1, 3}), cx.ci64({0, 0, -1})});
-    hs.push_back(o[1]);
-    if (lstm) cs.push_back(o[2]);
-    (void)gates;
-  }
-  if (batch_first) x = cx.transpose(x, {1, 0, 2});
-  auto cat0 = [&](const std::vector<std::string>& v) {
-    return v.size() == 1 ? cx.emit1("Identity", v) : cx.emit1("Concat", v, {attr("axis", int64_t{0})});
-  };
-  (void)dt;
-  cx.out(0, x);
-  cx.out(1, cat0(hs));
-  if (lstm) cx.out(2, cat0(cs));
+  RecurrentArgs a;
+  a.has_biases = cx.b(3);
+  a.layers = cx.i(4);
+  a.bidirectional = cx.b(7);
+  a.batch_first = cx.b(8);
+  a.directions = a.bidirectional ? 2 : 1;
+  a.params = elems_of(cx, cx.in(2));
+  if (static_cast<int64_t>(a.params.size()) != a.layers * a.directions * static_cast<int64_t>(a.per_direction()))
+    cx.unsupported("recurrent layer with projections (proj_size)");
+  a.hidden = a.params[1]->iv.toTensor().size(1);  // w_hh: [gates * H, H]
+  return a;
 }
-MXTS_LOWER(lower_rnn, "aten::lstm", "aten::gru");
+
+// Gate blocks of a [gates * H, ...] weight or [gates * H] bias in ONNX order.
+std::string onnx_gate_order(Ctx& cx, const std::string& w, int64_t hidden, const std::vector<int>& order) {
+  if (order.size() == 1) return w;
+  const std::vector<int64_t> sizes(order.size(), hidden);
+  auto blocks = cx.emit("Split", {w, cx.ci64(sizes)}, {attr("axis", int64_t{0})}, order.size());
+  std::vector<std::string> reordered;
+  for (int k : order) reordered.push_back(blocks[static_cast<size_t>(k)]);
+  return cx.emit1("Concat", reordered, {attr("axis", int64_t{0})});
+}
+
+std::string concat0(Ctx& cx, const std::vector<std::string>& parts) {
+  return parts.size() == 1 ? parts[0] : cx.emit1("Concat", parts, {attr("axis", int64_t{0})});
+}
+
+// ONNX W [dirs, gates*H, in], R [dirs, gates*H, H], B [dirs, 2*gates*H] ("" without biases).
+struct LayerWeights {
+  std::string W, R, B;
+};
+
+LayerWeights layer_weights(Ctx& cx, const RecurrentArgs& a, const CellKind& cell, int64_t layer) {
+  std::vector<std::string> W, R, B;
+  auto gates = [&](int64_t dir, size_t k) {
+    return onnx_gate_order(cx, cx.t(a.param(layer, dir, k)), a.hidden, cell.gate_order);
+  };
+  for (int64_t d = 0; d < a.directions; ++d) {
+    W.push_back(cx.unsqueeze(gates(d, 0), {0}));
+    R.push_back(cx.unsqueeze(gates(d, 1), {0}));
+    if (a.has_biases)
+      B.push_back(cx.unsqueeze(cx.emit1("Concat", {gates(d, 2), gates(d, 3)}, {attr("axis", int64_t{0})}), {0}));
+  }
+  return {concat0(cx, W), concat0(cx, R), a.has_biases ? concat0(cx, B) : ""};
+}
+
+std::vector<onnx::AttributeProto> cell_attributes(const RecurrentArgs& a, const CellKind& cell) {
+  std::vector<onnx::AttributeProto> attrs = {
+      attr("hidden_size", a.hidden),
+      attr("direction", std::string(a.bidirectional ? "bidirectional" : "forward"))};
+  if (std::string(cell.onnx_op) == "GRU") attrs.push_back(attr("linear_before_reset", int64_t{1}));
+  if (cell.activation) {  // one activation per direction
+    onnx::AttributeProto act;
+    act.set_name("activations");
+    act.set_type(onnx::AttributeProto::STRINGS);
+    for (int64_t d = 0; d < a.directions; ++d) act.add_strings(cell.activation);
+    attrs.push_back(act);
+  }
+  return attrs;
+}
+
+// Rows [layer * dirs, (layer + 1) * dirs) of a [layers * dirs, batch, H] state.
+std::string layer_rows(Ctx& cx, const std::string& state, const RecurrentArgs& a, int64_t layer) {
+  if (a.layers == 1) return state;
+  return cx.emit1("Slice", {state, cx.ci64({layer * a.directions}), cx.ci64({(layer + 1) * a.directions}),
+                            cx.ci64({0})});
+}
+
+void lower_recurrent(Ctx& cx, const tj::Node* n) {
+  const CellKind cell = cell_kind(n);
+  const RecurrentArgs a = recurrent_args(cx);
+  // Initial states: [layers * dirs, batch, H] whatever batch_first says.
+  std::vector<std::string> states;
+  if (cell.two_states) {
+    for (const auto& s : elems_of(cx, cx.in(1))) states.push_back(cx.t(s));
+  } else {
+    states.push_back(cx.t(1));
+  }
+  std::string x = cx.t(0);
+  if (a.batch_first) x = cx.transpose(x, {1, 0, 2});
+  std::vector<std::vector<std::string>> finals(states.size());  // per state, per layer
+  for (int64_t l = 0; l < a.layers; ++l) {
+    const LayerWeights w = layer_weights(cx, a, cell, l);
+    std::vector<std::string> ins = {x, w.W, w.R, w.B, /*sequence_lens*/ ""};
+    for (const auto& s : states) ins.push_back(layer_rows(cx, s, a, l));
+    auto o = cx.emit(cell.onnx_op, ins, cell_attributes(a, cell), 1 + states.size());
+    // Y [seq, dirs, batch, H] -> [seq, batch, dirs * H]: the next layer's input.
+    x = cx.emit1("Reshape", {cx.transpose(o[0], {0, 2, 1, 3}), cx.ci64({0, 0, -1})});
+    for (size_t k = 0; k < states.size(); ++k) finals[k].push_back(o[1 + k]);
+  }
+  if (a.batch_first) x = cx.transpose(x, {1, 0, 2});
+  cx.out(0, x);
+  // Each final state must be its own ONNX value (it may also be a graph
+  // output): a single layer's goes through Identity.
+  for (size_t k = 0; k < finals.size(); ++k)
+    cx.out(1 + k, finals[k].size() == 1 ? cx.emit1("Identity", finals[k]) : concat0(cx, finals[k]));
+}
+MXTS_LOWER(lower_recurrent, "aten::lstm", "aten::gru", "aten::rnn_tanh", "aten::rnn_relu");
 
 }  // namespace
 }  // namespace mxts
