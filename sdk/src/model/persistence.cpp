@@ -9,8 +9,10 @@
 #include "model/check.hpp"
 #include "model/external_data.hpp"
 #include "model/onnx_io.hpp"
+#include "model/tensor_data.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
+#include "util/output_set.hpp"
 #include "util/options.hpp"
 
 namespace modelexport::model {
@@ -105,12 +107,14 @@ std::unique_ptr<mx_model> load_model_file(const std::string& path) {
     proto = parse_onnx(bytes, path);
   }
   DataFiles files = open_external_data(proto, path);
+  check_tensor_data(proto, files, path);
   return build(std::move(proto), path, read_sidecar(path), std::move(files));
 }
 
 std::unique_ptr<mx_model> load_model_bytes(std::string_view bytes) {
   onnx::ModelProto proto = parse_onnx(bytes, "bytes");
   refuse_external_data(proto, "bytes");
+  check_tensor_data(proto, {}, "bytes");
   return build(std::move(proto), "", std::nullopt);
 }
 
@@ -123,31 +127,27 @@ std::string save_model_bytes(const mx_model& model, const SaveOptions& options) 
 
 void save_model_file(const mx_model& model, const std::string& path,
                      const SaveOptions& options) {
-  // Stage every file before renaming any, so an I/O error on one does not
-  // leave a model without its data or its sidecar.
-  std::optional<StagedWriter> data;
-  std::string onnx_bytes;
+  // Every file of the output is staged before any is renamed, and the
+  // renames are undone if one fails (util/output_set.hpp): a reader never
+  // sees a model without its data or its sidecar, nor a mix of old and new.
+  OutputSet output;
+  const std::string data_path = path + ".data";
   {
     onnx::ModelProto out = prepared(model, options, path, false);
     if (wants_external(out, options)) {
-      data.emplace(path + ".data");
       // Nothing large enough: no (empty) data file; the temp file goes.
       if (externalize(out, model.external_files, external_data_location(path),
-                      kExternalDataMinBytes, path, *data) == 0)
-        data.reset();
+                      kExternalDataMinBytes, path, output.add(data_path)) == 0)
+        output.discard(data_path);
     } else if (has_external_data(out)) {
       inline_external_data(out, model.external_files, path);
     }
-    onnx_bytes = serialize_onnx(out, path);
+    output.add(path).write(serialize_onnx(out, path));
   }
-  StagedFile onnx_file(path, onnx_bytes);
-  std::optional<StagedFile> sidecar;
   if (options.sidecar)
-    sidecar.emplace(sidecar_path(path), dump_text(hierarchy::document_to_json(model.hierarchy), 2) + "\n");
-  // The data file first: a reader never sees a model whose data is missing.
-  if (data) data->commit();
-  onnx_file.commit();
-  if (sidecar) sidecar->commit();
+    output.add(sidecar_path(path))
+        .write(dump_text(hierarchy::document_to_json(model.hierarchy), 2) + "\n");
+  output.commit();
 }
 
 }  // namespace modelexport::model
