@@ -53,11 +53,11 @@ struct Module {
 // node's current position.
 struct NodeRecord {
   std::string name;    // ONNX node name ("" for an unnamed node)
-  std::optional<int64_t> index;  // position of the node in graph.node
   std::string module;  // module path
   std::string tag;     // "" = derive from the module tree
   Evidence evidence = Evidence::root;
   Json extra = Json::object();
+  std::optional<int64_t> index;  // position of the node in graph.node
 };
 
 struct Document {

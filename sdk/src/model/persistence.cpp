@@ -13,15 +13,37 @@
 #include "util/error.hpp"
 #include "util/files.hpp"
 #include "util/output_set.hpp"
+#include "util/warn.hpp"
 #include "util/options.hpp"
 
 namespace modelexport::model {
 namespace {
 
-std::optional<hierarchy::Document> read_sidecar(const std::string& model_path) {
+// Every node carries its own record and the file has its module tree: the
+// sidecar adds nothing.
+bool fully_tagged(const onnx::ModelProto& proto, const std::string& where) {
+  try {
+    const hierarchy::Document own = load_hierarchy(proto, std::nullopt, where);
+    return !own.modules.empty() && own.nodes.size() == static_cast<size_t>(proto.graph().node_size());
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+// The sidecar is implicit (found by name, not asked for): a malformed one
+// next to a model that carries everything itself is stale, and skipped
+// with a warning naming it; otherwise it is an error.
+std::optional<hierarchy::Document> read_sidecar(const onnx::ModelProto& proto,
+                                                const std::string& model_path) {
   const std::string path = sidecar_path(model_path);
-  if (!file_exists(path)) return std::nullopt;
-  return hierarchy::parse_document_text(read_file(path), path);
+  if (path_kind(path) == PathKind::missing) return std::nullopt;
+  try {
+    return hierarchy::parse_document_text(read_file(path), path);
+  } catch (const Error& e) {
+    if (!fully_tagged(proto, model_path)) throw;
+    warn(std::string("ignoring the sidecar, the model carries its own records: ") + e.what());
+    return std::nullopt;
+  }
 }
 
 std::unique_ptr<mx_model> build(onnx::ModelProto proto, std::string source_path,
@@ -108,7 +130,8 @@ std::unique_ptr<mx_model> load_model_file(const std::string& path) {
   }
   DataFiles files = open_external_data(proto, path);
   check_tensor_data(proto, files, path);
-  return build(std::move(proto), path, read_sidecar(path), std::move(files));
+  auto sidecar = read_sidecar(proto, path);
+  return build(std::move(proto), path, sidecar, std::move(files));
 }
 
 std::unique_ptr<mx_model> load_model_bytes(std::string_view bytes) {
