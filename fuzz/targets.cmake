@@ -4,7 +4,7 @@
 #   mx_fuzz_add_targets(REPLAY)  -> replay_<name> with fuzz/replay_main.cpp
 set(MX_FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(MX_FUZZ_TARGETS onnx_model hierarchy_json strategy_response input_spec dynamo_metadata
-    supplied_hierarchy usage_request pt2_archive pt2_program)
+    supplied_hierarchy usage_request save_destination pt2_archive pt2_program)
 
 function(mx_fuzz_add_targets mode)
   set(root ${MX_FUZZ_DIR}/..)

@@ -55,7 +55,8 @@ targets=(modelexport modelexport_strategy_scope modelexport_strategy_metadata
          modelexport_strategy_usage modelexport_unit_tests mx_make_fixture test_tagging
          mx_c_api_test mx_cpp_wrapper_test test_plugin_host test_hostile test_concurrency
          replay_onnx_model replay_hierarchy_json replay_strategy_response replay_input_spec
-         replay_dynamo_metadata replay_supplied_hierarchy replay_usage_request)
+         replay_dynamo_metadata replay_supplied_hierarchy replay_usage_request
+         replay_save_destination)
 cmake --build "$build" -j"${MX_JOBS:-2}" --target "${targets[@]}"
 built=$(date +%s)
 

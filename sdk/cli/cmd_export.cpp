@@ -35,6 +35,7 @@ int cmd_export(const std::vector<std::string>& argv_in) {
   }
   const std::string storage = args.value("--tag-storage", "metadata");
   validate_tag_storage(storage);
+  refuse_overwriting_source(args.positionals()[0], save_targets(out));
   const auto registry = Registry::create();
   Model model = registry.export_model(args.value("--frontend", "auto"), args.positionals()[0], options.dump());
   if (functions) apply_functions(model, function_classes);

@@ -12,6 +12,7 @@ int cmd_hierarchy(const std::vector<std::string>& argv) {
   args.expect_positionals(1, "MODEL.pt");
   const std::string out = args.value("-o", args.value("--output"));
   if (out.empty()) throw UsageError("missing -o H.json");
+  refuse_overwriting_source(args.positionals()[0], {out});
   const auto registry = Registry::create();
   const auto tree = nlohmann::json::parse(registry.module_tree("auto", args.positionals()[0]));
   write_text_atomically(out, tree.dump(2) + "\n");

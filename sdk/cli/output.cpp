@@ -1,9 +1,7 @@
 // Small output helpers shared by subcommands.
-#include <unistd.h>
+#include <sys/stat.h>
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <sstream>
 
 #include "cli.hpp"
@@ -24,18 +22,35 @@ std::string evidence_mix(const nlohmann::json& statistics) {
   return out.str();
 }
 
+namespace {
+
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa, sb;
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+}  // namespace
+
+std::vector<std::string> save_targets(const std::string& out) {
+  const std::string ext = ".onnx";
+  std::string stem = out;
+  if (stem.size() > ext.size() && stem.compare(stem.size() - ext.size(), ext.size(), ext) == 0)
+    stem.resize(stem.size() - ext.size());
+  return {out, stem + ".hierarchy.json", out + ".data"};
+}
+
+void refuse_overwriting_source(const std::string& source,
+                               const std::vector<std::string>& targets) {
+  for (const auto& target : targets)
+    if (same_file(source, target))
+      throw Error(MX_ERR_INVALID_ARGUMENT,
+                  target + ": is the input " + source +
+                      "; writing the output there would destroy it (choose another -o)");
+}
+
 void write_text_atomically(const std::string& path, const std::string& text) {
-  const std::string temp = path + ".tmp-" + std::to_string(::getpid());
-  FILE* f = std::fopen(temp.c_str(), "wb");
-  if (!f) throw Error(MX_ERR_IO, path + ": cannot create file: " + std::strerror(errno));
-  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size() &&
-                       std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
-  const bool closed = std::fclose(f) == 0;
-  if (!written || !closed || std::rename(temp.c_str(), path.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    std::remove(temp.c_str());
-    throw Error(MX_ERR_IO, path + ": write failed: " + reason);
-  }
+  write_file(path, text);
 }
 
 }  // namespace modelexport::cli

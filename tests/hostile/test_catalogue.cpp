@@ -128,23 +128,27 @@ TEST_CASE("dangling inputs are refused by the checker at save") {
   expect_refused(s, r, MX_ERR_SCHEMA, "save", "does_not_exist");
 }
 
-TEST_CASE("duplicate node names cannot carry records") {
+// Duplicate and empty node names: records are keyed by index for such
+// nodes (issue 16); test_round_two.cpp checks the whole round trip.
+TEST_CASE("duplicate node names are tagged") {
   Scratch s("duplicate");
   auto m = tiny_net();
   m.mutable_graph()->mutable_node(1)->set_name("/fc/MatMul");
   write(s.models() / "dup.onnx", bytes_of(m));
   auto r = pipeline(s.models() / "dup.onnx", s.out() / "o.onnx");
-  expect_refused(s, r, MX_ERR_SCHEMA, "tag", "/fc/MatMul");
+  INFO(r.message);
+  CHECK(r.code == MX_OK);
 }
 
-TEST_CASE("empty node names cannot carry records") {
+TEST_CASE("empty node names are tagged") {
   Scratch s("unnamed");
   auto m = tiny_net();
   m.mutable_graph()->mutable_node(0)->clear_name();
   m.mutable_graph()->mutable_node(2)->clear_name();
   write(s.models() / "e.onnx", bytes_of(m));
   auto r = pipeline(s.models() / "e.onnx", s.out() / "o.onnx");
-  expect_refused(s, r, MX_ERR_SCHEMA, "tag", "name");
+  INFO(r.message);
+  CHECK(r.code == MX_OK);
 }
 
 TEST_CASE("not ONNX at all: text, JSON, a TorchScript zip header") {

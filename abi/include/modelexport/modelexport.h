@@ -303,6 +303,18 @@ MX_API mx_status* mx_model_render(const mx_model* model, const char* format,
 MX_API mx_status* mx_validate_file(const char* path, const char* options_json,
                                    char** out_report_json, size_t* out_size);
 
+/* Writes `size` bytes to `path` the way the SDK writes its own outputs:
+ * under an unpredictable temporary name created with O_EXCL in the same
+ * directory, fsync'ed, then renamed over `path`. A symlink at `path` is
+ * replaced, never written through; a directory, FIFO or device there is
+ * refused (MX_ERR_IO); the temporary is removed on failure and on
+ * SIGINT/SIGTERM/SIGHUP (when the application has no handler of its own).
+ * For tools that save renders or reports next to models (the CLI's
+ * `inspect -o`, `hierarchy -o`). `options_json` must be NULL or "{}".
+ * Added in 0.1 (append-only). */
+MX_API mx_status* mx_write_file(const char* path, const void* data, size_t size,
+                                const char* options_json);
+
 /* Per-module differences between two tagged models (for example a native
  * export against torch.onnx.export of the same model, or a file before and
  * after an optimizer), over the union of both module trees, from the

@@ -198,6 +198,11 @@ class Model {
 };
 
 // Validation report of a file (mx_validate_file); inconsistencies are data.
+// mx_write_file: atomic, symlink-safe write of a whole file.
+inline void write_file(const std::string& path, const std::string& data) {
+  check(mx_write_file(path.c_str(), data.data(), data.size(), nullptr));
+}
+
 inline std::string validate_file(const std::string& path) {
   return detail::text_out(
       [&](char** o, std::size_t* s) { return mx_validate_file(path.c_str(), nullptr, o, s); });

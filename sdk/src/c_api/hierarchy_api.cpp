@@ -2,6 +2,8 @@
 #include <string_view>
 
 #include "c_api/guard.hpp"
+#include "model/record_keys.hpp"
+#include "util/utf8.hpp"
 #include "util/json_text.hpp"
 #include "hierarchy/parse.hpp"
 #include "hierarchy/serialize.hpp"
@@ -34,14 +36,12 @@ MX_API mx_status* mx_model_node_record(const mx_model* model, const char* node_n
   return guard([&] {
     require(model, "model");
     require(node_name, "node_name");
-    const auto* record = model->hierarchy.find_record(node_name);
-    if (!record) {
-      bool exists = false;
-      for (const auto& n : model->proto.graph().node()) exists = exists || n.name() == node_name;
-      fail(MX_ERR_NOT_FOUND, std::string(exists ? "node '" : "no node named '") + node_name +
-                                 (exists ? "' has no hierarchy record" : "'") + " in " +
+    const size_t position =
+        model::NodeKeys(model->proto.graph()).by_name(node_name, model::display_name(*model));
+    const auto* record = model->hierarchy.find_record_at(position);
+    if (!record)
+      fail(MX_ERR_NOT_FOUND, "node '" + printable(node_name) + "' has no hierarchy record in " +
                                  model::display_name(*model));
-    }
     copy_out_text(dump_text(hierarchy::record_to_json(*record, false)), out_json, out_size);
   });
 }
@@ -56,8 +56,9 @@ MX_API mx_status* mx_model_set_node_record(mx_model* model, const char* node_nam
     if (!record.name.empty() && record.name != node_name)
       fail(MX_ERR_INVALID_ARGUMENT, std::string("record.name: '") + record.name +
                                         "' does not match node_name '" + node_name + "'");
-    record.name = node_name;
-    model::set_node_record(*model, std::move(record));
+    const size_t position =
+        model::NodeKeys(model->proto.graph()).by_name(node_name, model::display_name(*model));
+    model::set_node_record(*model, position, std::move(record));
   });
 }
 

@@ -2,6 +2,7 @@
 #include "c_api/guard.hpp"
 #include "compare/compare.hpp"
 #include "util/buffer.hpp"
+#include "util/json_text.hpp"
 
 using namespace modelexport;
 
@@ -17,7 +18,7 @@ MX_API mx_status* mx_model_compare(const mx_model* a, const mx_model* b,
     *out_json = nullptr;
     if (out_size) *out_size = 0;
     const auto options = compare::parse_compare_options(options_json);
-    copy_out_text(compare::compare_models(*a, *b, options).dump(), out_json, out_size);
+    copy_out_text(dump_text(compare::compare_models(*a, *b, options)), out_json, out_size);
   });
 }
 

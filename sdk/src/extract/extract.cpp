@@ -75,13 +75,13 @@ std::unique_ptr<mx_model> extract_module(const mx_model& model, const std::strin
   }
 
   const auto& g = model.proto.graph();
-  const auto lookup = functions::record_lookup(doc);
+  const auto lookup = functions::record_lookup(doc, model.proto);
   std::vector<char> member(static_cast<size_t>(g.node_size()), 0);
   std::unordered_set<std::string> produced;
   size_t count = 0;
   for (int i = 0; i < g.node_size(); ++i) {
-    auto r = lookup.find(g.node(i).name());
-    const std::string m = r == lookup.end() ? "" : r->second->module;
+    const auto* r = lookup[static_cast<size_t>(i)];
+    const std::string m = r ? r->module : "";
     if (is_within(m, module)) {
       member[static_cast<size_t>(i)] = 1;
       ++count;
@@ -140,15 +140,16 @@ std::unique_ptr<mx_model> extract_module(const mx_model& model, const std::strin
     }
   }
   std::sort(pulled.begin(), pulled.end());
-  std::vector<std::string> record_nodes;
+  // Source position of each node of the part, in the part's order.
+  std::vector<int> source_of;
   for (int i : pulled) {
     *og->add_node() = g.node(i);
-    record_nodes.push_back(g.node(i).name());
+    source_of.push_back(i);
   }
   for (int i = 0; i < g.node_size(); ++i)
     if (member[static_cast<size_t>(i)]) {
       *og->add_node() = g.node(i);
-      record_nodes.push_back(g.node(i).name());
+      source_of.push_back(i);
     }
 
   std::unordered_set<std::string> used_outside, graph_outputs;
@@ -180,8 +181,12 @@ std::unique_ptr<mx_model> extract_module(const mx_model& model, const std::strin
   d.model["extracted_module"] = module;
   d.modules = doc.modules;
   d.extra = doc.extra;
-  for (const auto& name : record_nodes)
-    if (auto r = lookup.find(name); r != lookup.end()) d.nodes.push_back(*r->second);
+  // Records move with their nodes: the key is the node's new position.
+  for (size_t k = 0; k < source_of.size(); ++k)
+    if (const auto* r = lookup[static_cast<size_t>(source_of[k])]) {
+      d.nodes.push_back(*r);
+      d.nodes.back().index = static_cast<int64_t>(k);
+    }
   out->source_path = "";
   model::set_hierarchy(*out, std::move(d), where + " (extracted '" + module + "')");
   return out;

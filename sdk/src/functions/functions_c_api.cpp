@@ -7,6 +7,7 @@
 #include "inspect/render.hpp"
 #include "inspect/validate.hpp"
 #include "util/buffer.hpp"
+#include "util/json_text.hpp"
 #include "util/options.hpp"
 
 using namespace modelexport;
@@ -21,7 +22,7 @@ MX_API mx_status* mx_model_to_functions(mx_model* model, const char* options_jso
     if (out_size) *out_size = 0;
     const auto options = functions::parse_function_options(options_json);
     const auto report = functions::to_functions(*model, options);
-    if (out_report_json) copy_out_text(report.dump(), out_report_json, out_size);
+    if (out_report_json) copy_out_text(dump_text(report), out_report_json, out_size);
   });
 }
 
@@ -44,7 +45,7 @@ MX_API mx_status* mx_model_modules_json(const mx_model* model, const char* optio
     require(out_json, "out_json");
     *out_json = nullptr;
     parse_options(options_json, "modules options", {});
-    copy_out_text(inspect::modules_json(*model).dump(), out_json, out_size);
+    copy_out_text(dump_text(inspect::modules_json(*model)), out_json, out_size);
   });
 }
 
@@ -67,7 +68,7 @@ MX_API mx_status* mx_validate_file(const char* path, const char* options_json,
     require(out_report_json, "out_report_json");
     *out_report_json = nullptr;
     parse_options(options_json, "validate options", {});
-    copy_out_text(inspect::validate_file(path).dump(), out_report_json, out_size);
+    copy_out_text(dump_text(inspect::validate_file(path)), out_report_json, out_size);
   });
 }
 

@@ -68,10 +68,8 @@ std::vector<onnx::NodeProto> topo_sorted(std::vector<onnx::NodeProto> nodes) {
   return out;
 }
 
-RecordLookup record_lookup(const hierarchy::Document& doc) {
-  RecordLookup m;
-  for (const auto& r : doc.nodes) m[r.name] = &r;
-  return m;
+RecordLookup record_lookup(const hierarchy::Document& doc, const onnx::ModelProto& proto) {
+  return hierarchy::records_by_position(doc, static_cast<size_t>(proto.graph().node_size()));
 }
 
 BodyRecord read_body_record(const onnx::NodeProto& node) {
@@ -105,14 +103,14 @@ void expand_nodes(const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nod
                   std::vector<std::string>& chain, const std::string& fn_name,
                   std::vector<LeafNode>& out, int depth) {
   if (depth > 64) fail(MX_ERR_SCHEMA, "local functions nest deeper than 64 (recursive?)");
-  for (const auto& node : nodes) {
+  for (int i = 0; i < nodes.size(); ++i) {
+    const onnx::NodeProto& node = nodes.Get(i);
     std::string module;
     std::string evidence;
     bool has = false;
     if (top) {
-      auto it = top->find(node.name());
-      if (it != top->end()) module = it->second->module, has = true,
-                            evidence = hierarchy::evidence_name(it->second->evidence);
+      if (const auto* r = (*top)[static_cast<size_t>(i)])
+        module = r->module, has = true, evidence = hierarchy::evidence_name(r->evidence);
     } else {
       const BodyRecord r = read_body_record(node);
       if (r.present) module = join_path(base, r.module), has = true, evidence = r.evidence;
@@ -141,14 +139,14 @@ void walk_calls(const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes
                 const FunctionIndex& fns, const RecordLookup* top, const std::string& base,
                 std::map<std::string, std::string>& out, int depth) {
   if (depth > 64) return;
-  for (const auto& node : nodes) {
+  for (int i = 0; i < nodes.size(); ++i) {
+    const onnx::NodeProto& node = nodes.Get(i);
     if (node.domain() != kFunctionDomain) continue;
     auto f = fns.find({node.domain(), node.op_type()});
     if (f == fns.end()) continue;
     std::string module = base;
     if (top) {
-      auto it = top->find(node.name());
-      if (it != top->end()) module = it->second->module;
+      if (const auto* r = (*top)[static_cast<size_t>(i)]) module = r->module;
     } else {
       const BodyRecord r = read_body_record(node);
       if (r.present) module = join_path(base, r.module);
@@ -162,7 +160,7 @@ void walk_calls(const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes
 
 std::vector<LeafNode> expand(const onnx::ModelProto& proto, const hierarchy::Document& doc) {
   const auto fns = function_index(proto);
-  const auto top = record_lookup(doc);
+  const auto top = record_lookup(doc, proto);
   std::vector<LeafNode> out;
   std::vector<std::string> chain;
   expand_nodes(proto.graph().node(), fns, &top, "", chain, "", out, 0);
@@ -172,7 +170,7 @@ std::vector<LeafNode> expand(const onnx::ModelProto& proto, const hierarchy::Doc
 std::map<std::string, std::string> instance_functions(const onnx::ModelProto& proto,
                                                       const hierarchy::Document& doc) {
   const auto fns = function_index(proto);
-  const auto top = record_lookup(doc);
+  const auto top = record_lookup(doc, proto);
   std::map<std::string, std::string> out;
   walk_calls(proto.graph().node(), fns, &top, "", out, 0);
   return out;

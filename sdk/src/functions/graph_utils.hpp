@@ -40,9 +40,10 @@ struct LeafNode {
   std::string function;   // innermost enclosing function name ("" at top level)
 };
 
-// Module of a top-level node according to the model's records (by name).
-using RecordLookup = std::map<std::string, const hierarchy::NodeRecord*>;
-RecordLookup record_lookup(const hierarchy::Document& doc);
+// Record of each top-level node by position (nullptr: none), see
+// hierarchy::records_by_position.
+using RecordLookup = std::vector<const hierarchy::NodeRecord*>;
+RecordLookup record_lookup(const hierarchy::Document& doc, const onnx::ModelProto& proto);
 
 // Every leaf node of the model, in graph order, with calls expanded.
 std::vector<LeafNode> expand(const onnx::ModelProto& proto, const hierarchy::Document& doc);

@@ -144,7 +144,7 @@ class Pass {
       fail(MX_ERR_UNSUPPORTED,
            model::display_name(model_) + ": already has modelexport.fn local functions");
     for (const auto& c : options_.modules)
-      if (!doc.find_module(c)) fail(MX_ERR_NOT_FOUND, "functions: module '" + c + "' is not in the module tree");
+      if (!hierarchy::ModuleIndex(doc).find(c)) fail(MX_ERR_NOT_FOUND, "functions: module '" + c + "' is not in the module tree");
     load_items();
     for (const auto& o : model_.proto.graph().output()) graph_outputs_.insert(o.name());
     for (const auto& f : model_.proto.functions()) taken_names_.insert(f.name());
@@ -156,16 +156,16 @@ class Pass {
 
  private:
   void load_items() {
-    const auto lookup = record_lookup(model_.hierarchy);
-    const auto* root = model_.hierarchy.find_module("");
-    for (const auto& n : model_.proto.graph().node()) {
+    const auto lookup = record_lookup(model_.hierarchy, model_.proto);
+    const auto* root = hierarchy::ModuleIndex(model_.hierarchy).find("");
+    const auto& nodes = model_.proto.graph().node();
+    for (int i = 0; i < nodes.size(); ++i) {
       Item it;
-      it.node = n;
-      auto r = lookup.find(n.name());
-      if (r != lookup.end()) {
-        it.module = r->second->module;
-        it.tag = r->second->tag;
-        it.evidence = r->second->evidence;
+      it.node = nodes.Get(i);
+      if (const auto* r = lookup[static_cast<size_t>(i)]) {
+        it.module = r->module;
+        it.tag = r->tag;
+        it.evidence = r->evidence;
       } else {
         it.tag = root ? root->tag : "/";
       }
@@ -476,6 +476,7 @@ class Pass {
     for (const auto& it : items_) {
       hierarchy::NodeRecord r;
       r.name = it.node.name();
+      r.index = static_cast<int64_t>(doc.nodes.size());  // the node's new position
       r.module = it.module;
       r.tag = it.tag;
       r.evidence = it.evidence;

@@ -1,26 +1,33 @@
 #include "hierarchy/document.hpp"
 
+#include <algorithm>
+
 namespace modelexport::hierarchy {
 
-const Module* Document::find_module(const std::string& path) const {
-  for (const auto& m : modules)
-    if (m.path == path) return &m;
+NodeRecord* Document::find_record_at(size_t index) {
+  // A document attached to a model keeps its records in graph order.
+  auto it = std::lower_bound(nodes.begin(), nodes.end(), index, [](const NodeRecord& r, size_t i) {
+    return r.index.value_or(-1) < static_cast<int64_t>(i);
+  });
+  if (it != nodes.end() && it->index && *it->index == static_cast<int64_t>(index)) return &*it;
   return nullptr;
 }
 
-NodeRecord* Document::find_record(const std::string& node_name) {
-  for (auto& r : nodes)
-    if (r.name == node_name) return &r;
-  return nullptr;
+const NodeRecord* Document::find_record_at(size_t index) const {
+  return const_cast<Document*>(this)->find_record_at(index);
 }
 
-const NodeRecord* Document::find_record(const std::string& node_name) const {
-  return const_cast<Document*>(this)->find_record(node_name);
+ModuleIndex::ModuleIndex(const std::vector<Module>& modules) {
+  by_path_.reserve(modules.size());
+  for (const auto& m : modules) by_path_.emplace(m.path, &m);  // the first one wins
 }
 
-ModuleIndex::ModuleIndex(const Document& doc) {
-  by_path_.reserve(doc.modules.size());
-  for (const auto& m : doc.modules) by_path_.emplace(m.path, &m);  // first wins, like find_module
+std::vector<const NodeRecord*> records_by_position(const Document& doc, size_t size) {
+  std::vector<const NodeRecord*> out(size, nullptr);
+  for (const auto& r : doc.nodes)
+    if (r.index && *r.index >= 0 && static_cast<uint64_t>(*r.index) < size && !out[*r.index])
+      out[static_cast<size_t>(*r.index)] = &r;
+  return out;
 }
 
 const Module* ModuleIndex::find(const std::string& path) const {
@@ -30,7 +37,10 @@ const Module* ModuleIndex::find(const std::string& path) const {
 
 Json record_to_json(const NodeRecord& record, bool with_name) {
   Json j = Json::object();
-  if (with_name) j["name"] = record.name;
+  if (with_name) {
+    j["name"] = record.name;
+    if (record.index) j["index"] = *record.index;
+  }
   j["module"] = record.module;
   j["tag"] = record.tag;
   j["evidence"] = evidence_name(record.evidence);

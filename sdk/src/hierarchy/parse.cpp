@@ -5,7 +5,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "hierarchy/module_path_rules.hpp"
 #include "util/error.hpp"
+#include "util/utf8.hpp"
 
 namespace modelexport::hierarchy {
 namespace {
@@ -15,7 +17,7 @@ namespace {
   fail(MX_ERR_SCHEMA, where + ": " + field + ": " + problem);
 }
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+std::string quoted(const std::string& s) { return "'" + printable(s) + "'"; }
 
 // Reads an object member, checking its JSON type; nullptr if absent.
 const Json* member(const Json& obj, const char* key, const std::string& where,
@@ -129,6 +131,10 @@ NodeRecord parse_record_at(const Json& j, const std::string& where, const std::s
   if (!j.is_object()) schema_error(where, at.empty() ? "record" : at, "must be an object");
   NodeRecord r;
   if (auto* n = string_member(j, "name", where, at, name_required)) r.name = *n;
+  if (j.contains("index") && !j["index"].is_null()) {
+    r.index = int_member(j, "index", where, at);
+    if (*r.index < 0) schema_error(where, at + ".index", "must be a node position (>= 0)");
+  }
   r.module = string_member(j, "module", where, at, true)->get<std::string>();
   if (auto* t = string_member(j, "tag", where, at, false)) r.tag = *t;
   const std::string ev = string_member(j, "evidence", where, at, true)->get<std::string>();
@@ -136,7 +142,7 @@ NodeRecord parse_record_at(const Json& j, const std::string& where, const std::s
   if (!parsed)
     schema_error(where, at + ".evidence", quoted(ev) + " is not one of " + evidence_choices());
   r.evidence = *parsed;
-  r.extra = leftovers(j, {"name", "module", "tag", "evidence"});
+  r.extra = leftovers(j, {"name", "index", "module", "tag", "evidence"});
   return r;
 }
 
@@ -231,6 +237,12 @@ void validate_consistency(const Document& doc, const std::string& where) {
   std::unordered_set<std::string_view> paths;
   paths.reserve(doc.modules.size());
   for (size_t i = 0; i < doc.modules.size(); ++i) {
+    // One rule for module paths wherever a tree comes from (sidecars used
+    // to accept '..' and 'a/b c', which --hierarchy refused).
+    if (!is_valid_module_path(doc.modules[i].path))
+      schema_error(where, "modules[" + std::to_string(i) + "].path",
+                   quoted(doc.modules[i].path) + " is not a module path (dot-separated names "
+                                                 "without '/', spaces or control characters)");
     if (!paths.insert(doc.modules[i].path).second)
       schema_error(where, "modules[" + std::to_string(i) + "].path",
                    quoted(doc.modules[i].path) + " appears twice");
@@ -254,13 +266,26 @@ void validate_consistency(const Document& doc, const std::string& where) {
                      quoted(m.children[c]) + " is not a module path");
   }
   check_parent_chains(doc, where);
+  // Records are keyed by index when they have one, else by name
+  // (document.hpp, NodeRecord); which node a key names is checked against
+  // the graph when the document is attached (model/record_keys.hpp).
   std::unordered_set<std::string_view> names;
+  std::unordered_set<int64_t> indices;
   names.reserve(doc.nodes.size());
   for (size_t i = 0; i < doc.nodes.size(); ++i) {
     const NodeRecord& r = doc.nodes[i];
     const std::string at = "nodes[" + std::to_string(i) + "]";
-    if (!names.insert(r.name).second)
-      schema_error(where, at + ".name", quoted(r.name) + " has two records");
+    if (r.index) {
+      if (!indices.insert(*r.index).second)
+        schema_error(where, at + ".index", std::to_string(*r.index) + " has two records");
+    } else if (r.name.empty()) {
+      schema_error(where, at + ".index",
+                   "required for a record of an unnamed node (the node's position in the graph)");
+    } else if (!names.insert(r.name).second) {
+      schema_error(where, at + ".name",
+                   quoted(r.name) + " has two records (records of nodes sharing a name need "
+                                    "\"index\", the node's position in the graph)");
+    }
     if (!paths.empty() && !paths.count(r.module))
       schema_error(where, at + ".module", quoted(r.module) + " is not in modules");
   }

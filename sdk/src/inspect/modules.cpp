@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "functions/graph_utils.hpp"
 
@@ -25,10 +26,10 @@ int64_t elements(const onnx::TensorProto& t) {
 
 }  // namespace
 
-std::string nearest_known(const std::string& path, const std::vector<std::string>& tree_paths) {
+std::string nearest_known(const std::string& path, const hierarchy::ModuleIndex& tree) {
   std::string p = path;
   while (true) {
-    if (std::find(tree_paths.begin(), tree_paths.end(), p) != tree_paths.end()) return p;
+    if (tree.contains(p)) return p;
     if (p.empty()) return "";
     p = parent_of(p);
   }
@@ -41,14 +42,16 @@ Json modules_json(const mx_model& model) {
 
   // Rows in tree order, then modules only records mention.
   std::vector<std::string> order;
-  std::set<std::string> known;
+  std::unordered_set<std::string> known;
+  known.reserve(doc.modules.size());
   for (const auto& m : doc.modules)
     if (known.insert(m.path).second) order.push_back(m.path);
   for (const auto& l : leaves)
     if (known.insert(l.module).second) order.push_back(l.module);
   if (!known.count("")) order.insert(order.begin(), ""), known.insert("");
 
-  std::map<std::string, std::string> parent;
+  std::unordered_map<std::string, std::string> parent;
+  parent.reserve(doc.modules.size());
   for (const auto& m : doc.modules)
     if (m.parent) parent[m.path] = *m.parent;
   auto up = [&](const std::string& p) -> std::string {
@@ -56,8 +59,8 @@ Json modules_json(const mx_model& model) {
     return it != parent.end() ? it->second : parent_of(p);
   };
 
-  std::map<std::string, int64_t> own, total;
-  std::map<std::string, std::map<std::string, int64_t>> ops, ops_total;
+  std::unordered_map<std::string, int64_t> own, total;
+  std::unordered_map<std::string, std::map<std::string, int64_t>> ops, ops_total;
   for (const auto& l : leaves) {
     const std::string op = (l.node->domain().empty() ? "" : l.node->domain() + "::") + l.node->op_type();
     own[l.module]++;
@@ -73,7 +76,7 @@ Json modules_json(const mx_model& model) {
 
   // Parameters: the tree's figures when present, else initializer
   // elements credited to the module of their first consumer (flat models).
-  std::map<std::string, int64_t> own_params, total_params;
+  std::unordered_map<std::string, int64_t> own_params, total_params;
   {
     std::unordered_map<std::string, const onnx::TensorProto*> inits;
     for (const auto& t : model.proto.graph().initializer()) inits[t.name()] = &t;
@@ -98,9 +101,10 @@ Json modules_json(const mx_model& model) {
   std::map<std::string, std::vector<std::string>> instances;
   for (const auto& [m, f] : fn_of) instances[f].push_back(m);
 
+  const hierarchy::ModuleIndex index(doc);
   Json rows = Json::array();
   for (const auto& path : order) {
-    const auto* m = doc.find_module(path);
+    const auto* m = index.find(path);
     Json row;
     row["path"] = path;
     row["class"] = m ? m->class_name : "";

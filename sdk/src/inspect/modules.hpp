@@ -10,7 +10,8 @@ namespace modelexport::inspect {
 
 nlohmann::ordered_json modules_json(const mx_model& model);
 
-// The module an unknown path is attached to: nearest ancestor in `tree_paths`.
-std::string nearest_known(const std::string& path, const std::vector<std::string>& tree_paths);
+// The module an unknown path is attached to: its nearest ancestor in the
+// tree (hashed lookups: linear in the number of modules overall).
+std::string nearest_known(const std::string& path, const hierarchy::ModuleIndex& tree);
 
 }  // namespace modelexport::inspect

@@ -8,6 +8,7 @@
 #include "functions/graph_utils.hpp"
 #include "inspect/modules.hpp"
 #include "util/error.hpp"
+#include "util/utf8.hpp"
 
 namespace modelexport::inspect {
 namespace {
@@ -34,9 +35,8 @@ Layout layout(const mx_model& model) {
   Layout L;
   const auto& doc = model.hierarchy;
   const auto& g = model.proto.graph();
-  const auto lookup = functions::record_lookup(doc);
-  std::vector<std::string> tree;
-  for (const auto& m : doc.modules) tree.push_back(m.path);
+  const auto lookup = functions::record_lookup(doc, model.proto);
+  const hierarchy::ModuleIndex modules(doc);
   std::map<std::string, std::string> parent;
   for (const auto& m : doc.modules)
     if (m.parent) parent[m.path] = *m.parent;
@@ -46,7 +46,7 @@ Layout layout(const mx_model& model) {
     if (it != L.clusters.end()) return it->second;
     Cluster c;
     c.path = path;
-    const auto* m = doc.find_module(path);
+    const auto* m = modules.find(path);
     c.label = (path.empty() ? std::string("(root)") : path) + (m ? "\n" + m->class_name : "");
     L.clusters.emplace(path, c);
     if (!path.empty()) {
@@ -58,9 +58,9 @@ Layout layout(const mx_model& model) {
   ensure("", ensure);
   std::unordered_map<std::string, std::string> producer;
   for (int i = 0; i < g.node_size(); ++i) {
-    auto r = lookup.find(g.node(i).name());
-    std::string m = r == lookup.end() ? "" : r->second->module;
-    if (!tree.empty()) m = nearest_known(m, tree);
+    const auto* r = lookup[static_cast<size_t>(i)];
+    std::string m = r ? r->module : "";
+    if (!doc.modules.empty()) m = nearest_known(m, modules);
     ensure(m, ensure).nodes.push_back(i);
     for (const auto& o : g.node(i).output()) producer[o] = "n" + std::to_string(i);
   }
@@ -85,7 +85,9 @@ Layout layout(const mx_model& model) {
   return L;
 }
 
-std::string dot_quote(const std::string& s) {
+// Outside text is made valid UTF-8 first (util/utf8.hpp).
+std::string dot_quote(const std::string& raw) {
+  const std::string s = to_valid_utf8(raw);
   std::string o = "\"";
   for (char c : s) {
     if (c == '"' || c == '\\') o += '\\', o += c;
@@ -95,7 +97,8 @@ std::string dot_quote(const std::string& s) {
   return o + "\"";
 }
 
-std::string xml_escape(const std::string& s) {
+std::string xml_escape(const std::string& raw) {
+  const std::string s = to_valid_utf8(raw);
   std::string o;
   for (char c : s) {
     switch (c) {
@@ -154,33 +157,34 @@ std::string to_dot(const mx_model& model) {
 }
 
 void graphml_cluster(std::ostringstream& os, const Layout& L, const mx_model& model,
-                     const Cluster& c, int depth, int& counter) {
+                     const hierarchy::ModuleIndex& modules, const Cluster& c, int depth,
+                     int& counter) {
   const std::string pad(static_cast<size_t>(2 * depth), ' ');
   const auto& g = model.proto.graph();
-  const auto lookup = functions::record_lookup(model.hierarchy);
+  const auto lookup = functions::record_lookup(model.hierarchy, model.proto);
   for (int i : c.nodes) {
     const auto& n = g.node(i);
-    auto r = lookup.find(n.name());
+    const auto* r = lookup[static_cast<size_t>(i)];
     os << pad << "<node id=\"n" << i << "\">"
        << "<data key=\"label\">" << xml_escape(n.op_type()) << "</data>"
        << "<data key=\"kind\">" << (n.domain() == functions::kFunctionDomain ? "call" : "op") << "</data>"
        << "<data key=\"name\">" << xml_escape(n.name()) << "</data>"
        << "<data key=\"op_type\">" << xml_escape(n.op_type()) << "</data>"
        << "<data key=\"module\">" << xml_escape(c.path) << "</data>"
-       << "<data key=\"tag\">" << xml_escape(r == lookup.end() ? "" : r->second->tag) << "</data>"
+       << "<data key=\"tag\">" << xml_escape(r ? r->tag : "") << "</data>"
        << "</node>\n";
   }
   for (const auto& child : c.children) {
     const Cluster& cc = L.clusters.at(child);
     const int id = counter++;
-    const auto* m = model.hierarchy.find_module(child);
+    const auto* m = modules.find(child);
     os << pad << "<node id=\"m" << id << "\">"
        << "<data key=\"label\">" << xml_escape(child) << "</data>"
        << "<data key=\"kind\">module</data>"
        << "<data key=\"module\">" << xml_escape(child) << "</data>"
        << "<data key=\"class\">" << xml_escape(m ? m->class_name : "") << "</data>\n";
     os << pad << "  <graph id=\"m" << id << ":\" edgedefault=\"directed\">\n";
-    graphml_cluster(os, L, model, cc, depth + 2, counter);
+    graphml_cluster(os, L, model, modules, cc, depth + 2, counter);
     os << pad << "  </graph>\n" << pad << "</node>\n";
   }
 }
@@ -204,7 +208,8 @@ std::string to_graphml(const mx_model& model) {
     os << "    <node id=\"out" << k << "\"><data key=\"label\">" << xml_escape(L.outputs[k])
        << "</data><data key=\"kind\">output</data></node>\n";
   int counter = 0;
-  graphml_cluster(os, L, model, L.clusters.at(""), 2, counter);
+  const hierarchy::ModuleIndex modules(model.hierarchy);
+  graphml_cluster(os, L, model, modules, L.clusters.at(""), 2, counter);
   size_t e = 0;
   for (const auto& [a, b] : L.edges)
     os << "    <edge id=\"e" << e++ << "\" source=\"" << a << "\" target=\"" << b << "\"/>\n";

@@ -1,28 +1,37 @@
 #include "inspect/validate.hpp"
 
+#include <algorithm>
 #include <map>
+#include <new>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 #include "functions/graph_utils.hpp"
 #include "hierarchy/parse.hpp"
 #include "hierarchy/tags.hpp"
+#include "hierarchy/tree_check.hpp"
 #include "model/check.hpp"
+#include "model/external_data.hpp"
 #include "model/onnx_io.hpp"
 #include "model/persistence.hpp"
+#include "model/record_keys.hpp"
 #include "model/tag_storage.hpp"
+#include "model/tensor_data.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
+#include "util/utf8.hpp"
 
 namespace modelexport::inspect {
 namespace {
 
 using Json = nlohmann::ordered_json;
+using hierarchy::NodeRecord;
 
 class Report {
  public:
   void add(const std::string& kind, const std::string& message, Json extra = Json::object()) {
-    Json i = {{"kind", kind}, {"message", message}};
+    Json i = {{"kind", kind}, {"message", to_valid_utf8(message)}};
     for (auto& [k, v] : extra.items()) i[k] = v;
     issues_.push_back(std::move(i));
   }
@@ -33,140 +42,158 @@ class Report {
   Json issues_ = Json::array();
 };
 
-}  // namespace
+std::string q(const std::string& s) { return "'" + printable(s) + "'"; }
 
-Json validate_file(const std::string& path) {
-  Report rep;
-  const onnx::ModelProto proto = model::parse_onnx(read_file(path), path);
-  const auto& g = proto.graph();
-
-  // 1. The ONNX checker (with strict shape inference).
-  bool checker_ok = true;
+// One check of a possibly malformed file: whatever it throws becomes an
+// issue of `kind` (validate reports, it never fails with an internal error
+// on a bad file).
+template <typename Check>
+bool guarded(Report& rep, const char* kind, Check&& check) {
   try {
-    model::check_onnx(proto, path);
-  } catch (const Error& e) {
-    checker_ok = false;
-    rep.add("checker", e.what());
+    check();
+    return true;
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {
+    rep.add(kind, e.what());
   }
+  return false;
+}
 
-  // 2. What the file itself carries, and the sidecar, read separately.
-  hierarchy::Document embedded;
-  try {
-    embedded = model::load_hierarchy(proto, std::nullopt, path);
-  } catch (const Error& e) {
-    rep.add("embedded_records", e.what());
-  }
-  std::optional<hierarchy::Document> sidecar;
-  const std::string sidecar_file = model::sidecar_path(path);
-  if (file_exists(sidecar_file)) {
-    try {
-      sidecar = hierarchy::parse_document_text(read_file(sidecar_file), sidecar_file);
-    } catch (const Error& e) {
-      rep.add("sidecar", e.what());
-    }
-  }
-
-  // 3. The module tree: the file's, else the sidecar's.
-  std::vector<hierarchy::Module> tree = embedded.modules;
-  if (tree.empty() && sidecar) tree = sidecar->modules;
-  hierarchy::Document tree_doc;
-  tree_doc.modules = tree;
-  std::map<std::string, const hierarchy::Module*> modules;
-  for (const auto& m : tree_doc.modules) {
-    if (modules.count(m.path)) rep.add("module_tree", "module '" + m.path + "' appears twice", {{"module", m.path}});
-    modules[m.path] = &m;
-  }
-  size_t roots = 0;
-  for (const auto& m : tree_doc.modules) {
-    if (!m.parent) {
-      ++roots;
-      if (!m.path.empty()) rep.add("module_tree", "module '" + m.path + "' has no parent but is not the root", {{"module", m.path}});
-      continue;
-    }
-    auto p = modules.find(*m.parent);
-    if (p == modules.end()) {
-      rep.add("module_tree", "module '" + m.path + "': parent '" + *m.parent + "' is not a module", {{"module", m.path}});
-    } else {
-      const auto& ch = p->second->children;
-      if (std::find(ch.begin(), ch.end(), m.path) == ch.end())
-        rep.add("module_tree", "module '" + m.path + "' is not among the children of its parent '" + *m.parent + "'", {{"module", m.path}});
-    }
-    for (const auto& c : m.children) {
-      auto cm = modules.find(c);
-      if (cm == modules.end()) rep.add("module_tree", "module '" + m.path + "': child '" + c + "' is not a module", {{"module", m.path}});
-      else if (cm->second->parent.value_or("\x01") != m.path)
-        rep.add("module_tree", "module '" + m.path + "' lists child '" + c + "' whose parent is different", {{"module", m.path}});
-    }
-  }
-  if (!tree.empty() && roots != 1) rep.add("module_tree", "the tree has " + std::to_string(roots) + " roots (expected 1)");
-  // Tags as the tree derives them.
-  std::map<std::string, std::string> tags;
-  if (!tree.empty()) {
-    hierarchy::Document d = tree_doc;
-    for (auto& m : d.modules) m.tag.clear();
-    try {
-      hierarchy::derive_tags(d, {});
-      for (const auto& m : d.modules) tags[m.path] = m.tag;
-    } catch (const Error& e) {
-      rep.add("module_tree", e.what());
-    }
-    // A tree written with drop_builtin_tags stores other tags; accept the stored ones too.
-    for (const auto& m : tree_doc.modules)
-      if (!m.tag.empty()) tags[m.path + "\x01stored"] = m.tag;
-  }
-  auto tag_ok = [&](const std::string& module, const std::string& tag) {
-    if (tags.empty() || tag.empty()) return true;
-    auto a = tags.find(module), b = tags.find(module + "\x01stored");
-    return (a != tags.end() && a->second == tag) || (b != tags.end() && b->second == tag);
+// ONNX strings must be UTF-8 (util/utf8.hpp): names, op types and metadata.
+void check_utf8(const onnx::ModelProto& proto, Report& rep) {
+  size_t found = 0;
+  auto text = [&](const std::string& s, const std::string& what) {
+    const size_t at = first_invalid_utf8(s);
+    if (at == std::string::npos) return;
+    if (++found <= 20)
+      rep.add("utf8", what + " " + q(s) + " is not valid UTF-8 (byte " + std::to_string(at) + ")");
   };
+  const auto& g = proto.graph();
+  for (int i = 0; i < g.node_size(); ++i) {
+    const auto& n = g.node(i);
+    const std::string at = "node " + std::to_string(i);
+    text(n.name(), at + " name");
+    text(n.op_type(), at + " op_type");
+    text(n.domain(), at + " domain");
+    for (const auto& s : n.input()) text(s, at + " input");
+    for (const auto& s : n.output()) text(s, at + " output");
+    text(n.doc_string(), at + " doc_string");
+  }
+  for (const auto& v : g.input()) text(v.name(), "graph input");
+  for (const auto& v : g.output()) text(v.name(), "graph output");
+  for (const auto& t : g.initializer()) text(t.name(), "initializer");
+  for (const auto& e : proto.metadata_props()) {
+    text(e.key(), "model metadata key");
+    text(e.value(), "model metadata value of " + q(e.key()));
+  }
+  if (found > 20) rep.add("utf8", std::to_string(found - 20) + " more strings are not valid UTF-8");
+}
 
-  // 4. Records on the top-level nodes.
-  std::set<std::string> names;
-  std::map<std::string, const hierarchy::NodeRecord*> emb, side;
-  for (const auto& r : embedded.nodes) emb[r.name] = &r;
-  if (sidecar)
-    for (const auto& r : sidecar->nodes) side[r.name] = &r;
-  size_t missing = 0;
-  for (const auto& n : g.node()) {
-    if (!names.insert(n.name()).second)
-      rep.add("duplicate_name", "two nodes are named '" + n.name() + "' (records are keyed by name)", {{"node", n.name()}});
-    const hierarchy::NodeRecord* r = emb.count(n.name()) ? emb[n.name()] : nullptr;
-    const hierarchy::NodeRecord* s = side.count(n.name()) ? side[n.name()] : nullptr;
+void check_tree(const std::vector<hierarchy::Module>& tree, Report& rep) {
+  for (const auto& p : hierarchy::module_tree_problems(tree))
+    rep.add("module_tree", p.message, {{"module", to_valid_utf8(p.module)}});
+}
+
+// Tags as the tree derives them, plus the stored ones (a tree written
+// with drop_builtin_tags stores other tags: both are accepted).
+class TagCheck {
+ public:
+  TagCheck(const std::vector<hierarchy::Module>& tree, Report& rep) {
+    if (tree.empty()) return;
+    hierarchy::Document d;
+    d.modules = tree;
+    for (auto& m : d.modules) m.tag.clear();
+    guarded(rep, "module_tree", [&] {
+      hierarchy::derive_tags(d, {});
+      for (const auto& m : d.modules) derived_[m.path] = m.tag;
+    });
+    for (const auto& m : tree)
+      if (!m.tag.empty()) stored_[m.path] = m.tag;
+  }
+  bool ok(const std::string& module, const std::string& tag) const {
+    if (derived_.empty() || tag.empty()) return true;
+    auto a = derived_.find(module), b = stored_.find(module);
+    return (a != derived_.end() && a->second == tag) || (b != stored_.end() && b->second == tag);
+  }
+  std::string derived(const std::string& module) const {
+    auto a = derived_.find(module);
+    return a == derived_.end() ? "" : a->second;
+  }
+
+ private:
+  std::unordered_map<std::string, std::string> derived_, stored_;
+};
+
+struct Sources {
+  hierarchy::Document embedded;
+  std::optional<hierarchy::Document> sidecar;
+  std::string sidecar_file;
+};
+
+void check_records(const onnx::ModelProto& proto, const Sources& src,
+                   const std::vector<hierarchy::Module>& tree, Report& rep) {
+  const auto& g = proto.graph();
+  const size_t n = static_cast<size_t>(g.node_size());
+  const hierarchy::ModuleIndex modules(tree);
+  const TagCheck tags(tree, rep);
+  const auto emb = hierarchy::records_by_position(src.embedded, n);
+  std::vector<const NodeRecord*> side(n, nullptr);
+  if (src.sidecar) {
+    const model::NodeKeys keys(g);
+    for (const auto& r : src.sidecar->nodes) {
+      std::string why;
+      if (auto at = keys.find(r, &why)) side[*at] = &r;
+      else rep.add("sidecar_mismatch", "sidecar record " + q(r.name) + " matches no node: " + why,
+                   {{"node", to_valid_utf8(r.name)}});
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const auto& node = g.node(static_cast<int>(i));
+    const std::string label = "node " + std::to_string(i) + " " + q(node.name());
+    const Json at = {{"node", to_valid_utf8(node.name())}, {"index", i}};
+    const NodeRecord* r = emb[i];
+    const NodeRecord* s = side[i];
     if (!r && !s) {
-      ++missing;
-      rep.add("missing_record", "node '" + n.name() + "' (" + n.op_type() + ") carries no record", {{"node", n.name()}});
+      rep.add("missing_record", label + " (" + printable(node.op_type()) + ") carries no record", at);
       continue;
     }
-    const auto* rec = r ? r : s;
-    if (!modules.empty() && !modules.count(rec->module))
-      rep.add("unknown_module", "node '" + n.name() + "': module '" + rec->module + "' is not in the module tree", {{"node", n.name()}});
-    else if (!tag_ok(rec->module, rec->tag))
-      rep.add("tag_mismatch", "node '" + n.name() + "': tag '" + rec->tag + "' does not match module '" + rec->module + "' (" + tags[rec->module] + ")", {{"node", n.name()}});
-    if (r && s) {
-      if (r->module != s->module || r->evidence != s->evidence || (!r->tag.empty() && !s->tag.empty() && r->tag != s->tag))
-        rep.add("sidecar_mismatch", "node '" + n.name() + "': file says module '" + r->module + "' (" +
-                    hierarchy::evidence_name(r->evidence) + "), sidecar says '" + s->module + "' (" +
-                    hierarchy::evidence_name(s->evidence) + ")", {{"node", n.name()}});
-    }
+    const NodeRecord* rec = r ? r : s;
+    if (!tree.empty() && !modules.contains(rec->module))
+      rep.add("unknown_module", label + ": module " + q(rec->module) + " is not in the module tree", at);
+    else if (!tags.ok(rec->module, rec->tag))
+      rep.add("tag_mismatch", label + ": tag " + q(rec->tag) + " does not match module " +
+                                  q(rec->module) + " (" + printable(tags.derived(rec->module)) + ")", at);
+    if (r && s &&
+        (r->module != s->module || r->evidence != s->evidence ||
+         (!r->tag.empty() && !s->tag.empty() && r->tag != s->tag)))
+      rep.add("sidecar_mismatch", label + ": file says module " + q(r->module) + " (" +
+                                      hierarchy::evidence_name(r->evidence) + "), sidecar says " +
+                                      q(s->module) + " (" + hierarchy::evidence_name(s->evidence) + ")",
+              at);
   }
-  if (sidecar) {
-    for (const auto& r : sidecar->nodes)
-      if (!names.count(r.name))
-        rep.add("sidecar_mismatch", "sidecar has a record for '" + r.name + "', which is not a node of the file", {{"node", r.name}});
-    if (!embedded.modules.empty()) {
-      std::map<std::string, std::string> a, b;
-      for (const auto& m : embedded.modules) a[m.path] = m.class_name;
-      for (const auto& m : sidecar->modules) b[m.path] = m.class_name;
-      for (const auto& [p, c] : a)
-        if (!b.count(p)) rep.add("sidecar_mismatch", "module '" + p + "' is in the file's tree, not in the sidecar's", {{"module", p}});
-        else if (b[p] != c) rep.add("sidecar_mismatch", "module '" + p + "': class '" + c + "' in the file, '" + b[p] + "' in the sidecar", {{"module", p}});
-      for (const auto& [p, c] : b)
-        if (!a.count(p)) rep.add("sidecar_mismatch", "module '" + p + "' is in the sidecar's tree, not in the file's", {{"module", p}});
-    }
-  }
+}
 
-  // 5. Local functions: every call resolves, every body node has a
-  // (relative) record whose absolute module exists.
+void compare_trees(const Sources& src, Report& rep) {
+  if (!src.sidecar || src.embedded.modules.empty()) return;
+  std::map<std::string, std::string> a, b;
+  for (const auto& m : src.embedded.modules) a[m.path] = m.class_name;
+  for (const auto& m : src.sidecar->modules) b[m.path] = m.class_name;
+  for (const auto& [p, c] : a) {
+    const Json at = {{"module", to_valid_utf8(p)}};
+    if (!b.count(p)) rep.add("sidecar_mismatch", "module " + q(p) + " is in the file's tree, not in the sidecar's", at);
+    else if (b[p] != c) rep.add("sidecar_mismatch", "module " + q(p) + ": class " + q(c) + " in the file, " + q(b[p]) + " in the sidecar", at);
+  }
+  for (const auto& [p, c] : b)
+    if (!a.count(p))
+      rep.add("sidecar_mismatch", "module " + q(p) + " is in the sidecar's tree, not in the file's",
+              {{"module", to_valid_utf8(p)}});
+}
+
+// Local functions: every call resolves, every body node has a (relative)
+// record whose absolute module exists. Returns the number of body nodes.
+size_t check_functions(const onnx::ModelProto& proto, const Sources& src,
+                       const std::vector<hierarchy::Module>& tree, Report& rep) {
   size_t function_nodes = 0;
   std::set<std::pair<std::string, std::string>> defined;
   for (const auto& f : proto.functions()) defined.insert({f.domain(), f.name()});
@@ -175,34 +202,76 @@ Json validate_file(const std::string& path) {
     for (const auto& n : f.node()) {
       ++function_nodes;
       if (!functions::read_body_record(n).present)
-        rep.add("missing_record", "function " + f.name() + ": node '" + n.name() + "' (" + n.op_type() + ") carries no record", {{"function", f.name()}, {"node", n.name()}});
+        rep.add("missing_record", "function " + printable(f.name()) + ": node " + q(n.name()) + " (" +
+                                      printable(n.op_type()) + ") carries no record",
+                {{"function", to_valid_utf8(f.name())}, {"node", to_valid_utf8(n.name())}});
     }
   }
   auto check_calls = [&](const auto& nodes, const std::string& where) {
     for (const auto& n : nodes)
       if (n.domain() == functions::kFunctionDomain && !defined.count({n.domain(), n.op_type()}))
-        rep.add("missing_function", where + ": node '" + n.name() + "' calls undefined function " + n.op_type(), {{"node", n.name()}});
+        rep.add("missing_function", where + ": node " + q(n.name()) + " calls undefined function " +
+                                        printable(n.op_type()), {{"node", to_valid_utf8(n.name())}});
   };
-  check_calls(g.node(), "graph");
-  for (const auto& f : proto.functions()) check_calls(f.node(), "function " + f.name());
-  if (!modules.empty() && functions::has_local_functions(proto)) {
-    hierarchy::Document d = embedded.nodes.empty() && sidecar ? *sidecar : embedded;
-    std::set<std::string> reported;
+  check_calls(proto.graph().node(), "graph");
+  for (const auto& f : proto.functions()) check_calls(f.node(), "function " + printable(f.name()));
+  if (tree.empty() || !functions::has_local_functions(proto)) return function_nodes;
+  const hierarchy::ModuleIndex modules(tree);
+  const hierarchy::Document& d = src.embedded.nodes.empty() && src.sidecar ? *src.sidecar : src.embedded;
+  std::set<std::string> reported;
+  guarded(rep, "function", [&] {
     for (const auto& leaf : functions::expand(proto, d)) {
-      if (leaf.call_chain.empty() || modules.count(leaf.module) || !reported.insert(leaf.module).second) continue;
-      rep.add("unknown_module", "function " + leaf.function + " called from '" + leaf.call_chain.back() +
-                                    "': its node '" + leaf.node->name() + "' resolves to module '" + leaf.module +
-                                    "', which is not in the module tree", {{"module", leaf.module}});
+      if (leaf.call_chain.empty() || modules.contains(leaf.module) || !reported.insert(leaf.module).second)
+        continue;
+      rep.add("unknown_module", "function " + printable(leaf.function) + " called from " +
+                                    q(leaf.call_chain.back()) + ": its node " + q(leaf.node->name()) +
+                                    " resolves to module " + q(leaf.module) +
+                                    ", which is not in the module tree",
+              {{"module", to_valid_utf8(leaf.module)}});
     }
-  }
-  (void)missing;
+  });
+  return function_nodes;
+}
+
+Sources read_sources(const onnx::ModelProto& proto, const std::string& path, Report& rep) {
+  Sources src;
+  guarded(rep, "embedded_records", [&] { src.embedded = model::load_hierarchy(proto, std::nullopt, path); });
+  src.sidecar_file = model::sidecar_path(path);
+  if (path_kind(src.sidecar_file) != PathKind::missing)
+    guarded(rep, "sidecar", [&] {
+      src.sidecar = hierarchy::parse_document_text(read_file(src.sidecar_file), src.sidecar_file);
+    });
+  return src;
+}
+
+}  // namespace
+
+Json validate_file(const std::string& path) {
+  Report rep;
+  // Only an unreadable or unparsable file is an error; the rest is reported.
+  const onnx::ModelProto proto = model::parse_onnx(read_file(path), path);
+  check_utf8(proto, rep);
+  model::DataFiles files;
+  // What loading refuses: external data outside the directory, missing or
+  // short; tensors whose data does not match their dims.
+  const bool data_ok = guarded(rep, "external_data", [&] { files = model::open_external_data(proto, path); });
+  if (data_ok) guarded(rep, "tensor_data", [&] { model::check_tensor_data(proto, files, path); });
+  const bool checker_ok = guarded(rep, "checker", [&] { model::check_onnx(proto, path); });
+  const Sources src = read_sources(proto, path, rep);
+  // The module tree: the file's, else the sidecar's.
+  std::vector<hierarchy::Module> tree = src.embedded.modules;
+  if (tree.empty() && src.sidecar) tree = src.sidecar->modules;
+  check_tree(tree, rep);
+  check_records(proto, src, tree, rep);
+  compare_trees(src, rep);
+  const size_t function_nodes = check_functions(proto, src, tree, rep);
   Json out;
-  out["file"] = path;
+  out["file"] = to_valid_utf8(path);
   out["ok"] = rep.size() == 0;
-  out["checked"] = {{"nodes", g.node_size()},
+  out["checked"] = {{"nodes", proto.graph().node_size()},
                     {"function_nodes", function_nodes},
                     {"modules", tree.size()},
-                    {"sidecar", sidecar ? Json(sidecar_file) : Json(nullptr)},
+                    {"sidecar", src.sidecar ? Json(to_valid_utf8(src.sidecar_file)) : Json(nullptr)},
                     {"checker", checker_ok}};
   out["issues"] = rep.issues();
   return out;

@@ -3,41 +3,54 @@
 #include <algorithm>
 #include <numeric>
 #include <string_view>
-#include <unordered_map>
+#include <cstdint>
 
 #include "hierarchy/parse.hpp"
 #include "hierarchy/tags.hpp"
+#include "model/record_keys.hpp"
 #include "util/error.hpp"
+#include "util/utf8.hpp"
 
 namespace modelexport::model {
 namespace {
 
-// Node name → first index; views into `graph`, valid while it is unchanged.
-using NodeIndex = std::unordered_map<std::string_view, size_t>;
-
-NodeIndex node_index(const onnx::GraphProto& graph) {
-  NodeIndex index;
-  index.reserve(graph.node_size());
-  for (int i = 0; i < graph.node_size(); ++i) index.emplace(graph.node(i).name(), i);
-  return index;
-}
-
-// A stable sort by graph position, each record's position looked up once
-// (not twice per comparison), and nothing moved when already in order (the
-// usual case: tagging writes records in graph order).
-void sort_in_graph_order(hierarchy::Document& doc, const NodeIndex& index) {
+// A stable sort by graph position (each record's index), nothing moved
+// when already in order (the usual case: tagging writes records in graph
+// order).
+void sort_in_graph_order(hierarchy::Document& doc) {
   const size_t n = doc.nodes.size();
-  std::vector<size_t> position(n);
-  for (size_t i = 0; i < n; ++i) position[i] = index.at(doc.nodes[i].name);
-  if (std::is_sorted(position.begin(), position.end())) return;
+  auto position = [&](size_t i) { return *doc.nodes[i].index; };
+  bool sorted = true;
+  for (size_t i = 1; i < n && sorted; ++i) sorted = position(i - 1) <= position(i);
+  if (sorted) return;
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), size_t{0});
   std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return position[a] < position[b]; });
-  std::vector<hierarchy::NodeRecord> sorted;
-  sorted.reserve(n);
-  for (size_t i : order) sorted.push_back(std::move(doc.nodes[i]));
-  doc.nodes = std::move(sorted);
+                   [&](size_t a, size_t b) { return position(a) < position(b); });
+  std::vector<hierarchy::NodeRecord> in_order;
+  in_order.reserve(n);
+  for (size_t i : order) in_order.push_back(std::move(doc.nodes[i]));
+  doc.nodes = std::move(in_order);
+}
+
+// Every record gets its node's position (model/record_keys.hpp); two
+// records for one node are refused.
+void attach_records(hierarchy::Document& doc, const onnx::GraphProto& graph,
+                    const std::string& where) {
+  const NodeKeys keys(graph);
+  std::vector<size_t> owner(static_cast<size_t>(graph.node_size()), SIZE_MAX);
+  for (size_t i = 0; i < doc.nodes.size(); ++i) {
+    const std::string at = where + ": nodes[" + std::to_string(i) + "]";
+    const size_t position = keys.resolve(doc.nodes[i], at);
+    if (owner[position] != SIZE_MAX)
+      fail(MX_ERR_SCHEMA, at + ": node " + std::to_string(position) + " ('" +
+                              printable(graph.node(static_cast<int>(position)).name()) +
+                              "') already has a record (nodes[" + std::to_string(owner[position]) +
+                              "])");
+    owner[position] = i;
+    doc.nodes[i].index = static_cast<int64_t>(position);
+    doc.nodes[i].name = to_valid_utf8(graph.node(static_cast<int>(position)).name());
+  }
 }
 
 }  // namespace
@@ -48,32 +61,30 @@ std::string display_name(const mx_model& model) {
 
 void set_hierarchy(mx_model& model, hierarchy::Document doc, const std::string& where) {
   hierarchy::validate_consistency(doc, where);
-  const auto index = node_index(model.proto.graph());
-  for (size_t i = 0; i < doc.nodes.size(); ++i) {
-    if (!index.count(doc.nodes[i].name))
-      fail(MX_ERR_SCHEMA, where + ": nodes[" + std::to_string(i) + "].name: '" +
-                              doc.nodes[i].name + "' is not a node of " +
-                              display_name(model));
-  }
+  attach_records(doc, model.proto.graph(), where);
   hierarchy::derive_tags(doc, {});
-  sort_in_graph_order(doc, index);
+  sort_in_graph_order(doc);
   model.hierarchy = std::move(doc);
 }
 
-void set_node_record(mx_model& model, hierarchy::NodeRecord record) {
-  const auto index = node_index(model.proto.graph());
-  if (!index.count(record.name))
-    fail(MX_ERR_NOT_FOUND, "no node named '" + record.name + "' in " + display_name(model));
+void set_node_record(mx_model& model, size_t position, hierarchy::NodeRecord record) {
+  const auto& graph = model.proto.graph();
+  if (position >= static_cast<size_t>(graph.node_size()))
+    fail(MX_ERR_NOT_FOUND, "no node at position " + std::to_string(position) + " in " +
+                               display_name(model));
   auto& doc = model.hierarchy;
-  if (!doc.modules.empty() && !doc.find_module(record.module))
-    fail(MX_ERR_SCHEMA, "record.module: '" + record.module + "' is not in the module tree");
-  if (record.tag.empty())
-    if (const auto* m = doc.find_module(record.module)) record.tag = m->tag;
-  if (auto* existing = doc.find_record(record.name)) {
+  const hierarchy::ModuleIndex modules(doc);
+  const hierarchy::Module* module = modules.find(record.module);
+  if (!doc.modules.empty() && !module)
+    fail(MX_ERR_SCHEMA, "record.module: '" + printable(record.module) + "' is not in the module tree");
+  if (record.tag.empty() && module) record.tag = module->tag;
+  record.name = to_valid_utf8(graph.node(static_cast<int>(position)).name());
+  record.index = static_cast<int64_t>(position);
+  if (auto* existing = doc.find_record_at(position)) {
     *existing = std::move(record);
   } else {
     doc.nodes.push_back(std::move(record));
-    sort_in_graph_order(doc, index);
+    sort_in_graph_order(doc);
   }
 }
 

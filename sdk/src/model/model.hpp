@@ -27,13 +27,14 @@ namespace modelexport::model {
 // How a model names itself in error messages: its file, or "model".
 std::string display_name(const mx_model& model);
 
-// Replaces the hierarchy after checking every record names a node of the
-// graph (MX_ERR_SCHEMA, prefixed by `where`); derives missing tags and puts
-// records in graph order.
+// Replaces the hierarchy after finding every record's node (by unique
+// name, else by index: model/record_keys.hpp; MX_ERR_SCHEMA prefixed by
+// `where`); sets each record's index to its node's position, derives
+// missing tags and puts records in graph order.
 void set_hierarchy(mx_model& model, hierarchy::Document doc, const std::string& where);
 
-// Sets one node's record: MX_ERR_NOT_FOUND if the graph has no such node,
-// MX_ERR_SCHEMA if the module is not in a non-empty module tree.
-void set_node_record(mx_model& model, hierarchy::NodeRecord record);
+// Sets the record of the node at `position`: MX_ERR_NOT_FOUND past the
+// last node, MX_ERR_SCHEMA if the module is not in a non-empty module tree.
+void set_node_record(mx_model& model, size_t position, hierarchy::NodeRecord record);
 
 }  // namespace modelexport::model

@@ -9,17 +9,41 @@
 #include "model/check.hpp"
 #include "model/external_data.hpp"
 #include "model/onnx_io.hpp"
+#include "model/tensor_data.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
+#include "util/output_set.hpp"
+#include "util/warn.hpp"
 #include "util/options.hpp"
 
 namespace modelexport::model {
 namespace {
 
-std::optional<hierarchy::Document> read_sidecar(const std::string& model_path) {
+// Every node carries its own record and the file has its module tree: the
+// sidecar adds nothing.
+bool fully_tagged(const onnx::ModelProto& proto, const std::string& where) {
+  try {
+    const hierarchy::Document own = load_hierarchy(proto, std::nullopt, where);
+    return !own.modules.empty() && own.nodes.size() == static_cast<size_t>(proto.graph().node_size());
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+// The sidecar is implicit (found by name, not asked for): a malformed one
+// next to a model that carries everything itself is stale, and skipped
+// with a warning naming it; otherwise it is an error.
+std::optional<hierarchy::Document> read_sidecar(const onnx::ModelProto& proto,
+                                                const std::string& model_path) {
   const std::string path = sidecar_path(model_path);
-  if (!file_exists(path)) return std::nullopt;
-  return hierarchy::parse_document_text(read_file(path), path);
+  if (path_kind(path) == PathKind::missing) return std::nullopt;
+  try {
+    return hierarchy::parse_document_text(read_file(path), path);
+  } catch (const Error& e) {
+    if (!fully_tagged(proto, model_path)) throw;
+    warn(std::string("ignoring the sidecar, the model carries its own records: ") + e.what());
+    return std::nullopt;
+  }
 }
 
 std::unique_ptr<mx_model> build(onnx::ModelProto proto, std::string source_path,
@@ -105,12 +129,15 @@ std::unique_ptr<mx_model> load_model_file(const std::string& path) {
     proto = parse_onnx(bytes, path);
   }
   DataFiles files = open_external_data(proto, path);
-  return build(std::move(proto), path, read_sidecar(path), std::move(files));
+  check_tensor_data(proto, files, path);
+  auto sidecar = read_sidecar(proto, path);
+  return build(std::move(proto), path, sidecar, std::move(files));
 }
 
 std::unique_ptr<mx_model> load_model_bytes(std::string_view bytes) {
   onnx::ModelProto proto = parse_onnx(bytes, "bytes");
   refuse_external_data(proto, "bytes");
+  check_tensor_data(proto, {}, "bytes");
   return build(std::move(proto), "", std::nullopt);
 }
 
@@ -123,31 +150,27 @@ std::string save_model_bytes(const mx_model& model, const SaveOptions& options) 
 
 void save_model_file(const mx_model& model, const std::string& path,
                      const SaveOptions& options) {
-  // Stage every file before renaming any, so an I/O error on one does not
-  // leave a model without its data or its sidecar.
-  std::optional<StagedWriter> data;
-  std::string onnx_bytes;
+  // Every file of the output is staged before any is renamed, and the
+  // renames are undone if one fails (util/output_set.hpp): a reader never
+  // sees a model without its data or its sidecar, nor a mix of old and new.
+  OutputSet output;
+  const std::string data_path = path + ".data";
   {
     onnx::ModelProto out = prepared(model, options, path, false);
     if (wants_external(out, options)) {
-      data.emplace(path + ".data");
       // Nothing large enough: no (empty) data file; the temp file goes.
       if (externalize(out, model.external_files, external_data_location(path),
-                      kExternalDataMinBytes, path, *data) == 0)
-        data.reset();
+                      kExternalDataMinBytes, path, output.add(data_path)) == 0)
+        output.discard(data_path);
     } else if (has_external_data(out)) {
       inline_external_data(out, model.external_files, path);
     }
-    onnx_bytes = serialize_onnx(out, path);
+    output.add(path).write(serialize_onnx(out, path));
   }
-  StagedFile onnx_file(path, onnx_bytes);
-  std::optional<StagedFile> sidecar;
   if (options.sidecar)
-    sidecar.emplace(sidecar_path(path), dump_text(hierarchy::document_to_json(model.hierarchy), 2) + "\n");
-  // The data file first: a reader never sees a model whose data is missing.
-  if (data) data->commit();
-  onnx_file.commit();
-  if (sidecar) sidecar->commit();
+    output.add(sidecar_path(path))
+        .write(dump_text(hierarchy::document_to_json(model.hierarchy), 2) + "\n");
+  output.commit();
 }
 
 }  // namespace modelexport::model

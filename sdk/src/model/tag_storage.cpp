@@ -8,7 +8,9 @@
 #include "hierarchy/serialize.hpp"
 #include "model/dynamo_namespace.hpp"
 #include "model/node_metadata.hpp"
+#include "model/record_keys.hpp"
 #include "util/error.hpp"
+#include "util/utf8.hpp"
 
 namespace modelexport::model {
 namespace {
@@ -75,18 +77,18 @@ std::optional<hierarchy::NodeRecord> record_from_metadata(const onnx::NodeProto&
                                                           const std::string& where) {
   Json j = Json::object();
   for (const auto& [key, value] : read_node_metadata(node)) {
-    if (key == kModuleKey) j["module"] = value;
-    if (key == kTagKey) j["tag"] = value;
-    if (key == kEvidenceKey) j["evidence"] = value;
+    if (key == kModuleKey) j["module"] = to_valid_utf8(value);
+    if (key == kTagKey) j["tag"] = to_valid_utf8(value);
+    if (key == kEvidenceKey) j["evidence"] = to_valid_utf8(value);
   }
   if (j.empty()) return std::nullopt;
-  return hierarchy::parse_record(j, where + ": node '" + node.name() + "' metadata");
+  return hierarchy::parse_record(j, where + ": node '" + printable(node.name()) + "' metadata");
 }
 
 std::optional<hierarchy::NodeRecord> record_from_doc_string(const onnx::NodeProto& node,
                                                             const std::string& where) {
   if (!has_our_doc_string(node)) return std::nullopt;
-  const std::string label = where + ": node '" + node.name() + "' doc_string";
+  const std::string label = where + ": node '" + printable(node.name()) + "' doc_string";
   Json j;
   try {
     check_json_depth(node.doc_string(), label);
@@ -137,13 +139,11 @@ TagStorage tag_storage_from_name(const std::string& name) {
 
 void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc,
                      TagStorage storage) {
-  std::unordered_map<std::string, const hierarchy::NodeRecord*> records;
-  for (const auto& r : doc.nodes) records.emplace(r.name, &r);
+  auto* nodes = proto.mutable_graph()->mutable_node();
+  const auto records = hierarchy::records_by_position(doc, static_cast<size_t>(nodes->size()));
   const hierarchy::ModuleIndex index(doc);
-  for (auto& node : *proto.mutable_graph()->mutable_node()) {
-    auto it = records.find(node.name());
-    store_on_node(node, it == records.end() ? nullptr : it->second, index, storage);
-  }
+  for (int i = 0; i < nodes->size(); ++i)
+    store_on_node(*nodes->Mutable(i), records[static_cast<size_t>(i)], index, storage);
   store_model_metadata(proto, doc, storage);
 }
 
@@ -152,28 +152,25 @@ hierarchy::Document load_hierarchy(const onnx::ModelProto& proto,
                                    const std::string& where) {
   hierarchy::Document doc;
   load_document_fields(proto, sidecar, where, doc);
-  // Sidecar records by node name (find_record per node was quadratic).
-  std::unordered_map<std::string_view, const hierarchy::NodeRecord*> sidecar_records;
-  if (sidecar)
-    for (const auto& r : sidecar->nodes) sidecar_records.emplace(r.name, &r);
-  // Records are keyed by node name: a record on a node whose name another
-  // node shares would be written on both at save and refused on reload
-  // (fuzz/corpus/onnx_model/duplicate_name_record.onnx).
-  std::unordered_map<std::string_view, int> name_uses;
-  for (const auto& node : proto.graph().node()) ++name_uses[node.name()];
-  for (const auto& node : proto.graph().node()) {
+  // The sidecar's records by node position (model/record_keys.hpp); a
+  // record that names no node of this graph is stale and not used.
+  const auto& graph = proto.graph();
+  std::vector<const hierarchy::NodeRecord*> sidecar_records(static_cast<size_t>(graph.node_size()));
+  if (sidecar) {
+    const NodeKeys keys(graph);
+    std::string why;
+    for (const auto& r : sidecar->nodes)
+      if (auto at = keys.find(r, &why)) sidecar_records[*at] = &r;
+  }
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const auto& node = graph.node(i);
     auto record = record_from_metadata(node, where);
     if (!record) record = record_from_doc_string(node, where);
-    if (!record && sidecar) {
-      auto it = sidecar_records.find(node.name());
-      if (it != sidecar_records.end()) record = *it->second;
-    }
+    if (!record && sidecar_records[static_cast<size_t>(i)])
+      record = *sidecar_records[static_cast<size_t>(i)];
     if (!record) continue;
-    if (name_uses[node.name()] > 1)
-      fail(MX_ERR_SCHEMA, where + ": node name '" + node.name() + "' is used by " +
-                              std::to_string(name_uses[node.name()]) +
-                              " nodes and carries a hierarchy record; records are keyed by node name");
-    record->name = node.name();
+    record->name = to_valid_utf8(node.name());
+    record->index = i;
     doc.nodes.push_back(std::move(*record));
   }
   return doc;

@@ -52,8 +52,8 @@ hierarchy::Document build_document(GraphView&& graph, std::vector<Assignment>&& 
     r.tag = tree.tag_of(a.module);
     r.module = std::move(a.module);
     r.evidence = *evidence;
-    // "index", an extra key the schema keeps, identifies unnamed nodes.
-    r.extra["index"] = i;
+    // The key of unnamed and duplicate-named nodes (document.hpp).
+    r.index = static_cast<int64_t>(i);
   }
   return doc;
 }

@@ -1,30 +1,6 @@
 #include "tagging/module_path.hpp"
 
 namespace modelexport {
-namespace {
-
-bool is_segment_char(unsigned char c) {
-  return c > 0x20 && c != 0x7f && c != '.' && c != '/';
-}
-
-}  // namespace
-
-bool is_valid_module_path(const std::string& path) {
-  if (path.empty()) return true;
-  bool segment_empty = true;
-  for (unsigned char c : path) {
-    if (c == '.') {
-      if (segment_empty) return false;
-      segment_empty = true;
-    } else if (is_segment_char(c)) {
-      segment_empty = false;
-    } else {
-      return false;
-    }
-  }
-  return !segment_empty;
-}
-
 std::vector<std::string> path_segments(const std::string& path) {
   std::vector<std::string> out;
   if (path.empty()) return out;

@@ -3,11 +3,10 @@
 #include <string>
 #include <vector>
 
+#include "hierarchy/module_path_rules.hpp"  // is_valid_module_path
+
 namespace modelexport {
 
-// "" or '.'-separated non-empty segments without '/', whitespace or control
-// characters ('/' and ' ' would make tags and scoped names ambiguous).
-bool is_valid_module_path(const std::string& path);
 
 std::vector<std::string> path_segments(const std::string& path);  // "" → {}
 std::string parent_path(const std::string& path);                 // "a.b" → "a"

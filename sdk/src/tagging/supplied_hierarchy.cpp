@@ -1,12 +1,13 @@
 #include "tagging/supplied_hierarchy.hpp"
 #include "util/json_text.hpp"
 
-#include <fstream>
-#include <sstream>
 
 #include "hierarchy/parse.hpp"
+#include "hierarchy/tree_check.hpp"
+#include "tagging/module_tree.hpp"
 #include "tagging/module_path.hpp"
 #include "util/error.hpp"
+#include "util/files.hpp"
 
 namespace modelexport {
 namespace {
@@ -14,13 +15,17 @@ namespace {
 using json = nlohmann::json;
 
 json read_json_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(MX_ERR_IO, "cannot read hierarchy file '" + path + "'");
-  std::stringstream text;
-  text << in.rdbuf();
-  check_json_depth(text.str(), "hierarchy file '" + path + "'");
+  // read_file: regular files only (a FIFO given as --hierarchy used to
+  // block forever), errors naming the file.
+  std::string text;
   try {
-    return json::parse(text.str());
+    text = read_file(path);
+  } catch (const Error& e) {
+    fail(e.code(), std::string("hierarchy file: ") + e.what());
+  }
+  check_json_depth(text, "hierarchy file '" + path + "'");
+  try {
+    return json::parse(text);
   } catch (const json::exception& e) {
     fail(MX_ERR_PARSE, "hierarchy file '" + path + "' is not JSON: " + e.what());
   }
@@ -46,6 +51,18 @@ void check_module_paths(const hierarchy::Document& doc, const std::string& where
   }
 }
 
+// The tree as tagging will write it (ModuleTree completes missing parents
+// and children) must pass the checks `validate` applies to it: refused
+// here, naming the first problems, rather than written and reported later.
+void check_completed_tree(const json& doc, const std::string& where) {
+  const ModuleTree tree(doc.at("modules"), {});
+  const auto problems = hierarchy::module_tree_problems(tree.to_modules(), 3);
+  if (problems.empty()) return;
+  std::string message = where + ": the module tree is inconsistent: " + problems[0].message;
+  for (size_t i = 1; i < problems.size(); ++i) message += "; " + problems[i].message;
+  fail(MX_ERR_SCHEMA, message);
+}
+
 }  // namespace
 
 json load_supplied_hierarchy(const json& option) {
@@ -65,6 +82,7 @@ json load_supplied_hierarchy(const json& option) {
   // type error deep in propagation or the module tree.
   const hierarchy::Document parsed = hierarchy::parse_document(hierarchy::Json(doc), where);
   check_module_paths(parsed, where);
+  check_completed_tree(doc, where);
   return doc;
 }
 

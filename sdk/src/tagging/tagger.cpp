@@ -12,6 +12,7 @@
 #include "tagging/supplied_hierarchy.hpp"
 #include "util/error.hpp"
 #include "util/json_text.hpp"
+#include "util/warn.hpp"
 
 namespace modelexport {
 namespace {
@@ -74,10 +75,20 @@ Tagged run_strategies(const Registry& registry, const std::string& strategy, con
   std::vector<StrategyAnswer> answers;
   TaggingProvenance provenance{strategy, {}, json::object()};
   for (const Plugin* plugin : plugins) {
-    answers.push_back(parse_strategy_response(plugin->name(), plugin->run_json_text(request),
-                                              view.nodes.size()));
+    try {
+      answers.push_back(parse_strategy_response(plugin->name(), plugin->run_json_text(request),
+                                                view.nodes.size()));
+    } catch (const Error& e) {
+      // Under "auto" the user named no strategy: one that fails (a broken
+      // third-party plugin) is skipped, named, and the others still run.
+      if (strategy != "auto") throw;
+      warn("strategy '" + plugin->name() + "' skipped under --strategy auto: " + e.what());
+      continue;
+    }
     provenance.strategies.push_back(plugin->name());
   }
+  if (answers.empty())
+    fail(MX_ERR_PLUGIN, "strategy 'auto': every strategy failed (see the warnings above)");
   StrategyAnswer combined = combine_answers(answers, view.nodes.size());
   answers.clear();
   std::vector<Assignment> assignments =

@@ -1,41 +1,45 @@
 #include "util/files.hpp"
 
 #include <fcntl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <random>
-#include <sstream>
 
 #include "util/error.hpp"
+#include "util/output_set.hpp"
 
 namespace modelexport {
 namespace {
 
 std::string errno_text() { return std::strerror(errno); }
 
-std::string directory_of(const std::string& path) {
-  auto slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
+std::string kind_text(mode_t mode) {
+  if (S_ISDIR(mode)) return "is a directory, not a file";
+  if (S_ISFIFO(mode)) return "is a FIFO (named pipe), not a regular file";
+  if (S_ISSOCK(mode)) return "is a socket, not a regular file";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "is a device, not a regular file";
+  return "is not a regular file";
 }
 
-std::string basename_of(const std::string& path) {
-  auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-// Hidden, unique name next to the target so rename() stays on one filesystem.
-std::string temp_name_for(const std::string& target) {
-  std::random_device rd;
-  std::ostringstream name;
-  name << directory_of(target) << "/." << basename_of(target) << ".tmp-"
-       << ::getpid() << "-" << std::hex << rd();
-  return name.str();
+// 12 letters/digits from the kernel's random source: 62^12 names, so a
+// name cannot be guessed (and planted) in advance.
+std::string random_suffix() {
+  static const char alphabet[] =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  unsigned char bytes[12];
+  size_t got = 0;
+  while (got < sizeof bytes) {
+    ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail(MX_ERR_IO, std::string("getrandom failed: ") + errno_text());
+    got += static_cast<size_t>(n);
+  }
+  std::string out;
+  for (unsigned char b : bytes) out += alphabet[b % 62];
+  return out;
 }
 
 void write_all(int fd, std::string_view data, const std::string& target) {
@@ -50,75 +54,97 @@ void write_all(int fd, std::string_view data, const std::string& target) {
   }
 }
 
-// Makes the rename itself durable; best effort (some filesystems refuse).
-void sync_directory(const std::string& path) {
-  int fd = ::open(directory_of(path).c_str(), O_RDONLY | O_DIRECTORY);
-  if (fd >= 0) {
-    ::fsync(fd);
-    ::close(fd);
+std::string read_all(int fd, const std::string& path, size_t expected) {
+  std::string data;
+  data.reserve(expected);
+  char buf[1 << 16];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail(MX_ERR_IO, path + ": read failed: " + errno_text());
+    if (n == 0) return data;
+    data.append(buf, static_cast<size_t>(n));
   }
 }
 
 }  // namespace
 
-bool file_exists(const std::string& path) {
+std::string directory_of(const std::string& path) {
+  auto slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string base_name_of(const std::string& path) {
+  auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+PathKind path_kind(const std::string& path) {
   struct stat st;
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  if (::stat(path.c_str(), &st) != 0) return PathKind::missing;
+  if (S_ISREG(st.st_mode)) return PathKind::regular;
+  if (S_ISDIR(st.st_mode)) return PathKind::directory;
+  return PathKind::other;
+}
+
+bool file_exists(const std::string& path) { return path_kind(path) == PathKind::regular; }
+
+std::string describe_file_type(unsigned mode) { return kind_text(static_cast<mode_t>(mode)); }
+
+std::string random_sibling_name(const std::string& directory, const std::string& hint,
+                                const char* tag) {
+  // Keep the name under NAME_MAX (255) whatever the target's length.
+  return directory + "/." + hint.substr(0, 200) + "." + tag + "-" + random_suffix();
 }
 
 std::string read_file(const std::string& path) {
+  if (path.find('\0') != std::string::npos) fail(MX_ERR_IO, "file name contains a NUL byte");
+  // O_NONBLOCK: opening a FIFO for reading returns at once instead of
+  // waiting for a writer; fstat() then refuses it. Regular files ignore it.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0)
+    fail(MX_ERR_IO, path + ": " + (errno == ENOENT ? std::string("no such file") : errno_text()));
   struct stat st;
-  if (::stat(path.c_str(), &st) != 0)
-    fail(MX_ERR_IO, path + ": " + (errno == ENOENT ? std::string("no such file")
-                                                   : errno_text()));
-  if (S_ISDIR(st.st_mode)) fail(MX_ERR_IO, path + ": is a directory, not a file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(MX_ERR_IO, path + ": cannot open: " + errno_text());
-  std::string data;
-  data.resize(static_cast<size_t>(st.st_size));
-  if (!data.empty() && !in.read(&data[0], static_cast<std::streamsize>(data.size())))
-    fail(MX_ERR_IO, path + ": read failed");
-  return data;
-}
-
-StagedFile::StagedFile(std::string target, std::string_view data)
-    : target_(std::move(target)), temp_(temp_name_for(target_)) {
-  int fd = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) fail(MX_ERR_IO, target_ + ": cannot create file: " + errno_text());
+  const bool stated = ::fstat(fd, &st) == 0;
+  if (!stated || !S_ISREG(st.st_mode)) {
+    const std::string why = stated ? kind_text(st.st_mode) : errno_text();
+    ::close(fd);
+    fail(MX_ERR_IO, path + ": " + why);
+  }
   try {
-    write_all(fd, data, target_);
-    if (::fsync(fd) != 0) fail(MX_ERR_IO, target_ + ": fsync failed: " + errno_text());
+    std::string data = read_all(fd, path, static_cast<size_t>(st.st_size));
+    ::close(fd);
+    return data;
   } catch (...) {
     ::close(fd);
-    ::unlink(temp_.c_str());
     throw;
   }
-  if (::close(fd) != 0) {
-    ::unlink(temp_.c_str());
-    fail(MX_ERR_IO, target_ + ": close failed: " + errno_text());
+}
+
+int create_unique_file(const std::string& directory, const std::string& hint,
+                       const std::string& label, std::string& name) {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    name = random_sibling_name(directory, hint, "tmp");
+    int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd >= 0) return fd;
+    if (errno != EEXIST)
+      fail(MX_ERR_IO, label + ": cannot create a file in '" + directory + "': " + errno_text());
   }
+  fail(MX_ERR_IO, label + ": cannot create a unique temporary file in '" + directory + "'");
 }
 
-StagedFile::~StagedFile() {
-  if (!committed_) ::unlink(temp_.c_str());
-}
-
-void StagedFile::commit() {
-  if (::rename(temp_.c_str(), target_.c_str()) != 0)
-    fail(MX_ERR_IO, target_ + ": cannot rename temporary file: " + errno_text());
-  committed_ = true;
-  sync_directory(target_);
-}
-
-StagedWriter::StagedWriter(std::string target)
-    : target_(std::move(target)), temp_(temp_name_for(target_)) {
-  fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd_ < 0) fail(MX_ERR_IO, target_ + ": cannot create file: " + errno_text());
+StagedWriter::StagedWriter(std::string target) : target_(std::move(target)) {
+  if (target_.empty()) fail(MX_ERR_IO, "empty output file name");
+  if (target_.find('\0') != std::string::npos) fail(MX_ERR_IO, "output file name contains a NUL byte");
+  fd_ = create_unique_file(directory_of(target_), base_name_of(target_), target_, temp_);
+  cleanup_ = signal_cleanup::remove_on_signal(temp_);
 }
 
 StagedWriter::~StagedWriter() {
   if (fd_ >= 0) ::close(fd_);
-  if (!committed_) ::unlink(temp_.c_str());
+  if (!released_) ::unlink(temp_.c_str());
 }
 
 void StagedWriter::write(std::string_view data) {
@@ -132,23 +158,17 @@ void StagedWriter::finish() {
   const int fd = fd_;
   fd_ = -1;
   if (::fsync(fd) != 0) {
+    const std::string why = errno_text();
     ::close(fd);
-    fail(MX_ERR_IO, target_ + ": fsync failed: " + errno_text());
+    fail(MX_ERR_IO, target_ + ": fsync failed: " + why);
   }
   if (::close(fd) != 0) fail(MX_ERR_IO, target_ + ": close failed: " + errno_text());
 }
 
-void StagedWriter::commit() {
-  finish();
-  if (::rename(temp_.c_str(), target_.c_str()) != 0)
-    fail(MX_ERR_IO, target_ + ": cannot rename temporary file: " + errno_text());
-  committed_ = true;
-  sync_directory(target_);
-}
-
 void write_file_atomically(const std::string& path, std::string_view data) {
-  StagedFile staged(path, data);
-  staged.commit();
+  OutputSet out;
+  out.add(path).write(data);
+  out.commit();
 }
 
 }  // namespace modelexport

@@ -1,40 +1,57 @@
-// File helpers with errors that name the file. Saving is atomic: data goes
-// to a temporary file in the destination directory (same filesystem, so the
-// rename cannot degrade into a copy), is fsync'ed, then renamed over the
-// target. A crash or an error never leaves a partial file behind.
+// File helpers with errors that name the file.
+//
+// Reading: regular files only. A FIFO, socket or device where a file is
+// expected is refused at once (opening a FIFO for reading would block until
+// a writer comes, forever in practice).
+//
+// Writing: StagedWriter stages one file under an unpredictable temporary
+// name created with O_EXCL in the destination directory (same filesystem,
+// so the final rename cannot degrade into a copy; O_EXCL never follows a
+// symlink planted at that name). The temporary is removed if the writer
+// dies uncommitted or the process is killed by SIGINT/SIGTERM/SIGHUP
+// (util/signal_cleanup.hpp). Files of one output are committed together by
+// OutputSet (util/output_set.hpp).
 #pragma once
 #include <cstdint>
 #include <string>
 #include <string_view>
 
+#include "util/signal_cleanup.hpp"
+
 namespace modelexport {
 
-// Reads a whole regular file. MX_ERR_IO for missing files, directories and
-// unreadable files; an empty file is returned as "" (callers decide).
+// Reads a whole regular file. MX_ERR_IO for missing files, directories,
+// FIFOs, devices and unreadable files; an empty file is returned as ""
+// (callers decide).
 std::string read_file(const std::string& path);
 
+// What is at `path` (symlinks followed; a dangling one is `missing`).
+enum class PathKind { missing, regular, directory, other };
+PathKind path_kind(const std::string& path);
+
+// A regular file (symlinks followed) is at `path`.
 bool file_exists(const std::string& path);
 
-// A temporary file that becomes `target` on commit() and is removed if the
-// object dies uncommitted. Lets callers stage several files and rename them
-// only once all were written.
-class StagedFile {
- public:
-  StagedFile(std::string target, std::string_view data);
-  ~StagedFile();
-  StagedFile(const StagedFile&) = delete;
-  StagedFile& operator=(const StagedFile&) = delete;
-  void commit();
+// "is a FIFO (named pipe), not a regular file", ... for `mode`.
+std::string describe_file_type(unsigned mode);
 
- private:
-  std::string target_;
-  std::string temp_;
-  bool committed_ = false;
-};
+std::string directory_of(const std::string& path);
+std::string base_name_of(const std::string& path);
 
-// The streaming form of StagedFile: bytes are appended in pieces (external
-// weights are copied tensor by tensor, never held whole), then finish()
-// fsyncs and commit() renames. Destroyed uncommitted, the temp file goes.
+// A fresh, unpredictable name "<directory>/.<hint>.<tag>-XXXXXXXXXXXX"
+// (12 random letters/digits; nothing is created).
+std::string random_sibling_name(const std::string& directory, const std::string& hint,
+                                const char* tag);
+
+// A new file in `directory` named ".<hint>.tmp-XXXXXXXXXXXX" (random
+// letters), created with O_EXCL; returns the descriptor and sets `name`.
+// MX_ERR_IO naming `label` on failure.
+int create_unique_file(const std::string& directory, const std::string& hint,
+                       const std::string& label, std::string& name);
+
+// One staged file: bytes are appended in pieces (external weights are
+// copied tensor by tensor, never held whole), then finish() fsyncs and
+// closes. Committing (the rename) is OutputSet's job.
 class StagedWriter {
  public:
   explicit StagedWriter(std::string target);
@@ -44,18 +61,21 @@ class StagedWriter {
   void write(std::string_view data);
   uint64_t written() const { return written_; }
   void finish();  // fsync + close; MX_ERR_IO
-  void commit();  // rename over the target (after finish)
   const std::string& target() const { return target_; }
+  const std::string& temp() const { return temp_; }
+  // The temporary became the target (or was removed): nothing to clean up.
+  void release() { released_ = true; cleanup_.cancel(); }
 
  private:
   std::string target_;
   std::string temp_;
   int fd_ = -1;
   uint64_t written_ = 0;
-  bool committed_ = false;
+  bool released_ = false;
+  signal_cleanup::Action cleanup_;
 };
 
-// Convenience: stage and commit one file.
+// Convenience: one file written atomically (an OutputSet of one).
 void write_file_atomically(const std::string& path, std::string_view data);
 
 }  // namespace modelexport

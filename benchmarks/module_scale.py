@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Growth of `inspect` and `tag --hierarchy` with the number of modules
+(issue 16: both were quadratic, 100,000 modules took 88 s).
+
+For each size N it writes a 3-node model whose sidecar (for inspect) and
+supplied hierarchy (for tag --hierarchy) hold N modules — a root with N/100
+blocks of 99 leaves, the shape of a deep model's tree — then times each
+command in a fresh process (wall time, peak RSS) and prints the ratio to the
+previous size: ~10x per 10x is linear. Not asserted by any test.
+
+    .venv/bin/python benchmarks/module_scale.py                      # 10k, 100k, 1M
+    .venv/bin/python benchmarks/module_scale.py --sizes 10000 100000 --cli build/sdk/modelexport
+"""
+import argparse
+import json
+import os
+import pathlib
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+import onnx
+from onnx import TensorProto, helper
+
+
+def tiny_model(path):
+    x = helper.make_tensor_value_info("X", TensorProto.FLOAT, ["N", 4])
+    y = helper.make_tensor_value_info("Y", TensorProto.FLOAT, ["N", 4])
+    w = helper.make_tensor("fc.weight", TensorProto.FLOAT, [4, 4], [0.0] * 16)
+    nodes = [helper.make_node("MatMul", ["X", "fc.weight"], ["H"], name="/fc/MatMul"),
+             helper.make_node("Relu", ["H"], ["R"], name="/act/Relu"),
+             helper.make_node("Identity", ["R"], ["Y"], name="/out/Identity")]
+    graph = helper.make_graph(nodes, "scale", [x], [y], [w])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, path)
+
+
+def modules(n):
+    """Root + blocks of 99 leaves: n modules in all, parents and children consistent."""
+    out = [{"path": "", "class": "Net", "parent": None, "children": []}]
+    block = None
+    while len(out) < n:
+        i = len(out)
+        if block is None or len(block["children"]) == 99:
+            block = {"path": f"b{i}", "class": "Block", "parent": "", "children": []}
+            out[0]["children"].append(block["path"])
+            out.append(block)
+            continue
+        leaf = {"path": f'{block["path"]}.l{i}', "class": "Linear", "parent": block["path"],
+                "children": []}
+        block["children"].append(leaf["path"])
+        out.append(leaf)
+    return out
+
+
+def write_inputs(work, n):
+    model = work / f"m{n}.onnx"
+    tiny_model(model)
+    mods = modules(n)
+    leaf = mods[-1]["path"]
+    doc = {"schema": "modelexport.hierarchy/1", "modules": mods,
+           "nodes": [{"name": name, "module": leaf, "evidence": "root"}
+                     for name in ("/fc/MatMul", "/act/Relu", "/out/Identity")]}
+    (work / f"m{n}.hierarchy.json").write_text(json.dumps(doc))
+    (work / f"h{n}.json").write_text(json.dumps({"schema": "modelexport.hierarchy/1",
+                                                 "modules": mods, "nodes": []}))
+    return model
+
+
+def timed(cmd, env):
+    """Wall seconds and peak RSS (MB) of one fresh process."""
+    start = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.execvpe(cmd[0], cmd, env)
+    _, status, usage = os.wait4(pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"{' '.join(map(str, cmd))} failed")
+    return wall, usage.ru_maxrss / 1024
+
+
+def main():
+    repo = pathlib.Path(__file__).resolve().parent.parent
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
+    ap.add_argument("--cli", default=str(repo / "build/sdk/modelexport"))
+    ap.add_argument("--plugins", default=str(repo / "build/plugins-out"))
+    args = ap.parse_args()
+    env = dict(os.environ, MODELEXPORT_PLUGIN_PATH=args.plugins)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="mx_scale_") as tmp:
+        work = pathlib.Path(tmp)
+        for n in args.sizes:
+            model = write_inputs(work, n)
+            inspect = timed([args.cli, "inspect", str(model), "--json"], env)
+            tag = timed([args.cli, "tag", str(model), "-o", str(work / f"t{n}.onnx"),
+                         "--strategy", "scope", "--hierarchy", str(work / f"h{n}.json")], env)
+            rows.append((n, inspect, tag))
+            print(f"{n:>9} modules: inspect {inspect[0]:7.2f} s {inspect[1]:7.0f} MB   "
+                  f"tag --hierarchy {tag[0]:7.2f} s {tag[1]:7.0f} MB", flush=True)
+    print("\ngrowth (time ratio to the previous size; ~10x per 10x modules = linear)")
+    for (n0, i0, t0), (n1, i1, t1) in zip(rows, rows[1:]):
+        print(f"  {n0:>9} -> {n1:>9} ({n1 / n0:.0f}x): inspect {i1[0] / i0[0]:5.1f}x, "
+              f"tag --hierarchy {t1[0] / t0[0]:5.1f}x")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
