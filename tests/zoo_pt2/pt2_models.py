@@ -8,8 +8,13 @@ torchvision, transformers 5.x) -- never a build or test dependency of the SDK.
 Every model is built in code with random weights (fixed seed, no download):
 torchvision classifiers at their native resolution with BatchNorm statistics
 set by one train-mode forward pass, Hugging Face transformers from tiny
-configs with their default attention (`sdpa`), `use_cache=False` and
-`return_dict=False` so that they return tuples of tensors.
+configs with their default attention (`sdpa`) and `use_cache=False`. They
+return their `ModelOutput` (return_dict=True): in transformers 5.23 a config
+with `return_dict=False` breaks most composite models in eager
+(GPT2LMHeadModel, LlamaForCausalLM, Qwen2ForCausalLM, T5, ViT..: "'tuple'
+object has no attribute 'last_hidden_state'/'past_key_values'"). A
+ModelOutput is a registered pytree: the program's outputs are its non-None
+tensors in field order, the same order `flatten_outputs` gives for eager.
 
 A `Case` knows how to build the model, how to make example inputs at shape
 index 0 (the export shape) and 1 (another size for every dynamic axis), and
@@ -102,7 +107,7 @@ def _tv_case(name):
 
 
 # ------------------------------------------------------------ transformers
-def _hf(cls_name, config_name, return_dict=False, **cfg):
+def _hf(cls_name, config_name, return_dict=True, **cfg):
     def build():
         import transformers
         torch.manual_seed(SEED)
@@ -130,11 +135,6 @@ def _text_inputs(vocab, seqs=(8, 11), batches=(2, 3), mask=True, extra=None):
 
 _TEXT_DYN = {"input_ids": {0: "batch", 1: "seq"}, "attention_mask": {0: "batch", 1: "seq"}}
 V = 128  # tiny vocabulary
-RETURN_DICT_NOTE = (
-    "return_dict=True: in transformers 5.23 a config with return_dict=False breaks composite "
-    "models in eager ('tuple' object has no attribute 'past_key_values' / 'last_hidden_state'); "
-    "the ModelOutput is a registered pytree, the program's outputs are its tensors in field order")
-
 
 def _hf_cases():
     cases = []
@@ -151,7 +151,7 @@ def _hf_cases():
     cases.append(Case(
         "gpt2", "transformers",
         _hf("GPT2LMHeadModel", "GPT2Config", vocab_size=V, n_embd=32, n_layer=2, n_head=2,
-            n_positions=64),
+            n_positions=64, bos_token_id=1, eos_token_id=2),
         _text_inputs(V), dict(_TEXT_DYN), {"seq": (2, 64)}))
     cases.append(Case(
         "llama", "transformers",
@@ -171,20 +171,18 @@ def _hf_cases():
     cases.append(Case(
         "t5", "transformers",
         _hf("T5ForConditionalGeneration", "T5Config", vocab_size=V, d_model=32, d_kv=8, d_ff=64,
-            num_layers=2, num_decoder_layers=2, num_heads=4, decoder_start_token_id=0,
-            return_dict=True),
+            num_layers=2, num_decoder_layers=2, num_heads=4, decoder_start_token_id=0),
         _text_inputs(V, extra=t5_extra),
         dict(_TEXT_DYN, decoder_input_ids={0: "batch", 1: "dec_seq"}),
-        {"seq": (2, 64), "dec_seq": (2, 64)},
-        note=RETURN_DICT_NOTE))
+        {"seq": (2, 64), "dec_seq": (2, 64)}))
 
     def vit_inputs(i):
         return {"pixel_values": _randn(((2, 3)[i], 3, 32, 32), 50 + i)}
     cases.append(Case(
         "hf_vit", "transformers",
-        _hf("ViTForImageClassification", "ViTConfig", return_dict=True, image_size=32, patch_size=8, hidden_size=32,
+        _hf("ViTForImageClassification", "ViTConfig", image_size=32, patch_size=8, hidden_size=32,
             num_hidden_layers=2, num_attention_heads=2, intermediate_size=64, num_labels=10),
-        vit_inputs, {"pixel_values": {0: "batch"}}, note=RETURN_DICT_NOTE))
+        vit_inputs, {"pixel_values": {0: "batch"}}))
 
     def whisper_inputs(i):
         b = (2, 3)[i]
@@ -192,7 +190,7 @@ def _hf_cases():
                 "decoder_input_ids": _randint(V, (b, (5, 7)[i]), 70 + i)}
     cases.append(Case(
         "whisper", "transformers",
-        _hf("WhisperForConditionalGeneration", "WhisperConfig", return_dict=True, vocab_size=V, num_mel_bins=16,
+        _hf("WhisperForConditionalGeneration", "WhisperConfig", vocab_size=V, num_mel_bins=16,
             encoder_layers=2, decoder_layers=2, d_model=32, encoder_attention_heads=2,
             decoder_attention_heads=2, encoder_ffn_dim=64, decoder_ffn_dim=64,
             max_source_positions=32, max_target_positions=32, pad_token_id=0,
@@ -200,20 +198,18 @@ def _hf_cases():
         whisper_inputs,
         {"input_features": {0: "batch"}, "decoder_input_ids": {0: "batch", 1: "dec_seq"}},
         {"dec_seq": (2, 32)},
-        note="the encoder requires exactly 2*max_source_positions frames: frames are static; "
-             + RETURN_DICT_NOTE))
+        note="the encoder requires exactly 2*max_source_positions frames: frames are static"))
 
     def w2v_inputs(i):
         return {"input_values": _randn(((2, 3)[i], (1600, 2000)[i]), 80 + i)}
     cases.append(Case(
         "wav2vec2", "transformers",
-        _hf("Wav2Vec2ForCTC", "Wav2Vec2Config", return_dict=True, vocab_size=32, hidden_size=32, num_hidden_layers=2,
+        _hf("Wav2Vec2ForCTC", "Wav2Vec2Config", vocab_size=32, hidden_size=32, num_hidden_layers=2,
             num_attention_heads=2, intermediate_size=64, conv_dim=(16, 16), conv_stride=(5, 2),
             conv_kernel=(10, 3), num_feat_extract_layers=2, num_conv_pos_embeddings=16,
             num_conv_pos_embedding_groups=2, do_stable_layer_norm=False,
             feat_extract_norm="group"),
-        w2v_inputs, {"input_values": {0: "batch", 1: "samples"}}, {"samples": (400, 16000)},
-        note=RETURN_DICT_NOTE))
+        w2v_inputs, {"input_values": {0: "batch", 1: "samples"}}, {"samples": (400, 16000)}))
     return cases
 
 
@@ -300,6 +296,24 @@ def export(case, model=None, strict=False):
                              "error": f"{type(e).__name__}: {_first_lines(str(e))}"})
             gc.collect()
     return None, {"dynamic": None, "attempts": attempts}
+
+
+def decompose(ep):
+    """ep.run_decompositions() (core ATen). torch 2.15 cannot decompose some
+    programs: GPT-2 (any dims, even static) fails with "Cannot view a tensor
+    with shape [2, 8, 32] and strides (32, 64, 1) as a tensor with shape
+    (16, 32)!" -- the math decomposition of scaled_dot_product_attention gives
+    its output other strides than the op's meta, and Conv1D's later x.view(-1,
+    n) no longer holds. Then the default table minus sdpa is used: the core
+    program keeps aten.scaled_dot_product_attention (as torch.onnx does).
+    Returns (program, how: "default" | "sdpa kept", error of the default or None)."""
+    try:
+        return ep.run_decompositions(), "default", None
+    except Exception as e:  # noqa: BLE001
+        err = f"{type(e).__name__}: {_first_lines(str(e), n=2, width=400)}"
+    table = torch.export.default_decompositions()
+    table.pop(torch.ops.aten.scaled_dot_product_attention.default, None)
+    return ep.run_decompositions(table), "sdpa kept", err
 
 
 def _first_lines(text, n=12, width=2000):
