@@ -177,7 +177,11 @@ def floor_main(pt2, out, use_onnx=False):
 def anchor_main(pt2, out):
     import torch
     t0 = time.perf_counter()
-    ep = torch.export.load(pt2)
+    # a Hugging Face program's out_spec names ModelOutput classes: torch.export.load
+    # cannot rebuild the pytree unless their module is imported (as a user must)
+    sys.path.insert(0, os.path.join(REPO, "tests", "zoo_pt2"))
+    import pt2_models
+    ep = pt2_models.load(pt2)
     t1 = time.perf_counter()
     prog = torch.onnx.export(ep, (), dynamo=True, verbose=False)
     t2 = time.perf_counter()

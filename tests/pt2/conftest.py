@@ -53,7 +53,9 @@ class Cli:
         if self.plugin_dir:
             env["MODELEXPORT_PLUGIN_PATH"] = self.plugin_dir
         p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
-        return p.returncode, f"$ {' '.join(cmd)}\n{p.stdout}{p.stderr}", os.path.splitext(out)[0] + ".hierarchy.json"
+        lines = (p.stdout + p.stderr).splitlines()
+        log = "\n".join(lines if len(lines) <= 40 else ["…"] + lines[-40:])
+        return p.returncode, f"$ {' '.join(cmd)}\n{log}", os.path.splitext(out)[0] + ".hierarchy.json"
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,9 @@ the anchor benchmark (benchmarks/pt2_anchor.py).
 Runs only in the throwaway venv with current PyTorch from PyPI (torch 2.15,
 torchvision, transformers 5.x) -- never a build or test dependency of the SDK.
 
-Every model is built in code with random weights (fixed seed, no download):
+Every model is built in code with random weights (fixed seed, no download;
+parameters initialised to a constant -- norm weights 1, biases 0 -- get small
+random offsets so that parity checks see them):
 torchvision classifiers at their native resolution with BatchNorm statistics
 set by one train-mode forward pass, Hugging Face transformers from tiny
 configs with their default attention (`sdpa`) and `use_cache=False`. They
@@ -57,6 +59,19 @@ def _randint(high, shape, seed, low=0):
     return torch.randint(low, high, shape, generator=_gen(seed), dtype=torch.long)
 
 
+def perturb_constant_params(model, seed=1):
+    """Give every parameter whose elements are all equal (LayerNorm/BatchNorm
+    weight 1 and bias 0, zero-initialised Linear/Conv biases) small random
+    values: otherwise a lowering that drops a norm's affine or a bias still
+    matches eager PyTorch. Deterministic."""
+    g = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for _, p in sorted(model.named_parameters(), key=lambda kv: kv[0]):
+            if p.numel() > 1 and p.dtype.is_floating_point and bool((p == p.flatten()[0]).all()):
+                p.add_(0.1 * torch.randn(p.shape, generator=g, dtype=p.dtype))
+    return model
+
+
 # ------------------------------------------------------------------ vision
 def calibrate_bn(model, example):
     """One train-mode forward so BatchNorm running statistics are not the
@@ -97,7 +112,7 @@ def _tv_case(name):
     def build():
         import torchvision
         torch.manual_seed(SEED)
-        model = getattr(torchvision.models, name)(weights=None, **kwargs)
+        model = perturb_constant_params(getattr(torchvision.models, name)(weights=None, **kwargs))
         return calibrate_bn(model, {"x": _randn((4, 3, res, res), 123)})
 
     def inputs(i):
@@ -115,7 +130,7 @@ def _hf(cls_name, config_name, return_dict=True, **cfg):
         if hasattr(config, "use_cache"):
             config.use_cache = False
         model = getattr(transformers, cls_name)(config)
-        return model.eval()
+        return perturb_constant_params(model).eval()
     return build
 
 
@@ -314,6 +329,35 @@ def decompose(ep):
     table = torch.export.default_decompositions()
     table.pop(torch.ops.aten.scaled_dot_product_attention.default, None)
     return ep.run_decompositions(table), "sdpa kept", err
+
+
+def import_pytree_types(pt2_path):
+    """torch.export.load rebuilds the in/out pytree specs, so every container
+    type they name (a Hugging Face ModelOutput such as
+    transformers.modeling_outputs.CausalLMOutputWithCrossAttentions) must be
+    registered first: import the modules the archive's specs name."""
+    import importlib
+    import json
+    import re
+    import zipfile
+    with zipfile.ZipFile(pt2_path) as z:
+        name = next(n for n in z.namelist() if n.endswith("models/model.json"))
+        mj = json.loads(z.read(name))
+    for entry in mj["graph_module"]["module_call_graph"]:
+        sig = entry.get("signature") or {}
+        for spec in (sig.get("in_spec", ""), sig.get("out_spec", "")):
+            for t in set(re.findall(r'"type": "([\w.]+)\.\w+"', spec.replace('\\"', '"'))):
+                if t != "builtins" and not t.startswith("torch"):
+                    try:
+                        importlib.import_module(t)
+                    except ImportError:
+                        pass
+
+
+def load(pt2_path):
+    """torch.export.load after registering the pytree types the archive names."""
+    import_pytree_types(pt2_path)
+    return torch.export.load(str(pt2_path))
 
 
 def _first_lines(text, n=12, width=2000):
