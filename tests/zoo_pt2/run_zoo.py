@@ -326,6 +326,8 @@ def markdown(rows, want_dynamo):
         vals = []
         for c in cols:
             v = r.get(c)
+            if c == "dynamo_share" and isinstance(v, float):
+                v = f"{100 * v:.1f}% of {r.get('dynamo_compared')}"
             if c == "error":
                 v = " ".join(x for x in (r.get("error"), r.get("note")) if x)
             vals.append(fmt(v).replace("|", "\\|"))
