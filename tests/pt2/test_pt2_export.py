@@ -127,6 +127,8 @@ def test_inputs_and_dynamic_dims(name, level, exported, expected):
                 assert d.dim_value == size, f"{vi.name} axis {axis} should be {size}: {d}"
     for dyn, params in dim_names.items():
         assert len(params) == 1, f"dim {dyn} has several ONNX names {params}"
+    names = [next(iter(p)) for p in dim_names.values()]
+    assert len(set(names)) == len(names), f"different dims share an ONNX name: {dim_names}"
 
 
 @pytest.mark.parametrize("name,level", CASES, ids=IDS)
