@@ -237,13 +237,16 @@ def test_node_modules_match_stack(name, level, exported, expected):
     """Where an ONNX node names the FX node it came from, its module is that
     node's innermost nn_module_stack path (root for nodes without a stack).
     Also prints the share of agreement with the dynamo exporter's name_scopes."""
-    path, _, _ = exported(name, level)
+    path, hier, _ = exported(name, level)
     exp = expected(name)
     fx = {r["name"]: r for r in exp["levels"][level]["nodes"]}
+    # the sidecar's records name the FX node each ONNX node was lowered from
+    # (docs/hierarchy-schema.md, source_node)
+    source_of = {r["name"]: r.get("source_node") for r in (hier or {}).get("nodes", [])}
     mapped, wrong = 0, []
     for node in onnx.load(path).graph.node:
         props = _props(node)
-        src = next((props[k] for k in SOURCE_KEYS if k in props), None)
+        src = source_of.get(node.name) or next((props[k] for k in SOURCE_KEYS if k in props), None)
         if src is None or src not in fx:
             continue
         mapped += 1

@@ -150,7 +150,7 @@ def evidence_mix(ev, total):
 SOURCE_KEYS = ("modelexport.fx_node", "modelexport.source_node", "modelexport.source", "pkg.torch.onnx.fx_node")
 
 
-def dynamo_share(pt2_path, onnx_model):
+def dynamo_share(pt2_path, onnx_model, sidecar=None):
     """Share of our nodes (that name their FX node) whose module equals the
     module torch.onnx.export(dynamo=True) puts that FX node's ONNX nodes on."""
     import ast
@@ -169,10 +169,14 @@ def dynamo_share(pt2_path, onnx_model):
                 theirs[scopes[-1]] = "" if mod == "_empty_nn_module_stack_from_metadata_hook" else mod
             elif scopes:
                 theirs[scopes[-1]] = ""
+    source_of = {}  # the sidecar's records name each node's FX node (source_node)
+    if sidecar and os.path.exists(sidecar):
+        with open(sidecar) as f:
+            source_of = {r["name"]: r.get("source_node") for r in json.load(f).get("nodes", [])}
     same = total = 0
     for n in onnx_model.graph.node:
         props = {p.key: p.value for p in n.metadata_props}
-        src = next((props[k] for k in SOURCE_KEYS if k in props), None)
+        src = source_of.get(n.name) or next((props[k] for k in SOURCE_KEYS if k in props), None)
         if src in theirs:
             total += 1
             same += props.get("modelexport.module") == theirs[src]
@@ -293,7 +297,7 @@ def run_case(case, cli, workdir, levels, timeout, want_dynamo):
                 # torch.onnx decomposes again: only at the core level are its FX
                 # node names those of the archive
                 try:
-                    share, n = dynamo_share(paths[lvl], onnx_model)
+                    share, n = dynamo_share(paths[lvl], onnx_model, sidecar)
                     row["dynamo_share"] = share
                     row["dynamo_compared"] = n
                 except Exception as e:  # noqa: BLE001
