@@ -4,7 +4,8 @@
 #   needs — SDK, CLI, plugins; no test-only package, no test target)
 #   -> build examples/sample's tiny transformer and
 #   trace it (sample.pt) -> `modelexport export` -> `modelexport inspect`
-#   -> check the ONNX file against LibTorch with ONNX Runtime.
+#   -> check the ONNX file against LibTorch with ONNX Runtime;
+#   then the same for a committed torch.export archive (.pt2, torch 2.15).
 #
 # Output goes to <repo>/build/demo (MX_DEMO_DIR overrides).
 # MX_SKIP_SETUP=1 skips the setup step (when it has just been run).
@@ -25,13 +26,13 @@ MX="$MX_PREFIX/bin/modelexport"
 # seq are named, hence dynamic axes in the ONNX file.
 INPUT="input_ids:int64[batch=2,seq=16]"
 
-mx_step "demo 1/5 plugins"
+mx_step "demo 1/6 plugins"
 "$MX" plugins
 
-mx_step "demo 2/5 build and trace the sample model (Debian torch, $MX_SYSTEM_PYTHON)"
+mx_step "demo 2/6 build and trace the sample model (Debian torch, $MX_SYSTEM_PYTHON)"
 "$MX_SYSTEM_PYTHON" "$MX_REPO/examples/sample/make_sample.py" --out "$OUT/sample.pt"
 
-mx_step "demo 3/5 export: modelexport export sample.pt -o sample.onnx --input $INPUT"
+mx_step "demo 3/6 export: modelexport export sample.pt -o sample.onnx --input $INPUT"
 rm -f "$OUT/sample.onnx" "$OUT/sample.onnx.hierarchy.json" "$OUT/sample.hierarchy.json"
 start=$(date +%s%N)
 "$MX" export "$OUT/sample.pt" -o "$OUT/sample.onnx" --input "$INPUT" --opset 17
@@ -40,10 +41,16 @@ end=$(date +%s%N)
 mx_ok "$OUT/sample.onnx ($(stat -c %s "$OUT/sample.onnx") bytes) in $(( (end - start) / 1000000 )) ms"
 ls -1 "$OUT" | sed 's/^/    /'
 
-mx_step "demo 4/5 inspect: module tree, node counts, evidence mix"
+mx_step "demo 4/6 inspect: module tree, node counts, evidence mix"
 "$MX" inspect "$OUT/sample.onnx"
 
-mx_step "demo 5/5 check: ONNX Runtime vs LibTorch on the same inputs"
+mx_step "demo 5/6 check: ONNX Runtime vs LibTorch on the same inputs"
 "$MX_VENV/bin/python" "$MX_REPO/examples/sample/check_export.py" "$OUT/sample.pt" "$OUT/sample.onnx"
+
+mx_step "demo 6/6 today's PyTorch: a torch.export archive (BERT, sdpa attention, torch 2.15) without LibTorch"
+PT2="$MX_REPO/tests/fixtures/pt2/bert_tiny.pt2"
+"$MX" export "$PT2" -o "$OUT/bert_tiny.onnx"
+"$MX" inspect "$OUT/bert_tiny.onnx"
+"$MX_VENV/bin/python" "$MX_REPO/examples/sample/check_pt2_export.py" "$PT2" "$OUT/bert_tiny.onnx"
 
 printf '\n%sdemo done.%s Files in %s\n' "$_mx_bold" "$_mx_reset" "$OUT"
