@@ -46,4 +46,4 @@ mx_step "demo 4/5 inspect: module tree, node counts, evidence mix"
 mx_step "demo 5/5 check: ONNX Runtime vs LibTorch on the same inputs"
 "$MX_VENV/bin/python" "$MX_REPO/examples/sample/check_export.py" "$OUT/sample.pt" "$OUT/sample.onnx"
 
-printf '\n%sdemo done.%s Files in %s\n' "$_mx_bold" "$_mx_reset" "$OUT"
+printf '\n%sdemo done%s in %d s (setup included). Files in %s\n' "$_mx_bold" "$_mx_reset" "$SECONDS" "$OUT"
