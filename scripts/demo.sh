@@ -53,4 +53,4 @@ PT2="$MX_REPO/tests/fixtures/pt2/bert_tiny.pt2"
 "$MX" inspect "$OUT/bert_tiny.onnx"
 "$MX_VENV/bin/python" "$MX_REPO/examples/sample/check_pt2_export.py" "$PT2" "$OUT/bert_tiny.onnx"
 
-printf '\n%sdemo done.%s Files in %s\n' "$_mx_bold" "$_mx_reset" "$OUT"
+printf '\n%sdemo done%s in %d s (setup included). Files in %s\n' "$_mx_bold" "$_mx_reset" "$SECONDS" "$OUT"

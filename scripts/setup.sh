@@ -201,5 +201,5 @@ if [[ -d "$plugin_dir" ]]; then
 fi
 mx_ok "library, CLI, headers, CMake package and pkg-config file in $MX_PREFIX"
 mx_info "plugin directory: $plugin_dir (${#plugins[@]} plugin(s): ${plugins[*]:-none})"
-printf '\n%ssetup done.%s modelexport %s installed.\n' "$_mx_bold" "$_mx_reset" \
+printf '\n%ssetup done%s in %d s. modelexport %s installed.\n' "$_mx_bold" "$_mx_reset" "$SECONDS" \
   "$(sed -n 's/^Version: //p' "$libdir/pkgconfig/modelexport.pc")"

@@ -1,5 +1,6 @@
 # Runs the CLI once and checks its exit code and the text it prints.
 #   -DCLI=path -DARGS="a@@b@@c" (@@ separates arguments) -DEXPECT_RC=N -DEXPECT_TEXT=regex [-DSETUP=cmd;args]
+#   [-DEXPECT_ABSENT=path]: the file must not exist afterwards (removed first)
 # SETUP_WRITE / SETUP_TRUNCATE (optional) prepare a bad input file first.
 if(DEFINED SETUP_WRITE)
   # SETUP_WRITE = "path|content": writes a file for bad-input cases.
@@ -17,6 +18,9 @@ if(DEFINED SETUP_TRUNCATE)
   list(GET parts 2 n)
   execute_process(COMMAND head -c ${n} "${src}" OUTPUT_FILE "${dst}")
 endif()
+if(DEFINED EXPECT_ABSENT)
+  file(REMOVE "${EXPECT_ABSENT}")
+endif()
 string(REPLACE "@@" ";" ARGS "${ARGS}")
 execute_process(COMMAND "${CLI}" ${ARGS} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 set(all "${out}${err}")
@@ -25,5 +29,8 @@ if(NOT rc EQUAL EXPECT_RC)
 endif()
 if(NOT all MATCHES "${EXPECT_TEXT}")
   message(FATAL_ERROR "output does not match '${EXPECT_TEXT}'\n--- output ---\n${all}")
+endif()
+if(DEFINED EXPECT_ABSENT AND EXISTS "${EXPECT_ABSENT}")
+  message(FATAL_ERROR "${EXPECT_ABSENT} was written, expected nothing\n--- output ---\n${all}")
 endif()
 message("ok: ${all}")

@@ -1,5 +1,7 @@
 #include "fixture_model.hpp"
 
+#include <stdexcept>
+
 namespace modelexport::testing {
 namespace {
 
@@ -89,6 +91,23 @@ onnx::ModelProto invalid_net() {
   add_tensor_value(g->add_input(), "X", {"N", "4"});
   add_tensor_value(g->add_output(), "Y", {"N", "4"});
   add_node(g, "broken_relu", "Relu", {}, {"Y"});
+  return m;
+}
+
+onnx::ModelProto broken_net(const std::string& defect, int64_t ir, int64_t opset) {
+  onnx::ModelProto m = tiny_net();
+  m.set_ir_version(ir);
+  m.mutable_opset_import(0)->set_version(opset);
+  auto* g = m.mutable_graph();
+  if (defect == "cycle") {
+    g->mutable_node(1)->set_input(1, "Y");
+  } else if (defect == "undefined") {
+    g->mutable_node(1)->set_input(1, "ghost");
+  } else if (defect == "duplicate") {
+    add_node(g, "/fc/Shadow", "Identity", {"X"}, {"h"});
+  } else {
+    throw std::invalid_argument("broken_net: unknown defect '" + defect + "'");
+  }
   return m;
 }
 

@@ -17,4 +17,11 @@ std::string tiny_net_hierarchy();
 // A model the checker rejects: a Relu node without inputs.
 onnx::ModelProto invalid_net();
 
+// TinyNet with one structural defect the SDK's own check refuses
+// (model/check.hpp): "cycle" (/fc/Add reads Y, which /act/Relu writes from
+// /fc/Add's output), "undefined" (/fc/Add reads 'ghost') or "duplicate"
+// (/fc/Shadow writes h, as /fc/MatMul does). `ir` and `opset` set the
+// versions: above 8 / 17 the libonnx 1.12 checker cannot judge the file.
+onnx::ModelProto broken_net(const std::string& defect, int64_t ir = 8, int64_t opset = 17);
+
 }  // namespace modelexport::testing

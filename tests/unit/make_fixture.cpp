@@ -3,7 +3,11 @@
 // a real ONNX file without the repository storing binaries.
 //   mx_make_fixture OUT.onnx [--tag-storage metadata|doc_string|none]
 //                            [--no-hierarchy] [--invalid]
+//                            [--broken cycle|undefined|duplicate [--ir N] [--opset N]]
+// --broken writes the defective graph unchecked, for the tests of the SDK's
+// own structure check (tag must refuse it, whatever the IR/opset).
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -20,15 +24,31 @@ int report(mx_status* st) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: mx_make_fixture OUT.onnx [--tag-storage S] [--no-hierarchy] [--invalid]\n");
+    std::fprintf(stderr, "usage: mx_make_fixture OUT.onnx [--tag-storage S] [--no-hierarchy] [--invalid]\n"
+                         "       [--broken cycle|undefined|duplicate [--ir N] [--opset N]]\n");
     return 2;
   }
   std::string storage = "metadata";
+  std::string broken;
+  int64_t ir = 8, opset = 17;
   bool with_hierarchy = true, invalid = false;
   for (int i = 2; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--tag-storage") && i + 1 < argc) storage = argv[++i];
     else if (!std::strcmp(argv[i], "--no-hierarchy")) with_hierarchy = false;
     else if (!std::strcmp(argv[i], "--invalid")) invalid = true;
+    else if (!std::strcmp(argv[i], "--broken") && i + 1 < argc) broken = argv[++i];
+    else if (!std::strcmp(argv[i], "--ir") && i + 1 < argc) ir = std::atoll(argv[++i]);
+    else if (!std::strcmp(argv[i], "--opset") && i + 1 < argc) opset = std::atoll(argv[++i]);
+  }
+  if (!broken.empty()) {
+    // Straight to disk: loading and saving through the SDK would check it.
+    const auto proto = modelexport::testing::broken_net(broken, ir, opset);
+    std::FILE* f = std::fopen(argv[1], "wb");
+    const std::string bytes = proto.SerializeAsString();
+    const bool ok = f && std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+    if (f) std::fclose(f);
+    if (!ok) std::fprintf(stderr, "mx_make_fixture: cannot write %s\n", argv[1]);
+    return ok ? 0 : 1;
   }
   const std::string bytes = invalid ? modelexport::testing::invalid_net().SerializeAsString()
                                     : modelexport::testing::tiny_net_bytes();

@@ -84,16 +84,13 @@ onnx::ModelProto weightless_copy(const onnx::ModelProto& proto) {
   return copy;
 }
 
-// Lenient inference: partial results are still useful. With `data`, data
-// propagation runs and `data` receives what it computed (values of small
-// int tensors: shapes, sizes, indices), as TensorShapeProtos. Only on
-// concrete inputs: libonnx 1.12 hands a propagated *symbolic* value to ops
-// that read constant inputs as if it were a number (a Slice ending at
-// Unsqueeze(seq) came out [1, 512], the full position table, for any seq).
+// Lenient inference with data propagation: partial results are still
+// useful. `data`, if given, receives what data propagation computed (values
+// of small int tensors: shapes, sizes, indices), as TensorShapeProtos.
 void infer(onnx::ModelProto& m, ShapeMap* data = nullptr) {
   try {
     onnx::ShapeInferenceOptions lenient(/*check_type=*/false, /*error_mode=*/0,
-                                        /*enable_data_propagation=*/data != nullptr);
+                                        /*enable_data_propagation=*/true);
     onnx::shape_inference::InferShapes(m, onnx::OpSchemaRegistry::Instance(), lenient, data);
   } catch (const std::exception&) {
   }

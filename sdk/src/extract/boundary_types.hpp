@@ -4,8 +4,7 @@
 //
 // Sources, first that gives a shape wins:
 //   1. what the model declares: inputs, outputs, value_info, initializers;
-//   2. ONNX shape inference over the whole model (symbolic; without data
-//      propagation, which libonnx 1.12 gets wrong on symbolic values);
+//   2. ONNX shape inference with data propagation over the whole model;
 //   3. for what symbolic inference cannot carry — typically a Reshape to a
 //      shape computed from dynamic sizes (BERT's attention with dynamic
 //      batch and sequence), after which libonnx 1.12 loses even the rank —

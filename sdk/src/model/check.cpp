@@ -1,6 +1,11 @@
 #include "model/check.hpp"
 
+#include <algorithm>
 #include <new>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
@@ -10,8 +15,186 @@
 #include "util/error.hpp"
 
 namespace modelexport::model {
+namespace {
+
+// ---------------------------------------------------------------- structure
+// Keys are views into the (const, unchanging) proto: no string copies on
+// graphs of hundreds of thousands of nodes.
+using Name = std::string_view;
+// Writer of a value: a node index, or kDeclared for graph inputs and
+// initializers (several declarations of one name are an input with its
+// default, not two writers).
+constexpr int kDeclared = -1;
+using Writers = std::unordered_map<Name, int>;
+using Scopes = std::vector<const Writers*>;  // enclosing graphs, innermost last
+// How many undefined inputs one message lists.
+constexpr size_t kListed = 5;
+
+std::string node_label(const onnx::NodeProto& n, int index) {
+  std::string label = n.name().empty() ? "#" + std::to_string(index) : "'" + n.name() + "'";
+  label += " (";
+  if (!n.domain().empty() && n.domain() != "ai.onnx") label += n.domain() + ".";
+  return label + n.op_type() + ")";
+}
+
+class StructureCheck {
+ public:
+  explicit StructureCheck(std::string where) : where_(std::move(where)) {}
+
+  // Checks `g` and, recursively, its subgraphs; returns the names `g` reads
+  // from the enclosing graphs (a subgraph's implicit inputs: for the DAG of
+  // the enclosing graph they are inputs of the node owning the subgraph).
+  std::unordered_set<Name> check(const onnx::GraphProto& g, const Scopes& enclosing,
+                                 const std::string& scope) {
+    const Writers writers = collect_writers(g, scope);
+    Scopes inner = enclosing;
+    inner.push_back(&writers);
+    std::vector<std::vector<Name>> reads(static_cast<size_t>(g.node_size()));
+    for (int i = 0; i < g.node_size(); ++i) reads[static_cast<size_t>(i)] = node_reads(g, i, inner, scope);
+
+    std::unordered_set<Name> from_outside;
+    std::vector<std::string> undefined;
+    for (int i = 0; i < g.node_size(); ++i)
+      for (Name r : reads[static_cast<size_t>(i)]) {
+        if (writers.count(r)) continue;
+        if (defined_in(enclosing, r)) {
+          from_outside.insert(r);
+        } else if (undefined.size() < kListed + 1) {
+          undefined.push_back("node " + node_label(g.node(i), i) + " reads '" + std::string(r) + "'");
+        }
+      }
+    if (!undefined.empty()) report_undefined(undefined, scope);
+    check_acyclic(g, writers, reads, scope);
+    return from_outside;
+  }
+
+ private:
+  [[noreturn]] void error(const std::string& scope, const std::string& what) const {
+    fail(MX_ERR_SCHEMA, where_ + ": " + scope + what);
+  }
+
+  Writers collect_writers(const onnx::GraphProto& g, const std::string& scope) const {
+    Writers w;
+    for (const auto& v : g.input()) w.emplace(v.name(), kDeclared);
+    for (const auto& t : g.initializer()) w.emplace(t.name(), kDeclared);
+    for (const auto& s : g.sparse_initializer()) w.emplace(s.values().name(), kDeclared);
+    for (int i = 0; i < g.node_size(); ++i)
+      for (const auto& out : g.node(i).output()) {
+        if (out.empty()) continue;  // an omitted optional output
+        auto [it, fresh] = w.emplace(out, i);
+        if (fresh) continue;
+        const std::string first = it->second == kDeclared
+                                      ? "is a graph input or initializer"
+                                      : "is written by node " + node_label(g.node(it->second), it->second);
+        error(scope, "value '" + out + "' " + first + " and also by node " + node_label(g.node(i), i) +
+                         " (every value must have exactly one writer)");
+      }
+    return w;
+  }
+
+  // Explicit inputs, then what the node's subgraphs read from outside them.
+  std::vector<Name> node_reads(const onnx::GraphProto& g, int i, const Scopes& scopes,
+                               const std::string& scope) {
+    const auto& n = g.node(i);
+    std::vector<Name> reads;
+    for (const auto& in : n.input())
+      if (!in.empty()) reads.push_back(in);  // "" is an omitted optional input
+    for (const auto& a : n.attribute()) {
+      std::vector<const onnx::GraphProto*> subgraphs;
+      if (a.has_g()) subgraphs.push_back(&a.g());
+      for (const auto& sg : a.graphs()) subgraphs.push_back(&sg);
+      for (const auto* sg : subgraphs) {
+        const std::string inner = scope + "subgraph '" + a.name() + "' of node " + node_label(n, i) + ": ";
+        for (Name r : check(*sg, scopes, inner)) reads.push_back(r);
+      }
+    }
+    return reads;
+  }
+
+  static bool defined_in(const Scopes& scopes, Name n) {
+    return std::any_of(scopes.begin(), scopes.end(), [&](const Writers* w) { return w->count(n) > 0; });
+  }
+
+  [[noreturn]] void report_undefined(const std::vector<std::string>& undefined, const std::string& scope) const {
+    std::string msg = "undefined input" + std::string(undefined.size() > 1 ? "s" : "") + ": ";
+    for (size_t k = 0; k < undefined.size() && k < kListed; ++k) msg += (k ? "; " : "") + undefined[k];
+    if (undefined.size() > kListed) msg += "; ...";
+    error(scope, msg + " (no node, graph input or initializer defines it)");
+  }
+
+  // Kahn's algorithm; the nodes it cannot order lie on or after a cycle,
+  // and one cycle among them is named.
+  void check_acyclic(const onnx::GraphProto& g, const Writers& writers,
+                     const std::vector<std::vector<Name>>& reads, const std::string& scope) const {
+    const size_t n = reads.size();
+    std::vector<std::vector<int>> consumers(n);
+    std::vector<size_t> pending(n, 0);
+    for (size_t i = 0; i < n; ++i)
+      for (Name r : reads[i]) {
+        auto it = writers.find(r);
+        if (it == writers.end() || it->second == kDeclared) continue;
+        consumers[static_cast<size_t>(it->second)].push_back(static_cast<int>(i));
+        ++pending[i];
+      }
+    std::vector<int> ready;
+    for (size_t i = 0; i < n; ++i)
+      if (!pending[i]) ready.push_back(static_cast<int>(i));
+    size_t ordered = 0;
+    while (!ready.empty()) {
+      const int u = ready.back();
+      ready.pop_back();
+      ++ordered;
+      for (int c : consumers[static_cast<size_t>(u)])
+        if (!--pending[static_cast<size_t>(c)]) ready.push_back(c);
+    }
+    if (ordered == n) return;
+    error(scope, "the nodes form a cycle: " + describe_cycle(g, writers, reads, pending) +
+                     " (" + std::to_string(n - ordered) + " node(s) lie on or after a cycle)");
+  }
+
+  // Every unordered node has an unordered writer among its inputs, so
+  // walking writers backwards from one of them must revisit a node.
+  static std::string describe_cycle(const onnx::GraphProto& g, const Writers& writers,
+                                    const std::vector<std::vector<Name>>& reads,
+                                    const std::vector<size_t>& pending) {
+    struct Step { int node; Name value; };  // `node` reads `value`
+    std::vector<Step> path;
+    std::unordered_map<int, size_t> at;
+    int u = static_cast<int>(std::find_if(pending.begin(), pending.end(), [](size_t p) { return p > 0; }) -
+                             pending.begin());
+    while (!at.count(u)) {
+      at[u] = path.size();
+      const size_t before = path.size();
+      for (Name r : reads[static_cast<size_t>(u)]) {
+        auto it = writers.find(r);
+        if (it != writers.end() && it->second != kDeclared && pending[static_cast<size_t>(it->second)]) {
+          path.push_back({u, r});
+          u = it->second;
+          break;
+        }
+      }
+      if (path.size() == before) return node_label(g.node(u), u);  // cannot happen; never loop
+    }
+    // path[at[u]..] walks the cycle backwards: print it forwards.
+    std::string text = node_label(g.node(u), u);
+    for (size_t k = path.size(); k-- > at[u];)
+      text += " -[" + std::string(path[k].value) + "]-> " + node_label(g.node(path[k].node), path[k].node);
+    return text;
+  }
+
+  std::string where_;
+};
+
+}  // namespace
+
+void check_graph_structure(const onnx::ModelProto& proto, const std::string& where) {
+  StructureCheck(where).check(proto.graph(), {}, "");
+}
 
 void check_onnx(const onnx::ModelProto& proto, const std::string& where) {
+  // First, so a cycle or a dangling input is named as such rather than as
+  // libonnx's "nodes must be topologically sorted".
+  check_graph_structure(proto, where);
   try {
     // External initializers become typed graph inputs for the checker (it
     // would look for their files relative to the working directory); the

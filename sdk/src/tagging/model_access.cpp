@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "model/check.hpp"
 #include "model/model.hpp"
 #include "util/error.hpp"
 
@@ -20,6 +21,10 @@ void set_model_hierarchy(mx_model* model, const nlohmann::json& document) {
 }
 
 const onnx::ModelProto& model_proto(const mx_model& model) { return model.proto; }
+
+void check_model_structure(const mx_model& model) {
+  model::check_graph_structure(model.proto, model::display_name(model));
+}
 
 void store_hierarchy(mx_model& model, hierarchy::Document doc) {
   model::set_hierarchy(model, std::move(doc), "hierarchy");

@@ -28,6 +28,10 @@ void throw_if_error(mx_status* status);
 void set_model_hierarchy(mx_model* model, const nlohmann::json& document);
 
 const onnx::ModelProto& model_proto(const mx_model& model);
+// model::check_graph_structure under the model's display name: a graph
+// that is not a DAG, reads an undefined value or writes one twice cannot
+// be tagged (propagation walks producers and consumers).
+void check_model_structure(const mx_model& model);
 // model::set_hierarchy(model, doc, "hierarchy"): what
 // mx_model_set_hierarchy_json does after parsing its text.
 void store_hierarchy(mx_model& model, hierarchy::Document doc);

@@ -111,6 +111,9 @@ void tag_model(const Registry& registry, const std::string& strategy, mx_model* 
   // model::set_hierarchy, without JSON text round trips
   // (tagging/model_access.hpp).
   TagOptions options = parse_tag_options(options_json);
+  // Before any strategy runs: the libonnx checker may have been skipped
+  // (files newer than it), and nothing below is meaningful on a cycle.
+  check_model_structure(*model);
   const onnx::ModelProto& proto = model_proto(*model);
   GraphView view = graph_view_of(proto);
   const std::string request = strategy_request_text(proto, options);
