@@ -132,6 +132,8 @@ TEST_CASE("1. a FIFO at a target is refused before anything is written") {
 }
 
 TEST_CASE("1. SIGTERM during a save leaves no temporary file") {
+  // A fresh process (the CLI): the test runner's own signal handlers would
+  // keep the SDK's from being installed (it only takes default ones).
   Scratch s("r2_sigterm");
   // ~64 MB of weights: the write takes long enough to be interrupted.
   auto big = tiny_net();
@@ -141,18 +143,19 @@ TEST_CASE("1. SIGTERM during a save leaves no temporary file") {
   w->add_dims(16 << 20);
   w->set_raw_data(std::string(size_t{64} << 20, '\1'));
   write(s.models() / "big.onnx", bytes_of(big));
-  mx_model* m = load(s.models() / "big.onnx");
+  const std::string in = (s.models() / "big.onnx").string(), out = (s.out() / "o.onnx").string();
   const pid_t child = ::fork();
   REQUIRE(child >= 0);
   if (child == 0) {
-    for (;;) {
-      mx_status* st = mx_model_save_file(m, (s.out() / "o.onnx").c_str(), "{\"check\":false}");
-      mx_status_release(st);
-    }
+    ::setenv("MODELEXPORT_PLUGIN_PATH", MX_TEST_PLUGIN_DIR, 1);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::signal(sig, SIG_DFL);
+    ::execl(MX_TEST_CLI, MX_TEST_CLI, "tag", in.c_str(), "-o", out.c_str(), "--strategy", "scope",
+            static_cast<char*>(nullptr));
+    ::_exit(127);
   }
   // Wait until a temporary exists, then kill the child in the middle.
   bool seen = false;
-  for (int i = 0; i < 20000 && !seen; ++i) {
+  for (int i = 0; i < 60000 && !seen; ++i) {
     seen = !no_leftovers(s.out());
     if (!seen) std::this_thread::sleep_for(std::chrono::microseconds(500));
   }
@@ -161,9 +164,9 @@ TEST_CASE("1. SIGTERM during a save leaves no temporary file") {
   ::waitpid(child, &status, 0);
   CHECK(seen);
   CHECK(WIFSIGNALED(status));
-  CHECK(WTERMSIG(status) == SIGTERM);
+  if (WIFSIGNALED(status)) CHECK(WTERMSIG(status) == SIGTERM);
   CHECK(no_leftovers(s.out()));
-  mx_model_release(m);
+  CHECK_FALSE(fs::exists(s.out() / "o.onnx"));
 }
 
 TEST_CASE("2. a symlink at the destination is replaced, never written through") {
@@ -209,11 +212,12 @@ TEST_CASE("3. unnamed and duplicate-named nodes: tag, save, load, inspect, valid
   }
   mx_model* f = load(s.out() / "t.onnx");
   mx_status* st = mx_model_to_functions(f, nullptr, nullptr, nullptr);
-  CHECK_MESSAGE(st == nullptr, mx_status_message(st));
+  CHECK_MESSAGE(st == nullptr, std::string(mx_status_message(st)));
   mx_status_release(st);
   mx_model* part = nullptr;
-  st = mx_model_extract(m, "fc", nullptr, &part);
-  CHECK_MESSAGE(st == nullptr, mx_status_message(st));
+  // Names are the scope strategy's evidence: nameless nodes sit at the root.
+  st = mx_model_extract(m, "", nullptr, &part);
+  CHECK_MESSAGE(st == nullptr, std::string(mx_status_message(st)));
   mx_status_release(st);
   if (part) CHECK(save(part, s.out() / "fc.onnx").code == MX_OK);
   mx_model_release(part);

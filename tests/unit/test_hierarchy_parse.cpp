@@ -72,7 +72,8 @@ TEST_CASE("hierarchy: schema errors name the field") {
   }
   SUBCASE("duplicate record") {
     auto [code, msg] = error_of([](Json& d) { d["nodes"][1]["name"] = "/fc/MatMul"; });
-    CHECK(msg == "hierarchy: nodes[1].name: '/fc/MatMul' has two records");
+    CHECK(msg == "hierarchy: nodes[1].name: '/fc/MatMul' has two records (records of nodes sharing a name "
+               "need \"index\", the node's position in the graph)");
   }
   SUBCASE("nodes missing") {
     auto [code, msg] = error_of([](Json& d) { d.erase("nodes"); });

@@ -36,8 +36,8 @@ void sort_in_graph_order(hierarchy::Document& doc) {
 // Every record gets its node's position (model/record_keys.hpp); two
 // records for one node are refused.
 void attach_records(hierarchy::Document& doc, const onnx::GraphProto& graph,
-                    const std::string& where) {
-  const NodeKeys keys(graph);
+                    const std::string& where, const std::string& model_name) {
+  const NodeKeys keys(graph, model_name);
   std::vector<size_t> owner(static_cast<size_t>(graph.node_size()), SIZE_MAX);
   for (size_t i = 0; i < doc.nodes.size(); ++i) {
     const std::string at = where + ": nodes[" + std::to_string(i) + "]";
@@ -61,7 +61,7 @@ std::string display_name(const mx_model& model) {
 
 void set_hierarchy(mx_model& model, hierarchy::Document doc, const std::string& where) {
   hierarchy::validate_consistency(doc, where);
-  attach_records(doc, model.proto.graph(), where);
+  attach_records(doc, model.proto.graph(), where, display_name(model));
   hierarchy::derive_tags(doc, {});
   sort_in_graph_order(doc);
   model.hierarchy = std::move(doc);

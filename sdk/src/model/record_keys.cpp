@@ -5,7 +5,8 @@
 
 namespace modelexport::model {
 
-NodeKeys::NodeKeys(const onnx::GraphProto& graph) : graph_(graph) {
+NodeKeys::NodeKeys(const onnx::GraphProto& graph, std::string label)
+    : graph_(graph), label_(std::move(label)) {
   names_.reserve(static_cast<size_t>(graph.node_size()));
   for (int i = 0; i < graph.node_size(); ++i) {
     std::string_view name = graph.node(i).name();
@@ -33,7 +34,7 @@ std::optional<size_t> NodeKeys::find(const hierarchy::NodeRecord& record, std::s
   const std::string name = "'" + printable(key) + "'";
   const size_t count = uses(key);
   if (!record.index) {
-    if (count == 0) *why = "name: " + name + " is not a node of the graph";
+    if (count == 0) *why = "name: " + name + " is not a node of " + label_;
     else if (record.name.empty())
       *why = "index: required for a record of an unnamed node (the node's position in the graph)";
     else

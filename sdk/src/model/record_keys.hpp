@@ -21,8 +21,9 @@ namespace modelexport::model {
 
 class NodeKeys {
  public:
-  // Views into `graph`: valid while its nodes are not changed.
-  explicit NodeKeys(const onnx::GraphProto& graph);
+  // Views into `graph`: valid while its nodes are not changed. `label`
+  // names the model in messages ("... is not a node of <label>").
+  explicit NodeKeys(const onnx::GraphProto& graph, std::string label = "the graph");
 
   size_t uses(std::string_view name) const;
   // The node named `name` when exactly one node has that non-empty name.
@@ -38,6 +39,7 @@ class NodeKeys {
 
  private:
   const onnx::GraphProto& graph_;
+  std::string label_;
   struct Uses {
     size_t first = 0;
     size_t count = 0;

@@ -130,7 +130,7 @@ int create_unique_file(const std::string& directory, const std::string& hint,
     int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd >= 0) return fd;
     if (errno != EEXIST)
-      fail(MX_ERR_IO, label + ": cannot create a file in '" + directory + "': " + errno_text());
+      fail(MX_ERR_IO, label + ": cannot create file (in '" + directory + "'): " + errno_text());
   }
   fail(MX_ERR_IO, label + ": cannot create a unique temporary file in '" + directory + "'");
 }
