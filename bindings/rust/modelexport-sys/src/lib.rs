@@ -73,6 +73,8 @@ extern "C" {
     pub fn mx_model_release(model: *mut mx_model);
     pub fn mx_model_save_file(model: *const mx_model, path: *const c_char, options_json: *const c_char) -> *mut mx_status;
     pub fn mx_model_save_bytes(model: *const mx_model, options_json: *const c_char, out: *mut *mut c_void, out_size: *mut usize) -> *mut mx_status;
+    /// Writes one file all-or-nothing (O_EXCL temporary, fsync, rename; never through a planted symlink).
+    pub fn mx_write_file(path: *const c_char, data: *const c_void, size: usize, options_json: *const c_char) -> *mut mx_status;
     pub fn mx_model_graph_json(model: *const mx_model, out_json: *mut *mut c_char, out_size: *mut usize) -> *mut mx_status;
     pub fn mx_model_node_count(model: *const mx_model) -> usize;
     pub fn mx_model_node_json(model: *const mx_model, index: usize, out_json: *mut *mut c_char, out_size: *mut usize) -> *mut mx_status;
