@@ -1,6 +1,8 @@
 #include "util/files.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -138,8 +140,22 @@ int create_unique_file(const std::string& directory, const std::string& hint,
 StagedWriter::StagedWriter(std::string target) : target_(std::move(target)) {
   if (target_.empty()) fail(MX_ERR_IO, "empty output file name");
   if (target_.find('\0') != std::string::npos) fail(MX_ERR_IO, "output file name contains a NUL byte");
-  fd_ = create_unique_file(directory_of(target_), base_name_of(target_), target_, temp_);
-  cleanup_ = signal_cleanup::remove_on_signal(temp_);
+  // SIGINT/SIGTERM/SIGHUP stay blocked from creating the temporary until its
+  // cleanup is registered: a signal in between would leave it behind. A
+  // signal that came meanwhile is delivered when the mask is restored, with
+  // the cleanup in place.
+  sigset_t block, previous;
+  sigemptyset(&block);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&block, sig);
+  pthread_sigmask(SIG_BLOCK, &block, &previous);
+  try {
+    fd_ = create_unique_file(directory_of(target_), base_name_of(target_), target_, temp_);
+    cleanup_ = signal_cleanup::remove_on_signal(temp_);
+  } catch (...) {
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    throw;
+  }
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
 }
 
 StagedWriter::~StagedWriter() {
