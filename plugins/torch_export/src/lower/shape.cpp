@@ -180,20 +180,6 @@ void lower_repeat(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_repeat, "aten.repeat");
 
-// constant_pad_nd(self, pad, value=0): pad pairs from the last dim backwards.
-void lower_pad(LowerCtx& cx) {
-  const int64_t r = cx.rank_of("self");
-  const auto pad = cx.ints("pad");
-  std::vector<int64_t> begin(r, 0), end(r, 0);
-  for (size_t k = 0; k + 1 < pad.size(); k += 2) {
-    begin[r - 1 - k / 2] = pad[k];
-    end[r - 1 - k / 2] = pad[k + 1];
-  }
-  begin.insert(begin.end(), end.begin(), end.end());
-  const int32_t dt = cx.out_dtype();
-  cx.out(0, cx.emit1("Pad", {cx.tensor("self"), cx.ci64(begin), cx.cscalar(cx.float_arg("value", 0.0), dt)}));
-}
-MXTE_LOWER(lower_pad, "aten.constant_pad_nd");
 
 void lower_tril(LowerCtx& cx) {
   const bool upper = cx.target.rfind("aten.triu", 0) == 0;
@@ -202,11 +188,6 @@ void lower_tril(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_tril, "aten.tril", "aten.triu");
 
-}  // namespace
-}  // namespace mxte
-
-namespace mxte {
-namespace {
 
 // unflatten(self, dim, sizes): the dim split into `sizes` (one may be -1).
 void lower_unflatten(LowerCtx& cx) {
@@ -220,9 +201,11 @@ void lower_unflatten(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_unflatten, "aten.unflatten");
 
-// pad(self, pad, mode='constant', value=None): reflect -> reflect,
+// constant_pad_nd(self, pad, value=0) and pad(self, pad, mode='constant',
+// value=None): PyTorch's pad pairs run from the last dim backwards; ONNX
+// wants [begin of every dim..., end of every dim...]. reflect -> reflect,
 // replicate -> edge, circular unsupported.
-void lower_pad_mode(LowerCtx& cx) {
+void lower_pad(LowerCtx& cx) {
   const std::string mode = cx.string_arg("mode", "constant");
   const int64_t r = cx.rank_of("self");
   const auto pad = cx.ints("pad");
@@ -232,15 +215,15 @@ void lower_pad_mode(LowerCtx& cx) {
     end[r - 1 - k / 2] = pad[k + 1];
   }
   begin.insert(begin.end(), end.begin(), end.end());
-  const int32_t dt = cx.out_dtype();
   if (mode == "constant") {
     const double v = cx.has("value") ? cx.float_arg("value") : 0.0;
-    return cx.out(0, cx.emit1("Pad", {cx.tensor("self"), cx.ci64(begin), cx.cscalar(v, dt)}));
+    return cx.out(0, cx.emit1("Pad", {cx.tensor("self"), cx.ci64(begin), cx.cscalar(v, cx.out_dtype())}));
   }
   if (mode != "reflect" && mode != "replicate") cx.unsupported("pad mode '" + mode + "'");
-  cx.out(0, cx.emit1("Pad", {cx.tensor("self"), cx.ci64(begin)}, {attr("mode", std::string(mode == "reflect" ? "reflect" : "edge"))}));
+  cx.out(0, cx.emit1("Pad", {cx.tensor("self"), cx.ci64(begin)},
+                     {attr("mode", std::string(mode == "reflect" ? "reflect" : "edge"))}));
 }
-MXTE_LOWER(lower_pad_mode, "aten.pad");
+MXTE_LOWER(lower_pad, "aten.constant_pad_nd", "aten.pad");
 
 // roll(self, shifts, dims): per dim, the last `shift` elements moved first.
 void lower_roll(LowerCtx& cx) {
