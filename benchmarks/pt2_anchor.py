@@ -26,7 +26,6 @@ Targets (issue 12): modelexport >= 20x faster than the anchor, <= 0.3x its
 peak RSS, and within 1.5x of the floor's wall time.
 """
 import argparse
-import glob
 import json
 import mmap
 import os
@@ -42,6 +41,8 @@ import zipfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, ".."))
 DEFAULT_MODELS = ["resnet50", "vit_b_16", "bert_base"]
+sys.path.insert(0, os.path.join(REPO, "tests", "zoo_pt2"))
+from cli_path import find_cli  # noqa: E402
 
 
 # ------------------------------------------------------------------ floor
@@ -192,20 +193,6 @@ def anchor_main(pt2, out):
 
 
 # ------------------------------------------------------------------ driver
-def find_cli():
-    for var in ("MODELEXPORT_BIN", "MODELEXPORT_CLI"):
-        value = os.environ.get(var)
-        if value:
-            path = value if os.path.sep in value else shutil.which(value)
-            if path and os.path.exists(path):
-                return path
-    for build in sorted(glob.glob(os.path.join(REPO, "build*"))):
-        cli = os.path.join(build, "sdk", "modelexport")
-        if os.path.exists(cli):
-            return cli
-    return shutil.which("modelexport")
-
-
 def timed(cmd, timeout):
     """Run under /usr/bin/time -v: (rc, wall s, peak RSS MB, stdout, stderr tail)."""
     p = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, text=True, timeout=timeout)

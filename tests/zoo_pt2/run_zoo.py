@@ -34,7 +34,6 @@ Exit code 0 when every attempted export passes.
 """
 import argparse
 import collections
-import glob
 import json
 import os
 import shutil
@@ -46,24 +45,11 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
+from cli_path import find_cli  # noqa: E402
 
 TOL = 1e-4
 ARBITER_FACTOR = 2.0
 LEVELS = {"training": "{}.pt2", "core": "{}.core.pt2"}
-
-
-def find_cli():
-    for var in ("MODELEXPORT_BIN", "MODELEXPORT_CLI"):
-        value = os.environ.get(var)
-        if value:
-            path = value if os.path.sep in value else shutil.which(value)
-            if path and os.path.exists(path):
-                return path
-    for build in sorted(glob.glob(os.path.join(REPO, "build*"))):
-        cli = os.path.join(build, "sdk", "modelexport")
-        if os.path.exists(cli):
-            return cli
-    return shutil.which("modelexport")
 
 
 def max_rel(got, want):
