@@ -43,9 +43,7 @@ NodePlace place_of(const json& node, std::map<std::string, SeenModule>& seen) {
   const json& meta = node.value("metadata", json::object());
   if (!meta.contains("nn_module_stack")) return p;
   for (const auto& e : parse_module_stack(meta["nn_module_stack"].get<std::string>())) {
-    auto [it, fresh] = seen.emplace(e.path, SeenModule{e.qualified_class, static_cast<int>(seen.size())});
-    (void)it;
-    (void)fresh;
+    seen.emplace(e.path, SeenModule{e.qualified_class, static_cast<int>(seen.size())});  // first call wins
     p.module = e.path;
     p.placed = true;
   }

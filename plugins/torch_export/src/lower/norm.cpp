@@ -36,7 +36,7 @@ void lower_layer_norm(LowerCtx& cx) {
   if (w.empty() && cx.opset >= 17) w = cx.constant(mx::aten_onnx::filled_tensor(dt, shape, 1.0));
   cx.out(0, mx::aten_onnx::emit_layer_norm(cx, cx.tensor("input"), cx.rank_of("input"),
                                            static_cast<int64_t>(shape.size()), w, b,
-                                           cx.float_arg(cx.target.rfind("aten.native", 0) == 0 ? "eps" : "eps", 1e-5),
+                                           cx.float_arg("eps", 1e-5),
                                            dt));
 }
 MXTE_LOWER(lower_layer_norm, "aten.layer_norm", "aten.native_layer_norm");
