@@ -252,8 +252,11 @@ def run_case(case, cli, workdir, levels, timeout, want_dynamo):
             continue
         row["mx_s"] = round(time.perf_counter() - t1, 2)
         if p.returncode != 0 or not os.path.exists(out):
-            lines = [l for l in (p.stderr + p.stdout).strip().splitlines() if l.strip()]
-            row["error"] = "modelexport: " + (" | ".join(lines[-3:]) if lines else f"rc={p.returncode}")[:400]
+            lines = [l.strip() for l in (p.stderr + p.stdout).strip().splitlines() if l.strip()]
+            # the error line (an "...Error: ..." or "error: ..." line), else the last lines
+            errs = [l for l in lines if "error" in l.lower() and ":" in l]
+            row["error"] = "modelexport: " + ((errs[-1] if errs else " | ".join(lines[-3:])) if lines
+                                              else f"rc={p.returncode}")[:400]
             continue
         row["export_ok"] = True
         try:
