@@ -111,6 +111,23 @@ std::set<std::string> eliminate_dead_nodes(onnx::GraphProto& g) {
   return removed;
 }
 
+namespace {
+
+// Whether the weights that cannot be referred to in the source file (small
+// or gathered ones) fit inline under protobuf's limit.
+bool fits_by_reference(const onnx::ModelProto& model, const WeightMap& weights) {
+  uint64_t inline_bytes = model.ByteSizeLong();
+  for (const auto& t : model.graph().initializer()) {
+    auto it = weights.find(t.name());
+    if (it == weights.end()) continue;  // refer_to_source names it
+    const WeightBytes& w = it->second;
+    if (w.size < kExternalMinBytes || w.source_offset == kNotInSource) inline_bytes += w.size;
+  }
+  return inline_bytes <= kInlineLimit;
+}
+
+}  // namespace
+
 AssembledModel assemble_model(onnx::GraphProto&& graph, const WeightMap& weights, const AssemblyOptions& o) {
   onnx::ModelProto model;
   model.set_ir_version(8);
@@ -122,6 +139,13 @@ AssembledModel assemble_model(onnx::GraphProto&& graph, const WeightMap& weights
   *model.mutable_graph() = std::move(graph);
   model.mutable_graph()->set_name(o.graph_name);
 
+  if (!o.weights_source.empty() && fits_by_reference(model, weights)) {
+    refer_to_source(*model.mutable_graph(), weights, o.weights_source);
+    if (o.check) infer_and_check(model, true);
+    AssembledModel out;
+    if (!model.SerializeToString(&out.onnx_bytes)) throw Error(MX_ERR_INTERNAL, "cannot serialize the ONNX model");
+    return out;
+  }
   const uint64_t wbytes = weight_bytes(model.graph(), weights);
   const uint64_t inline_size = wbytes + model.ByteSizeLong();
   const bool over_limit = inline_size > kInlineLimit;

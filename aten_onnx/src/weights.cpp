@@ -21,6 +21,20 @@ const WeightBytes& bytes_of(const WeightMap& data, const onnx::TensorProto& t) {
 
 void set_raw(onnx::TensorProto& p, const WeightBytes& w) { p.set_raw_data(std::string(w.data, w.size)); }
 
+void set_external(onnx::TensorProto& t, const std::string& location, uint64_t offset, uint64_t length) {
+  t.clear_raw_data();
+  t.clear_external_data();
+  t.set_data_location(onnx::TensorProto::EXTERNAL);
+  auto add = [&](const char* k, const std::string& v) {
+    auto* e = t.add_external_data();
+    e->set_key(k);
+    e->set_value(v);
+  };
+  add("location", location);
+  add("offset", std::to_string(offset));
+  add("length", std::to_string(length));
+}
+
 // An output file that removes itself unless closed successfully.
 class OutFile {
  public:
@@ -85,20 +99,24 @@ uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data, cons
     }
     const uint64_t offset = out.written();
     out.write(w.data, w.size);
-    t.clear_raw_data();
-    t.clear_external_data();
-    t.set_data_location(onnx::TensorProto::EXTERNAL);
-    auto add = [&](const char* k, const std::string& v) {
-      auto* e = t.add_external_data();
-      e->set_key(k);
-      e->set_value(v);
-    };
-    add("location", location);
-    add("offset", std::to_string(offset));
-    add("length", std::to_string(w.size));
+    set_external(t, location, offset, w.size);
   }
   out.close();
   return out.written();
+}
+
+uint64_t refer_to_source(onnx::GraphProto& g, const WeightMap& data, const std::string& source_location) {
+  uint64_t left_inline = 0;
+  for (auto& t : *g.mutable_initializer()) {
+    const WeightBytes& w = bytes_of(data, t);
+    if (w.size >= kExternalMinBytes && w.source_offset != kNotInSource) {
+      set_external(t, source_location, w.source_offset, w.size);
+    } else {
+      set_raw(t, w);
+      left_inline += w.size;
+    }
+  }
+  return left_inline;
 }
 
 void write_file(const std::string& path, const std::string& bytes) {

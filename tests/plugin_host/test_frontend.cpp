@@ -2,6 +2,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <utility>
+
+#include <onnx/onnx_pb.h>
 
 #include "scoped_model.hpp"
 #include "test_support.hpp"
@@ -103,5 +107,45 @@ TEST_CASE("export loads a frontend's answer file from output_dir, then removes t
   else unsetenv("TMPDIR");
   std::filesystem::remove_all(tmpdir);
   std::remove(path.c_str());
+  mx_registry_release(r);
+}
+
+// docs/plugin-protocol.md, "Weights by reference": an answer may refer to
+// the model file it was asked to export, and to nothing else.
+TEST_CASE("export refuses an answer whose weights refer to a file other than the source") {
+  mx_registry* r = registry_with(json{{"discover", false}, {"plugin_dirs", {MX_TEST_GOOD_DIR}}});
+  // The fake frontend answers the bytes of its model file: make that a model
+  // whose initializer W refers to elsewhere.data (16 bytes, present).
+  mx_model* source = make_scoped_model();
+  void* bytes = nullptr;
+  size_t size = 0;
+  REQUIRE_OK(mx_model_save_bytes(source, "{}", &bytes, &size));
+  mx_model_release(source);
+  onnx::ModelProto proto;
+  REQUIRE(proto.ParseFromArray(bytes, static_cast<int>(size)));
+  mx_free(bytes);
+  onnx::TensorProto* w = nullptr;
+  for (auto& t : *proto.mutable_graph()->mutable_initializer())
+    if (t.name() == "W") w = &t;
+  REQUIRE(w != nullptr);
+  w->clear_float_data();
+  w->set_data_location(onnx::TensorProto::EXTERNAL);
+  for (auto [k, v] : {std::pair{"location", "elsewhere.data"}, {"offset", "0"}, {"length", "16"}}) {
+    auto* e = w->add_external_data();
+    e->set_key(k);
+    e->set_value(v);
+  }
+  const std::string path = "test_frontend_reference.onnx";
+  std::ofstream(path, std::ios::binary) << proto.SerializeAsString();
+  std::ofstream("elsewhere.data", std::ios::binary) << std::string(16, '\0');
+
+  mx_model* out = nullptr;
+  const std::string abs = std::filesystem::absolute(path).lexically_normal().string();
+  CHECK(status_text(mx_registry_export(r, "fake", path.c_str(), "{\"inputs\":[\"x\"]}", &out)) ==
+        "plugin: plugin 'fake' answered badly: bytes: tensor 'W' external data: refers to 'elsewhere.data'; "
+        "an export may refer only to its source '" + abs + "'");
+  CHECK(out == nullptr);
+  std::remove(path.c_str());
+  std::remove("elsewhere.data");
   mx_registry_release(r);
 }

@@ -22,6 +22,9 @@ struct ExportOptions {
   bool check = true;
   mx::aten_onnx::ExternalData external_data = mx::aten_onnx::ExternalData::automatic;
   std::string output_dir;
+  // The host takes weights by reference to model_path (protocol
+  // "weights_by_reference"): the archive's stored tensors are not copied.
+  bool weights_by_reference = false;
 };
 
 struct ExportResult {

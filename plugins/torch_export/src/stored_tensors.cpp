@@ -105,7 +105,7 @@ void StoredTensors::read_config(const Archive& archive, const std::string& folde
       if (numel == 0) {
         t.bytes = {file.data(), 0};
       } else if (contiguous) {
-        t.bytes = {base, numel * esize};
+        t.bytes = {base, numel * esize, archive.offset_of(base)};
       } else {
         gathered_.emplace_back();
         gather(base, t.dims, strides, esize, gathered_.back());

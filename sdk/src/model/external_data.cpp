@@ -176,6 +176,13 @@ void DataFile::read(uint64_t offset, uint64_t length, char* out) const {
   }
 }
 
+void DataFile::copy_to(uint64_t offset, uint64_t length, StagedWriter& out) const {
+  if (offset > size_ || length > size_ - offset)
+    fail(MX_ERR_INTERNAL, path_ + ": copy of " + std::to_string(length) + " bytes at " + std::to_string(offset) +
+                              " is past its end");
+  out.copy_from(fd_, offset, length, path_);
+}
+
 std::vector<const TensorProto*> all_tensors(const onnx::ModelProto& proto) {
   Collector<const TensorProto> c;
   c.model(proto);
@@ -211,6 +218,42 @@ DataFiles open_external_data(const onnx::ModelProto& proto, const std::string& m
     external_ref(*t, files, model_path);  // bounds
   }
   return files;
+}
+
+DataFiles open_source_data(const onnx::ModelProto& proto, const std::string& source_path,
+                           const std::string& where, bool borrowed) {
+  DataFiles files;
+  for (const auto* t : all_tensors(proto)) {
+    if (!is_external(*t)) continue;
+    const std::string label = tensor_label(*t, where);
+    const std::string* location = entry(*t, "location");
+    if (!location) fail(MX_ERR_SCHEMA, label + ": no \"location\" entry");
+    if (*location != source_path)
+      fail(MX_ERR_SECURITY, label + ": refers to '" + *location + "'; an export may refer only to its source '" +
+                                source_path + "'");
+    if (files.empty()) {
+      int fd = ::open(source_path.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) fail(MX_ERR_IO, label + ": cannot open '" + source_path + "': " + errno_text());
+      struct stat st;
+      if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        fail(MX_ERR_IO, label + ": '" + source_path + "' is not a regular file");
+      }
+      files[source_path] = std::make_shared<DataFile>(fd, static_cast<uint64_t>(st.st_size), source_path, borrowed);
+    }
+    external_ref(*t, files, where);  // bounds
+  }
+  return files;
+}
+
+uint64_t borrowed_bytes(const onnx::ModelProto& proto, const DataFiles& files) {
+  uint64_t total = 0;
+  for (const auto* t : all_tensors(proto)) {
+    if (!is_external(*t)) continue;
+    const ExternalRef ref = external_ref(*t, files, "model");
+    if (files.at(ref.location)->borrowed()) total += ref.length;
+  }
+  return total;
 }
 
 void refuse_external_data(const onnx::ModelProto& proto, const std::string& where) {
@@ -270,21 +313,13 @@ void inline_external_data(onnx::ModelProto& proto, const DataFiles& files,
 
 size_t externalize(onnx::ModelProto& proto, const DataFiles& files, const std::string& location,
                  size_t min_bytes, const std::string& where, StagedWriter& out) {
-  std::string chunk;
   size_t moved = 0;
   for (auto* t : all_tensors(proto)) {
     const uint64_t offset = out.written();
     uint64_t length = 0;
     if (is_external(*t)) {
       const ExternalRef ref = external_ref(*t, files, where);
-      const auto& file = files.at(ref.location);
-      for (uint64_t done = 0; done < ref.length;) {
-        const size_t n = static_cast<size_t>(std::min<uint64_t>(ref.length - done, 8u << 20));
-        chunk.resize(n);
-        file->read(ref.offset + done, n, chunk.data());
-        out.write(chunk);
-        done += n;
-      }
+      files.at(ref.location)->copy_to(ref.offset, ref.length, out);
       length = ref.length;
     } else if (t->has_raw_data() && t->raw_data().size() >= min_bytes) {
       out.write(t->raw_data());

@@ -28,10 +28,15 @@
 
 namespace modelexport::model {
 
-// An open, validated external data file.
+// An open, validated external data file. A borrowed one is not the model's
+// own data file but the source model a frontend exported from (a .pt2
+// archive whose stored weights the export refers to): saving with
+// "external_data" automatic keeps a model's own data external, and writes
+// borrowed bytes inline unless they exceed protobuf's limit.
 class DataFile {
  public:
-  DataFile(int fd, uint64_t size, std::string path) : fd_(fd), size_(size), path_(std::move(path)) {}
+  DataFile(int fd, uint64_t size, std::string path, bool borrowed = false)
+      : fd_(fd), size_(size), path_(std::move(path)), borrowed_(borrowed) {}
   ~DataFile();
   DataFile(const DataFile&) = delete;
   DataFile& operator=(const DataFile&) = delete;
@@ -39,11 +44,15 @@ class DataFile {
   const std::string& path() const { return path_; }
   // pread()s exactly `length` bytes at `offset` into `out` (MX_ERR_IO).
   void read(uint64_t offset, uint64_t length, char* out) const;
+  // Appends `length` bytes at `offset` to `out`, without holding them.
+  void copy_to(uint64_t offset, uint64_t length, StagedWriter& out) const;
+  bool borrowed() const { return borrowed_; }
 
  private:
   int fd_;
   uint64_t size_;
   std::string path_;
+  bool borrowed_;
 };
 
 // location (as written in the model) -> open file.
@@ -66,6 +75,19 @@ bool has_external_data(const onnx::ModelProto& proto);
 // Validates every external reference of a model loaded from `model_path`
 // and opens the data files (see the header comment).
 DataFiles open_external_data(const onnx::ModelProto& proto, const std::string& model_path);
+
+// A frontend's answer (docs/plugin-protocol.md, "weights_by_reference"):
+// every external tensor must name exactly `source_path`, the model file the
+// frontend was asked to export (else MX_ERR_SECURITY); it is opened once,
+// borrowed unless `borrowed` is false (an export asked for external data:
+// its saves then keep the weights external), and every reference is
+// bounds-checked.
+DataFiles open_source_data(const onnx::ModelProto& proto, const std::string& source_path,
+                           const std::string& where, bool borrowed);
+
+// Bytes of borrowed files the model's tensors refer to (what saving inline
+// adds to the message).
+uint64_t borrowed_bytes(const onnx::ModelProto& proto, const DataFiles& files);
 
 // For models loaded from bytes: refuses any external reference.
 void refuse_external_data(const onnx::ModelProto& proto, const std::string& where);

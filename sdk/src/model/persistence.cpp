@@ -9,6 +9,7 @@
 #include "model/check.hpp"
 #include "model/external_data.hpp"
 #include "model/onnx_io.hpp"
+#include "model/streamed_write.hpp"
 #include "model/tensor_data.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
@@ -84,15 +85,29 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// A model's own external data stays external; bytes borrowed from an
+// export's source file go inline unless the result would be too large.
+bool has_own_external_data(const onnx::ModelProto& proto, const DataFiles& files) {
+  for (const auto* t : all_tensors(proto)) {
+    if (!is_external(*t)) continue;
+    const std::string* location = nullptr;
+    for (const auto& e : t->external_data())
+      if (e.key() == "location") location = &e.value();
+    auto it = location ? files.find(*location) : files.end();
+    if (it == files.end() || !it->second->borrowed()) return true;
+  }
+  return false;
+}
+
 // Decided on the prepared copy: ByteSizeLong() caches sizes inside the
 // message, which must not happen on a model other threads may be reading.
-bool wants_external(const onnx::ModelProto& out, const SaveOptions& options) {
+bool wants_external(const onnx::ModelProto& out, const DataFiles& files, const SaveOptions& options) {
   switch (options.external_data) {
     case ExternalData::yes: return true;
     case ExternalData::no: return false;
     case ExternalData::automatic: break;
   }
-  return has_external_data(out) || out.ByteSizeLong() > kInlineLimit;
+  return has_own_external_data(out, files) || out.ByteSizeLong() + borrowed_bytes(out, files) > kInlineLimit;
 }
 
 }  // namespace
@@ -134,6 +149,14 @@ std::unique_ptr<mx_model> load_model_file(const std::string& path) {
   return build(std::move(proto), path, sidecar, std::move(files));
 }
 
+std::unique_ptr<mx_model> load_exported_bytes(std::string_view bytes, const std::string& source_path,
+                                              bool keep_external) {
+  onnx::ModelProto proto = parse_onnx(bytes, "bytes");
+  DataFiles files = open_source_data(proto, source_path, "bytes", !keep_external);
+  check_tensor_data(proto, files, "bytes");
+  return build(std::move(proto), "", std::nullopt, std::move(files));
+}
+
 std::unique_ptr<mx_model> load_model_bytes(std::string_view bytes) {
   onnx::ModelProto proto = parse_onnx(bytes, "bytes");
   refuse_external_data(proto, "bytes");
@@ -157,15 +180,18 @@ void save_model_file(const mx_model& model, const std::string& path,
   const std::string data_path = path + ".data";
   {
     onnx::ModelProto out = prepared(model, options, path, false);
-    if (wants_external(out, options)) {
+    if (wants_external(out, model.external_files, options)) {
       // Nothing large enough: no (empty) data file; the temp file goes.
       if (externalize(out, model.external_files, external_data_location(path),
                       kExternalDataMinBytes, path, output.add(data_path)) == 0)
         output.discard(data_path);
+      output.add(path).write(serialize_onnx(out, path));
     } else if (has_external_data(out)) {
-      inline_external_data(out, model.external_files, path);
+      // The weights go from their files to the output, never held whole.
+      write_inline_streamed(out, model.external_files, path, output.add(path));
+    } else {
+      output.add(path).write(serialize_onnx(out, path));
     }
-    output.add(path).write(serialize_onnx(out, path));
   }
   if (options.sidecar)
     output.add(sidecar_path(path))

@@ -36,6 +36,11 @@ std::string sidecar_path(const std::string& model_path);
 
 std::unique_ptr<mx_model> load_model_file(const std::string& path);
 std::unique_ptr<mx_model> load_model_bytes(std::string_view bytes);
+// A frontend's answer whose weights refer to the file it exported from
+// (model/external_data.hpp, open_source_data). `keep_external`: saving
+// with "external_data" automatic writes the weights to a data file.
+std::unique_ptr<mx_model> load_exported_bytes(std::string_view bytes, const std::string& source_path,
+                                              bool keep_external);
 
 std::string save_model_bytes(const mx_model& model, const SaveOptions& options);
 void save_model_file(const mx_model& model, const std::string& path,

@@ -123,7 +123,11 @@ const Plugin& select_frontend(const Registry& registry, const std::string& name,
 json export_request(const std::string& model_path, const json& options) {
   json request = {{"schema", kFrontendSchema}, {"operation", "export"},
                   {"model_path", absolute_model_path(model_path)},
-                  {"opset", 17}, {"drop_builtin_tags", false}};
+                  {"opset", 17}, {"drop_builtin_tags", false},
+                  // Weights stored as they are in the model file may be
+                  // referred to there: the save copies them once, from the
+                  // source to the output (docs/plugin-protocol.md).
+                  {"weights_by_reference", true}};
   for (const auto& [key, value] : options.items()) {
     if (key == "inputs") request["inputs"] = checked_inputs(value);
     else if (key == "opset") request["opset"] = checked_opset(value);
@@ -156,12 +160,11 @@ mx_model* export_model(const Plugin& frontend, const std::string& model_path, co
   } else if (onnx.empty()) {
     fail(MX_ERR_PLUGIN, "plugin '" + frontend.name() + "' answered badly: no ONNX bytes");
   }
-  mx_model* raw = nullptr;
   std::unique_ptr<mx_model, void (*)(mx_model*)> model(nullptr, mx_model_release);
   try {  // bytes, files or document the core rejects are the frontend's fault
     if (onnx_file.empty()) {
-      throw_if_error(mx_model_load_bytes(onnx.data(), onnx.size(), &raw));
-      model.reset(raw);
+      const bool keep_external = request.value("external_data", false);
+      model.reset(modelexport::model::load_exported_bytes(onnx, request.at("model_path"), keep_external).release());
     } else {
       // Checked like any file (external locations inside the directory);
       // the data file stays open by fd, so the scratch directory can go.

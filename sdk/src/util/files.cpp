@@ -169,6 +169,39 @@ void StagedWriter::write(std::string_view data) {
   written_ += data.size();
 }
 
+void StagedWriter::copy_from(int fd, uint64_t offset, uint64_t length, const std::string& source) {
+  if (fd_ < 0) fail(MX_ERR_INTERNAL, target_ + ": write after finish");
+  auto failed = [&](const std::string& why) {
+    fail(MX_ERR_IO, target_ + ": copying from '" + source + "' failed: " + why);
+  };
+  auto in = static_cast<loff_t>(offset);
+  bool in_kernel = true;
+  std::string buffer;
+  while (length > 0) {
+    const size_t chunk = static_cast<size_t>(std::min<uint64_t>(length, 1u << 30));
+    ssize_t n;
+    if (in_kernel) {
+      n = ::copy_file_range(fd, &in, fd_, nullptr, chunk, 0);
+      if (n < 0 && (errno == EXDEV || errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP)) {
+        in_kernel = false;  // older kernels, some file systems: through memory
+        continue;
+      }
+    } else {
+      buffer.resize(std::min<size_t>(chunk, 8u << 20));
+      n = ::pread(fd, buffer.data(), buffer.size(), in);
+      if (n > 0) {
+        write_all(fd_, std::string_view(buffer.data(), static_cast<size_t>(n)), target_);
+        in += n;
+      }
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) failed(errno_text());
+    if (n == 0) failed("the file shrank");
+    length -= static_cast<uint64_t>(n);
+    written_ += static_cast<uint64_t>(n);
+  }
+}
+
 void StagedWriter::finish() {
   if (fd_ < 0) return;
   const int fd = fd_;

@@ -59,6 +59,10 @@ class StagedWriter {
   StagedWriter(const StagedWriter&) = delete;
   StagedWriter& operator=(const StagedWriter&) = delete;
   void write(std::string_view data);
+  // Appends `length` bytes of the open file `fd` from `offset` (its read
+  // position is not used): copied inside the kernel (copy_file_range), no
+  // user-space buffer; `source` names the file in messages (MX_ERR_IO).
+  void copy_from(int fd, uint64_t offset, uint64_t length, const std::string& source);
   uint64_t written() const { return written_; }
   void finish();  // fsync + close; MX_ERR_IO
   const std::string& target() const { return target_; }

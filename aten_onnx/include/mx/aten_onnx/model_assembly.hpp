@@ -46,6 +46,11 @@ struct AssemblyOptions {
   // Existing private directory where an external-data export writes
   // model.onnx + model.onnx.data; empty = external data impossible.
   std::string output_dir;
+  // The request's "model_path" when the host takes weights by reference
+  // (docs/plugin-protocol.md): weights stored as they are in the source
+  // file are referred to there, not copied; the host writes them to the
+  // output (inline or external, as it saves). Empty = off.
+  std::string weights_source;
 };
 
 struct AssembledModel {
@@ -53,7 +58,9 @@ struct AssembledModel {
   std::string onnx_file;   // <output_dir>/model.onnx, weights in model.onnx.data
 };
 
-// Builds the ModelProto (IR 8) around `graph` and writes its weights.
+// Builds the ModelProto (IR 8) around `graph` and writes its weights: by
+// reference to the source file when o.weights_source is set and what is
+// left inline fits protobuf's limit, else inline or external data.
 // Errors: MX_ERR_INVALID_ARGUMENT over 2 GB without external data,
 // MX_ERR_INTERNAL when the checker refuses the graph (a lowering bug).
 AssembledModel assemble_model(onnx::GraphProto&& graph, const WeightMap& weights, const AssemblyOptions& o);

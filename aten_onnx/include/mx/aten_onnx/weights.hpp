@@ -13,10 +13,16 @@
 
 namespace mx::aten_onnx {
 
+// Where a weight's bytes sit in the source model file, when they sit there
+// as they are (a stored entry of a .pt2 archive): the output can then refer
+// to them instead of carrying a copy (AssemblyOptions::weights_source).
+inline constexpr uint64_t kNotInSource = ~0ull;
+
 // Bytes of one initializer, owned by the frontend until the model is written.
 struct WeightBytes {
   const char* data = nullptr;
   uint64_t size = 0;
+  uint64_t source_offset = kNotInSource;  // file offset of `data` in the source model
 };
 using WeightMap = std::unordered_map<std::string, WeightBytes>;
 
@@ -40,6 +46,13 @@ void inline_weights(onnx::GraphProto& g, const WeightMap& data);
 // length); smaller ones get raw_data. Returns the bytes written.
 uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data, const std::string& data_path,
                                 const std::string& location);
+
+// Points every initializer of at least kExternalMinBytes whose bytes sit in
+// the source model file at them: data_location EXTERNAL, location =
+// `source_location`, offset, length (docs/plugin-protocol.md,
+// "weights_by_reference"); the others get raw_data. Returns the bytes left
+// inline.
+uint64_t refer_to_source(onnx::GraphProto& g, const WeightMap& data, const std::string& source_location);
 
 // Writes `bytes` to `path` (MX_ERR_IO; nothing left behind on failure).
 void write_file(const std::string& path, const std::string& bytes);

@@ -82,6 +82,9 @@ int32_t te_run(void* state, const char* request, size_t request_size, mx_plugin_
       o.external_data = req["external_data"].get<bool>() ? mx::aten_onnx::ExternalData::yes : mx::aten_onnx::ExternalData::no;
     }
     o.output_dir = req.value("output_dir", std::string());
+    // A host that reads weights from the source file itself: refer to the
+    // archive's stored bytes instead of copying them into the answer.
+    o.weights_by_reference = req.value("weights_by_reference", false);
     mxte::ExportResult r = mxte::export_model(o);
     if (!r.onnx_file.empty()) {
       // The model is a file: answer its path inside the hierarchy document
