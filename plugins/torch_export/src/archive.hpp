@@ -3,11 +3,10 @@
 // The archive is a zip whose entries PyTorch writes uncompressed ("stored")
 // and 64-byte aligned, so every entry - the 100 MB weight files included -
 // is a span of the mapped file: nothing is copied or inflated, and the
-// weights go from the page cache straight into the ONNX output. We read the
-// zip central directory ourselves (with ZIP64) because the one thing we need
-// from a zip library, the file offset of an entry's bytes, is what libzip
-// does not expose; the reading is small and bounds-checked
-// (fuzz/targets/pt2_archive).
+// weights go from the page cache straight into the ONNX output. The zip
+// central directory is read by mx::common::read_zip_directory (common/),
+// because the one thing we need from a zip library, the file offset of an
+// entry's bytes, is what libzip does not expose (fuzz/targets/pt2_archive).
 //
 // Refused, with the archive's path and the entry named: not a zip, a
 // truncated file, compressed entries, names with ".." or absolute paths,

@@ -197,6 +197,10 @@ void StagedWriter::copy_from(int fd, uint64_t offset, uint64_t length, const std
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) failed(errno_text());
     if (n == 0) failed("the file shrank");
+    // Start writing these pages to disk now (without waiting): finish()'s
+    // fsync then finds most of a large output already written, and the
+    // disk works while the next tensor is copied.
+    ::sync_file_range(fd_, static_cast<off_t>(written_), n, SYNC_FILE_RANGE_WRITE);
     length -= static_cast<uint64_t>(n);
     written_ += static_cast<uint64_t>(n);
   }
