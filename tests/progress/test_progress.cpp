@@ -241,7 +241,8 @@ TEST_CASE("cancelling the functions pass leaves the model unchanged") {
   auto model = stack_net();
   const std::string before = saved_bytes(model.get());
   Recorder recorder;
-  recorder.cancel_when = [](const Event& e) { return e.done == 1; };
+  // Reports between the first and the last may be throttled away: ">= 1".
+  recorder.cancel_when = [](const Event& e) { return e.done >= 1; };
   CHECK(status_text(mx_model_to_functions_with_progress(model.get(), nullptr, &recorder.listener, nullptr, nullptr))
             .rfind("cancelled: ", 0) == 0);
   CHECK(saved_bytes(model.get()) == before);
@@ -285,7 +286,7 @@ TEST_CASE("export through torch_export reports lowering: nodes done out of the p
   }
   SUBCASE("cancelled inside the plugin: no model") {
     Recorder recorder;
-    recorder.cancel_when = [](const Event& e) { return e.stage == "lower" && e.done == 1; };
+    recorder.cancel_when = [](const Event& e) { return e.stage == "lower" && e.done >= 1; };
     mx_model* out = nullptr;
     CHECK(status_text(mx_registry_export_with_progress(registry, "torch_export", MX_TEST_PT2, nullptr,
                                                        &recorder.listener, &out)) ==

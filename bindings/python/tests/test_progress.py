@@ -62,15 +62,20 @@ def test_save_reports_bytes_written(model: mx.Model, tmp_path: Path) -> None:
     assert write.unit == "bytes" and write.done == write.total == out.stat().st_size
 
 
-def test_tag_and_functions_report(registry: mx.Registry, model: mx.Model) -> None:
+def test_tag_reports(registry: mx.Registry, model: mx.Model) -> None:
     tagged: List[mx.Progress] = []
     registry.tag(model, "scope", progress=tagged.append)
     assert stages(tagged) == ["tag", "propagate"]
     assert last_of(tagged, "tag").done == last_of(tagged, "tag").total == 1
-    rewritten: List[mx.Progress] = []
-    model.to_functions(min_nodes=1, progress=rewritten.append)
+
+
+def test_functions_report(registry: mx.Registry) -> None:
+    with registry.export(PT2) as model:
+        rewritten: List[mx.Progress] = []
+        report = model.to_functions(["Linear"], progress=rewritten.append)
     functions = last_of(rewritten, "functions")
-    assert functions.unit == "modules" and functions.done == functions.total
+    assert functions.unit == "modules"
+    assert functions.done == functions.total == report["calls"] + len(report["skipped"]) > 0
 
 
 def test_returning_false_cancels_and_writes_nothing(model: mx.Model, tmp_path: Path) -> None:
