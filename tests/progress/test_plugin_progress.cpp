@@ -41,7 +41,8 @@ struct LoadedPlugin {
   explicit LoadedPlugin(const mx_host_api& host) {
     REQUIRE_MESSAGE(library, dlerror());
     auto entry = reinterpret_cast<mx_plugin_entry_fn>(dlsym(library, MX_PLUGIN_ENTRY_SYMBOL));
-    REQUIRE(entry);
+    const bool has_entry = entry != nullptr;
+    REQUIRE(has_entry);
     descriptor = entry();
     CHECK(descriptor->abi_minor == 1);
     mx_plugin_output error{};
