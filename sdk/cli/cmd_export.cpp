@@ -3,7 +3,8 @@
 // inputs required) to ONNX with hierarchy; the frontend plugin is chosen by
 // the file's content unless --frontend names one;
 // `--external-data` puts the weights in OUT.onnx.data (automatic over 2 GB);
-// `--functions [CLASS,...]` then applies the functions pass.
+// `--functions [CLASS,...]` then applies the functions pass; progress on
+// stderr when it is a terminal, unless --quiet.
 #include "cli.hpp"
 #include "functions_option.hpp"
 #include "save_summary.hpp"
@@ -14,7 +15,7 @@ int cmd_export(const std::vector<std::string>& argv_in) {
   std::vector<std::string> argv = argv_in;
   std::vector<std::string> function_classes;
   const bool functions = take_functions_option(argv, function_classes);
-  Args args(argv, {"--drop-builtin-tags", "--external-data"},
+  Args args(argv, {"--drop-builtin-tags", "--external-data", "--quiet", "-q"},
             {"-o", "--output", "--input", "--opset", "--tag-storage", "--frontend"});
   args.expect_positionals(1, "MODEL.pt2|MODEL.pt");
   const std::string out = args.value("-o", args.value("--output"));
@@ -36,10 +37,13 @@ int cmd_export(const std::vector<std::string>& argv_in) {
   const std::string storage = args.value("--tag-storage", "metadata");
   validate_tag_storage(storage);
   refuse_overwriting_source(args.positionals()[0], save_targets(out));
+  ProgressBar progress("export", args.flag("--quiet") || args.flag("-q"));
+  progress.stage("plugins");
   const auto registry = Registry::create();
-  Model model = registry.export_model(args.value("--frontend", "auto"), args.positionals()[0], options.dump());
-  if (functions) apply_functions(model, function_classes);
-  save_and_report(model, out, storage, true, external);
+  Model model = registry.export_model(args.value("--frontend", "auto"), args.positionals()[0], options.dump(),
+                                      progress.listener());
+  if (functions) apply_functions(model, function_classes, &progress);
+  save_and_report(model, out, storage, true, external, &progress);
   return 0;
 }
 

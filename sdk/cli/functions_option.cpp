@@ -49,10 +49,12 @@ bool take_functions_option(std::vector<std::string>& argv, std::vector<std::stri
   return present;
 }
 
-void apply_functions(Model& model, const std::vector<std::string>& classes) {
+void apply_functions(Model& model, const std::vector<std::string>& classes, ProgressBar* progress) {
   nlohmann::json options = nlohmann::json::object();
   if (!classes.empty()) options["classes"] = classes;
-  const auto report = nlohmann::json::parse(model.to_functions(options.dump()));
+  const auto report = nlohmann::json::parse(
+      model.to_functions(options.dump(), progress ? progress->listener() : nullptr));
+  if (progress) progress->clear();
   std::printf("functions: %zu definitions, %zu calls, %zu top-level nodes\n",
               report["functions"].get<size_t>(), report["calls"].get<size_t>(),
               report["top_level_nodes"].get<size_t>());

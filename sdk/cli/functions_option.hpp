@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "modelexport/modelexport.hpp"
+#include "progress_bar.hpp"
 
 namespace modelexport::cli {
 
@@ -18,6 +19,7 @@ std::vector<std::string> split_commas(const std::string& text);
 
 // Applies the pass with `classes` (empty = default selection) and prints
 // "functions: N definitions, M calls" plus one line per definition.
-void apply_functions(Model& model, const std::vector<std::string>& classes);
+void apply_functions(Model& model, const std::vector<std::string>& classes,
+                     ProgressBar* progress = nullptr);
 
 }  // namespace modelexport::cli

@@ -12,11 +12,12 @@ void validate_tag_storage(const std::string& tag_storage) {
 }
 
 void save_and_report(const Model& model, const std::string& path, const std::string& tag_storage,
-                     bool check, bool external_data) {
+                     bool check, bool external_data, ProgressBar* progress) {
   validate_tag_storage(tag_storage);
   nlohmann::json options{{"tag_storage", tag_storage}, {"check", check}};
   if (external_data) options["external_data"] = true;
-  model.save_file(path, options.dump());
+  model.save_file(path, options.dump(), progress ? progress->listener() : nullptr);
+  if (progress) progress->clear();
   const auto hierarchy = nlohmann::json::parse(model.hierarchy_json());
   std::printf("wrote %s: %zu nodes, %zu modules\n", path.c_str(), model.node_count(),
               hierarchy["modules"].size());

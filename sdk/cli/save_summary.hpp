@@ -3,6 +3,7 @@
 #include <string>
 
 #include "modelexport/modelexport.hpp"
+#include "progress_bar.hpp"
 
 namespace modelexport::cli {
 
@@ -11,8 +12,10 @@ void validate_tag_storage(const std::string& tag_storage);
 
 // Saves `model` to `path` (with sidecar; with `external_data`, weights in
 // `path`.data, else external only when needed) and
-// prints "wrote PATH: N nodes, evidence: ...".
+// prints "wrote PATH: N nodes, evidence: ...". `progress` (may be null)
+// shows the save and is cleared before the summary.
 void save_and_report(const Model& model, const std::string& path, const std::string& tag_storage,
-                     bool check = true, bool external_data = false);
+                     bool check = true, bool external_data = false,
+                     ProgressBar* progress = nullptr);
 
 }  // namespace modelexport::cli

@@ -70,7 +70,8 @@ typedef enum mx_code {
   MX_ERR_UNSUPPORTED = 6,      /* op cannot be lowered, feature missing    */
   MX_ERR_PLUGIN = 7,           /* plugin refused, failed or answered badly */
   MX_ERR_SECURITY = 8,         /* e.g. external data outside model dir     */
-  MX_ERR_INTERNAL = 9          /* a bug in modelexport: please report      */
+  MX_ERR_INTERNAL = 9,         /* a bug in modelexport: please report      */
+  MX_ERR_CANCELLED = 10        /* a progress callback asked to stop (0.1)  */
 } mx_code;
 
 typedef struct mx_status mx_status;
@@ -84,6 +85,58 @@ MX_API const char* mx_code_name(mx_code code);
 
 /* Frees any buffer returned by the SDK. Accepts NULL. */
 MX_API void mx_free(void* buffer);
+
+/* ------------------------------------------------------------------ */
+/* Progress (added in 0.1, append-only)                                */
+/* ------------------------------------------------------------------ */
+
+/* One report of a long call. `stage` names the step, `unit` what `done` and
+ * `total` count; `total` is 0 when the amount is unknown (show a spinner,
+ * not a bar). Stages and units (stable strings; more may be added):
+ *   stage        unit         reported by
+ *   "export"     ""           mx_registry_export*: the frontend starts
+ *   "walk"       "ops"        the TorchScript frontend: ops lowered / ops
+ *                             in the graph (an If counts its larger branch)
+ *   "lower"      "nodes"      the torch.export frontend: program nodes
+ *                             lowered / nodes
+ *   "load"       ""           the host reads the frontend's answer
+ *   "tag"        "strategies" mx_registry_tag*: strategies run / to run
+ *   "propagate"  ""           records spread to auxiliary nodes
+ *   "functions"  "modules"    mx_model_to_functions*: modules converted /
+ *                             selected
+ *   "check"      ""           mx_model_save_file*: the ONNX checker
+ *   "write"      "bytes"      the model file written, or with external
+ *                             data the data file (the weights)
+ *   "commit"     ""           files synced to disk and renamed in place
+ * Strings are valid only during the callback. The first report of a stage
+ * always arrives, and so does its last (done == total) when total is known;
+ * in between, reports are throttled to `min_interval_ms`. */
+typedef struct mx_progress_event {
+  uint32_t struct_size; /* sizeof(mx_progress_event) as the SDK built it */
+  const char* stage;
+  const char* unit;
+  uint64_t done;
+  uint64_t total;
+} mx_progress_event;
+
+/* Called on the thread that made the SDK call, while the call runs. Return
+ * 0 to go on, non-zero to cancel: the call then fails with
+ * MX_ERR_CANCELLED as soon as it can, leaving no output file behind and the
+ * model unchanged. The callback must not call back into the SDK with the
+ * same model, and must not throw or longjmp across the SDK. */
+typedef int32_t (*mx_progress_fn)(const mx_progress_event* event,
+                                  void* user_data);
+
+/* How a caller listens. Zero-initialise, then set struct_size =
+ * sizeof(mx_progress) (newer SDKs may read fields appended later only when
+ * struct_size covers them). A NULL mx_progress* or callback means nobody
+ * listens: the calls below then behave exactly as their plain versions. */
+typedef struct mx_progress {
+  uint32_t struct_size;
+  mx_progress_fn callback;
+  void* user_data;
+  uint32_t min_interval_ms; /* between throttled reports; 0 -> 100 */
+} mx_progress;
 
 /* ------------------------------------------------------------------ */
 /* Models                                                              */
@@ -120,6 +173,12 @@ MX_API void mx_model_release(mx_model* model);
  * so a failed save never leaves a partial file. */
 MX_API mx_status* mx_model_save_file(const mx_model* model, const char* path,
                                      const char* options_json);
+/* mx_model_save_file reporting "check", "write" and "commit". Cancelled,
+ * it writes nothing. Added in 0.1. */
+MX_API mx_status* mx_model_save_file_with_progress(const mx_model* model,
+                                                   const char* path,
+                                                   const char* options_json,
+                                                   const mx_progress* progress);
 MX_API mx_status* mx_model_save_bytes(const mx_model* model,
                                       const char* options_json, void** out,
                                       size_t* out_size);
@@ -198,6 +257,13 @@ MX_API mx_status* mx_registry_plugins_json(const mx_registry* registry,
 MX_API mx_status* mx_registry_tag(const mx_registry* registry,
                                   const char* strategy, mx_model* model,
                                   const char* options_json);
+/* mx_registry_tag reporting "tag" and "propagate"; cancelled, the model
+ * is unchanged. Added in 0.1. */
+MX_API mx_status* mx_registry_tag_with_progress(const mx_registry* registry,
+                                                const char* strategy,
+                                                mx_model* model,
+                                                const char* options_json,
+                                                const mx_progress* progress);
 
 /* Exports a model file through a frontend plugin: "torch_export" (.pt2
  * archives from torch.export.save), "torchscript" (.pt), or NULL / "auto"
@@ -229,6 +295,15 @@ MX_API mx_status* mx_registry_export(const mx_registry* registry,
                                      const char* model_path,
                                      const char* options_json,
                                      mx_model** out);
+/* mx_registry_export reporting "export", the frontend's own stages ("walk",
+ * "lower"; frontends of plugin ABI 1.1 report them, older ones report
+ * nothing) and "load". Added in 0.1. */
+MX_API mx_status* mx_registry_export_with_progress(const mx_registry* registry,
+                                                   const char* frontend,
+                                                   const char* model_path,
+                                                   const char* options_json,
+                                                   const mx_progress* progress,
+                                                   mx_model** out);
 
 /* Module tree of a source model through a frontend plugin, as a hierarchy
  * document without node records. */
@@ -264,6 +339,13 @@ MX_API mx_status* mx_registry_module_tree(const mx_registry* registry,
  *  "skipped":[{"module","reason"}],"record_mismatches":R}. */
 MX_API mx_status* mx_model_to_functions(mx_model* model, const char* options_json,
                                         char** out_report_json, size_t* out_size);
+/* mx_model_to_functions reporting "functions"; cancelled, the model is
+ * unchanged. Added in 0.1. */
+MX_API mx_status* mx_model_to_functions_with_progress(mx_model* model,
+                                                      const char* options_json,
+                                                      const mx_progress* progress,
+                                                      char** out_report_json,
+                                                      size_t* out_size);
 
 /* The nodes of one module and its descendants as a new standalone model:
  * boundary tensors become graph inputs/outputs typed from value_info (ONNX

@@ -120,9 +120,11 @@ class Model {
     return load_bytes(bytes.data(), bytes.size());
   }
 
-  // options_json: "" for defaults (see mx_model_save_file).
-  void save_file(const std::string& path, const std::string& options_json = "") const {
-    check(mx_model_save_file(get(), path.c_str(), detail::opt(options_json)));
+  // options_json: "" for defaults (see mx_model_save_file); `progress`
+  // (may be null) hears how the save goes (mx_model_save_file_with_progress).
+  void save_file(const std::string& path, const std::string& options_json = "",
+                 const mx_progress* progress = nullptr) const {
+    check(mx_model_save_file_with_progress(get(), path.c_str(), detail::opt(options_json), progress));
   }
   std::string save_bytes(const std::string& options_json = "") const {
     void* out = nullptr;
@@ -160,9 +162,10 @@ class Model {
   bool has_hierarchy() const noexcept { return mx_model_has_hierarchy(get()) != 0; }
 
   // Modules as local functions (see mx_model_to_functions); returns the report.
-  std::string to_functions(const std::string& options_json = "") {
+  std::string to_functions(const std::string& options_json = "",
+                           const mx_progress* progress = nullptr) {
     return detail::text_out([&](char** o, std::size_t* s) {
-      return mx_model_to_functions(get(), detail::opt(options_json), o, s);
+      return mx_model_to_functions_with_progress(get(), detail::opt(options_json), progress, o, s);
     });
   }
   // One module and its descendants as a standalone model (mx_model_extract).
@@ -226,14 +229,17 @@ class Registry {
     return detail::text_out(
         [&](char** o, std::size_t* s) { return mx_registry_plugins_json(get(), o, s); });
   }
-  void tag(const std::string& strategy, Model& model, const std::string& options_json = "") const {
-    check(mx_registry_tag(get(), strategy.c_str(), model.get(), detail::opt(options_json)));
+  // `progress` (may be null) hears how the call goes (mx_progress).
+  void tag(const std::string& strategy, Model& model, const std::string& options_json = "",
+           const mx_progress* progress = nullptr) const {
+    check(mx_registry_tag_with_progress(get(), strategy.c_str(), model.get(),
+                                        detail::opt(options_json), progress));
   }
   Model export_model(const std::string& frontend, const std::string& model_path,
-                     const std::string& options_json) const {
+                     const std::string& options_json, const mx_progress* progress = nullptr) const {
     mx_model* m = nullptr;
-    check(mx_registry_export(get(), frontend.c_str(), model_path.c_str(),
-                             detail::opt(options_json), &m));
+    check(mx_registry_export_with_progress(get(), frontend.c_str(), model_path.c_str(),
+                                           detail::opt(options_json), progress, &m));
     return Model(m);
   }
   std::string module_tree(const std::string& frontend, const std::string& model_path) const {

@@ -32,7 +32,7 @@ extern "C" {
 #endif
 
 #define MX_PLUGIN_ABI_MAJOR 1
-#define MX_PLUGIN_ABI_MINOR 0
+#define MX_PLUGIN_ABI_MINOR 1
 #define MX_PLUGIN_ENTRY_SYMBOL "modelexport_plugin_entry"
 
 typedef enum mx_plugin_kind {
@@ -55,7 +55,32 @@ typedef struct mx_host_api {
   /* level: 0 debug, 1 info, 2 warning, 3 error. */
   void (*log)(void* host_context, int32_t level, const char* message);
   void* host_context;
+
+  /* ---- Added in plugin ABI 1.1: progress ------------------------------
+   * Present only when MX_HOST_API_HAS(host, progress): a plugin built
+   * against 1.1 that runs under a 1.0 host must check before calling.
+   *
+   * Reports how far the current `run` is: `stage` names the step
+   * (docs/plugin-protocol.md lists the frontends' stages: "walk" for the
+   * TorchScript graph walk, "lower" for torch.export lowering), `unit` what
+   * is counted ("ops", "nodes", "bytes"; "" when nothing is), `done` out of
+   * `total` (0 = unknown). Call it from the thread executing `run`, while
+   * `run` executes; calls from other threads or outside a run are ignored.
+   * It is cheap (a thread-local check when nobody listens; the host
+   * throttles what reaches the user), so calling it once per op is fine.
+   * Returns 0 to go on; non-zero when the caller asked to cancel: the
+   * plugin should then stop and return MX_ERR_CANCELLED (the host discards
+   * whatever a cancelled run answers, so stopping early only saves time). */
+  int32_t (*progress)(void* host_context, const char* stage, const char* unit,
+                      uint64_t done, uint64_t total);
 } mx_host_api;
+
+/* 1 if the host's table contains `member` (a field appended by a newer
+ * minor than the host may have been built with), e.g.
+ *   if (MX_HOST_API_HAS(host, progress)) host->progress(...); */
+#define MX_HOST_API_HAS(host, member)                      \
+  ((host)->struct_size >= offsetof(mx_host_api, member) + \
+                              sizeof(((mx_host_api*)0)->member))
 
 /* What a call returns. The plugin fills the fields it produces (allocated
  * with mx_host_api.alloc) and returns a code from mx_code (0 = success).

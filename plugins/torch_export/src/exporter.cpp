@@ -183,10 +183,19 @@ json document(const std::string& model_path, const mx::aten_onnx::ModuleTree& tr
           {"modules", tree.modules}};
 }
 
+// `progress` (ExportOptions::progress) hears of every top-level node lowered.
+void report_lowered(const std::function<bool(uint64_t, uint64_t)>& progress, uint64_t done, uint64_t total) {
+  if (progress && !progress(done, total)) throw Error(MX_ERR_CANCELLED, "torch_export: export cancelled");
+}
+
 // Lowers every node of the program in `cx`, then names the graph outputs.
-void lower_graph(LowerCtx& cx, const Program& program, std::map<std::string, SeenModule>& seen) {
+void lower_graph(LowerCtx& cx, const Program& program, std::map<std::string, SeenModule>& seen,
+                 const std::function<bool(uint64_t, uint64_t)>& progress = {}) {
   cx.lower_nested = [&](const json& node) { lower_node(cx, node, seen); };
-  for (const auto& node : program.graph().at("nodes")) {
+  const json& nodes = program.graph().at("nodes");
+  uint64_t lowered = 0;
+  report_lowered(progress, lowered, nodes.size());
+  for (const auto& node : nodes) {
     try {
       lower_node(cx, node, seen);
     } catch (const Error&) {
@@ -194,6 +203,7 @@ void lower_graph(LowerCtx& cx, const Program& program, std::map<std::string, See
     } catch (const std::exception& e) {
       throw Error(MX_ERR_UNSUPPORTED, "'" + program.file + "': cannot lower " + cx.where() + ": " + e.what());
     }
+    report_lowered(progress, ++lowered, nodes.size());
   }
   cx.module = "";
   cx.node = nullptr;
@@ -241,7 +251,7 @@ ExportResult export_model(const ExportOptions& opt) {
   bind_inputs(cx, program, opt.inputs);
   const auto weights = bind_stored(program, stored, cx);
   std::map<std::string, SeenModule> seen;
-  lower_graph(cx, program, seen);
+  lower_graph(cx, program, seen, opt.progress);
   const auto removed = mx::aten_onnx::eliminate_dead_nodes(cx.graph);
 
   const auto tree = mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), opt.drop_builtin_tags);

@@ -1,6 +1,8 @@
 // Public interface of the torch.export frontend: a .pt2 archive to ONNX and
 // the hierarchy document (docs/hierarchy-schema.md). No LibTorch, no Python.
 #pragma once
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,11 @@ struct ExportOptions {
   // The host takes weights by reference to model_path (protocol
   // "weights_by_reference"): the archive's stored tensors are not copied.
   bool weights_by_reference = false;
+  // Told how far lowering is (program nodes lowered, nodes in the graph);
+  // returns false when the caller asked to stop, and the export then fails
+  // with MX_ERR_CANCELLED. Empty: nobody listens (plugin/entry.cpp connects
+  // it to the host's progress function).
+  std::function<bool(uint64_t done, uint64_t total)> progress;
 };
 
 struct ExportResult {

@@ -216,8 +216,10 @@ ExportResult export_model(const ExportOptions& opt) {
     call_args.push_back(v);
   }
 
-  Walker walker(cx);
+  WalkProgress progress(*graph, opt.progress);
+  Walker walker(cx, &progress);
   std::vector<VP> results = walker.call(module, "", *graph, call_args, false);
+  progress.finish();
   cx.frame = &top;
   cx.node = nullptr;
 

@@ -1,6 +1,8 @@
 // Public (torch-free) interface of the TorchScript exporter core.
 // Used by the plugin entry point and by tools/mxts_export.cpp.
 #pragma once
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,11 @@ struct ExportOptions {
   // model.onnx + model.onnx.data. Empty: external data is impossible, a
   // model over the limit is an error.
   std::string output_dir;
+  // Told how far the walk is (ops lowered, ops in the graph); returns false
+  // when the caller asked to stop, and the export then fails with
+  // MX_ERR_CANCELLED. Empty: nobody listens (plugin/entry.cpp connects it
+  // to the host's progress function).
+  std::function<bool(uint64_t done, uint64_t total)> progress;
 };
 
 struct ExportResult {

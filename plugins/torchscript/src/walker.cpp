@@ -134,6 +134,7 @@ void Walker::walk_node(tj::Node* n) {
     return;
   }
   generic(n);
+  if (progress_) progress_->op_done();
 }
 
 void Walker::get_attr(tj::Node* n) {

@@ -7,12 +7,14 @@
 #include <vector>
 
 #include "ctx.h"
+#include "walk_progress.h"
 
 namespace mxts {
 
 class Walker {
  public:
-  explicit Walker(Ctx& cx) : cx_(cx) {}
+  // `progress` (may be null) is told of every op lowered.
+  explicit Walker(Ctx& cx, WalkProgress* progress = nullptr) : cx_(cx), progress_(progress) {}
   // Calls `graph` as method of `module` at `path` with args (self first).
   std::vector<VP> call(const tj::Module& module, const std::string& path, tj::Graph& graph,
                        const std::vector<VP>& args, bool is_function);
@@ -27,6 +29,7 @@ class Walker {
   void get_attr(tj::Node* n);
   void generic(tj::Node* n);
   Ctx& cx_;
+  WalkProgress* progress_;
   std::map<std::string, int> order_;
   int next_order_ = 0;
   int depth_ = 0;

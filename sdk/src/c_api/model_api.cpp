@@ -35,10 +35,17 @@ MX_API void mx_model_release(mx_model* model) { delete model; }
 
 MX_API mx_status* mx_model_save_file(const mx_model* model, const char* path,
                                      const char* options_json) {
+  return mx_model_save_file_with_progress(model, path, options_json, nullptr);
+}
+
+MX_API mx_status* mx_model_save_file_with_progress(const mx_model* model, const char* path,
+                                                   const char* options_json,
+                                                   const mx_progress* progress) {
   return guard([&] {
     require(model, "model");
     require(path, "path");
-    model::save_model_file(*model, path, model::parse_save_options(options_json));
+    Progress reporter(progress);
+    model::save_model_file(*model, path, model::parse_save_options(options_json), reporter);
   });
 }
 

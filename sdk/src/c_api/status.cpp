@@ -45,6 +45,7 @@ MX_API const char* mx_code_name(mx_code code) {
     case MX_ERR_PLUGIN: return "plugin";
     case MX_ERR_SECURITY: return "security";
     case MX_ERR_INTERNAL: return "internal";
+    case MX_ERR_CANCELLED: return "cancelled";
   }
   return "unknown";
 }

@@ -16,12 +16,19 @@ extern "C" {
 
 MX_API mx_status* mx_model_to_functions(mx_model* model, const char* options_json,
                                         char** out_report_json, size_t* out_size) {
+  return mx_model_to_functions_with_progress(model, options_json, nullptr, out_report_json, out_size);
+}
+
+MX_API mx_status* mx_model_to_functions_with_progress(mx_model* model, const char* options_json,
+                                                      const mx_progress* progress,
+                                                      char** out_report_json, size_t* out_size) {
   return guard([&] {
     require(model, "model");
     if (out_report_json) *out_report_json = nullptr;
     if (out_size) *out_size = 0;
+    Progress reporter(progress);
     const auto options = functions::parse_function_options(options_json);
-    const auto report = functions::to_functions(*model, options);
+    const auto report = functions::to_functions(*model, options, reporter);
     if (out_report_json) copy_out_text(dump_text(report), out_report_json, out_size);
   });
 }

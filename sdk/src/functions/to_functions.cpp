@@ -133,7 +133,8 @@ void write_body_record(onnx::NodeProto& node, const std::string& rel_module,
 
 class Pass {
  public:
-  Pass(mx_model& model, const FunctionOptions& options) : model_(model), options_(options) {}
+  Pass(mx_model& model, const FunctionOptions& options, Progress& progress)
+      : model_(model), options_(options), progress_(progress) {}
 
   Json run() {
     auto& doc = model_.hierarchy;
@@ -149,7 +150,12 @@ class Pass {
     for (const auto& o : model_.proto.graph().output()) graph_outputs_.insert(o.name());
     for (const auto& f : model_.proto.functions()) taken_names_.insert(f.name());
 
-    for (const hierarchy::Module* m : candidates()) convert(*m);
+    const auto selected = candidates();
+    for (size_t k = 0; k < selected.size(); ++k) {
+      progress_.report("functions", "modules", k, selected.size());
+      convert(*selected[k]);
+    }
+    progress_.report("functions", "modules", selected.size(), selected.size());
     finish();
     return report();
   }
@@ -508,6 +514,7 @@ class Pass {
 
   mx_model& model_;
   const FunctionOptions& options_;
+  Progress& progress_;
   std::vector<Item> items_;
   std::unordered_set<std::string> graph_outputs_;
   std::set<std::string> taken_names_;
@@ -541,13 +548,13 @@ FunctionOptions parse_function_options(const char* options_json) {
   return o;
 }
 
-Json to_functions(mx_model& model, const FunctionOptions& options) {
+Json to_functions(mx_model& model, const FunctionOptions& options, Progress& progress) {
   // Work on a copy so a failure leaves the model untouched.
   mx_model work;
   work.proto = model.proto;
   work.hierarchy = model.hierarchy;
   work.source_path = model.source_path;
-  Json report = Pass(work, options).run();
+  Json report = Pass(work, options, progress).run();
   model.proto = std::move(work.proto);
   model.hierarchy = std::move(work.hierarchy);
   return report;

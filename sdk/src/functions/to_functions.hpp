@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/model.hpp"
+#include "progress/progress.hpp"
 
 namespace modelexport::functions {
 
@@ -26,7 +27,9 @@ FunctionOptions parse_function_options(const char* options_json);
 // {"functions":N,"calls":M,"definitions":[{"name","class","structure",
 //  "body_nodes","instances":[...]}],"skipped":[{"module","reason"}],
 //  "record_mismatches":K}. MX_ERR_UNSUPPORTED when the model has no module
-// tree or already has modelexport functions.
-nlohmann::ordered_json to_functions(mx_model& model, const FunctionOptions& options);
+// tree or already has modelexport functions. Reports "functions" (modules
+// converted / selected) to `progress`; cancelled, the model is unchanged.
+nlohmann::ordered_json to_functions(mx_model& model, const FunctionOptions& options,
+                                    Progress& progress = Progress::none());
 
 }  // namespace modelexport::functions

@@ -311,18 +311,47 @@ void inline_external_data(onnx::ModelProto& proto, const DataFiles& files,
   }
 }
 
+namespace {
+
+// What externalize() will write: the bytes of every external tensor and of
+// every inline one of at least `min_bytes`.
+uint64_t bytes_to_externalize(const onnx::ModelProto& proto, const DataFiles& files,
+                              size_t min_bytes, const std::string& where) {
+  uint64_t total = 0;
+  for (const auto* t : all_tensors(proto)) {
+    if (is_external(*t))
+      total += external_ref(*t, files, where).length;
+    else if (t->has_raw_data() && t->raw_data().size() >= min_bytes)
+      total += t->raw_data().size();
+  }
+  return total;
+}
+
+}  // namespace
+
 size_t externalize(onnx::ModelProto& proto, const DataFiles& files, const std::string& location,
-                 size_t min_bytes, const std::string& where, StagedWriter& out) {
+                 size_t min_bytes, const std::string& where, StagedWriter& out,
+                 Progress& progress) {
+  const uint64_t total =
+      progress.listening() ? bytes_to_externalize(proto, files, min_bytes, where) : 0;
+  progress.report("write", "bytes", 0, total);
   size_t moved = 0;
   for (auto* t : all_tensors(proto)) {
     const uint64_t offset = out.written();
     uint64_t length = 0;
     if (is_external(*t)) {
       const ExternalRef ref = external_ref(*t, files, where);
-      files.at(ref.location)->copy_to(ref.offset, ref.length, out);
+      const auto& file = files.at(ref.location);
+      for (uint64_t done = 0; done < ref.length;) {  // in pieces, so the bar moves
+        const uint64_t n = std::min<uint64_t>(ref.length - done, 64u << 20);
+        file->copy_to(ref.offset + done, n, out);
+        done += n;
+        progress.report("write", "bytes", out.written(), total);
+      }
       length = ref.length;
     } else if (t->has_raw_data() && t->raw_data().size() >= min_bytes) {
       out.write(t->raw_data());
+      progress.report("write", "bytes", out.written(), total);
       length = t->raw_data().size();
       t->clear_raw_data();
     } else {

@@ -24,6 +24,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include "progress/progress.hpp"
 #include "util/files.hpp"
 
 namespace modelexport::model {
@@ -105,8 +106,9 @@ void inline_external_data(onnx::ModelProto& proto, const DataFiles& files,
 // tensor's reference to `location` (the data file's name relative to the
 // model) at the offset it was written to. One tensor at a time, so memory
 // holds at most one chunk of an external tensor. Returns how many tensors
-// went to `out`.
+// went to `out`. Reports "write" (bytes written / to write) to `progress`.
 size_t externalize(onnx::ModelProto& proto, const DataFiles& files, const std::string& location,
-                 size_t min_bytes, const std::string& where, StagedWriter& out);
+                 size_t min_bytes, const std::string& where, StagedWriter& out,
+                 Progress& progress = Progress::none());
 
 }  // namespace modelexport::model

@@ -66,10 +66,14 @@ constexpr size_t kInlineLimit = static_cast<size_t>(INT_MAX) - (64u << 20);
 // External tensors are inlined here (bytes, or a file saved without
 // external data); a file saved with external data externalizes them after.
 onnx::ModelProto prepared(const mx_model& model, const SaveOptions& options,
-                          const std::string& where, bool inline_external) {
+                          const std::string& where, bool inline_external,
+                          Progress& progress = Progress::none()) {
   onnx::ModelProto out = model.proto;
   store_hierarchy(out, model.hierarchy, options.tag_storage);
-  if (options.check) check_onnx(out, where);
+  if (options.check) {
+    progress.report("check", "", 0, 0);
+    check_onnx(out, where);
+  }
   if (inline_external && has_external_data(out))
     inline_external_data(out, model.external_files, where);
   return out;
@@ -108,6 +112,17 @@ bool wants_external(const onnx::ModelProto& out, const DataFiles& files, const S
     case ExternalData::automatic: break;
   }
   return has_own_external_data(out, files) || out.ByteSizeLong() + borrowed_bytes(out, files) > kInlineLimit;
+}
+
+// The serialized model, in pieces so that a large inline model shows its
+// progress (and can be cancelled) while it goes to disk.
+void write_reporting(StagedWriter& out, std::string_view bytes, Progress& progress) {
+  constexpr size_t kPiece = 8u << 20;
+  progress.report("write", "bytes", 0, bytes.size());
+  for (size_t at = 0; at < bytes.size(); at += kPiece) {
+    out.write(bytes.substr(at, kPiece));
+    progress.report("write", "bytes", out.written(), bytes.size());
+  }
 }
 
 }  // namespace
@@ -172,30 +187,33 @@ std::string save_model_bytes(const mx_model& model, const SaveOptions& options) 
 }
 
 void save_model_file(const mx_model& model, const std::string& path,
-                     const SaveOptions& options) {
+                     const SaveOptions& options, Progress& progress) {
   // Every file of the output is staged before any is renamed, and the
   // renames are undone if one fails (util/output_set.hpp): a reader never
   // sees a model without its data or its sidecar, nor a mix of old and new.
   OutputSet output;
   const std::string data_path = path + ".data";
   {
-    onnx::ModelProto out = prepared(model, options, path, false);
+    onnx::ModelProto out = prepared(model, options, path, false, progress);
     if (wants_external(out, model.external_files, options)) {
       // Nothing large enough: no (empty) data file; the temp file goes.
       if (externalize(out, model.external_files, external_data_location(path),
-                      kExternalDataMinBytes, path, output.add(data_path)) == 0)
+                      kExternalDataMinBytes, path, output.add(data_path), progress) == 0)
         output.discard(data_path);
+      // The model file holds no weights now: "write" counted the data
+      // file, and this small write is not worth a report.
       output.add(path).write(serialize_onnx(out, path));
     } else if (has_external_data(out)) {
       // The weights go from their files to the output, never held whole.
-      write_inline_streamed(out, model.external_files, path, output.add(path));
+      write_inline_streamed(out, model.external_files, path, output.add(path), progress);
     } else {
-      output.add(path).write(serialize_onnx(out, path));
+      write_reporting(output.add(path), serialize_onnx(out, path), progress);
     }
   }
   if (options.sidecar)
     output.add(sidecar_path(path))
         .write(dump_text(hierarchy::document_to_json(model.hierarchy), 2) + "\n");
+  progress.report("commit", "", 0, 0);
   output.commit();
 }
 

@@ -7,6 +7,7 @@
 
 #include "model/model.hpp"
 #include "model/tag_storage.hpp"
+#include "progress/progress.hpp"
 
 namespace modelexport::model {
 
@@ -43,7 +44,10 @@ std::unique_ptr<mx_model> load_exported_bytes(std::string_view bytes, const std:
                                               bool keep_external);
 
 std::string save_model_bytes(const mx_model& model, const SaveOptions& options);
+// Reports "check", "write" (bytes of the model file, or with external data
+// of the data file) and "commit" to `progress`; cancelled, nothing is
+// written (the staged temporaries go).
 void save_model_file(const mx_model& model, const std::string& path,
-                     const SaveOptions& options);
+                     const SaveOptions& options, Progress& progress = Progress::none());
 
 }  // namespace modelexport::model

@@ -1,5 +1,6 @@
 #include "model/streamed_write.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <vector>
 
@@ -57,7 +58,7 @@ std::vector<Initializer> take_initializers(onnx::GraphProto& graph, const DataFi
 }  // namespace
 
 void write_inline_streamed(const onnx::ModelProto& proto, const DataFiles& files, const std::string& where,
-                           StagedWriter& out) {
+                           StagedWriter& out, Progress& progress) {
   onnx::ModelProto model = proto;  // small: the initializers' data is elsewhere
   onnx::GraphProto graph;
   graph.Swap(model.mutable_graph());
@@ -77,6 +78,7 @@ void write_inline_streamed(const onnx::ModelProto& proto, const DataFiles& files
     fail(MX_ERR_UNSUPPORTED, where + ": model exceeds protobuf's 2 GB limit; save it with "
                                      "{\"external_data\": true} (CLI: --external-data)");
 
+  progress.report("write", "bytes", 0, total);
   out.write(head);
   out.write(varint(kModelGraph) + varint(graph_size));
   out.write(rest);
@@ -85,8 +87,14 @@ void write_inline_streamed(const onnx::ModelProto& proto, const DataFiles& files
     out.write(i.head);
     if (!i.file) continue;
     out.write(varint(kTensorRawData) + varint(i.ref.length));
-    i.file->copy_to(i.ref.offset, i.ref.length, out);
+    for (uint64_t done = 0; done < i.ref.length;) {  // in pieces, so the bar moves
+      const uint64_t n = std::min<uint64_t>(i.ref.length - done, 64u << 20);
+      i.file->copy_to(i.ref.offset + done, n, out);
+      done += n;
+      progress.report("write", "bytes", out.written(), total);
+    }
   }
+  progress.report("write", "bytes", out.written(), total);
 }
 
 }  // namespace modelexport::model

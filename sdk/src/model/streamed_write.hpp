@@ -18,6 +18,7 @@
 #include <string>
 
 #include "model/external_data.hpp"
+#include "progress/progress.hpp"
 #include "util/files.hpp"
 
 namespace modelexport::model {
@@ -25,8 +26,9 @@ namespace modelexport::model {
 // Writes `proto` with every external tensor made inline; external tensors
 // outside the main graph's initializers (Constant attributes, functions,
 // subgraphs: small in practice) are read into memory first. MX_ERR_UNSUPPORTED
-// when the result would exceed protobuf's 2 GB limit.
+// when the result would exceed protobuf's 2 GB limit. Reports "write" in
+// bytes of the file.
 void write_inline_streamed(const onnx::ModelProto& proto, const DataFiles& files, const std::string& where,
-                           StagedWriter& out);
+                           StagedWriter& out, Progress& progress);
 
 }  // namespace modelexport::model

@@ -6,6 +6,7 @@
 #include <boost/filesystem.hpp>
 
 #include "model/persistence.hpp"
+#include "registry/plugin_progress.hpp"
 #include "tagging/model_access.hpp"
 #include "tagging/strategy_selection.hpp"
 #include "util/error.hpp"
@@ -143,12 +144,34 @@ json export_request(const std::string& model_path, const json& options) {
   return request;
 }
 
-mx_model* export_model(const Plugin& frontend, const std::string& model_path, const json& options) {
+namespace {
+
+// Runs the request with the frontend's progress routed to `progress`. A
+// cancelled run is MX_ERR_CANCELLED whatever the plugin answered: an old
+// frontend does not stop, a new one fails with its own message.
+json run_export(const Plugin& frontend, const json& request, std::string& onnx, Progress& progress) {
+  progress.report("export", "", 0, 0);
+  const PluginProgressScope route(progress);
+  try {
+    json answer = frontend.run_json(request, &onnx);
+    progress.throw_if_cancelled();
+    return answer;
+  } catch (const Error&) {
+    progress.throw_if_cancelled();
+    throw;
+  }
+}
+
+}  // namespace
+
+mx_model* export_model(const Plugin& frontend, const std::string& model_path, const json& options,
+                       Progress& progress) {
   json request = export_request(model_path, options);
   ScratchDir scratch;
   if (!scratch.path().empty()) request["output_dir"] = scratch.path();
   std::string onnx;
-  json hierarchy = frontend.run_json(request, &onnx);
+  json hierarchy = run_export(frontend, request, onnx, progress);
+  progress.report("load", "", 0, 0);
   require_hierarchy_document(frontend, hierarchy);
   // An external-data export answers a file in output_dir instead of bytes.
   std::string onnx_file;

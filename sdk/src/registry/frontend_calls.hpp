@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "modelexport/modelexport.h"
+#include "progress/progress.hpp"
 #include "registry/registry.hpp"
 
 namespace modelexport {
@@ -23,8 +24,10 @@ const Plugin& select_frontend(const Registry& registry, const std::string& name,
 nlohmann::json export_request(const std::string& model_path, const nlohmann::json& options);
 
 // Runs "export" and returns a new model carrying the frontend's hierarchy.
+// Reports "export", the frontend's own stages (through the host's progress
+// function) and "load" to `progress`; MX_ERR_CANCELLED when it cancels.
 mx_model* export_model(const Plugin& frontend, const std::string& model_path,
-                       const nlohmann::json& options);
+                       const nlohmann::json& options, Progress& progress);
 
 // Runs "module_tree"; the answer must be a hierarchy document.
 nlohmann::json frontend_module_tree(const Plugin& frontend, const std::string& model_path);

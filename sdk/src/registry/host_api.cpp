@@ -1,4 +1,5 @@
 #include "registry/host_api.hpp"
+#include "registry/plugin_progress.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -31,7 +32,7 @@ void host_log_fn(void* /*context*/, int32_t level, const char* message) {
 const mx_host_api table = {
     sizeof(mx_host_api), MX_PLUGIN_ABI_MAJOR, MX_PLUGIN_ABI_MINOR,
     MODELEXPORT_VERSION_STRING, host_alloc_fn, host_free_fn, host_log_fn,
-    nullptr};
+    nullptr, host_progress};
 
 }  // namespace
 

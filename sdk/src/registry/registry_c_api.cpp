@@ -52,26 +52,41 @@ MX_API mx_status* mx_registry_plugins_json(const mx_registry* registry, char** o
 
 MX_API mx_status* mx_registry_tag(const mx_registry* registry, const char* strategy,
                                   mx_model* model, const char* options_json) {
+  return mx_registry_tag_with_progress(registry, strategy, model, options_json, nullptr);
+}
+
+MX_API mx_status* mx_registry_tag_with_progress(const mx_registry* registry, const char* strategy,
+                                                mx_model* model, const char* options_json,
+                                                const mx_progress* progress) {
   return guard([&] {
     require(registry, "registry");
     require(strategy, "strategy");
     require(model, "model");
+    modelexport::Progress reporter(progress);
     auto options = modelexport::parse_options_json(options_json, "tag options");
-    modelexport::tag_model(registry->registry, strategy, model, options);
+    modelexport::tag_model(registry->registry, strategy, model, options, reporter);
   });
 }
 
 MX_API mx_status* mx_registry_export(const mx_registry* registry, const char* frontend,
                                      const char* model_path, const char* options_json,
                                      mx_model** out) {
+  return mx_registry_export_with_progress(registry, frontend, model_path, options_json, nullptr, out);
+}
+
+MX_API mx_status* mx_registry_export_with_progress(const mx_registry* registry,
+                                                   const char* frontend, const char* model_path,
+                                                   const char* options_json,
+                                                   const mx_progress* progress, mx_model** out) {
   return guard([&] {
     require(out, "out");
     *out = nullptr;
     require(registry, "registry");
     require(model_path, "model_path");
+    modelexport::Progress reporter(progress);
     auto options = modelexport::parse_options_json(options_json, "export options");
     const auto& plugin = modelexport::select_frontend(registry->registry, frontend ? frontend : "auto", model_path);
-    *out = modelexport::export_model(plugin, model_path, options);
+    *out = modelexport::export_model(plugin, model_path, options, reporter);
   });
 }
 

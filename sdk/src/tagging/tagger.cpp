@@ -70,11 +70,13 @@ struct Tagged {
 
 // Strategies → validated assignments → propagation → module tree.
 Tagged run_strategies(const Registry& registry, const std::string& strategy, const GraphView& view,
-                      const std::string& request, const TagOptions& options) {
+                      const std::string& request, const TagOptions& options, Progress& progress) {
   std::vector<const Plugin*> plugins = select_strategies(registry, strategy);
   std::vector<StrategyAnswer> answers;
   TaggingProvenance provenance{strategy, {}, json::object()};
+  uint64_t ran = 0;
   for (const Plugin* plugin : plugins) {
+    progress.report("tag", "strategies", ran++, plugins.size());
     try {
       answers.push_back(parse_strategy_response(plugin->name(), plugin->run_json_text(request),
                                                 view.nodes.size()));
@@ -89,6 +91,8 @@ Tagged run_strategies(const Registry& registry, const std::string& strategy, con
   }
   if (answers.empty())
     fail(MX_ERR_PLUGIN, "strategy 'auto': every strategy failed (see the warnings above)");
+  progress.report("tag", "strategies", plugins.size(), plugins.size());
+  progress.report("propagate", "", 0, 0);
   StrategyAnswer combined = combine_answers(answers, view.nodes.size());
   answers.clear();
   std::vector<Assignment> assignments =
@@ -106,7 +110,7 @@ Tagged run_strategies(const Registry& registry, const std::string& strategy, con
 }  // namespace
 
 void tag_model(const Registry& registry, const std::string& strategy, mx_model* model,
-               const json& options_json) {
+               const json& options_json, Progress& progress) {
   // Reads the graph from the proto and stores the document with
   // model::set_hierarchy, without JSON text round trips
   // (tagging/model_access.hpp).
@@ -117,7 +121,7 @@ void tag_model(const Registry& registry, const std::string& strategy, mx_model* 
   const onnx::ModelProto& proto = model_proto(*model);
   GraphView view = graph_view_of(proto);
   const std::string request = strategy_request_text(proto, options);
-  Tagged t = run_strategies(registry, strategy, view, request, options);
+  Tagged t = run_strategies(registry, strategy, view, request, options, progress);
   store_hierarchy(*model, build_document(std::move(view), std::move(t.assignments), t.tree,
                                          t.provenance));
 }

@@ -7,13 +7,15 @@
 #include <nlohmann/json.hpp>
 
 #include "modelexport/modelexport.h"
+#include "progress/progress.hpp"
 #include "registry/registry.hpp"
 
 namespace modelexport {
 
 // `options`: {"hierarchy": doc|path, "strategy_options": {...}}; unknown keys
-// are MX_ERR_INVALID_ARGUMENT.
+// are MX_ERR_INVALID_ARGUMENT. Reports "tag" (strategies run / to run) and
+// "propagate" to `progress`; cancelled, it leaves the model unchanged.
 void tag_model(const Registry& registry, const std::string& strategy, mx_model* model,
-               const nlohmann::json& options);
+               const nlohmann::json& options, Progress& progress);
 
 }  // namespace modelexport

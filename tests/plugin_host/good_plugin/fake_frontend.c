@@ -5,7 +5,10 @@
  * With "external_data": true it answers a file instead of bytes, as the
  * protocol's large-model path does: the model is copied to
  * <output_dir>/model.onnx and named by "onnx_file" (or, when model_path
- * contains "outside", "onnx_file" names model_path itself: a bad answer). */
+ * contains "outside", "onnx_file" names model_path itself: a bad answer).
+ * "export" reports progress ("fake", 0..3 of 3 "steps") when the host has
+ * the 1.1 progress function, and ignores the answer, as a frontend that
+ * cannot stop early would: the host must cancel all the same. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -84,10 +87,12 @@ static int32_t run(void* s, const char* request, size_t n, mx_plugin_output* out
     }
     return answer_file(out, file);
   }
+  if (MX_HOST_API_HAS(g_host, progress) && g_host->progress)
+    for (uint64_t step = 0; step <= 3; ++step) g_host->progress(g_host->host_context, "fake", "steps", step, 3);
   if (!model_path(request, path, sizeof path) || !read_file(path, out)) {
     out->error = test_copy("cannot read model_path");
     return 2;
   }
   return test_answer(out, FAKE_DOC);
 }
-MX_PLUGIN_ENTRY { TEST_DESCRIPTOR(1, 0, MX_PLUGIN_FRONTEND, "fake", run) }
+MX_PLUGIN_ENTRY { TEST_DESCRIPTOR(1, 1, MX_PLUGIN_FRONTEND, "fake", run) }

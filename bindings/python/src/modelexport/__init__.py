@@ -21,6 +21,7 @@ from typing import Tuple
 from ._library import Library, library, load_library
 from .errors import ErrorCode, LibraryNotFoundError, ModelExportError
 from .model import Model, validate_file
+from .progress import Progress, ProgressCallback
 from .registry import Registry
 
 __all__ = [
@@ -29,6 +30,8 @@ __all__ = [
     "LibraryNotFoundError",
     "Model",
     "ModelExportError",
+    "Progress",
+    "ProgressCallback",
     "Registry",
     "code_name",
     "library",

@@ -17,6 +17,7 @@ import threading
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .errors import ErrorCode, LibraryNotFoundError, ModelExportError
+from .progress import LISTENER_POINTER, Listening
 
 _c_status_p = ctypes.c_void_p  # mx_status* (NULL = success)
 _c_handle_p = ctypes.c_void_p  # mx_model*, mx_registry*
@@ -37,6 +38,8 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "mx_model_load_bytes": (_c_status_p, [ctypes.c_void_p, ctypes.c_size_t, _c_out_p]),
     "mx_model_release": (None, [_c_handle_p]),
     "mx_model_save_file": (_c_status_p, [_c_handle_p, ctypes.c_char_p, ctypes.c_char_p]),
+    "mx_model_save_file_with_progress": (
+        _c_status_p, [_c_handle_p, ctypes.c_char_p, ctypes.c_char_p, LISTENER_POINTER]),
     "mx_model_save_bytes": (_c_status_p, [_c_handle_p, ctypes.c_char_p, _c_out_p, _c_size_p]),
     "mx_model_graph_json": (_c_status_p, [_c_handle_p, _c_out_p, _c_size_p]),
     "mx_model_node_count": (ctypes.c_size_t, [_c_handle_p]),
@@ -49,6 +52,8 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "mx_model_set_hierarchy_json": (_c_status_p, [_c_handle_p, ctypes.c_char_p, ctypes.c_size_t]),
     "mx_model_has_hierarchy": (ctypes.c_int, [_c_handle_p]),
     "mx_model_to_functions": (_c_status_p, [_c_handle_p, ctypes.c_char_p, _c_out_p, _c_size_p]),
+    "mx_model_to_functions_with_progress": (
+        _c_status_p, [_c_handle_p, ctypes.c_char_p, LISTENER_POINTER, _c_out_p, _c_size_p]),
     "mx_model_extract": (_c_status_p, [_c_handle_p, ctypes.c_char_p, ctypes.c_char_p, _c_out_p]),
     "mx_model_modules_json": (_c_status_p, [_c_handle_p, ctypes.c_char_p, _c_out_p, _c_size_p]),
     "mx_model_render": (
@@ -59,8 +64,13 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "mx_registry_load_plugin": (_c_status_p, [_c_handle_p, ctypes.c_char_p]),
     "mx_registry_plugins_json": (_c_status_p, [_c_handle_p, _c_out_p, _c_size_p]),
     "mx_registry_tag": (_c_status_p, [_c_handle_p, ctypes.c_char_p, _c_handle_p, ctypes.c_char_p]),
+    "mx_registry_tag_with_progress": (
+        _c_status_p, [_c_handle_p, ctypes.c_char_p, _c_handle_p, ctypes.c_char_p, LISTENER_POINTER]),
     "mx_registry_export": (
         _c_status_p, [_c_handle_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, _c_out_p]),
+    "mx_registry_export_with_progress": (
+        _c_status_p, [_c_handle_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                      LISTENER_POINTER, _c_out_p]),
     "mx_registry_module_tree": (
         _c_status_p, [_c_handle_p, ctypes.c_char_p, ctypes.c_char_p, _c_out_p, _c_size_p]),
 }
@@ -142,6 +152,23 @@ class Library:
         finally:
             self.mx_status_release(status)
         raise ModelExportError(code, message)
+
+    def call_listening(self, progress: Optional[Callable[..., Any]], plain: str,
+                       with_progress: str, *args: Any, tail: Tuple[Any, ...] = ()) -> None:
+        """Calls ``plain(*args, *tail)`` without ``progress``, else
+        ``with_progress(*args, listener, *tail)``; raises what the callback
+        raised, else the SDK's error."""
+        if progress is None:
+            self.check(getattr(self, plain)(*args, *tail))
+            return
+        listening = Listening(progress)
+        status = getattr(self, with_progress)(*args, listening.pointer(), *tail)
+        try:
+            self.check(status)
+        except ModelExportError as failure:
+            listening.raise_callback_error(failure)
+            raise
+        listening.raise_callback_error(None)
 
     def take_buffer(self, pointer: ctypes.c_void_p, size: ctypes.c_size_t) -> bytes:
         """Copies an SDK-owned buffer and frees it with mx_free."""

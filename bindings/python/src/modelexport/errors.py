@@ -18,6 +18,7 @@ class ErrorCode(enum.IntEnum):
     PLUGIN = 7
     SECURITY = 8
     INTERNAL = 9
+    CANCELLED = 10
 
 
 class ModelExportError(Exception):

@@ -7,6 +7,7 @@ import os
 from typing import Any, Dict, Mapping, Optional, Sequence, Union
 
 from ._library import Library, library
+from .progress import ProgressCallback
 
 PathLike = Union[str, "os.PathLike[str]"]
 Json = Dict[str, Any]
@@ -104,11 +105,15 @@ class Model:
 
     def save_file(self, path: PathLike, *, tag_storage: Optional[str] = None,
                   sidecar: Optional[bool] = None, check: Optional[bool] = None,
-                  options: Optional[Mapping[str, Any]] = None) -> None:
+                  options: Optional[Mapping[str, Any]] = None,
+                  progress: Optional[ProgressCallback] = None) -> None:
         """Writes the model (atomically). ``tag_storage``: "metadata" (default),
-        "doc_string" or "none"; ``sidecar`` writes ``<path>.hierarchy.json``."""
+        "doc_string" or "none"; ``sidecar`` writes ``<path>.hierarchy.json``.
+        ``progress`` receives :class:`Progress` reports ("check", "write" in
+        bytes, "commit"; see :mod:`modelexport.progress`)."""
         opts = options_json(options, tag_storage=tag_storage, sidecar=sidecar, check=check)
-        self._lib.check(self._lib.mx_model_save_file(self.handle, _path(path), opts))
+        self._lib.call_listening(progress, "mx_model_save_file", "mx_model_save_file_with_progress",
+                                 self.handle, _path(path), opts)
 
     def save_bytes(self, *, tag_storage: Optional[str] = None, check: Optional[bool] = None,
                    options: Optional[Mapping[str, Any]] = None) -> bytes:
@@ -174,15 +179,26 @@ class Model:
     def to_functions(self, classes: Optional[Sequence[str]] = None, *,
                      modules: Optional[Sequence[str]] = None, min_nodes: Optional[int] = None,
                      include_builtin: Optional[bool] = None,
-                     options: Optional[Mapping[str, Any]] = None) -> Json:
+                     options: Optional[Mapping[str, Any]] = None,
+                     progress: Optional[ProgressCallback] = None) -> Json:
         """Rewrites the model so module instances become calls to ONNX local
         functions (domain "modelexport.fn"); structurally identical instances
         share one function. Returns the report: functions, calls,
-        definitions, skipped modules. See docs/functions.md."""
+        definitions, skipped modules. See docs/functions.md. ``progress``
+        receives :class:`Progress` reports ("functions", modules done /
+        selected; see :mod:`modelexport.progress`)."""
         opts = options_json(options, classes=list(classes) if classes is not None else None,
                             modules=list(modules) if modules is not None else None,
                             min_nodes=min_nodes, include_builtin=include_builtin)
-        return _loads(self._lib.call_buffer(self._lib.mx_model_to_functions, self.handle, opts))
+        out, size = ctypes.c_void_p(), ctypes.c_size_t()
+        try:
+            self._lib.call_listening(
+                progress, "mx_model_to_functions", "mx_model_to_functions_with_progress",
+                self.handle, opts, tail=(ctypes.byref(out), ctypes.byref(size)))
+        except BaseException:
+            self._lib.take_buffer(out, size)  # frees a report made anyway
+            raise
+        return _loads(self._lib.take_buffer(out, size))
 
     def extract(self, module: str, *, include_constants: Optional[bool] = None) -> "Model":
         """The nodes of ``module`` and its descendants as a new standalone

@@ -7,6 +7,7 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from ._library import Library, library
 from .model import Json, Model, PathLike, _loads, _path, options_json
+from .progress import ProgressCallback
 
 
 class Registry:
@@ -90,21 +91,25 @@ class Registry:
     def tag(self, model: Model, strategy: str = "auto", *,
             hierarchy: Union[Mapping[str, Any], str, None] = None,
             strategy_options: Optional[Mapping[str, Any]] = None,
-            options: Optional[Mapping[str, Any]] = None) -> Model:
+            options: Optional[Mapping[str, Any]] = None,
+            progress: Optional[ProgressCallback] = None) -> Model:
         """Runs a strategy (or "auto") and the core's propagation on ``model``,
         replacing its hierarchy. ``hierarchy`` (document or path) supplies
-        class names. Returns ``model``."""
+        class names. ``progress`` receives :class:`Progress` reports
+        ("tag", "propagate"; see :mod:`modelexport.progress`). Returns
+        ``model``."""
         hier = dict(hierarchy) if isinstance(hierarchy, Mapping) else hierarchy
         opts = options_json(options, hierarchy=hier,
                             strategy_options=dict(strategy_options) if strategy_options else None)
-        self._lib.check(self._lib.mx_registry_tag(
-            self.handle, strategy.encode("utf-8"), model.handle, opts))
+        self._lib.call_listening(progress, "mx_registry_tag", "mx_registry_tag_with_progress",
+                                 self.handle, strategy.encode("utf-8"), model.handle, opts)
         return model
 
     def export(self, model_path: PathLike, inputs: Sequence[str] = (), *,
                frontend: str = "auto", opset: Optional[int] = None,
                drop_builtin_tags: Optional[bool] = None,
-               options: Optional[Mapping[str, Any]] = None) -> Model:
+               options: Optional[Mapping[str, Any]] = None,
+               progress: Optional[ProgressCallback] = None) -> Model:
         """Exports a source model through a frontend: a ``torch.export``
         archive (``.pt2``) or a TorchScript ``.pt``; ``frontend="auto"`` lets
         the file's content choose.
@@ -112,14 +117,23 @@ class Registry:
         ``inputs`` are specs such as ``"input_ids:int64[batch=2,seq=16]"``
         (a named dimension is dynamic): required for TorchScript, optional
         for ``.pt2`` (the program knows its inputs; a spec overrides sizes and
-        names dims). Save the result with :meth:`Model.save_file`."""
+        names dims). ``progress`` receives :class:`Progress` reports ("walk"
+        or "lower" with ops done / total; see :mod:`modelexport.progress`).
+        Save the result with :meth:`Model.save_file`."""
         if isinstance(inputs, str):
             inputs = [inputs]
         opts = options_json(options, inputs=list(inputs), opset=opset,
                             drop_builtin_tags=drop_builtin_tags)
         out = ctypes.c_void_p()
-        self._lib.check(self._lib.mx_registry_export(
-            self.handle, frontend.encode("utf-8"), _path(model_path), opts, ctypes.byref(out)))
+        try:
+            self._lib.call_listening(
+                progress, "mx_registry_export", "mx_registry_export_with_progress",
+                self.handle, frontend.encode("utf-8"), _path(model_path), opts,
+                tail=(ctypes.byref(out),))
+        except BaseException:
+            if out.value:  # a model made before the callback's exception surfaced
+                self._lib.mx_model_release(out.value)
+            raise
         return Model(out.value, self._lib)  # type: ignore[arg-type]
 
     def module_tree(self, model_path: PathLike, frontend: str = "auto") -> Json:

@@ -29,10 +29,11 @@ pub const MX_ERR_UNSUPPORTED: mx_code = 6;
 pub const MX_ERR_PLUGIN: mx_code = 7;
 pub const MX_ERR_SECURITY: mx_code = 8;
 pub const MX_ERR_INTERNAL: mx_code = 9;
+pub const MX_ERR_CANCELLED: mx_code = 10;
 
 /// Plugin ABI (`modelexport/plugin.h`), for hosts that inspect listings.
 pub const MX_PLUGIN_ABI_MAJOR: u32 = 1;
-pub const MX_PLUGIN_ABI_MINOR: u32 = 0;
+pub const MX_PLUGIN_ABI_MINOR: u32 = 1;
 
 /// Opaque status object (NULL means success).
 #[repr(C)]
@@ -51,6 +52,27 @@ pub struct mx_model {
 pub struct mx_registry {
     _private: [u8; 0],
     _pin: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
+}
+
+/// One progress report (`mx_progress_event`); strings valid during the callback.
+#[repr(C)]
+pub struct mx_progress_event {
+    pub struct_size: u32,
+    pub stage: *const c_char,
+    pub unit: *const c_char,
+    pub done: u64,
+    pub total: u64,
+}
+/// `mx_progress_fn`: non-zero cancels the call (MX_ERR_CANCELLED).
+pub type mx_progress_fn =
+    Option<unsafe extern "C" fn(event: *const mx_progress_event, user_data: *mut c_void) -> i32>;
+/// `mx_progress`: set `struct_size` to `size_of::<mx_progress>()`.
+#[repr(C)]
+pub struct mx_progress {
+    pub struct_size: u32,
+    pub callback: mx_progress_fn,
+    pub user_data: *mut c_void,
+    pub min_interval_ms: u32,
 }
 
 // One declaration per line, `pub fn name(args) -> ret;`: tests/header_match.rs
@@ -72,6 +94,7 @@ extern "C" {
     pub fn mx_model_load_bytes(data: *const c_void, size: usize, out: *mut *mut mx_model) -> *mut mx_status;
     pub fn mx_model_release(model: *mut mx_model);
     pub fn mx_model_save_file(model: *const mx_model, path: *const c_char, options_json: *const c_char) -> *mut mx_status;
+    pub fn mx_model_save_file_with_progress(model: *const mx_model, path: *const c_char, options_json: *const c_char, progress: *const mx_progress) -> *mut mx_status;
     pub fn mx_model_save_bytes(model: *const mx_model, options_json: *const c_char, out: *mut *mut c_void, out_size: *mut usize) -> *mut mx_status;
     /// Writes one file all-or-nothing (O_EXCL temporary, fsync, rename; never through a planted symlink).
     pub fn mx_write_file(path: *const c_char, data: *const c_void, size: usize, options_json: *const c_char) -> *mut mx_status;
@@ -93,11 +116,14 @@ extern "C" {
     pub fn mx_registry_load_plugin(registry: *mut mx_registry, path: *const c_char) -> *mut mx_status;
     pub fn mx_registry_plugins_json(registry: *const mx_registry, out_json: *mut *mut c_char, out_size: *mut usize) -> *mut mx_status;
     pub fn mx_registry_tag(registry: *const mx_registry, strategy: *const c_char, model: *mut mx_model, options_json: *const c_char) -> *mut mx_status;
+    pub fn mx_registry_tag_with_progress(registry: *const mx_registry, strategy: *const c_char, model: *mut mx_model, options_json: *const c_char, progress: *const mx_progress) -> *mut mx_status;
     pub fn mx_registry_export(registry: *const mx_registry, frontend: *const c_char, model_path: *const c_char, options_json: *const c_char, out: *mut *mut mx_model) -> *mut mx_status;
+    pub fn mx_registry_export_with_progress(registry: *const mx_registry, frontend: *const c_char, model_path: *const c_char, options_json: *const c_char, progress: *const mx_progress, out: *mut *mut mx_model) -> *mut mx_status;
     pub fn mx_registry_module_tree(registry: *const mx_registry, frontend: *const c_char, model_path: *const c_char, out_json: *mut *mut c_char, out_size: *mut usize) -> *mut mx_status;
 
     // Modules as functions, extraction, inspection, validation
     pub fn mx_model_to_functions(model: *mut mx_model, options_json: *const c_char, out_report_json: *mut *mut c_char, out_size: *mut usize) -> *mut mx_status;
+    pub fn mx_model_to_functions_with_progress(model: *mut mx_model, options_json: *const c_char, progress: *const mx_progress, out_report_json: *mut *mut c_char, out_size: *mut usize) -> *mut mx_status;
     pub fn mx_model_extract(model: *const mx_model, module_path: *const c_char, options_json: *const c_char, out: *mut *mut mx_model) -> *mut mx_status;
     pub fn mx_model_modules_json(model: *const mx_model, options_json: *const c_char, out_json: *mut *mut c_char, out_size: *mut usize) -> *mut mx_status;
     pub fn mx_model_render(model: *const mx_model, format: *const c_char, options_json: *const c_char, out_text: *mut *mut c_char, out_size: *mut usize) -> *mut mx_status;

@@ -85,6 +85,12 @@ int32_t te_run(void* state, const char* request, size_t request_size, mx_plugin_
     // A host that reads weights from the source file itself: refer to the
     // archive's stored bytes instead of copying them into the answer.
     o.weights_by_reference = req.value("weights_by_reference", false);
+    // Plugin ABI 1.1: lowering reports to the host (an older host has no
+    // progress function: nothing is reported).
+    if (MX_HOST_API_HAS(&h, progress) && h.progress)
+      o.progress = [&h](uint64_t done, uint64_t total) {
+        return h.progress(h.host_context, "lower", "nodes", done, total) == 0;
+      };
     mxte::ExportResult r = mxte::export_model(o);
     if (!r.onnx_file.empty()) {
       // The model is a file: answer its path inside the hierarchy document

@@ -81,6 +81,12 @@ int32_t ts_run(void* state, const char* request, size_t request_size, mx_plugin_
       o.external_data = req["external_data"].get<bool>() ? mxts::ExternalData::yes : mxts::ExternalData::no;
     }
     o.output_dir = req.value("output_dir", std::string());
+    // Plugin ABI 1.1: the walk reports to the host (an older host has no
+    // progress function: nothing is reported).
+    if (MX_HOST_API_HAS(&h, progress) && h.progress)
+      o.progress = [&h](uint64_t done, uint64_t total) {
+        return h.progress(h.host_context, "walk", "ops", done, total) == 0;
+      };
     mxts::ExportResult r = mxts::export_model(o);
     if (!r.onnx_file.empty()) {
       // The model is a file: answer its path inside the hierarchy document
