@@ -89,9 +89,13 @@ class LowerCtx : public mx::aten_onnx::OnnxEmitter {
   std::string current_source_node() const override {
     return node && node->contains("name") && (*node)["name"].is_string() ? (*node)["name"].get<std::string>() : "";
   }
+  // The @N of the node's innermost nn_module_stack key, read once per node.
+  int current_call() const override;
 
  private:
   const json& required(const std::string& name) const;
+  mutable const json* call_of_node_ = nullptr;  // the node call_ was read from
+  mutable int call_ = 0;
   std::string symint_onnx(const json& sym);
 };
 
