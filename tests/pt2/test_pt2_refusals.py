@@ -95,3 +95,44 @@ def test_input_spec_names_the_dims_of_every_input_sharing_them(tmp_path):
     m = onnx.load(str(tmp_path / "b.onnx"))
     dims = {i.name: [d.dim_param or d.dim_value for d in i.type.tensor_type.shape.dim] for i in m.graph.input}
     assert dims == {"input_ids": ["batch", "seq"], "attention_mask": ["batch", "seq"]}, dims
+
+
+# ------------------------------------------------------------- as_strided
+STRIDED = os.path.join(os.path.dirname(__file__), "..", "fixtures", "pt2", "strided.pt2")
+
+
+def _rewrite_model_json(src, dst, edit):
+    """Copies a .pt2 with models/model.json edited (entries stay stored)."""
+    import json
+    import zipfile
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_STORED) as zout:
+        for info in zin.infolist():
+            data = zin.read(info.filename)
+            if info.filename.endswith("models/model.json"):
+                model = json.loads(data)
+                edit(model)
+                data = json.dumps(model).encode()
+            zout.writestr(info.filename, data, compress_type=zipfile.ZIP_STORED)
+
+
+def test_as_strided_reading_outside_its_input_is_refused(tmp_path):
+    """as_strided over a column slice (sizes [6, 4], strides [6, 1], offset 1)
+    moved to storage offset 0 reads column 0, which the slice does not hold
+    (the graph never had the parameter's other columns there): refused,
+    naming the node, both layouts and the storage element."""
+    def edit(model):
+        node = next(n for n in model["graph_module"]["graph"]["nodes"]
+                    if n["outputs"][0].get("as_tensor", {}).get("name") == "as_strided_1")
+        offset = next(i for i in node["inputs"] if i["name"] == "storage_offset")
+        offset["arg"] = {"as_int": 0}
+    (tmp_path / "in").mkdir()
+    (tmp_path / "out").mkdir()
+    bad = tmp_path / "in" / "strided_outside.pt2"
+    _rewrite_model_json(STRIDED, bad, edit)
+    r = subprocess.run([MX, "export", str(bad), "-o", str(tmp_path / "out" / "o.onnx")],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0 and r.returncode < 128, r.stderr
+    assert re.search(r"as_strided view \(sizes \[4, 4\], strides \[6, 1\], storage offset 0\) reads storage "
+                     r"element 0, which is not an element of its input \(sizes \[6, 4\], strides \[6, 1\], "
+                     r"storage offset 1\).* node 'as_strided_1' \(aten\.as_strided\.default\)", r.stderr), r.stderr
+    assert list((tmp_path / "out").iterdir()) == [], "a refused export left files behind"
