@@ -10,6 +10,7 @@ Runs in the throwaway venv with torch 2.15 from PyPI (not an SDK dependency):
     /work/venvs/pt2/bin/python tests/zoo_pt2/run_zoo.py --only resnet18,bert --levels core
     options: --list, --markdown FILE, --json FILE, --keep DIR (keep .pt2/.onnx),
              --reuse (with --keep: export the kept .pt2 files again, no torch.export),
+             --from-json A.json,B.json (no run: the table of earlier runs' rows),
              --timeout SECONDS (per export, default 900), --dynamo-share
              (core level: also export with torch.onnx.export(dynamo=True) and report
              the share of nodes whose module equals the dynamo exporter's name_scopes)
@@ -362,6 +363,8 @@ def main():
     ap.add_argument("--keep", default="")
     ap.add_argument("--timeout", type=int, default=900)
     ap.add_argument("--dynamo-share", action="store_true")
+    ap.add_argument("--from-json", default="",
+                    help="A.json,B.json: only print/write the table of earlier runs' --json rows")
     ap.add_argument("--reuse", action="store_true",
                     help="with --keep: take the .pt2 files of an earlier --keep run instead of exporting again")
     args = ap.parse_args()
@@ -371,6 +374,22 @@ def main():
     if args.only:
         want = args.only.split(",")
         cases = [pt2_models.case_by_name(n) for n in want]
+    if args.from_json:
+        # the table of earlier runs (e.g. the zoo run in parts), in zoo order
+        rows = []
+        for path in args.from_json.split(","):
+            with open(path) as f:
+                rows += json.load(f)
+        order = {c.name: k for k, c in enumerate(cases)}
+        latest = {(r["model"], r["level"]): r for r in rows}  # a later run of a model wins
+        rows = sorted(latest.values(), key=lambda r: (order.get(r["model"], len(order)),
+                                                      list(LEVELS).index(r["level"])))
+        table = markdown(rows, any("dynamo_share" in r for r in rows))
+        print(table)
+        if args.markdown:
+            with open(args.markdown, "w") as f:
+                f.write(table)
+        return 0
     if args.list:
         for c in cases:
             print(f"{c.name:22s} {c.family:13s} dynamic: "
@@ -393,9 +412,12 @@ def main():
             for r in got:
                 print(f"{r['model']:20s} {r['level']:8s} {r['status']:4s} err={fmt(r.get('err1'))}/"
                       f"{fmt(r.get('err2'))} nodes={fmt(r.get('nodes'))} {r.get('evidence') or ''} "
-                      f"{r.get('error') or ''} ({time.perf_counter() - t0:.0f}s)", flush=True)
+                      f"{r.get('error') or ''} {fmt(r.get('dynamo_share'))} ({time.perf_counter() - t0:.0f}s)", flush=True)
             if not args.keep:
                 shutil.rmtree(workdir, ignore_errors=True)
+            if args.json:  # after every model: an interrupted run keeps what it measured
+                with open(args.json, "w") as f:
+                    json.dump(rows, f, indent=1)
     finally:
         if not args.keep:
             shutil.rmtree(workroot, ignore_errors=True)
