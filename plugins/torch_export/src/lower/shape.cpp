@@ -169,15 +169,20 @@ void lower_split(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_split, "aten.split", "aten.split_with_sizes", "aten.chunk", "aten.unbind", "aten.tensor_split");
 
+// repeat(self, repeats) is Tile. The repeats may be SymInts (Whisper's
+// decoder repeats its position ids by the batch size): int_list makes them a
+// runtime tensor. More repeats than dims first add leading dims of size 1.
 void lower_repeat(LowerCtx& cx) {
-  const auto reps = cx.ints("repeats");
-  const int64_t r = cx.rank_of("self");
+  const json* a = cx.arg("repeats");
+  if (!a) cx.unsupported("repeat without 'repeats'");
+  const json& list = a->contains("as_ints") ? (*a)["as_ints"] : a->value("as_sym_ints", json::array());
+  const int64_t n = static_cast<int64_t>(list.size()), r = cx.rank_of("self");
   std::string x = cx.tensor("self");
-  if (static_cast<int64_t>(reps.size()) > r) {  // leading new dims
-    std::vector<int64_t> shape(reps.size() - r, 1);
+  if (n > r) {  // leading new dims
+    std::vector<int64_t> shape(n - r, 1);
     x = cx.emit1("Reshape", {x, cx.emit1("Concat", {cx.ci64(shape), cx.shape_of(x)}, {attr("axis", int64_t{0})})});
   }
-  cx.out(0, cx.emit1("Tile", {x, cx.ci64(reps)}));
+  cx.out(0, cx.emit1("Tile", {x, cx.int_list("repeats")}));
 }
 MXTE_LOWER(lower_repeat, "aten.repeat");
 
