@@ -263,6 +263,7 @@ void LowerCtx::out(size_t k, const std::string& onnx_name) {
   v.dtype = m.dtype;
   v.shape = m.sizes;
   values[o["as_tensor"]["name"].get<std::string>()] = std::move(v);
+  if (k == 0) apply_mutation(onnx_name);  // an in-place op: later reads of its `self` see the result
 }
 
 void LowerCtx::out_sym(size_t k, const std::string& onnx_name, std::optional<int64_t> static_value) {
