@@ -381,7 +381,14 @@ def main():
             with open(path) as f:
                 rows += json.load(f)
         order = {c.name: k for k, c in enumerate(cases)}
-        latest = {(r["model"], r["level"]): r for r in rows}  # a later run of a model wins
+        latest = {}
+        for r in rows:  # a later run of a model wins; its dynamo share, when it skipped
+            key = (r["model"], r["level"])  # that part, is the earlier run's
+            earlier = latest.get(key, {})
+            latest[key] = dict(r)
+            if "dynamo_share" not in r and "dynamo_share" in earlier:
+                latest[key].update(dynamo_share=earlier["dynamo_share"],
+                                   dynamo_compared=earlier.get("dynamo_compared"))
         rows = sorted(latest.values(), key=lambda r: (order.get(r["model"], len(order)),
                                                       list(LEVELS).index(r["level"])))
         table = markdown(rows, any("dynamo_share" in r for r in rows))
