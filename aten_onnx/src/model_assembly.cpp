@@ -203,6 +203,7 @@ HierarchyNodes hierarchy_nodes(const std::vector<NodeRecord>& records, const std
                            {"tag", tag == tags.end() ? std::string() : tag->second},
                            {"evidence", r.evidence}};
     if (!r.source_node.empty()) node["source_node"] = r.source_node;
+    if (r.call > 0) node["call"] = r.call;  // absent = the module's first call
     h.nodes.push_back(std::move(node));
     evidence[r.evidence]++;
     at_root += r.module.empty();

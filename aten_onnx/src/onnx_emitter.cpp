@@ -48,7 +48,7 @@ std::vector<std::string> OnnxEmitter::emit(const std::string& op, const std::vec
   // root's own forward included (module ""): that is `direct` evidence as
   // docs/hierarchy-schema.md defines it. `root` stays the fallback of the
   // tagging core for nodes with no evidence at all.
-  records.push_back({name, module, "direct", current_source_node()});
+  records.push_back({name, module, "direct", current_source_node(), current_call()});
   return outs;
 }
 

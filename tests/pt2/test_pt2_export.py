@@ -5,6 +5,7 @@ nn_module_stack (tests/fixtures/pt2/<name>.expected.json).
 
 Reads the archives themselves only with zipfile + json (no torch here).
 """
+import collections
 import json
 import os
 import zipfile
@@ -270,15 +271,35 @@ def test_node_modules_match_stack(name, level, exported, expected):
 
 
 def test_module_called_twice(exported, expected, manifest):
-    """reuse: `shared` runs twice; both calls' nodes are on `shared`/`shared.lin`."""
+    """reuse: `shared` runs twice; both calls' nodes are on `shared`/`shared.lin`,
+    and each record says which call emitted it (`call`: the @N of the node's
+    innermost nn_module_stack key; absent for a first call)."""
     if "reuse" not in manifest:
         pytest.skip("no reuse fixture")
     for level in LEVELS:
         exp = expected("reuse")["levels"][level]
         calls = {r["call"] for r in exp["nodes"] if r["module"] == "shared.lin"}
         assert calls == {0, 1}, calls  # the fixture itself
-        path, _, _ = exported("reuse", level)
+        path, hier, _ = exported("reuse", level)
         nodes = [n for n in onnx.load(path).graph.node
                  if _props(n).get("modelexport.module") == "shared.lin"
                  and n.op_type in ("MatMul", "Gemm")]
         assert len(nodes) >= 2, f"[{level}] shared.lin should own one MatMul/Gemm per call: {[n.name for n in nodes]}"
+        assert hier, f"[{level}] no hierarchy sidecar"
+        call_of_fx = {r["name"]: r["call"] for r in exp["nodes"]}
+        wrong, seen = [], collections.defaultdict(set)
+        for rec in hier["nodes"]:
+            src = rec.get("source_node")
+            if src not in call_of_fx:
+                continue
+            got = rec.get("call", 0)
+            assert isinstance(got, int) and got >= 0, f"[{level}] {rec['name']}: call {got!r}"
+            if "call" in rec:
+                assert got > 0, f"[{level}] {rec['name']}: a first call is written as an absent `call`"
+            if got != call_of_fx[src]:
+                wrong.append((rec["name"], src, got, call_of_fx[src]))
+            seen[rec["module"]].add(got)
+        assert not wrong, f"[{level}] records with another call than their FX node's stack key: {wrong[:10]}"
+        for module in ("shared", "shared.lin"):
+            assert seen[module] == {0, 1}, f"[{level}] {module}: calls recorded {sorted(seen[module])}, want [0, 1]"
+        assert seen["emb"] == {0} and seen["head"] == {0}, f"[{level}] modules called once: {dict(seen)}"

@@ -53,7 +53,8 @@ def test_newer_torchscript_names_the_op_and_the_pt2_route(tmp_path):
     model = os.path.join(os.path.dirname(__file__), "..", "fixtures", "torchscript_newer", "sdpa_torch2.pt")
     r = subprocess.run([MX, "export", model, "-o", str(tmp_path / "o.onnx"), "--input", "x:float32[1,5,8]"],
                        capture_output=True, text=True, timeout=120)
-    if "no frontend reads" in r.stderr and "torchscript" not in r.stderr:
+    loaded = re.search(r"frontends: ([^)]*)\)", r.stderr)  # the file's own path says "torchscript"
+    if "no frontend reads" in r.stderr and loaded and "torchscript" not in loaded.group(1).split(", "):
         pytest.skip("the torchscript frontend is not built")
     assert r.returncode != 0
     assert "scaled_dot_product_attention" in r.stderr, r.stderr
@@ -95,3 +96,44 @@ def test_input_spec_names_the_dims_of_every_input_sharing_them(tmp_path):
     m = onnx.load(str(tmp_path / "b.onnx"))
     dims = {i.name: [d.dim_param or d.dim_value for d in i.type.tensor_type.shape.dim] for i in m.graph.input}
     assert dims == {"input_ids": ["batch", "seq"], "attention_mask": ["batch", "seq"]}, dims
+
+
+# ------------------------------------------------------------- as_strided
+STRIDED = os.path.join(os.path.dirname(__file__), "..", "fixtures", "pt2", "strided.pt2")
+
+
+def _rewrite_model_json(src, dst, edit):
+    """Copies a .pt2 with models/model.json edited (entries stay stored)."""
+    import json
+    import zipfile
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_STORED) as zout:
+        for info in zin.infolist():
+            data = zin.read(info.filename)
+            if info.filename.endswith("models/model.json"):
+                model = json.loads(data)
+                edit(model)
+                data = json.dumps(model).encode()
+            zout.writestr(info.filename, data, compress_type=zipfile.ZIP_STORED)
+
+
+def test_as_strided_reading_outside_its_input_is_refused(tmp_path):
+    """as_strided over a column slice (sizes [6, 4], strides [6, 1], offset 1)
+    moved to storage offset 0 reads column 0, which the slice does not hold
+    (the graph never had the parameter's other columns there): refused,
+    naming the node, both layouts and the storage element."""
+    def edit(model):
+        node = next(n for n in model["graph_module"]["graph"]["nodes"]
+                    if n["outputs"][0].get("as_tensor", {}).get("name") == "as_strided_1")
+        offset = next(i for i in node["inputs"] if i["name"] == "storage_offset")
+        offset["arg"] = {"as_int": 0}
+    (tmp_path / "in").mkdir()
+    (tmp_path / "out").mkdir()
+    bad = tmp_path / "in" / "strided_outside.pt2"
+    _rewrite_model_json(STRIDED, bad, edit)
+    r = subprocess.run([MX, "export", str(bad), "-o", str(tmp_path / "out" / "o.onnx")],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0 and r.returncode < 128, r.stderr
+    assert re.search(r"as_strided view \(sizes \[4, 4\], strides \[6, 1\], storage offset 0\) reads storage "
+                     r"element 0, which is not an element of its input \(sizes \[6, 4\], strides \[6, 1\], "
+                     r"storage offset 1\).* node 'as_strided_1' \(aten\.as_strided\.default\)", r.stderr), r.stderr
+    assert list((tmp_path / "out").iterdir()) == [], "a refused export left files behind"

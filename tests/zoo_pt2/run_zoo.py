@@ -9,6 +9,8 @@ Runs in the throwaway venv with torch 2.15 from PyPI (not an SDK dependency):
     /work/venvs/pt2/bin/python tests/zoo_pt2/run_zoo.py                 # all models, both levels
     /work/venvs/pt2/bin/python tests/zoo_pt2/run_zoo.py --only resnet18,bert --levels core
     options: --list, --markdown FILE, --json FILE, --keep DIR (keep .pt2/.onnx),
+             --reuse (with --keep: export the kept .pt2 files again, no torch.export),
+             --from-json A.json,B.json (no run: the table of earlier runs' rows),
              --timeout SECONDS (per export, default 900), --dynamo-share
              (core level: also export with torch.onnx.export(dynamo=True) and report
              the share of nodes whose module equals the dynamo exporter's name_scopes)
@@ -130,7 +132,8 @@ def records(model, sidecar):
 def evidence_mix(ev, total):
     if not total:
         return ""
-    return " ".join(f"{k} {100.0 * v / total:.0f}%" for k, v in sorted(ev.items(), key=lambda kv: -kv[1]))
+    # counts, not only shares: "root 3" must stay visible next to "direct 1200"
+    return ", ".join(f"{k} {v} ({100.0 * v / total:.1f}%)" for k, v in sorted(ev.items(), key=lambda kv: -kv[1]))
 
 
 SOURCE_KEYS = ("modelexport.fx_node", "modelexport.source_node", "modelexport.source", "pkg.torch.onnx.fx_node")
@@ -169,7 +172,27 @@ def dynamo_share(pt2_path, onnx_model, sidecar=None):
     return (same / total if total else None), total
 
 
-def run_case(case, cli, workdir, levels, timeout, want_dynamo):
+def save_levels(ep, case, workdir, levels):
+    """Saves the program at each IR level: ({level: path}, {level: note or error})."""
+    import torch
+    import pt2_models
+    paths, decomp = {}, {}
+    for lvl in levels:
+        paths[lvl] = os.path.join(workdir, LEVELS[lvl].format(case.name))
+        prog = ep
+        if lvl == "core":
+            try:
+                prog, how, _ = pt2_models.decompose(ep)
+            except Exception as e:  # noqa: BLE001
+                decomp[lvl] = f"run_decompositions: {type(e).__name__}: {str(e).splitlines()[0][:200]}"
+                continue
+            if how != "default":
+                decomp[lvl] = f"core with {how} (default decompositions fail)"
+        torch.export.save(prog, paths[lvl])
+    return paths, decomp
+
+
+def run_case(case, cli, workdir, levels, timeout, want_dynamo, reuse=False):
     import numpy as np
     import onnx
     import onnxruntime as ort
@@ -184,26 +207,25 @@ def run_case(case, cli, workdir, levels, timeout, want_dynamo):
     except Exception as e:  # noqa: BLE001
         return [dict(base, level=lvl, status="FAIL", error=f"build: {type(e).__name__}: {e}"[:300])
                 for lvl in levels]
-    ep, info = pt2_models.export(case, model)
-    if ep is None:
-        err = info["attempts"][-1]["error"] if info["attempts"] else "?"
-        return [dict(base, level=lvl, status="FAIL", error=f"torch.export: {err.splitlines()[0][:300]}")
-                for lvl in levels]
-    dynamic = info["dynamic"]
-    paths, decomp = {}, {}
-    for lvl in levels:
-        paths[lvl] = os.path.join(workdir, LEVELS[lvl].format(case.name))
-        prog = ep
-        if lvl == "core":
-            try:
-                prog, how, _ = pt2_models.decompose(ep)
-            except Exception as e:  # noqa: BLE001
-                decomp[lvl] = f"run_decompositions: {type(e).__name__}: {str(e).splitlines()[0][:200]}"
-                continue
-            if how != "default":
-                decomp[lvl] = f"core with {how} (default decompositions fail)"
-        torch.export.save(prog, paths[lvl])
-    export_s = time.perf_counter() - t0
+    info_path = os.path.join(workdir, f"{case.name}.export.json")
+    if reuse and os.path.exists(info_path):
+        # the archives of an earlier --keep run: only modelexport and ORT run again
+        with open(info_path) as f:
+            saved = json.load(f)
+        dynamic, decomp, export_s = saved["dynamic"], saved["decomp"], saved["torch_export_s"]
+        paths = {lvl: os.path.join(workdir, LEVELS[lvl].format(case.name)) for lvl in levels}
+        ep = None
+    else:
+        ep, info = pt2_models.export(case, model)
+        if ep is None:
+            err = info["attempts"][-1]["error"] if info["attempts"] else "?"
+            return [dict(base, level=lvl, status="FAIL", error=f"torch.export: {err.splitlines()[0][:300]}")
+                    for lvl in levels]
+        dynamic = info["dynamic"]
+        paths, decomp = save_levels(ep, case, workdir, levels)
+        export_s = time.perf_counter() - t0
+        with open(info_path, "w") as f:
+            json.dump({"dynamic": dynamic, "decomp": decomp, "torch_export_s": export_s}, f)
 
     # eager references; the second shape only when a dim is dynamic
     shapes = [0, 1] if dynamic else [0]
@@ -341,6 +363,10 @@ def main():
     ap.add_argument("--keep", default="")
     ap.add_argument("--timeout", type=int, default=900)
     ap.add_argument("--dynamo-share", action="store_true")
+    ap.add_argument("--from-json", default="",
+                    help="A.json,B.json: only print/write the table of earlier runs' --json rows")
+    ap.add_argument("--reuse", action="store_true",
+                    help="with --keep: take the .pt2 files of an earlier --keep run instead of exporting again")
     args = ap.parse_args()
 
     import pt2_models
@@ -348,6 +374,29 @@ def main():
     if args.only:
         want = args.only.split(",")
         cases = [pt2_models.case_by_name(n) for n in want]
+    if args.from_json:
+        # the table of earlier runs (e.g. the zoo run in parts), in zoo order
+        rows = []
+        for path in args.from_json.split(","):
+            with open(path) as f:
+                rows += json.load(f)
+        order = {c.name: k for k, c in enumerate(cases)}
+        latest = {}
+        for r in rows:  # a later run of a model wins; its dynamo share, when it skipped
+            key = (r["model"], r["level"])  # that part, is the earlier run's
+            earlier = latest.get(key, {})
+            latest[key] = dict(r)
+            if "dynamo_share" not in r and "dynamo_share" in earlier:
+                latest[key].update(dynamo_share=earlier["dynamo_share"],
+                                   dynamo_compared=earlier.get("dynamo_compared"))
+        rows = sorted(latest.values(), key=lambda r: (order.get(r["model"], len(order)),
+                                                      list(LEVELS).index(r["level"])))
+        table = markdown(rows, any("dynamo_share" in r for r in rows))
+        print(table)
+        if args.markdown:
+            with open(args.markdown, "w") as f:
+                f.write(table)
+        return 0
     if args.list:
         for c in cases:
             print(f"{c.name:22s} {c.family:13s} dynamic: "
@@ -364,14 +413,18 @@ def main():
             t0 = time.perf_counter()
             workdir = os.path.join(workroot, case.name)
             os.makedirs(workdir, exist_ok=True)
-            got = run_case(case, cli, workdir, levels, args.timeout, args.dynamo_share)
+            got = run_case(case, cli, workdir, levels, args.timeout, args.dynamo_share,
+                           reuse=args.reuse)
             rows += got
             for r in got:
                 print(f"{r['model']:20s} {r['level']:8s} {r['status']:4s} err={fmt(r.get('err1'))}/"
                       f"{fmt(r.get('err2'))} nodes={fmt(r.get('nodes'))} {r.get('evidence') or ''} "
-                      f"{r.get('error') or ''} ({time.perf_counter() - t0:.0f}s)", flush=True)
+                      f"{r.get('error') or ''} {fmt(r.get('dynamo_share'))} ({time.perf_counter() - t0:.0f}s)", flush=True)
             if not args.keep:
                 shutil.rmtree(workdir, ignore_errors=True)
+            if args.json:  # after every model: an interrupted run keeps what it measured
+                with open(args.json, "w") as f:
+                    json.dump(rows, f, indent=1)
     finally:
         if not args.keep:
             shutil.rmtree(workroot, ignore_errors=True)

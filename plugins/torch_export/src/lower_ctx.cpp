@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "modelexport/modelexport.h"
+#include "module_stack.hpp"
 #include "mx/aten_onnx/error.hpp"
 
 namespace mxte {
@@ -41,6 +42,19 @@ LowerFn find_lowering(const std::string& target) {
 std::string LowerCtx::where() const {
   std::string name = node && node->contains("name") ? (*node)["name"].get<std::string>() : "?";
   return "node '" + name + "' (" + target + ") in module '" + module + "'";
+}
+
+int LowerCtx::current_call() const {
+  if (node != call_of_node_) {
+    call_of_node_ = node;
+    call_ = 0;
+    if (node && node->contains("metadata")) {
+      const json& meta = (*node)["metadata"];
+      if (meta.is_object() && meta.contains("nn_module_stack") && meta["nn_module_stack"].is_string())
+        call_ = innermost_call(meta["nn_module_stack"].get<std::string>());
+    }
+  }
+  return call_;
 }
 
 void LowerCtx::unsupported(const std::string& what) const {
@@ -249,6 +263,7 @@ void LowerCtx::out(size_t k, const std::string& onnx_name) {
   v.dtype = m.dtype;
   v.shape = m.sizes;
   values[o["as_tensor"]["name"].get<std::string>()] = std::move(v);
+  if (k == 0) apply_mutation(onnx_name);  // an in-place op: later reads of its `self` see the result
 }
 
 void LowerCtx::out_sym(size_t k, const std::string& onnx_name, std::optional<int64_t> static_value) {

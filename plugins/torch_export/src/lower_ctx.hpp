@@ -89,9 +89,23 @@ class LowerCtx : public mx::aten_onnx::OnnxEmitter {
   std::string current_source_node() const override {
     return node && node->contains("name") && (*node)["name"].is_string() ? (*node)["name"].get<std::string>() : "";
   }
+  // The @N of the node's innermost nn_module_stack key, read once per node.
+  int current_call() const override;
 
  private:
   const json& required(const std::string& name) const;
+  // In-place ops (mutation.cpp): rebinds `self` to its new value and writes
+  // it back through slice/select views into their bases.
+  void apply_mutation(const std::string& new_self);
+  void write_back(const std::string& value, const std::string& onnx);
+  std::string slice_back(const json& view, const std::string& base, const std::string& new_view);
+  std::string select_back(const json& view, const std::string& base, const std::string& new_view);
+  const json* producer_of(const std::string& value);
+  bool read_after_current(const std::string& value) const;
+  struct ViewArgs;
+  std::unordered_map<std::string, const json*> producers_;  // value -> node of the program's graph
+  mutable const json* call_of_node_ = nullptr;  // the node call_ was read from
+  mutable int call_ = 0;
   std::string symint_onnx(const json& sym);
 };
 

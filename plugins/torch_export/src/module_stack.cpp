@@ -19,9 +19,28 @@ std::vector<StackEntry> parse_module_stack(const std::string& text) {
     const size_t a = item.find(','), b = item.rfind(',');
     if (a == std::string::npos || b == a) continue;
     if (item.compare(0, a, kEmptyStackMarker) == 0) continue;  // no module
-    out.push_back({item.substr(0, a), item.substr(a + 1, b - a - 1), item.substr(b + 1)});
+    const std::string key = item.substr(0, a);
+    out.push_back({key, item.substr(a + 1, b - a - 1), item.substr(b + 1), call_index_of_key(key)});
   }
   return out;
+}
+
+int call_index_of_key(const std::string& key) {
+  // torch.export suffixes the key of a module's second, third.. call with
+  // @1, @2..; module names cannot hold '@', so the suffix is unambiguous.
+  const size_t at = key.rfind('@');
+  if (at == std::string::npos || at + 1 == key.size() || key.size() - at > 10) return 0;
+  int n = 0;
+  for (size_t k = at + 1; k < key.size(); ++k) {
+    if (key[k] < '0' || key[k] > '9') return 0;
+    n = n * 10 + (key[k] - '0');
+  }
+  return n;
+}
+
+int innermost_call(const std::string& stack_text) {
+  const auto entries = parse_module_stack(stack_text);
+  return entries.empty() ? 0 : entries.back().call;
 }
 
 }  // namespace mxte

@@ -12,9 +12,16 @@ namespace mxte {
 
 struct StackEntry {
   std::string key, path, qualified_class;
+  int call = 0;  // the key's @N: which call of the module (0 = the first)
 };
 
 // Entries of one node's stack (empty when the node has none).
 std::vector<StackEntry> parse_module_stack(const std::string& text);
+
+// The call index a stack key carries: "L__self___shared@2" -> 2, no "@N" -> 0.
+int call_index_of_key(const std::string& key);
+
+// The call of the innermost module of a node's stack (0 when it has none).
+int innermost_call(const std::string& stack_text);
 
 }  // namespace mxte

@@ -74,6 +74,8 @@ std::map<std::string, TensorMeta> read_tensor_values(const json& graph) {
     for (const auto& d : meta.at("sizes")) t.sizes.push_back(read_dim(d));
     if (meta.contains("strides") && meta["strides"].is_array())
       for (const auto& d : meta["strides"]) t.strides.push_back(read_dim(d));
+    if (meta.contains("storage_offset") && meta["storage_offset"].is_object())
+      t.storage_offset = read_dim(meta["storage_offset"]);
     out.emplace(name, std::move(t));
   }
   return out;

@@ -28,6 +28,7 @@ struct TensorMeta {
   int32_t dtype = 0;  // onnx::TensorProto_DataType
   std::vector<Dim> sizes;
   std::vector<Dim> strides;  // as torch recorded them (as_strided needs them)
+  Dim storage_offset;        // in elements, as recorded (0 when absent)
 };
 
 // A graph input as the signature classifies it.

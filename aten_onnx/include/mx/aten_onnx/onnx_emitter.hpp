@@ -21,10 +21,12 @@
 namespace mx::aten_onnx {
 
 // One emitted node, the module it was captured from, and (when the
-// frontend knows it) the source-program node it was lowered from.
+// frontend knows it) the source-program node it was lowered from and which
+// call of its module emitted it.
 struct NodeRecord {
   std::string name, module, evidence;
   std::string source_node;  // torch.export's FX node name; "" = not recorded
+  int call = 0;             // 0-based call of `module` (a shared block's 2nd run: 1)
 };
 
 // "encoder.layer.0.attention" -> "/encoder/layer.0/attention": numeric
@@ -75,6 +77,8 @@ class OnnxEmitter {
   virtual const std::string& current_module() const = 0;
   // The source-program node being lowered, recorded with each node ("" = none).
   virtual std::string current_source_node() const { return {}; }
+  // Which call of current_module() is executing (0 = its first, or unknown).
+  virtual int current_call() const { return 0; }
 
  private:
   std::map<std::string, int> name_count_;

@@ -2,6 +2,7 @@
 // flatten, expand, slice/select, cat/stack, split/chunk/unbind, and the ops
 // that are identities in an eval graph (clone, contiguous, alias, dropout).
 #include <climits>
+#include <unordered_map>
 
 #include "lower_ctx.hpp"
 
@@ -168,15 +169,20 @@ void lower_split(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_split, "aten.split", "aten.split_with_sizes", "aten.chunk", "aten.unbind", "aten.tensor_split");
 
+// repeat(self, repeats) is Tile. The repeats may be SymInts (Whisper's
+// decoder repeats its position ids by the batch size): int_list makes them a
+// runtime tensor. More repeats than dims first add leading dims of size 1.
 void lower_repeat(LowerCtx& cx) {
-  const auto reps = cx.ints("repeats");
-  const int64_t r = cx.rank_of("self");
+  const json* a = cx.arg("repeats");
+  if (!a) cx.unsupported("repeat without 'repeats'");
+  const json& list = a->contains("as_ints") ? (*a)["as_ints"] : a->value("as_sym_ints", json::array());
+  const int64_t n = static_cast<int64_t>(list.size()), r = cx.rank_of("self");
   std::string x = cx.tensor("self");
-  if (static_cast<int64_t>(reps.size()) > r) {  // leading new dims
-    std::vector<int64_t> shape(reps.size() - r, 1);
+  if (n > r) {  // leading new dims
+    std::vector<int64_t> shape(n - r, 1);
     x = cx.emit1("Reshape", {x, cx.emit1("Concat", {cx.ci64(shape), cx.shape_of(x)}, {attr("axis", int64_t{0})})});
   }
-  cx.out(0, cx.emit1("Tile", {x, cx.ci64(reps)}));
+  cx.out(0, cx.emit1("Tile", {x, cx.int_list("repeats")}));
 }
 MXTE_LOWER(lower_repeat, "aten.repeat");
 
@@ -261,12 +267,16 @@ void lower_slice_scatter(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_slice_scatter, "aten.slice_scatter");
 
-// as_strided(self, size, stride, storage_offset=None) over a self whose
-// recorded strides are contiguous: its storage is then self in row-major
-// order. Contiguous output strides (size-1 dims aside) and no offset make
-// it a Reshape; other views of a static self become a Gather with constant
-// flat indices. Views of a non-contiguous self read a storage the graph no
-// longer holds: refused.
+// as_strided(self, size, stride, storage_offset=None) reads self's
+// storage directly, but the graph holds self, not its storage: a storage
+// element is reachable only as an element of self, at position
+// storage_offset(self) + sum(i_r * stride_r(self)). So a contiguous view of
+// a contiguous self at self's own offset is a Reshape (dynamic dims too);
+// any other view (static sizes) is a Gather of self's elements, each
+// storage position the view reads looked up among self's - a transposed or
+// sliced self included. A position self does not cover (the view reaches
+// past self into storage the graph never had) is refused, naming the node,
+// both layouts and the position.
 bool contiguous(const std::vector<Dim>& sizes, const std::vector<int64_t>& strides) {
   int64_t expect = 1;
   for (size_t r = sizes.size(); r-- > 0;) {
@@ -278,41 +288,87 @@ bool contiguous(const std::vector<Dim>& sizes, const std::vector<int64_t>& strid
   return true;
 }
 
-void lower_as_strided(LowerCtx& cx) {
-  const json& self_arg = cx.arg("self")->at("as_tensor");
-  const TensorMeta& in = cx.meta_of(self_arg.at("name").get<std::string>());
-  std::vector<int64_t> in_strides;
-  for (const auto& d : in.strides) {
-    if (!d.is_static) cx.unsupported("as_strided of a tensor with symbolic strides");
-    in_strides.push_back(d.value);
+std::string int_list_text(const std::vector<int64_t>& v) {
+  std::string s = "[";
+  for (size_t k = 0; k < v.size(); ++k) s += (k ? ", " : "") + std::to_string(v[k]);
+  return s + "]";
+}
+
+// A tensor's layout in its storage, all static.
+struct StridedLayout {
+  std::vector<int64_t> sizes, strides;
+  int64_t offset = 0;
+  std::string text() const {
+    return "sizes " + int_list_text(sizes) + ", strides " + int_list_text(strides) + ", storage offset " +
+           std::to_string(offset);
   }
-  if (in_strides.size() != in.sizes.size() || !contiguous(in.sizes, in_strides))
-    cx.unsupported("as_strided of a non-contiguous tensor (its storage is not in the graph)");
-  const auto stride = cx.ints("stride");
-  const int64_t offset = cx.has("storage_offset") ? cx.int_arg("storage_offset") : 0;
-  const TensorMeta& out = cx.out_meta();
-  if (offset == 0 && stride.size() == out.sizes.size() && contiguous(out.sizes, stride))
-    return cx.out(0, cx.emit1("Reshape", {cx.tensor("self"), cx.int_list("size")}));
-  std::vector<int64_t> size;
-  for (const auto& d : out.sizes) {
-    if (!d.is_static) cx.unsupported("a non-contiguous as_strided view with dynamic sizes");
-    size.push_back(d.value);
-  }
-  std::vector<int64_t> flat, idx(size.size(), 0);
+};
+
+// Calls fn(storage position) for every element in row-major order.
+template <class Fn>
+void for_each_position(const StridedLayout& l, Fn fn) {
   int64_t n = 1;
-  for (auto d : size) n *= d;
+  for (auto d : l.sizes) n *= d;
+  std::vector<int64_t> idx(l.sizes.size(), 0);
   for (int64_t k = 0; k < n; ++k) {
-    int64_t at = offset;
-    for (size_t r = 0; r < size.size(); ++r) at += idx[r] * stride[r];
-    flat.push_back(at);
-    for (size_t r = size.size(); r-- > 0;) {
-      if (++idx[r] < size[r]) break;
+    int64_t at = l.offset;
+    for (size_t r = 0; r < l.sizes.size(); ++r) at += idx[r] * l.strides[r];
+    fn(at);
+    for (size_t r = l.sizes.size(); r-- > 0;) {
+      if (++idx[r] < l.sizes[r]) break;
       idx[r] = 0;
     }
   }
+}
+
+std::vector<int64_t> static_dims(LowerCtx& cx, const std::vector<Dim>& dims, const std::string& what) {
+  std::vector<int64_t> out;
+  for (const auto& d : dims) {
+    if (!d.is_static) cx.unsupported("as_strided with a symbolic " + what + " (" + (d.expr.empty() ? d.symbol : d.expr) +
+                                     ") outside the contiguous case");
+    out.push_back(d.value);
+  }
+  return out;
+}
+
+// For each element of `view`, the row-major index of the element of `self`
+// at the same storage position.
+std::vector<int64_t> gather_indices(LowerCtx& cx, const StridedLayout& self, const StridedLayout& view) {
+  std::unordered_map<int64_t, int64_t> index_at;  // storage position -> flat index in self
+  int64_t k = 0;
+  for_each_position(self, [&](int64_t at) { index_at.emplace(at, k++); });  // aliases: the first
+  std::vector<int64_t> flat;
+  for_each_position(view, [&](int64_t at) {
+    auto it = index_at.find(at);
+    if (it == index_at.end())
+      cx.unsupported("as_strided view (" + view.text() + ") reads storage element " + std::to_string(at) +
+                     ", which is not an element of its input (" + self.text() +
+                     "): the graph does not hold the rest of that storage");
+    flat.push_back(it->second);
+  });
+  return flat;
+}
+
+void lower_as_strided(LowerCtx& cx) {
+  const TensorMeta& in = cx.meta_of(cx.arg("self")->at("as_tensor").at("name").get<std::string>());
+  const TensorMeta& out = cx.out_meta();
+  StridedLayout self, view;
+  self.strides = static_dims(cx, in.strides, "input stride");
+  if (self.strides.size() != in.sizes.size()) cx.unsupported("as_strided of an input without recorded strides");
+  self.offset = static_dims(cx, {in.storage_offset}, "input storage offset")[0];
+  view.strides = cx.ints("stride");
+  view.offset = cx.has("storage_offset") ? cx.int_arg("storage_offset") : self.offset;  // None: self's own
+  if (view.strides.size() != out.sizes.size())
+    cx.unsupported("as_strided with " + std::to_string(view.strides.size()) + " strides for " +
+                   std::to_string(out.sizes.size()) + " dims");
+  if (view.offset == self.offset && contiguous(in.sizes, self.strides) && contiguous(out.sizes, view.strides))
+    return cx.out(0, cx.emit1("Reshape", {cx.tensor("self"), cx.int_list("size")}));
+  self.sizes = static_dims(cx, in.sizes, "input size");
+  view.sizes = static_dims(cx, out.sizes, "view size");
+  const std::vector<int64_t> flat = gather_indices(cx, self, view);
   std::string x = cx.emit1("Reshape", {cx.tensor("self"), cx.ci64({-1})});
   std::string g = cx.emit1("Gather", {x, cx.ci64(flat)}, {attr("axis", int64_t{0})});
-  cx.out(0, cx.emit1("Reshape", {g, cx.ci64(size)}));
+  cx.out(0, cx.emit1("Reshape", {g, cx.ci64(view.sizes)}));
 }
 MXTE_LOWER(lower_as_strided, "aten.as_strided");
 
