@@ -37,7 +37,7 @@ TEST_CASE("9. tag --strategy auto skips a strategy whose runs fail, naming it") 
                 as_auto.err);
   CHECK_MESSAGE(contains(as_auto.err, "the model is too interesting"), as_auto.err);
   CHECK(fs::exists(out));
-  fs::remove(out);
+  for (const auto& name : s.outputs()) fs::remove(s.out() / name);  // model and sidecar
 
   const CliRun by_name =
       run_cli({"tag", in, "-o", out, "--strategy", "failing"}, plugins.plugin_path, s.root());
@@ -57,7 +57,7 @@ TEST_CASE("9. tag --strategy auto skips a strategy whose answer is not JSON, nam
   CHECK_MESSAGE(as_auto.exit_code == 0, as_auto.err);
   CHECK_MESSAGE(contains(as_auto.err, "warning: strategy 'malformed-json' skipped"), as_auto.err);
   CHECK(fs::exists(out));
-  fs::remove(out);
+  for (const auto& name : s.outputs()) fs::remove(s.out() / name);  // model and sidecar
 
   const CliRun by_name = run_cli({"tag", in, "-o", out, "--strategy", "malformed-json"},
                                  plugins.plugin_path, s.root());
