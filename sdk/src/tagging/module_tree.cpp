@@ -29,16 +29,27 @@ bool is_pure_container(const std::string& cls) {
 
 ModuleTree::ModuleTree(const json& supplied, const std::map<std::string, std::string>& classes)
     : classes_(classes) {
-  if (supplied.is_array())
-    for (const auto& m : supplied) {
-      if (!m.is_object() || !m.contains("path") || !m.at("path").is_string()) continue;
-      std::string path = m.at("path").get<std::string>();
-      if (modules_.emplace(path, m).second) supplied_order_.push_back(path);
-      // A supplied class beats a strategy's guess.
-      if (m.contains("class") && m.at("class").is_string())
-        classes_[path] = m.at("class").get<std::string>();
-    }
+  add_supplied(supplied);
   add_path("");
+}
+
+ModuleTree::ModuleTree(json&& supplied, const std::map<std::string, std::string>& classes)
+    : owned_(std::move(supplied)), classes_(classes) {
+  add_supplied(owned_);
+  add_path("");
+}
+
+void ModuleTree::add_supplied(const json& supplied) {
+  if (!supplied.is_array()) return;
+  modules_.reserve(supplied.size());
+  for (const auto& m : supplied) {
+    if (!m.is_object() || !m.contains("path") || !m.at("path").is_string()) continue;
+    std::string path = m.at("path").get<std::string>();
+    if (modules_.emplace(path, &m).second) supplied_order_.push_back(path);
+    // A supplied class beats a strategy's guess.
+    if (m.contains("class") && m.at("class").is_string())
+      classes_[path] = m.at("class").get<std::string>();
+  }
 }
 
 void ModuleTree::add_path(const std::string& path) {
@@ -65,8 +76,9 @@ const std::string& ModuleTree::tag_of(const std::string& path) const {
 
 std::string ModuleTree::compute_tag(const std::string& path) const {
   auto it = modules_.find(path);
-  if (it != modules_.end() && it->second.contains("tag") && it->second.at("tag").is_string())
-    return it->second.at("tag").get<std::string>();  // supplied tags are authoritative
+  if (it != modules_.end() && it->second && it->second->contains("tag") &&
+      it->second->at("tag").is_string())
+    return it->second->at("tag").get<std::string>();  // supplied tags are authoritative
   const std::string& cls = class_of(path);
   // An unknown root is "/" so that no tag is ever empty (the hierarchy
   // layer's convention); its children then start from "".
@@ -135,7 +147,7 @@ json ModuleTree::to_json() const {
     auto it = modules_.find(path);
     if (it == modules_.end()) continue;  // a missing parent: children only
     json& entry = entries[i];
-    entry = it->second.is_null() ? json{{"path", path}} : it->second;
+    entry = it->second ? *it->second : json{{"path", path}};
     if (!entry.contains("class")) entry["class"] = class_of(path);
     if (!entry.contains("tag")) entry["tag"] = tag_of(path);
     if (!entry.contains("parent")) entry["parent"] = path.empty() ? json(nullptr) : json(parent_path(path));
