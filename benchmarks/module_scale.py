@@ -5,11 +5,17 @@
 For each size N it writes a 3-node model whose sidecar (for inspect) and
 supplied hierarchy (for tag --hierarchy) hold N modules — a root with N/100
 blocks of 99 leaves, the shape of a deep model's tree — then times each
-command in a fresh process (wall time, peak RSS) and prints the ratio to the
-previous size: ~10x per 10x is linear. Not asserted by any test.
+command in a fresh process (CPU seconds, wall time, peak RSS) and prints the
+ratio to the previous size: ~10x per 10x is linear. The baseline, timed the
+same way in the same run, is a fresh Python reading the same sidecar with
+json.load (the least any tool must do with that file); each command's ratio
+to it is printed per size. CPU time (user + sys of the child) is the figure
+compared: on a shared machine wall time mostly measures the neighbours. Not
+asserted by any test.
 
     .venv/bin/python benchmarks/module_scale.py                      # 10k, 100k, 1M
     .venv/bin/python benchmarks/module_scale.py --sizes 10000 100000 --cli build/sdk/modelexport
+    .venv/bin/python benchmarks/module_scale.py --keep DIR           # keep the files (to cmp outputs)
 """
 import argparse
 import json
@@ -70,19 +76,28 @@ def write_inputs(work, n):
     return model
 
 
-def timed(cmd, env):
-    """Wall seconds and peak RSS (MB) of one fresh process."""
+class Run:
+    """One fresh process: CPU seconds (user + sys), wall seconds, peak RSS (MB)."""
+
+    def __init__(self, cpu, wall, rss):
+        self.cpu, self.wall, self.rss = cpu, wall, rss
+
+    def __str__(self):
+        return f"{self.cpu:7.2f} s cpu {self.wall:7.2f} s wall {self.rss:6.0f} MB"
+
+
+def timed(cmd, env, stdout=os.devnull):
     start = time.perf_counter()
     pid = os.fork()
     if pid == 0:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
+        out = os.open(stdout, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.dup2(out, 1)
         os.execvpe(cmd[0], cmd, env)
     _, status, usage = os.wait4(pid, 0)
     wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
         raise RuntimeError(f"{' '.join(map(str, cmd))} failed")
-    return wall, usage.ru_maxrss / 1024
+    return Run(usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024)
 
 
 def main():
@@ -91,23 +106,31 @@ def main():
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     ap.add_argument("--cli", default=str(repo / "build/sdk/modelexport"))
     ap.add_argument("--plugins", default=str(repo / "build/plugins-out"))
+    ap.add_argument("--keep", help="write the inputs and outputs here and keep them")
     args = ap.parse_args()
     env = dict(os.environ, MODELEXPORT_PLUGIN_PATH=args.plugins)
     rows = []
     with tempfile.TemporaryDirectory(prefix="mx_scale_") as tmp:
-        work = pathlib.Path(tmp)
+        work = pathlib.Path(args.keep or tmp)
+        work.mkdir(parents=True, exist_ok=True)
         for n in args.sizes:
             model = write_inputs(work, n)
-            inspect = timed([args.cli, "inspect", str(model), "--json"], env)
+            baseline = timed([sys.executable, "-c", "import json, sys; json.load(open(sys.argv[1]))",
+                              str(work / f"m{n}.hierarchy.json")], env)
+            inspect = timed([args.cli, "inspect", str(model), "--json"], env,
+                            stdout=str(work / f"inspect{n}.json"))
             tag = timed([args.cli, "tag", str(model), "-o", str(work / f"t{n}.onnx"),
                          "--strategy", "scope", "--hierarchy", str(work / f"h{n}.json")], env)
-            rows.append((n, inspect, tag))
-            print(f"{n:>9} modules: inspect {inspect[0]:7.2f} s {inspect[1]:7.0f} MB   "
-                  f"tag --hierarchy {tag[0]:7.2f} s {tag[1]:7.0f} MB", flush=True)
-    print("\ngrowth (time ratio to the previous size; ~10x per 10x modules = linear)")
-    for (n0, i0, t0), (n1, i1, t1) in zip(rows, rows[1:]):
-        print(f"  {n0:>9} -> {n1:>9} ({n1 / n0:.0f}x): inspect {i1[0] / i0[0]:5.1f}x, "
-              f"tag --hierarchy {t1[0] / t0[0]:5.1f}x")
+            rows.append((n, baseline, inspect, tag))
+            print(f"{n:>9} modules:\n"
+                  f"  python json.load (baseline) {baseline}\n"
+                  f"  inspect --json              {inspect}   {inspect.cpu / baseline.cpu:5.1f}x baseline\n"
+                  f"  tag --hierarchy             {tag}   {tag.cpu / baseline.cpu:5.1f}x baseline",
+                  flush=True)
+    print("\ngrowth (CPU time ratio to the previous size; ~10x per 10x modules = linear)")
+    for (n0, b0, i0, t0), (n1, b1, i1, t1) in zip(rows, rows[1:]):
+        print(f"  {n0:>9} -> {n1:>9} ({n1 / n0:.0f}x): baseline {b1.cpu / b0.cpu:5.1f}x, "
+              f"inspect {i1.cpu / i0.cpu:5.1f}x, tag --hierarchy {t1.cpu / t0.cpu:5.1f}x")
 
 
 if __name__ == "__main__":

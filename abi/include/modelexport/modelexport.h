@@ -363,7 +363,9 @@ MX_API mx_status* mx_model_extract(const mx_model* model, const char* module_pat
  *  "modules":[{"path","class","tag","depth","own_nodes","total_nodes",
  *   "own_parameters","parameters","ops":{op:n},"ops_total":{op:n},
  *   "function":name|null}]}. Calls to local functions are expanded, so node
- * counts are those of the flat model. `options_json` must be NULL or "{}". */
+ * counts are those of the flat model. `options_json`: NULL, "{}", or
+ * {"statistics": true} to add "statistics", the hierarchy document's
+ * object of that name (without asking for the whole document). */
 MX_API mx_status* mx_model_modules_json(const mx_model* model, const char* options_json,
                                         char** out_json, size_t* out_size);
 

@@ -174,10 +174,12 @@ class Model {
     check(mx_model_extract(get(), module_path.c_str(), detail::opt(options_json), &m));
     return Model(m);
   }
-  // Per-module statistics (mx_model_modules_json).
-  std::string modules_json() const {
-    return detail::text_out(
-        [&](char** o, std::size_t* s) { return mx_model_modules_json(get(), nullptr, o, s); });
+  // Per-module statistics (mx_model_modules_json; options e.g.
+  // {"statistics": true}).
+  std::string modules_json(const std::string& options_json = "") const {
+    return detail::text_out([&](char** o, std::size_t* s) {
+      return mx_model_modules_json(get(), detail::opt(options_json), o, s);
+    });
   }
   // Per-module differences from this model (A) to `other` (B)
   // (mx_model_compare); returns the report.

@@ -62,14 +62,22 @@ at::ScalarType dtype_of_spec(const std::string& d) {
 }
 
 // Example value for a spec: floats ~ N(0,1); integers uniform in [0, 2)
-// (valid ids, masks and token types alike); bools all true.
+// (valid ids, masks and token types alike); bools all true. A shape too
+// large to allocate is one line naming the input and its size (LibTorch's
+// own error carries a 35-frame backtrace).
 at::Tensor example_for(const InputSpec& s) {
   std::vector<int64_t> shape;
   for (const auto& d : s.dims) shape.push_back(d.size);
   auto st = dtype_of_spec(s.dtype);
-  if (st == at::kBool) return at::ones(shape, at::kBool);
-  if (at::isIntegralType(st, false)) return at::randint(0, 2, shape, at::TensorOptions().dtype(st));
-  return at::randn(shape, at::TensorOptions().dtype(at::kFloat)).to(st);
+  try {
+    if (st == at::kBool) return at::ones(shape, at::kBool);
+    if (at::isIntegralType(st, false)) return at::randint(0, 2, shape, at::TensorOptions().dtype(st));
+    return at::randn(shape, at::TensorOptions().dtype(at::kFloat)).to(st);
+  } catch (const c10::Error& e) {
+    throw Error(MX_ERR_INVALID_ARGUMENT,
+                "input '" + s.name + "' (" + s.text + "): its example tensor cannot be allocated: " +
+                    first_line(e.what_without_backtrace()));
+  }
 }
 
 // What the graph does with an input: "integer" if it feeds embedding

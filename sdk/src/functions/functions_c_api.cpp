@@ -51,8 +51,9 @@ MX_API mx_status* mx_model_modules_json(const mx_model* model, const char* optio
     require(model, "model");
     require(out_json, "out_json");
     *out_json = nullptr;
-    parse_options(options_json, "modules options", {});
-    copy_out_text(dump_text(inspect::modules_json(*model)), out_json, out_size);
+    const auto options = parse_options(options_json, "modules options", {"statistics"});
+    copy_out_text(inspect::modules_json_text(*model, option_bool(options, "statistics", false)),
+                  out_json, out_size);
   });
 }
 

@@ -42,7 +42,7 @@ struct Module {
   std::optional<bool> executed;
   std::optional<int64_t> execution_order;
   std::optional<std::vector<ForwardStep>> forward;  // nullopt: not known
-  Json extra = Json::object();        // keys this version does not know
+  Json extra;  // keys this version does not know; null when there are none
 };
 
 // A node's record. It is keyed by the node's name when that name is
@@ -56,7 +56,7 @@ struct NodeRecord {
   std::string module;  // module path
   std::string tag;     // "" = derive from the module tree
   Evidence evidence = Evidence::root;
-  Json extra = Json::object();
+  Json extra;  // null when there are no unknown keys
   std::optional<int64_t> index;  // position of the node in graph.node
 };
 
@@ -65,7 +65,7 @@ struct Document {
   Json model;     // null when absent
   std::vector<Module> modules;
   std::vector<NodeRecord> nodes;
-  Json extra = Json::object();
+  Json extra;  // null when there are no unknown keys
 
   bool empty() const { return modules.empty() && nodes.empty(); }
   // The record at node position `index`, for a document attached to a

@@ -19,38 +19,49 @@ namespace {
 
 std::string quoted(const std::string& s) { return "'" + printable(s) + "'"; }
 
+// The JSON path of member `key` of the object at `prefix` ("modules[3]" +
+// "class" -> "modules[3].class"; a top-level member is its key). Built only
+// when an error is reported: composing it for every member read was a
+// string allocation per field of a 1,000,000-module document.
+std::string field_name(const std::string& prefix, const char* key) {
+  return prefix.empty() ? std::string(key) : prefix + "." + key;
+}
+
 // Reads an object member, checking its JSON type; nullptr if absent.
 const Json* member(const Json& obj, const char* key, const std::string& where,
-                   const std::string& field, Json::value_t type, bool required) {
+                   const std::string& prefix, Json::value_t type, bool required) {
   auto it = obj.find(key);
   if (it == obj.end()) {
-    if (required) schema_error(where, field, "required field is missing");
+    if (required) schema_error(where, field_name(prefix, key), "required field is missing");
     return nullptr;
   }
   bool ok = it->type() == type ||
             (type == Json::value_t::number_integer && it->is_number_unsigned());
-  if (!ok) schema_error(where, field, std::string("must be ") + Json(type).type_name() +
-                                          ", got " + it->type_name());
+  if (!ok)
+    schema_error(where, field_name(prefix, key),
+                 std::string("must be ") + Json(type).type_name() + ", got " + it->type_name());
   return &*it;
 }
 
 const Json* string_member(const Json& o, const char* key, const std::string& where,
                           const std::string& prefix, bool required) {
-  return member(o, key, where, prefix + "." + key, Json::value_t::string, required);
+  return member(o, key, where, prefix, Json::value_t::string, required);
 }
 
 std::optional<int64_t> int_member(const Json& o, const char* key, const std::string& where,
                                   const std::string& prefix) {
-  if (o.contains(key) && o[key].is_null()) return std::nullopt;
-  const Json* v = member(o, key, where, prefix + "." + key,
-                         Json::value_t::number_integer, false);
+  auto it = o.find(key);
+  if (it != o.end() && it->is_null()) return std::nullopt;
+  const Json* v = member(o, key, where, prefix, Json::value_t::number_integer, false);
   if (v) return v->get<int64_t>();
   return std::nullopt;
 }
 
-// Keys this version knows are consumed; the rest travel in `extra`.
+// Keys this version knows are consumed; the rest travel in `extra`, which
+// stays null (no allocation) when there are none — the common case, once
+// per module of a document that may hold a million.
 Json leftovers(const Json& obj, std::initializer_list<const char*> known) {
-  Json extra = Json::object();
+  Json extra;
   for (const auto& item : obj.items()) {
     bool is_known = false;
     for (const char* k : known) is_known = is_known || item.key() == k;
@@ -103,7 +114,8 @@ Module parse_module(const Json& j, const std::string& where, const std::string& 
   if (auto* q = string_member(j, "qualified_class", where, at, false)) m.qualified_class = *q;
   if (j.contains("parent") && !j["parent"].is_null())
     m.parent = string_member(j, "parent", where, at, false)->get<std::string>();
-  if (auto* c = member(j, "children", where, at + ".children", Json::value_t::array, false)) {
+  if (auto* c = member(j, "children", where, at, Json::value_t::array, false)) {
+    m.children.reserve(c->size());
     for (size_t i = 0; i < c->size(); ++i) {
       if (!(*c)[i].is_string())
         schema_error(where, at + ".children[" + std::to_string(i) + "]", "must be a string");
@@ -113,11 +125,11 @@ Module parse_module(const Json& j, const std::string& where, const std::string& 
   if (auto* t = string_member(j, "tag", where, at, false)) m.tag = *t;
   m.parameters = int_member(j, "parameters", where, at);
   m.own_parameters = int_member(j, "own_parameters", where, at);
-  if (auto* e = member(j, "executed", where, at + ".executed", Json::value_t::boolean, false))
+  if (auto* e = member(j, "executed", where, at, Json::value_t::boolean, false))
     m.executed = e->get<bool>();
   m.execution_order = int_member(j, "execution_order", where, at);
   if (j.contains("forward") && !j["forward"].is_null()) {
-    const Json* f = member(j, "forward", where, at + ".forward", Json::value_t::array, false);
+    const Json* f = member(j, "forward", where, at, Json::value_t::array, false);
     m.forward = parse_forward(*f, where, at + ".forward");
   }
   m.extra = leftovers(j, {"path", "class", "qualified_class", "parent", "children", "tag",
@@ -152,6 +164,13 @@ NodeRecord parse_record_at(const Json& j, const std::string& where, const std::s
 // fuzz/targets/hierarchy_json.cpp: {"path":"a","parent":"b"},
 // {"path":"b","parent":"a"} grew a vector until out of memory), so it is a
 // schema error.
+// `path` is `parent` + "." + a name (compared in place: building the
+// prefix string cost an allocation per module).
+bool is_child_path(const std::string& path, const std::string& parent) {
+  return path.size() > parent.size() && path[parent.size()] == '.' &&
+         path.compare(0, parent.size(), parent) == 0;
+}
+
 std::string parent_for_walk(const Module& m) {
   if (m.parent) return *m.parent;
   auto dot = m.path.rfind('.');
@@ -191,6 +210,7 @@ void check_parent_chains(const Document& doc, const std::string& where) {
 std::vector<Module> parse_modules(const Json& json, const std::string& where) {
   if (!json.is_array()) schema_error(where, "modules", "must be an array");
   std::vector<Module> modules;
+  modules.reserve(json.size());
   for (size_t i = 0; i < json.size(); ++i)
     modules.push_back(parse_module(json[i], where, "modules[" + std::to_string(i) + "]"));
   return modules;
@@ -208,9 +228,10 @@ Document parse_document(const Json& json, const std::string& where) {
   Document doc;
   if (json.contains("producer")) doc.producer = json["producer"];
   if (json.contains("model")) doc.model = json["model"];
-  member(json, "modules", where, "modules", Json::value_t::array, true);
+  member(json, "modules", where, "", Json::value_t::array, true);
   doc.modules = parse_modules(json["modules"], where);
-  const Json* nodes = member(json, "nodes", where, "nodes", Json::value_t::array, true);
+  const Json* nodes = member(json, "nodes", where, "", Json::value_t::array, true);
+  doc.nodes.reserve(nodes->size());
   for (size_t i = 0; i < nodes->size(); ++i)
     doc.nodes.push_back(
         parse_record_at((*nodes)[i], where, "nodes[" + std::to_string(i) + "]", true));
@@ -256,8 +277,7 @@ void validate_consistency(const Document& doc, const std::string& where) {
     // path. Tags and dynamo namespaces cut the child's name out of its path
     // after the parent's (fuzz/corpus/hierarchy_json/parent_disagrees_with_path.json
     // reached a substr past the end).
-    if (m.parent && !m.path.empty() && !m.parent->empty() &&
-        m.path.compare(0, m.parent->size() + 1, *m.parent + ".") != 0)
+    if (m.parent && !m.path.empty() && !m.parent->empty() && !is_child_path(m.path, *m.parent))
       schema_error(where, at + ".parent",
                    quoted(*m.parent) + " is not a prefix of the module's path " + quoted(m.path));
     for (size_t c = 0; c < m.children.size(); ++c)

@@ -1,17 +1,15 @@
 #include "inspect/modules.hpp"
 
-#include <algorithm>
-#include <map>
-#include <set>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "functions/graph_utils.hpp"
+#include "hierarchy/serialize.hpp"
+#include "util/json_text.hpp"
 
 namespace modelexport::inspect {
 namespace {
-
-using Json = nlohmann::ordered_json;
 
 std::string parent_of(const std::string& path) {
   const auto dot = path.rfind('.');
@@ -22,6 +20,122 @@ int64_t elements(const onnx::TensorProto& t) {
   int64_t n = 1;
   for (auto d : t.dims()) n *= d;
   return n;
+}
+
+// Rows in tree order, then modules only records mention; the root first
+// when the tree lacks it. Views into `doc` and `leaves`.
+std::vector<std::string_view> row_order(const hierarchy::Document& doc,
+                                        const std::vector<functions::LeafNode>& leaves) {
+  std::vector<std::string_view> order;
+  std::unordered_set<std::string_view> known;
+  order.reserve(doc.modules.size() + 1);
+  known.reserve(doc.modules.size() + 1);
+  for (const auto& m : doc.modules)
+    if (known.insert(m.path).second) order.push_back(m.path);
+  for (const auto& l : leaves)
+    if (known.insert(l.module).second) order.push_back(l.module);
+  if (!known.count("")) order.insert(order.begin(), std::string_view());
+  return order;
+}
+
+// Per-path sums, credited to a module and each of its ancestors. Only the
+// paths of nodes' modules and their ancestors get entries: a lookup of any
+// other path is 0, without inserting it.
+struct Tally {
+  std::unordered_map<std::string, int64_t> own, total, own_params, total_params;
+  std::unordered_map<std::string, OpCounts> ops, ops_total;
+};
+
+template <typename Map>
+typename Map::mapped_type value_or_empty(const Map& map, const std::string& key) {
+  auto it = map.find(key);
+  return it == map.end() ? typename Map::mapped_type{} : it->second;
+}
+
+Tally tally(const mx_model& model, const std::vector<functions::LeafNode>& leaves,
+            const hierarchy::ModuleIndex& index) {
+  // The tree's parent when the module has one, else the path's prefix.
+  auto up = [&](const std::string& p) -> std::string {
+    const hierarchy::Module* m = index.find(p);
+    return m && m->parent ? *m->parent : parent_of(p);
+  };
+  Tally t;
+  for (const auto& l : leaves) {
+    const std::string op = (l.node->domain().empty() ? "" : l.node->domain() + "::") + l.node->op_type();
+    t.own[l.module]++;
+    t.ops[l.module][op]++;
+    std::string p = l.module;
+    for (int guard = 0; guard < 256; ++guard) {
+      t.total[p]++;
+      t.ops_total[p][op]++;
+      if (p.empty()) break;
+      p = up(p);
+    }
+  }
+  // Parameters: the tree's figures when present, else initializer
+  // elements credited to the module of their first consumer (flat models).
+  std::unordered_map<std::string, const onnx::TensorProto*> inits;
+  for (const auto& init : model.proto.graph().initializer()) inits[init.name()] = &init;
+  std::unordered_set<std::string> credited;
+  for (const auto& l : leaves) {
+    if (!l.call_chain.empty()) continue;
+    for (const auto& in : l.node->input()) {
+      auto it = inits.find(in);
+      if (it == inits.end() || !credited.insert(in).second) continue;
+      const int64_t n = elements(*it->second);
+      t.own_params[l.module] += n;
+      std::string p = l.module;
+      for (int guard = 0; guard < 256; ++guard) {
+        t.total_params[p] += n;
+        if (p.empty()) break;
+        p = up(p);
+      }
+    }
+  }
+  return t;
+}
+
+// A JSON integer as nlohmann writes it.
+void append_int(std::string& out, int64_t v) { out += std::to_string(v); }
+
+void append_op_counts(std::string& out, const OpCounts& ops) {
+  out += '{';
+  bool first = true;
+  for (const auto& [op, n] : ops) {
+    if (!first) out += ',';
+    first = false;
+    append_json_string(out, op);
+    out += ':';
+    append_int(out, n);
+  }
+  out += '}';
+}
+
+void append_row(std::string& out, const ModuleRow& r) {
+  out += "{\"path\":";
+  append_json_string(out, r.path);
+  out += ",\"class\":";
+  append_json_string(out, r.class_name);
+  out += ",\"tag\":";
+  append_json_string(out, r.tag);
+  out += ",\"depth\":";
+  append_int(out, r.depth);
+  out += ",\"own_nodes\":";
+  append_int(out, r.own_nodes);
+  out += ",\"total_nodes\":";
+  append_int(out, r.total_nodes);
+  out += ",\"own_parameters\":";
+  append_int(out, r.own_parameters);
+  out += ",\"parameters\":";
+  append_int(out, r.parameters);
+  out += ",\"ops\":";
+  append_op_counts(out, r.ops);
+  out += ",\"ops_total\":";
+  append_op_counts(out, r.ops_total);
+  out += ",\"function\":";
+  if (r.function) append_json_string(out, *r.function);
+  else out += "null";
+  out += '}';
 }
 
 }  // namespace
@@ -35,102 +149,95 @@ std::string nearest_known(const std::string& path, const hierarchy::ModuleIndex&
   }
 }
 
-Json modules_json(const mx_model& model) {
+ModuleStats module_stats(const mx_model& model) {
   const auto& doc = model.hierarchy;
   const auto leaves = functions::expand(model.proto, doc);
   const auto fn_of = functions::instance_functions(model.proto, doc);
+  const hierarchy::ModuleIndex index(doc);
+  const Tally t = tally(model, leaves, index);
 
-  // Rows in tree order, then modules only records mention.
-  std::vector<std::string> order;
-  std::unordered_set<std::string> known;
-  known.reserve(doc.modules.size());
-  for (const auto& m : doc.modules)
-    if (known.insert(m.path).second) order.push_back(m.path);
-  for (const auto& l : leaves)
-    if (known.insert(l.module).second) order.push_back(l.module);
-  if (!known.count("")) order.insert(order.begin(), ""), known.insert("");
-
-  std::unordered_map<std::string, std::string> parent;
-  parent.reserve(doc.modules.size());
-  for (const auto& m : doc.modules)
-    if (m.parent) parent[m.path] = *m.parent;
-  auto up = [&](const std::string& p) -> std::string {
-    auto it = parent.find(p);
-    return it != parent.end() ? it->second : parent_of(p);
-  };
-
-  std::unordered_map<std::string, int64_t> own, total;
-  std::unordered_map<std::string, std::map<std::string, int64_t>> ops, ops_total;
-  for (const auto& l : leaves) {
-    const std::string op = (l.node->domain().empty() ? "" : l.node->domain() + "::") + l.node->op_type();
-    own[l.module]++;
-    ops[l.module][op]++;
-    std::string p = l.module;
-    for (int guard = 0; guard < 256; ++guard) {
-      total[p]++;
-      ops_total[p][op]++;
-      if (p.empty()) break;
-      p = up(p);
-    }
+  ModuleStats stats;
+  stats.nodes = leaves.size();
+  stats.top_level_nodes = model.proto.graph().node_size();
+  const auto order = row_order(doc, leaves);
+  stats.modules.reserve(order.size());
+  for (std::string_view view : order) {
+    ModuleRow r;
+    r.path = std::string(view);
+    const hierarchy::Module* m = index.find(r.path);
+    if (m) r.class_name = m->class_name, r.tag = m->tag;
+    r.depth = functions::path_depth(r.path);
+    r.own_nodes = value_or_empty(t.own, r.path);
+    r.total_nodes = value_or_empty(t.total, r.path);
+    r.own_parameters = m && m->own_parameters ? *m->own_parameters : value_or_empty(t.own_params, r.path);
+    r.parameters = m && m->parameters ? *m->parameters : value_or_empty(t.total_params, r.path);
+    r.ops = value_or_empty(t.ops, r.path);
+    r.ops_total = value_or_empty(t.ops_total, r.path);
+    if (auto f = fn_of.find(r.path); f != fn_of.end()) r.function = f->second;
+    stats.modules.push_back(std::move(r));
   }
-
-  // Parameters: the tree's figures when present, else initializer
-  // elements credited to the module of their first consumer (flat models).
-  std::unordered_map<std::string, int64_t> own_params, total_params;
-  {
-    std::unordered_map<std::string, const onnx::TensorProto*> inits;
-    for (const auto& t : model.proto.graph().initializer()) inits[t.name()] = &t;
-    std::set<std::string> credited;
-    for (const auto& l : leaves) {
-      if (!l.call_chain.empty()) continue;
-      for (const auto& in : l.node->input()) {
-        auto it = inits.find(in);
-        if (it == inits.end() || !credited.insert(in).second) continue;
-        const int64_t n = elements(*it->second);
-        own_params[l.module] += n;
-        std::string p = l.module;
-        for (int guard = 0; guard < 256; ++guard) {
-          total_params[p] += n;
-          if (p.empty()) break;
-          p = up(p);
-        }
-      }
-    }
-  }
-
   std::map<std::string, std::vector<std::string>> instances;
   for (const auto& [m, f] : fn_of) instances[f].push_back(m);
+  for (const auto& f : model.proto.functions()) {
+    if (f.domain() != functions::kFunctionDomain) continue;
+    stats.functions.push_back({f.name(), f.domain(), f.node_size(), instances[f.name()]});
+  }
+  return stats;
+}
 
-  const hierarchy::ModuleIndex index(doc);
+nlohmann::ordered_json modules_json(const mx_model& model) {
+  using Json = nlohmann::ordered_json;
+  const ModuleStats stats = module_stats(model);
   Json rows = Json::array();
-  for (const auto& path : order) {
-    const auto* m = index.find(path);
+  for (const auto& r : stats.modules) {
     Json row;
-    row["path"] = path;
-    row["class"] = m ? m->class_name : "";
-    row["tag"] = m ? m->tag : "";
-    row["depth"] = functions::path_depth(path);
-    row["own_nodes"] = own[path];
-    row["total_nodes"] = total[path];
-    row["own_parameters"] = m && m->own_parameters ? *m->own_parameters : own_params[path];
-    row["parameters"] = m && m->parameters ? *m->parameters : total_params[path];
-    row["ops"] = ops[path];
-    row["ops_total"] = ops_total[path];
-    auto f = fn_of.find(path);
-    row["function"] = f == fn_of.end() ? Json(nullptr) : Json(f->second);
+    row["path"] = r.path;
+    row["class"] = r.class_name;
+    row["tag"] = r.tag;
+    row["depth"] = r.depth;
+    row["own_nodes"] = r.own_nodes;
+    row["total_nodes"] = r.total_nodes;
+    row["own_parameters"] = r.own_parameters;
+    row["parameters"] = r.parameters;
+    row["ops"] = r.ops;
+    row["ops_total"] = r.ops_total;
+    row["function"] = r.function ? Json(*r.function) : Json(nullptr);
     rows.push_back(std::move(row));
   }
   Json fns = Json::array();
-  for (const auto& f : model.proto.functions()) {
-    if (f.domain() != functions::kFunctionDomain) continue;
-    fns.push_back({{"name", f.name()}, {"domain", f.domain()}, {"body_nodes", f.node_size()},
-                   {"instances", instances[f.name()]}});
-  }
+  for (const auto& f : stats.functions)
+    fns.push_back({{"name", f.name}, {"domain", f.domain}, {"body_nodes", f.body_nodes},
+                   {"instances", f.instances}});
   Json out;
-  out["nodes"] = leaves.size();
-  out["top_level_nodes"] = model.proto.graph().node_size();
+  out["nodes"] = stats.nodes;
+  out["top_level_nodes"] = stats.top_level_nodes;
   out["functions"] = fns;
   out["modules"] = rows;
+  return out;
+}
+
+std::string modules_json_text(const mx_model& model, bool statistics) {
+  const ModuleStats stats = module_stats(model);
+  std::string out = "{\"nodes\":" + std::to_string(stats.nodes) +
+                    ",\"top_level_nodes\":" + std::to_string(stats.top_level_nodes) +
+                    ",\"functions\":";
+  // A handful of entries: nlohmann writes them.
+  nlohmann::ordered_json fns = nlohmann::ordered_json::array();
+  for (const auto& f : stats.functions)
+    fns.push_back({{"name", f.name}, {"domain", f.domain}, {"body_nodes", f.body_nodes},
+                   {"instances", f.instances}});
+  out += dump_text(fns);
+  out += ",\"modules\":[";
+  for (size_t i = 0; i < stats.modules.size(); ++i) {
+    if (i) out += ',';
+    append_row(out, stats.modules[i]);
+  }
+  out += ']';
+  if (statistics) {
+    out += ",\"statistics\":";
+    out += dump_text(hierarchy::statistics_json(model.hierarchy));
+  }
+  out += '}';
   return out;
 }
 

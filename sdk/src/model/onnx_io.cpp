@@ -5,6 +5,7 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
+#include "model/message_depth.hpp"
 #include "util/error.hpp"
 
 namespace modelexport::model {
@@ -20,6 +21,12 @@ onnx::ModelProto parse_onnx(std::string_view bytes, const std::string& where) {
   in.SetTotalBytesLimit(INT_MAX);
   onnx::ModelProto proto;
   const bool ok = proto.ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
+  const int limit = google::protobuf::io::CodedInputStream::GetDefaultRecursionLimit();
+  if (!ok && message_depth(bytes, onnx::ModelProto::descriptor(), limit) > limit)
+    fail(MX_ERR_UNSUPPORTED, where + ": messages nested more than " + std::to_string(limit) +
+                                 " levels deep (graphs inside node attributes inside graphs …), "
+                                 "deeper than protobuf's limit of " + std::to_string(limit) +
+                                 "; the file is not read");
   if (!ok)
     fail(MX_ERR_PARSE, where + ": not an ONNX model (protobuf parse failed at byte " +
                            std::to_string(in.CurrentPosition()) + " of " +

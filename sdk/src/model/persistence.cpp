@@ -48,14 +48,14 @@ std::optional<hierarchy::Document> read_sidecar(const onnx::ModelProto& proto,
 }
 
 std::unique_ptr<mx_model> build(onnx::ModelProto proto, std::string source_path,
-                                const std::optional<hierarchy::Document>& sidecar,
+                                std::optional<hierarchy::Document> sidecar,
                                 DataFiles external_files = {}) {
   auto model = std::make_unique<mx_model>();
   model->proto = std::move(proto);
   model->source_path = std::move(source_path);
   model->external_files = std::move(external_files);
   const std::string where = display_name(*model);
-  set_hierarchy(*model, load_hierarchy(model->proto, sidecar, where), where);
+  set_hierarchy(*model, load_hierarchy(model->proto, std::move(sidecar), where), where);
   return model;
 }
 
@@ -161,7 +161,7 @@ std::unique_ptr<mx_model> load_model_file(const std::string& path) {
   DataFiles files = open_external_data(proto, path);
   check_tensor_data(proto, files, path);
   auto sidecar = read_sidecar(proto, path);
-  return build(std::move(proto), path, sidecar, std::move(files));
+  return build(std::move(proto), path, std::move(sidecar), std::move(files));
 }
 
 std::unique_ptr<mx_model> load_exported_bytes(std::string_view bytes, const std::string& source_path,

@@ -112,14 +112,16 @@ std::optional<Json> model_metadata_json(const onnx::ModelProto& proto, const cha
   }
 }
 
+// Moves the sidecar's fields (a copy of a million-module tree cost as much
+// as parsing it).
 void load_document_fields(const onnx::ModelProto& proto,
-                          const std::optional<hierarchy::Document>& sidecar,
+                          std::optional<hierarchy::Document>& sidecar,
                           const std::string& where, hierarchy::Document& doc) {
   if (sidecar) {
-    doc.producer = sidecar->producer;
-    doc.model = sidecar->model;
-    doc.modules = sidecar->modules;
-    doc.extra = sidecar->extra;
+    doc.producer = std::move(sidecar->producer);
+    doc.model = std::move(sidecar->model);
+    doc.modules = std::move(sidecar->modules);
+    doc.extra = std::move(sidecar->extra);
   }
   if (auto modules = model_metadata_json(proto, kModulesKey, where))
     doc.modules = hierarchy::parse_modules(*modules, where + ": model metadata " + kModulesKey);
@@ -148,18 +150,18 @@ void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc,
 }
 
 hierarchy::Document load_hierarchy(const onnx::ModelProto& proto,
-                                   const std::optional<hierarchy::Document>& sidecar,
+                                   std::optional<hierarchy::Document> sidecar,
                                    const std::string& where) {
   hierarchy::Document doc;
   load_document_fields(proto, sidecar, where, doc);
   // The sidecar's records by node position (model/record_keys.hpp); a
   // record that names no node of this graph is stale and not used.
   const auto& graph = proto.graph();
-  std::vector<const hierarchy::NodeRecord*> sidecar_records(static_cast<size_t>(graph.node_size()));
+  std::vector<hierarchy::NodeRecord*> sidecar_records(static_cast<size_t>(graph.node_size()));
   if (sidecar) {
     const NodeKeys keys(graph);
     std::string why;
-    for (const auto& r : sidecar->nodes)
+    for (auto& r : sidecar->nodes)
       if (auto at = keys.find(r, &why)) sidecar_records[*at] = &r;
   }
   for (int i = 0; i < graph.node_size(); ++i) {
@@ -167,7 +169,7 @@ hierarchy::Document load_hierarchy(const onnx::ModelProto& proto,
     auto record = record_from_metadata(node, where);
     if (!record) record = record_from_doc_string(node, where);
     if (!record && sidecar_records[static_cast<size_t>(i)])
-      record = *sidecar_records[static_cast<size_t>(i)];
+      record = std::move(*sidecar_records[static_cast<size_t>(i)]);
     if (!record) continue;
     record->name = to_valid_utf8(node.name());
     record->index = i;

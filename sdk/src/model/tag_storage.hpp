@@ -27,7 +27,7 @@ void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc,
 // node metadata, then doc_string, then the sidecar; the module tree comes
 // from model metadata, then the sidecar. `where` names the file.
 hierarchy::Document load_hierarchy(const onnx::ModelProto& proto,
-                                   const std::optional<hierarchy::Document>& sidecar,
+                                   std::optional<hierarchy::Document> sidecar,
                                    const std::string& where);
 
 }  // namespace modelexport::model

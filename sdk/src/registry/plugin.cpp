@@ -11,14 +11,19 @@
 namespace modelexport {
 namespace {
 
-// Boost.DLL folds dlerror() into its exception text after this marker; the
-// dlerror part is what tells a user why (wrong ELF class, not an ELF, …).
+// Boost.DLL folds dlerror() into its exception text, "… (dlerror system
+// message: FILE: WHY): ERRNO TEXT"; the dlerror part is what tells a user
+// which file and why (wrong ELF class, not an ELF, permission denied). The
+// errno text after it is a stale errno ("Bad file descriptor"), not the
+// cause: it used to be left dangling after the dlerror text.
 std::string dlerror_text(const std::string& what) {
   const std::string marker = "dlerror system message: ";
   auto pos = what.find(marker);
   if (pos == std::string::npos) return what;
   std::string text = what.substr(pos + marker.size());
-  if (!text.empty() && text.back() == ')') text.pop_back();
+  const auto close = text.rfind("): ");
+  if (close != std::string::npos) text.erase(close);
+  else if (!text.empty() && text.back() == ')') text.pop_back();
   return text;
 }
 

@@ -31,12 +31,11 @@ hierarchy::Json reparsed(const json& j) { return hierarchy::Json::parse(dump_tex
 hierarchy::Document build_document(GraphView&& graph, std::vector<Assignment>&& assignments,
                                    const ModuleTree& tree, const TaggingProvenance& provenance) {
   hierarchy::Document doc;
+  // Only a supplied hierarchy brings outside JSON into the document
+  // ("model", module entries), and load_supplied_hierarchy held it to the
+  // depth limit at the same nesting as here (dumping the whole tree again
+  // to check it cost a tenth of a million-module tag).
   const json model = model_json(tree, provenance);
-  if (tree.has_supplied() || !provenance.model.empty()) {
-    // Only a supplied hierarchy brings outside JSON into the document: hold
-    // it to the depth limit the document's text would have been held to.
-    check_json_depth(dump_text(json{{"model", model}, {"modules", tree.to_json()}}), "hierarchy");
-  }
   doc.producer = reparsed(producer_json(provenance));
   doc.model = reparsed(model);
   doc.modules = tree.to_modules();

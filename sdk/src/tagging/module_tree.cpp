@@ -4,6 +4,7 @@
 #include <cctype>
 #include <set>
 #include <string_view>
+#include <unordered_set>
 
 #include "hierarchy/parse.hpp"
 #include "tagging/module_path.hpp"
@@ -28,16 +29,27 @@ bool is_pure_container(const std::string& cls) {
 
 ModuleTree::ModuleTree(const json& supplied, const std::map<std::string, std::string>& classes)
     : classes_(classes) {
-  if (supplied.is_array())
-    for (const auto& m : supplied) {
-      if (!m.is_object() || !m.contains("path") || !m.at("path").is_string()) continue;
-      std::string path = m.at("path").get<std::string>();
-      if (modules_.emplace(path, m).second) supplied_order_.push_back(path);
-      // A supplied class beats a strategy's guess.
-      if (m.contains("class") && m.at("class").is_string())
-        classes_[path] = m.at("class").get<std::string>();
-    }
+  add_supplied(supplied);
   add_path("");
+}
+
+ModuleTree::ModuleTree(json&& supplied, const std::map<std::string, std::string>& classes)
+    : owned_(std::move(supplied)), classes_(classes) {
+  add_supplied(owned_);
+  add_path("");
+}
+
+void ModuleTree::add_supplied(const json& supplied) {
+  if (!supplied.is_array()) return;
+  modules_.reserve(supplied.size());
+  for (const auto& m : supplied) {
+    if (!m.is_object() || !m.contains("path") || !m.at("path").is_string()) continue;
+    std::string path = m.at("path").get<std::string>();
+    if (modules_.emplace(path, &m).second) supplied_order_.push_back(path);
+    // A supplied class beats a strategy's guess.
+    if (m.contains("class") && m.at("class").is_string())
+      classes_[path] = m.at("class").get<std::string>();
+  }
 }
 
 void ModuleTree::add_path(const std::string& path) {
@@ -64,8 +76,9 @@ const std::string& ModuleTree::tag_of(const std::string& path) const {
 
 std::string ModuleTree::compute_tag(const std::string& path) const {
   auto it = modules_.find(path);
-  if (it != modules_.end() && it->second.contains("tag") && it->second.at("tag").is_string())
-    return it->second.at("tag").get<std::string>();  // supplied tags are authoritative
+  if (it != modules_.end() && it->second && it->second->contains("tag") &&
+      it->second->at("tag").is_string())
+    return it->second->at("tag").get<std::string>();  // supplied tags are authoritative
   const std::string& cls = class_of(path);
   // An unknown root is "/" so that no tag is ever empty (the hierarchy
   // layer's convention); its children then start from "".
@@ -96,37 +109,67 @@ std::vector<const std::string*> ModuleTree::sorted_paths() const {
 }
 
 json ModuleTree::to_json() const {
-  std::map<std::string, json> filled;
-  for (const auto& [path, entry] : modules_)
-    filled.emplace(path, entry.is_null() ? json{{"path", path}} : entry);
-  for (auto& [path, entry] : filled) {
+  // Entries in output order: supplied ones first, in their order, then every
+  // other path sorted (the parents of supplied paths that no entry names are
+  // among them: they only list children). One entry per path, moved into the
+  // result: a tree of a million supplied modules used to be copied three
+  // times through std::map and std::set.
+  std::vector<std::string> missing_parents;
+  {
+    std::unordered_set<std::string> seen;
+    for (const auto& kv : modules_) {
+      if (kv.first.empty()) continue;
+      std::string parent = parent_path(kv.first);
+      if (!modules_.count(parent) && seen.insert(parent).second) missing_parents.push_back(parent);
+    }
+  }
+  std::vector<const std::string*> order;
+  order.reserve(modules_.size() + missing_parents.size());
+  std::unordered_set<std::string_view> supplied(supplied_order_.begin(), supplied_order_.end());
+  for (const auto& path : supplied_order_) order.push_back(&path);
+  const size_t first_other = order.size();
+  for (const auto& kv : modules_)
+    if (!supplied.count(kv.first)) order.push_back(&kv.first);
+  for (const auto& path : missing_parents) order.push_back(&path);
+  std::sort(order.begin() + static_cast<std::ptrdiff_t>(first_other), order.end(),
+            [](const std::string* a, const std::string* b) { return *a < *b; });
+
+  std::vector<json> entries(order.size());
+  std::unordered_map<std::string_view, size_t> at;
+  at.reserve(order.size());
+  for (size_t i = 0; i < order.size(); ++i) at.emplace(*order[i], i);
+  // Children an entry already lists, for entries supplied with some: a set
+  // instead of std::find over the array (quadratic for a parent with many
+  // children, e.g. 50,000 layers under one encoder).
+  std::unordered_map<size_t, std::unordered_set<std::string>> listed;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const std::string& path = *order[i];
+    auto it = modules_.find(path);
+    if (it == modules_.end()) continue;  // a missing parent: children only
+    json& entry = entries[i];
+    entry = it->second ? *it->second : json{{"path", path}};
     if (!entry.contains("class")) entry["class"] = class_of(path);
     if (!entry.contains("tag")) entry["tag"] = tag_of(path);
     if (!entry.contains("parent")) entry["parent"] = path.empty() ? json(nullptr) : json(parent_path(path));
     if (!entry.contains("children")) entry["children"] = json::array();
-  }
-  // Children already listed, per parent: a set instead of std::find over the
-  // JSON array (quadratic for a parent with many children, e.g. 50,000
-  // layers under one encoder).
-  std::map<std::string, std::set<std::string>> listed;
-  for (const auto& [path, entry] : filled) {
-    auto& set = listed[path];
-    if (entry.at("children").is_array())
-      for (const auto& c : entry.at("children"))
+    const json& children = entry.at("children");
+    if (children.is_array() && !children.empty()) {
+      auto& set = listed[i];
+      for (const auto& c : children)
         if (c.is_string()) set.insert(c.get<std::string>());
+    }
   }
   for (const std::string* path : sorted_paths()) {
     if (path->empty()) continue;
-    const std::string parent = parent_path(*path);
-    json& p = filled[parent];
-    if (!p["children"].is_array()) p["children"] = json::array();
-    if (listed[parent].insert(*path).second) p["children"].push_back(*path);
+    const size_t p = at.at(parent_path(*path));
+    json& parent = entries[p];
+    if (!parent["children"].is_array()) parent["children"] = json::array();
+    auto l = listed.find(p);
+    if (l == listed.end() || l->second.insert(*path).second) parent["children"].push_back(*path);
   }
   json out = json::array();
-  const std::set<std::string> supplied(supplied_order_.begin(), supplied_order_.end());
-  for (const auto& path : supplied_order_) out.push_back(filled[path]);
-  for (const auto& [path, entry] : filled)
-    if (!supplied.count(path)) out.push_back(entry);
+  out.get_ref<json::array_t&>().reserve(entries.size());
+  for (auto& entry : entries) out.push_back(std::move(entry));
   return out;
 }
 
@@ -135,7 +178,7 @@ std::vector<hierarchy::Module> ModuleTree::to_modules() const {
   // ancestors): they take the JSON route, whose checks and messages are the
   // hierarchy parser's.
   if (!supplied_order_.empty())
-    return hierarchy::parse_modules(hierarchy::Json::parse(dump_text(to_json())), "hierarchy");
+    return hierarchy::parse_modules(hierarchy::Json(to_json()), "hierarchy");
   // Only add_path modules: every entry is {"path"} + what to_json fills in,
   // and every parent is present.
   const std::vector<const std::string*> paths = sorted_paths();

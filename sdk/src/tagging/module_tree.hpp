@@ -17,8 +17,16 @@ namespace modelexport {
 class ModuleTree {
  public:
   // `supplied`: the "modules" array of a supplied hierarchy (may be empty);
-  // its entries are kept as they are, in their order.
+  // its entries are kept as they are, in their order. They are read in
+  // place, not copied (a million supplied modules were copied into every
+  // tree): `supplied` must outlive the tree, or be a temporary, which the
+  // tree then keeps.
   ModuleTree(const nlohmann::json& supplied, const std::map<std::string, std::string>& classes);
+  ModuleTree(nlohmann::json&& supplied, const std::map<std::string, std::string>& classes);
+  ModuleTree(ModuleTree&&) = default;
+  ModuleTree& operator=(ModuleTree&&) = default;
+  ModuleTree(const ModuleTree&) = delete;  // entries point into `supplied`
+  ModuleTree& operator=(const ModuleTree&) = delete;
 
   // Adds `path` and all its ancestors.
   void add_path(const std::string& path);
@@ -46,9 +54,12 @@ class ModuleTree {
   std::string compute_tag(const std::string& path) const;
   std::vector<const std::string*> sorted_paths() const;
 
-  // path → the supplied entry, or null for a module added by add_path
+  void add_supplied(const nlohmann::json& supplied);
+
+  nlohmann::json owned_;  // a supplied temporary (moving it keeps its elements in place)
+  // path → the supplied entry, or nullptr for a module added by add_path
   // (its entry is {"path": path}; no JSON is allocated for it).
-  std::unordered_map<std::string, nlohmann::json> modules_;
+  std::unordered_map<std::string, const nlohmann::json*> modules_;
   std::vector<std::string> supplied_order_;
   std::map<std::string, std::string> classes_;
   mutable std::unordered_map<std::string, std::string> tags_;

@@ -73,6 +73,10 @@ json load_supplied_hierarchy(const json& option) {
     where = "hierarchy file '" + option.get<std::string>() + "'";
     doc = read_json_file(option.get<std::string>());
   } else if (option.is_object()) {
+    // Text is held to the depth limit when read; a value handed over
+    // already parsed is held to it here (the document built from it is
+    // copied and destroyed recursively).
+    check_json_value_depth(option, where);
     doc = option;
   } else {
     fail(MX_ERR_INVALID_ARGUMENT, "option \"hierarchy\" must be an object or a file path");
