@@ -27,6 +27,10 @@ struct ExportOptions {
   // model.onnx + model.onnx.data. Empty: external data is impossible, a
   // model over the limit is an error.
   std::string output_dir;
+  // The host takes weights by reference to model_path (protocol
+  // "weights_by_reference"): parameters stored as they are in the .pt are
+  // answered as (offset, length) in it, not copied (source_offsets.h).
+  bool weights_by_reference = false;
   // Told how far the walk is (ops lowered, ops in the graph); returns false
   // when the caller asked to stop, and the export then fails with
   // MX_ERR_CANCELLED. Empty: nobody listens (plugin/entry.cpp connects it

@@ -81,6 +81,9 @@ int32_t ts_run(void* state, const char* request, size_t request_size, mx_plugin_
       o.external_data = req["external_data"].get<bool>() ? mxts::ExternalData::yes : mxts::ExternalData::no;
     }
     o.output_dir = req.value("output_dir", std::string());
+    // A host that reads weights from the source file itself: refer to the
+    // .pt's stored storages instead of copying them into the answer.
+    o.weights_by_reference = req.value("weights_by_reference", false);
     // Plugin ABI 1.1: the walk reports to the host (an older host has no
     // progress function: nothing is reported).
     if (MX_HOST_API_HAS(&h, progress) && h.progress)
