@@ -1,41 +1,41 @@
 #!/usr/bin/env python3
-"""modelexport vs torch.onnx.export: wall time and peak memory on real-size models.
+"""floor / modelexport / torch.onnx.export: wall time and peak memory on real-size models.
 
-Not a test: run it by hand on a machine where scripts/setup.sh has run.
+Not a test: run it by hand on a machine where scripts/setup.sh --with-tests has run.
 
-    .venv/bin/python benchmarks/export_benchmark.py            # resnet50 and bert-base
+    MODELEXPORT_PLUGIN_PATH=build/plugins-out .venv/bin/python benchmarks/export_benchmark.py \
+        --modelexport build/sdk/modelexport --floor build/plugins/torchscript/mxts-floor
     .venv/bin/python benchmarks/export_benchmark.py --models bert --out-dir /tmp/bench
+    # another build on the same traced files: --pt-dir <earlier out-dir> [--no-torch]
 
 For each model (random weights, fixed seed):
   1. build and trace it with torch (the venv sees Debian's torch 1.13, the one
      matching LibTorch) and save model.pt                       [own subprocess]
-  2. `modelexport export model.pt -o model.mx.onnx --input ... --opset 17`
+  2. the floor: `mxts-floor model.pt floor.onnx` (LibTorch loads the .pt and
+     writes every parameter and buffer as an initializer: the least any
+     exporter must do; plugins/torchscript/tools/mxts_floor.cpp)  [own subprocess]
+  3. `modelexport export model.pt -o model.mx.onnx --input ... --opset 17`
                                                                 [own subprocess]
-  3. torch.onnx.export of the same traced model (opset 17, same dynamic
+  4. torch.onnx.export of the same traced model (opset 17, same dynamic
      axes) from a fresh interpreter that loads model.pt           [own subprocess]
 Each measurement runs in its own child process and is reaped with os.wait4,
 so its peak RSS (ru_maxrss) is that child's alone. Times are whole-process
-wall times (loading torch included on both sides); the torch row also shows
-the time of the export call itself. The evidence mix comes from the sidecar
-hierarchy document that modelexport writes (`statistics.evidence`).
+wall times (loading LibTorch/torch included everywhere). The table shows
+modelexport / floor (time and memory) and torch / modelexport (time). The
+evidence mix comes from the sidecar hierarchy document that modelexport
+writes (`statistics.evidence`).
 
-Models: resnet50 (torchvision, 1x3x224x224) and a BERT-base-size BertModel
-(Hugging Face transformers from a config: 12 layers, hidden 768, 12 heads;
-1x128 tokens).
+Models: resnet50 and vit_b_16 (torchvision, 1x3x224x224) and a BERT-base-size
+BertModel (Hugging Face transformers from a config: 12 layers, hidden 768,
+12 heads; 1x128 tokens).
 
-Measured 2026-11-23 (2 shared cores, other builds running; commit after
-5f3deb3), `--modelexport build/sdk/modelexport`:
+Measured 2025-11-25 (2 shared cores, other builds running), branch tsmeta;
+docs/export-benchmark.md has the before/after tables:
 
-    model      tool                 wall s  peak MB  nodes   time ratio mem ratio
-    resnet50   modelexport            2.53      491    176        0.68x     0.58x
-               torch.onnx.export      3.71      843    169   (export call 1.95 s)
-    bert       modelexport           15.56     1484    992        0.90x     0.62x
-               torch.onnx.export     17.20     2406   1239   (export call 14.66 s)
-
-Evidence mix of the modelexport files: 100% direct on both (no propagated,
-no root fallback); nodes on the root module itself (`statistics.at_root`,
-ops of the root's own forward): resnet50 2 (the flatten), BERT 30 (the
-attention-mask preparation of BertModel.forward).
+    model      floor              modelexport        x floor (t/mem)  torch.onnx.export  torch/mx time
+    resnet50   1.60 s / 384 MB    2.11 s / 269 MB    1.32x / 0.70x    7.34 s / 846 MB    3.47x
+    vit_b_16   3.09 s / 838 MB    2.42 s / 503 MB    0.78x / 0.60x    FAILED (_native_multi_head_attention)
+    bert       4.74 s / 1,028 MB  3.73 s / 706 MB    0.79x / 0.69x    28.23 s / 2,399 MB 7.57x
 """
 from __future__ import annotations
 
@@ -183,7 +183,9 @@ def default_floor() -> str:
 
 
 def fmt_run(run: Run) -> str:
-    return f"{run.wall_s:.2f} s / {run.peak_rss_mb:,.0f} MB" if run.ok else "FAILED"
+    if run.ok:
+        return f"{run.wall_s:.2f} s / {run.peak_rss_mb:,.0f} MB"
+    return "skipped" if run.error.startswith("skipped") else "FAILED"
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -197,6 +199,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                         help="the floor program, mxts-floor (built with the tests: "
                              "build/plugins/torchscript/mxts-floor)")
     parser.add_argument("--no-torch", action="store_true", help="skip torch.onnx.export")
+    parser.add_argument("--pt-dir", help="take <name>.pt from this folder (a previous run's --out-dir) "
+                                         "instead of tracing: before/after runs measure the same files")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
@@ -222,13 +226,18 @@ def main(argv: Optional[List[str]] = None) -> int:
     for name in names:
         print(f"== {name}", flush=True)
         pt = out_dir / f"{name}.pt"
-        trace = measure(self_cmd("trace", name, str(pt)), out_dir / f"{name}.trace.log")
+        if args.pt_dir:
+            pt = Path(args.pt_dir) / f"{name}.pt"
+            trace = Run(pt.exists(), 0.0, 0.0, {}, "" if pt.exists() else f"{pt} not found")
+        else:
+            trace = measure(self_cmd("trace", name, str(pt)), out_dir / f"{name}.trace.log")
         if not trace.ok:
             print(f"   trace failed: {trace.error}")
             results[name] = {"trace": asdict(trace)}
             continue
-        print(f"   traced: {trace.detail.get('parameters', 0) / 1e6:.1f} M parameters "
-              f"({trace.wall_s:.1f} s)", flush=True)
+        if not args.pt_dir:
+            print(f"   traced: {trace.detail.get('parameters', 0) / 1e6:.1f} M parameters "
+                  f"({trace.wall_s:.1f} s)", flush=True)
 
         floor_out = out_dir / f"{name}.floor.onnx"
         floor_run = measure([args.floor, str(pt), str(floor_out)], out_dir / f"{name}.floor.log")
