@@ -29,7 +29,7 @@ Models: resnet50 and vit_b_16 (torchvision, 1x3x224x224) and a BERT-base-size
 BertModel (Hugging Face transformers from a config: 12 layers, hidden 768,
 12 heads; 1x128 tokens).
 
-Measured 2025-11-25 (2 shared cores, other builds running), branch tsmeta;
+Measured 2026-11-25 (2 shared cores, other builds running), branch tsmeta;
 docs/export-benchmark.md has the before/after tables:
 
     model      floor              modelexport        x floor (t/mem)  torch.onnx.export  torch/mx time
