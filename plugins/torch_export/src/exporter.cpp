@@ -42,7 +42,7 @@ NodePlace place_of(const json& node, std::map<std::string, SeenModule>& seen) {
   NodePlace p;
   const json& meta = node.value("metadata", json::object());
   if (!meta.contains("nn_module_stack")) return p;
-  for (const auto& e : parse_module_stack(meta["nn_module_stack"].get<std::string>())) {
+  for (const auto& e : parse_module_stack(meta.at("nn_module_stack").get<std::string>())) {
     seen.emplace(e.path, SeenModule{e.qualified_class, static_cast<int>(seen.size())});  // first call wins
     p.module = e.path;
     p.placed = true;
@@ -56,7 +56,7 @@ void collect_missing(const json& graph, std::map<std::string, std::vector<std::s
                      std::map<std::string, SeenModule>& seen) {
   for (const auto& node : graph.at("nodes")) {
     for (const auto& in : node.at("inputs"))  // bodies of higher-order ops
-      if (in.at("arg").contains("as_graph")) collect_missing(in["arg"]["as_graph"].at("graph"), missing, seen);
+      if (in.at("arg").contains("as_graph")) collect_missing(in.at("arg").at("as_graph").at("graph"), missing, seen);
     const std::string target = target_of(node);
     if (find_lowering(target)) continue;
     auto& where = missing[target];
@@ -113,9 +113,9 @@ void lower_node(LowerCtx& cx, const json& node, std::map<std::string, SeenModule
   const size_t first = cx.records.size();
   for (const auto& in : node.at("inputs")) {  // every tensor the node reads must be defined before it
     const json& a = in.at("arg");
-    if (a.contains("as_tensor") && !cx.values.count(a["as_tensor"]["name"].get<std::string>()))
+    if (a.contains("as_tensor") && !cx.values.count(a.at("as_tensor").at("name").get<std::string>()))
       cx.unsupported("input '" + in.value("name", std::string()) + "' reads value '" +
-                     a["as_tensor"]["name"].get<std::string>() + "', which nothing defines before this node");
+                     a.at("as_tensor").at("name").get<std::string>() + "', which nothing defines before this node");
   }
   find_lowering(cx.target)(cx);
   if (!place.placed)
@@ -147,10 +147,10 @@ std::vector<mx::aten_onnx::ModuleInfo> module_infos(const Program& p, const Stor
   // Modules the program knows (module_call_graph) but no node ran in: an
   // eval-mode Dropout after run_decompositions(). Class unknown.
   const json& gm = p.model.at("graph_module");
-  if (gm.contains("module_call_graph") && gm["module_call_graph"].is_array())
-    for (const auto& entry : gm["module_call_graph"])
-      if (entry.is_object() && entry.contains("fqn") && entry["fqn"].is_string()) {
-        const std::string fqn = entry["fqn"].get<std::string>();
+  if (gm.contains("module_call_graph") && gm.at("module_call_graph").is_array())
+    for (const auto& entry : gm.at("module_call_graph"))
+      if (entry.is_object() && entry.contains("fqn") && entry.at("fqn").is_string()) {
+        const std::string fqn = entry.at("fqn").get<std::string>();
         if (!by_path.count(fqn)) by_path[fqn] = {fqn, "Module", "", 0, 0, false, -1, true, nullptr};
       }
   // Ancestors no node ran in (a ModuleList, a Sequential whose children

@@ -40,7 +40,7 @@ LowerFn find_lowering(const std::string& target) {
 }
 
 std::string LowerCtx::where() const {
-  std::string name = node && node->contains("name") ? (*node)["name"].get<std::string>() : "?";
+  std::string name = node && node->contains("name") ? (*node).at("name").get<std::string>() : "?";
   return "node '" + name + "' (" + target + ") in module '" + module + "'";
 }
 
@@ -49,9 +49,9 @@ int LowerCtx::current_call() const {
     call_of_node_ = node;
     call_ = 0;
     if (node && node->contains("metadata")) {
-      const json& meta = (*node)["metadata"];
-      if (meta.is_object() && meta.contains("nn_module_stack") && meta["nn_module_stack"].is_string())
-        call_ = innermost_call(meta["nn_module_stack"].get<std::string>());
+      const json& meta = (*node).at("metadata");
+      if (meta.is_object() && meta.contains("nn_module_stack") && meta.at("nn_module_stack").is_string())
+        call_ = innermost_call(meta.at("nn_module_stack").get<std::string>());
     }
   }
   return call_;
@@ -73,7 +73,7 @@ const json* LowerCtx::arg(const std::string& name) const {
 bool LowerCtx::has(const std::string& name) const {
   const json* a = arg(name);
   if (!a) return false;
-  if (a->contains("as_optional_tensor")) return !(*a)["as_optional_tensor"].contains("as_none");
+  if (a->contains("as_optional_tensor")) return !(*a).at("as_optional_tensor").contains("as_none");
   return true;
 }
 
@@ -86,9 +86,9 @@ const json& LowerCtx::required(const std::string& name) const {
 const Value& LowerCtx::value_of(const std::string& name) {
   const json& a = required(name);
   std::string vname;
-  if (a.contains("as_tensor")) vname = a["as_tensor"]["name"].get<std::string>();
-  else if (a.contains("as_optional_tensor") && a["as_optional_tensor"].contains("as_tensor"))
-    vname = a["as_optional_tensor"]["as_tensor"]["name"].get<std::string>();
+  if (a.contains("as_tensor")) vname = a.at("as_tensor").at("name").get<std::string>();
+  else if (a.contains("as_optional_tensor") && a.at("as_optional_tensor").contains("as_tensor"))
+    vname = a.at("as_optional_tensor").at("as_tensor").at("name").get<std::string>();
   else unsupported("argument '" + name + "' is not a tensor: " + a.dump());
   auto it = values.find(vname);
   if (it == values.end()) unsupported("argument '" + name + "' reads value '" + vname + "', which nothing defines");
@@ -112,11 +112,11 @@ int64_t LowerCtx::int_arg(const std::string& name, std::optional<int64_t> fallba
     if (fallback) return *fallback;
     unsupported("argument '" + name + "' is missing");
   }
-  if (a->contains("as_int")) return (*a)["as_int"].get<int64_t>();
-  if (a->contains("as_bool")) return (*a)["as_bool"].get<bool>();
-  if (a->contains("as_sym_int") && (*a)["as_sym_int"].contains("as_int")) return (*a)["as_sym_int"]["as_int"];
+  if (a->contains("as_int")) return (*a).at("as_int").get<int64_t>();
+  if (a->contains("as_bool")) return (*a).at("as_bool").get<bool>();
+  if (a->contains("as_sym_int") && (*a).at("as_sym_int").contains("as_int")) return (*a).at("as_sym_int").at("as_int");
   if (a->contains("as_sym_int")) {
-    auto it = values.find((*a)["as_sym_int"]["as_name"].get<std::string>());
+    auto it = values.find((*a).at("as_sym_int").at("as_name").get<std::string>());
     if (it != values.end() && it->second.int_value) return *it->second.int_value;
   }
   unsupported("argument '" + name + "' must be a static int, got " + a->dump());
@@ -128,9 +128,9 @@ double LowerCtx::float_arg(const std::string& name, std::optional<double> fallba
     if (fallback) return *fallback;
     unsupported("argument '" + name + "' is missing");
   }
-  if (a->contains("as_float")) return json_float((*a)["as_float"]);
-  if (a->contains("as_int")) return static_cast<double>((*a)["as_int"].get<int64_t>());
-  if (a->contains("as_bool")) return (*a)["as_bool"].get<bool>();
+  if (a->contains("as_float")) return json_float((*a).at("as_float"));
+  if (a->contains("as_int")) return static_cast<double>((*a).at("as_int").get<int64_t>());
+  if (a->contains("as_bool")) return (*a).at("as_bool").get<bool>();
   unsupported("argument '" + name + "' must be a static number, got " + a->dump());
 }
 
@@ -140,15 +140,15 @@ bool LowerCtx::bool_arg(const std::string& name, std::optional<bool> fallback) {
     if (fallback) return *fallback;
     unsupported("argument '" + name + "' is missing");
   }
-  if (a->contains("as_bool")) return (*a)["as_bool"].get<bool>();
-  if (a->contains("as_int")) return (*a)["as_int"].get<int64_t>() != 0;
+  if (a->contains("as_bool")) return (*a).at("as_bool").get<bool>();
+  if (a->contains("as_int")) return (*a).at("as_int").get<int64_t>() != 0;
   unsupported("argument '" + name + "' must be a static bool, got " + a->dump());
 }
 
 std::string LowerCtx::string_arg(const std::string& name, const std::string& fallback) {
   const json* a = arg(name);
   if (!a) return fallback;
-  if (a->contains("as_string")) return (*a)["as_string"].get<std::string>();
+  if (a->contains("as_string")) return (*a).at("as_string").get<std::string>();
   unsupported("argument '" + name + "' must be a string, got " + a->dump());
 }
 
@@ -158,13 +158,13 @@ std::vector<int64_t> LowerCtx::ints(const std::string& name, std::optional<std::
     if (fallback) return *fallback;
     unsupported("argument '" + name + "' is missing");
   }
-  if (a->contains("as_ints")) return (*a)["as_ints"].get<std::vector<int64_t>>();
-  if (a->contains("as_int")) return {(*a)["as_int"].get<int64_t>()};
+  if (a->contains("as_ints")) return (*a).at("as_ints").get<std::vector<int64_t>>();
+  if (a->contains("as_int")) return {(*a).at("as_int").get<int64_t>()};
   if (a->contains("as_sym_ints")) {
     std::vector<int64_t> out;
-    for (const auto& s : (*a)["as_sym_ints"]) {
-      if (s.contains("as_int")) { out.push_back(s["as_int"]); continue; }
-      auto it = values.find(s["as_name"].get<std::string>());
+    for (const auto& s : (*a).at("as_sym_ints")) {
+      if (s.contains("as_int")) { out.push_back(s.at("as_int")); continue; }
+      auto it = values.find(s.at("as_name").get<std::string>());
       if (it == values.end() || !it->second.int_value)
         unsupported("argument '" + name + "' holds a dynamic size where static ones are needed");
       out.push_back(*it->second.int_value);
@@ -175,7 +175,7 @@ std::vector<int64_t> LowerCtx::ints(const std::string& name, std::optional<std::
 }
 
 std::string LowerCtx::symint_onnx(const json& s) {
-  if (s.contains("as_int")) return ci64s(s["as_int"].get<int64_t>());
+  if (s.contains("as_int")) return ci64s(s.at("as_int").get<int64_t>());
   const std::string n = s.at("as_name").get<std::string>();
   auto it = values.find(n);
   if (it == values.end()) unsupported("SymInt '" + n + "' is used before anything defines it");
@@ -185,22 +185,22 @@ std::string LowerCtx::symint_onnx(const json& s) {
 
 std::string LowerCtx::sym_int(const std::string& name) {
   const json& a = required(name);
-  if (a.contains("as_int")) return ci64s(a["as_int"].get<int64_t>());
-  if (a.contains("as_sym_int")) return symint_onnx(a["as_sym_int"]);
+  if (a.contains("as_int")) return ci64s(a.at("as_int").get<int64_t>());
+  if (a.contains("as_sym_int")) return symint_onnx(a.at("as_sym_int"));
   unsupported("argument '" + name + "' must be an int, got " + a.dump());
 }
 
 std::string LowerCtx::int_list(const std::string& name) {
   const json& a = required(name);
-  if (a.contains("as_ints")) return ci64(a["as_ints"].get<std::vector<int64_t>>());
+  if (a.contains("as_ints")) return ci64(a.at("as_ints").get<std::vector<int64_t>>());
   if (!a.contains("as_sym_ints")) unsupported("argument '" + name + "' must be an int list, got " + a.dump());
   // Concat of static runs and unsqueezed dynamic elements.
   std::vector<std::string> parts;
   std::vector<int64_t> run;
-  for (const auto& s : a["as_sym_ints"]) {
+  for (const auto& s : a.at("as_sym_ints")) {
     std::optional<int64_t> known;
-    if (s.contains("as_int")) known = s["as_int"].get<int64_t>();
-    else if (auto it = values.find(s["as_name"].get<std::string>()); it != values.end()) known = it->second.int_value;
+    if (s.contains("as_int")) known = s.at("as_int").get<int64_t>();
+    else if (auto it = values.find(s.at("as_name").get<std::string>()); it != values.end()) known = it->second.int_value;
     if (known) {
       run.push_back(*known);
       continue;
@@ -220,12 +220,12 @@ std::string LowerCtx::operand(const std::string& name, int32_t dtype) {
     const Value& v = value_of(name);
     return cast(v.onnx, v.dtype, dtype);
   }
-  if (a.contains("as_float")) return cscalar(json_float(a["as_float"]), dtype);
-  if (a.contains("as_int")) return cscalar(static_cast<double>(a["as_int"].get<int64_t>()), dtype);
-  if (a.contains("as_bool")) return cscalar(a["as_bool"].get<bool>() ? 1.0 : 0.0, dtype);
+  if (a.contains("as_float")) return cscalar(json_float(a.at("as_float")), dtype);
+  if (a.contains("as_int")) return cscalar(static_cast<double>(a.at("as_int").get<int64_t>()), dtype);
+  if (a.contains("as_bool")) return cscalar(a.at("as_bool").get<bool>() ? 1.0 : 0.0, dtype);
   if (a.contains("as_sym_int")) {
-    const json& s = a["as_sym_int"];
-    if (s.contains("as_int")) return cscalar(static_cast<double>(s["as_int"].get<int64_t>()), dtype);
+    const json& s = a.at("as_sym_int");
+    if (s.contains("as_int")) return cscalar(static_cast<double>(s.at("as_int").get<int64_t>()), dtype);
     return cast(symint_onnx(s), onnx::TensorProto::INT64, dtype);
   }
   unsupported("argument '" + name + "' must be a number or a tensor, got " + a.dump());
@@ -235,8 +235,8 @@ int32_t LowerCtx::dtype_arg(const std::string& name, int32_t fallback) {
   const json* a = arg(name);
   if (!a) return fallback;
   if (!a->contains("as_scalar_type")) unsupported("argument '" + name + "' must be a dtype, got " + a->dump());
-  int32_t t = onnx_dtype_of_torch((*a)["as_scalar_type"].get<int64_t>());
-  if (t == 0) unsupported("dtype code " + (*a)["as_scalar_type"].dump() + " has no ONNX equivalent");
+  int32_t t = onnx_dtype_of_torch((*a).at("as_scalar_type").get<int64_t>());
+  if (t == 0) unsupported("dtype code " + (*a).at("as_scalar_type").dump() + " has no ONNX equivalent");
   return t;
 }
 
@@ -251,7 +251,7 @@ const TensorMeta& LowerCtx::meta_of(const std::string& value) const {
 const TensorMeta& LowerCtx::out_meta(size_t k) const {
   const json& o = node->at("outputs").at(k);
   if (!o.contains("as_tensor")) unsupported("output " + std::to_string(k) + " is not a tensor");
-  return meta_of(o["as_tensor"]["name"].get<std::string>());
+  return meta_of(o.at("as_tensor").at("name").get<std::string>());
 }
 
 void LowerCtx::out(size_t k, const std::string& onnx_name) {
@@ -262,7 +262,7 @@ void LowerCtx::out(size_t k, const std::string& onnx_name) {
   v.onnx = onnx_name;
   v.dtype = m.dtype;
   v.shape = m.sizes;
-  values[o["as_tensor"]["name"].get<std::string>()] = std::move(v);
+  values[o.at("as_tensor").at("name").get<std::string>()] = std::move(v);
   if (k == 0) apply_mutation(onnx_name);  // an in-place op: later reads of its `self` see the result
 }
 
@@ -274,19 +274,19 @@ void LowerCtx::out_sym(size_t k, const std::string& onnx_name, std::optional<int
   v.onnx = onnx_name;
   v.dtype = onnx::TensorProto::INT64;
   v.int_value = static_value;
-  values[o["as_sym_int"]["as_name"].get<std::string>()] = std::move(v);
+  values[o.at("as_sym_int").at("as_name").get<std::string>()] = std::move(v);
 }
 
 size_t LowerCtx::list_size(size_t k) const {
   const json& o = node->at("outputs").at(k);
   if (!o.contains("as_tensors")) unsupported("output " + std::to_string(k) + " is not a tensor list");
-  return o["as_tensors"].size();
+  return o.at("as_tensors").size();
 }
 
 void LowerCtx::out_list(size_t k, const std::vector<std::string>& names) {
   const json& list = node->at("outputs").at(k).at("as_tensors");
   for (size_t i = 0; i < names.size() && i < list.size(); ++i) {
-    const std::string vname = list[i]["name"].get<std::string>();
+    const std::string vname = list[i].at("name").get<std::string>();
     const TensorMeta& m = meta_of(vname);
     Value v;
     v.onnx = names[i];

@@ -87,7 +87,7 @@ class LowerCtx : public mx::aten_onnx::OnnxEmitter {
  protected:
   const std::string& current_module() const override { return module; }
   std::string current_source_node() const override {
-    return node && node->contains("name") && (*node)["name"].is_string() ? (*node)["name"].get<std::string>() : "";
+    return node && node->contains("name") && (*node).at("name").is_string() ? (*node).at("name").get<std::string>() : "";
   }
   // The @N of the node's innermost nn_module_stack key, read once per node.
   int current_call() const override;

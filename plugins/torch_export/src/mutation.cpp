@@ -49,9 +49,9 @@ const std::set<std::string>& other_views() {
 bool reads(const json& node, const std::string& value) {
   for (const auto& in : node.at("inputs")) {
     const json& a = in.at("arg");
-    if (a.contains("as_tensor") && a["as_tensor"].value("name", "") == value) return true;
+    if (a.contains("as_tensor") && a.at("as_tensor").value("name", "") == value) return true;
     if (a.contains("as_tensors"))
-      for (const auto& t : a["as_tensors"])
+      for (const auto& t : a.at("as_tensors"))
         if (t.value("name", "") == value) return true;
   }
   return false;
@@ -63,7 +63,7 @@ const json* LowerCtx::producer_of(const std::string& value) {
   if (producers_.empty())
     for (const auto& n : program.graph().at("nodes"))
       for (const auto& o : n.at("outputs"))
-        if (o.contains("as_tensor")) producers_[o["as_tensor"].value("name", "")] = &n;
+        if (o.contains("as_tensor")) producers_[o.at("as_tensor").value("name", "")] = &n;
   auto it = producers_.find(value);
   return it == producers_.end() ? nullptr : it->second;
 }
@@ -81,7 +81,7 @@ void LowerCtx::apply_mutation(const std::string& new_self) {
   if (!is_inplace(target)) return;
   const json* self = arg("self");
   if (!self || !self->contains("as_tensor")) return;
-  write_back((*self)["as_tensor"].at("name").get<std::string>(), new_self);
+  write_back((*self).at("as_tensor").at("name").get<std::string>(), new_self);
 }
 
 void LowerCtx::write_back(const std::string& value, const std::string& onnx) {
@@ -96,7 +96,7 @@ void LowerCtx::write_back(const std::string& value, const std::string& onnx) {
   for (const auto& in : prod->at("inputs"))
     if (in.at("name") == "self" || in.at("name") == "input") base_arg = &in.at("arg");
   if (!base_arg || !base_arg->contains("as_tensor")) return;
-  const std::string base = (*base_arg)["as_tensor"].at("name").get<std::string>();
+  const std::string base = (*base_arg).at("as_tensor").at("name").get<std::string>();
   if (view == "alias") return write_back(base, onnx);
   if (view != "slice" && view != "select") {
     if (read_after_current(base))
@@ -142,7 +142,7 @@ std::string LowerCtx::select_back(const json& view, const std::string& base, con
     const Value& self = value_of("self");
     const json* a = arg("index");
     if (a && a->contains("as_int")) {
-      int64_t i = (*a)["as_int"].get<int64_t>();
+      int64_t i = (*a).at("as_int").get<int64_t>();
       if (i < 0) {
         if (!self.shape.at(dim).is_static) unsupported("an in-place write through select with a negative index on a dynamic dim");
         i += self.shape[dim].value;

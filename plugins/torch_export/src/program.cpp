@@ -31,8 +31,8 @@ Dim read_dim(const json& d) {
   const json& e = d.at("as_expr");
   out.is_static = false;
   out.expr = e.at("expr_str").get<std::string>();
-  if (e.contains("hint") && e["hint"].is_object() && e["hint"].contains("as_int"))
-    out.value = e["hint"]["as_int"].get<int64_t>();
+  if (e.contains("hint") && e.at("hint").is_object() && e.at("hint").contains("as_int"))
+    out.value = e.at("hint").at("as_int").get<int64_t>();
   static const std::regex one_symbol(R"(^Symbol\('([A-Za-z_][A-Za-z0-9_]*)'.*\)$)");
   std::smatch m;
   if (std::regex_match(out.expr, m, one_symbol)) out.symbol = m[1];
@@ -44,20 +44,20 @@ InputSlot read_input(const json& spec) {
   InputSlot s;
   if (spec.contains("user_input")) {
     s.kind = InputSlot::user;
-    const json& a = spec["user_input"]["arg"];
-    if (a.contains("as_tensor")) s.value = a["as_tensor"]["name"].get<std::string>();
+    const json& a = spec.at("user_input").at("arg");
+    if (a.contains("as_tensor")) s.value = a.at("as_tensor").at("name").get<std::string>();
   } else if (spec.contains("parameter")) {
     s.kind = InputSlot::parameter;
-    s.value = spec["parameter"]["arg"]["name"].get<std::string>();
-    s.target = spec["parameter"]["parameter_name"].get<std::string>();
+    s.value = spec.at("parameter").at("arg").at("name").get<std::string>();
+    s.target = spec.at("parameter").at("parameter_name").get<std::string>();
   } else if (spec.contains("buffer")) {
     s.kind = InputSlot::buffer;
-    s.value = spec["buffer"]["arg"]["name"].get<std::string>();
-    s.target = spec["buffer"]["buffer_name"].get<std::string>();
+    s.value = spec.at("buffer").at("arg").at("name").get<std::string>();
+    s.target = spec.at("buffer").at("buffer_name").get<std::string>();
   } else if (spec.contains("tensor_constant")) {
     s.kind = InputSlot::constant;
-    s.value = spec["tensor_constant"]["arg"]["name"].get<std::string>();
-    s.target = spec["tensor_constant"]["tensor_constant_name"].get<std::string>();
+    s.value = spec.at("tensor_constant").at("arg").at("name").get<std::string>();
+    s.target = spec.at("tensor_constant").at("tensor_constant_name").get<std::string>();
   } else if (spec.contains("token")) {
     s.kind = InputSlot::token;
   }
@@ -72,10 +72,10 @@ std::map<std::string, TensorMeta> read_tensor_values(const json& graph) {
     TensorMeta t;
     t.dtype = onnx_dtype_of_torch(meta.at("dtype").get<int64_t>());
     for (const auto& d : meta.at("sizes")) t.sizes.push_back(read_dim(d));
-    if (meta.contains("strides") && meta["strides"].is_array())
-      for (const auto& d : meta["strides"]) t.strides.push_back(read_dim(d));
-    if (meta.contains("storage_offset") && meta["storage_offset"].is_object())
-      t.storage_offset = read_dim(meta["storage_offset"]);
+    if (meta.contains("strides") && meta.at("strides").is_array())
+      for (const auto& d : meta.at("strides")) t.strides.push_back(read_dim(d));
+    if (meta.contains("storage_offset") && meta.at("storage_offset").is_object())
+      t.storage_offset = read_dim(meta.at("storage_offset"));
     out.emplace(name, std::move(t));
   }
   return out;
@@ -130,31 +130,31 @@ Program parse_program(const std::string& file, std::string_view text) {
     if (!nodes.is_array()) bad(p.file, "graph.nodes is not a list");
     for (size_t k = 0; k < nodes.size(); ++k) {
       const json& n = nodes[k];
-      if (!n.is_object() || !n.contains("target") || !n["target"].is_string() || !n.contains("inputs") ||
-          !n["inputs"].is_array() || !n.contains("outputs") || !n["outputs"].is_array())
+      if (!n.is_object() || !n.contains("target") || !n.at("target").is_string() || !n.contains("inputs") ||
+          !n.at("inputs").is_array() || !n.contains("outputs") || !n.at("outputs").is_array())
         bad(p.file, "graph node " + std::to_string(k) + " lacks a string target or input/output lists");
-      for (const auto& in : n["inputs"])
-        if (!in.is_object() || !in.contains("name") || !in["name"].is_string() || !in.contains("arg") ||
-            !in["arg"].is_object())
-          bad(p.file, "graph node " + std::to_string(k) + " (" + n["target"].get<std::string>() +
+      for (const auto& in : n.at("inputs"))
+        if (!in.is_object() || !in.contains("name") || !in.at("name").is_string() || !in.contains("arg") ||
+            !in.at("arg").is_object())
+          bad(p.file, "graph node " + std::to_string(k) + " (" + n.at("target").get<std::string>() +
                           ") has an input without a name and an argument");
     }
     p.tensors = read_tensor_values(gm.at("graph"));
     for (const auto& spec : gm.at("signature").at("input_specs")) p.inputs.push_back(read_input(spec));
     for (const auto& spec : gm.at("signature").at("output_specs")) {
       if (!spec.contains("user_output")) continue;
-      const json& a = spec["user_output"]["arg"];
+      const json& a = spec.at("user_output").at("arg");
       if (!a.contains("as_tensor"))
         throw Error(MX_ERR_UNSUPPORTED, "'" + p.file + "': a model output that is not a tensor (" + a.dump() +
                                             ") is not supported");
-      p.user_outputs.push_back(a["as_tensor"]["name"].get<std::string>());
+      p.user_outputs.push_back(a.at("as_tensor").at("name").get<std::string>());
     }
     if (p.model.contains("range_constraints"))
-      for (const auto& [sym, r] : p.model["range_constraints"].items())
+      for (const auto& [sym, r] : p.model.at("range_constraints").items())
         p.ranges[sym] = {r.value("min_val", int64_t{0}),
-                         r["max_val"].is_number() ? r["max_val"].get<int64_t>() : INT64_MAX};
-    if (p.model.contains("verifiers") && p.model["verifiers"].is_array() && !p.model["verifiers"].empty())
-      p.dialect = p.model["verifiers"][0].get<std::string>();
+                         r.contains("max_val") && r.at("max_val").is_number() ? r.at("max_val").get<int64_t>() : INT64_MAX};
+    if (p.model.contains("verifiers") && p.model.at("verifiers").is_array() && !p.model.at("verifiers").empty())
+      p.dialect = p.model.at("verifiers")[0].get<std::string>();
   } catch (const Error&) {
     throw;
   } catch (const std::exception& e) {

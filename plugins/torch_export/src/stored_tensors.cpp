@@ -16,7 +16,7 @@ bool mul_overflows(uint64_t a, uint64_t b, uint64_t& out) { return __builtin_mul
 
 int64_t as_int(const json& d, const std::string& what) {
   if (!d.contains("as_int")) throw std::runtime_error(what + " is symbolic");
-  return d["as_int"].get<int64_t>();
+  return d.at("as_int").get<int64_t>();
 }
 
 // Copies the elements of a strided view into a contiguous buffer.
@@ -60,8 +60,8 @@ void StoredTensors::read_config(const Archive& archive, const std::string& folde
   } catch (const std::exception& e) {
     throw Error(MX_ERR_PARSE, where + " is not JSON: " + e.what());
   }
-  if (!doc.contains("config") || !doc["config"].is_object()) throw Error(MX_ERR_PARSE, where + " has no \"config\"");
-  for (const auto& [fqn, entry] : doc["config"].items()) {
+  if (!doc.contains("config") || !doc.at("config").is_object()) throw Error(MX_ERR_PARSE, where + " has no \"config\"");
+  for (const auto& [fqn, entry] : doc.at("config").items()) {
     const std::string what = where + ", tensor '" + fqn + "'";
     try {
       if (entry.value("use_pickle", false))
@@ -76,7 +76,7 @@ void StoredTensors::read_config(const Archive& archive, const std::string& folde
       std::vector<int64_t> strides;
       for (const auto& d : meta.at("sizes")) t.dims.push_back(as_int(d, "a size"));
       for (const auto& d : meta.at("strides")) strides.push_back(as_int(d, "a stride"));
-      const int64_t offset = meta.contains("storage_offset") ? as_int(meta["storage_offset"], "the offset") : 0;
+      const int64_t offset = meta.contains("storage_offset") ? as_int(meta.at("storage_offset"), "the offset") : 0;
       if (strides.size() != t.dims.size()) throw Error(MX_ERR_PARSE, what + ": sizes and strides differ in rank");
       // Highest element index the view touches, checked for overflow.
       uint64_t last = static_cast<uint64_t>(offset), numel = 1;

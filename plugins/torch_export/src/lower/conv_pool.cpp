@@ -18,7 +18,7 @@ void lower_conv(LowerCtx& cx) {
   const json* pad = cx.arg("padding");
   if (pad && pad->contains("as_string")) {  // conv2d.padding overload: 'same' / 'valid'
     std::vector<int64_t> lo(n, 0), hi(n, 0);
-    if ((*pad)["as_string"] == "same")
+    if ((*pad).at("as_string") == "same")
       for (size_t k = 0; k < n; ++k) {
         const int64_t total = p.dilation[k] * (w[2 + k] - 1);
         lo[k] = total / 2;

@@ -97,7 +97,7 @@ MXTE_LOWER(lower_div, "aten.div", "aten.div_");
 void lower_pow(LowerCtx& cx) {
   const int32_t dt = cx.out_dtype();
   const json* e = cx.arg("exponent");
-  if (e && e->contains("as_float") && json_float((*e)["as_float"]) == 2.0) {
+  if (e && e->contains("as_float") && json_float((*e).at("as_float")) == 2.0) {
     std::string x = cx.operand("self", dt);
     cx.out(0, cx.emit1("Mul", {x, x}));
     return;

@@ -15,17 +15,17 @@ void lower_wrapped_body(LowerCtx& cx) {
   size_t g = 0;
   while (g < inputs.size() && !inputs[g].at("arg").contains("as_graph")) ++g;
   if (g == inputs.size()) cx.unsupported("a higher-order op without a body graph");
-  const json& body = inputs[g]["arg"]["as_graph"].at("graph");
+  const json& body = inputs[g].at("arg").at("as_graph").at("graph");
   const auto body_meta = read_tensor_values(body);
   std::unordered_map<std::string, Value> scope;
   const json& params = body.at("inputs");
   for (size_t k = 0; k < params.size(); ++k) {
     const size_t at = g + 1 + k;
-    if (at >= inputs.size() || !inputs[at]["arg"].contains("as_tensor") || !params[k].contains("as_tensor"))
+    if (at >= inputs.size() || !inputs[at].at("arg").contains("as_tensor") || !params[k].contains("as_tensor"))
       cx.unsupported("a body input that is not a tensor");
-    auto it = cx.values.find(inputs[at]["arg"]["as_tensor"]["name"].get<std::string>());
+    auto it = cx.values.find(inputs[at].at("arg").at("as_tensor").at("name").get<std::string>());
     if (it == cx.values.end()) cx.unsupported("a body input reads a value nothing defines");
-    scope[params[k]["as_tensor"]["name"].get<std::string>()] = it->second;
+    scope[params[k].at("as_tensor").at("name").get<std::string>()] = it->second;
   }
   // Lower the body in its own scope, then bind the node's outputs.
   const json* node = cx.node;
@@ -53,7 +53,7 @@ void lower_wrapped_body(LowerCtx& cx) {
   cx.module = module;
   const json& outs = node->at("outputs");
   for (size_t k = 0; k < outs.size() && k < results.size(); ++k)
-    if (outs[k].contains("as_tensor")) cx.values[outs[k]["as_tensor"]["name"].get<std::string>()] = results[k];
+    if (outs[k].contains("as_tensor")) cx.values[outs[k].at("as_tensor").at("name").get<std::string>()] = results[k];
 }
 MXTE_LOWER(lower_wrapped_body, "higher_order.wrap_with_set_grad_enabled", "higher_order.wrap_with_autocast");
 

@@ -15,7 +15,7 @@ std::vector<std::pair<int64_t, const Value*>> index_tensors(LowerCtx& cx) {
   const json* a = cx.arg("indices");
   if (!a) cx.unsupported("index without indices");
   const bool optional = a->contains("as_optional_tensors");
-  const json& list = optional ? (*a)["as_optional_tensors"] : a->at("as_tensors");
+  const json& list = optional ? (*a).at("as_optional_tensors") : a->at("as_tensors");
   std::vector<std::pair<int64_t, const Value*>> out;
   for (size_t k = 0; k < list.size(); ++k) {
     const json& t = optional ? list[k] : json{{"as_tensor", list[k]}};

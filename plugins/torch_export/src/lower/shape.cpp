@@ -86,7 +86,7 @@ void lower_expand(LowerCtx& cx) {
   const json& a = *cx.arg("size");
   std::string size;
   if (a.contains("as_ints")) {
-    auto v = a["as_ints"].get<std::vector<int64_t>>();
+    auto v = a.at("as_ints").get<std::vector<int64_t>>();
     for (auto& x : v) x = x == -1 ? 1 : x;
     size = cx.ci64(v);
   } else {
@@ -122,7 +122,7 @@ MXTE_LOWER(lower_select, "aten.select");
 std::vector<std::string> tensor_list(LowerCtx& cx, const char* name, int32_t dt) {
   std::vector<std::string> out;
   for (const auto& t : cx.arg(name)->at("as_tensors")) {
-    auto it = cx.values.find(t["name"].get<std::string>());
+    auto it = cx.values.find(t.at("name").get<std::string>());
     if (it == cx.values.end()) cx.unsupported("'" + std::string(name) + "' reads a value nothing defines");
     const auto& v = it->second;
     out.push_back(cx.cast(v.onnx, v.dtype, dt));
@@ -156,7 +156,7 @@ void lower_split(LowerCtx& cx) {
   const json& outs = cx.node->at("outputs").at(0).at("as_tensors");
   std::vector<int64_t> sizes;
   for (const auto& o : outs) {
-    const auto& m = cx.meta_of(o["name"].get<std::string>());
+    const auto& m = cx.meta_of(o.at("name").get<std::string>());
     const bool unbind = cx.target.rfind("aten.unbind", 0) == 0;
     if (unbind) sizes.push_back(1);
     else if (!m.sizes.at(dim).is_static) cx.unsupported("split along a dynamic dim");
@@ -175,7 +175,7 @@ MXTE_LOWER(lower_split, "aten.split", "aten.split_with_sizes", "aten.chunk", "at
 void lower_repeat(LowerCtx& cx) {
   const json* a = cx.arg("repeats");
   if (!a) cx.unsupported("repeat without 'repeats'");
-  const json& list = a->contains("as_ints") ? (*a)["as_ints"] : a->value("as_sym_ints", json::array());
+  const json& list = a->contains("as_ints") ? (*a).at("as_ints") : a->value("as_sym_ints", json::array());
   const int64_t n = static_cast<int64_t>(list.size()), r = cx.rank_of("self");
   std::string x = cx.tensor("self");
   if (n > r) {  // leading new dims

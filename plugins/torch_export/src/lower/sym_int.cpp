@@ -40,9 +40,9 @@ MXTE_LOWER(lower_no_op, "aten._assert_scalar.default", "aten.sym_constrain_range
 // Operand k of a Python operator node (its inputs are positional).
 std::pair<std::optional<int64_t>, std::string> operand(LowerCtx& cx, size_t k) {
   const json& a = cx.node->at("inputs").at(k).at("arg");
-  if (a.contains("as_int")) return {a["as_int"].get<int64_t>(), ""};
+  if (a.contains("as_int")) return {a.at("as_int").get<int64_t>(), ""};
   const json& s = a.at("as_sym_int");
-  if (s.contains("as_int")) return {s["as_int"].get<int64_t>(), ""};
+  if (s.contains("as_int")) return {s.at("as_int").get<int64_t>(), ""};
   const auto& v = cx.values.at(s.at("as_name").get<std::string>());
   return {v.int_value, v.onnx};
 }
