@@ -27,40 +27,48 @@ std::string field_name(const std::string& prefix, const char* key) {
   return prefix.empty() ? std::string(key) : prefix + "." + key;
 }
 
+// The field readers below take either JSON flavour (J): documents are read
+// as ordered_json, a supplied hierarchy's entries arrive as nlohmann::json,
+// and converting a million of them to read them cost more than reading.
+
 // Reads an object member, checking its JSON type; nullptr if absent.
-const Json* member(const Json& obj, const char* key, const std::string& where,
-                   const std::string& prefix, Json::value_t type, bool required) {
+template <typename J>
+const J* member(const J& obj, const char* key, const std::string& where,
+                const std::string& prefix, typename J::value_t type, bool required) {
   auto it = obj.find(key);
   if (it == obj.end()) {
     if (required) schema_error(where, field_name(prefix, key), "required field is missing");
     return nullptr;
   }
   bool ok = it->type() == type ||
-            (type == Json::value_t::number_integer && it->is_number_unsigned());
+            (type == J::value_t::number_integer && it->is_number_unsigned());
   if (!ok)
     schema_error(where, field_name(prefix, key),
-                 std::string("must be ") + Json(type).type_name() + ", got " + it->type_name());
+                 std::string("must be ") + J(type).type_name() + ", got " + it->type_name());
   return &*it;
 }
 
-const Json* string_member(const Json& o, const char* key, const std::string& where,
-                          const std::string& prefix, bool required) {
-  return member(o, key, where, prefix, Json::value_t::string, required);
+template <typename J>
+const J* string_member(const J& o, const char* key, const std::string& where,
+                       const std::string& prefix, bool required) {
+  return member(o, key, where, prefix, J::value_t::string, required);
 }
 
-std::optional<int64_t> int_member(const Json& o, const char* key, const std::string& where,
+template <typename J>
+std::optional<int64_t> int_member(const J& o, const char* key, const std::string& where,
                                   const std::string& prefix) {
   auto it = o.find(key);
   if (it != o.end() && it->is_null()) return std::nullopt;
-  const Json* v = member(o, key, where, prefix, Json::value_t::number_integer, false);
-  if (v) return v->get<int64_t>();
+  const J* v = member(o, key, where, prefix, J::value_t::number_integer, false);
+  if (v) return v->template get<int64_t>();
   return std::nullopt;
 }
 
 // Keys this version knows are consumed; the rest travel in `extra`, which
 // stays null (no allocation) when there are none — the common case, once
 // per module of a document that may hold a million.
-Json leftovers(const Json& obj, std::initializer_list<const char*> known) {
+template <typename J>
+Json leftovers(const J& obj, std::initializer_list<const char*> known) {
   Json extra;
   for (const auto& item : obj.items()) {
     bool is_known = false;
@@ -82,54 +90,57 @@ void check_schema_version(const Json& json, const std::string& where) {
 }
 
 // "forward": [{"op": "aten::add"} | {"call": "path"[, "method": "name"]}, ...]
-std::vector<ForwardStep> parse_forward(const Json& steps, const std::string& where,
+template <typename J>
+std::vector<ForwardStep> parse_forward(const J& steps, const std::string& where,
                                        const std::string& at) {
   std::vector<ForwardStep> out;
   out.reserve(steps.size());
   for (size_t i = 0; i < steps.size(); ++i) {
     const std::string step_at = at + "[" + std::to_string(i) + "]";
-    const Json& j = steps[i];
+    const J& j = steps[i];
     if (!j.is_object()) schema_error(where, step_at, "must be an object");
-    const Json* op = string_member(j, "op", where, step_at, false);
-    const Json* call = string_member(j, "call", where, step_at, false);
+    const J* op = string_member(j, "op", where, step_at, false);
+    const J* call = string_member(j, "call", where, step_at, false);
     if ((op != nullptr) == (call != nullptr))
       schema_error(where, step_at, "must have exactly one of \"op\" and \"call\"");
     ForwardStep s;
     s.kind = op ? ForwardStep::Kind::op : ForwardStep::Kind::call;
-    s.name = (op ? op : call)->get<std::string>();
+    s.name = (op ? op : call)->template get<std::string>();
     if (auto* method = string_member(j, "method", where, step_at, false)) {
       if (op) schema_error(where, step_at + ".method", "only a \"call\" step has a method");
-      s.method = *method;
+      s.method = method->template get<std::string>();
     }
     out.push_back(std::move(s));
   }
   return out;
 }
 
-Module parse_module(const Json& j, const std::string& where, const std::string& at) {
+template <typename J>
+Module parse_module(const J& j, const std::string& where, const std::string& at) {
   if (!j.is_object()) schema_error(where, at, "must be an object");
   Module m;
-  m.path = string_member(j, "path", where, at, true)->get<std::string>();
-  m.class_name = string_member(j, "class", where, at, true)->get<std::string>();
-  if (auto* q = string_member(j, "qualified_class", where, at, false)) m.qualified_class = *q;
+  m.path = string_member(j, "path", where, at, true)->template get<std::string>();
+  m.class_name = string_member(j, "class", where, at, true)->template get<std::string>();
+  if (auto* q = string_member(j, "qualified_class", where, at, false))
+    m.qualified_class = q->template get<std::string>();
   if (j.contains("parent") && !j["parent"].is_null())
-    m.parent = string_member(j, "parent", where, at, false)->get<std::string>();
-  if (auto* c = member(j, "children", where, at, Json::value_t::array, false)) {
+    m.parent = string_member(j, "parent", where, at, false)->template get<std::string>();
+  if (auto* c = member(j, "children", where, at, J::value_t::array, false)) {
     m.children.reserve(c->size());
     for (size_t i = 0; i < c->size(); ++i) {
       if (!(*c)[i].is_string())
         schema_error(where, at + ".children[" + std::to_string(i) + "]", "must be a string");
-      m.children.push_back((*c)[i].get<std::string>());
+      m.children.push_back((*c)[i].template get<std::string>());
     }
   }
-  if (auto* t = string_member(j, "tag", where, at, false)) m.tag = *t;
+  if (auto* t = string_member(j, "tag", where, at, false)) m.tag = t->template get<std::string>();
   m.parameters = int_member(j, "parameters", where, at);
   m.own_parameters = int_member(j, "own_parameters", where, at);
-  if (auto* e = member(j, "executed", where, at, Json::value_t::boolean, false))
-    m.executed = e->get<bool>();
+  if (auto* e = member(j, "executed", where, at, J::value_t::boolean, false))
+    m.executed = e->template get<bool>();
   m.execution_order = int_member(j, "execution_order", where, at);
   if (j.contains("forward") && !j["forward"].is_null()) {
-    const Json* f = member(j, "forward", where, at, Json::value_t::array, false);
+    const J* f = member(j, "forward", where, at, J::value_t::array, false);
     m.forward = parse_forward(*f, where, at + ".forward");
   }
   m.extra = leftovers(j, {"path", "class", "qualified_class", "parent", "children", "tag",
@@ -214,6 +225,11 @@ std::vector<Module> parse_modules(const Json& json, const std::string& where) {
   for (size_t i = 0; i < json.size(); ++i)
     modules.push_back(parse_module(json[i], where, "modules[" + std::to_string(i) + "]"));
   return modules;
+}
+
+Module parse_module_entry(const nlohmann::json& entry, const std::string& where,
+                          const std::string& at) {
+  return parse_module(entry, where, at);
 }
 
 NodeRecord parse_record(const Json& json, const std::string& where) {
