@@ -29,13 +29,13 @@ bool is_pure_container(const std::string& cls) {
 }  // namespace
 
 ModuleTree::ModuleTree(const json& supplied, const std::map<std::string, std::string>& classes)
-    : classes_(classes) {
+    : classes_(classes.begin(), classes.end()) {
   add_supplied(supplied);
   add_path("");
 }
 
 ModuleTree::ModuleTree(json&& supplied, const std::map<std::string, std::string>& classes)
-    : owned_(std::move(supplied)), classes_(classes) {
+    : owned_(std::move(supplied)), classes_(classes.begin(), classes.end()) {
   add_supplied(owned_);
   add_path("");
 }
@@ -43,6 +43,7 @@ ModuleTree::ModuleTree(json&& supplied, const std::map<std::string, std::string>
 void ModuleTree::add_supplied(const json& supplied) {
   if (!supplied.is_array()) return;
   modules_.reserve(supplied.size());
+  classes_.reserve(classes_.size() + supplied.size());
   for (const auto& m : supplied) {
     if (!m.is_object() || !m.contains("path") || !m.at("path").is_string()) continue;
     std::string path = m.at("path").get<std::string>();

@@ -69,7 +69,8 @@ class ModuleTree {
   // (its entry is {"path": path}; no JSON is allocated for it).
   std::unordered_map<std::string, const nlohmann::json*> modules_;
   std::vector<std::string> supplied_order_;
-  std::map<std::string, std::string> classes_;
+  // Hashed: a supplied tree puts a million classes here.
+  std::unordered_map<std::string, std::string> classes_;
   mutable std::unordered_map<std::string, std::string> tags_;
 };
 
