@@ -182,16 +182,15 @@ bool is_child_path(const std::string& path, const std::string& parent) {
          path.compare(0, parent.size(), parent) == 0;
 }
 
-std::string parent_for_walk(const Module& m) {
+std::string_view parent_for_walk(const Module& m) {
   if (m.parent) return *m.parent;
   auto dot = m.path.rfind('.');
-  return dot == std::string::npos ? std::string() : m.path.substr(0, dot);
+  return dot == std::string::npos ? std::string_view() : std::string_view(m.path).substr(0, dot);
 }
 
-void check_parent_chains(const Document& doc, const std::string& where) {
-  std::unordered_map<std::string_view, size_t> index;
-  index.reserve(doc.modules.size());
-  for (size_t i = 0; i < doc.modules.size(); ++i) index.emplace(doc.modules[i].path, i);
+using PathIndex = std::unordered_map<std::string_view, size_t>;
+
+void check_parent_chains(const Document& doc, const PathIndex& index, const std::string& where) {
   // 0 = unvisited, 1 = on the current chain, 2 = reaches the root.
   std::vector<char> state(doc.modules.size(), 0);
   std::vector<size_t> chain;
@@ -270,8 +269,9 @@ Document parse_document_text(std::string_view text, const std::string& where) {
 
 void validate_consistency(const Document& doc, const std::string& where) {
   // Hashed views into `doc` (a document of 200,000 records spent seconds in
-  // std::set<std::string> copies and compares).
-  std::unordered_set<std::string_view> paths;
+  // std::set<std::string> copies and compares), one index for every check
+  // (at a million modules each hash table costs as much as parsing).
+  PathIndex paths;
   paths.reserve(doc.modules.size());
   for (size_t i = 0; i < doc.modules.size(); ++i) {
     // One rule for module paths wherever a tree comes from (sidecars used
@@ -280,7 +280,7 @@ void validate_consistency(const Document& doc, const std::string& where) {
       schema_error(where, "modules[" + std::to_string(i) + "].path",
                    quoted(doc.modules[i].path) + " is not a module path (dot-separated names "
                                                  "without '/', spaces or control characters)");
-    if (!paths.insert(doc.modules[i].path).second)
+    if (!paths.emplace(doc.modules[i].path, i).second)
       schema_error(where, "modules[" + std::to_string(i) + "].path",
                    quoted(doc.modules[i].path) + " appears twice");
   }
@@ -301,7 +301,7 @@ void validate_consistency(const Document& doc, const std::string& where) {
         schema_error(where, at + ".children[" + std::to_string(c) + "]",
                      quoted(m.children[c]) + " is not a module path");
   }
-  check_parent_chains(doc, where);
+  check_parent_chains(doc, paths, where);
   // Records are keyed by index when they have one, else by name
   // (document.hpp, NodeRecord); which node a key names is checked against
   // the graph when the document is attached (model/record_keys.hpp).
