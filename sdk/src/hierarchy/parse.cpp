@@ -78,9 +78,10 @@ Json leftovers(const J& obj, std::initializer_list<const char*> known) {
   return extra;
 }
 
-void check_schema_version(const Json& json, const std::string& where) {
-  const Json* schema = string_member(json, "schema", where, "", true);
-  const std::string s = schema->get<std::string>();
+template <typename J>
+void check_schema_version(const J& json, const std::string& where) {
+  const J* schema = string_member(json, "schema", where, "", true);
+  const std::string s = schema->template get<std::string>();
   const std::string prefix = "modelexport.hierarchy/";
   // "modelexport.hierarchy/1" or a later minor "…/1.3": same major, accepted.
   const std::string version = s.rfind(prefix, 0) == 0 ? s.substr(prefix.size()) : "";
@@ -149,18 +150,19 @@ Module parse_module(const J& j, const std::string& where, const std::string& at)
   return m;
 }
 
-NodeRecord parse_record_at(const Json& j, const std::string& where, const std::string& at,
+template <typename J>
+NodeRecord parse_record_at(const J& j, const std::string& where, const std::string& at,
                            bool name_required) {
   if (!j.is_object()) schema_error(where, at.empty() ? "record" : at, "must be an object");
   NodeRecord r;
-  if (auto* n = string_member(j, "name", where, at, name_required)) r.name = *n;
+  if (auto* n = string_member(j, "name", where, at, name_required)) r.name = n->template get<std::string>();
   if (j.contains("index") && !j["index"].is_null()) {
     r.index = int_member(j, "index", where, at);
     if (*r.index < 0) schema_error(where, at + ".index", "must be a node position (>= 0)");
   }
-  r.module = string_member(j, "module", where, at, true)->get<std::string>();
-  if (auto* t = string_member(j, "tag", where, at, false)) r.tag = *t;
-  const std::string ev = string_member(j, "evidence", where, at, true)->get<std::string>();
+  r.module = string_member(j, "module", where, at, true)->template get<std::string>();
+  if (auto* t = string_member(j, "tag", where, at, false)) r.tag = t->template get<std::string>();
+  const std::string ev = string_member(j, "evidence", where, at, true)->template get<std::string>();
   auto parsed = evidence_from_name(ev);
   if (!parsed)
     schema_error(where, at + ".evidence", quoted(ev) + " is not one of " + evidence_choices());
@@ -215,6 +217,29 @@ void check_parent_chains(const Document& doc, const PathIndex& index, const std:
   }
 }
 
+template <typename J>
+Document parse_document_as(const J& json, const std::string& where) {
+  if (!json.is_object()) fail(MX_ERR_SCHEMA, where + ": the document must be a JSON object");
+  check_schema_version(json, where);
+  Document doc;
+  if (json.contains("producer")) doc.producer = json["producer"];
+  if (json.contains("model")) doc.model = json["model"];
+  member(json, "modules", where, "", J::value_t::array, true);
+  const J& modules = json["modules"];
+  doc.modules.reserve(modules.size());
+  for (size_t i = 0; i < modules.size(); ++i)
+    doc.modules.push_back(parse_module(modules[i], where, "modules[" + std::to_string(i) + "]"));
+  const J* nodes = member(json, "nodes", where, "", J::value_t::array, true);
+  doc.nodes.reserve(nodes->size());
+  for (size_t i = 0; i < nodes->size(); ++i)
+    doc.nodes.push_back(
+        parse_record_at((*nodes)[i], where, "nodes[" + std::to_string(i) + "]", true));
+  // Statistics are derived data, recomputed on every write: not kept.
+  doc.extra = leftovers(json, {"schema", "producer", "model", "modules", "nodes", "statistics"});
+  validate_consistency(doc, where);
+  return doc;
+}
+
 }  // namespace
 
 std::vector<Module> parse_modules(const Json& json, const std::string& where) {
@@ -238,22 +263,11 @@ NodeRecord parse_record(const Json& json, const std::string& where) {
 }
 
 Document parse_document(const Json& json, const std::string& where) {
-  if (!json.is_object()) fail(MX_ERR_SCHEMA, where + ": the document must be a JSON object");
-  check_schema_version(json, where);
-  Document doc;
-  if (json.contains("producer")) doc.producer = json["producer"];
-  if (json.contains("model")) doc.model = json["model"];
-  member(json, "modules", where, "", Json::value_t::array, true);
-  doc.modules = parse_modules(json["modules"], where);
-  const Json* nodes = member(json, "nodes", where, "", Json::value_t::array, true);
-  doc.nodes.reserve(nodes->size());
-  for (size_t i = 0; i < nodes->size(); ++i)
-    doc.nodes.push_back(
-        parse_record_at((*nodes)[i], where, "nodes[" + std::to_string(i) + "]", true));
-  // Statistics are derived data, recomputed on every write: not kept.
-  doc.extra = leftovers(json, {"schema", "producer", "model", "modules", "nodes", "statistics"});
-  validate_consistency(doc, where);
-  return doc;
+  return parse_document_as(json, where);
+}
+
+Document parse_document(const nlohmann::json& json, const std::string& where) {
+  return parse_document_as(json, where);
 }
 
 Document parse_document_text(std::string_view text, const std::string& where) {

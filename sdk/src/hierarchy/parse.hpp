@@ -11,6 +11,9 @@ namespace modelexport::hierarchy {
 
 // `where` prefixes messages: "hierarchy", or a sidecar's file name.
 Document parse_document(const Json& json, const std::string& where);
+// The same for a document held as nlohmann::json (a supplied hierarchy),
+// read in place rather than converted first.
+Document parse_document(const nlohmann::json& json, const std::string& where);
 Document parse_document_text(std::string_view text, const std::string& where);
 
 // The "modules" array alone (model-level metadata stores only that).

@@ -181,13 +181,13 @@ json ModuleTree::to_json() const {
   return out;
 }
 
-hierarchy::Module ModuleTree::module_at(size_t i, const std::string& path) const {
+hierarchy::Module ModuleTree::module_at(size_t i, const std::string& path, bool tags) const {
   const json* entry = modules_.at(path);
   hierarchy::Module m;
   if (!entry) {  // added by add_path: {"path"} + what to_json fills in
     m.path = path;
     m.class_name = class_of(path);
-    m.tag = tag_of(path);
+    if (tags) m.tag = tag_of(path);
     if (!path.empty()) m.parent = parent_path(path);
     return m;
   }
@@ -201,7 +201,7 @@ hierarchy::Module ModuleTree::module_at(size_t i, const std::string& path) const
     filled["class"] = class_of(path);
     m = hierarchy::parse_module_entry(filled, "hierarchy", at);
   }
-  if (!entry->contains("tag")) m.tag = tag_of(path);
+  if (tags && !entry->contains("tag")) m.tag = tag_of(path);
   if (!entry->contains("parent")) {
     m.parent.reset();
     if (!path.empty()) m.parent = parent_path(path);
@@ -209,7 +209,7 @@ hierarchy::Module ModuleTree::module_at(size_t i, const std::string& path) const
   return m;
 }
 
-std::vector<hierarchy::Module> ModuleTree::supplied_to_modules() const {
+std::vector<hierarchy::Module> ModuleTree::supplied_to_modules(bool tags) const {
   std::vector<std::string> missing_parents;
   const std::vector<const std::string*> order = entry_order(missing_parents);
   std::vector<hierarchy::Module> out;
@@ -222,7 +222,7 @@ std::vector<hierarchy::Module> ModuleTree::supplied_to_modules() const {
     if (!modules_.count(*order[i]))
       fail(MX_ERR_SCHEMA,
            "hierarchy: modules[" + std::to_string(i) + "].path: required field is missing");
-    out.push_back(module_at(i, *order[i]));
+    out.push_back(module_at(i, *order[i], tags));
     at.emplace(*order[i], i);
   }
   // Children to_json() appends: each path its parent does not list yet, in
@@ -249,8 +249,8 @@ std::vector<hierarchy::Module> ModuleTree::supplied_to_modules() const {
   return out;
 }
 
-std::vector<hierarchy::Module> ModuleTree::to_modules() const {
-  if (!supplied_order_.empty()) return supplied_to_modules();
+std::vector<hierarchy::Module> ModuleTree::to_modules(bool tags) const {
+  if (!supplied_order_.empty()) return supplied_to_modules(tags);
   // Only add_path modules: every entry is {"path"} + what to_json fills in,
   // and every parent is present.
   const std::vector<const std::string*> paths = sorted_paths();
@@ -263,7 +263,7 @@ std::vector<hierarchy::Module> ModuleTree::to_modules() const {
     hierarchy::Module& m = out[i];
     m.path = path;
     m.class_name = class_of(path);
-    m.tag = tag_of(path);
+    if (tags) m.tag = tag_of(path);
     if (path.empty()) continue;
     m.parent = parent_path(path);
     // Sorted order: a parent's children are appended in path order, as

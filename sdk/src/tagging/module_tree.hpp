@@ -47,7 +47,9 @@ class ModuleTree {
   // memory (going through to_json() was a third of a 100,000-module tag).
   // Supplied entries must have arrays as "children" where they have that
   // key (load_supplied_hierarchy checks it), which to_json() would replace.
-  std::vector<hierarchy::Module> to_modules() const;
+  // Without `tags`, tags to_json() would derive are left "" (for checks that
+  // do not read them: deriving a million tags is most of the work).
+  std::vector<hierarchy::Module> to_modules(bool tags = true) const;
 
   const std::string& class_of(const std::string& path) const;
   bool contains(const std::string& path) const { return modules_.count(path) != 0; }
@@ -59,8 +61,8 @@ class ModuleTree {
   // Output order of to_json()/to_modules(); `missing_parents` receives the
   // parents no entry names (the order points into it).
   std::vector<const std::string*> entry_order(std::vector<std::string>& missing_parents) const;
-  hierarchy::Module module_at(size_t i, const std::string& path) const;
-  std::vector<hierarchy::Module> supplied_to_modules() const;
+  hierarchy::Module module_at(size_t i, const std::string& path, bool tags) const;
+  std::vector<hierarchy::Module> supplied_to_modules(bool tags) const;
 
   void add_supplied(const nlohmann::json& supplied);
 
