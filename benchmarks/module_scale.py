@@ -13,6 +13,22 @@ to it is printed per size. CPU time (user + sys of the child) is the figure
 compared: on a shared machine wall time mostly measures the neighbours. Not
 asserted by any test.
 
+Measured 2026-11-25 (Debian 12, 2 shared cores, RelWithDebInfo build; the
+machine was quiet, wall ~ CPU), CPU seconds / peak RSS / ratio to json.load:
+
+    modules  json.load       inspect --json           tag --hierarchy
+    10k      0.03 s   30 MB  0.08 s    30 MB  2.5x    0.16 s   40 MB   5.4x
+    100k     0.17 s   70 MB  0.82 s   155 MB  4.9x    2.29 s  278 MB  13.7x
+    1M       2.64 s  614 MB  10.4 s  1087 MB  3.9x    32.2 s  2593 MB 12.2x
+
+Before this round (main at d071f2d, same machine, busier): inspect 0.12 /
+1.31 / 13.2 s, tag 0.34 / 4.25 / 41.3 s (2.7 GB). Linear (each step ~10x
+modules, ~11-14x CPU, as the baseline's own 5.5x/15.8x shows the machine's
+memory effects), but a million modules still take 10 s to inspect and 32 s
+to tag: the remaining time is spread over a dozen million-entry hash tables
+and DOMs (the supplied tree is parsed by the host and again by every
+strategy plugin, checked twice, completed twice), not one hot spot.
+
     .venv/bin/python benchmarks/module_scale.py                      # 10k, 100k, 1M
     .venv/bin/python benchmarks/module_scale.py --sizes 10000 100000 --cli build/sdk/modelexport
     .venv/bin/python benchmarks/module_scale.py --keep DIR           # keep the files (to cmp outputs)

@@ -6,7 +6,10 @@
 #include <fstream>
 #include <map>
 
+#include <optional>
+
 #include "cli.hpp"
+#include "module_rows.hpp"
 #include "modelexport/modelexport.hpp"
 
 namespace modelexport::cli {
@@ -59,19 +62,49 @@ json graph_summary(const std::string& path, const json& graph) {
 // calls to local functions expanded, parameters, op histograms, function;
 // with the document's statistics, the one part of the whole hierarchy
 // document inspect shows (asking for that document too doubled the time
-// of a million-module inspect).
-json module_rows(const Model& model) {
-  return json::parse(model.modules_json(R"({"statistics":true})"));
+// of a million-module inspect). Rows are read into structs, not a DOM.
+ModuleRows module_rows(const Model& model) {
+  return parse_module_rows(model.modules_json(R"({"statistics":true})"));
 }
 
-std::string top_ops(const json& ops, size_t limit) {
+std::string top_ops(const std::vector<std::pair<std::string, int64_t>>& ops, size_t limit) {
   std::vector<std::pair<int64_t, std::string>> v;
-  for (const auto& [op, n] : ops.items()) v.emplace_back(-n.get<int64_t>(), op);
+  for (const auto& [op, n] : ops) v.emplace_back(-n, op);
   std::sort(v.begin(), v.end());
   std::string out;
   for (size_t i = 0; i < v.size() && i < limit; ++i)
     out += (i ? " " : "") + v[i].second + ":" + std::to_string(-v[i].first);
   if (v.size() > limit) out += " ...";
+  return out;
+}
+
+// `summary` plus "hierarchy" as nlohmann::json's dump(2) writes them (keys
+// sorted), the rows written straight from their structs.
+std::string json_text(const json& summary, const ModuleRows* modules) {
+  json keys = summary;
+  if (modules) keys["hierarchy"] = nullptr;  // its place in key order
+  std::string out = "{";
+  bool first = true;
+  for (const auto& [key, value] : keys.items()) {
+    out += first ? "\n  " : ",\n  ";
+    first = false;
+    out += json(key).dump() + ": ";
+    if (key != "hierarchy" || !modules) {
+      append_json(out, value, 2, 1);
+      continue;
+    }
+    const json& rest = modules->rest;
+    out += "{\n    \"functions\": ";
+    append_json(out, rest.at("functions"), 2, 2);
+    out += ",\n    \"modules\": ";
+    append_rows_json(out, modules->rows, 2, 2);
+    out += ",\n    \"nodes\": ";
+    append_json(out, rest.at("nodes"), 2, 2);
+    out += ",\n    \"statistics\": ";
+    append_json(out, rest.at("statistics"), 2, 2);
+    out += "\n  }";
+  }
+  out += first ? "}" : "\n}";
   return out;
 }
 
@@ -82,7 +115,7 @@ int depth_of(const std::string& path) {
   return depth;
 }
 
-void print_text(const json& s, const json* modules) {
+void print_text(const json& s, const ModuleRows* modules) {
   std::printf("file:         %s\n", s["file"].get<std::string>().c_str());
   std::printf("ir_version:   %s\n", s["ir_version"].dump().c_str());
   std::string opsets;
@@ -104,7 +137,7 @@ void print_text(const json& s, const json* modules) {
     std::printf("hierarchy:    none\n");
     return;
   }
-  const json& stats = *modules;
+  const json& stats = modules->rest;
   std::printf("hierarchy:    %zu records; evidence: %s\n",
               stats["statistics"]["nodes"].get<size_t>(),
               evidence_mix(stats["statistics"]).c_str());
@@ -116,17 +149,14 @@ void print_text(const json& s, const json* modules) {
                   f["body_nodes"].get<int>(), f["instances"].size());
   }
   std::printf("modules:      (own / total nodes, parameters, function, own ops)\n");
-  for (const auto& row : stats["modules"]) {
-    const std::string path = row["path"];
+  for (const auto& row : modules->rows) {
+    const std::string& path = row.path;
     const std::string label = std::string(2 * depth_of(path), ' ') +
-                              (path.empty() ? "(root)" : path) + "  " +
-                              row["class"].get<std::string>();
+                              (path.empty() ? "(root)" : path) + "  " + row.class_name;
     std::printf("  %-56s %5lld / %5lld  %10lld  %-16s %s\n", label.c_str(),
-                static_cast<long long>(row["own_nodes"].get<int64_t>()),
-                static_cast<long long>(row["total_nodes"].get<int64_t>()),
-                static_cast<long long>(row["parameters"].get<int64_t>()),
-                row["function"].is_null() ? "-" : row["function"].get<std::string>().c_str(),
-                top_ops(row["ops"], 4).c_str());
+                static_cast<long long>(row.own_nodes), static_cast<long long>(row.total_nodes),
+                static_cast<long long>(row.parameters),
+                row.function ? row.function->c_str() : "-", top_ops(row.ops, 4).c_str());
   }
 }
 
@@ -155,18 +185,15 @@ int cmd_inspect(const std::vector<std::string>& argv) {
   }
   if (!out_path.empty()) throw UsageError("-o is for --format graphml|dot");
   const json summary = graph_summary(path, json::parse(model.graph_json()));
-  json modules;
+  std::optional<ModuleRows> modules;
   if (model.has_hierarchy()) modules = module_rows(model);
+  const ModuleRows* rows = modules ? &*modules : nullptr;
   if (format == "json") {
-    json out = summary;
-    if (!modules.is_null())
-      out["hierarchy"] = {{"statistics", std::move(modules["statistics"])},
-                          {"nodes", modules["nodes"]},
-                          {"functions", std::move(modules["functions"])},
-                          {"modules", std::move(modules["modules"])}};
-    std::cout << out.dump(2) << "\n";
+    const std::string text = json_text(summary, rows);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fputs("\n", stdout);
   } else {
-    print_text(summary, modules.is_null() ? nullptr : &modules);
+    print_text(summary, rows);
   }
   return 0;
 }

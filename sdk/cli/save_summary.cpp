@@ -1,10 +1,81 @@
 #include "save_summary.hpp"
 
 #include <cstdio>
+#include <stdexcept>
 
 #include "cli.hpp"
 
 namespace modelexport::cli {
+namespace {
+
+using nlohmann::json;
+
+// The hierarchy document without its "modules" (only counted): a tag of a
+// million modules spent seconds building and freeing that DOM to print one
+// number. Every other member is kept in `rest`.
+class CountModules : public nlohmann::json_sax<json> {
+ public:
+  explicit CountModules(json& rest) : dom_(rest, true) {}
+  size_t modules = 0;
+
+  bool null() override { return skip() || dom_.null(); }
+  bool boolean(bool v) override { return skip() || dom_.boolean(v); }
+  bool number_integer(number_integer_t v) override { return skip() || dom_.number_integer(v); }
+  bool number_unsigned(number_unsigned_t v) override { return skip() || dom_.number_unsigned(v); }
+  bool number_float(number_float_t v, const string_t& s) override {
+    return skip() || dom_.number_float(v, s);
+  }
+  bool string(string_t& v) override { return skip() || dom_.string(v); }
+  bool binary(binary_t& v) override { return skip() || dom_.binary(v); }
+  bool start_object(std::size_t n) override { return open() || dom_.start_object(n); }
+  bool end_object() override { return close() || dom_.end_object(); }
+  bool start_array(std::size_t n) override {
+    if (depth_ == 1 && key_ == "modules") {  // counted from here on
+      ++depth_;
+      in_modules_ = true;
+      return dom_.start_array(n);
+    }
+    return open() || dom_.start_array(n);
+  }
+  bool end_array() override {
+    if (in_modules_ && depth_ == 2) {
+      --depth_;
+      in_modules_ = false;
+      return dom_.end_array();
+    }
+    return close() || dom_.end_array();
+  }
+  bool key(string_t& k) override {
+    if (in_modules_) return true;
+    if (depth_ == 1) key_ = k;
+    return dom_.key(k);
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+    throw std::runtime_error(std::string("hierarchy document: ") + e.what());
+  }
+
+ private:
+  // A scalar element of "modules" (counted) or a value inside one.
+  bool skip() {
+    if (in_modules_ && depth_ == 2) ++modules;
+    return in_modules_;
+  }
+  bool open() {
+    const bool skipped = skip();
+    ++depth_;
+    return skipped;
+  }
+  bool close() {
+    --depth_;
+    return in_modules_;
+  }
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
+  int depth_ = 0;
+  bool in_modules_ = false;
+  std::string key_;
+};
+
+}  // namespace
 
 void validate_tag_storage(const std::string& tag_storage) {
   if (tag_storage != "metadata" && tag_storage != "doc_string" && tag_storage != "none")
@@ -18,9 +89,12 @@ void save_and_report(const Model& model, const std::string& path, const std::str
   if (external_data) options["external_data"] = true;
   model.save_file(path, options.dump(), progress ? progress->listener() : nullptr);
   if (progress) progress->clear();
-  const auto hierarchy = nlohmann::json::parse(model.hierarchy_json());
+  json hierarchy;
+  CountModules counter(hierarchy);
+  const std::string text = model.hierarchy_json();
+  json::sax_parse(text.begin(), text.end(), &counter);
   std::printf("wrote %s: %zu nodes, %zu modules\n", path.c_str(), model.node_count(),
-              hierarchy["modules"].size());
+              counter.modules);
   std::printf("evidence: %s\n", evidence_mix(hierarchy["statistics"]).c_str());
 }
 

@@ -5,6 +5,7 @@
 #include "model/record_keys.hpp"
 #include "util/utf8.hpp"
 #include "util/json_text.hpp"
+#include "hierarchy/document_text.hpp"
 #include "hierarchy/parse.hpp"
 #include "hierarchy/serialize.hpp"
 #include "model/model.hpp"
@@ -66,7 +67,7 @@ MX_API mx_status* mx_model_hierarchy_json(const mx_model* model, char** out_json
                                           size_t* out_size) {
   return guard([&] {
     require(model, "model");
-    copy_out_text(dump_text(hierarchy::document_to_json(model->hierarchy)), out_json, out_size);
+    copy_out_text(hierarchy::document_text(model->hierarchy, -1), out_json, out_size);
   });
 }
 

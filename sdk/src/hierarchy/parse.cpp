@@ -27,40 +27,48 @@ std::string field_name(const std::string& prefix, const char* key) {
   return prefix.empty() ? std::string(key) : prefix + "." + key;
 }
 
+// The field readers below take either JSON flavour (J): documents are read
+// as ordered_json, a supplied hierarchy's entries arrive as nlohmann::json,
+// and converting a million of them to read them cost more than reading.
+
 // Reads an object member, checking its JSON type; nullptr if absent.
-const Json* member(const Json& obj, const char* key, const std::string& where,
-                   const std::string& prefix, Json::value_t type, bool required) {
+template <typename J>
+const J* member(const J& obj, const char* key, const std::string& where,
+                const std::string& prefix, typename J::value_t type, bool required) {
   auto it = obj.find(key);
   if (it == obj.end()) {
     if (required) schema_error(where, field_name(prefix, key), "required field is missing");
     return nullptr;
   }
   bool ok = it->type() == type ||
-            (type == Json::value_t::number_integer && it->is_number_unsigned());
+            (type == J::value_t::number_integer && it->is_number_unsigned());
   if (!ok)
     schema_error(where, field_name(prefix, key),
-                 std::string("must be ") + Json(type).type_name() + ", got " + it->type_name());
+                 std::string("must be ") + J(type).type_name() + ", got " + it->type_name());
   return &*it;
 }
 
-const Json* string_member(const Json& o, const char* key, const std::string& where,
-                          const std::string& prefix, bool required) {
-  return member(o, key, where, prefix, Json::value_t::string, required);
+template <typename J>
+const J* string_member(const J& o, const char* key, const std::string& where,
+                       const std::string& prefix, bool required) {
+  return member(o, key, where, prefix, J::value_t::string, required);
 }
 
-std::optional<int64_t> int_member(const Json& o, const char* key, const std::string& where,
+template <typename J>
+std::optional<int64_t> int_member(const J& o, const char* key, const std::string& where,
                                   const std::string& prefix) {
   auto it = o.find(key);
   if (it != o.end() && it->is_null()) return std::nullopt;
-  const Json* v = member(o, key, where, prefix, Json::value_t::number_integer, false);
-  if (v) return v->get<int64_t>();
+  const J* v = member(o, key, where, prefix, J::value_t::number_integer, false);
+  if (v) return v->template get<int64_t>();
   return std::nullopt;
 }
 
 // Keys this version knows are consumed; the rest travel in `extra`, which
 // stays null (no allocation) when there are none — the common case, once
 // per module of a document that may hold a million.
-Json leftovers(const Json& obj, std::initializer_list<const char*> known) {
+template <typename J>
+Json leftovers(const J& obj, std::initializer_list<const char*> known) {
   Json extra;
   for (const auto& item : obj.items()) {
     bool is_known = false;
@@ -70,9 +78,10 @@ Json leftovers(const Json& obj, std::initializer_list<const char*> known) {
   return extra;
 }
 
-void check_schema_version(const Json& json, const std::string& where) {
-  const Json* schema = string_member(json, "schema", where, "", true);
-  const std::string s = schema->get<std::string>();
+template <typename J>
+void check_schema_version(const J& json, const std::string& where) {
+  const J* schema = string_member(json, "schema", where, "", true);
+  const std::string s = schema->template get<std::string>();
   const std::string prefix = "modelexport.hierarchy/";
   // "modelexport.hierarchy/1" or a later minor "…/1.3": same major, accepted.
   const std::string version = s.rfind(prefix, 0) == 0 ? s.substr(prefix.size()) : "";
@@ -82,54 +91,57 @@ void check_schema_version(const Json& json, const std::string& where) {
 }
 
 // "forward": [{"op": "aten::add"} | {"call": "path"[, "method": "name"]}, ...]
-std::vector<ForwardStep> parse_forward(const Json& steps, const std::string& where,
+template <typename J>
+std::vector<ForwardStep> parse_forward(const J& steps, const std::string& where,
                                        const std::string& at) {
   std::vector<ForwardStep> out;
   out.reserve(steps.size());
   for (size_t i = 0; i < steps.size(); ++i) {
     const std::string step_at = at + "[" + std::to_string(i) + "]";
-    const Json& j = steps[i];
+    const J& j = steps[i];
     if (!j.is_object()) schema_error(where, step_at, "must be an object");
-    const Json* op = string_member(j, "op", where, step_at, false);
-    const Json* call = string_member(j, "call", where, step_at, false);
+    const J* op = string_member(j, "op", where, step_at, false);
+    const J* call = string_member(j, "call", where, step_at, false);
     if ((op != nullptr) == (call != nullptr))
       schema_error(where, step_at, "must have exactly one of \"op\" and \"call\"");
     ForwardStep s;
     s.kind = op ? ForwardStep::Kind::op : ForwardStep::Kind::call;
-    s.name = (op ? op : call)->get<std::string>();
+    s.name = (op ? op : call)->template get<std::string>();
     if (auto* method = string_member(j, "method", where, step_at, false)) {
       if (op) schema_error(where, step_at + ".method", "only a \"call\" step has a method");
-      s.method = *method;
+      s.method = method->template get<std::string>();
     }
     out.push_back(std::move(s));
   }
   return out;
 }
 
-Module parse_module(const Json& j, const std::string& where, const std::string& at) {
+template <typename J>
+Module parse_module(const J& j, const std::string& where, const std::string& at) {
   if (!j.is_object()) schema_error(where, at, "must be an object");
   Module m;
-  m.path = string_member(j, "path", where, at, true)->get<std::string>();
-  m.class_name = string_member(j, "class", where, at, true)->get<std::string>();
-  if (auto* q = string_member(j, "qualified_class", where, at, false)) m.qualified_class = *q;
+  m.path = string_member(j, "path", where, at, true)->template get<std::string>();
+  m.class_name = string_member(j, "class", where, at, true)->template get<std::string>();
+  if (auto* q = string_member(j, "qualified_class", where, at, false))
+    m.qualified_class = q->template get<std::string>();
   if (j.contains("parent") && !j["parent"].is_null())
-    m.parent = string_member(j, "parent", where, at, false)->get<std::string>();
-  if (auto* c = member(j, "children", where, at, Json::value_t::array, false)) {
+    m.parent = string_member(j, "parent", where, at, false)->template get<std::string>();
+  if (auto* c = member(j, "children", where, at, J::value_t::array, false)) {
     m.children.reserve(c->size());
     for (size_t i = 0; i < c->size(); ++i) {
       if (!(*c)[i].is_string())
         schema_error(where, at + ".children[" + std::to_string(i) + "]", "must be a string");
-      m.children.push_back((*c)[i].get<std::string>());
+      m.children.push_back((*c)[i].template get<std::string>());
     }
   }
-  if (auto* t = string_member(j, "tag", where, at, false)) m.tag = *t;
+  if (auto* t = string_member(j, "tag", where, at, false)) m.tag = t->template get<std::string>();
   m.parameters = int_member(j, "parameters", where, at);
   m.own_parameters = int_member(j, "own_parameters", where, at);
-  if (auto* e = member(j, "executed", where, at, Json::value_t::boolean, false))
-    m.executed = e->get<bool>();
+  if (auto* e = member(j, "executed", where, at, J::value_t::boolean, false))
+    m.executed = e->template get<bool>();
   m.execution_order = int_member(j, "execution_order", where, at);
   if (j.contains("forward") && !j["forward"].is_null()) {
-    const Json* f = member(j, "forward", where, at, Json::value_t::array, false);
+    const J* f = member(j, "forward", where, at, J::value_t::array, false);
     m.forward = parse_forward(*f, where, at + ".forward");
   }
   m.extra = leftovers(j, {"path", "class", "qualified_class", "parent", "children", "tag",
@@ -138,18 +150,19 @@ Module parse_module(const Json& j, const std::string& where, const std::string& 
   return m;
 }
 
-NodeRecord parse_record_at(const Json& j, const std::string& where, const std::string& at,
+template <typename J>
+NodeRecord parse_record_at(const J& j, const std::string& where, const std::string& at,
                            bool name_required) {
   if (!j.is_object()) schema_error(where, at.empty() ? "record" : at, "must be an object");
   NodeRecord r;
-  if (auto* n = string_member(j, "name", where, at, name_required)) r.name = *n;
+  if (auto* n = string_member(j, "name", where, at, name_required)) r.name = n->template get<std::string>();
   if (j.contains("index") && !j["index"].is_null()) {
     r.index = int_member(j, "index", where, at);
     if (*r.index < 0) schema_error(where, at + ".index", "must be a node position (>= 0)");
   }
-  r.module = string_member(j, "module", where, at, true)->get<std::string>();
-  if (auto* t = string_member(j, "tag", where, at, false)) r.tag = *t;
-  const std::string ev = string_member(j, "evidence", where, at, true)->get<std::string>();
+  r.module = string_member(j, "module", where, at, true)->template get<std::string>();
+  if (auto* t = string_member(j, "tag", where, at, false)) r.tag = t->template get<std::string>();
+  const std::string ev = string_member(j, "evidence", where, at, true)->template get<std::string>();
   auto parsed = evidence_from_name(ev);
   if (!parsed)
     schema_error(where, at + ".evidence", quoted(ev) + " is not one of " + evidence_choices());
@@ -171,16 +184,15 @@ bool is_child_path(const std::string& path, const std::string& parent) {
          path.compare(0, parent.size(), parent) == 0;
 }
 
-std::string parent_for_walk(const Module& m) {
+std::string_view parent_for_walk(const Module& m) {
   if (m.parent) return *m.parent;
   auto dot = m.path.rfind('.');
-  return dot == std::string::npos ? std::string() : m.path.substr(0, dot);
+  return dot == std::string::npos ? std::string_view() : std::string_view(m.path).substr(0, dot);
 }
 
-void check_parent_chains(const Document& doc, const std::string& where) {
-  std::unordered_map<std::string_view, size_t> index;
-  index.reserve(doc.modules.size());
-  for (size_t i = 0; i < doc.modules.size(); ++i) index.emplace(doc.modules[i].path, i);
+using PathIndex = std::unordered_map<std::string_view, size_t>;
+
+void check_parent_chains(const Document& doc, const PathIndex& index, const std::string& where) {
   // 0 = unvisited, 1 = on the current chain, 2 = reaches the root.
   std::vector<char> state(doc.modules.size(), 0);
   std::vector<size_t> chain;
@@ -205,6 +217,29 @@ void check_parent_chains(const Document& doc, const std::string& where) {
   }
 }
 
+template <typename J>
+Document parse_document_as(const J& json, const std::string& where) {
+  if (!json.is_object()) fail(MX_ERR_SCHEMA, where + ": the document must be a JSON object");
+  check_schema_version(json, where);
+  Document doc;
+  if (json.contains("producer")) doc.producer = json["producer"];
+  if (json.contains("model")) doc.model = json["model"];
+  member(json, "modules", where, "", J::value_t::array, true);
+  const J& modules = json["modules"];
+  doc.modules.reserve(modules.size());
+  for (size_t i = 0; i < modules.size(); ++i)
+    doc.modules.push_back(parse_module(modules[i], where, "modules[" + std::to_string(i) + "]"));
+  const J* nodes = member(json, "nodes", where, "", J::value_t::array, true);
+  doc.nodes.reserve(nodes->size());
+  for (size_t i = 0; i < nodes->size(); ++i)
+    doc.nodes.push_back(
+        parse_record_at((*nodes)[i], where, "nodes[" + std::to_string(i) + "]", true));
+  // Statistics are derived data, recomputed on every write: not kept.
+  doc.extra = leftovers(json, {"schema", "producer", "model", "modules", "nodes", "statistics"});
+  validate_consistency(doc, where);
+  return doc;
+}
+
 }  // namespace
 
 std::vector<Module> parse_modules(const Json& json, const std::string& where) {
@@ -216,6 +251,11 @@ std::vector<Module> parse_modules(const Json& json, const std::string& where) {
   return modules;
 }
 
+Module parse_module_entry(const nlohmann::json& entry, const std::string& where,
+                          const std::string& at) {
+  return parse_module(entry, where, at);
+}
+
 NodeRecord parse_record(const Json& json, const std::string& where) {
   // Field paths of a lone record read "record.evidence".
   NodeRecord r = parse_record_at(json, where, "record", false);
@@ -223,22 +263,11 @@ NodeRecord parse_record(const Json& json, const std::string& where) {
 }
 
 Document parse_document(const Json& json, const std::string& where) {
-  if (!json.is_object()) fail(MX_ERR_SCHEMA, where + ": the document must be a JSON object");
-  check_schema_version(json, where);
-  Document doc;
-  if (json.contains("producer")) doc.producer = json["producer"];
-  if (json.contains("model")) doc.model = json["model"];
-  member(json, "modules", where, "", Json::value_t::array, true);
-  doc.modules = parse_modules(json["modules"], where);
-  const Json* nodes = member(json, "nodes", where, "", Json::value_t::array, true);
-  doc.nodes.reserve(nodes->size());
-  for (size_t i = 0; i < nodes->size(); ++i)
-    doc.nodes.push_back(
-        parse_record_at((*nodes)[i], where, "nodes[" + std::to_string(i) + "]", true));
-  // Statistics are derived data, recomputed on every write: not kept.
-  doc.extra = leftovers(json, {"schema", "producer", "model", "modules", "nodes", "statistics"});
-  validate_consistency(doc, where);
-  return doc;
+  return parse_document_as(json, where);
+}
+
+Document parse_document(const nlohmann::json& json, const std::string& where) {
+  return parse_document_as(json, where);
 }
 
 Document parse_document_text(std::string_view text, const std::string& where) {
@@ -254,8 +283,9 @@ Document parse_document_text(std::string_view text, const std::string& where) {
 
 void validate_consistency(const Document& doc, const std::string& where) {
   // Hashed views into `doc` (a document of 200,000 records spent seconds in
-  // std::set<std::string> copies and compares).
-  std::unordered_set<std::string_view> paths;
+  // std::set<std::string> copies and compares), one index for every check
+  // (at a million modules each hash table costs as much as parsing).
+  PathIndex paths;
   paths.reserve(doc.modules.size());
   for (size_t i = 0; i < doc.modules.size(); ++i) {
     // One rule for module paths wherever a tree comes from (sidecars used
@@ -264,7 +294,7 @@ void validate_consistency(const Document& doc, const std::string& where) {
       schema_error(where, "modules[" + std::to_string(i) + "].path",
                    quoted(doc.modules[i].path) + " is not a module path (dot-separated names "
                                                  "without '/', spaces or control characters)");
-    if (!paths.insert(doc.modules[i].path).second)
+    if (!paths.emplace(doc.modules[i].path, i).second)
       schema_error(where, "modules[" + std::to_string(i) + "].path",
                    quoted(doc.modules[i].path) + " appears twice");
   }
@@ -285,7 +315,7 @@ void validate_consistency(const Document& doc, const std::string& where) {
         schema_error(where, at + ".children[" + std::to_string(c) + "]",
                      quoted(m.children[c]) + " is not a module path");
   }
-  check_parent_chains(doc, where);
+  check_parent_chains(doc, paths, where);
   // Records are keyed by index when they have one, else by name
   // (document.hpp, NodeRecord); which node a key names is checked against
   // the graph when the document is attached (model/record_keys.hpp).

@@ -11,10 +11,18 @@ namespace modelexport::hierarchy {
 
 // `where` prefixes messages: "hierarchy", or a sidecar's file name.
 Document parse_document(const Json& json, const std::string& where);
+// The same for a document held as nlohmann::json (a supplied hierarchy),
+// read in place rather than converted first.
+Document parse_document(const nlohmann::json& json, const std::string& where);
 Document parse_document_text(std::string_view text, const std::string& where);
 
 // The "modules" array alone (model-level metadata stores only that).
 std::vector<Module> parse_modules(const Json& json, const std::string& where);
+
+// One entry of a "modules" array, held as nlohmann::json (a supplied
+// hierarchy's), read as parse_modules reads entry `at` of its array.
+Module parse_module_entry(const nlohmann::json& entry, const std::string& where,
+                          const std::string& at);
 
 // One record; `name` is optional here (the caller knows the node).
 NodeRecord parse_record(const Json& json, const std::string& where);

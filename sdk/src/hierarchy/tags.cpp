@@ -69,19 +69,15 @@ std::string derive_tag(const Document& doc, const std::string& path, const TagOp
 }
 
 void derive_tags(Document& doc, const TagOptions& opts) {
-  // Views of the modules' paths and tags (no copies): valid below, where
-  // only records change.
-  std::unordered_map<std::string_view, const std::string*> by_path;
-  by_path.reserve(doc.modules.size());
-  const ModuleIndex index(doc);  // tags are written below, paths are not
-  for (auto& m : doc.modules) {
+  // The index holds pointers to the modules (their paths are not written
+  // below, only tags): records read their module's tag through it, without
+  // a second map of a million entries.
+  const ModuleIndex index(doc);
+  for (auto& m : doc.modules)
     if (m.tag.empty() || opts.overwrite) m.tag = derive_tag_with(index, m.path, opts);
-    by_path[m.path] = &m.tag;
-  }
   for (auto& r : doc.nodes) {
     if (!r.tag.empty() && !opts.overwrite) continue;
-    auto it = by_path.find(r.module);
-    if (it != by_path.end()) r.tag = *it->second;
+    if (const Module* m = index.find(r.module)) r.tag = m->tag;
   }
 }
 

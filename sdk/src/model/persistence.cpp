@@ -4,6 +4,7 @@
 #include <climits>
 #include <optional>
 
+#include "hierarchy/document_text.hpp"
 #include "hierarchy/parse.hpp"
 #include "hierarchy/serialize.hpp"
 #include "model/check.hpp"
@@ -212,7 +213,7 @@ void save_model_file(const mx_model& model, const std::string& path,
   }
   if (options.sidecar)
     output.add(sidecar_path(path))
-        .write(dump_text(hierarchy::document_to_json(model.hierarchy), 2) + "\n");
+        .write(hierarchy::document_text(model.hierarchy, 2) + "\n");
   progress.report("commit", "", 0, 0);
   output.commit();
 }

@@ -4,6 +4,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "hierarchy/document_text.hpp"
 #include "hierarchy/parse.hpp"
 #include "hierarchy/serialize.hpp"
 #include "model/dynamo_namespace.hpp"
@@ -67,7 +68,7 @@ void store_model_metadata(onnx::ModelProto& proto, const hierarchy::Document& do
     erase_model_metadata(proto, key);
   if (storage == TagStorage::none || doc.empty()) return;
   set_model_metadata(proto, kSchemaKey, hierarchy::kSchema);
-  set_model_metadata(proto, kModulesKey, dump_text(hierarchy::modules_to_json(doc.modules)));
+  set_model_metadata(proto, kModulesKey, hierarchy::modules_text(doc.modules));
   if (!doc.producer.is_null()) set_model_metadata(proto, kProducerKey, dump_text(doc.producer));
   if (!doc.model.is_null()) set_model_metadata(proto, kModelKey, dump_text(doc.model));
 }

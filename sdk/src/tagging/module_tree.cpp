@@ -8,6 +8,7 @@
 
 #include "hierarchy/parse.hpp"
 #include "tagging/module_path.hpp"
+#include "util/error.hpp"
 #include "util/json_text.hpp"
 
 namespace modelexport {
@@ -28,13 +29,13 @@ bool is_pure_container(const std::string& cls) {
 }  // namespace
 
 ModuleTree::ModuleTree(const json& supplied, const std::map<std::string, std::string>& classes)
-    : classes_(classes) {
+    : classes_(classes.begin(), classes.end()) {
   add_supplied(supplied);
   add_path("");
 }
 
 ModuleTree::ModuleTree(json&& supplied, const std::map<std::string, std::string>& classes)
-    : owned_(std::move(supplied)), classes_(classes) {
+    : owned_(std::move(supplied)), classes_(classes.begin(), classes.end()) {
   add_supplied(owned_);
   add_path("");
 }
@@ -42,6 +43,7 @@ ModuleTree::ModuleTree(json&& supplied, const std::map<std::string, std::string>
 void ModuleTree::add_supplied(const json& supplied) {
   if (!supplied.is_array()) return;
   modules_.reserve(supplied.size());
+  classes_.reserve(classes_.size() + supplied.size());
   for (const auto& m : supplied) {
     if (!m.is_object() || !m.contains("path") || !m.at("path").is_string()) continue;
     std::string path = m.at("path").get<std::string>();
@@ -108,13 +110,11 @@ std::vector<const std::string*> ModuleTree::sorted_paths() const {
   return paths;
 }
 
-json ModuleTree::to_json() const {
-  // Entries in output order: supplied ones first, in their order, then every
-  // other path sorted (the parents of supplied paths that no entry names are
-  // among them: they only list children). One entry per path, moved into the
-  // result: a tree of a million supplied modules used to be copied three
-  // times through std::map and std::set.
-  std::vector<std::string> missing_parents;
+std::vector<const std::string*> ModuleTree::entry_order(
+    std::vector<std::string>& missing_parents) const {
+  // Supplied entries first, in their order, then every other path sorted
+  // (the parents of supplied paths that no entry names are among them: they
+  // only list children).
   {
     std::unordered_set<std::string> seen;
     for (const auto& kv : modules_) {
@@ -133,6 +133,14 @@ json ModuleTree::to_json() const {
   for (const auto& path : missing_parents) order.push_back(&path);
   std::sort(order.begin() + static_cast<std::ptrdiff_t>(first_other), order.end(),
             [](const std::string* a, const std::string* b) { return *a < *b; });
+  return order;
+}
+
+json ModuleTree::to_json() const {
+  // One entry per path, moved into the result: a tree of a million supplied
+  // modules used to be copied three times through std::map and std::set.
+  std::vector<std::string> missing_parents;
+  const std::vector<const std::string*> order = entry_order(missing_parents);
 
   std::vector<json> entries(order.size());
   std::unordered_map<std::string_view, size_t> at;
@@ -173,12 +181,76 @@ json ModuleTree::to_json() const {
   return out;
 }
 
-std::vector<hierarchy::Module> ModuleTree::to_modules() const {
-  // Supplied entries may carry anything (extra keys, wrong types, missing
-  // ancestors): they take the JSON route, whose checks and messages are the
-  // hierarchy parser's.
-  if (!supplied_order_.empty())
-    return hierarchy::parse_modules(hierarchy::Json(to_json()), "hierarchy");
+hierarchy::Module ModuleTree::module_at(size_t i, const std::string& path, bool tags) const {
+  const json* entry = modules_.at(path);
+  hierarchy::Module m;
+  if (!entry) {  // added by add_path: {"path"} + what to_json fills in
+    m.path = path;
+    m.class_name = class_of(path);
+    if (tags) m.tag = tag_of(path);
+    if (!path.empty()) m.parent = parent_path(path);
+    return m;
+  }
+  // A supplied entry is read by the hierarchy parser (its checks and
+  // messages), with what to_json would fill in where it is missing.
+  const std::string at = "modules[" + std::to_string(i) + "]";
+  if (entry->contains("class")) {
+    m = hierarchy::parse_module_entry(*entry, "hierarchy", at);
+  } else {
+    json filled = *entry;
+    filled["class"] = class_of(path);
+    m = hierarchy::parse_module_entry(filled, "hierarchy", at);
+  }
+  if (tags && !entry->contains("tag")) m.tag = tag_of(path);
+  if (!entry->contains("parent")) {
+    m.parent.reset();
+    if (!path.empty()) m.parent = parent_path(path);
+  }
+  return m;
+}
+
+std::vector<hierarchy::Module> ModuleTree::supplied_to_modules(bool tags) const {
+  std::vector<std::string> missing_parents;
+  const std::vector<const std::string*> order = entry_order(missing_parents);
+  std::vector<hierarchy::Module> out;
+  out.reserve(order.size());
+  std::unordered_map<std::string_view, size_t> at;
+  at.reserve(order.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    // A missing parent's entry in to_json() lists only children: the
+    // parser's first complaint about it is its path.
+    if (!modules_.count(*order[i]))
+      fail(MX_ERR_SCHEMA,
+           "hierarchy: modules[" + std::to_string(i) + "].path: required field is missing");
+    out.push_back(module_at(i, *order[i], tags));
+    at.emplace(*order[i], i);
+  }
+  // Children to_json() appends: each path its parent does not list yet, in
+  // path order. Listed children are named by their key in modules_ (stable
+  // storage; a child that is no module can never be appended anyway).
+  struct PairHash {
+    size_t operator()(const std::pair<size_t, const std::string*>& p) const {
+      return std::hash<const void*>()(p.second) * 31 + p.first;
+    }
+  };
+  std::unordered_set<std::pair<size_t, const std::string*>, PairHash> listed;
+  for (size_t i = 0; i < out.size(); ++i)
+    for (const auto& c : out[i].children)
+      if (auto it = modules_.find(c); it != modules_.end()) listed.emplace(i, &it->first);
+  std::vector<std::pair<const std::string*, size_t>> appended;  // path, parent row
+  for (const auto& kv : modules_) {
+    if (kv.first.empty()) continue;
+    const size_t p = at.at(parent_path(kv.first));
+    if (listed.insert({p, &kv.first}).second) appended.emplace_back(&kv.first, p);
+  }
+  std::sort(appended.begin(), appended.end(),
+            [](const auto& a, const auto& b) { return *a.first < *b.first; });
+  for (const auto& [path, p] : appended) out[p].children.push_back(*path);
+  return out;
+}
+
+std::vector<hierarchy::Module> ModuleTree::to_modules(bool tags) const {
+  if (!supplied_order_.empty()) return supplied_to_modules(tags);
   // Only add_path modules: every entry is {"path"} + what to_json fills in,
   // and every parent is present.
   const std::vector<const std::string*> paths = sorted_paths();
@@ -191,7 +263,7 @@ std::vector<hierarchy::Module> ModuleTree::to_modules() const {
     hierarchy::Module& m = out[i];
     m.path = path;
     m.class_name = class_of(path);
-    m.tag = tag_of(path);
+    if (tags) m.tag = tag_of(path);
     if (path.empty()) continue;
     m.parent = parent_path(path);
     // Sorted order: a parent's children are appended in path order, as

@@ -43,8 +43,13 @@ class ModuleTree {
 
   // The same array as hierarchy modules, exactly what parsing to_json()'s
   // text with hierarchy::parse_modules(…, "hierarchy") gives (errors
-  // included), without the JSON: tagging builds the document in memory.
-  std::vector<hierarchy::Module> to_modules() const;
+  // included), without building that JSON: tagging builds the document in
+  // memory (going through to_json() was a third of a 100,000-module tag).
+  // Supplied entries must have arrays as "children" where they have that
+  // key (load_supplied_hierarchy checks it), which to_json() would replace.
+  // Without `tags`, tags to_json() would derive are left "" (for checks that
+  // do not read them: deriving a million tags is most of the work).
+  std::vector<hierarchy::Module> to_modules(bool tags = true) const;
 
   const std::string& class_of(const std::string& path) const;
   bool contains(const std::string& path) const { return modules_.count(path) != 0; }
@@ -53,6 +58,11 @@ class ModuleTree {
  private:
   std::string compute_tag(const std::string& path) const;
   std::vector<const std::string*> sorted_paths() const;
+  // Output order of to_json()/to_modules(); `missing_parents` receives the
+  // parents no entry names (the order points into it).
+  std::vector<const std::string*> entry_order(std::vector<std::string>& missing_parents) const;
+  hierarchy::Module module_at(size_t i, const std::string& path, bool tags) const;
+  std::vector<hierarchy::Module> supplied_to_modules(bool tags) const;
 
   void add_supplied(const nlohmann::json& supplied);
 
@@ -61,7 +71,8 @@ class ModuleTree {
   // (its entry is {"path": path}; no JSON is allocated for it).
   std::unordered_map<std::string, const nlohmann::json*> modules_;
   std::vector<std::string> supplied_order_;
-  std::map<std::string, std::string> classes_;
+  // Hashed: a supplied tree puts a million classes here.
+  std::unordered_map<std::string, std::string> classes_;
   mutable std::unordered_map<std::string, std::string> tags_;
 };
 

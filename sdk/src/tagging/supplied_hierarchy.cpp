@@ -56,7 +56,8 @@ void check_module_paths(const hierarchy::Document& doc, const std::string& where
 // here, naming the first problems, rather than written and reported later.
 void check_completed_tree(const json& doc, const std::string& where) {
   const ModuleTree tree(doc.at("modules"), {});
-  const auto problems = hierarchy::module_tree_problems(tree.to_modules(), 3);
+  // Tags are not checked: the tree leaves them out.
+  const auto problems = hierarchy::module_tree_problems(tree.to_modules(false), 3);
   if (problems.empty()) return;
   std::string message = where + ": the module tree is inconsistent: " + problems[0].message;
   for (size_t i = 1; i < problems.size(); ++i) message += "; " + problems[i].message;
@@ -84,7 +85,7 @@ json load_supplied_hierarchy(const json& option) {
   // The whole document is checked once here, so that a wrong field is an
   // error naming it (modules[3].class: must be string) rather than a JSON
   // type error deep in propagation or the module tree.
-  const hierarchy::Document parsed = hierarchy::parse_document(hierarchy::Json(doc), where);
+  const hierarchy::Document parsed = hierarchy::parse_document(doc, where);
   check_module_paths(parsed, where);
   check_completed_tree(doc, where);
   return doc;

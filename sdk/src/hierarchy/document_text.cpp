@@ -1,0 +1,173 @@
+#include "hierarchy/document_text.hpp"
+
+#include <initializer_list>
+
+#include "hierarchy/serialize.hpp"
+#include "util/json_text.hpp"
+
+namespace modelexport::hierarchy {
+namespace {
+
+// Writes JSON text the way nlohmann's dump(indent, ' ', false, replace)
+// lays it out: compact when indent < 0, else one member or element per line
+// and "key": value. Containers are opened and closed by the caller; values
+// that are JSON already (producer, model, unknown keys) go through
+// nlohmann's own serializer at the current depth.
+class Writer {
+ public:
+  Writer(std::string& out, int indent) : out_(out), indent_(indent) {}
+
+  void open(char bracket) {
+    out_ += bracket;
+    ++depth_;
+    first_ = true;
+  }
+  // `empty`: the container got no member (nlohmann writes "{}" and "[]").
+  void close(char bracket, bool empty) {
+    --depth_;
+    if (!empty && indent_ >= 0) newline();
+    out_ += bracket;
+    first_ = false;
+  }
+  void key(std::string_view k) {
+    element();
+    append_json_string(out_, k);
+    out_ += indent_ >= 0 ? ": " : ":";
+  }
+  // Before an array element (key() does it for a member).
+  void element() {
+    if (!first_) out_ += ',';
+    first_ = false;
+    if (indent_ >= 0) newline();
+  }
+  void string(std::string_view s) { append_json_string(out_, s); }
+  void raw(std::string_view s) { out_ += s; }
+  void integer(int64_t v) { out_ += std::to_string(v); }
+  void json(const Json& v) {
+    nlohmann::detail::serializer<Json> s(nlohmann::detail::output_adapter<char>(out_), ' ',
+                                         Json::error_handler_t::replace);
+    s.dump(v, indent_ >= 0, false, static_cast<unsigned>(indent_ < 0 ? 0 : indent_),
+           static_cast<unsigned>(indent_ < 0 ? 0 : indent_ * depth_));
+  }
+  void strings(const std::vector<std::string>& items) {
+    open('[');
+    for (const auto& s : items) element(), string(s);
+    close(']', items.empty());
+  }
+
+ private:
+  void newline() {
+    out_ += '\n';
+    out_.append(static_cast<size_t>(indent_) * static_cast<size_t>(depth_), ' ');
+  }
+  std::string& out_;
+  int indent_;
+  int depth_ = 0;
+  bool first_ = true;
+};
+
+bool is_one_of(const std::string& key, std::initializer_list<const char*> keys) {
+  for (const char* k : keys)
+    if (key == k) return true;
+  return false;
+}
+
+// Unknown keys after the known ones, unless a known key has the name
+// (serialize.cpp, merge_extra).
+void extra_members(Writer& w, const Json& extra, std::initializer_list<const char*> written) {
+  for (const auto& item : extra.items()) {
+    if (is_one_of(item.key(), written)) continue;
+    w.key(item.key());
+    w.json(item.value());
+  }
+}
+
+void forward_steps(Writer& w, const std::vector<ForwardStep>& steps) {
+  w.open('[');
+  for (const auto& s : steps) {
+    w.element();
+    w.open('{');
+    w.key(s.kind == ForwardStep::Kind::op ? "op" : "call");
+    w.string(s.name);
+    if (!s.method.empty()) w.key("method"), w.string(s.method);
+    w.close('}', false);
+  }
+  w.close(']', steps.empty());
+}
+
+// module_to_json's members, in its order.
+void module(Writer& w, const Module& m) {
+  w.open('{');
+  w.key("path"), w.string(m.path);
+  w.key("class"), w.string(m.class_name);
+  if (!m.qualified_class.empty()) w.key("qualified_class"), w.string(m.qualified_class);
+  w.key("parent");
+  if (m.parent) w.string(*m.parent);
+  else w.raw("null");
+  w.key("children"), w.strings(m.children);
+  w.key("tag"), w.string(m.tag);
+  if (m.parameters) w.key("parameters"), w.integer(*m.parameters);
+  if (m.own_parameters) w.key("own_parameters"), w.integer(*m.own_parameters);
+  if (m.executed) w.key("executed"), w.raw(*m.executed ? "true" : "false");
+  if (m.execution_order) w.key("execution_order"), w.integer(*m.execution_order);
+  if (m.forward) w.key("forward"), forward_steps(w, *m.forward);
+  extra_members(w, m.extra,
+                {"path", "class", "qualified_class", "parent", "children", "tag", "parameters",
+                 "own_parameters", "executed", "execution_order", "forward"});
+  w.close('}', false);
+}
+
+void modules(Writer& w, const std::vector<Module>& list) {
+  w.open('[');
+  for (const auto& m : list) w.element(), module(w, m);
+  w.close(']', list.empty());
+}
+
+// record_to_json(r, true)'s members. Its unknown keys replace known ones in
+// place; a record whose extra has such a key takes that route itself.
+void record(Writer& w, const NodeRecord& r) {
+  for (const auto& item : r.extra.items())
+    if (is_one_of(item.key(), {"name", "index", "module", "tag", "evidence"})) {
+      w.json(record_to_json(r, true));
+      return;
+    }
+  w.open('{');
+  w.key("name"), w.string(r.name);
+  if (r.index) w.key("index"), w.integer(*r.index);
+  w.key("module"), w.string(r.module);
+  w.key("tag"), w.string(r.tag);
+  w.key("evidence"), w.string(evidence_name(r.evidence));
+  extra_members(w, r.extra, {});
+  w.close('}', false);
+}
+
+}  // namespace
+
+std::string modules_text(const std::vector<Module>& list) {
+  std::string out;
+  out.reserve(list.size() * 96 + 16);
+  Writer w(out, -1);
+  modules(w, list);
+  return out;
+}
+
+std::string document_text(const Document& doc, int indent) {
+  std::string out;
+  out.reserve((doc.modules.size() + doc.nodes.size()) * (indent < 0 ? 96 : 160) + 256);
+  Writer w(out, indent);
+  w.open('{');
+  w.key("schema"), w.string(kSchema);
+  if (!doc.producer.is_null()) w.key("producer"), w.json(doc.producer);
+  if (!doc.model.is_null()) w.key("model"), w.json(doc.model);
+  w.key("modules"), modules(w, doc.modules);
+  w.key("nodes");
+  w.open('[');
+  for (const auto& r : doc.nodes) w.element(), record(w, r);
+  w.close(']', doc.nodes.empty());
+  w.key("statistics"), w.json(statistics_json(doc));
+  extra_members(w, doc.extra, {"schema", "producer", "model", "modules", "nodes", "statistics"});
+  w.close('}', false);
+  return out;
+}
+
+}  // namespace modelexport::hierarchy
