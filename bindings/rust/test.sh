@@ -53,6 +53,12 @@ consumer_rc=0
   # Shares the workspace's target dir: the crates compile once.
   cargo run --quiet -- "$repo/examples/tag_and_print_tree/testdata/tiny.onnx" "$scratch/out.onnx"
   [[ -f "$scratch/out.hierarchy.json" ]] || { echo "sidecar out.hierarchy.json missing"; exit 1; }
+  # The build script's answer came from pkg-config, pointing at $libdir.
+  found="$(ls -t "$CARGO_TARGET_DIR"/debug/build/modelexport-sys-*/output | head -1)"
+  grep -q '^cargo:rerun-if-env-changed=PKG_CONFIG_PATH$' "$found" &&
+    grep -qx "cargo:rustc-link-search=native=$libdir" "$found" ||
+    { echo "modelexport-sys did not find $libdir through pkg-config:"; cat "$found"; exit 1; }
+  echo "modelexport-sys: $libdir from pkg-config"
 ) || consumer_rc=$?
 if ((consumer_rc != 0)); then
   echo "consumer: 0 passed, 1 failed"
