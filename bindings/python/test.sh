@@ -32,22 +32,26 @@ wheel_rc=0
   # The interpreter the README names; no MODELEXPORT_* anywhere from here on.
   for v in $(compgen -e | grep '^MODELEXPORT_' || true); do unset "$v"; done
   /usr/bin/python3 -m venv venv
-  # ccache, when present, makes a repeated wheel build cheap (CMAKE_ARGS is
-  # scikit-build-core's documented way to pass CMake arguments).
+  # With ccache the wheel's objects are the ones scripts/setup.sh's build
+  # already compiled: same build type, same depth below the repository
+  # (pyproject.toml's build-dir) and, named here, the same compiler driver
+  # (scikit-build-core would otherwise pick Python's x86_64-linux-gnu-g++,
+  # another ccache key). CMAKE_ARGS is scikit-build-core's documented way
+  # to pass CMake arguments.
   if command -v ccache >/dev/null; then
-    export CMAKE_ARGS="-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
+    export CMAKE_ARGS="-DCMAKE_C_COMPILER=cc -DCMAKE_CXX_COMPILER=c++ -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
   fi
   venv/bin/pip install --quiet --disable-pip-version-check "$repo/bindings/python"
   echo "wheel built and installed in $((SECONDS - start)) s"
   mkdir out
   venv/bin/python "$here/tests/install/check_installed.py" \
     "$repo/examples/tag_and_print_tree/testdata/tiny.onnx" \
-    "$repo/tests/fixtures/pt2/strided.pt2" out
+    "$repo/tests/fixtures/pt2/bert_tiny.pt2" out
 ) || wheel_rc=$?
 if ((wheel_rc != 0)); then
   echo "FAIL: the pip-installed package (exit $wheel_rc)"
-  echo "0 passed, 1 failed"
+  echo "wheel: 0 passed, 1 failed"
   exit 1
 fi
-echo "1 passed, 0 failed"
+echo "wheel: 1 passed, 0 failed"
 exit "$rc"

@@ -35,6 +35,9 @@ with mx.Registry() as registry:
     with registry.export(pt2_file) as exported:
         records = [n.record for n in exported.nodes()]
         assert records and all(r is not None for r in records)
+        tree = exported.module_tree()
+        assert len(tree) > 1 and tree.root.total_nodes == len(exported), "a module tree with counts"
+        assert {r.module for r in records} <= {m.path for m in tree}
         exported.save_file(out / "exported.onnx")
         print(f"exported {pt2_file.name}: {len(exported)} nodes, "
               f"{len(exported.module_tree())} modules")
