@@ -12,14 +12,18 @@
 // read/write lock, so a *Model may be shared between goroutines. A Registry
 // is internally synchronised by the SDK.
 //
-// Build: the header and library are found through the default paths
-// (/usr/local) or CGO_CFLAGS / CGO_LDFLAGS, e.g.
+// Options are typed (ExportOptions, SaveOptions, TagOptions,
+// RegistryOptions) and serialised to the JSON the C API takes; every call
+// also has a *JSON twin taking that JSON. Tag takes (model, strategy,
+// options) in every binding.
 //
-//	CGO_CFLAGS="-I$PREFIX/include" CGO_LDFLAGS="-L$PREFIX/lib -Wl,-rpath,$PREFIX/lib" go build
+// Build: the header and library are found with pkg-config (modelexport.pc,
+// installed by the SDK; PKG_CONFIG_PATH=<prefix>/lib/pkgconfig for another
+// prefix, <build>/pkgconfig for a build tree).
 package modelexport
 
 /*
-#cgo LDFLAGS: -lmodelexport
+#cgo pkg-config: modelexport
 #include <stdlib.h>
 #include "modelexport/modelexport.h"
 */
@@ -48,6 +52,7 @@ const (
 	CodePlugin          Code = C.MX_ERR_PLUGIN
 	CodeSecurity        Code = C.MX_ERR_SECURITY
 	CodeInternal        Code = C.MX_ERR_INTERNAL
+	CodeCancelled       Code = C.MX_ERR_CANCELLED
 )
 
 // String is the SDK's stable name: "invalid_argument", "io", ...
@@ -247,8 +252,18 @@ func (m *Model) text(f func(p *C.mx_model, out **C.char, n *C.size_t) *C.mx_stat
 	return s, err
 }
 
-// SaveFile writes the model; options is the JSON of mx_model_save_file ("" for defaults).
-func (m *Model) SaveFile(path, options string) error {
+// SaveFile writes the model atomically; the sidecar of out.onnx is
+// out.hierarchy.json. nil options: the SDK's defaults.
+func (m *Model) SaveFile(path string, options *SaveOptions) error {
+	o, err := options.JSON()
+	if err != nil {
+		return err
+	}
+	return m.SaveFileJSON(path, o)
+}
+
+// SaveFileJSON is SaveFile with the JSON of mx_model_save_file ("" for defaults).
+func (m *Model) SaveFileJSON(path, options string) error {
 	cp, f1 := cstr(path, false)
 	defer f1()
 	co, f2 := cstr(options, true)
@@ -257,7 +272,16 @@ func (m *Model) SaveFile(path, options string) error {
 }
 
 // SaveBytes serializes the model.
-func (m *Model) SaveBytes(options string) ([]byte, error) {
+func (m *Model) SaveBytes(options *SaveOptions) ([]byte, error) {
+	o, err := options.JSON()
+	if err != nil {
+		return nil, err
+	}
+	return m.SaveBytesJSON(o)
+}
+
+// SaveBytesJSON is SaveBytes with the JSON of mx_model_save_bytes.
+func (m *Model) SaveBytesJSON(options string) ([]byte, error) {
 	co, free := cstr(options, true)
 	defer free()
 	var b []byte
@@ -358,6 +382,62 @@ func (m *Model) SetHierarchyJSON(doc string) error {
 	})
 }
 
+// ModulesJSON is the per-module statistics (mx_model_modules_json).
+func (m *Model) ModulesJSON() (string, error) {
+	return m.text(func(p *C.mx_model, o **C.char, n *C.size_t) *C.mx_status {
+		return C.mx_model_modules_json(p, nil, o, n)
+	})
+}
+
+// ModuleTree is the module tree with classes and node counts; empty (Len
+// 0, Root nil) for a model without a tree.
+func (m *Model) ModuleTree() (*ModuleTree, error) {
+	h, err := m.Hierarchy()
+	if err != nil {
+		return nil, err
+	}
+	var stats struct {
+		Modules []moduleStats `json:"modules"`
+	}
+	if len(h.Modules) > 0 {
+		text, err := m.ModulesJSON()
+		if err != nil {
+			return nil, err
+		}
+		if err := decode(text, &stats); err != nil {
+			return nil, err
+		}
+	}
+	return buildTree(h, stats.Modules), nil
+}
+
+// Nodes is every top-level node (index, name, op type, inputs, outputs)
+// with its record, in graph order.
+func (m *Model) Nodes() ([]Node, error) {
+	graphText, err := m.GraphJSON()
+	if err != nil {
+		return nil, err
+	}
+	hierText, err := m.HierarchyJSON()
+	if err != nil {
+		return nil, err
+	}
+	var graph struct {
+		Nodes []graphNode `json:"nodes"`
+	}
+	var hier struct {
+		Modules []Module      `json:"modules"`
+		Nodes   []recordEntry `json:"nodes"`
+	}
+	if err := decode(graphText, &graph); err != nil {
+		return nil, err
+	}
+	if err := decode(hierText, &hier); err != nil {
+		return nil, err
+	}
+	return buildNodes(graph.Nodes, hier.Modules, hier.Nodes), nil
+}
+
 // HasHierarchy reports whether the model carries a tree or any record.
 func (m *Model) HasHierarchy() bool {
 	has := false
@@ -373,9 +453,18 @@ type Registry struct {
 	ptr *C.mx_registry
 }
 
-// NewRegistry creates a registry; options is the JSON of mx_registry_create
-// ("" for defaults: discover the install's plugins and MODELEXPORT_PLUGIN_PATH).
-func NewRegistry(options string) (*Registry, error) {
+// NewRegistry creates a registry; nil options: discover the install's
+// plugins and MODELEXPORT_PLUGIN_PATH.
+func NewRegistry(options *RegistryOptions) (*Registry, error) {
+	o, err := options.JSON()
+	if err != nil {
+		return nil, err
+	}
+	return NewRegistryJSON(o)
+}
+
+// NewRegistryJSON is NewRegistry with the JSON of mx_registry_create ("" for defaults).
+func NewRegistryJSON(options string) (*Registry, error) {
 	co, free := cstr(options, true)
 	defer free()
 	var out *C.mx_registry
@@ -442,8 +531,18 @@ func (r *Registry) Plugins() ([]PluginInfo, error) {
 	return doc.Plugins, decode(text, &doc)
 }
 
-// Tag runs a strategy plugin (or "auto") and the core's propagation on m.
-func (r *Registry) Tag(strategy string, m *Model, options string) error {
+// Tag runs a strategy plugin (or StrategyAuto) and the core's propagation
+// on m, replacing its hierarchy. nil options: none.
+func (r *Registry) Tag(m *Model, strategy Strategy, options *TagOptions) error {
+	o, err := options.JSON()
+	if err != nil {
+		return err
+	}
+	return r.TagJSON(m, string(strategy), o)
+}
+
+// TagJSON is Tag with the JSON of mx_registry_tag ("" for none).
+func (r *Registry) TagJSON(m *Model, strategy string, options string) error {
 	cs, f1 := cstr(strategy, false)
 	defer f1()
 	co, f2 := cstr(options, true)
@@ -453,9 +552,19 @@ func (r *Registry) Tag(strategy string, m *Model, options string) error {
 	})
 }
 
-// Export converts a source model (e.g. a TorchScript .pt) through a frontend
-// plugin. options must name the inputs: {"inputs":["x:float32[batch=2,4]"]}.
-func (r *Registry) Export(frontend, modelPath, options string) (*Model, error) {
+// Export converts a source model (.pt2 from torch.export.save, TorchScript
+// .pt) through a frontend plugin (options.Frontend; default: the file's
+// content chooses). TorchScript needs options.Inputs.
+func (r *Registry) Export(modelPath string, options *ExportOptions) (*Model, error) {
+	o, err := options.JSON()
+	if err != nil {
+		return nil, err
+	}
+	return r.ExportJSON(options.frontend(), modelPath, o)
+}
+
+// ExportJSON is Export with the JSON of mx_registry_export.
+func (r *Registry) ExportJSON(frontend, modelPath, options string) (*Model, error) {
 	cf, f1 := cstr(frontend, false)
 	defer f1()
 	cp, f2 := cstr(modelPath, false)

@@ -25,7 +25,7 @@ func mustLoad(t *testing.T) *Model {
 	return m
 }
 
-func mustRegistry(t *testing.T, options string) *Registry {
+func mustRegistry(t *testing.T, options *RegistryOptions) *Registry {
 	t.Helper()
 	r, err := NewRegistry(options)
 	if err != nil {
@@ -36,23 +36,23 @@ func mustRegistry(t *testing.T, options string) *Registry {
 }
 
 // strategy picks the scoped-name strategy if loaded, else "auto".
-func strategy(t *testing.T, r *Registry) string {
+func strategy(t *testing.T, r *Registry) Strategy {
 	ps, err := r.Plugins()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range ps {
 		if p.Loaded() && p.Name == "scope" {
-			return "scope"
+			return StrategyScope
 		}
 	}
-	return "auto"
+	return StrategyAuto
 }
 
 func tagged(t *testing.T) (*Registry, *Model) {
-	r := mustRegistry(t, "")
+	r := mustRegistry(t, nil)
 	m := mustLoad(t)
-	if err := r.Tag(strategy(t, r), m, ""); err != nil {
+	if err := r.Tag(m, strategy(t, r), nil); err != nil {
 		t.Fatal(err)
 	}
 	return r, m
@@ -113,7 +113,7 @@ func TestErrorsCarrySDKMessage(t *testing.T) {
 		t.Fatal("empty bytes accepted")
 	}
 	m := mustLoad(t)
-	err = m.SaveFile(filepath.Join(t.TempDir(), "x.onnx"), `{"no_such_option":1}`)
+	err = m.SaveFile(filepath.Join(t.TempDir(), "x.onnx"), &SaveOptions{Extra: map[string]any{"no_such_option": 1}})
 	if !errors.As(err, &e) || e.Code != CodeInvalidArgument || !strings.Contains(e.Message, "no_such_option") {
 		t.Fatalf("got %#v", err)
 	}
@@ -133,7 +133,7 @@ func TestCloseTwiceAndUseAfterClose(t *testing.T) {
 	if _, err := m.GraphJSON(); err != ErrClosed {
 		t.Fatalf("after close: %v", err)
 	}
-	r, err := NewRegistry("")
+	r, err := NewRegistry(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,9 +190,9 @@ func TestTagTreeAndRecords(t *testing.T) {
 }
 
 func TestUnknownStrategy(t *testing.T) {
-	r := mustRegistry(t, "")
+	r := mustRegistry(t, nil)
 	m := mustLoad(t)
-	err := r.Tag("no-such-strategy", m, "")
+	err := r.Tag(m, "no-such-strategy", nil)
 	if err == nil || !strings.Contains(err.Error(), "no-such-strategy") {
 		t.Fatalf("got %v", err)
 	}
@@ -201,8 +201,11 @@ func TestUnknownStrategy(t *testing.T) {
 func TestSaveAndReload(t *testing.T) {
 	_, m := tagged(t)
 	out := filepath.Join(t.TempDir(), "tiny.tagged.onnx")
-	if err := m.SaveFile(out, ""); err != nil {
+	if err := m.SaveFile(out, nil); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(out), "tiny.tagged.hierarchy.json")); err != nil {
+		t.Fatalf("sidecar: %v", err)
 	}
 	back, err := LoadFile(out)
 	if err != nil {
@@ -212,7 +215,7 @@ func TestSaveAndReload(t *testing.T) {
 	if rec, err := back.NodeRecord("/layers.1/act/Relu"); err != nil || rec.Module != "layers.1.act" {
 		t.Fatalf("%+v %v", rec, err)
 	}
-	data, err := m.SaveBytes(`{"tag_storage":"doc_string"}`)
+	data, err := m.SaveBytes(&SaveOptions{TagStorage: TagStorageDocString})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +249,7 @@ func TestConcurrentReads(t *testing.T) {
 }
 
 func TestPluginListingWithRefusals(t *testing.T) {
-	r := mustRegistry(t, `{"discover":false}`)
+	r := mustRegistry(t, &RegistryOptions{Discover: Bool(false)})
 	err := r.LoadPlugin(fixture("tiny.onnx")) // not a shared library
 	var e *Error
 	if !errors.As(err, &e) || e.Code != CodePlugin || e.Message == "" {
@@ -265,7 +268,7 @@ func TestPluginListingWithRefusals(t *testing.T) {
 	if !found {
 		t.Fatalf("refusal not listed: %+v", ps)
 	}
-	all := mustRegistry(t, "")
+	all := mustRegistry(t, nil)
 	ps, err = all.Plugins()
 	if err != nil {
 		t.Fatal(err)
@@ -282,7 +285,7 @@ func TestPluginListingWithRefusals(t *testing.T) {
 }
 
 func TestExportTorchScript(t *testing.T) {
-	r := mustRegistry(t, "")
+	r := mustRegistry(t, nil)
 	ps, _ := r.Plugins()
 	have := false
 	for _, p := range ps {
@@ -290,15 +293,16 @@ func TestExportTorchScript(t *testing.T) {
 			have = true
 		}
 	}
-	opts := `{"inputs":["x:float32[batch=2,4]"]}`
+	opts := &ExportOptions{Frontend: FrontendTorchScript,
+		Inputs: []InputSpec{{Name: "x", DType: DTypeFloat32, Dims: []Dim{Dynamic("batch", 2), Fixed(4)}}}}
 	if !have {
-		_, err := r.Export("torchscript", fixture("tiny.pt"), opts)
+		_, err := r.Export(fixture("tiny.pt"), opts)
 		if err == nil || !strings.Contains(err.Error(), "torchscript") {
 			t.Fatalf("export without the frontend: %v", err)
 		}
 		t.Skip("torchscript plugin not loaded (build without LibTorch)")
 	}
-	m, err := r.Export("torchscript", fixture("tiny.pt"), opts)
+	m, err := r.Export(fixture("tiny.pt"), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,11 +14,13 @@ data="$here/testdata"
 if [[ -n "${MODELEXPORT_BUILD_DIR:-}" ]]; then
   libdir="$MODELEXPORT_BUILD_DIR/sdk"
   incdir="$repo/abi/include"
+  pcdir="$MODELEXPORT_BUILD_DIR/pkgconfig"
   export MODELEXPORT_PLUGIN_PATH="${MODELEXPORT_PLUGIN_PATH:-$MODELEXPORT_BUILD_DIR/plugins-out}"
 else
   prefix="${MODELEXPORT_PREFIX:-/usr/local}"
   libdir="$(dirname "$(find "$prefix"/lib* -maxdepth 2 -name 'libmodelexport.so' -print -quit 2>/dev/null || true)")"
   incdir="$prefix/include"
+  pcdir="$libdir/pkgconfig"
 fi
 [[ -e "$libdir/libmodelexport.so" ]] || { echo "examples: libmodelexport.so not found (set MODELEXPORT_BUILD_DIR or MODELEXPORT_PREFIX)" >&2; exit 1; }
 export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -50,8 +52,9 @@ for lang in "${langs[@]}"; do
       (cd "$here/rust" && MODELEXPORT_LIB_DIR="$libdir" cargo build --quiet --release)
       run[rust]="$here/rust/target/release/tag_and_print_tree" ;;
     go)
-      (cd "$here/go" && CGO_CFLAGS="-I$incdir" CGO_LDFLAGS="-L$libdir -Wl,-rpath,$libdir" \
-        go build -o "$out/tapt_go" .)
+      # The binding links through `#cgo pkg-config: modelexport`.
+      (cd "$here/go" && PKG_CONFIG_PATH="$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" \
+        CGO_LDFLAGS="-Wl,-rpath,$libdir" go build -o "$out/tapt_go" .)
       run[go]="$out/tapt_go" ;;
     csharp)
       mcs -nologo -warnaserror -nowarn:1591 -target:library -out:"$out/ModelExport.dll" "$repo"/bindings/csharp/src/*.cs

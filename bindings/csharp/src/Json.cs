@@ -1,4 +1,4 @@
-// A small JSON reader (objects -> Dictionary<string, object>, arrays ->
+// A small JSON reader and writer (objects <-> Dictionary<string, object>, arrays <->
 // List<object>, strings, double, bool, null), so the binding needs nothing
 // beyond mono's core assemblies.
 using System;
@@ -29,6 +29,78 @@ namespace ModelExport
         {
             object v;
             return o != null && o.TryGetValue(key, out v) && v is List<object> ? (List<object>)v : new List<object>();
+        }
+
+        /// <summary>Serialises null, bool, numbers, strings, lists and
+        /// string-keyed dictionaries as JSON.</summary>
+        public static string Write(object value)
+        {
+            var sb = new StringBuilder();
+            WriteValue(sb, value);
+            return sb.ToString();
+        }
+
+        static void WriteValue(StringBuilder sb, object v)
+        {
+            if (v == null) { sb.Append("null"); return; }
+            if (v is bool) { sb.Append((bool)v ? "true" : "false"); return; }
+            if (v is string) { WriteString(sb, (string)v); return; }
+            if (v is int || v is long || v is uint || v is ulong || v is short)
+            { sb.Append(Convert.ToString(v, CultureInfo.InvariantCulture)); return; }
+            if (v is double || v is float)
+            { sb.Append(Convert.ToDouble(v).ToString("R", CultureInfo.InvariantCulture)); return; }
+            var dict = v as IDictionary<string, object>;
+            if (dict != null)
+            {
+                sb.Append('{');
+                var first = true;
+                foreach (var kv in dict)
+                {
+                    if (!first) sb.Append(',');
+                    first = false;
+                    WriteString(sb, kv.Key);
+                    sb.Append(':');
+                    WriteValue(sb, kv.Value);
+                }
+                sb.Append('}');
+                return;
+            }
+            var list = v as System.Collections.IEnumerable;
+            if (list != null)
+            {
+                sb.Append('[');
+                var first = true;
+                foreach (var x in list)
+                {
+                    if (!first) sb.Append(',');
+                    first = false;
+                    WriteValue(sb, x);
+                }
+                sb.Append(']');
+                return;
+            }
+            throw new ModelExportException(ErrorCode.InvalidArgument, "cannot write a " + v.GetType().Name + " as JSON");
+        }
+
+        static void WriteString(StringBuilder sb, string s)
+        {
+            sb.Append('"');
+            foreach (var c in s)
+            {
+                switch (c)
+                {
+                    case '"': sb.Append("\\\""); break;
+                    case '\\': sb.Append("\\\\"); break;
+                    case '\n': sb.Append("\\n"); break;
+                    case '\r': sb.Append("\\r"); break;
+                    case '\t': sb.Append("\\t"); break;
+                    default:
+                        if (c < 0x20) sb.Append("\\u").Append(((int)c).ToString("x4"));
+                        else sb.Append(c);
+                        break;
+                }
+            }
+            sb.Append('"');
         }
 
         static ModelExportException Error(string what, int at)

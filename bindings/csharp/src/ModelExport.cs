@@ -26,6 +26,7 @@ namespace ModelExport
         Plugin = 7,
         Security = 8,
         Internal = 9,
+        Cancelled = 10,
     }
 
     /// <summary>A failure reported by the SDK; Message is the SDK's message.</summary>
@@ -224,13 +225,25 @@ namespace ModelExport
             if (Handle.IsClosed) throw new ObjectDisposedException("Model");
         }
 
-        /// <summary>Saves; options is the JSON of mx_model_save_file (null for defaults).</summary>
-        public void SaveFile(string path, string options = null)
+        /// <summary>Saves atomically; the sidecar of out.onnx is out.hierarchy.json.</summary>
+        public void SaveFile(string path, SaveOptions options = null)
+        {
+            SaveFileJson(path, options == null ? null : options.ToJson());
+        }
+
+        /// <summary>SaveFile with the JSON of mx_model_save_file (null for defaults).</summary>
+        public void SaveFileJson(string path, string options)
         {
             Read(() => { Interop.Check(Native.mx_model_save_file(Handle, Interop.Utf8z(path), Interop.Utf8z(options))); return 0; });
         }
 
-        public byte[] SaveBytes(string options = null)
+        public byte[] SaveBytes(SaveOptions options = null)
+        {
+            return SaveBytesJson(options == null ? null : options.ToJson());
+        }
+
+        /// <summary>SaveBytes with the JSON of mx_model_save_bytes (null for defaults).</summary>
+        public byte[] SaveBytesJson(string options)
         {
             return Read(() => {
                 IntPtr p; UIntPtr n;
@@ -287,6 +300,27 @@ namespace ModelExport
         }
 
         public bool HasHierarchy { get { return Read(() => Native.mx_model_has_hierarchy(Handle) != 0); } }
+
+        /// <summary>Per-module statistics (mx_model_modules_json).</summary>
+        public string ModulesJson()
+        {
+            return Read(() => Interop.Text((out IntPtr p, out UIntPtr n) => Native.mx_model_modules_json(Handle, null, out p, out n)));
+        }
+
+        /// <summary>The module tree with classes and node counts; empty
+        /// (Count 0, Root null) for a model without a tree.</summary>
+        public ModuleTree ModuleTree()
+        {
+            var h = Hierarchy();
+            var stats = h.Modules.Count > 0 ? (Dictionary<string, object>)Json.Parse(ModulesJson()) : null;
+            return ModelExport.ModuleTree.Build(h, stats);
+        }
+
+        /// <summary>Every top-level node with its record, in graph order.</summary>
+        public List<Node> Nodes()
+        {
+            return Node.Build((Dictionary<string, object>)Json.Parse(GraphJson()), Hierarchy());
+        }
     }
 
     /// <summary>The plugin registry: discovers and runs frontends and strategies.</summary>
@@ -296,9 +330,16 @@ namespace ModelExport
 
         private Registry(RegistryHandle h) { handle = h; }
 
-        /// <summary>options: JSON of mx_registry_create (null: discover the
-        /// install's plugins and MODELEXPORT_PLUGIN_PATH).</summary>
-        public static Registry Create(string options = null)
+        /// <summary>Discovers the install's plugins and MODELEXPORT_PLUGIN_PATH.</summary>
+        public static Registry Create() { return CreateJson(null); }
+
+        public static Registry Create(RegistryOptions options)
+        {
+            return CreateJson(options == null ? null : options.ToJson());
+        }
+
+        /// <summary>options: JSON of mx_registry_create (null for defaults).</summary>
+        public static Registry CreateJson(string options)
         {
             RegistryHandle h;
             var st = Native.mx_registry_create(Interop.Utf8z(options), out h);
@@ -331,15 +372,30 @@ namespace ModelExport
             return list;
         }
 
-        /// <summary>Runs a strategy plugin (or "auto") and the core's propagation.</summary>
-        public void Tag(string strategy, Model model, string options = null)
+        /// <summary>Runs a strategy plugin (Strategy.Auto by default) and the
+        /// core's propagation on model, replacing its hierarchy.</summary>
+        public void Tag(Model model, string strategy = ModelExport.Strategy.Auto, TagOptions options = null)
+        {
+            TagJson(model, strategy, options == null ? null : options.ToJson());
+        }
+
+        /// <summary>Tag with the JSON of mx_registry_tag (null for none).</summary>
+        public void TagJson(Model model, string strategy, string options)
         {
             model.Write(() => Interop.Check(Native.mx_registry_tag(handle, Interop.Utf8z(strategy), model.Handle, Interop.Utf8z(options))));
         }
 
-        /// <summary>Exports a source model through a frontend, e.g.
-        /// Export("torchscript", "m.pt", "{\"inputs\":[\"x:float32[batch=2,4]\"]}").</summary>
-        public Model Export(string frontend, string modelPath, string options)
+        /// <summary>Exports a source model (.pt2 from torch.export.save,
+        /// TorchScript .pt) through options.Frontend (default: the file's
+        /// content chooses); TorchScript needs options.Inputs.</summary>
+        public Model Export(string modelPath, ExportOptions options = null)
+        {
+            options = options ?? new ExportOptions();
+            return ExportJson(options.Frontend, modelPath, options.ToJson());
+        }
+
+        /// <summary>Export with the JSON of mx_registry_export.</summary>
+        public Model ExportJson(string frontend, string modelPath, string options)
         {
             ModelHandle h;
             var st = Native.mx_registry_export(handle, Interop.Utf8z(frontend), Interop.Utf8z(modelPath), Interop.Utf8z(options), out h);

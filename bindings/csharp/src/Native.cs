@@ -34,6 +34,7 @@ namespace ModelExport
         [DllImport(Lib)] internal static extern StatusHandle mx_model_hierarchy_json(ModelHandle model, out IntPtr json, out UIntPtr size);
         [DllImport(Lib)] internal static extern StatusHandle mx_model_set_hierarchy_json(ModelHandle model, byte[] json, UIntPtr size);
         [DllImport(Lib)] internal static extern int mx_model_has_hierarchy(ModelHandle model);
+        [DllImport(Lib)] internal static extern StatusHandle mx_model_modules_json(ModelHandle model, byte[] options, out IntPtr json, out UIntPtr size);
 
         [DllImport(Lib)] internal static extern StatusHandle mx_registry_create(byte[] options, out RegistryHandle registry);
         [DllImport(Lib)] internal static extern void mx_registry_release(IntPtr registry);

@@ -33,7 +33,7 @@ public static class Tests
     static Model Tagged(Registry r)
     {
         var m = Model.LoadFile(F("tiny.onnx"));
-        r.Tag(StrategyFor(r), m);
+        r.Tag(m, StrategyFor(r));
         return m;
     }
 
@@ -69,7 +69,8 @@ public static class Tests
         Assert(e.Code == ErrorCode.Parse && e.Message.Length > 0, e.ToString());
         using (var m = Model.LoadFile(F("tiny.onnx")))
         {
-            e = Throws(() => m.SaveFile(Path.Combine(Path.GetTempPath(), "mx-cs-x.onnx"), "{\"no_such_option\":1}"));
+            e = Throws(() => m.SaveFile(Path.Combine(Path.GetTempPath(), "mx-cs-x.onnx"),
+                                          new SaveOptions { Extra = { { "no_such_option", 1 } } }));
             Assert(e.Code == ErrorCode.InvalidArgument && e.Message.Contains("no_such_option"), e.ToString());
         }
     }
@@ -117,7 +118,7 @@ public static class Tests
         using (var r = Registry.Create())
         using (var m = Model.LoadFile(F("tiny.onnx")))
         {
-            var e = Throws(() => r.Tag("no-such-strategy", m));
+            var e = Throws(() => r.Tag(m, "no-such-strategy"));
             Assert(e.Message.Contains("no-such-strategy"), e.ToString());
         }
     }
@@ -133,9 +134,10 @@ public static class Tests
             {
                 var path = Path.Combine(dir, "tiny.tagged.onnx");
                 m.SaveFile(path);
+                Assert(File.Exists(Path.Combine(dir, "tiny.tagged.hierarchy.json")), "sidecar tiny.tagged.hierarchy.json");
                 using (var back = Model.LoadFile(path))
                     Assert(back.NodeRecord("/layers.1/act/Relu").Module == "layers.1.act", "reloaded record");
-                var bytes = m.SaveBytes("{\"tag_storage\":\"doc_string\"}");
+                var bytes = m.SaveBytes(new SaveOptions { TagStorage = TagStorage.DocString });
                 using (var back = Model.LoadBytes(bytes))
                     Assert(back.NodeRecord("/head/Gemm").Module == "head", "bytes record");
             }
@@ -161,7 +163,7 @@ public static class Tests
 
     public static void TestPluginListingWithRefusals()
     {
-        using (var r = Registry.Create("{\"discover\":false}"))
+        using (var r = Registry.Create(new RegistryOptions { Discover = false }))
         {
             var e = Throws(() => r.LoadPlugin(F("tiny.onnx")));
             Assert(e.Code == ErrorCode.Plugin && e.Message.Length > 0, e.ToString());
@@ -178,18 +180,75 @@ public static class Tests
         }
     }
 
+    public static void TestOptionsSerialiseOnlyWhatIsSet()
+    {
+        Assert(new ExportOptions().ToJson() == null, "empty export options");
+        var export = new ExportOptions { Opset = 17, Inputs = {
+            new InputSpec("input_ids", DType.Int64, Dim.Dynamic("batch", 2), Dim.Dynamic("seq", 16)), "mask:bool[2,16]" } };
+        Assert(export.ToJson() == "{\"inputs\":[\"input_ids:int64[batch=2,seq=16]\",\"mask:bool[2,16]\"],\"opset\":17}", export.ToJson());
+        var save = new SaveOptions { TagStorage = TagStorage.DocString, Sidecar = false };
+        Assert(save.ToJson() == "{\"tag_storage\":\"doc_string\",\"sidecar\":false}", save.ToJson());
+        var tag = new TagOptions { StrategyOptions = new Dictionary<string, object> { { "pattern", "^\"a\\\\b\"/\n" } } };
+        Assert(tag.ToJson() == "{\"strategy_options\":{\"pattern\":\"^\\\"a\\\\\\\\b\\\"/\\n\"}}", tag.ToJson());
+        var parsed = (Dictionary<string, object>)Json.Parse(tag.ToJson());
+        Assert((string)((Dictionary<string, object>)parsed["strategy_options"])["pattern"] == "^\"a\\\\b\"/\n", "round trip");
+        var reg = new RegistryOptions { Discover = false, PluginDirs = new List<string> { "/a b" } };
+        Assert(reg.ToJson() == "{\"discover\":false,\"plugin_dirs\":[\"/a b\"]}", reg.ToJson());
+    }
+
+    public static void TestModuleTreeWalk()
+    {
+        using (var r = Registry.Create())
+        using (var plain = Model.LoadFile(F("tiny.onnx")))
+        using (var m = Tagged(r))
+        {
+            Assert(plain.ModuleTree().Count == 0 && plain.ModuleTree().Root == null, "untagged: no tree");
+            var tree = m.ModuleTree();
+            Assert(tree.Root != null && tree.Root.Path == "" && tree.Root.TotalNodes == m.NodeCount, "root totals");
+            var walked = tree.Walk().ToList();
+            Assert(walked.Count == tree.Count && walked[0].Key.Path == "" && walked[0].Value == 0, "walk starts at the root");
+            Assert(walked.Sum(x => x.Key.OwnNodes) == m.NodeCount, "own counts add up");
+            foreach (var x in walked)
+                Assert(x.Key.TotalNodes == x.Key.OwnNodes + x.Key.Children.Sum(c => c.TotalNodes), "total of " + x.Key.Path);
+            var depth = walked.ToDictionary(x => x.Key.Path, x => x.Value);
+            Assert(depth["layers.0.fc"] == depth["layers.0"] + 1, "depths");
+            var fc = tree["layers.0.fc"];
+            Assert(fc.OwnNodes == 1 && fc.Parent == "layers.0" && fc.Tag != null, "layers.0.fc");
+            Assert(tree["no.such"] == null, "unknown path");
+        }
+    }
+
+    public static void TestNodesCarryRecords()
+    {
+        using (var r = Registry.Create())
+        using (var plain = Model.LoadFile(F("tiny.onnx")))
+        using (var m = Tagged(r))
+        {
+            Assert(plain.Nodes().All(n => n.Record == null), "untagged: no records");
+            var nodes = m.Nodes();
+            Assert(nodes.Count == m.NodeCount, "node count");
+            for (int i = 0; i < nodes.Count; ++i) Assert(nodes[i].Index == i && nodes[i].Record != null, "node " + i);
+            var gemm = nodes.Single(n => n.Name == "/layers.0/fc/Gemm");
+            var want = m.NodeRecord(gemm.Name);
+            Assert(gemm.OpType == "Gemm" && gemm.Record.Module == want.Module && gemm.Record.Tag == want.Tag
+                   && gemm.Record.Evidence == want.Evidence, gemm.Record.Module);
+        }
+    }
+
     public static void TestExportTorchScript()
     {
-        const string opts = "{\"inputs\":[\"x:float32[batch=2,4]\"]}";
+        var opts = new ExportOptions {
+            Frontend = Frontend.TorchScript,
+            Inputs = { new InputSpec("x", DType.Float32, Dim.Dynamic("batch", 2), Dim.Fixed(4)) } };
         using (var r = Registry.Create())
         {
             if (!r.Plugins().Any(p => p.Loaded && p.Name == "torchscript"))
             {
-                var e = Throws(() => r.Export("torchscript", F("tiny.pt"), opts));
+                var e = Throws(() => r.Export(F("tiny.pt"), opts));
                 Assert(e.Message.Contains("torchscript"), e.ToString());
                 throw new SkipException("torchscript plugin not loaded (build without LibTorch)");
             }
-            using (var m = r.Export("torchscript", F("tiny.pt"), opts))
+            using (var m = r.Export(F("tiny.pt"), opts))
             {
                 Assert(m.NodeCount > 0, "exported nodes");
                 Assert(m.Hierarchy().Modules.Any(x => x.Path == "layers.0.fc"), "layers.0.fc in tree");

@@ -83,3 +83,10 @@ def test_module_tree(registry: mx.Registry, tiny_pt: Path) -> None:
     modules = {m["path"]: m for m in doc["modules"]}
     assert modules[""]["class"] == "Net"
     assert modules["encoder.0.linear"]["class"] == "Linear"
+
+
+def test_export_of_missing_file_is_file_not_found(registry: mx.Registry, tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError) as info:
+        registry.export(tmp_path / "absent.pt2")
+    assert isinstance(info.value, mx.ModelExportError)
+    assert info.value.filename == str(tmp_path / "absent.pt2")

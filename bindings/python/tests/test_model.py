@@ -183,3 +183,22 @@ def test_garbage_collection_releases(scoped_onnx: Path) -> None:
     for _ in range(50):
         mx.Model.load_file(scoped_onnx)  # released by __del__
     gc.collect()
+
+
+def test_missing_file_is_also_file_not_found(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.onnx"
+    with pytest.raises(FileNotFoundError) as info:
+        mx.Model.load_file(missing)
+    error = info.value
+    assert isinstance(error, mx.ModelExportError) and isinstance(error, mx.ModelFileNotFoundError)
+    assert error.code is mx.ErrorCode.IO and error.filename == str(missing)
+    assert "missing.onnx" in str(error)
+    with pytest.raises(FileNotFoundError):
+        mx.validate_file(missing)
+
+
+def test_unreadable_existing_path_is_not_file_not_found(tmp_path: Path) -> None:
+    """A directory exists: the SDK's error stays a plain ModelExportError."""
+    with pytest.raises(mx.ModelExportError) as info:
+        mx.Model.load_file(tmp_path)
+    assert not isinstance(info.value, FileNotFoundError)

@@ -1,72 +1,37 @@
-//! Finds libmodelexport. In order:
-//!   1. MODELEXPORT_LIB_DIR            — directory holding libmodelexport.so
-//!   2. MODELEXPORT_BUILD_DIR          — a CMake build tree (library in <build>/sdk)
-//!   3. pkg-config `modelexport`       — with MODELEXPORT_PREFIX/{lib,lib/<triplet>}/pkgconfig
-//!                                       prepended to PKG_CONFIG_PATH
-//!   4. MODELEXPORT_PREFIX (default /usr/local) /lib
-//! No crates are needed: pkg-config is run as a command.
+//! Finds libmodelexport, as -sys crates conventionally do:
+//!   1. MODELEXPORT_LIB_DIR — a directory holding libmodelexport.so (for a
+//!      CMake build tree: <build>/sdk); no pkg-config then.
+//!   2. pkg-config `modelexport` (the `pkg-config` crate), which the SDK's
+//!      install ships as <prefix>/lib/pkgconfig/modelexport.pc; a build tree
+//!      has <build>/pkgconfig/modelexport-uninstalled.pc, which pkg-config
+//!      prefers when PKG_CONFIG_PATH names that directory.
+//! `links = "modelexport"` exposes the directory to dependents as
+//! DEP_MODELEXPORT_LIB_DIR and the header directory as DEP_MODELEXPORT_INCLUDE.
 use std::env;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn main() {
-    for var in [
-        "MODELEXPORT_LIB_DIR",
-        "MODELEXPORT_BUILD_DIR",
-        "MODELEXPORT_PREFIX",
-        "PKG_CONFIG_PATH",
-    ] {
-        println!("cargo:rerun-if-env-changed={var}");
-    }
-    println!("cargo:rustc-link-lib=dylib=modelexport");
-
-    if let Some(dir) = lib_dir() {
-        println!("cargo:rustc-link-search=native={}", dir.display());
-        // Exposed to dependents as DEP_MODELEXPORT_LIB_DIR (for rpaths in tests).
-        println!("cargo:lib_dir={}", dir.display());
-    }
-}
-
-fn has_lib(dir: &Path) -> bool {
-    dir.join("libmodelexport.so").exists() || dir.join("libmodelexport.dylib").exists()
-}
-
-fn lib_dir() -> Option<PathBuf> {
+    println!("cargo:rerun-if-env-changed=MODELEXPORT_LIB_DIR");
     if let Ok(dir) = env::var("MODELEXPORT_LIB_DIR") {
-        return Some(PathBuf::from(dir));
+        println!("cargo:rustc-link-search=native={dir}");
+        println!("cargo:rustc-link-lib=dylib=modelexport");
+        println!("cargo:lib_dir={dir}");
+        return;
     }
-    if let Ok(build) = env::var("MODELEXPORT_BUILD_DIR") {
-        let dir = PathBuf::from(build).join("sdk");
-        if has_lib(&dir) {
-            return Some(dir);
-        }
-        println!("cargo:warning=MODELEXPORT_BUILD_DIR set but {} has no libmodelexport", dir.display());
-    }
-    let prefix = PathBuf::from(env::var("MODELEXPORT_PREFIX").unwrap_or_else(|_| "/usr/local".into()));
-    let candidates = [
-        prefix.join("lib"),
-        prefix.join("lib64"),
-        prefix.join("lib/x86_64-linux-gnu"),
-        prefix.join("lib/aarch64-linux-gnu"),
-    ];
-    let mut pc_path: Vec<String> = candidates
-        .iter()
-        .map(|d| d.join("pkgconfig").display().to_string())
-        .collect();
-    if let Ok(existing) = env::var("PKG_CONFIG_PATH") {
-        pc_path.push(existing);
-    }
-    if let Ok(out) = Command::new("pkg-config")
-        .args(["--libs-only-L", "modelexport"])
-        .env("PKG_CONFIG_PATH", pc_path.join(":"))
-        .output()
-    {
-        if out.status.success() {
-            let text = String::from_utf8_lossy(&out.stdout);
-            if let Some(dir) = text.split_whitespace().find_map(|t| t.strip_prefix("-L")) {
-                return Some(PathBuf::from(dir));
+    match pkg_config::Config::new().atleast_version("0.1").probe("modelexport") {
+        Ok(lib) => {
+            if let Some(dir) = lib.link_paths.first() {
+                println!("cargo:lib_dir={}", dir.display());
+            }
+            if let Some(dir) = lib.include_paths.first() {
+                println!("cargo:include={}", dir.display());
             }
         }
+        Err(e) => panic!(
+            "modelexport-sys: libmodelexport not found.\n\
+             Install the SDK (scripts/setup.sh installs modelexport.pc to <prefix>/lib/pkgconfig) \
+             and, for a prefix pkg-config does not search, set PKG_CONFIG_PATH=<prefix>/lib/pkgconfig; \
+             for a build tree set PKG_CONFIG_PATH=<build>/pkgconfig or MODELEXPORT_LIB_DIR=<build>/sdk.\n\
+             pkg-config said: {e}"
+        ),
     }
-    candidates.into_iter().find(|d| has_lib(d))
 }

@@ -36,7 +36,7 @@ public static class TagAndPrintTree
             using (var model = Model.LoadFile(args[0]))
             using (var registry = Registry.Create())
             {
-                registry.Tag(args[1], model, args.Length == 3 ? args[2] : null);
+                registry.TagJson(model, args[1], args.Length == 3 ? args[2] : null);
                 h = model.Hierarchy();
             }
             own = h.Nodes.GroupBy(n => n.Module).ToDictionary(g => g.Key, g => g.Count());

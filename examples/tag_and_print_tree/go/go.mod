@@ -1,7 +1,7 @@
-module github.com/modelexport/modelexport-go/examples/tag_and_print_tree
+module modelexport.local/examples/tag_and_print_tree
 
 go 1.22
 
-require github.com/modelexport/modelexport-go v0.0.0
+require modelexport.local/modelexport v0.0.0
 
-replace github.com/modelexport/modelexport-go => ../../../bindings/go
+replace modelexport.local/modelexport => ../../../bindings/go

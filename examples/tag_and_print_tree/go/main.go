@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	mx "github.com/modelexport/modelexport-go"
+	mx "modelexport.local/modelexport"
 )
 
 func isRoot(m mx.Module) bool { return m.Path == "" || m.Parent == nil }
@@ -43,12 +43,12 @@ func run(path, strategy, options string) error {
 		return err
 	}
 	defer model.Close()
-	registry, err := mx.NewRegistry("")
+	registry, err := mx.NewRegistry(nil)
 	if err != nil {
 		return err
 	}
 	defer registry.Close()
-	if err := registry.Tag(strategy, model, options); err != nil {
+	if err := registry.TagJSON(model, strategy, options); err != nil {
 		return err
 	}
 	h, err := model.Hierarchy()

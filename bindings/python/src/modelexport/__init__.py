@@ -19,17 +19,23 @@ import ctypes
 from typing import Tuple
 
 from ._library import Library, library, load_library
-from .errors import ErrorCode, LibraryNotFoundError, ModelExportError
+from .errors import ErrorCode, LibraryNotFoundError, ModelExportError, ModelFileNotFoundError
 from .model import Model, validate_file
 from .progress import Progress, ProgressCallback
 from .registry import Registry
+from .tree import Module, ModuleTree, Node, NodeRecord
 
 __all__ = [
     "ErrorCode",
     "Library",
     "LibraryNotFoundError",
     "Model",
+    "Module",
+    "ModuleTree",
+    "Node",
+    "NodeRecord",
     "ModelExportError",
+    "ModelFileNotFoundError",
     "Progress",
     "ProgressCallback",
     "Registry",

@@ -1,10 +1,14 @@
 """Finding and loading libmodelexport, and the ctypes prototypes of its C API.
 
 The library is looked up, in order:
-  1. the path in the environment variable ``MODELEXPORT_LIBRARY``;
-  2. ``ctypes.util.find_library("modelexport")`` (the ld.so cache, so an
+  1. the path in the environment variable ``MODELEXPORT_LIBRARY`` (an
+     explicit choice: final, no fallback);
+  2. the library bundled in the wheel (``modelexport/_native/lib``, put there
+     by ``pip install ./bindings/python``), which finds the plugins bundled
+     next to it (``_native/lib/modelexport/plugins``) by itself;
+  3. ``ctypes.util.find_library("modelexport")`` (the ld.so cache, so an
      installed SDK after ``ldconfig``);
-  3. the usual install locations (``/usr/local/lib``, ``/usr/lib/<multiarch>``,
+  4. the usual install locations (``/usr/local/lib``, ``/usr/lib/<multiarch>``,
      ``/usr/lib``).
 """
 from __future__ import annotations
@@ -76,12 +80,26 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
 }
 
 
+# Where the wheel's CMake install puts the native runtime (pyproject.toml:
+# wheel.install-dir); absent in a source checkout.
+BUNDLED_PREFIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_native")
+
+
+def bundled_libraries() -> List[str]:
+    """The wheel's own libmodelexport (SONAME file first), or []."""
+    libdir = os.path.join(BUNDLED_PREFIX, "lib")
+    # Wheels cannot hold symlinks: libmodelexport.so.0.1 (the SONAME) and
+    # .so.0.1.0 are two copies of one file; the shorter name is tried first.
+    return sorted(glob.glob(os.path.join(libdir, "libmodelexport.so*")), key=len)
+
+
 def _candidates() -> List[str]:
     found: List[str] = []
     env = os.environ.get("MODELEXPORT_LIBRARY")
     if env:
         # An explicit choice is final: do not fall back silently.
         return [env]
+    found.extend(bundled_libraries())
     name = ctypes.util.find_library("modelexport")
     if name:
         found.append(name)

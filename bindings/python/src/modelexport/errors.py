@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import enum
+import errno
+import os
 from typing import Union
 
 
@@ -45,3 +47,29 @@ class ModelExportError(Exception):
 
 class LibraryNotFoundError(OSError):
     """libmodelexport could not be found or loaded."""
+
+
+class ModelFileNotFoundError(ModelExportError, FileNotFoundError):
+    """A path handed to the SDK does not exist: both a :class:`ModelExportError`
+    (``code`` is the SDK's, ``IO`` or ``NOT_FOUND``) and a built-in
+    :class:`FileNotFoundError` (``errno`` ENOENT, ``filename``), so
+    ``except FileNotFoundError`` works as it does for ``open()``."""
+
+    def __init__(self, code: Union[int, ErrorCode], message: str, filename: str) -> None:
+        ModelExportError.__init__(self, code, message)
+        self.errno = errno.ENOENT
+        self.strerror = message
+        self.filename = filename
+
+    def __str__(self) -> str:
+        return ModelExportError.__str__(self)
+
+
+def missing_file_error(failure: ModelExportError, path: "os.PathLike[str] | str | bytes"
+                       ) -> ModelExportError:
+    """``failure`` as a :class:`ModelFileNotFoundError` when the SDK could not
+    read ``path`` because it does not exist; otherwise ``failure`` itself."""
+    if failure.code not in (ErrorCode.IO, ErrorCode.NOT_FOUND) or os.path.lexists(path):
+        return failure
+    name = os.fsdecode(path)
+    return ModelFileNotFoundError(failure.code, failure.message, name)

@@ -1,13 +1,16 @@
 """``Model``: an ONNX model in memory plus its module hierarchy (``mx_model``)."""
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import json
 import os
-from typing import Any, Dict, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Union
 
 from ._library import Library, library
+from .errors import ModelExportError, missing_file_error
 from .progress import ProgressCallback
+from .tree import ModuleTree, Node, build_nodes, build_tree
 
 PathLike = Union[str, "os.PathLike[str]"]
 Json = Dict[str, Any]
@@ -15,6 +18,19 @@ Json = Dict[str, Any]
 
 def _path(path: PathLike) -> bytes:
     return os.fsencode(os.fspath(path))
+
+
+@contextlib.contextmanager
+def reading(path: PathLike) -> Iterator[None]:
+    """Turns the SDK's failure to read a missing ``path`` into a
+    :class:`ModelFileNotFoundError` (also a built-in FileNotFoundError)."""
+    try:
+        yield
+    except ModelExportError as failure:
+        converted = missing_file_error(failure, os.fspath(path))
+        if converted is failure:
+            raise
+        raise converted from None
 
 
 def options_json(options: Optional[Mapping[str, Any]] = None, **keywords: Any) -> Optional[bytes]:
@@ -53,7 +69,8 @@ class Model:
         doc_string records, model metadata, the ``.hierarchy.json`` sidecar)."""
         lib = library()
         out = ctypes.c_void_p()
-        lib.check(lib.mx_model_load_file(_path(path), ctypes.byref(out)))
+        with reading(path):
+            lib.check(lib.mx_model_load_file(_path(path), ctypes.byref(out)))
         return cls(out.value, lib)  # type: ignore[arg-type]
 
     @classmethod
@@ -105,13 +122,17 @@ class Model:
 
     def save_file(self, path: PathLike, *, tag_storage: Optional[str] = None,
                   sidecar: Optional[bool] = None, check: Optional[bool] = None,
+                  external_data: Optional[bool] = None,
                   options: Optional[Mapping[str, Any]] = None,
                   progress: Optional[ProgressCallback] = None) -> None:
         """Writes the model (atomically). ``tag_storage``: "metadata" (default),
-        "doc_string" or "none"; ``sidecar`` writes ``<path>.hierarchy.json``.
+        "doc_string" or "none"; ``sidecar`` writes the hierarchy next to the model
+        (``out.onnx`` -> ``out.hierarchy.json``); ``external_data`` puts
+        tensors of 1 KiB or more in ``<file name>.data`` (None: automatic).
         ``progress`` receives :class:`Progress` reports ("check", "write" in
         bytes, "commit"; see :mod:`modelexport.progress`)."""
-        opts = options_json(options, tag_storage=tag_storage, sidecar=sidecar, check=check)
+        opts = options_json(options, tag_storage=tag_storage, sidecar=sidecar, check=check,
+                            external_data=external_data)
         self._lib.call_listening(progress, "mx_model_save_file", "mx_model_save_file_with_progress",
                                  self.handle, _path(path), opts)
 
@@ -214,6 +235,21 @@ class Model:
         histograms, and the function each module maps to."""
         return _loads(self._lib.call_buffer(self._lib.mx_model_modules_json, self.handle, None))
 
+    def module_tree(self) -> ModuleTree:
+        """The module tree as objects: ``tree.root.children``, each module's
+        ``class_name``, ``own_nodes`` / ``total_nodes`` and parameters,
+        ``tree["encoder.layer.0"]``, ``for module, depth in tree.walk()``.
+        Empty (no roots) for a model without a module tree."""
+        hierarchy = self.hierarchy()
+        statistics = self.modules() if hierarchy.get("modules") else {}
+        return build_tree(hierarchy, statistics)
+
+    def nodes(self) -> List[Node]:
+        """Every top-level node (index, name, op_type, domain, inputs,
+        outputs) with its ``record`` (module, tag, evidence; None when the
+        node has none), in graph order."""
+        return build_nodes(self.graph(), self.hierarchy())
+
     def render(self, format: str = "dot") -> str:
         """The graph drawn with nodes nested in modules: "dot" or "graphml"."""
         return self._lib.call_buffer(
@@ -224,4 +260,5 @@ def validate_file(path: PathLike, lib: Optional[Library] = None) -> Json:
     """Validation report of a file: ``{"ok", "checked", "issues": [...]}``.
     Inconsistencies are reported, not raised; unreadable files raise."""
     lib = lib or library()
-    return _loads(lib.call_buffer(lib.mx_validate_file, _path(path), None))
+    with reading(path):
+        return _loads(lib.call_buffer(lib.mx_validate_file, _path(path), None))

@@ -6,7 +6,7 @@ import os
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from ._library import Library, library
-from .model import Json, Model, PathLike, _loads, _path, options_json
+from .model import Json, Model, PathLike, _loads, _path, options_json, reading
 from .progress import ProgressCallback
 
 
@@ -84,7 +84,8 @@ class Registry:
 
     def load_plugin(self, path: PathLike) -> None:
         """Loads one plugin library; a refusal raises ModelExportError (PLUGIN)."""
-        self._lib.check(self._lib.mx_registry_load_plugin(self.handle, _path(path)))
+        with reading(path):
+            self._lib.check(self._lib.mx_registry_load_plugin(self.handle, _path(path)))
 
     # -- running plugins ------------------------------------------------------
 
@@ -108,6 +109,7 @@ class Registry:
     def export(self, model_path: PathLike, inputs: Sequence[str] = (), *,
                frontend: str = "auto", opset: Optional[int] = None,
                drop_builtin_tags: Optional[bool] = None,
+               external_data: Optional[bool] = None,
                options: Optional[Mapping[str, Any]] = None,
                progress: Optional[ProgressCallback] = None) -> Model:
         """Exports a source model through a frontend: a ``torch.export``
@@ -117,19 +119,21 @@ class Registry:
         ``inputs`` are specs such as ``"input_ids:int64[batch=2,seq=16]"``
         (a named dimension is dynamic): required for TorchScript, optional
         for ``.pt2`` (the program knows its inputs; a spec overrides sizes and
-        names dims). ``progress`` receives :class:`Progress` reports ("walk"
+        names dims). ``external_data=True`` streams weights to a data file
+        instead of memory (None: only past protobuf's 2 GB). ``progress`` receives :class:`Progress` reports ("walk"
         or "lower" with ops done / total; see :mod:`modelexport.progress`).
         Save the result with :meth:`Model.save_file`."""
         if isinstance(inputs, str):
             inputs = [inputs]
         opts = options_json(options, inputs=list(inputs), opset=opset,
-                            drop_builtin_tags=drop_builtin_tags)
+                            drop_builtin_tags=drop_builtin_tags, external_data=external_data)
         out = ctypes.c_void_p()
         try:
-            self._lib.call_listening(
-                progress, "mx_registry_export", "mx_registry_export_with_progress",
-                self.handle, frontend.encode("utf-8"), _path(model_path), opts,
-                tail=(ctypes.byref(out),))
+            with reading(model_path):
+                self._lib.call_listening(
+                    progress, "mx_registry_export", "mx_registry_export_with_progress",
+                    self.handle, frontend.encode("utf-8"), _path(model_path), opts,
+                    tail=(ctypes.byref(out),))
         except BaseException:
             if out.value:  # a model made before the callback's exception surfaced
                 self._lib.mx_model_release(out.value)
@@ -138,6 +142,7 @@ class Registry:
 
     def module_tree(self, model_path: PathLike, frontend: str = "auto") -> Json:
         """The module tree of a source model, as a hierarchy document without node records."""
-        return _loads(self._lib.call_buffer(
-            self._lib.mx_registry_module_tree, self.handle, frontend.encode("utf-8"),
-            _path(model_path)))
+        with reading(model_path):
+            return _loads(self._lib.call_buffer(
+                self._lib.mx_registry_module_tree, self.handle, frontend.encode("utf-8"),
+                _path(model_path)))

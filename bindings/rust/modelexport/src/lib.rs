@@ -1,16 +1,22 @@
 //! Safe Rust API for modelexport.
 //!
 //! ```no_run
-//! use modelexport::{Model, Registry};
+//! use modelexport::{Model, Registry, SaveOptions, Strategy, TagOptions};
 //! let registry = Registry::new()?;                 // discovers plugins
 //! let mut model = Model::load_file("bert.onnx")?;
-//! registry.tag("scope", &mut model, None)?;        // a strategy plugin
-//! for m in model.hierarchy()?.modules {
-//!     println!("{} ({})", m.path, m.class);
+//! registry.tag(&mut model, Strategy::Scope, &TagOptions::new())?;
+//! let tree = model.module_tree()?;
+//! for (m, depth) in tree.walk() {
+//!     println!("{}{} [{}] {} nodes", "  ".repeat(depth), m.path, m.class, m.total_nodes);
 //! }
-//! model.save_file("bert.tagged.onnx", None)?;
+//! model.save_file("bert.tagged.onnx", &SaveOptions::new())?; // + bert.tagged.hierarchy.json
 //! # Ok::<(), modelexport::Error>(())
 //! ```
+//!
+//! Options are typed builders ([`ExportOptions`], [`SaveOptions`],
+//! [`TagOptions`], [`RegistryOptions`]) serialised to the JSON the C API
+//! takes; every call also has a `*_json` twin taking that JSON directly.
+//! `tag` takes (model, strategy, options) in every binding.
 //!
 //! Thread safety follows modelexport.h: a [`Model`] may be shared (`Sync`)
 //! because every `&self` method calls a `const mx_model*` function, which
@@ -24,6 +30,11 @@ use std::ptr::{self, NonNull};
 
 use modelexport_sys as sys;
 pub use serde_json::Value;
+
+mod options;
+mod tree;
+pub use options::{DType, Dim, ExportOptions, Frontend, InputSpec, RegistryOptions, SaveOptions, Strategy, TagOptions, TagStorage};
+pub use tree::{ModuleTree, Node, TreeModule};
 
 // ---------------------------------------------------------------- errors
 
@@ -40,6 +51,8 @@ pub enum Code {
     Plugin,
     Security,
     Internal,
+    /// A progress callback asked to stop.
+    Cancelled,
     /// A code this crate does not know (newer library).
     Other(i32),
 }
@@ -56,6 +69,7 @@ impl Code {
             sys::MX_ERR_PLUGIN => Code::Plugin,
             sys::MX_ERR_SECURITY => Code::Security,
             sys::MX_ERR_INTERNAL => Code::Internal,
+            sys::MX_ERR_CANCELLED => Code::Cancelled,
             other => Code::Other(other),
         }
     }
@@ -71,6 +85,7 @@ impl Code {
             Code::Plugin => sys::MX_ERR_PLUGIN,
             Code::Security => sys::MX_ERR_SECURITY,
             Code::Internal => sys::MX_ERR_INTERNAL,
+            Code::Cancelled => sys::MX_ERR_CANCELLED,
             Code::Other(c) => c,
         }
     }
@@ -307,8 +322,14 @@ impl Model {
         self.raw.as_ptr()
     }
 
-    /// Saves to a file; `options` is the JSON of `mx_model_save_file`.
-    pub fn save_file(&self, path: impl AsRef<Path>, options: Option<&str>) -> Result<()> {
+    /// Saves to a file (atomically); the sidecar of `out.onnx` is
+    /// `out.hierarchy.json`.
+    pub fn save_file(&self, path: impl AsRef<Path>, options: &SaveOptions) -> Result<()> {
+        self.save_file_json(path, options.to_json().as_deref())
+    }
+
+    /// [`Model::save_file`] with the JSON of `mx_model_save_file`.
+    pub fn save_file_json(&self, path: impl AsRef<Path>, options: Option<&str>) -> Result<()> {
         let p = cpath(path.as_ref())?;
         let o = opt_cstring(options)?;
         // SAFETY: valid handle and strings.
@@ -316,7 +337,12 @@ impl Model {
     }
 
     /// Serializes the model (with its hierarchy as `options` say).
-    pub fn save_bytes(&self, options: Option<&str>) -> Result<Vec<u8>> {
+    pub fn save_bytes(&self, options: &SaveOptions) -> Result<Vec<u8>> {
+        self.save_bytes_json(options.to_json().as_deref())
+    }
+
+    /// [`Model::save_bytes`] with the JSON of `mx_model_save_bytes`.
+    pub fn save_bytes_json(&self, options: Option<&str>) -> Result<Vec<u8>> {
         let o = opt_cstring(options)?;
         let mut p: *mut c_void = ptr::null_mut();
         let mut n = 0usize;
@@ -393,6 +419,28 @@ impl Model {
     pub fn has_hierarchy(&self) -> bool {
         unsafe { sys::mx_model_has_hierarchy(self.raw.as_ptr()) != 0 }
     }
+
+    /// Per-module statistics as JSON text (`mx_model_modules_json`).
+    pub fn modules_json(&self) -> Result<String> {
+        out_text(|p, n| unsafe { sys::mx_model_modules_json(self.raw.as_ptr(), ptr::null(), p, n) })
+    }
+
+    /// The module tree with classes and node counts; empty for a model
+    /// without a tree.
+    pub fn module_tree(&self) -> Result<ModuleTree> {
+        let hierarchy = parse_json(&self.hierarchy_json()?)?;
+        let has_modules = hierarchy.get("modules").and_then(Value::as_array).is_some_and(|m| !m.is_empty());
+        let statistics = if has_modules { parse_json(&self.modules_json()?)? } else { Value::Null };
+        Ok(ModuleTree::build(&hierarchy, &statistics))
+    }
+
+    /// Every top-level node (index, name, op type, inputs, outputs) with its
+    /// record, in graph order.
+    pub fn nodes(&self) -> Result<Vec<Node>> {
+        let graph = self.graph()?;
+        let hierarchy = parse_json(&self.hierarchy_json()?)?;
+        Ok(tree::build_nodes(&graph, &hierarchy))
+    }
 }
 
 impl Drop for Model {
@@ -444,11 +492,16 @@ unsafe impl Sync for Registry {}
 impl Registry {
     /// Default registry: the install's plugin directory and MODELEXPORT_PLUGIN_PATH.
     pub fn new() -> Result<Registry> {
-        Registry::with_options(None)
+        Registry::with_options_json(None)
+    }
+
+    /// A registry with typed options (discovery, extra plugin directories).
+    pub fn with_options(options: &RegistryOptions) -> Result<Registry> {
+        Registry::with_options_json(options.to_json().as_deref())
     }
 
     /// `options`: JSON of `mx_registry_create` (`discover`, `plugin_dirs`).
-    pub fn with_options(options: Option<&str>) -> Result<Registry> {
+    pub fn with_options_json(options: Option<&str>) -> Result<Registry> {
         let o = opt_cstring(options)?;
         let mut out = ptr::null_mut();
         check(unsafe { sys::mx_registry_create(opt_ptr(&o), &mut out) })?;
@@ -489,21 +542,33 @@ impl Registry {
             .collect())
     }
 
-    /// Runs a strategy (or "auto") and the core's propagation on `model`.
-    pub fn tag(&self, strategy: &str, model: &mut Model, options: Option<&str>) -> Result<()> {
-        let s = cstring(strategy, "strategy")?;
+    /// Runs a strategy (or [`Strategy::Auto`]) and the core's propagation
+    /// on `model`, replacing its hierarchy.
+    pub fn tag(&self, model: &mut Model, strategy: impl Into<Strategy>, options: &TagOptions) -> Result<()> {
+        self.tag_json(model, strategy, options.to_json().as_deref())
+    }
+
+    /// [`Registry::tag`] with the JSON of `mx_registry_tag`.
+    pub fn tag_json(&self, model: &mut Model, strategy: impl Into<Strategy>, options: Option<&str>) -> Result<()> {
+        let s = cstring(strategy.into().as_str(), "strategy")?;
         let o = opt_cstring(options)?;
         check(unsafe { sys::mx_registry_tag(self.raw.as_ptr(), s.as_ptr(), model.raw.as_ptr(), opt_ptr(&o)) })
     }
 
-    /// Exports a source model (e.g. TorchScript `.pt`) through a frontend.
-    /// `options` must name the inputs: `{"inputs":["x:float32[batch=2,4]"]}`.
-    pub fn export(&self, frontend: &str, model_path: impl AsRef<Path>, options: &str) -> Result<Model> {
+    /// Exports a source model (`.pt2` from `torch.export.save`, TorchScript
+    /// `.pt`) through a frontend (`options.frontend`, default: the file's
+    /// content chooses). TorchScript needs input specs.
+    pub fn export(&self, model_path: impl AsRef<Path>, options: &ExportOptions) -> Result<Model> {
+        self.export_json(options.frontend_name(), model_path, options.to_json().as_deref())
+    }
+
+    /// [`Registry::export`] with the JSON of `mx_registry_export`.
+    pub fn export_json(&self, frontend: &str, model_path: impl AsRef<Path>, options: Option<&str>) -> Result<Model> {
         let f = cstring(frontend, "frontend")?;
         let p = cpath(model_path.as_ref())?;
-        let o = cstring(options, "options")?;
+        let o = opt_cstring(options)?;
         let mut out = ptr::null_mut();
-        let st = unsafe { sys::mx_registry_export(self.raw.as_ptr(), f.as_ptr(), p.as_ptr(), o.as_ptr(), &mut out) };
+        let st = unsafe { sys::mx_registry_export(self.raw.as_ptr(), f.as_ptr(), p.as_ptr(), opt_ptr(&o), &mut out) };
         Model::from_out(st, out)
     }
 

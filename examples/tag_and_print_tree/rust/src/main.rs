@@ -47,7 +47,7 @@ fn is_root(m: &Module) -> bool {
 fn run(path: &str, strategy: &str, options: Option<&str>) -> modelexport::Result<()> {
     let mut model = Model::load_file(path)?;
     let registry = Registry::new()?;
-    registry.tag(strategy, &mut model, options)?;
+    registry.tag_json(&mut model, strategy, options)?;
     let h = model.hierarchy()?;
     println!("modules={} nodes={}", h.modules.len(), h.nodes.len());
     let tree = Tree::new(&h);

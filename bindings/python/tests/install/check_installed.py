@@ -1,0 +1,54 @@
+"""Run by test.sh in a fresh venv after `pip install ./bindings/python`,
+from a scratch directory, with no MODELEXPORT_* variable set: the wheel's
+own library and plugins must be enough to tag an ONNX file and to export a
+torch.export archive (.pt2). Usage: check_installed.py TINY.onnx MODEL.pt2 OUTDIR
+"""
+import os
+import sys
+from pathlib import Path
+
+import modelexport as mx
+
+onnx_file, pt2_file, out = (Path(a) for a in sys.argv[1:4])
+assert not [k for k in os.environ if k.startswith("MODELEXPORT_")], "environment not clean"
+package = Path(mx.__file__).resolve().parent
+library = Path(mx.library().path).resolve()
+assert package in library.parents, f"loaded {library}, not the wheel's library under {package}"
+print(f"library: {library.relative_to(package.parent)} ({mx.version()})")
+
+with mx.Registry() as registry:
+    loaded = {p["name"]: p for p in registry.plugins()["plugins"] if p["status"] == "loaded"}
+    print("plugins:", ", ".join(f"{n} ({p['kind']})" for n, p in sorted(loaded.items())))
+    for name in ("scope", "usage", "metadata", "torch_export"):
+        assert name in loaded, f"plugin {name} not bundled: {sorted(loaded)}"
+        assert package in Path(loaded[name]["path"]).resolve().parents, loaded[name]["path"]
+
+    with mx.Model.load_file(onnx_file) as model:
+        registry.tag(model, "scope")
+        tree = model.module_tree()
+        assert tree.root.total_nodes == len(model) > 0
+        for module, depth in tree.walk():
+            print(f"{'  ' * depth}{module.path or '(root)'} [{module.class_name}] "
+                  f"nodes={module.own_nodes} total={module.total_nodes}")
+        model.save_file(out / "tiny.tagged.onnx")
+
+    with registry.export(pt2_file) as exported:
+        records = [n.record for n in exported.nodes()]
+        assert records and all(r is not None for r in records)
+        tree = exported.module_tree()
+        assert len(tree) > 1 and tree.root.total_nodes == len(exported), "a module tree with counts"
+        assert {r.module for r in records} <= {m.path for m in tree}
+        exported.save_file(out / "exported.onnx")
+        print(f"exported {pt2_file.name}: {len(exported)} nodes, "
+              f"{len(exported.module_tree())} modules")
+
+for name in ("tiny.tagged.onnx", "tiny.tagged.hierarchy.json", "exported.onnx",
+             "exported.hierarchy.json"):
+    assert (out / name).is_file(), f"{name} not written"
+try:
+    mx.Model.load_file(out / "absent.onnx")
+except FileNotFoundError as missing:
+    print(f"missing file: FileNotFoundError ({missing})")
+else:
+    raise AssertionError("loading a missing file did not fail")
+print("installed package: OK")
