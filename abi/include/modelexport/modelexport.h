@@ -155,7 +155,8 @@ MX_API void mx_model_release(mx_model* model);
 
 /* Save options (JSON object, all optional):
  *   "tag_storage": "metadata" (default) | "doc_string" | "none"
- *   "sidecar":     true (default for files) | false  -> <path>.hierarchy.json
+ *   "sidecar":     true (default for files) | false  -> <path without .onnx>.hierarchy.json
+ *                     (out.onnx -> out.hierarchy.json)
  *   "check":       true (default) | false  -> run the libonnx checker first
  *   "external_data": true | false | absent (files only; true with
  *                  mx_model_save_bytes is MX_ERR_INVALID_ARGUMENT)
