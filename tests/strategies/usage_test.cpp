@@ -47,14 +47,6 @@ TEST_CASE("parameter names") {
   CHECK_FALSE(module_of_parameter("a b.weight"));
 }
 
-TEST_CASE("common ancestor respects component boundaries") {
-  CHECK(common_ancestor("layer1.0.conv1", "layer1.0.bn1") == "layer1.0");
-  CHECK(common_ancestor("layer1", "layer10") == "");
-  CHECK(common_ancestor("a.b", "a.b") == "a.b");
-  CHECK(common_ancestor("a.b", "a.b.c") == "a.b");
-  CHECK(common_ancestor("", "x") == "");
-}
-
 TEST_CASE("module choice rule") {
   CHECK(choose_module({"fc.weight", "fc.bias"}) == "fc");
   // Fused node: the weight names the layer that computes.

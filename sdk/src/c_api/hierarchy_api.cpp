@@ -8,7 +8,7 @@
 #include "hierarchy/parse.hpp"
 #include "hierarchy/serialize.hpp"
 #include "model/model.hpp"
-#include "util/buffer.hpp"
+#include "c_api/out_buffer.hpp"
 
 using namespace modelexport;
 

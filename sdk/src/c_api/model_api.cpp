@@ -6,7 +6,7 @@
 #include "model/check.hpp"
 #include "model/graph_view.hpp"
 #include "model/persistence.hpp"
-#include "util/buffer.hpp"
+#include "c_api/out_buffer.hpp"
 
 using namespace modelexport;
 

@@ -30,7 +30,7 @@ MX_API void mx_version(uint32_t* major, uint32_t* minor, uint32_t* patch) {
 
 MX_API const char* mx_version_string(void) { return MODELEXPORT_VERSION_STRING; }
 
-// Buffers are malloc'd (util/buffer.hpp), so this is free().
+// Buffers are malloc'd (c_api/out_buffer.hpp), so this is free().
 MX_API void mx_free(void* buffer) { std::free(buffer); }
 
 }  // extern "C"

@@ -1,7 +1,7 @@
 // C entry point of the model comparison (compare/compare.hpp).
 #include "c_api/guard.hpp"
 #include "compare/compare.hpp"
-#include "util/buffer.hpp"
+#include "c_api/out_buffer.hpp"
 #include "util/json_text.hpp"
 
 using namespace modelexport;

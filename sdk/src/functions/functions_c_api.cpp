@@ -6,7 +6,7 @@
 #include "inspect/modules.hpp"
 #include "inspect/render.hpp"
 #include "inspect/validate.hpp"
-#include "util/buffer.hpp"
+#include "c_api/out_buffer.hpp"
 #include "util/json_text.hpp"
 #include "util/options.hpp"
 

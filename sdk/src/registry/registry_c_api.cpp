@@ -5,7 +5,7 @@
 #include "c_api/guard.hpp"
 #include "util/json_text.hpp"
 #include "registry/frontend_calls.hpp"
-#include "registry/out_buffer.hpp"
+#include "c_api/out_buffer.hpp"
 #include "registry/registry.hpp"
 #include "registry/registry_options.hpp"
 #include "tagging/tagger.hpp"
@@ -46,7 +46,7 @@ MX_API mx_status* mx_registry_plugins_json(const mx_registry* registry, char** o
   return guard([&] {
     require(registry, "registry");
     require(out_json, "out_json");
-    modelexport::copy_out(modelexport::dump_text(registry->registry.listing()), out_json, out_size);
+    modelexport::copy_out_text(modelexport::dump_text(registry->registry.listing()), out_json, out_size);
   });
 }
 
@@ -99,7 +99,7 @@ MX_API mx_status* mx_registry_module_tree(const mx_registry* registry, const cha
     require(out_json, "out_json");
     const auto& plugin = modelexport::select_frontend(registry->registry, frontend ? frontend : "auto", model_path);
     auto doc = modelexport::frontend_module_tree(plugin, model_path);
-    modelexport::copy_out(modelexport::dump_text(doc), out_json, out_size);
+    modelexport::copy_out_text(modelexport::dump_text(doc), out_json, out_size);
   });
 }
 

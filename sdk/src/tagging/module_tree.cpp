@@ -7,10 +7,12 @@
 #include <unordered_set>
 
 #include "hierarchy/parse.hpp"
-#include "tagging/module_path.hpp"
+#include "mx/common/module_path.hpp"
 #include "util/json_text.hpp"
 
 namespace modelexport {
+using mx::common::parent_path;
+using mx::common::last_segment;
 namespace {
 
 using json = nlohmann::json;

@@ -4,18 +4,21 @@
 #include <cctype>
 #include <limits>
 #include <map>
-#include <queue>
 #include <set>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
-#include "tagging/aten_lowering.hpp"
+#include "mx/common/aten_op_classes.hpp"
+#include "mx/common/graph_order.hpp"
 #include "tagging/evidence.hpp"
 #include "tagging/module_facts.hpp"
-#include "tagging/module_path.hpp"
+#include "mx/common/module_path.hpp"
 
 namespace modelexport {
+using mx::common::parent_path;
+using mx::common::is_ancestor_or_self;
+using mx::common::common_ancestor;
 namespace {
 
 using json = nlohmann::json;
@@ -641,23 +644,12 @@ std::vector<size_t> topological_order(const GraphView& graph) {
 
 namespace {
 
+// Nodes on or behind a cycle (a malformed file) follow in file order.
 std::vector<size_t> topological_order(const GraphView& graph, const Edges& e) {
-  const size_t n = graph.nodes.size();
-  std::vector<size_t> pending(n), order;
-  order.reserve(n);
-  std::priority_queue<size_t, std::vector<size_t>, std::greater<size_t>> ready;
-  for (size_t i = 0; i < n; ++i)
-    if ((pending[i] = e.producers[i].size()) == 0) ready.push(i);
-  std::vector<bool> done(n, false);
-  while (!ready.empty()) {
-    size_t i = ready.top();
-    ready.pop();
-    order.push_back(i);
-    done[i] = true;
-    for (size_t c : e.consumers[i])
-      if (--pending[c] == 0) ready.push(c);
-  }
-  for (size_t i = 0; i < n; ++i)
+  std::vector<size_t> order = mx::common::stable_topological_order(e.producers, e.consumers);
+  std::vector<bool> done(graph.nodes.size(), false);
+  for (size_t i : order) done[i] = true;
+  for (size_t i = 0; i < graph.nodes.size(); ++i)
     if (!done[i]) order.push_back(i);
   return order;
 }

@@ -1,8 +1,8 @@
-#include "tagging/aten_lowering.hpp"
+#include "mx/common/aten_op_classes.hpp"
 
 #include <unordered_map>
 
-namespace modelexport {
+namespace mx::common {
 namespace {
 
 using Ops = std::vector<std::string>;
@@ -176,4 +176,4 @@ std::optional<std::vector<std::string>> onnx_ops_of(std::string_view op_kind) {
   return ops;
 }
 
-}  // namespace modelexport
+}  // namespace mx::common

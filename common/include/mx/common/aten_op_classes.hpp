@@ -14,10 +14,10 @@
 #include <string_view>
 #include <vector>
 
-namespace modelexport {
+namespace mx::common {
 
 // ONNX op types `op_kind` may lower to; nullopt when the table does not know
 // the op (any non-aten op, or an aten op not listed).
 std::optional<std::vector<std::string>> onnx_ops_of(std::string_view op_kind);
 
-}  // namespace modelexport
+}  // namespace mx::common

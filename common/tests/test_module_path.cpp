@@ -1,8 +1,8 @@
 #include <doctest/doctest.h>
 
-#include "tagging/module_path.hpp"
+#include "mx/common/module_path.hpp"
 
-using namespace modelexport;
+using namespace mx::common;
 
 TEST_CASE("module path syntax") {
   CHECK(is_valid_module_path(""));
@@ -15,6 +15,8 @@ TEST_CASE("module path syntax") {
   CHECK_FALSE(is_valid_module_path("a/b"));
   CHECK_FALSE(is_valid_module_path("a b"));
   CHECK_FALSE(is_valid_module_path("a\nb"));
+  CHECK_FALSE(is_valid_module_path("a\tb"));
+  CHECK(is_valid_module_path("caf\xc3\xa9"));  // bytes above 0x7f are kept
 }
 
 TEST_CASE("ancestry") {
@@ -31,4 +33,19 @@ TEST_CASE("ancestry") {
   CHECK(last_segment("a.b.c") == "c");
   CHECK(path_segments("a.b") == std::vector<std::string>{"a", "b"});
   CHECK(path_segments("").empty());
+}
+
+TEST_CASE("join, relative, depth") {
+  CHECK(join_path("a", "b.c") == "a.b.c");
+  CHECK(join_path("", "x") == "x");
+  CHECK(join_path("a", "") == "a");
+  CHECK(relative_path("a.b.c", "a") == "b.c");
+  CHECK(relative_path("a.b.c", "a.b.c") == "");
+  CHECK(relative_path("a.b", "") == "a.b");
+  CHECK(path_depth("") == 0);
+  CHECK(path_depth("a.b.c") == 3);
+  CHECK(last_segment("a") == "a");
+  CHECK(common_ancestor("a.b", "a.b") == "a.b");
+  CHECK(common_ancestor("", "x") == "");
+  CHECK(common_ancestor("x", "") == "");
 }
