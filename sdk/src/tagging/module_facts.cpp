@@ -8,6 +8,7 @@
 #include "mx/common/module_path.hpp"
 
 namespace modelexport {
+using mx::common::onnx_ops_of;
 using mx::common::parent_path;
 using mx::common::last_segment;
 using mx::common::is_ancestor_or_self;
