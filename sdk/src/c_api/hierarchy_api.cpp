@@ -1,4 +1,4 @@
-// C entry points for the hierarchy carried by an mx_model.
+// modelexport.h, "Hierarchy": the hierarchy carried by an mx_model.
 #include <string_view>
 
 #include "c_api/guard.hpp"

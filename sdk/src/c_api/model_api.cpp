@@ -1,4 +1,4 @@
-// C entry points for mx_model: load, save, graph view, checker.
+// modelexport.h, "Models": load, save, graph view, checker.
 #include <memory>
 
 #include "c_api/guard.hpp"

@@ -1,5 +1,6 @@
-// The mx_registry_* entry points. Each body runs inside guard(), so no C++
-// exception crosses the ABI; argument checks come first, work second.
+// modelexport.h, "Plugin registry": the mx_registry_* entry points. Each body
+// runs inside guard(), so no C++ exception crosses the ABI; argument checks
+// come first, work second.
 #include <memory>
 
 #include "c_api/guard.hpp"

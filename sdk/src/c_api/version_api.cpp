@@ -1,6 +1,5 @@
-// Version queries and mx_free: the parts of the C API with no handle.
+// modelexport.h, "Version".
 #include <cstdio>
-#include <cstdlib>
 
 #include "modelexport/modelexport.h"
 
@@ -29,8 +28,5 @@ MX_API void mx_version(uint32_t* major, uint32_t* minor, uint32_t* patch) {
 }
 
 MX_API const char* mx_version_string(void) { return MODELEXPORT_VERSION_STRING; }
-
-// Buffers are malloc'd (c_api/out_buffer.hpp), so this is free().
-MX_API void mx_free(void* buffer) { std::free(buffer); }
 
 }  // extern "C"

@@ -1,12 +1,16 @@
-// C entry points for the functions pass, extraction, per-module statistics,
-// rendering and validation (the rest of the C API lives in c_api/).
+// modelexport.h, "Modules as functions, extraction, inspection, validation":
+// the functions pass, extraction, per-module statistics, rendering,
+// validation, the atomic writer for an embedder's own files
+// (util/output_set.hpp) and the comparison of two tagged models.
 #include "c_api/guard.hpp"
+#include "c_api/out_buffer.hpp"
+#include "compare/compare.hpp"
 #include "extract/extract.hpp"
 #include "functions/to_functions.hpp"
 #include "inspect/modules.hpp"
 #include "inspect/render.hpp"
 #include "inspect/validate.hpp"
-#include "c_api/out_buffer.hpp"
+#include "util/files.hpp"
 #include "util/json_text.hpp"
 #include "util/options.hpp"
 
@@ -77,6 +81,30 @@ MX_API mx_status* mx_validate_file(const char* path, const char* options_json,
     *out_report_json = nullptr;
     parse_options(options_json, "validate options", {});
     copy_out_text(dump_text(inspect::validate_file(path)), out_report_json, out_size);
+  });
+}
+
+MX_API mx_status* mx_write_file(const char* path, const void* data, size_t size,
+                                const char* options_json) {
+  return guard([&] {
+    require(path, "path");
+    if (size > 0) require(data, "data");
+    parse_options(options_json, "write options", {});
+    write_file_atomically(path, std::string_view(static_cast<const char*>(data), size));
+  });
+}
+
+MX_API mx_status* mx_model_compare(const mx_model* a, const mx_model* b,
+                                   const char* options_json, char** out_json,
+                                   size_t* out_size) {
+  return guard([&] {
+    require(a, "a");
+    require(b, "b");
+    require(out_json, "out_json");
+    *out_json = nullptr;
+    if (out_size) *out_size = 0;
+    const auto options = compare::parse_compare_options(options_json);
+    copy_out_text(dump_text(compare::compare_models(*a, *b, options)), out_json, out_size);
   });
 }
 

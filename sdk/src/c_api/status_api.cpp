@@ -1,5 +1,7 @@
+// modelexport.h, "Status / errors": mx_status and mx_free.
 #include "c_api/status.hpp"
 
+#include <cstdlib>
 #include <new>
 
 namespace {
@@ -49,5 +51,8 @@ MX_API const char* mx_code_name(mx_code code) {
   }
   return "unknown";
 }
+
+// Buffers are malloc'd (c_api/out_buffer.hpp), so this is free().
+MX_API void mx_free(void* buffer) { std::free(buffer); }
 
 }  // extern "C"
