@@ -1,6 +1,8 @@
 // The propagation rule (docs/tagging.md) case by case.
 #include <doctest/doctest.h>
 
+#include "tagging/graph_edges.hpp"
+#include "tagging/op_classes.hpp"
 #include "tagging/propagation.hpp"
 
 #include <algorithm>
