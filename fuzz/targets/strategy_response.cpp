@@ -18,10 +18,10 @@
 
 #include "fixture_model.hpp"
 #include "fuzz_common.hpp"
-#include "tagging/graph_view.hpp"
+#include "tagging/graph_topology.hpp"
 #include "tagging/hierarchy_document.hpp"
 #include "tagging/model_access.hpp"
-#include "tagging/module_tree.hpp"
+#include "tagging/rebuilt_tree.hpp"
 #include "tagging/propagation.hpp"
 #include "tagging/strategy_response.hpp"
 #include "util/error.hpp"

@@ -14,7 +14,7 @@
 
 #include "fuzz_common.hpp"
 #include "mx/common/module_path.hpp"
-#include "tagging/module_tree.hpp"
+#include "tagging/rebuilt_tree.hpp"
 #include "tagging/propagation.hpp"
 #include "tagging/supplied_hierarchy.hpp"
 #include "util/error.hpp"

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "graph_view.hpp"
+#include "request_graph.hpp"
 #include "module_choice.hpp"
 #include "parameter_name.hpp"
 #include "static_chains.hpp"

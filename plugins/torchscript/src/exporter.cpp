@@ -14,7 +14,7 @@
 
 #include "ctx.h"
 #include "modelexport/modelexport.h"
-#include "module_tree.h"
+#include "script_module_tree.h"
 #include "spec.h"
 #include "walker.h"
 

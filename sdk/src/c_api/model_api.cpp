@@ -4,7 +4,7 @@
 #include "c_api/guard.hpp"
 #include "util/json_text.hpp"
 #include "model/check.hpp"
-#include "model/graph_view.hpp"
+#include "model/graph_json.hpp"
 #include "model/persistence.hpp"
 #include "c_api/out_buffer.hpp"
 

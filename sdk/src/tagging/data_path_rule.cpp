@@ -10,7 +10,7 @@
 
 #include "mx/common/aten_op_classes.hpp"
 #include "mx/common/module_path.hpp"
-#include "tagging/evidence.hpp"
+#include "tagging/strategy_evidence.hpp"
 #include "tagging/op_classes.hpp"
 
 namespace modelexport {

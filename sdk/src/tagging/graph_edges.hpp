@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "tagging/graph_view.hpp"
+#include "tagging/graph_topology.hpp"
 
 namespace modelexport {
 

@@ -9,8 +9,8 @@
 
 #include "hierarchy/document.hpp"
 #include "tagging/assignment.hpp"
-#include "tagging/graph_view.hpp"
-#include "tagging/module_tree.hpp"
+#include "tagging/graph_topology.hpp"
+#include "tagging/rebuilt_tree.hpp"
 
 namespace modelexport {
 

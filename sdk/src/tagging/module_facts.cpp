@@ -4,7 +4,7 @@
 #include <cctype>
 
 #include "mx/common/aten_op_classes.hpp"
-#include "tagging/evidence.hpp"
+#include "tagging/strategy_evidence.hpp"
 #include "mx/common/module_path.hpp"
 
 namespace modelexport {

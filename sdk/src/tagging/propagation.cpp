@@ -7,7 +7,7 @@
 
 #include "mx/common/module_path.hpp"
 #include "tagging/data_path_rule.hpp"
-#include "tagging/evidence.hpp"
+#include "tagging/strategy_evidence.hpp"
 #include "tagging/graph_edges.hpp"
 #include "tagging/module_facts.hpp"
 #include "tagging/op_classes.hpp"

@@ -31,7 +31,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tagging/assignment.hpp"
-#include "tagging/graph_view.hpp"
+#include "tagging/graph_topology.hpp"
 
 namespace modelexport {
 

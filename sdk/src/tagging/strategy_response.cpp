@@ -1,6 +1,6 @@
 #include "tagging/strategy_response.hpp"
 
-#include "tagging/evidence.hpp"
+#include "tagging/strategy_evidence.hpp"
 #include "mx/common/module_path.hpp"
 #include "util/error.hpp"
 

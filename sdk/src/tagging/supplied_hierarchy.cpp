@@ -4,7 +4,7 @@
 
 #include "hierarchy/parse.hpp"
 #include "hierarchy/tree_check.hpp"
-#include "tagging/module_tree.hpp"
+#include "tagging/rebuilt_tree.hpp"
 #include "mx/common/module_path.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"

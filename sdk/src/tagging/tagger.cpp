@@ -5,7 +5,7 @@
 
 #include "model/check.hpp"
 #include "model/model.hpp"
-#include "tagging/graph_view.hpp"
+#include "tagging/graph_topology.hpp"
 #include "tagging/hierarchy_document.hpp"
 #include "tagging/propagation.hpp"
 #include "tagging/strategy_response.hpp"

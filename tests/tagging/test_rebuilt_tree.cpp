@@ -1,7 +1,7 @@
 // Rebuilding the module tree and tags from assigned paths.
 #include <doctest/doctest.h>
 
-#include "tagging/module_tree.hpp"
+#include "tagging/rebuilt_tree.hpp"
 
 using namespace modelexport;
 using nlohmann::json;

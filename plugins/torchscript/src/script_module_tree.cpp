@@ -1,4 +1,4 @@
-#include "module_tree.h"
+#include "script_module_tree.h"
 
 #include "forward_outline.h"
 

@@ -1,4 +1,4 @@
-#include "tagging/module_tree.hpp"
+#include "tagging/rebuilt_tree.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "graph_view.hpp"
+#include "request_graph.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "tagging/graph_view.hpp"
+#include "tagging/graph_topology.hpp"
 
 #include <map>
 

@@ -1,4 +1,4 @@
-#include "model/graph_view.hpp"
+#include "model/graph_json.hpp"
 
 #include "model/node_metadata.hpp"
 

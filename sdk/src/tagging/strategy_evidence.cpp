@@ -1,4 +1,4 @@
-#include "tagging/evidence.hpp"
+#include "tagging/strategy_evidence.hpp"
 
 #include <algorithm>
 
