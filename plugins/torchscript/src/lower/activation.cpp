@@ -8,7 +8,7 @@
 namespace mxts {
 namespace {
 
-std::string x_out(Ctx& cx) { return cx.t_as(0, cx.out_dtype()); }
+std::string x_out(Ctx& cx) { return cx.tensor_as(0, cx.out_dtype()); }
 
 void lower_hardswish(Ctx& cx, const tj::Node*) { cx.out(0, cx.emit1("HardSwish", {x_out(cx)})); }
 MXTS_LOWER(lower_hardswish, "aten::hardswish", "aten::hardswish_");
@@ -33,7 +33,7 @@ std::string softplus(Ctx& cx, const std::string& x, double beta, double threshol
 }
 
 void lower_softplus(Ctx& cx, const tj::Node*) {
-  double beta = cx.n_in() > 1 ? cx.d(1) : 1.0, thr = cx.n_in() > 2 ? cx.d(2) : 20.0;
+  double beta = cx.n_in() > 1 ? cx.arg_double(1) : 1.0, thr = cx.n_in() > 2 ? cx.arg_double(2) : 20.0;
   cx.out(0, softplus(cx, x_out(cx), beta, thr, cx.out_dtype()));
 }
 MXTS_LOWER(lower_softplus, "aten::softplus");
@@ -48,8 +48,8 @@ MXTS_LOWER(lower_mish, "aten::mish", "aten::mish_");
 void lower_elu(Ctx& cx, const tj::Node*) {
   // elu(x, alpha, scale, input_scale) = scale * (x > 0 ? x : alpha * (exp(x * input_scale) - 1))
   auto dt = cx.out_dtype();
-  double alpha = cx.n_in() > 1 ? cx.d(1) : 1.0, scale = cx.n_in() > 2 ? cx.d(2) : 1.0;
-  double in_scale = cx.n_in() > 3 ? cx.d(3) : 1.0;
+  double alpha = cx.n_in() > 1 ? cx.arg_double(1) : 1.0, scale = cx.n_in() > 2 ? cx.arg_double(2) : 1.0;
+  double in_scale = cx.n_in() > 3 ? cx.arg_double(3) : 1.0;
   std::string x = x_out(cx);
   if (scale == 1.0 && in_scale == 1.0) {
     cx.out(0, cx.emit1("Elu", {x}, {attr("alpha", static_cast<float>(alpha))}));
@@ -67,28 +67,28 @@ void lower_selu(Ctx& cx, const tj::Node*) { cx.out(0, cx.emit1("Selu", {x_out(cx
 MXTS_LOWER(lower_selu, "aten::selu", "aten::selu_");
 
 void lower_celu(Ctx& cx, const tj::Node*) {
-  float a = cx.n_in() > 1 ? static_cast<float>(cx.d(1)) : 1.0f;
-  cx.out(0, cx.emit1("Celu", {cx.t_as(0, at::kFloat)}, {attr("alpha", a)}));
+  float a = cx.n_in() > 1 ? static_cast<float>(cx.arg_double(1)) : 1.0f;
+  cx.out(0, cx.emit1("Celu", {cx.tensor_as(0, at::kFloat)}, {attr("alpha", a)}));
 }
 MXTS_LOWER(lower_celu, "aten::celu", "aten::celu_");
 
 void lower_prelu(Ctx& cx, const tj::Node*) {
   // weight [C] (or [1]) applies along dim 1
   int64_t r = cx.rank(0);
-  std::string w = cx.t(1);
+  std::string w = cx.tensor(1);
   if (cx.ex_t(1).numel() > 1 && r > 2) {
     std::vector<int64_t> axes;
     for (int64_t k = 1; k < r - 1; ++k) axes.push_back(k);
     w = cx.unsqueeze(w, axes);
   }
-  cx.out(0, cx.emit1("PRelu", {cx.t(0), w}));
+  cx.out(0, cx.emit1("PRelu", {cx.tensor(0), w}));
 }
 MXTS_LOWER(lower_prelu, "aten::prelu", "aten::_prelu_kernel");
 
 void lower_glu(Ctx& cx, const tj::Node*) {  // a * sigmoid(b), halves along dim
-  int64_t dim = norm_dim(cx.n_in() > 1 ? cx.i(1) : -1, cx.rank(0));
+  int64_t dim = norm_dim(cx.n_in() > 1 ? cx.arg_int(1) : -1, cx.rank(0));
   int64_t h = cx.ex_t(0).size(dim) / 2;
-  auto p = cx.emit("Split", {cx.t(0), cx.ci64({h, h})}, {attr("axis", dim)}, 2);
+  auto p = cx.emit("Split", {cx.tensor(0), cx.ci64({h, h})}, {attr("axis", dim)}, 2);
   cx.out(0, cx.emit1("Mul", {p[0], cx.emit1("Sigmoid", {p[1]})}));
 }
 MXTS_LOWER(lower_glu, "aten::glu");
@@ -106,7 +106,7 @@ MXTS_LOWER(lower_softsign, "aten::softsign");
 void lower_hardshrink(Ctx& cx, const tj::Node* n) {
   // hardshrink: x if |x| > l else 0; softshrink: x - l*sign(x) if |x| > l else 0
   auto dt = cx.out_dtype();
-  double l = cx.n_in() > 1 ? cx.d(1) : 0.5;
+  double l = cx.n_in() > 1 ? cx.arg_double(1) : 0.5;
   std::string x = x_out(cx);
   std::string keep = cx.emit1("Greater", {cx.emit1("Abs", {x}), cx.cscalar(l, dt)});
   std::string v = x;
@@ -119,7 +119,7 @@ MXTS_LOWER(lower_hardshrink, "aten::hardshrink", "aten::softshrink");
 void lower_threshold(Ctx& cx, const tj::Node*) {  // x > th ? x : value
   auto dt = cx.out_dtype();
   std::string x = x_out(cx);
-  cx.out(0, cx.emit1("Where", {cx.emit1("Greater", {x, cx.t_as(1, dt)}), x, cx.t_as(2, dt)}));
+  cx.out(0, cx.emit1("Where", {cx.emit1("Greater", {x, cx.tensor_as(1, dt)}), x, cx.tensor_as(2, dt)}));
 }
 MXTS_LOWER(lower_threshold, "aten::threshold", "aten::threshold_");
 

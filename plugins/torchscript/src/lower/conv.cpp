@@ -14,10 +14,10 @@ void conv_out(Ctx& cx, const std::string& x, const std::string& w, const std::st
 void lower_convolution(Ctx& cx, const tj::Node*) {
   // _convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, ...)
   size_t n = cx.ex_t(1).dim() - 2;
-  std::string b = cx.is_none(2) ? "" : cx.t(2);
-  bool tr = cx.b(6);
-  conv_out(cx, cx.t(0), cx.t(1), b, expand_to(cx.ilist(3), n), symmetric_pads(expand_to(cx.ilist(4), n)),
-            expand_to(cx.ilist(5), n), cx.i(8), tr, tr ? expand_to(cx.ilist(7), n) : std::vector<int64_t>{});
+  std::string b = cx.is_none(2) ? "" : cx.tensor(2);
+  bool tr = cx.arg_bool(6);
+  conv_out(cx, cx.tensor(0), cx.tensor(1), b, expand_to(cx.arg_int_list(3), n), symmetric_pads(expand_to(cx.arg_int_list(4), n)),
+            expand_to(cx.arg_int_list(5), n), cx.arg_int(8), tr, tr ? expand_to(cx.arg_int_list(7), n) : std::vector<int64_t>{});
 }
 MXTS_LOWER(lower_convolution, "aten::_convolution");
 
@@ -25,11 +25,11 @@ void lower_convnd(Ctx& cx, const tj::Node*) {
   // conv2d(input, weight, bias, stride, padding (ints or 'same'/'valid'), dilation, groups)
   auto w = cx.ex_t(1);
   size_t n = w.dim() - 2;
-  std::string b = cx.is_none(2) ? "" : cx.t(2);
-  auto stride = expand_to(cx.ilist(3), n), dil = expand_to(cx.ilist(5), n);
+  std::string b = cx.is_none(2) ? "" : cx.tensor(2);
+  auto stride = expand_to(cx.arg_int_list(3), n), dil = expand_to(cx.arg_int_list(5), n);
   std::vector<int64_t> pads;
   if (cx.in(4)->iv.isString()) {
-    std::string mode = cx.s(4);
+    std::string mode = cx.arg_string(4);
     std::vector<int64_t> lo(n, 0), hi(n, 0);
     if (mode == "same") {
       for (size_t k = 0; k < n; ++k) {
@@ -41,37 +41,37 @@ void lower_convnd(Ctx& cx, const tj::Node*) {
     pads = lo;
     pads.insert(pads.end(), hi.begin(), hi.end());
   } else {
-    pads = symmetric_pads(expand_to(cx.ilist(4), n));
+    pads = symmetric_pads(expand_to(cx.arg_int_list(4), n));
   }
-  conv_out(cx, cx.t(0), cx.t(1), b, stride, pads, dil, cx.i(6), false, {});
+  conv_out(cx, cx.tensor(0), cx.tensor(1), b, stride, pads, dil, cx.arg_int(6), false, {});
 }
 MXTS_LOWER(lower_convnd, "aten::conv1d", "aten::conv2d", "aten::conv3d");
 
 void lower_max_pool(Ctx& cx, const tj::Node*) {
   // max_pool2d(x, kernel, stride, padding, dilation, ceil_mode)
   size_t n = cx.rank(0) - 2;
-  auto k = expand_to(cx.ilist(1), n);
-  auto s = cx.ilist(2);
+  auto k = expand_to(cx.arg_int_list(1), n);
+  auto s = cx.arg_int_list(2);
   s = s.empty() ? k : expand_to(s, n);
-  cx.out(0, emit_max_pool(cx, cx.t(0), k, s, symmetric_pads(expand_to(cx.ilist(3), n)), expand_to(cx.ilist(4), n),
-                          cx.b(5)));
+  cx.out(0, emit_max_pool(cx, cx.tensor(0), k, s, symmetric_pads(expand_to(cx.arg_int_list(3), n)), expand_to(cx.arg_int_list(4), n),
+                          cx.arg_bool(5)));
 }
 MXTS_LOWER(lower_max_pool, "aten::max_pool1d", "aten::max_pool2d", "aten::max_pool3d");
 
 void lower_avg_pool(Ctx& cx, const tj::Node*) {
   // avg_pool2d(x, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override)
   size_t n = cx.rank(0) - 2;
-  auto k = expand_to(cx.ilist(1), n);
-  auto s = cx.ilist(2);
+  auto k = expand_to(cx.arg_int_list(1), n);
+  auto s = cx.arg_int_list(2);
   s = s.empty() ? k : expand_to(s, n);
   bool div_override = cx.n_in() > 6 && !cx.is_none(6);
-  bool cip = div_override || (cx.n_in() > 5 ? cx.b(5) : true);
-  std::string y = emit_avg_pool(cx, cx.t(0), k, s, symmetric_pads(expand_to(cx.ilist(3), n)),
-                                cx.n_in() > 4 && cx.b(4), cip);
+  bool cip = div_override || (cx.n_in() > 5 ? cx.arg_bool(5) : true);
+  std::string y = emit_avg_pool(cx, cx.tensor(0), k, s, symmetric_pads(expand_to(cx.arg_int_list(3), n)),
+                                cx.n_in() > 4 && cx.arg_bool(4), cip);
   if (div_override) {  // sum of the window / divisor
     double prod = 1;
     for (auto v : k) prod *= static_cast<double>(v);
-    y = cx.emit1("Mul", {y, cx.cscalar(prod / cx.d(6), cx.out_dtype())});
+    y = cx.emit1("Mul", {y, cx.cscalar(prod / cx.arg_double(6), cx.out_dtype())});
   }
   cx.out(0, y);
 }
@@ -86,8 +86,8 @@ void lower_adaptive_pool(Ctx& cx, const tj::Node* n) {
   bool is_max = k.find("max") != std::string::npos;
   auto ex = cx.ex_t(0);
   size_t nd = ex.dim() - 2;
-  auto out = expand_to(cx.ilist(1), nd);
-  std::string x = cx.t(0);
+  auto out = expand_to(cx.arg_int_list(1), nd);
+  std::string x = cx.tensor(0);
   auto bind_indices = [&]() {
     if (!is_max) return;
     auto v = std::make_shared<Val>();  // indices: not representable, an error if used

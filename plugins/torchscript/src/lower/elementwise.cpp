@@ -25,7 +25,7 @@ at::ScalarType promote(Ctx& cx, size_t a, size_t b) {
 
 std::string scaled(Ctx& cx, const std::string& x, size_t alpha_idx, at::ScalarType dt) {
   if (cx.n_in() <= alpha_idx || cx.is_none(alpha_idx)) return x;
-  double a = cx.d(alpha_idx);
+  double a = cx.arg_double(alpha_idx);
   if (a == 1.0) return x;
   return cx.emit1("Mul", {x, cx.cscalar(a, dt)});
 }
@@ -55,29 +55,29 @@ void lower_add(Ctx& cx, const tj::Node*) {
     return;
   }
   auto dt = cx.out_dtype();
-  cx.out(0, cx.emit1("Add", {cx.t_as(0, dt), scaled(cx, cx.t_as(1, dt), 2, dt)}));
+  cx.out(0, cx.emit1("Add", {cx.tensor_as(0, dt), scaled(cx, cx.tensor_as(1, dt), 2, dt)}));
 }
 MXTS_LOWER(lower_add, "aten::add", "aten::add_");
 
 void lower_sub(Ctx& cx, const tj::Node*) {
   auto dt = cx.out_dtype();
-  cx.out(0, cx.emit1("Sub", {cx.t_as(0, dt), scaled(cx, cx.t_as(1, dt), 2, dt)}));
+  cx.out(0, cx.emit1("Sub", {cx.tensor_as(0, dt), scaled(cx, cx.tensor_as(1, dt), 2, dt)}));
 }
 MXTS_LOWER(lower_sub, "aten::sub", "aten::sub_", "aten::subtract");
 
 void lower_rsub(Ctx& cx, const tj::Node*) {  // other - alpha * self
   auto dt = cx.out_dtype();
-  cx.out(0, cx.emit1("Sub", {cx.t_as(1, dt), scaled(cx, cx.t_as(0, dt), 2, dt)}));
+  cx.out(0, cx.emit1("Sub", {cx.tensor_as(1, dt), scaled(cx, cx.tensor_as(0, dt), 2, dt)}));
 }
 MXTS_LOWER(lower_rsub, "aten::rsub");
 
 void lower_mul(Ctx& cx, const tj::Node*) {
   auto dt = cx.out_dtype();
   if (dt == at::kBool) {
-    cx.out(0, cx.emit1("And", {cx.t_as(0, dt), cx.t_as(1, dt)}));
+    cx.out(0, cx.emit1("And", {cx.tensor_as(0, dt), cx.tensor_as(1, dt)}));
     return;
   }
-  cx.out(0, cx.emit1("Mul", {cx.t_as(0, dt), cx.t_as(1, dt)}));
+  cx.out(0, cx.emit1("Mul", {cx.tensor_as(0, dt), cx.tensor_as(1, dt)}));
 }
 MXTS_LOWER(lower_mul, "aten::mul", "aten::mul_", "aten::multiply");
 
@@ -91,8 +91,8 @@ void lower_div(Ctx& cx, const tj::Node* n) {
   std::string mode;
   std::string k = n->kind().toQualString();
   if (k == "aten::floor_divide" || k == "aten::floor_divide_") mode = "floor";
-  else if (cx.n_in() >= 3 && !cx.is_none(2)) mode = cx.s(2);
-  std::string a = cx.t_as(0, dt), b = cx.t_as(1, dt);
+  else if (cx.n_in() >= 3 && !cx.is_none(2)) mode = cx.arg_string(2);
+  std::string a = cx.tensor_as(0, dt), b = cx.tensor_as(1, dt);
   if (mode == "floor" && !at::isFloatingType(dt)) {
     // integer floor division: (a - pymod(a, b)) / b is exact (Mod fmod=0 takes the divisor's sign)
     std::string m = cx.emit1("Mod", {a, b}, {attr("fmod", int64_t{0})});
@@ -111,7 +111,7 @@ void lower_remainder(Ctx& cx, const tj::Node* n) {
   // remainder: sign of the divisor (Python); fmod: sign of the dividend (C)
   auto dt = cx.out_dtype();
   bool is_fmod = std::string(n->kind().toQualString()) == "aten::fmod";
-  std::string a = cx.t_as(0, dt), b = cx.t_as(1, dt);
+  std::string a = cx.tensor_as(0, dt), b = cx.tensor_as(1, dt);
   if (at::isFloatingType(dt) && !is_fmod) {  // a - floor(a / b) * b
     std::string q = cx.emit1("Floor", {cx.emit1("Div", {a, b})});
     cx.out(0, cx.emit1("Sub", {a, cx.emit1("Mul", {q, b})}));
@@ -123,7 +123,7 @@ MXTS_LOWER(lower_remainder, "aten::remainder", "aten::fmod", "aten::remainder_",
 
 void lower_pow(Ctx& cx, const tj::Node*) {
   auto dt = cx.out_dtype();
-  cx.out(0, cx.emit1("Pow", {cx.t_as(0, dt), cx.t_as(1, dt)}));
+  cx.out(0, cx.emit1("Pow", {cx.tensor_as(0, dt), cx.tensor_as(1, dt)}));
 }
 MXTS_LOWER(lower_pow, "aten::pow", "aten::pow_");
 
@@ -131,7 +131,7 @@ void lower_compare(Ctx& cx, const tj::Node* n) {
   std::string k = n->kind().toQualString();
   if (k.back() == '_') k.pop_back();
   auto dt = promote(cx, 0, 1);
-  std::string a = cx.t_as(0, dt), b = cx.t_as(1, dt), r;
+  std::string a = cx.tensor_as(0, dt), b = cx.tensor_as(1, dt), r;
   if (k == "aten::eq") r = cx.emit1("Equal", {a, b});
   else if (k == "aten::ne" || k == "aten::not_equal") r = cx.emit1("Not", {cx.emit1("Equal", {a, b})});
   else if (k == "aten::lt" || k == "aten::less") r = cx.emit1("Less", {a, b});
@@ -150,7 +150,7 @@ void lower_logical(Ctx& cx, const tj::Node* n) {
   bool bitwise = k.find("bitwise") != std::string::npos || k.find("__") != std::string::npos;
   if (bitwise && dt != at::kBool) cx.unsupported("bitwise ops on integer tensors");
   std::string op = k.find("and") != std::string::npos ? "And" : k.find("xor") != std::string::npos ? "Xor" : "Or";
-  std::string r = cx.emit1(op, {cx.t_as(0, at::kBool), cx.t_as(1, at::kBool)});
+  std::string r = cx.emit1(op, {cx.tensor_as(0, at::kBool), cx.tensor_as(1, at::kBool)});
   cx.out(0, cx.cast(r, onnx::TensorProto::BOOL, onnx_type_of(dt)));
 }
 MXTS_LOWER(lower_logical, "aten::logical_and", "aten::logical_or", "aten::logical_xor", "aten::__and__",
@@ -161,7 +161,7 @@ MXTS_LOWER(lower_logical, "aten::logical_and", "aten::logical_or", "aten::logica
 void lower_not(Ctx& cx, const tj::Node* n) {
   std::string k = n->kind().toQualString();
   if (k == "aten::bitwise_not" && cx.dtype(0) != at::kBool) cx.unsupported("bitwise_not on integer tensors");
-  std::string r = cx.emit1("Not", {cx.t_as(0, at::kBool)});
+  std::string r = cx.emit1("Not", {cx.tensor_as(0, at::kBool)});
   cx.out(0, cx.cast(r, onnx::TensorProto::BOOL, onnx_type_of(cx.out_dtype())));
 }
 MXTS_LOWER(lower_not, "aten::logical_not", "aten::bitwise_not", "aten::logical_not_", "aten::bitwise_not_");
@@ -176,7 +176,7 @@ void lower_unary(Ctx& cx, const tj::Node* n) {
   std::string k = n->kind().toUnqualString();
   if (k.back() == '_') k.pop_back();
   auto dt = cx.out_dtype();
-  cx.out(0, cx.emit1(ops.at(k), {cx.t_as(0, dt)}));
+  cx.out(0, cx.emit1(ops.at(k), {cx.tensor_as(0, dt)}));
 }
 MXTS_LOWER(lower_unary, "aten::neg", "aten::sqrt", "aten::exp", "aten::log", "aten::erf", "aten::tanh",
            "aten::sigmoid", "aten::relu", "aten::abs", "aten::reciprocal", "aten::floor", "aten::ceil",
@@ -184,42 +184,42 @@ MXTS_LOWER(lower_unary, "aten::neg", "aten::sqrt", "aten::exp", "aten::log", "at
            "aten::sigmoid_", "aten::neg_", "aten::exp_");
 
 void lower_rsqrt(Ctx& cx, const tj::Node*) {
-  cx.out(0, cx.emit1("Reciprocal", {cx.emit1("Sqrt", {cx.t_as(0, cx.out_dtype())})}));
+  cx.out(0, cx.emit1("Reciprocal", {cx.emit1("Sqrt", {cx.tensor_as(0, cx.out_dtype())})}));
 }
 MXTS_LOWER(lower_rsqrt, "aten::rsqrt");
 
 void lower_gelu(Ctx& cx, const tj::Node*) {
-  std::string approx = cx.n_in() >= 2 ? cx.s(1) : "none";
-  cx.out(0, emit_gelu(cx, cx.t(0), approx.empty() ? "none" : approx, onnx_type_of(cx.out_dtype())));
+  std::string approx = cx.n_in() >= 2 ? cx.arg_string(1) : "none";
+  cx.out(0, emit_gelu(cx, cx.tensor(0), approx.empty() ? "none" : approx, onnx_type_of(cx.out_dtype())));
 }
 MXTS_LOWER(lower_gelu, "aten::gelu", "aten::gelu_");
 
 void lower_silu(Ctx& cx, const tj::Node*) {
-  std::string x = cx.t(0);
+  std::string x = cx.tensor(0);
   cx.out(0, cx.emit1("Mul", {x, cx.emit1("Sigmoid", {x})}));
 }
 MXTS_LOWER(lower_silu, "aten::silu", "aten::silu_");
 
 void lower_leaky_relu(Ctx& cx, const tj::Node*) {
-  float a = cx.n_in() >= 2 ? static_cast<float>(cx.d(1)) : 0.01f;
-  cx.out(0, cx.emit1("LeakyRelu", {cx.t(0)}, {attr("alpha", a)}));
+  float a = cx.n_in() >= 2 ? static_cast<float>(cx.arg_double(1)) : 0.01f;
+  cx.out(0, cx.emit1("LeakyRelu", {cx.tensor(0)}, {attr("alpha", a)}));
 }
 MXTS_LOWER(lower_leaky_relu, "aten::leaky_relu", "aten::leaky_relu_");
 
 void lower_clamp(Ctx& cx, const tj::Node* n) {
   std::string k = n->kind().toUnqualString();
   auto dt = cx.out_dtype();
-  std::string x = cx.t_as(0, dt);
+  std::string x = cx.tensor_as(0, dt);
   if (k.rfind("clamp_min", 0) == 0) {
-    cx.out(0, cx.emit1("Max", {x, cx.t_as(1, dt)}));
+    cx.out(0, cx.emit1("Max", {x, cx.tensor_as(1, dt)}));
     return;
   }
   if (k.rfind("clamp_max", 0) == 0) {
-    cx.out(0, cx.emit1("Min", {x, cx.t_as(1, dt)}));
+    cx.out(0, cx.emit1("Min", {x, cx.tensor_as(1, dt)}));
     return;
   }
-  if (!cx.is_none(1)) x = cx.emit1("Max", {x, cx.t_as(1, dt)});
-  if (cx.n_in() >= 3 && !cx.is_none(2)) x = cx.emit1("Min", {x, cx.t_as(2, dt)});
+  if (!cx.is_none(1)) x = cx.emit1("Max", {x, cx.tensor_as(1, dt)});
+  if (cx.n_in() >= 3 && !cx.is_none(2)) x = cx.emit1("Min", {x, cx.tensor_as(2, dt)});
   cx.out(0, x);
 }
 MXTS_LOWER(lower_clamp, "aten::clamp", "aten::clamp_", "aten::clamp_min", "aten::clamp_max", "aten::clip",
@@ -227,21 +227,21 @@ MXTS_LOWER(lower_clamp, "aten::clamp", "aten::clamp_", "aten::clamp_min", "aten:
 
 void lower_hardtanh(Ctx& cx, const tj::Node*) {
   auto dt = cx.out_dtype();
-  std::string x = cx.emit1("Max", {cx.t(0), cx.cscalar(cx.d(1), dt)});
-  cx.out(0, cx.emit1("Min", {x, cx.cscalar(cx.d(2), dt)}));
+  std::string x = cx.emit1("Max", {cx.tensor(0), cx.cscalar(cx.arg_double(1), dt)});
+  cx.out(0, cx.emit1("Min", {x, cx.cscalar(cx.arg_double(2), dt)}));
 }
 MXTS_LOWER(lower_hardtanh, "aten::hardtanh", "aten::hardtanh_");
 
 void lower_where(Ctx& cx, const tj::Node*) {
   if (cx.n_in() == 1) cx.unsupported("where(cond) (nonzero)");
   auto dt = cx.out_dtype();
-  cx.out(0, cx.emit1("Where", {cx.t_as(0, at::kBool), cx.t_as(1, dt), cx.t_as(2, dt)}));
+  cx.out(0, cx.emit1("Where", {cx.tensor_as(0, at::kBool), cx.tensor_as(1, dt), cx.tensor_as(2, dt)}));
 }
 MXTS_LOWER(lower_where, "aten::where", "aten::where_");
 
 void lower_masked_fill(Ctx& cx, const tj::Node*) {
   auto dt = cx.out_dtype();
-  cx.out(0, cx.emit1("Where", {cx.t_as(1, at::kBool), cx.t_as(2, dt), cx.t(0)}));
+  cx.out(0, cx.emit1("Where", {cx.tensor_as(1, at::kBool), cx.tensor_as(2, dt), cx.tensor(0)}));
 }
 MXTS_LOWER(lower_masked_fill, "aten::masked_fill", "aten::masked_fill_");
 

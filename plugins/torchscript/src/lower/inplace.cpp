@@ -52,7 +52,7 @@ void write_back_view(Ctx& cx, const VP& old_val, const VP& new_val) {
   if (!base->iv.isTensor()) return;
   std::string k = vn->kind().toQualString();
   auto arg = [&](size_t i) { return cx.get(vn->input(i)); };
-  std::string b = cx.t(base), nv = cx.t(new_val);
+  std::string b = cx.tensor(base), nv = cx.tensor(new_val);
   auto bt = base->iv.toTensor();
   int64_t r = bt.dim();
   auto dt = bt.scalar_type();

@@ -15,7 +15,7 @@ void lower_unary_more(Ctx& cx, const tj::Node* n) {
   std::string k = n->kind().toUnqualString();
   if (k.back() == '_') k.pop_back();
   auto dt = cx.out_dtype();
-  std::string x = cx.t_as(0, dt);
+  std::string x = cx.tensor_as(0, dt);
   std::string y;
   if (ops.count(k)) y = cx.emit1(ops.at(k), {x});
   else if (k == "log1p") y = cx.emit1("Log", {cx.emit1("Add", {x, cx.cscalar(1, dt)})});
@@ -39,7 +39,7 @@ MXTS_LOWER(lower_unary_more, "aten::tan", "aten::asin", "aten::acos", "aten::ata
 
 void lower_isnan(Ctx& cx, const tj::Node* n) {
   std::string k = n->kind().toQualString();
-  std::string x = cx.t(0);
+  std::string x = cx.tensor(0);
   if (!at::isFloatingType(cx.dtype(0))) cx.unsupported("isnan/isinf on integer tensors");
   if (k == "aten::isnan") cx.out(0, cx.emit1("IsNaN", {x}));
   else if (k == "aten::isinf") cx.out(0, cx.emit1("IsInf", {x}));
@@ -51,38 +51,38 @@ void lower_maximum(Ctx& cx, const tj::Node* n) {
   auto dt = cx.out_dtype();
   std::string k = n->kind().toQualString();
   bool mx = k == "aten::maximum" || k == "aten::fmax";
-  cx.out(0, cx.emit1(mx ? "Max" : "Min", {cx.t_as(0, dt), cx.t_as(1, dt)}));
+  cx.out(0, cx.emit1(mx ? "Max" : "Min", {cx.tensor_as(0, dt), cx.tensor_as(1, dt)}));
 }
 MXTS_LOWER(lower_maximum, "aten::maximum", "aten::minimum", "aten::fmax", "aten::fmin");
 
 void lower_lerp(Ctx& cx, const tj::Node*) {  // start + weight * (end - start)
   auto dt = cx.out_dtype();
-  std::string s = cx.t_as(0, dt);
-  cx.out(0, cx.emit1("Add", {s, cx.emit1("Mul", {cx.t_as(2, dt), cx.emit1("Sub", {cx.t_as(1, dt), s})})}));
+  std::string s = cx.tensor_as(0, dt);
+  cx.out(0, cx.emit1("Add", {s, cx.emit1("Mul", {cx.tensor_as(2, dt), cx.emit1("Sub", {cx.tensor_as(1, dt), s})})}));
 }
 MXTS_LOWER(lower_lerp, "aten::lerp", "aten::lerp_");
 
 void lower_addcmul(Ctx& cx, const tj::Node* n) {  // self + value * t1 (* or /) t2
   auto dt = cx.out_dtype();
   bool div = std::string(n->kind().toQualString()).find("addcdiv") != std::string::npos;
-  std::string p = cx.emit1(div ? "Div" : "Mul", {cx.t_as(1, dt), cx.t_as(2, dt)});
-  if (cx.n_in() > 3 && cx.d(3) != 1.0) p = cx.emit1("Mul", {p, cx.t_as(3, dt)});
-  cx.out(0, cx.emit1("Add", {cx.t_as(0, dt), p}));
+  std::string p = cx.emit1(div ? "Div" : "Mul", {cx.tensor_as(1, dt), cx.tensor_as(2, dt)});
+  if (cx.n_in() > 3 && cx.arg_double(3) != 1.0) p = cx.emit1("Mul", {p, cx.tensor_as(3, dt)});
+  cx.out(0, cx.emit1("Add", {cx.tensor_as(0, dt), p}));
 }
 MXTS_LOWER(lower_addcmul, "aten::addcmul", "aten::addcdiv", "aten::addcmul_", "aten::addcdiv_");
 
 void lower_outer(Ctx& cx, const tj::Node*) {
   auto dt = cx.out_dtype();
-  cx.out(0, cx.emit1("Mul", {cx.unsqueeze(cx.t_as(0, dt), {1}), cx.unsqueeze(cx.t_as(1, dt), {0})}));
+  cx.out(0, cx.emit1("Mul", {cx.unsqueeze(cx.tensor_as(0, dt), {1}), cx.unsqueeze(cx.tensor_as(1, dt), {0})}));
 }
 MXTS_LOWER(lower_outer, "aten::outer", "aten::ger");
 
 void lower_einsum(Ctx& cx, const tj::Node*) {
   std::string eq;
-  for (char c : cx.s(0)) if (c != ' ') eq += c;
+  for (char c : cx.arg_string(0)) if (c != ' ') eq += c;
   auto dt = cx.out_dtype();
   std::vector<std::string> ins;
-  for (auto& e : elems_of(cx, cx.in(1))) ins.push_back(cx.t_as(e, dt));
+  for (auto& e : elems_of(cx, cx.in(1))) ins.push_back(cx.tensor_as(e, dt));
   cx.out(0, cx.emit1("Einsum", ins, {attr("equation", eq)}));
 }
 MXTS_LOWER(lower_einsum, "aten::einsum");

@@ -35,12 +35,12 @@ void lower_list_unpack(Ctx& cx, const tj::Node* n) {
 }
 MXTS_LOWER(lower_list_unpack, "prim::ListUnpack", "prim::TupleUnpack");
 
-void lower_getitem(Ctx& cx, const tj::Node*) { cx.out_val(0, element(cx, cx.in(0), cx.i(1), 0)); }
+void lower_getitem(Ctx& cx, const tj::Node*) { cx.out_val(0, element(cx, cx.in(0), cx.arg_int(1), 0)); }
 MXTS_LOWER(lower_getitem, "prim::TupleIndex", "aten::__getitem__", "prim::ListIndex");
 
 void lower_num_to_tensor(Ctx& cx, const tj::Node*) {
   VP s = cx.in(0);
-  std::string n = cx.t(s);
+  std::string n = cx.tensor(s);
   cx.out(0, cx.cast(n, cx.onnx_type(s), onnx_type_of(cx.out_dtype())));
 }
 MXTS_LOWER(lower_num_to_tensor, "prim::NumToTensor", "aten::scalar_tensor");
@@ -50,20 +50,20 @@ MXTS_LOWER(lower_int, "aten::Int", "aten::IntImplicit");
 
 void lower_float(Ctx& cx, const tj::Node*) {
   VP s = cx.in(0);
-  cx.out(0, cx.cast(cx.t(s), cx.onnx_type(s), onnx::TensorProto::DOUBLE), onnx::TensorProto::DOUBLE);
+  cx.out(0, cx.cast(cx.tensor(s), cx.onnx_type(s), onnx::TensorProto::DOUBLE), onnx::TensorProto::DOUBLE);
 }
 MXTS_LOWER(lower_float, "aten::Float", "aten::FloatImplicit");
 
 void lower_scalar_implicit(Ctx& cx, const tj::Node*) {
   VP s = cx.in(0);
-  cx.out(0, cx.t(s), cx.onnx_type(s));
+  cx.out(0, cx.tensor(s), cx.onnx_type(s));
 }
 MXTS_LOWER(lower_scalar_implicit, "aten::ScalarImplicit", "aten::item");
 
 void lower_size(Ctx& cx, const tj::Node* n) {
-  std::string x = cx.t(0);
+  std::string x = cx.tensor(0);
   if (n->inputs().size() >= 2) {
-    cx.out(0, cx.dim_size(x, norm_dim(cx.i(1), cx.rank(0))), onnx::TensorProto::INT64);
+    cx.out(0, cx.dim_size(x, norm_dim(cx.arg_int(1), cx.rank(0))), onnx::TensorProto::INT64);
   } else {
     cx.out(0, cx.shape_of(x), onnx::TensorProto::INT64);
   }
@@ -71,7 +71,7 @@ void lower_size(Ctx& cx, const tj::Node* n) {
 MXTS_LOWER(lower_size, "aten::size");
 
 void lower_numel(Ctx& cx, const tj::Node*) {
-  std::string s = cx.shape_of(cx.t(0));
+  std::string s = cx.shape_of(cx.tensor(0));
   cx.out(0, cx.emit1("ReduceProd", {s}, {attr("keepdims", int64_t{0})}), onnx::TensorProto::INT64);
 }
 MXTS_LOWER(lower_numel, "aten::numel");
@@ -94,7 +94,7 @@ void lower_identity(Ctx& cx, const tj::Node* n) {
   // dropout(x, p, train): identity in eval, and for p == 0 in training mode too
   // (torchvision's swin calls F.dropout(attn, p=attention_dropout) with the
   // default training=True and p=0)
-  if (k.find("dropout") != std::string::npos && n->inputs().size() >= 3 && cx.b(2) && cx.d(1) != 0.0)
+  if (k.find("dropout") != std::string::npos && n->inputs().size() >= 3 && cx.arg_bool(2) && cx.arg_double(1) != 0.0)
     cx.unsupported("dropout in training mode (call model.eval() before tracing)");
   cx.same(0, cx.in(0));
 }
