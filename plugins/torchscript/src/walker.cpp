@@ -3,7 +3,7 @@
 #include <ATen/core/function.h>
 #include <torch/csrc/jit/api/function_impl.h>
 
-#include "lower/common.h"
+#include "view_write_back.h"
 #include "modelexport/modelexport.h"
 #include "mx/common/module_path.hpp"
 

@@ -1,9 +1,11 @@
-// Activations beyond the element-wise basics: hardswish/hardsigmoid/relu6,
-// mish/softplus/elu/selu/celu/prelu/glu/log_sigmoid/softsign, following the
-// ATen definitions (parameters: beta/threshold, alpha/scale/input_scale).
+// Activations: gelu, silu, leaky_relu, clamp/clip, hardtanh,
+// hardswish/hardsigmoid/relu6, mish/softplus/elu/selu/celu/prelu/glu/
+// log_sigmoid/softsign, shrink, threshold, softmax/log_softmax, following
+// the ATen definitions (parameters: beta/threshold, alpha/scale/input_scale).
+// relu, sigmoid and tanh are 1:1 ONNX ops: unary_math.cpp.
 #include <cmath>
 
-#include "lower/common.h"
+#include "ctx.h"
 
 namespace mxts {
 namespace {
@@ -122,6 +124,59 @@ void lower_threshold(Ctx& cx, const tj::Node*) {  // x > th ? x : value
   cx.out(0, cx.emit1("Where", {cx.emit1("Greater", {x, cx.tensor_as(1, dt)}), x, cx.tensor_as(2, dt)}));
 }
 MXTS_LOWER(lower_threshold, "aten::threshold", "aten::threshold_");
+
+void lower_gelu(Ctx& cx, const tj::Node*) {
+  std::string approx = cx.n_in() >= 2 ? cx.arg_string(1) : "none";
+  cx.out(0, emit_gelu(cx, cx.tensor(0), approx.empty() ? "none" : approx, onnx_type_of(cx.out_dtype())));
+}
+MXTS_LOWER(lower_gelu, "aten::gelu", "aten::gelu_");
+
+void lower_silu(Ctx& cx, const tj::Node*) {
+  std::string x = cx.tensor(0);
+  cx.out(0, cx.emit1("Mul", {x, cx.emit1("Sigmoid", {x})}));
+}
+MXTS_LOWER(lower_silu, "aten::silu", "aten::silu_");
+
+void lower_leaky_relu(Ctx& cx, const tj::Node*) {
+  float a = cx.n_in() >= 2 ? static_cast<float>(cx.arg_double(1)) : 0.01f;
+  cx.out(0, cx.emit1("LeakyRelu", {cx.tensor(0)}, {attr("alpha", a)}));
+}
+MXTS_LOWER(lower_leaky_relu, "aten::leaky_relu", "aten::leaky_relu_");
+
+void lower_clamp(Ctx& cx, const tj::Node* n) {
+  std::string k = n->kind().toUnqualString();
+  auto dt = cx.out_dtype();
+  std::string x = cx.tensor_as(0, dt);
+  if (k.rfind("clamp_min", 0) == 0) {
+    cx.out(0, cx.emit1("Max", {x, cx.tensor_as(1, dt)}));
+    return;
+  }
+  if (k.rfind("clamp_max", 0) == 0) {
+    cx.out(0, cx.emit1("Min", {x, cx.tensor_as(1, dt)}));
+    return;
+  }
+  if (!cx.is_none(1)) x = cx.emit1("Max", {x, cx.tensor_as(1, dt)});
+  if (cx.n_in() >= 3 && !cx.is_none(2)) x = cx.emit1("Min", {x, cx.tensor_as(2, dt)});
+  cx.out(0, x);
+}
+MXTS_LOWER(lower_clamp, "aten::clamp", "aten::clamp_", "aten::clamp_min", "aten::clamp_max", "aten::clip",
+           "aten::clamp_min_", "aten::clamp_max_");
+
+void lower_hardtanh(Ctx& cx, const tj::Node*) {
+  auto dt = cx.out_dtype();
+  std::string x = cx.emit1("Max", {cx.tensor(0), cx.cscalar(cx.arg_double(1), dt)});
+  cx.out(0, cx.emit1("Min", {x, cx.cscalar(cx.arg_double(2), dt)}));
+}
+MXTS_LOWER(lower_hardtanh, "aten::hardtanh", "aten::hardtanh_");
+
+void lower_softmax(Ctx& cx, const tj::Node* n) {
+  std::string k = n->kind().toQualString();
+  auto dt = cx.out_dtype();
+  std::string x = cx.tensor_as(0, dt);
+  int64_t axis = norm_dim(cx.arg_int(1), cx.rank(0));
+  cx.out(0, cx.emit1(k == "aten::log_softmax" ? "LogSoftmax" : "Softmax", {x}, {attr("axis", axis)}));
+}
+MXTS_LOWER(lower_softmax, "aten::softmax", "aten::log_softmax", "aten::_softmax", "aten::_log_softmax");
 
 }  // namespace
 }  // namespace mxts

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "lower/common.h"
+#include "ctx.h"
 
 namespace mxts {
 namespace {

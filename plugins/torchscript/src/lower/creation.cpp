@@ -1,4 +1,4 @@
-// Tensor creation: arange, zeros/ones/full (+ _like, new_*).
+// Tensor creation: arange, zeros/ones/full (+ _like, new_*), empty*.
 #include "ctx.h"
 
 namespace mxts {
@@ -43,6 +43,15 @@ void lower_zeros_ones(Ctx& cx, const tj::Node* n) {
 }
 MXTS_LOWER(lower_zeros_ones, "aten::zeros", "aten::ones", "aten::full", "aten::zeros_like", "aten::ones_like",
            "aten::full_like", "aten::new_zeros", "aten::new_ones", "aten::new_full");
+
+void lower_empty(Ctx& cx, const tj::Node* n) {  // uninitialised memory: zeros
+  std::string k = n->kind().toUnqualString();
+  auto dt = cx.out_dtype();
+  std::string shape = k == "empty_like" ? cx.shape_of(cx.tensor(0)) : cx.shape_list(k == "new_empty" ? 1 : 0);
+  cx.out(0, cx.emit1("ConstantOfShape", {shape},
+                     {attr("value", to_tensor_proto(at::zeros({1}, at::TensorOptions().dtype(dt)), ""))}));
+}
+MXTS_LOWER(lower_empty, "aten::empty", "aten::empty_like", "aten::new_empty");
 
 }  // namespace
 }  // namespace mxts

@@ -1,5 +1,7 @@
-// linear, matmul/bmm, addmm/baddbmm, embedding.
-#include "lower/common.h"
+// Matrix products: linear, matmul/bmm/mm, addmm/baddbmm, outer/ger,
+// einsum; embedding.
+#include "ctx.h"
+#include "list_values.h"
 
 namespace mxts {
 namespace {
@@ -36,6 +38,22 @@ void lower_embedding(Ctx& cx, const tj::Node*) {
   cx.out(0, cx.emit1("Gather", {cx.tensor(0), cx.tensor(1)}, {attr("axis", int64_t{0})}));
 }
 MXTS_LOWER(lower_embedding, "aten::embedding");
+
+void lower_outer(Ctx& cx, const tj::Node*) {
+  auto dt = cx.out_dtype();
+  cx.out(0, cx.emit1("Mul", {cx.unsqueeze(cx.tensor_as(0, dt), {1}), cx.unsqueeze(cx.tensor_as(1, dt), {0})}));
+}
+MXTS_LOWER(lower_outer, "aten::outer", "aten::ger");
+
+void lower_einsum(Ctx& cx, const tj::Node*) {
+  std::string eq;
+  for (char c : cx.arg_string(0)) if (c != ' ') eq += c;
+  auto dt = cx.out_dtype();
+  std::vector<std::string> ins;
+  for (auto& e : elems_of(cx, cx.in(1))) ins.push_back(cx.tensor_as(e, dt));
+  cx.out(0, cx.emit1("Einsum", ins, {attr("equation", eq)}));
+}
+MXTS_LOWER(lower_einsum, "aten::einsum");
 
 }  // namespace
 }  // namespace mxts

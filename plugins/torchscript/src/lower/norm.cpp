@@ -1,5 +1,6 @@
-// layer_norm, batch_norm (eval), softmax / log_softmax.
-#include "lower/common.h"
+// Normalisation: layer_norm, batch_norm (eval), group_norm, instance_norm,
+// _weight_norm.
+#include "ctx.h"
 
 namespace mxts {
 namespace {
@@ -26,15 +27,6 @@ void lower_batch_norm(Ctx& cx, const tj::Node*) {
                      {attr("epsilon", static_cast<float>(cx.arg_double(7)))}));
 }
 MXTS_LOWER(lower_batch_norm, "aten::batch_norm");
-
-void lower_softmax(Ctx& cx, const tj::Node* n) {
-  std::string k = n->kind().toQualString();
-  auto dt = cx.out_dtype();
-  std::string x = cx.tensor_as(0, dt);
-  int64_t axis = norm_dim(cx.arg_int(1), cx.rank(0));
-  cx.out(0, cx.emit1(k == "aten::log_softmax" ? "LogSoftmax" : "Softmax", {x}, {attr("axis", axis)}));
-}
-MXTS_LOWER(lower_softmax, "aten::softmax", "aten::log_softmax", "aten::_softmax", "aten::_log_softmax");
 
 // group_norm(input, num_groups, weight, bias, eps): statistics over
 // [N, G, -1] (GroupNormalization is opset 18), then per-channel affine.
@@ -68,6 +60,18 @@ void lower_instance_norm(Ctx& cx, const tj::Node*) {
   cx.out(0, cx.emit1("InstanceNormalization", {cx.tensor(0), w, b}, {attr("epsilon", static_cast<float>(cx.arg_double(7)))}));
 }
 MXTS_LOWER(lower_instance_norm, "aten::instance_norm");
+
+void lower_weight_norm(Ctx& cx, const tj::Node*) {
+  // _weight_norm(v, g, dim) = v * g / ||v|| over every dim but `dim` (all dims when dim == -1)
+  auto dt = cx.out_dtype();
+  int64_t r = cx.rank(0), dim = cx.arg_int(2);
+  std::vector<int64_t> axes;
+  for (int64_t d = 0; d < r; ++d) if (dim == -1 || d != norm_dim(dim, r)) axes.push_back(d);
+  std::string v = cx.tensor_as(0, dt);
+  std::string nrm = cx.emit1("ReduceL2", {v}, {attr("axes", axes), attr("keepdims", int64_t{1})});
+  cx.out(0, cx.emit1("Mul", {v, cx.emit1("Div", {cx.tensor_as(1, dt), nrm})}));
+}
+MXTS_LOWER(lower_weight_norm, "aten::_weight_norm");
 
 }  // namespace
 }  // namespace mxts

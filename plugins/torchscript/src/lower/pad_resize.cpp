@@ -2,7 +2,7 @@
 // resizing (upsample_nearest*/bilinear*/linear/bicubic, i.e. interpolate).
 #include <climits>
 
-#include "lower/common.h"
+#include "ctx.h"
 
 namespace mxts {
 namespace {

@@ -12,7 +12,7 @@
 // GRU uses linear_before_reset=1, PyTorch's formulation of the new gate.
 // ONNX's recurrent ops are sequence-major ([seq, batch, ...]); batch_first
 // inputs and outputs are transposed around them.
-#include "lower/common.h"
+#include "list_values.h"
 
 namespace mxts {
 namespace {

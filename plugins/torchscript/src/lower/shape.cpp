@@ -3,7 +3,7 @@
 // Sizes given as (possibly dynamic) int lists become 1-D int64 tensors.
 #include <climits>
 
-#include "lower/common.h"
+#include "list_values.h"
 
 namespace mxts {
 namespace {

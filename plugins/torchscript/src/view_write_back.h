@@ -1,13 +1,12 @@
-// Building blocks shared by several TorchScript lowerings. The ONNX
-// patterns (linear, layer norm, GELU, attention, ...) are in the shared
-// layer, aten_onnx/include/mx/aten_onnx/patterns.hpp.
+// In-place writes through views (view_write_back.cpp): which ops make
+// views, and rebuilding the base a mutated view was taken from. Used by the
+// walker after an in-place op; not a lowering.
 #pragma once
+#include <string>
+
 #include "ctx.h"
 
 namespace mxts {
-// Elements of a list/tuple value: known elements, or the items of a folded
-// (static) list; an unsupported-op error otherwise.
-std::vector<VP> elems_of(Ctx& cx, const VP& list);
 // Symbols whose output aliases their first input (views).
 bool is_view_op(const std::string& kind);
 // After an in-place op replaced `old_val` (a view) by `new_val`, rebuild the
