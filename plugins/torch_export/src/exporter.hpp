@@ -1,42 +1,23 @@
 // Public interface of the torch.export frontend: a .pt2 archive to ONNX and
 // the hierarchy document (docs/hierarchy-schema.md). No LibTorch, no Python.
 #pragma once
-#include <cstdint>
-#include <functional>
 #include <string>
-#include <vector>
 
 #include "mx/aten_onnx/error.hpp"
-#include "mx/aten_onnx/model_assembly.hpp"
+#include "mx/aten_onnx/frontend_plugin.hpp"
 
 namespace mxte {
 
 using Error = mx::aten_onnx::Error;
 
-struct ExportOptions {
-  std::string model_path;
-  // Optional "name:dtype[dim,...]" specs: override the example sizes of
-  // the program's inputs, checked against its dtypes and range constraints;
-  // a named dim (batch=2) names the ONNX dim_param.
-  std::vector<std::string> inputs;
-  int opset = 17;
-  bool drop_builtin_tags = false;
-  bool check = true;
-  mx::aten_onnx::ExternalData external_data = mx::aten_onnx::ExternalData::automatic;
-  std::string output_dir;
-  // The host takes weights by reference to model_path (protocol
-  // "weights_by_reference"): the archive's stored tensors are not copied.
-  bool weights_by_reference = false;
-  // Told how far lowering is (program nodes lowered, nodes in the graph);
-  // returns false when the caller asked to stop, and the export then fails
-  // with MX_ERR_CANCELLED. Empty: nobody listens (plugin/entry.cpp connects
-  // it to the host's progress function).
-  std::function<bool(uint64_t done, uint64_t total)> progress;
-};
-
-struct ExportResult {
-  std::string onnx_bytes, onnx_file, hierarchy_json;
-};
+// The request and answer every frontend shares (aten_onnx/frontend_plugin):
+// `inputs` are optional here — specs override the program's example sizes
+// and are checked against its dtypes and range constraints; a named dim
+// (batch=2) names the ONNX dim_param. `progress` hears of program nodes
+// lowered; with `weights_by_reference` the archive's stored tensors are
+// referred to, not copied.
+using ExportOptions = mx::aten_onnx::ExportRequest;
+using ExportResult = mx::aten_onnx::ExportAnswer;
 
 ExportResult export_model(const ExportOptions& options);
 // Lowers every node of a parsed program with no weights and no output

@@ -1,13 +1,10 @@
 // Public (torch-free) interface of the TorchScript exporter core.
 // Used by the plugin entry point and by tools/mxts_export.cpp.
 #pragma once
-#include <cstdint>
-#include <functional>
 #include <string>
-#include <vector>
 
 #include "mx/aten_onnx/error.hpp"
-#include "mx/aten_onnx/model_assembly.hpp"
+#include "mx/aten_onnx/frontend_plugin.hpp"
 
 namespace mxts {
 
@@ -16,29 +13,11 @@ namespace mxts {
 using Error = mx::aten_onnx::Error;
 using ExternalData = mx::aten_onnx::ExternalData;
 
-struct ExportOptions {
-  std::string model_path;
-  std::vector<std::string> inputs;  // "name:dtype[dim,...]"
-  int opset = 17;
-  bool drop_builtin_tags = false;
-  bool check = true;  // run onnx::checker + shape inference
-  ExternalData external_data = ExternalData::automatic;
-  // Directory (existing, writable) where an external-data export writes
-  // model.onnx + model.onnx.data. Empty: external data is impossible, a
-  // model over the limit is an error.
-  std::string output_dir;
-  // Told how far the walk is (ops lowered, ops in the graph); returns false
-  // when the caller asked to stop, and the export then fails with
-  // MX_ERR_CANCELLED. Empty: nobody listens (plugin/entry.cpp connects it
-  // to the host's progress function).
-  std::function<bool(uint64_t done, uint64_t total)> progress;
-};
-
-struct ExportResult {
-  std::string onnx_bytes;      // serialized onnx::ModelProto (empty when onnx_file is set)
-  std::string onnx_file;       // <output_dir>/model.onnx, weights in model.onnx.data
-  std::string hierarchy_json;  // modelexport.hierarchy/1
-};
+// The request and answer every frontend shares (aten_onnx/frontend_plugin):
+// `inputs` are required here (a TorchScript file does not record its
+// inputs); `progress` hears of the walk's ops.
+using ExportOptions = mx::aten_onnx::ExportRequest;
+using ExportResult = mx::aten_onnx::ExportAnswer;
 
 ExportResult export_model(const ExportOptions& options);
 // True for a TorchScript zip (code and data.pkl), false for anything else

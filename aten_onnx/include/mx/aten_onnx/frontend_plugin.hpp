@@ -1,0 +1,70 @@
+// What every frontend plugin does at its C entry point, written once: the
+// export request as the host sends it (docs/plugin-protocol.md), the answer
+// a frontend gives back, and the three plugin functions (create, destroy,
+// run) that parse the request, call the frontend and copy the answer into
+// host-owned buffers — nothing thrown crosses the boundary.
+//
+// A frontend describes itself with a `Frontend` (its name for messages,
+// its progress stage, and three functions: does it read this file, its
+// module tree, its export) and its entry point forwards to
+// create_frontend / destroy_frontend / run_frontend_request.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "modelexport/plugin.h"
+#include "mx/aten_onnx/model_assembly.hpp"
+
+namespace mx::aten_onnx {
+
+// One export, as the host asks for it ("operation": "export").
+struct ExportRequest {
+  std::string model_path;
+  // Optional "name:dtype[dim,...]" input specs; a frontend that knows its
+  // inputs (torch.export) checks them against the program.
+  std::vector<std::string> inputs;
+  int opset = 17;
+  bool drop_builtin_tags = false;
+  bool check = true;  // run the ONNX checker and shape inference
+  ExternalData external_data = ExternalData::automatic;
+  // Directory (existing, writable) where an external-data export writes
+  // model.onnx + model.onnx.data. Empty (an old host): a model over the
+  // protobuf limit is an error.
+  std::string output_dir;
+  // The host reads weights from the source file itself (protocol
+  // "weights_by_reference"): stored tensors are referred to, not copied.
+  bool weights_by_reference = false;
+  // Told how far the export is (units done, units in all); returns false
+  // when the caller asked to stop, and the export then fails with
+  // MX_ERR_CANCELLED. Empty: nobody listens.
+  std::function<bool(uint64_t done, uint64_t total)> progress;
+};
+
+// A frontend's answer: the model as bytes, or as a file it wrote (external
+// data), and the hierarchy document (modelexport.hierarchy/1).
+struct ExportAnswer {
+  std::string onnx_bytes;  // serialized onnx::ModelProto (empty when onnx_file is set)
+  std::string onnx_file;   // <output_dir>/model.onnx, weights in model.onnx.data
+  std::string hierarchy_json;
+};
+
+struct Frontend {
+  const char* name;            // prefixes every message: "torch_export: ..."
+  const char* progress_stage;  // what the host's progress function is told
+  const char* progress_unit;   //   ("lower"/"nodes", "walk"/"ops")
+  bool (*accepts)(const std::string& model_path);  // the "probe" operation
+  std::string (*module_tree_json)(const std::string& model_path, bool drop_builtin_tags);
+  ExportAnswer (*export_model)(const ExportRequest& request);
+};
+
+// The plugin descriptor's functions, for a frontend's entry point to
+// forward to (plugin/entry.cpp of each frontend).
+int32_t create_frontend(const Frontend& frontend, const mx_host_api* host, void** state,
+                        mx_plugin_output* error);
+void destroy_frontend(void* state);
+int32_t run_frontend_request(const Frontend& frontend, void* state, const char* request,
+                             size_t request_size, mx_plugin_output* out);
+
+}  // namespace mx::aten_onnx

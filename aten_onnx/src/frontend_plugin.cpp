@@ -1,0 +1,136 @@
+#include "mx/aten_onnx/frontend_plugin.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "modelexport/modelexport.h"
+#include "mx/aten_onnx/error.hpp"
+
+namespace mx::aten_onnx {
+namespace {
+
+struct State {
+  mx_host_api host;  // copied: the host's table outlives no call of ours
+};
+
+// A NUL-terminated copy in host-owned memory (the host frees it).
+char* host_string(const mx_host_api& h, const std::string& s, size_t* size = nullptr) {
+  char* p = static_cast<char*>(h.alloc(s.size() + 1));
+  if (!p) return nullptr;
+  std::memcpy(p, s.data(), s.size());
+  p[s.size()] = '\0';
+  if (size) *size = s.size();
+  return p;
+}
+
+int32_t fail(const mx_host_api& h, mx_plugin_output* out, int32_t code, const std::string& message) {
+  out->error = host_string(h, message);
+  return code;
+}
+
+int32_t answer_json(const mx_host_api& h, mx_plugin_output* out, const std::string& json) {
+  out->json = host_string(h, json, &out->json_size);
+  return out->json ? MX_OK : MX_ERR_INTERNAL;
+}
+
+// The export options of the request (docs/plugin-protocol.md, "export").
+ExportRequest export_request(const Frontend& f, const nlohmann::json& req, const mx_host_api& h,
+                             bool drop_builtin_tags) {
+  ExportRequest r;
+  r.model_path = req.value("model_path", "");
+  r.inputs = req.value("inputs", std::vector<std::string>{});
+  r.opset = req.value("opset", 17);
+  r.drop_builtin_tags = drop_builtin_tags;
+  // "external_data": true / false / absent (automatic).
+  if (req.contains("external_data") && !req["external_data"].is_null()) {
+    if (!req["external_data"].is_boolean())
+      throw Error(MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": \"external_data\" must be true or false");
+    r.external_data = req["external_data"].get<bool>() ? ExternalData::yes : ExternalData::no;
+  }
+  r.output_dir = req.value("output_dir", std::string());
+  r.weights_by_reference = req.value("weights_by_reference", false);
+  // Plugin ABI 1.1: the export reports to the host (an older host has no
+  // progress function: nothing is reported).
+  if (MX_HOST_API_HAS(&h, progress) && h.progress) {
+    const char* stage = f.progress_stage;
+    const char* unit = f.progress_unit;
+    r.progress = [&h, stage, unit](uint64_t done, uint64_t total) {
+      return h.progress(h.host_context, stage, unit, done, total) == 0;
+    };
+  }
+  return r;
+}
+
+// The answer of an export: a file the frontend wrote ({"onnx_file": ...,
+// <document keys>}, no bytes) or the model's bytes and the document.
+int32_t answer_export(const Frontend& f, const mx_host_api& h, mx_plugin_output* out, ExportAnswer& a) {
+  if (!a.onnx_file.empty()) {
+    std::string js = "{\"onnx_file\":" + nlohmann::json(a.onnx_file).dump() + "," + a.hierarchy_json.substr(1);
+    return answer_json(h, out, js) == MX_OK ? MX_OK
+                                            : fail(h, out, MX_ERR_INTERNAL, std::string(f.name) + ": out of memory");
+  }
+  out->bytes = static_cast<uint8_t*>(h.alloc(a.onnx_bytes.size()));
+  if (!out->bytes) return fail(h, out, MX_ERR_INTERNAL, std::string(f.name) + ": out of memory");
+  std::memcpy(out->bytes, a.onnx_bytes.data(), a.onnx_bytes.size());
+  out->bytes_size = a.onnx_bytes.size();
+  std::string().swap(a.onnx_bytes);  // the model's bytes exist twice only for the copy
+  return answer_json(h, out, a.hierarchy_json);
+}
+
+int32_t handle(const Frontend& f, const mx_host_api& h, const char* request, size_t request_size,
+               mx_plugin_output* out) {
+  nlohmann::json req = nlohmann::json::parse(std::string(request ? request : "", request ? request_size : 0));
+  std::string op = req.value("operation", "");
+  std::string path = req.value("model_path", "");
+  if (path.empty()) return fail(h, out, MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": request without model_path");
+  bool drop = req.value("drop_builtin_tags", false);
+  if (req.contains("options") && req["options"].is_object()) drop = req["options"].value("drop_builtin_tags", drop);
+  if (op == "probe")  // does this frontend read the file?
+    return answer_json(h, out, std::string("{\"accepts\":") + (f.accepts(path) ? "true" : "false") + "}");
+  if (op == "module_tree") return answer_json(h, out, f.module_tree_json(path, drop));
+  if (op != "export")
+    return fail(h, out, MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": unknown operation '" + op + "'");
+  ExportAnswer a = f.export_model(export_request(f, req, h, drop));
+  return answer_export(f, h, out, a);
+}
+
+}  // namespace
+
+int32_t create_frontend(const Frontend& f, const mx_host_api* host, void** state, mx_plugin_output* error) {
+  if (!host || !state || !host->alloc) return MX_ERR_INVALID_ARGUMENT;
+  if (host->abi_major != MX_PLUGIN_ABI_MAJOR) {
+    if (error) error->error = host_string(*host, std::string(f.name) + ": host plugin ABI major mismatch");
+    return MX_ERR_PLUGIN;
+  }
+  try {
+    auto* s = new State{};
+    std::memcpy(&s->host, host, std::min<size_t>(sizeof(mx_host_api), host->struct_size));
+    *state = s;
+    return MX_OK;
+  } catch (...) {
+    return MX_ERR_INTERNAL;
+  }
+}
+
+void destroy_frontend(void* state) { delete static_cast<State*>(state); }
+
+int32_t run_frontend_request(const Frontend& f, void* state, const char* request, size_t request_size,
+                             mx_plugin_output* out) {
+  if (!state || !out) return MX_ERR_INVALID_ARGUMENT;
+  const mx_host_api& h = static_cast<State*>(state)->host;
+  const std::string name = f.name;
+  try {
+    return handle(f, h, request, request_size, out);
+  } catch (const Error& e) {
+    return fail(h, out, e.code, e.what());
+  } catch (const nlohmann::json::exception& e) {
+    return fail(h, out, MX_ERR_PARSE, name + ": bad request JSON: " + e.what());
+  } catch (const std::exception& e) {
+    return fail(h, out, MX_ERR_INTERNAL, name + ": " + e.what());
+  } catch (...) {
+    return fail(h, out, MX_ERR_INTERNAL, name + ": unknown exception");
+  }
+}
+
+}  // namespace mx::aten_onnx
