@@ -1,41 +1,41 @@
 #!/usr/bin/env python3
-"""modelexport vs torch.onnx.export: wall time and peak memory on real-size models.
+"""floor / modelexport / torch.onnx.export: wall time and peak memory on real-size models.
 
-Not a test: run it by hand on a machine where scripts/setup.sh has run.
+Not a test: run it by hand on a machine where scripts/setup.sh --with-tests has run.
 
-    .venv/bin/python benchmarks/export_benchmark.py            # resnet50 and bert-base
+    MODELEXPORT_PLUGIN_PATH=build/plugins-out .venv/bin/python benchmarks/export_benchmark.py \
+        --modelexport build/sdk/modelexport --floor build/plugins/torchscript/mxts-floor
     .venv/bin/python benchmarks/export_benchmark.py --models bert --out-dir /tmp/bench
+    # another build on the same traced files: --pt-dir <earlier out-dir> [--no-torch]
 
 For each model (random weights, fixed seed):
   1. build and trace it with torch (the venv sees Debian's torch 1.13, the one
      matching LibTorch) and save model.pt                       [own subprocess]
-  2. `modelexport export model.pt -o model.mx.onnx --input ... --opset 17`
+  2. the floor: `mxts-floor model.pt floor.onnx` (LibTorch loads the .pt and
+     writes every parameter and buffer as an initializer: the least any
+     exporter must do; plugins/torchscript/tools/mxts_floor.cpp)  [own subprocess]
+  3. `modelexport export model.pt -o model.mx.onnx --input ... --opset 17`
                                                                 [own subprocess]
-  3. torch.onnx.export of the same traced model (opset 17, same dynamic
+  4. torch.onnx.export of the same traced model (opset 17, same dynamic
      axes) from a fresh interpreter that loads model.pt           [own subprocess]
 Each measurement runs in its own child process and is reaped with os.wait4,
 so its peak RSS (ru_maxrss) is that child's alone. Times are whole-process
-wall times (loading torch included on both sides); the torch row also shows
-the time of the export call itself. The evidence mix comes from the sidecar
-hierarchy document that modelexport writes (`statistics.evidence`).
+wall times (loading LibTorch/torch included everywhere). The table shows
+modelexport / floor (time and memory) and torch / modelexport (time). The
+evidence mix comes from the sidecar hierarchy document that modelexport
+writes (`statistics.evidence`).
 
-Models: resnet50 (torchvision, 1x3x224x224) and a BERT-base-size BertModel
-(Hugging Face transformers from a config: 12 layers, hidden 768, 12 heads;
-1x128 tokens).
+Models: resnet50 and vit_b_16 (torchvision, 1x3x224x224) and a BERT-base-size
+BertModel (Hugging Face transformers from a config: 12 layers, hidden 768,
+12 heads; 1x128 tokens).
 
-Measured 2026-11-23 (2 shared cores, other builds running; commit after
-5f3deb3), `--modelexport build/sdk/modelexport`:
+Measured 2026-11-25 (2 shared cores, other builds running), branch tsmeta;
+docs/export-benchmark.md has the before/after tables:
 
-    model      tool                 wall s  peak MB  nodes   time ratio mem ratio
-    resnet50   modelexport            2.53      491    176        0.68x     0.58x
-               torch.onnx.export      3.71      843    169   (export call 1.95 s)
-    bert       modelexport           15.56     1484    992        0.90x     0.62x
-               torch.onnx.export     17.20     2406   1239   (export call 14.66 s)
-
-Evidence mix of the modelexport files: 100% direct on both (no propagated,
-no root fallback); nodes on the root module itself (`statistics.at_root`,
-ops of the root's own forward): resnet50 2 (the flatten), BERT 30 (the
-attention-mask preparation of BertModel.forward).
+    model      floor              modelexport        x floor (t/mem)  torch.onnx.export  torch/mx time
+    resnet50   1.60 s / 384 MB    2.11 s / 269 MB    1.32x / 0.70x    7.34 s / 846 MB    3.47x
+    vit_b_16   3.09 s / 838 MB    2.42 s / 503 MB    0.78x / 0.60x    FAILED (_native_multi_head_attention)
+    bert       4.74 s / 1,028 MB  3.73 s / 706 MB    0.79x / 0.69x    28.23 s / 2,399 MB 7.57x
 """
 from __future__ import annotations
 
@@ -56,10 +56,12 @@ OPSET = 17
 # name -> modelexport input specs (a named dimension is dynamic)
 MODELS: Dict[str, List[str]] = {
     "resnet50": ["x:float32[batch=1,3,224,224]"],
+    "vit_b_16": ["x:float32[batch=1,3,224,224]"],
     "bert": ["input_ids:int64[batch=1,seq=128]", "attention_mask:int64[batch=1,seq=128]"],
 }
 DYNAMIC_AXES = {
     "resnet50": {"x": {0: "batch"}},
+    "vit_b_16": {"x": {0: "batch"}},
     "bert": {"input_ids": {0: "batch", 1: "seq"}, "attention_mask": {0: "batch", 1: "seq"}},
 }
 
@@ -70,7 +72,7 @@ DYNAMIC_AXES = {
 def _example_inputs(name: str):
     import torch
 
-    if name == "resnet50":
+    if name in ("resnet50", "vit_b_16"):
         return (torch.randn(1, 3, 224, 224),)
     ids = torch.randint(0, 30522, (1, 128), dtype=torch.int64)
     return (ids, torch.ones(1, 128, dtype=torch.int64))
@@ -80,10 +82,10 @@ def child_trace(name: str, out: str) -> dict:
     import torch
 
     torch.manual_seed(0)
-    if name == "resnet50":
+    if name in ("resnet50", "vit_b_16"):
         import torchvision
 
-        model = torchvision.models.resnet50(weights=None)
+        model = getattr(torchvision.models, name)(weights=None)
     else:
         from transformers import BertConfig, BertModel
 
@@ -172,13 +174,33 @@ def fmt_ratio(a: float, b: float) -> str:
     return f"{a / b:.2f}x" if b > 0 else "-"
 
 
+def default_floor() -> str:
+    for candidate in (REPO / "build" / "plugins" / "torchscript" / "mxts-floor",
+                      Path(shutil.which("mxts-floor") or "/nonexistent")):
+        if candidate.exists():
+            return str(candidate)
+    return str(REPO / "build" / "plugins" / "torchscript" / "mxts-floor")
+
+
+def fmt_run(run: Run) -> str:
+    if run.ok:
+        return f"{run.wall_s:.2f} s / {run.peak_rss_mb:,.0f} MB"
+    return "skipped" if run.error.startswith("skipped") else "FAILED"
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", default="resnet50,bert",
+    parser.add_argument("--models", default=",".join(MODELS),
                         help="comma-separated subset of: " + ",".join(MODELS))
     parser.add_argument("--out-dir", default=str(REPO / "build" / "bench"))
     parser.add_argument("--modelexport", default=shutil.which("modelexport") or "/usr/local/bin/modelexport",
                         help="the CLI to measure (default: modelexport on PATH)")
+    parser.add_argument("--floor", default=default_floor(),
+                        help="the floor program, mxts-floor (built with the tests: "
+                             "build/plugins/torchscript/mxts-floor)")
+    parser.add_argument("--no-torch", action="store_true", help="skip torch.onnx.export")
+    parser.add_argument("--pt-dir", help="take <name>.pt from this folder (a previous run's --out-dir) "
+                                         "instead of tracing: before/after runs measure the same files")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
 
@@ -194,6 +216,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         parser.error(f"unknown model(s): {', '.join(unknown)}")
     if not os.access(args.modelexport, os.X_OK):
         parser.error(f"modelexport CLI not found at {args.modelexport}: run scripts/setup.sh")
+    if not os.access(args.floor, os.X_OK):
+        parser.error(f"floor program not found at {args.floor}: build the target mxts-floor "
+                     "(configured with the tests, scripts/setup.sh --with-tests)")
     out_dir = Path(args.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
 
@@ -201,13 +226,24 @@ def main(argv: Optional[List[str]] = None) -> int:
     for name in names:
         print(f"== {name}", flush=True)
         pt = out_dir / f"{name}.pt"
-        trace = measure(self_cmd("trace", name, str(pt)), out_dir / f"{name}.trace.log")
+        if args.pt_dir:
+            pt = Path(args.pt_dir) / f"{name}.pt"
+            trace = Run(pt.exists(), 0.0, 0.0, {}, "" if pt.exists() else f"{pt} not found")
+        else:
+            trace = measure(self_cmd("trace", name, str(pt)), out_dir / f"{name}.trace.log")
         if not trace.ok:
             print(f"   trace failed: {trace.error}")
             results[name] = {"trace": asdict(trace)}
             continue
-        print(f"   traced: {trace.detail.get('parameters', 0) / 1e6:.1f} M parameters "
-              f"({trace.wall_s:.1f} s)", flush=True)
+        if not args.pt_dir:
+            print(f"   traced: {trace.detail.get('parameters', 0) / 1e6:.1f} M parameters "
+                  f"({trace.wall_s:.1f} s)", flush=True)
+
+        floor_out = out_dir / f"{name}.floor.onnx"
+        floor_run = measure([args.floor, str(pt), str(floor_out)], out_dir / f"{name}.floor.log")
+        print(f"   floor (load + write weights): {fmt_run(floor_run)}", flush=True)
+        if not floor_run.ok:
+            print(f"     {floor_run.error}")
 
         mx_out = out_dir / f"{name}.mx.onnx"
         for stale in (mx_out, Path(str(mx_out) + ".hierarchy.json"), mx_out.with_suffix(".hierarchy.json")):
@@ -216,54 +252,53 @@ def main(argv: Optional[List[str]] = None) -> int:
         for spec in MODELS[name]:
             cmd += ["--input", spec]
         mx_run = measure(cmd, out_dir / f"{name}.modelexport.log")
-        print(f"   modelexport export: {'ok' if mx_run.ok else 'FAILED'} {mx_run.wall_s:.2f} s, "
-              f"{mx_run.peak_rss_mb:.0f} MB", flush=True)
+        print(f"   modelexport export: {fmt_run(mx_run)}", flush=True)
         if not mx_run.ok:
             print(f"     {mx_run.error}")
 
         torch_out = out_dir / f"{name}.torch.onnx"
-        torch_run = measure(self_cmd("torch_export", name, str(pt), str(torch_out)),
-                            out_dir / f"{name}.torch.log")
-        print(f"   torch.onnx.export:  {'ok' if torch_run.ok else 'FAILED'} {torch_run.wall_s:.2f} s, "
-              f"{torch_run.peak_rss_mb:.0f} MB", flush=True)
+        if args.no_torch:
+            torch_run = Run(False, 0.0, 0.0, error="skipped (--no-torch)")
+        else:
+            torch_run = measure(self_cmd("torch_export", name, str(pt), str(torch_out)),
+                                out_dir / f"{name}.torch.log")
+        print(f"   torch.onnx.export:  {fmt_run(torch_run)}", flush=True)
         if not torch_run.ok:
-            print(f"     {torch_run.error}")
+            print(f"     {torch_run.error.splitlines()[-1] if torch_run.error else ''}")
 
         evidence: Dict[str, int] = {}
         sidecar = find_sidecar(mx_out) if mx_run.ok else None
         if sidecar:
             evidence = json.loads(sidecar.read_text()).get("statistics", {}).get("evidence", {})
         results[name] = {
-            "trace": asdict(trace), "modelexport": asdict(mx_run), "torch": asdict(torch_run),
+            "trace": asdict(trace), "floor": asdict(floor_run), "modelexport": asdict(mx_run),
+            "torch": asdict(torch_run),
             "nodes": {"modelexport": onnx_node_count(mx_out) if mx_run.ok else None,
                       "torch": onnx_node_count(torch_out) if torch_run.ok else None},
             "evidence": evidence, "sidecar": str(sidecar) if sidecar else None,
         }
 
     # ---- report -----------------------------------------------------------
+    # One row per model: floor, modelexport (x floor: time, memory), and
+    # torch.onnx.export (how many times slower than modelexport).
     print()
-    header = (f"{'model':<10} {'tool':<18} {'wall s':>8} {'peak MB':>8} {'nodes':>6}   "
-              f"{'time ratio':>10} {'mem ratio':>9}")
+    header = (f"{'model':<10} {'floor':>18} {'modelexport':>18} {'x floor (t/mem)':>16} "
+              f"{'torch.onnx.export':>18} {'torch/mx time':>13} {'nodes mx/torch':>15}")
     print(header)
     print("-" * len(header))
     for name, r in results.items():
         if "modelexport" not in r:
             print(f"{name:<10} trace failed")
             continue
-        mx_run, torch_run = Run(**r["modelexport"]), Run(**r["torch"])
-        both = mx_run.ok and torch_run.ok
-        print(f"{name:<10} {'modelexport':<18} {mx_run.wall_s:>8.2f} {mx_run.peak_rss_mb:>8.0f} "
-              f"{r['nodes']['modelexport'] or '-':>6}   "
-              f"{fmt_ratio(mx_run.wall_s, torch_run.wall_s) if both else '-':>10} "
-              f"{fmt_ratio(mx_run.peak_rss_mb, torch_run.peak_rss_mb) if both else '-':>9}"
-              + ("" if mx_run.ok else "   FAILED"))
-        call = torch_run.detail.get("export_call_s")
-        label = "torch.onnx.export"
-        print(f"{'':<10} {label:<18} {torch_run.wall_s:>8.2f} {torch_run.peak_rss_mb:>8.0f} "
-              f"{r['nodes']['torch'] or '-':>6}   "
-              + (f"(export call {call:.2f} s)" if call is not None else "")
-              + ("" if torch_run.ok else "   FAILED"))
-    print("\nratios are modelexport / torch.onnx.export (lower is better for modelexport)")
+        floor_run, mx_run, torch_run = Run(**r["floor"]), Run(**r["modelexport"]), Run(**r["torch"])
+        vs_floor = (f"{fmt_ratio(mx_run.wall_s, floor_run.wall_s)} / "
+                    f"{fmt_ratio(mx_run.peak_rss_mb, floor_run.peak_rss_mb)}") if mx_run.ok and floor_run.ok else "-"
+        vs_torch = fmt_ratio(torch_run.wall_s, mx_run.wall_s) if mx_run.ok and torch_run.ok else "-"
+        nodes = f"{r['nodes']['modelexport'] or '-'}/{r['nodes']['torch'] or '-'}"
+        print(f"{name:<10} {fmt_run(floor_run):>18} {fmt_run(mx_run):>18} {vs_floor:>16} "
+              f"{fmt_run(torch_run):>18} {vs_torch:>13} {nodes:>15}")
+    print("\nx floor: modelexport / floor (targets: time <= 1.5x, memory <= 1.2x); "
+          "torch/mx time: torch.onnx.export wall / modelexport wall (target >= 3x)")
     print("\nevidence mix of the modelexport export (statistics.evidence):")
     for name, r in results.items():
         ev = r.get("evidence") or {}

@@ -45,6 +45,7 @@ at::ScalarType scalar_type_of_onnx(int32_t t) {
 }
 
 onnx::TensorProto to_tensor_proto(const at::Tensor& t0, const std::string& name) {
+  if (t0.is_meta()) throw Error(MX_ERR_INTERNAL, "internal: a constant without a value (meta tensor) for '" + name + "'");
   at::Tensor t = t0.detach().contiguous().cpu();
   onnx::TensorProto p;
   p.set_name(name);
@@ -62,11 +63,21 @@ VP Ctx::get(const tj::Value* v) const {
   return it->second;
 }
 
+// A tensor argument whose value the lowering needs (a scalar given as a
+// tensor): real unless computed from the model's inputs, which the walk
+// carries as shapes only (shape_exec.h).
+const at::Tensor& Ctx::value_of(const at::Tensor& t, size_t idx) const {
+  if (t.is_meta())
+    unsupported("argument " + std::to_string(idx) + " must be known at export time, but it is a tensor computed "
+                "from the model's inputs (the export computes shapes only)");
+  return t;
+}
+
 int64_t Ctx::arg_int(size_t idx) const {
   auto& iv = in(idx)->iv;
   if (iv.isInt()) return iv.toInt();
   if (iv.isBool()) return iv.toBool();
-  if (iv.isTensor()) return iv.toTensor().item<int64_t>();
+  if (iv.isTensor()) return value_of(iv.toTensor(), idx).item<int64_t>();
   if (iv.isDouble()) return static_cast<int64_t>(iv.toDouble());
   unsupported("expected an int argument " + std::to_string(idx));
 }
@@ -75,7 +86,7 @@ double Ctx::arg_double(size_t idx) const {
   if (iv.isDouble()) return iv.toDouble();
   if (iv.isInt()) return static_cast<double>(iv.toInt());
   if (iv.isBool()) return iv.toBool();
-  if (iv.isTensor()) return iv.toTensor().item<double>();
+  if (iv.isTensor()) return value_of(iv.toTensor(), idx).item<double>();
   unsupported("expected a float argument " + std::to_string(idx));
 }
 bool Ctx::arg_bool(size_t idx) const {

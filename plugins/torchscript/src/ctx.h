@@ -2,8 +2,9 @@
 // graph builder. Every lowering (src/lower/*.cpp) sees only this header.
 //
 // A torch::jit::Value is bound, per frame, to a Val:
-//   * iv        its example value, computed by executing the node on the
-//               example inputs (so dtype/rank/shape and static scalars are known);
+//   * iv        its example value: real for static values, weights and shape
+//               arithmetic; for values computed from the model's inputs a
+//               meta tensor (dtype/rank/shape, no data; shape_exec.h);
 //   * is_static the value depends only on prim::Constant (and non-tensor
 //               attributes): it is folded, and materialised as an ONNX
 //               Constant only when a lowering needs it as a tensor;
@@ -111,6 +112,8 @@ class Ctx : public mx::aten_onnx::OnnxEmitter {
   int64_t rank(size_t idx) const { return ex_t(idx).dim(); }
   at::ScalarType dtype(size_t idx) const { return ex_t(idx).scalar_type(); }
   at::ScalarType out_dtype(size_t idx = 0) const { return ex_out_t(idx).scalar_type(); }
+
+  const at::Tensor& value_of(const at::Tensor& t, size_t idx) const;
 
   // ---- materialisation
   std::string tensor(size_t idx) { return tensor(in(idx)); }

@@ -6,7 +6,11 @@
 #include <caffe2/serialize/inline_container.h>
 #include <torch/version.h>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <fstream>
+#include <numeric>
 #include <regex>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -15,6 +19,7 @@
 #include "ctx.h"
 #include "modelexport/modelexport.h"
 #include "script_module_tree.h"
+#include "source_offsets.h"
 #include "spec.h"
 #include "walker.h"
 
@@ -26,13 +31,14 @@ std::string first_line(const std::string& s) {
   return nl == std::string::npos ? s : s.substr(0, nl);
 }
 
-torch::jit::Module load_module(const std::string& path) {
+// `offsets` (may be null) learns where each weight sits in the file.
+torch::jit::Module load_module(const std::string& path, SourceOffsets* offsets = nullptr) {
   {
     std::ifstream f(path, std::ios::binary);
     if (!f) throw Error(MX_ERR_IO, "cannot open model file '" + path + "'");
   }
   try {
-    auto m = torch::jit::load(path);
+    auto m = offsets ? offsets->load(path) : torch::jit::load(path);
     m.eval();
     return m;
   } catch (const std::exception& e) {
@@ -61,23 +67,26 @@ at::ScalarType dtype_of_spec(const std::string& d) {
   return at::kBool;
 }
 
-// Example value for a spec: floats ~ N(0,1); integers uniform in [0, 2)
-// (valid ids, masks and token types alike); bools all true. A shape too
-// large to allocate is one line naming the input and its size (LibTorch's
-// own error carries a 35-frame backtrace).
+// Example value for a spec: a meta tensor (dtype and shape, no data): the
+// walk computes shapes, not values (shape_exec.h). A shape larger than this
+// machine's memory is refused, naming the input and its size: no run of the
+// exported model could hold it here, and an op without a meta kernel would
+// need a stand-in of that size.
 at::Tensor example_for(const InputSpec& s) {
   std::vector<int64_t> shape;
   for (const auto& d : s.dims) shape.push_back(d.size);
   auto st = dtype_of_spec(s.dtype);
-  try {
-    if (st == at::kBool) return at::ones(shape, at::kBool);
-    if (at::isIntegralType(st, false)) return at::randint(0, 2, shape, at::TensorOptions().dtype(st));
-    return at::randn(shape, at::TensorOptions().dtype(at::kFloat)).to(st);
-  } catch (const c10::Error& e) {
-    throw Error(MX_ERR_INVALID_ARGUMENT,
-                "input '" + s.name + "' (" + s.text + "): its example tensor cannot be allocated: " +
-                    first_line(e.what_without_backtrace()));
+  const double bytes = std::accumulate(shape.begin(), shape.end(), static_cast<double>(c10::elementSize(st)),
+                                       [](double a, int64_t d) { return a * static_cast<double>(d); });
+  const double memory = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+  if (bytes > memory) {
+    char b[64];
+    std::snprintf(b, sizeof b, "%.0f", bytes);
+    throw Error(MX_ERR_INVALID_ARGUMENT, "input '" + s.name + "' (" + s.text +
+                                             "): its example tensor cannot be allocated: " + b +
+                                             " bytes, more than this machine's memory");
   }
+  return at::empty(shape, at::TensorOptions().dtype(st).device(at::kMeta));
 }
 
 // What the graph does with an input: "integer" if it feeds embedding
@@ -147,7 +156,8 @@ ExportResult export_model(const ExportOptions& opt) {
   std::vector<InputSpec> specs;
   for (const auto& s : opt.inputs) specs.push_back(parse_input_spec(s));
 
-  torch::jit::Module module = load_module(opt.model_path);
+  SourceOffsets offsets;
+  torch::jit::Module module = load_module(opt.model_path, &offsets);
   torch::NoGradGuard no_grad;
   auto method = module.find_method("forward");
   if (!method) throw Error(MX_ERR_INVALID_ARGUMENT, "'" + opt.model_path + "' has no forward method");
@@ -247,11 +257,19 @@ ExportResult export_model(const ExportOptions& opt) {
 
   ModuleTree tree = build_module_tree(module, walker.execution_order(), opt.drop_builtin_tags);
 
-  // Weights: inline (raw_data), or streamed from the module's tensors into
-  // <output_dir>/model.onnx.data; either way no weight is copied before this.
+  // Weights: by reference to the .pt when the host takes them so and they
+  // are stored there as they are (source_offsets.h); else inline
+  // (raw_data), or streamed from the module's tensors into
+  // <output_dir>/model.onnx.data. Either way no weight is copied before this.
+  // External data demanded without an output_dir keeps its documented
+  // refusal (docs/plugin-protocol.md, "Large models") rather than being
+  // silently answered by reference.
+  const bool by_reference =
+      opt.weights_by_reference && !(opt.external_data == ExternalData::yes && opt.output_dir.empty());
   mx::aten_onnx::WeightMap weights;
   for (const auto& [name, t] : cx.init_data)
-    weights[name] = {static_cast<const char*>(t.data_ptr()), static_cast<uint64_t>(t.numel()) * t.element_size()};
+    weights[name] = {static_cast<const char*>(t.data_ptr()), static_cast<uint64_t>(t.numel()) * t.element_size(),
+                     by_reference ? offsets.offset_of(t) : mx::aten_onnx::kNotInSource};
   mx::aten_onnx::AssemblyOptions assembly;
   assembly.opset = opt.opset;
   assembly.graph_name = tree.root_class;
@@ -259,6 +277,7 @@ ExportResult export_model(const ExportOptions& opt) {
   assembly.check = opt.check;
   assembly.external_data = opt.external_data;
   assembly.output_dir = opt.output_dir;
+  if (by_reference) assembly.weights_source = opt.model_path;
   auto model = mx::aten_onnx::assemble_model(std::move(cx.graph), weights, assembly);
   cx.init_data.clear();
 

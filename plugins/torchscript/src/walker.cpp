@@ -3,6 +3,7 @@
 #include <ATen/core/function.h>
 #include <torch/csrc/jit/api/function_impl.h>
 
+#include "shape_exec.h"
 #include "view_write_back.h"
 #include "modelexport/modelexport.h"
 #include "mx/common/module_path.hpp"
@@ -230,15 +231,24 @@ void Walker::generic(tj::Node* n) {
   auto it = reg.find(kind);
   if (!all_static && it == reg.end())
     throw Error(MX_ERR_UNSUPPORTED, "unsupported op " + kind + " " + cx_.location());
-  // Execute on the example values.
+  // Execute: static nodes on their real values (folding), the others on
+  // shapes (shape_exec.h: meta tensors, real only for shape arithmetic).
   tj::Stack stack;
   for (auto& v : ins) stack.push_back(v->iv);
+  auto run = [&](tj::Stack& st) {
+    if (exec_structural(n, st)) return;
+    if (!n->maybeOperator()) cx_.unsupported("no operator registered");
+    tj::Operation op = n->getOperation();
+    op(st);
+  };
+  auto data_dependent = [&]() {
+    cx_.unsupported("its result depends on the values (not only the shapes) of a tensor computed from the "
+                    "model's inputs" + inputs_read(cx_, from_inputs) +
+                    ", and the export computes shapes only (plugins/torchscript/README.md, \"Shapes, not values\")");
+  };
   try {
-    if (!exec_structural(n, stack)) {
-      if (!n->maybeOperator()) cx_.unsupported("no operator registered");
-      tj::Operation op = n->getOperation();
-      op(stack);
-    }
+    if (all_static) run(stack);
+    else exec_shapes(n, stack, ExecHooks{run, data_dependent}, &stand_in_ops_);
   } catch (const Error&) {
     throw;
   } catch (const std::exception& e) {

@@ -1,8 +1,10 @@
 // The graph walk: interprets the un-inlined forward graph of a TorchScript
 // module, frame by frame (module object, module path, value environment),
-// executing every node on the example inputs and lowering it to ONNX.
+// running every node on the example inputs' shapes (shape_exec.h) and
+// lowering it to ONNX.
 #pragma once
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,8 @@ class Walker {
                        const std::vector<VP>& args, bool is_function);
   // module path -> order of first call (root = 0)
   const std::map<std::string, int>& execution_order() const { return order_; }
+  // Op kinds that had no meta kernel and ran on zero-filled stand-ins.
+  const std::set<std::string>& stand_in_ops() const { return stand_in_ops_; }
 
  private:
   void walk_block(tj::Block* block);
@@ -31,6 +35,7 @@ class Walker {
   Ctx& cx_;
   WalkProgress* progress_;
   std::map<std::string, int> order_;
+  std::set<std::string> stand_in_ops_;
   int next_order_ = 0;
   int depth_ = 0;
 };

@@ -1,6 +1,10 @@
 // mxts-export: the torchscript frontend without the host (development tool).
 //   mxts-export model.pt out.onnx [--hierarchy out.json] [--opset N]
-//               [--drop-builtin-tags] [--module-tree] -i name:dtype[dims] ...
+//               [--drop-builtin-tags] [--module-tree] [--weights-by-reference]
+//               -i name:dtype[dims] ...
+// --weights-by-reference writes the answer a host taking weights by
+// reference gets: initializers stored as they are in the .pt refer to it
+// (location = the model path as given, offset, length).
 // Exit code = mx_code of the failure (0 on success); message on stderr.
 #include <cstring>
 #include <fstream>
@@ -24,11 +28,12 @@ int main(int argc, char** argv) {
     else if (a == "--opset") o.opset = std::stoi(next());
     else if (a == "--drop-builtin-tags") o.drop_builtin_tags = true;
     else if (a == "--module-tree") tree_only = true;
+    else if (a == "--weights-by-reference") o.weights_by_reference = true;
     else pos.push_back(a);
   }
   if (pos.size() < (tree_only ? 1u : 2u)) {
     std::cerr << "usage: mxts-export model.pt out.onnx [--hierarchy h.json] [--opset N] "
-                 "[--drop-builtin-tags] -i name:dtype[dims] ...\n";
+                 "[--drop-builtin-tags] [--weights-by-reference] -i name:dtype[dims] ...\n";
     return 1;
   }
   o.model_path = pos[0];
