@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <cctype>
 
+#include "mx/common/module_path.hpp"
+
 namespace mx::aten_onnx {
+using common::last_segment;
+using common::parent_path;
 namespace {
 
 bool numeric(const std::string& s) {
@@ -26,15 +30,8 @@ std::vector<std::string> chain_from_root(const std::string& path) {
 
 }  // namespace
 
-std::string parent_path(const std::string& path) {
-  auto d = path.rfind('.');
-  return d == std::string::npos ? "" : path.substr(0, d);
-}
-std::string last_component(const std::string& path) {
-  auto d = path.rfind('.');
-  return d == std::string::npos ? path : path.substr(d + 1);
-}
-std::string class_of(const std::string& qualified) { return last_component(qualified); }
+// A qualified class name splits at dots as a module path does.
+std::string class_of(const std::string& qualified) { return last_segment(qualified); }
 
 ModuleTree build_module_tree(const std::vector<ModuleInfo>& infos, bool drop_builtin_tags) {
   std::map<std::string, size_t> index;
@@ -58,7 +55,7 @@ ModuleTree build_module_tree(const std::vector<ModuleInfo>& infos, bool drop_bui
       bool is_root = p.empty();
       if (!is_root && !m.executed && m.container) continue;
       if (!is_root && drop_builtin_tags && m.qualified_class.rfind("torch.nn.", 0) == 0) continue;
-      std::string name = last_component(p);
+      std::string name = last_segment(p);
       tag += "/" + m.cls + (!is_root && numeric(name) ? "." + name : "");
     }
     t.tags[in.path] = tag;

@@ -29,8 +29,5 @@ TEST_CASE("tags: one component per module, list items numbered, idle containers 
 }
 
 TEST_CASE("path helpers") {
-  CHECK(parent_path("a.b.c") == "a.b");
-  CHECK(parent_path("a") == "");
-  CHECK(last_component("a.b.c") == "c");
   CHECK(class_of("torch.nn.modules.linear.Linear") == "Linear");
 }

@@ -16,9 +16,8 @@
 #include "dynamo_scope.hpp"
 #include "fuzz_common.hpp"
 #include "metadata_strategy.hpp"
-#include "module_path.hpp"
 #include "repr_list.hpp"
-#include "tagging/module_path.hpp"
+#include "mx/common/module_path.hpp"
 
 using nlohmann::json;
 
@@ -56,10 +55,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                   {"outputs", json::array()}};
     auto result = mx_metadata::assign_from_metadata(graph, json::array());
     for (const auto& a : result.assignments)
-      if (!modelexport::is_valid_module_path(a.module))
+      if (!mx::common::is_valid_module_path(a.module))
         mxfuzz::finding("metadata strategy", "assigned invalid module path '" + a.module + "'");
     for (const auto& m : result.modules)
-      if (!modelexport::is_valid_module_path(m.path))
+      if (!mx::common::is_valid_module_path(m.path))
         mxfuzz::finding("metadata strategy", "learned invalid module path '" + m.path + "'");
   } catch (const std::exception& e) {
     mxfuzz::finding("dynamo metadata", std::string("exception: ") + e.what());

@@ -1,8 +1,8 @@
 // A strategy plugin's JSON answer, through the tagging core exactly as
 // mx_registry_tag runs it after the plugin returned (sdk/src/tagging/
 // tagger.cpp, tag_model): graph view from the proto, validation, "auto"
-// combination, propagation, module tree, build_document, store_hierarchy
-// (model::set_hierarchy, the setter behind mx_model_set_hierarchy_json),
+// combination, propagation, module tree, build_document, and storing the
+// document (model::set_hierarchy, the setter behind mx_model_set_hierarchy_json),
 // then saved and reloaded through the C API. Oracle: an answer the
 // validation accepts must give a document the model accepts and a file that
 // loads again; a refused answer must be MX_ERR_PLUGIN.
@@ -17,11 +17,11 @@
 #include <onnx/onnx_pb.h>
 
 #include "fixture_model.hpp"
+#include "model/model.hpp"
 #include "fuzz_common.hpp"
-#include "tagging/graph_view.hpp"
+#include "tagging/graph_topology.hpp"
 #include "tagging/hierarchy_document.hpp"
-#include "tagging/model_access.hpp"
-#include "tagging/module_tree.hpp"
+#include "tagging/rebuilt_tree.hpp"
 #include "tagging/propagation.hpp"
 #include "tagging/strategy_response.hpp"
 #include "util/error.hpp"
@@ -73,7 +73,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const bool cyclic = data[0] & 1;
   hierarchy::Document document;
   try {
-    GraphView view = graph_view_of(model_proto(*model));
+    GraphView view = graph_view_of(model->proto);
     const size_t n = view.nodes.size();
     // Once alone, once combined after an empty first answer ("auto").
     StrategyAnswer answer = parse_strategy_response("fuzz", response, n);
@@ -94,13 +94,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     mxfuzz::finding("tagging core", std::string("unexpected exception: ") + e.what());
   }
   try {
-    store_hierarchy(*model, std::move(document));
+    modelexport::model::set_hierarchy(*model, std::move(document), "hierarchy");
   } catch (const Error& e) {
     // Documented refusal: a graph whose node names cannot key records.
     if (!cyclic || e.code() != MX_ERR_SCHEMA)
       mxfuzz::finding("accepted answer, refused document", e.what());
   } catch (const std::exception& e) {
-    mxfuzz::finding("store_hierarchy", std::string("unexpected exception: ") + e.what());
+    mxfuzz::finding("set_hierarchy", std::string("unexpected exception: ") + e.what());
   }
   void* saved = nullptr;
   size_t saved_size = 0;

@@ -13,13 +13,14 @@
 #include <nlohmann/json.hpp>
 
 #include "fuzz_common.hpp"
-#include "tagging/module_path.hpp"
-#include "tagging/module_tree.hpp"
+#include "mx/common/module_path.hpp"
+#include "tagging/rebuilt_tree.hpp"
 #include "tagging/propagation.hpp"
 #include "tagging/supplied_hierarchy.hpp"
 #include "util/error.hpp"
 
 using namespace modelexport;
+using mx::common::is_valid_module_path;
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fuzz_common.hpp"
-#include "graph_view.hpp"
+#include "request_graph.hpp"
 #include "module_outlines.hpp"
 #include "usage_strategy.hpp"
 

@@ -11,6 +11,7 @@
 #include "cli.hpp"
 #include "module_rows.hpp"
 #include "modelexport/modelexport.hpp"
+#include "mx/common/module_path.hpp"
 
 namespace modelexport::cli {
 namespace {
@@ -108,13 +109,6 @@ std::string json_text(const json& summary, const ModuleRows* modules) {
   return out;
 }
 
-int depth_of(const std::string& path) {
-  if (path.empty()) return 0;
-  int depth = 1;
-  for (char c : path) depth += c == '.';
-  return depth;
-}
-
 void print_text(const json& s, const ModuleRows* modules) {
   std::printf("file:         %s\n", s["file"].get<std::string>().c_str());
   std::printf("ir_version:   %s\n", s["ir_version"].dump().c_str());
@@ -151,7 +145,7 @@ void print_text(const json& s, const ModuleRows* modules) {
   std::printf("modules:      (own / total nodes, parameters, function, own ops)\n");
   for (const auto& row : modules->rows) {
     const std::string& path = row.path;
-    const std::string label = std::string(2 * depth_of(path), ' ') +
+    const std::string label = std::string(2 * mx::common::path_depth(path), ' ') +
                               (path.empty() ? "(root)" : path) + "  " + row.class_name;
     std::printf("  %-56s %5lld / %5lld  %10lld  %-16s %s\n", label.c_str(),
                 static_cast<long long>(row.own_nodes), static_cast<long long>(row.total_nodes),

@@ -5,7 +5,6 @@
 #include <nlohmann/json.hpp>
 
 #include "metadata_strategy.hpp"
-#include "module_path.hpp"
 
 using nlohmann::json;
 using mx_metadata::assign_from_metadata;
@@ -118,14 +117,4 @@ TEST_CASE("last-component scopes are repaired from a known module tree") {
 TEST_CASE("a graph view without nodes is a warning, not a crash") {
   CHECK(assign_from_metadata(json(), json()).warnings.size() == 1);
   CHECK(assign_from_metadata(json{{"nodes", 3}}, json()).assignments.empty());
-}
-
-TEST_CASE("module path rule matches the host's") {
-  CHECK(mx_metadata::is_valid_module_path(""));
-  CHECK(mx_metadata::is_valid_module_path("encoder.layer.0"));
-  CHECK_FALSE(mx_metadata::is_valid_module_path("a..b"));
-  CHECK_FALSE(mx_metadata::is_valid_module_path(".a"));
-  CHECK_FALSE(mx_metadata::is_valid_module_path("a."));
-  CHECK_FALSE(mx_metadata::is_valid_module_path("a/b"));
-  CHECK_FALSE(mx_metadata::is_valid_module_path("a\tb"));
 }

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "graph_view.hpp"
+#include "request_graph.hpp"
 #include "module_choice.hpp"
 #include "parameter_name.hpp"
 #include "static_chains.hpp"
@@ -45,14 +45,6 @@ TEST_CASE("parameter names") {
   CHECK_FALSE(module_of_parameter("a..weight"));
   CHECK_FALSE(module_of_parameter(".weight"));
   CHECK_FALSE(module_of_parameter("a b.weight"));
-}
-
-TEST_CASE("common ancestor respects component boundaries") {
-  CHECK(common_ancestor("layer1.0.conv1", "layer1.0.bn1") == "layer1.0");
-  CHECK(common_ancestor("layer1", "layer10") == "");
-  CHECK(common_ancestor("a.b", "a.b") == "a.b");
-  CHECK(common_ancestor("a.b", "a.b.c") == "a.b");
-  CHECK(common_ancestor("", "x") == "");
 }
 
 TEST_CASE("module choice rule") {

@@ -1,7 +1,8 @@
 // The propagation rule (docs/tagging.md) case by case.
 #include <doctest/doctest.h>
 
-#include "tagging/aten_lowering.hpp"
+#include "tagging/graph_edges.hpp"
+#include "tagging/op_classes.hpp"
 #include "tagging/propagation.hpp"
 
 #include <algorithm>
@@ -432,19 +433,6 @@ TEST_CASE("outlines: a product of an activation and another branch is the caller
   check(r[1], "mlp.act", "propagated");
   check(r[2], "mlp.act", "propagated");  // x * sigmoid(x): the activation's values and argument
   check(r[4], "mlp", "propagated");      // act(gate) * up: not the activation's
-}
-
-TEST_CASE("aten lowering: known ops, in-place spelling, unknown ops") {
-  CHECK(onnx_ops_of("aten::mul") == std::vector<std::string>{"Mul"});
-  CHECK(onnx_ops_of("aten::mul_") == std::vector<std::string>{"Mul"});
-  CHECK(onnx_ops_of("aten::cat") == std::vector<std::string>{"Concat"});
-  auto rsqrt = onnx_ops_of("aten::rsqrt");
-  REQUIRE(rsqrt);
-  CHECK(std::find(rsqrt->begin(), rsqrt->end(), "Reciprocal") != rsqrt->end());
-  CHECK(onnx_ops_of("aten::addmm") == std::vector<std::string>{"Gemm"});  // never a residual Add
-  CHECK_FALSE(onnx_ops_of("aten::some_new_op"));
-  CHECK_FALSE(onnx_ops_of("prim::PythonOp"));
-  CHECK_FALSE(onnx_ops_of("torchvision::nms"));
 }
 
 TEST_CASE("outlines: side values for every layer computed by a module the caller calls first") {

@@ -1,8 +1,10 @@
 #include "dynamo_scope.hpp"
 
-#include "module_path.hpp"
+#include "mx/common/module_path.hpp"
 
 namespace mx_metadata {
+
+using mx::common::is_valid_module_path;
 namespace {
 
 ScopeChain failure(std::string message) {

@@ -2,9 +2,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "module_path.hpp"
+#include "mx/common/module_path.hpp"
 
 namespace mx_metadata {
+
+using mx::common::is_valid_module_path;
 namespace {
 
 const char kDocPrefix[] = "modelexport:";

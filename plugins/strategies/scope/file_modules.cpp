@@ -1,14 +1,14 @@
 #include "file_modules.hpp"
 
 #include "scope_name.hpp"
-#include "tagging/module_path.hpp"  // shared with the core, std only
+#include "mx/common/module_path.hpp"
 
 namespace mx_scope {
 namespace {
 
-using modelexport::is_ancestor_or_self;
-using modelexport::last_segment;
-using modelexport::parent_path;
+using mx::common::is_ancestor_or_self;
+using mx::common::last_segment;
+using mx::common::parent_path;
 
 void add_with_ancestors(std::set<std::string>& paths, std::string path) {
   while (!path.empty() && paths.insert(path).second) path = parent_path(path);

@@ -3,17 +3,13 @@
 #include <algorithm>
 
 #include "file_modules.hpp"  // repeated_call_base
+#include "mx/common/module_path.hpp"
 
 namespace mx_scope {
 namespace {
 
-std::string join(const std::string& base, const std::string& step) {
-  return base.empty() ? step : base + "." + step;
-}
-
-size_t depth(const std::string& path) {
-  return path.empty() ? 0 : std::count(path.begin(), path.end(), '.') + 1;
-}
+using mx::common::join_path;
+using mx::common::path_depth;
 
 bool ends_with_step(const std::string& path, const std::string& step) {
   return path.size() > step.size() && path.compare(path.size() - step.size(), step.size(), step) == 0 &&
@@ -35,7 +31,7 @@ bool ModuleSnap::descendant_for(const std::string& base, const std::string& step
   int found = 0;
   for (const auto& path : paths_) {
     if (!is_under(base, path) || !ends_with_step(path, step)) continue;
-    size_t d = depth(path);
+    size_t d = path_depth(path);
     if (found == 0 || d < best_depth) {
       best_depth = d, out = path, found = 1;
     } else if (d == best_depth) {
@@ -47,7 +43,7 @@ bool ModuleSnap::descendant_for(const std::string& base, const std::string& step
 
 bool ModuleSnap::resolve_step(const std::string& current, const std::string& step,
                               std::string& next) const {
-  next = join(current, step);
+  next = join_path(current, step);
   return paths_.count(next) || descendant_for(current, step, next);
 }
 

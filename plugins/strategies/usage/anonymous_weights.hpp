@@ -32,7 +32,7 @@
 #include <string>
 #include <vector>
 
-#include "graph_view.hpp"
+#include "request_graph.hpp"
 #include "module_outlines.hpp"
 #include "static_chains.hpp"
 #include "usage_strategy.hpp"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "mx/common/module_path.hpp"
 #include "parameter_name.hpp"
 
 namespace mx_usage {
@@ -20,21 +21,6 @@ bool is_weight(const std::string& parameter) {
 
 }  // namespace
 
-std::string common_ancestor(std::string_view a, std::string_view b) {
-  // Walk component by component; a shared prefix that stops inside a
-  // component ("layer1" vs "layer10") is not a common ancestor.
-  size_t common = 0;
-  size_t i = 0;
-  while (true) {
-    bool end_a = i == a.size(), end_b = i == b.size();
-    bool boundary_a = end_a || a[i] == '.', boundary_b = end_b || b[i] == '.';
-    if (boundary_a && boundary_b) common = i;
-    if (end_a || end_b || a[i] != b[i]) break;
-    ++i;
-  }
-  return std::string(a.substr(0, common));
-}
-
 std::optional<std::string> choose_module(const std::vector<std::string>& parameters) {
   std::vector<std::string> modules, weight_modules;
   for (const auto& p : parameters) {
@@ -49,7 +35,7 @@ std::optional<std::string> choose_module(const std::vector<std::string>& paramet
   weight_modules = distinct(std::move(weight_modules));
   if (weight_modules.size() == 1) return weight_modules.front();
   std::string ancestor = modules.front();
-  for (const auto& m : modules) ancestor = common_ancestor(ancestor, m);
+  for (const auto& m : modules) ancestor = mx::common::common_ancestor(ancestor, m);
   if (ancestor.empty()) return std::nullopt;
   return ancestor;
 }

@@ -18,9 +18,6 @@
 
 namespace mx_usage {
 
-// The deepest common ancestor of two dotted module paths ("" = root).
-std::string common_ancestor(std::string_view a, std::string_view b);
-
 // `parameters` are initializer names (already known to be parameter paths).
 std::optional<std::string> choose_module(const std::vector<std::string>& parameters);
 

@@ -4,7 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tagging/aten_lowering.hpp"  // shared with the core, std only
+#include "mx/common/aten_op_classes.hpp"
+#include "mx/common/module_path.hpp"
 
 namespace mx_usage {
 
@@ -28,7 +29,7 @@ ModuleOutlines::ModuleOutlines(const nlohmann::json& modules) {
         ++call_steps_[step["call"].get<std::string>()];
         callees_[path].push_back(step["call"].get<std::string>());
       } else if (step.contains("op") && step["op"].is_string()) {
-        if (auto ops = modelexport::onnx_ops_of(step["op"].get<std::string>()))
+        if (auto ops = mx::common::onnx_ops_of(step["op"].get<std::string>()))
           own.insert(ops->begin(), ops->end());
         else
           unknown_ops_.insert(path);
@@ -74,8 +75,7 @@ std::string ModuleOutlines::reading_ancestor(const std::string& module,
     return "";
   std::string a = module;
   while (!a.empty()) {
-    auto dot = a.rfind('.');
-    a = dot == std::string::npos ? std::string() : a.substr(0, dot);
+    a = mx::common::parent_path(a);
     if (own_ops_.count(a) && (runs(a, op_type) || unknown_ops_.count(a))) return a;
   }
   return "";
@@ -88,8 +88,7 @@ int ModuleOutlines::calls(const std::string& module) const {
     auto it = call_steps_.find(path);
     if (it != call_steps_.end()) most = std::max(most, it->second);
     if (path.empty()) return most;
-    auto dot = path.rfind('.');
-    path = dot == std::string::npos ? std::string() : path.substr(0, dot);
+    path = mx::common::parent_path(path);
   }
 }
 

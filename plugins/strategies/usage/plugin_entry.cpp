@@ -1,6 +1,6 @@
 // The `usage` strategy plugin: assign_by_usage() behind the shared C entry
 // (../common/strategy_plugin.hpp).
-#include "graph_view.hpp"
+#include "request_graph.hpp"
 #include "strategy_plugin.hpp"
 #include "usage_strategy.hpp"
 

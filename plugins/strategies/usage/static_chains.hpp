@@ -15,7 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "graph_view.hpp"
+#include "request_graph.hpp"
 
 namespace mx_usage {
 

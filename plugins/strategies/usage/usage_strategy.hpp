@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "graph_view.hpp"
+#include "request_graph.hpp"
 #include "module_outlines.hpp"
 
 namespace mx_usage {

@@ -14,6 +14,7 @@
 #include "module_stack.hpp"
 #include "modelexport/modelexport.h"
 #include "mx/aten_onnx/module_tree.hpp"
+#include "mx/common/module_path.hpp"
 #include "program.hpp"
 #include "stored_tensors.hpp"
 
@@ -156,7 +157,7 @@ std::vector<mx::aten_onnx::ModuleInfo> module_infos(const Program& p, const Stor
   // Ancestors no node ran in (a ModuleList, a Sequential whose children
   // are called directly): listed so the tree is whole, class unknown.
   for (auto it = by_path.begin(); it != by_path.end(); ++it)
-    for (std::string a = mx::aten_onnx::parent_path(it->first); !a.empty(); a = mx::aten_onnx::parent_path(a))
+    for (std::string a = mx::common::parent_path(it->first); !a.empty(); a = mx::common::parent_path(a))
       if (!by_path.count(a)) by_path[a] = {a, "Module", "", 0, 0, false, -1, true, nullptr};  // class unknown
   for (auto& [path, info] : by_path)
     for (const auto& [name, n] : numel) {

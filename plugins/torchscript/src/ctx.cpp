@@ -73,7 +73,7 @@ const at::Tensor& Ctx::value_of(const at::Tensor& t, size_t idx) const {
   return t;
 }
 
-int64_t Ctx::i(size_t idx) const {
+int64_t Ctx::arg_int(size_t idx) const {
   auto& iv = in(idx)->iv;
   if (iv.isInt()) return iv.toInt();
   if (iv.isBool()) return iv.toBool();
@@ -81,7 +81,7 @@ int64_t Ctx::i(size_t idx) const {
   if (iv.isDouble()) return static_cast<int64_t>(iv.toDouble());
   unsupported("expected an int argument " + std::to_string(idx));
 }
-double Ctx::d(size_t idx) const {
+double Ctx::arg_double(size_t idx) const {
   auto& iv = in(idx)->iv;
   if (iv.isDouble()) return iv.toDouble();
   if (iv.isInt()) return static_cast<double>(iv.toInt());
@@ -89,20 +89,20 @@ double Ctx::d(size_t idx) const {
   if (iv.isTensor()) return value_of(iv.toTensor(), idx).item<double>();
   unsupported("expected a float argument " + std::to_string(idx));
 }
-bool Ctx::b(size_t idx) const {
+bool Ctx::arg_bool(size_t idx) const {
   auto& iv = in(idx)->iv;
   if (iv.isBool()) return iv.toBool();
   if (iv.isInt()) return iv.toInt() != 0;
   if (iv.isNone()) return false;
   unsupported("expected a bool argument " + std::to_string(idx));
 }
-std::string Ctx::s(size_t idx) const {
+std::string Ctx::arg_string(size_t idx) const {
   auto& iv = in(idx)->iv;
   if (iv.isString()) return iv.toStringRef();
   if (iv.isNone()) return "";
   unsupported("expected a string argument " + std::to_string(idx));
 }
-std::vector<int64_t> Ctx::ilist(size_t idx) const {
+std::vector<int64_t> Ctx::arg_int_list(size_t idx) const {
   auto& iv = in(idx)->iv;
   if (iv.isIntList()) return iv.toIntVector();
   if (iv.isInt()) return {iv.toInt()};
@@ -146,7 +146,7 @@ int32_t Ctx::onnx_type(const VP& v) {
   return onnx::TensorProto::INT64;  // lists
 }
 
-std::string Ctx::t(const VP& v) {
+std::string Ctx::tensor(const VP& v) {
   if (!v->name.empty()) return v->name;
   if (v->is_module) unsupported("a module object used as a tensor");
   const auto& iv = v->iv;
@@ -171,7 +171,7 @@ std::string Ctx::t(const VP& v) {
   return n;
 }
 
-std::string Ctx::t_as(const VP& v, at::ScalarType st) {
+std::string Ctx::tensor_as(const VP& v, at::ScalarType st) {
   if (v->name.empty() && v->is_static && !v->is_module) {
     const auto& iv = v->iv;
     if (iv.isInt() || iv.isDouble() || iv.isBool())
@@ -179,13 +179,13 @@ std::string Ctx::t_as(const VP& v, at::ScalarType st) {
                                 : iv.isBool() ? (iv.toBool() ? 1.0 : 0.0) : iv.toDouble(), st);
     if (iv.isTensor() && iv.toTensor().scalar_type() != st) return constant(iv.toTensor().to(st));
   }
-  std::string n = t(v);
+  std::string n = tensor(v);
   return cast(n, onnx_type(v), onnx_type_of(st));
 }
 
 std::string Ctx::scalar_i64(const VP& v) {
   if (v->is_static && v->name.empty() && v->iv.isInt()) return ci64s(v->iv.toInt());
-  std::string n = t(v);
+  std::string n = tensor(v);
   n = cast(n, onnx_type(v), onnx::TensorProto::INT64);
   // dynamic scalars are 0-d by convention; a 1-element 1-d tensor is reshaped
   if (v->iv.isTensor() && v->iv.toTensor().dim() > 0) n = emit1("Reshape", {n, ci64({})});

@@ -102,11 +102,11 @@ class Ctx : public mx::aten_onnx::OnnxEmitter {
 
   // ---- static arguments (example values; callers use them for things
   // that are static by nature: dims, flags, kernel sizes)
-  int64_t i(size_t idx) const;
-  double d(size_t idx) const;
-  bool b(size_t idx) const;
-  std::string s(size_t idx) const;
-  std::vector<int64_t> ilist(size_t idx) const;
+  int64_t arg_int(size_t idx) const;
+  double arg_double(size_t idx) const;
+  bool arg_bool(size_t idx) const;
+  std::string arg_string(size_t idx) const;
+  std::vector<int64_t> arg_int_list(size_t idx) const;
   at::Tensor ex_t(size_t idx) const;        // example of a tensor input
   at::Tensor ex_out_t(size_t idx = 0) const;
   int64_t rank(size_t idx) const { return ex_t(idx).dim(); }
@@ -116,11 +116,11 @@ class Ctx : public mx::aten_onnx::OnnxEmitter {
   const at::Tensor& value_of(const at::Tensor& t, size_t idx) const;
 
   // ---- materialisation
-  std::string t(size_t idx) { return t(in(idx)); }
-  std::string t(const VP& v);                         // ONNX tensor of v
-  std::string t_as(size_t idx, at::ScalarType st) { return t_as(in(idx), st); }
-  std::string t_as(const VP& v, at::ScalarType st);   // ... cast to st
-  int32_t onnx_type(const VP& v);                     // type of t(v)
+  std::string tensor(size_t idx) { return tensor(in(idx)); }
+  std::string tensor(const VP& v);                         // ONNX tensor of v
+  std::string tensor_as(size_t idx, at::ScalarType st) { return tensor_as(in(idx), st); }
+  std::string tensor_as(const VP& v, at::ScalarType st);   // ... cast to st
+  int32_t onnx_type(const VP& v);                          // type of tensor(v)
   using OnnxEmitter::cast;
   std::string cast_to(const std::string& x, int32_t from, at::ScalarType to) {
     return cast(x, from, onnx_type_of(to));

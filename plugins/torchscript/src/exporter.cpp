@@ -18,7 +18,7 @@
 
 #include "ctx.h"
 #include "modelexport/modelexport.h"
-#include "module_tree.h"
+#include "script_module_tree.h"
 #include "source_offsets.h"
 #include "spec.h"
 #include "walker.h"
@@ -246,7 +246,7 @@ ExportResult export_model(const ExportOptions& opt) {
   std::vector<VP> outs;
   for (const auto& r : results) flatten_outputs(r, outs);
   for (size_t k = 0; k < outs.size(); ++k) {
-    std::string src = cx.t(outs[k]);
+    std::string src = cx.tensor(outs[k]);
     int64_t rank = outs[k]->iv.isTensor() ? outs[k]->iv.toTensor().dim() : 0;
     std::string now = mx::aten_onnx::add_graph_output(cx, src, mx::aten_onnx::output_name(k, outs.size()),
                                                       cx.onnx_type(outs[k]), rank);

@@ -3,13 +3,14 @@
 #include <ATen/core/function.h>
 #include <torch/csrc/jit/api/function_impl.h>
 
-#include "lower/common.h"
 #include "shape_exec.h"
+#include "view_write_back.h"
 #include "modelexport/modelexport.h"
+#include "mx/common/module_path.hpp"
 
 namespace mxts {
 namespace {
-std::string join_path(const std::string& a, const std::string& b) { return a.empty() ? b : a + "." + b; }
+using mx::common::join_path;
 
 bool is_module_object(const c10::IValue& iv) {
   return iv.isObject() && iv.toObjectRef().type()->is_module();

@@ -1,4 +1,4 @@
-// C entry points for the hierarchy carried by an mx_model.
+// modelexport.h, "Hierarchy": the hierarchy carried by an mx_model.
 #include <string_view>
 
 #include "c_api/guard.hpp"
@@ -9,7 +9,7 @@
 #include "hierarchy/parse.hpp"
 #include "hierarchy/serialize.hpp"
 #include "model/model.hpp"
-#include "util/buffer.hpp"
+#include "c_api/out_buffer.hpp"
 
 using namespace modelexport;
 

@@ -1,12 +1,12 @@
-// C entry points for mx_model: load, save, graph view, checker.
+// modelexport.h, "Models": load, save, graph view, checker.
 #include <memory>
 
 #include "c_api/guard.hpp"
 #include "util/json_text.hpp"
 #include "model/check.hpp"
-#include "model/graph_view.hpp"
+#include "model/graph_json.hpp"
 #include "model/persistence.hpp"
-#include "util/buffer.hpp"
+#include "c_api/out_buffer.hpp"
 
 using namespace modelexport;
 

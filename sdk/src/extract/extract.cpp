@@ -7,13 +7,14 @@
 
 #include "extract/boundary_types.hpp"
 #include "functions/graph_utils.hpp"
+#include "mx/common/module_path.hpp"
 #include "util/error.hpp"
 #include "util/options.hpp"
 
 namespace modelexport::extract {
 namespace {
 
-using functions::is_within;
+using mx::common::is_ancestor_or_self;
 
 std::vector<std::string> known_paths(const hierarchy::Document& doc) {
   std::set<std::string> s;
@@ -82,7 +83,7 @@ std::unique_ptr<mx_model> extract_module(const mx_model& model, const std::strin
   for (int i = 0; i < g.node_size(); ++i) {
     const auto* r = lookup[static_cast<size_t>(i)];
     const std::string m = r ? r->module : "";
-    if (is_within(m, module)) {
+    if (is_ancestor_or_self(module, m)) {
       member[static_cast<size_t>(i)] = 1;
       ++count;
       for (const auto& o : g.node(i).output()) produced.insert(o);

@@ -1,39 +1,16 @@
 #include "functions/graph_utils.hpp"
 
-#include <queue>
 #include <set>
 #include <unordered_map>
 
 #include "model/node_metadata.hpp"
+#include "mx/common/graph_order.hpp"
+#include "mx/common/module_path.hpp"
 #include "util/error.hpp"
 
 namespace modelexport::functions {
 
-bool is_within(const std::string& path, const std::string& ancestor) {
-  if (ancestor.empty()) return true;
-  if (path.size() < ancestor.size()) return false;
-  if (path.compare(0, ancestor.size(), ancestor) != 0) return false;
-  return path.size() == ancestor.size() || path[ancestor.size()] == '.';
-}
-
-std::string relative_path(const std::string& path, const std::string& ancestor) {
-  if (ancestor.empty()) return path;
-  if (path.size() == ancestor.size()) return "";
-  return path.substr(ancestor.size() + 1);
-}
-
-std::string join_path(const std::string& base, const std::string& rel) {
-  if (base.empty()) return rel;
-  if (rel.empty()) return base;
-  return base + "." + rel;
-}
-
-int path_depth(const std::string& path) {
-  if (path.empty()) return 0;
-  int d = 1;
-  for (char c : path) d += c == '.';
-  return d;
-}
+using mx::common::join_path;
 
 std::vector<onnx::NodeProto> topo_sorted(std::vector<onnx::NodeProto> nodes) {
   const size_t n = nodes.size();
@@ -41,30 +18,21 @@ std::vector<onnx::NodeProto> topo_sorted(std::vector<onnx::NodeProto> nodes) {
   for (size_t i = 0; i < n; ++i)
     for (const auto& o : nodes[i].output())
       if (!o.empty()) producer[o] = i;
-  std::vector<std::vector<size_t>> users(n);
-  std::vector<size_t> pending(n, 0);
+  std::vector<std::vector<size_t>> deps(n), users(n);
   for (size_t i = 0; i < n; ++i) {
-    std::set<size_t> deps;
+    std::set<size_t> distinct;
     for (const auto& in : nodes[i].input()) {
       auto it = producer.find(in);
-      if (it != producer.end() && it->second != i) deps.insert(it->second);
+      if (it != producer.end() && it->second != i) distinct.insert(it->second);
     }
-    pending[i] = deps.size();
-    for (size_t d : deps) users[d].push_back(i);
+    deps[i].assign(distinct.begin(), distinct.end());
+    for (size_t d : distinct) users[d].push_back(i);
   }
-  std::priority_queue<size_t, std::vector<size_t>, std::greater<size_t>> ready;
-  for (size_t i = 0; i < n; ++i)
-    if (!pending[i]) ready.push(i);
+  const std::vector<size_t> order = mx::common::stable_topological_order(deps, users);
+  if (order.size() != n) fail(MX_ERR_INTERNAL, "graph has a cycle after rewriting");
   std::vector<onnx::NodeProto> out;
   out.reserve(n);
-  while (!ready.empty()) {
-    const size_t i = ready.top();
-    ready.pop();
-    for (size_t u : users[i])
-      if (--pending[u] == 0) ready.push(u);
-    out.push_back(std::move(nodes[i]));
-  }
-  if (out.size() != n) fail(MX_ERR_INTERNAL, "graph has a cycle after rewriting");
+  for (size_t i : order) out.push_back(std::move(nodes[i]));
   return out;
 }
 

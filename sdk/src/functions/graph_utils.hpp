@@ -1,5 +1,5 @@
 // Small graph helpers shared by the functions pass, extraction, inspection
-// and validation: module path arithmetic, stable topological order, and the
+// and validation: stable topological order of ONNX nodes, and the
 // "expanded" view of a model whose modules became local functions (every
 // leaf operator with its absolute module path).
 #pragma once
@@ -15,14 +15,6 @@ namespace modelexport::functions {
 
 // Domain of the local functions written by the functions pass.
 inline constexpr const char* kFunctionDomain = "modelexport.fn";
-
-// "a.b" is inside "a" (and inside ""), "a.bc" is not inside "a.b".
-bool is_within(const std::string& path, const std::string& ancestor);
-// "a.b.c" relative to "a" -> "b.c"; relative to "a.b.c" -> "".
-std::string relative_path(const std::string& path, const std::string& ancestor);
-// "a" + "b.c" -> "a.b.c"; "" + "x" -> "x"; "a" + "" -> "a".
-std::string join_path(const std::string& base, const std::string& rel);
-int path_depth(const std::string& path);
 
 // Stable topological order of `nodes` (Kahn, ties broken by position): tensors
 // produced by no node of the list count as available. Throws MX_ERR_INTERNAL

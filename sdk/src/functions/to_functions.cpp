@@ -9,6 +9,7 @@
 
 #include "functions/graph_utils.hpp"
 #include "model/node_metadata.hpp"
+#include "mx/common/module_path.hpp"
 #include "util/error.hpp"
 #include "util/options.hpp"
 
@@ -17,6 +18,9 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 using hierarchy::Evidence;
+using mx::common::is_ancestor_or_self;
+using mx::common::path_depth;
+using mx::common::relative_path;
 
 // One operator of the graph being rewritten, with its assignment.
 struct Item {
@@ -181,7 +185,7 @@ class Pass {
 
   size_t count_within(const std::string& path) const {
     size_t n = 0;
-    for (const auto& it : items_) n += is_within(it.module, path);
+    for (const auto& it : items_) n += is_ancestor_or_self(path, it.module);
     return n;
   }
 
@@ -252,7 +256,7 @@ class Pass {
     std::vector<char> member(items_.size(), 0);
     std::vector<size_t> idx;
     for (size_t i = 0; i < items_.size(); ++i)
-      if (is_within(items_[i].module, m.path)) member[i] = 1, idx.push_back(i);
+      if (is_ancestor_or_self(m.path, items_[i].module)) member[i] = 1, idx.push_back(i);
     if (idx.empty()) return skip(m.path, "no nodes");
     for (size_t i : idx)
       if (has_graph_attribute(items_[i].node))

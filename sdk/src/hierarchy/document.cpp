@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "mx/common/module_path.hpp"
+
 namespace modelexport::hierarchy {
 
 NodeRecord* Document::find_record_at(size_t index) {
@@ -46,6 +48,10 @@ Json record_to_json(const NodeRecord& record, bool with_name) {
   j["evidence"] = evidence_name(record.evidence);
   for (const auto& item : record.extra.items()) j[item.key()] = item.value();
   return j;
+}
+
+std::string parent_of(const Module& m) {
+  return m.parent ? *m.parent : mx::common::parent_path(m.path);
 }
 
 }  // namespace modelexport::hierarchy

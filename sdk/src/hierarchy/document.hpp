@@ -88,6 +88,10 @@ class ModuleIndex {
   std::unordered_map<std::string_view, const Module*> by_path_;
 };
 
+// The parent a walk to the root follows: the explicit "parent", else the
+// path's prefix (tags, dynamo namespaces, the cycle check).
+std::string parent_of(const Module& m);
+
 // Record of each top-level node by position: `size` slots, nullptr where
 // the node has no record. Records without a valid index are left out.
 std::vector<const NodeRecord*> records_by_position(const Document& doc, size_t size);

@@ -5,11 +5,13 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "hierarchy/module_path_rules.hpp"
+#include "mx/common/module_path.hpp"
 #include "util/error.hpp"
 #include "util/utf8.hpp"
 
 namespace modelexport::hierarchy {
+using mx::common::is_ancestor_or_self;
+using mx::common::is_valid_module_path;
 namespace {
 
 [[noreturn]] void schema_error(const std::string& where, const std::string& field,
@@ -171,17 +173,10 @@ NodeRecord parse_record_at(const J& j, const std::string& where, const std::stri
   return r;
 }
 
-// The parent of a module as tags.cpp and dynamo_namespace.cpp walk it: the
-// explicit "parent", else the path's prefix. A chain that comes back to a
-// module it already visited would make those walks loop forever (found by
-// fuzz/targets/hierarchy_json.cpp: {"path":"a","parent":"b"},
-// {"path":"b","parent":"a"} grew a vector until out of memory), so it is a
-// schema error.
 // `path` is `parent` + "." + a name (compared in place: building the
 // prefix string cost an allocation per module).
 bool is_child_path(const std::string& path, const std::string& parent) {
-  return path.size() > parent.size() && path[parent.size()] == '.' &&
-         path.compare(0, parent.size(), parent) == 0;
+  return path != parent && is_ancestor_or_self(parent, path);
 }
 
 std::string_view parent_for_walk(const Module& m) {
@@ -209,7 +204,7 @@ void check_parent_chains(const Document& doc, const PathIndex& index, const std:
       chain.push_back(i);
       const Module& m = doc.modules[i];
       if (m.path.empty()) break;  // the root ends every walk
-      auto it = index.find(parent_for_walk(m));
+      auto it = index.find(parent_of(m));
       if (it == index.end()) break;
       i = it->second;
     }

@@ -6,13 +6,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "mx/common/module_path.hpp"
+
 namespace modelexport::hierarchy {
 namespace {
-
-std::string last_component(const std::string& path) {
-  auto dot = path.rfind('.');
-  return dot == std::string::npos ? path : path.substr(dot + 1);
-}
 
 bool is_number(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(),
@@ -31,14 +28,8 @@ bool is_builtin(const Module& m) { return m.qualified_class.rfind("torch.nn.", 0
 
 // Items of a container keep their index so repeated layers stay distinct.
 std::string component(const Module& m) {
-  const std::string name = last_component(m.path);
+  const std::string name = mx::common::last_segment(m.path);
   return is_number(name) ? m.class_name + "." + name : m.class_name;
-}
-
-std::string parent_path(const Module& m) {
-  if (m.parent) return *m.parent;
-  auto dot = m.path.rfind('.');
-  return dot == std::string::npos ? std::string() : m.path.substr(0, dot);
 }
 
 }  // namespace
@@ -50,7 +41,7 @@ std::string derive_tag_with(const ModuleIndex& index, const std::string& path,
   for (const Module* m = index.find(path); m; ) {
     chain.push_back(m);
     if (m->path.empty()) break;
-    m = index.find(parent_path(*m));
+    m = index.find(parent_of(*m));
   }
   std::string tag;
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {

@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "hierarchy/module_path_rules.hpp"
+#include "mx/common/module_path.hpp"
 #include "util/utf8.hpp"
 
 namespace modelexport::hierarchy {
+using mx::common::is_valid_module_path;
 namespace {
 
 std::string q(const std::string& s) { return "'" + printable(s) + "'"; }

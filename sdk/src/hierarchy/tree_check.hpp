@@ -1,7 +1,7 @@
 // The module tree's own consistency, as one list of problems: `validate`
 // reports them all, `tag --hierarchy` refuses a supplied tree with any (so
 // tagging never writes a tree that validate then calls broken).
-//  * every path is a module path (hierarchy/module_path_rules.hpp);
+//  * every path is a module path (mx/common/module_path.hpp);
 //  * paths are unique; exactly one module, "", has no parent;
 //  * a parent exists and lists the module among its children;
 //  * every listed child exists and names this module as its parent.

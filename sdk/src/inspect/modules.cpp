@@ -6,15 +6,13 @@
 
 #include "functions/graph_utils.hpp"
 #include "hierarchy/serialize.hpp"
+#include "mx/common/module_path.hpp"
 #include "util/json_text.hpp"
 
 namespace modelexport::inspect {
 namespace {
 
-std::string parent_of(const std::string& path) {
-  const auto dot = path.rfind('.');
-  return dot == std::string::npos ? "" : path.substr(0, dot);
-}
+using mx::common::parent_path;
 
 int64_t elements(const onnx::TensorProto& t) {
   int64_t n = 1;
@@ -57,7 +55,7 @@ Tally tally(const mx_model& model, const std::vector<functions::LeafNode>& leave
   // The tree's parent when the module has one, else the path's prefix.
   auto up = [&](const std::string& p) -> std::string {
     const hierarchy::Module* m = index.find(p);
-    return m && m->parent ? *m->parent : parent_of(p);
+    return m && m->parent ? *m->parent : parent_path(p);
   };
   Tally t;
   for (const auto& l : leaves) {
@@ -145,7 +143,7 @@ std::string nearest_known(const std::string& path, const hierarchy::ModuleIndex&
   while (true) {
     if (tree.contains(p)) return p;
     if (p.empty()) return "";
-    p = parent_of(p);
+    p = parent_path(p);
   }
 }
 
@@ -166,7 +164,7 @@ ModuleStats module_stats(const mx_model& model) {
     r.path = std::string(view);
     const hierarchy::Module* m = index.find(r.path);
     if (m) r.class_name = m->class_name, r.tag = m->tag;
-    r.depth = functions::path_depth(r.path);
+    r.depth = static_cast<int>(mx::common::path_depth(r.path));
     r.own_nodes = value_or_empty(t.own, r.path);
     r.total_nodes = value_or_empty(t.total, r.path);
     r.own_parameters = m && m->own_parameters ? *m->own_parameters : value_or_empty(t.own_params, r.path);

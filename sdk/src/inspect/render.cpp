@@ -7,11 +7,14 @@
 
 #include "functions/graph_utils.hpp"
 #include "inspect/modules.hpp"
+#include "mx/common/module_path.hpp"
 #include "util/error.hpp"
 #include "util/utf8.hpp"
 
 namespace modelexport::inspect {
 namespace {
+
+using mx::common::parent_path;
 
 struct Cluster {
   std::string path;
@@ -25,11 +28,6 @@ struct Layout {
   std::vector<std::pair<std::string, std::string>> edges;  // node ids
   std::vector<std::string> inputs, outputs;
 };
-
-std::string parent_of(const std::string& path) {
-  const auto dot = path.rfind('.');
-  return dot == std::string::npos ? "" : path.substr(0, dot);
-}
 
 Layout layout(const mx_model& model) {
   Layout L;
@@ -50,7 +48,7 @@ Layout layout(const mx_model& model) {
     c.label = (path.empty() ? std::string("(root)") : path) + (m ? "\n" + m->class_name : "");
     L.clusters.emplace(path, c);
     if (!path.empty()) {
-      auto p = parent.count(path) ? parent[path] : parent_of(path);
+      auto p = parent.count(path) ? parent[path] : parent_path(path);
       self(p, self).children.push_back(path);
     }
     return L.clusters.at(path);

@@ -9,12 +9,6 @@ const std::string& class_of(const hierarchy::Module& m) {
   return m.qualified_class.empty() ? m.class_name : m.qualified_class;
 }
 
-std::string parent_of(const hierarchy::Module& m) {
-  if (m.parent) return *m.parent;
-  auto dot = m.path.rfind('.');
-  return dot == std::string::npos ? std::string() : m.path.substr(0, dot);
-}
-
 // Dynamo names a scope relative to the enclosing *called* module, so an
 // uncalled container's name is folded into its item's: "layer.0".
 std::string relative_name(const std::string& path, const std::string& ancestor) {
@@ -32,7 +26,7 @@ std::string dynamo_namespace(const hierarchy::ModuleIndex& index, const std::str
   for (const auto* m = index.find(module_path); m;) {
     chain.push_back(m);
     if (m->path.empty()) break;
-    m = index.find(parent_of(*m));
+    m = index.find(hierarchy::parent_of(*m));
   }
   std::string out;
   std::string scope;  // path of the last module written

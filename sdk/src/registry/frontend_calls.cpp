@@ -5,11 +5,12 @@
 
 #include <boost/filesystem.hpp>
 
+#include "hierarchy/parse.hpp"
+#include "model/model.hpp"
 #include "model/persistence.hpp"
 #include "registry/plugin_progress.hpp"
-#include "tagging/model_access.hpp"
-#include "tagging/strategy_selection.hpp"
 #include "util/error.hpp"
+#include "util/json_text.hpp"
 
 namespace modelexport {
 namespace {
@@ -112,12 +113,12 @@ const Plugin& select_frontend(const Registry& registry, const std::string& name,
     for (const auto& plugin : registry.plugins())
       if (plugin->is_frontend() && accepts(*plugin, path)) return *plugin;
     fail(MX_ERR_UNSUPPORTED, "no frontend reads '" + model_path + "' (a torch.export .pt2 archive or a TorchScript "
-                             "file is expected; frontends: " + available_names(registry, MX_PLUGIN_FRONTEND) + ")");
+                             "file is expected; frontends: " + registry.names_of_kind(MX_PLUGIN_FRONTEND) + ")");
   }
   const Plugin* plugin = registry.find(name);
   if (!plugin || !plugin->is_frontend())
     fail(MX_ERR_NOT_FOUND, "no frontend plugin named '" + name + "' (available: " +
-                               available_names(registry, MX_PLUGIN_FRONTEND) + ")");
+                               registry.names_of_kind(MX_PLUGIN_FRONTEND) + ")");
   return *plugin;
 }
 
@@ -183,18 +184,22 @@ mx_model* export_model(const Plugin& frontend, const std::string& model_path, co
   } else if (onnx.empty()) {
     fail(MX_ERR_PLUGIN, "plugin '" + frontend.name() + "' answered badly: no ONNX bytes");
   }
-  std::unique_ptr<mx_model, void (*)(mx_model*)> model(nullptr, mx_model_release);
+  std::unique_ptr<mx_model> model;
   try {  // bytes, files or document the core rejects are the frontend's fault
     if (onnx_file.empty()) {
       const bool keep_external = request.value("external_data", false);
-      model.reset(modelexport::model::load_exported_bytes(onnx, request.at("model_path"), keep_external).release());
+      model = modelexport::model::load_exported_bytes(onnx, request.at("model_path"), keep_external);
     } else {
       // Checked like any file (external locations inside the directory);
       // the data file stays open by fd, so the scratch directory can go.
-      model.reset(modelexport::model::load_model_file(onnx_file).release());
+      model = modelexport::model::load_model_file(onnx_file);
       model->source_path.clear();
     }
-    set_model_hierarchy(model.get(), hierarchy);
+    // As mx_model_set_hierarchy_json does: the document as text, parsed
+    // and validated against the graph.
+    modelexport::model::set_hierarchy(
+        *model, modelexport::hierarchy::parse_document_text(dump_text(hierarchy), "hierarchy"),
+        "hierarchy");
   } catch (const Error& e) {
     fail(MX_ERR_PLUGIN, "plugin '" + frontend.name() + "' answered badly: " + e.what());
   }

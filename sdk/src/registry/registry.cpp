@@ -91,4 +91,11 @@ std::vector<const Plugin*> Registry::plugins() const {
   return out;
 }
 
+std::string Registry::names_of_kind(uint32_t kind) const {
+  std::string out;
+  for (const Plugin* p : plugins())
+    if (p->kind() == kind) out += (out.empty() ? "" : ", ") + p->name();
+  return out.empty() ? "none" : out;
+}
+
 }  // namespace modelexport

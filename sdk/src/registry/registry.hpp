@@ -36,6 +36,10 @@ class Registry {
   const Plugin* find(const std::string& name) const;  // nullptr if absent
   std::vector<const Plugin*> plugins() const;          // in load order
 
+  // "a, b" (the loaded plugins of `kind`, in load order) or "none": for
+  // NOT_FOUND messages.
+  std::string names_of_kind(uint32_t kind) const;
+
  private:
   struct Attempt {
     std::string path;

@@ -8,7 +8,7 @@ namespace modelexport {
 
 struct Assignment {
   std::string module;    // module path, "" = root
-  std::string evidence;  // see tagging/evidence.hpp
+  std::string evidence;  // see tagging/strategy_evidence.hpp
 };
 
 // One slot per graph node (index = position in the graph view); empty slots

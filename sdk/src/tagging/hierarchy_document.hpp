@@ -9,8 +9,8 @@
 
 #include "hierarchy/document.hpp"
 #include "tagging/assignment.hpp"
-#include "tagging/graph_view.hpp"
-#include "tagging/module_tree.hpp"
+#include "tagging/graph_topology.hpp"
+#include "tagging/rebuilt_tree.hpp"
 
 namespace modelexport {
 
@@ -24,7 +24,7 @@ struct TaggingProvenance {
 // gives for its JSON text, statistics aside: they are derived data the model
 // recomputes on every write), built without the JSON. Record i is node i of
 // `graph`, with its index as the extra key "index". Tagging stores it with
-// model::set_hierarchy (tagging/model_access.hpp: store_hierarchy), which
+// model::set_hierarchy (tagging/tagger.cpp), which
 // validates it as the public setter would. Consumes the names and
 // assignments (moved into the records).
 hierarchy::Document build_document(GraphView&& graph, std::vector<Assignment>&& assignments,

@@ -3,11 +3,15 @@
 #include <algorithm>
 #include <cctype>
 
-#include "tagging/aten_lowering.hpp"
-#include "tagging/evidence.hpp"
-#include "tagging/module_path.hpp"
+#include "mx/common/aten_op_classes.hpp"
+#include "tagging/strategy_evidence.hpp"
+#include "mx/common/module_path.hpp"
 
 namespace modelexport {
+using mx::common::onnx_ops_of;
+using mx::common::parent_path;
+using mx::common::last_segment;
+using mx::common::is_ancestor_or_self;
 namespace {
 
 bool numeric(const std::string& s) {

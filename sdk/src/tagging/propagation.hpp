@@ -1,4 +1,6 @@
-// The one propagation pass shared by every strategy (docs/tagging.md §3):
+// The one propagation pass shared by every strategy (docs/tagging.md §3).
+// Its parts: graph_edges (edges and order), op_classes (op-class tables),
+// data_path_rule (steps 0 and 1), propagation.cpp (the sweeps, 2 to 4).
 //  0. nodes are split into "side" nodes (constants, shape arithmetic: no
 //     activation flows through them) and "data" nodes (an input derives from
 //     a graph input through data nodes);
@@ -29,7 +31,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tagging/assignment.hpp"
-#include "tagging/graph_view.hpp"
+#include "tagging/graph_topology.hpp"
 
 namespace modelexport {
 
@@ -41,14 +43,5 @@ namespace modelexport {
 // evidence "parameter".
 std::vector<Assignment> propagate(const GraphView& graph, Assignments assignments,
                                   const nlohmann::json& modules = nlohmann::json());
-
-// Kahn's algorithm, ties broken by node index so the order is deterministic;
-// nodes on a cycle (invalid ONNX) follow in index order.
-std::vector<size_t> topological_order(const GraphView& graph);
-
-// The op types a parameter-free module of class `cls` lowers to ("" when the
-// class is not known to be an activation/pooling/etc. module). Exposed for
-// tests.
-std::vector<std::string> ops_of_module_class(const std::string& cls);
 
 }  // namespace modelexport

@@ -1,10 +1,11 @@
 #include "tagging/strategy_response.hpp"
 
-#include "tagging/evidence.hpp"
-#include "tagging/module_path.hpp"
+#include "tagging/strategy_evidence.hpp"
+#include "mx/common/module_path.hpp"
 #include "util/error.hpp"
 
 namespace modelexport {
+using mx::common::is_valid_module_path;
 namespace {
 
 using json = nlohmann::json;

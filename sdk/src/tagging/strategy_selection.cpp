@@ -5,13 +5,6 @@
 
 namespace modelexport {
 
-std::string available_names(const Registry& registry, uint32_t kind) {
-  std::string out;
-  for (const Plugin* p : registry.plugins())
-    if (p->kind() == kind) out += (out.empty() ? "" : ", ") + p->name();
-  return out.empty() ? "none" : out;
-}
-
 std::vector<const Plugin*> select_strategies(const Registry& registry, const std::string& name) {
   std::vector<const Plugin*> chosen;
   if (name == "auto") {
@@ -25,7 +18,7 @@ std::vector<const Plugin*> select_strategies(const Registry& registry, const std
   const Plugin* plugin = registry.find(name);
   if (!plugin || !plugin->is_strategy())
     fail(MX_ERR_NOT_FOUND, "no strategy plugin named '" + name + "' (available: " +
-                               available_names(registry, MX_PLUGIN_STRATEGY) + ", auto)");
+                               registry.names_of_kind(MX_PLUGIN_STRATEGY) + ", auto)");
   chosen.push_back(plugin);
   return chosen;
 }

@@ -11,7 +11,4 @@ namespace modelexport {
 // strategy of that name. MX_ERR_NOT_FOUND lists the available strategies.
 std::vector<const Plugin*> select_strategies(const Registry& registry, const std::string& name);
 
-// "a, b" or "none" — for NOT_FOUND messages.
-std::string available_names(const Registry& registry, uint32_t kind);
-
 }  // namespace modelexport

@@ -4,12 +4,13 @@
 
 #include "hierarchy/parse.hpp"
 #include "hierarchy/tree_check.hpp"
-#include "tagging/module_tree.hpp"
-#include "tagging/module_path.hpp"
+#include "tagging/rebuilt_tree.hpp"
+#include "mx/common/module_path.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
 
 namespace modelexport {
+using mx::common::is_valid_module_path;
 namespace {
 
 using json = nlohmann::json;

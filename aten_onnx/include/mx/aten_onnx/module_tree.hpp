@@ -36,10 +36,6 @@ struct ModuleTree {
 // prefixes; a module whose parent is missing is still listed.
 ModuleTree build_module_tree(const std::vector<ModuleInfo>& infos, bool drop_builtin_tags);
 
-// "a.b.c" -> "a.b"; "a" -> "".
-std::string parent_path(const std::string& path);
-// "a.b.c" -> "c".
-std::string last_component(const std::string& path);
 // The class name of a qualified name ("torch.nn.modules.linear.Linear" -> "Linear").
 std::string class_of(const std::string& qualified);
 

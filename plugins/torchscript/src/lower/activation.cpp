@@ -1,14 +1,16 @@
-// Activations beyond the element-wise basics: hardswish/hardsigmoid/relu6,
-// mish/softplus/elu/selu/celu/prelu/glu/log_sigmoid/softsign, following the
-// ATen definitions (parameters: beta/threshold, alpha/scale/input_scale).
+// Activations: gelu, silu, leaky_relu, clamp/clip, hardtanh,
+// hardswish/hardsigmoid/relu6, mish/softplus/elu/selu/celu/prelu/glu/
+// log_sigmoid/softsign, shrink, threshold, softmax/log_softmax, following
+// the ATen definitions (parameters: beta/threshold, alpha/scale/input_scale).
+// relu, sigmoid and tanh are 1:1 ONNX ops: unary_math.cpp.
 #include <cmath>
 
-#include "lower/common.h"
+#include "ctx.h"
 
 namespace mxts {
 namespace {
 
-std::string x_out(Ctx& cx) { return cx.t_as(0, cx.out_dtype()); }
+std::string x_out(Ctx& cx) { return cx.tensor_as(0, cx.out_dtype()); }
 
 void lower_hardswish(Ctx& cx, const tj::Node*) { cx.out(0, cx.emit1("HardSwish", {x_out(cx)})); }
 MXTS_LOWER(lower_hardswish, "aten::hardswish", "aten::hardswish_");
@@ -33,7 +35,7 @@ std::string softplus(Ctx& cx, const std::string& x, double beta, double threshol
 }
 
 void lower_softplus(Ctx& cx, const tj::Node*) {
-  double beta = cx.n_in() > 1 ? cx.d(1) : 1.0, thr = cx.n_in() > 2 ? cx.d(2) : 20.0;
+  double beta = cx.n_in() > 1 ? cx.arg_double(1) : 1.0, thr = cx.n_in() > 2 ? cx.arg_double(2) : 20.0;
   cx.out(0, softplus(cx, x_out(cx), beta, thr, cx.out_dtype()));
 }
 MXTS_LOWER(lower_softplus, "aten::softplus");
@@ -48,8 +50,8 @@ MXTS_LOWER(lower_mish, "aten::mish", "aten::mish_");
 void lower_elu(Ctx& cx, const tj::Node*) {
   // elu(x, alpha, scale, input_scale) = scale * (x > 0 ? x : alpha * (exp(x * input_scale) - 1))
   auto dt = cx.out_dtype();
-  double alpha = cx.n_in() > 1 ? cx.d(1) : 1.0, scale = cx.n_in() > 2 ? cx.d(2) : 1.0;
-  double in_scale = cx.n_in() > 3 ? cx.d(3) : 1.0;
+  double alpha = cx.n_in() > 1 ? cx.arg_double(1) : 1.0, scale = cx.n_in() > 2 ? cx.arg_double(2) : 1.0;
+  double in_scale = cx.n_in() > 3 ? cx.arg_double(3) : 1.0;
   std::string x = x_out(cx);
   if (scale == 1.0 && in_scale == 1.0) {
     cx.out(0, cx.emit1("Elu", {x}, {attr("alpha", static_cast<float>(alpha))}));
@@ -67,28 +69,28 @@ void lower_selu(Ctx& cx, const tj::Node*) { cx.out(0, cx.emit1("Selu", {x_out(cx
 MXTS_LOWER(lower_selu, "aten::selu", "aten::selu_");
 
 void lower_celu(Ctx& cx, const tj::Node*) {
-  float a = cx.n_in() > 1 ? static_cast<float>(cx.d(1)) : 1.0f;
-  cx.out(0, cx.emit1("Celu", {cx.t_as(0, at::kFloat)}, {attr("alpha", a)}));
+  float a = cx.n_in() > 1 ? static_cast<float>(cx.arg_double(1)) : 1.0f;
+  cx.out(0, cx.emit1("Celu", {cx.tensor_as(0, at::kFloat)}, {attr("alpha", a)}));
 }
 MXTS_LOWER(lower_celu, "aten::celu", "aten::celu_");
 
 void lower_prelu(Ctx& cx, const tj::Node*) {
   // weight [C] (or [1]) applies along dim 1
   int64_t r = cx.rank(0);
-  std::string w = cx.t(1);
+  std::string w = cx.tensor(1);
   if (cx.ex_t(1).numel() > 1 && r > 2) {
     std::vector<int64_t> axes;
     for (int64_t k = 1; k < r - 1; ++k) axes.push_back(k);
     w = cx.unsqueeze(w, axes);
   }
-  cx.out(0, cx.emit1("PRelu", {cx.t(0), w}));
+  cx.out(0, cx.emit1("PRelu", {cx.tensor(0), w}));
 }
 MXTS_LOWER(lower_prelu, "aten::prelu", "aten::_prelu_kernel");
 
 void lower_glu(Ctx& cx, const tj::Node*) {  // a * sigmoid(b), halves along dim
-  int64_t dim = norm_dim(cx.n_in() > 1 ? cx.i(1) : -1, cx.rank(0));
+  int64_t dim = norm_dim(cx.n_in() > 1 ? cx.arg_int(1) : -1, cx.rank(0));
   int64_t h = cx.ex_t(0).size(dim) / 2;
-  auto p = cx.emit("Split", {cx.t(0), cx.ci64({h, h})}, {attr("axis", dim)}, 2);
+  auto p = cx.emit("Split", {cx.tensor(0), cx.ci64({h, h})}, {attr("axis", dim)}, 2);
   cx.out(0, cx.emit1("Mul", {p[0], cx.emit1("Sigmoid", {p[1]})}));
 }
 MXTS_LOWER(lower_glu, "aten::glu");
@@ -106,7 +108,7 @@ MXTS_LOWER(lower_softsign, "aten::softsign");
 void lower_hardshrink(Ctx& cx, const tj::Node* n) {
   // hardshrink: x if |x| > l else 0; softshrink: x - l*sign(x) if |x| > l else 0
   auto dt = cx.out_dtype();
-  double l = cx.n_in() > 1 ? cx.d(1) : 0.5;
+  double l = cx.n_in() > 1 ? cx.arg_double(1) : 0.5;
   std::string x = x_out(cx);
   std::string keep = cx.emit1("Greater", {cx.emit1("Abs", {x}), cx.cscalar(l, dt)});
   std::string v = x;
@@ -119,9 +121,62 @@ MXTS_LOWER(lower_hardshrink, "aten::hardshrink", "aten::softshrink");
 void lower_threshold(Ctx& cx, const tj::Node*) {  // x > th ? x : value
   auto dt = cx.out_dtype();
   std::string x = x_out(cx);
-  cx.out(0, cx.emit1("Where", {cx.emit1("Greater", {x, cx.t_as(1, dt)}), x, cx.t_as(2, dt)}));
+  cx.out(0, cx.emit1("Where", {cx.emit1("Greater", {x, cx.tensor_as(1, dt)}), x, cx.tensor_as(2, dt)}));
 }
 MXTS_LOWER(lower_threshold, "aten::threshold", "aten::threshold_");
+
+void lower_gelu(Ctx& cx, const tj::Node*) {
+  std::string approx = cx.n_in() >= 2 ? cx.arg_string(1) : "none";
+  cx.out(0, emit_gelu(cx, cx.tensor(0), approx.empty() ? "none" : approx, onnx_type_of(cx.out_dtype())));
+}
+MXTS_LOWER(lower_gelu, "aten::gelu", "aten::gelu_");
+
+void lower_silu(Ctx& cx, const tj::Node*) {
+  std::string x = cx.tensor(0);
+  cx.out(0, cx.emit1("Mul", {x, cx.emit1("Sigmoid", {x})}));
+}
+MXTS_LOWER(lower_silu, "aten::silu", "aten::silu_");
+
+void lower_leaky_relu(Ctx& cx, const tj::Node*) {
+  float a = cx.n_in() >= 2 ? static_cast<float>(cx.arg_double(1)) : 0.01f;
+  cx.out(0, cx.emit1("LeakyRelu", {cx.tensor(0)}, {attr("alpha", a)}));
+}
+MXTS_LOWER(lower_leaky_relu, "aten::leaky_relu", "aten::leaky_relu_");
+
+void lower_clamp(Ctx& cx, const tj::Node* n) {
+  std::string k = n->kind().toUnqualString();
+  auto dt = cx.out_dtype();
+  std::string x = cx.tensor_as(0, dt);
+  if (k.rfind("clamp_min", 0) == 0) {
+    cx.out(0, cx.emit1("Max", {x, cx.tensor_as(1, dt)}));
+    return;
+  }
+  if (k.rfind("clamp_max", 0) == 0) {
+    cx.out(0, cx.emit1("Min", {x, cx.tensor_as(1, dt)}));
+    return;
+  }
+  if (!cx.is_none(1)) x = cx.emit1("Max", {x, cx.tensor_as(1, dt)});
+  if (cx.n_in() >= 3 && !cx.is_none(2)) x = cx.emit1("Min", {x, cx.tensor_as(2, dt)});
+  cx.out(0, x);
+}
+MXTS_LOWER(lower_clamp, "aten::clamp", "aten::clamp_", "aten::clamp_min", "aten::clamp_max", "aten::clip",
+           "aten::clamp_min_", "aten::clamp_max_");
+
+void lower_hardtanh(Ctx& cx, const tj::Node*) {
+  auto dt = cx.out_dtype();
+  std::string x = cx.emit1("Max", {cx.tensor(0), cx.cscalar(cx.arg_double(1), dt)});
+  cx.out(0, cx.emit1("Min", {x, cx.cscalar(cx.arg_double(2), dt)}));
+}
+MXTS_LOWER(lower_hardtanh, "aten::hardtanh", "aten::hardtanh_");
+
+void lower_softmax(Ctx& cx, const tj::Node* n) {
+  std::string k = n->kind().toQualString();
+  auto dt = cx.out_dtype();
+  std::string x = cx.tensor_as(0, dt);
+  int64_t axis = norm_dim(cx.arg_int(1), cx.rank(0));
+  cx.out(0, cx.emit1(k == "aten::log_softmax" ? "LogSoftmax" : "Softmax", {x}, {attr("axis", axis)}));
+}
+MXTS_LOWER(lower_softmax, "aten::softmax", "aten::log_softmax", "aten::_softmax", "aten::_log_softmax");
 
 }  // namespace
 }  // namespace mxts

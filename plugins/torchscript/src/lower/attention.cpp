@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "lower/common.h"
+#include "ctx.h"
 
 namespace mxts {
 namespace {
@@ -26,7 +26,7 @@ std::string merge(Ctx& cx, const std::string& x, int64_t e) {
 std::string additive_mask(Ctx& cx, size_t idx, int64_t mask_type, at::ScalarType dt) {
   if (idx >= cx.n_in() || cx.is_none(idx)) return "";
   auto m = cx.ex_t(idx);
-  std::string x = cx.t(idx);
+  std::string x = cx.tensor(idx);
   if (m.scalar_type() == at::kBool) {
     x = cx.emit1("Where", {x, cx.cscalar(-std::numeric_limits<double>::infinity(), dt), cx.cscalar(0, dt)});
   } else {
@@ -70,11 +70,11 @@ void lower_native_mha(Ctx& cx, const tj::Node*) {
   //   proj_weight, proj_bias, mask=None, need_weights=True, average_attn_weights=True, mask_type=None)
   auto dt = cx.out_dtype(0);
   if (cx.rank(0) != 3) cx.unsupported("_native_multi_head_attention on unbatched input");
-  int64_t mask_type = cx.n_in() > 12 && !cx.is_none(12) ? cx.i(12) : 1;
+  int64_t mask_type = cx.n_in() > 12 && !cx.is_none(12) ? cx.arg_int(12) : 1;
   std::string mask = additive_mask(cx, 9, mask_type, dt);
-  auto r = native_mha(cx, cx.t(0), cx.t(1), cx.t(2), cx.i(3), cx.i(4), cx.t(5), cx.t(6), cx.t(7), cx.t(8), mask, dt);
+  auto r = native_mha(cx, cx.tensor(0), cx.tensor(1), cx.tensor(2), cx.arg_int(3), cx.arg_int(4), cx.tensor(5), cx.tensor(6), cx.tensor(7), cx.tensor(8), mask, dt);
   cx.out(0, r.out);
-  bool need = cx.n_in() > 10 && cx.b(10);
+  bool need = cx.n_in() > 10 && cx.arg_bool(10);
   if (!need) {
     auto v = std::make_shared<Val>();
     v->iv = cx.ex_out[1];
@@ -82,7 +82,7 @@ void lower_native_mha(Ctx& cx, const tj::Node*) {
     cx.out_val(1, v);
     return;
   }
-  bool avg = cx.n_in() > 11 && cx.b(11);
+  bool avg = cx.n_in() > 11 && cx.arg_bool(11);
   cx.out(1, avg ? cx.emit1("ReduceMean", {r.weights}, {attr("axes", std::vector<int64_t>{1}),
                                                         attr("keepdims", int64_t{0})})
                 : r.weights);
@@ -95,22 +95,22 @@ void lower_encoder_layer(Ctx& cx, const tj::Node*) {
   //   ffn_weight_1, ffn_bias_1, ffn_weight_2, ffn_bias_2, mask=None, mask_type=None)
   auto dt = cx.out_dtype();
   if (cx.rank(0) != 3) cx.unsupported("_transformer_encoder_layer_fwd on unbatched / nested input");
-  int64_t e = cx.i(1), h = cx.i(2);
-  bool gelu = cx.b(7), norm_first = cx.b(8);
-  double eps = cx.d(9);
-  int64_t mask_type = cx.n_in() > 19 && !cx.is_none(19) ? cx.i(19) : 1;
+  int64_t e = cx.arg_int(1), h = cx.arg_int(2);
+  bool gelu = cx.arg_bool(7), norm_first = cx.arg_bool(8);
+  double eps = cx.arg_double(9);
+  int64_t mask_type = cx.n_in() > 19 && !cx.is_none(19) ? cx.arg_int(19) : 1;
   std::string mask = additive_mask(cx, 18, mask_type, dt);
-  std::string src = cx.t(0);
+  std::string src = cx.tensor(0);
   auto ln = [&](const std::string& x, size_t wi) {
-    return emit_layer_norm(cx, x, 3, 1, cx.t(wi), cx.t(wi + 1), eps, onnx_type_of(dt));
+    return emit_layer_norm(cx, x, 3, 1, cx.tensor(wi), cx.tensor(wi + 1), eps, onnx_type_of(dt));
   };
   auto ffn = [&](const std::string& x) {
-    std::string y = emit_linear(cx, x, 3, cx.t(14), cx.t(15));
+    std::string y = emit_linear(cx, x, 3, cx.tensor(14), cx.tensor(15));
     y = gelu ? emit_gelu(cx, y, "none", onnx_type_of(dt)) : cx.emit1("Relu", {y});
-    return emit_linear(cx, y, 3, cx.t(16), cx.t(17));
+    return emit_linear(cx, y, 3, cx.tensor(16), cx.tensor(17));
   };
   std::string x = norm_first ? ln(src, 10) : src;
-  auto a = native_mha(cx, x, x, x, e, h, cx.t(3), cx.t(4), cx.t(5), cx.t(6), mask, dt);
+  auto a = native_mha(cx, x, x, x, e, h, cx.tensor(3), cx.tensor(4), cx.tensor(5), cx.tensor(6), mask, dt);
   std::string out;
   if (norm_first) {
     std::string r1 = cx.emit1("Add", {src, a.out});
@@ -128,15 +128,15 @@ void lower_sdpa(Ctx& cx, const tj::Node*) {
   auto dt = cx.out_dtype();
   auto q = cx.ex_t(0);
   if (q.dim() != 4) cx.unsupported("scaled_dot_product_attention on non 4-D inputs");
-  double scale = cx.n_in() > 6 && !cx.is_none(6) ? cx.d(6) : 1.0 / std::sqrt(static_cast<double>(q.size(-1)));
+  double scale = cx.n_in() > 6 && !cx.is_none(6) ? cx.arg_double(6) : 1.0 / std::sqrt(static_cast<double>(q.size(-1)));
   std::string mask;
   int32_t mask_type = 0;
   if (cx.n_in() > 3 && !cx.is_none(3)) {
-    mask = cx.t(3);
+    mask = cx.tensor(3);
     mask_type = cx.onnx_type(cx.in(3));
   }
-  bool causal = cx.n_in() > 5 && cx.b(5);
-  cx.out(0, emit_sdpa(cx, cx.t(0), cx.t(1), cx.t(2), mask, mask_type, causal, scale, onnx_type_of(dt)));
+  bool causal = cx.n_in() > 5 && cx.arg_bool(5);
+  cx.out(0, emit_sdpa(cx, cx.tensor(0), cx.tensor(1), cx.tensor(2), mask, mask_type, causal, scale, onnx_type_of(dt)));
 }
 MXTS_LOWER(lower_sdpa, "aten::scaled_dot_product_attention");
 

@@ -10,7 +10,7 @@ void lower_cast(Ctx& cx, const tj::Node*) {
   VP x = cx.in(0);
   auto to = onnx_type_of(cx.out_dtype());
   if (cx.onnx_type(x) == to) { cx.same(0, x); return; }
-  cx.out(0, cx.cast(cx.t(x), cx.onnx_type(x), to));
+  cx.out(0, cx.cast(cx.tensor(x), cx.onnx_type(x), to));
 }
 MXTS_LOWER(lower_cast, "aten::to", "aten::type_as", "aten::float", "aten::long", "aten::int", "aten::bool",
            "aten::half", "aten::double", "aten::_to_copy");

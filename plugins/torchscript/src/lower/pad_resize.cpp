@@ -2,7 +2,7 @@
 // resizing (upsample_nearest*/bilinear*/linear/bicubic, i.e. interpolate).
 #include <climits>
 
-#include "lower/common.h"
+#include "ctx.h"
 
 namespace mxts {
 namespace {
@@ -11,7 +11,7 @@ namespace {
 std::string onnx_pads(Ctx& cx, size_t idx, int64_t r) {
   VP p = cx.in(idx);
   if (p->is_static) {
-    auto v = cx.ilist(idx);
+    auto v = cx.arg_int_list(idx);
     int64_t n = static_cast<int64_t>(v.size()) / 2;
     std::vector<int64_t> b(r, 0), e(r, 0);
     for (int64_t k = 0; k < n; ++k) {
@@ -37,9 +37,9 @@ std::string onnx_pads(Ctx& cx, size_t idx, int64_t r) {
 void emit_pad(Ctx& cx, const std::string& mode, size_t pad_idx, int64_t value_idx) {
   auto dt = cx.out_dtype();
   int64_t r = cx.rank(0);
-  std::vector<std::string> ins = {cx.t(0), onnx_pads(cx, pad_idx, r)};
+  std::vector<std::string> ins = {cx.tensor(0), onnx_pads(cx, pad_idx, r)};
   if (mode == "constant" && value_idx >= 0 && static_cast<size_t>(value_idx) < cx.n_in() && !cx.is_none(value_idx))
-    ins.push_back(cx.t_as(value_idx, dt));
+    ins.push_back(cx.tensor_as(value_idx, dt));
   std::string m = mode == "replicate" ? "edge" : mode;
   if (m != "constant" && m != "reflect" && m != "edge") cx.unsupported("pad mode '" + mode + "'");
   cx.out(0, cx.emit1("Pad", ins, {attr("mode", m)}));
@@ -49,7 +49,7 @@ void lower_constant_pad(Ctx& cx, const tj::Node*) { emit_pad(cx, "constant", 1, 
 MXTS_LOWER(lower_constant_pad, "aten::constant_pad_nd");
 
 void lower_pad(Ctx& cx, const tj::Node*) {  // pad(self, pad, mode="constant", value=None)
-  std::string mode = cx.n_in() > 2 ? cx.s(2) : "constant";
+  std::string mode = cx.n_in() > 2 ? cx.arg_string(2) : "constant";
   emit_pad(cx, mode.empty() ? "constant" : mode, 1, 3);
 }
 MXTS_LOWER(lower_pad, "aten::pad");
@@ -72,17 +72,17 @@ void lower_upsample(Ctx& cx, const tj::Node* n) {
   if (k.find("linear") != std::string::npos) { mode = "linear"; has_align = true; }
   else if (k.find("bicubic") != std::string::npos) { mode = "cubic"; has_align = true; }
   else if (k.find("nearest_exact") != std::string::npos) cx.unsupported("nearest-exact interpolation");
-  if (has_align) ctm = cx.b(2) ? "align_corners" : "pytorch_half_pixel";
+  if (has_align) ctm = cx.arg_bool(2) ? "align_corners" : "pytorch_half_pixel";
   // output sizes: from the executed output (static spatial sizes) when the
   // size argument is static, else from the size list
-  std::string x = cx.t(0);
+  std::string x = cx.tensor(0);
   std::string sizes;
   VP os = cx.in(1);
   std::string head = cx.emit1("Slice", {cx.shape_of(x), cx.ci64({0}), cx.ci64({2})});
   if (!os->iv.isNone() && !os->is_static) {
     sizes = cx.emit1("Concat", {head, cx.shape_list(os)}, {attr("axis", int64_t{0})});
   } else if (!os->iv.isNone()) {
-    sizes = cx.emit1("Concat", {head, cx.ci64(cx.ilist(1))}, {attr("axis", int64_t{0})});
+    sizes = cx.emit1("Concat", {head, cx.ci64(cx.arg_int_list(1))}, {attr("axis", int64_t{0})});
   } else {
     // scale factors: output = floor(input * scale); scales input keeps torch's coordinate mapping
     size_t si = has_align ? 3 : 2;

@@ -12,7 +12,7 @@
 // GRU uses linear_before_reset=1, PyTorch's formulation of the new gate.
 // ONNX's recurrent ops are sequence-major ([seq, batch, ...]); batch_first
 // inputs and outputs are transposed around them.
-#include "lower/common.h"
+#include "list_values.h"
 
 namespace mxts {
 namespace {
@@ -45,12 +45,12 @@ struct RecurrentArgs {
 RecurrentArgs recurrent_args(Ctx& cx) {
   if (!cx.in(1)->iv.isTensor() && !cx.in(1)->iv.isList()) cx.unsupported("packed sequences");
   if (cx.rank(0) != 3) cx.unsupported("unbatched recurrent input");
-  if (cx.b(6)) cx.unsupported("recurrent layer in training mode");
+  if (cx.arg_bool(6)) cx.unsupported("recurrent layer in training mode");
   RecurrentArgs a;
-  a.has_biases = cx.b(3);
-  a.layers = cx.i(4);
-  a.bidirectional = cx.b(7);
-  a.batch_first = cx.b(8);
+  a.has_biases = cx.arg_bool(3);
+  a.layers = cx.arg_int(4);
+  a.bidirectional = cx.arg_bool(7);
+  a.batch_first = cx.arg_bool(8);
   a.directions = a.bidirectional ? 2 : 1;
   a.params = elems_of(cx, cx.in(2));
   if (static_cast<int64_t>(a.params.size()) != a.layers * a.directions * static_cast<int64_t>(a.per_direction()))
@@ -81,7 +81,7 @@ struct LayerWeights {
 LayerWeights layer_weights(Ctx& cx, const RecurrentArgs& a, const CellKind& cell, int64_t layer) {
   std::vector<std::string> W, R, B;
   auto gates = [&](int64_t dir, size_t k) {
-    return onnx_gate_order(cx, cx.t(a.param(layer, dir, k)), a.hidden, cell.gate_order);
+    return onnx_gate_order(cx, cx.tensor(a.param(layer, dir, k)), a.hidden, cell.gate_order);
   };
   for (int64_t d = 0; d < a.directions; ++d) {
     W.push_back(cx.unsqueeze(gates(d, 0), {0}));
@@ -120,11 +120,11 @@ void lower_recurrent(Ctx& cx, const tj::Node* n) {
   // Initial states: [layers * dirs, batch, H] whatever batch_first says.
   std::vector<std::string> states;
   if (cell.two_states) {
-    for (const auto& s : elems_of(cx, cx.in(1))) states.push_back(cx.t(s));
+    for (const auto& s : elems_of(cx, cx.in(1))) states.push_back(cx.tensor(s));
   } else {
-    states.push_back(cx.t(1));
+    states.push_back(cx.tensor(1));
   }
-  std::string x = cx.t(0);
+  std::string x = cx.tensor(0);
   if (a.batch_first) x = cx.transpose(x, {1, 0, 2});
   std::vector<std::vector<std::string>> finals(states.size());  // per state, per layer
   for (int64_t l = 0; l < a.layers; ++l) {

@@ -3,25 +3,25 @@
 // Sizes given as (possibly dynamic) int lists become 1-D int64 tensors.
 #include <climits>
 
-#include "lower/common.h"
+#include "list_values.h"
 
 namespace mxts {
 namespace {
 
 void lower_reshape(Ctx& cx, const tj::Node*) {
-  cx.out(0, cx.emit1("Reshape", {cx.t(0), cx.shape_list(1)}));
+  cx.out(0, cx.emit1("Reshape", {cx.tensor(0), cx.shape_list(1)}));
 }
 MXTS_LOWER(lower_reshape, "aten::view", "aten::reshape", "aten::_reshape_alias", "aten::_unsafe_view");
 
 void lower_reshape_as(Ctx& cx, const tj::Node*) {
-  cx.out(0, cx.emit1("Reshape", {cx.t(0), cx.shape_of(cx.t(1))}));
+  cx.out(0, cx.emit1("Reshape", {cx.tensor(0), cx.shape_of(cx.tensor(1))}));
 }
 MXTS_LOWER(lower_reshape_as, "aten::view_as", "aten::reshape_as");
 
 void lower_flatten(Ctx& cx, const tj::Node*) {
   int64_t r = cx.rank(0);
-  int64_t s = cx.n_in() > 1 ? norm_dim(cx.i(1), r) : 0, e = cx.n_in() > 2 ? norm_dim(cx.i(2), r) : r - 1;
-  std::string x = cx.t(0);
+  int64_t s = cx.n_in() > 1 ? norm_dim(cx.arg_int(1), r) : 0, e = cx.n_in() > 2 ? norm_dim(cx.arg_int(2), r) : r - 1;
+  std::string x = cx.tensor(0);
   if (r == 0) { cx.out(0, cx.emit1("Reshape", {x, cx.ci64({1})})); return; }
   if (s >= e) { cx.same(0, cx.in(0)); return; }
   if (e == r - 1) {  // [0]*s + [-1]: leading dims copied, rest flattened
@@ -41,9 +41,9 @@ void lower_flatten(Ctx& cx, const tj::Node*) {
 MXTS_LOWER(lower_flatten, "aten::flatten");
 
 void lower_permute(Ctx& cx, const tj::Node*) {
-  auto p = cx.ilist(1);
+  auto p = cx.arg_int_list(1);
   for (auto& d : p) d = norm_dim(d, cx.rank(0));
-  cx.out(0, cx.transpose(cx.t(0), p));
+  cx.out(0, cx.transpose(cx.tensor(0), p));
 }
 MXTS_LOWER(lower_permute, "aten::permute");
 
@@ -51,17 +51,17 @@ void lower_transpose(Ctx& cx, const tj::Node* n) {
   int64_t r = cx.rank(0);
   std::string k = n->kind().toQualString();
   int64_t a = r - 2, b = r - 1;
-  if (k != "aten::t") { a = norm_dim(cx.i(1), r); b = norm_dim(cx.i(2), r); }
+  if (k != "aten::t") { a = norm_dim(cx.arg_int(1), r); b = norm_dim(cx.arg_int(2), r); }
   if (r < 2 || a == b) { cx.same(0, cx.in(0)); return; }
   std::vector<int64_t> p;
   for (int64_t k2 = 0; k2 < r; ++k2) p.push_back(k2);
   std::swap(p[a], p[b]);
-  cx.out(0, cx.transpose(cx.t(0), p));
+  cx.out(0, cx.transpose(cx.tensor(0), p));
 }
 MXTS_LOWER(lower_transpose, "aten::transpose", "aten::t", "aten::swapaxes");
 
 void lower_unsqueeze(Ctx& cx, const tj::Node*) {
-  cx.out(0, cx.unsqueeze(cx.t(0), {norm_dim(cx.i(1), cx.rank(0) + 1)}));
+  cx.out(0, cx.unsqueeze(cx.tensor(0), {norm_dim(cx.arg_int(1), cx.rank(0) + 1)}));
 }
 MXTS_LOWER(lower_unsqueeze, "aten::unsqueeze", "aten::unsqueeze_");
 
@@ -72,16 +72,16 @@ void lower_squeeze(Ctx& cx, const tj::Node*) {
     bool any = false;
     for (int64_t d = 0; d < ex.dim(); ++d) any |= ex.size(d) == 1;
     if (!any && ex.dim() > 0) { cx.same(0, cx.in(0)); return; }
-    cx.out(0, cx.emit1("Squeeze", {cx.t(0)}));
+    cx.out(0, cx.emit1("Squeeze", {cx.tensor(0)}));
     return;
   } else {
-    for (auto d : cx.ilist(1)) {
+    for (auto d : cx.arg_int_list(1)) {
       d = norm_dim(d, ex.dim());
       if (ex.dim() > 0 && ex.size(d) == 1) axes.push_back(d);
     }
   }
   if (axes.empty()) { cx.same(0, cx.in(0)); return; }
-  cx.out(0, cx.squeeze(cx.t(0), axes));
+  cx.out(0, cx.squeeze(cx.tensor(0), axes));
 }
 MXTS_LOWER(lower_squeeze, "aten::squeeze", "aten::squeeze_");
 
@@ -89,7 +89,7 @@ void lower_expand(Ctx& cx, const tj::Node*) {
   VP sz = cx.in(1);
   std::string shape;
   if (sz->is_static) {
-    auto v = cx.ilist(1);
+    auto v = cx.arg_int_list(1);
     for (auto& d : v) if (d == -1) d = 1;  // Expand broadcasts: 1 keeps the input dim
     shape = cx.ci64(v);
   } else {
@@ -97,17 +97,17 @@ void lower_expand(Ctx& cx, const tj::Node*) {
     std::string is_neg = cx.emit1("Equal", {s, cx.ci64s(-1)});
     shape = cx.emit1("Where", {is_neg, cx.ci64s(1), s});
   }
-  cx.out(0, cx.emit1("Expand", {cx.t(0), shape}));
+  cx.out(0, cx.emit1("Expand", {cx.tensor(0), shape}));
 }
 MXTS_LOWER(lower_expand, "aten::expand");
 
 void lower_expand_as(Ctx& cx, const tj::Node*) {
-  cx.out(0, cx.emit1("Expand", {cx.t(0), cx.shape_of(cx.t(1))}));
+  cx.out(0, cx.emit1("Expand", {cx.tensor(0), cx.shape_of(cx.tensor(1))}));
 }
 MXTS_LOWER(lower_expand_as, "aten::expand_as");
 
 void lower_repeat(Ctx& cx, const tj::Node*) {
-  std::string x = cx.t(0);
+  std::string x = cx.tensor(0);
   int64_t r = cx.rank(0);
   int64_t n = cx.in(1)->iv.isList() ? static_cast<int64_t>(cx.in(1)->iv.toListRef().size()) : 1;
   if (n > r) {
@@ -133,30 +133,30 @@ std::string bound(Ctx& cx, size_t idx, int64_t dflt) {
 void lower_slice(Ctx& cx, const tj::Node*) {
   // slice(self, dim, start, end, step)
   if (!cx.in(0)->iv.isTensor()) cx.unsupported("slicing a dynamic list");
-  int64_t dim = norm_dim(cx.i(1), cx.rank(0));
-  int64_t step = cx.n_in() > 4 ? cx.i(4) : 1;
-  std::string x = cx.t(0);
+  int64_t dim = norm_dim(cx.arg_int(1), cx.rank(0));
+  int64_t step = cx.n_in() > 4 ? cx.arg_int(4) : 1;
+  std::string x = cx.tensor(0);
   cx.out(0, cx.emit1("Slice", {x, bound(cx, 2, 0), bound(cx, 3, INT64_MAX), cx.ci64({dim}), cx.ci64({step})}));
 }
 MXTS_LOWER(lower_slice, "aten::slice");
 
 void lower_narrow(Ctx& cx, const tj::Node*) {
-  int64_t dim = norm_dim(cx.i(1), cx.rank(0));
+  int64_t dim = norm_dim(cx.arg_int(1), cx.rank(0));
   std::string start = bound(cx, 2, 0);
   std::string end = cx.emit1("Add", {start, bound(cx, 3, 0)});
-  cx.out(0, cx.emit1("Slice", {cx.t(0), start, end, cx.ci64({dim})}));
+  cx.out(0, cx.emit1("Slice", {cx.tensor(0), start, end, cx.ci64({dim})}));
 }
 MXTS_LOWER(lower_narrow, "aten::narrow");
 
 void lower_select(Ctx& cx, const tj::Node*) {
-  int64_t dim = norm_dim(cx.i(1), cx.rank(0));
-  cx.out(0, cx.emit1("Gather", {cx.t(0), cx.scalar_i64(cx.in(2))}, {attr("axis", dim)}));
+  int64_t dim = norm_dim(cx.arg_int(1), cx.rank(0));
+  cx.out(0, cx.emit1("Gather", {cx.tensor(0), cx.scalar_i64(cx.in(2))}, {attr("axis", dim)}));
 }
 MXTS_LOWER(lower_select, "aten::select");
 
 void lower_index_select(Ctx& cx, const tj::Node*) {
-  int64_t dim = norm_dim(cx.i(1), cx.rank(0));
-  cx.out(0, cx.emit1("Gather", {cx.t(0), cx.t_as(2, at::kLong)}, {attr("axis", dim)}));
+  int64_t dim = norm_dim(cx.arg_int(1), cx.rank(0));
+  cx.out(0, cx.emit1("Gather", {cx.tensor(0), cx.tensor_as(2, at::kLong)}, {attr("axis", dim)}));
 }
 MXTS_LOWER(lower_index_select, "aten::index_select");
 
@@ -170,12 +170,12 @@ void lower_split(Ctx& cx, const tj::Node* n) {
   std::string k = n->kind().toQualString();
   int64_t r = cx.rank(0);
   int64_t dim;
-  if (k == "aten::unbind") dim = cx.n_in() > 1 ? cx.i(1) : 0;
-  else dim = cx.n_in() > 2 ? cx.i(2) : 0;
+  if (k == "aten::unbind") dim = cx.n_in() > 1 ? cx.arg_int(1) : 0;
+  else dim = cx.n_in() > 2 ? cx.arg_int(2) : 0;
   dim = norm_dim(dim, r);
   const auto& outs = cx.ex_out[0].toListRef();
   size_t m = outs.size();
-  std::string x = cx.t(0);
+  std::string x = cx.tensor(0);
   std::vector<std::string> parts;
   bool explicit_sizes = k == "aten::split_with_sizes" || k == "aten::unbind" ||
                         ((k == "aten::split" || k == "aten::unsafe_split") && !cx.in(1)->iv.isInt());
@@ -186,14 +186,14 @@ void lower_split(Ctx& cx, const tj::Node* n) {
     for (const auto& o : outs) sizes.push_back(k == "aten::unbind" ? 1 : o.toTensor().size(dim));
     parts = cx.emit("Split", {x, cx.ci64(sizes)}, {attr("axis", dim)}, m);
   } else if (k == "aten::split" || k == "aten::unsafe_split") {
-    int64_t size = cx.i(1);
+    int64_t size = cx.arg_int(1);
     for (size_t j = 0; j < m; ++j) {
       int64_t end = j + 1 == m ? INT64_MAX : static_cast<int64_t>(j + 1) * size;
       parts.push_back(cx.emit1("Slice", {x, cx.ci64({static_cast<int64_t>(j) * size}), cx.ci64({end}),
                                          cx.ci64({dim})}));
     }
   } else if (k == "aten::chunk" || k == "aten::unsafe_chunk") {
-    int64_t chunks = cx.i(1);
+    int64_t chunks = cx.arg_int(1);
     // piece = (d + chunks - 1) / chunks  (non-negative: truncating Div is exact)
     std::string d = cx.emit1("Slice", {cx.shape_of(x), cx.ci64({dim}), cx.ci64({dim + 1})});
     std::string piece = cx.emit1("Div", {cx.emit1("Add", {d, cx.ci64({chunks - 1})}), cx.ci64({chunks})});
@@ -232,12 +232,12 @@ void lower_cat(Ctx& cx, const tj::Node* n) {
   auto elems = tensor_list(cx, 0);
   auto dt = cx.out_dtype();
   int64_t r = cx.ex_out_t().dim();
-  int64_t dim = norm_dim(cx.i(1), r);
+  int64_t dim = norm_dim(cx.arg_int(1), r);
   std::vector<std::string> parts;
   for (auto& e : elems) {
     if (!stack && e->iv.isTensor() && e->iv.toTensor().dim() == 1 && e->iv.toTensor().size(0) == 0 && r > 1)
       continue;  // legacy: empty 1-D tensors are skipped by torch.cat
-    std::string t = cx.t_as(e, dt);
+    std::string t = cx.tensor_as(e, dt);
     parts.push_back(stack ? cx.unsqueeze(t, {dim}) : t);
   }
   cx.out(0, parts.size() == 1 ? cx.emit1("Identity", parts) : cx.emit1("Concat", parts, {attr("axis", dim)}));

@@ -1,0 +1,18 @@
+// Stable topological order of a graph given as index lists (Kahn's
+// algorithm, ties broken by the smaller index, i.e. file order): the one
+// implementation behind the functions pass (ONNX nodes after rewriting) and
+// tag propagation. std only.
+#pragma once
+#include <cstddef>
+#include <vector>
+
+namespace mx::common {
+
+// `producers[i]` / `consumers[i]`: the distinct nodes node i reads from /
+// that read node i (no self edges). Returns the nodes that can be ordered;
+// on a cycle the nodes on or behind it are missing, so a caller compares the
+// size with the node count and decides (fail, or append the rest).
+std::vector<std::size_t> stable_topological_order(const std::vector<std::vector<std::size_t>>& producers,
+                                                  const std::vector<std::vector<std::size_t>>& consumers);
+
+}  // namespace mx::common

@@ -1,0 +1,61 @@
+// Scalars and static facts: scalar <-> tensor conversions (NumToTensor,
+// Int, Float, ScalarImplicit, item), size/numel, and values fully known
+// from the example (dim, dtype, device, len, is/isnot, ...).
+#include "ctx.h"
+
+namespace mxts {
+namespace {
+
+void lower_num_to_tensor(Ctx& cx, const tj::Node*) {
+  VP s = cx.in(0);
+  std::string n = cx.tensor(s);
+  cx.out(0, cx.cast(n, cx.onnx_type(s), onnx_type_of(cx.out_dtype())));
+}
+MXTS_LOWER(lower_num_to_tensor, "prim::NumToTensor", "aten::scalar_tensor");
+
+void lower_int(Ctx& cx, const tj::Node*) { cx.out(0, cx.scalar_i64(cx.in(0)), onnx::TensorProto::INT64); }
+MXTS_LOWER(lower_int, "aten::Int", "aten::IntImplicit");
+
+void lower_float(Ctx& cx, const tj::Node*) {
+  VP s = cx.in(0);
+  cx.out(0, cx.cast(cx.tensor(s), cx.onnx_type(s), onnx::TensorProto::DOUBLE), onnx::TensorProto::DOUBLE);
+}
+MXTS_LOWER(lower_float, "aten::Float", "aten::FloatImplicit");
+
+void lower_scalar_implicit(Ctx& cx, const tj::Node*) {
+  VP s = cx.in(0);
+  cx.out(0, cx.tensor(s), cx.onnx_type(s));
+}
+MXTS_LOWER(lower_scalar_implicit, "aten::ScalarImplicit", "aten::item");
+
+void lower_size(Ctx& cx, const tj::Node* n) {
+  std::string x = cx.tensor(0);
+  if (n->inputs().size() >= 2) {
+    cx.out(0, cx.dim_size(x, norm_dim(cx.arg_int(1), cx.rank(0))), onnx::TensorProto::INT64);
+  } else {
+    cx.out(0, cx.shape_of(x), onnx::TensorProto::INT64);
+  }
+}
+MXTS_LOWER(lower_size, "aten::size");
+
+void lower_numel(Ctx& cx, const tj::Node*) {
+  std::string s = cx.shape_of(cx.tensor(0));
+  cx.out(0, cx.emit1("ReduceProd", {s}, {attr("keepdims", int64_t{0})}), onnx::TensorProto::INT64);
+}
+MXTS_LOWER(lower_numel, "aten::numel");
+
+// Values fully determined by static facts of the example (rank, dtype, device).
+void lower_static(Ctx& cx, const tj::Node* n) {
+  for (size_t k = 0; k < n->outputs().size(); ++k) {
+    auto v = std::make_shared<Val>();
+    v->iv = cx.ex_out[k];
+    v->is_static = true;
+    cx.out_val(k, v);
+  }
+}
+MXTS_LOWER(lower_static, "aten::dim", "prim::dtype", "prim::device", "prim::is_cuda", "aten::len",
+           "aten::__is__", "aten::__isnot__", "prim::layout", "aten::is_floating_point",
+           "prim::requires_grad");
+
+}  // namespace
+}  // namespace mxts

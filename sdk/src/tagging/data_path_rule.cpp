@@ -1,0 +1,461 @@
+#include "tagging/data_path_rule.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <set>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "mx/common/aten_op_classes.hpp"
+#include "mx/common/module_path.hpp"
+#include "tagging/strategy_evidence.hpp"
+#include "tagging/op_classes.hpp"
+
+namespace modelexport {
+using mx::common::common_ancestor;
+using mx::common::is_ancestor_or_self;
+using mx::common::onnx_ops_of;
+using mx::common::parent_path;
+namespace {
+
+constexpr size_t kNone = std::numeric_limits<size_t>::max();
+
+// Step 1 (see propagation.hpp / docs/tagging.md §3.1).
+class DataPathRule {
+ public:
+  DataPathRule(const GraphView& g, const Edges& e, const std::vector<bool>& side,
+               const std::vector<size_t>& order, const ModuleFacts& facts, Assignments& a)
+      : g_(g), e_(e), order_(order), facts_(facts), a_(a), pos_(g.nodes.size()),
+        evidence_(g.nodes.size()), side_(side), next_evidence_(g.nodes.size(), kNone) {
+    for (size_t i = 0; i < order.size(); ++i) pos_[order[i]] = i;
+    for (size_t i = 0; i < a.size(); ++i) evidence_[i] = a[i].has_value();
+    value_consumers_.reserve(g.nodes.size() * 2);
+    for (size_t i = 0; i < g.nodes.size(); ++i)
+      for (const auto& in : g.nodes[i].inputs)
+        if (!in.empty()) value_consumers_[in].push_back(i);
+    // next_evidence: the evidence-placed node earliest in topological order
+    // reachable through consumers that are not evidence-placed.
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      size_t best = kNone;
+      for (size_t c : e.consumers[*it]) {
+        size_t cand = evidence_[c] ? c : next_evidence_[c];
+        if (cand != kNone && (best == kNone || pos_[cand] < pos_[best])) best = cand;
+      }
+      next_evidence_[*it] = best;
+    }
+  }
+
+  void run() {
+    for (size_t n : order_)
+      if (!a_[n] && !side_[n]) place(n);
+  }
+
+ private:
+  void place(size_t n) {
+    const GraphNode& node = g_.nodes[n];
+    std::vector<size_t> data_producers;
+    for (size_t p : e_.producers[n])
+      if (!side_[p] && a_[p]) data_producers.push_back(p);
+    if (data_producers.empty()) return;  // left to the consumer rule
+    size_t last = *std::max_element(data_producers.begin(), data_producers.end(),
+                                    [&](size_t x, size_t y) { return pos_[x] < pos_[y]; });
+    const std::string m0 = a_[last]->module;
+
+    // A layout op feeding only a non-built-in parameter leaf's ops is that
+    // leaf's input preparation (a `view` before the leaf's matrix product).
+    if (is_layout_op(node.op_type)) {
+      std::optional<std::string> target;
+      bool all = !e_.consumers[n].empty();
+      for (size_t c : e_.consumers[n]) {
+        if (!evidence_[c]) { all = false; break; }
+        if (target && *target != a_[c]->module) { all = false; break; }
+        target = a_[c]->module;
+      }
+      if (all && target && facts_.open_parameter_leaf(*target)) {
+        a_[n] = Assignment{*target, kEvidencePropagated};
+        return;
+      }
+    }
+
+    const size_t next = next_evidence_[n];
+    std::string m = m0;
+    std::optional<Resumed> resumed;
+    if (facts_.is_leaf(m0)) {
+      bool keep = (facts_.open_parameter_leaf(m0) && is_layout_op(node.op_type) && evidence_[last]) ||
+                  lowers_to(m0, n, data_producers, true);  // an activation's second node
+      // ... unless its outline has nothing of the kind after the producer's
+      // op (the same op right after a pooling leaf starts the next block).
+      if (keep && none_after_producer(m0, last, n)) keep = false;
+      if (!keep) {
+        m = parent_path(m0);
+        resumed = after_return(m, m0, n, data_producers, next);
+      }
+    } else if (!m0.empty() && (facts_.can_run(m0, node.op_type) == ModuleFacts::Answer::no ||
+                               none_after_producer(m0, last, n))) {
+      resumed = after_own_op(m0, last, n, data_producers, next);
+    }
+    m = resumed ? resumed->module : facts_.owning(m);
+
+    // Visibility guesses whether the module can see an input; an outline
+    // that runs this op right after the call knows it can (a residual add
+    // right after the module's own dense), and a callee it named gets the
+    // value as an argument (every parallel branch reads the block's input).
+    const std::string limit = next == kNone ? std::string() : common_ancestor(m0, a_[next]->module);
+    if (!(resumed && (resumed->own_op || resumed->callee)))
+      while (m != limit && is_ancestor_or_self(limit, m) && !inputs_visible(n, data_producers, m))
+        m = facts_.owning(parent_path(m));
+
+    // The op-class search is for ops whose module the outline could not
+    // name; a callee found by the outline is not second-guessed.
+    const bool named_by_outline = resumed && resumed->callee;
+    const std::string start = resumed ? resumed->caller : facts_.is_leaf(m0) ? parent_path(m0) : m0;
+    if (!named_by_outline)
+      if (auto child = matching_child(n, data_producers, start, m, limit)) m = *child;
+    a_[n] = Assignment{m, kEvidencePropagated};
+  }
+
+  // With forward outlines (a supplied hierarchy from `modelexport hierarchy`):
+  // where an op runs that follows the return of `m0` into its parent `cur`.
+  // A module whose outline has nothing left after that call has returned
+  // too, so the op is its caller's (a slice after the last layer of a
+  // stack whose layer, stack and encoder have all returned into the model).
+  // If a call comes next, the op reads nothing the callee computed, and
+  // either the value flows into the callee (the next evidence-placed node
+  // is inside it), or `cur` has no op of its own, or the callee's class
+  // lowers to the op (a gate's Sigmoid after a projection is the next
+  // activation module's), the op is the callee's first own op.
+  // Nothing when an outline is missing: the rule without outlines decides.
+  struct Resumed {
+    std::string module;  // where the op goes (before the visibility check)
+    std::string caller;  // the module whose forward resumed: where matching_child starts
+    bool callee = false;  // `module` is the next callee's first computing module
+    bool own_op = false;  // an own op follows the call, and the caller's code can produce this type
+  };
+  std::optional<Resumed> after_return(std::string cur, const std::string& m0, size_t n,
+                                      const std::vector<size_t>& producers, size_t next) const {
+    for (;;) {
+      if (facts_.is_container(cur) && !facts_.outline(cur)) {  // ModuleList: no forward
+        if (cur.empty()) return std::nullopt;
+        cur = parent_path(cur);
+        continue;
+      }
+      const Outline* o = facts_.outline(cur);
+      if (!o) return std::nullopt;
+      const Tail t = tail_after(*o, m0, g_.nodes[n].op_type);
+      switch (t.kind) {
+        case Tail::not_called:
+          return std::nullopt;
+        case Tail::own_op:
+          if (facts_.can_run(cur, g_.nodes[n].op_type) == ModuleFacts::Answer::no)
+            for (size_t i = 0; i < o->size(); ++i)
+              if (o->at(i).call && is_ancestor_or_self(o->at(i).name, m0))
+                if (auto r = into_later_callee(*o, i, cur, n, next)) return r;
+          return Resumed{cur, cur, false,
+                         facts_.can_run(cur, g_.nodes[n].op_type) == ModuleFacts::Answer::yes};
+        case Tail::calls:
+          if (!reads_from(producers, t.callee))
+            if (auto d = computing_toward(t.callee, n, next))
+              if (flows_into(t.callee, next) || facts_.passes_through(cur) || runs(*d, n, producers))
+                return Resumed{*d, cur, true};
+          return Resumed{facts_.owning(cur), cur};
+        case Tail::end:
+          if (cur.empty()) return std::nullopt;
+          cur = parent_path(cur);
+      }
+    }
+  }
+
+  // The next evidence-placed node downstream is inside `callee`.
+  bool flows_into(const std::string& callee, size_t next) const {
+    return next != kNone && is_ancestor_or_self(callee, a_[next]->module);
+  }
+
+  // `m0`'s own code cannot produce node `n`'s op, so `n` runs in a module
+  // `m0` calls after the producer `p` (one of its own ops), or after `m0`
+  // has returned. Each own op of `m0` that could be `p` gives a candidate:
+  // the next call after it, or the return. The return if all agree on it
+  // (a residual `add` that ends a block: the norm after it is the next
+  // block's); else the callee the value flows into (of two residual adds,
+  // one is followed by a norm module, the other by the return), or the one
+  // callee all agree on if it runs the op.
+  std::optional<Resumed> after_own_op(const std::string& m0, size_t p, size_t n,
+                                      const std::vector<size_t>& producers, size_t next) const {
+    const Outline* o = facts_.outline(m0);
+    if (!o) return std::nullopt;
+    std::vector<size_t> candidates;  // own ops of m0 that could be the producer
+    for (size_t i = 0; i < o->size(); ++i) {
+      if ((*o)[i].call) continue;
+      auto ops = onnx_ops_of((*o)[i].name);
+      if (!ops || std::find(ops->begin(), ops->end(), g_.nodes[p].op_type) != ops->end())
+        candidates.push_back(i);
+    }
+    if (candidates.empty()) return std::nullopt;
+    for (size_t i : candidates)
+      if (auto r = into_later_callee(*o, i, m0, n, next)) return r;
+    std::vector<std::string> next_calls;  // "" = the return
+    for (size_t i : candidates) {
+      auto calls = later_callees(*o, i);
+      next_calls.push_back(calls.empty() ? std::string() : calls.front());
+    }
+    if (std::find(next_calls.begin(), next_calls.end(), std::string()) != next_calls.end())
+      return after_return(parent_path(m0), m0, n, producers, next);
+    if (std::all_of(next_calls.begin(), next_calls.end(),
+                    [&](const std::string& c) { return c == next_calls[0]; }))
+      if (auto d = first_computing(next_calls[0], n))
+        if (runs(*d, n, producers)) return Resumed{*d, m0, true};
+    return std::nullopt;
+  }
+
+  // `m0`'s own code can run the op, but not after the producer `p`
+  // (ModuleFacts::can_run_after: the next block's `chunk`, a pooling
+  // module's second pooling).
+  bool none_after_producer(const std::string& m0, size_t p, size_t n) const {
+    return facts_.can_run_after(m0, g_.nodes[p].op_type, g_.nodes[n].op_type) ==
+           ModuleFacts::Answer::no;
+  }
+
+  // Calls of modules that do something, after step `i` of an outline.
+  std::vector<std::string> later_callees(const Outline& o, size_t i) const {
+    std::vector<std::string> out;
+    for (size_t j = i + 1; j < o.size(); ++j)
+      if (o[j].call && !facts_.empty_forward(o[j].name)) out.push_back(o[j].name);
+    return out;
+  }
+
+  // The first module called after step `i` of `caller`'s outline that the
+  // value flows into (the next evidence-placed node is inside it).
+  std::optional<Resumed> into_later_callee(const Outline& o, size_t i, const std::string& caller,
+                                           size_t n, size_t next) const {
+    for (const auto& c : later_callees(o, i))
+      if (flows_into(c, next)) {
+        if (auto d = first_computing(c, n)) return Resumed{*d, caller, true};
+        return std::nullopt;
+      }
+    return std::nullopt;
+  }
+
+  bool reads_from(const std::vector<size_t>& producers, const std::string& module) const {
+    return std::any_of(producers.begin(), producers.end(),
+                       [&](size_t p) { return is_ancestor_or_self(module, a_[p]->module); });
+  }
+
+  // A call that left no node for this op to follow: an empty forward (eval
+  // Dropout), or a built-in parameter leaf with no node in the file that
+  // cannot run the op (a BatchNorm the exporter folded into the Conv before
+  // it: the ReLU after the Conv is the next callee's).
+  bool leaves_no_trace(const std::string& callee, const std::string& op) const {
+    return facts_.empty_forward(callee) ||
+           (facts_.closed_leaf(callee) && !facts_.has_nodes(callee) &&
+            facts_.can_run(callee, op) == ModuleFacts::Answer::no);
+  }
+
+  // What `cur`'s outline runs after the call(s) into `m0`'s branch, skipping
+  // calls of modules that do nothing: own ops, only calls (all to the same
+  // next callee), or nothing. Mixed answers over repeated calls (one `relu`
+  // module called three times) count as own ops: stay in `cur`.
+  struct Tail {
+    enum Kind { not_called, own_op, calls, end } kind = not_called;
+    std::string callee;
+  };
+  Tail tail_after(const Outline& o, const std::string& m0, const std::string& op) const {
+    Tail t;
+    for (size_t i = 0; i < o.size(); ++i) {
+      if (!o[i].call || !is_ancestor_or_self(o[i].name, m0)) continue;
+      size_t j = i + 1;
+      while (j < o.size() && o[j].call && leaves_no_trace(o[j].name, op)) ++j;
+      Tail here;
+      if (j == o.size()) here.kind = Tail::end;
+      else if (!o[j].call) here.kind = Tail::own_op;
+      else here = {Tail::calls, o[j].name};
+      if (t.kind == Tail::not_called) t = here;
+      else if (t.kind != here.kind || t.callee != here.callee) t = {Tail::own_op, ""};
+    }
+    return t;
+  }
+
+  // Descends through leading calls to the module whose forward starts with
+  // an own op; nothing if that is a built-in parameter leaf that cannot run
+  // node `n`'s op (its ops are the parameter ops the strategy placed), or an
+  // outline is missing.
+  std::optional<std::string> first_computing(std::string d, size_t n) const {
+    for (size_t depth = 0; depth < 4096; ++depth) {  // bounded: outlines may be cyclic
+      const Outline* o = facts_.outline(d);
+      if (!o) return std::nullopt;
+      auto first = std::find_if(o->begin(), o->end(),
+                                [&](const Step& s) { return !s.call || !facts_.empty_forward(s.name); });
+      if (first == o->end()) return std::nullopt;
+      if (!first->call) {
+        if (facts_.closed_leaf(d) &&
+            facts_.can_run(d, g_.nodes[n].op_type) != ModuleFacts::Answer::yes)
+          return std::nullopt;
+        return d;
+      }
+      d = first->name;
+    }
+    return std::nullopt;
+  }
+
+  // first_computing(callee), or, when that cannot run the op, the first
+  // computing module of the call inside `callee` that leads to the next
+  // evidence-placed node (a block of parallel branches: the first starts
+  // with a Conv, the MaxPool the block also runs is a later branch's).
+  std::optional<std::string> computing_toward(std::string d, size_t n, size_t next) const {
+    for (size_t depth = 0; depth < 4096; ++depth) {  // bounded: outlines may be cyclic
+      if (auto first = first_computing(d, n)) return first;
+      if (next == kNone) return std::nullopt;
+      const std::string& target = a_[next]->module;
+      const Outline* o = facts_.outline(d);
+      if (!o || !is_ancestor_or_self(d, target)) return std::nullopt;
+      auto step = std::find_if(o->begin(), o->end(), [&](const Step& s) {
+        return s.call && s.name != d && is_ancestor_or_self(s.name, target);
+      });
+      if (step == o->end()) return std::nullopt;
+      d = step->name;
+    }
+    return std::nullopt;
+  }
+
+  // `module` positively runs node `n`'s op: its class or its outline says
+  // so (a built-in parameter leaf only by its outline: a Conv of a module
+  // whose shared weights gave the strategy no evidence).
+  bool runs(const std::string& module, size_t n, const std::vector<size_t>& producers) const {
+    if (facts_.closed_leaf(module))
+      return facts_.can_run(module, g_.nodes[n].op_type) == ModuleFacts::Answer::yes;
+    return lowers_to(module, n, producers, true);
+  }
+
+  // Every data input produced outside `m` must be visible in it: consumed by
+  // an evidence-placed node inside `m`, or by no evidence-placed node at all
+  // (an argument only unplaced ops read, like an attention mask).
+  bool inputs_visible(size_t n, const std::vector<size_t>& producers, const std::string& m) const {
+    for (size_t p : producers) {
+      if (is_ancestor_or_self(m, a_[p]->module)) continue;
+      for (const auto& out : g_.nodes[p].outputs) {
+        if (std::find(g_.nodes[n].inputs.begin(), g_.nodes[n].inputs.end(), out) ==
+            g_.nodes[n].inputs.end())
+          continue;
+        bool inside = false, any = false;
+        auto it = value_consumers_.find(out);
+        if (it != value_consumers_.end())
+          for (size_t c : it->second) {
+            if (!evidence_[c]) continue;
+            any = true;
+            inside = inside || is_ancestor_or_self(m, a_[c]->module);
+          }
+        if (any && !inside) return false;
+      }
+    }
+    return true;
+  }
+
+  // `module` can run node `n`'s op itself, so a leaf is not finished after
+  // its first node (one aten op, gelu, is several ONNX nodes; an RMSNorm
+  // is eight): a parameter-free module whose class lowers to the op, or,
+  // with `with_parameters`, any leaf except a built-in parameter leaf whose
+  // outline lowers to it. Arithmetic ops only with a data input from the
+  // module or a single data value (see arithmetic_fits).
+  bool lowers_to(const std::string& module, size_t n, const std::vector<size_t>& producers,
+                 bool with_parameters) const {
+    if (facts_.empty_forward(module)) return false;
+    const std::string& op = g_.nodes[n].op_type;
+    bool yes = false;
+    if (facts_.parameter_free(module)) {
+      auto ops = ops_of_module_class(facts_.class_of(module));
+      yes = std::find(ops.begin(), ops.end(), op) != ops.end();
+    }
+    if (!yes && facts_.is_leaf(module) && !facts_.closed_leaf(module) &&
+        (with_parameters || facts_.parameter_free(module)))
+      yes = facts_.can_run(module, op) == ModuleFacts::Answer::yes;
+    return yes && (!is_arithmetic(op) || arithmetic_fits(n, producers, module));
+  }
+
+  // A parameter-free child module whose class lowers to this op, searched
+  // from `x` (the module left by the latest producer, containers included)
+  // up to the higher of `m` (chosen so far) and `limit`.
+  std::optional<std::string> matching_child(size_t n, const std::vector<size_t>& producers,
+                                            std::string x, const std::string& m,
+                                            const std::string& limit) const {
+    for (;;) {
+      for (const auto& child : facts_.children(x))
+        if (lowers_to(child, n, producers, false)) return child;
+      if (x.empty() || (is_ancestor_or_self(x, m) && is_ancestor_or_self(x, limit)))
+        return std::nullopt;
+      x = parent_path(x);
+    }
+  }
+
+  // Add/Mul/... belong to a module's own code (GELU's 0.5*x*(1+erf(..)),
+  // SiLU's x*sigmoid(x)) only if they read a single data value (its input
+  // x), or every data value they read was computed inside the module or is
+  // an argument of it (read by a node already placed inside). A residual
+  // Add of two branches never does, nor a gated MLP's act(gate) * up(x).
+  bool arithmetic_fits(size_t n, const std::vector<size_t>& producers, const std::string& child) const {
+    std::set<std::string_view> values;
+    for (const auto& in : g_.nodes[n].inputs)
+      for (size_t p : producers)
+        for (const auto& out : g_.nodes[p].outputs)
+          if (!in.empty() && in == out) values.insert(in);
+    if (values.size() == 1) return true;
+    bool inside = false;
+    for (std::string_view v : values) {
+      bool computed_inside = false;
+      for (size_t p : producers)
+        for (const auto& out : g_.nodes[p].outputs)
+          if (out == v && is_ancestor_or_self(child, a_[p]->module)) computed_inside = true;
+      inside = inside || computed_inside;
+      if (!computed_inside && !argument_of(v, child, n)) return false;
+    }
+    return inside;
+  }
+
+  // `value` is read by a node other than `n` already placed in `module`.
+  bool argument_of(std::string_view value, const std::string& module, size_t n) const {
+    auto it = value_consumers_.find(value);
+    if (it == value_consumers_.end()) return false;
+    for (size_t c : it->second)
+      if (c != n && a_[c] && is_ancestor_or_self(module, a_[c]->module)) return true;
+    return false;
+  }
+
+  const GraphView& g_;
+  const Edges& e_;
+  const std::vector<size_t>& order_;
+  const ModuleFacts& facts_;
+  Assignments& a_;
+  std::vector<size_t> pos_;
+  std::vector<bool> evidence_;
+  const std::vector<bool>& side_;
+  std::vector<size_t> next_evidence_;
+  std::unordered_map<std::string_view, std::vector<size_t>> value_consumers_;
+};
+
+}  // namespace
+
+std::vector<bool> side_nodes(const GraphView& g, const ProducerMap& producer_of,
+                             const std::vector<size_t>& order) {
+  const std::unordered_set<std::string_view> initializers(g.initializers.begin(), g.initializers.end());
+  std::vector<bool> side(g.nodes.size(), false);
+  for (size_t n : order) {
+    const GraphNode& node = g.nodes[n];
+    bool s = node.op_type == "Shape" || node.op_type == "Size";
+    if (!s) {
+      s = true;
+      for (const auto& in : node.inputs) {
+        if (in.empty()) continue;
+        auto it = producer_of.find(in);
+        if (it != producer_of.end() ? !side[it->second] : !initializers.count(in)) s = false;
+      }
+    }
+    side[n] = s;
+  }
+  return side;
+}
+
+void place_data_nodes(const GraphView& g, const Edges& e, const std::vector<bool>& side,
+                      const std::vector<size_t>& order, const ModuleFacts& facts, Assignments& a) {
+  DataPathRule(g, e, side, order, facts, a).run();
+}
+
+}  // namespace modelexport

@@ -1,0 +1,133 @@
+#include "tagging/graph_topology.hpp"
+
+#include <map>
+
+#include "model/node_metadata.hpp"
+#include "util/json_text.hpp"
+
+namespace modelexport {
+namespace {
+
+using json = nlohmann::json;
+
+bool is_ascii(const std::string& s) {
+  for (unsigned char c : s)
+    if (c >= 0x80) return false;
+  return true;
+}
+
+// `s` as it reads after a trip through the graph view's JSON text.
+std::string as_view_text(const std::string& s) {
+  if (is_ascii(s)) return s;  // nothing to replace
+  return json::parse(dump_text(json(s))).get<std::string>();
+}
+
+// Appends `s` as dump_text writes a JSON string: plain printable ASCII as it
+// is, anything else (escapes, UTF-8, invalid bytes) through nlohmann itself.
+void append_string(std::string& out, const std::string& s) {
+  for (unsigned char c : s)
+    if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
+      out += dump_text(json(s));
+      return;
+    }
+  out += '"';
+  out += s;
+  out += '"';
+}
+
+template <typename List, typename Name>
+void append_names(std::string& out, const List& list, Name name) {
+  out += '[';
+  bool first = true;
+  for (const auto& item : list) {
+    if (!first) out += ',';
+    first = false;
+    append_string(out, name(item));
+  }
+  out += ']';
+}
+
+const std::string& self(const std::string& s) { return s; }
+const std::string& value_name(const onnx::ValueInfoProto& v) { return v.name(); }
+const std::string& tensor_name(const onnx::TensorProto& t) { return t.name(); }
+
+std::vector<std::string> view_strings(const google::protobuf::RepeatedPtrField<std::string>& list) {
+  std::vector<std::string> out;
+  out.reserve(list.size());
+  for (const auto& s : list) out.push_back(as_view_text(s));
+  return out;
+}
+
+}  // namespace
+
+GraphView graph_view_of(const onnx::ModelProto& proto) {
+  const auto& g = proto.graph();
+  GraphView view;
+  view.nodes.reserve(g.node_size());
+  for (const auto& n : g.node())
+    view.nodes.push_back(GraphNode{as_view_text(n.name()), as_view_text(n.op_type()),
+                                   view_strings(n.input()), view_strings(n.output())});
+  view.initializers.reserve(g.initializer_size());
+  for (const auto& t : g.initializer()) view.initializers.push_back(as_view_text(t.name()));
+  return view;
+}
+
+void append_strategy_graph_text(const onnx::ModelProto& proto, std::string& out) {
+  const auto& g = proto.graph();
+  // Keys in std::map order, as nlohmann::json objects dump them.
+  // Shapes beside names: `usage` matches weights whose name the exporter
+  // replaced (`onnx::Conv_12`) by size (plugins/strategies/usage/README.md).
+  out += "{\"initializer_shapes\":[";
+  for (int i = 0; i < g.initializer_size(); ++i) {
+    if (i) out += ',';
+    out += '[';
+    const auto& dims = g.initializer(i).dims();
+    for (int d = 0; d < dims.size(); ++d) {
+      if (d) out += ',';
+      out += std::to_string(dims[d]);
+    }
+    out += ']';
+  }
+  out += "],\"initializers\":";
+  append_names(out, g.initializer(), tensor_name);
+  out += ",\"inputs\":";
+  append_names(out, g.input(), value_name);
+  out += ",\"nodes\":[";
+  for (int i = 0; i < g.node_size(); ++i) {
+    const onnx::NodeProto& n = g.node(i);
+    if (i) out += ',';
+    out += "{\"doc_string\":";
+    append_string(out, n.doc_string());
+    out += ",\"domain\":";
+    append_string(out, n.domain());
+    out += ",\"index\":";
+    out += std::to_string(i);
+    out += ",\"inputs\":";
+    append_names(out, n.input(), self);
+    out += ",\"metadata\":{";
+    // The view's object: the last entry of a repeated key wins; keys sorted.
+    std::map<std::string, std::string> metadata;
+    for (auto& [key, value] : model::read_node_metadata(n))
+      metadata[as_view_text(key)] = as_view_text(value);
+    bool first = true;
+    for (const auto& [key, value] : metadata) {
+      if (!first) out += ',';
+      first = false;
+      append_string(out, key);
+      out += ':';
+      append_string(out, value);
+    }
+    out += "},\"name\":";
+    append_string(out, n.name());
+    out += ",\"op_type\":";
+    append_string(out, n.op_type());
+    out += ",\"outputs\":";
+    append_names(out, n.output(), self);
+    out += '}';
+  }
+  out += "],\"outputs\":";
+  append_names(out, g.output(), value_name);
+  out += '}';
+}
+
+}  // namespace modelexport

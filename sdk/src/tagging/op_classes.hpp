@@ -1,0 +1,24 @@
+// The op-class tables of propagation: which ONNX op types are layout,
+// arithmetic or glue, and which op types a parameter-free module of a known
+// class (an activation, a pooling, ...) lowers to. Hand-written from what
+// the exporters emit (docs/tagging.md §3).
+#pragma once
+#include <string>
+#include <vector>
+
+namespace modelexport {
+
+// Reshape, Transpose, Squeeze, Unsqueeze, Flatten.
+bool is_layout_op(const std::string& op);
+// Add, Sub, Mul, Div, Pow.
+bool is_arithmetic(const std::string& op);
+// Shape arithmetic and glue, which any module's code produces (a `view`
+// builds its shape with Shape/Gather/Unsqueeze/Concat): an outline says
+// nothing about who ran them.
+bool is_glue(const std::string& op);
+
+// The op types a parameter-free module of class `cls` lowers to (empty when
+// the class is not known to be an activation/pooling/etc. module).
+std::vector<std::string> ops_of_module_class(const std::string& cls);
+
+}  // namespace modelexport
