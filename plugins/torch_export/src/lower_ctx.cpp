@@ -1,4 +1,5 @@
 #include "lower_ctx.hpp"
+#include "json_integers.hpp"
 
 #include <onnx/onnx_pb.h>
 
@@ -112,9 +113,9 @@ int64_t LowerCtx::int_arg(const std::string& name, std::optional<int64_t> fallba
     if (fallback) return *fallback;
     unsupported("argument '" + name + "' is missing");
   }
-  if (a->contains("as_int")) return (*a).at("as_int").get<int64_t>();
+  if (a->contains("as_int")) return as_int64((*a).at("as_int"));
   if (a->contains("as_bool")) return (*a).at("as_bool").get<bool>();
-  if (a->contains("as_sym_int") && (*a).at("as_sym_int").contains("as_int")) return (*a).at("as_sym_int").at("as_int");
+  if (a->contains("as_sym_int") && (*a).at("as_sym_int").contains("as_int")) return as_int64((*a).at("as_sym_int").at("as_int"));
   if (a->contains("as_sym_int")) {
     auto it = values.find((*a).at("as_sym_int").at("as_name").get<std::string>());
     if (it != values.end() && it->second.int_value) return *it->second.int_value;
@@ -129,7 +130,7 @@ double LowerCtx::float_arg(const std::string& name, std::optional<double> fallba
     unsupported("argument '" + name + "' is missing");
   }
   if (a->contains("as_float")) return json_float((*a).at("as_float"));
-  if (a->contains("as_int")) return static_cast<double>((*a).at("as_int").get<int64_t>());
+  if (a->contains("as_int")) return static_cast<double>(as_int64((*a).at("as_int")));
   if (a->contains("as_bool")) return (*a).at("as_bool").get<bool>();
   unsupported("argument '" + name + "' must be a static number, got " + a->dump());
 }
@@ -141,7 +142,7 @@ bool LowerCtx::bool_arg(const std::string& name, std::optional<bool> fallback) {
     unsupported("argument '" + name + "' is missing");
   }
   if (a->contains("as_bool")) return (*a).at("as_bool").get<bool>();
-  if (a->contains("as_int")) return (*a).at("as_int").get<int64_t>() != 0;
+  if (a->contains("as_int")) return as_int64((*a).at("as_int")) != 0;
   unsupported("argument '" + name + "' must be a static bool, got " + a->dump());
 }
 
@@ -158,12 +159,12 @@ std::vector<int64_t> LowerCtx::ints(const std::string& name, std::optional<std::
     if (fallback) return *fallback;
     unsupported("argument '" + name + "' is missing");
   }
-  if (a->contains("as_ints")) return (*a).at("as_ints").get<std::vector<int64_t>>();
-  if (a->contains("as_int")) return {(*a).at("as_int").get<int64_t>()};
+  if (a->contains("as_ints")) return as_int64s((*a).at("as_ints"));
+  if (a->contains("as_int")) return {as_int64((*a).at("as_int"))};
   if (a->contains("as_sym_ints")) {
     std::vector<int64_t> out;
     for (const auto& s : (*a).at("as_sym_ints")) {
-      if (s.contains("as_int")) { out.push_back(s.at("as_int")); continue; }
+      if (s.contains("as_int")) { out.push_back(as_int64(s.at("as_int"))); continue; }
       auto it = values.find(s.at("as_name").get<std::string>());
       if (it == values.end() || !it->second.int_value)
         unsupported("argument '" + name + "' holds a dynamic size where static ones are needed");
@@ -175,7 +176,7 @@ std::vector<int64_t> LowerCtx::ints(const std::string& name, std::optional<std::
 }
 
 std::string LowerCtx::symint_onnx(const json& s) {
-  if (s.contains("as_int")) return ci64s(s.at("as_int").get<int64_t>());
+  if (s.contains("as_int")) return ci64s(as_int64(s.at("as_int")));
   const std::string n = s.at("as_name").get<std::string>();
   auto it = values.find(n);
   if (it == values.end()) unsupported("SymInt '" + n + "' is used before anything defines it");
@@ -185,21 +186,21 @@ std::string LowerCtx::symint_onnx(const json& s) {
 
 std::string LowerCtx::sym_int(const std::string& name) {
   const json& a = required(name);
-  if (a.contains("as_int")) return ci64s(a.at("as_int").get<int64_t>());
+  if (a.contains("as_int")) return ci64s(as_int64(a.at("as_int")));
   if (a.contains("as_sym_int")) return symint_onnx(a.at("as_sym_int"));
   unsupported("argument '" + name + "' must be an int, got " + a.dump());
 }
 
 std::string LowerCtx::int_list(const std::string& name) {
   const json& a = required(name);
-  if (a.contains("as_ints")) return ci64(a.at("as_ints").get<std::vector<int64_t>>());
+  if (a.contains("as_ints")) return ci64(as_int64s(a.at("as_ints")));
   if (!a.contains("as_sym_ints")) unsupported("argument '" + name + "' must be an int list, got " + a.dump());
   // Concat of static runs and unsqueezed dynamic elements.
   std::vector<std::string> parts;
   std::vector<int64_t> run;
   for (const auto& s : a.at("as_sym_ints")) {
     std::optional<int64_t> known;
-    if (s.contains("as_int")) known = s.at("as_int").get<int64_t>();
+    if (s.contains("as_int")) known = as_int64(s.at("as_int"));
     else if (auto it = values.find(s.at("as_name").get<std::string>()); it != values.end()) known = it->second.int_value;
     if (known) {
       run.push_back(*known);
@@ -221,11 +222,11 @@ std::string LowerCtx::operand(const std::string& name, int32_t dtype) {
     return cast(v.onnx, v.dtype, dtype);
   }
   if (a.contains("as_float")) return cscalar(json_float(a.at("as_float")), dtype);
-  if (a.contains("as_int")) return cscalar(static_cast<double>(a.at("as_int").get<int64_t>()), dtype);
+  if (a.contains("as_int")) return cscalar(static_cast<double>(as_int64(a.at("as_int"))), dtype);
   if (a.contains("as_bool")) return cscalar(a.at("as_bool").get<bool>() ? 1.0 : 0.0, dtype);
   if (a.contains("as_sym_int")) {
     const json& s = a.at("as_sym_int");
-    if (s.contains("as_int")) return cscalar(static_cast<double>(s.at("as_int").get<int64_t>()), dtype);
+    if (s.contains("as_int")) return cscalar(static_cast<double>(as_int64(s.at("as_int"))), dtype);
     return cast(symint_onnx(s), onnx::TensorProto::INT64, dtype);
   }
   unsupported("argument '" + name + "' must be a number or a tensor, got " + a.dump());
@@ -235,7 +236,7 @@ int32_t LowerCtx::dtype_arg(const std::string& name, int32_t fallback) {
   const json* a = arg(name);
   if (!a) return fallback;
   if (!a->contains("as_scalar_type")) unsupported("argument '" + name + "' must be a dtype, got " + a->dump());
-  int32_t t = onnx_dtype_of_torch((*a).at("as_scalar_type").get<int64_t>());
+  int32_t t = onnx_dtype_of_torch(as_int64((*a).at("as_scalar_type")));
   if (t == 0) unsupported("dtype code " + (*a).at("as_scalar_type").dump() + " has no ONNX equivalent");
   return t;
 }

@@ -13,6 +13,7 @@
 #include <set>
 
 #include "lower_ctx.hpp"
+#include "json_integers.hpp"
 
 namespace mxte {
 namespace {
@@ -142,7 +143,7 @@ std::string LowerCtx::select_back(const json& view, const std::string& base, con
     const Value& self = value_of("self");
     const json* a = arg("index");
     if (a && a->contains("as_int")) {
-      int64_t i = (*a).at("as_int").get<int64_t>();
+      int64_t i = as_int64((*a).at("as_int"));
       if (i < 0) {
         if (!self.shape.at(dim).is_static) unsupported("an in-place write through select with a negative index on a dynamic dim");
         i += self.shape[dim].value;

@@ -1,4 +1,5 @@
 #include "program.hpp"
+#include "json_integers.hpp"
 
 #include <onnx/onnx_pb.h>
 
@@ -25,14 +26,14 @@ std::string trimmed(std::string_view s) {
 Dim read_dim(const json& d) {
   Dim out;
   if (d.contains("as_int")) {
-    out.value = d.at("as_int").get<int64_t>();
+    out.value = as_int64(d.at("as_int"));
     return out;
   }
   const json& e = d.at("as_expr");
   out.is_static = false;
   out.expr = e.at("expr_str").get<std::string>();
   if (e.contains("hint") && e.at("hint").is_object() && e.at("hint").contains("as_int"))
-    out.value = e.at("hint").at("as_int").get<int64_t>();
+    out.value = as_int64(e.at("hint").at("as_int"));
   static const std::regex one_symbol(R"(^Symbol\('([A-Za-z_][A-Za-z0-9_]*)'.*\)$)");
   std::smatch m;
   if (std::regex_match(out.expr, m, one_symbol)) out.symbol = m[1];
@@ -70,7 +71,7 @@ std::map<std::string, TensorMeta> read_tensor_values(const json& graph) {
   std::map<std::string, TensorMeta> out;
   for (const auto& [name, meta] : graph.at("tensor_values").items()) {
     TensorMeta t;
-    t.dtype = onnx_dtype_of_torch(meta.at("dtype").get<int64_t>());
+    t.dtype = onnx_dtype_of_torch(as_int64(meta.at("dtype")));
     for (const auto& d : meta.at("sizes")) t.sizes.push_back(read_dim(d));
     if (meta.contains("strides") && meta.at("strides").is_array())
       for (const auto& d : meta.at("strides")) t.strides.push_back(read_dim(d));
@@ -119,10 +120,10 @@ Program parse_program(const std::string& file, std::string_view text) {
   }
   try {
     const json& v = p.model.at("schema_version");
-    const int major = v.at("major").get<int>();
+    const int major = static_cast<int>(as_int64(v.at("major")));
     if (major != kSchemaMajor)
       throw Error(MX_ERR_UNSUPPORTED, "'" + p.file + "' was written with torch.export schema version " +
-                                          std::to_string(major) + "." + std::to_string(v.value("minor", 0)) +
+                                          std::to_string(major) + "." + std::to_string(v.contains("minor") && v.at("minor").is_number_integer() ? as_int64(v.at("minor")) : 0) +
                                           "; this frontend reads major version " + std::to_string(kSchemaMajor) +
                                           " (torch 2.6 and later)");
     const json& gm = p.model.at("graph_module");
@@ -151,8 +152,8 @@ Program parse_program(const std::string& file, std::string_view text) {
     }
     if (p.model.contains("range_constraints"))
       for (const auto& [sym, r] : p.model.at("range_constraints").items())
-        p.ranges[sym] = {r.value("min_val", int64_t{0}),
-                         r.contains("max_val") && r.at("max_val").is_number() ? r.at("max_val").get<int64_t>() : INT64_MAX};
+        p.ranges[sym] = {r.contains("min_val") ? as_int64(r.at("min_val")) : int64_t{0},
+                         r.contains("max_val") && r.at("max_val").is_number_integer() ? as_int64(r.at("max_val")) : INT64_MAX};
     if (p.model.contains("verifiers") && p.model.at("verifiers").is_array() && !p.model.at("verifiers").empty())
       p.dialect = p.model.at("verifiers")[0].get<std::string>();
   } catch (const Error&) {

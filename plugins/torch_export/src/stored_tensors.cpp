@@ -1,4 +1,5 @@
 #include "stored_tensors.hpp"
+#include "json_integers.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -16,7 +17,7 @@ bool mul_overflows(uint64_t a, uint64_t b, uint64_t& out) { return __builtin_mul
 
 int64_t as_int(const json& d, const std::string& what) {
   if (!d.contains("as_int")) throw std::runtime_error(what + " is symbolic");
-  return d.at("as_int").get<int64_t>();
+  return as_int64(d.at("as_int"));
 }
 
 // Copies the elements of a strided view into a contiguous buffer.
@@ -68,7 +69,7 @@ void StoredTensors::read_config(const Archive& archive, const std::string& folde
         throw Error(MX_ERR_UNSUPPORTED, what + " is pickled (a tensor subclass?); only plain tensors are supported");
       const json& meta = entry.at("tensor_meta");
       StoredTensor t;
-      t.dtype = onnx_dtype_of_torch(meta.at("dtype").get<int64_t>());
+      t.dtype = onnx_dtype_of_torch(as_int64(meta.at("dtype")));
       const size_t esize = mx::aten_onnx::element_size(t.dtype);
       if (t.dtype == 0 || esize == 0)
         throw Error(MX_ERR_UNSUPPORTED, what + " has torch dtype code " + meta.at("dtype").dump() +

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "lower_ctx.hpp"
+#include "json_integers.hpp"
 
 namespace mxte {
 namespace {
@@ -86,7 +87,7 @@ void lower_expand(LowerCtx& cx) {
   const json& a = *cx.arg("size");
   std::string size;
   if (a.contains("as_ints")) {
-    auto v = a.at("as_ints").get<std::vector<int64_t>>();
+    auto v = as_int64s(a.at("as_ints"));
     for (auto& x : v) x = x == -1 ? 1 : x;
     size = cx.ci64(v);
   } else {

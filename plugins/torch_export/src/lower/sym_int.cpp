@@ -7,6 +7,7 @@
 #include <onnx/onnx_pb.h>
 
 #include "lower_ctx.hpp"
+#include "json_integers.hpp"
 
 namespace mxte {
 namespace {
@@ -40,9 +41,9 @@ MXTE_LOWER(lower_no_op, "aten._assert_scalar.default", "aten.sym_constrain_range
 // Operand k of a Python operator node (its inputs are positional).
 std::pair<std::optional<int64_t>, std::string> operand(LowerCtx& cx, size_t k) {
   const json& a = cx.node->at("inputs").at(k).at("arg");
-  if (a.contains("as_int")) return {a.at("as_int").get<int64_t>(), ""};
+  if (a.contains("as_int")) return {as_int64(a.at("as_int")), ""};
   const json& s = a.at("as_sym_int");
-  if (s.contains("as_int")) return {s.at("as_int").get<int64_t>(), ""};
+  if (s.contains("as_int")) return {as_int64(s.at("as_int")), ""};
   const auto& v = cx.values.at(s.at("as_name").get<std::string>());
   return {v.int_value, v.onnx};
 }
