@@ -1,4 +1,5 @@
 #include "hierarchy/parse.hpp"
+#include "hierarchy/document_reader.hpp"
 #include "util/json_text.hpp"
 
 #include <string_view>
@@ -84,11 +85,7 @@ template <typename J>
 void check_schema_version(const J& json, const std::string& where) {
   const J* schema = string_member(json, "schema", where, "", true);
   const std::string s = schema->template get<std::string>();
-  const std::string prefix = "modelexport.hierarchy/";
-  // "modelexport.hierarchy/1" or a later minor "…/1.3": same major, accepted.
-  const std::string version = s.rfind(prefix, 0) == 0 ? s.substr(prefix.size()) : "";
-  const std::string major = version.substr(0, version.find('.'));
-  if (major != "1")
+  if (!is_supported_schema(s))
     schema_error(where, "schema", quoted(s) + " is not supported (expected " + kSchema + ")");
 }
 
@@ -237,6 +234,18 @@ Document parse_document_as(const J& json, const std::string& where) {
 
 }  // namespace
 
+bool is_supported_schema(const std::string& s) {
+  const std::string prefix = "modelexport.hierarchy/";
+  // "modelexport.hierarchy/1" or a later minor "…/1.3": same major, accepted.
+  const std::string version = s.rfind(prefix, 0) == 0 ? s.substr(prefix.size()) : "";
+  return version.substr(0, version.find('.')) == "1";
+}
+
+std::vector<ForwardStep> parse_forward_steps(const Json& steps, const std::string& where,
+                                             const std::string& at) {
+  return parse_forward(steps, where, at);
+}
+
 std::vector<Module> parse_modules(const Json& json, const std::string& where) {
   if (!json.is_array()) schema_error(where, "modules", "must be an array");
   std::vector<Module> modules;
@@ -267,6 +276,12 @@ Document parse_document(const nlohmann::json& json, const std::string& where) {
 
 Document parse_document_text(std::string_view text, const std::string& where) {
   check_json_depth(text, where);
+  // Straight into the Document when the text is well-formed; through the
+  // JSON tree otherwise, for its messages (document_reader.hpp).
+  if (std::optional<Document> doc = read_document_fast(text)) {
+    validate_consistency(*doc, where);
+    return std::move(*doc);
+  }
   Json json;
   try {
     json = Json::parse(text.begin(), text.end());

@@ -24,6 +24,13 @@ std::vector<Module> parse_modules(const Json& json, const std::string& where);
 Module parse_module_entry(const nlohmann::json& entry, const std::string& where,
                           const std::string& at);
 
+// A module's "forward" array (docs/hierarchy-schema.md); `at` names it.
+std::vector<ForwardStep> parse_forward_steps(const Json& steps, const std::string& where,
+                                             const std::string& at);
+
+// "modelexport.hierarchy/1" or a later minor version of it.
+bool is_supported_schema(const std::string& schema);
+
 // One record; `name` is optional here (the caller knows the node).
 NodeRecord parse_record(const Json& json, const std::string& where);
 
