@@ -76,16 +76,31 @@ struct Document {
 
 // Modules by path in a hash map: the one index every pass uses (a linear
 // scan per lookup made inspecting 100,000 modules take 88 s). Valid while
-// the document's modules are not changed.
+// the document's modules are not changed (tags aside).
 class ModuleIndex {
  public:
+  static constexpr size_t kNone = static_cast<size_t>(-1);
+
   explicit ModuleIndex(const Document& doc) : ModuleIndex(doc.modules) {}
   explicit ModuleIndex(const std::vector<Module>& modules);
-  const Module* find(const std::string& path) const;
-  bool contains(const std::string& path) const { return find(path) != nullptr; }
+  const Module* find(std::string_view path) const;
+  bool contains(std::string_view path) const { return find(path) != nullptr; }
+  // Distinct paths (fewer than modules when a path repeats: the first wins).
+  size_t size() const { return by_path_.size(); }
+  size_t position(const Module& m) const { return static_cast<size_t>(&m - base_); }
+  // Position of each module's parent (parent_of), kNone for the root and
+  // where the parent is no module: computed once, for every pass that walks
+  // towards the root (the consistency checks, tags), instead of a lookup
+  // and a string per step of each walk.
+  const std::vector<size_t>& parents() const;
 
  private:
+  // The modules' storage (a moved vector keeps it).
+  const Module* base_;
+  size_t count_;
   std::unordered_map<std::string_view, const Module*> by_path_;
+  mutable std::vector<size_t> parents_;
+  mutable bool have_parents_ = false;
 };
 
 // The parent a walk to the root follows: the explicit "parent", else the

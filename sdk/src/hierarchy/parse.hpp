@@ -37,5 +37,7 @@ NodeRecord parse_record(const Json& json, const std::string& where);
 // Cross-checks: unique module paths, existing parents/children, unique node
 // names, record modules present in the tree (when there is a tree).
 void validate_consistency(const Document& doc, const std::string& where);
+// The same with the document's index (shared with the passes after it).
+void validate_consistency(const Document& doc, const ModuleIndex& paths, const std::string& where);
 
 }  // namespace modelexport::hierarchy
