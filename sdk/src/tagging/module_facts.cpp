@@ -210,15 +210,11 @@ ModuleFacts::OwnOps ModuleFacts::own_ops_of(const Outline& outline) {
 }
 
 ModuleFacts::Facts& ModuleFacts::add(const std::string& path) {
-  auto it = facts_.find(path);
-  if (it != facts_.end()) return it->second;
-  facts_[path];
-  if (!path.empty()) {
-    std::string parent = parent_path(path);
-    add(parent);
-    facts_[parent].children.push_back(path);
-  }
-  return facts_[path];
+  // One lookup per module (a million supplied modules came here five
+  // times each); unordered_map references stay valid while it grows.
+  auto [it, added] = facts_.try_emplace(path);
+  if (added && !path.empty()) add(parent_path(path)).children.push_back(path);
+  return it->second;
 }
 
 }  // namespace modelexport

@@ -82,15 +82,32 @@ ModuleTree ModuleTree::from_entries(const json& entries,
 }
 
 ModuleTree::Row& ModuleTree::add_row(hierarchy::Module&& m, bool supplied, bool tag_given) {
-  // The first entry of a path wins (parse_document refuses a second one).
-  if (auto it = index_.find(m.path); it != index_.end()) return rows_[it->second];
   Row& r = rows_.emplace_back();
   r.module = std::move(m);
+  // The first entry of a path wins (parse_document refuses a second one).
+  auto [it, added] = index_.emplace(r.module.path, rows_.size() - 1);
+  if (!added) {
+    rows_.pop_back();
+    return rows_[it->second];
+  }
   r.supplied = supplied;
   r.tag_given = tag_given;
   r.tag_done = tag_given;
-  index_.emplace(r.module.path, rows_.size() - 1);
   return r;
+}
+
+size_t ModuleTree::parent_row(size_t i) const {
+  Row& r = rows_[i];
+  if (r.parent_row != kUnlinked) return r.parent_row;
+  if (r.module.path.empty()) return kNone;
+  auto it = index_.find(parent_view(r.module.path));
+  // Only a found parent is kept: add_path may add a missing one later.
+  if (it == index_.end()) return kNone;
+  return r.parent_row = it->second;
+}
+
+const std::string& ModuleTree::row_class(size_t i) const {
+  return rows_[i].supplied ? rows_[i].module.class_name : class_of(rows_[i].module.path);
 }
 
 const ModuleTree::Row* ModuleTree::row(std::string_view path) const {
@@ -122,40 +139,59 @@ const std::string& ModuleTree::class_of(const std::string& path) const {
   return it == classes_.end() ? unknown : it->second;
 }
 
-const std::string& ModuleTree::tag_of(const std::string& path) const {
-  if (const Row* r = row(path)) {
-    if (!r->tag_done) {
-      // Computed before it is stored: compute_tag reads other rows' tags.
-      Row& filled = rows_[index_.at(path)];
-      filled.module.tag = compute_tag(path);
-      filled.tag_done = true;
-    }
-    return r->module.tag;
+namespace {
+
+// The tag of a module from its class and its parent's tag and class
+// (docs/tagging.md): what tag_of computes, for rows and for other paths.
+std::string tag_from(const std::string& path, const std::string& cls, const std::string& parent,
+                     std::string parent_tag, const std::string& parent_cls) {
+  // An unknown root is "/" so that no tag is ever empty (the hierarchy
+  // layer's convention); its children then start from "".
+  if (path.empty()) return "/" + cls;
+  const std::string segment = last_segment(path);
+  if (parent_tag == "/") parent_tag.clear();
+  if (is_pure_container(cls)) return parent_tag;
+  if (!cls.empty()) return parent_tag + "/" + cls + (is_index(segment) ? "." + segment : "");
+  // Unknown class: mirror the scoped-name style, "layer.0" for list items.
+  if (is_index(segment) && !parent.empty()) {
+    if (parent_cls.empty()) return parent_tag + "." + segment;
+    if (is_pure_container(parent_cls)) return parent_tag + "/" + last_segment(parent) + "." + segment;
   }
+  return parent_tag + "/" + segment;
+}
+
+}  // namespace
+
+const std::string& ModuleTree::tag_of(const std::string& path) const {
+  if (auto it = index_.find(path); it != index_.end()) return row_tag(it->second);
   auto it = loose_tags_.find(path);
   if (it != loose_tags_.end()) return it->second;
   std::string tag = compute_tag(path);
   return loose_tags_.emplace(path, std::move(tag)).first->second;
 }
 
-std::string ModuleTree::compute_tag(const std::string& path) const {
-  // (supplied tags are authoritative: tag_of never computes those)
-  const std::string& cls = class_of(path);
-  // An unknown root is "/" so that no tag is ever empty (the hierarchy
-  // layer's convention); its children then start from "".
-  if (path.empty()) return "/" + cls;
-  const std::string segment = last_segment(path), parent = parent_path(path);
-  std::string parent_tag = tag_of(parent);
-  if (parent_tag == "/") parent_tag.clear();
-  if (is_pure_container(cls)) return parent_tag;
-  if (!cls.empty()) return parent_tag + "/" + cls + (is_index(segment) ? "." + segment : "");
-  // Unknown class: mirror the scoped-name style, "layer.0" for list items.
-  if (is_index(segment) && !parent.empty()) {
-    const std::string& parent_cls = class_of(parent);
-    if (parent_cls.empty()) return parent_tag + "." + segment;
-    if (is_pure_container(parent_cls)) return parent_tag + "/" + last_segment(parent) + "." + segment;
+// A row's tag, memoised in the row (supplied tags are authoritative: set
+// from the start). The parent is the parent row, found once.
+const std::string& ModuleTree::row_tag(size_t i) const {
+  Row& r = rows_[i];
+  if (r.tag_done) return r.module.tag;
+  const std::string& path = r.module.path;
+  std::string tag;
+  const size_t p = path.empty() ? kNone : parent_row(i);
+  if (p == kNone) {
+    tag = compute_tag(path);  // the root, or a parent that is no module
+  } else {
+    tag = tag_from(path, row_class(i), rows_[p].module.path, row_tag(p), row_class(p));
   }
-  return parent_tag + "/" + segment;
+  r.module.tag = std::move(tag);
+  r.tag_done = true;
+  return r.module.tag;
+}
+
+std::string ModuleTree::compute_tag(const std::string& path) const {
+  if (path.empty()) return tag_from(path, class_of(path), "", "", "");
+  const std::string parent = parent_path(path);
+  return tag_from(path, class_of(path), parent, tag_of(parent), class_of(parent));
 }
 
 std::vector<size_t> ModuleTree::output_order() const {
@@ -170,7 +206,7 @@ std::vector<size_t> ModuleTree::output_order() const {
   std::vector<std::string_view> missing;
   for (size_t i = 0; i < supplied_; ++i) {
     const std::string& path = rows_[i].module.path;
-    if (!path.empty() && !index_.count(parent_view(path))) missing.push_back(parent_view(path));
+    if (!path.empty() && parent_row(i) == kNone) missing.push_back(parent_view(path));
   }
   if (!missing.empty()) {
     const std::string_view first = *std::min_element(missing.begin(), missing.end());
@@ -197,8 +233,7 @@ std::vector<std::vector<size_t>> ModuleTree::appended_children(const std::vector
   std::vector<size_t> position(rows_.size());
   for (size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
   std::vector<std::vector<size_t>> out(order.size());
-  for (size_t i : unlisted)
-    out[position[index_.at(parent_view(rows_[i].module.path))]].push_back(i);
+  for (size_t i : unlisted) out[position[parent_row(i)]].push_back(i);
   return out;
 }
 
@@ -212,9 +247,10 @@ std::vector<hierarchy::Module> ModuleTree::build(bool tags, Take take) const {
     auto& paths = appended.emplace_back();
     for (size_t c : rows) paths.push_back(rows_[c].module.path);
   }
-  for (Row& r : rows_) {
+  for (size_t i = 0; i < rows_.size(); ++i) {
+    Row& r = rows_[i];
     if (!r.supplied) r.module.class_name = class_of(r.module.path);
-    if (tags) tag_of(r.module.path);
+    if (tags) row_tag(i);
   }
   std::vector<hierarchy::Module> out;
   out.reserve(order.size());

@@ -74,8 +74,14 @@ class ModuleTree {
     bool tag_given = false;    // a supplied "tag": authoritative
     bool parent_filled = false;  // a supplied entry without "parent"
     bool tag_done = false;     // module.tag holds tag_of(path)
+    size_t parent_row = kUnlinked;  // row of the path's parent (kNone: none)
   };
+  static constexpr size_t kNone = static_cast<size_t>(-1);
+  static constexpr size_t kUnlinked = static_cast<size_t>(-2);
   std::string compute_tag(const std::string& path) const;
+  const std::string& row_tag(size_t i) const;
+  const std::string& row_class(size_t i) const;
+  size_t parent_row(size_t i) const;
   const Row* row(std::string_view path) const;
   Row& add_row(hierarchy::Module&& m, bool supplied, bool tag_given);
   // Output order (row numbers) and, per output position, the children to
