@@ -40,6 +40,30 @@ ModuleFacts::ModuleFacts(const nlohmann::json& supplied, const Assignments& a) {
         f.own_ops = own_ops_of(*f.forward);
       }
     }
+  add_placed(a);
+}
+
+ModuleFacts::ModuleFacts(const ModuleTree& supplied, const Assignments& a) {
+  for (size_t i = 0; i < supplied.supplied_count(); ++i) {
+    const hierarchy::Module& m = supplied.supplied_module(i);
+    Facts& f = add(m.path);
+    f.cls = m.class_name;
+    f.qualified = m.qualified_class;
+    f.parameters = m.parameters;
+    f.own_parameters = m.own_parameters;
+    if (m.forward) {
+      Outline outline;
+      outline.reserve(m.forward->size());
+      for (const auto& step : *m.forward)
+        outline.push_back({step.kind == hierarchy::ForwardStep::Kind::call, step.name});
+      f.forward = std::move(outline);
+      f.own_ops = own_ops_of(*f.forward);
+    }
+  }
+  add_placed(a);
+}
+
+void ModuleFacts::add_placed(const Assignments& a) {
   for (const auto& slot : a)
     if (slot) {
       Facts& f = add(slot->module);

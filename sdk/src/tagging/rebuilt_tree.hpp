@@ -66,6 +66,9 @@ class ModuleTree {
   const std::string& class_of(const std::string& path) const;
   bool contains(const std::string& path) const { return index_.count(path) != 0; }
   bool has_supplied() const { return supplied_ != 0; }
+  // The supplied modules, in their order (as given, parent filled in).
+  size_t supplied_count() const { return supplied_; }
+  const hierarchy::Module& supplied_module(size_t i) const { return rows_[i].module; }
 
  private:
   struct Row {

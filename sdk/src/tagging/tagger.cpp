@@ -99,11 +99,10 @@ Tagged run_strategies(const Registry& registry, const std::string& strategy, con
   progress.report("propagate", "", 0, 0);
   StrategyAnswer combined = combine_answers(answers, view.nodes.size());
   answers.clear();
-  std::vector<Assignment> assignments =
-      propagate(view, std::move(combined.assignments), supplied_modules(options));
-
-  // The supplied tree was built (and checked) when the option was read.
+  // The supplied tree was built (and checked) when the option was read;
+  // propagation reads the supplied modules from it.
   ModuleTree tree = options.supplied_tree ? std::move(*options.supplied_tree) : ModuleTree();
+  std::vector<Assignment> assignments = propagate(view, std::move(combined.assignments), tree);
   tree.add_classes(combined.classes);
   // add_path is idempotent: once per distinct module is enough.
   std::unordered_set<std::string_view> added;
@@ -131,6 +130,10 @@ void tag_model(const Registry& registry, const std::string& strategy, mx_model* 
   const onnx::ModelProto& proto = model->proto;
   GraphView view = graph_view_of(proto);
   const std::string request = strategy_request_text(proto, options);
+  // The supplied modules are in the request and in the tree: their JSON
+  // (the largest copy of a million-module hierarchy) goes before the
+  // strategies run.
+  if (options.hierarchy.is_object()) options.hierarchy.erase("modules");
   Tagged t = run_strategies(registry, strategy, view, request, options, progress);
   hierarchy::Document doc =
       build_document(std::move(view), std::move(t.assignments), t.tree, t.provenance);
