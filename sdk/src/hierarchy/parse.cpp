@@ -336,6 +336,10 @@ void validate_consistency(const Document& doc, const ModuleIndex& paths, const s
                      quoted(m.children[c]) + " is not a module path");
   }
   check_parent_chains(doc, parents, where);
+  validate_records(doc, paths, where);
+}
+
+void validate_records(const Document& doc, const ModuleIndex& paths, const std::string& where) {
   // Records are keyed by index when they have one, else by name
   // (document.hpp, NodeRecord); which node a key names is checked against
   // the graph when the document is attached (model/record_keys.hpp).

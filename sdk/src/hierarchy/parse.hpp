@@ -39,5 +39,8 @@ NodeRecord parse_record(const Json& json, const std::string& where);
 void validate_consistency(const Document& doc, const std::string& where);
 // The same with the document's index (shared with the passes after it).
 void validate_consistency(const Document& doc, const ModuleIndex& paths, const std::string& where);
+// Its second half, for a document whose modules passed it already: unique
+// record keys, record modules present in the tree.
+void validate_records(const Document& doc, const ModuleIndex& paths, const std::string& where);
 
 }  // namespace modelexport::hierarchy

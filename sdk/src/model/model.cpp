@@ -59,12 +59,16 @@ std::string display_name(const mx_model& model) {
   return model.source_path.empty() ? std::string("model") : model.source_path;
 }
 
-void set_hierarchy(mx_model& model, hierarchy::Document doc, const std::string& where) {
+void set_hierarchy(mx_model& model, hierarchy::Document doc, const std::string& where,
+                   bool modules_checked) {
   {
     // One index for the checks and the tags (records and tags do not move
     // the modules).
     const hierarchy::ModuleIndex index(doc);
-    hierarchy::validate_consistency(doc, index, where);
+    if (modules_checked)
+      hierarchy::validate_records(doc, index, where);
+    else
+      hierarchy::validate_consistency(doc, index, where);
     attach_records(doc, model.proto.graph(), where, display_name(model));
     hierarchy::derive_tags(doc, index, {});
   }

@@ -115,19 +115,24 @@ std::optional<Json> model_metadata_json(const onnx::ModelProto& proto, const cha
 
 // Moves the sidecar's fields (a copy of a million-module tree cost as much
 // as parsing it).
-void load_document_fields(const onnx::ModelProto& proto,
+// Returns whether the modules are the sidecar's.
+bool load_document_fields(const onnx::ModelProto& proto,
                           std::optional<hierarchy::Document>& sidecar,
                           const std::string& where, hierarchy::Document& doc) {
+  bool sidecar_modules = sidecar.has_value();
   if (sidecar) {
     doc.producer = std::move(sidecar->producer);
     doc.model = std::move(sidecar->model);
     doc.modules = std::move(sidecar->modules);
     doc.extra = std::move(sidecar->extra);
   }
-  if (auto modules = model_metadata_json(proto, kModulesKey, where))
+  if (auto modules = model_metadata_json(proto, kModulesKey, where)) {
     doc.modules = hierarchy::parse_modules(*modules, where + ": model metadata " + kModulesKey);
+    sidecar_modules = false;
+  }
   if (auto producer = model_metadata_json(proto, kProducerKey, where)) doc.producer = *producer;
   if (auto model = model_metadata_json(proto, kModelKey, where)) doc.model = *model;
+  return sidecar_modules;
 }
 
 }  // namespace
@@ -152,9 +157,10 @@ void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc,
 
 hierarchy::Document load_hierarchy(const onnx::ModelProto& proto,
                                    std::optional<hierarchy::Document> sidecar,
-                                   const std::string& where) {
+                                   const std::string& where, bool* sidecar_modules) {
   hierarchy::Document doc;
-  load_document_fields(proto, sidecar, where, doc);
+  const bool from_sidecar = load_document_fields(proto, sidecar, where, doc);
+  if (sidecar_modules) *sidecar_modules = from_sidecar;
   // The sidecar's records by node position (model/record_keys.hpp); a
   // record that names no node of this graph is stale and not used.
   const auto& graph = proto.graph();
