@@ -22,7 +22,7 @@ const NodeRecord* Document::find_record_at(size_t index) const {
 ModuleIndex::ModuleIndex(const std::vector<Module>& modules)
     : base_(modules.data()), count_(modules.size()) {
   by_path_.reserve(modules.size());
-  for (const auto& m : modules) by_path_.emplace(m.path, &m);  // the first one wins
+  for (size_t i = 0; i < modules.size(); ++i) by_path_.insert(modules[i].path, i);  // the first one wins
 }
 
 std::vector<const NodeRecord*> records_by_position(const Document& doc, size_t size) {
@@ -34,8 +34,8 @@ std::vector<const NodeRecord*> records_by_position(const Document& doc, size_t s
 }
 
 const Module* ModuleIndex::find(std::string_view path) const {
-  auto it = by_path_.find(path);
-  return it == by_path_.end() ? nullptr : it->second;
+  const size_t i = by_path_.find(path);
+  return i == PathTable::kNone ? nullptr : base_ + i;
 }
 
 const std::vector<size_t>& ModuleIndex::parents() const {
@@ -50,7 +50,7 @@ const std::vector<size_t>& ModuleIndex::parents() const {
       const size_t dot = parent.rfind('.');
       parent = dot == std::string_view::npos ? std::string_view() : parent.substr(0, dot);
     }
-    if (const Module* p = find(parent)) parents_[i] = position(*p);
+    parents_[i] = by_path_.find(parent);  // kNone when absent
   }
   have_parents_ = true;
   return parents_;

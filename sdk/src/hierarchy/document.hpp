@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hierarchy/evidence.hpp"
+#include "hierarchy/path_table.hpp"
 
 namespace modelexport::hierarchy {
 
@@ -98,7 +99,7 @@ class ModuleIndex {
   // The modules' storage (a moved vector keeps it).
   const Module* base_;
   size_t count_;
-  std::unordered_map<std::string_view, const Module*> by_path_;
+  PathTable by_path_;  // path -> position
   mutable std::vector<size_t> parents_;
   mutable bool have_parents_ = false;
 };

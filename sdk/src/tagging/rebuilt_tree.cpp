@@ -85,10 +85,10 @@ ModuleTree::Row& ModuleTree::add_row(hierarchy::Module&& m, bool supplied, bool 
   Row& r = rows_.emplace_back();
   r.module = std::move(m);
   // The first entry of a path wins (parse_document refuses a second one).
-  auto [it, added] = index_.emplace(r.module.path, rows_.size() - 1);
-  if (!added) {
+  const size_t at = index_.insert(r.module.path, rows_.size() - 1);
+  if (at != rows_.size() - 1) {
     rows_.pop_back();
-    return rows_[it->second];
+    return rows_[at];
   }
   r.supplied = supplied;
   r.tag_given = tag_given;
@@ -100,10 +100,10 @@ size_t ModuleTree::parent_row(size_t i) const {
   Row& r = rows_[i];
   if (r.parent_row != kUnlinked) return r.parent_row;
   if (r.module.path.empty()) return kNone;
-  auto it = index_.find(parent_view(r.module.path));
+  const size_t parent = index_.find(parent_view(r.module.path));
   // Only a found parent is kept: add_path may add a missing one later.
-  if (it == index_.end()) return kNone;
-  return r.parent_row = it->second;
+  if (parent == kNone) return kNone;
+  return r.parent_row = parent;
 }
 
 const std::string& ModuleTree::row_class(size_t i) const {
@@ -111,8 +111,8 @@ const std::string& ModuleTree::row_class(size_t i) const {
 }
 
 const ModuleTree::Row* ModuleTree::row(std::string_view path) const {
-  auto it = index_.find(path);
-  return it == index_.end() ? nullptr : &rows_[it->second];
+  const size_t i = index_.find(path);
+  return i == kNone ? nullptr : &rows_[i];
 }
 
 void ModuleTree::add_classes(const std::map<std::string, std::string>& classes) {
@@ -122,7 +122,7 @@ void ModuleTree::add_classes(const std::map<std::string, std::string>& classes) 
 void ModuleTree::add_path(const std::string& path) {
   std::string_view p = path;
   for (;;) {
-    if (index_.count(p)) return;  // its ancestors are there already
+    if (index_.contains(p)) return;  // its ancestors are there already
     hierarchy::Module m;
     m.path = std::string(p);
     if (!p.empty()) m.parent = std::string(parent_view(p));
@@ -163,7 +163,7 @@ std::string tag_from(const std::string& path, const std::string& cls, const std:
 }  // namespace
 
 const std::string& ModuleTree::tag_of(const std::string& path) const {
-  if (auto it = index_.find(path); it != index_.end()) return row_tag(it->second);
+  if (const size_t i = index_.find(path); i != kNone) return row_tag(i);
   auto it = loose_tags_.find(path);
   if (it != loose_tags_.end()) return it->second;
   std::string tag = compute_tag(path);
@@ -224,7 +224,7 @@ std::vector<std::vector<size_t>> ModuleTree::appended_children(const std::vector
   for (const Row& r : rows_)
     for (const auto& c : r.module.children)
       if (parent_view(c) == r.module.path && !c.empty())
-        if (auto it = index_.find(c); it != index_.end()) listed[it->second] = 1;
+        if (const size_t i = index_.find(c); i != kNone) listed[i] = 1;
   std::vector<size_t> unlisted;
   for (size_t i = 0; i < rows_.size(); ++i)
     if (!listed[i] && !rows_[i].module.path.empty()) unlisted.push_back(i);
@@ -284,16 +284,16 @@ bool ModuleTree::plainly_consistent() const {
       if (m.parent) return false;  // a second root, or none
     } else {
       if (!m.parent || *m.parent != parent_view(m.path)) return false;
-      if (unvalidated_ && !index_.count(*m.parent)) return false;
+      if (unvalidated_ && !index_.contains(*m.parent)) return false;
     }
     for (const auto& c : m.children) {
       if (c.empty() || parent_view(c) != m.path) return false;
-      if (unvalidated_ && !index_.count(c)) return false;
+      if (unvalidated_ && !index_.contains(c)) return false;
     }
   }
   // Filled-in parents ("parent" missing) were not checked by the parser.
   for (size_t i = 0; i < supplied_; ++i)
-    if (rows_[i].parent_filled && rows_[i].module.parent && !index_.count(*rows_[i].module.parent))
+    if (rows_[i].parent_filled && rows_[i].module.parent && !index_.contains(*rows_[i].module.parent))
       return false;
   return true;
 }

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hierarchy/document.hpp"
+#include "hierarchy/path_table.hpp"
 
 namespace modelexport {
 
@@ -64,7 +65,7 @@ class ModuleTree {
   bool plainly_consistent() const;
 
   const std::string& class_of(const std::string& path) const;
-  bool contains(const std::string& path) const { return index_.count(path) != 0; }
+  bool contains(const std::string& path) const { return index_.contains(path); }
   bool has_supplied() const { return supplied_ != 0; }
   // The supplied modules, in their order (as given, parent filled in).
   size_t supplied_count() const { return supplied_; }
@@ -97,7 +98,7 @@ class ModuleTree {
   // Rows never move (deque): index_ views their paths. Mutable: tags (and
   // the classes of new modules) are filled in when first needed.
   mutable std::deque<Row> rows_;
-  std::unordered_map<std::string_view, size_t> index_;
+  hierarchy::PathTable index_;
   size_t supplied_ = 0;
   bool unvalidated_ = false;  // built from entries alone: nothing checked
   std::unordered_map<std::string, std::string> classes_;  // strategies' classes
