@@ -33,6 +33,14 @@ std::vector<const NodeRecord*> records_by_position(const Document& doc, size_t s
   return out;
 }
 
+ModuleIndex::ModuleIndex(const std::vector<Module>& modules,
+                         const std::unordered_set<std::string_view>& only)
+    : base_(modules.data()), count_(modules.size()) {
+  by_path_.reserve(only.size());
+  for (size_t i = 0; i < modules.size(); ++i)
+    if (only.count(modules[i].path)) by_path_.insert(modules[i].path, i);  // the first one wins
+}
+
 const Module* ModuleIndex::find(std::string_view path) const {
   const size_t i = by_path_.find(path);
   return i == PathTable::kNone ? nullptr : base_ + i;

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -84,6 +85,9 @@ class ModuleIndex {
 
   explicit ModuleIndex(const Document& doc) : ModuleIndex(doc.modules) {}
   explicit ModuleIndex(const std::vector<Module>& modules);
+  // Only the modules whose path is in `only` (a walk that needs a few
+  // modules of a million: the index of all of them cost more than it).
+  ModuleIndex(const std::vector<Module>& modules, const std::unordered_set<std::string_view>& only);
   const Module* find(std::string_view path) const;
   bool contains(std::string_view path) const { return find(path) != nullptr; }
   // Distinct paths (fewer than modules when a path repeats: the first wins).

@@ -3,6 +3,7 @@
 
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "hierarchy/document_text.hpp"
 #include "hierarchy/parse.hpp"
@@ -149,7 +150,20 @@ void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc,
                      TagStorage storage) {
   auto* nodes = proto.mutable_graph()->mutable_node();
   const auto records = hierarchy::records_by_position(doc, static_cast<size_t>(nodes->size()));
-  const hierarchy::ModuleIndex index(doc);
+  // Namespaces walk from a record's module to the root through parents,
+  // which are prefixes of its path (documents are validated): only those
+  // modules are indexed, not every module of the tree.
+  std::unordered_set<std::string_view> walked;
+  if (storage == TagStorage::metadata)
+    for (const auto* r : records) {
+      if (!r) continue;
+      const std::string_view path = r->module;
+      walked.insert(std::string_view());
+      for (size_t dot = path.find('.'); dot != std::string_view::npos; dot = path.find('.', dot + 1))
+        walked.insert(path.substr(0, dot));
+      walked.insert(path);
+    }
+  const hierarchy::ModuleIndex index(doc.modules, walked);
   for (int i = 0; i < nodes->size(); ++i)
     store_on_node(*nodes->Mutable(i), records[static_cast<size_t>(i)], index, storage);
   store_model_metadata(proto, doc, storage);
