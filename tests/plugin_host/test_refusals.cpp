@@ -30,7 +30,7 @@ TEST_CASE("each refusal is listed with its reason") {
   CHECK(reason_for(listing, "libmx_test_wrong_major.so") ==
         "built against plugin ABI 2.0, host supports 1.x");
   CHECK(reason_for(listing, "libmx_test_newer_minor.so") ==
-        "built against plugin ABI 1.5, newer than host 1.1");
+        "built against plugin ABI 1.5, newer than host 1.2");
   CHECK(reason_for(listing, "libmx_test_no_entry.so") ==
         "no entry point 'modelexport_plugin_entry'");
   CHECK(reason_for(listing, "libmx_test_create_fails.so") == "create() failed: no GPU found");
@@ -45,7 +45,9 @@ TEST_CASE("each refusal is listed with its reason") {
   json scope = entry_for(listing, "libmodelexport_strategy_scope.so");
   CHECK(scope["name"] == "scope");
   CHECK(scope["kind"] == "strategy");
-  CHECK(scope["abi"] == "1.1");
+  CHECK(scope["abi"] == "1.2");
+  CHECK(scope["graph_reader"] == true);
+  CHECK(entry_for(listing, "libmx_test_good.so")["graph_reader"] == false);  // a 1.0 plugin
   mx_registry_release(r);
 }
 
