@@ -78,6 +78,12 @@ TEST_CASE("plugins that fail keep their error kind, bad answers give MX_ERR_PLUG
   text = status_text(mx_registry_tag(r, "out-of-range", m, nullptr));
   CHECK(text.find("plugin 'out-of-range' answered badly: assignments[0]: node 100000 is out of range") !=
         std::string::npos);
+  // A graph reader (ABI 1.2) answering node 0 twice through the host's sink:
+  // the refusal is reported, not the code the plugin returned.
+  CHECK(status_text(mx_registry_tag(r, "reader-bad-answers", m, nullptr)) ==
+        "plugin: plugin 'reader-bad-answers' answered badly: node 0 assigned twice");
+  // A 1.1 plugin with bit 2 set gets the JSON request (its bit meant nothing).
+  REQUIRE_OK(mx_registry_tag(r, "old-flag-bit", m, nullptr));
   text = status_text(mx_registry_tag(r, "nope", m, nullptr));
   CHECK(text.find("not_found: no strategy plugin named 'nope' (available: ") == 0);
   CHECK(text.find("scope") != std::string::npos);
