@@ -37,7 +37,7 @@ struct MetadataStrategy {
 
 MX_PLUGIN_ENTRY {
   return mx_strategy::descriptor<MetadataStrategy>(
-      "0.1.0",
+      "0.2.0",
       "dynamo exporter node metadata (name_scopes, class_hierarchy, namespace) "
       "and modelexport's own records");
 }

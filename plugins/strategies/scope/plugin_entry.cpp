@@ -16,5 +16,5 @@ struct ScopeStrategy {
 
 MX_PLUGIN_ENTRY {
   return mx_strategy::descriptor<ScopeStrategy>(
-      "0.1.0", "module scopes in TorchScript-exporter node names (/encoder/layer.0/attention/...)");
+      "0.2.0", "module scopes in TorchScript-exporter node names (/encoder/layer.0/attention/...)");
 }

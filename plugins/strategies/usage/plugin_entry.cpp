@@ -41,7 +41,7 @@ struct UsageStrategy {
 
 MX_PLUGIN_ENTRY {
   return mx_strategy::descriptor<UsageStrategy>(
-      "0.1.0",
+      "0.2.0",
       "parameter usage: a node belongs to the module whose named parameters "
       "it consumes (directly or through Transpose/Cast/DequantizeLinear chains)");
 }
