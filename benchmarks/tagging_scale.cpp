@@ -149,6 +149,18 @@ int main(int argc, char** argv) {
     std::ofstream(write_prefix + ".hierarchy.json", std::ios::binary).write(doc, static_cast<std::streamsize>(doc_size));
     mx_free(doc);
   }
+  // A second floor: parse the input, serialize the output. The tagged
+  // file is ~3x the input (four metadata entries per node, the module
+  // tree), so writing it is work any tagger producing it must do; the
+  // issue's floor above (same bytes in and out) does not count it.
+  double output_serialize_s = 0;
+  {
+    onnx::ModelProto tagged;
+    if (!tagged.ParseFromArray(out, static_cast<int>(out_size))) return 1;
+    t0 = Clock::now();
+    std::string again_out = tagged.SerializeAsString();
+    output_serialize_s = seconds_since(t0);
+  }
   mx_free(out);
   double check_s = 0;
   if (check) {
@@ -167,6 +179,10 @@ int main(int argc, char** argv) {
                 json_tag_s, json_tag_s / tag_s);
   std::printf("ratio   tag / floor = %.1fx   (load %.1fx, tag %.1fx, save %.1fx)\n",
               total_s / floor_s, load_s / floor_s, tag_s / floor_s, save_s / floor_s);
+  const double output_floor_s = parse_s + output_serialize_s;
+  std::printf("floor2  parse input %.3f s + serialize the tagged output (%.1f MB) %.3f s = %.3f s; "
+              "tag / floor2 = %.1fx\n",
+              parse_s, out_size / 1e6, output_serialize_s, output_floor_s, total_s / output_floor_s);
   mx_model_release(model);
   mx_registry_release(reg);
   return 0;
