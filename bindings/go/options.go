@@ -124,9 +124,12 @@ type TagOptions struct {
 
 // RegistryOptions of NewRegistry (mx_registry_create).
 type RegistryOptions struct {
-	Discover   *bool          `json:"discover,omitempty"` // default true
-	PluginDirs []string       `json:"plugin_dirs,omitempty"`
-	Extra      map[string]any `json:"-"`
+	Discover   *bool    `json:"discover,omitempty"` // default true
+	PluginDirs []string `json:"plugin_dirs,omitempty"`
+	// GraphReader: strategies that can read the graph through the host do
+	// (plugin ABI 1.2, default true); false sends them JSON text. Same results.
+	GraphReader *bool          `json:"graph_reader,omitempty"`
+	Extra       map[string]any `json:"-"`
 }
 
 // toJSON marshals v, merges extra, and returns "" for an empty object.

@@ -23,6 +23,7 @@ func TestOptionsSerialiseOnlyWhatIsSet(t *testing.T) {
 			`{"strategy_options":{"pattern":"^\"x\"/"}}`},
 		{&RegistryOptions{Discover: Bool(false), PluginDirs: []string{"/a b"}},
 			`{"discover":false,"plugin_dirs":["/a b"]}`},
+		{&RegistryOptions{GraphReader: Bool(false)}, `{"graph_reader":false}`},
 	}
 	for i, c := range cases {
 		got, err := c.options.JSON()

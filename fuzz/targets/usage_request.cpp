@@ -25,8 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   json request = json::parse(data, data + size, nullptr, false);
   if (request.is_discarded() || !request.is_object()) return 0;
   try {
-    std::vector<std::string> problems;
-    auto graph = mx_usage::graph_from_json(request.value("graph", json()), problems);
+    auto graph = mx_usage::usage_view(mx_strategy::JsonGraph(request.value("graph", json())));
     mx_usage::UsageOptions options;
     options.outlines = mx_usage::ModuleOutlines(request.value("modules", json()));
     for (bool shared : {false, true}) {

@@ -84,3 +84,19 @@ def test_recurrent_nodes(grid, variant):
             assert attrs["activations"] == [b"Relu"] * dirs
         elif cell == "gru":
             assert attrs["linear_before_reset"] == 1
+
+
+def test_recurrent_export_runs_no_layer(exporter, fixtures_dir, manifest, tmp_path, monkeypatch):
+    """Issue 14: export does no model-sized compute. rnn_relu's inner relu
+    has no meta kernel in LibTorch 1.13, so it used to run the whole layer
+    on zero-filled stand-ins; a shape rule (shape_rules.cpp) now gives its
+    outputs. No recurrent op of the 64 variants may appear in the walk's
+    stand-in report."""
+    report = tmp_path / "stand_ins.txt"
+    monkeypatch.setenv("MXTS_SHOW_STAND_INS", str(report))
+    rc, log, _ = exporter.run(os.path.join(fixtures_dir, f"{NAME}.pt"), str(tmp_path / "r.onnx"),
+                              manifest[NAME]["inputs"])
+    assert rc == 0, log
+    lines = report.read_text().splitlines() if report.exists() else []
+    recurrent = [l for l in lines if any(f"aten::{op}" in l for op in ONNX_OP)]
+    assert not recurrent, "recurrent ops ran on stand-ins:\n" + "\n".join(recurrent)

@@ -30,7 +30,7 @@ TEST_CASE("each refusal is listed with its reason") {
   CHECK(reason_for(listing, "libmx_test_wrong_major.so") ==
         "built against plugin ABI 2.0, host supports 1.x");
   CHECK(reason_for(listing, "libmx_test_newer_minor.so") ==
-        "built against plugin ABI 1.5, newer than host 1.1");
+        "built against plugin ABI 1.5, newer than host 1.2");
   CHECK(reason_for(listing, "libmx_test_no_entry.so") ==
         "no entry point 'modelexport_plugin_entry'");
   CHECK(reason_for(listing, "libmx_test_create_fails.so") == "create() failed: no GPU found");
@@ -45,7 +45,9 @@ TEST_CASE("each refusal is listed with its reason") {
   json scope = entry_for(listing, "libmodelexport_strategy_scope.so");
   CHECK(scope["name"] == "scope");
   CHECK(scope["kind"] == "strategy");
-  CHECK(scope["abi"] == "1.1");
+  CHECK(scope["abi"] == "1.2");
+  CHECK(scope["graph_reader"] == true);
+  CHECK(entry_for(listing, "libmx_test_good.so")["graph_reader"] == false);  // a 1.0 plugin
   mx_registry_release(r);
 }
 
@@ -76,6 +78,12 @@ TEST_CASE("plugins that fail keep their error kind, bad answers give MX_ERR_PLUG
   text = status_text(mx_registry_tag(r, "out-of-range", m, nullptr));
   CHECK(text.find("plugin 'out-of-range' answered badly: assignments[0]: node 100000 is out of range") !=
         std::string::npos);
+  // A graph reader (ABI 1.2) answering node 0 twice through the host's sink:
+  // the refusal is reported, not the code the plugin returned.
+  CHECK(status_text(mx_registry_tag(r, "reader-bad-answers", m, nullptr)) ==
+        "plugin: plugin 'reader-bad-answers' answered badly: node 0 assigned twice");
+  // A 1.1 plugin with bit 2 set gets the JSON request (its bit meant nothing).
+  REQUIRE_OK(mx_registry_tag(r, "old-flag-bit", m, nullptr));
   text = status_text(mx_registry_tag(r, "nope", m, nullptr));
   CHECK(text.find("not_found: no strategy plugin named 'nope' (available: ") == 0);
   CHECK(text.find("scope") != std::string::npos);

@@ -7,9 +7,13 @@
 #include "metadata_strategy.hpp"
 
 using nlohmann::json;
-using mx_metadata::assign_from_metadata;
 
 namespace {
+
+// The strategy on a graph sent as JSON (the 1.0 protocol's "graph").
+mx_metadata::MetadataResult assign_from_metadata(const json& graph, const json& tree) {
+  return mx_metadata::assign_from_metadata(mx_strategy::JsonGraph(graph), tree);
+}
 
 json node(size_t index, json metadata, std::string doc = "") {
   return {{"index", index}, {"name", "n" + std::to_string(index)}, {"op_type", "Relu"},
@@ -67,7 +71,7 @@ TEST_CASE("malformed values never assign and never throw") {
   nodes.push_back(node(i++, {{"namespace", 42}}));                          // not a string
   nodes.push_back(node(i++, "metadata is not an object"));
   nodes.push_back(node(i++, {{"modelexport.module", "a b"}}));             // invalid path
-  nodes.push_back(node(i++, {{"modelexport.module", 7}}));
+  nodes.push_back(node(i++, {{"modelexport.module", ".a"}}));          // invalid path
   nodes.push_back(node(i++, json::object(), "modelexport:{not json"));
   auto r = assign_from_metadata(graph_of(nodes), json::array());
   CHECK(r.assignments.empty());
@@ -114,7 +118,12 @@ TEST_CASE("last-component scopes are repaired from a known module tree") {
   CHECK(bare.assignments[0].module == "conv1");
 }
 
-TEST_CASE("a graph view without nodes is a warning, not a crash") {
-  CHECK(assign_from_metadata(json(), json()).warnings.size() == 1);
+TEST_CASE("a graph view without nodes is a problem of the request, not a crash") {
+  // The plugin refuses such a request (MX_ERR_SCHEMA, plugin_entry_test);
+  // the strategy itself sees an empty graph.
+  mx_strategy::JsonGraph none((json()));
+  CHECK_FALSE(none.has_nodes());
+  CHECK(none.problems().size() == 1);
+  CHECK(assign_from_metadata(json(), json()).assignments.empty());
   CHECK(assign_from_metadata(json{{"nodes", 3}}, json()).assignments.empty());
 }

@@ -75,9 +75,10 @@ void check_bad_requests(Loaded& p) {
   CHECK(p.run(R"({"operation": "export"})", answer, error) == MX_ERR_UNSUPPORTED);
   CHECK(p.run(R"({"operation": 5})", answer, error) == MX_ERR_UNSUPPORTED);
   CHECK(p.run(R"([1,2])", answer, error) == MX_ERR_PARSE);
-  // An assign without a graph is answered (nothing placed), not refused.
-  CHECK(p.run(R"({"operation": "assign"})", answer, error) == MX_OK);
-  CHECK(answer["assignments"].empty());
+  // An assign without a graph is a request the strategy cannot use.
+  error.clear();
+  CHECK(p.run(R"({"operation": "assign"})", answer, error) == MX_ERR_SCHEMA);
+  CHECK(error.find("graph.nodes") != std::string::npos);
 }
 
 }  // namespace

@@ -17,6 +17,13 @@ using namespace mx_usage;
 
 namespace {
 
+// The usage view of a graph sent as JSON, with the decoding problems.
+GraphView graph_from_json(const nlohmann::json& json, std::vector<std::string>& problems) {
+  mx_strategy::JsonGraph graph(json);
+  problems.insert(problems.end(), graph.problems().begin(), graph.problems().end());
+  return usage_view(graph);
+}
+
 NodeView n(std::string op, std::vector<std::string> in, std::vector<std::string> out) {
   return {std::move(op), std::move(in), std::move(out)};
 }

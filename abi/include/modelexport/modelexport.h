@@ -234,6 +234,11 @@ typedef struct mx_registry mx_registry;
  *   "discover": true (default) -> scan the install's plugin directory and
  *               every directory of MODELEXPORT_PLUGIN_PATH (':'-separated)
  *   "plugin_dirs": ["dir", ...] -> extra directories, scanned after those
+ *   "graph_reader": true (default) -> strategies that can (plugin ABI 1.2,
+ *               MX_PLUGIN_FLAG_GRAPH_READER) read the graph through the
+ *               host; false sends every strategy the graph as JSON text
+ *               (the 1.0 protocol): for plugin authors comparing both
+ *               paths, and for benchmarks. Results are the same.
  * Plugins that are refused do not make creation fail: they are listed with
  * their reason by mx_registry_plugins_json(). */
 MX_API mx_status* mx_registry_create(const char* options_json,
@@ -246,7 +251,7 @@ MX_API mx_status* mx_registry_load_plugin(mx_registry* registry,
                                           const char* path);
 
 /* {"plugin_dirs":[...],"plugins":[{"name","kind","version","description",
- *   "path","abi":"1.0","status":"loaded"}, {"path","status":"refused",
+ *   "path","abi":"1.2","thread_safe","graph_reader","status":"loaded"}, {"path","status":"refused",
  *   "reason":"..."}]} */
 MX_API mx_status* mx_registry_plugins_json(const mx_registry* registry,
                                            char** out_json, size_t* out_size);

@@ -8,7 +8,8 @@
  * (name in MX_PLUGIN_ENTRY_SYMBOL). The host loads the library, calls the
  * entry point, checks `abi_major`/`abi_minor` before reading anything else,
  * and then talks to the plugin only through the descriptor's function
- * pointers, exchanging JSON (and, for frontends, ONNX bytes). A plugin never
+ * pointers, exchanging JSON (and, for frontends, ONNX bytes; since 1.2 a
+ * strategy may read the graph through host functions instead). A plugin never
  * links libmodelexport; what it needs from the host comes in the
  * mx_host_api table handed to `create` (the SQLite sqlite3_api_routines
  * idea). Plugins can therefore be written in C, C++ or Rust.
@@ -32,16 +33,91 @@ extern "C" {
 #endif
 
 #define MX_PLUGIN_ABI_MAJOR 1
-#define MX_PLUGIN_ABI_MINOR 1
+#define MX_PLUGIN_ABI_MINOR 2
 #define MX_PLUGIN_ENTRY_SYMBOL "modelexport_plugin_entry"
 
 typedef enum mx_plugin_kind {
   MX_PLUGIN_FRONTEND = 1, /* source model file -> ONNX bytes + hierarchy  */
-  MX_PLUGIN_STRATEGY = 2  /* graph view JSON -> node -> module assignments */
+  MX_PLUGIN_STRATEGY = 2  /* graph (read through the host, or as JSON) -> node -> module assignments */
 } mx_plugin_kind;
 
 /* Plugin flags. */
 #define MX_PLUGIN_FLAG_THREAD_SAFE 1u /* `run` may be called concurrently */
+/* ABI 1.2, strategies: `run` of "assign" reads the graph through
+ * mx_host_api.graph and answers through mx_host_api.answer when the host
+ * offers them (the request then has no "graph" member). */
+#define MX_PLUGIN_FLAG_GRAPH_READER 2u
+
+/* ---- Added in plugin ABI 1.2: the graph read through the host ----------
+ * A strategy that declares MX_PLUGIN_FLAG_GRAPH_READER reads the model's
+ * graph through these functions (mx_host_api.graph) instead of parsing a
+ * JSON text of it, and hands its answers to the host one by one
+ * (mx_host_api.answer) instead of writing JSON (docs/plugin-protocol.md,
+ * "Graph reader"). At 200,000 nodes the JSON text was 32 MB that the host
+ * wrote and every strategy parsed.
+ *
+ * Texts are lent by the host: `size` bytes at `data`, UTF-8 (invalid
+ * sequences in the file already replaced by U+FFFD, as in the JSON view),
+ * followed by a NUL that is not counted. They stay valid until the `run`
+ * during which the reader was obtained returns; copy what you keep.
+ * An index out of range answers {NULL, 0}, a count of 0 or a dim of -1:
+ * never a crash. Call from the thread executing `run`. */
+typedef struct mx_text {
+  const char* data;
+  size_t size;
+} mx_text;
+
+typedef struct mx_graph_reader {
+  uint32_t struct_size; /* sizeof(mx_graph_reader) as the host compiled it */
+  const void* graph;    /* pass to every function below                   */
+  /* Nodes, numbered 0..node_count-1 in the file's (topological) order:
+   * the numbers answers use. */
+  uint64_t (*node_count)(const void* graph);
+  mx_text (*node_name)(const void* graph, uint64_t node); /* may be ""  */
+  mx_text (*node_op_type)(const void* graph, uint64_t node);
+  mx_text (*node_domain)(const void* graph, uint64_t node); /* "" = ONNX */
+  mx_text (*node_doc_string)(const void* graph, uint64_t node);
+  /* Value names; "" marks an omitted optional input. */
+  uint64_t (*node_input_count)(const void* graph, uint64_t node);
+  mx_text (*node_input)(const void* graph, uint64_t node, uint64_t i);
+  uint64_t (*node_output_count)(const void* graph, uint64_t node);
+  mx_text (*node_output)(const void* graph, uint64_t node, uint64_t i);
+  /* The node's metadata_props in file order; a key may repeat, and then
+   * the last entry is the one that counts (as in the JSON view). */
+  uint64_t (*node_metadata_count)(const void* graph, uint64_t node);
+  mx_text (*node_metadata_key)(const void* graph, uint64_t node, uint64_t i);
+  mx_text (*node_metadata_value)(const void* graph, uint64_t node, uint64_t i);
+  /* Initializers (weights, buffers) in file order, with their shapes
+   * (rank 0 = a scalar); weights' bytes are never read for tagging. */
+  uint64_t (*initializer_count)(const void* graph);
+  mx_text (*initializer_name)(const void* graph, uint64_t i);
+  uint64_t (*initializer_rank)(const void* graph, uint64_t i);
+  int64_t (*initializer_dim)(const void* graph, uint64_t i, uint64_t d);
+  /* The graph's own inputs and outputs. */
+  uint64_t (*graph_input_count)(const void* graph);
+  mx_text (*graph_input)(const void* graph, uint64_t i);
+  uint64_t (*graph_output_count)(const void* graph);
+  mx_text (*graph_output)(const void* graph, uint64_t i);
+} mx_graph_reader;
+
+/* Where a strategy's answers go. Each call returns 0, or a non-zero mx_code
+ * when the host refuses the answer (node out of range or assigned twice,
+ * an invalid module path, unknown evidence): the strategy should then stop
+ * and return that code; the host reports the first refusal, naming the
+ * plugin, the node and the reason. Strings are copied by the host. */
+typedef struct mx_strategy_answer {
+  uint32_t struct_size; /* sizeof(mx_strategy_answer) as the host compiled it */
+  void* answer;         /* pass to every function below                      */
+  /* Places `node` in module `module` (a dotted path, "" = the root).
+   * `evidence` is NUL-terminated: "direct", "scope", "metadata" or
+   * "parameter" (docs/hierarchy-schema.md). */
+  int32_t (*assign)(void* answer, uint64_t node, const char* module, size_t module_size,
+                    const char* evidence);
+  /* The class of a module the strategy learned ("Conv2d"); the first class
+   * given for a path is kept. Optional for a strategy to call. */
+  int32_t (*module_class)(void* answer, const char* path, size_t path_size,
+                          const char* class_name, size_t class_size);
+} mx_strategy_answer;
 
 /* Functions the host offers to a plugin. Buffers a plugin returns in
  * mx_plugin_output MUST be allocated with `alloc`: the host frees them. */
@@ -73,6 +149,19 @@ typedef struct mx_host_api {
    * whatever a cancelled run answers, so stopping early only saves time). */
   int32_t (*progress)(void* host_context, const char* stage, const char* unit,
                       uint64_t done, uint64_t total);
+
+  /* ---- Added in plugin ABI 1.2: the graph read through the host -------
+   * For a strategy that declares MX_PLUGIN_FLAG_GRAPH_READER. Inside `run`
+   * of an "assign" request, `graph` returns the reader of the model being
+   * tagged and `answer` where the answers go; the request then carries no
+   * "graph" member and the host ignores the JSON answer (output->json may
+   * stay NULL). Both return NULL when the request carries the graph as
+   * JSON (the host was told "graph_reader": false, or the plugin is run by
+   * a tool that speaks only JSON): the plugin then answers in JSON, as a
+   * 1.0 strategy does. Call them from the thread executing `run`; outside
+   * a run they return NULL. */
+  const mx_graph_reader* (*graph)(void* host_context);
+  const mx_strategy_answer* (*answer)(void* host_context);
 } mx_host_api;
 
 /* 1 if the host's table contains `member` (a field appended by a newer
@@ -113,6 +202,7 @@ typedef struct mx_plugin_descriptor {
   /* Handles one request (JSON, see docs/plugin-protocol.md). */
   int32_t (*run)(void* state, const char* request_json, size_t request_size,
                  mx_plugin_output* output);
+
 } mx_plugin_descriptor;
 
 typedef const mx_plugin_descriptor* (*mx_plugin_entry_fn)(void);

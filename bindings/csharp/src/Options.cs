@@ -146,11 +146,13 @@ namespace ModelExport
     {
         public bool? Discover;            // the install's plugins and MODELEXPORT_PLUGIN_PATH (default true)
         public List<string> PluginDirs;   // scanned after those
+        public bool? GraphReader;         // strategies read the graph through the host (ABI 1.2, default true)
 
         protected override void Fill(Dictionary<string, object> o)
         {
             Put(o, "discover", Discover);
             if (PluginDirs != null) o["plugin_dirs"] = PluginDirs.Cast<object>().ToList();
+            Put(o, "graph_reader", GraphReader);
         }
     }
 }

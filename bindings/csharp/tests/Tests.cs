@@ -194,6 +194,8 @@ public static class Tests
         Assert((string)((Dictionary<string, object>)parsed["strategy_options"])["pattern"] == "^\"a\\\\b\"/\n", "round trip");
         var reg = new RegistryOptions { Discover = false, PluginDirs = new List<string> { "/a b" } };
         Assert(reg.ToJson() == "{\"discover\":false,\"plugin_dirs\":[\"/a b\"]}", reg.ToJson());
+        var json = new RegistryOptions { GraphReader = false };
+        Assert(json.ToJson() == "{\"graph_reader\":false}", json.ToJson());
     }
 
     public static void TestModuleTreeWalk()

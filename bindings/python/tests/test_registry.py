@@ -52,6 +52,19 @@ def test_tag_auto_covers_every_node(registry: mx.Registry, model: mx.Model) -> N
     assert sum(doc["statistics"]["evidence"].values()) == 3
 
 
+def test_graph_reader_off_tags_alike(plugin_dirs: list, scoped_onnx: Path) -> None:
+    """graph_reader=False sends the strategies JSON text (the 1.0 protocol)
+    instead of the host's reader: same tags, and the listing says who reads."""
+    docs = []
+    for reader in (True, False):
+        with mx.Registry(discover=False, plugin_dirs=plugin_dirs, graph_reader=reader) as r, \
+                mx.Model.load_file(scoped_onnx) as m:
+            assert all(p["graph_reader"] for p in r.plugins()["plugins"] if p["kind"] == "strategy")
+            r.tag(m)
+            docs.append(m.hierarchy())
+    assert docs[0] == docs[1]
+
+
 def test_tag_unknown_strategy(registry: mx.Registry, model: mx.Model) -> None:
     with pytest.raises(mx.ModelExportError) as info:
         registry.tag(model, "no-such-strategy")

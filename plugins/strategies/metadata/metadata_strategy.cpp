@@ -43,21 +43,17 @@ class Collector {
   MetadataResult result_;
 };
 
-std::string node_label(const nlohmann::json& node, size_t index) {
-  auto name = node.find("name");
-  if (name != node.end() && name->is_string() && !name->get<std::string>().empty())
-    return name->get<std::string>();
-  return "#" + std::to_string(index);
+std::string node_label(const mx_strategy::Graph& graph, size_t index) {
+  std::string_view name = graph.name(index);
+  return name.empty() ? "#" + std::to_string(index) : std::string(name);
 }
 
-// A metadata value as a string, or nullopt when the key is absent.
-std::optional<std::string> metadata_value(const nlohmann::json& metadata,
-                                          const char* key) {
-  if (!metadata.is_object()) return std::nullopt;
-  auto it = metadata.find(key);
-  if (it == metadata.end()) return std::nullopt;
-  return it->is_string() ? it->get<std::string>() : it->dump();
-}
+// The node whose metadata is read: the graph and the node's number.
+struct NodeRef {
+  const mx_strategy::Graph& graph;
+  size_t index;
+  std::optional<std::string> value(const char* key) const { return graph.metadata(index, key); }
+};
 
 // Every file seen holds full paths. Should a scope hold only a last
 // component (as some descriptions of the format claim), a known module tree
@@ -73,10 +69,10 @@ void resolve_paths(ScopeChain& chain, const PathSet& known) {
   }
 }
 
-std::optional<ScopeChain> chain_from_scope_lists(const nlohmann::json& metadata,
+std::optional<ScopeChain> chain_from_scope_lists(const NodeRef& node,
                                                  const std::string& label,
                                                  Collector& out) {
-  auto scopes_text = metadata_value(metadata, kNameScopes);
+  auto scopes_text = node.value(kNameScopes);
   if (!scopes_text) return std::nullopt;
   ReprList scopes = parse_repr_list(*scopes_text);
   if (!scopes.ok) {
@@ -84,7 +80,7 @@ std::optional<ScopeChain> chain_from_scope_lists(const nlohmann::json& metadata,
     return std::nullopt;
   }
   ReprList classes;
-  if (auto classes_text = metadata_value(metadata, kClassHierarchy)) {
+  if (auto classes_text = node.value(kClassHierarchy)) {
     classes = parse_repr_list(*classes_text);
     if (!classes.ok) out.warn(label, kClassHierarchy, classes.error + " (classes ignored)");
   }
@@ -102,10 +98,10 @@ std::optional<ScopeChain> chain_from_scope_lists(const nlohmann::json& metadata,
   return chain;
 }
 
-std::optional<ScopeChain> chain_from_namespace_key(const nlohmann::json& metadata,
+std::optional<ScopeChain> chain_from_namespace_key(const NodeRef& node,
                                                    const std::string& label,
                                                    Collector& out) {
-  auto text = metadata_value(metadata, kNamespace);
+  auto text = node.value(kNamespace);
   if (!text) return std::nullopt;
   ScopeChain chain = chain_from_namespace(*text);
   if (!chain.ok) {
@@ -115,29 +111,24 @@ std::optional<ScopeChain> chain_from_namespace_key(const nlohmann::json& metadat
   return chain;
 }
 
-bool assign_own_record(const nlohmann::json& node, size_t index,
-                       const std::string& label, Collector& out) {
+bool assign_own_record(const NodeRef& node, const std::string& label, Collector& out) {
   std::string problem;
-  auto doc = node.find("doc_string");
-  std::string doc_string = doc != node.end() && doc->is_string() ? doc->get<std::string>() : "";
-  auto record = read_own_record(node.value("metadata", nlohmann::json()), doc_string, problem);
+  auto record = read_own_record(node.graph, node.index, problem);
   if (!problem.empty()) out.warn(label, "modelexport record", problem);
   if (!record) return false;
-  out.assign(index, record->module);
+  out.assign(node.index, record->module);
   return true;
 }
 
-void visit_node(const nlohmann::json& node, size_t index, Collector& out) {
-  if (!node.is_object()) return;
-  std::string label = node_label(node, index);
-  if (assign_own_record(node, index, label, out)) return;
-  nlohmann::json metadata = node.value("metadata", nlohmann::json::object());
-  auto chain = chain_from_scope_lists(metadata, label, out);
-  if (!chain) chain = chain_from_namespace_key(metadata, label, out);
+void visit_node(const NodeRef& node, Collector& out) {
+  std::string label = node_label(node.graph, node.index);
+  if (assign_own_record(node, label, out)) return;
+  auto chain = chain_from_scope_lists(node, label, out);
+  if (!chain) chain = chain_from_namespace_key(node, label, out);
   if (!chain) return;
   resolve_paths(*chain, out.known());
   for (const auto& entry : chain->modules) out.learn(entry);
-  out.assign(index, chain->modules.back().path);
+  out.assign(node.index, chain->modules.back().path);
 }
 
 PathSet known_paths(const nlohmann::json& module_tree) {
@@ -149,32 +140,12 @@ PathSet known_paths(const nlohmann::json& module_tree) {
   return known;
 }
 
-// The protocol numbers nodes by "index"; fall back to the position.
-size_t node_index(const nlohmann::json& node, size_t position) {
-  if (node.is_object()) {
-    auto it = node.find("index");
-    if (it != node.end() && it->is_number_unsigned()) return it->get<size_t>();
-  }
-  return position;
-}
-
 }  // namespace
 
-MetadataResult assign_from_metadata(const nlohmann::json& graph,
+MetadataResult assign_from_metadata(const mx_strategy::Graph& graph,
                                     const nlohmann::json& module_tree) {
   Collector out(known_paths(module_tree));
-  const nlohmann::json* nodes = nullptr;
-  if (graph.is_object() && graph.contains("nodes") && graph["nodes"].is_array())
-    nodes = &graph["nodes"];
-  if (!nodes) {
-    out.warn("-", "graph.nodes", "missing or not an array");
-    return out.take();
-  }
-  size_t position = 0;
-  for (const auto& node : *nodes) {
-    visit_node(node, node_index(node, position), out);
-    ++position;
-  }
+  for (size_t i = 0; i < graph.node_count(); ++i) visit_node(NodeRef{graph, i}, out);
   return out.take();
 }
 

@@ -14,6 +14,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "strategy_graph.hpp"
+
 namespace mx_metadata {
 
 struct Assignment {
@@ -33,10 +35,10 @@ struct MetadataResult {
   std::vector<std::string> warnings;
 };
 
-// `graph` is the request's graph view; `module_tree` its (maybe empty)
-// `modules` array, used only to repair scopes that hold a last component
-// instead of a full path (see resolve_path in the .cpp).
-MetadataResult assign_from_metadata(const nlohmann::json& graph,
+// `module_tree` is the request's (maybe empty) `modules` array, used only
+// to repair scopes that hold a last component instead of a full path (see
+// resolve_path in the .cpp).
+MetadataResult assign_from_metadata(const mx_strategy::Graph& graph,
                                     const nlohmann::json& module_tree);
 
 }  // namespace mx_metadata

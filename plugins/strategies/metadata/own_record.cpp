@@ -11,25 +11,14 @@ namespace {
 
 const char kDocPrefix[] = "modelexport:";
 
-std::optional<OwnRecord> from_metadata(const nlohmann::json& metadata,
-                                       std::string& problem) {
-  if (!metadata.is_object()) return std::nullopt;
-  auto module = metadata.find("modelexport.module");
-  if (module == metadata.end()) return std::nullopt;
-  if (!module->is_string()) {
-    problem = "modelexport.module is not a string";
-    return std::nullopt;
-  }
-  OwnRecord record{module->get<std::string>(), ""};
-  auto evidence = metadata.find("modelexport.evidence");
-  if (evidence != metadata.end() && evidence->is_string())
-    record.evidence = evidence->get<std::string>();
-  return record;
+std::optional<OwnRecord> from_metadata(const mx_strategy::Graph& graph, size_t node) {
+  auto module = graph.metadata(node, "modelexport.module");
+  if (!module) return std::nullopt;
+  return OwnRecord{std::move(*module), graph.metadata(node, "modelexport.evidence").value_or("")};
 }
 
-std::optional<OwnRecord> from_doc_string(const std::string& doc,
-                                         std::string& problem) {
-  if (doc.compare(0, sizeof kDocPrefix - 1, kDocPrefix) != 0) return std::nullopt;
+std::optional<OwnRecord> from_doc_string(std::string_view doc, std::string& problem) {
+  if (doc.substr(0, sizeof kDocPrefix - 1) != kDocPrefix) return std::nullopt;
   auto parsed = nlohmann::json::parse(doc.begin() + (sizeof kDocPrefix - 1),
                                       doc.end(), nullptr, /*allow_exceptions=*/false);
   if (!parsed.is_object() || !parsed.contains("module") || !parsed["module"].is_string()) {
@@ -44,11 +33,10 @@ std::optional<OwnRecord> from_doc_string(const std::string& doc,
 
 }  // namespace
 
-std::optional<OwnRecord> read_own_record(const nlohmann::json& metadata,
-                                         const std::string& doc_string,
+std::optional<OwnRecord> read_own_record(const mx_strategy::Graph& graph, size_t node,
                                          std::string& problem) {
-  auto record = from_metadata(metadata, problem);
-  if (!record && problem.empty()) record = from_doc_string(doc_string, problem);
+  auto record = from_metadata(graph, node);
+  if (!record) record = from_doc_string(graph.doc_string(node), problem);
   if (!record) return std::nullopt;
   if (!is_valid_module_path(record->module)) {
     problem = "module '" + record->module + "' is not a module path";

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json_fwd.hpp>
+#include "strategy_graph.hpp"
 
 namespace mx_metadata {
 
@@ -22,8 +22,7 @@ struct OwnRecord {
 // evidence rather than have them masquerade as metadata.
 // `problem` is set (and nullopt returned) for a record that is present but
 // malformed.
-std::optional<OwnRecord> read_own_record(const nlohmann::json& metadata,
-                                         const std::string& doc_string,
+std::optional<OwnRecord> read_own_record(const mx_strategy::Graph& graph, size_t node,
                                          std::string& problem);
 
 }  // namespace mx_metadata

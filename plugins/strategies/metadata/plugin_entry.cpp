@@ -16,26 +16,20 @@ void log_warnings(const mx_strategy::Host& host, const std::vector<std::string>&
               " more malformed metadata values not shown");
 }
 
-nlohmann::json response_json(const mx_metadata::MetadataResult& result) {
-  nlohmann::json assignments = nlohmann::json::array();
-  for (const auto& a : result.assignments)
-    assignments.push_back({{"node", a.node}, {"module", a.module}, {"evidence", "metadata"}});
-  nlohmann::json modules = nlohmann::json::array();
-  for (const auto& m : result.modules)
-    modules.push_back({{"path", m.path}, {"class", m.class_name},
-                       {"qualified_class", m.qualified_class}});
-  return {{"schema", "modelexport.strategy-response/1"},
-          {"assignments", std::move(assignments)},
-          {"modules", std::move(modules)}};
+mx_strategy::Answer answer_of(mx_metadata::MetadataResult&& result) {
+  mx_strategy::Answer answer;
+  for (auto& a : result.assignments) answer.assignments.push_back({a.node, std::move(a.module), "metadata"});
+  for (auto& m : result.modules)
+    answer.modules.push_back({std::move(m.path), std::move(m.class_name), std::move(m.qualified_class)});
+  return answer;
 }
 
 struct MetadataStrategy {
   static constexpr const char* name = "metadata";
-  static nlohmann::json assign(const nlohmann::json& request, const mx_strategy::Host& host) {
-    auto result = mx_metadata::assign_from_metadata(request.value("graph", nlohmann::json()),
-                                                    request.value("modules", nlohmann::json()));
+  static mx_strategy::Answer answer(const mx_strategy::Request& request, const mx_strategy::Host& host) {
+    auto result = mx_metadata::assign_from_metadata(request.graph, request.modules);
     log_warnings(host, result.warnings);
-    return response_json(result);
+    return answer_of(std::move(result));
   }
 };
 
@@ -43,7 +37,7 @@ struct MetadataStrategy {
 
 MX_PLUGIN_ENTRY {
   return mx_strategy::descriptor<MetadataStrategy>(
-      "0.1.0",
+      "0.2.0",
       "dynamo exporter node metadata (name_scopes, class_hierarchy, namespace) "
       "and modelexport's own records");
 }

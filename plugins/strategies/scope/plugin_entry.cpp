@@ -7,10 +7,8 @@ namespace {
 
 struct ScopeStrategy {
   static constexpr const char* name = "scope";
-  static nlohmann::json assign(const nlohmann::json& request, const mx_strategy::Host&) {
-    if (!request.contains("graph") || !request.at("graph").contains("nodes"))
-      throw mx_strategy::BadRequest(MX_ERR_SCHEMA, "request has no graph.nodes");
-    return mx_scope::assign_from_scopes(request);
+  static mx_strategy::Answer answer(const mx_strategy::Request& request, const mx_strategy::Host&) {
+    return mx_scope::assign_from_scopes(request.graph, request.modules);
   }
 };
 
@@ -18,5 +16,5 @@ struct ScopeStrategy {
 
 MX_PLUGIN_ENTRY {
   return mx_strategy::descriptor<ScopeStrategy>(
-      "0.1.0", "module scopes in TorchScript-exporter node names (/encoder/layer.0/attention/...)");
+      "0.2.0", "module scopes in TorchScript-exporter node names (/encoder/layer.0/attention/...)");
 }

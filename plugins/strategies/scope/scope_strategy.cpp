@@ -37,28 +37,25 @@ std::optional<std::string> module_named(const std::string& name, const ModuleSna
 }
 
 // Without a supplied tree, the modules the file itself shows.
-std::set<std::string> modules_of_file(const json& graph) {
+std::set<std::string> modules_of_file(const mx_strategy::Graph& graph) {
   std::vector<std::string> names, initializers;
-  for (const auto& n : graph.at("nodes")) names.push_back(n.value("name", ""));
-  if (graph.contains("initializers") && graph.at("initializers").is_array())
-    for (const auto& i : graph.at("initializers"))
-      if (i.is_string()) initializers.push_back(i.get<std::string>());
+  for (size_t n = 0; n < graph.node_count(); ++n) names.emplace_back(graph.name(n));
+  for (size_t i = 0; i < graph.initializer_count(); ++i)
+    initializers.emplace_back(graph.initializer_name(i));
   return modules_shown_by_file(names, initializers);
 }
 
 }  // namespace
 
-json assign_from_scopes(const json& request) {
-  std::set<std::string> known = module_paths(request.value("modules", json::array()));
-  if (known.empty()) known = modules_of_file(request.at("graph"));
+mx_strategy::Answer assign_from_scopes(const mx_strategy::Graph& graph, const json& modules) {
+  std::set<std::string> known = module_paths(modules);
+  if (known.empty()) known = modules_of_file(graph);
   const ModuleSnap snap(std::move(known));
-  json assignments = json::array();
-  const json& nodes = request.at("graph").at("nodes");
-  for (size_t i = 0; i < nodes.size(); ++i)
-    if (auto module = module_named(nodes[i].value("name", ""), snap))
-      assignments.push_back({{"node", nodes[i].value("index", i)},
-                             {"module", *module}, {"evidence", "scope"}});
-  return {{"schema", "modelexport.strategy-response/1"}, {"assignments", assignments}};
+  mx_strategy::Answer answer;
+  for (size_t i = 0; i < graph.node_count(); ++i)
+    if (auto module = module_named(std::string(graph.name(i)), snap))
+      answer.assignments.push_back({i, std::move(*module), "scope"});
+  return answer;
 }
 
 }  // namespace mx_scope

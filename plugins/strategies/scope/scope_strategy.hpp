@@ -1,11 +1,17 @@
-// The "assign" operation of the scope strategy: request JSON → response JSON
-// (docs/plugin-protocol.md). Nodes without a scope are left out; the core
-// propagates to them.
+// The "assign" operation of the scope strategy (docs/plugin-protocol.md):
+// every node whose name carries a module scope ("/encoder/layer.0/…") is
+// placed in that module, snapped to the supplied tree `modules` (the
+// request's "modules" array) or, without one, to the modules the file
+// itself shows. Nodes without a scope are left out; the core propagates to
+// them.
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include "strategy_plugin.hpp"
+
 namespace mx_scope {
 
-nlohmann::json assign_from_scopes(const nlohmann::json& request);
+mx_strategy::Answer assign_from_scopes(const mx_strategy::Graph& graph,
+                                       const nlohmann::json& modules);
 
 }  // namespace mx_scope

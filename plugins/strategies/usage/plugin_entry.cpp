@@ -6,12 +6,10 @@
 
 namespace {
 
-nlohmann::json response_json(const std::vector<mx_usage::UsageAssignment>& assignments) {
-  nlohmann::json list = nlohmann::json::array();
-  for (const auto& a : assignments)
-    list.push_back({{"node", a.node}, {"module", a.module}, {"evidence", "parameter"}});
-  // No "modules": parameter names carry paths but no classes.
-  return {{"schema", "modelexport.strategy-response/1"}, {"assignments", std::move(list)}};
+mx_strategy::Answer answer_of(std::vector<mx_usage::UsageAssignment>&& assignments) {
+  mx_strategy::Answer answer;  // no classes: parameter names carry paths only
+  for (auto& a : assignments) answer.assignments.push_back({a.node, std::move(a.module), "parameter"});
+  return answer;
 }
 
 mx_usage::UsageOptions options_from(const nlohmann::json& options) {
@@ -25,21 +23,17 @@ mx_usage::UsageOptions options_from(const nlohmann::json& options) {
 
 struct UsageStrategy {
   static constexpr const char* name = "usage";
-  static nlohmann::json assign(const nlohmann::json& request, const mx_strategy::Host& host) {
-    std::vector<std::string> problems;
-    auto graph = mx_usage::graph_from_json(request.value("graph", nlohmann::json()), problems);
-    // Problems decoding the graph view are the host's bug, not the file's;
-    // they are reported once each.
-    for (const auto& p : problems) host.warn(p);
-    auto options = options_from(request.value("options", nlohmann::json()));
-    options.outlines = mx_usage::ModuleOutlines(request.value("modules", nlohmann::json()));
+  static mx_strategy::Answer answer(const mx_strategy::Request& request, const mx_strategy::Host& host) {
+    auto graph = mx_usage::usage_view(request.graph);
+    auto options = options_from(request.options);
+    options.outlines = mx_usage::ModuleOutlines(request.modules);
     auto assignments = mx_usage::assign_by_usage(graph, options);
     size_t by_size = 0;
     for (const auto& a : assignments) by_size += a.by_size;
     host.info(std::to_string(assignments.size() - by_size) + " of " +
               std::to_string(graph.nodes.size()) + " nodes consume named parameters, " +
               std::to_string(by_size) + " renamed weights matched by size and call order");
-    return response_json(assignments);
+    return answer_of(std::move(assignments));
   }
 };
 
@@ -47,7 +41,7 @@ struct UsageStrategy {
 
 MX_PLUGIN_ENTRY {
   return mx_strategy::descriptor<UsageStrategy>(
-      "0.1.0",
+      "0.2.0",
       "parameter usage: a node belongs to the module whose named parameters "
       "it consumes (directly or through Transpose/Cast/DequantizeLinear chains)");
 }

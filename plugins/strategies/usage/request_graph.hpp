@@ -1,6 +1,6 @@
-// The part of the host's graph view (docs/plugin-protocol.md, `graph`) that
-// the usage strategy needs, decoded once from JSON into plain structs so the
-// logic can be unit-tested without building protocol JSON.
+// The part of the graph (mx_strategy::Graph: the host's reader or a JSON
+// request) that the usage strategy needs, copied once into plain structs
+// so the logic can be unit-tested without a host.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -8,7 +8,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
+#include "strategy_graph.hpp"
 
 namespace mx_usage {
 
@@ -21,17 +21,12 @@ struct NodeView {
 struct GraphView {
   std::vector<NodeView> nodes;       // position == the node's index
   std::unordered_set<std::string> initializers;
-  // Shapes from the request's "initializer_shapes" (absent for an older host).
+  // Initializer shapes, when the sender gave them (an older host did not).
   std::unordered_map<std::string, std::vector<int64_t>> shapes;
   // In file order, for the anonymous-weight match (anonymous_weights.hpp).
   std::vector<std::string> initializer_order;
 };
 
-// Decodes `graph`; missing or mistyped fields become empty rather than
-// throwing, and nodes are placed at their "index" when it is valid, so a
-// sparse or reordered list still lines up with the host's numbering.
-// `problems` receives one line per field that had to be ignored.
-GraphView graph_from_json(const nlohmann::json& graph,
-                          std::vector<std::string>& problems);
+GraphView usage_view(const mx_strategy::Graph& graph);
 
 }  // namespace mx_usage

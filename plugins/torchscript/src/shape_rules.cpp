@@ -144,6 +144,37 @@ bool norm_fits(const std::string& kind, const torch::jit::Stack& s) {
   return false;
 }
 
+// aten::rnn_relu / rnn_tanh, the `.input` overload: (input, hx, params,
+// has_biases, num_layers, dropout, train, bidirectional, batch_first) ->
+// (output, hy). rnn_relu's inner relu has no meta kernel in LibTorch 1.13,
+// and a stand-in run costs the whole layer's compute. Output: the input's
+// sequence and batch dims with D * hidden features; hy: hx's shape. The
+// shapes are checked against the parameters (weight_ih_l0 is [H, input]),
+// so a mismatch still gets the CPU kernel's message.
+bool recurrent_rule(const std::string& kind, torch::jit::Stack& s) {
+  if (kind != "aten::rnn_relu" && kind != "aten::rnn_tanh") return false;
+  if (s.size() != 9 || !s[0].isTensor() || !s[1].isTensor() || !s[2].isTensorList() ||
+      !s[4].isInt() || !s[7].isBool() || !s[8].isBool())
+    return false;  // the packed `.data` overload: left to the kernel
+  const at::Tensor x = s[0].toTensor(), hx = s[1].toTensor();
+  const auto params = s[2].toTensorVector();
+  const int64_t layers = s[4].toInt(), dirs = s[7].toBool() ? 2 : 1;
+  const bool batch_first = s[8].toBool();
+  if ((x.dim() != 3 && x.dim() != 2) || hx.dim() != x.dim() || layers < 1) return false;
+  const int64_t hidden = hx.size(-1);
+  if (hx.size(0) != layers * dirs || params.empty() || params[0].dim() != 2 ||
+      params[0].size(0) != hidden || params[0].size(1) != x.size(-1))
+    return false;
+  if (x.dim() == 3 && hx.size(1) != x.size(batch_first ? 0 : 1)) return false;
+  std::vector<int64_t> out(x.sizes().begin(), x.sizes().end());
+  out.back() = dirs * hidden;
+  at::Tensor y = meta_like(x, out), hy = meta_like(hx, hx.sizes());
+  s.clear();
+  s.emplace_back(y);
+  s.emplace_back(hy);
+  return true;
+}
+
 }  // namespace
 
 bool apply_shape_rule(const torch::jit::Node* n, torch::jit::Stack& stack) {
@@ -176,7 +207,7 @@ bool apply_shape_rule(const torch::jit::Node* n, torch::jit::Stack& stack) {
     native_mha(stack);
     return true;
   }
-  return false;
+  return recurrent_rule(kind, stack);
 }
 
 }  // namespace mxts

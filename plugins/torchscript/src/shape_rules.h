@@ -2,7 +2,8 @@
 // device and that would cost model-sized compute on stand-ins: convolutions
 // (their meta dispatch ends in convolution_overrideable), the norms (their
 // meta path reaches native_batch_norm, which has no meta kernel), the fused
-// attention / encoder-layer fast paths. (Python's torch registers meta
+// attention / encoder-layer fast paths, rnn_relu / rnn_tanh (whose relu has
+// no meta kernel). (Python's torch registers meta
 // kernels for these in torch/_meta_registrations.py; LibTorch does not.)
 #pragma once
 #include <torch/script.h>

@@ -27,6 +27,11 @@ using Name = std::string_view;
 constexpr int kDeclared = -1;
 using Writers = std::unordered_map<Name, int>;
 using Scopes = std::vector<const Writers*>;  // enclosing graphs, innermost last
+// What each node reads: values[begin[i] .. begin[i+1]) for node i.
+struct Reads {
+  std::vector<uint32_t> begin;
+  std::vector<Name> values;
+};
 // How many undefined inputs one message lists.
 constexpr size_t kListed = 5;
 
@@ -49,13 +54,13 @@ class StructureCheck {
     const Writers writers = collect_writers(g, scope);
     Scopes inner = enclosing;
     inner.push_back(&writers);
-    std::vector<std::vector<Name>> reads(static_cast<size_t>(g.node_size()));
-    for (int i = 0; i < g.node_size(); ++i) reads[static_cast<size_t>(i)] = node_reads(g, i, inner, scope);
+    const Reads reads = graph_reads(g, inner, scope);
 
     std::unordered_set<Name> from_outside;
     std::vector<std::string> undefined;
     for (int i = 0; i < g.node_size(); ++i)
-      for (Name r : reads[static_cast<size_t>(i)]) {
+      for (uint32_t k = reads.begin[i]; k < reads.begin[i + 1]; ++k) {
+        const Name r = reads.values[k];
         if (writers.count(r)) continue;
         if (defined_in(enclosing, r)) {
           from_outside.insert(r);
@@ -75,6 +80,7 @@ class StructureCheck {
 
   Writers collect_writers(const onnx::GraphProto& g, const std::string& scope) const {
     Writers w;
+    w.reserve(static_cast<size_t>(g.input_size() + g.initializer_size() + 2 * g.node_size()));
     for (const auto& v : g.input()) w.emplace(v.name(), kDeclared);
     for (const auto& t : g.initializer()) w.emplace(t.name(), kDeclared);
     for (const auto& s : g.sparse_initializer()) w.emplace(s.values().name(), kDeclared);
@@ -92,22 +98,28 @@ class StructureCheck {
     return w;
   }
 
-  // Explicit inputs, then what the node's subgraphs read from outside them.
-  std::vector<Name> node_reads(const onnx::GraphProto& g, int i, const Scopes& scopes,
-                               const std::string& scope) {
-    const auto& n = g.node(i);
-    std::vector<Name> reads;
-    for (const auto& in : n.input())
-      if (!in.empty()) reads.push_back(in);  // "" is an omitted optional input
-    for (const auto& a : n.attribute()) {
-      std::vector<const onnx::GraphProto*> subgraphs;
-      if (a.has_g()) subgraphs.push_back(&a.g());
-      for (const auto& sg : a.graphs()) subgraphs.push_back(&sg);
-      for (const auto* sg : subgraphs) {
-        const std::string inner = scope + "subgraph '" + a.name() + "' of node " + node_label(n, i) + ": ";
-        for (Name r : check(*sg, scopes, inner)) reads.push_back(r);
+  // Every node's explicit inputs, then what its subgraphs read from outside
+  // them, in one array (no vector per node: graphs have 10^5+ nodes).
+  Reads graph_reads(const onnx::GraphProto& g, const Scopes& scopes, const std::string& scope) {
+    Reads reads;
+    reads.begin.reserve(static_cast<size_t>(g.node_size()) + 1);
+    reads.values.reserve(static_cast<size_t>(g.node_size()) * 2);
+    for (int i = 0; i < g.node_size(); ++i) {
+      reads.begin.push_back(static_cast<uint32_t>(reads.values.size()));
+      const auto& n = g.node(i);
+      for (const auto& in : n.input())
+        if (!in.empty()) reads.values.push_back(in);  // "" is an omitted optional input
+      for (const auto& a : n.attribute()) {
+        std::vector<const onnx::GraphProto*> subgraphs;
+        if (a.has_g()) subgraphs.push_back(&a.g());
+        for (const auto& sg : a.graphs()) subgraphs.push_back(&sg);
+        for (const auto* sg : subgraphs) {
+          const std::string inner = scope + "subgraph '" + a.name() + "' of node " + node_label(n, i) + ": ";
+          for (Name r : check(*sg, scopes, inner)) reads.values.push_back(r);
+        }
       }
     }
+    reads.begin.push_back(static_cast<uint32_t>(reads.values.size()));
     return reads;
   }
 
@@ -124,28 +136,37 @@ class StructureCheck {
 
   // Kahn's algorithm; the nodes it cannot order lie on or after a cycle,
   // and one cycle among them is named.
-  void check_acyclic(const onnx::GraphProto& g, const Writers& writers,
-                     const std::vector<std::vector<Name>>& reads, const std::string& scope) const {
-    const size_t n = reads.size();
-    std::vector<std::vector<int>> consumers(n);
+  void check_acyclic(const onnx::GraphProto& g, const Writers& writers, const Reads& reads,
+                     const std::string& scope) const {
+    const size_t n = reads.begin.size() - 1;
+    // Each read's writing node (or -1), then consumers as one array.
+    std::vector<int> writer(reads.values.size(), kDeclared);
+    std::vector<uint32_t> consumer_begin(n + 1, 0);
     std::vector<size_t> pending(n, 0);
     for (size_t i = 0; i < n; ++i)
-      for (Name r : reads[i]) {
-        auto it = writers.find(r);
+      for (uint32_t k = reads.begin[i]; k < reads.begin[i + 1]; ++k) {
+        auto it = writers.find(reads.values[k]);
         if (it == writers.end() || it->second == kDeclared) continue;
-        consumers[static_cast<size_t>(it->second)].push_back(static_cast<int>(i));
+        writer[k] = it->second;
+        ++consumer_begin[static_cast<size_t>(it->second) + 1];
         ++pending[i];
       }
+    for (size_t i = 0; i < n; ++i) consumer_begin[i + 1] += consumer_begin[i];
+    std::vector<int> consumers(consumer_begin[n]);
+    std::vector<uint32_t> fill(consumer_begin.begin(), consumer_begin.end() - 1);
+    for (size_t i = 0; i < n; ++i)
+      for (uint32_t k = reads.begin[i]; k < reads.begin[i + 1]; ++k)
+        if (writer[k] != kDeclared) consumers[fill[static_cast<size_t>(writer[k])]++] = static_cast<int>(i);
     std::vector<int> ready;
     for (size_t i = 0; i < n; ++i)
       if (!pending[i]) ready.push_back(static_cast<int>(i));
     size_t ordered = 0;
     while (!ready.empty()) {
-      const int u = ready.back();
+      const size_t u = static_cast<size_t>(ready.back());
       ready.pop_back();
       ++ordered;
-      for (int c : consumers[static_cast<size_t>(u)])
-        if (!--pending[static_cast<size_t>(c)]) ready.push_back(c);
+      for (uint32_t k = consumer_begin[u]; k < consumer_begin[u + 1]; ++k)
+        if (!--pending[static_cast<size_t>(consumers[k])]) ready.push_back(consumers[k]);
     }
     if (ordered == n) return;
     error(scope, "the nodes form a cycle: " + describe_cycle(g, writers, reads, pending) +
@@ -155,8 +176,7 @@ class StructureCheck {
   // Every unordered node has an unordered writer among its inputs, so
   // walking writers backwards from one of them must revisit a node.
   static std::string describe_cycle(const onnx::GraphProto& g, const Writers& writers,
-                                    const std::vector<std::vector<Name>>& reads,
-                                    const std::vector<size_t>& pending) {
+                                    const Reads& reads, const std::vector<size_t>& pending) {
     struct Step { int node; Name value; };  // `node` reads `value`
     std::vector<Step> path;
     std::unordered_map<int, size_t> at;
@@ -165,7 +185,8 @@ class StructureCheck {
     while (!at.count(u)) {
       at[u] = path.size();
       const size_t before = path.size();
-      for (Name r : reads[static_cast<size_t>(u)]) {
+      for (uint32_t k = reads.begin[static_cast<size_t>(u)]; k < reads.begin[static_cast<size_t>(u) + 1]; ++k) {
+        const Name r = reads.values[k];
         auto it = writers.find(r);
         if (it != writers.end() && it->second != kDeclared && pending[static_cast<size_t>(it->second)]) {
           path.push_back({u, r});

@@ -20,8 +20,9 @@ std::string relative_name(const std::string& path, const std::string& ancestor) 
 
 }  // namespace
 
-std::string dynamo_namespace(const hierarchy::ModuleIndex& index, const std::string& module_path,
-                             const std::string& node_name, const std::string& op_type) {
+// Everything before the node's own "name: op": the called modules from the
+// root to the node's module, each "relative name: class/".
+static std::string module_prefix(const hierarchy::ModuleIndex& index, const std::string& module_path) {
   std::vector<const hierarchy::Module*> chain;  // node's module .. root
   for (const auto* m = index.find(module_path); m;) {
     chain.push_back(m);
@@ -39,7 +40,28 @@ std::string dynamo_namespace(const hierarchy::ModuleIndex& index, const std::str
     scope = m.path;
   }
   if (!out.empty()) out += "/";
-  return out + node_name + ": " + op_type;
+  return out;
+}
+
+std::string dynamo_namespace(const hierarchy::ModuleIndex& index, const std::string& module_path,
+                             const std::string& node_name, const std::string& op_type) {
+  return module_prefix(index, module_path) + node_name + ": " + op_type;
+}
+
+std::string DynamoNamespaces::of(const std::string& module_path, const std::string& node_name,
+                                 const std::string& op_type) {
+  if (!any_ || module_path != last_module_) {
+    last_prefix_ = module_prefix(index_, module_path);
+    last_module_ = module_path;
+    any_ = true;
+  }
+  std::string out;
+  out.reserve(last_prefix_.size() + node_name.size() + 2 + op_type.size());
+  out += last_prefix_;
+  out += node_name;
+  out += ": ";
+  out += op_type;
+  return out;
 }
 
 }  // namespace modelexport::model

@@ -13,4 +13,22 @@ namespace modelexport::model {
 std::string dynamo_namespace(const hierarchy::ModuleIndex& index, const std::string& module_path,
                              const std::string& node_name, const std::string& op_type);
 
+// The same for the nodes of one save, in file order: consecutive nodes of
+// one module (the usual case: an op lowers to several nodes) share the
+// part the module contributes (its chain of called modules up to the
+// root), built once for the run instead of once per node. Only the last
+// module is kept: a map of every module's part cost more than it saved on
+// a graph with a module per node or two.
+class DynamoNamespaces {
+ public:
+  explicit DynamoNamespaces(const hierarchy::ModuleIndex& index) : index_(index) {}
+  std::string of(const std::string& module_path, const std::string& node_name,
+                 const std::string& op_type);
+
+ private:
+  const hierarchy::ModuleIndex& index_;
+  std::string last_module_, last_prefix_;  // "…/"
+  bool any_ = false;
+};
+
 }  // namespace modelexport::model

@@ -38,11 +38,15 @@ onnx::ModelProto parse_onnx(std::string_view bytes, const std::string& where) {
 }
 
 std::string serialize_onnx(const onnx::ModelProto& proto, const std::string& where) {
-  if (proto.ByteSizeLong() > static_cast<size_t>(INT_MAX))
+  const size_t size = proto.ByteSizeLong();
+  if (size > static_cast<size_t>(INT_MAX))
     fail(MX_ERR_UNSUPPORTED, where + ": model exceeds protobuf's 2 GB limit; save it to a "
                                      "file with {\"external_data\": true}");
-  std::string out;
-  if (!proto.SerializeToString(&out))
+  // With the sizes just cached: SerializeToString would compute them all
+  // again (a tenth of a 200,000-node save).
+  std::string out(size, '\0');
+  auto* end = proto.SerializeWithCachedSizesToArray(reinterpret_cast<uint8_t*>(out.data()));
+  if (static_cast<size_t>(end - reinterpret_cast<uint8_t*>(out.data())) != size)
     fail(MX_ERR_INTERNAL, where + ": protobuf serialization failed");
   return out;
 }

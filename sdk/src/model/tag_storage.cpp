@@ -47,15 +47,14 @@ MetadataEntries foreign_entries(const onnx::NodeProto& node, bool drop_namespace
 }
 
 void store_on_node(onnx::NodeProto& node, const hierarchy::NodeRecord* record,
-                   const hierarchy::ModuleIndex& index, TagStorage storage) {
+                   DynamoNamespaces& namespaces, TagStorage storage) {
   const bool as_metadata = record && storage == TagStorage::metadata;
   MetadataEntries entries = foreign_entries(node, as_metadata);
   if (as_metadata) {
     entries.emplace_back(kModuleKey, record->module);
     entries.emplace_back(kTagKey, record->tag);
     entries.emplace_back(kEvidenceKey, hierarchy::evidence_name(record->evidence));
-    entries.emplace_back(kNamespaceKey,
-                         dynamo_namespace(index, record->module, node.name(), node.op_type()));
+    entries.emplace_back(kNamespaceKey, namespaces.of(record->module, node.name(), node.op_type()));
   }
   write_node_metadata(node, entries);
   if (has_our_doc_string(node)) node.clear_doc_string();
@@ -164,8 +163,9 @@ void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc,
       walked.insert(path);
     }
   const hierarchy::ModuleIndex index(doc.modules, walked);
+  DynamoNamespaces namespaces(index);
   for (int i = 0; i < nodes->size(); ++i)
-    store_on_node(*nodes->Mutable(i), records[static_cast<size_t>(i)], index, storage);
+    store_on_node(*nodes->Mutable(i), records[static_cast<size_t>(i)], namespaces, storage);
   store_model_metadata(proto, doc, storage);
 }
 

@@ -1,5 +1,6 @@
 #include "registry/host_api.hpp"
 #include "registry/plugin_progress.hpp"
+#include "registry/strategy_route.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -32,7 +33,7 @@ void host_log_fn(void* /*context*/, int32_t level, const char* message) {
 const mx_host_api table = {
     sizeof(mx_host_api), MX_PLUGIN_ABI_MAJOR, MX_PLUGIN_ABI_MINOR,
     MODELEXPORT_VERSION_STRING, host_alloc_fn, host_free_fn, host_log_fn,
-    nullptr, host_progress};
+    nullptr, host_progress, host_graph, host_answer};
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include "registry/descriptor_check.hpp"
 #include "registry/host_api.hpp"
 #include "registry/plugin_output.hpp"
+#include "registry/strategy_route.hpp"
 #include "util/error.hpp"
 
 namespace modelexport {
@@ -112,6 +113,18 @@ PluginReply Plugin::run(const std::string& request) const {
   return call_run(request);
 }
 
+bool Plugin::reads_graph() const {
+  // An older plugin's flags never meant this bit.
+  return is_strategy() && descriptor_->abi_minor >= 2 &&
+         (descriptor_->flags & MX_PLUGIN_FLAG_GRAPH_READER) != 0;
+}
+
+void Plugin::run_with_reader(const std::string& request, const mx_graph_reader& graph,
+                             const mx_strategy_answer& answer) const {
+  StrategyRouteScope route(&graph, &answer);
+  run(request);  // the answers are in `answer`; a JSON text is not read
+}
+
 nlohmann::json Plugin::run_json(const nlohmann::json& request, std::string* bytes) const {
   return run_json_text(dump_text(request), bytes);
 }
@@ -140,6 +153,7 @@ nlohmann::json Plugin::describe() const {
           {"abi", std::to_string(descriptor_->abi_major) + "." +
                       std::to_string(descriptor_->abi_minor)},
           {"thread_safe", (descriptor_->flags & MX_PLUGIN_FLAG_THREAD_SAFE) != 0},
+          {"graph_reader", reads_graph()},
           {"status", "loaded"}};
 }
 

@@ -50,6 +50,14 @@ class Plugin {
   nlohmann::json run_json_text(const std::string& request,
                                std::string* bytes = nullptr) const;
 
+  // ABI 1.2 strategies: one "assign" run whose request has no "graph"; the
+  // plugin reads `graph` and answers into `answer` through the host table
+  // (registry/strategy_route.hpp). Errors as run().
+  void run_with_reader(const std::string& request, const mx_graph_reader& graph,
+                       const mx_strategy_answer& answer) const;
+  // Declared MX_PLUGIN_FLAG_GRAPH_READER (meaningful from ABI 1.2 on).
+  bool reads_graph() const;
+
   const std::string& name() const { return name_; }
   const std::string& path() const { return path_; }
   uint32_t kind() const { return descriptor_->kind; }

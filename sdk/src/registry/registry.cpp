@@ -18,7 +18,8 @@ std::string canonical_file(const std::string& path) {
 }  // namespace
 
 Registry::Registry(const RegistryOptions& options)
-    : dirs_(discovery_dirs(options.discover, options.plugin_dirs)) {
+    : dirs_(discovery_dirs(options.discover, options.plugin_dirs)),
+      graph_reader_(options.graph_reader) {
   for (const auto& dir : dirs_)
     for (const auto& file : plugin_files(dir)) load(file);
 }

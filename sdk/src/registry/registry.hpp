@@ -17,6 +17,7 @@ namespace modelexport {
 struct RegistryOptions {
   bool discover = true;                  // install dir + MODELEXPORT_PLUGIN_PATH
   std::vector<std::string> plugin_dirs;  // scanned after those
+  bool graph_reader = true;              // false: strategies get JSON text (1.0 protocol)
 };
 
 class Registry {
@@ -40,6 +41,10 @@ class Registry {
   // NOT_FOUND messages.
   std::string names_of_kind(uint32_t kind) const;
 
+  // Whether strategies that can read the graph through the host do
+  // (RegistryOptions::graph_reader).
+  bool graph_reader() const { return graph_reader_; }
+
  private:
   struct Attempt {
     std::string path;
@@ -51,6 +56,7 @@ class Registry {
 
   mutable std::mutex mutex_;
   std::vector<std::string> dirs_;
+  bool graph_reader_ = true;
   std::vector<std::unique_ptr<Plugin>> plugins_;
   std::vector<std::string> loaded_files_;  // canonical paths of plugins_
   std::vector<Attempt> attempts_;

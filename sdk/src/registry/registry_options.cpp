@@ -32,6 +32,9 @@ RegistryOptions parse_registry_options(const char* options_json) {
         if (!dir.is_string()) fail(MX_ERR_INVALID_ARGUMENT, "\"plugin_dirs\" must be an array of strings");
         out.plugin_dirs.push_back(dir.get<std::string>());
       }
+    } else if (key == "graph_reader") {
+      if (!value.is_boolean()) fail(MX_ERR_INVALID_ARGUMENT, "\"graph_reader\" must be true or false");
+      out.graph_reader = value.get<bool>();
     } else {
       fail(MX_ERR_INVALID_ARGUMENT, "unknown registry option '" + key + "'");
     }

@@ -358,17 +358,38 @@ class DataPathRule {
   // module or a single data value (see arithmetic_fits).
   bool lowers_to(const std::string& module, size_t n, const std::vector<size_t>& producers,
                  bool with_parameters) const {
-    if (facts_.empty_forward(module)) return false;
     const std::string& op = g_.nodes[n].op_type;
-    bool yes = false;
+    return can_lower(module, op, with_parameters) &&
+           (!is_arithmetic(op) || arithmetic_fits(n, producers, module));
+  }
+
+  // lowers_to without the arithmetic check: what does not depend on the node.
+  bool can_lower(const std::string& module, const std::string& op, bool with_parameters) const {
+    if (facts_.empty_forward(module)) return false;
     if (facts_.parameter_free(module)) {
       auto ops = ops_of_module_class(facts_.class_of(module));
-      yes = std::find(ops.begin(), ops.end(), op) != ops.end();
+      if (std::find(ops.begin(), ops.end(), op) != ops.end()) return true;
     }
-    if (!yes && facts_.is_leaf(module) && !facts_.closed_leaf(module) &&
-        (with_parameters || facts_.parameter_free(module)))
-      yes = facts_.can_run(module, op) == ModuleFacts::Answer::yes;
-    return yes && (!is_arithmetic(op) || arithmetic_fits(n, producers, module));
+    return facts_.is_leaf(module) && !facts_.closed_leaf(module) &&
+           (with_parameters || facts_.parameter_free(module)) &&
+           facts_.can_run(module, op) == ModuleFacts::Answer::yes;
+  }
+
+  // The children of `x` that could lower to `op` without parameters, in
+  // children order, found once per (x, op): a ModuleList of 50,000 layers
+  // used to be scanned again for every data node (200,000 nodes tagged by
+  // `usage`: more than ten minutes).
+  const std::vector<const std::string*>& lowering_children(const std::string& x,
+                                                           const std::string& op) const {
+    std::string key = x;
+    key += '\0';
+    key += op;
+    auto it = lowering_children_.find(key);
+    if (it != lowering_children_.end()) return it->second;
+    std::vector<const std::string*> found;
+    for (const auto& child : facts_.children(x))
+      if (can_lower(child, op, false)) found.push_back(&child);
+    return lowering_children_.emplace(std::move(key), std::move(found)).first->second;
   }
 
   // A parameter-free child module whose class lowers to this op, searched
@@ -377,9 +398,10 @@ class DataPathRule {
   std::optional<std::string> matching_child(size_t n, const std::vector<size_t>& producers,
                                             std::string x, const std::string& m,
                                             const std::string& limit) const {
+    const std::string& op = g_.nodes[n].op_type;
     for (;;) {
-      for (const auto& child : facts_.children(x))
-        if (lowers_to(child, n, producers, false)) return child;
+      for (const std::string* child : lowering_children(x, op))
+        if (!is_arithmetic(op) || arithmetic_fits(n, producers, *child)) return *child;
       if (x.empty() || (is_ancestor_or_self(x, m) && is_ancestor_or_self(x, limit)))
         return std::nullopt;
       x = parent_path(x);
@@ -429,6 +451,7 @@ class DataPathRule {
   const std::vector<bool>& side_;
   std::vector<size_t> next_evidence_;
   std::unordered_map<std::string_view, std::vector<size_t>> value_consumers_;
+  mutable std::unordered_map<std::string, std::vector<const std::string*>> lowering_children_;
 };
 
 }  // namespace

@@ -8,11 +8,11 @@
 #include "tagging/graph_topology.hpp"
 #include "tagging/hierarchy_document.hpp"
 #include "tagging/propagation.hpp"
+#include "tagging/strategy_call.hpp"
 #include "tagging/strategy_response.hpp"
 #include "tagging/strategy_selection.hpp"
 #include "tagging/supplied_hierarchy.hpp"
 #include "util/error.hpp"
-#include "util/json_text.hpp"
 #include "util/warn.hpp"
 
 namespace modelexport {
@@ -50,22 +50,6 @@ const json& supplied_modules(const TagOptions& options) {
   return options.hierarchy.is_null() ? none : options.hierarchy.at("modules");
 }
 
-// The strategy request (docs/plugin-protocol.md) for the graph of `proto`:
-// {"graph", "modules", "operation", "options", "schema"}, written directly
-// as text, keys in the order nlohmann::json dumps them.
-std::string strategy_request_text(const onnx::ModelProto& proto, const TagOptions& options) {
-  std::string text;
-  text.reserve(static_cast<size_t>(proto.graph().node_size()) * 160 + 1024);
-  text += "{\"graph\":";
-  append_strategy_graph_text(proto, text);
-  text += ",\"modules\":";
-  text += dump_text(supplied_modules(options));
-  text += ",\"operation\":\"assign\",\"options\":";
-  text += dump_text(options.strategy_options);
-  text += ",\"schema\":\"modelexport.strategy-request/1\"}";
-  return text;
-}
-
 struct Tagged {
   std::vector<Assignment> assignments;
   ModuleTree tree;
@@ -73,8 +57,10 @@ struct Tagged {
 };
 
 // Strategies → validated assignments → propagation → module tree.
-Tagged run_strategies(const Registry& registry, const std::string& strategy, const GraphView& view,
-                      const std::string& request, TagOptions& options, Progress& progress) {
+Tagged run_strategies(const Registry& registry, const std::string& strategy,
+                      const onnx::ModelProto& proto, const GraphView& view,
+                      TagOptions& options, Progress& progress) {
+  StrategyCall call(proto, view, supplied_modules(options), options.strategy_options);
   std::vector<const Plugin*> plugins = select_strategies(registry, strategy);
   std::vector<StrategyAnswer> answers;
   TaggingProvenance provenance{strategy, {}, json::object()};
@@ -82,8 +68,7 @@ Tagged run_strategies(const Registry& registry, const std::string& strategy, con
   for (const Plugin* plugin : plugins) {
     progress.report("tag", "strategies", ran++, plugins.size());
     try {
-      answers.push_back(parse_strategy_response(plugin->name(), plugin->run_json_text(request),
-                                                view.nodes.size()));
+      answers.push_back(call.ask(registry, *plugin));
     } catch (const Error& e) {
       // Under "auto" the user named no strategy: one that fails (a broken
       // third-party plugin) is skipped, named, and the others still run.
@@ -129,12 +114,7 @@ void tag_model(const Registry& registry, const std::string& strategy, mx_model* 
   modelexport::model::check_graph_structure(model->proto, modelexport::model::display_name(*model));
   const onnx::ModelProto& proto = model->proto;
   GraphView view = graph_view_of(proto);
-  const std::string request = strategy_request_text(proto, options);
-  // The supplied modules are in the request and in the tree: their JSON
-  // (the largest copy of a million-module hierarchy) goes before the
-  // strategies run.
-  if (options.hierarchy.is_object()) options.hierarchy.erase("modules");
-  Tagged t = run_strategies(registry, strategy, view, request, options, progress);
+  Tagged t = run_strategies(registry, strategy, proto, view, options, progress);
   hierarchy::Document doc =
       build_document(std::move(view), std::move(t.assignments), t.tree, t.provenance);
   modelexport::model::set_hierarchy(*model, std::move(doc), "hierarchy");

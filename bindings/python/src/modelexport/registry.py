@@ -15,18 +15,22 @@ class Registry:
 
     ``discover`` scans the install's plugin directory and every directory of
     ``MODELEXPORT_PLUGIN_PATH``; ``plugin_dirs`` are scanned after those.
-    Refused plugins do not raise: they are listed by :meth:`plugins`.
+    ``graph_reader=False`` sends every strategy the graph as JSON text
+    instead of letting those that can (plugin ABI 1.2) read it through the
+    host; results are the same. Refused plugins do not raise: they are
+    listed by :meth:`plugins`.
     """
 
     __slots__ = ("_handle", "_lib", "__weakref__")
 
     def __init__(self, *, discover: Optional[bool] = None,
                  plugin_dirs: Optional[Iterable[PathLike]] = None,
+                 graph_reader: Optional[bool] = None,
                  options: Optional[Mapping[str, Any]] = None) -> None:
         self._handle: Optional[int] = None
         self._lib: Library = library()
         dirs = [os.fspath(d) for d in plugin_dirs] if plugin_dirs is not None else None
-        opts = options_json(options, discover=discover, plugin_dirs=dirs)
+        opts = options_json(options, discover=discover, plugin_dirs=dirs, graph_reader=graph_reader)
         out = ctypes.c_void_p()
         self._lib.check(self._lib.mx_registry_create(opts, ctypes.byref(out)))
         self._handle = out.value
@@ -34,9 +38,11 @@ class Registry:
     @classmethod
     def create(cls, *, discover: Optional[bool] = None,
                plugin_dirs: Optional[Iterable[PathLike]] = None,
+               graph_reader: Optional[bool] = None,
                options: Optional[Mapping[str, Any]] = None) -> "Registry":
         """Same as the constructor (mirrors mx_registry_create)."""
-        return cls(discover=discover, plugin_dirs=plugin_dirs, options=options)
+        return cls(discover=discover, plugin_dirs=plugin_dirs, graph_reader=graph_reader,
+                   options=options)
 
     # -- lifetime -------------------------------------------------------------
 

@@ -33,7 +33,7 @@ pub const MX_ERR_CANCELLED: mx_code = 10;
 
 /// Plugin ABI (`modelexport/plugin.h`), for hosts that inspect listings.
 pub const MX_PLUGIN_ABI_MAJOR: u32 = 1;
-pub const MX_PLUGIN_ABI_MINOR: u32 = 1;
+pub const MX_PLUGIN_ABI_MINOR: u32 = 2;
 
 /// Opaque status object (NULL means success).
 #[repr(C)]

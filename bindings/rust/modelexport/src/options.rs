@@ -357,6 +357,13 @@ impl RegistryOptions {
         self.object.set("plugin_dirs", self.dirs.clone());
         self
     }
+    /// Whether strategies that can read the graph through the host do
+    /// (plugin ABI 1.2, default true); false sends every strategy the
+    /// graph as JSON text. Results are the same.
+    pub fn graph_reader(mut self, graph_reader: bool) -> Self {
+        self.object.set("graph_reader", graph_reader);
+        self
+    }
 }
 json_options!(RegistryOptions);
 
@@ -382,6 +389,8 @@ mod tests {
         assert_eq!(v, serde_json::json!({"tag_storage": "doc_string", "sidecar": false, "future_key": 1}));
         let v: Value = serde_json::from_str(&RegistryOptions::new().discover(false).plugin_dir("/a \"b\"").to_json().unwrap()).unwrap();
         assert_eq!(v, serde_json::json!({"discover": false, "plugin_dirs": ["/a \"b\""]}));
+        let v: Value = serde_json::from_str(&RegistryOptions::new().graph_reader(false).to_json().unwrap()).unwrap();
+        assert_eq!(v, serde_json::json!({"graph_reader": false}));
     }
 
     #[test]

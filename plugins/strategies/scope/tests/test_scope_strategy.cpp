@@ -11,25 +11,30 @@ using nlohmann::json;
 
 namespace {
 
+// The strategy on a JSON graph of nodes named `names`, with the supplied
+// tree `modules`; the answer as the JSON response the plugin would send.
+json assign(const json& graph, const json& modules = json::array()) {
+  return mx_strategy::answer_json(mx_scope::assign_from_scopes(mx_strategy::JsonGraph(graph), modules));
+}
+
 json request(const std::vector<std::string>& names, const std::vector<std::string>& modules) {
   json nodes = json::array(), mods = json::array();
   for (size_t i = 0; i < names.size(); ++i) nodes.push_back({{"index", i}, {"name", names[i]}});
   for (const auto& m : modules) mods.push_back({{"path", m}, {"class", ""}});
-  return {{"operation", "assign"}, {"graph", {{"nodes", nodes}}}, {"modules", mods}};
+  return assign({{"nodes", nodes}}, mods);
 }
 
 }  // namespace
 
 TEST_CASE("assign leaves scope-less nodes out and tags the rest 'scope'") {
-  json r = mx_scope::assign_from_scopes(
-      request({"/encoder/layer.0/dense/MatMul", "Constant_1", "/Mul"}, {}));
+  json r = request({"/encoder/layer.0/dense/MatMul", "Constant_1", "/Mul"}, {});
   CHECK(r["schema"] == "modelexport.strategy-response/1");
   REQUIRE(r["assignments"].size() == 2);
   CHECK(r["assignments"][0] == json{{"node", 0}, {"module", "encoder.layer.0.dense"},
                                     {"evidence", "scope"}});
   // "/Mul": the root's own forward; "Constant_1" (no slash): no evidence.
   CHECK(r["assignments"][1] == json{{"node", 2}, {"module", ""}, {"evidence", "scope"}});
-  json with_tree = mx_scope::assign_from_scopes(request({"/Mul"}, {"", "encoder"}));
+  json with_tree = request({"/Mul"}, {"", "encoder"});
   REQUIRE(with_tree["assignments"].size() == 1);
   CHECK(with_tree["assignments"][0]["module"] == "");
 }
@@ -53,9 +58,8 @@ TEST_CASE("ambiguous descendants are not guessed") {
 }
 
 TEST_CASE("with modules, an unresolvable scope is left to propagation") {
-  json r = mx_scope::assign_from_scopes(
-      request({"/decoder/MatMul", "/encoder/attn/MatMul"}, {"", "encoder", "encoder.blocks",
-                                                           "encoder.blocks.attn"}));
+  json r = request({"/decoder/MatMul", "/encoder/attn/MatMul"},
+                   {"", "encoder", "encoder.blocks", "encoder.blocks.attn"});
   REQUIRE(r["assignments"].size() == 1);
   CHECK(r["assignments"][0]["module"] == "encoder.blocks.attn");
 }
@@ -81,7 +85,7 @@ TEST_CASE("without a tree, a scope repeating a parameter-free sibling is its rep
   for (size_t i = 0; i < names.size(); ++i) nodes.push_back({{"index", i}, {"name", names[i]}});
   json graph = {{"nodes", nodes},
                 {"initializers", {"h.0.ln_1.weight", "h.0.ln.weight", "block.conv.weight", "onnx::Conv_7"}}};
-  json r = mx_scope::assign_from_scopes({{"operation", "assign"}, {"graph", graph}});
+  json r = assign(graph);
   std::vector<std::string> got;
   for (const auto& a : r["assignments"]) got.push_back(a["module"]);
   CHECK(got == std::vector<std::string>{"layer1.0.relu", "layer1.0.relu", "layer1.0.relu", "h.0.ln_1",

@@ -1,0 +1,38 @@
+// Where a strategy that reads the graph through the host (plugin ABI 1.2)
+// puts its answers: mx_strategy_answer over a StrategyAnswer, with the
+// checks parse_strategy_response applies to a JSON answer (node in range
+// and placed once, a valid module path, evidence a strategy may claim).
+// A refused answer is kept (the first one) and reported by the tagger as
+// the plugin's fault, however the plugin then ends its run.
+#pragma once
+#include <string>
+
+#include "modelexport/plugin.h"
+#include "tagging/strategy_response.hpp"
+
+namespace modelexport {
+
+class StrategyAnswerSink {
+ public:
+  explicit StrategyAnswerSink(size_t node_count);
+  StrategyAnswerSink(const StrategyAnswerSink&) = delete;
+  StrategyAnswerSink& operator=(const StrategyAnswerSink&) = delete;
+
+  const mx_strategy_answer& table() const { return table_; }
+  // "" while every answer was accepted, else what was wrong with the first.
+  const std::string& refusal() const { return refusal_; }
+  StrategyAnswer take() { return std::move(answer_); }
+
+  // The table's work (MX_OK, or MX_ERR_PLUGIN after recording the refusal).
+  int32_t assign(uint64_t node, std::string module, const char* evidence);
+  int32_t module_class(std::string path, std::string class_name);
+
+ private:
+  int32_t refuse(std::string what);
+
+  StrategyAnswer answer_;
+  std::string refusal_;
+  mx_strategy_answer table_;
+};
+
+}  // namespace modelexport

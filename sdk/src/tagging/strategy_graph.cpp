@@ -1,0 +1,139 @@
+#include "tagging/strategy_graph.hpp"
+
+#include "model/node_metadata.hpp"
+#include "util/utf8.hpp"
+
+namespace modelexport {
+namespace {
+
+const StrategyGraph& self(const void* graph) { return *static_cast<const StrategyGraph*>(graph); }
+
+mx_text none() { return mx_text{nullptr, 0}; }
+
+mx_text view_text(const std::string& s) { return mx_text{s.c_str(), s.size()}; }
+
+bool in_range(uint64_t i, size_t size) { return i < size; }
+
+uint64_t node_count(const void* g) { return self(g).view().nodes.size(); }
+
+mx_text node_name(const void* g, uint64_t n) {
+  const auto& nodes = self(g).view().nodes;
+  return in_range(n, nodes.size()) ? view_text(nodes[n].name) : none();
+}
+
+mx_text node_op_type(const void* g, uint64_t n) {
+  const auto& nodes = self(g).view().nodes;
+  return in_range(n, nodes.size()) ? view_text(nodes[n].op_type) : none();
+}
+
+mx_text node_domain(const void* g, uint64_t n) {
+  const auto& graph = self(g).graph();
+  return in_range(n, graph.node_size()) ? self(g).text(graph.node(n).domain()) : none();
+}
+
+mx_text node_doc_string(const void* g, uint64_t n) {
+  const auto& graph = self(g).graph();
+  return in_range(n, graph.node_size()) ? self(g).text(graph.node(n).doc_string()) : none();
+}
+
+uint64_t node_input_count(const void* g, uint64_t n) {
+  const auto& nodes = self(g).view().nodes;
+  return in_range(n, nodes.size()) ? nodes[n].inputs.size() : 0;
+}
+
+mx_text node_input(const void* g, uint64_t n, uint64_t i) {
+  const auto& nodes = self(g).view().nodes;
+  if (!in_range(n, nodes.size()) || !in_range(i, nodes[n].inputs.size())) return none();
+  return view_text(nodes[n].inputs[i]);
+}
+
+uint64_t node_output_count(const void* g, uint64_t n) {
+  const auto& nodes = self(g).view().nodes;
+  return in_range(n, nodes.size()) ? nodes[n].outputs.size() : 0;
+}
+
+mx_text node_output(const void* g, uint64_t n, uint64_t i) {
+  const auto& nodes = self(g).view().nodes;
+  if (!in_range(n, nodes.size()) || !in_range(i, nodes[n].outputs.size())) return none();
+  return view_text(nodes[n].outputs[i]);
+}
+
+uint64_t node_metadata_count(const void* g, uint64_t n) {
+  const auto* metadata = self(g).metadata(n);
+  return metadata ? metadata->size() : 0;
+}
+
+mx_text node_metadata_key(const void* g, uint64_t n, uint64_t i) {
+  const auto* metadata = self(g).metadata(n);
+  return metadata && in_range(i, metadata->size()) ? view_text((*metadata)[i].first) : none();
+}
+
+mx_text node_metadata_value(const void* g, uint64_t n, uint64_t i) {
+  const auto* metadata = self(g).metadata(n);
+  return metadata && in_range(i, metadata->size()) ? view_text((*metadata)[i].second) : none();
+}
+
+uint64_t initializer_count(const void* g) { return self(g).view().initializers.size(); }
+
+mx_text initializer_name(const void* g, uint64_t i) {
+  const auto& names = self(g).view().initializers;
+  return in_range(i, names.size()) ? view_text(names[i]) : none();
+}
+
+uint64_t initializer_rank(const void* g, uint64_t i) {
+  const auto& graph = self(g).graph();
+  return in_range(i, graph.initializer_size()) ? graph.initializer(i).dims_size() : 0;
+}
+
+int64_t initializer_dim(const void* g, uint64_t i, uint64_t d) {
+  const auto& graph = self(g).graph();
+  if (!in_range(i, graph.initializer_size())) return -1;
+  const auto& dims = graph.initializer(i).dims();
+  return in_range(d, dims.size()) ? dims[d] : -1;
+}
+
+uint64_t graph_input_count(const void* g) { return self(g).graph().input_size(); }
+
+mx_text graph_input(const void* g, uint64_t i) {
+  const auto& graph = self(g).graph();
+  return in_range(i, graph.input_size()) ? self(g).text(graph.input(i).name()) : none();
+}
+
+uint64_t graph_output_count(const void* g) { return self(g).graph().output_size(); }
+
+mx_text graph_output(const void* g, uint64_t i) {
+  const auto& graph = self(g).graph();
+  return in_range(i, graph.output_size()) ? self(g).text(graph.output(i).name()) : none();
+}
+
+}  // namespace
+
+StrategyGraph::StrategyGraph(const onnx::ModelProto& proto, const GraphView& view)
+    : proto_(proto), view_(view) {
+  reader_ = mx_graph_reader{sizeof(mx_graph_reader), this,
+                            node_count, node_name, node_op_type, node_domain, node_doc_string,
+                            node_input_count, node_input, node_output_count, node_output,
+                            node_metadata_count, node_metadata_key, node_metadata_value,
+                            initializer_count, initializer_name, initializer_rank, initializer_dim,
+                            graph_input_count, graph_input, graph_output_count, graph_output};
+}
+
+mx_text StrategyGraph::text(const std::string& s) const {
+  if (is_valid_utf8(s)) return view_text(s);
+  std::lock_guard<std::mutex> lock(replaced_mutex_);
+  return view_text(replaced_.emplace_back(to_valid_utf8(s)));
+}
+
+const StrategyGraph::Metadata* StrategyGraph::metadata(uint64_t node) const {
+  const auto& graph = proto_.graph();
+  if (!in_range(node, graph.node_size())) return nullptr;
+  std::call_once(metadata_once_, [&] {
+    metadata_.resize(graph.node_size());
+    for (int i = 0; i < graph.node_size(); ++i)
+      for (auto& [key, value] : model::read_node_metadata(graph.node(i)))
+        metadata_[i].emplace_back(to_valid_utf8(key), to_valid_utf8(value));
+  });
+  return &metadata_[node];
+}
+
+}  // namespace modelexport
