@@ -13,21 +13,40 @@ to it is printed per size. CPU time (user + sys of the child) is the figure
 compared: on a shared machine wall time mostly measures the neighbours. Not
 asserted by any test.
 
-Measured 2026-11-25 (Debian 12, 2 shared cores, RelWithDebInfo build; the
-machine was quiet, wall ~ CPU), CPU seconds / peak RSS / ratio to json.load:
+Measured 2026-11-25 (Debian 12, 2 shared cores, RelWithDebInfo build, the
+machine quiet: wall ~ CPU), CPU seconds / peak RSS / ratio to json.load;
+"before" is main at 2a253bb (strategies through the host, ABI 1.2), run
+in the same session with --cli/--plugins pointing at its build:
 
-    modules  json.load       inspect --json           tag --hierarchy
-    10k      0.03 s   30 MB  0.08 s    30 MB  2.5x    0.16 s   40 MB   5.4x
-    100k     0.17 s   70 MB  0.82 s   155 MB  4.9x    2.29 s  278 MB  13.7x
-    1M       2.64 s  614 MB  10.4 s  1087 MB  3.9x    32.2 s  2593 MB 12.2x
+    modules  json.load      inspect --json                 tag --hierarchy
+                            before          after          before            after
+    10k      0.03 s  29 MB  0.07 s   2.6x   0.05 s  1.8x   0.16 s    5.5x    0.10 s   3.4x
+    100k     0.18 s  70 MB  0.85 s   4.7x   0.49 s  2.6x   2.12 s   11.9x    1.02 s   5.4x
+    1M       2.5 s  614 MB  10.3 s   4.0x   5.8 s   2.3x   30.3 s   11.8x    11.6 s   4.6x
+    1M peak RSS             1087 MB         994 MB         2178 MB           2290 MB
 
-Before this round (main at d071f2d, same machine, busier): inspect 0.12 /
-1.31 / 13.2 s, tag 0.34 / 4.25 / 41.3 s (2.7 GB). Linear (each step ~10x
-modules, ~11-14x CPU, as the baseline's own 5.5x/15.8x shows the machine's
-memory effects), but a million modules still take 10 s to inspect and 32 s
-to tag: the remaining time is spread over a dozen million-entry hash tables
-and DOMs (the supplied tree is parsed by the host and again by every
-strategy plugin, checked twice, completed twice), not one hot spot.
+Growth 10k -> 100k -> 1M (CPU): inspect 9.4x, 11.9x; tag 10.2x, 11.3x;
+json.load itself 6.5x, 13.1x (the machine's memory effects at 1M). The
+outputs (tagged model, sidecar, inspect --json) are byte-identical to
+before at 10k and 100k (--keep DIR on both builds, cmp; inspect's "file"
+line names DIR).
+
+The round before (main at 45ab68d): inspect 10.4 s, tag 32.2 s at 1M; the
+one before that, 13.2 s and 41.3 s. What changed this round: a sidecar is read straight into the Document (SAX) and its
+modules are checked once; the supplied tree is parsed once, checked as
+it will be completed (string compares; the full problem list only for a
+tree that may be broken), then completed and moved into the document
+(not checked, rebuilt, re-parsed per entry); propagation reads the
+supplied modules from that tree; every module index is one flat table
+(hierarchy/path_table.hpp) built once per pass and shared by the checks
+and tags, each parent looked up once; inspect streams its rows.
+Where tag's 1M time went in one instrumented run (wall, before merging
+ABI 1.2): loading the input and its sidecar 1.7 s, the supplied hierarchy
+2.8 s (its nlohmann DOM, still what the strategy call reads, about half),
+the strategy request and plugin 3.1 s, freeing the DOM 0.65 s,
+propagation 1.1 s (facts of a million modules), document and
+set_hierarchy 0.8 s, saving ~1.5 s. Peak RSS of tag is not down: the tree of parsed modules
+lives beside the supplied JSON for the whole run (+5% at 1M).
 
     .venv/bin/python benchmarks/module_scale.py                      # 10k, 100k, 1M
     .venv/bin/python benchmarks/module_scale.py --sizes 10000 100000 --cli build/sdk/modelexport

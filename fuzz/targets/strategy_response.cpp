@@ -82,7 +82,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     StrategyAnswer combined = combine_answers({empty, answer}, n);
     std::vector<Assignment> assignments =
         propagate(view, std::move(combined.assignments), json::array());
-    ModuleTree tree(json::array(), combined.classes);
+    ModuleTree tree(combined.classes);
     for (const auto& a : assignments) tree.add_path(a.module);
     document = build_document(std::move(view), std::move(assignments), tree,
                               {"fuzz", {"fuzz"}, json::object()});

@@ -67,18 +67,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const auto text = nlohmann::json::parse(data, data + size, nullptr, false);
   if (text.is_discarded()) return 0;
   try {
-    const nlohmann::json doc = load_supplied_hierarchy(text);
-    if (doc.is_null()) return 0;
+    SuppliedHierarchy supplied = load_supplied_hierarchy(text);
+    if (supplied.document.is_null()) return 0;
+    const nlohmann::json& doc = supplied.document;
     const Fixture& f = fixture();
     auto result = propagate(f.graph, f.placed, doc.at("modules"));
     if (result.size() != f.graph.nodes.size())
       mxfuzz::finding("propagate", "node count changed");
-    ModuleTree tree(doc.at("modules"), {});
+    ModuleTree& tree = *supplied.tree;
     for (const auto& a : result) {
       if (!is_valid_module_path(a.module))
         mxfuzz::finding("propagate", "invalid module path '" + a.module + "'");
       tree.add_path(a.module);
     }
+    // The modules tagging would write (checked above: never a schema error).
+    (void)tree.take_modules();
   } catch (const Error& e) {
     if (e.code() == MX_ERR_INTERNAL) mxfuzz::finding("supplied hierarchy", e.what());
   } catch (const std::exception& e) {

@@ -24,6 +24,20 @@ struct G {
 
 Assignment A(const std::string& m, const std::string& e = "scope") { return {m, e}; }
 
+// Propagation with supplied modules, read from their JSON and from the
+// module tree tagging keeps them in: the same answer both ways.
+std::vector<Assignment> with_modules(const GraphView& view, const Assignments& a,
+                                     const nlohmann::json& modules) {
+  auto from_json = propagate(view, a, modules);
+  auto from_tree = propagate(view, a, ModuleTree::from_entries(modules));
+  REQUIRE(from_json.size() == from_tree.size());
+  for (size_t i = 0; i < from_json.size(); ++i) {
+    CHECK(from_json[i].module == from_tree[i].module);
+    CHECK(from_json[i].evidence == from_tree[i].evidence);
+  }
+  return from_json;
+}
+
 void check(const Assignment& got, const std::string& module, const std::string& evidence) {
   CHECK(got.module == module);
   CHECK(got.evidence == evidence);
@@ -193,7 +207,7 @@ TEST_CASE("with a module tree, a parameter-free child whose class matches takes 
        module("b.relu", "ReLU", 0), module("b.conv2", "Conv2d", 10)});
   Assignments a = {A("b.conv", "parameter"), std::nullopt, A("b.conv2", "parameter"),
                    std::nullopt, std::nullopt};
-  auto with_tree = propagate(g.view, a, modules);
+  auto with_tree = with_modules(g.view, a, modules);
   check(with_tree[1], "b.relu", "propagated");
   check(with_tree[3], "b", "propagated");  // residual Add: not the ReLU's
   check(with_tree[4], "b.relu", "propagated");
@@ -214,7 +228,7 @@ TEST_CASE("GELU pattern goes to the activation module, pure containers own nothi
   Assignments a(g.view.nodes.size());
   a[0] = A("seq.0", "parameter");
   a[9] = A("seq.2", "parameter");
-  auto r = propagate(g.view, a, modules);
+  auto r = with_modules(g.view, a, modules);
   for (size_t i : {1, 2, 3, 4, 5, 6, 7, 8}) {
     INFO("node " << i);
     check(r[i], "seq.1", "propagated");
@@ -236,7 +250,7 @@ TEST_CASE("layout ops around a non-built-in leaf's parameter op stay in it") {
   a[0] = A("ln", "parameter");
   a[2] = A("attn.c_attn", "parameter");
   a[5] = A("attn.c_proj", "parameter");
-  auto r = propagate(g.view, a, modules);
+  auto r = with_modules(g.view, a, modules);
   check(r[1], "attn.c_attn", "propagated");
   check(r[3], "attn.c_attn", "propagated");
   check(r[4], "attn", "propagated");
@@ -356,7 +370,7 @@ TEST_CASE("outlines: a parameter-free leaf lowered to several nodes keeps them a
   Assignments a(g.view.nodes.size());
   a[0] = A("mlp.fc", "parameter");
   a[5] = A("mlp.fc2", "parameter");
-  auto r = propagate(g.view, a, modules);
+  auto r = with_modules(g.view, a, modules);
   for (size_t i : {1, 2, 3, 4}) {
     INFO("node " << i);
     check(r[i], "mlp.act", "propagated");
@@ -375,7 +389,7 @@ TEST_CASE("outlines: a module that does nothing (eval Dropout) takes no node") {
        with_forward(module("out.drop", "Dropout", 0, "torch.nn.Dropout"), outline({})),
        with_forward(module("out.ln", "LayerNorm", 10, "torch.nn.LayerNorm"), outline({"aten::layer_norm"}))});
   Assignments a = {A("out.fc", "parameter"), std::nullopt, A("out.ln", "parameter")};
-  check(propagate(g.view, a, modules)[1], "out", "propagated");
+  check(with_modules(g.view, a, modules)[1], "out", "propagated");
 }
 
 TEST_CASE("outlines: an RMSNorm after a residual add is the next module's, all of it") {
@@ -401,7 +415,7 @@ TEST_CASE("outlines: an RMSNorm after a residual add is the next module's, all o
   a[0] = A("layer.0.attn", "parameter");
   a[8] = A("layer.1.norm", "parameter");
   a[9] = A("layer.1.fc", "parameter");
-  auto r = propagate(g.view, a, modules);
+  auto r = with_modules(g.view, a, modules);
   check(r[1], "layer.0", "propagated");  // the residual add: layer.0's own op
   for (size_t i : {2, 3, 4, 5, 6, 7}) {
     INFO("node " << i);
@@ -429,7 +443,7 @@ TEST_CASE("outlines: a product of an activation and another branch is the caller
   a[0] = A("mlp.gate", "parameter");
   a[3] = A("mlp.up", "parameter");
   a[5] = A("mlp.down", "parameter");
-  auto r = propagate(g.view, a, modules);
+  auto r = with_modules(g.view, a, modules);
   check(r[1], "mlp.act", "propagated");
   check(r[2], "mlp.act", "propagated");  // x * sigmoid(x): the activation's values and argument
   check(r[4], "mlp", "propagated");      // act(gate) * up: not the activation's
@@ -455,7 +469,7 @@ TEST_CASE("outlines: side values for every layer computed by a module the caller
   Assignments a(g.view.nodes.size());
   a[3] = A("l.0.q", "parameter");
   a[5] = A("l.1.q", "parameter");
-  auto r = propagate(g.view, a, modules);
+  auto r = with_modules(g.view, a, modules);
   check(r[2], "rot", "propagated");  // Cos: the root's own code has none, `rot` has
   check(r[1], "rot", "propagated");  // MatMul: likewise
   check(r[4], "l.0", "propagated");
@@ -486,7 +500,7 @@ TEST_CASE("outlines: a value read by a callee's first call was computed by the c
   Assignments a(g.view.nodes.size());
   a[2] = A("dec.emb", "parameter");
   a[4] = A("enc.emb", "parameter");
-  auto r = propagate(g.view, a, modules);
+  auto r = with_modules(g.view, a, modules);
   // The decoder runs only `size` before it calls its embedding: the Where
   // (and the Equal feeding it) ran in the root before it called `dec`,
   // although `dec` has a masked_fill of its own later on.
@@ -519,7 +533,7 @@ TEST_CASE("outlines: an own op right after a call stays, even with an input from
        with_forward(module("norm", "LayerNorm", 5, "torch.nn.LayerNorm"), outline({"aten::layer_norm"}))});
   Assignments a = {A("layer.attn", "parameter"), std::nullopt, A("layer.ln", "parameter"),
                    A("layer.out.dense", "parameter"), std::nullopt, A("norm", "parameter")};
-  auto r = propagate(g.view, a, modules);
+  auto r = with_modules(g.view, a, modules);
   check(r[1], "layer", "propagated");
   check(r[4], "layer.out", "propagated");
   // Without outlines the visibility rule moves it to the layer.
@@ -546,14 +560,14 @@ TEST_CASE("outlines: a BatchNorm folded into its Conv leaves no trace; the ReLU 
   for (std::string i : {"2", "5"})
     modules.push_back(with_forward(module("layers." + i, "ReLU", 0, "torch.nn.ReLU"), outline({"aten::relu"})));
   Assignments a = {A("layers.0", "parameter"), std::nullopt, A("layers.3", "parameter"), std::nullopt};
-  auto r = propagate(g.view, a, modules);
+  auto r = with_modules(g.view, a, modules);
   check(r[1], "layers.2", "propagated");
   check(r[3], "layers.5", "propagated");
   // A BatchNorm that is in the file (a node placed in it) is a step: the
   // ReLU after the Conv would then not be the next module's.
   a[3] = A("layers.4", "parameter");
   g.view.nodes[3].op_type = "BatchNormalization";
-  check(propagate(g.view, a, modules)[1], "layers.2", "propagated");
+  check(with_modules(g.view, a, modules)[1], "layers.2", "propagated");
 }
 
 TEST_CASE("outlines: an op the module runs only before the producer starts the next module") {
@@ -578,7 +592,7 @@ TEST_CASE("outlines: an op the module runs only before the producer starts the n
   Assignments a(g.view.nodes.size());
   a[1] = A("s.0.branch", "parameter");
   a[7] = A("s.1.branch", "parameter");
-  auto r = propagate(g.view, a, modules);
+  auto r = with_modules(g.view, a, modules);
   check(r[5], "s.0", "propagated");
   check(r[6], "s.1", "propagated");
   // Without outlines it stays after the op it follows.
@@ -610,7 +624,7 @@ TEST_CASE("outlines: a MaxPool after a MaxPool module heads the branch the value
   a[0] = A("stem", "parameter");
   a[2] = A("inc.b1.conv", "parameter");
   a[4] = A("inc.b4.1", "parameter");
-  auto r = propagate(g.view, a, modules);
+  auto r = with_modules(g.view, a, modules);
   check(r[1], "pool", "propagated");
   // A MaxPool2d has nothing after its max_pool2d; `inc` starts with b1's
   // Conv, but the value flows into b4, whose first op is a MaxPool. b4.0

@@ -1,6 +1,7 @@
 // Rebuilding the module tree and tags from assigned paths.
 #include <doctest/doctest.h>
 
+#include "hierarchy/tree_check.hpp"
 #include "tagging/rebuilt_tree.hpp"
 
 using namespace modelexport;
@@ -8,34 +9,38 @@ using nlohmann::json;
 
 namespace {
 
-json entry(const json& modules, const std::string& path) {
+const hierarchy::Module& entry(const std::vector<hierarchy::Module>& modules,
+                               const std::string& path) {
   for (const auto& m : modules)
-    if (m["path"] == path) return m;
-  return nullptr;
+    if (m.path == path) return m;
+  FAIL("no module '" << path << "'");
+  return modules.front();
 }
+
+using Paths = std::vector<std::string>;
 
 }  // namespace
 
 TEST_CASE("every prefix of a used path becomes a module") {
-  ModuleTree tree(json::array(), {});
+  ModuleTree tree;
   tree.add_path("encoder.layer.0.attention");
-  json modules = tree.to_json();
+  const auto modules = tree.to_modules();
   CHECK(modules.size() == 5);
-  CHECK(entry(modules, "")["parent"].is_null());
-  CHECK(entry(modules, "encoder.layer")["children"] == json{"encoder.layer.0"});
-  CHECK(entry(modules, "encoder.layer.0")["parent"] == "encoder.layer");
-  CHECK(entry(modules, "encoder")["class"] == "");
+  CHECK_FALSE(entry(modules, "").parent);
+  CHECK(entry(modules, "encoder.layer").children == Paths{"encoder.layer.0"});
+  CHECK(entry(modules, "encoder.layer.0").parent == "encoder.layer");
+  CHECK(entry(modules, "encoder").class_name == "");
 }
 
 TEST_CASE("tags without classes mirror scoped names") {
-  ModuleTree tree(json::array(), {});
+  ModuleTree tree;
   tree.add_path("encoder.layer.0.attention");
   CHECK(tree.tag_of("") == "/");
   CHECK(tree.tag_of("encoder.layer.0.attention") == "/encoder/layer.0/attention");
 }
 
 TEST_CASE("tags with classes: list items carry their index, pure containers vanish") {
-  ModuleTree tree(json::array(), {{"", "BertModel"},
+  ModuleTree tree({{"", "BertModel"},
                                   {"encoder", "BertEncoder"},
                                   {"encoder.layer", "ModuleList"},
                                   {"encoder.layer.0", "BertLayer"},
@@ -51,17 +56,55 @@ TEST_CASE("tags with classes: list items carry their index, pure containers vani
 TEST_CASE("supplied modules keep their order, fields and tags; classes beat strategies") {
   json supplied = {{{"path", ""}, {"class", "Net"}, {"parameters", 10}},
                    {{"path", "b"}, {"class", "Block"}, {"tag", "/Net/CustomTag"}}};
-  ModuleTree tree(supplied, {{"b", "Guess"}, {"c", "Head"}});
+  auto tree = ModuleTree::from_entries(supplied, {{"b", "Guess"}, {"c", "Head"}});
   tree.add_path("c");
   tree.add_path("b.x");
-  json modules = tree.to_json();
-  CHECK(modules[0]["path"] == "");
-  CHECK(modules[0]["parameters"] == 10);
-  CHECK(modules[1]["path"] == "b");
   CHECK(tree.class_of("b") == "Block");
   CHECK(tree.tag_of("b.x") == "/Net/CustomTag/x");
   CHECK(tree.tag_of("c") == "/Net/Head");
-  CHECK(entry(modules, "b")["children"] == json{"b.x"});
-  json root_children = entry(modules, "")["children"];
-  CHECK(std::find(root_children.begin(), root_children.end(), "c") != root_children.end());
+  const auto modules = tree.take_modules();
+  CHECK(modules[0].path == "");
+  CHECK(modules[0].parameters == 10);
+  CHECK(modules[1].path == "b");
+  CHECK(modules[1].tag == "/Net/CustomTag");
+  CHECK(entry(modules, "b").children == Paths{"b.x"});
+  CHECK(entry(modules, "b.x").parent == "b");
+  CHECK(entry(modules, "c").class_name == "Head");
+  // New modules follow the supplied ones, sorted; the root lists them.
+  CHECK(modules[2].path == "b.x");
+  CHECK(modules[3].path == "c");
+  CHECK(entry(modules, "").children == Paths{"b", "c"});
+}
+
+TEST_CASE("plainly_consistent: never says yes to a tree module_tree_problems would refuse") {
+  // Each case: supplied entries; whether the completed tree is consistent.
+  const std::vector<std::pair<json, bool>> cases = {
+      {json::parse(R"([{"path": "", "class": "N"}, {"path": "a", "class": "A"}])"), true},
+      {json::parse(R"([{"path": "", "class": "N", "children": ["a"]},
+                       {"path": "a", "class": "A", "parent": ""}, {"path": "a.b", "class": "B"}])"), true},
+      {json::parse(R"([{"path": "a", "class": "A"}])"), true},  // the root is added
+      {json::parse(R"([{"path": "", "class": "N"}, {"path": "a", "class": "A", "parent": null}])"), false},
+      {json::parse(R"([{"path": "", "class": "N", "parent": "a"}, {"path": "a", "class": "A"}])"), false},
+      {json::parse(R"([{"path": "", "class": "N", "children": ["a", "a.b"]},
+                       {"path": "a", "class": "A"}, {"path": "a.b", "class": "B"}])"), false},
+      {json::parse(R"([{"path": "", "class": "N"}, {"path": "a", "class": "A"},
+                       {"path": "a.b", "class": "B"}, {"path": "a.b.c", "class": "C", "parent": "a"}])"), false},
+      {json::parse(R"([{"path": "", "class": "N", "children": ["x"]}])"), false},
+  };
+  for (const auto& [entries, consistent] : cases) {
+    CAPTURE(entries.dump());
+    auto tree = ModuleTree::from_entries(entries);
+    const bool no_problems = hierarchy::module_tree_problems(tree.to_modules(false)).empty();
+    CHECK(no_problems == consistent);
+    CHECK(tree.plainly_consistent() == consistent);
+  }
+}
+
+TEST_CASE("to_modules: a supplied module whose parent path is no module") {
+  auto tree = ModuleTree::from_entries(json::parse(
+      R"([{"path": "", "class": "N"}, {"path": "z.b", "class": "X"}, {"path": "c.d", "class": "L"}])"));
+  tree.add_path("a");
+  // Order: 3 supplied, then "a", "c" (missing), "z" (missing): the first is at 4.
+  CHECK_THROWS_WITH(tree.to_modules(), "hierarchy: modules[4].path: required field is missing");
+  CHECK_FALSE(tree.plainly_consistent());
 }

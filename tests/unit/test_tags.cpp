@@ -1,4 +1,6 @@
 // Tag derivation from the module tree (docs/hierarchy-schema.md, `tag`).
+#include <algorithm>
+
 #include <doctest/doctest.h>
 
 #include "hierarchy/parse.hpp"
@@ -61,5 +63,31 @@ TEST_CASE("tags: derive_tags fills modules and records, keeps given tags") {
     opts.overwrite = true;
     derive_tags(doc, opts);
     CHECK(doc.modules[1].tag == "/BertModel/BertEncoder");
+  }
+}
+
+TEST_CASE("tags: derive_tags (built parent first) gives every module derive_tag's walk") {
+  // Children before parents, a parent that is no module (the walk stops
+  // there), a repeated path (the first one's tag), both options.
+  Document doc = bert_like();
+  std::reverse(doc.modules.begin(), doc.modules.end());
+  Module orphan;
+  orphan.path = "ghost.x";
+  orphan.class_name = "Ghost";
+  doc.modules.push_back(orphan);
+  Module again = doc.modules[0];
+  again.class_name = "Other";
+  doc.modules.push_back(again);
+  for (bool drop : {false, true}) {
+    TagOptions opts;
+    opts.drop_builtin = drop;
+    opts.overwrite = true;
+    Document d = doc;
+    derive_tags(d, opts);
+    for (const auto& m : d.modules) {
+      CAPTURE(m.path);
+      CHECK(m.tag == derive_tag(doc, m.path, opts));
+    }
+    CHECK(d.modules.back().tag == d.modules.front().tag);
   }
 }

@@ -19,9 +19,10 @@ const NodeRecord* Document::find_record_at(size_t index) const {
   return const_cast<Document*>(this)->find_record_at(index);
 }
 
-ModuleIndex::ModuleIndex(const std::vector<Module>& modules) {
+ModuleIndex::ModuleIndex(const std::vector<Module>& modules)
+    : base_(modules.data()), count_(modules.size()) {
   by_path_.reserve(modules.size());
-  for (const auto& m : modules) by_path_.emplace(m.path, &m);  // the first one wins
+  for (size_t i = 0; i < modules.size(); ++i) by_path_.insert(modules[i].path, i);  // the first one wins
 }
 
 std::vector<const NodeRecord*> records_by_position(const Document& doc, size_t size) {
@@ -32,9 +33,35 @@ std::vector<const NodeRecord*> records_by_position(const Document& doc, size_t s
   return out;
 }
 
-const Module* ModuleIndex::find(const std::string& path) const {
-  auto it = by_path_.find(path);
-  return it == by_path_.end() ? nullptr : it->second;
+ModuleIndex::ModuleIndex(const std::vector<Module>& modules,
+                         const std::unordered_set<std::string_view>& only)
+    : base_(modules.data()), count_(modules.size()) {
+  by_path_.reserve(only.size());
+  for (size_t i = 0; i < modules.size(); ++i)
+    if (only.count(modules[i].path)) by_path_.insert(modules[i].path, i);  // the first one wins
+}
+
+const Module* ModuleIndex::find(std::string_view path) const {
+  const size_t i = by_path_.find(path);
+  return i == PathTable::kNone ? nullptr : base_ + i;
+}
+
+const std::vector<size_t>& ModuleIndex::parents() const {
+  if (have_parents_) return parents_;
+  parents_.assign(count_, kNone);
+  for (size_t i = 0; i < count_; ++i) {
+    const Module& m = base_[i];
+    if (m.path.empty()) continue;  // the root ends every walk
+    // parent_of without the string: the explicit parent, else the prefix.
+    std::string_view parent = m.parent ? std::string_view(*m.parent) : std::string_view(m.path);
+    if (!m.parent) {
+      const size_t dot = parent.rfind('.');
+      parent = dot == std::string_view::npos ? std::string_view() : parent.substr(0, dot);
+    }
+    parents_[i] = by_path_.find(parent);  // kNone when absent
+  }
+  have_parents_ = true;
+  return parents_;
 }
 
 Json record_to_json(const NodeRecord& record, bool with_name) {

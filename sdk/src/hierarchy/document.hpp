@@ -8,11 +8,13 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "hierarchy/evidence.hpp"
+#include "hierarchy/path_table.hpp"
 
 namespace modelexport::hierarchy {
 
@@ -76,16 +78,34 @@ struct Document {
 
 // Modules by path in a hash map: the one index every pass uses (a linear
 // scan per lookup made inspecting 100,000 modules take 88 s). Valid while
-// the document's modules are not changed.
+// the document's modules are not changed (tags aside).
 class ModuleIndex {
  public:
+  static constexpr size_t kNone = static_cast<size_t>(-1);
+
   explicit ModuleIndex(const Document& doc) : ModuleIndex(doc.modules) {}
   explicit ModuleIndex(const std::vector<Module>& modules);
-  const Module* find(const std::string& path) const;
-  bool contains(const std::string& path) const { return find(path) != nullptr; }
+  // Only the modules whose path is in `only` (a walk that needs a few
+  // modules of a million: the index of all of them cost more than it).
+  ModuleIndex(const std::vector<Module>& modules, const std::unordered_set<std::string_view>& only);
+  const Module* find(std::string_view path) const;
+  bool contains(std::string_view path) const { return find(path) != nullptr; }
+  // Distinct paths (fewer than modules when a path repeats: the first wins).
+  size_t size() const { return by_path_.size(); }
+  size_t position(const Module& m) const { return static_cast<size_t>(&m - base_); }
+  // Position of each module's parent (parent_of), kNone for the root and
+  // where the parent is no module: computed once, for every pass that walks
+  // towards the root (the consistency checks, tags), instead of a lookup
+  // and a string per step of each walk.
+  const std::vector<size_t>& parents() const;
 
  private:
-  std::unordered_map<std::string_view, const Module*> by_path_;
+  // The modules' storage (a moved vector keeps it).
+  const Module* base_;
+  size_t count_;
+  PathTable by_path_;  // path -> position
+  mutable std::vector<size_t> parents_;
+  mutable bool have_parents_ = false;
 };
 
 // The parent a walk to the root follows: the explicit "parent", else the

@@ -1,4 +1,5 @@
 #include "hierarchy/parse.hpp"
+#include "hierarchy/document_reader.hpp"
 #include "util/json_text.hpp"
 
 #include <string_view>
@@ -84,11 +85,7 @@ template <typename J>
 void check_schema_version(const J& json, const std::string& where) {
   const J* schema = string_member(json, "schema", where, "", true);
   const std::string s = schema->template get<std::string>();
-  const std::string prefix = "modelexport.hierarchy/";
-  // "modelexport.hierarchy/1" or a later minor "…/1.3": same major, accepted.
-  const std::string version = s.rfind(prefix, 0) == 0 ? s.substr(prefix.size()) : "";
-  const std::string major = version.substr(0, version.find('.'));
-  if (major != "1")
+  if (!is_supported_schema(s))
     schema_error(where, "schema", quoted(s) + " is not supported (expected " + kSchema + ")");
 }
 
@@ -185,30 +182,44 @@ std::string_view parent_for_walk(const Module& m) {
   return dot == std::string::npos ? std::string_view() : std::string_view(m.path).substr(0, dot);
 }
 
-using PathIndex = std::unordered_map<std::string_view, size_t>;
-
-void check_parent_chains(const Document& doc, const PathIndex& index, const std::string& where) {
-  // 0 = unvisited, 1 = on the current chain, 2 = reaches the root.
+// Every walk to the root ends (at the root, or at a parent that is no
+// module): a module cannot be its own ancestor.
+void check_parent_chains(const Document& doc, const std::vector<size_t>& parents,
+                         const std::string& where) {
+  // 0 = unvisited, 1 = on the current chain, 2 = reaches the end.
   std::vector<char> state(doc.modules.size(), 0);
   std::vector<size_t> chain;
   for (size_t start = 0; start < doc.modules.size(); ++start) {
     chain.clear();
     size_t i = start;
-    for (;;) {
-      if (state[i] == 2) break;
+    while (i != ModuleIndex::kNone && state[i] != 2) {
       if (state[i] == 1)
         schema_error(where, "modules[" + std::to_string(i) + "].parent",
                      "the parent chain of " + quoted(doc.modules[i].path) +
                          " is a cycle (a module cannot be its own ancestor)");
       state[i] = 1;
       chain.push_back(i);
-      const Module& m = doc.modules[i];
-      if (m.path.empty()) break;  // the root ends every walk
-      auto it = index.find(parent_of(m));
-      if (it == index.end()) break;
-      i = it->second;
+      i = parents[i];
     }
     for (size_t c : chain) state[c] = 2;
+  }
+}
+
+// Paths are module paths and unique, checked in document order (the first
+// problem is reported).
+void check_paths(const Document& doc, const ModuleIndex& paths, const std::string& where) {
+  const bool unique = paths.size() == doc.modules.size();
+  for (size_t i = 0; i < doc.modules.size(); ++i) {
+    // One rule for module paths wherever a tree comes from (sidecars used
+    // to accept '..' and 'a/b c', which --hierarchy refused).
+    if (!is_valid_module_path(doc.modules[i].path))
+      schema_error(where, "modules[" + std::to_string(i) + "].path",
+                   quoted(doc.modules[i].path) + " is not a module path (dot-separated names "
+                                                 "without '/', spaces or control characters)");
+    // The index keeps the first module of a path.
+    if (!unique && paths.find(doc.modules[i].path) != &doc.modules[i])
+      schema_error(where, "modules[" + std::to_string(i) + "].path",
+                   quoted(doc.modules[i].path) + " appears twice");
   }
 }
 
@@ -236,6 +247,18 @@ Document parse_document_as(const J& json, const std::string& where) {
 }
 
 }  // namespace
+
+bool is_supported_schema(const std::string& s) {
+  const std::string prefix = "modelexport.hierarchy/";
+  // "modelexport.hierarchy/1" or a later minor "…/1.3": same major, accepted.
+  const std::string version = s.rfind(prefix, 0) == 0 ? s.substr(prefix.size()) : "";
+  return version.substr(0, version.find('.')) == "1";
+}
+
+std::vector<ForwardStep> parse_forward_steps(const Json& steps, const std::string& where,
+                                             const std::string& at) {
+  return parse_forward(steps, where, at);
+}
 
 std::vector<Module> parse_modules(const Json& json, const std::string& where) {
   if (!json.is_array()) schema_error(where, "modules", "must be an array");
@@ -267,6 +290,12 @@ Document parse_document(const nlohmann::json& json, const std::string& where) {
 
 Document parse_document_text(std::string_view text, const std::string& where) {
   check_json_depth(text, where);
+  // Straight into the Document when the text is well-formed; through the
+  // JSON tree otherwise, for its messages (document_reader.hpp).
+  if (std::optional<Document> doc = read_document_fast(text)) {
+    validate_consistency(*doc, where);
+    return std::move(*doc);
+  }
   Json json;
   try {
     json = Json::parse(text.begin(), text.end());
@@ -277,40 +306,40 @@ Document parse_document_text(std::string_view text, const std::string& where) {
 }
 
 void validate_consistency(const Document& doc, const std::string& where) {
+  validate_consistency(doc, ModuleIndex(doc), where);
+}
+
+void validate_consistency(const Document& doc, const ModuleIndex& paths, const std::string& where) {
   // Hashed views into `doc` (a document of 200,000 records spent seconds in
   // std::set<std::string> copies and compares), one index for every check
-  // (at a million modules each hash table costs as much as parsing).
-  PathIndex paths;
-  paths.reserve(doc.modules.size());
-  for (size_t i = 0; i < doc.modules.size(); ++i) {
-    // One rule for module paths wherever a tree comes from (sidecars used
-    // to accept '..' and 'a/b c', which --hierarchy refused).
-    if (!is_valid_module_path(doc.modules[i].path))
-      schema_error(where, "modules[" + std::to_string(i) + "].path",
-                   quoted(doc.modules[i].path) + " is not a module path (dot-separated names "
-                                                 "without '/', spaces or control characters)");
-    if (!paths.emplace(doc.modules[i].path, i).second)
-      schema_error(where, "modules[" + std::to_string(i) + "].path",
-                   quoted(doc.modules[i].path) + " appears twice");
-  }
+  // (at a million modules each hash table costs as much as parsing), and
+  // each module's parent looked up once.
+  check_paths(doc, paths, where);
+  const std::vector<size_t>& parents = paths.parents();
   for (size_t i = 0; i < doc.modules.size(); ++i) {
     const Module& m = doc.modules[i];
-    const std::string at = "modules[" + std::to_string(i) + "]";
-    if (m.parent && !paths.count(*m.parent))
-      schema_error(where, at + ".parent", quoted(*m.parent) + " is not a module path");
+    // Field names are built for a message only (a string per module).
+    auto at = [i] { return "modules[" + std::to_string(i) + "]"; };
+    // (With an explicit parent, parents[i] is that parent's position.)
+    if (m.parent && (m.path.empty() ? !paths.contains(*m.parent) : parents[i] == ModuleIndex::kNone))
+      schema_error(where, at() + ".parent", quoted(*m.parent) + " is not a module path");
     // Paths are named_modules() paths: a parent is a prefix of its child's
     // path. Tags and dynamo namespaces cut the child's name out of its path
     // after the parent's (fuzz/corpus/hierarchy_json/parent_disagrees_with_path.json
     // reached a substr past the end).
     if (m.parent && !m.path.empty() && !m.parent->empty() && !is_child_path(m.path, *m.parent))
-      schema_error(where, at + ".parent",
+      schema_error(where, at() + ".parent",
                    quoted(*m.parent) + " is not a prefix of the module's path " + quoted(m.path));
     for (size_t c = 0; c < m.children.size(); ++c)
-      if (!paths.count(m.children[c]))
-        schema_error(where, at + ".children[" + std::to_string(c) + "]",
+      if (!paths.contains(m.children[c]))
+        schema_error(where, at() + ".children[" + std::to_string(c) + "]",
                      quoted(m.children[c]) + " is not a module path");
   }
-  check_parent_chains(doc, paths, where);
+  check_parent_chains(doc, parents, where);
+  validate_records(doc, paths, where);
+}
+
+void validate_records(const Document& doc, const ModuleIndex& paths, const std::string& where) {
   // Records are keyed by index when they have one, else by name
   // (document.hpp, NodeRecord); which node a key names is checked against
   // the graph when the document is attached (model/record_keys.hpp).
@@ -319,20 +348,20 @@ void validate_consistency(const Document& doc, const std::string& where) {
   names.reserve(doc.nodes.size());
   for (size_t i = 0; i < doc.nodes.size(); ++i) {
     const NodeRecord& r = doc.nodes[i];
-    const std::string at = "nodes[" + std::to_string(i) + "]";
+    auto at = [i] { return "nodes[" + std::to_string(i) + "]"; };
     if (r.index) {
       if (!indices.insert(*r.index).second)
-        schema_error(where, at + ".index", std::to_string(*r.index) + " has two records");
+        schema_error(where, at() + ".index", std::to_string(*r.index) + " has two records");
     } else if (r.name.empty()) {
-      schema_error(where, at + ".index",
+      schema_error(where, at() + ".index",
                    "required for a record of an unnamed node (the node's position in the graph)");
     } else if (!names.insert(r.name).second) {
-      schema_error(where, at + ".name",
+      schema_error(where, at() + ".name",
                    quoted(r.name) + " has two records (records of nodes sharing a name need "
                                     "\"index\", the node's position in the graph)");
     }
-    if (!paths.empty() && !paths.count(r.module))
-      schema_error(where, at + ".module", quoted(r.module) + " is not in modules");
+    if (paths.size() != 0 && !paths.contains(r.module))
+      schema_error(where, at() + ".module", quoted(r.module) + " is not in modules");
   }
 }
 

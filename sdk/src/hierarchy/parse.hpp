@@ -24,11 +24,23 @@ std::vector<Module> parse_modules(const Json& json, const std::string& where);
 Module parse_module_entry(const nlohmann::json& entry, const std::string& where,
                           const std::string& at);
 
+// A module's "forward" array (docs/hierarchy-schema.md); `at` names it.
+std::vector<ForwardStep> parse_forward_steps(const Json& steps, const std::string& where,
+                                             const std::string& at);
+
+// "modelexport.hierarchy/1" or a later minor version of it.
+bool is_supported_schema(const std::string& schema);
+
 // One record; `name` is optional here (the caller knows the node).
 NodeRecord parse_record(const Json& json, const std::string& where);
 
 // Cross-checks: unique module paths, existing parents/children, unique node
 // names, record modules present in the tree (when there is a tree).
 void validate_consistency(const Document& doc, const std::string& where);
+// The same with the document's index (shared with the passes after it).
+void validate_consistency(const Document& doc, const ModuleIndex& paths, const std::string& where);
+// Its second half, for a document whose modules passed it already: unique
+// record keys, record modules present in the tree.
+void validate_records(const Document& doc, const ModuleIndex& paths, const std::string& where);
 
 }  // namespace modelexport::hierarchy

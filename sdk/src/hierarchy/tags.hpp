@@ -19,5 +19,7 @@ std::string derive_tag(const Document& doc, const std::string& path, const TagOp
 
 // Fills module tags, then record tags from their module's tag.
 void derive_tags(Document& doc, const TagOptions& opts);
+// The same with the document's index (valid for `doc`'s modules).
+void derive_tags(Document& doc, const ModuleIndex& index, const TagOptions& opts);
 
 }  // namespace modelexport::hierarchy

@@ -21,18 +21,20 @@ int64_t elements(const onnx::TensorProto& t) {
 }
 
 // Rows in tree order, then modules only records mention; the root first
-// when the tree lacks it. Views into `doc` and `leaves`.
+// when the tree lacks it. Views into `doc` and `leaves`. The tree's paths
+// are told apart by its index (a second hash set of a million paths cost
+// as much as the index).
 std::vector<std::string_view> row_order(const hierarchy::Document& doc,
+                                        const hierarchy::ModuleIndex& index,
                                         const std::vector<functions::LeafNode>& leaves) {
   std::vector<std::string_view> order;
-  std::unordered_set<std::string_view> known;
   order.reserve(doc.modules.size() + 1);
-  known.reserve(doc.modules.size() + 1);
   for (const auto& m : doc.modules)
-    if (known.insert(m.path).second) order.push_back(m.path);
+    if (index.find(m.path) == &m) order.push_back(m.path);  // a repeated path once
+  std::unordered_set<std::string_view> others;
   for (const auto& l : leaves)
-    if (known.insert(l.module).second) order.push_back(l.module);
-  if (!known.count("")) order.insert(order.begin(), std::string_view());
+    if (!index.contains(l.module) && others.insert(l.module).second) order.push_back(l.module);
+  if (!index.contains("") && !others.count("")) order.insert(order.begin(), std::string_view());
   return order;
 }
 
@@ -147,23 +149,25 @@ std::string nearest_known(const std::string& path, const hierarchy::ModuleIndex&
   }
 }
 
-ModuleStats module_stats(const mx_model& model) {
-  const auto& doc = model.hierarchy;
-  const auto leaves = functions::expand(model.proto, doc);
-  const auto fn_of = functions::instance_functions(model.proto, doc);
-  const hierarchy::ModuleIndex index(doc);
-  const Tally t = tally(model, leaves, index);
+namespace {
 
-  ModuleStats stats;
-  stats.nodes = leaves.size();
-  stats.top_level_nodes = model.proto.graph().node_size();
-  const auto order = row_order(doc, leaves);
-  stats.modules.reserve(order.size());
-  for (std::string_view view : order) {
-    ModuleRow r;
-    r.path = std::string(view);
+// What every row is computed from, built once; rows are filled one at a
+// time (streamed as text, or collected by module_stats).
+struct RowSource {
+  explicit RowSource(const mx_model& m)
+      : model(m),
+        doc(m.hierarchy),
+        leaves(functions::expand(m.proto, doc)),
+        fn_of(functions::instance_functions(m.proto, doc)),
+        index(doc),
+        t(tally(m, leaves, index)),
+        order(row_order(doc, index, leaves)) {}
+
+  void fill(size_t k, ModuleRow& r) const {
+    r.path.assign(order[k]);
     const hierarchy::Module* m = index.find(r.path);
-    if (m) r.class_name = m->class_name, r.tag = m->tag;
+    r.class_name.assign(m ? m->class_name : std::string());
+    r.tag.assign(m ? m->tag : std::string());
     r.depth = static_cast<int>(mx::common::path_depth(r.path));
     r.own_nodes = value_or_empty(t.own, r.path);
     r.total_nodes = value_or_empty(t.total, r.path);
@@ -171,15 +175,40 @@ ModuleStats module_stats(const mx_model& model) {
     r.parameters = m && m->parameters ? *m->parameters : value_or_empty(t.total_params, r.path);
     r.ops = value_or_empty(t.ops, r.path);
     r.ops_total = value_or_empty(t.ops_total, r.path);
+    r.function.reset();
     if (auto f = fn_of.find(r.path); f != fn_of.end()) r.function = f->second;
-    stats.modules.push_back(std::move(r));
   }
-  std::map<std::string, std::vector<std::string>> instances;
-  for (const auto& [m, f] : fn_of) instances[f].push_back(m);
-  for (const auto& f : model.proto.functions()) {
-    if (f.domain() != functions::kFunctionDomain) continue;
-    stats.functions.push_back({f.name(), f.domain(), f.node_size(), instances[f.name()]});
+
+  std::vector<FunctionRow> functions() const {
+    std::vector<FunctionRow> out;
+    std::map<std::string, std::vector<std::string>> instances;
+    for (const auto& [m, f] : fn_of) instances[f].push_back(m);
+    for (const auto& f : model.proto.functions()) {
+      if (f.domain() != functions::kFunctionDomain) continue;
+      out.push_back({f.name(), f.domain(), f.node_size(), instances[f.name()]});
+    }
+    return out;
   }
+
+  const mx_model& model;
+  const hierarchy::Document& doc;
+  const std::vector<functions::LeafNode> leaves;
+  const std::map<std::string, std::string> fn_of;  // module path -> local function
+  const hierarchy::ModuleIndex index;
+  const Tally t;
+  const std::vector<std::string_view> order;
+};
+
+}  // namespace
+
+ModuleStats module_stats(const mx_model& model) {
+  const RowSource source(model);
+  ModuleStats stats;
+  stats.nodes = source.leaves.size();
+  stats.top_level_nodes = model.proto.graph().node_size();
+  stats.modules.resize(source.order.size());
+  for (size_t k = 0; k < source.order.size(); ++k) source.fill(k, stats.modules[k]);
+  stats.functions = source.functions();
   return stats;
 }
 
@@ -215,20 +244,24 @@ nlohmann::ordered_json modules_json(const mx_model& model) {
 }
 
 std::string modules_json_text(const mx_model& model, bool statistics) {
-  const ModuleStats stats = module_stats(model);
-  std::string out = "{\"nodes\":" + std::to_string(stats.nodes) +
-                    ",\"top_level_nodes\":" + std::to_string(stats.top_level_nodes) +
+  // Rows streamed: one row filled and written at a time (a million rows
+  // were a million ModuleRows first).
+  const RowSource source(model);
+  std::string out = "{\"nodes\":" + std::to_string(source.leaves.size()) +
+                    ",\"top_level_nodes\":" + std::to_string(model.proto.graph().node_size()) +
                     ",\"functions\":";
   // A handful of entries: nlohmann writes them.
   nlohmann::ordered_json fns = nlohmann::ordered_json::array();
-  for (const auto& f : stats.functions)
+  for (const auto& f : source.functions())
     fns.push_back({{"name", f.name}, {"domain", f.domain}, {"body_nodes", f.body_nodes},
                    {"instances", f.instances}});
   out += dump_text(fns);
   out += ",\"modules\":[";
-  for (size_t i = 0; i < stats.modules.size(); ++i) {
-    if (i) out += ',';
-    append_row(out, stats.modules[i]);
+  ModuleRow row;
+  for (size_t k = 0; k < source.order.size(); ++k) {
+    if (k) out += ',';
+    source.fill(k, row);
+    append_row(out, row);
   }
   out += ']';
   if (statistics) {

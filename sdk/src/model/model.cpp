@@ -59,10 +59,19 @@ std::string display_name(const mx_model& model) {
   return model.source_path.empty() ? std::string("model") : model.source_path;
 }
 
-void set_hierarchy(mx_model& model, hierarchy::Document doc, const std::string& where) {
-  hierarchy::validate_consistency(doc, where);
-  attach_records(doc, model.proto.graph(), where, display_name(model));
-  hierarchy::derive_tags(doc, {});
+void set_hierarchy(mx_model& model, hierarchy::Document doc, const std::string& where,
+                   bool modules_checked) {
+  {
+    // One index for the checks and the tags (records and tags do not move
+    // the modules).
+    const hierarchy::ModuleIndex index(doc);
+    if (modules_checked)
+      hierarchy::validate_records(doc, index, where);
+    else
+      hierarchy::validate_consistency(doc, index, where);
+    attach_records(doc, model.proto.graph(), where, display_name(model));
+    hierarchy::derive_tags(doc, index, {});
+  }
   sort_in_graph_order(doc);
   model.hierarchy = std::move(doc);
 }

@@ -31,7 +31,10 @@ std::string display_name(const mx_model& model);
 // name, else by index: model/record_keys.hpp; MX_ERR_SCHEMA prefixed by
 // `where`); sets each record's index to its node's position, derives
 // missing tags and puts records in graph order.
-void set_hierarchy(mx_model& model, hierarchy::Document doc, const std::string& where);
+// `modules_checked`: the modules passed hierarchy::validate_consistency
+// already (a sidecar, checked when it was read): only the records are.
+void set_hierarchy(mx_model& model, hierarchy::Document doc, const std::string& where,
+                   bool modules_checked = false);
 
 // Sets the record of the node at `position`: MX_ERR_NOT_FOUND past the
 // last node, MX_ERR_SCHEMA if the module is not in a non-empty module tree.

@@ -59,7 +59,11 @@ std::unique_ptr<mx_model> build(onnx::ModelProto proto, std::string source_path,
   model->source_path = std::move(source_path);
   model->external_files = std::move(external_files);
   const std::string where = display_name(*model);
-  set_hierarchy(*model, load_hierarchy(model->proto, std::move(sidecar), where), where);
+  // A sidecar's modules were checked when it was read (parse_document_text):
+  // only the records composed from it and the file are checked again.
+  bool sidecar_modules = false;
+  hierarchy::Document doc = load_hierarchy(model->proto, std::move(sidecar), where, &sidecar_modules);
+  set_hierarchy(*model, std::move(doc), where, sidecar_modules);
   return model;
 }
 

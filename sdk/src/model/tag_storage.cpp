@@ -3,6 +3,7 @@
 
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "hierarchy/document_text.hpp"
 #include "hierarchy/parse.hpp"
@@ -114,19 +115,24 @@ std::optional<Json> model_metadata_json(const onnx::ModelProto& proto, const cha
 
 // Moves the sidecar's fields (a copy of a million-module tree cost as much
 // as parsing it).
-void load_document_fields(const onnx::ModelProto& proto,
+// Returns whether the modules are the sidecar's.
+bool load_document_fields(const onnx::ModelProto& proto,
                           std::optional<hierarchy::Document>& sidecar,
                           const std::string& where, hierarchy::Document& doc) {
+  bool sidecar_modules = sidecar.has_value();
   if (sidecar) {
     doc.producer = std::move(sidecar->producer);
     doc.model = std::move(sidecar->model);
     doc.modules = std::move(sidecar->modules);
     doc.extra = std::move(sidecar->extra);
   }
-  if (auto modules = model_metadata_json(proto, kModulesKey, where))
+  if (auto modules = model_metadata_json(proto, kModulesKey, where)) {
     doc.modules = hierarchy::parse_modules(*modules, where + ": model metadata " + kModulesKey);
+    sidecar_modules = false;
+  }
   if (auto producer = model_metadata_json(proto, kProducerKey, where)) doc.producer = *producer;
   if (auto model = model_metadata_json(proto, kModelKey, where)) doc.model = *model;
+  return sidecar_modules;
 }
 
 }  // namespace
@@ -143,7 +149,20 @@ void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc,
                      TagStorage storage) {
   auto* nodes = proto.mutable_graph()->mutable_node();
   const auto records = hierarchy::records_by_position(doc, static_cast<size_t>(nodes->size()));
-  const hierarchy::ModuleIndex index(doc);
+  // Namespaces walk from a record's module to the root through parents,
+  // which are prefixes of its path (documents are validated): only those
+  // modules are indexed, not every module of the tree.
+  std::unordered_set<std::string_view> walked;
+  if (storage == TagStorage::metadata)
+    for (const auto* r : records) {
+      if (!r) continue;
+      const std::string_view path = r->module;
+      walked.insert(std::string_view());
+      for (size_t dot = path.find('.'); dot != std::string_view::npos; dot = path.find('.', dot + 1))
+        walked.insert(path.substr(0, dot));
+      walked.insert(path);
+    }
+  const hierarchy::ModuleIndex index(doc.modules, walked);
   DynamoNamespaces namespaces(index);
   for (int i = 0; i < nodes->size(); ++i)
     store_on_node(*nodes->Mutable(i), records[static_cast<size_t>(i)], namespaces, storage);
@@ -152,9 +171,10 @@ void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc,
 
 hierarchy::Document load_hierarchy(const onnx::ModelProto& proto,
                                    std::optional<hierarchy::Document> sidecar,
-                                   const std::string& where) {
+                                   const std::string& where, bool* sidecar_modules) {
   hierarchy::Document doc;
-  load_document_fields(proto, sidecar, where, doc);
+  const bool from_sidecar = load_document_fields(proto, sidecar, where, doc);
+  if (sidecar_modules) *sidecar_modules = from_sidecar;
   // The sidecar's records by node position (model/record_keys.hpp); a
   // record that names no node of this graph is stale and not used.
   const auto& graph = proto.graph();

@@ -26,8 +26,10 @@ void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc,
 // Rebuilds the document from what the file carries. Per node the order is
 // node metadata, then doc_string, then the sidecar; the module tree comes
 // from model metadata, then the sidecar. `where` names the file.
+// `sidecar_modules`, when given, is set to whether the document's modules
+// are the sidecar's (the file carries no tree of its own).
 hierarchy::Document load_hierarchy(const onnx::ModelProto& proto,
                                    std::optional<hierarchy::Document> sidecar,
-                                   const std::string& where);
+                                   const std::string& where, bool* sidecar_modules = nullptr);
 
 }  // namespace modelexport::model

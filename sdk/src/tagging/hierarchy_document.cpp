@@ -29,7 +29,7 @@ hierarchy::Json reparsed(const json& j) { return hierarchy::Json::parse(dump_tex
 }  // namespace
 
 hierarchy::Document build_document(GraphView&& graph, std::vector<Assignment>&& assignments,
-                                   const ModuleTree& tree, const TaggingProvenance& provenance) {
+                                   ModuleTree& tree, const TaggingProvenance& provenance) {
   hierarchy::Document doc;
   // Only a supplied hierarchy brings outside JSON into the document
   // ("model", module entries), and load_supplied_hierarchy held it to the
@@ -38,7 +38,6 @@ hierarchy::Document build_document(GraphView&& graph, std::vector<Assignment>&& 
   const json model = model_json(tree, provenance);
   doc.producer = reparsed(producer_json(provenance));
   doc.model = reparsed(model);
-  doc.modules = tree.to_modules();
   doc.nodes.resize(assignments.size());
   for (size_t i = 0; i < assignments.size(); ++i) {
     Assignment& a = assignments[i];
@@ -54,6 +53,8 @@ hierarchy::Document build_document(GraphView&& graph, std::vector<Assignment>&& 
     // The key of unnamed and duplicate-named nodes (document.hpp).
     r.index = static_cast<int64_t>(i);
   }
+  // Moved out last: the records' tags are read from the tree.
+  doc.modules = tree.take_modules();
   return doc;
 }
 

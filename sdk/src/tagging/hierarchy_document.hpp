@@ -26,8 +26,8 @@ struct TaggingProvenance {
 // `graph`, with its index as the extra key "index". Tagging stores it with
 // model::set_hierarchy (tagging/tagger.cpp), which
 // validates it as the public setter would. Consumes the names and
-// assignments (moved into the records).
+// assignments (moved into the records) and the tree's modules.
 hierarchy::Document build_document(GraphView&& graph, std::vector<Assignment>&& assignments,
-                                   const ModuleTree& tree, const TaggingProvenance& provenance);
+                                   ModuleTree& tree, const TaggingProvenance& provenance);
 
 }  // namespace modelexport

@@ -40,6 +40,32 @@ ModuleFacts::ModuleFacts(const nlohmann::json& supplied, const Assignments& a) {
         f.own_ops = own_ops_of(*f.forward);
       }
     }
+  add_placed(a);
+}
+
+ModuleFacts::ModuleFacts(const ModuleTree& supplied, const Assignments& a) {
+  // Sized once: rehashing a million nodes a dozen times touched each again.
+  facts_.reserve(supplied.supplied_count() + a.size() + 1);
+  for (size_t i = 0; i < supplied.supplied_count(); ++i) {
+    const hierarchy::Module& m = supplied.supplied_module(i);
+    Facts& f = add(m.path);
+    f.cls = m.class_name;
+    f.qualified = m.qualified_class;
+    f.parameters = m.parameters;
+    f.own_parameters = m.own_parameters;
+    if (m.forward) {
+      Outline outline;
+      outline.reserve(m.forward->size());
+      for (const auto& step : *m.forward)
+        outline.push_back({step.kind == hierarchy::ForwardStep::Kind::call, step.name});
+      f.forward = std::move(outline);
+      f.own_ops = own_ops_of(*f.forward);
+    }
+  }
+  add_placed(a);
+}
+
+void ModuleFacts::add_placed(const Assignments& a) {
   for (const auto& slot : a)
     if (slot) {
       Facts& f = add(slot->module);
@@ -210,15 +236,11 @@ ModuleFacts::OwnOps ModuleFacts::own_ops_of(const Outline& outline) {
 }
 
 ModuleFacts::Facts& ModuleFacts::add(const std::string& path) {
-  auto it = facts_.find(path);
-  if (it != facts_.end()) return it->second;
-  facts_[path];
-  if (!path.empty()) {
-    std::string parent = parent_path(path);
-    add(parent);
-    facts_[parent].children.push_back(path);
-  }
-  return facts_[path];
+  // One lookup per module (a million supplied modules came here five
+  // times each); unordered_map references stay valid while it grows.
+  auto [it, added] = facts_.try_emplace(path);
+  if (added && !path.empty()) add(parent_path(path)).children.push_back(path);
+  return it->second;
 }
 
 }  // namespace modelexport

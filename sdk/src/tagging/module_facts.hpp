@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tagging/assignment.hpp"
+#include "tagging/rebuilt_tree.hpp"
 
 namespace modelexport {
 
@@ -29,6 +30,9 @@ class ModuleFacts {
   // `supplied`: the supplied hierarchy's "modules" (already validated by
   // load_supplied_hierarchy) or null; `a`: the strategies' assignments.
   ModuleFacts(const nlohmann::json& supplied, const Assignments& a);
+  // The same with the supplied modules as the tree holds them (read once,
+  // checked by load_supplied_hierarchy).
+  ModuleFacts(const ModuleTree& supplied, const Assignments& a);
 
   bool is_leaf(const std::string& p) const;
   // Sequential / ModuleList / ModuleDict (without classes: a module whose
@@ -96,6 +100,7 @@ class ModuleFacts {
     bool placed = false;  // a strategy placed a node here
   };
   static Outline read_outline(const nlohmann::json& steps);
+  void add_placed(const Assignments& a);
   static Answer answer_before_call(const Outline& steps, const std::string& branch,
                                    const std::string& op_type);
   static Answer answer_after(const Outline& steps, const std::string& producer_op,

@@ -95,12 +95,13 @@ void sweep_to_fixed_point(const std::vector<size_t>& order, const Neighbours& ne
 
 }  // namespace
 
-std::vector<Assignment> propagate(const GraphView& graph, Assignments a, const json& modules) {
+namespace {
+
+std::vector<Assignment> propagate_with(const GraphView& graph, Assignments a, const ModuleFacts& facts) {
   const ProducerMap producer_of = producer_map(graph);
   const Edges e = edges_of(graph, producer_of);
   std::vector<size_t> order = topological_order(graph, e);
   std::vector<size_t> reversed(order.rbegin(), order.rend());
-  const ModuleFacts facts(modules, a);
   const std::vector<bool> side = side_nodes(graph, producer_of, order);
   place_data_nodes(graph, e, side, order, facts, a);
   sweep_to_fixed_point(reversed, e.consumers, a, [&](size_t n, const std::string& m) {
@@ -118,6 +119,18 @@ std::vector<Assignment> propagate(const GraphView& graph, Assignments a, const j
   out.reserve(a.size());
   for (auto& slot : a) out.push_back(slot ? *slot : Assignment{"", kEvidenceRoot});
   return out;
+}
+
+}  // namespace
+
+std::vector<Assignment> propagate(const GraphView& graph, Assignments a, const json& modules) {
+  const ModuleFacts facts(modules, a);
+  return propagate_with(graph, std::move(a), facts);
+}
+
+std::vector<Assignment> propagate(const GraphView& graph, Assignments a, const ModuleTree& modules) {
+  const ModuleFacts facts(modules, a);
+  return propagate_with(graph, std::move(a), facts);
 }
 
 }  // namespace modelexport

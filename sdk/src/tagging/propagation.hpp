@@ -32,6 +32,7 @@
 
 #include "tagging/assignment.hpp"
 #include "tagging/graph_topology.hpp"
+#include "tagging/rebuilt_tree.hpp"
 
 namespace modelexport {
 
@@ -43,5 +44,9 @@ namespace modelexport {
 // evidence "parameter".
 std::vector<Assignment> propagate(const GraphView& graph, Assignments assignments,
                                   const nlohmann::json& modules = nlohmann::json());
+// The same with the supplied modules as the tree holds them (its supplied
+// entries; none for a tree without a supplied hierarchy).
+std::vector<Assignment> propagate(const GraphView& graph, Assignments assignments,
+                                  const ModuleTree& modules);
 
 }  // namespace modelexport

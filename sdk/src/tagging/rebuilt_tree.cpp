@@ -30,249 +30,272 @@ bool is_pure_container(const std::string& cls) {
 
 }  // namespace
 
-ModuleTree::ModuleTree(const json& supplied, const std::map<std::string, std::string>& classes)
+namespace {
+
+// "a.b" -> "a", "a" -> "": mx::common::parent_path without the copy.
+std::string_view parent_view(std::string_view path) {
+  const size_t dot = path.rfind('.');
+  return dot == std::string_view::npos ? std::string_view() : path.substr(0, dot);
+}
+
+// Which keys each supplied entry has.
+bool has_key(const json& entry, const char* key) {
+  return entry.is_object() && entry.find(key) != entry.end();
+}
+
+}  // namespace
+
+ModuleTree::ModuleTree(const std::map<std::string, std::string>& classes)
     : classes_(classes.begin(), classes.end()) {
-  add_supplied(supplied);
   add_path("");
 }
 
-ModuleTree::ModuleTree(json&& supplied, const std::map<std::string, std::string>& classes)
-    : owned_(std::move(supplied)), classes_(classes.begin(), classes.end()) {
-  add_supplied(owned_);
-  add_path("");
-}
-
-void ModuleTree::add_supplied(const json& supplied) {
-  if (!supplied.is_array()) return;
-  modules_.reserve(supplied.size());
-  classes_.reserve(classes_.size() + supplied.size());
-  for (const auto& m : supplied) {
-    if (!m.is_object() || !m.contains("path") || !m.at("path").is_string()) continue;
-    std::string path = m.at("path").get<std::string>();
-    if (modules_.emplace(path, &m).second) supplied_order_.push_back(path);
-    // A supplied class beats a strategy's guess.
-    if (m.contains("class") && m.at("class").is_string())
-      classes_[path] = m.at("class").get<std::string>();
+ModuleTree::ModuleTree(const json& entries, std::vector<hierarchy::Module>&& supplied,
+                       const std::map<std::string, std::string>& classes)
+    : classes_(classes.begin(), classes.end()) {
+  index_.reserve(supplied.size() + 1);
+  for (size_t i = 0; i < supplied.size(); ++i) {
+    hierarchy::Module& m = supplied[i];
+    const json* entry = entries.is_array() && i < entries.size() ? &entries[i] : nullptr;
+    // A missing "parent" is the path's parent; a given one (even null) stays.
+    const bool fill_parent = !(entry && has_key(*entry, "parent"));
+    if (fill_parent) {
+      m.parent.reset();
+      if (!m.path.empty()) m.parent = std::string(parent_view(m.path));
+    }
+    add_row(std::move(m), true, entry && has_key(*entry, "tag")).parent_filled = fill_parent;
   }
+  supplied_ = rows_.size();
+  add_path("");
+}
+
+ModuleTree ModuleTree::from_entries(const json& entries,
+                                    const std::map<std::string, std::string>& classes) {
+  std::vector<hierarchy::Module> parsed;
+  if (entries.is_array())
+    for (size_t i = 0; i < entries.size(); ++i)
+      parsed.push_back(hierarchy::parse_module_entry(entries[i], "hierarchy",
+                                                     "modules[" + std::to_string(i) + "]"));
+  ModuleTree tree(entries, std::move(parsed), classes);
+  tree.unvalidated_ = true;
+  return tree;
+}
+
+ModuleTree::Row& ModuleTree::add_row(hierarchy::Module&& m, bool supplied, bool tag_given) {
+  Row& r = rows_.emplace_back();
+  r.module = std::move(m);
+  // The first entry of a path wins (parse_document refuses a second one).
+  const size_t at = index_.insert(r.module.path, rows_.size() - 1);
+  if (at != rows_.size() - 1) {
+    rows_.pop_back();
+    return rows_[at];
+  }
+  r.supplied = supplied;
+  r.tag_given = tag_given;
+  r.tag_done = tag_given;
+  return r;
+}
+
+size_t ModuleTree::parent_row(size_t i) const {
+  Row& r = rows_[i];
+  if (r.parent_row != kUnlinked) return r.parent_row;
+  if (r.module.path.empty()) return kNone;
+  const size_t parent = index_.find(parent_view(r.module.path));
+  // Only a found parent is kept: add_path may add a missing one later.
+  if (parent == kNone) return kNone;
+  return r.parent_row = parent;
+}
+
+const std::string& ModuleTree::row_class(size_t i) const {
+  return rows_[i].supplied ? rows_[i].module.class_name : class_of(rows_[i].module.path);
+}
+
+const ModuleTree::Row* ModuleTree::row(std::string_view path) const {
+  const size_t i = index_.find(path);
+  return i == kNone ? nullptr : &rows_[i];
+}
+
+void ModuleTree::add_classes(const std::map<std::string, std::string>& classes) {
+  for (const auto& [path, cls] : classes) classes_[path] = cls;
 }
 
 void ModuleTree::add_path(const std::string& path) {
-  std::string p = path;
+  std::string_view p = path;
   for (;;) {
-    modules_.try_emplace(p);  // an existing (supplied) entry is kept
-    if (p.empty()) break;
-    p = parent_path(p);
+    if (index_.contains(p)) return;  // its ancestors are there already
+    hierarchy::Module m;
+    m.path = std::string(p);
+    if (!p.empty()) m.parent = std::string(parent_view(p));
+    add_row(std::move(m), false, false);
+    if (p.empty()) return;
+    p = parent_view(p);
   }
 }
 
 const std::string& ModuleTree::class_of(const std::string& path) const {
   static const std::string unknown;
+  if (const Row* r = row(path); r && r->supplied) return r->module.class_name;
   auto it = classes_.find(path);
   return it == classes_.end() ? unknown : it->second;
 }
 
-const std::string& ModuleTree::tag_of(const std::string& path) const {
-  auto it = tags_.find(path);
-  if (it != tags_.end()) return it->second;
-  std::string tag = compute_tag(path);
-  return tags_.emplace(path, std::move(tag)).first->second;
-}
+namespace {
 
-std::string ModuleTree::compute_tag(const std::string& path) const {
-  auto it = modules_.find(path);
-  if (it != modules_.end() && it->second && it->second->contains("tag") &&
-      it->second->at("tag").is_string())
-    return it->second->at("tag").get<std::string>();  // supplied tags are authoritative
-  const std::string& cls = class_of(path);
+// The tag of a module from its class and its parent's tag and class
+// (docs/tagging.md): what tag_of computes, for rows and for other paths.
+std::string tag_from(const std::string& path, const std::string& cls, const std::string& parent,
+                     std::string parent_tag, const std::string& parent_cls) {
   // An unknown root is "/" so that no tag is ever empty (the hierarchy
   // layer's convention); its children then start from "".
   if (path.empty()) return "/" + cls;
-  const std::string segment = last_segment(path), parent = parent_path(path);
-  std::string parent_tag = tag_of(parent);
+  const std::string segment = last_segment(path);
   if (parent_tag == "/") parent_tag.clear();
   if (is_pure_container(cls)) return parent_tag;
   if (!cls.empty()) return parent_tag + "/" + cls + (is_index(segment) ? "." + segment : "");
   // Unknown class: mirror the scoped-name style, "layer.0" for list items.
   if (is_index(segment) && !parent.empty()) {
-    const std::string& parent_cls = class_of(parent);
     if (parent_cls.empty()) return parent_tag + "." + segment;
     if (is_pure_container(parent_cls)) return parent_tag + "/" + last_segment(parent) + "." + segment;
   }
   return parent_tag + "/" + segment;
 }
 
-// Module paths in std::string order (the order of the document's new
-// modules, and of the children each of them lists).
-std::vector<const std::string*> ModuleTree::sorted_paths() const {
-  std::vector<const std::string*> paths;
-  paths.reserve(modules_.size());
-  for (const auto& kv : modules_) paths.push_back(&kv.first);
-  std::sort(paths.begin(), paths.end(),
-            [](const std::string* a, const std::string* b) { return *a < *b; });
-  return paths;
+}  // namespace
+
+const std::string& ModuleTree::tag_of(const std::string& path) const {
+  if (const size_t i = index_.find(path); i != kNone) return row_tag(i);
+  auto it = loose_tags_.find(path);
+  if (it != loose_tags_.end()) return it->second;
+  std::string tag = compute_tag(path);
+  return loose_tags_.emplace(path, std::move(tag)).first->second;
 }
 
-std::vector<const std::string*> ModuleTree::entry_order(
-    std::vector<std::string>& missing_parents) const {
-  // Supplied entries first, in their order, then every other path sorted
-  // (the parents of supplied paths that no entry names are among them: they
-  // only list children).
-  {
-    std::unordered_set<std::string> seen;
-    for (const auto& kv : modules_) {
-      if (kv.first.empty()) continue;
-      std::string parent = parent_path(kv.first);
-      if (!modules_.count(parent) && seen.insert(parent).second) missing_parents.push_back(parent);
-    }
+// A row's tag, memoised in the row (supplied tags are authoritative: set
+// from the start). The parent is the parent row, found once.
+const std::string& ModuleTree::row_tag(size_t i) const {
+  Row& r = rows_[i];
+  if (r.tag_done) return r.module.tag;
+  const std::string& path = r.module.path;
+  std::string tag;
+  const size_t p = path.empty() ? kNone : parent_row(i);
+  if (p == kNone) {
+    tag = compute_tag(path);  // the root, or a parent that is no module
+  } else {
+    tag = tag_from(path, row_class(i), rows_[p].module.path, row_tag(p), row_class(p));
   }
-  std::vector<const std::string*> order;
-  order.reserve(modules_.size() + missing_parents.size());
-  std::unordered_set<std::string_view> supplied(supplied_order_.begin(), supplied_order_.end());
-  for (const auto& path : supplied_order_) order.push_back(&path);
-  const size_t first_other = order.size();
-  for (const auto& kv : modules_)
-    if (!supplied.count(kv.first)) order.push_back(&kv.first);
-  for (const auto& path : missing_parents) order.push_back(&path);
-  std::sort(order.begin() + static_cast<std::ptrdiff_t>(first_other), order.end(),
-            [](const std::string* a, const std::string* b) { return *a < *b; });
+  r.module.tag = std::move(tag);
+  r.tag_done = true;
+  return r.module.tag;
+}
+
+std::string ModuleTree::compute_tag(const std::string& path) const {
+  if (path.empty()) return tag_from(path, class_of(path), "", "", "");
+  const std::string parent = parent_path(path);
+  return tag_from(path, class_of(path), parent, tag_of(parent), class_of(parent));
+}
+
+std::vector<size_t> ModuleTree::output_order() const {
+  std::vector<size_t> order(rows_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  // Supplied rows are the first ones, in their order; the others sorted.
+  std::sort(order.begin() + static_cast<std::ptrdiff_t>(supplied_), order.end(),
+            [&](size_t a, size_t b) { return rows_[a].module.path < rows_[b].module.path; });
+  // A supplied path whose parent path is no module: that parent would be an
+  // entry listing only children, refused as the parser refuses an entry
+  // without "path" (at the position it would have among the new modules).
+  std::vector<std::string_view> missing;
+  for (size_t i = 0; i < supplied_; ++i) {
+    const std::string& path = rows_[i].module.path;
+    if (!path.empty() && parent_row(i) == kNone) missing.push_back(parent_view(path));
+  }
+  if (!missing.empty()) {
+    const std::string_view first = *std::min_element(missing.begin(), missing.end());
+    size_t at = supplied_;
+    for (size_t i = supplied_; i < order.size(); ++i) at += rows_[order[i]].module.path < first;
+    fail(MX_ERR_SCHEMA, "hierarchy: modules[" + std::to_string(at) + "].path: required field is missing");
+  }
   return order;
 }
 
-json ModuleTree::to_json() const {
-  // One entry per path, moved into the result: a tree of a million supplied
-  // modules used to be copied three times through std::map and std::set.
-  std::vector<std::string> missing_parents;
-  const std::vector<const std::string*> order = entry_order(missing_parents);
-
-  std::vector<json> entries(order.size());
-  std::unordered_map<std::string_view, size_t> at;
-  at.reserve(order.size());
-  for (size_t i = 0; i < order.size(); ++i) at.emplace(*order[i], i);
-  // Children an entry already lists, for entries supplied with some: a set
-  // instead of std::find over the array (quadratic for a parent with many
-  // children, e.g. 50,000 layers under one encoder).
-  std::unordered_map<size_t, std::unordered_set<std::string>> listed;
-  for (size_t i = 0; i < order.size(); ++i) {
-    const std::string& path = *order[i];
-    auto it = modules_.find(path);
-    if (it == modules_.end()) continue;  // a missing parent: children only
-    json& entry = entries[i];
-    entry = it->second ? *it->second : json{{"path", path}};
-    if (!entry.contains("class")) entry["class"] = class_of(path);
-    if (!entry.contains("tag")) entry["tag"] = tag_of(path);
-    if (!entry.contains("parent")) entry["parent"] = path.empty() ? json(nullptr) : json(parent_path(path));
-    if (!entry.contains("children")) entry["children"] = json::array();
-    const json& children = entry.at("children");
-    if (children.is_array() && !children.empty()) {
-      auto& set = listed[i];
-      for (const auto& c : children)
-        if (c.is_string()) set.insert(c.get<std::string>());
-    }
-  }
-  for (const std::string* path : sorted_paths()) {
-    if (path->empty()) continue;
-    const size_t p = at.at(parent_path(*path));
-    json& parent = entries[p];
-    if (!parent["children"].is_array()) parent["children"] = json::array();
-    auto l = listed.find(p);
-    if (l == listed.end() || l->second.insert(*path).second) parent["children"].push_back(*path);
-  }
-  json out = json::array();
-  out.get_ref<json::array_t&>().reserve(entries.size());
-  for (auto& entry : entries) out.push_back(std::move(entry));
+// Each module is a child of its path's parent: appended there, in path
+// order, unless that parent lists it already.
+std::vector<std::vector<size_t>> ModuleTree::appended_children(const std::vector<size_t>& order) const {
+  std::vector<char> listed(rows_.size(), 0);
+  for (const Row& r : rows_)
+    for (const auto& c : r.module.children)
+      if (parent_view(c) == r.module.path && !c.empty())
+        if (const size_t i = index_.find(c); i != kNone) listed[i] = 1;
+  std::vector<size_t> unlisted;
+  for (size_t i = 0; i < rows_.size(); ++i)
+    if (!listed[i] && !rows_[i].module.path.empty()) unlisted.push_back(i);
+  std::sort(unlisted.begin(), unlisted.end(),
+            [&](size_t a, size_t b) { return rows_[a].module.path < rows_[b].module.path; });
+  std::vector<size_t> position(rows_.size());
+  for (size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
+  std::vector<std::vector<size_t>> out(order.size());
+  for (size_t i : unlisted) out[position[parent_row(i)]].push_back(i);
   return out;
 }
 
-hierarchy::Module ModuleTree::module_at(size_t i, const std::string& path, bool tags) const {
-  const json* entry = modules_.at(path);
-  hierarchy::Module m;
-  if (!entry) {  // added by add_path: {"path"} + what to_json fills in
-    m.path = path;
-    m.class_name = class_of(path);
-    if (tags) m.tag = tag_of(path);
-    if (!path.empty()) m.parent = parent_path(path);
-    return m;
+template <typename Take>
+std::vector<hierarchy::Module> ModuleTree::build(bool tags, Take take) const {
+  const std::vector<size_t> order = output_order();
+  // Everything read by path is read before a take moves a path away.
+  std::vector<std::vector<std::string>> appended;
+  appended.reserve(order.size());
+  for (auto& rows : appended_children(order)) {
+    auto& paths = appended.emplace_back();
+    for (size_t c : rows) paths.push_back(rows_[c].module.path);
   }
-  // A supplied entry is read by the hierarchy parser (its checks and
-  // messages), with what to_json would fill in where it is missing.
-  const std::string at = "modules[" + std::to_string(i) + "]";
-  if (entry->contains("class")) {
-    m = hierarchy::parse_module_entry(*entry, "hierarchy", at);
-  } else {
-    json filled = *entry;
-    filled["class"] = class_of(path);
-    m = hierarchy::parse_module_entry(filled, "hierarchy", at);
+  for (size_t i = 0; i < rows_.size(); ++i) {
+    Row& r = rows_[i];
+    if (!r.supplied) r.module.class_name = class_of(r.module.path);
+    if (tags) row_tag(i);
   }
-  if (tags && !entry->contains("tag")) m.tag = tag_of(path);
-  if (!entry->contains("parent")) {
-    m.parent.reset();
-    if (!path.empty()) m.parent = parent_path(path);
-  }
-  return m;
-}
-
-std::vector<hierarchy::Module> ModuleTree::supplied_to_modules(bool tags) const {
-  std::vector<std::string> missing_parents;
-  const std::vector<const std::string*> order = entry_order(missing_parents);
   std::vector<hierarchy::Module> out;
   out.reserve(order.size());
-  std::unordered_map<std::string_view, size_t> at;
-  at.reserve(order.size());
   for (size_t i = 0; i < order.size(); ++i) {
-    // A missing parent's entry in to_json() lists only children: the
-    // parser's first complaint about it is its path.
-    if (!modules_.count(*order[i]))
-      fail(MX_ERR_SCHEMA,
-           "hierarchy: modules[" + std::to_string(i) + "].path: required field is missing");
-    out.push_back(module_at(i, *order[i], tags));
-    at.emplace(*order[i], i);
+    Row& r = rows_[order[i]];
+    hierarchy::Module& m = out.emplace_back(take(r));
+    // Without tags, only supplied ones (derived ones may be memoised).
+    if (!tags && !r.tag_given) m.tag.clear();
+    for (auto& c : appended[i]) m.children.push_back(std::move(c));
   }
-  // Children to_json() appends: each path its parent does not list yet, in
-  // path order. Listed children are named by their key in modules_ (stable
-  // storage; a child that is no module can never be appended anyway).
-  struct PairHash {
-    size_t operator()(const std::pair<size_t, const std::string*>& p) const {
-      return std::hash<const void*>()(p.second) * 31 + p.first;
-    }
-  };
-  std::unordered_set<std::pair<size_t, const std::string*>, PairHash> listed;
-  for (size_t i = 0; i < out.size(); ++i)
-    for (const auto& c : out[i].children)
-      if (auto it = modules_.find(c); it != modules_.end()) listed.emplace(i, &it->first);
-  std::vector<std::pair<const std::string*, size_t>> appended;  // path, parent row
-  for (const auto& kv : modules_) {
-    if (kv.first.empty()) continue;
-    const size_t p = at.at(parent_path(kv.first));
-    if (listed.insert({p, &kv.first}).second) appended.emplace_back(&kv.first, p);
-  }
-  std::sort(appended.begin(), appended.end(),
-            [](const auto& a, const auto& b) { return *a.first < *b.first; });
-  for (const auto& [path, p] : appended) out[p].children.push_back(*path);
   return out;
 }
 
 std::vector<hierarchy::Module> ModuleTree::to_modules(bool tags) const {
-  if (!supplied_order_.empty()) return supplied_to_modules(tags);
-  // Only add_path modules: every entry is {"path"} + what to_json fills in,
-  // and every parent is present.
-  const std::vector<const std::string*> paths = sorted_paths();
-  std::vector<hierarchy::Module> out(paths.size());
-  std::unordered_map<std::string_view, size_t> at;
-  at.reserve(paths.size());
-  for (size_t i = 0; i < paths.size(); ++i) at.emplace(*paths[i], i);
-  for (size_t i = 0; i < paths.size(); ++i) {
-    const std::string& path = *paths[i];
-    hierarchy::Module& m = out[i];
-    m.path = path;
-    m.class_name = class_of(path);
-    if (tags) m.tag = tag_of(path);
-    if (path.empty()) continue;
-    m.parent = parent_path(path);
-    // Sorted order: a parent's children are appended in path order, as
-    // to_json() lists them.
-    out[at.at(*m.parent)].children.push_back(path);
-  }
+  return build(tags, [](const Row& r) { return r.module; });
+}
+
+std::vector<hierarchy::Module> ModuleTree::take_modules() {
+  std::vector<hierarchy::Module> out = build(true, [](Row& r) { return std::move(r.module); });
+  rows_.clear();
+  index_.clear();
+  loose_tags_.clear();
+  supplied_ = 0;
   return out;
+}
+
+bool ModuleTree::plainly_consistent() const {
+  for (const Row& r : rows_) {
+    const hierarchy::Module& m = r.module;
+    if (m.path.empty()) {
+      if (m.parent) return false;  // a second root, or none
+    } else {
+      if (!m.parent || *m.parent != parent_view(m.path)) return false;
+      if (unvalidated_ && !index_.contains(*m.parent)) return false;
+    }
+    for (const auto& c : m.children) {
+      if (c.empty() || parent_view(c) != m.path) return false;
+      if (unvalidated_ && !index_.contains(c)) return false;
+    }
+  }
+  // Filled-in parents ("parent" missing) were not checked by the parser.
+  for (size_t i = 0; i < supplied_; ++i)
+    if (rows_[i].parent_filled && rows_[i].module.parent && !index_.contains(*rows_[i].module.parent))
+      return false;
+  return true;
 }
 
 }  // namespace modelexport

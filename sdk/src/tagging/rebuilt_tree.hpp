@@ -3,7 +3,9 @@
 // from a supplied hierarchy first, then from the strategies' "modules"
 // answers; an unknown class is "" (and the tag then uses the path segment).
 #pragma once
+#include <deque>
 #include <map>
+#include <string_view>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -11,22 +13,30 @@
 #include <nlohmann/json.hpp>
 
 #include "hierarchy/document.hpp"
+#include "hierarchy/path_table.hpp"
 
 namespace modelexport {
 
 class ModuleTree {
  public:
-  // `supplied`: the "modules" array of a supplied hierarchy (may be empty);
-  // its entries are kept as they are, in their order. They are read in
-  // place, not copied (a million supplied modules were copied into every
-  // tree): `supplied` must outlive the tree, or be a temporary, which the
-  // tree then keeps.
-  ModuleTree(const nlohmann::json& supplied, const std::map<std::string, std::string>& classes);
-  ModuleTree(nlohmann::json&& supplied, const std::map<std::string, std::string>& classes);
+  explicit ModuleTree(const std::map<std::string, std::string>& classes = {});
+  // `supplied`: a supplied hierarchy's "modules" as parse_document read
+  // them from `entries` (the same array, entry i = module i: paths unique,
+  // parents and listed children present). Entries are kept as they are, in
+  // their order; `entries` is read only for which keys each one has
+  // ("parent", "tag": a missing key is filled in, a given one kept), so
+  // the tree does not refer to it afterwards.
+  ModuleTree(const nlohmann::json& entries, std::vector<hierarchy::Module>&& supplied,
+             const std::map<std::string, std::string>& classes = {});
+  // The same from the entries alone, each read as parse_document reads a
+  // module, nothing else checked (tests).
+  static ModuleTree from_entries(const nlohmann::json& entries,
+                                 const std::map<std::string, std::string>& classes = {});
   ModuleTree(ModuleTree&&) = default;
   ModuleTree& operator=(ModuleTree&&) = default;
-  ModuleTree(const ModuleTree&) = delete;  // entries point into `supplied`
-  ModuleTree& operator=(const ModuleTree&) = delete;
+
+  // Strategies' guesses; a supplied class beats them.
+  void add_classes(const std::map<std::string, std::string>& classes);
 
   // Adds `path` and all its ancestors.
   void add_path(const std::string& path);
@@ -37,43 +47,63 @@ class ModuleTree {
   // for the tag of every node's module: 200,000 times for 200,000 nodes).
   const std::string& tag_of(const std::string& path) const;
 
-  // The "modules" array: supplied entries first, then new modules sorted by
-  // path; parent/children/tag filled where missing.
-  nlohmann::json to_json() const;
-
-  // The same array as hierarchy modules, exactly what parsing to_json()'s
-  // text with hierarchy::parse_modules(…, "hierarchy") gives (errors
-  // included), without building that JSON: tagging builds the document in
-  // memory (going through to_json() was a third of a 100,000-module tag).
-  // Supplied entries must have arrays as "children" where they have that
-  // key (load_supplied_hierarchy checks it), which to_json() would replace.
-  // Without `tags`, tags to_json() would derive are left "" (for checks that
-  // do not read them: deriving a million tags is most of the work).
+  // The "modules" array as hierarchy modules: supplied entries first, then
+  // new modules sorted by path; parent/children/class/tag filled where
+  // missing (children a parent does not list are appended in path order).
+  // Without `tags`, tags the tree would derive are left "" (for checks that
+  // do not read them). A supplied module whose parent path is no module
+  // is MX_ERR_SCHEMA "hierarchy: modules[i].path: required field is
+  // missing" (the parent's entry would only list children).
   std::vector<hierarchy::Module> to_modules(bool tags = true) const;
+  // The same, moving the modules out: the tree is empty afterwards.
+  std::vector<hierarchy::Module> take_modules();
+
+  // True when to_modules(false) is certainly a consistent tree
+  // (hierarchy/tree_check.hpp) — each module's parent is its path's parent
+  // and every listed child's path is below its lister — checked without
+  // building it. False says nothing: ask module_tree_problems.
+  bool plainly_consistent() const;
 
   const std::string& class_of(const std::string& path) const;
-  bool contains(const std::string& path) const { return modules_.count(path) != 0; }
-  bool has_supplied() const { return !supplied_order_.empty(); }
+  bool contains(const std::string& path) const { return index_.contains(path); }
+  bool has_supplied() const { return supplied_ != 0; }
+  // The supplied modules, in their order (as given, parent filled in).
+  size_t supplied_count() const { return supplied_; }
+  const hierarchy::Module& supplied_module(size_t i) const { return rows_[i].module; }
 
  private:
+  struct Row {
+    hierarchy::Module module;  // as the output will have it (class, tag: see below)
+    bool supplied = false;
+    bool tag_given = false;    // a supplied "tag": authoritative
+    bool parent_filled = false;  // a supplied entry without "parent"
+    bool tag_done = false;     // module.tag holds tag_of(path)
+    size_t parent_row = kUnlinked;  // row of the path's parent (kNone: none)
+  };
+  static constexpr size_t kNone = static_cast<size_t>(-1);
+  static constexpr size_t kUnlinked = static_cast<size_t>(-2);
   std::string compute_tag(const std::string& path) const;
-  std::vector<const std::string*> sorted_paths() const;
-  // Output order of to_json()/to_modules(); `missing_parents` receives the
-  // parents no entry names (the order points into it).
-  std::vector<const std::string*> entry_order(std::vector<std::string>& missing_parents) const;
-  hierarchy::Module module_at(size_t i, const std::string& path, bool tags) const;
-  std::vector<hierarchy::Module> supplied_to_modules(bool tags) const;
+  const std::string& row_tag(size_t i) const;
+  const std::string& row_class(size_t i) const;
+  size_t parent_row(size_t i) const;
+  const Row* row(std::string_view path) const;
+  Row& add_row(hierarchy::Module&& m, bool supplied, bool tag_given);
+  // Output order (row numbers) and, per output position, the children to
+  // append after the listed ones.
+  std::vector<size_t> output_order() const;
+  std::vector<std::vector<size_t>> appended_children(const std::vector<size_t>& order) const;
+  template <typename Take>
+  std::vector<hierarchy::Module> build(bool tags, Take take) const;
 
-  void add_supplied(const nlohmann::json& supplied);
-
-  nlohmann::json owned_;  // a supplied temporary (moving it keeps its elements in place)
-  // path → the supplied entry, or nullptr for a module added by add_path
-  // (its entry is {"path": path}; no JSON is allocated for it).
-  std::unordered_map<std::string, const nlohmann::json*> modules_;
-  std::vector<std::string> supplied_order_;
-  // Hashed: a supplied tree puts a million classes here.
-  std::unordered_map<std::string, std::string> classes_;
-  mutable std::unordered_map<std::string, std::string> tags_;
+  // Rows never move (deque): index_ views their paths. Mutable: tags (and
+  // the classes of new modules) are filled in when first needed.
+  mutable std::deque<Row> rows_;
+  hierarchy::PathTable index_;
+  size_t supplied_ = 0;
+  bool unvalidated_ = false;  // built from entries alone: nothing checked
+  std::unordered_map<std::string, std::string> classes_;  // strategies' classes
+  // Tags of paths that are no module (asked for anyway); rows keep theirs.
+  mutable std::unordered_map<std::string, std::string> loose_tags_;
 };
 
 }  // namespace modelexport

@@ -34,29 +34,31 @@ json read_json_file(const std::string& path) {
 
 // Tagging places nodes in these paths and builds tags from them: a '/' or a
 // space would make tags and scoped names ambiguous (found by
-// fuzz/targets/supplied_hierarchy.cpp: a module "pooler.ac/Net/t").
-void check_module_paths(const hierarchy::Document& doc, const std::string& where) {
-  auto check = [&](const std::string& path, const std::string& field) {
-    if (!is_valid_module_path(path))
-      fail(MX_ERR_SCHEMA, where + ": " + field + ": '" + path + "' is not a module path "
-                          "(dot-separated names without '/', spaces or control characters)");
-  };
+// fuzz/targets/supplied_hierarchy.cpp: a module "pooler.ac/Net/t"). Module
+// paths themselves are held to that by parse_document; calls in forward
+// outlines are checked here.
+void check_forward_calls(const hierarchy::Document& doc, const std::string& where) {
   for (size_t i = 0; i < doc.modules.size(); ++i) {
     const auto& m = doc.modules[i];
-    const std::string at = "modules[" + std::to_string(i) + "]";
-    check(m.path, at + ".path");
     if (!m.forward) continue;
-    for (size_t k = 0; k < m.forward->size(); ++k)
-      if ((*m.forward)[k].kind == hierarchy::ForwardStep::Kind::call)
-        check((*m.forward)[k].name, at + ".forward[" + std::to_string(k) + "].call");
+    for (size_t k = 0; k < m.forward->size(); ++k) {
+      const auto& step = (*m.forward)[k];
+      if (step.kind == hierarchy::ForwardStep::Kind::call && !is_valid_module_path(step.name))
+        fail(MX_ERR_SCHEMA, where + ": modules[" + std::to_string(i) + "].forward[" +
+                                std::to_string(k) + "].call: '" + step.name +
+                                "' is not a module path (dot-separated names without '/', "
+                                "spaces or control characters)");
+    }
   }
 }
 
 // The tree as tagging will write it (ModuleTree completes missing parents
 // and children) must pass the checks `validate` applies to it: refused
 // here, naming the first problems, rather than written and reported later.
-void check_completed_tree(const json& doc, const std::string& where) {
-  const ModuleTree tree(doc.at("modules"), {});
+// The tree is built once, for this and for tagging; the list of problems
+// (a copy of the tree) only when it is not plainly consistent.
+void check_completed_tree(const ModuleTree& tree, const std::string& where) {
+  if (tree.plainly_consistent()) return;
   // Tags are not checked: the tree leaves them out.
   const auto problems = hierarchy::module_tree_problems(tree.to_modules(false), 3);
   if (problems.empty()) return;
@@ -67,8 +69,8 @@ void check_completed_tree(const json& doc, const std::string& where) {
 
 }  // namespace
 
-json load_supplied_hierarchy(const json& option) {
-  if (option.is_null()) return option;
+SuppliedHierarchy load_supplied_hierarchy(const json& option) {
+  if (option.is_null()) return {};
   json doc;
   std::string where = "supplied hierarchy";
   if (option.is_string()) {
@@ -86,10 +88,11 @@ json load_supplied_hierarchy(const json& option) {
   // The whole document is checked once here, so that a wrong field is an
   // error naming it (modules[3].class: must be string) rather than a JSON
   // type error deep in propagation or the module tree.
-  const hierarchy::Document parsed = hierarchy::parse_document(doc, where);
-  check_module_paths(parsed, where);
-  check_completed_tree(doc, where);
-  return doc;
+  hierarchy::Document parsed = hierarchy::parse_document(doc, where);
+  check_forward_calls(parsed, where);
+  ModuleTree tree(doc.at("modules"), std::move(parsed.modules));
+  check_completed_tree(tree, where);
+  return {std::move(doc), std::move(tree)};
 }
 
 }  // namespace modelexport

@@ -22,6 +22,7 @@ using json = nlohmann::json;
 
 struct TagOptions {
   json hierarchy;  // supplied document or null
+  std::optional<ModuleTree> supplied_tree;  // its modules, checked (set with it)
   json strategy_options = json::object();
 };
 
@@ -31,7 +32,9 @@ TagOptions parse_tag_options(const json& options) {
   if (!options.is_object()) fail(MX_ERR_INVALID_ARGUMENT, "tag options must be a JSON object");
   for (const auto& [key, value] : options.items()) {
     if (key == "hierarchy") {
-      out.hierarchy = load_supplied_hierarchy(value);
+      SuppliedHierarchy supplied = load_supplied_hierarchy(value);
+      out.hierarchy = std::move(supplied.document);
+      out.supplied_tree = std::move(supplied.tree);
     } else if (key == "strategy_options") {
       if (!value.is_object()) fail(MX_ERR_INVALID_ARGUMENT, "\"strategy_options\" must be an object");
       out.strategy_options = value;
@@ -56,7 +59,7 @@ struct Tagged {
 // Strategies → validated assignments → propagation → module tree.
 Tagged run_strategies(const Registry& registry, const std::string& strategy,
                       const onnx::ModelProto& proto, const GraphView& view,
-                      const TagOptions& options, Progress& progress) {
+                      TagOptions& options, Progress& progress) {
   StrategyCall call(proto, view, supplied_modules(options), options.strategy_options);
   std::vector<const Plugin*> plugins = select_strategies(registry, strategy);
   std::vector<StrategyAnswer> answers;
@@ -81,10 +84,11 @@ Tagged run_strategies(const Registry& registry, const std::string& strategy,
   progress.report("propagate", "", 0, 0);
   StrategyAnswer combined = combine_answers(answers, view.nodes.size());
   answers.clear();
-  std::vector<Assignment> assignments =
-      propagate(view, std::move(combined.assignments), supplied_modules(options));
-
-  ModuleTree tree(supplied_modules(options), combined.classes);
+  // The supplied tree was built (and checked) when the option was read;
+  // propagation reads the supplied modules from it.
+  ModuleTree tree = options.supplied_tree ? std::move(*options.supplied_tree) : ModuleTree();
+  std::vector<Assignment> assignments = propagate(view, std::move(combined.assignments), tree);
+  tree.add_classes(combined.classes);
   // add_path is idempotent: once per distinct module is enough.
   std::unordered_set<std::string_view> added;
   for (const auto& a : assignments)
