@@ -1,15 +1,17 @@
 // A hash index from strings held elsewhere (module paths) to their
-// positions: open addressing in one flat array, no allocation per entry.
-// At a million modules std::unordered_map spent a fifth of `inspect` in
-// node allocations and the cache misses of following them (bucket, node,
-// key); a lookup here touches one slot and, on a hash match, the key.
-// (tsl::robin_map, Debian's robin-map-dev, would do the same; this is the
-// part of it the module indexes need, without a new build dependency.)
+// positions. At a million modules std::unordered_map spent a fifth of
+// `inspect` in node allocations and the cache misses of following them
+// (bucket, node, key); tsl::robin_map (Debian's robin-map-dev) keeps the
+// entries in one flat array with their hashes, so a lookup touches one
+// slot and, on a hash match, the key. This class is the small interface
+// the module indexes use.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string_view>
-#include <vector>
+
+#include <tsl/robin_map.h>
 
 namespace modelexport::hierarchy {
 
@@ -17,28 +19,26 @@ class PathTable {
  public:
   static constexpr size_t kNone = static_cast<size_t>(-1);
 
-  void reserve(size_t entries);
+  void reserve(size_t entries) { map_.reserve(entries); }
   // Adds `key` at `position` unless an equal key is there: returns the
   // position the key has now (the first one wins). The characters `key`
   // views must outlive the table and stay where they are.
   size_t insert(std::string_view key, size_t position);
-  size_t find(std::string_view key) const;
+  size_t find(std::string_view key) const {
+    auto it = map_.find(key);
+    return it == map_.end() ? kNone : it->second;
+  }
   bool contains(std::string_view key) const { return find(key) != kNone; }
-  size_t size() const { return size_; }
-  void clear();
+  size_t size() const { return map_.size(); }
+  void clear() { map_.clear(); }
 
  private:
-  struct Slot {
-    std::string_view key;
-    uint32_t hash = 0;
-    uint32_t position = kEmpty;  // kEmpty: a free slot
-  };
-  static constexpr uint32_t kEmpty = UINT32_MAX;
-  static uint32_t hash_of(std::string_view key);
-  void grow();
-
-  std::vector<Slot> slots_;  // a power of two, at most half full
-  size_t size_ = 0;
+  // Positions in 32 bits (a table of 4 billion paths is not a module tree);
+  // hashes stored beside them so a probe compares keys only on a match.
+  tsl::robin_map<std::string_view, uint32_t, std::hash<std::string_view>,
+                 std::equal_to<std::string_view>,
+                 std::allocator<std::pair<std::string_view, uint32_t>>, /*StoreHash=*/true>
+      map_;
 };
 
 }  // namespace modelexport::hierarchy
