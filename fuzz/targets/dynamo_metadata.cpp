@@ -53,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                           {"doc_string", ""}}})},
                   {"initializers", json::array()}, {"inputs", json::array()},
                   {"outputs", json::array()}};
-    auto result = mx_metadata::assign_from_metadata(mx_strategy::JsonGraph(graph), json::array());
+    auto result = mx_metadata::assign_from_metadata(mx_strategy::JsonGraph(graph), mx_strategy::JsonModules(json::array()));
     for (const auto& a : result.assignments)
       if (!mx::common::is_valid_module_path(a.module))
         mxfuzz::finding("metadata strategy", "assigned invalid module path '" + a.module + "'");

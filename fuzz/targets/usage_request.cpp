@@ -27,7 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     auto graph = mx_usage::usage_view(mx_strategy::JsonGraph(request.value("graph", json())));
     mx_usage::UsageOptions options;
-    options.outlines = mx_usage::ModuleOutlines(request.value("modules", json()));
+    const json modules = request.value("modules", json());
+    options.outlines = mx_usage::ModuleOutlines(mx_strategy::JsonModules(modules));
     for (bool shared : {false, true}) {
       options.use_shared_parameters = shared;
       for (const auto& a : mx_usage::assign_by_usage(graph, options))

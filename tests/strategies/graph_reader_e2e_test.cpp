@@ -39,8 +39,9 @@ struct Tagged {
   std::string document, bytes;
 };
 
-Tagged tag(mx_registry* r, const std::string& strategy, mx_model* model) {
-  ok(mx_registry_tag(r, strategy.c_str(), model, "{}"));
+Tagged tag(mx_registry* r, const std::string& strategy, mx_model* model,
+           const std::string& options = "{}") {
+  ok(mx_registry_tag(r, strategy.c_str(), model, options.c_str()));
   Tagged out;
   char* text = nullptr;
   size_t size = 0;
@@ -57,14 +58,14 @@ Tagged tag(mx_registry* r, const std::string& strategy, mx_model* model) {
 // Loads a fresh model for each tag: a tag replaces the document, and the
 // second run must not see the first one's records.
 template <typename Load>
-void check_same(const std::string& label, Load load) {
+void check_same(const std::string& label, Load load, const std::string& options = "{}") {
   mx_registry* reader = registry(true);
   mx_registry* json_text = registry(false);
   for (const char* strategy : {"metadata", "scope", "usage", "auto"}) {
     mx_model* a = load();
     mx_model* b = load();
-    Tagged by_reader = tag(reader, strategy, a);
-    Tagged by_json = tag(json_text, strategy, b);
+    Tagged by_reader = tag(reader, strategy, a, options);
+    Tagged by_json = tag(json_text, strategy, b, options);
     CHECK_MESSAGE(by_reader.document == by_json.document, label << " / " << strategy);
     CHECK_MESSAGE(by_reader.bytes == by_json.bytes, label << " / " << strategy);
     // Not vacuous: something was placed by evidence, not only propagated.
@@ -93,6 +94,40 @@ TEST_CASE("dynamo fixtures: reader and JSON request tag alike") {
       return m;
     });
   }
+}
+
+// A supplied hierarchy (the strategies read its modules through the reader,
+// or as the request's "modules"): the modules metadata found in
+// mini_transformer, each with a forward outline calling its children and
+// running one op, and own parameter counts on the leaves.
+json supplied_hierarchy(const std::string& path) {
+  mx_registry* r = registry(true);
+  mx_model* m = nullptr;
+  ok(mx_model_load_file(path.c_str(), &m));
+  json doc = json::parse(tag(r, "metadata", m).document);
+  mx_model_release(m);
+  mx_registry_release(r);
+  json modules = json::array();
+  for (json module : doc.at("modules")) {
+    json forward = json::array();
+    for (const auto& child : module.value("children", json::array())) forward.push_back({{"call", child}});
+    forward.push_back({{"op", module.value("children", json::array()).empty() ? "aten::linear" : "aten::add"}});
+    module["forward"] = forward;
+    if (module.value("children", json::array()).empty()) module["own_parameters"] = 8;
+    modules.push_back(module);
+  }
+  REQUIRE(modules.size() > 3);
+  return {{"schema", "modelexport.hierarchy/1"}, {"modules", modules}, {"nodes", json::array()}};
+}
+
+TEST_CASE("a supplied hierarchy with outlines: reader and JSON request tag alike") {
+  const std::string path = std::string(MX_TEST_DYNAMO_DIR) + "/mini_transformer.onnx";
+  const std::string options = json{{"hierarchy", supplied_hierarchy(path)}}.dump();
+  check_same("mini_transformer + hierarchy", [&] {
+    mx_model* m = nullptr;
+    ok(mx_model_load_file(path.c_str(), &m));
+    return m;
+  }, options);
 }
 
 TEST_CASE("scope names, unnamed nodes and invalid UTF-8: reader and JSON request tag alike") {

@@ -209,7 +209,7 @@ TEST_CASE("outlines: a tied embedding keeps its Gather, the head's MatMul stays 
        mod("wte", "Embedding", 64, {{"op", "aten::embedding"}}),
        mod("lm_head", "Linear", 64, {{"op", "aten::linear"}})});
   UsageOptions with;
-  with.outlines = ModuleOutlines(modules);
+  with.outlines = ModuleOutlines(mx_strategy::JsonModules(modules));
   auto r = run(g, with);
   CHECK(r == std::map<size_t, std::string>{{0, "wte"}});
   CHECK(run(g).empty());  // without outlines: shared, no evidence
@@ -225,7 +225,7 @@ TEST_CASE("outlines: merged LayerNorm weights (one owner, called once) stay no e
        mod("l0.ln", "LayerNorm", 8, {{"op", "aten::layer_norm"}}),
        mod("l1.ln", "LayerNorm", 8, {{"op", "aten::layer_norm"}})});
   UsageOptions with;
-  with.outlines = ModuleOutlines(modules);
+  with.outlines = ModuleOutlines(mx_strategy::JsonModules(modules));
   CHECK(run(g, with).empty());
 }
 
@@ -238,7 +238,7 @@ TEST_CASE("outlines: a module called twice keeps both of its ops") {
        mod("shared", "Block", 0, {{"call", "shared.conv"}}),
        mod("shared.conv", "Conv2d", 9, {{"op", "aten::_convolution"}})});
   UsageOptions with;
-  with.outlines = ModuleOutlines(modules);
+  with.outlines = ModuleOutlines(mx_strategy::JsonModules(modules));
   CHECK(run(g, with) == std::map<size_t, std::string>{{0, "shared.conv"}, {1, "shared.conv"}});
 }
 
@@ -252,12 +252,12 @@ TEST_CASE("outlines: a parameter named after a module nobody calls goes to its r
        mod("encoder", "T5Stack", 0, {{"op", "aten::view"}, {"call", "encoder.embed_tokens"}}),
        mod("encoder.embed_tokens", "Embedding", 64, {{"op", "aten::embedding"}})});
   UsageOptions with;
-  with.outlines = ModuleOutlines(modules);
+  with.outlines = ModuleOutlines(mx_strategy::JsonModules(modules));
   CHECK(run(g, with) == std::map<size_t, std::string>{{0, "encoder.embed_tokens"}});
   // Two called candidates: no guess, the parameter's own name.
   modules.push_back(mod("decoder.embed_tokens", "Embedding", 64, {{"op", "aten::embedding"}}));
   modules[0]["forward"].push_back({{"call", "decoder.embed_tokens"}});
-  with.outlines = ModuleOutlines(modules);
+  with.outlines = ModuleOutlines(mx_strategy::JsonModules(modules));
   CHECK(run(g, with) == std::map<size_t, std::string>{{0, "shared"}});
 }
 
@@ -271,12 +271,12 @@ TEST_CASE("outlines: a module that never runs lends its weights to the ancestor 
        {{"path", "attn.out_proj"}, {"class", "NonDynamicallyQuantizableLinear"},
         {"own_parameters", 16}}});  // no "forward": the tracer never entered it
   UsageOptions with;
-  with.outlines = ModuleOutlines(modules);
+  with.outlines = ModuleOutlines(mx_strategy::JsonModules(modules));
   CHECK(run(g, with) == std::map<size_t, std::string>{{0, "attn"}});
   CHECK(run(g) == std::map<size_t, std::string>{{0, "attn.out_proj"}});  // without outlines
   // Called after all (a normal Linear): its own module.
   modules[1]["forward"].push_back({{"call", "attn.out_proj"}});
-  with.outlines = ModuleOutlines(modules);
+  with.outlines = ModuleOutlines(mx_strategy::JsonModules(modules));
   CHECK(run(g, with) == std::map<size_t, std::string>{{0, "attn.out_proj"}});
 }
 
@@ -308,7 +308,7 @@ TEST_CASE("renamed weights: folded Convs are matched by size and call order") {
        mod("bn3", "BatchNorm2d", 16, {{"op", "aten::batch_norm"}}),
        mod("fc", "Linear", 18, {{"op", "aten::linear"}})});
   UsageOptions with;
-  with.outlines = ModuleOutlines(modules);
+  with.outlines = ModuleOutlines(mx_strategy::JsonModules(modules));
   const std::map<size_t, std::string> want = {{0, "conv1"}, {2, "conv2"}, {3, "conv3"}, {4, "fc"}};
   CHECK(run(g, with) == want);
   auto by_size = assign_by_usage(g, with);
@@ -320,7 +320,7 @@ TEST_CASE("renamed weights: folded Convs are matched by size and call order") {
   CHECK(run(no_shapes, with) == std::map<size_t, std::string>{{4, "fc"}});
   // Without outlines, the hierarchy's module order stands in for the calls.
   for (auto& m : modules) m.erase("forward");
-  with.outlines = ModuleOutlines(modules);
+  with.outlines = ModuleOutlines(mx_strategy::JsonModules(modules));
   CHECK(run(g, with) == want);
 }
 
@@ -333,7 +333,7 @@ TEST_CASE("renamed weights: a size class with a stray member is left alone") {
   nlohmann::json modules = nlohmann::json::array(
       {mod("", "Net", 0, {{"call", "q"}}), mod("q", "Linear", 16, {{"op", "aten::linear"}})});
   UsageOptions with;
-  with.outlines = ModuleOutlines(modules);
+  with.outlines = ModuleOutlines(mx_strategy::JsonModules(modules));
   CHECK(run(g, with).empty());
 }
 
@@ -352,7 +352,7 @@ TEST_CASE("renamed weights: the reader of a named bias anchors its MatMul, then 
       {mod("", "Attn", 0, {{"call", "q"}, {"call", "k"}}),
        mod("q", "Linear", 20, {{"op", "aten::linear"}}), mod("k", "Linear", 20, {{"op", "aten::linear"}})});
   UsageOptions with;
-  with.outlines = ModuleOutlines(modules);
+  with.outlines = ModuleOutlines(mx_strategy::JsonModules(modules));
   CHECK(run(g, with) == std::map<size_t, std::string>{{0, "k"}, {1, "k"}, {2, "q"}, {3, "q"}});
 }
 
@@ -362,7 +362,7 @@ TEST_CASE("renamed weights: hostile outlines (cycles, exponential calls) stay bo
     std::string me = "a" + std::to_string(i), next = "a" + std::to_string(i + 1);
     modules.push_back(mod(me, "Block", 1, {{"call", next}, {"call", next}, {"call", me}}));
   }
-  ModuleOutlines outlines(modules);
+  ModuleOutlines outlines{mx_strategy::JsonModules(modules)};
   auto order = outlines.parameter_modules_in_call_order();
   CHECK(order.size() <= 1000000);
   CHECK(order.front() == "a0");
@@ -400,7 +400,7 @@ TEST_CASE("renamed weights: the bias dimension follows the op (MatMul [in, out],
        mod("norm", "LayerNorm", 8, {{"op", "aten::layer_norm"}}),
        mod("fc1", "Linear", 40, {{"op", "aten::linear"}}), mod("fc2", "Linear", 36, {{"op", "aten::linear"}})});
   UsageOptions with;
-  with.outlines = ModuleOutlines(modules);
+  with.outlines = ModuleOutlines(mx_strategy::JsonModules(modules));
   auto r = run(g, with);
   CHECK(r.at(0) == "fc1");
   CHECK(r.at(2) == "fc2");

@@ -98,6 +98,20 @@ typedef struct mx_graph_reader {
   mx_text (*graph_input)(const void* graph, uint64_t i);
   uint64_t (*graph_output_count)(const void* graph);
   mx_text (*graph_output)(const void* graph, uint64_t i);
+  /* The supplied hierarchy's modules (what a JSON request carries as
+   * "modules"; a reader's request has none), in their order, checked by
+   * the host; module_count is 0 when the user supplied no hierarchy.
+   * module_class is "" and module_own_parameters -1 when not given. */
+  uint64_t (*module_count)(const void* graph);
+  mx_text (*module_path)(const void* graph, uint64_t i); /* "" = the root */
+  mx_text (*module_class)(const void* graph, uint64_t i);
+  int64_t (*module_own_parameters)(const void* graph, uint64_t i);
+  /* The module's forward outline (docs/hierarchy-schema.md, `forward`):
+   * -1 when not known, else its number of steps; step k names a called
+   * module's path (*is_call = 1) or an op kind such as "aten::linear"
+   * (*is_call = 0). */
+  int64_t (*module_forward_count)(const void* graph, uint64_t i);
+  mx_text (*module_forward_step)(const void* graph, uint64_t i, uint64_t k, int32_t* is_call);
 } mx_graph_reader;
 
 /* Where a strategy's answers go. Each call returns 0, or a non-zero mx_code
@@ -153,8 +167,9 @@ typedef struct mx_host_api {
   /* ---- Added in plugin ABI 1.2: the graph read through the host -------
    * For a strategy that declares MX_PLUGIN_FLAG_GRAPH_READER. Inside `run`
    * of an "assign" request, `graph` returns the reader of the model being
-   * tagged and `answer` where the answers go; the request then carries no
-   * "graph" member and the host ignores the JSON answer (output->json may
+   * tagged (and of the supplied modules) and `answer` where the answers go;
+   * the request then carries no "graph" and no "modules" member and the
+   * host ignores the JSON answer (output->json may
    * stay NULL). Both return NULL when the request carries the graph as
    * JSON (the host was told "graph_reader": false, or the plugin is run by
    * a tool that speaks only JSON): the plugin then answers in JSON, as a

@@ -4,6 +4,8 @@
 // "graph" object of a JSON request (1.0 protocol: older hosts, tools that
 // speak JSON, "graph_reader": false). Strategies are written once against
 // `Graph`; both sources give them the same nodes, names and shapes.
+// The supplied hierarchy's modules come the same two ways (`Modules`: the
+// reader's module accessors, or the request's "modules" array).
 // Header-only on purpose: plugins link neither the core nor each other.
 #pragma once
 #include <cstddef>
@@ -189,6 +191,86 @@ class JsonGraph final : public Graph {
   std::vector<std::optional<std::vector<int64_t>>> shapes_;
   std::vector<std::string> problems_;
   bool has_nodes_ = false;
+};
+
+// The supplied hierarchy's modules as strategies read them.
+class Modules {
+ public:
+  struct Step {
+    bool call;         // a call of module `name`, else an op kind
+    std::string name;
+  };
+  virtual ~Modules() = default;
+  virtual size_t count() const = 0;
+  virtual std::string path(size_t i) const = 0;
+  virtual std::string class_name(size_t i) const = 0;  // "" when not given
+  virtual long long own_parameters(size_t i) const = 0;  // -1 when not given
+  // Nothing when the module has no outline.
+  virtual std::optional<std::vector<Step>> forward(size_t i) const = 0;
+};
+
+// Over the host's reader (its module accessors).
+class ReaderModules final : public Modules {
+ public:
+  explicit ReaderModules(const mx_graph_reader& r) : r_(r) {}
+  size_t count() const override { return r_.module_count(r_.graph); }
+  std::string path(size_t i) const override { return text(r_.module_path(r_.graph, i)); }
+  std::string class_name(size_t i) const override { return text(r_.module_class(r_.graph, i)); }
+  long long own_parameters(size_t i) const override { return r_.module_own_parameters(r_.graph, i); }
+  std::optional<std::vector<Step>> forward(size_t i) const override {
+    const int64_t n = r_.module_forward_count(r_.graph, i);
+    if (n < 0) return std::nullopt;
+    std::vector<Step> steps;
+    steps.reserve(static_cast<size_t>(n));
+    for (int64_t k = 0; k < n; ++k) {
+      int32_t is_call = 0;
+      mx_text name = r_.module_forward_step(r_.graph, i, static_cast<uint64_t>(k), &is_call);
+      steps.push_back({is_call != 0, text(name)});
+    }
+    return steps;
+  }
+
+ private:
+  static std::string text(mx_text t) { return t.data ? std::string(t.data, t.size) : std::string(); }
+  const mx_graph_reader& r_;
+};
+
+// Over a request's "modules" array, read leniently: an entry that is not an
+// object with a string "path" is skipped, mistyped fields read as not given.
+class JsonModules final : public Modules {
+ public:
+  explicit JsonModules(const nlohmann::json& modules) {
+    if (!modules.is_array()) return;
+    for (const auto& m : modules) {
+      auto path = m.is_object() ? m.find("path") : m.end();
+      if (m.is_object() && path != m.end() && path->is_string()) entries_.push_back(&m);
+    }
+  }
+  size_t count() const override { return entries_.size(); }
+  std::string path(size_t i) const override { return entries_.at(i)->at("path").get<std::string>(); }
+  std::string class_name(size_t i) const override {
+    auto it = entries_.at(i)->find("class");
+    return it != entries_.at(i)->end() && it->is_string() ? it->get<std::string>() : "";
+  }
+  long long own_parameters(size_t i) const override {
+    auto it = entries_.at(i)->find("own_parameters");
+    return it != entries_.at(i)->end() && it->is_number_integer() ? it->get<long long>() : -1;
+  }
+  std::optional<std::vector<Step>> forward(size_t i) const override {
+    auto it = entries_.at(i)->find("forward");
+    if (it == entries_.at(i)->end() || !it->is_array()) return std::nullopt;
+    std::vector<Step> steps;
+    for (const auto& step : *it) {
+      if (!step.is_object()) continue;
+      auto call = step.find("call"), op = step.find("op");
+      if (call != step.end() && call->is_string()) steps.push_back({true, call->get<std::string>()});
+      else if (op != step.end() && op->is_string()) steps.push_back({false, op->get<std::string>()});
+    }
+    return steps;
+  }
+
+ private:
+  std::vector<const nlohmann::json*> entries_;  // points into the request
 };
 
 }  // namespace mx_strategy

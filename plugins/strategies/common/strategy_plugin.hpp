@@ -78,12 +78,12 @@ class Host {
   std::string prefix_;
 };
 
-// What a strategy is asked: the graph, and the request's "modules" (the
-// supplied hierarchy's tree, or []) and "options" (the user's
-// strategy_options, or {}).
+// What a strategy is asked: the graph, the supplied hierarchy's modules
+// (none when the user supplied no hierarchy) and the request's "options"
+// (the user's strategy_options, or {}).
 struct Request {
   const Graph& graph;
-  const nlohmann::json& modules;
+  const Modules& modules;
   const nlohmann::json& options;
 };
 
@@ -178,7 +178,8 @@ class Plugin {
     const mx_strategy_answer* sink = host.answer_sink();
     if (reader && sink) {
       ReaderGraph graph(*reader);
-      return send_answer(Strategy::answer(Request{graph, module_list, option_map}, host), *sink);
+      ReaderModules supplied(*reader);
+      return send_answer(Strategy::answer(Request{graph, supplied, option_map}, host), *sink);
     }
     static const nlohmann::json kNoGraph;
     auto graph_json = request.find("graph");
@@ -189,7 +190,8 @@ class Plugin {
     for (const auto& p : graph.problems()) host.warn(p);
     // Names and metadata are file content: replace invalid UTF-8 instead of
     // throwing.
-    std::string json = answer_json(Strategy::answer(Request{graph, module_list, option_map}, host))
+    JsonModules supplied(module_list);
+    std::string json = answer_json(Strategy::answer(Request{graph, supplied, option_map}, host))
                            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     out->json = host.copy(json);
     if (!out->json) return host.fail(out, MX_ERR_INTERNAL, "out of memory");

@@ -131,19 +131,17 @@ void visit_node(const NodeRef& node, Collector& out) {
   out.assign(node.index, chain->modules.back().path);
 }
 
-PathSet known_paths(const nlohmann::json& module_tree) {
+PathSet known_paths(const mx_strategy::Modules& module_tree) {
   PathSet known;
-  if (!module_tree.is_array()) return known;
-  for (const auto& module : module_tree)
-    if (module.is_object() && module.contains("path") && module["path"].is_string())
-      known.insert(module["path"].get<std::string>());
+  known.reserve(module_tree.count());
+  for (size_t i = 0; i < module_tree.count(); ++i) known.insert(module_tree.path(i));
   return known;
 }
 
 }  // namespace
 
 MetadataResult assign_from_metadata(const mx_strategy::Graph& graph,
-                                    const nlohmann::json& module_tree) {
+                                    const mx_strategy::Modules& module_tree) {
   Collector out(known_paths(module_tree));
   for (size_t i = 0; i < graph.node_count(); ++i) visit_node(NodeRef{graph, i}, out);
   return out.take();

@@ -35,10 +35,10 @@ struct MetadataResult {
   std::vector<std::string> warnings;
 };
 
-// `module_tree` is the request's (maybe empty) `modules` array, used only
+// `module_tree` is the supplied hierarchy's modules (maybe none), used only
 // to repair scopes that hold a last component instead of a full path (see
 // resolve_path in the .cpp).
 MetadataResult assign_from_metadata(const mx_strategy::Graph& graph,
-                                    const nlohmann::json& module_tree);
+                                    const mx_strategy::Modules& module_tree);
 
 }  // namespace mx_metadata

@@ -11,12 +11,9 @@ namespace {
 
 using json = nlohmann::json;
 
-std::set<std::string> module_paths(const json& modules) {
+std::set<std::string> module_paths(const mx_strategy::Modules& modules) {
   std::set<std::string> paths;
-  if (!modules.is_array()) return paths;
-  for (const auto& m : modules)
-    if (m.is_object() && m.contains("path") && m.at("path").is_string())
-      paths.insert(m.at("path").get<std::string>());
+  for (size_t i = 0; i < modules.count(); ++i) paths.insert(modules.path(i));
   return paths;
 }
 
@@ -47,7 +44,8 @@ std::set<std::string> modules_of_file(const mx_strategy::Graph& graph) {
 
 }  // namespace
 
-mx_strategy::Answer assign_from_scopes(const mx_strategy::Graph& graph, const json& modules) {
+mx_strategy::Answer assign_from_scopes(const mx_strategy::Graph& graph,
+                                       const mx_strategy::Modules& modules) {
   std::set<std::string> known = module_paths(modules);
   if (known.empty()) known = modules_of_file(graph);
   const ModuleSnap snap(std::move(known));

@@ -1,7 +1,7 @@
 // The "assign" operation of the scope strategy (docs/plugin-protocol.md):
 // every node whose name carries a module scope ("/encoder/layer.0/…") is
 // placed in that module, snapped to the supplied tree `modules` (the
-// request's "modules" array) or, without one, to the modules the file
+// supplied hierarchy's) or, without one, to the modules the file
 // itself shows. Nodes without a scope are left out; the core propagates to
 // them.
 #pragma once
@@ -12,6 +12,6 @@
 namespace mx_scope {
 
 mx_strategy::Answer assign_from_scopes(const mx_strategy::Graph& graph,
-                                       const nlohmann::json& modules);
+                                       const mx_strategy::Modules& modules);
 
 }  // namespace mx_scope

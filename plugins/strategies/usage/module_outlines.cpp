@@ -9,30 +9,25 @@
 
 namespace mx_usage {
 
-ModuleOutlines::ModuleOutlines(const nlohmann::json& modules) {
-  if (!modules.is_array()) return;
-  for (const auto& m : modules) {
-    if (!m.is_object() || !m.contains("path") || !m["path"].is_string()) continue;
-    const std::string path = m["path"].get<std::string>();
+ModuleOutlines::ModuleOutlines(const mx_strategy::Modules& modules) {
+  for (size_t i = 0; i < modules.count(); ++i) {
+    const std::string path = modules.path(i);
     listed_.push_back(path);
     Identity& id = identity_[path];
-    if (m.contains("class") && m["class"].is_string()) id.cls = m["class"].get<std::string>();
-    if (m.contains("own_parameters") && m["own_parameters"].is_number_integer())
-      id.own_parameters = m["own_parameters"].get<long long>();
-    auto forward = m.find("forward");
-    if (forward == m.end() || !forward->is_array()) continue;
+    id.cls = modules.class_name(i);
+    id.own_parameters = modules.own_parameters(i);
+    auto forward = modules.forward(i);
+    if (!forward) continue;
     auto& own = own_ops_[path];
     if (forward->empty()) empty_.insert(path);
     for (const auto& step : *forward) {
-      if (!step.is_object()) continue;
-      if (step.contains("call") && step["call"].is_string()) {
-        ++call_steps_[step["call"].get<std::string>()];
-        callees_[path].push_back(step["call"].get<std::string>());
-      } else if (step.contains("op") && step["op"].is_string()) {
-        if (auto ops = mx::common::onnx_ops_of(step["op"].get<std::string>()))
-          own.insert(ops->begin(), ops->end());
-        else
-          unknown_ops_.insert(path);
+      if (step.call) {
+        ++call_steps_[step.name];
+        callees_[path].push_back(step.name);
+      } else if (auto ops = mx::common::onnx_ops_of(step.name)) {
+        own.insert(ops->begin(), ops->end());
+      } else {
+        unknown_ops_.insert(path);
       }
     }
   }

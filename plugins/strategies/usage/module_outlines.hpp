@@ -8,16 +8,15 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include <nlohmann/json_fwd.hpp>
+#include "strategy_graph.hpp"
 
 namespace mx_usage {
 
 class ModuleOutlines {
  public:
   ModuleOutlines() = default;
-  // `modules`: the request's "modules" array (any shape: what is not a
-  // well-formed outline is ignored, the host validated the document).
-  explicit ModuleOutlines(const nlohmann::json& modules);
+  // `modules`: the supplied hierarchy's modules (the host validated them).
+  explicit ModuleOutlines(const mx_strategy::Modules& modules);
 
   bool empty() const { return own_ops_.empty(); }
   // The module's own ops lower to `op_type` (false when not known).

@@ -26,7 +26,7 @@ struct UsageStrategy {
   static mx_strategy::Answer answer(const mx_strategy::Request& request, const mx_strategy::Host& host) {
     auto graph = mx_usage::usage_view(request.graph);
     auto options = options_from(request.options);
-    options.outlines = mx_usage::ModuleOutlines(request.modules);
+    options.outlines = mx_usage::ModuleOutlines(request.modules);  // the supplied hierarchy's
     auto assignments = mx_usage::assign_by_usage(graph, options);
     size_t by_size = 0;
     for (const auto& a : assignments) by_size += a.by_size;

@@ -9,8 +9,9 @@ namespace {
 
 // The strategy request (docs/plugin-protocol.md): {"graph", "modules",
 // "operation", "options", "schema"}, written directly as text, keys in the
-// order nlohmann::json dumps them; without "graph" for a graph reader.
-std::string request_text(const onnx::ModelProto* proto, const nlohmann::json& modules,
+// order nlohmann::json dumps them. A graph reader's has neither "graph" nor
+// "modules" (it reads both through the host): null `proto` and `modules`.
+std::string request_text(const onnx::ModelProto* proto, const nlohmann::json* modules,
                          const nlohmann::json& options) {
   std::string text;
   const size_t nodes = proto ? static_cast<size_t>(proto->graph().node_size()) : 0;
@@ -21,9 +22,12 @@ std::string request_text(const onnx::ModelProto* proto, const nlohmann::json& mo
     append_strategy_graph_text(*proto, text);
     text += ',';
   }
-  text += "\"modules\":";
-  text += dump_text(modules);
-  text += ",\"operation\":\"assign\",\"options\":";
+  if (modules) {
+    text += "\"modules\":";
+    text += dump_text(*modules);
+    text += ',';
+  }
+  text += "\"operation\":\"assign\",\"options\":";
   text += dump_text(options);
   text += ",\"schema\":\"modelexport.strategy-request/1\"}";
   return text;
@@ -32,16 +36,18 @@ std::string request_text(const onnx::ModelProto* proto, const nlohmann::json& mo
 }  // namespace
 
 StrategyCall::StrategyCall(const onnx::ModelProto& proto, const GraphView& view,
-                           const nlohmann::json& modules, const nlohmann::json& options)
-    : proto_(proto), view_(view), modules_(modules), options_(options), graph_(proto, view) {}
+                           const nlohmann::json& modules, const ModuleTree* supplied,
+                           const nlohmann::json& options)
+    : proto_(proto), view_(view), modules_(modules), options_(options),
+      graph_(proto, view, supplied) {}
 
 const std::string& StrategyCall::json_request() {
-  if (!json_request_) json_request_ = request_text(&proto_, modules_, options_);
+  if (!json_request_) json_request_ = request_text(&proto_, &modules_, options_);
   return *json_request_;
 }
 
 const std::string& StrategyCall::reader_request() {
-  if (!reader_request_) reader_request_ = request_text(nullptr, modules_, options_);
+  if (!reader_request_) reader_request_ = request_text(nullptr, nullptr, options_);
   return *reader_request_;
 }
 

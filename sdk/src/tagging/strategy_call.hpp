@@ -1,6 +1,7 @@
 // Asking one strategy plugin for its answer, the way it reads the graph:
 // through the host (plugin ABI 1.2, MX_PLUGIN_FLAG_GRAPH_READER: a request
-// without "graph", the StrategyGraph reader, answers into a sink) or as the
+// without "graph" and "modules", the StrategyGraph reader, answers into a
+// sink) or as the
 // JSON request of docs/plugin-protocol.md (1.0/1.1 plugins, and every
 // plugin when the registry was created with "graph_reader": false). Both
 // requests are written at most once per tag, when a plugin first needs one.
@@ -19,10 +20,11 @@ namespace modelexport {
 
 class StrategyCall {
  public:
-  // `modules` (the supplied hierarchy's, or []) and `options` must outlive
-  // the call, as must `proto` and `view`.
+  // `modules` (the supplied hierarchy's JSON, or []), `supplied` (the same
+  // modules parsed and checked, or null) and `options` must outlive the
+  // call, as must `proto` and `view`.
   StrategyCall(const onnx::ModelProto& proto, const GraphView& view, const nlohmann::json& modules,
-               const nlohmann::json& options);
+               const ModuleTree* supplied, const nlohmann::json& options);
 
   // The plugin's checked answer; MX_ERR_PLUGIN (or the plugin's own code)
   // naming the plugin when it fails or answers out of contract.
@@ -30,7 +32,7 @@ class StrategyCall {
 
  private:
   const std::string& json_request();    // with "graph"
-  const std::string& reader_request();  // without
+  const std::string& reader_request();  // without "graph" and "modules"
 
   const onnx::ModelProto& proto_;
   const GraphView& view_;

@@ -106,16 +106,56 @@ mx_text graph_output(const void* g, uint64_t i) {
   return in_range(i, graph.output_size()) ? self(g).text(graph.output(i).name()) : none();
 }
 
+uint64_t module_count(const void* g) { return self(g).supplied_count(); }
+
+mx_text module_path(const void* g, uint64_t i) {
+  const auto* m = self(g).supplied_module(i);
+  return m ? view_text(m->path) : none();
+}
+
+mx_text module_class(const void* g, uint64_t i) {
+  const auto* m = self(g).supplied_module(i);
+  return m ? view_text(m->class_name) : none();
+}
+
+int64_t module_own_parameters(const void* g, uint64_t i) {
+  const auto* m = self(g).supplied_module(i);
+  return m && m->own_parameters ? *m->own_parameters : -1;
+}
+
+int64_t module_forward_count(const void* g, uint64_t i) {
+  const auto* m = self(g).supplied_module(i);
+  return m && m->forward ? static_cast<int64_t>(m->forward->size()) : -1;
+}
+
+mx_text module_forward_step(const void* g, uint64_t i, uint64_t k, int32_t* is_call) {
+  if (is_call) *is_call = 0;
+  const auto* m = self(g).supplied_module(i);
+  if (!m || !m->forward || !in_range(k, m->forward->size())) return none();
+  const hierarchy::ForwardStep& step = (*m->forward)[k];
+  if (is_call) *is_call = step.kind == hierarchy::ForwardStep::Kind::call;
+  return view_text(step.name);
+}
+
 }  // namespace
 
-StrategyGraph::StrategyGraph(const onnx::ModelProto& proto, const GraphView& view)
-    : proto_(proto), view_(view) {
+StrategyGraph::StrategyGraph(const onnx::ModelProto& proto, const GraphView& view,
+                             const ModuleTree* supplied)
+    : proto_(proto), view_(view), supplied_(supplied) {
   reader_ = mx_graph_reader{sizeof(mx_graph_reader), this,
                             node_count, node_name, node_op_type, node_domain, node_doc_string,
                             node_input_count, node_input, node_output_count, node_output,
                             node_metadata_count, node_metadata_key, node_metadata_value,
                             initializer_count, initializer_name, initializer_rank, initializer_dim,
-                            graph_input_count, graph_input, graph_output_count, graph_output};
+                            graph_input_count, graph_input, graph_output_count, graph_output,
+                            module_count, module_path, module_class, module_own_parameters,
+                            module_forward_count, module_forward_step};
+}
+
+uint64_t StrategyGraph::supplied_count() const { return supplied_ ? supplied_->supplied_count() : 0; }
+
+const hierarchy::Module* StrategyGraph::supplied_module(uint64_t i) const {
+  return i < supplied_count() ? &supplied_->supplied_module(static_cast<size_t>(i)) : nullptr;
 }
 
 mx_text StrategyGraph::text(const std::string& s) const {

@@ -1,6 +1,9 @@
 // The graph a strategy reads through the host (plugin ABI 1.2,
 // mx_graph_reader): read-only accessors over the model being tagged, in
-// place of the 32 MB JSON text a 200,000-node graph used to be. Texts are
+// place of the 32 MB JSON text a 200,000-node graph used to be, and over
+// the supplied hierarchy's modules (parsed once by the host, where each
+// strategy parsed the request's "modules" again: half of `tag --hierarchy`
+// at 100,000 modules). Texts are
 // the tagger's GraphView strings (already UTF-8, as the JSON view gives
 // them) or the proto's own strings; only text that is not valid UTF-8 is
 // copied, replaced (util/utf8.hpp), and kept until the reader goes.
@@ -16,13 +19,15 @@
 
 #include "modelexport/plugin.h"
 #include "tagging/graph_topology.hpp"
+#include "tagging/rebuilt_tree.hpp"
 
 namespace modelexport {
 
 class StrategyGraph {
  public:
-  // Both must outlive the reader (the tagger holds them for the whole tag).
-  StrategyGraph(const onnx::ModelProto& proto, const GraphView& view);
+  // All must outlive the reader (the tagger holds them for the whole tag).
+  // `supplied`: the supplied hierarchy's tree, or null without one.
+  StrategyGraph(const onnx::ModelProto& proto, const GraphView& view, const ModuleTree* supplied);
   StrategyGraph(const StrategyGraph&) = delete;
   StrategyGraph& operator=(const StrategyGraph&) = delete;
 
@@ -31,6 +36,9 @@ class StrategyGraph {
   // The accessors' work, for the C functions in the .cpp.
   const onnx::GraphProto& graph() const { return proto_.graph(); }
   const GraphView& view() const { return view_; }
+  // The supplied modules; supplied_module is null out of range.
+  uint64_t supplied_count() const;
+  const hierarchy::Module* supplied_module(uint64_t i) const;
   mx_text text(const std::string& s) const;  // valid UTF-8, or a kept replacement
   using Metadata = std::vector<std::pair<std::string, std::string>>;
   const Metadata* metadata(uint64_t node) const;  // null when out of range
@@ -38,6 +46,7 @@ class StrategyGraph {
  private:
   const onnx::ModelProto& proto_;
   const GraphView& view_;
+  const ModuleTree* supplied_;
   mx_graph_reader reader_;
   // Filled on first use (only the metadata strategy reads it): every
   // node's metadata_props, decoded from the unknown field and replaced.

@@ -60,7 +60,8 @@ struct Tagged {
 Tagged run_strategies(const Registry& registry, const std::string& strategy,
                       const onnx::ModelProto& proto, const GraphView& view,
                       TagOptions& options, Progress& progress) {
-  StrategyCall call(proto, view, supplied_modules(options), options.strategy_options);
+  StrategyCall call(proto, view, supplied_modules(options),
+                    options.supplied_tree ? &*options.supplied_tree : nullptr, options.strategy_options);
   std::vector<const Plugin*> plugins = select_strategies(registry, strategy);
   std::vector<StrategyAnswer> answers;
   TaggingProvenance provenance{strategy, {}, json::object()};

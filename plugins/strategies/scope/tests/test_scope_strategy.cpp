@@ -14,7 +14,8 @@ namespace {
 // The strategy on a JSON graph of nodes named `names`, with the supplied
 // tree `modules`; the answer as the JSON response the plugin would send.
 json assign(const json& graph, const json& modules = json::array()) {
-  return mx_strategy::answer_json(mx_scope::assign_from_scopes(mx_strategy::JsonGraph(graph), modules));
+  return mx_strategy::answer_json(
+      mx_scope::assign_from_scopes(mx_strategy::JsonGraph(graph), mx_strategy::JsonModules(modules)));
 }
 
 json request(const std::vector<std::string>& names, const std::vector<std::string>& modules) {
