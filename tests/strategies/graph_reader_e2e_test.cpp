@@ -130,6 +130,43 @@ TEST_CASE("a supplied hierarchy with outlines: reader and JSON request tag alike
   }, options);
 }
 
+TEST_CASE("supplied modules reach a reader: scope snaps to them, as with the JSON request") {
+  // The supplied tree lists encoder.layer.K but not its dense/act children:
+  // the scope strategy places /encoder/layer.K/dense/MatMul in
+  // encoder.layer.K only if it sees the supplied modules (without them it
+  // would take encoder.layer.K.dense from the file's own names).
+  const int layers = 20;
+  const std::string bytes = synthetic::scoped_model(layers).SerializeAsString();
+  json modules = json::array({{{"path", ""}, {"class", "Net"}}, {{"path", "encoder"}, {"class", "Encoder"}},
+                              {{"path", "encoder.layer"}, {"class", "ModuleList"}}});
+  for (int k = 0; k < layers; ++k)
+    modules.push_back({{"path", "encoder.layer." + std::to_string(k)}, {"class", "Layer"},
+                       {"own_parameters", 64},
+                       {"forward", json::array({{{"op", "aten::matmul"}}, {{"op", "aten::relu"}}})}});
+  const std::string options =
+      json{{"hierarchy", {{"schema", "modelexport.hierarchy/1"}, {"modules", modules}, {"nodes", json::array()}}}}
+          .dump();
+  auto load = [&] {
+    mx_model* m = nullptr;
+    ok(mx_model_load_bytes(bytes.data(), bytes.size(), &m));
+    return m;
+  };
+  check_same("synthetic + hierarchy", load, options);
+  mx_registry* r = registry(true);
+  mx_model* m = load();
+  json doc = json::parse(tag(r, "scope", m, options).document);
+  bool found = false;
+  for (const auto& n : doc.at("nodes"))
+    if (n.value("name", "") == "/encoder/layer.0/dense/MatMul") {
+      CHECK(n.value("module", "") == "encoder.layer.0");
+      CHECK(n.value("evidence", "") == "scope");
+      found = true;
+    }
+  CHECK(found);
+  mx_model_release(m);
+  mx_registry_release(r);
+}
+
 TEST_CASE("scope names, unnamed nodes and invalid UTF-8: reader and JSON request tag alike") {
   onnx::ModelProto proto = synthetic::scoped_model(50);
   auto* graph = proto.mutable_graph();
