@@ -48,6 +48,15 @@ propagation 1.1 s (facts of a million modules), document and
 set_hierarchy 0.8 s, saving ~1.5 s. Peak RSS of tag is not down: the tree of parsed modules
 lives beside the supplied JSON for the whole run (+5% at 1M).
 
+Then the module paths went to tsl::robin_map (same figures) and the
+strategies read the supplied modules through the graph reader (plugin ABI
+1.2: the request carries no "modules", no plugin parses them), one run on
+the same machine (load ~3): 1M modules tag --hierarchy 9.34 s CPU, 3.6x
+json.load (2.58 s), 2069 MB; 100k 0.95 s, 5.0x; inspect 6.29 s, 2.4x;
+growth 10k -> 100k -> 1M: inspect 8.3x, 9.7x; tag 8.4x, 9.8x. Outputs
+byte-identical to the run before (tagged model and sidecar at 10k, 100k,
+1M).
+
     .venv/bin/python benchmarks/module_scale.py                      # 10k, 100k, 1M
     .venv/bin/python benchmarks/module_scale.py --sizes 10000 100000 --cli build/sdk/modelexport
     .venv/bin/python benchmarks/module_scale.py --keep DIR           # keep the files (to cmp outputs)
