@@ -105,6 +105,8 @@ TEST_CASE("to_modules: a supplied module whose parent path is no module") {
       R"([{"path": "", "class": "N"}, {"path": "z.b", "class": "X"}, {"path": "c.d", "class": "L"}])"));
   tree.add_path("a");
   // Order: 3 supplied, then "a", "c" (missing), "z" (missing): the first is at 4.
-  CHECK_THROWS_WITH(tree.to_modules(), "hierarchy: modules[4].path: required field is missing");
+  CHECK_THROWS_WITH(tree.to_modules(),
+                    "hierarchy: modules[4].path: required field is missing (module 'c.d' has no parent "
+                    "module 'c': every module's parent path must be listed)");
   CHECK_FALSE(tree.plainly_consistent());
 }

@@ -203,16 +203,21 @@ std::vector<size_t> ModuleTree::output_order() const {
   // A supplied path whose parent path is no module: that parent would be an
   // entry listing only children, refused as the parser refuses an entry
   // without "path" (at the position it would have among the new modules).
-  std::vector<std::string_view> missing;
+  // (The message names the module and the missing parent as well: the
+  // position alone left users guessing.)
+  std::vector<std::pair<std::string_view, size_t>> missing;  // parent path, child row
   for (size_t i = 0; i < supplied_; ++i) {
     const std::string& path = rows_[i].module.path;
-    if (!path.empty() && parent_row(i) == kNone) missing.push_back(parent_view(path));
+    if (!path.empty() && parent_row(i) == kNone) missing.emplace_back(parent_view(path), i);
   }
   if (!missing.empty()) {
-    const std::string_view first = *std::min_element(missing.begin(), missing.end());
+    const auto first = *std::min_element(missing.begin(), missing.end());
     size_t at = supplied_;
-    for (size_t i = supplied_; i < order.size(); ++i) at += rows_[order[i]].module.path < first;
-    fail(MX_ERR_SCHEMA, "hierarchy: modules[" + std::to_string(at) + "].path: required field is missing");
+    for (size_t i = supplied_; i < order.size(); ++i) at += rows_[order[i]].module.path < first.first;
+    fail(MX_ERR_SCHEMA, "hierarchy: modules[" + std::to_string(at) +
+                            "].path: required field is missing (module '" +
+                            rows_[first.second].module.path + "' has no parent module '" +
+                            std::string(first.first) + "': every module's parent path must be listed)");
   }
   return order;
 }
