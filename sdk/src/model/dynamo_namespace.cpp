@@ -18,11 +18,9 @@ std::string relative_name(const std::string& path, const std::string& ancestor) 
   return path.substr(ancestor.size() + 1);
 }
 
-}  // namespace
-
 // Everything before the node's own "name: op": the called modules from the
 // root to the node's module, each "relative name: class/".
-static std::string module_prefix(const hierarchy::ModuleIndex& index, const std::string& module_path) {
+std::string module_prefix(const hierarchy::ModuleIndex& index, const std::string& module_path) {
   std::vector<const hierarchy::Module*> chain;  // node's module .. root
   for (const auto* m = index.find(module_path); m;) {
     chain.push_back(m);
@@ -43,17 +41,13 @@ static std::string module_prefix(const hierarchy::ModuleIndex& index, const std:
   return out;
 }
 
-std::string dynamo_namespace(const hierarchy::ModuleIndex& index, const std::string& module_path,
-                             const std::string& node_name, const std::string& op_type) {
-  return module_prefix(index, module_path) + node_name + ": " + op_type;
-}
+}  // namespace
 
 std::string DynamoNamespaces::of(const std::string& module_path, const std::string& node_name,
                                  const std::string& op_type) {
-  if (!any_ || module_path != last_module_) {
+  if (last_module_ != module_path) {
     last_prefix_ = module_prefix(index_, module_path);
     last_module_ = module_path;
-    any_ = true;
   }
   std::string out;
   out.reserve(last_prefix_.size() + node_name.size() + 2 + op_type.size());

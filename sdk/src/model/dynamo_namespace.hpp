@@ -3,18 +3,15 @@
 // that understand dynamo files (Model Explorer's ONNX adapter) group nodes
 // by our hierarchy.
 #pragma once
+#include <optional>
 #include <string>
 
 #include "hierarchy/document.hpp"
 
 namespace modelexport::model {
 
-// `index` is a ModuleIndex of the document (built once per save).
-std::string dynamo_namespace(const hierarchy::ModuleIndex& index, const std::string& module_path,
-                             const std::string& node_name, const std::string& op_type);
-
-// The same for the nodes of one save, in file order: consecutive nodes of
-// one module (the usual case: an op lowers to several nodes) share the
+// One per save (`index`: a ModuleIndex of the document), asked for the
+// nodes in file order: consecutive nodes of one module (the usual case: an op lowers to several nodes) share the
 // part the module contributes (its chain of called modules up to the
 // root), built once for the run instead of once per node. Only the last
 // module is kept: a map of every module's part cost more than it saved on
@@ -27,8 +24,8 @@ class DynamoNamespaces {
 
  private:
   const hierarchy::ModuleIndex& index_;
-  std::string last_module_, last_prefix_;  // "…/"
-  bool any_ = false;
+  std::optional<std::string> last_module_;  // none before the first node
+  std::string last_prefix_;                 // "…/" of last_module_
 };
 
 }  // namespace modelexport::model
