@@ -12,18 +12,11 @@
 #include <nlohmann/json.hpp>
 
 #include "modelexport/modelexport.h"
+#include "require_ok.hpp"
 
 using nlohmann::json;
 
 namespace {
-
-// Fails the test with the status message when a call fails.
-void ok(mx_status* status) {
-  std::string message = status ? mx_status_message(status) : "";
-  mx_code code = mx_status_code(status);
-  mx_status_release(status);
-  REQUIRE_MESSAGE(code == MX_OK, message);
-}
 
 json read_json(const std::string& path) {
   std::ifstream in(path);

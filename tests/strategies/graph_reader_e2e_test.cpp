@@ -12,18 +12,12 @@
 #include <nlohmann/json.hpp>
 
 #include "modelexport/modelexport.h"
+#include "require_ok.hpp"
 #include "synthetic_model.hpp"
 
 using nlohmann::json;
 
 namespace {
-
-void ok(mx_status* status) {
-  std::string message = status ? mx_status_message(status) : "";
-  mx_code code = mx_status_code(status);
-  mx_status_release(status);
-  REQUIRE_MESSAGE(code == MX_OK, message);
-}
 
 mx_registry* registry(bool graph_reader) {
   mx_registry* r = nullptr;

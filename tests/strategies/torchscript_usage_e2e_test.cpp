@@ -13,17 +13,11 @@
 #include <nlohmann/json.hpp>
 
 #include "modelexport/modelexport.h"
+#include "require_ok.hpp"
 
 using nlohmann::json;
 
 namespace {
-
-void ok(mx_status* status) {
-  std::string message = status ? mx_status_message(status) : "";
-  mx_code code = mx_status_code(status);
-  mx_status_release(status);
-  REQUIRE_MESSAGE(code == MX_OK, message);
-}
 
 std::string export_dir() {
   const char* dir = std::getenv("MX_TS_EXPORT_DIR");
