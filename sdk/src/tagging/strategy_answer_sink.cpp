@@ -1,10 +1,9 @@
 #include "tagging/strategy_answer_sink.hpp"
 
+#include <climits>
 #include <new>
 
 #include "modelexport/modelexport.h"
-#include "mx/common/module_path.hpp"
-#include "tagging/strategy_evidence.hpp"
 #include "util/utf8.hpp"
 
 namespace modelexport {
@@ -46,24 +45,21 @@ int32_t StrategyAnswerSink::refuse(std::string what) {
 }
 
 int32_t StrategyAnswerSink::assign(uint64_t node, std::string module, const char* evidence) {
-  const std::string where = "node " + std::to_string(node);
-  if (node >= answer_.assignments.size())
-    return refuse(where + " is out of range (graph has " +
-                  std::to_string(answer_.assignments.size()) + " nodes)");
-  if (answer_.assignments[node]) return refuse(where + " assigned twice");
-  if (!mx::common::is_valid_module_path(module))
-    return refuse(where + ": invalid module path '" + printable(module) + "'");
+  // node_problem takes JSON's signed numbers; one beyond them is out of
+  // range of any graph, -1 says so with the same message.
+  const long long index = node > static_cast<uint64_t>(LLONG_MAX) ? -1 : static_cast<long long>(node);
+  std::string problem = node_problem(answer_.assignments, index);
+  if (!problem.empty()) return refuse(std::move(problem));
   const std::string kind = evidence ? evidence : "";
-  if (!is_strategy_evidence(kind))
-    return refuse(where + ": evidence '" + printable(kind) +
-                  "' is not one of direct, scope, metadata, parameter");
+  problem = placement_problem(module, kind);
+  if (!problem.empty()) return refuse("node " + std::to_string(node) + ": " + problem);
   answer_.assignments[node] = Assignment{std::move(module), kind};
   return MX_OK;
 }
 
 int32_t StrategyAnswerSink::module_class(std::string path, std::string class_name) {
-  if (!mx::common::is_valid_module_path(path))
-    return refuse("module class: invalid module path '" + printable(path) + "'");
+  std::string problem = module_path_problem(path);
+  if (!problem.empty()) return refuse("module class: " + problem);
   answer_.classes.emplace(std::move(path), to_valid_utf8(class_name));  // keeps the first
   return MX_OK;
 }

@@ -3,6 +3,7 @@
 #include "tagging/strategy_evidence.hpp"
 #include "mx/common/module_path.hpp"
 #include "util/error.hpp"
+#include "util/utf8.hpp"
 
 namespace modelexport {
 using mx::common::is_valid_module_path;
@@ -23,14 +24,13 @@ std::string string_field(const std::string& plugin, const json& entry,
   return entry.at(key).get<std::string>();
 }
 
-size_t node_field(const std::string& plugin, const json& entry, size_t count,
+size_t node_field(const std::string& plugin, const json& entry, const Assignments& slots,
                   const std::string& where) {
   if (!entry.contains("node") || !entry.at("node").is_number_integer())
     bad(plugin, where + ": \"node\" must be an integer index");
-  long long node = entry.at("node").get<long long>();
-  if (node < 0 || static_cast<unsigned long long>(node) >= count)
-    bad(plugin, where + ": node " + std::to_string(node) + " is out of range (graph has " +
-                    std::to_string(count) + " nodes)");
+  const long long node = entry.at("node").get<long long>();
+  const std::string problem = node_problem(slots, node);
+  if (!problem.empty()) bad(plugin, where + ": " + problem);
   return static_cast<size_t>(node);
 }
 
@@ -38,11 +38,8 @@ Assignment checked_assignment(const std::string& plugin, const json& entry,
                               const std::string& where) {
   Assignment a{string_field(plugin, entry, "module", where),
                string_field(plugin, entry, "evidence", where)};
-  if (!is_valid_module_path(a.module))
-    bad(plugin, where + ": invalid module path '" + a.module + "'");
-  if (!is_strategy_evidence(a.evidence))
-    bad(plugin, where + ": evidence '" + a.evidence +
-                    "' is not one of direct, scope, metadata, parameter");
+  const std::string problem = placement_problem(a.module, a.evidence);
+  if (!problem.empty()) bad(plugin, where + ": " + problem);
   return a;
 }
 
@@ -51,8 +48,7 @@ void read_assignments(const std::string& plugin, const json& list, StrategyAnswe
   for (size_t i = 0; i < list.size(); ++i) {
     std::string where = "assignments[" + std::to_string(i) + "]";
     if (!list[i].is_object()) bad(plugin, where + " must be an object");
-    size_t node = node_field(plugin, list[i], out.assignments.size(), where);
-    if (out.assignments[node]) bad(plugin, where + ": node " + std::to_string(node) + " assigned twice");
+    size_t node = node_field(plugin, list[i], out.assignments, where);
     out.assignments[node] = checked_assignment(plugin, list[i], where);
   }
 }
@@ -63,12 +59,32 @@ void read_classes(const std::string& plugin, const json& list, StrategyAnswer& o
     std::string where = "modules[" + std::to_string(i) + "]";
     if (!list[i].is_object()) bad(plugin, where + " must be an object");
     std::string path = string_field(plugin, list[i], "path", where);
-    if (!is_valid_module_path(path)) bad(plugin, where + ": invalid module path '" + path + "'");
+    const std::string problem = module_path_problem(path);
+    if (!problem.empty()) bad(plugin, where + ": " + problem);
     out.classes.emplace(path, string_field(plugin, list[i], "class", where));
   }
 }
 
 }  // namespace
+
+std::string node_problem(const Assignments& slots, long long node) {
+  if (node < 0 || static_cast<unsigned long long>(node) >= slots.size())
+    return "node " + std::to_string(node) + " is out of range (graph has " +
+           std::to_string(slots.size()) + " nodes)";
+  if (slots[static_cast<size_t>(node)]) return "node " + std::to_string(node) + " assigned twice";
+  return {};
+}
+
+std::string module_path_problem(const std::string& path) {
+  return is_valid_module_path(path) ? std::string() : "invalid module path '" + printable(path) + "'";
+}
+
+std::string placement_problem(const std::string& module, const std::string& evidence) {
+  std::string problem = module_path_problem(module);
+  if (problem.empty() && !is_strategy_evidence(evidence))
+    problem = "evidence '" + printable(evidence) + "' is not one of direct, scope, metadata, parameter";
+  return problem;
+}
 
 StrategyAnswer parse_strategy_response(const std::string& plugin, const json& response,
                                        size_t node_count) {

@@ -17,6 +17,16 @@ struct StrategyAnswer {
   std::map<std::string, std::string> classes;  // module path → class
 };
 
+// The rules of every answer, JSON or through the host's sink
+// (strategy_answer_sink.hpp): "" when allowed, else what is wrong (outside
+// text quoted through printable()).
+// `node` may be placed: in range of `slots` and not placed yet.
+std::string node_problem(const Assignments& slots, long long node);
+// A path a strategy may name.
+std::string module_path_problem(const std::string& path);
+// A placement a strategy may claim: a valid path and strategy evidence.
+std::string placement_problem(const std::string& module, const std::string& evidence);
+
 StrategyAnswer parse_strategy_response(const std::string& plugin,
                                        const nlohmann::json& response,
                                        size_t node_count);
