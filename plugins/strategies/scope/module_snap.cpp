@@ -1,17 +1,13 @@
 #include "module_snap.hpp"
 
-#include <algorithm>
-
-#include "file_modules.hpp"  // repeated_call_base
 #include "mx/common/module_path.hpp"
 
 namespace mx_scope {
 namespace {
 
-using mx::common::join_path;
 using mx::common::path_depth;
 
-bool ends_with_step(const std::string& path, const std::string& step) {
+bool ends_with_step(const std::string& path, std::string_view step) {
   return path.size() > step.size() && path.compare(path.size() - step.size(), step.size(), step) == 0 &&
          path[path.size() - step.size() - 1] == '.';
 }
@@ -23,9 +19,11 @@ bool is_under(const std::string& base, const std::string& path) {
 
 }  // namespace
 
-ModuleSnap::ModuleSnap(std::set<std::string> module_paths) : paths_(std::move(module_paths)) {}
+ModuleSnap::ModuleSnap(ModulePaths module_paths) : paths_(std::move(module_paths)) {}
 
-bool ModuleSnap::descendant_for(const std::string& base, const std::string& step,
+// The result does not depend on the order `paths_` is walked in: only a
+// unique shallowest candidate is an answer.
+bool ModuleSnap::descendant_for(const std::string& base, std::string_view step,
                                 std::string& out) const {
   size_t best_depth = 0;
   int found = 0;
@@ -41,26 +39,33 @@ bool ModuleSnap::descendant_for(const std::string& base, const std::string& step
   return found == 1;
 }
 
-bool ModuleSnap::resolve_step(const std::string& current, const std::string& step,
+bool ModuleSnap::resolve_step(const std::string& current, std::string_view step,
                               std::string& next) const {
-  next = join_path(current, step);
+  next = current;
+  if (!next.empty() && !step.empty()) next += '.';
+  next += step;
   return paths_.count(next) || descendant_for(current, step, next);
 }
 
-std::string ModuleSnap::resolve(const std::vector<std::string>& steps) const {
-  std::string current;
-  for (const auto& step : steps) {
-    std::string next;
+std::string ModuleSnap::resolve(const std::vector<std::string_view>& steps) const {
+  std::string out, scratch;
+  resolve(steps, out, scratch);
+  return out;
+}
+
+void ModuleSnap::resolve(const std::vector<std::string_view>& steps, std::string& current,
+                         std::string& next) const {
+  current.clear();
+  for (std::string_view step : steps) {
     if (resolve_step(current, step, next)) {
-      current = next;
+      current.swap(next);
       continue;
     }
     // Only when the suffixed name is no module: a real `ln_1` wins above.
-    const std::string base = repeated_call_base(step);
+    const std::string_view base = repeated_call_base(step);
     if (base.empty() || !resolve_step(current, base, next)) break;
-    current = next;
+    current.swap(next);
   }
-  return current;
 }
 
 }  // namespace mx_scope

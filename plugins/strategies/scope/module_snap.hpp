@@ -9,22 +9,27 @@
 // the first step that still does not resolve stops the walk, and the deepest
 // module reached is the answer.
 #pragma once
-#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "file_modules.hpp"  // ModulePaths
 
 namespace mx_scope {
 
 class ModuleSnap {
  public:
-  explicit ModuleSnap(std::set<std::string> module_paths);
+  explicit ModuleSnap(ModulePaths module_paths);
   bool empty() const { return paths_.empty(); }
-  std::string resolve(const std::vector<std::string>& steps) const;
+  std::string resolve(const std::vector<std::string_view>& steps) const;
+  // The same into `out` (its buffer reused; `scratch` too).
+  void resolve(const std::vector<std::string_view>& steps, std::string& out,
+               std::string& scratch) const;
 
  private:
-  bool resolve_step(const std::string& current, const std::string& step, std::string& next) const;
-  bool descendant_for(const std::string& base, const std::string& step, std::string& out) const;
-  std::set<std::string> paths_;
+  bool resolve_step(const std::string& current, std::string_view step, std::string& next) const;
+  bool descendant_for(const std::string& base, std::string_view step, std::string& out) const;
+  ModulePaths paths_;
 };
 
 }  // namespace mx_scope

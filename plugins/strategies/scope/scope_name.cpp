@@ -3,35 +3,25 @@
 namespace mx_scope {
 namespace {
 
-std::vector<std::string> split(const std::string& text, char sep) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  for (;;) {
-    size_t end = text.find(sep, start);
-    out.push_back(text.substr(start, end - start));
-    if (end == std::string::npos) return out;
-    start = end + 1;
+// A module name atom character: no whitespace/control characters (dots and
+// slashes are separators).
+bool atom_char(unsigned char c) { return c > 0x20 && c != 0x7f; }
+
+// Non-empty '.'-separated atoms, each non-empty ("a..b", ".a", "a." are not).
+bool is_scope(std::string_view scope) {
+  if (scope.empty() || scope.front() == '.' || scope.back() == '.') return false;
+  char previous = 0;
+  for (char c : scope) {
+    if (c == '.' && previous == '.') return false;
+    if (c != '.' && !atom_char(static_cast<unsigned char>(c))) return false;
+    previous = c;
   }
-}
-
-// A module name atom: non-empty, no whitespace/control characters (dots and
-// slashes are already separators).
-bool is_atom(const std::string& atom) {
-  if (atom.empty()) return false;
-  for (unsigned char c : atom)
-    if (c <= 0x20 || c == 0x7f) return false;
-  return true;
-}
-
-bool is_scope(const std::string& scope) {
-  for (const auto& atom : split(scope, '.'))
-    if (!is_atom(atom)) return false;
   return true;
 }
 
 // What `scope` adds after the previous scope: a Sequential's item repeats
 // the Sequential's own scope ("layer1" → "layer1.0"), so only the rest is new.
-std::string step_after(const std::string& previous, const std::string& scope) {
+std::string_view step_after(std::string_view previous, std::string_view scope) {
   if (!previous.empty() && scope.size() > previous.size() + 1 &&
       scope.compare(0, previous.size(), previous) == 0 && scope[previous.size()] == '.')
     return scope.substr(previous.size() + 1);
@@ -40,31 +30,37 @@ std::string step_after(const std::string& previous, const std::string& scope) {
 
 }  // namespace
 
-std::optional<std::vector<std::string>> scope_steps(const std::string& node_name) {
-  if (node_name.size() < 2 || node_name[0] != '/') return std::nullopt;
-  std::vector<std::string> parts = split(node_name.substr(1), '/');
-  parts.pop_back();  // the op's own name ("MatMul", "Constant_3")
-  if (parts.empty()) return std::nullopt;
-  std::vector<std::string> steps;
-  std::string previous;
-  for (const auto& scope : parts) {
-    if (!is_scope(scope)) return std::nullopt;
+bool scope_steps(std::string_view node_name, std::vector<std::string_view>& steps) {
+  steps.clear();
+  if (node_name.size() < 2 || node_name[0] != '/') return false;
+  // Every '/'-separated part but the last (the op's own name: "MatMul",
+  // "Constant_3") is a scope.
+  std::string_view previous;
+  size_t start = 1;
+  for (size_t end; (end = node_name.find('/', start)) != std::string_view::npos; start = end + 1) {
+    const std::string_view scope = node_name.substr(start, end - start);
+    if (!is_scope(scope)) return false;
     steps.push_back(step_after(previous, scope));
     previous = scope;
   }
-  return steps;
+  return !steps.empty();
 }
 
-bool is_root_scope_name(const std::string& node_name) {
-  return node_name.size() >= 2 && node_name[0] == '/' &&
-         node_name.find('/', 1) == std::string::npos && is_atom(node_name.substr(1));
+bool is_root_scope_name(std::string_view node_name) {
+  if (node_name.size() < 2 || node_name[0] != '/') return false;
+  for (size_t i = 1; i < node_name.size(); ++i)
+    if (node_name[i] == '/' || !atom_char(static_cast<unsigned char>(node_name[i]))) return false;
+  return true;
 }
 
-std::optional<std::string> scope_module_path(const std::string& node_name) {
-  auto steps = scope_steps(node_name);
-  if (!steps) return std::nullopt;
+std::optional<std::string> scope_module_path(std::string_view node_name) {
+  std::vector<std::string_view> steps;
+  if (!scope_steps(node_name, steps)) return std::nullopt;
   std::string path;
-  for (const auto& step : *steps) path += (path.empty() ? "" : ".") + step;
+  for (std::string_view step : steps) {
+    if (!path.empty()) path += '.';
+    path += step;
+  }
   return path;
 }
 

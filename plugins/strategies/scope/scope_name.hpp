@@ -12,21 +12,25 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mx_scope {
 
 // The dotted pieces each scope adds to the module path, in order:
-// "/layer1/layer1.0/conv1/Conv" → {"layer1", "0", "conv1"}. Empty optional
-// when the name has no scope ("Constant_12", "/Constant") or is malformed.
-std::optional<std::vector<std::string>> scope_steps(const std::string& node_name);
+// "/layer1/layer1.0/conv1/Conv" → {"layer1", "0", "conv1"}, as views into
+// `node_name` written over `steps` (a buffer reused from node to node: a
+// 200,000-node graph allocated a vector and a string per piece). False
+// (and `steps` unspecified) when the name has no scope ("Constant_12",
+// "/Constant") or is malformed.
+bool scope_steps(std::string_view node_name, std::vector<std::string_view>& steps);
 
 // "/Mul_3", "/Constant": the exporter's name for an op of the root module's
 // own forward (a slash, then the op's name and nothing else). Names without
 // the slash ("Constant_12", "onnx::Add_5") come from elsewhere.
-bool is_root_scope_name(const std::string& node_name);
+bool is_root_scope_name(std::string_view node_name);
 
 // The steps joined: "/layer1/layer1.0/conv1/Conv" → "layer1.0.conv1".
-std::optional<std::string> scope_module_path(const std::string& node_name);
+std::optional<std::string> scope_module_path(std::string_view node_name);
 
 }  // namespace mx_scope
