@@ -96,7 +96,7 @@ class DataPathRule {
                                none_after_producer(m0, last, n))) {
       resumed = after_own_op(m0, last, n, data_producers, next);
     }
-    m = resumed ? resumed->module : facts_.owning(m);
+    m = resumed ? resumed->module : std::string(facts_.owning(m));
 
     // Visibility guesses whether the module can see an input; an outline
     // that runs this op right after the call knows it can (a residual add
@@ -159,7 +159,7 @@ class DataPathRule {
             if (auto d = computing_toward(t.callee, n, next))
               if (flows_into(t.callee, next) || facts_.passes_through(cur) || runs(*d, n, producers))
                 return Resumed{*d, cur, true};
-          return Resumed{facts_.owning(cur), cur};
+          return Resumed{std::string(facts_.owning(cur)), cur};
         case Tail::end:
           if (cur.empty()) return std::nullopt;
           cur = parent_path(cur);
@@ -364,10 +364,10 @@ class DataPathRule {
   }
 
   // lowers_to without the arithmetic check: what does not depend on the node.
-  bool can_lower(const std::string& module, const std::string& op, bool with_parameters) const {
+  bool can_lower(std::string_view module, const std::string& op, bool with_parameters) const {
     if (facts_.empty_forward(module)) return false;
     if (facts_.parameter_free(module)) {
-      auto ops = ops_of_module_class(facts_.class_of(module));
+      auto ops = ops_of_module_class(std::string(facts_.class_of(module)));
       if (std::find(ops.begin(), ops.end(), op) != ops.end()) return true;
     }
     return facts_.is_leaf(module) && !facts_.closed_leaf(module) &&
@@ -379,16 +379,16 @@ class DataPathRule {
   // children order, found once per (x, op): a ModuleList of 50,000 layers
   // used to be scanned again for every data node (200,000 nodes tagged by
   // `usage`: more than ten minutes).
-  const std::vector<const std::string*>& lowering_children(const std::string& x,
+  const std::vector<std::string_view>& lowering_children(const std::string& x,
                                                            const std::string& op) const {
     std::string key = x;
     key += '\0';
     key += op;
     auto it = lowering_children_.find(key);
     if (it != lowering_children_.end()) return it->second;
-    std::vector<const std::string*> found;
-    for (const auto& child : facts_.children(x))
-      if (can_lower(child, op, false)) found.push_back(&child);
+    std::vector<std::string_view> found;  // views the facts keep valid
+    for (std::string_view child : facts_.children(x))
+      if (can_lower(child, op, false)) found.push_back(child);
     return lowering_children_.emplace(std::move(key), std::move(found)).first->second;
   }
 
@@ -400,8 +400,8 @@ class DataPathRule {
                                             const std::string& limit) const {
     const std::string& op = g_.nodes[n].op_type;
     for (;;) {
-      for (const std::string* child : lowering_children(x, op))
-        if (!is_arithmetic(op) || arithmetic_fits(n, producers, *child)) return *child;
+      for (std::string_view child : lowering_children(x, op))
+        if (!is_arithmetic(op) || arithmetic_fits(n, producers, child)) return std::string(child);
       if (x.empty() || (is_ancestor_or_self(x, m) && is_ancestor_or_self(x, limit)))
         return std::nullopt;
       x = parent_path(x);
@@ -413,7 +413,7 @@ class DataPathRule {
   // x), or every data value they read was computed inside the module or is
   // an argument of it (read by a node already placed inside). A residual
   // Add of two branches never does, nor a gated MLP's act(gate) * up(x).
-  bool arithmetic_fits(size_t n, const std::vector<size_t>& producers, const std::string& child) const {
+  bool arithmetic_fits(size_t n, const std::vector<size_t>& producers, std::string_view child) const {
     std::set<std::string_view> values;
     for (const auto& in : g_.nodes[n].inputs)
       for (size_t p : producers)
@@ -433,7 +433,7 @@ class DataPathRule {
   }
 
   // `value` is read by a node other than `n` already placed in `module`.
-  bool argument_of(std::string_view value, const std::string& module, size_t n) const {
+  bool argument_of(std::string_view value, std::string_view module, size_t n) const {
     auto it = value_consumers_.find(value);
     if (it == value_consumers_.end()) return false;
     for (size_t c : it->second)
@@ -451,7 +451,7 @@ class DataPathRule {
   const std::vector<bool>& side_;
   std::vector<size_t> next_evidence_;
   std::unordered_map<std::string_view, std::vector<size_t>> value_consumers_;
-  mutable std::unordered_map<std::string, std::vector<const std::string*>> lowering_children_;
+  mutable std::unordered_map<std::string, std::vector<std::string_view>> lowering_children_;
 };
 
 }  // namespace

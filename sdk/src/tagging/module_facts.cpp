@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 #include "mx/common/aten_op_classes.hpp"
 #include "tagging/strategy_evidence.hpp"
@@ -9,14 +10,25 @@
 
 namespace modelexport {
 using mx::common::onnx_ops_of;
-using mx::common::parent_path;
-using mx::common::last_segment;
 using mx::common::is_ancestor_or_self;
 namespace {
 
-bool numeric(const std::string& s) {
+constexpr size_t kBlock = 1 << 16;  // bytes per block of path storage
+
+bool numeric(std::string_view s) {
   return !s.empty() &&
          std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit((unsigned char)c); });
+}
+
+// "a.b" → "a", "a" → "" (a view into `path`).
+std::string_view parent_of(std::string_view path) {
+  size_t dot = path.rfind('.');
+  return dot == std::string_view::npos ? std::string_view() : path.substr(0, dot);
+}
+
+std::string_view last_of(std::string_view path) {
+  size_t dot = path.rfind('.');
+  return dot == std::string_view::npos ? path : path.substr(dot + 1);
 }
 
 std::optional<long long> integer(const nlohmann::json& m, const char* key) {
@@ -30,149 +42,177 @@ ModuleFacts::ModuleFacts(const nlohmann::json& supplied, const Assignments& a) {
   if (supplied.is_array())
     for (const auto& m : supplied) {
       if (!m.is_object() || !m.contains("path") || !m.at("path").is_string()) continue;
-      Facts& f = add(m.at("path").get<std::string>());
-      f.cls = m.value("class", "");
-      f.qualified = m.value("qualified_class", "");
+      const uint32_t id = add(m.at("path").get_ref<const std::string&>());
+      Facts& f = facts_[id];
+      // Views into the JSON, which outlives the facts (propagate's argument).
+      auto text = [&](const char* key) {
+        auto it = m.find(key);
+        return it != m.end() && it->is_string() ? std::string_view(it->get_ref<const std::string&>())
+                                                : std::string_view();
+      };
+      f.cls = text("class");
+      f.qualified = text("qualified_class");
       f.parameters = integer(m, "parameters");
       f.own_parameters = integer(m, "own_parameters");
       if (m.contains("forward") && m.at("forward").is_array()) {
-        f.forward = read_outline(m.at("forward"));
-        f.own_ops = own_ops_of(*f.forward);
+        f.forward = std::make_unique<Outline>(read_outline(m.at("forward")));
+        f.own_ops = std::make_unique<OwnOps>(own_ops_of(f.forward->begin(), f.forward->end()));
       }
     }
   add_placed(a);
+  decide_containers();
 }
 
 ModuleFacts::ModuleFacts(const ModuleTree& supplied, const Assignments& a) {
   // Sized once: rehashing a million nodes a dozen times touched each again.
-  facts_.reserve(supplied.supplied_count() + a.size() + 1);
+  facts_.reserve(supplied.supplied_count() + 1);
+  index_.reserve(supplied.supplied_count() + 1);
   for (size_t i = 0; i < supplied.supplied_count(); ++i) {
     const hierarchy::Module& m = supplied.supplied_module(i);
-    Facts& f = add(m.path);
-    f.cls = m.class_name;
+    Facts& f = facts_[add(m.path)];
+    f.cls = m.class_name;  // the tree outlives the facts
     f.qualified = m.qualified_class;
     f.parameters = m.parameters;
     f.own_parameters = m.own_parameters;
     if (m.forward) {
-      Outline outline;
-      outline.reserve(m.forward->size());
+      auto outline = std::make_unique<Outline>();
+      outline->reserve(m.forward->size());
       for (const auto& step : *m.forward)
-        outline.push_back({step.kind == hierarchy::ForwardStep::Kind::call, step.name});
+        outline->push_back({step.kind == hierarchy::ForwardStep::Kind::call, step.name});
       f.forward = std::move(outline);
-      f.own_ops = own_ops_of(*f.forward);
+      f.own_ops = std::make_unique<OwnOps>(own_ops_of(f.forward->begin(), f.forward->end()));
     }
   }
   add_placed(a);
+  decide_containers();
 }
 
 void ModuleFacts::add_placed(const Assignments& a) {
+  // Consecutive nodes are mostly in the same module: one lookup for a run.
+  const std::string* previous = nullptr;
+  uint32_t id = kNoModule;
   for (const auto& slot : a)
     if (slot) {
-      Facts& f = add(slot->module);
+      if (!previous || *previous != slot->module) id = add(slot->module);
+      previous = &slot->module;
+      Facts& f = facts_[id];
       f.placed = true;
       if (slot->evidence == kEvidenceParameter) f.parameter_evidence = true;
     }
 }
 
-const ModuleFacts::Facts* ModuleFacts::find(const std::string& path) const {
-  auto it = facts_.find(path);
-  return it == facts_.end() ? nullptr : &it->second;
+void ModuleFacts::decide_containers() {
+  for (Facts& f : facts_) {
+    if (f.path.empty() || f.first_child == kNoModule) continue;
+    if (!f.cls.empty()) {
+      f.container = f.cls == "Sequential" || f.cls == "ModuleList" || f.cls == "ModuleDict";
+      continue;
+    }
+    f.container = true;
+    for (uint32_t c = f.first_child; c != kNoModule && f.container; c = facts_[c].next_sibling)
+      f.container = numeric(last_of(facts_[c].path));
+  }
 }
 
-bool ModuleFacts::is_leaf(const std::string& p) const {
+const ModuleFacts::Facts* ModuleFacts::find(std::string_view path) const {
+  auto it = index_.find(path);
+  return it == index_.end() ? nullptr : &facts_[it->second];
+}
+
+bool ModuleFacts::is_leaf(std::string_view p) const {
   const Facts* f = find(p);
-  return !p.empty() && f && f->children.empty();
+  return !p.empty() && f && f->first_child == kNoModule;
 }
 
-bool ModuleFacts::is_container(const std::string& p) const {
+bool ModuleFacts::is_container(std::string_view p) const {
   const Facts* f = find(p);
-  if (p.empty() || !f || f->children.empty()) return false;
-  if (!f->cls.empty()) return f->cls == "Sequential" || f->cls == "ModuleList" || f->cls == "ModuleDict";
-  return std::all_of(f->children.begin(), f->children.end(),
-                     [](const std::string& c) { return numeric(last_segment(c)); });
+  return f && f->container;
 }
 
-bool ModuleFacts::has_parameters(const std::string& p) const {
+bool ModuleFacts::has_parameters(std::string_view p) const {
   const Facts* f = find(p);
   if (!f) return false;
   return f->own_parameters ? *f->own_parameters > 0 : f->parameter_evidence;
 }
 
-bool ModuleFacts::parameter_free(const std::string& p) const {
+bool ModuleFacts::parameter_free(std::string_view p) const {
   const Facts* f = find(p);
   return f && f->parameters && *f->parameters == 0;
 }
 
-bool ModuleFacts::builtin(const std::string& p) const {
+bool ModuleFacts::builtin(std::string_view p) const {
   const Facts* f = find(p);
   if (!f || f->qualified.empty()) return true;
   return f->qualified.rfind("torch.nn.", 0) == 0;
 }
 
-const std::vector<std::string>& ModuleFacts::children(const std::string& p) const {
-  static const std::vector<std::string> none;
-  const Facts* f = find(p);
-  return f ? f->children : none;
+std::vector<std::string_view> ModuleFacts::children(std::string_view p) const {
+  std::vector<std::string_view> out;
+  if (const Facts* f = find(p))
+    for (uint32_t c = f->first_child; c != kNoModule; c = facts_[c].next_sibling)
+      out.push_back(facts_[c].path);
+  return out;
 }
 
-std::string ModuleFacts::class_of(const std::string& p) const {
+std::string_view ModuleFacts::class_of(std::string_view p) const {
   const Facts* f = find(p);
-  return f ? f->cls : "";
+  return f ? f->cls : std::string_view();
 }
 
-const Outline* ModuleFacts::outline(const std::string& p) const {
+const Outline* ModuleFacts::outline(std::string_view p) const {
   const Facts* f = find(p);
-  return f && f->forward ? &*f->forward : nullptr;
+  return f ? f->forward.get() : nullptr;
 }
 
-ModuleFacts::Answer ModuleFacts::can_run(const std::string& p, const std::string& op_type) const {
+ModuleFacts::Answer ModuleFacts::can_run(std::string_view p, std::string_view op_type) const {
   const Facts* f = find(p);
   if (!f || !f->forward) return Answer::unknown;
-  if (f->own_ops.types.count(op_type)) return Answer::yes;
-  return f->own_ops.any_unknown ? Answer::unknown : Answer::no;
+  if (f->own_ops->types.count(std::string(op_type))) return Answer::yes;
+  return f->own_ops->any_unknown ? Answer::unknown : Answer::no;
 }
 
-ModuleFacts::Answer ModuleFacts::can_run_before_call(const std::string& p, const std::string& branch,
-                                                     const std::string& op_type) const {
+ModuleFacts::Answer ModuleFacts::can_run_before_call(std::string_view p, std::string_view branch,
+                                                     std::string_view op_type) const {
   if (branch == p) return can_run(p, op_type);
   return memoised('b', p, branch, op_type, [&](const Outline& steps) {
     return answer_before_call(steps, branch, op_type);
   });
 }
 
-ModuleFacts::Answer ModuleFacts::can_run_after(const std::string& p, const std::string& producer_op,
-                                               const std::string& op_type) const {
+ModuleFacts::Answer ModuleFacts::can_run_after(std::string_view p, std::string_view producer_op,
+                                               std::string_view op_type) const {
   return memoised('a', p, producer_op, op_type, [&](const Outline& steps) {
     return answer_after(steps, producer_op, op_type);
   });
 }
 
 template <class Compute>
-ModuleFacts::Answer ModuleFacts::memoised(char question, const std::string& p,
-                                          const std::string& about, const std::string& op_type,
+ModuleFacts::Answer ModuleFacts::memoised(char question, std::string_view p,
+                                          std::string_view about, std::string_view op_type,
                                           Compute compute) const {
   const Outline* o = outline(p);
   if (!o) return Answer::unknown;
-  std::string key = question + p + '\n' + about + '\n' + op_type;
+  std::string key(1, question);
+  key.append(p).append(1, '\n').append(about).append(1, '\n').append(op_type);
   auto memo = slice_memo_.find(key);
   if (memo != slice_memo_.end()) return memo->second;
   return slice_memo_[std::move(key)] = compute(*o);
 }
 
-ModuleFacts::Answer ModuleFacts::answer_before_call(const Outline& steps, const std::string& branch,
-                                                    const std::string& op_type) {
+ModuleFacts::Answer ModuleFacts::answer_before_call(const Outline& steps, std::string_view branch,
+                                                    std::string_view op_type) {
   auto into_branch = [&](const Step& s) {
     return s.call && (is_ancestor_or_self(s.name, branch) || is_ancestor_or_self(branch, s.name));
   };
   auto call = std::find_if(steps.begin(), steps.end(), into_branch);
   if (call == steps.end()) return Answer::unknown;
-  const OwnOps before = own_ops_of(Outline(steps.begin(), call));
-  if (before.types.count(op_type)) return Answer::yes;
+  const OwnOps before = own_ops_of(steps.begin(), call);
+  if (before.types.count(std::string(op_type))) return Answer::yes;
   return before.any_unknown ? Answer::unknown : Answer::no;
 }
 
-ModuleFacts::Answer ModuleFacts::answer_after(const Outline& steps, const std::string& producer_op,
-                                              const std::string& op_type) {
+ModuleFacts::Answer ModuleFacts::answer_after(const Outline& steps, std::string_view producer_op,
+                                              std::string_view op_type) {
   size_t i = 0;
   for (; i < steps.size(); ++i) {
     if (steps[i].call) continue;
@@ -193,24 +233,27 @@ ModuleFacts::Answer ModuleFacts::answer_after(const Outline& steps, const std::s
   return Answer::no;
 }
 
-bool ModuleFacts::has_nodes(const std::string& p) const {
+bool ModuleFacts::has_nodes(std::string_view p) const {
   const Facts* f = find(p);
   return f && f->placed;
 }
 
-bool ModuleFacts::passes_through(const std::string& p) const {
+bool ModuleFacts::passes_through(std::string_view p) const {
   const Outline* o = outline(p);
   return !p.empty() && o && std::all_of(o->begin(), o->end(), [](const Step& s) { return s.call; });
 }
 
-bool ModuleFacts::empty_forward(const std::string& p) const {
+bool ModuleFacts::empty_forward(std::string_view p) const {
   const Outline* o = outline(p);
   return o && o->empty();
 }
 
-std::string ModuleFacts::owning(std::string p) const {
-  while (is_container(p) || passes_through(p)) p = parent_path(p);
-  return p;
+std::string_view ModuleFacts::owning(std::string_view p) const {
+  // Each step is a known module's parent, hence known too: the answer is
+  // one of the facts' own paths, unless `p` itself is unknown.
+  while (is_container(p) || passes_through(p)) p = parent_of(p);
+  if (const Facts* f = find(p)) return f->path;
+  return stored(p);
 }
 
 Outline ModuleFacts::read_outline(const nlohmann::json& steps) {
@@ -225,22 +268,56 @@ Outline ModuleFacts::read_outline(const nlohmann::json& steps) {
   return out;
 }
 
-ModuleFacts::OwnOps ModuleFacts::own_ops_of(const Outline& outline) {
+ModuleFacts::OwnOps ModuleFacts::own_ops_of(Outline::const_iterator begin,
+                                            Outline::const_iterator end) {
   OwnOps own;
-  for (const Step& s : outline) {
-    if (s.call) continue;
-    if (auto ops = onnx_ops_of(s.name)) own.types.insert(ops->begin(), ops->end());
+  for (auto s = begin; s != end; ++s) {
+    if (s->call) continue;
+    if (auto ops = onnx_ops_of(s->name)) own.types.insert(ops->begin(), ops->end());
     else own.any_unknown = true;
   }
   return own;
 }
 
-ModuleFacts::Facts& ModuleFacts::add(const std::string& path) {
-  // One lookup per module (a million supplied modules came here five
-  // times each); unordered_map references stay valid while it grows.
-  auto [it, added] = facts_.try_emplace(path);
-  if (added && !path.empty()) add(parent_path(path)).children.push_back(path);
-  return it->second;
+std::string_view ModuleFacts::stored(std::string_view path) const {
+  if (path.empty()) return {};
+  if (path.size() > block_left_) {
+    const size_t size = std::max(kBlock, path.size());
+    paths_.push_back(std::make_unique<char[]>(size));
+    block_next_ = paths_.back().get();
+    block_left_ = size;
+  }
+  char* at = block_next_;
+  std::memcpy(at, path.data(), path.size());
+  block_next_ += path.size();
+  block_left_ -= path.size();
+  return std::string_view(at, path.size());
+}
+
+uint32_t ModuleFacts::add(std::string_view path) {
+  auto it = index_.find(path);
+  if (it != index_.end()) return it->second;
+  // Stored once; its ancestors not seen yet are prefixes of that copy.
+  const std::string_view own = stored(path);
+  uint32_t child = kNoModule, id = kNoModule;
+  for (std::string_view p = own;; p = parent_of(p)) {
+    auto [at, added] = index_.try_emplace(p, static_cast<uint32_t>(facts_.size()));
+    const uint32_t here = at->second;
+    if (added) {
+      facts_.emplace_back();
+      facts_.back().path = p;
+    }
+    if (id == kNoModule) id = here;
+    if (child != kNoModule) {  // `child` was new: append it to `here`'s children
+      Facts& parent = facts_[here];
+      if (parent.last_child == kNoModule) parent.first_child = child;
+      else facts_[parent.last_child].next_sibling = child;
+      parent.last_child = child;
+    }
+    if (!added || p.empty()) break;
+    child = here;
+  }
+  return id;
 }
 
 }  // namespace modelexport

@@ -4,8 +4,11 @@
 // in (no classes; a leaf "has parameters" when a node was placed in it with
 // evidence "parameter").
 #pragma once
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -34,37 +37,38 @@ class ModuleFacts {
   // checked by load_supplied_hierarchy).
   ModuleFacts(const ModuleTree& supplied, const Assignments& a);
 
-  bool is_leaf(const std::string& p) const;
+  bool is_leaf(std::string_view p) const;
   // Sequential / ModuleList / ModuleDict (without classes: a module whose
   // children are all numeric): their forward only calls children.
-  bool is_container(const std::string& p) const;
-  bool has_parameters(const std::string& p) const;
-  bool parameter_free(const std::string& p) const;
+  bool is_container(std::string_view p) const;
+  bool has_parameters(std::string_view p) const;
+  bool parameter_free(std::string_view p) const;
   // A torch.nn leaf lowers to its parameter ops only (Linear, Conv, LayerNorm
   // with opset 17, Embedding, BatchNorm); unknown classes count as built-in.
-  bool builtin(const std::string& p) const;
-  bool closed_leaf(const std::string& p) const { return is_leaf(p) && has_parameters(p) && builtin(p); }
-  bool open_parameter_leaf(const std::string& p) const {
+  bool builtin(std::string_view p) const;
+  bool closed_leaf(std::string_view p) const { return is_leaf(p) && has_parameters(p) && builtin(p); }
+  bool open_parameter_leaf(std::string_view p) const {
     return is_leaf(p) && has_parameters(p) && !builtin(p);
   }
-  const std::vector<std::string>& children(const std::string& p) const;
-  std::string class_of(const std::string& p) const;
+  // Its children in first-seen order (views valid while the facts live).
+  std::vector<std::string_view> children(std::string_view p) const;
+  std::string_view class_of(std::string_view p) const;
 
   // The outline of the module's forward (own ops and calls in program
   // order; docs/hierarchy-schema.md), if the supplied hierarchy has one.
-  const Outline* outline(const std::string& p) const;
+  const Outline* outline(std::string_view p) const;
   // Could the module's own code (its outline's ops, not its callees') have
   // produced a node of `op_type`? Unknown without an outline, or when an
   // op of it is not in the lowering table and the known ones do not match.
   enum class Answer { yes, no, unknown };
-  Answer can_run(const std::string& p, const std::string& op_type) const;
+  Answer can_run(std::string_view p, std::string_view op_type) const;
   // The same question for the own ops `p` runs before its first call into
   // `branch` (a module in its subtree: the callee, something below it, or a
   // container of callees), i.e. what `p` can compute before that code runs.
   // `branch == p` asks about all own ops (can_run). Unknown when `p` has no
   // outline or never calls into `branch`.
-  Answer can_run_before_call(const std::string& p, const std::string& branch,
-                             const std::string& op_type) const;
+  Answer can_run_before_call(std::string_view p, std::string_view branch,
+                             std::string_view op_type) const;
   // The same question for the own ops from the first one that could have
   // produced a `producer_op` node on: what `p` can still compute after it
   // (ShuffleNet: a block's `chunk` Slice does not follow its own channel
@@ -72,49 +76,65 @@ class ModuleFacts {
   // counts itself when it lowers to several node types (gelu: Div, Erf,
   // Mul...). Unknown when `p` has no outline, no own op could be the
   // producer, or an op is not in the lowering table.
-  Answer can_run_after(const std::string& p, const std::string& producer_op,
-                       const std::string& op_type) const;
+  Answer can_run_after(std::string_view p, std::string_view producer_op,
+                       std::string_view op_type) const;
   // Its forward runs no op of its own (BertEncoder, BertLayer: only calls).
-  bool passes_through(const std::string& p) const;
+  bool passes_through(std::string_view p) const;
   // Its forward does nothing at all (eval-mode Dropout, Identity): it
   // cannot own a node, and a call to it is no step in its caller.
-  bool empty_forward(const std::string& p) const;
+  bool empty_forward(std::string_view p) const;
   // A strategy placed at least one node in exactly this module.
-  bool has_nodes(const std::string& p) const;
+  bool has_nodes(std::string_view p) const;
   // Climbs out of modules that compute nothing themselves: containers, and
   // modules whose outline shows only calls.
-  std::string owning(std::string p) const;
+  // The answer is a view into the facts' own storage (or "" for the root).
+  std::string_view owning(std::string_view p) const;
 
  private:
+  static constexpr uint32_t kNoModule = UINT32_MAX;
   struct OwnOps {
     std::unordered_set<std::string> types;  // ONNX op types the own ops lower to
     bool any_unknown = false;               // an own op the lowering table lacks
   };
+  // One per module, in a flat vector indexed by a module id (a million
+  // modules were a million hash-table nodes, each with strings and a
+  // vector of children's paths, allocated and freed one by one).
   struct Facts {
-    std::optional<Outline> forward;
-    OwnOps own_ops;
-    std::string cls, qualified;
+    std::string_view path;  // into paths_ (a parent's path is a prefix of its child's)
+    std::unique_ptr<Outline> forward;
+    std::unique_ptr<OwnOps> own_ops;  // with `forward`
+    std::string_view cls, qualified;  // into the supplied modules
     std::optional<long long> parameters, own_parameters;
-    std::vector<std::string> children;  // in first-seen order
+    uint32_t first_child = kNoModule, last_child = kNoModule, next_sibling = kNoModule;
     bool parameter_evidence = false;
-    bool placed = false;  // a strategy placed a node here
+    bool placed = false;     // a strategy placed a node here
+    bool container = false;  // is_container, decided once all modules are in
   };
   static Outline read_outline(const nlohmann::json& steps);
   void add_placed(const Assignments& a);
-  static Answer answer_before_call(const Outline& steps, const std::string& branch,
-                                   const std::string& op_type);
-  static Answer answer_after(const Outline& steps, const std::string& producer_op,
-                            const std::string& op_type);
+  void decide_containers();
+  static Answer answer_before_call(const Outline& steps, std::string_view branch,
+                                   std::string_view op_type);
+  static Answer answer_after(const Outline& steps, std::string_view producer_op,
+                             std::string_view op_type);
   // The two outline-slice questions, memoised: asked once per node placed,
   // they depend only on the module, a branch or producer op, and an op type.
   template <class Compute>
-  Answer memoised(char question, const std::string& p, const std::string& about,
-                  const std::string& op_type, Compute compute) const;
-  static OwnOps own_ops_of(const Outline& outline);
-  Facts& add(const std::string& path);
-  const Facts* find(const std::string& path) const;
+  Answer memoised(char question, std::string_view p, std::string_view about,
+                  std::string_view op_type, Compute compute) const;
+  static OwnOps own_ops_of(Outline::const_iterator begin, Outline::const_iterator end);
+  // A copy of `path` in paths_ (stable: blocks are never moved).
+  std::string_view stored(std::string_view path) const;
+  uint32_t add(std::string_view path);
+  const Facts* find(std::string_view path) const;
 
-  std::unordered_map<std::string, Facts> facts_;  // only looked up, never iterated
+  std::vector<Facts> facts_;
+  std::unordered_map<std::string_view, uint32_t> index_;  // path → facts_ id
+  // Storage of the paths, in blocks; mutable for owning()'s rare answer
+  // outside the tree.
+  mutable std::vector<std::unique_ptr<char[]>> paths_;
+  mutable char* block_next_ = nullptr;
+  mutable size_t block_left_ = 0;
   mutable std::unordered_map<std::string, Answer> slice_memo_;
 };
 

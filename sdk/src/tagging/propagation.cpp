@@ -106,7 +106,7 @@ std::vector<Assignment> propagate_with(const GraphView& graph, Assignments a, co
   place_data_nodes(graph, e, side, order, facts, a);
   sweep_to_fixed_point(reversed, e.consumers, a, [&](size_t n, const std::string& m) {
     const std::string& op = graph.nodes[n].op_type;
-    const std::string owner = facts.owning(facts.closed_leaf(m) ? parent_path(m) : m);
+    const std::string owner(facts.owning(facts.closed_leaf(m) ? parent_path(m) : m));
     if (!side[n]) {
       const std::string caller = caller_that_computes(facts, op, owner, m);
       if (caller != owner) return caller;
@@ -114,10 +114,10 @@ std::vector<Assignment> propagate_with(const GraphView& graph, Assignments a, co
     return callee_that_runs(facts, op, owner);
   });
   sweep_to_fixed_point(order, e.producers, a,
-                       [&](size_t, const std::string& m) { return facts.owning(m); });
+                       [&](size_t, const std::string& m) { return std::string(facts.owning(m)); });
   std::vector<Assignment> out;
   out.reserve(a.size());
-  for (auto& slot : a) out.push_back(slot ? *slot : Assignment{"", kEvidenceRoot});
+  for (auto& slot : a) out.push_back(slot ? std::move(*slot) : Assignment{"", kEvidenceRoot});
   return out;
 }
 
