@@ -25,16 +25,13 @@ constexpr size_t kNone = std::numeric_limits<size_t>::max();
 // Step 1 (see propagation.hpp / docs/tagging.md §3.1).
 class DataPathRule {
  public:
-  DataPathRule(const GraphView& g, const Edges& e, const std::vector<bool>& side,
-               const std::vector<size_t>& order, const ModuleFacts& facts, Assignments& a)
-      : g_(g), e_(e), order_(order), facts_(facts), a_(a), pos_(g.nodes.size()),
+  DataPathRule(const GraphView& g, const GraphValues& values, const Edges& e,
+               const std::vector<bool>& side, const std::vector<size_t>& order,
+               const ModuleFacts& facts, Assignments& a)
+      : g_(g), values_(values), e_(e), order_(order), facts_(facts), a_(a), pos_(g.nodes.size()),
         evidence_(g.nodes.size()), side_(side), next_evidence_(g.nodes.size(), kNone) {
     for (size_t i = 0; i < order.size(); ++i) pos_[order[i]] = i;
     for (size_t i = 0; i < a.size(); ++i) evidence_[i] = a[i].has_value();
-    value_consumers_.reserve(g.nodes.size() * 2);
-    for (size_t i = 0; i < g.nodes.size(); ++i)
-      for (const auto& in : g.nodes[i].inputs)
-        if (!in.empty()) value_consumers_[in].push_back(i);
     // next_evidence: the evidence-placed node earliest in topological order
     // reachable through consumers that are not evidence-placed.
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
@@ -332,18 +329,15 @@ class DataPathRule {
   bool inputs_visible(size_t n, const std::vector<size_t>& producers, const std::string& m) const {
     for (size_t p : producers) {
       if (is_ancestor_or_self(m, a_[p]->module)) continue;
-      for (const auto& out : g_.nodes[p].outputs) {
-        if (std::find(g_.nodes[n].inputs.begin(), g_.nodes[n].inputs.end(), out) ==
-            g_.nodes[n].inputs.end())
-          continue;
+      for (size_t k = 0; k < values_.output_count(p); ++k) {
+        const uint32_t out = values_.output(p, k);
+        if (out == GraphValues::kNone || !reads(n, out)) continue;
         bool inside = false, any = false;
-        auto it = value_consumers_.find(out);
-        if (it != value_consumers_.end())
-          for (size_t c : it->second) {
-            if (!evidence_[c]) continue;
-            any = true;
-            inside = inside || is_ancestor_or_self(m, a_[c]->module);
-          }
+        for (uint32_t c : consumers_of(out)) {
+          if (!evidence_[c]) continue;
+          any = true;
+          inside = inside || is_ancestor_or_self(m, a_[c]->module);
+        }
         if (any && !inside) return false;
       }
     }
@@ -414,18 +408,19 @@ class DataPathRule {
   // an argument of it (read by a node already placed inside). A residual
   // Add of two branches never does, nor a gated MLP's act(gate) * up(x).
   bool arithmetic_fits(size_t n, const std::vector<size_t>& producers, std::string_view child) const {
-    std::set<std::string_view> values;
-    for (const auto& in : g_.nodes[n].inputs)
-      for (size_t p : producers)
-        for (const auto& out : g_.nodes[p].outputs)
-          if (!in.empty() && in == out) values.insert(in);
+    std::vector<uint32_t> values;  // the data values it reads (ids)
+    for (size_t i = 0; i < values_.input_count(n); ++i) {
+      const uint32_t in = values_.input(n, i);
+      if (in != GraphValues::kNone && produced_by(producers, in)) values.push_back(in);
+    }
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
     if (values.size() == 1) return true;
     bool inside = false;
-    for (std::string_view v : values) {
+    for (uint32_t v : values) {
       bool computed_inside = false;
       for (size_t p : producers)
-        for (const auto& out : g_.nodes[p].outputs)
-          if (out == v && is_ancestor_or_self(child, a_[p]->module)) computed_inside = true;
+        if (writes(p, v) && is_ancestor_or_self(child, a_[p]->module)) computed_inside = true;
       inside = inside || computed_inside;
       if (!computed_inside && !argument_of(v, child, n)) return false;
     }
@@ -433,15 +428,38 @@ class DataPathRule {
   }
 
   // `value` is read by a node other than `n` already placed in `module`.
-  bool argument_of(std::string_view value, std::string_view module, size_t n) const {
-    auto it = value_consumers_.find(value);
-    if (it == value_consumers_.end()) return false;
-    for (size_t c : it->second)
+  bool argument_of(uint32_t value, std::string_view module, size_t n) const {
+    for (uint32_t c : consumers_of(value))
       if (c != n && a_[c] && is_ancestor_or_self(module, a_[c]->module)) return true;
     return false;
   }
 
+  // The nodes reading `value` (once per input slot).
+  struct Span {
+    const uint32_t *b, *e;
+    const uint32_t* begin() const { return b; }
+    const uint32_t* end() const { return e; }
+  };
+  Span consumers_of(uint32_t value) const {
+    const uint32_t* base = values_.consumers.data();
+    return {base + values_.consumer_begin[value], base + values_.consumer_begin[value + 1]};
+  }
+  bool reads(size_t n, uint32_t value) const {
+    for (size_t i = 0; i < values_.input_count(n); ++i)
+      if (values_.input(n, i) == value) return true;
+    return false;
+  }
+  bool writes(size_t p, uint32_t value) const {
+    for (size_t k = 0; k < values_.output_count(p); ++k)
+      if (values_.output(p, k) == value) return true;
+    return false;
+  }
+  bool produced_by(const std::vector<size_t>& producers, uint32_t value) const {
+    return std::any_of(producers.begin(), producers.end(), [&](size_t p) { return writes(p, value); });
+  }
+
   const GraphView& g_;
+  const GraphValues& values_;
   const Edges& e_;
   const std::vector<size_t>& order_;
   const ModuleFacts& facts_;
@@ -450,25 +468,24 @@ class DataPathRule {
   std::vector<bool> evidence_;
   const std::vector<bool>& side_;
   std::vector<size_t> next_evidence_;
-  std::unordered_map<std::string_view, std::vector<size_t>> value_consumers_;
   mutable std::unordered_map<std::string, std::vector<std::string_view>> lowering_children_;
 };
 
 }  // namespace
 
-std::vector<bool> side_nodes(const GraphView& g, const ProducerMap& producer_of,
+std::vector<bool> side_nodes(const GraphView& g, const GraphValues& values,
                              const std::vector<size_t>& order) {
-  const std::unordered_set<std::string_view> initializers(g.initializers.begin(), g.initializers.end());
   std::vector<bool> side(g.nodes.size(), false);
   for (size_t n : order) {
     const GraphNode& node = g.nodes[n];
     bool s = node.op_type == "Shape" || node.op_type == "Size";
     if (!s) {
       s = true;
-      for (const auto& in : node.inputs) {
-        if (in.empty()) continue;
-        auto it = producer_of.find(in);
-        if (it != producer_of.end() ? !side[it->second] : !initializers.count(in)) s = false;
+      for (size_t i = 0; i < values.input_count(n); ++i) {
+        const uint32_t in = values.input(n, i);
+        if (in == GraphValues::kNone) continue;
+        const uint32_t p = values.producer[in];
+        if (p != GraphValues::kNone ? !side[p] : !values.initializer[in]) s = false;
       }
     }
     side[n] = s;
@@ -476,9 +493,10 @@ std::vector<bool> side_nodes(const GraphView& g, const ProducerMap& producer_of,
   return side;
 }
 
-void place_data_nodes(const GraphView& g, const Edges& e, const std::vector<bool>& side,
-                      const std::vector<size_t>& order, const ModuleFacts& facts, Assignments& a) {
-  DataPathRule(g, e, side, order, facts, a).run();
+void place_data_nodes(const GraphView& g, const GraphValues& values, const Edges& e,
+                      const std::vector<bool>& side, const std::vector<size_t>& order,
+                      const ModuleFacts& facts, Assignments& a) {
+  DataPathRule(g, values, e, side, order, facts, a).run();
 }
 
 }  // namespace modelexport

@@ -1,6 +1,8 @@
 #include "tagging/graph_edges.hpp"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 
 #include "mx/common/graph_order.hpp"
 
@@ -14,28 +16,88 @@ void sort_unique(std::vector<size_t>& v) {
   v.erase(std::unique(v.begin(), v.end()), v.end());
 }
 
+// Interns names; "" is no value.
+class Interner {
+ public:
+  explicit Interner(size_t expected) { ids_.reserve(expected); }
+  uint32_t id(std::string_view name) {
+    if (name.empty()) return GraphValues::kNone;
+    return ids_.try_emplace(name, static_cast<uint32_t>(ids_.size())).first->second;
+  }
+  uint32_t find(std::string_view name) const {
+    auto it = ids_.find(name);
+    return it == ids_.end() ? GraphValues::kNone : it->second;
+  }
+  size_t size() const { return ids_.size(); }
+
+ private:
+  std::unordered_map<std::string_view, uint32_t> ids_;  // views into the graph
+};
+
 }  // namespace
 
-ProducerMap producer_map(const GraphView& graph) {
-  ProducerMap producer_of;
-  producer_of.reserve(graph.nodes.size() * 2);
-  for (size_t i = 0; i < graph.nodes.size(); ++i)
-    for (const auto& out : graph.nodes[i].outputs)
-      if (!out.empty()) producer_of.emplace(out, i);
-  return producer_of;
+GraphValues values_of(const GraphView& graph) {
+  const size_t n = graph.nodes.size();
+  GraphValues v;
+  size_t input_slots = 0, output_slots = 0;
+  for (const auto& node : graph.nodes) {
+    input_slots += node.inputs.size();
+    output_slots += node.outputs.size();
+  }
+  Interner names(output_slots + n);
+  v.input_begin.reserve(n + 1);
+  v.inputs.reserve(input_slots);
+  v.output_begin.reserve(n + 1);
+  v.outputs.reserve(output_slots);
+  for (const auto& node : graph.nodes) {
+    v.output_begin.push_back(static_cast<uint32_t>(v.outputs.size()));
+    for (const auto& out : node.outputs) v.outputs.push_back(names.id(out));
+    v.input_begin.push_back(static_cast<uint32_t>(v.inputs.size()));
+    for (const auto& in : node.inputs) v.inputs.push_back(names.id(in));
+  }
+  v.output_begin.push_back(static_cast<uint32_t>(v.outputs.size()));
+  v.input_begin.push_back(static_cast<uint32_t>(v.inputs.size()));
+
+  v.producer.assign(names.size(), GraphValues::kNone);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t k = 0; k < v.output_count(i); ++k) {
+      const uint32_t id = v.output(i, k);
+      if (id != GraphValues::kNone && v.producer[id] == GraphValues::kNone)
+        v.producer[id] = static_cast<uint32_t>(i);
+    }
+
+  v.consumer_begin.assign(names.size() + 1, 0);
+  for (uint32_t id : v.inputs)
+    if (id != GraphValues::kNone) ++v.consumer_begin[id + 1];
+  for (size_t id = 0; id < names.size(); ++id) v.consumer_begin[id + 1] += v.consumer_begin[id];
+  v.consumers.resize(v.consumer_begin.back());
+  std::vector<uint32_t> fill(v.consumer_begin.begin(), v.consumer_begin.end() - 1);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t k = 0; k < v.input_count(i); ++k) {
+      const uint32_t id = v.input(i, k);
+      if (id != GraphValues::kNone) v.consumers[fill[id]++] = static_cast<uint32_t>(i);
+    }
+
+  v.initializer.assign(names.size(), false);
+  for (const auto& name : graph.initializers) {
+    const uint32_t id = names.find(name);
+    if (id != GraphValues::kNone) v.initializer[id] = true;
+  }
+  return v;
 }
 
-Edges edges_of(const GraphView& graph, const ProducerMap& producer_of) {
+Edges edges_of(const GraphView& graph, const GraphValues& values) {
   Edges e;
   e.producers.resize(graph.nodes.size());
   e.consumers.resize(graph.nodes.size());
   for (size_t i = 0; i < graph.nodes.size(); ++i)
-    for (const auto& in : graph.nodes[i].inputs) {
-      if (in.empty()) continue;
-      auto it = producer_of.find(in);
-      if (it == producer_of.end() || it->second == i) continue;
-      e.producers[i].push_back(it->second);
-      e.consumers[it->second].push_back(i);
+    for (size_t k = 0; k < values.input_count(i); ++k) {
+      const uint32_t id = values.input(i, k);
+      if (id == GraphValues::kNone) continue;
+      const uint32_t p = values.producer[id];
+      if (p == GraphValues::kNone || p == i) continue;
+      e.producers[i].push_back(p);
+      e.consumers[p].push_back(i);
     }
   for (auto& v : e.producers) sort_unique(v);
   for (auto& v : e.consumers) sort_unique(v);
@@ -43,7 +105,7 @@ Edges edges_of(const GraphView& graph, const ProducerMap& producer_of) {
 }
 
 std::vector<size_t> topological_order(const GraphView& graph) {
-  return topological_order(graph, edges_of(graph, producer_map(graph)));
+  return topological_order(graph, edges_of(graph, values_of(graph)));
 }
 
 // Nodes on or behind a cycle (a malformed file) follow in file order.

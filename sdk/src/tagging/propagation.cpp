@@ -98,12 +98,12 @@ void sweep_to_fixed_point(const std::vector<size_t>& order, const Neighbours& ne
 namespace {
 
 std::vector<Assignment> propagate_with(const GraphView& graph, Assignments a, const ModuleFacts& facts) {
-  const ProducerMap producer_of = producer_map(graph);
-  const Edges e = edges_of(graph, producer_of);
+  const GraphValues values = values_of(graph);
+  const Edges e = edges_of(graph, values);
   std::vector<size_t> order = topological_order(graph, e);
   std::vector<size_t> reversed(order.rbegin(), order.rend());
-  const std::vector<bool> side = side_nodes(graph, producer_of, order);
-  place_data_nodes(graph, e, side, order, facts, a);
+  const std::vector<bool> side = side_nodes(graph, values, order);
+  place_data_nodes(graph, values, e, side, order, facts, a);
   sweep_to_fixed_point(reversed, e.consumers, a, [&](size_t n, const std::string& m) {
     const std::string& op = graph.nodes[n].op_type;
     const std::string owner(facts.owning(facts.closed_leaf(m) ? parent_path(m) : m));
