@@ -375,6 +375,10 @@ class DataPathRule {
   // `usage`: more than ten minutes).
   const std::vector<std::string_view>& lowering_children(const std::string& x,
                                                            const std::string& op) const {
+    // can_lower(child, op, false) needs a parameter_free child: most
+    // modules have none, and need no key built and looked up.
+    static const std::vector<std::string_view> none;
+    if (!facts_.has_parameter_free_child(x)) return none;
     std::string key = x;
     key += '\0';
     key += op;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <string_view>
-#include <unordered_map>
 
 #include "mx/common/graph_order.hpp"
 
@@ -31,7 +30,7 @@ class Interner {
   size_t size() const { return ids_.size(); }
 
  private:
-  std::unordered_map<std::string_view, uint32_t> ids_;  // views into the graph
+  NameIds ids_;  // views into the graph
 };
 
 }  // namespace
@@ -44,7 +43,9 @@ GraphValues values_of(const GraphView& graph) {
     input_slots += node.inputs.size();
     output_slots += node.outputs.size();
   }
-  Interner names(output_slots + n);
+  // Values are mostly node outputs, plus the initializers and graph inputs
+  // nodes read (a larger guess doubled the flat table for nothing).
+  Interner names(output_slots + graph.initializers.size() + 16);
   v.input_begin.reserve(n + 1);
   v.inputs.reserve(input_slots);
   v.output_begin.reserve(n + 1);

@@ -60,7 +60,7 @@ ModuleFacts::ModuleFacts(const nlohmann::json& supplied, const Assignments& a) {
       }
     }
   add_placed(a);
-  decide_containers();
+  decide_from_children();
 }
 
 ModuleFacts::ModuleFacts(const ModuleTree& supplied, const Assignments& a) {
@@ -84,10 +84,14 @@ ModuleFacts::ModuleFacts(const ModuleTree& supplied, const Assignments& a) {
     }
   }
   add_placed(a);
-  decide_containers();
+  decide_from_children();
 }
 
 void ModuleFacts::add_placed(const Assignments& a) {
+  size_t placed = 0;
+  for (const auto& slot : a) placed += slot.has_value();
+  facts_.reserve(facts_.size() + placed + 1);
+  index_.reserve(facts_.size() + placed + 1);
   // Consecutive nodes are mostly in the same module: one lookup for a run.
   const std::string* previous = nullptr;
   uint32_t id = kNoModule;
@@ -101,8 +105,10 @@ void ModuleFacts::add_placed(const Assignments& a) {
     }
 }
 
-void ModuleFacts::decide_containers() {
+void ModuleFacts::decide_from_children() {
   for (Facts& f : facts_) {
+    for (uint32_t c = f.first_child; c != kNoModule; c = facts_[c].next_sibling)
+      if (facts_[c].parameters && *facts_[c].parameters == 0) f.parameter_free_child = true;
     if (f.path.empty() || f.first_child == kNoModule) continue;
     if (!f.cls.empty()) {
       f.container = f.cls == "Sequential" || f.cls == "ModuleList" || f.cls == "ModuleDict";
@@ -115,8 +121,34 @@ void ModuleFacts::decide_containers() {
 }
 
 const ModuleFacts::Facts* ModuleFacts::find(std::string_view path) const {
+  if (last_found_ && last_found_->path == path) return last_found_;
   auto it = index_.find(path);
-  return it == index_.end() ? nullptr : &facts_[it->second];
+  if (it == index_.end()) return nullptr;
+  return last_found_ = &facts_[it->second];
+}
+
+bool ModuleFacts::leaf_with_parameters(const Facts& f) {
+  if (f.path.empty() || f.first_child != kNoModule) return false;
+  return f.own_parameters ? *f.own_parameters > 0 : f.parameter_evidence;
+}
+
+bool ModuleFacts::builtin(const Facts& f) {
+  return f.qualified.empty() || f.qualified.rfind("torch.nn.", 0) == 0;
+}
+
+bool ModuleFacts::closed_leaf(std::string_view p) const {
+  const Facts* f = find(p);
+  return f && leaf_with_parameters(*f) && builtin(*f);
+}
+
+bool ModuleFacts::open_parameter_leaf(std::string_view p) const {
+  const Facts* f = find(p);
+  return f && leaf_with_parameters(*f) && !builtin(*f);
+}
+
+bool ModuleFacts::has_parameter_free_child(std::string_view p) const {
+  const Facts* f = find(p);
+  return f && f->parameter_free_child;
 }
 
 bool ModuleFacts::is_leaf(std::string_view p) const {
@@ -142,8 +174,7 @@ bool ModuleFacts::parameter_free(std::string_view p) const {
 
 bool ModuleFacts::builtin(std::string_view p) const {
   const Facts* f = find(p);
-  if (!f || f->qualified.empty()) return true;
-  return f->qualified.rfind("torch.nn.", 0) == 0;
+  return !f || builtin(*f);
 }
 
 std::vector<std::string_view> ModuleFacts::children(std::string_view p) const {

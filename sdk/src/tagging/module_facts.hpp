@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tagging/assignment.hpp"
+#include "tagging/graph_edges.hpp"  // NameIds
 #include "tagging/rebuilt_tree.hpp"
 
 namespace modelexport {
@@ -46,10 +47,12 @@ class ModuleFacts {
   // A torch.nn leaf lowers to its parameter ops only (Linear, Conv, LayerNorm
   // with opset 17, Embedding, BatchNorm); unknown classes count as built-in.
   bool builtin(std::string_view p) const;
-  bool closed_leaf(std::string_view p) const { return is_leaf(p) && has_parameters(p) && builtin(p); }
-  bool open_parameter_leaf(std::string_view p) const {
-    return is_leaf(p) && has_parameters(p) && !builtin(p);
-  }
+  // A leaf with parameters that is / is not built-in.
+  bool closed_leaf(std::string_view p) const;
+  bool open_parameter_leaf(std::string_view p) const;
+  // A child of it is parameter_free (none: no child can lower an op
+  // without parameters, data_path_rule's matching_child has nothing to find).
+  bool has_parameter_free_child(std::string_view p) const;
   // Its children in first-seen order (views valid while the facts live).
   std::vector<std::string_view> children(std::string_view p) const;
   std::string_view class_of(std::string_view p) const;
@@ -109,10 +112,13 @@ class ModuleFacts {
     bool parameter_evidence = false;
     bool placed = false;     // a strategy placed a node here
     bool container = false;  // is_container, decided once all modules are in
+    bool parameter_free_child = false;  // likewise
   };
+  static bool leaf_with_parameters(const Facts& f);
+  static bool builtin(const Facts& f);
   static Outline read_outline(const nlohmann::json& steps);
   void add_placed(const Assignments& a);
-  void decide_containers();
+  void decide_from_children();
   static Answer answer_before_call(const Outline& steps, std::string_view branch,
                                    std::string_view op_type);
   static Answer answer_after(const Outline& steps, std::string_view producer_op,
@@ -129,13 +135,16 @@ class ModuleFacts {
   const Facts* find(std::string_view path) const;
 
   std::vector<Facts> facts_;
-  std::unordered_map<std::string_view, uint32_t> index_;  // path → facts_ id
+  NameIds index_;  // path → facts_ id
   // Storage of the paths, in blocks; mutable for owning()'s rare answer
   // outside the tree.
   mutable std::vector<std::unique_ptr<char[]>> paths_;
   mutable char* block_next_ = nullptr;
   mutable size_t block_left_ = 0;
   mutable std::unordered_map<std::string, Answer> slice_memo_;
+  // The last module found: the rules ask several questions about one
+  // module in a row (is_leaf, has_parameters, builtin...).
+  mutable const Facts* last_found_ = nullptr;
 };
 
 }  // namespace modelexport

@@ -1,7 +1,9 @@
 #include "tagging/op_classes.hpp"
 
+#include <algorithm>
 #include <cctype>
-#include <set>
+#include <iterator>
+#include <string_view>
 
 namespace modelexport {
 namespace {
@@ -11,22 +13,30 @@ std::string lower(std::string s) {
   return s;
 }
 
+// A handful of names: a linear scan of views beats a tree of strings
+// (asked several times for each of 200,000 nodes).
+template <size_t N>
+bool one_of(const std::string_view (&ops)[N], std::string_view op) {
+  return std::find(std::begin(ops), std::end(ops), op) != std::end(ops);
+}
+
 }  // namespace
 
-bool is_layout_op(const std::string& op) {
-  static const std::set<std::string> ops = {"Reshape", "Transpose", "Squeeze", "Unsqueeze", "Flatten"};
-  return ops.count(op) != 0;
+bool is_layout_op(std::string_view op) {
+  static constexpr std::string_view ops[] = {"Reshape", "Transpose", "Squeeze", "Unsqueeze", "Flatten"};
+  return one_of(ops, op);
 }
 
-bool is_arithmetic(const std::string& op) {
-  static const std::set<std::string> ops = {"Add", "Sub", "Mul", "Div", "Pow"};
-  return ops.count(op) != 0;
+bool is_arithmetic(std::string_view op) {
+  static constexpr std::string_view ops[] = {"Add", "Sub", "Mul", "Div", "Pow"};
+  return one_of(ops, op);
 }
 
-bool is_glue(const std::string& op) {
-  static const std::set<std::string> ops = {"Constant", "Shape", "Gather", "Unsqueeze", "Squeeze",
-                                            "Concat", "Cast", "Reshape", "Identity", "Slice", "Size"};
-  return ops.count(op) != 0;
+bool is_glue(std::string_view op) {
+  static constexpr std::string_view ops[] = {"Constant", "Shape", "Gather",   "Unsqueeze",
+                                             "Squeeze",  "Concat", "Cast",     "Reshape",
+                                             "Identity", "Slice",  "Size"};
+  return one_of(ops, op);
 }
 
 std::vector<std::string> ops_of_module_class(const std::string& cls) {

@@ -4,18 +4,19 @@
 // the exporters emit (docs/tagging.md §3).
 #pragma once
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace modelexport {
 
 // Reshape, Transpose, Squeeze, Unsqueeze, Flatten.
-bool is_layout_op(const std::string& op);
+bool is_layout_op(std::string_view op);
 // Add, Sub, Mul, Div, Pow.
-bool is_arithmetic(const std::string& op);
+bool is_arithmetic(std::string_view op);
 // Shape arithmetic and glue, which any module's code produces (a `view`
 // builds its shape with Shape/Gather/Unsqueeze/Concat): an outline says
 // nothing about who ran them.
-bool is_glue(const std::string& op);
+bool is_glue(std::string_view op);
 
 // The op types a parameter-free module of class `cls` lowers to (empty when
 // the class is not known to be an activation/pooling/etc. module).
