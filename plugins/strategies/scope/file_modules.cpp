@@ -1,5 +1,7 @@
 #include "file_modules.hpp"
 
+#include <string>
+
 #include "scope_name.hpp"
 
 namespace mx_scope {
@@ -17,13 +19,15 @@ std::string_view last_of(std::string_view path) {
 }
 
 // Stops at the first ancestor already there: its own ancestors are too.
-void add_with_ancestors(ModulePaths& paths, std::string_view path) {
-  while (!path.empty() && paths.emplace(path).second) path = parent_of(path);
-}
-
-bool contains(const ModulePaths& paths, std::string_view path, std::string& key) {
-  key.assign(path.data(), path.size());
-  return paths.count(key) != 0;
+// Returns the set's view of `path` ("" for the root, which is not added).
+std::string_view add_with_ancestors(ModulePaths& paths, std::string_view path) {
+  if (path.empty()) return {};
+  const size_t before = paths.size();
+  const std::string_view own = paths.add(path);
+  if (paths.size() == before) return own;
+  for (std::string_view p = parent_of(own); !p.empty() && paths.add_stored(p); p = parent_of(p)) {
+  }
+  return own;
 }
 
 }  // namespace
@@ -39,11 +43,16 @@ std::string_view repeated_call_base(std::string_view step) {
 
 ModulePaths modules_shown_by_file(const std::vector<std::string_view>& node_names,
                                   const std::vector<std::string_view>& initializer_names) {
-  ModulePaths owners;  // modules owning a named parameter, and their ancestors
+  ModulePaths paths;
+  paths.reserve(node_names.size() + initializer_names.size());
+  // Modules owning a named parameter, and their ancestors: views into `paths`.
+  tsl::robin_set<std::string_view> owners;
   for (std::string_view name : initializer_names)
-    if (name.find("::") == std::string_view::npos)  // "onnx::MatMul_12": anonymous
-      add_with_ancestors(owners, parent_of(name));
-  ModulePaths paths = owners;
+    if (name.find("::") == std::string_view::npos) {  // "onnx::MatMul_12": anonymous
+      for (std::string_view p = add_with_ancestors(paths, parent_of(name));
+           !p.empty() && owners.insert(p).second; p = parent_of(p)) {
+      }
+    }
   std::vector<std::string_view> steps;
   std::string path;  // reused: one buffer for every node
   for (std::string_view name : node_names) {
@@ -56,25 +65,24 @@ ModulePaths modules_shown_by_file(const std::vector<std::string_view>& node_name
     add_with_ancestors(paths, path);
   }
 
-  ModulePaths repeated;
+  tsl::robin_set<std::string_view> repeated;  // views into `paths`
   std::string key;
-  for (const auto& p : paths) {
+  paths.each([&](std::string_view p) {
     const std::string_view base = repeated_call_base(last_of(p));
-    if (base.empty() || owners.count(p)) continue;
+    if (base.empty() || owners.count(p)) return;
     const std::string_view parent = parent_of(p);
     key.assign(parent.data(), parent.size());
     if (!key.empty()) key += '.';
     key += base;
-    if (paths.count(key)) repeated.insert(p);
-  }
+    if (paths.contains(key)) repeated.insert(p);
+  });
   if (repeated.empty()) return paths;
   // A path goes when it or one of its ancestors is a repeated call.
-  for (auto it = paths.begin(); it != paths.end();) {
-    bool drop = false;
-    for (std::string_view a = *it; !a.empty() && !drop; a = parent_of(a))
-      drop = contains(repeated, a, key);
-    it = drop ? paths.erase(it) : std::next(it);
-  }
+  paths.erase_if([&](std::string_view p) {
+    for (std::string_view a = p; !a.empty(); a = parent_of(a))
+      if (repeated.count(a)) return true;
+    return false;
+  });
   return paths;
 }
 

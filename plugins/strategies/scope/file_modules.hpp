@@ -13,16 +13,16 @@
 // apart either. ModuleSnap then resolves `relu_1` to `relu` as it does with
 // a supplied tree.
 #pragma once
-#include <string>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
+
+#include "path_set.hpp"
 
 namespace mx_scope {
 
 // Hashed: only looked up and counted, never listed in order (a std::set of
 // 150,000 paths compared long common prefixes log n times per lookup).
-using ModulePaths = std::unordered_set<std::string>;
+using ModulePaths = PathSet;
 
 ModulePaths modules_shown_by_file(const std::vector<std::string_view>& node_names,
                                   const std::vector<std::string_view>& initializer_names);

@@ -7,12 +7,12 @@ namespace {
 
 using mx::common::path_depth;
 
-bool ends_with_step(const std::string& path, std::string_view step) {
+bool ends_with_step(std::string_view path, std::string_view step) {
   return path.size() > step.size() && path.compare(path.size() - step.size(), step.size(), step) == 0 &&
          path[path.size() - step.size() - 1] == '.';
 }
 
-bool is_under(const std::string& base, const std::string& path) {
+bool is_under(std::string_view base, std::string_view path) {
   return base.empty() || (path.size() > base.size() + 1 && path.compare(0, base.size(), base) == 0 &&
                           path[base.size()] == '.');
 }
@@ -27,15 +27,15 @@ bool ModuleSnap::descendant_for(const std::string& base, std::string_view step,
                                 std::string& out) const {
   size_t best_depth = 0;
   int found = 0;
-  for (const auto& path : paths_) {
-    if (!is_under(base, path) || !ends_with_step(path, step)) continue;
+  paths_.each([&](std::string_view path) {
+    if (!is_under(base, path) || !ends_with_step(path, step)) return;
     size_t d = path_depth(path);
     if (found == 0 || d < best_depth) {
       best_depth = d, out = path, found = 1;
     } else if (d == best_depth) {
       ++found;  // two equally good candidates: ambiguous, refuse to guess
     }
-  }
+  });
   return found == 1;
 }
 
@@ -44,7 +44,7 @@ bool ModuleSnap::resolve_step(const std::string& current, std::string_view step,
   next = current;
   if (!next.empty() && !step.empty()) next += '.';
   next += step;
-  return paths_.count(next) || descendant_for(current, step, next);
+  return paths_.contains(next) || descendant_for(current, step, next);
 }
 
 std::string ModuleSnap::resolve(const std::vector<std::string_view>& steps) const {

@@ -10,7 +10,7 @@ namespace {
 ModulePaths module_paths(const mx_strategy::Modules& modules) {
   ModulePaths paths;
   paths.reserve(modules.count());
-  for (size_t i = 0; i < modules.count(); ++i) paths.insert(modules.path(i));
+  for (size_t i = 0; i < modules.count(); ++i) paths.add(modules.path(i));
   return paths;
 }
 

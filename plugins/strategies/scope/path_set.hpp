@@ -1,0 +1,80 @@
+// A set of module paths for the scope strategy: the characters copied once
+// into blocks that never move, a flat hash set of views over them
+// (tsl::robin_set, Debian's robin-map-dev). At 200,000 nodes a hash set of
+// std::string allocated a node and a string per module, and each lookup
+// followed them; a parent's path is a prefix of its child's, so ancestors
+// added with a path share its copy.
+#pragma once
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include <tsl/robin_set.h>
+
+namespace mx_scope {
+
+class PathSet {
+ public:
+  PathSet() = default;
+  PathSet(std::initializer_list<std::string_view> paths) {
+    for (std::string_view p : paths) add(p);
+  }
+
+  // Adds a copy of `path` unless it is there; returns the set's own view.
+  std::string_view add(std::string_view path) {
+    auto it = set_.find(path);
+    if (it != set_.end()) return *it;
+    const std::string_view own = stored(path);
+    set_.insert(own);
+    return own;
+  }
+  // Adds a view the set already keeps valid (a prefix of one of its
+  // paths); true when it was not there.
+  bool add_stored(std::string_view own) { return set_.insert(own).second; }
+  bool contains(std::string_view path) const { return set_.find(path) != set_.end(); }
+  size_t size() const { return set_.size(); }
+  bool empty() const { return set_.empty(); }
+  void reserve(size_t n) { set_.reserve(n); }
+  // Every path, in no particular order.
+  template <class F>
+  void each(F f) const {
+    for (std::string_view p : set_) f(p);
+  }
+  template <class Drop>
+  void erase_if(Drop drop) {
+    std::vector<std::string_view> gone;
+    for (std::string_view p : set_)
+      if (drop(p)) gone.push_back(p);
+    for (std::string_view p : gone) set_.erase(p);
+  }
+
+ private:
+  static constexpr size_t kBlock = 1 << 16;
+  std::string_view stored(std::string_view path) {
+    if (path.empty()) return {};
+    if (path.size() > left_) {
+      const size_t size = std::max(kBlock, path.size());
+      blocks_.push_back(std::make_unique<char[]>(size));
+      next_ = blocks_.back().get();
+      left_ = size;
+    }
+    char* at = next_;
+    std::memcpy(at, path.data(), path.size());
+    next_ += path.size();
+    left_ -= path.size();
+    return std::string_view(at, path.size());
+  }
+
+  tsl::robin_set<std::string_view, std::hash<std::string_view>, std::equal_to<std::string_view>,
+                 std::allocator<std::string_view>, /*StoreHash=*/true>
+      set_;
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  char* next_ = nullptr;
+  size_t left_ = 0;
+};
+
+}  // namespace mx_scope
