@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include <tsl/robin_set.h>
+
 #include "scope_name.hpp"
 
 namespace mx_scope {
@@ -19,15 +21,14 @@ std::string_view last_of(std::string_view path) {
 }
 
 // Stops at the first ancestor already there: its own ancestors are too.
-// Returns the set's view of `path` ("" for the root, which is not added).
-std::string_view add_with_ancestors(ModulePaths& paths, std::string_view path) {
-  if (path.empty()) return {};
+// `owner`: the paths added are marked as parameter owners.
+void add_with_ancestors(ModulePaths& paths, std::string_view path, bool owner) {
+  if (path.empty()) return;
   const size_t before = paths.size();
-  const std::string_view own = paths.add(path);
-  if (paths.size() == before) return own;
-  for (std::string_view p = parent_of(own); !p.empty() && paths.add_stored(p); p = parent_of(p)) {
+  const std::string_view own = paths.add(path, owner);
+  if (paths.size() == before) return;
+  for (std::string_view p = parent_of(own); !p.empty() && paths.add_stored(p, owner); p = parent_of(p)) {
   }
-  return own;
 }
 
 }  // namespace
@@ -43,16 +44,12 @@ std::string_view repeated_call_base(std::string_view step) {
 
 ModulePaths modules_shown_by_file(const std::vector<std::string_view>& node_names,
                                   const std::vector<std::string_view>& initializer_names) {
+  // Modules owning a named parameter, and their ancestors, marked: they
+  // come first, so "already there" means "already marked".
   ModulePaths paths;
-  paths.reserve(node_names.size() + initializer_names.size());
-  // Modules owning a named parameter, and their ancestors: views into `paths`.
-  tsl::robin_set<std::string_view> owners;
   for (std::string_view name : initializer_names)
-    if (name.find("::") == std::string_view::npos) {  // "onnx::MatMul_12": anonymous
-      for (std::string_view p = add_with_ancestors(paths, parent_of(name));
-           !p.empty() && owners.insert(p).second; p = parent_of(p)) {
-      }
-    }
+    if (name.find("::") == std::string_view::npos)  // "onnx::MatMul_12": anonymous
+      add_with_ancestors(paths, parent_of(name), true);
   std::vector<std::string_view> steps;
   std::string path;  // reused: one buffer for every node
   for (std::string_view name : node_names) {
@@ -62,25 +59,26 @@ ModulePaths modules_shown_by_file(const std::vector<std::string_view>& node_name
       if (!path.empty()) path += '.';
       path += step;
     }
-    add_with_ancestors(paths, path);
+    add_with_ancestors(paths, path, false);
   }
 
-  tsl::robin_set<std::string_view> repeated;  // views into `paths`
+  std::vector<std::string_view> repeated;  // views into `paths`
   std::string key;
   paths.each([&](std::string_view p) {
     const std::string_view base = repeated_call_base(last_of(p));
-    if (base.empty() || owners.count(p)) return;
+    if (base.empty() || paths.marked(p)) return;
     const std::string_view parent = parent_of(p);
     key.assign(parent.data(), parent.size());
     if (!key.empty()) key += '.';
     key += base;
-    if (paths.contains(key)) repeated.insert(p);
+    if (paths.contains(key)) repeated.push_back(p);
   });
   if (repeated.empty()) return paths;
   // A path goes when it or one of its ancestors is a repeated call.
+  const tsl::robin_set<std::string_view> gone(repeated.begin(), repeated.end());
   paths.erase_if([&](std::string_view p) {
     for (std::string_view a = p; !a.empty(); a = parent_of(a))
-      if (repeated.count(a)) return true;
+      if (gone.count(a)) return true;
     return false;
   });
   return paths;

@@ -48,23 +48,23 @@ bool ModuleSnap::resolve_step(const std::string& current, std::string_view step,
 }
 
 std::string ModuleSnap::resolve(const std::vector<std::string_view>& steps) const {
-  std::string out, scratch;
-  resolve(steps, out, scratch);
-  return out;
+  std::string current, scratch;
+  std::vector<size_t> lengths;
+  walk(steps, 0, current, lengths, scratch);
+  return current;
 }
 
-void ModuleSnap::resolve(const std::vector<std::string_view>& steps, std::string& current,
-                         std::string& next) const {
-  current.clear();
-  for (std::string_view step : steps) {
-    if (resolve_step(current, step, next)) {
-      current.swap(next);
-      continue;
+void ModuleSnap::walk(const std::vector<std::string_view>& steps, size_t from, std::string& current,
+                      std::vector<size_t>& lengths, std::string& next) const {
+  for (size_t i = from; i < steps.size(); ++i) {
+    const std::string_view step = steps[i];
+    if (!resolve_step(current, step, next)) {
+      // Only when the suffixed name is no module: a real `ln_1` wins above.
+      const std::string_view base = repeated_call_base(step);
+      if (base.empty() || !resolve_step(current, base, next)) return;
     }
-    // Only when the suffixed name is no module: a real `ln_1` wins above.
-    const std::string_view base = repeated_call_base(step);
-    if (base.empty() || !resolve_step(current, base, next)) break;
     current.swap(next);
+    lengths.push_back(current.size());
   }
 }
 

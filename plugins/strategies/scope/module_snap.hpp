@@ -22,9 +22,14 @@ class ModuleSnap {
   explicit ModuleSnap(ModulePaths module_paths);
   bool empty() const { return paths_.empty(); }
   std::string resolve(const std::vector<std::string_view>& steps) const;
-  // The same into `out` (its buffer reused; `scratch` too).
-  void resolve(const std::vector<std::string_view>& steps, std::string& out,
-               std::string& scratch) const;
+  // The walk behind resolve, resumable: resolves steps[from..] starting
+  // at `current` (what steps[..from] resolved to), appending to `lengths`
+  // the size of `current` after each step it resolves (each module reached
+  // extends the one before, so these are prefixes of the final one), and
+  // stops at the first step that does not resolve. `scratch` is a reused
+  // buffer.
+  void walk(const std::vector<std::string_view>& steps, size_t from, std::string& current,
+            std::vector<size_t>& lengths, std::string& scratch) const;
 
  private:
   bool resolve_step(const std::string& current, std::string_view step, std::string& next) const;

@@ -1,6 +1,7 @@
 // A set of module paths for the scope strategy: the characters copied once
-// into blocks that never move, a flat hash set of views over them
-// (tsl::robin_set, Debian's robin-map-dev). At 200,000 nodes a hash set of
+// into blocks that never move, a flat hash table of views over them
+// (tsl::robin_map, Debian's robin-map-dev), each with a mark (the file's
+// parameter owners) so no second set is needed. At 200,000 nodes a hash set of
 // std::string allocated a node and a string per module, and each lookup
 // followed them; a parent's path is a prefix of its child's, so ancestors
 // added with a path share its copy.
@@ -13,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include <tsl/robin_set.h>
+#include <tsl/robin_map.h>
 
 namespace mx_scope {
 
@@ -25,30 +26,36 @@ class PathSet {
   }
 
   // Adds a copy of `path` unless it is there; returns the set's own view.
-  std::string_view add(std::string_view path) {
+  std::string_view add(std::string_view path, bool marked = false) {
     auto it = set_.find(path);
-    if (it != set_.end()) return *it;
+    if (it != set_.end()) return it->first;
     const std::string_view own = stored(path);
-    set_.insert(own);
+    set_.emplace(own, marked);
     return own;
   }
   // Adds a view the set already keeps valid (a prefix of one of its
   // paths); true when it was not there.
-  bool add_stored(std::string_view own) { return set_.insert(own).second; }
+  bool add_stored(std::string_view own, bool marked = false) {
+    return set_.emplace(own, marked).second;
+  }
   bool contains(std::string_view path) const { return set_.find(path) != set_.end(); }
+  bool marked(std::string_view path) const {
+    auto it = set_.find(path);
+    return it != set_.end() && it->second;
+  }
   size_t size() const { return set_.size(); }
   bool empty() const { return set_.empty(); }
   void reserve(size_t n) { set_.reserve(n); }
   // Every path, in no particular order.
   template <class F>
   void each(F f) const {
-    for (std::string_view p : set_) f(p);
+    for (const auto& entry : set_) f(entry.first);
   }
   template <class Drop>
   void erase_if(Drop drop) {
     std::vector<std::string_view> gone;
-    for (std::string_view p : set_)
-      if (drop(p)) gone.push_back(p);
+    for (const auto& entry : set_)
+      if (drop(entry.first)) gone.push_back(entry.first);
     for (std::string_view p : gone) set_.erase(p);
   }
 
@@ -69,9 +76,9 @@ class PathSet {
     return std::string_view(at, path.size());
   }
 
-  tsl::robin_set<std::string_view, std::hash<std::string_view>, std::equal_to<std::string_view>,
-                 std::allocator<std::string_view>, /*StoreHash=*/true>
-      set_;
+  tsl::robin_map<std::string_view, bool, std::hash<std::string_view>, std::equal_to<std::string_view>,
+                 std::allocator<std::pair<std::string_view, bool>>, /*StoreHash=*/true>
+      set_;  // path → marked
   std::vector<std::unique_ptr<char[]>> blocks_;
   char* next_ = nullptr;
   size_t left_ = 0;

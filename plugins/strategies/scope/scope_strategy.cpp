@@ -26,20 +26,32 @@ ModulePaths modules_of_file(const mx_strategy::Graph& graph) {
 }
 
 // Places nodes by their names; the buffers are reused from node to node.
+// Consecutive names share leading scopes ("/encoder/layer.3/attention/…"
+// then "/encoder/layer.3/output/…"), and the walk over the tree is
+// deterministic in its steps, so the shared ones are not walked again.
 class Namer {
  public:
   explicit Namer(const ModuleSnap& snap) : snap_(snap) {}
 
   // The module a node's name places it in (into `module`), or false: a
   // scoped name gives its module (snapped to the supplied tree when there
-  // is one), "/Mul" the root.
+  // is one), "/Mul" the root. Names must stay valid while the Namer lives.
   bool module_named(std::string_view name, std::string& module) {
     if (!scope_steps(name, steps_)) {
       // "/Mul": computed by the root module's own forward (BERT's mask).
       module.clear();
       return is_root_scope_name(name);
     }
-    snap_.resolve(steps_, module, scratch_);
+    size_t same = 0;
+    while (same < steps_.size() && same < previous_.size() && steps_[same] == previous_[same]) ++same;
+    // The previous walk resolved lengths_.size() steps; when it stopped
+    // within the shared ones, this one stops at the same step.
+    const size_t kept = std::min(same, lengths_.size());
+    current_.resize(kept ? lengths_[kept - 1] : 0);
+    lengths_.resize(kept);
+    if (kept == same) snap_.walk(steps_, same, current_, lengths_, scratch_);
+    previous_.swap(steps_);
+    module = current_;
     // A scope names a called submodule, so "nothing matched" is not the
     // root: leave the node to propagation rather than claim evidence.
     return !module.empty();
@@ -47,8 +59,9 @@ class Namer {
 
  private:
   const ModuleSnap& snap_;
-  std::vector<std::string_view> steps_;
-  std::string scratch_;
+  std::vector<std::string_view> steps_, previous_;  // views into this and the previous name
+  std::vector<size_t> lengths_;  // current_'s size after each step the previous walk resolved
+  std::string current_, scratch_;
 };
 
 }  // namespace
