@@ -101,3 +101,34 @@ TEST_CASE("repeated-call suffixes") {
   CHECK(mx_scope::repeated_call_base("relu_").empty());
   CHECK(mx_scope::repeated_call_base("relu_1a").empty());
 }
+
+TEST_CASE("names read in a row resolve as each alone (the walk resumes after shared scopes)") {
+  // Consecutive names sharing leading scopes, where the shared part
+  // snaps through an uncalled container, stops early, or is a repeated call.
+  const std::vector<std::string> modules = {"",
+                                            "encoder",
+                                            "encoder.blocks",
+                                            "encoder.blocks.attn",
+                                            "encoder.blocks.attn.proj",
+                                            "encoder.blocks.relu",
+                                            "head"};
+  const std::vector<std::string> names = {
+      "/encoder/attn/proj/MatMul", "/encoder/attn/Softmax",     "/encoder/attn/proj/Add",
+      "/encoder/nope/proj/Add",    "/encoder/nope/attn/Mul",    "/encoder/nope/Mul",
+      "/encoder/relu_1/Relu",      "/encoder/relu_1/x/Relu",    "Constant_3",
+      "/encoder/relu_1/Relu",      "/head/MatMul",              "/encoder/attn/proj/Add",
+      "/encoder/attn/MatMul"};
+  json together = request(names, modules);
+  std::vector<json> alone;
+  for (const auto& name : names) {
+    const json one = request({name}, modules);
+    for (const auto& a : one["assignments"]) alone.push_back(a["module"]);
+  }
+  std::vector<json> got;
+  for (const auto& a : together["assignments"]) got.push_back(a["module"]);
+  CHECK(got == alone);
+  CHECK(got == std::vector<json>{"encoder.blocks.attn.proj", "encoder.blocks.attn",
+                                 "encoder.blocks.attn.proj", "encoder", "encoder", "encoder",
+                                 "encoder.blocks.relu", "encoder.blocks.relu", "encoder.blocks.relu",
+                                 "head", "encoder.blocks.attn.proj", "encoder.blocks.attn"});
+}
