@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include <tsl/robin_map.h>
 #include <tsl/robin_set.h>
 
 #include "scope_name.hpp"
@@ -31,7 +32,83 @@ void add_with_ancestors(ModulePaths& paths, std::string_view path, bool owner) {
   }
 }
 
+// Visits every '.'-prefix of `path`, itself last ("a.b" → "a", "a.b").
+template <class Visit>
+void each_prefix(std::string_view path, Visit visit) {
+  for (size_t dot = path.find('.');; dot = path.find('.', dot + 1)) {
+    visit(path.substr(0, dot == std::string_view::npos ? path.size() : dot));
+    if (dot == std::string_view::npos) return;
+  }
+}
+
+bool named_owner(std::string_view initializer) {
+  return initializer.find("::") == std::string_view::npos;  // "onnx::MatMul_12": anonymous
+}
+
 }  // namespace
+
+bool scope_path_of(std::string_view node_name, std::vector<std::string_view>& steps,
+                   std::string& path) {
+  if (!scope_steps(node_name, steps)) return false;
+  path.clear();
+  for (std::string_view step : steps) {
+    if (!path.empty()) path += '.';
+    path += step;
+  }
+  return true;
+}
+
+bool shows_repeated_calls(const std::vector<std::string_view>& node_names,
+                          const std::vector<std::string_view>& initializer_names) {
+  std::vector<std::string_view> steps;
+  std::string path;
+  // Visits the paths modules_shown_by_file starts from (each with its
+  // ancestors: the '.'-prefixes); `owner` for those of named parameters.
+  auto each_path = [&](auto visit) {
+    for (std::string_view name : initializer_names)
+      if (named_owner(name) && !parent_of(name).empty()) visit(parent_of(name), true);
+    for (std::string_view name : node_names)
+      if (scope_path_of(name, steps, path)) visit(std::string_view(path), false);
+  };
+  // Candidates: paths whose last step looks like a repeated call.
+  std::vector<std::string> candidates;
+  tsl::robin_map<std::string, size_t> candidate_index;
+  each_path([&](std::string_view p, bool) {
+    each_prefix(p, [&](std::string_view q) {
+      if (!repeated_call_base(last_of(q)).empty() &&
+          candidate_index.emplace(std::string(q), candidates.size()).second)
+        candidates.emplace_back(q);
+    });
+  });
+  if (candidates.empty()) return false;
+  // Each candidate's sibling `parent.base`: is it a module, is the
+  // candidate a parameter owner?
+  tsl::robin_map<std::string, std::vector<size_t>> sibling_of;
+  for (size_t c = 0; c < candidates.size(); ++c) {
+    const std::string_view parent = parent_of(candidates[c]);
+    std::string key(parent);
+    if (!key.empty()) key += '.';
+    key += repeated_call_base(last_of(candidates[c]));
+    sibling_of[key].push_back(c);
+  }
+  std::vector<bool> owner(candidates.size(), false), sibling_seen(candidates.size(), false);
+  std::string key;
+  each_path([&](std::string_view p, bool owns) {
+    each_prefix(p, [&](std::string_view q) {
+      key.assign(q.data(), q.size());
+      if (owns) {
+        auto c = candidate_index.find(key);
+        if (c != candidate_index.end()) owner[c->second] = true;
+      }
+      auto s = sibling_of.find(key);
+      if (s != sibling_of.end())
+        for (size_t c : s->second) sibling_seen[c] = true;
+    });
+  });
+  for (size_t c = 0; c < candidates.size(); ++c)
+    if (!owner[c] && sibling_seen[c]) return true;
+  return false;
+}
 
 std::string_view repeated_call_base(std::string_view step) {
   size_t underscore = step.rfind('_');
@@ -48,19 +125,11 @@ ModulePaths modules_shown_by_file(const std::vector<std::string_view>& node_name
   // come first, so "already there" means "already marked".
   ModulePaths paths;
   for (std::string_view name : initializer_names)
-    if (name.find("::") == std::string_view::npos)  // "onnx::MatMul_12": anonymous
-      add_with_ancestors(paths, parent_of(name), true);
+    if (named_owner(name)) add_with_ancestors(paths, parent_of(name), true);
   std::vector<std::string_view> steps;
   std::string path;  // reused: one buffer for every node
-  for (std::string_view name : node_names) {
-    if (!scope_steps(name, steps)) continue;
-    path.clear();
-    for (std::string_view step : steps) {
-      if (!path.empty()) path += '.';
-      path += step;
-    }
-    add_with_ancestors(paths, path, false);
-  }
+  for (std::string_view name : node_names)
+    if (scope_path_of(name, steps, path)) add_with_ancestors(paths, path, false);
 
   std::vector<std::string_view> repeated;  // views into `paths`
   std::string key;

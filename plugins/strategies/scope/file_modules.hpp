@@ -27,6 +27,20 @@ using ModulePaths = PathSet;
 ModulePaths modules_shown_by_file(const std::vector<std::string_view>& node_names,
                                   const std::vector<std::string_view>& initializer_names);
 
+// Would modules_shown_by_file read any scope as a repeated call? When not,
+// its set is every module the names and initializers reach with their
+// ancestors, and snapping a node's scope path onto it gives that path
+// unchanged: the strategy can skip building it (150,000 paths hashed at
+// 200,000 nodes). Found without that set: only paths whose last step has
+// a `_<digits>` suffix can be repeated calls, and they are few.
+bool shows_repeated_calls(const std::vector<std::string_view>& node_names,
+                          const std::vector<std::string_view>& initializer_names);
+
+// The module path a scoped node name shows (its steps joined) into `path`;
+// false for a name without a scope.
+bool scope_path_of(std::string_view node_name, std::vector<std::string_view>& steps,
+                   std::string& path);
+
 // "relu_1" -> "relu"; "" when the step has no `_<digits>` suffix.
 std::string_view repeated_call_base(std::string_view step);
 

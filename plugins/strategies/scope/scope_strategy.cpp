@@ -14,15 +14,30 @@ ModulePaths module_paths(const mx_strategy::Modules& modules) {
   return paths;
 }
 
-// Without a supplied tree, the modules the file itself shows.
-ModulePaths modules_of_file(const mx_strategy::Graph& graph) {
-  std::vector<std::string_view> names, initializers;  // views the graph keeps valid
-  names.reserve(graph.node_count());
-  for (size_t n = 0; n < graph.node_count(); ++n) names.push_back(graph.name(n));
-  initializers.reserve(graph.initializer_count());
-  for (size_t i = 0; i < graph.initializer_count(); ++i)
-    initializers.push_back(graph.initializer_name(i));
-  return modules_shown_by_file(names, initializers);
+// The graph's node and initializer names (views the graph keeps valid).
+struct FileNames {
+  std::vector<std::string_view> nodes, initializers;
+  explicit FileNames(const mx_strategy::Graph& graph) {
+    nodes.reserve(graph.node_count());
+    for (size_t n = 0; n < graph.node_count(); ++n) nodes.push_back(graph.name(n));
+    initializers.reserve(graph.initializer_count());
+    for (size_t i = 0; i < graph.initializer_count(); ++i)
+      initializers.push_back(graph.initializer_name(i));
+  }
+};
+
+// Without a supplied tree and without repeated calls, snapping is the
+// identity (file_modules.hpp): a scoped name's module is its scope path.
+mx_strategy::Answer assign_scope_paths(const FileNames& names) {
+  mx_strategy::Answer answer;
+  std::vector<std::string_view> steps;
+  std::string module;
+  for (size_t i = 0; i < names.nodes.size(); ++i) {
+    if (scope_path_of(names.nodes[i], steps, module)) answer.assignments.push_back({i, module, "scope"});
+    // "/Mul": computed by the root module's own forward (BERT's mask).
+    else if (is_root_scope_name(names.nodes[i])) answer.assignments.push_back({i, "", "scope"});
+  }
+  return answer;
 }
 
 // Places nodes by their names; the buffers are reused from node to node.
@@ -69,7 +84,11 @@ class Namer {
 mx_strategy::Answer assign_from_scopes(const mx_strategy::Graph& graph,
                                        const mx_strategy::Modules& modules) {
   ModulePaths known = module_paths(modules);
-  if (known.empty()) known = modules_of_file(graph);
+  if (known.empty()) {  // the modules the file itself shows
+    const FileNames names(graph);
+    if (!shows_repeated_calls(names.nodes, names.initializers)) return assign_scope_paths(names);
+    known = modules_shown_by_file(names.nodes, names.initializers);
+  }
   const ModuleSnap snap(std::move(known));
   Namer namer(snap);
   mx_strategy::Answer answer;

@@ -132,3 +132,23 @@ TEST_CASE("names read in a row resolve as each alone (the walk resumes after sha
                                  "encoder.blocks.relu", "encoder.blocks.relu", "encoder.blocks.relu",
                                  "head", "encoder.blocks.attn.proj", "encoder.blocks.attn"});
 }
+
+TEST_CASE("without a tree, '_N' scopes that are no repeated call keep their paths") {
+  // ln_1 owns a weight, act_1 and block_1 have no sibling act / block:
+  // nothing is a repeated call, each scope path is the module.
+  json nodes = json::array();
+  const std::vector<std::string> names = {"/h.0/ln_1/LayerNormalization", "/act_1/Sigmoid",
+                                          "/block_1/conv/Conv", "Constant_2", "/Mul"};
+  for (size_t i = 0; i < names.size(); ++i) nodes.push_back({{"index", i}, {"name", names[i]}});
+  json graph = {{"nodes", nodes}, {"initializers", {"h.0.ln_1.weight", "h.0.ln.weight", "onnx::Conv_7"}}};
+  const json r = assign(graph);
+  std::vector<std::string> got;
+  for (const auto& a : r["assignments"]) got.push_back(a["module"]);
+  CHECK(got == std::vector<std::string>{"h.0.ln_1", "act_1", "block_1.conv", ""});
+  CHECK_FALSE(mx_scope::shows_repeated_calls({"/h.0/ln_1/X", "/act_1/Y", "/block_1/conv/Z"},
+                                             {"h.0.ln_1.weight", "h.0.ln.weight"}));
+  // A parameter-free ln_2 beside ln (only ln owns a weight) is one.
+  CHECK(mx_scope::shows_repeated_calls({"/h.0/ln_2/X"}, {"h.0.ln.weight"}));
+  // So is a sibling shown only by another node's deeper scope.
+  CHECK(mx_scope::shows_repeated_calls({"/relu_1/Relu", "/relu/inner/Relu"}, {}));
+}
