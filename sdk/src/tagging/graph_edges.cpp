@@ -88,20 +88,33 @@ GraphValues values_of(const GraphView& graph) {
 }
 
 Edges edges_of(const GraphView& graph, const GraphValues& values) {
+  const size_t n = graph.nodes.size();
   Edges e;
-  e.producers.resize(graph.nodes.size());
-  e.consumers.resize(graph.nodes.size());
-  for (size_t i = 0; i < graph.nodes.size(); ++i)
+  e.producers.begin.reserve(n + 1);
+  e.producers.items.reserve(values.inputs.size());
+  std::vector<size_t> row;
+  for (size_t i = 0; i < n; ++i) {
+    e.producers.begin.push_back(e.producers.items.size());
+    row.clear();
     for (size_t k = 0; k < values.input_count(i); ++k) {
       const uint32_t id = values.input(i, k);
       if (id == GraphValues::kNone) continue;
       const uint32_t p = values.producer[id];
-      if (p == GraphValues::kNone || p == i) continue;
-      e.producers[i].push_back(p);
-      e.consumers[p].push_back(i);
+      if (p != GraphValues::kNone && p != i) row.push_back(p);
     }
-  for (auto& v : e.producers) sort_unique(v);
-  for (auto& v : e.consumers) sort_unique(v);
+    sort_unique(row);
+    e.producers.items.insert(e.producers.items.end(), row.begin(), row.end());
+  }
+  e.producers.begin.push_back(e.producers.items.size());
+  // Consumers: every producer edge reversed; filled in node order, so each
+  // list comes out sorted, and distinct as the producer lists are.
+  e.consumers.begin.assign(n + 1, 0);
+  for (size_t p : e.producers.items) ++e.consumers.begin[p + 1];
+  for (size_t i = 0; i < n; ++i) e.consumers.begin[i + 1] += e.consumers.begin[i];
+  e.consumers.items.resize(e.producers.items.size());
+  std::vector<size_t> fill(e.consumers.begin.begin(), e.consumers.begin.end() - 1);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t p : e.producers[i]) e.consumers.items[fill[p]++] = i;
   return e;
 }
 
@@ -111,7 +124,10 @@ std::vector<size_t> topological_order(const GraphView& graph) {
 
 // Nodes on or behind a cycle (a malformed file) follow in file order.
 std::vector<size_t> topological_order(const GraphView& graph, const Edges& e) {
-  std::vector<size_t> order = mx::common::stable_topological_order(e.producers, e.consumers);
+  std::vector<size_t> in_degree(graph.nodes.size());
+  for (size_t i = 0; i < in_degree.size(); ++i) in_degree[i] = e.producers[i].size();
+  std::vector<size_t> order =
+      mx::common::stable_topological_order(in_degree, e.consumers.begin, e.consumers.items);
   std::vector<bool> done(graph.nodes.size(), false);
   for (size_t i : order) done[i] = true;
   for (size_t i = 0; i < graph.nodes.size(); ++i)

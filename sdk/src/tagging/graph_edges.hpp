@@ -17,7 +17,23 @@
 
 namespace modelexport {
 
-using Neighbours = std::vector<std::vector<size_t>>;
+// Node → its neighbours, sorted and distinct, in one flat list (a vector
+// per node was 400,000 allocations at 200,000 nodes).
+struct Neighbours {
+  struct Span {
+    const size_t *b, *e;
+    const size_t* begin() const { return b; }
+    const size_t* end() const { return e; }
+    size_t size() const { return static_cast<size_t>(e - b); }
+    bool empty() const { return b == e; }
+  };
+  std::vector<size_t> begin;  // node → start in `items`; one more entry than nodes
+  std::vector<size_t> items;
+  Span operator[](size_t node) const {
+    return {items.data() + begin[node], items.data() + begin[node + 1]};
+  }
+  size_t size() const { return begin.empty() ? 0 : begin.size() - 1; }
+};
 
 // Names (held elsewhere, not moving) → dense ids. tsl::robin_map (as
 // hierarchy/path_table.hpp): one flat array with the hashes stored, so a

@@ -20,7 +20,7 @@ namespace {
 using json = nlohmann::json;
 
 // Common module of the placed neighbours, or nothing if none is placed.
-std::optional<std::string> common_module(const std::vector<size_t>& neighbours,
+std::optional<std::string> common_module(Neighbours::Span neighbours,
                                          const Assignments& a) {
   std::optional<std::string> common;
   for (size_t n : neighbours) {

@@ -14,5 +14,11 @@ namespace mx::common {
 // size with the node count and decides (fail, or append the rest).
 std::vector<std::size_t> stable_topological_order(const std::vector<std::vector<std::size_t>>& producers,
                                                   const std::vector<std::vector<std::size_t>>& consumers);
+// The same over flat lists (no vector per node): `in_degree[i]` is the
+// number of distinct producers of node i, and its distinct consumers are
+// consumers[consumer_begin[i] .. consumer_begin[i + 1]).
+std::vector<std::size_t> stable_topological_order(const std::vector<std::size_t>& in_degree,
+                                                  const std::vector<std::size_t>& consumer_begin,
+                                                  const std::vector<std::size_t>& consumers);
 
 }  // namespace mx::common
