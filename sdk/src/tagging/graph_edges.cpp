@@ -33,6 +33,27 @@ class Interner {
   NameIds ids_;  // views into the graph
 };
 
+// The last few outputs interned: most inputs read a value a node just
+// before produced, and a compare of short names is cheaper than a probe
+// of a table of 200,000 (a cache miss each).
+class RecentOutputs {
+ public:
+  void add(std::string_view name, uint32_t id) {
+    slots_[next_] = {name, id};
+    next_ = (next_ + 1) % kSlots;
+  }
+  uint32_t find(std::string_view name) const {
+    for (const auto& [seen, id] : slots_)
+      if (seen.size() == name.size() && id != GraphValues::kNone && seen == name) return id;
+    return GraphValues::kNone;
+  }
+
+ private:
+  static constexpr size_t kSlots = 8;
+  std::pair<std::string_view, uint32_t> slots_[kSlots] = {};
+  size_t next_ = 0;
+};
+
 }  // namespace
 
 GraphValues values_of(const GraphView& graph) {
@@ -50,11 +71,18 @@ GraphValues values_of(const GraphView& graph) {
   v.inputs.reserve(input_slots);
   v.output_begin.reserve(n + 1);
   v.outputs.reserve(output_slots);
+  RecentOutputs recent;
   for (const auto& node : graph.nodes) {
-    v.output_begin.push_back(static_cast<uint32_t>(v.outputs.size()));
-    for (const auto& out : node.outputs) v.outputs.push_back(names.id(out));
     v.input_begin.push_back(static_cast<uint32_t>(v.inputs.size()));
-    for (const auto& in : node.inputs) v.inputs.push_back(names.id(in));
+    for (const auto& in : node.inputs) {
+      const uint32_t id = recent.find(in);
+      v.inputs.push_back(id != GraphValues::kNone ? id : names.id(in));
+    }
+    v.output_begin.push_back(static_cast<uint32_t>(v.outputs.size()));
+    for (const auto& out : node.outputs) {
+      v.outputs.push_back(names.id(out));
+      if (!out.empty()) recent.add(out, v.outputs.back());
+    }
   }
   v.output_begin.push_back(static_cast<uint32_t>(v.outputs.size()));
   v.input_begin.push_back(static_cast<uint32_t>(v.inputs.size()));
