@@ -14,13 +14,24 @@
 #include "tagging/op_classes.hpp"
 
 namespace modelexport {
-using mx::common::common_ancestor;
 using mx::common::is_ancestor_or_self;
 using mx::common::onnx_ops_of;
 using mx::common::parent_path;
 namespace {
 
 constexpr size_t kNone = std::numeric_limits<size_t>::max();
+
+// common_ancestor(a, b) as a view into `a` (the deepest module both are in
+// or below is a prefix of each).
+std::string_view common_prefix(std::string_view a, std::string_view b) {
+  size_t common = 0;
+  for (size_t i = 0;; ++i) {
+    const bool end_a = i == a.size(), end_b = i == b.size();
+    if ((end_a || a[i] == '.') && (end_b || b[i] == '.')) common = i;
+    if (end_a || end_b || a[i] != b[i]) break;
+  }
+  return a.substr(0, common);
+}
 
 // Step 1 (see propagation.hpp / docs/tagging.md §3.1).
 class DataPathRule {
@@ -52,13 +63,15 @@ class DataPathRule {
  private:
   void place(size_t n) {
     const GraphNode& node = g_.nodes[n];
-    std::vector<size_t> data_producers;
+    std::vector<size_t>& data_producers = producers_;  // reused: place() does not nest
+    data_producers.clear();
     for (size_t p : e_.producers[n])
       if (!side_[p] && a_[p]) data_producers.push_back(p);
     if (data_producers.empty()) return;  // left to the consumer rule
     size_t last = *std::max_element(data_producers.begin(), data_producers.end(),
                                     [&](size_t x, size_t y) { return pos_[x] < pos_[y]; });
-    const std::string m0 = a_[last]->module;
+    // Only a_[n] changes below: the producer's module stays where it is.
+    const std::string& m0 = a_[last]->module;
 
     // A layout op feeding only a non-built-in parameter leaf's ops is that
     // leaf's input preparation (a `view` before the leaf's matrix product).
@@ -93,13 +106,14 @@ class DataPathRule {
                                none_after_producer(m0, last, n))) {
       resumed = after_own_op(m0, last, n, data_producers, next);
     }
-    m = resumed ? resumed->module : std::string(facts_.owning(m));
+    if (resumed) m = resumed->module;
+    else m = facts_.owning(m);
 
     // Visibility guesses whether the module can see an input; an outline
     // that runs this op right after the call knows it can (a residual add
     // right after the module's own dense), and a callee it named gets the
     // value as an argument (every parallel branch reads the block's input).
-    const std::string limit = next == kNone ? std::string() : common_ancestor(m0, a_[next]->module);
+    const std::string_view limit = next == kNone ? std::string_view() : common_prefix(m0, a_[next]->module);
     if (!(resumed && (resumed->own_op || resumed->callee)))
       while (m != limit && is_ancestor_or_self(limit, m) && !inputs_visible(n, data_producers, m))
         m = facts_.owning(parent_path(m));
@@ -110,7 +124,7 @@ class DataPathRule {
     const std::string start = resumed ? resumed->caller : facts_.is_leaf(m0) ? parent_path(m0) : m0;
     if (!named_by_outline)
       if (auto child = matching_child(n, data_producers, start, m, limit)) m = *child;
-    a_[n] = Assignment{m, kEvidencePropagated};
+    a_[n] = Assignment{std::move(m), kEvidencePropagated};
   }
 
   // With forward outlines (a supplied hierarchy from `modelexport hierarchy`):
@@ -395,7 +409,7 @@ class DataPathRule {
   // up to the higher of `m` (chosen so far) and `limit`.
   std::optional<std::string> matching_child(size_t n, const std::vector<size_t>& producers,
                                             std::string x, const std::string& m,
-                                            const std::string& limit) const {
+                                            std::string_view limit) const {
     const std::string& op = g_.nodes[n].op_type;
     for (;;) {
       for (std::string_view child : lowering_children(x, op))
@@ -472,6 +486,7 @@ class DataPathRule {
   std::vector<bool> evidence_;
   const std::vector<bool>& side_;
   std::vector<size_t> next_evidence_;
+  std::vector<size_t> producers_;  // place()'s data producers
   mutable std::unordered_map<std::string, std::vector<std::string_view>> lowering_children_;
 };
 
