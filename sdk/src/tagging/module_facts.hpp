@@ -143,7 +143,8 @@ class ModuleFacts {
   mutable size_t block_left_ = 0;
   mutable std::unordered_map<std::string, Answer> slice_memo_;
   // The last module found: the rules ask several questions about one
-  // module in a row (is_leaf, has_parameters, builtin...).
+  // module in a row (is_leaf, has_parameters, builtin...). Like the memo,
+  // state of one propagation's single thread (a ModuleFacts is not shared).
   mutable const Facts* last_found_ = nullptr;
 };
 
