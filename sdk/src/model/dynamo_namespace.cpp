@@ -43,15 +43,20 @@ std::string module_prefix(const hierarchy::ModuleIndex& index, const std::string
 
 }  // namespace
 
-std::string DynamoNamespaces::of(const std::string& module_path, const std::string& node_name,
-                                 const std::string& op_type) {
+const std::string& DynamoNamespaces::prefix(const std::string& module_path) {
   if (last_module_ != module_path) {
     last_prefix_ = module_prefix(index_, module_path);
     last_module_ = module_path;
   }
+  return last_prefix_;
+}
+
+std::string DynamoNamespaces::of(const std::string& module_path, const std::string& node_name,
+                                 const std::string& op_type) {
+  const std::string& before = prefix(module_path);
   std::string out;
-  out.reserve(last_prefix_.size() + node_name.size() + 2 + op_type.size());
-  out += last_prefix_;
+  out.reserve(before.size() + node_name.size() + 2 + op_type.size());
+  out += before;
   out += node_name;
   out += ": ";
   out += op_type;

@@ -21,6 +21,9 @@ class DynamoNamespaces {
   explicit DynamoNamespaces(const hierarchy::ModuleIndex& index) : index_(index) {}
   std::string of(const std::string& module_path, const std::string& node_name,
                  const std::string& op_type);
+  // The part of `of` before the node's own "name: op_type" (ends in "/",
+  // or is empty); valid until the next call.
+  const std::string& prefix(const std::string& module_path);
 
  private:
   const hierarchy::ModuleIndex& index_;
