@@ -130,8 +130,9 @@ bool has_own_external_data(const onnx::ModelProto& proto, const DataFiles& files
   return false;
 }
 
-// Decided on the prepared copy: ByteSizeLong() caches sizes inside the
-// message, which must not happen on a model other threads may be reading.
+// Decided on the prepared copy, whose sizes are computed for its own
+// serialization anyway (computing them on the shared model would be safe
+// too: protobuf's size cache is a relaxed atomic, see model/tagged_bytes).
 bool wants_external(const onnx::ModelProto& out, const DataFiles& files, const SaveOptions& options) {
   switch (options.external_data) {
     case ExternalData::yes: return true;

@@ -152,7 +152,7 @@ NodeTagWriter::NodeTagWriter(const onnx::GraphProto& graph, const hierarchy::Doc
                              TagStorage storage)
     : records_(hierarchy::records_by_position(doc, static_cast<size_t>(graph.node_size()))),
       index_(namespace_index(doc, storage)),
-      namespaces_(index_),
+      namespaces_(index_, doc.modules),
       storage_(storage) {}
 
 void NodeTagWriter::write_to(size_t position, onnx::NodeProto& node) {
