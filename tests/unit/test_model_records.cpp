@@ -70,6 +70,47 @@ TEST_CASE("set_hierarchy_json rejects records for nodes the graph lacks") {
   CHECK(mx_model_has_hierarchy(model.get()) == 0);
 }
 
+// How records find their nodes (model/record_keys.hpp), whichever way
+// set_hierarchy takes to it: a record whose index names a node of its very
+// name is attached there directly, the others through the name index.
+TEST_CASE("set_hierarchy_json: record keys") {
+  auto model = tiny();
+  auto doc = json::parse(tiny_net_hierarchy());
+  auto set = [&](const json& nodes) {
+    doc["nodes"] = nodes;
+    const std::string text = doc.dump();
+    return outcome(mx_model_set_hierarchy_json(model.get(), text.data(), text.size()));
+  };
+  auto record = [](const char* name, int index) {
+    return json{{"name", name}, {"index", index}, {"module", "fc"}, {"evidence", "direct"}};
+  };
+  SUBCASE("a stale index beside a unique name: the name wins") {
+    REQUIRE(set(json::array({record("/fc/Add", 0)})).code == MX_OK);
+    char* out = nullptr;
+    REQUIRE(mx_model_hierarchy_json(model.get(), &out, nullptr) == nullptr);
+    const json stored = json::parse(take_text(out))["nodes"];
+    REQUIRE(stored.size() == 1);
+    CHECK(stored[0]["name"] == "/fc/Add");
+    CHECK(stored[0]["index"] == 1);
+  }
+  SUBCASE("two records reaching one node") {
+    auto o = set(json::array({record("/fc/Add", 1), record("/fc/Add", 7)}));
+    CHECK(o.code == MX_ERR_SCHEMA);
+    CHECK(o.message == "hierarchy: nodes[1]: node 1 ('/fc/Add') already has a record (nodes[0])");
+    CHECK(mx_model_has_hierarchy(model.get()) == 0);
+  }
+  SUBCASE("an index out of order given twice") {
+    auto o = set(json::array({record("/act/Relu", 2), record("/fc/Add", 1), record("/fc/MatMul", 1)}));
+    CHECK(o.code == MX_ERR_SCHEMA);
+    CHECK(o.message == "hierarchy: nodes[2].index: 1 has two records");
+    CHECK(mx_model_has_hierarchy(model.get()) == 0);
+  }
+  SUBCASE("records in graph order with their indexes") {
+    CHECK(set(json::array({record("/fc/MatMul", 0), record("/fc/Add", 1), record("/act/Relu", 2)}))
+              .code == MX_OK);
+  }
+}
+
 TEST_CASE("graph view") {
   auto model = tiny();
   char* out = nullptr;

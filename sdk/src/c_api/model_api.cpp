@@ -58,7 +58,7 @@ MX_API mx_status* mx_model_save_bytes(const mx_model* model, const char* options
     *out = nullptr;
     *out_size = 0;
     const auto options = model::parse_save_options(options_json);
-    copy_out_bytes(model::save_model_bytes(*model, options), out, out_size);
+    model::save_model_bytes(*model, options, out, out_size);
   });
 }
 

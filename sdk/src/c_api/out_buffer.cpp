@@ -11,11 +11,4 @@ void copy_out_text(std::string_view text, char** out, size_t* out_size) {
   if (out_size) *out_size = text.size();
 }
 
-void copy_out_bytes(std::string_view bytes, void** out, size_t* out_size) {
-  require(out, "out");
-  require(out_size, "out_size");
-  *out = mx::common::malloc_copy(bytes);
-  *out_size = bytes.size();
-}
-
 }  // namespace modelexport

@@ -343,14 +343,31 @@ void validate_records(const Document& doc, const ModuleIndex& paths, const std::
   // Records are keyed by index when they have one, else by name
   // (document.hpp, NodeRecord); which node a key names is checked against
   // the graph when the document is attached (model/record_keys.hpp).
+  // Indexes that only grow cannot repeat (records in graph order: every
+  // document tagging writes or a model keeps), and only records without
+  // one are keyed by name: the hash sets are filled only when needed.
+  bool increasing = true;
+  size_t named = 0;
+  int64_t last = -1;
+  for (const NodeRecord& r : doc.nodes) {
+    if (!r.index) {
+      ++named;
+    } else {
+      increasing = increasing && *r.index > last;
+      last = *r.index;
+    }
+  }
   std::unordered_set<std::string_view> names;
   std::unordered_set<int64_t> indices;
-  names.reserve(doc.nodes.size());
+  names.reserve(named);
+  if (!increasing) indices.reserve(doc.nodes.size() - named);
+  // Neighbouring records often share their module: looked up once.
+  const std::string* checked_module = nullptr;
   for (size_t i = 0; i < doc.nodes.size(); ++i) {
     const NodeRecord& r = doc.nodes[i];
     auto at = [i] { return "nodes[" + std::to_string(i) + "]"; };
     if (r.index) {
-      if (!indices.insert(*r.index).second)
+      if (!increasing && !indices.insert(*r.index).second)
         schema_error(where, at() + ".index", std::to_string(*r.index) + " has two records");
     } else if (r.name.empty()) {
       schema_error(where, at() + ".index",
@@ -360,8 +377,10 @@ void validate_records(const Document& doc, const ModuleIndex& paths, const std::
                    quoted(r.name) + " has two records (records of nodes sharing a name need "
                                     "\"index\", the node's position in the graph)");
     }
-    if (paths.size() != 0 && !paths.contains(r.module))
+    if (paths.size() == 0 || (checked_module && *checked_module == r.module)) continue;
+    if (!paths.contains(r.module))
       schema_error(where, at() + ".module", quoted(r.module) + " is not in modules");
+    checked_module = &r.module;
   }
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <onnx/checker.h>
+#include <tsl/robin_map.h>
 #include <onnx/shape_inference/implementation.h>
 
 #include "mx/aten_onnx/checkable_copy.hpp"
@@ -25,7 +26,13 @@ using Name = std::string_view;
 // initializers (several declarations of one name are an input with its
 // default, not two writers).
 constexpr int kDeclared = -1;
-using Writers = std::unordered_map<Name, int>;
+// A read of a value no scope defines (none at all in a checked graph).
+constexpr int kUndefined = -2;
+// Flat (tsl::robin_map, hashes stored): at 200,000 nodes the node-based
+// std::unordered_map spent most of the check allocating, freeing and
+// following its nodes.
+using Writers = tsl::robin_map<Name, int, std::hash<Name>, std::equal_to<Name>,
+                               std::allocator<std::pair<Name, int>>, /*StoreHash=*/true>;
 using Scopes = std::vector<const Writers*>;  // enclosing graphs, innermost last
 // What each node reads: values[begin[i] .. begin[i+1]) for node i.
 struct Reads {
@@ -58,18 +65,26 @@ class StructureCheck {
 
     std::unordered_set<Name> from_outside;
     std::vector<std::string> undefined;
+    // Each read's writing node in this graph (kDeclared: an input or
+    // initializer, or a value of an enclosing graph), found once for this
+    // check and the cycle check.
+    std::vector<int> writer(reads.values.size(), kUndefined);
     for (int i = 0; i < g.node_size(); ++i)
       for (uint32_t k = reads.begin[i]; k < reads.begin[i + 1]; ++k) {
         const Name r = reads.values[k];
-        if (writers.count(r)) continue;
+        if (auto it = writers.find(r); it != writers.end()) {
+          writer[k] = it->second;
+          continue;
+        }
         if (defined_in(enclosing, r)) {
+          writer[k] = kDeclared;
           from_outside.insert(r);
         } else if (undefined.size() < kListed + 1) {
           undefined.push_back("node " + node_label(g.node(i), i) + " reads '" + std::string(r) + "'");
         }
       }
     if (!undefined.empty()) report_undefined(undefined, scope);
-    check_acyclic(g, writers, reads, scope);
+    check_acyclic(g, writers, reads, writer, scope);
     return from_outside;
   }
 
@@ -137,18 +152,15 @@ class StructureCheck {
   // Kahn's algorithm; the nodes it cannot order lie on or after a cycle,
   // and one cycle among them is named.
   void check_acyclic(const onnx::GraphProto& g, const Writers& writers, const Reads& reads,
-                     const std::string& scope) const {
+                     const std::vector<int>& writer, const std::string& scope) const {
     const size_t n = reads.begin.size() - 1;
-    // Each read's writing node (or -1), then consumers as one array.
-    std::vector<int> writer(reads.values.size(), kDeclared);
+    // Consumers of each node as one array.
     std::vector<uint32_t> consumer_begin(n + 1, 0);
     std::vector<size_t> pending(n, 0);
     for (size_t i = 0; i < n; ++i)
       for (uint32_t k = reads.begin[i]; k < reads.begin[i + 1]; ++k) {
-        auto it = writers.find(reads.values[k]);
-        if (it == writers.end() || it->second == kDeclared) continue;
-        writer[k] = it->second;
-        ++consumer_begin[static_cast<size_t>(it->second) + 1];
+        if (writer[k] < 0) continue;  // declared, or from an enclosing graph
+        ++consumer_begin[static_cast<size_t>(writer[k]) + 1];
         ++pending[i];
       }
     for (size_t i = 0; i < n; ++i) consumer_begin[i + 1] += consumer_begin[i];
@@ -156,7 +168,7 @@ class StructureCheck {
     std::vector<uint32_t> fill(consumer_begin.begin(), consumer_begin.end() - 1);
     for (size_t i = 0; i < n; ++i)
       for (uint32_t k = reads.begin[i]; k < reads.begin[i + 1]; ++k)
-        if (writer[k] != kDeclared) consumers[fill[static_cast<size_t>(writer[k])]++] = static_cast<int>(i);
+        if (writer[k] >= 0) consumers[fill[static_cast<size_t>(writer[k])]++] = static_cast<int>(i);
     std::vector<int> ready;
     for (size_t i = 0; i < n; ++i)
       if (!pending[i]) ready.push_back(static_cast<int>(i));

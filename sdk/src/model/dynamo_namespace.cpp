@@ -1,5 +1,6 @@
 #include "model/dynamo_namespace.hpp"
 
+#include <string_view>
 #include <vector>
 
 namespace modelexport::model {
@@ -11,47 +12,79 @@ const std::string& class_of(const hierarchy::Module& m) {
 
 // Dynamo names a scope relative to the enclosing *called* module, so an
 // uncalled container's name is folded into its item's: "layer.0".
-std::string relative_name(const std::string& path, const std::string& ancestor) {
+std::string_view relative_name(std::string_view path, std::string_view ancestor) {
   // Documents are validated (a parent is a prefix of its child's path); the
   // check keeps this total anyway.
-  if (ancestor.empty() || path.compare(0, ancestor.size() + 1, ancestor + ".") != 0) return path;
+  if (ancestor.empty() || path.size() <= ancestor.size() || path[ancestor.size()] != '.' ||
+      path.compare(0, ancestor.size(), ancestor) != 0)
+    return path;
   return path.substr(ancestor.size() + 1);
 }
 
-// Everything before the node's own "name: op": the called modules from the
-// root to the node's module, each "relative name: class/".
-std::string module_prefix(const hierarchy::ModuleIndex& index, const std::string& module_path) {
-  std::vector<const hierarchy::Module*> chain;  // node's module .. root
-  for (const auto* m = index.find(module_path); m;) {
-    chain.push_back(m);
-    if (m->path.empty()) break;
-    m = index.find(hierarchy::parent_of(*m));
-  }
-  std::string out;
-  std::string scope;  // path of the last module written
-  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-    const auto& m = **it;
-    const bool is_target = it + 1 == chain.rend();
-    if (!m.path.empty() && !is_target && m.executed == false) continue;
-    if (!out.empty()) out += "/";
-    out += (m.path.empty() ? std::string() : relative_name(m.path, scope)) + ": " + class_of(m);
-    scope = m.path;
-  }
-  if (!out.empty()) out += "/";
-  return out;
+// "relative name: class" of a module written after `scope`.
+void append_part(std::string& out, const hierarchy::Module& m, std::string_view scope) {
+  if (!out.empty()) out += '/';
+  if (!m.path.empty()) out += relative_name(m.path, scope);
+  out += ": ";
+  out += class_of(m);
 }
 
 }  // namespace
 
+DynamoNamespaces::DynamoNamespaces(const hierarchy::ModuleIndex& index,
+                                   const std::vector<hierarchy::Module>& modules)
+    : index_(index), modules_(modules), parents_(index.parents()) {}
+
+// The called modules from the root down to the module at `position`, as
+// they stand above a node of one of its children: an uncalled container
+// (executed false) is left out; the root never is.
+void DynamoNamespaces::chain_above(size_t position) {
+  above_.text.clear();
+  above_.scope = std::string_view();
+  std::vector<size_t>& chain = chain_scratch_;  // position .. root
+  chain.clear();
+  for (size_t at = position; at != hierarchy::ModuleIndex::kNone; at = parents_[at]) {
+    chain.push_back(at);
+    if (modules_[at].path.empty()) break;
+  }
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const hierarchy::Module& m = modules_[*it];
+    if (!m.path.empty() && m.executed == false) continue;
+    append_part(above_.text, m, above_.scope);
+    above_.scope = m.path;
+  }
+}
+
+const std::string& DynamoNamespaces::prefix(const std::string& module_path) {
+  if (last_module_ && *last_module_ == module_path) return last_prefix_;
+  last_module_ = module_path;
+  last_prefix_.clear();
+  const hierarchy::Module* m = index_.find(module_path);
+  if (!m) return last_prefix_;  // no module: no chain
+  // Consecutive nodes' modules are often siblings (a layer's dense and
+  // act): the chain above is built once for them.
+  const size_t parent = m->path.empty() ? hierarchy::ModuleIndex::kNone : parents_[index_.position(*m)];
+  if (parent != above_of_) {
+    above_of_ = parent;
+    if (parent == hierarchy::ModuleIndex::kNone) {
+      above_.text.clear();
+      above_.scope = std::string_view();
+    } else {
+      chain_above(parent);
+    }
+  }
+  last_prefix_ = above_.text;
+  append_part(last_prefix_, *m, above_.scope);
+  last_prefix_ += '/';
+  return last_prefix_;
+}
+
 std::string DynamoNamespaces::of(const std::string& module_path, const std::string& node_name,
                                  const std::string& op_type) {
-  if (last_module_ != module_path) {
-    last_prefix_ = module_prefix(index_, module_path);
-    last_module_ = module_path;
-  }
+  const std::string& before = prefix(module_path);
   std::string out;
-  out.reserve(last_prefix_.size() + node_name.size() + 2 + op_type.size());
-  out += last_prefix_;
+  out.reserve(before.size() + node_name.size() + 2 + op_type.size());
+  out += before;
   out += node_name;
   out += ": ";
   out += op_type;

@@ -5,27 +5,47 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "hierarchy/document.hpp"
 
 namespace modelexport::model {
 
-// One per save (`index`: a ModuleIndex of the document), asked for the
-// nodes in file order: consecutive nodes of one module (the usual case: an op lowers to several nodes) share the
-// part the module contributes (its chain of called modules up to the
-// root), built once for the run instead of once per node. Only the last
-// module is kept: a map of every module's part cost more than it saved on
-// a graph with a module per node or two.
+// One per save (`index`: a ModuleIndex of the document's `modules`), asked
+// for the nodes in file order: consecutive nodes of one module (the usual
+// case: an op lowers to several nodes) share the part the module
+// contributes, and consecutive modules with one parent (a layer's dense
+// and act) share the chain of called modules above them; each is built
+// once for the run of nodes, walking the index's parent positions. Only
+// the last ones are kept: a map of every module's part cost more than it
+// saved on a graph with a module per node or two.
 class DynamoNamespaces {
  public:
-  explicit DynamoNamespaces(const hierarchy::ModuleIndex& index) : index_(index) {}
+  DynamoNamespaces(const hierarchy::ModuleIndex& index, const std::vector<hierarchy::Module>& modules);
   std::string of(const std::string& module_path, const std::string& node_name,
                  const std::string& op_type);
+  // The part of `of` before the node's own "name: op_type" (ends in "/",
+  // or is empty); valid until the next call.
+  const std::string& prefix(const std::string& module_path);
 
  private:
+  // The chain of called modules above a node's module, and the path of
+  // its last module (the scope the node's module is named relative to).
+  struct Chain {
+    std::string text;
+    std::string_view scope;
+  };
+  void chain_above(size_t position);
+
   const hierarchy::ModuleIndex& index_;
+  const std::vector<hierarchy::Module>& modules_;  // by index_ position
+  const std::vector<size_t>& parents_;             // index_.parents()
   std::optional<std::string> last_module_;  // none before the first node
   std::string last_prefix_;                 // "…/" of last_module_
+  std::optional<size_t> above_of_;  // parent position above_ is for
+  Chain above_;
+  std::vector<size_t> chain_scratch_;
 };
 
 }  // namespace modelexport::model

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <string_view>
 #include <cstdint>
 
@@ -37,19 +38,36 @@ void sort_in_graph_order(hierarchy::Document& doc) {
 // records for one node are refused.
 void attach_records(hierarchy::Document& doc, const onnx::GraphProto& graph,
                     const std::string& where, const std::string& model_name) {
-  const NodeKeys keys(graph, model_name);
+  // The name index is built only for a record whose index does not name its
+  // node by the record's very name: a document the tagger just wrote, or one
+  // read back from a model, never needs it (at 200,000 nodes the index was
+  // a hash node per name, built even for a load without records).
+  std::optional<NodeKeys> keys;
   std::vector<size_t> owner(static_cast<size_t>(graph.node_size()), SIZE_MAX);
+  // Messages name the record; the prefix is built only for one.
+  auto at = [&](size_t i) { return where + ": nodes[" + std::to_string(i) + "]"; };
   for (size_t i = 0; i < doc.nodes.size(); ++i) {
-    const std::string at = where + ": nodes[" + std::to_string(i) + "]";
-    const size_t position = keys.resolve(doc.nodes[i], at);
+    hierarchy::NodeRecord& r = doc.nodes[i];
+    size_t position;
+    if (r.index && *r.index >= 0 && *r.index < graph.node_size() &&
+        graph.node(static_cast<int>(*r.index)).name() == r.name) {
+      // What NodeKeys::find answers: a unique name is this node's, and a
+      // shared or empty one is resolved by the index, which names it.
+      position = static_cast<size_t>(*r.index);
+    } else {
+      if (!keys) keys.emplace(graph, model_name);
+      position = keys->resolve(r, at(i));
+    }
     if (owner[position] != SIZE_MAX)
-      fail(MX_ERR_SCHEMA, at + ": node " + std::to_string(position) + " ('" +
+      fail(MX_ERR_SCHEMA, at(i) + ": node " + std::to_string(position) + " ('" +
                               printable(graph.node(static_cast<int>(position)).name()) +
                               "') already has a record (nodes[" + std::to_string(owner[position]) +
                               "])");
     owner[position] = i;
-    doc.nodes[i].index = static_cast<int64_t>(position);
-    doc.nodes[i].name = to_valid_utf8(graph.node(static_cast<int>(position)).name());
+    r.index = static_cast<int64_t>(position);
+    // The node's name as valid UTF-8; most records hold it already.
+    const std::string& name = graph.node(static_cast<int>(position)).name();
+    if (r.name != name || !is_valid_utf8(name)) r.name = to_valid_utf8(name);
   }
 }
 

@@ -1,6 +1,8 @@
 #include "model/node_metadata.hpp"
 
+#include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/unknown_field_set.h>
+#include <google/protobuf/wire_format_lite.h>
 
 namespace modelexport::model {
 
@@ -35,17 +37,50 @@ void write_node_metadata(onnx::NodeProto& node, const MetadataEntries& entries) 
   }
 }
 
-void set_model_metadata(onnx::ModelProto& proto, const std::string& key,
-                        const std::string& value) {
+namespace {
+
+using google::protobuf::internal::WireFormatLite;
+
+void append_varint(std::string& out, size_t value) {
+  uint8_t buf[10];
+  const uint8_t* end =
+      google::protobuf::io::CodedOutputStream::WriteVarint64ToArray(value, buf);
+  out.append(reinterpret_cast<const char*>(buf), static_cast<size_t>(end - buf));
+}
+
+void append_string_field(std::string& out, int number, std::string_view value) {
+  append_varint(out, WireFormatLite::MakeTag(number, WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
+  append_varint(out, value.size());
+  out.append(value);
+}
+
+size_t string_field_size(std::string_view value) {
+  // Tags of fields 1 and 2 take one byte.
+  return 1 + google::protobuf::io::CodedOutputStream::VarintSize64(value.size()) + value.size();
+}
+
+}  // namespace
+
+void append_node_metadata_entry(std::string& out, std::string_view key, std::string_view value) {
+  // StringStringEntryProto: key = 1, value = 2, both set (proto2: written
+  // even when empty, as set_key/set_value mark them present).
+  append_varint(out, WireFormatLite::MakeTag(kNodeMetadataField,
+                                             WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
+  append_varint(out, string_field_size(key) + string_field_size(value));
+  append_string_field(out, 1, key);
+  append_string_field(out, 2, value);
+}
+
+void set_model_metadata(onnx::ModelProto& proto, const std::string& key, std::string value) {
   for (auto& entry : *proto.mutable_metadata_props()) {
     if (entry.key() == key) {
-      entry.set_value(value);
+      entry.set_value(std::move(value));
       return;
     }
   }
   auto* entry = proto.add_metadata_props();
   entry->set_key(key);
-  entry->set_value(value);
+  entry->set_value(std::move(value));
 }
 
 void erase_model_metadata(onnx::ModelProto& proto, const std::string& key) {

@@ -3,6 +3,7 @@
 // helpers read and write it there as serialized StringStringEntryProto
 // messages, which is byte-for-byte what a newer onnx would write.
 #pragma once
+#include <string_view>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,10 +19,15 @@ using MetadataEntries = std::vector<std::pair<std::string, std::string>>;
 MetadataEntries read_node_metadata(const onnx::NodeProto& node);
 // Replaces every field-9 entry with `entries` (other unknown fields stay).
 void write_node_metadata(onnx::NodeProto& node, const MetadataEntries& entries);
+// Appends one entry as a NodeProto serializes it among its unknown fields
+// (tag of field 9, length, StringStringEntryProto{key, value}): the bytes
+// write_node_metadata's entry produces, for an encoder that writes a node's
+// metadata after its serialized fields without a copy (model/tagged_bytes).
+void append_node_metadata_entry(std::string& out, std::string_view key, std::string_view value);
 
 // Model-level metadata_props (a real field in 1.12): set or replace a key.
-void set_model_metadata(onnx::ModelProto& proto, const std::string& key,
-                        const std::string& value);
+// (The value is moved in: the module tree's text is megabytes.)
+void set_model_metadata(onnx::ModelProto& proto, const std::string& key, std::string value);
 void erase_model_metadata(onnx::ModelProto& proto, const std::string& key);
 const std::string* find_model_metadata(const onnx::ModelProto& proto, const std::string& key);
 

@@ -2,6 +2,7 @@
 #include "util/json_text.hpp"
 
 #include <climits>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 
@@ -14,6 +15,8 @@
 #include "model/external_data.hpp"
 #include "model/onnx_io.hpp"
 #include "model/streamed_write.hpp"
+#include "model/tagged_bytes.hpp"
+#include "mx/common/copy_out.hpp"
 #include "model/tensor_data.hpp"
 #include "util/error.hpp"
 #include "util/files.hpp"
@@ -100,9 +103,12 @@ std::unique_ptr<Prepared> prepared(const mx_model& model, const SaveOptions& opt
   return copy;
 }
 
-std::string encode(const mx_model& model, const SaveOptions& options,
-                   const std::string& where) {
-  return serialize_onnx(prepared(model, options, where, true)->proto, where);
+// The tagged bytes can be written from the model itself, without a copy
+// (model/tagged_bytes.hpp), unless something needs the copy: the checker
+// runs on a proto, and external data is inlined or externalized into one.
+bool writes_directly(const mx_model& model, const SaveOptions& options) {
+  return !options.check && options.external_data != ExternalData::yes &&
+         model.proto.has_graph() && !has_external_data(model.proto);
 }
 
 std::string base_name(const std::string& path) {
@@ -124,8 +130,9 @@ bool has_own_external_data(const onnx::ModelProto& proto, const DataFiles& files
   return false;
 }
 
-// Decided on the prepared copy: ByteSizeLong() caches sizes inside the
-// message, which must not happen on a model other threads may be reading.
+// Decided on the prepared copy, whose sizes are computed for its own
+// serialization anyway (computing them on the shared model would be safe
+// too: protobuf's size cache is a relaxed atomic, see model/tagged_bytes).
 bool wants_external(const onnx::ModelProto& out, const DataFiles& files, const SaveOptions& options) {
   switch (options.external_data) {
     case ExternalData::yes: return true;
@@ -200,11 +207,31 @@ std::unique_ptr<mx_model> load_model_bytes(std::string_view bytes) {
   return build(std::move(proto), "", std::nullopt);
 }
 
-std::string save_model_bytes(const mx_model& model, const SaveOptions& options) {
+void save_model_bytes(const mx_model& model, const SaveOptions& options, void** out,
+                      size_t* out_size) {
   if (options.external_data == ExternalData::yes)
     fail(MX_ERR_INVALID_ARGUMENT, "save options: \"external_data\": true needs a file "
                                   "(mx_model_save_file), not bytes");
-  return encode(model, options, display_name(model));
+  if (writes_directly(model, options)) {
+    const TaggedBytes tagged(model, options.tag_storage);
+    // Past protobuf's limit the copy path refuses, naming the way out.
+    if (tagged.size() <= static_cast<size_t>(INT_MAX)) {
+      // Written where the caller gets it: an 89 MB model is not also
+      // zero-filled and copied once more.
+      std::unique_ptr<char, decltype(&std::free)> buffer(
+          static_cast<char*>(std::malloc(tagged.size() + 1)), &std::free);
+      if (!buffer) throw std::bad_alloc();
+      tagged.write_to(buffer.get());
+      buffer.get()[tagged.size()] = '\0';
+      *out_size = tagged.size();
+      *out = buffer.release();
+      return;
+    }
+  }
+  const std::string where = display_name(model);
+  const std::string bytes = serialize_onnx(prepared(model, options, where, true)->proto, where);
+  *out = mx::common::malloc_copy(bytes);
+  *out_size = bytes.size();
 }
 
 void save_model_file(const mx_model& model, const std::string& path,
@@ -214,7 +241,13 @@ void save_model_file(const mx_model& model, const std::string& path,
   // sees a model without its data or its sidecar, nor a mix of old and new.
   OutputSet output;
   const std::string data_path = path + ".data";
-  {
+  // Written from the model itself when it can be; a model too large to
+  // stay inline takes the copy path, which externalizes.
+  std::optional<std::string> direct;
+  if (writes_directly(model, options)) direct = tagged_bytes(model, options.tag_storage, kInlineLimit);
+  if (direct) {
+    write_reporting(output.add(path), *direct, progress);
+  } else {
     const auto copy = prepared(model, options, path, false, progress);
     onnx::ModelProto& out = copy->proto;
     if (wants_external(out, model.external_files, options)) {

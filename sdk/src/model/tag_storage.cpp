@@ -46,21 +46,7 @@ MetadataEntries foreign_entries(const onnx::NodeProto& node, bool drop_namespace
   return kept;
 }
 
-void store_on_node(onnx::NodeProto& node, const hierarchy::NodeRecord* record,
-                   DynamoNamespaces& namespaces, TagStorage storage) {
-  const bool as_metadata = record && storage == TagStorage::metadata;
-  MetadataEntries entries = foreign_entries(node, as_metadata);
-  if (as_metadata) {
-    entries.emplace_back(kModuleKey, record->module);
-    entries.emplace_back(kTagKey, record->tag);
-    entries.emplace_back(kEvidenceKey, hierarchy::evidence_name(record->evidence));
-    entries.emplace_back(kNamespaceKey, namespaces.of(record->module, node.name(), node.op_type()));
-  }
-  write_node_metadata(node, entries);
-  if (has_our_doc_string(node)) node.clear_doc_string();
-  if (record && storage == TagStorage::doc_string)
-    node.set_doc_string(kDocStringPrefix + dump_text(record_to_json(*record, false)));
-}
+}  // namespace
 
 void store_model_metadata(onnx::ModelProto& proto, const hierarchy::Document& doc,
                           TagStorage storage) {
@@ -73,9 +59,13 @@ void store_model_metadata(onnx::ModelProto& proto, const hierarchy::Document& do
   if (!doc.model.is_null()) set_model_metadata(proto, kModelKey, dump_text(doc.model));
 }
 
+namespace {
+
 // A record from node metadata, or nullopt when the node has none.
 std::optional<hierarchy::NodeRecord> record_from_metadata(const onnx::NodeProto& node,
                                                           const std::string& where) {
+  // Most nodes of a file being tagged carry nothing: no JSON object each.
+  if (node.unknown_fields().empty()) return std::nullopt;
   Json j = Json::object();
   for (const auto& [key, value] : read_node_metadata(node)) {
     if (key == kModuleKey) j["module"] = to_valid_utf8(value);
@@ -145,27 +135,67 @@ TagStorage tag_storage_from_name(const std::string& name) {
        "tag_storage: '" + name + "' is not one of metadata|doc_string|none");
 }
 
+namespace {
+
+// Namespaces walk from a record's module to the root through its parents:
+// an index of every module (cheaper at 200,000 nodes than collecting the
+// modules the records' paths pass through first), none when no namespace
+// is written.
+hierarchy::ModuleIndex namespace_index(const hierarchy::Document& doc, TagStorage storage) {
+  if (storage == TagStorage::metadata) return hierarchy::ModuleIndex(doc.modules);
+  return hierarchy::ModuleIndex(doc.modules, {});
+}
+
+}  // namespace
+
+NodeTagWriter::NodeTagWriter(const onnx::GraphProto& graph, const hierarchy::Document& doc,
+                             TagStorage storage)
+    : records_(hierarchy::records_by_position(doc, static_cast<size_t>(graph.node_size()))),
+      index_(namespace_index(doc, storage)),
+      namespaces_(index_, doc.modules),
+      storage_(storage) {}
+
+void NodeTagWriter::write_to(size_t position, onnx::NodeProto& node) {
+  const hierarchy::NodeRecord* record = records_.at(position);
+  const bool as_metadata = record && storage_ == TagStorage::metadata;
+  MetadataEntries entries = foreign_entries(node, as_metadata);
+  if (as_metadata) {
+    entries.emplace_back(kModuleKey, record->module);
+    entries.emplace_back(kTagKey, record->tag);
+    entries.emplace_back(kEvidenceKey, hierarchy::evidence_name(record->evidence));
+    entries.emplace_back(kNamespaceKey, namespaces_.of(record->module, node.name(), node.op_type()));
+  }
+  write_node_metadata(node, entries);
+  if (has_our_doc_string(node)) node.clear_doc_string();
+  if (record && storage_ == TagStorage::doc_string)
+    node.set_doc_string(kDocStringPrefix + dump_text(record_to_json(*record, false)));
+}
+
+bool NodeTagWriter::append_suffix(size_t position, const onnx::NodeProto& node, std::string& out) {
+  // Anything write_to would remove or replace (unknown fields: older
+  // entries of ours, foreign ones, others; a doc_string of ours) needs the
+  // node rewritten.
+  if (!node.unknown_fields().empty() || has_our_doc_string(node)) return false;
+  const hierarchy::NodeRecord* record = records_.at(position);
+  if (record && storage_ == TagStorage::doc_string) return false;
+  if (!record || storage_ != TagStorage::metadata) return true;  // the node as it is
+  // The entries write_to adds, in its order.
+  append_node_metadata_entry(out, kModuleKey, record->module);
+  append_node_metadata_entry(out, kTagKey, record->tag);
+  append_node_metadata_entry(out, kEvidenceKey, hierarchy::evidence_name(record->evidence));
+  namespace_.assign(namespaces_.prefix(record->module));
+  namespace_ += node.name();
+  namespace_ += ": ";
+  namespace_ += node.op_type();
+  append_node_metadata_entry(out, kNamespaceKey, namespace_);
+  return true;
+}
+
 void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc,
                      TagStorage storage) {
+  NodeTagWriter writer(proto.graph(), doc, storage);
   auto* nodes = proto.mutable_graph()->mutable_node();
-  const auto records = hierarchy::records_by_position(doc, static_cast<size_t>(nodes->size()));
-  // Namespaces walk from a record's module to the root through parents,
-  // which are prefixes of its path (documents are validated): only those
-  // modules are indexed, not every module of the tree.
-  std::unordered_set<std::string_view> walked;
-  if (storage == TagStorage::metadata)
-    for (const auto* r : records) {
-      if (!r) continue;
-      const std::string_view path = r->module;
-      walked.insert(std::string_view());
-      for (size_t dot = path.find('.'); dot != std::string_view::npos; dot = path.find('.', dot + 1))
-        walked.insert(path.substr(0, dot));
-      walked.insert(path);
-    }
-  const hierarchy::ModuleIndex index(doc.modules, walked);
-  DynamoNamespaces namespaces(index);
-  for (int i = 0; i < nodes->size(); ++i)
-    store_on_node(*nodes->Mutable(i), records[static_cast<size_t>(i)], namespaces, storage);
+  for (int i = 0; i < nodes->size(); ++i) writer.write_to(static_cast<size_t>(i), *nodes->Mutable(i));
   store_model_metadata(proto, doc, storage);
 }
 

@@ -3,10 +3,12 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <onnx/onnx_pb.h>
 
 #include "hierarchy/document.hpp"
+#include "model/dynamo_namespace.hpp"
 
 namespace modelexport::model {
 
@@ -22,6 +24,33 @@ inline constexpr const char* kDocStringPrefix = "modelexport:";
 // entries are kept.
 void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc,
                      TagStorage storage);
+
+// store_hierarchy's model-level part: the module tree, schema, producer
+// and model entries of metadata_props (ours replaced, others kept).
+void store_model_metadata(onnx::ModelProto& proto, const hierarchy::Document& doc,
+                          TagStorage storage);
+
+// store_hierarchy's node-level part, one node at a time, for the graph it
+// was made for (records by position): also used by the encoder that writes
+// the tagged bytes without copying the model (model/tagged_bytes.hpp).
+class NodeTagWriter {
+ public:
+  NodeTagWriter(const onnx::GraphProto& graph, const hierarchy::Document& doc, TagStorage storage);
+  // Stores the record of the node at `position` on `node` (a copy).
+  void write_to(size_t position, onnx::NodeProto& node);
+  // When storing leaves the node's serialized fields as they are (the
+  // usual case: no unknown fields, no doc_string of ours) and at most adds
+  // metadata entries after them: appends those bytes to `out` and returns
+  // true. False: the node must go through write_to on a copy.
+  bool append_suffix(size_t position, const onnx::NodeProto& node, std::string& out);
+
+ private:
+  std::vector<const hierarchy::NodeRecord*> records_;
+  hierarchy::ModuleIndex index_;   // the modules namespaces walk through
+  DynamoNamespaces namespaces_;    // reads index_
+  TagStorage storage_;
+  std::string namespace_;          // scratch: one node's namespace value
+};
 
 // Rebuilds the document from what the file carries. Per node the order is
 // node metadata, then doc_string, then the sidecar; the module tree comes

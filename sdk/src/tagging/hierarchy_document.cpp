@@ -39,6 +39,8 @@ hierarchy::Document build_document(GraphView&& graph, std::vector<Assignment>&& 
   doc.producer = reparsed(producer_json(provenance));
   doc.model = reparsed(model);
   doc.nodes.resize(assignments.size());
+  // Neighbouring nodes often share their module: its tag is looked up once.
+  const hierarchy::NodeRecord* previous = nullptr;
   for (size_t i = 0; i < assignments.size(); ++i) {
     Assignment& a = assignments[i];
     hierarchy::NodeRecord& r = doc.nodes[i];
@@ -47,11 +49,12 @@ hierarchy::Document build_document(GraphView&& graph, std::vector<Assignment>&& 
       fail(MX_ERR_SCHEMA, "hierarchy: nodes[" + std::to_string(i) + "].evidence: '" + a.evidence +
                               "' is not one of " + hierarchy::evidence_choices());
     r.name = std::move(graph.nodes[i].name);
-    r.tag = tree.tag_of(a.module);
+    r.tag = previous && previous->module == a.module ? previous->tag : tree.tag_of(a.module);
     r.module = std::move(a.module);
     r.evidence = *evidence;
     // The key of unnamed and duplicate-named nodes (document.hpp).
     r.index = static_cast<int64_t>(i);
+    previous = &r;
   }
   // Moved out last: the records' tags are read from the tree.
   doc.modules = tree.take_modules();

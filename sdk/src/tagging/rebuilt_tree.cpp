@@ -194,12 +194,29 @@ std::string ModuleTree::compute_tag(const std::string& path) const {
   return tag_from(path, class_of(path), parent, tag_of(parent), class_of(parent));
 }
 
+namespace {
+
+// Rows by path, as (path, row) pairs: sorting the views in one array reads
+// each path where it lies, instead of finding its row for every comparison.
+using PathRows = std::vector<std::pair<std::string_view, size_t>>;
+
+void sort_by_path(PathRows& rows) {
+  std::sort(rows.begin(), rows.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+
+}  // namespace
+
 std::vector<size_t> ModuleTree::output_order() const {
-  std::vector<size_t> order(rows_.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   // Supplied rows are the first ones, in their order; the others sorted.
-  std::sort(order.begin() + static_cast<std::ptrdiff_t>(supplied_), order.end(),
-            [&](size_t a, size_t b) { return rows_[a].module.path < rows_[b].module.path; });
+  PathRows added;
+  added.reserve(rows_.size() - supplied_);
+  for (size_t i = supplied_; i < rows_.size(); ++i) added.emplace_back(rows_[i].module.path, i);
+  sort_by_path(added);
+  std::vector<size_t> order;
+  order.reserve(rows_.size());
+  for (size_t i = 0; i < supplied_; ++i) order.push_back(i);
+  for (const auto& [path, i] : added) order.push_back(i);
   // A supplied path whose parent path is no module: that parent would be an
   // entry listing only children, refused as the parser refuses an entry
   // without "path" (at the position it would have among the new modules).
@@ -224,34 +241,42 @@ std::vector<size_t> ModuleTree::output_order() const {
 
 // Each module is a child of its path's parent: appended there, in path
 // order, unless that parent lists it already.
-std::vector<std::vector<size_t>> ModuleTree::appended_children(const std::vector<size_t>& order) const {
+ModuleTree::Appended ModuleTree::appended_children(const std::vector<size_t>& order) const {
   std::vector<char> listed(rows_.size(), 0);
   for (const Row& r : rows_)
     for (const auto& c : r.module.children)
       if (parent_view(c) == r.module.path && !c.empty())
         if (const size_t i = index_.find(c); i != kNone) listed[i] = 1;
-  std::vector<size_t> unlisted;
-  for (size_t i = 0; i < rows_.size(); ++i)
-    if (!listed[i] && !rows_[i].module.path.empty()) unlisted.push_back(i);
-  std::sort(unlisted.begin(), unlisted.end(),
-            [&](size_t a, size_t b) { return rows_[a].module.path < rows_[b].module.path; });
-  std::vector<size_t> position(rows_.size());
-  for (size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
-  std::vector<std::vector<size_t>> out(order.size());
-  for (size_t i : unlisted) out[position[parent_row(i)]].push_back(i);
+  auto unlisted = [&](size_t i) { return !listed[i] && !rows_[i].module.path.empty(); };
+  // All unlisted rows in path order: the added ones are in path order in
+  // `order` already; the few supplied ones are sorted and merged in.
+  PathRows supplied, added;
+  for (size_t i = 0; i < supplied_; ++i)
+    if (unlisted(i)) supplied.emplace_back(rows_[i].module.path, i);
+  sort_by_path(supplied);
+  added.reserve(order.size() - supplied_);
+  for (size_t k = supplied_; k < order.size(); ++k)
+    if (unlisted(order[k])) added.emplace_back(rows_[order[k]].module.path, order[k]);
+  PathRows all(supplied.size() + added.size());
+  std::merge(supplied.begin(), supplied.end(), added.begin(), added.end(), all.begin(),
+             [](const auto& a, const auto& b) { return a.first < b.first; });
+  // Grouped by the parent's output position, in path order within each.
+  Appended out;
+  out.position.resize(rows_.size());
+  for (size_t i = 0; i < order.size(); ++i) out.position[order[i]] = i;
+  out.begin.assign(order.size() + 1, 0);
+  for (const auto& [path, i] : all) ++out.begin[out.position[parent_row(i)] + 1];
+  for (size_t i = 0; i < order.size(); ++i) out.begin[i + 1] += out.begin[i];
+  out.rows.resize(all.size());
+  std::vector<size_t> fill(out.begin.begin(), out.begin.end() - 1);
+  for (const auto& [path, i] : all) out.rows[fill[out.position[parent_row(i)]]++] = i;
   return out;
 }
 
 template <typename Take>
 std::vector<hierarchy::Module> ModuleTree::build(bool tags, Take take) const {
   const std::vector<size_t> order = output_order();
-  // Everything read by path is read before a take moves a path away.
-  std::vector<std::vector<std::string>> appended;
-  appended.reserve(order.size());
-  for (auto& rows : appended_children(order)) {
-    auto& paths = appended.emplace_back();
-    for (size_t c : rows) paths.push_back(rows_[c].module.path);
-  }
+  const Appended appended = appended_children(order);
   for (size_t i = 0; i < rows_.size(); ++i) {
     Row& r = rows_[i];
     if (!r.supplied) r.module.class_name = class_of(r.module.path);
@@ -264,7 +289,14 @@ std::vector<hierarchy::Module> ModuleTree::build(bool tags, Take take) const {
     hierarchy::Module& m = out.emplace_back(take(r));
     // Without tags, only supplied ones (derived ones may be memoised).
     if (!tags && !r.tag_given) m.tag.clear();
-    for (auto& c : appended[i]) m.children.push_back(std::move(c));
+  }
+  // Children paths are read from the output (a take moved the rows' away).
+  for (size_t i = 0; i < out.size(); ++i) {
+    const size_t first = appended.begin[i], end = appended.begin[i + 1];
+    if (first == end) continue;
+    auto& children = out[i].children;
+    children.reserve(children.size() + (end - first));
+    for (size_t k = first; k < end; ++k) children.push_back(out[appended.position[appended.rows[k]]].path);
   }
   return out;
 }

@@ -89,9 +89,14 @@ class ModuleTree {
   const Row* row(std::string_view path) const;
   Row& add_row(hierarchy::Module&& m, bool supplied, bool tag_given);
   // Output order (row numbers) and, per output position, the children to
-  // append after the listed ones.
+  // append after the listed ones: rows[begin[i] .. begin[i+1]) for output
+  // position i (one array, not a vector per module); `position` is each
+  // row's output position.
+  struct Appended {
+    std::vector<size_t> begin, rows, position;
+  };
   std::vector<size_t> output_order() const;
-  std::vector<std::vector<size_t>> appended_children(const std::vector<size_t>& order) const;
+  Appended appended_children(const std::vector<size_t>& order) const;
   template <typename Take>
   std::vector<hierarchy::Module> build(bool tags, Take take) const;
 

@@ -1,7 +1,6 @@
 #include "tagging/tagger.hpp"
 
 #include <string_view>
-#include <unordered_set>
 
 #include "model/check.hpp"
 #include "model/model.hpp"
@@ -90,10 +89,15 @@ Tagged run_strategies(const Registry& registry, const std::string& strategy,
   ModuleTree tree = options.supplied_tree ? std::move(*options.supplied_tree) : ModuleTree();
   std::vector<Assignment> assignments = propagate(view, std::move(combined.assignments), tree);
   tree.add_classes(combined.classes);
-  // add_path is idempotent: once per distinct module is enough.
-  std::unordered_set<std::string_view> added;
-  for (const auto& a : assignments)
-    if (added.insert(a.module).second) tree.add_path(a.module);
+  // add_path is idempotent and starts with the tree's own (flat) index
+  // lookup: a set of the modules already added, node-based, cost more than
+  // the lookups it saved. Neighbouring nodes often share their module.
+  const std::string* added = nullptr;
+  for (const auto& a : assignments) {
+    if (added && *added == a.module) continue;
+    tree.add_path(a.module);
+    added = &a.module;
+  }
   if (!options.hierarchy.is_null()) provenance.model = options.hierarchy.value("model", json::object());
   return Tagged{std::move(assignments), std::move(tree), std::move(provenance)};
 }

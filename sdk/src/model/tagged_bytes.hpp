@@ -1,0 +1,48 @@
+// The bytes of a model saved with its hierarchy, written straight from the
+// loaded model: no copy of the proto to store the records on and then
+// serialize (at 200,000 nodes the copy and its million small objects were
+// most of the save: benchmarks/tagging_scale.cpp).
+//
+// A node whose stored form only gains metadata entries (no unknown fields,
+// no doc_string of ours: the usual case) is written as its own bytes
+// followed by the entries, which is where protobuf puts unknown fields; any
+// other node is copied alone, tagged by store_hierarchy's own code
+// (NodeTagWriter::write_to) and serialized. Every other field of the graph
+// and the model is serialized from the original by protobuf (reflection, in
+// field-number order, unknown fields last), so the result is byte for byte
+// what serializing a tagged copy gives (tests/model: tagged_bytes_test).
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "model/model.hpp"
+#include "model/tag_storage.hpp"
+
+namespace modelexport::model {
+
+class TaggedModel;
+
+// The serialized tagged model, sized before it is written, so that it can
+// be written where it will stay (the C API's malloc'd buffer, a string).
+// The model must hold a graph and no external data (inlining that needs
+// a copy). Computes the original's cached sizes: safe on a model other
+// threads read (protobuf's size cache is a relaxed atomic).
+class TaggedBytes {
+ public:
+  TaggedBytes(const mx_model& model, TagStorage storage);
+  ~TaggedBytes();
+  size_t size() const;
+  // Writes exactly size() bytes; size() must be at most INT_MAX.
+  void write_to(void* out) const;
+
+ private:
+  std::unique_ptr<TaggedModel> tagged_;
+};
+
+// The bytes in a string, or nullopt when they would be larger than
+// `limit` (the caller then takes the copy path, which externalizes or
+// refuses) or the model has no graph.
+std::optional<std::string> tagged_bytes(const mx_model& model, TagStorage storage, size_t limit);
+
+}  // namespace modelexport::model
