@@ -8,36 +8,34 @@
 #include <vector>
 
 #include <onnx/checker.h>
-#include <tsl/robin_map.h>
 #include <onnx/shape_inference/implementation.h>
 
 #include "mx/aten_onnx/checkable_copy.hpp"
 #include "model/external_data.hpp"
+#include "model/value_table.hpp"
 #include "util/error.hpp"
 
 namespace modelexport::model {
 namespace {
 
 // ---------------------------------------------------------------- structure
-// Keys are views into the (const, unchanging) proto: no string copies on
-// graphs of hundreds of thousands of nodes.
+// Names are views into the (const, unchanging) proto, interned once per
+// graph (model/value_table.hpp): no string copies on graphs of hundreds of
+// thousands of nodes, and each name hashed once.
 using Name = std::string_view;
-// Writer of a value: a node index, or kDeclared for graph inputs and
-// initializers (several declarations of one name are an input with its
-// default, not two writers).
-constexpr int kDeclared = -1;
+// Writer of a read: a node index, or kDeclared for graph inputs,
+// initializers and values of enclosing graphs.
+constexpr int kDeclared = ValueTable::kDeclared;
 // A read of a value no scope defines (none at all in a checked graph).
 constexpr int kUndefined = -2;
-// Flat (tsl::robin_map, hashes stored): at 200,000 nodes the node-based
-// std::unordered_map spent most of the check allocating, freeing and
-// following its nodes.
-using Writers = tsl::robin_map<Name, int, std::hash<Name>, std::equal_to<Name>,
-                               std::allocator<std::pair<Name, int>>, /*StoreHash=*/true>;
-using Scopes = std::vector<const Writers*>;  // enclosing graphs, innermost last
-// What each node reads: values[begin[i] .. begin[i+1]) for node i.
+using Scopes = std::vector<const ValueTable*>;  // enclosing graphs, innermost last
+// What each node reads: values[begin[i] .. begin[i+1]) for node i, with
+// each value's id in this graph's table (kNone when it names none of its
+// values: read from an enclosing graph).
 struct Reads {
   std::vector<uint32_t> begin;
   std::vector<Name> values;
+  std::vector<uint32_t> ids;
 };
 // How many undefined inputs one message lists.
 constexpr size_t kListed = 5;
@@ -53,15 +51,16 @@ class StructureCheck {
  public:
   explicit StructureCheck(std::string where) : where_(std::move(where)) {}
 
-  // Checks `g` and, recursively, its subgraphs; returns the names `g` reads
-  // from the enclosing graphs (a subgraph's implicit inputs: for the DAG of
-  // the enclosing graph they are inputs of the node owning the subgraph).
-  std::unordered_set<Name> check(const onnx::GraphProto& g, const Scopes& enclosing,
-                                 const std::string& scope) {
-    const Writers writers = collect_writers(g, scope);
+  // Checks `g` (its values interned in `values`) and, recursively, its
+  // subgraphs; returns the names `g` reads from the enclosing graphs (a
+  // subgraph's implicit inputs: for the DAG of the enclosing graph they are
+  // inputs of the node owning the subgraph).
+  std::unordered_set<Name> check(const onnx::GraphProto& g, const ValueTable& values,
+                                 const Scopes& enclosing, const std::string& scope) {
+    if (values.two_writers) name_two_writers(g, scope);
     Scopes inner = enclosing;
-    inner.push_back(&writers);
-    const Reads reads = graph_reads(g, inner, scope);
+    inner.push_back(&values);
+    const Reads reads = graph_reads(g, values, inner, scope);
 
     std::unordered_set<Name> from_outside;
     std::vector<std::string> undefined;
@@ -71,11 +70,12 @@ class StructureCheck {
     std::vector<int> writer(reads.values.size(), kUndefined);
     for (int i = 0; i < g.node_size(); ++i)
       for (uint32_t k = reads.begin[i]; k < reads.begin[i + 1]; ++k) {
-        const Name r = reads.values[k];
-        if (auto it = writers.find(r); it != writers.end()) {
-          writer[k] = it->second;
+        if (const uint32_t id = reads.ids[k];
+            id != ValueTable::kNone && values.writer[id] != ValueTable::kUnwritten) {
+          writer[k] = values.writer[id];
           continue;
         }
+        const Name r = reads.values[k];
         if (defined_in(enclosing, r)) {
           writer[k] = kDeclared;
           from_outside.insert(r);
@@ -84,7 +84,7 @@ class StructureCheck {
         }
       }
     if (!undefined.empty()) report_undefined(undefined, scope);
-    check_acyclic(g, writers, reads, writer, scope);
+    check_acyclic(g, values, reads, writer, scope);
     return from_outside;
   }
 
@@ -93,9 +93,10 @@ class StructureCheck {
     fail(MX_ERR_SCHEMA, where_ + ": " + scope + what);
   }
 
-  Writers collect_writers(const onnx::GraphProto& g, const std::string& scope) const {
-    Writers w;
-    w.reserve(static_cast<size_t>(g.input_size() + g.initializer_size() + 2 * g.node_size()));
+  // The first value written twice, in the order declarations, then node
+  // outputs by node: the table only knows that one is.
+  [[noreturn]] void name_two_writers(const onnx::GraphProto& g, const std::string& scope) const {
+    std::unordered_map<Name, int> w;
     for (const auto& v : g.input()) w.emplace(v.name(), kDeclared);
     for (const auto& t : g.initializer()) w.emplace(t.name(), kDeclared);
     for (const auto& s : g.sparse_initializer()) w.emplace(s.values().name(), kDeclared);
@@ -110,27 +111,38 @@ class StructureCheck {
         error(scope, "value '" + out + "' " + first + " and also by node " + node_label(g.node(i), i) +
                          " (every value must have exactly one writer)");
       }
-    return w;
+    error(scope, "a value has two writers");  // unreachable: the table found one
   }
 
   // Every node's explicit inputs, then what its subgraphs read from outside
   // them, in one array (no vector per node: graphs have 10^5+ nodes).
-  Reads graph_reads(const onnx::GraphProto& g, const Scopes& scopes, const std::string& scope) {
+  Reads graph_reads(const onnx::GraphProto& g, const ValueTable& values, const Scopes& scopes,
+                    const std::string& scope) {
     Reads reads;
     reads.begin.reserve(static_cast<size_t>(g.node_size()) + 1);
-    reads.values.reserve(static_cast<size_t>(g.node_size()) * 2);
+    reads.values.reserve(values.inputs.size());
+    reads.ids.reserve(values.inputs.size());
     for (int i = 0; i < g.node_size(); ++i) {
       reads.begin.push_back(static_cast<uint32_t>(reads.values.size()));
       const auto& n = g.node(i);
-      for (const auto& in : n.input())
-        if (!in.empty()) reads.values.push_back(in);  // "" is an omitted optional input
+      const uint32_t* id = values.inputs.data() + values.input_begin[static_cast<size_t>(i)];
+      for (const auto& in : n.input()) {
+        const uint32_t value = *id++;
+        if (in.empty()) continue;  // an omitted optional input
+        reads.values.push_back(in);
+        reads.ids.push_back(value);
+      }
       for (const auto& a : n.attribute()) {
         std::vector<const onnx::GraphProto*> subgraphs;
         if (a.has_g()) subgraphs.push_back(&a.g());
         for (const auto& sg : a.graphs()) subgraphs.push_back(&sg);
         for (const auto* sg : subgraphs) {
           const std::string inner = scope + "subgraph '" + a.name() + "' of node " + node_label(n, i) + ": ";
-          for (Name r : check(*sg, scopes, inner)) reads.values.push_back(r);
+          const ValueTable sub = intern_values(*sg);
+          for (Name r : check(*sg, sub, scopes, inner)) {
+            reads.values.push_back(r);
+            reads.ids.push_back(values.find(r));
+          }
         }
       }
     }
@@ -139,7 +151,7 @@ class StructureCheck {
   }
 
   static bool defined_in(const Scopes& scopes, Name n) {
-    return std::any_of(scopes.begin(), scopes.end(), [&](const Writers* w) { return w->count(n) > 0; });
+    return std::any_of(scopes.begin(), scopes.end(), [&](const ValueTable* t) { return t->defines(n); });
   }
 
   [[noreturn]] void report_undefined(const std::vector<std::string>& undefined, const std::string& scope) const {
@@ -151,7 +163,7 @@ class StructureCheck {
 
   // Kahn's algorithm; the nodes it cannot order lie on or after a cycle,
   // and one cycle among them is named.
-  void check_acyclic(const onnx::GraphProto& g, const Writers& writers, const Reads& reads,
+  void check_acyclic(const onnx::GraphProto& g, const ValueTable& values, const Reads& reads,
                      const std::vector<int>& writer, const std::string& scope) const {
     const size_t n = reads.begin.size() - 1;
     // Consumers of each node as one array.
@@ -181,13 +193,13 @@ class StructureCheck {
         if (!--pending[static_cast<size_t>(consumers[k])]) ready.push_back(consumers[k]);
     }
     if (ordered == n) return;
-    error(scope, "the nodes form a cycle: " + describe_cycle(g, writers, reads, pending) +
+    error(scope, "the nodes form a cycle: " + describe_cycle(g, values, reads, pending) +
                      " (" + std::to_string(n - ordered) + " node(s) lie on or after a cycle)");
   }
 
   // Every unordered node has an unordered writer among its inputs, so
   // walking writers backwards from one of them must revisit a node.
-  static std::string describe_cycle(const onnx::GraphProto& g, const Writers& writers,
+  static std::string describe_cycle(const onnx::GraphProto& g, const ValueTable& values,
                                     const Reads& reads, const std::vector<size_t>& pending) {
     struct Step { int node; Name value; };  // `node` reads `value`
     std::vector<Step> path;
@@ -198,11 +210,11 @@ class StructureCheck {
       at[u] = path.size();
       const size_t before = path.size();
       for (uint32_t k = reads.begin[static_cast<size_t>(u)]; k < reads.begin[static_cast<size_t>(u) + 1]; ++k) {
-        const Name r = reads.values[k];
-        auto it = writers.find(r);
-        if (it != writers.end() && it->second != kDeclared && pending[static_cast<size_t>(it->second)]) {
-          path.push_back({u, r});
-          u = it->second;
+        const uint32_t id = reads.ids[k];
+        const int w = id == ValueTable::kNone ? kDeclared : values.writer[id];
+        if (w >= 0 && pending[static_cast<size_t>(w)]) {
+          path.push_back({u, reads.values[k]});
+          u = w;
           break;
         }
       }
@@ -221,7 +233,11 @@ class StructureCheck {
 }  // namespace
 
 void check_graph_structure(const onnx::ModelProto& proto, const std::string& where) {
-  StructureCheck(where).check(proto.graph(), {}, "");
+  check_graph_structure(proto, intern_values(proto.graph()), where);
+}
+
+void check_graph_structure(const onnx::ModelProto& proto, const ValueTable& values, const std::string& where) {
+  StructureCheck(where).check(proto.graph(), values, {}, "");
 }
 
 void check_onnx(const onnx::ModelProto& proto, const std::string& where) {

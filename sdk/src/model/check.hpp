@@ -21,9 +21,14 @@
 
 #include <onnx/onnx_pb.h>
 
+#include "model/value_table.hpp"
+
 namespace modelexport::model {
 
 void check_graph_structure(const onnx::ModelProto& proto, const std::string& where);
+// The same with the top-level graph's values already interned (the tagger
+// interns them once for this check and propagation).
+void check_graph_structure(const onnx::ModelProto& proto, const ValueTable& values, const std::string& where);
 
 void check_onnx(const onnx::ModelProto& proto, const std::string& where);
 

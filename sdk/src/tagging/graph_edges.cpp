@@ -54,6 +54,31 @@ class RecentOutputs {
   size_t next_ = 0;
 };
 
+// Each value's producer and consumers from the nodes' input and output
+// lists (`count` values).
+void add_producers_and_consumers(GraphValues& v, size_t count) {
+  const size_t n = v.input_begin.size() - 1;
+  v.producer.assign(count, GraphValues::kNone);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t k = 0; k < v.output_count(i); ++k) {
+      const uint32_t id = v.output(i, k);
+      if (id != GraphValues::kNone && v.producer[id] == GraphValues::kNone)
+        v.producer[id] = static_cast<uint32_t>(i);
+    }
+
+  v.consumer_begin.assign(count + 1, 0);
+  for (uint32_t id : v.inputs)
+    if (id != GraphValues::kNone) ++v.consumer_begin[id + 1];
+  for (size_t id = 0; id < count; ++id) v.consumer_begin[id + 1] += v.consumer_begin[id];
+  v.consumers.resize(v.consumer_begin.back());
+  std::vector<uint32_t> fill(v.consumer_begin.begin(), v.consumer_begin.end() - 1);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t k = 0; k < v.input_count(i); ++k) {
+      const uint32_t id = v.input(i, k);
+      if (id != GraphValues::kNone) v.consumers[fill[id]++] = static_cast<uint32_t>(i);
+    }
+}
+
 }  // namespace
 
 GraphValues values_of(const GraphView& graph) {
@@ -87,31 +112,26 @@ GraphValues values_of(const GraphView& graph) {
   v.output_begin.push_back(static_cast<uint32_t>(v.outputs.size()));
   v.input_begin.push_back(static_cast<uint32_t>(v.inputs.size()));
 
-  v.producer.assign(names.size(), GraphValues::kNone);
-  for (size_t i = 0; i < n; ++i)
-    for (size_t k = 0; k < v.output_count(i); ++k) {
-      const uint32_t id = v.output(i, k);
-      if (id != GraphValues::kNone && v.producer[id] == GraphValues::kNone)
-        v.producer[id] = static_cast<uint32_t>(i);
-    }
-
-  v.consumer_begin.assign(names.size() + 1, 0);
-  for (uint32_t id : v.inputs)
-    if (id != GraphValues::kNone) ++v.consumer_begin[id + 1];
-  for (size_t id = 0; id < names.size(); ++id) v.consumer_begin[id + 1] += v.consumer_begin[id];
-  v.consumers.resize(v.consumer_begin.back());
-  std::vector<uint32_t> fill(v.consumer_begin.begin(), v.consumer_begin.end() - 1);
-  for (size_t i = 0; i < n; ++i)
-    for (size_t k = 0; k < v.input_count(i); ++k) {
-      const uint32_t id = v.input(i, k);
-      if (id != GraphValues::kNone) v.consumers[fill[id]++] = static_cast<uint32_t>(i);
-    }
-
+  add_producers_and_consumers(v, names.size());
   v.initializer.assign(names.size(), false);
   for (const auto& name : graph.initializers) {
     const uint32_t id = names.find(name);
     if (id != GraphValues::kNone) v.initializer[id] = true;
   }
+  return v;
+}
+
+GraphValues values_of(const GraphView& graph, model::ValueTable&& interned) {
+  if (!graph.values_as_in_proto || interned.input_begin.size() != graph.nodes.size() + 1)
+    return values_of(graph);
+  static_assert(GraphValues::kNone == model::ValueTable::kNone, "one mark for an omitted value");
+  GraphValues v;
+  v.input_begin = std::move(interned.input_begin);
+  v.inputs = std::move(interned.inputs);
+  v.output_begin = std::move(interned.output_begin);
+  v.outputs = std::move(interned.outputs);
+  add_producers_and_consumers(v, interned.size());
+  v.initializer = std::move(interned.initializer);
   return v;
 }
 

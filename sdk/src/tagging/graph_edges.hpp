@@ -13,6 +13,7 @@
 
 #include <tsl/robin_map.h>
 
+#include "model/value_table.hpp"
 #include "tagging/graph_topology.hpp"
 
 namespace modelexport {
@@ -66,6 +67,12 @@ struct GraphValues {
 };
 
 GraphValues values_of(const GraphView& graph);
+// The same from the graph's values already interned from its proto (the
+// tagger's, shared with the structure check), taking its lists; interned
+// again from `graph` when its names are not the proto's own
+// (GraphView::values_as_in_proto: a replaced invalid UTF-8 name can merge
+// two of the proto's values into one of the view's).
+GraphValues values_of(const GraphView& graph, model::ValueTable&& interned);
 // Sorted, without duplicates or self edges.
 Edges edges_of(const GraphView& graph, const GraphValues& values);
 

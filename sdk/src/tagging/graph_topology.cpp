@@ -51,10 +51,19 @@ const std::string& self(const std::string& s) { return s; }
 const std::string& value_name(const onnx::ValueInfoProto& v) { return v.name(); }
 const std::string& tensor_name(const onnx::TensorProto& t) { return t.name(); }
 
-std::vector<std::string> view_strings(const google::protobuf::RepeatedPtrField<std::string>& list) {
+// Clears `unchanged` when a name had to be replaced.
+std::vector<std::string> view_strings(const google::protobuf::RepeatedPtrField<std::string>& list,
+                                      bool& unchanged) {
   std::vector<std::string> out;
   out.reserve(list.size());
-  for (const auto& s : list) out.push_back(as_view_text(s));
+  for (const auto& s : list) {
+    if (is_ascii(s)) {
+      out.push_back(s);
+      continue;
+    }
+    out.push_back(as_view_text(s));
+    if (out.back() != s) unchanged = false;
+  }
   return out;
 }
 
@@ -64,11 +73,16 @@ GraphView graph_view_of(const onnx::ModelProto& proto) {
   const auto& g = proto.graph();
   GraphView view;
   view.nodes.reserve(g.node_size());
+  bool unchanged = true;
   for (const auto& n : g.node())
     view.nodes.push_back(GraphNode{as_view_text(n.name()), as_view_text(n.op_type()),
-                                   view_strings(n.input()), view_strings(n.output())});
+                                   view_strings(n.input(), unchanged), view_strings(n.output(), unchanged)});
   view.initializers.reserve(g.initializer_size());
-  for (const auto& t : g.initializer()) view.initializers.push_back(as_view_text(t.name()));
+  for (const auto& t : g.initializer()) {
+    view.initializers.push_back(as_view_text(t.name()));
+    if (view.initializers.back() != t.name()) unchanged = false;
+  }
+  view.values_as_in_proto = unchanged;
   return view;
 }
 

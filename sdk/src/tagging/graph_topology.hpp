@@ -21,6 +21,11 @@ struct GraphView {
   // Names of initializers (weights, buffers): a node input that no node
   // produces is an initializer if listed here, else a graph input.
   std::vector<std::string> initializers;
+  // Every node input and output name and every initializer name is the
+  // proto's own bytes (none needed replacing): ids interned from the proto
+  // (model::ValueTable) are then this view's values too. False for views
+  // built by hand.
+  bool values_as_in_proto = false;
 };
 
 // Straight from a model's proto, for mx_registry_tag: the topology

@@ -97,8 +97,8 @@ void sweep_to_fixed_point(const std::vector<size_t>& order, const Neighbours& ne
 
 namespace {
 
-std::vector<Assignment> propagate_with(const GraphView& graph, Assignments a, const ModuleFacts& facts) {
-  const GraphValues values = values_of(graph);
+std::vector<Assignment> propagate_with(const GraphView& graph, const GraphValues& values, Assignments a,
+                                       const ModuleFacts& facts) {
   const Edges e = edges_of(graph, values);
   std::vector<size_t> order = topological_order(graph, e);
   std::vector<size_t> reversed(order.rbegin(), order.rend());
@@ -125,12 +125,18 @@ std::vector<Assignment> propagate_with(const GraphView& graph, Assignments a, co
 
 std::vector<Assignment> propagate(const GraphView& graph, Assignments a, const json& modules) {
   const ModuleFacts facts(modules, a);
-  return propagate_with(graph, std::move(a), facts);
+  return propagate_with(graph, values_of(graph), std::move(a), facts);
 }
 
 std::vector<Assignment> propagate(const GraphView& graph, Assignments a, const ModuleTree& modules) {
   const ModuleFacts facts(modules, a);
-  return propagate_with(graph, std::move(a), facts);
+  return propagate_with(graph, values_of(graph), std::move(a), facts);
+}
+
+std::vector<Assignment> propagate(const GraphView& graph, model::ValueTable&& interned, Assignments a,
+                                  const ModuleTree& modules) {
+  const ModuleFacts facts(modules, a);
+  return propagate_with(graph, values_of(graph, std::move(interned)), std::move(a), facts);
 }
 
 }  // namespace modelexport

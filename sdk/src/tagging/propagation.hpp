@@ -30,6 +30,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include "model/value_table.hpp"
 #include "tagging/assignment.hpp"
 #include "tagging/graph_topology.hpp"
 #include "tagging/rebuilt_tree.hpp"
@@ -48,5 +49,9 @@ std::vector<Assignment> propagate(const GraphView& graph, Assignments assignment
 // entries; none for a tree without a supplied hierarchy).
 std::vector<Assignment> propagate(const GraphView& graph, Assignments assignments,
                                   const ModuleTree& modules);
+// The same with the graph's values already interned from the proto `graph`
+// was read from (the tagger's, after the structure check read them); taken.
+std::vector<Assignment> propagate(const GraphView& graph, model::ValueTable&& interned,
+                                  Assignments assignments, const ModuleTree& modules);
 
 }  // namespace modelexport

@@ -58,7 +58,7 @@ struct Tagged {
 // Strategies → validated assignments → propagation → module tree.
 Tagged run_strategies(const Registry& registry, const std::string& strategy,
                       const onnx::ModelProto& proto, const GraphView& view,
-                      TagOptions& options, Progress& progress) {
+                      model::ValueTable&& values, TagOptions& options, Progress& progress) {
   StrategyCall call(proto, view, supplied_modules(options),
                     options.supplied_tree ? &*options.supplied_tree : nullptr, options.strategy_options);
   std::vector<const Plugin*> plugins = select_strategies(registry, strategy);
@@ -87,7 +87,7 @@ Tagged run_strategies(const Registry& registry, const std::string& strategy,
   // The supplied tree was built (and checked) when the option was read;
   // propagation reads the supplied modules from it.
   ModuleTree tree = options.supplied_tree ? std::move(*options.supplied_tree) : ModuleTree();
-  std::vector<Assignment> assignments = propagate(view, std::move(combined.assignments), tree);
+  std::vector<Assignment> assignments = propagate(view, std::move(values), std::move(combined.assignments), tree);
   tree.add_classes(combined.classes);
   // add_path is idempotent and starts with the tree's own (flat) index
   // lookup: a set of the modules already added, node-based, cost more than
@@ -116,10 +116,12 @@ void tag_model(const Registry& registry, const std::string& strategy, mx_model* 
   // (files newer than it), and nothing below is meaningful on a cycle.
   // A graph that is not a DAG, reads an undefined value or writes one
   // twice cannot be tagged (propagation walks producers and consumers).
-  modelexport::model::check_graph_structure(model->proto, modelexport::model::display_name(*model));
+  // Its value names are interned once, for this check and propagation.
   const onnx::ModelProto& proto = model->proto;
+  model::ValueTable values = model::intern_values(proto.graph());
+  model::check_graph_structure(proto, values, model::display_name(*model));
   GraphView view = graph_view_of(proto);
-  Tagged t = run_strategies(registry, strategy, proto, view, options, progress);
+  Tagged t = run_strategies(registry, strategy, proto, view, std::move(values), options, progress);
   hierarchy::Document doc =
       build_document(std::move(view), std::move(t.assignments), t.tree, t.provenance);
   modelexport::model::set_hierarchy(*model, std::move(doc), "hierarchy");

@@ -1,0 +1,110 @@
+#include "model/value_table.hpp"
+
+#include <utility>
+
+namespace modelexport::model {
+namespace {
+
+// The last few outputs interned: most inputs read a value a node just
+// before produced, and a compare of short names is cheaper than a probe
+// of a table of 200,000 (a cache miss each).
+class RecentOutputs {
+ public:
+  void add(std::string_view name, uint32_t id) {
+    slots_[next_] = {name, id};
+    next_ = (next_ + 1) % kSlots;
+  }
+  uint32_t find(std::string_view name) const {
+    for (const auto& [seen, id] : slots_)
+      if (seen.size() == name.size() && id != ValueTable::kNone && seen == name) return id;
+    return ValueTable::kNone;
+  }
+
+ private:
+  static constexpr size_t kSlots = 8;
+  std::pair<std::string_view, uint32_t> slots_[kSlots] = {
+      {{}, ValueTable::kNone}, {{}, ValueTable::kNone}, {{}, ValueTable::kNone}, {{}, ValueTable::kNone},
+      {{}, ValueTable::kNone}, {{}, ValueTable::kNone}, {{}, ValueTable::kNone}, {{}, ValueTable::kNone}};
+  size_t next_ = 0;
+};
+
+class Interner {
+ public:
+  explicit Interner(ValueTable& t) : t_(t) {}
+  // "" is no value.
+  uint32_t id(std::string_view name) {
+    if (name.empty()) return ValueTable::kNone;
+    auto [it, fresh] = t_.ids.try_emplace(name, static_cast<uint32_t>(t_.writer.size()));
+    if (fresh) t_.writer.push_back(ValueTable::kUnwritten);
+    return it->second;
+  }
+  void write(uint32_t id, int32_t writer) {
+    int32_t& w = t_.writer[id];
+    if (w == ValueTable::kUnwritten) w = writer;
+    // Several declarations of one name are an input with its default.
+    else if (w >= 0 || writer >= 0) t_.two_writers = true;
+  }
+
+ private:
+  ValueTable& t_;
+};
+
+}  // namespace
+
+ValueTable intern_values(const onnx::GraphProto& g) {
+  ValueTable t;
+  const size_t n = static_cast<size_t>(g.node_size());
+  size_t input_slots = 0, output_slots = 0;
+  for (const auto& node : g.node()) {
+    input_slots += static_cast<size_t>(node.input_size());
+    output_slots += static_cast<size_t>(node.output_size());
+  }
+  // Values are mostly node outputs, plus the declared names (a larger guess
+  // doubled the flat table for nothing).
+  const size_t expected =
+      output_slots + static_cast<size_t>(g.input_size() + g.initializer_size()) + 16;
+  t.ids.reserve(expected);
+  t.writer.reserve(expected);
+  t.input_begin.reserve(n + 1);
+  t.inputs.reserve(input_slots);
+  t.output_begin.reserve(n + 1);
+  t.outputs.reserve(output_slots);
+  Interner names(t);
+  RecentOutputs recent;
+  for (size_t i = 0; i < n; ++i) {
+    const auto& node = g.node(static_cast<int>(i));
+    t.input_begin.push_back(static_cast<uint32_t>(t.inputs.size()));
+    for (const auto& in : node.input()) {
+      const uint32_t id = recent.find(in);
+      t.inputs.push_back(id != ValueTable::kNone ? id : names.id(in));
+    }
+    t.output_begin.push_back(static_cast<uint32_t>(t.outputs.size()));
+    for (const auto& out : node.output()) {
+      const uint32_t id = names.id(out);
+      t.outputs.push_back(id);
+      if (id == ValueTable::kNone) continue;
+      names.write(id, static_cast<int32_t>(i));
+      recent.add(out, id);
+    }
+  }
+  t.input_begin.push_back(static_cast<uint32_t>(t.inputs.size()));
+  t.output_begin.push_back(static_cast<uint32_t>(t.outputs.size()));
+
+  for (const auto& v : g.input())
+    if (const uint32_t id = names.id(v.name()); id != ValueTable::kNone) names.write(id, ValueTable::kDeclared);
+  std::vector<uint32_t> initializers;
+  initializers.reserve(static_cast<size_t>(g.initializer_size()));
+  for (const auto& init : g.initializer())
+    if (const uint32_t id = names.id(init.name()); id != ValueTable::kNone) {
+      names.write(id, ValueTable::kDeclared);
+      initializers.push_back(id);
+    }
+  for (const auto& s : g.sparse_initializer())
+    if (const uint32_t id = names.id(s.values().name()); id != ValueTable::kNone)
+      names.write(id, ValueTable::kDeclared);
+  t.initializer.assign(t.writer.size(), false);
+  for (uint32_t id : initializers) t.initializer[id] = true;
+  return t;
+}
+
+}  // namespace modelexport::model

@@ -1,0 +1,63 @@
+// A graph's value names interned once: every node input and output, graph
+// input and initializer gets a dense id, and each id its writer. The passes
+// that each hashed every name of the graph again (the structure check,
+// model/check.hpp, and tagging's propagation, tagging/graph_edges.hpp) read
+// ids from one table instead: at 200,000 nodes hashing and probing the
+// names was most of their time.
+//
+// Ids follow the first appearance in the nodes' inputs and outputs (node
+// order), then the declared names (graph inputs, initializers) no node
+// mentions. Keys are views into the graph, which must outlive the table.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string_view>
+#include <vector>
+
+#include <onnx/onnx_pb.h>
+#include <tsl/robin_map.h>
+
+namespace modelexport::model {
+
+// Names → dense ids. tsl::robin_map: one flat array with the hashes stored,
+// so a probe touches one slot (std::unordered_map's node per entry made
+// most of the lookups cache misses at 200,000 nodes).
+using NameIds = tsl::robin_map<std::string_view, uint32_t, std::hash<std::string_view>,
+                               std::equal_to<std::string_view>,
+                               std::allocator<std::pair<std::string_view, uint32_t>>,
+                               /*StoreHash=*/true>;
+
+struct ValueTable {
+  static constexpr uint32_t kNone = UINT32_MAX;  // "": an omitted optional input or output
+  static constexpr int32_t kDeclared = -1;       // a graph input or initializer
+  static constexpr int32_t kUnwritten = -2;      // read, but nothing in this graph writes it
+
+  // Flat lists; `*_begin` holds each node's start, one more entry than nodes.
+  std::vector<uint32_t> input_begin, inputs;    // node → its explicit inputs' ids
+  std::vector<uint32_t> output_begin, outputs;  // node → its outputs' ids
+  std::vector<int32_t> writer;     // id → the first node writing it, kDeclared or kUnwritten
+  std::vector<bool> initializer;   // id → named by one of the graph's initializers
+  // Some value has two writers (two nodes, or a node and a declaration);
+  // check_graph_structure names the first one.
+  bool two_writers = false;
+  NameIds ids;
+
+  size_t size() const { return writer.size(); }
+  size_t input_count(size_t node) const { return input_begin[node + 1] - input_begin[node]; }
+  size_t output_count(size_t node) const { return output_begin[node + 1] - output_begin[node]; }
+  // kNone for a name the graph does not mention.
+  uint32_t find(std::string_view name) const {
+    auto it = ids.find(name);
+    return it == ids.end() ? kNone : it->second;
+  }
+  // Written by a node of the graph or declared by it.
+  bool defines(std::string_view name) const {
+    const uint32_t id = find(name);
+    return id != kNone && writer[id] != kUnwritten;
+  }
+};
+
+// The graph's own values (not its subgraphs').
+ValueTable intern_values(const onnx::GraphProto& g);
+
+}  // namespace modelexport::model
