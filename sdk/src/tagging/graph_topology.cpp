@@ -51,18 +51,24 @@ const std::string& self(const std::string& s) { return s; }
 const std::string& value_name(const onnx::ValueInfoProto& v) { return v.name(); }
 const std::string& tensor_name(const onnx::TensorProto& t) { return t.name(); }
 
-// Clears `unchanged` when a name had to be replaced.
-std::vector<std::string> view_strings(const google::protobuf::RepeatedPtrField<std::string>& list,
-                                      bool& unchanged) {
-  std::vector<std::string> out;
-  out.reserve(list.size());
+// Views of the names, into the proto where they read as they are; clears
+// `unchanged` when one had to be replaced.
+std::vector<std::string_view> view_strings(const google::protobuf::RepeatedPtrField<std::string>& list,
+                                           GraphView& view, bool& unchanged) {
+  std::vector<std::string_view> out;
+  out.reserve(static_cast<size_t>(list.size()));
   for (const auto& s : list) {
     if (is_ascii(s)) {
       out.push_back(s);
       continue;
     }
-    out.push_back(as_view_text(s));
-    if (out.back() != s) unchanged = false;
+    std::string text = as_view_text(s);
+    if (text == s) {
+      out.push_back(s);
+      continue;
+    }
+    out.push_back(view.own(std::move(text)));
+    unchanged = false;
   }
   return out;
 }
@@ -76,7 +82,8 @@ GraphView graph_view_of(const onnx::ModelProto& proto) {
   bool unchanged = true;
   for (const auto& n : g.node())
     view.nodes.push_back(GraphNode{as_view_text(n.name()), as_view_text(n.op_type()),
-                                   view_strings(n.input(), unchanged), view_strings(n.output(), unchanged)});
+                                   view_strings(n.input(), view, unchanged),
+                                   view_strings(n.output(), view, unchanged)});
   view.initializers.reserve(g.initializer_size());
   for (const auto& t : g.initializer()) {
     view.initializers.push_back(as_view_text(t.name()));

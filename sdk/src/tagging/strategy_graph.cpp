@@ -11,6 +11,9 @@ const StrategyGraph& self(const void* graph) { return *static_cast<const Strateg
 mx_text none() { return mx_text{nullptr, 0}; }
 
 mx_text view_text(const std::string& s) { return mx_text{s.c_str(), s.size()}; }
+// A value name of the view: a whole string of the proto or of the view's
+// own storage, so NUL-terminated like the others.
+mx_text view_text(std::string_view s) { return mx_text{s.data(), s.size()}; }
 
 bool in_range(uint64_t i, size_t size) { return i < size; }
 
