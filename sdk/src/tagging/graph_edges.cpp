@@ -50,7 +50,11 @@ class RecentOutputs {
 
  private:
   static constexpr size_t kSlots = 8;
-  std::pair<std::string_view, uint32_t> slots_[kSlots] = {};
+  // Empty slots hold no id: a default {"", 0} answered id 0 for an omitted
+  // ("") input among the first few nodes.
+  std::pair<std::string_view, uint32_t> slots_[kSlots] = {
+      {{}, GraphValues::kNone}, {{}, GraphValues::kNone}, {{}, GraphValues::kNone}, {{}, GraphValues::kNone},
+      {{}, GraphValues::kNone}, {{}, GraphValues::kNone}, {{}, GraphValues::kNone}, {{}, GraphValues::kNone}};
   size_t next_ = 0;
 };
 
