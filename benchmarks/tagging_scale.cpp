@@ -68,6 +68,7 @@
 // the run), set_hierarchy's checks (11%), the save's copy and per-node
 // records (14%), building the document (7%), each a hash table or string
 // per node or module; no single cause is left.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -92,72 +93,50 @@ void must(mx_status* s, const char* what) {
   std::exit(1);
 }
 
-}  // namespace
+// The floor: protobuf parse + serialize of the same bytes.
+struct Floor {
+  double parse = 0, serialize = 0;
+  double total() const { return parse + serialize; }
+};
 
-int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s PLUGIN_DIR [NODES] [--check]\n", argv[0]);
-    return 2;
-  }
-  const std::string plugin_dir = argv[1];
-  long nodes = argc > 2 && argv[2][0] != '-' ? std::atol(argv[2]) : 200000;
-  bool check = false, json_protocol = false;
-  std::string write_prefix;
-  for (int i = 2; i < argc; ++i) {
-    check = check || std::strcmp(argv[i], "--check") == 0;
-    json_protocol = json_protocol || std::strcmp(argv[i], "--json-protocol") == 0;
-    if (std::strcmp(argv[i], "--write") == 0 && i + 1 < argc) write_prefix = argv[++i];
-  }
-  const int layers = static_cast<int>((nodes + 3) / 4);
-
-  const std::string bytes = synthetic::scoped_model(layers).SerializeAsString();
-  std::printf("graph: %d nodes, %.1f MB\n", layers * 4, bytes.size() / 1e6);
-
-  // The floor: protobuf parse + serialize of the same bytes.
-  auto t0 = Clock::now();
+Floor measure_floor(const std::string& bytes) {
+  Floor f;
   onnx::ModelProto proto;
-  if (!proto.ParseFromString(bytes)) return 1;
-  const double parse_s = seconds_since(t0);
+  auto t0 = Clock::now();
+  if (!proto.ParseFromString(bytes)) std::exit(1);
+  f.parse = seconds_since(t0);
   t0 = Clock::now();
   std::string again = proto.SerializeAsString();
-  const double serialize_s = seconds_since(t0);
-  const double floor_s = parse_s + serialize_s;
+  f.serialize = seconds_since(t0);
+  return f;
+}
 
-  mx_registry* reg = nullptr;
-  const std::string opts = "{\"discover\":false,\"plugin_dirs\":[\"" + plugin_dir + "\"]}";
-  must(mx_registry_create(opts.c_str(), &reg), "registry");
+// One `modelexport tag` through the C API: load bytes, tag, save bytes.
+struct TagRun {
+  double load = 0, tag = 0, save = 0;
+  double output_serialize = 0;  // protobuf serializing the tagged output
+  double check = 0;             // --check: libonnx checker, not in total()
+  size_t out_size = 0;
+  double total() const { return load + tag + save; }
+};
 
-  // The strategy reading a JSON text of the graph (the 1.0 protocol), in
-  // the same process, before the measured run: the baseline of ABI 1.2.
-  double json_tag_s = 0;
-  if (json_protocol) {
-    mx_registry* json_reg = nullptr;
-    const std::string json_opts = opts.substr(0, opts.size() - 1) + ",\"graph_reader\":false}";
-    must(mx_registry_create(json_opts.c_str(), &json_reg), "registry");
-    mx_model* model = nullptr;
-    must(mx_model_load_bytes(bytes.data(), bytes.size(), &model), "load");
-    t0 = Clock::now();
-    must(mx_registry_tag(json_reg, "scope", model, nullptr), "tag");
-    json_tag_s = seconds_since(t0);
-    mx_model_release(model);
-    mx_registry_release(json_reg);
-  }
-
-  t0 = Clock::now();
+TagRun measure_tag(const mx_registry* reg, const std::string& bytes, bool check,
+                   const std::string& write_prefix) {
+  TagRun r;
+  auto t0 = Clock::now();
   mx_model* model = nullptr;
   must(mx_model_load_bytes(bytes.data(), bytes.size(), &model), "load");
-  const double load_s = seconds_since(t0);
+  r.load = seconds_since(t0);
   t0 = Clock::now();
   must(mx_registry_tag(reg, "scope", model, nullptr), "tag");
-  const double tag_s = seconds_since(t0);
+  r.tag = seconds_since(t0);
   t0 = Clock::now();
   void* out = nullptr;
-  size_t out_size = 0;
-  must(mx_model_save_bytes(model, "{\"check\":false}", &out, &out_size), "save");
-  const double save_s = seconds_since(t0);
+  must(mx_model_save_bytes(model, "{\"check\":false}", &out, &r.out_size), "save");
+  r.save = seconds_since(t0);
   if (!write_prefix.empty()) {
     std::ofstream(write_prefix + ".onnx", std::ios::binary)
-        .write(static_cast<const char*>(out), static_cast<std::streamsize>(out_size));
+        .write(static_cast<const char*>(out), static_cast<std::streamsize>(r.out_size));
     char* doc = nullptr;
     size_t doc_size = 0;
     must(mx_model_hierarchy_json(model, &doc, &doc_size), "hierarchy");
@@ -167,38 +146,120 @@ int main(int argc, char** argv) {
   // A second floor: parse the input, serialize the output. The tagged
   // file is ~3x the input (four metadata entries per node, the module
   // tree), so writing it is work any tagger producing it must do; the
-  // issue's floor above (same bytes in and out) does not count it.
-  double output_serialize_s = 0;
+  // issue's floor (same bytes in and out) does not count it.
   {
     onnx::ModelProto tagged;
-    if (!tagged.ParseFromArray(out, static_cast<int>(out_size))) return 1;
+    if (!tagged.ParseFromArray(out, static_cast<int>(r.out_size))) std::exit(1);
     t0 = Clock::now();
     std::string again_out = tagged.SerializeAsString();
-    output_serialize_s = seconds_since(t0);
+    r.output_serialize = seconds_since(t0);
   }
   mx_free(out);
-  double check_s = 0;
   if (check) {
     t0 = Clock::now();
     must(mx_model_check(model), "check");
-    check_s = seconds_since(t0);
+    r.check = seconds_since(t0);
   }
-  const double total_s = load_s + tag_s + save_s;
+  mx_model_release(model);
+  return r;
+}
 
-  std::printf("floor   parse %.3f s + serialize %.3f s = %.3f s\n", parse_s, serialize_s, floor_s);
-  std::printf("tag     load %.3f s + tag (scope + propagation) %.3f s + save %.3f s = %.3f s\n",
-              load_s, tag_s, save_s, total_s);
-  if (check) std::printf("checker %.3f s (libonnx check_model + shape inference, not in the ratio)\n", check_s);
+// The strategy reading a JSON text of the graph (the 1.0 protocol): the
+// baseline of ABI 1.2's graph reader.
+double measure_json_tag(const std::string& opts, const std::string& bytes) {
+  mx_registry* json_reg = nullptr;
+  const std::string json_opts = opts.substr(0, opts.size() - 1) + ",\"graph_reader\":false}";
+  must(mx_registry_create(json_opts.c_str(), &json_reg), "registry");
+  mx_model* model = nullptr;
+  must(mx_model_load_bytes(bytes.data(), bytes.size(), &model), "load");
+  const auto t0 = Clock::now();
+  must(mx_registry_tag(json_reg, "scope", model, nullptr), "tag");
+  const double s = seconds_since(t0);
+  mx_model_release(model);
+  mx_registry_release(json_reg);
+  return s;
+}
+
+void print_run(const char* label, const Floor& f, const TagRun& r) {
+  std::printf("%-6s floor %.3f s (parse %.3f + serialize %.3f); load %.3f + tag %.3f + save %.3f = %.3f s"
+              " = %.1fx (load %.1fx, tag %.1fx, save %.1fx)\n",
+              label, f.total(), f.parse, f.serialize, r.load, r.tag, r.save, r.total(),
+              r.total() / f.total(), r.load / f.total(), r.tag / f.total(), r.save / f.total());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s PLUGIN_DIR [NODES] [--runs N] [--check] [--json-protocol] [--write PREFIX]\n",
+                 argv[0]);
+    return 2;
+  }
+  const std::string plugin_dir = argv[1];
+  long nodes = argc > 2 && argv[2][0] != '-' ? std::atol(argv[2]) : 200000;
+  bool check = false, json_protocol = false;
+  int runs = 3;
+  std::string write_prefix;
+  for (int i = 2; i < argc; ++i) {
+    check = check || std::strcmp(argv[i], "--check") == 0;
+    json_protocol = json_protocol || std::strcmp(argv[i], "--json-protocol") == 0;
+    if (std::strcmp(argv[i], "--write") == 0 && i + 1 < argc) write_prefix = argv[++i];
+    if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
+  }
+  const int layers = static_cast<int>((nodes + 3) / 4);
+
+  const std::string bytes = synthetic::scoped_model(layers).SerializeAsString();
+  std::printf("graph: %d nodes, %.1f MB\n", layers * 4, bytes.size() / 1e6);
+
+  mx_registry* reg = nullptr;
+  const std::string opts = "{\"discover\":false,\"plugin_dirs\":[\"" + plugin_dir + "\"]}";
+  must(mx_registry_create(opts.c_str(), &reg), "registry");
+
+  // Each run: the floor, then the tagging, in one process. Run 1 is the
+  // measurement every figure above was taken with (cold: the floor reuses
+  // the memory the model generator just freed, the tagging pays the
+  // kernel's zeroing of every page it touches first). Later runs find the
+  // process's memory warm for both; the best of each is printed too, and
+  // the floor gains more from it than the tagging (serialize 0.035 ->
+  // 0.019 s), so the warm ratio is not the kinder one.
+  Floor cold_floor, best_floor;
+  TagRun cold, best;
+  double best_json = 0;
+  for (int run = 0; run < runs; ++run) {
+    const Floor f = measure_floor(bytes);
+    const TagRun r = measure_tag(reg, bytes, check, run == 0 ? write_prefix : std::string());
+    char label[16];
+    std::snprintf(label, sizeof label, "run %d", run + 1);
+    print_run(label, f, r);
+    if (run == 0) cold_floor = f, cold = r;
+    if (run == 0 || f.total() < best_floor.total()) best_floor = f;
+    if (run == 0 || r.total() < best.total()) best = r;
+    if (json_protocol) {
+      const double j = measure_json_tag(opts, bytes);
+      if (run == 0 || j < best_json) best_json = j;
+    }
+  }
+  if (runs > 1) {
+    std::printf("best of %d: floor %.3f s; load %.3f + tag %.3f + save %.3f = %.3f s = %.1fx\n", runs,
+                best_floor.total(), best.load, best.tag, best.save, best.total(),
+                best.total() / best_floor.total());
+  }
+  // The summary is run 1's (cold), as before.
+  const Floor& f = cold_floor;
+  const TagRun& r = cold;
+  std::printf("floor   parse %.3f s + serialize %.3f s = %.3f s\n", f.parse, f.serialize, f.total());
+  std::printf("tag     load %.3f s + tag (scope + propagation) %.3f s + save %.3f s = %.3f s\n", r.load,
+              r.tag, r.save, r.total());
+  if (check) std::printf("checker %.3f s (libonnx check_model + shape inference, not in the ratio)\n", r.check);
   if (json_protocol)
-    std::printf("json    tag with the graph as JSON text (graph_reader: false) %.3f s = %.2fx the reader's\n",
-                json_tag_s, json_tag_s / tag_s);
-  std::printf("ratio   tag / floor = %.1fx   (load %.1fx, tag %.1fx, save %.1fx)\n",
-              total_s / floor_s, load_s / floor_s, tag_s / floor_s, save_s / floor_s);
-  const double output_floor_s = parse_s + output_serialize_s;
+    std::printf("json    tag with the graph as JSON text (graph_reader: false), best of %d: %.3f s = %.2fx "
+                "the reader's best\n", runs, best_json, best_json / best.tag);
+  std::printf("ratio   tag / floor = %.1fx   (load %.1fx, tag %.1fx, save %.1fx)\n", r.total() / f.total(),
+              r.load / f.total(), r.tag / f.total(), r.save / f.total());
+  const double output_floor = f.parse + r.output_serialize;
   std::printf("floor2  parse input %.3f s + serialize the tagged output (%.1f MB) %.3f s = %.3f s; "
               "tag / floor2 = %.1fx\n",
-              parse_s, out_size / 1e6, output_serialize_s, output_floor_s, total_s / output_floor_s);
-  mx_model_release(model);
+              f.parse, r.out_size / 1e6, r.output_serialize, output_floor, r.total() / output_floor);
   mx_registry_release(reg);
   return 0;
 }

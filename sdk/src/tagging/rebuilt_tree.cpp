@@ -107,7 +107,16 @@ size_t ModuleTree::parent_row(size_t i) const {
 }
 
 const std::string& ModuleTree::row_class(size_t i) const {
-  return rows_[i].supplied ? rows_[i].module.class_name : class_of(rows_[i].module.path);
+  return rows_[i].supplied ? rows_[i].module.class_name : guessed_class(rows_[i].module.path);
+}
+
+// What class_of answers for a path whose row is not supplied, without
+// finding the row again (and nothing to find when no strategy guessed).
+const std::string& ModuleTree::guessed_class(const std::string& path) const {
+  static const std::string unknown;
+  if (classes_.empty()) return unknown;
+  auto it = classes_.find(path);
+  return it == classes_.end() ? unknown : it->second;
 }
 
 const ModuleTree::Row* ModuleTree::row(std::string_view path) const {
@@ -133,10 +142,8 @@ void ModuleTree::add_path(const std::string& path) {
 }
 
 const std::string& ModuleTree::class_of(const std::string& path) const {
-  static const std::string unknown;
   if (const Row* r = row(path); r && r->supplied) return r->module.class_name;
-  auto it = classes_.find(path);
-  return it == classes_.end() ? unknown : it->second;
+  return guessed_class(path);
 }
 
 namespace {
@@ -279,7 +286,7 @@ std::vector<hierarchy::Module> ModuleTree::build(bool tags, Take take) const {
   const Appended appended = appended_children(order);
   for (size_t i = 0; i < rows_.size(); ++i) {
     Row& r = rows_[i];
-    if (!r.supplied) r.module.class_name = class_of(r.module.path);
+    if (!r.supplied) r.module.class_name = guessed_class(r.module.path);
     if (tags) row_tag(i);
   }
   std::vector<hierarchy::Module> out;

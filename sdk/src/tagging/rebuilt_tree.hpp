@@ -85,6 +85,7 @@ class ModuleTree {
   std::string compute_tag(const std::string& path) const;
   const std::string& row_tag(size_t i) const;
   const std::string& row_class(size_t i) const;
+  const std::string& guessed_class(const std::string& path) const;
   size_t parent_row(size_t i) const;
   const Row* row(std::string_view path) const;
   Row& add_row(hierarchy::Module&& m, bool supplied, bool tag_given);
