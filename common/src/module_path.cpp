@@ -78,14 +78,18 @@ std::string relative_path(std::string_view path, std::string_view ancestor) {
 
 // Walks both paths once: the last position where both are at a segment
 // boundary with equal text before it ("layer1" / "layer10" share none).
-std::string common_ancestor(std::string_view a, std::string_view b) {
+std::string_view common_ancestor_view(std::string_view a, std::string_view b) {
   size_t common = 0;
   for (size_t i = 0;; ++i) {
     const bool end_a = i == a.size(), end_b = i == b.size();
     if ((end_a || a[i] == '.') && (end_b || b[i] == '.')) common = i;
     if (end_a || end_b || a[i] != b[i]) break;
   }
-  return std::string(a.substr(0, common));
+  return a.substr(0, common);
+}
+
+std::string common_ancestor(std::string_view a, std::string_view b) {
+  return std::string(common_ancestor_view(a, b));
 }
 
 }  // namespace mx::common

@@ -5,21 +5,14 @@
 #include <tsl/robin_map.h>
 #include <tsl/robin_set.h>
 
+#include "mx/common/module_path.hpp"
 #include "scope_name.hpp"
 
 namespace mx_scope {
 namespace {
 
-// "a.b" → "a", "a" → "" (views into `path`).
-std::string_view parent_of(std::string_view path) {
-  size_t dot = path.rfind('.');
-  return dot == std::string_view::npos ? std::string_view() : path.substr(0, dot);
-}
-
-std::string_view last_of(std::string_view path) {
-  size_t dot = path.rfind('.');
-  return dot == std::string_view::npos ? path : path.substr(dot + 1);
-}
+using mx::common::last_view;
+using mx::common::parent_view;
 
 // Stops at the first ancestor already there: its own ancestors are too.
 // `owner`: the paths added are marked as parameter owners.
@@ -28,7 +21,7 @@ void add_with_ancestors(ModulePaths& paths, std::string_view path, bool owner) {
   const size_t before = paths.size();
   const std::string_view own = paths.add(path, owner);
   if (paths.size() == before) return;
-  for (std::string_view p = parent_of(own); !p.empty() && paths.add_stored(p, owner); p = parent_of(p)) {
+  for (std::string_view p = parent_view(own); !p.empty() && paths.add_stored(p, owner); p = parent_view(p)) {
   }
 }
 
@@ -66,7 +59,7 @@ bool shows_repeated_calls(const std::vector<std::string_view>& node_names,
   // ancestors: the '.'-prefixes); `owner` for those of named parameters.
   auto each_path = [&](auto visit) {
     for (std::string_view name : initializer_names)
-      if (named_owner(name) && !parent_of(name).empty()) visit(parent_of(name), true);
+      if (named_owner(name) && !parent_view(name).empty()) visit(parent_view(name), true);
     for (std::string_view name : node_names)
       if (scope_path_of(name, steps, path)) visit(std::string_view(path), false);
   };
@@ -75,7 +68,7 @@ bool shows_repeated_calls(const std::vector<std::string_view>& node_names,
   tsl::robin_map<std::string, size_t> candidate_index;
   each_path([&](std::string_view p, bool) {
     each_prefix(p, [&](std::string_view q) {
-      if (!repeated_call_base(last_of(q)).empty() &&
+      if (!repeated_call_base(last_view(q)).empty() &&
           candidate_index.emplace(std::string(q), candidates.size()).second)
         candidates.emplace_back(q);
     });
@@ -85,10 +78,10 @@ bool shows_repeated_calls(const std::vector<std::string_view>& node_names,
   // candidate a parameter owner?
   tsl::robin_map<std::string, std::vector<size_t>> sibling_of;
   for (size_t c = 0; c < candidates.size(); ++c) {
-    const std::string_view parent = parent_of(candidates[c]);
+    const std::string_view parent = parent_view(candidates[c]);
     std::string key(parent);
     if (!key.empty()) key += '.';
-    key += repeated_call_base(last_of(candidates[c]));
+    key += repeated_call_base(last_view(candidates[c]));
     sibling_of[key].push_back(c);
   }
   std::vector<bool> owner(candidates.size(), false), sibling_seen(candidates.size(), false);
@@ -125,7 +118,7 @@ ModulePaths modules_shown_by_file(const std::vector<std::string_view>& node_name
   // come first, so "already there" means "already marked".
   ModulePaths paths;
   for (std::string_view name : initializer_names)
-    if (named_owner(name)) add_with_ancestors(paths, parent_of(name), true);
+    if (named_owner(name)) add_with_ancestors(paths, parent_view(name), true);
   std::vector<std::string_view> steps;
   std::string path;  // reused: one buffer for every node
   for (std::string_view name : node_names)
@@ -134,9 +127,9 @@ ModulePaths modules_shown_by_file(const std::vector<std::string_view>& node_name
   std::vector<std::string_view> repeated;  // views into `paths`
   std::string key;
   paths.each([&](std::string_view p) {
-    const std::string_view base = repeated_call_base(last_of(p));
+    const std::string_view base = repeated_call_base(last_view(p));
     if (base.empty() || paths.marked(p)) return;
-    const std::string_view parent = parent_of(p);
+    const std::string_view parent = parent_view(p);
     key.assign(parent.data(), parent.size());
     if (!key.empty()) key += '.';
     key += base;
@@ -146,7 +139,7 @@ ModulePaths modules_shown_by_file(const std::vector<std::string_view>& node_name
   // A path goes when it or one of its ancestors is a repeated call.
   const tsl::robin_set<std::string_view> gone(repeated.begin(), repeated.end());
   paths.erase_if([&](std::string_view p) {
-    for (std::string_view a = p; !a.empty(); a = parent_of(a))
+    for (std::string_view a = p; !a.empty(); a = parent_view(a))
       if (gone.count(a)) return true;
     return false;
   });

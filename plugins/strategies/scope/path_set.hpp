@@ -16,6 +16,8 @@
 
 #include <tsl/robin_map.h>
 
+#include "mx/common/string_blocks.hpp"
+
 namespace mx_scope {
 
 class PathSet {
@@ -60,28 +62,12 @@ class PathSet {
   }
 
  private:
-  static constexpr size_t kBlock = 1 << 16;
-  std::string_view stored(std::string_view path) {
-    if (path.empty()) return {};
-    if (path.size() > left_) {
-      const size_t size = std::max(kBlock, path.size());
-      blocks_.push_back(std::make_unique<char[]>(size));
-      next_ = blocks_.back().get();
-      left_ = size;
-    }
-    char* at = next_;
-    std::memcpy(at, path.data(), path.size());
-    next_ += path.size();
-    left_ -= path.size();
-    return std::string_view(at, path.size());
-  }
+  std::string_view stored(std::string_view path) { return blocks_.store(path); }
 
   tsl::robin_map<std::string_view, bool, std::hash<std::string_view>, std::equal_to<std::string_view>,
                  std::allocator<std::pair<std::string_view, bool>>, /*StoreHash=*/true>
       set_;  // path → marked
-  std::vector<std::unique_ptr<char[]>> blocks_;
-  char* next_ = nullptr;
-  size_t left_ = 0;
+  mx::common::StringBlocks blocks_;
 };
 
 }  // namespace mx_scope

@@ -2,31 +2,10 @@
 
 #include <utility>
 
+#include "util/recent_names.hpp"
+
 namespace modelexport::model {
 namespace {
-
-// The last few outputs interned: most inputs read a value a node just
-// before produced, and a compare of short names is cheaper than a probe
-// of a table of 200,000 (a cache miss each).
-class RecentOutputs {
- public:
-  void add(std::string_view name, uint32_t id) {
-    slots_[next_] = {name, id};
-    next_ = (next_ + 1) % kSlots;
-  }
-  uint32_t find(std::string_view name) const {
-    for (const auto& [seen, id] : slots_)
-      if (seen.size() == name.size() && id != ValueTable::kNone && seen == name) return id;
-    return ValueTable::kNone;
-  }
-
- private:
-  static constexpr size_t kSlots = 8;
-  std::pair<std::string_view, uint32_t> slots_[kSlots] = {
-      {{}, ValueTable::kNone}, {{}, ValueTable::kNone}, {{}, ValueTable::kNone}, {{}, ValueTable::kNone},
-      {{}, ValueTable::kNone}, {{}, ValueTable::kNone}, {{}, ValueTable::kNone}, {{}, ValueTable::kNone}};
-  size_t next_ = 0;
-};
 
 class Interner {
  public:
@@ -70,13 +49,13 @@ ValueTable intern_values(const onnx::GraphProto& g) {
   t.output_begin.reserve(n + 1);
   t.outputs.reserve(output_slots);
   Interner names(t);
-  RecentOutputs recent;
+  RecentNames recent;
   for (size_t i = 0; i < n; ++i) {
     const auto& node = g.node(static_cast<int>(i));
     t.input_begin.push_back(static_cast<uint32_t>(t.inputs.size()));
     for (const auto& in : node.input()) {
       const uint32_t id = recent.find(in);
-      t.inputs.push_back(id != ValueTable::kNone ? id : names.id(in));
+      t.inputs.push_back(id != RecentNames::kAbsent ? id : names.id(in));
     }
     t.output_begin.push_back(static_cast<uint32_t>(t.outputs.size()));
     for (const auto& out : node.output()) {

@@ -21,18 +21,6 @@ namespace {
 
 constexpr size_t kNone = std::numeric_limits<size_t>::max();
 
-// common_ancestor(a, b) as a view into `a` (the deepest module both are in
-// or below is a prefix of each).
-std::string_view common_prefix(std::string_view a, std::string_view b) {
-  size_t common = 0;
-  for (size_t i = 0;; ++i) {
-    const bool end_a = i == a.size(), end_b = i == b.size();
-    if ((end_a || a[i] == '.') && (end_b || b[i] == '.')) common = i;
-    if (end_a || end_b || a[i] != b[i]) break;
-  }
-  return a.substr(0, common);
-}
-
 // Step 1 (see propagation.hpp / docs/tagging.md §3.1).
 class DataPathRule {
  public:
@@ -113,7 +101,7 @@ class DataPathRule {
     // that runs this op right after the call knows it can (a residual add
     // right after the module's own dense), and a callee it named gets the
     // value as an argument (every parallel branch reads the block's input).
-    const std::string_view limit = next == kNone ? std::string_view() : common_prefix(m0, a_[next]->module);
+    const std::string_view limit = next == kNone ? std::string_view() : mx::common::common_ancestor_view(m0, a_[next]->module);
     if (!(resumed && (resumed->own_op || resumed->callee)))
       while (m != limit && is_ancestor_or_self(limit, m) && !inputs_visible(n, data_producers, m))
         m = facts_.owning(parent_path(m));

@@ -5,6 +5,8 @@
 
 #include "mx/common/graph_order.hpp"
 
+#include "util/recent_names.hpp"
+
 namespace modelexport {
 namespace {
 
@@ -31,31 +33,6 @@ class Interner {
 
  private:
   NameIds ids_;  // views into the graph
-};
-
-// The last few outputs interned: most inputs read a value a node just
-// before produced, and a compare of short names is cheaper than a probe
-// of a table of 200,000 (a cache miss each).
-class RecentOutputs {
- public:
-  void add(std::string_view name, uint32_t id) {
-    slots_[next_] = {name, id};
-    next_ = (next_ + 1) % kSlots;
-  }
-  uint32_t find(std::string_view name) const {
-    for (const auto& [seen, id] : slots_)
-      if (seen.size() == name.size() && id != GraphValues::kNone && seen == name) return id;
-    return GraphValues::kNone;
-  }
-
- private:
-  static constexpr size_t kSlots = 8;
-  // Empty slots hold no id: a default {"", 0} answered id 0 for an omitted
-  // ("") input among the first few nodes.
-  std::pair<std::string_view, uint32_t> slots_[kSlots] = {
-      {{}, GraphValues::kNone}, {{}, GraphValues::kNone}, {{}, GraphValues::kNone}, {{}, GraphValues::kNone},
-      {{}, GraphValues::kNone}, {{}, GraphValues::kNone}, {{}, GraphValues::kNone}, {{}, GraphValues::kNone}};
-  size_t next_ = 0;
 };
 
 // Each value's producer and consumers from the nodes' input and output
@@ -100,12 +77,12 @@ GraphValues values_of(const GraphView& graph) {
   v.inputs.reserve(input_slots);
   v.output_begin.reserve(n + 1);
   v.outputs.reserve(output_slots);
-  RecentOutputs recent;
+  RecentNames recent;
   for (const auto& node : graph.nodes) {
     v.input_begin.push_back(static_cast<uint32_t>(v.inputs.size()));
     for (const auto& in : node.inputs) {
       const uint32_t id = recent.find(in);
-      v.inputs.push_back(id != GraphValues::kNone ? id : names.id(in));
+      v.inputs.push_back(id != RecentNames::kAbsent ? id : names.id(in));
     }
     v.output_begin.push_back(static_cast<uint32_t>(v.outputs.size()));
     for (const auto& out : node.outputs) {

@@ -11,24 +11,14 @@
 namespace modelexport {
 using mx::common::onnx_ops_of;
 using mx::common::is_ancestor_or_self;
+using mx::common::last_view;
+using mx::common::parent_view;
 namespace {
 
-constexpr size_t kBlock = 1 << 16;  // bytes per block of path storage
 
 bool numeric(std::string_view s) {
   return !s.empty() &&
          std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit((unsigned char)c); });
-}
-
-// "a.b" → "a", "a" → "" (a view into `path`).
-std::string_view parent_of(std::string_view path) {
-  size_t dot = path.rfind('.');
-  return dot == std::string_view::npos ? std::string_view() : path.substr(0, dot);
-}
-
-std::string_view last_of(std::string_view path) {
-  size_t dot = path.rfind('.');
-  return dot == std::string_view::npos ? path : path.substr(dot + 1);
 }
 
 std::optional<long long> integer(const nlohmann::json& m, const char* key) {
@@ -116,7 +106,7 @@ void ModuleFacts::decide_from_children() {
     }
     f.container = true;
     for (uint32_t c = f.first_child; c != kNoModule && f.container; c = facts_[c].next_sibling)
-      f.container = numeric(last_of(facts_[c].path));
+      f.container = numeric(last_view(facts_[c].path));
   }
 }
 
@@ -282,7 +272,7 @@ bool ModuleFacts::empty_forward(std::string_view p) const {
 std::string_view ModuleFacts::owning(std::string_view p) const {
   // Each step is a known module's parent, hence known too: the answer is
   // one of the facts' own paths, unless `p` itself is unknown.
-  while (is_container(p) || passes_through(p)) p = parent_of(p);
+  while (is_container(p) || passes_through(p)) p = parent_view(p);
   if (const Facts* f = find(p)) return f->path;
   return stored(p);
 }
@@ -310,20 +300,7 @@ ModuleFacts::OwnOps ModuleFacts::own_ops_of(Outline::const_iterator begin,
   return own;
 }
 
-std::string_view ModuleFacts::stored(std::string_view path) const {
-  if (path.empty()) return {};
-  if (path.size() > block_left_) {
-    const size_t size = std::max(kBlock, path.size());
-    paths_.push_back(std::make_unique<char[]>(size));
-    block_next_ = paths_.back().get();
-    block_left_ = size;
-  }
-  char* at = block_next_;
-  std::memcpy(at, path.data(), path.size());
-  block_next_ += path.size();
-  block_left_ -= path.size();
-  return std::string_view(at, path.size());
-}
+std::string_view ModuleFacts::stored(std::string_view path) const { return paths_.store(path); }
 
 uint32_t ModuleFacts::add(std::string_view path) {
   auto it = index_.find(path);
@@ -331,7 +308,7 @@ uint32_t ModuleFacts::add(std::string_view path) {
   // Stored once; its ancestors not seen yet are prefixes of that copy.
   const std::string_view own = stored(path);
   uint32_t child = kNoModule, id = kNoModule;
-  for (std::string_view p = own;; p = parent_of(p)) {
+  for (std::string_view p = own;; p = parent_view(p)) {
     auto [at, added] = index_.try_emplace(p, static_cast<uint32_t>(facts_.size()));
     const uint32_t here = at->second;
     if (added) {

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "mx/common/string_blocks.hpp"
 #include "tagging/assignment.hpp"
 #include "tagging/graph_edges.hpp"  // NameIds
 #include "tagging/rebuilt_tree.hpp"
@@ -138,9 +139,7 @@ class ModuleFacts {
   NameIds index_;  // path → facts_ id
   // Storage of the paths, in blocks; mutable for owning()'s rare answer
   // outside the tree.
-  mutable std::vector<std::unique_ptr<char[]>> paths_;
-  mutable char* block_next_ = nullptr;
-  mutable size_t block_left_ = 0;
+  mutable mx::common::StringBlocks paths_;
   mutable std::unordered_map<std::string, Answer> slice_memo_;
   // The last module found: the rules ask several questions about one
   // module in a row (is_leaf, has_parameters, builtin...). Like the memo,

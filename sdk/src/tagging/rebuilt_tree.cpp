@@ -14,6 +14,7 @@
 namespace modelexport {
 using mx::common::parent_path;
 using mx::common::last_segment;
+using mx::common::parent_view;
 namespace {
 
 using json = nlohmann::json;
@@ -31,12 +32,6 @@ bool is_pure_container(const std::string& cls) {
 }  // namespace
 
 namespace {
-
-// "a.b" -> "a", "a" -> "": mx::common::parent_path without the copy.
-std::string_view parent_view(std::string_view path) {
-  const size_t dot = path.rfind('.');
-  return dot == std::string_view::npos ? std::string_view() : path.substr(0, dot);
-}
 
 // Which keys each supplied entry has.
 bool has_key(const json& entry, const char* key) {
