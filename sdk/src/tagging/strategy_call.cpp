@@ -51,8 +51,12 @@ const std::string& StrategyCall::reader_request() {
   return *reader_request_;
 }
 
+bool StrategyCall::sends_json(const Registry& registry, const Plugin& plugin) {
+  return !registry.graph_reader() || !plugin.reads_graph();
+}
+
 StrategyAnswer StrategyCall::ask(const Registry& registry, const Plugin& plugin) {
-  if (!registry.graph_reader() || !plugin.reads_graph())
+  if (sends_json(registry, plugin))
     return parse_strategy_response(plugin.name(), plugin.run_json_text(json_request()),
                                    view_.nodes.size());
   StrategyAnswerSink sink(view_.nodes.size());

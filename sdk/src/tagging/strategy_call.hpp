@@ -29,6 +29,9 @@ class StrategyCall {
   // The plugin's checked answer; MX_ERR_PLUGIN (or the plugin's own code)
   // naming the plugin when it fails or answers out of contract.
   StrategyAnswer ask(const Registry& registry, const Plugin& plugin);
+  // Whether `plugin` gets the JSON request (graph and supplied modules as
+  // JSON text) rather than the reader.
+  static bool sends_json(const Registry& registry, const Plugin& plugin);
 
  private:
   const std::string& json_request();    // with "graph"

@@ -1,5 +1,6 @@
 #include "tagging/tagger.hpp"
 
+#include <algorithm>
 #include <string_view>
 
 #include "model/check.hpp"
@@ -59,9 +60,17 @@ struct Tagged {
 Tagged run_strategies(const Registry& registry, const std::string& strategy,
                       const onnx::ModelProto& proto, const GraphView& view,
                       model::ValueTable&& values, TagOptions& options, Progress& progress) {
+  std::vector<const Plugin*> plugins = select_strategies(registry, strategy);
+  // The supplied document's modules were parsed into the tree; only a
+  // strategy sent the JSON request reads them as JSON again. When none is,
+  // their DOM goes now rather than live beside the tree and the document
+  // being built (a million modules: about a gigabyte).
+  if (!options.hierarchy.is_null() &&
+      std::none_of(plugins.begin(), plugins.end(),
+                   [&](const Plugin* p) { return StrategyCall::sends_json(registry, *p); }))
+    options.hierarchy["modules"] = json::array();
   StrategyCall call(proto, view, supplied_modules(options),
                     options.supplied_tree ? &*options.supplied_tree : nullptr, options.strategy_options);
-  std::vector<const Plugin*> plugins = select_strategies(registry, strategy);
   std::vector<StrategyAnswer> answers;
   TaggingProvenance provenance{strategy, {}, json::object()};
   uint64_t ran = 0;
