@@ -57,6 +57,13 @@ growth 10k -> 100k -> 1M: inspect 8.3x, 9.7x; tag 8.4x, 9.8x. Outputs
 byte-identical to the run before (tagged model and sidecar at 10k, 100k,
 1M).
 
+Then (issue 14's round: tagging without a string per node, the supplied
+modules' JSON dropped once no strategy gets the JSON request), 1M modules,
+start (69803d3) and end of that session back to back: tag --hierarchy
+9.25 s CPU / 2069 MB -> 8.55 s / 1746 MB; inspect --json 5.93 s -> 5.97 s
+(unchanged); outputs byte-identical with and without the drop (--keep,
+cmp; the 200,000-node tagging outputs were checked against the start).
+
     .venv/bin/python benchmarks/module_scale.py                      # 10k, 100k, 1M
     .venv/bin/python benchmarks/module_scale.py --sizes 10000 100000 --cli build/sdk/modelexport
     .venv/bin/python benchmarks/module_scale.py --keep DIR           # keep the files (to cmp outputs)
