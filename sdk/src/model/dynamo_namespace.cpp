@@ -79,15 +79,20 @@ const std::string& DynamoNamespaces::prefix(const std::string& module_path) {
   return last_prefix_;
 }
 
-std::string DynamoNamespaces::of(const std::string& module_path, const std::string& node_name,
-                                 const std::string& op_type) {
+void DynamoNamespaces::append(std::string& out, const std::string& module_path,
+                              const std::string& node_name, const std::string& op_type) {
   const std::string& before = prefix(module_path);
-  std::string out;
-  out.reserve(before.size() + node_name.size() + 2 + op_type.size());
+  out.reserve(out.size() + before.size() + node_name.size() + 2 + op_type.size());
   out += before;
   out += node_name;
   out += ": ";
   out += op_type;
+}
+
+std::string DynamoNamespaces::of(const std::string& module_path, const std::string& node_name,
+                                 const std::string& op_type) {
+  std::string out;
+  append(out, module_path, node_name, op_type);
   return out;
 }
 

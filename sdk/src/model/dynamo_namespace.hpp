@@ -25,8 +25,11 @@ class DynamoNamespaces {
   DynamoNamespaces(const hierarchy::ModuleIndex& index, const std::vector<hierarchy::Module>& modules);
   std::string of(const std::string& module_path, const std::string& node_name,
                  const std::string& op_type);
-  // The part of `of` before the node's own "name: op_type" (ends in "/",
-  // or is empty); valid until the next call.
+  // The same value appended to `out` (a buffer reused node after node).
+  void append(std::string& out, const std::string& module_path, const std::string& node_name,
+              const std::string& op_type);
+  // The part of `of` before the node's own "name: op_type" (ends in "/", or is
+  // empty); valid until the next call.
   const std::string& prefix(const std::string& module_path);
 
  private:

@@ -1,10 +1,6 @@
 #include "model/tag_storage.hpp"
 #include "util/json_text.hpp"
 
-#include <string_view>
-#include <unordered_map>
-#include <unordered_set>
-
 #include "hierarchy/document_text.hpp"
 #include "hierarchy/parse.hpp"
 #include "hierarchy/serialize.hpp"
@@ -183,10 +179,8 @@ bool NodeTagWriter::append_suffix(size_t position, const onnx::NodeProto& node, 
   append_node_metadata_entry(out, kModuleKey, record->module);
   append_node_metadata_entry(out, kTagKey, record->tag);
   append_node_metadata_entry(out, kEvidenceKey, hierarchy::evidence_name(record->evidence));
-  namespace_.assign(namespaces_.prefix(record->module));
-  namespace_ += node.name();
-  namespace_ += ": ";
-  namespace_ += node.op_type();
+  namespace_.clear();
+  namespaces_.append(namespace_, record->module, node.name(), node.op_type());
   append_node_metadata_entry(out, kNamespaceKey, namespace_);
   return true;
 }

@@ -10,7 +10,7 @@
 // (NodeTagWriter::write_to) and serialized. Every other field of the graph
 // and the model is serialized from the original by protobuf (reflection, in
 // field-number order, unknown fields last), so the result is byte for byte
-// what serializing a tagged copy gives (tests/model: tagged_bytes_test).
+// what serializing a tagged copy gives (tests/unit/test_tagged_bytes.cpp).
 #pragma once
 #include <memory>
 #include <optional>
