@@ -1,6 +1,7 @@
 #include "model/model.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <string_view>
@@ -79,18 +80,21 @@ std::string display_name(const mx_model& model) {
 
 void set_hierarchy(mx_model& model, hierarchy::Document doc, const std::string& where,
                    bool modules_checked) {
-  {
-    // One index for the checks and the tags (records and tags do not move
-    // the modules).
-    const hierarchy::ModuleIndex index(doc);
-    if (modules_checked)
-      hierarchy::validate_records(doc, index, where);
-    else
-      hierarchy::validate_consistency(doc, index, where);
-    attach_records(doc, model.proto.graph(), where, display_name(model));
-    hierarchy::derive_tags(doc, index, {});
-  }
+  // One index for the checks, the tags and the passes after them (records
+  // and tags do not move the modules; the document's move into the model
+  // keeps the vector's storage, which the index views).
+  auto index = std::make_unique<const hierarchy::ModuleIndex>(doc);
+  if (modules_checked)
+    hierarchy::validate_records(doc, *index, where);
+  else
+    hierarchy::validate_consistency(doc, *index, where);
+  attach_records(doc, model.proto.graph(), where, display_name(model));
+  hierarchy::derive_tags(doc, *index, {});
   sort_in_graph_order(doc);
+  // Computed now, so the kept index is only read from here on (a const
+  // model may be saved from several threads).
+  index->parents();
+  doc.keep_module_index(std::move(index));
   model.hierarchy = std::move(doc);
 }
 
@@ -100,8 +104,11 @@ void set_node_record(mx_model& model, size_t position, hierarchy::NodeRecord rec
     fail(MX_ERR_NOT_FOUND, "no node at position " + std::to_string(position) + " in " +
                                display_name(model));
   auto& doc = model.hierarchy;
-  const hierarchy::ModuleIndex modules(doc);
-  const hierarchy::Module* module = modules.find(record.module);
+  // The index set_hierarchy kept (the modules have not changed since).
+  std::optional<hierarchy::ModuleIndex> built;
+  const hierarchy::ModuleIndex* modules = doc.module_index();
+  if (!modules) modules = &built.emplace(doc);
+  const hierarchy::Module* module = modules->find(record.module);
   if (!doc.modules.empty() && !module)
     fail(MX_ERR_SCHEMA, "record.module: '" + printable(record.module) + "' is not in the module tree");
   if (record.tag.empty() && module) record.tag = module->tag;
