@@ -129,6 +129,7 @@ Document random_tree(std::mt19937& rng, size_t size) {
 // One defect, or a reordering that takes the shortcuts away.
 void mutate(Document& doc, std::mt19937& rng) {
   auto& mods = doc.modules;
+  if (mods.size() < 2) return;  // nothing left to break
   Module& m = mods[rng() % mods.size()];
   switch (rng() % 11) {
     case 0: m.path += " x"; break;                       // not a module path

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string_view>
 #include <cstdint>
+#include <cstring>
 
 #include "hierarchy/parse.hpp"
 #include "hierarchy/tags.hpp"
@@ -35,6 +36,19 @@ void sort_in_graph_order(hierarchy::Document& doc) {
   doc.nodes = std::move(in_order);
 }
 
+// True when every byte of `s` is below 0x80 (eight bytes per step).
+bool is_ascii(std::string_view s) {
+  size_t i = 0;
+  uint64_t high = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, s.data() + i, 8);
+    high |= word;
+  }
+  for (; i < s.size(); ++i) high |= static_cast<unsigned char>(s[i]);
+  return (high & 0x8080808080808080ULL) == 0;
+}
+
 // Every record gets its node's position (model/record_keys.hpp); two
 // records for one node are refused.
 void attach_records(hierarchy::Document& doc, const onnx::GraphProto& graph,
@@ -50,11 +64,13 @@ void attach_records(hierarchy::Document& doc, const onnx::GraphProto& graph,
   for (size_t i = 0; i < doc.nodes.size(); ++i) {
     hierarchy::NodeRecord& r = doc.nodes[i];
     size_t position;
+    bool same_name = false;  // the record holds its node's name already
     if (r.index && *r.index >= 0 && *r.index < graph.node_size() &&
         graph.node(static_cast<int>(*r.index)).name() == r.name) {
       // What NodeKeys::find answers: a unique name is this node's, and a
       // shared or empty one is resolved by the index, which names it.
       position = static_cast<size_t>(*r.index);
+      same_name = true;
     } else {
       if (!keys) keys.emplace(graph, model_name);
       position = keys->resolve(r, at(i));
@@ -66,9 +82,11 @@ void attach_records(hierarchy::Document& doc, const onnx::GraphProto& graph,
                               "])");
     owner[position] = i;
     r.index = static_cast<int64_t>(position);
-    // The node's name as valid UTF-8; most records hold it already.
+    // The node's name as valid UTF-8; most records hold it already (and
+    // most names are ASCII, which is UTF-8: checked a word at a time).
     const std::string& name = graph.node(static_cast<int>(position)).name();
-    if (r.name != name || !is_valid_utf8(name)) r.name = to_valid_utf8(name);
+    if ((!same_name && r.name != name) || (!is_ascii(name) && !is_valid_utf8(name)))
+      r.name = to_valid_utf8(name);
   }
 }
 
