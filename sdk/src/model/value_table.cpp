@@ -13,9 +13,9 @@ class Interner {
   // "" is no value.
   uint32_t id(std::string_view name) {
     if (name.empty()) return ValueTable::kNone;
-    auto [it, fresh] = t_.ids.try_emplace(name, static_cast<uint32_t>(t_.writer.size()));
+    const auto [id, fresh] = t_.ids.intern(name);
     if (fresh) t_.writer.push_back(ValueTable::kUnwritten);
-    return it->second;
+    return id;
   }
   void write(uint32_t id, int32_t writer) {
     int32_t& w = t_.writer[id];

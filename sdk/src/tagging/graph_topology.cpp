@@ -51,26 +51,24 @@ const std::string& self(const std::string& s) { return s; }
 const std::string& value_name(const onnx::ValueInfoProto& v) { return v.name(); }
 const std::string& tensor_name(const onnx::TensorProto& t) { return t.name(); }
 
-// Views of the names, into the proto where they read as they are; clears
-// `unchanged` when one had to be replaced.
-std::vector<std::string_view> view_strings(const google::protobuf::RepeatedPtrField<std::string>& list,
-                                           GraphView& view, bool& unchanged) {
-  std::vector<std::string_view> out;
-  out.reserve(static_cast<size_t>(list.size()));
+// Appends views of the names to view.values, into the proto where they
+// read as they are; clears `unchanged` when one had to be replaced.
+uint32_t view_strings(const google::protobuf::RepeatedPtrField<std::string>& list, GraphView& view,
+                      bool& unchanged) {
   for (const auto& s : list) {
     if (is_ascii(s)) {
-      out.push_back(s);
+      view.values.push_back(s);
       continue;
     }
     std::string text = as_view_text(s);
     if (text == s) {
-      out.push_back(s);
+      view.values.push_back(s);
       continue;
     }
-    out.push_back(view.own(std::move(text)));
+    view.values.push_back(view.own(std::move(text)));
     unchanged = false;
   }
-  return out;
+  return static_cast<uint32_t>(list.size());
 }
 
 }  // namespace
@@ -79,11 +77,17 @@ GraphView graph_view_of(const onnx::ModelProto& proto) {
   const auto& g = proto.graph();
   GraphView view;
   view.nodes.reserve(g.node_size());
+  size_t slots = 0;
+  for (const auto& n : g.node()) slots += static_cast<size_t>(n.input_size() + n.output_size());
+  view.values.reserve(slots);
   bool unchanged = true;
-  for (const auto& n : g.node())
-    view.nodes.push_back(GraphNode{as_view_text(n.name()), as_view_text(n.op_type()),
-                                   view_strings(n.input(), view, unchanged),
-                                   view_strings(n.output(), view, unchanged)});
+  for (const auto& n : g.node()) {
+    GraphNode node{as_view_text(n.name()), as_view_text(n.op_type())};
+    node.first_value = static_cast<uint32_t>(view.values.size());
+    node.input_count = view_strings(n.input(), view, unchanged);
+    node.output_count = view_strings(n.output(), view, unchanged);
+    view.nodes.push_back(std::move(node));
+  }
   view.initializers.reserve(g.initializer_size());
   for (const auto& t : g.initializer()) {
     view.initializers.push_back(as_view_text(t.name()));
