@@ -106,8 +106,17 @@ void ModuleFacts::add_placed(const Assignments& a) {
   index_.reserve(facts_.size() + runs + runs / 2 + 1);
   previous = nullptr;
   uint32_t id = kNoModule;
-  for (const auto& slot : a)
-    if (slot) {
+  // The index's slots for a module some nodes ahead, and its parent's,
+  // are loaded while the nodes between are added (random slots of a
+  // large table: a cache miss each).
+  constexpr size_t kAhead = 8;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (const auto& slot = a[i]) {
+      if (i + kAhead < a.size() && a[i + kAhead] && a[i + kAhead]->module != slot->module) {
+        const std::string& ahead = a[i + kAhead]->module;
+        index_.prefetch(ahead);
+        index_.prefetch(parent_view(ahead));
+      }
       if (!previous || *previous != slot->module) id = add(slot->module, id);
       previous = &slot->module;
       Facts& f = facts_[id];
