@@ -38,8 +38,9 @@ struct GraphView {
   // tagging at 200,000 nodes. "" marks an omitted optional input.
   std::vector<std::string_view> values;
   // Names of initializers (weights, buffers): a node input that no node
-  // produces is an initializer if listed here, else a graph input.
-  std::vector<std::string> initializers;
+  // produces is an initializer if listed here, else a graph input. Views
+  // like `values` (a view built by hand may list literals).
+  std::vector<std::string_view> initializers;
   // Every node input and output name and every initializer name is the
   // proto's own bytes (none needed replacing): ids interned from the proto
   // (model::ValueTable) are then this view's values too. False for views

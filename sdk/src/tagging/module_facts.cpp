@@ -142,10 +142,14 @@ void ModuleFacts::decide_from_children() {
 }
 
 const ModuleFacts::Facts* ModuleFacts::find(std::string_view path) const {
-  if (last_found_ && last_found_->path == path) return last_found_;
+  for (const Facts* f : recent_)
+    if (f && f->path == path) return f;
   const uint32_t id = index_.find(path);
   if (id == model::NameIndex::kNone) return nullptr;
-  return last_found_ = &facts_[id];
+  const Facts* f = &facts_[id];
+  recent_[next_recent_] = f;
+  next_recent_ = (next_recent_ + 1) % kRecent;
+  return f;
 }
 
 bool ModuleFacts::leaf_with_parameters(const Facts& f) const {

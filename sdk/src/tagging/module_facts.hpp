@@ -159,10 +159,15 @@ class ModuleFacts {
   // outside the tree.
   mutable mx::common::StringBlocks paths_;
   mutable std::unordered_map<std::string, Answer> slice_memo_;
-  // The last module found: the rules ask several questions about one
-  // module in a row (is_leaf, has_parameters, builtin...). Like the memo,
-  // state of one propagation's single thread (a ModuleFacts is not shared).
-  mutable const Facts* last_found_ = nullptr;
+  // The last modules found: the rules ask several questions about one
+  // module in a row (is_leaf, has_parameters, builtin...), alternating
+  // between a node's producer's module, its parent and the module that
+  // owns it. Checked in turn before the index (a lookup is mostly a cache
+  // miss on a random slot), replaced round robin. Like the memo, state of
+  // one propagation's single thread (a ModuleFacts is not shared).
+  static constexpr size_t kRecent = 4;
+  mutable const Facts* recent_[kRecent] = {};
+  mutable size_t next_recent_ = 0;
 };
 
 }  // namespace modelexport
