@@ -40,6 +40,9 @@ class ModuleTree {
 
   // Adds `path` and all its ancestors.
   void add_path(const std::string& path);
+  // The same, answering tag_of(path) (one lookup for both: tagging adds
+  // every node's module and reads its tag).
+  const std::string& add_path_tag(const std::string& path);
 
   // Class path, e.g. "/BertModel/BertEncoder/BertLayer.0" (docs/tagging.md).
   // Memoised: a tag depends only on the classes and supplied tags, never on
@@ -89,6 +92,7 @@ class ModuleTree {
   size_t parent_row(size_t i) const;
   const Row* row(std::string_view path) const;
   Row& add_row(hierarchy::Module&& m, bool supplied, bool tag_given);
+  size_t add_path_row(std::string_view path);  // the row of `path`
   // Output order (row numbers) and, per output position, the children to
   // append after the listed ones: rows[begin[i] .. begin[i+1]) for output
   // position i (one array, not a vector per module); `position` is each
@@ -96,8 +100,15 @@ class ModuleTree {
   struct Appended {
     std::vector<size_t> begin, rows, position;
   };
-  std::vector<size_t> output_order() const;
-  Appended appended_children(const std::vector<size_t>& order) const;
+  // Each row's children (the rows whose parent row it is) in path order:
+  // rows[begin[r] .. begin[r+1]) for row r.
+  struct Children {
+    std::vector<size_t> begin, rows;
+  };
+  Children children_of_rows() const;
+  bool walk_is_path_order() const;
+  std::vector<size_t> output_order(const Children& children) const;
+  Appended appended_children(const std::vector<size_t>& order, const Children& children) const;
   template <typename Take>
   std::vector<hierarchy::Module> build(bool tags, Take take) const;
 
