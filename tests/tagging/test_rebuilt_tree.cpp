@@ -172,3 +172,17 @@ TEST_CASE("new modules below supplied ones: path order, parents, tags by add_pat
   CHECK(entry(modules, "z").children == Paths{"z.x"});
   CHECK(entry(modules, "z.x.1").tag == "/Net/CustomTag/x.1");
 }
+
+TEST_CASE("thousands of modules: rows across storage blocks keep their paths and tags") {
+  ModuleTree tree;
+  Paths paths;
+  for (int k = 0; k < 3000; ++k) paths.push_back("encoder.layer." + std::to_string(k) + ".dense");
+  for (const auto& p : paths) CHECK(tree.add_path_tag(p) == "/encoder/layer." + p.substr(14, p.size() - 20) + "/dense");
+  // Looked up again after every block was filled: the index still finds them.
+  CHECK(tree.tag_of("encoder.layer.7.dense") == "/encoder/layer.7/dense");
+  CHECK(tree.contains("encoder.layer.2999"));
+  const auto modules = tree.take_modules();
+  CHECK(modules.size() == 2 * paths.size() + 3);
+  check_path_order(modules, 0);
+  CHECK(entry(modules, "encoder.layer").children.size() == paths.size());
+}

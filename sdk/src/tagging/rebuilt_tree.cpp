@@ -89,7 +89,15 @@ ModuleTree::Row& ModuleTree::add_row(hierarchy::Module&& m, bool supplied, bool 
   r.supplied = supplied;
   r.tag_given = tag_given;
   r.tag_done = tag_given;
+  note_path_characters(r.module.path);
   return r;
+}
+
+// Read while the path is at hand (a pass over all paths at the end cost a
+// tenth of take_modules in cache misses).
+void ModuleTree::note_path_characters(std::string_view path) {
+  for (const char c : path)
+    if (static_cast<unsigned char>(c) < static_cast<unsigned char>('.')) below_dot_ = true;
 }
 
 size_t ModuleTree::parent_row(size_t i) const {
@@ -135,12 +143,14 @@ size_t ModuleTree::add_path_row(std::string_view path) {
     size_t at = index_.find(p);
     const bool found = at != kNone;  // then its ancestors are there already
     if (!found) {
-      hierarchy::Module m;
-      m.path = std::string(p);
-      if (!p.empty()) m.parent = std::string(parent_view(p));
-      add_row(std::move(m), false, false);
+      // Built in place: a module moved into its row cost as much as the row.
+      Row& r = rows_.emplace_back();
+      r.module.path = std::string(p);
       at = rows_.size() - 1;
-      if (p.empty()) rows_[at].parent_row = kNone;
+      index_.insert(r.module.path, at);  // new: not found above
+      note_path_characters(p);
+      if (p.empty()) r.parent_row = kNone;
+      else r.module.parent = std::string(parent_view(p));
     }
     if (child != kNone) rows_[child].parent_row = at;
     if (first == kNone) first = at;
@@ -255,16 +265,6 @@ ModuleTree::Children ModuleTree::children_of_rows() const {
   return out;
 }
 
-// Whether the tree walk below visits paths in sorted order: it puts a
-// module's subtree ("a.b.c") before its next sibling ("a.b-x"), which
-// sorting does only when '.' sorts before every character that follows a
-// shared prefix: no path character below '.' (e.g. '-', ',', '!').
-bool ModuleTree::walk_is_path_order() const {
-  for (const Row& r : rows_)
-    for (const char c : r.module.path)
-      if (static_cast<unsigned char>(c) < static_cast<unsigned char>('.')) return false;
-  return true;
-}
 
 std::vector<size_t> ModuleTree::output_order(const Children& children) const {
   // A supplied path whose parent path is no module: that parent would be an
@@ -290,9 +290,13 @@ std::vector<size_t> ModuleTree::output_order(const Children& children) const {
   std::vector<size_t> order;
   order.reserve(rows_.size());
   for (size_t i = 0; i < supplied_; ++i) order.push_back(i);
-  if (walk_is_path_order()) {
+  if (!below_dot_) {
     // Preorder from the root, siblings in path order: every row is reached
     // (each added row is linked to its parent, no supplied one lacks its).
+    // It visits paths in sorted order: it puts a module's subtree ("a.b.c")
+    // before its next sibling ("a.b-x"), as sorting does only when '.'
+    // sorts before every character that follows a shared prefix: no path
+    // character below '.' (e.g. '-', ',', '!').
     std::vector<size_t> stack;
     if (const size_t root = index_.find(""); root != kNone) stack.push_back(root);
     while (!stack.empty()) {
@@ -318,11 +322,14 @@ std::vector<size_t> ModuleTree::output_order(const Children& children) const {
 // order, unless that parent lists it already.
 ModuleTree::Appended ModuleTree::appended_children(const std::vector<size_t>& order,
                                                    const Children& children) const {
+  // Only supplied modules list children (add_path's have none yet).
   std::vector<char> listed(rows_.size(), 0);
-  for (const Row& r : rows_)
+  for (size_t k = 0; k < supplied_; ++k) {
+    const Row& r = rows_[k];
     for (const auto& c : r.module.children)
       if (parent_view(c) == r.module.path && !c.empty())
         if (const size_t i = index_.find(c); i != kNone) listed[i] = 1;
+  }
   Appended out;
   out.position.resize(rows_.size());
   for (size_t i = 0; i < order.size(); ++i) out.position[order[i]] = i;
@@ -377,12 +384,13 @@ std::vector<hierarchy::Module> ModuleTree::take_modules() {
   index_.clear();
   loose_tags_.clear();
   supplied_ = 0;
+  below_dot_ = false;
   return out;
 }
 
 bool ModuleTree::plainly_consistent() const {
-  for (const Row& r : rows_) {
-    const hierarchy::Module& m = r.module;
+  for (size_t i = 0; i < rows_.size(); ++i) {
+    const hierarchy::Module& m = rows_[i].module;
     if (m.path.empty()) {
       if (m.parent) return false;  // a second root, or none
     } else {
