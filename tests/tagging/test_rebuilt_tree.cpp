@@ -141,6 +141,8 @@ TEST_CASE("new modules in path order: digits, and characters that sort before '.
       // '-' and ',' sort before '.': "a.b-x" comes before "a.b.c" although
       // "a.b.c" is in the subtree of "a.b", which is before "a.b-x".
       {"a.b.c", "a.b-x", "a.b", "a.bc.d", "a.b,y.z", "a.b0", "b"},
+      // Bytes compare as unsigned char: "\xc3\xa9" (é) after "z".
+      {"m.\xc3\xa9", "m.z", "m.Z", "m.\xc3\xa9.q", "m.zz"},
   };
   for (const auto& paths : cases) {
     CAPTURE(paths.front());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <initializer_list>
 #include <set>
 #include <string_view>
 #include <unordered_set>
@@ -13,20 +14,19 @@
 
 namespace modelexport {
 using mx::common::parent_path;
-using mx::common::last_segment;
 using mx::common::parent_view;
 using mx::common::last_view;
 namespace {
 
 using json = nlohmann::json;
 
-bool is_index(const std::string& segment) {
+bool is_index(std::string_view segment) {
   return !segment.empty() &&
          std::all_of(segment.begin(), segment.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
 // Containers that are only indexed, never called: they add no tag component.
-bool is_pure_container(const std::string& cls) {
+bool is_pure_container(std::string_view cls) {
   return cls == "ModuleList" || cls == "ModuleDict";
 }
 
@@ -173,21 +173,32 @@ namespace {
 
 // The tag of a module from its class and its parent's tag and class
 // (docs/tagging.md): what tag_of computes, for rows and for other paths.
-std::string tag_from(const std::string& path, const std::string& cls, const std::string& parent,
-                     std::string parent_tag, const std::string& parent_cls) {
+std::string tag_from(const std::string& path, const std::string& cls, std::string_view parent,
+                     std::string_view parent_tag, const std::string& parent_cls) {
   // An unknown root is "/" so that no tag is ever empty (the hierarchy
   // layer's convention); its children then start from "".
   if (path.empty()) return "/" + cls;
-  const std::string segment = last_segment(path);
-  if (parent_tag == "/") parent_tag.clear();
-  if (is_pure_container(cls)) return parent_tag;
-  if (!cls.empty()) return parent_tag + "/" + cls + (is_index(segment) ? "." + segment : "");
+  const std::string_view segment = last_view(path);
+  if (parent_tag == "/") parent_tag = {};
+  // Each tag is built in one string of its final size (a tag per module:
+  // the parent's copy and the temporaries of chained + were most of it).
+  auto join = [&](std::initializer_list<std::string_view> parts) {
+    size_t size = parent_tag.size();
+    for (const auto& part : parts) size += part.size();
+    std::string out;
+    out.reserve(size);
+    out.append(parent_tag);
+    for (const auto& part : parts) out.append(part);
+    return out;
+  };
+  if (is_pure_container(cls)) return std::string(parent_tag);
+  if (!cls.empty()) return is_index(segment) ? join({"/", cls, ".", segment}) : join({"/", cls});
   // Unknown class: mirror the scoped-name style, "layer.0" for list items.
   if (is_index(segment) && !parent.empty()) {
-    if (parent_cls.empty()) return parent_tag + "." + segment;
-    if (is_pure_container(parent_cls)) return parent_tag + "/" + last_segment(parent) + "." + segment;
+    if (parent_cls.empty()) return join({".", segment});
+    if (is_pure_container(parent_cls)) return join({"/", last_view(parent), ".", segment});
   }
-  return parent_tag + "/" + segment;
+  return join({"/", segment});
 }
 
 }  // namespace
@@ -230,11 +241,24 @@ namespace {
 // each path where it lies, instead of finding its row for every comparison.
 using PathRows = std::vector<std::pair<std::string_view, size_t>>;
 
-void sort_by_path_range(PathRows::iterator begin, PathRows::iterator end) {
-  std::sort(begin, end, [](const auto& a, const auto& b) { return a.first < b.first; });
+void sort_by_path(PathRows& rows) {
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
 }
 
-void sort_by_path(PathRows& rows) { sort_by_path_range(rows.begin(), rows.end()); }
+// The same order (std::string_view's: bytes as unsigned char, a prefix
+// first) for short strings, compared in line: sibling segments ("0" ..
+// "49999") are a few bytes, where the library's memcmp call cost more
+// than the comparison.
+bool segment_less(std::string_view a, std::string_view b) {
+  const size_t n = std::min(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[i]);
+  return a.size() < b.size();
+}
+
+void sort_by_segment(PathRows::iterator begin, PathRows::iterator end) {
+  std::sort(begin, end, [](const auto& a, const auto& b) { return segment_less(a.first, b.first); });
+}
 
 }  // namespace
 
@@ -258,7 +282,7 @@ ModuleTree::Children ModuleTree::children_of_rows() const {
   // all paths on their long common prefixes cost a sixth of take_modules.
   for (size_t r = 0; r < n; ++r)
     if (out.begin[r + 1] - out.begin[r] > 1)
-      sort_by_path_range(kids.begin() + static_cast<std::ptrdiff_t>(out.begin[r]),
+      sort_by_segment(kids.begin() + static_cast<std::ptrdiff_t>(out.begin[r]),
                          kids.begin() + static_cast<std::ptrdiff_t>(out.begin[r + 1]));
   out.rows.resize(kids.size());
   for (size_t k = 0; k < kids.size(); ++k) out.rows[k] = kids[k].second;
