@@ -14,6 +14,14 @@
 //     $T/build/aten_onnx/libmx_aten_onnx.a $T/build/common/libmx_common.a -lonnx -lboost_filesystem \
 //     -ldl -lonnx_proto -lprotobuf -o /tmp/set_hierarchy_scale
 //   /tmp/set_hierarchy_scale PREFIX [runs]
+//
+// Measured (200,000 nodes, 150,004 modules: tagging_scale 200000 --write;
+// main 79fb726 and the setfast branch merged with it, alternately, 3
+// invocations of 8 runs each, 2 shared cores): best 121-125 ms -> 64-68
+// ms, mean 129-130 ms -> 66-72 ms (the checks compare paths where the tree
+// is in path order instead of hashing, a PathTable at load 0.8, prefetching
+// in the record and module loops). Same outputs (tagging_scale --write,
+// cmp).
 #include <ctime>
 #include <fstream>
 #include <iostream>
