@@ -70,3 +70,23 @@ TEST_CASE("combining answers: the first strategy that places a node wins") {
   CHECK(c.assignments[1]->module == "y");
   CHECK(c.classes.at("a") == "A");
 }
+
+TEST_CASE("combining answers: later answers fill only the slots still empty, in order") {
+  auto first = parse_strategy_response(
+      "a", response({{{"node", 1}, {"module", "one"}, {"evidence", "metadata"}}}, json::array()), 3);
+  auto second = parse_strategy_response(
+      "b", response({{{"node", 1}, {"module", "not"}, {"evidence", "scope"}},
+                     {{"node", 2}, {"module", "two"}, {"evidence", "scope"}}},
+                    {{{"path", "two"}, {"class", "Two"}}}), 3);
+  auto third = parse_strategy_response(
+      "c", response({{{"node", 0}, {"module", "zero"}, {"evidence", "scope"}},
+                     {{"node", 2}, {"module", "not"}, {"evidence", "scope"}}},
+                    {{{"path", "two"}, {"class", "Other"}}, {{"path", "zero"}, {"class", "Zero"}}}), 3);
+  auto c = combine_answers({first, second, third}, 3);
+  CHECK(c.assignments[0]->module == "zero");
+  CHECK(c.assignments[1]->module == "one");
+  CHECK(c.assignments[2]->module == "two");
+  CHECK(c.classes.at("two") == "Two");
+  CHECK(c.classes.at("zero") == "Zero");
+  CHECK(combine_answers({}, 2).assignments.size() == 2);
+}

@@ -32,8 +32,8 @@ StrategyAnswer parse_strategy_response(const std::string& plugin,
                                        size_t node_count);
 
 // "auto": the first answer that places a node wins (answers in priority
-// order); classes likewise.
-StrategyAnswer combine_answers(const std::vector<StrategyAnswer>& answers,
+// order); classes likewise. The answers are consumed (moved from).
+StrategyAnswer combine_answers(std::vector<StrategyAnswer>&& answers,
                                size_t node_count);
 
 }  // namespace modelexport

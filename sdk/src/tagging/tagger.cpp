@@ -92,8 +92,7 @@ Tagged run_strategies(const Registry& registry, const std::string& strategy,
     fail(MX_ERR_PLUGIN, "strategy 'auto': every strategy failed (see the warnings above)");
   progress.report("tag", "strategies", plugins.size(), plugins.size());
   progress.report("propagate", "", 0, 0);
-  StrategyAnswer combined = combine_answers(answers, view.nodes.size());
-  answers.clear();
+  StrategyAnswer combined = combine_answers(std::move(answers), view.nodes.size());
   // The supplied tree was built (and checked) when the option was read;
   // propagation reads the supplied modules from it.
   ModuleTree tree = options.supplied_tree ? std::move(*options.supplied_tree) : ModuleTree();
