@@ -34,8 +34,7 @@ TEST_CASE("dynamo namespaces: called chain, folded containers, siblings") {
       module("encoder.layer.1", "Layer", true),
       module("encoder.layer.1.dense", "Linear", true),
   };
-  const hierarchy::ModuleIndex index(modules);
-  model::DynamoNamespaces ns(index, modules);
+  model::DynamoNamespaces ns(modules);
 
   CHECK(ns.prefix("encoder.layer.0.dense") == ": Root/encoder: Encoder/layer.0: Layer/dense: Linear/");
   CHECK(ns.prefix("encoder.layer.0.act") == ": Root/encoder: Encoder/layer.0: Layer/act: ReLU/");

@@ -3,31 +3,38 @@
 // that understand dynamo files (Model Explorer's ONNX adapter) group nodes
 // by our hierarchy.
 #pragma once
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "hierarchy/document.hpp"
+#include "model/module_lookup.hpp"
 
 namespace modelexport::model {
 
-// One per save (`index`: a ModuleIndex of the document's `modules`), asked
-// for the nodes in file order: consecutive nodes of one module (the usual
+// One per save (of the document's `modules`), asked for the nodes in file
+// order: consecutive nodes of one module (the usual
 // case: an op lowers to several nodes) share the part the module
 // contributes, and consecutive modules with one parent (a layer's dense
 // and act) share the chain of called modules above them; each is built
-// once for the run of nodes, walking the index's parent positions. Only
+// once for the run of nodes, walking parent positions (model/module_lookup:
+// modules found near the last one, not a hash of every module). Only
 // the last ones are kept: a map of every module's part cost more than it
 // saved on a graph with a module per node or two.
 class DynamoNamespaces {
  public:
-  DynamoNamespaces(const hierarchy::ModuleIndex& index, const std::vector<hierarchy::Module>& modules);
+  explicit DynamoNamespaces(const std::vector<hierarchy::Module>& modules);
   std::string of(const std::string& module_path, const std::string& node_name,
                  const std::string& op_type);
   // The same value appended to `out` (a buffer reused node after node).
   void append(std::string& out, const std::string& module_path, const std::string& node_name,
               const std::string& op_type);
+  // The same value as the pieces it is made of, in order (valid until the
+  // next call): for a writer that sizes it before copying it.
+  std::array<std::string_view, 4> parts(const std::string& module_path, const std::string& node_name,
+                                        const std::string& op_type);
   // The part of `of` before the node's own "name: op_type" (ends in "/", or is
   // empty); valid until the next call.
   const std::string& prefix(const std::string& module_path);
@@ -41,9 +48,8 @@ class DynamoNamespaces {
   };
   void chain_above(size_t position);
 
-  const hierarchy::ModuleIndex& index_;
-  const std::vector<hierarchy::Module>& modules_;  // by index_ position
-  const std::vector<size_t>& parents_;             // index_.parents()
+  const std::vector<hierarchy::Module>& modules_;
+  ModuleLookup lookup_;  // positions in modules_
   std::optional<std::string> last_module_;  // none before the first node
   std::string last_prefix_;                 // "…/" of last_module_
   std::optional<size_t> above_of_;  // parent position above_ is for

@@ -46,10 +46,8 @@ class NodeTagWriter {
 
  private:
   std::vector<const hierarchy::NodeRecord*> records_;
-  hierarchy::ModuleIndex index_;   // the modules namespaces walk through
-  DynamoNamespaces namespaces_;    // reads index_
+  DynamoNamespaces namespaces_;
   TagStorage storage_;
-  std::string namespace_;          // scratch: one node's namespace value
 };
 
 // Rebuilds the document from what the file carries. Per node the order is
