@@ -15,14 +15,15 @@
 namespace modelexport::model {
 
 // One per save (of the document's `modules`), asked for the nodes in file
-// order: consecutive nodes of one module (the usual
-// case: an op lowers to several nodes) share the part the module
-// contributes, and consecutive modules with one parent (a layer's dense
-// and act) share the chain of called modules above them; each is built
-// once for the run of nodes, walking parent positions (model/module_lookup:
-// modules found near the last one, not a hash of every module). Only
-// the last ones are kept: a map of every module's part cost more than it
-// saved on a graph with a module per node or two.
+// order: consecutive nodes of one module (the usual case: an op lowers to
+// several nodes) share the part the module contributes, and modules with
+// one parent (a layer's dense and act) share the chain of called modules
+// above them, kept for the last few parents and continued from a kept
+// ancestor's; each is built once for the run of nodes, walking parent
+// positions (model/module_lookup: modules found near the last one, not a
+// hash of every module). Only the last ones are kept: a map of every
+// module's part cost more than it saved on a graph with a module per node
+// or two.
 class DynamoNamespaces {
  public:
   explicit DynamoNamespaces(const std::vector<hierarchy::Module>& modules);
@@ -40,20 +41,24 @@ class DynamoNamespaces {
   const std::string& prefix(const std::string& module_path);
 
  private:
-  // The chain of called modules above a node's module, and the path of
-  // its last module (the scope the node's module is named relative to).
+  // The chain of called modules down to a module (`of`, a position), and
+  // the path of its last module (the scope a child is named relative to).
   struct Chain {
+    size_t of = ModuleLookup::kNone;
     std::string text;
     std::string_view scope;
   };
-  void chain_above(size_t position);
+  const Chain& chain_above(size_t position);
 
   const std::vector<hierarchy::Module>& modules_;
   ModuleLookup lookup_;  // positions in modules_
   std::optional<std::string> last_module_;  // none before the first node
   std::string last_prefix_;                 // "…/" of last_module_
-  std::optional<size_t> above_of_;  // parent position above_ is for
-  Chain above_;
+  // The last few chains built: nodes of a layer alternate between the
+  // layer's children and the layer itself (two parents), and a new layer's
+  // chain continues its parent's.
+  std::array<Chain, 4> chains_;
+  size_t next_kept_ = 0;
   std::vector<size_t> chain_scratch_;
 };
 
