@@ -91,7 +91,7 @@ const std::string& DynamoNamespaces::prefix(const std::string& module_path) {
 std::array<std::string_view, 4> DynamoNamespaces::parts(const std::string& module_path,
                                                         const std::string& node_name,
                                                         const std::string& op_type) {
-  return {prefix(module_path), node_name, ": ", op_type};
+  return layout(prefix(module_path), node_name, op_type);
 }
 
 void DynamoNamespaces::append(std::string& out, const std::string& module_path,

@@ -32,6 +32,12 @@ class DynamoNamespaces {
   // The same value appended to `out` (a buffer reused node after node).
   void append(std::string& out, const std::string& module_path, const std::string& node_name,
               const std::string& op_type);
+  // A node's value from its module's prefix: prefix, node name, ": ",
+  // op_type (the one place that says so).
+  static std::array<std::string_view, 4> layout(std::string_view prefix, std::string_view node_name,
+                                                std::string_view op_type) {
+    return {prefix, node_name, ": ", op_type};
+  }
   // The same value as the pieces it is made of, in order (valid until the
   // next call): for a writer that sizes it before copying it.
   std::array<std::string_view, 4> parts(const std::string& module_path, const std::string& node_name,

@@ -1,4 +1,6 @@
 #include "model/tag_storage.hpp"
+
+#include <cstring>
 #include "util/json_text.hpp"
 
 #include "hierarchy/document_text.hpp"
@@ -153,30 +155,49 @@ void NodeTagWriter::write_to(size_t position, onnx::NodeProto& node) {
     node.set_doc_string(kDocStringPrefix + dump_text(record_to_json(*record, false)));
 }
 
-bool NodeTagWriter::append_suffix(size_t position, const onnx::NodeProto& node, std::string& out) {
+std::optional<size_t> NodeTagWriter::plan_suffix(size_t position, const onnx::NodeProto& node) {
   // Anything write_to would remove or replace (unknown fields: older
   // entries of ours, foreign ones, others; a doc_string of ours) needs the
   // node rewritten.
-  if (!node.unknown_fields().empty() || has_our_doc_string(node)) return false;
+  if (!node.unknown_fields().empty() || has_our_doc_string(node)) return std::nullopt;
   const hierarchy::NodeRecord* record = records_.at(position);
-  if (record && storage_ == TagStorage::doc_string) return false;
-  if (!record || storage_ != TagStorage::metadata) return true;  // the node as it is
-  // The entries write_to adds, in its order, sized first and written in
-  // one place (a growth check per piece was most of this at 200,000 nodes).
+  if (record && storage_ == TagStorage::doc_string) return std::nullopt;
+  if (!record || storage_ != TagStorage::metadata) return 0;  // the node as it is
+  if (planned_.empty()) planned_.resize(records_.size());
+  Planned& plan = planned_[position];
+  if (last_module_ && *last_module_ == record->module) {
+    plan = planned_[last_position_];
+  } else {
+    const std::string& prefix = namespaces_.prefix(record->module);
+    plan.prefix_begin = prefixes_.size();
+    plan.prefix_size = prefix.size();
+    prefixes_ += prefix;
+  }
+  last_module_ = &record->module;
+  last_position_ = position;
+  // The entries write_to adds, in its order.
+  size_t ns_size = 0;
+  for (std::string_view piece : DynamoNamespaces::layout(std::string_view(), node.name(), node.op_type()))
+    ns_size += piece.size();
+  ns_size += plan.prefix_size;
+  return node_metadata_entry_size(kModuleKey, record->module.size()) +
+         node_metadata_entry_size(kTagKey, record->tag.size()) +
+         node_metadata_entry_size(kEvidenceKey, std::strlen(hierarchy::evidence_name(record->evidence))) +
+         node_metadata_entry_size(kNamespaceKey, ns_size);
+}
+
+void NodeTagWriter::write_suffix(size_t position, const onnx::NodeProto& node, char* out) const {
+  const hierarchy::NodeRecord* record = records_.at(position);
+  if (!record || storage_ != TagStorage::metadata) return;
+  const Planned& plan = planned_.at(position);
   const std::string_view evidence = hierarchy::evidence_name(record->evidence);
-  const auto ns = namespaces_.parts(record->module, node.name(), node.op_type());
+  const auto ns = DynamoNamespaces::layout(
+      std::string_view(prefixes_).substr(plan.prefix_begin, plan.prefix_size), node.name(), node.op_type());
   const size_t ns_size = ns[0].size() + ns[1].size() + ns[2].size() + ns[3].size();
-  const size_t begin = out.size();
-  out.resize(begin + node_metadata_entry_size(kModuleKey, record->module.size()) +
-             node_metadata_entry_size(kTagKey, record->tag.size()) +
-             node_metadata_entry_size(kEvidenceKey, evidence.size()) +
-             node_metadata_entry_size(kNamespaceKey, ns_size));
-  char* at = out.data() + begin;
-  at = write_node_metadata_entry(at, kModuleKey, {record->module}, record->module.size());
-  at = write_node_metadata_entry(at, kTagKey, {record->tag}, record->tag.size());
-  at = write_node_metadata_entry(at, kEvidenceKey, {evidence}, evidence.size());
-  write_node_metadata_entry(at, kNamespaceKey, {ns[0], ns[1], ns[2], ns[3]}, ns_size);
-  return true;
+  out = write_node_metadata_entry(out, kModuleKey, {record->module}, record->module.size());
+  out = write_node_metadata_entry(out, kTagKey, {record->tag}, record->tag.size());
+  out = write_node_metadata_entry(out, kEvidenceKey, {evidence}, evidence.size());
+  write_node_metadata_entry(out, kNamespaceKey, {ns[0], ns[1], ns[2], ns[3]}, ns_size);
 }
 
 void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc,
