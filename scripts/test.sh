@@ -25,7 +25,7 @@ fi
 grep -q '^MODELEXPORT_BUILD_TESTS:BOOL=ON$' "$MX_BUILD_DIR/CMakeCache.txt" 2>/dev/null ||
   mx_die "$MX_BUILD_DIR has no test targets: run scripts/setup.sh --with-tests (MX_SKIP_SETUP=1 skipped it)"
 
-# The sanitizer build (~1.5 GB) and the tests' scratch files (exports,
+# The sanitizer build (~2 GB) and the tests' scratch files (exports,
 # pytest's temporary directories: ~1 GB).
 mx_require_space "$MX_REPO" 3 "the test suite (sanitizer build)"
 mx_require_space "${TMPDIR:-/tmp}" 2 "the test suite (temporary exports)"

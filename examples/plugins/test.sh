@@ -14,7 +14,14 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 model="$repo/examples/tag_and_print_tree/testdata/keras_style.onnx"
-work="${MX_PLUGIN_TEST_DIR:-$(mktemp -d)}"
+# A directory we create (it holds an installed SDK, ~190 MB) is ours to
+# remove; one the caller names is kept for inspection.
+if [[ -n "${MX_PLUGIN_TEST_DIR:-}" ]]; then
+  work="$MX_PLUGIN_TEST_DIR"
+else
+  work="$(mktemp -d)"
+  trap 'rm -rf "$work"' EXIT
+fi
 mkdir -p "$work"
 
 if [[ -n "${MODELEXPORT_BUILD_DIR:-}" ]]; then

@@ -27,7 +27,13 @@ export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export MODELEXPORT_LIBRARY="$libdir/libmodelexport.so"
 python="${MODELEXPORT_PYTHON:-python3}"
 
-out="${MX_EXAMPLES_OUT:-$(mktemp -d)}"
+# A directory we create is ours to remove; one the caller names is kept.
+if [[ -n "${MX_EXAMPLES_OUT:-}" ]]; then
+  out="$MX_EXAMPLES_OUT"
+else
+  out="$(mktemp -d)"
+  trap 'rm -rf "$out"' EXIT
+fi
 mkdir -p "$out"
 langs=(${MX_EXAMPLES_ONLY:-c cpp python rust go csharp})
 declare -A run

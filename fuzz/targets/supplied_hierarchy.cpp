@@ -34,10 +34,7 @@ const Fixture& fixture() {
     Fixture x;
     auto node = [&](const char* op, std::vector<std::string> in, std::vector<std::string> out,
                     const char* module) {
-      std::vector<std::string_view> ins, outs;  // the view's names are views: kept in the view
-      for (auto& name : in) ins.push_back(x.graph.own(std::move(name)));
-      for (auto& name : out) outs.push_back(x.graph.own(std::move(name)));
-      x.graph.nodes.push_back({"", op, std::move(ins), std::move(outs)});
+      x.graph.add_node("", op, in, out);  // the view keeps the names
       x.placed.push_back(module ? std::optional<Assignment>(Assignment{module, "parameter"})
                                 : std::nullopt);
     };

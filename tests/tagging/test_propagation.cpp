@@ -15,16 +15,10 @@ namespace {
 
 // Builds a graph from "name: in1,in2 -> out" style triples.
 // The view's value names are views: its own storage keeps them.
-std::vector<std::string_view> owned_names(GraphView& view, const std::vector<std::string>& names) {
-  std::vector<std::string_view> out;
-  for (const auto& n : names) out.push_back(view.own(n));
-  return out;
-}
-
 struct G {
   GraphView view;
   G& node(const std::string& name, std::vector<std::string> in, std::vector<std::string> out) {
-    view.nodes.push_back({name, "Op", owned_names(view, in), owned_names(view, out)});
+    view.add_node(name, "Op", in, out);
     return *this;
   }
 };
@@ -146,7 +140,7 @@ struct D {
   GraphView view;
   D& node(const std::string& name, const std::string& op, std::vector<std::string> in,
           std::vector<std::string> out) {
-    view.nodes.push_back({name, op, owned_names(view, in), owned_names(view, out)});
+    view.add_node(name, op, in, out);
     return *this;
   }
 };

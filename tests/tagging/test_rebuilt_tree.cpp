@@ -1,6 +1,8 @@
 // Rebuilding the module tree and tags from assigned paths.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "hierarchy/tree_check.hpp"
 #include "tagging/rebuilt_tree.hpp"
 
@@ -109,4 +111,80 @@ TEST_CASE("to_modules: a supplied module whose parent path is no module") {
                     "hierarchy: modules[4].path: required field is missing (module 'c.d' has no parent "
                     "module 'c': every module's parent path must be listed)");
   CHECK_FALSE(tree.plainly_consistent());
+}
+
+namespace {
+
+// New modules (after the first `supplied`) must come out sorted by path,
+// with their children in path order; the tree walk that produces them
+// must agree with a sort of all paths.
+void check_path_order(const std::vector<hierarchy::Module>& modules, size_t supplied) {
+  Paths added;
+  for (size_t i = supplied; i < modules.size(); ++i) added.push_back(modules[i].path);
+  Paths sorted = added;
+  std::sort(sorted.begin(), sorted.end());
+  CHECK(added == sorted);
+  for (size_t i = supplied; i < modules.size(); ++i) {
+    Paths children = modules[i].children;
+    std::sort(children.begin(), children.end());
+    CHECK(modules[i].children == children);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("new modules in path order: digits, and characters that sort before '.'") {
+  const std::vector<Paths> cases = {
+      // '.' sorts first here: the tree walk's order is the sorted order.
+      {"encoder.layer.10.dense", "encoder.layer.2.act", "encoder.layer.1.dense", "encoder.layer.1",
+       "encoder.layer.1.act", "encoder.layer_norm", "decoder.x", "encoder.layerA.b"},
+      // '-' and ',' sort before '.': "a.b-x" comes before "a.b.c" although
+      // "a.b.c" is in the subtree of "a.b", which is before "a.b-x".
+      {"a.b.c", "a.b-x", "a.b", "a.bc.d", "a.b,y.z", "a.b0", "b"},
+      // Bytes compare as unsigned char: "\xc3\xa9" (é) after "z".
+      {"m.\xc3\xa9", "m.z", "m.Z", "m.\xc3\xa9.q", "m.zz"},
+  };
+  for (const auto& paths : cases) {
+    CAPTURE(paths.front());
+    ModuleTree tree;
+    for (const auto& p : paths) tree.add_path(p);
+    const auto modules = tree.take_modules();
+    check_path_order(modules, 0);
+    for (const auto& p : paths) CHECK(entry(modules, p).path == p);
+  }
+}
+
+TEST_CASE("new modules below supplied ones: path order, parents, tags by add_path_tag") {
+  json supplied = {{{"path", ""}, {"class", "Net"}, {"children", {"z"}}},
+                   {{"path", "z"}, {"class", "Block"}, {"tag", "/Net/CustomTag"}},
+                   {{"path", "b"}, {"class", "B"}}};
+  auto tree = ModuleTree::from_entries(supplied);
+  CHECK(tree.add_path_tag("z.x.1") == "/Net/CustomTag/x.1");
+  CHECK(tree.add_path_tag("z.x.1") == tree.tag_of("z.x.1"));
+  CHECK(tree.add_path_tag("b.0") == "/Net/B/0");
+  CHECK(tree.add_path_tag("a") == "/Net/a");
+  CHECK(tree.add_path_tag("z") == "/Net/CustomTag");
+  const auto modules = tree.take_modules();
+  REQUIRE(modules.size() == 7);
+  CHECK(modules[1].path == "z");
+  check_path_order(modules, 3);
+  CHECK(modules[3].path == "a");
+  CHECK(entry(modules, "").children == Paths{"z", "a", "b"});  // listed first, then appended
+  CHECK(entry(modules, "z.x").parent == "z");
+  CHECK(entry(modules, "z").children == Paths{"z.x"});
+  CHECK(entry(modules, "z.x.1").tag == "/Net/CustomTag/x.1");
+}
+
+TEST_CASE("thousands of modules: rows across storage blocks keep their paths and tags") {
+  ModuleTree tree;
+  Paths paths;
+  for (int k = 0; k < 3000; ++k) paths.push_back("encoder.layer." + std::to_string(k) + ".dense");
+  for (const auto& p : paths) CHECK(tree.add_path_tag(p) == "/encoder/layer." + p.substr(14, p.size() - 20) + "/dense");
+  // Looked up again after every block was filled: the index still finds them.
+  CHECK(tree.tag_of("encoder.layer.7.dense") == "/encoder/layer.7/dense");
+  CHECK(tree.contains("encoder.layer.2999"));
+  const auto modules = tree.take_modules();
+  CHECK(modules.size() == 2 * paths.size() + 3);
+  check_path_order(modules, 0);
+  CHECK(entry(modules, "encoder.layer").children.size() == paths.size());
 }

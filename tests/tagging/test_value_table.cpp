@@ -83,7 +83,7 @@ TEST_CASE("values from the interned table: names the view replaced are interned 
   const auto m = chain({{{"x"}, {"v\xFF"}}, {{"x"}, {"v\xFE"}}, {{"v\xFE"}, {"out"}}});
   const GraphView view = graph_view_of(m);
   CHECK_FALSE(view.values_as_in_proto);
-  CHECK(view.nodes[2].inputs[0] == "v\xEF\xBF\xBD");
+  CHECK(view.inputs(2)[0] == "v\xEF\xBF\xBD");
   const GraphValues v = values_of(view, model::intern_values(m.graph()));
   check_same(v, values_of(view));
   CHECK(v.producer[v.inputs[v.input_begin[2]]] == 0);

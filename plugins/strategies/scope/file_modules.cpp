@@ -51,17 +51,40 @@ bool scope_path_of(std::string_view node_name, std::vector<std::string_view>& st
   return true;
 }
 
-bool shows_repeated_calls(const std::vector<std::string_view>& node_names,
-                          const std::vector<std::string_view>& initializer_names) {
+ScopePaths::ScopePaths(const std::vector<std::string_view>& node_names) {
+  of_node.reserve(node_names.size());
   std::vector<std::string_view> steps;
   std::string path;
+  // A path depends only on the name before its last '/' (the op's own
+  // name is no scope).
+  std::string_view previous_scopes;
+  bool first = true;
+  for (std::string_view name : node_names) {
+    const size_t slash = name.rfind('/');
+    const std::string_view scopes = slash == std::string_view::npos ? std::string_view() : name.substr(0, slash);
+    if (!first && slash != std::string_view::npos && scopes == previous_scopes) {
+      of_node.push_back(of_node.back());
+      continue;
+    }
+    first = false;
+    previous_scopes = scopes;
+    of_node.push_back(scope_path_of(name, steps, path) ? text.store(path) : std::string_view());
+  }
+}
+
+bool shows_repeated_calls(const std::vector<std::string_view>& node_names,
+                          const std::vector<std::string_view>& initializer_names) {
+  return shows_repeated_calls(ScopePaths(node_names), initializer_names);
+}
+
+bool shows_repeated_calls(const ScopePaths& paths, const std::vector<std::string_view>& initializer_names) {
   // Visits the paths modules_shown_by_file starts from (each with its
   // ancestors: the '.'-prefixes); `owner` for those of named parameters.
   auto each_path = [&](auto visit) {
     for (std::string_view name : initializer_names)
       if (named_owner(name) && !parent_view(name).empty()) visit(parent_view(name), true);
-    for (std::string_view name : node_names)
-      if (scope_path_of(name, steps, path)) visit(std::string_view(path), false);
+    for (std::string_view path : paths.of_node)
+      if (!path.empty()) visit(path, false);
   };
   // Candidates: paths whose last step looks like a repeated call.
   std::vector<std::string> candidates;

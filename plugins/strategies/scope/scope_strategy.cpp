@@ -28,12 +28,11 @@ struct FileNames {
 
 // Without a supplied tree and without repeated calls, snapping is the
 // identity (file_modules.hpp): a scoped name's module is its scope path.
-mx_strategy::Answer assign_scope_paths(const FileNames& names) {
+mx_strategy::Answer assign_scope_paths(const FileNames& names, const ScopePaths& paths) {
   mx_strategy::Answer answer;
-  std::vector<std::string_view> steps;
-  std::string module;
+  answer.assignments.reserve(names.nodes.size());
   for (size_t i = 0; i < names.nodes.size(); ++i) {
-    if (scope_path_of(names.nodes[i], steps, module)) answer.assignments.push_back({i, module, "scope"});
+    if (!paths.of_node[i].empty()) answer.assignments.push_back({i, std::string(paths.of_node[i]), "scope"});
     // "/Mul": computed by the root module's own forward (BERT's mask).
     else if (is_root_scope_name(names.nodes[i])) answer.assignments.push_back({i, "", "scope"});
   }
@@ -86,7 +85,8 @@ mx_strategy::Answer assign_from_scopes(const mx_strategy::Graph& graph,
   ModulePaths known = module_paths(modules);
   if (known.empty()) {  // the modules the file itself shows
     const FileNames names(graph);
-    if (!shows_repeated_calls(names.nodes, names.initializers)) return assign_scope_paths(names);
+    const ScopePaths paths(names.nodes);
+    if (!shows_repeated_calls(paths, names.initializers)) return assign_scope_paths(names, paths);
     known = modules_shown_by_file(names.nodes, names.initializers);
   }
   const ModuleSnap snap(std::move(known));

@@ -4,6 +4,7 @@
 // version survive a load/save through this one.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -62,6 +63,73 @@ struct NodeRecord {
   std::optional<int64_t> index;  // position of the node in graph.node
 };
 
+struct Document;
+
+// Modules by path in a hash map: the one index every pass uses (a linear
+// scan per lookup made inspecting 100,000 modules take 88 s). Valid while
+// the document's modules are not changed (tags aside).
+class ModuleIndex {
+ public:
+  static constexpr size_t kNone = static_cast<size_t>(-1);
+
+  explicit ModuleIndex(const Document& doc);
+  explicit ModuleIndex(const std::vector<Module>& modules);
+  // Only the modules whose path is in `only` (a walk that needs a few
+  // modules of a million: the index of all of them cost more than it).
+  ModuleIndex(const std::vector<Module>& modules, const std::unordered_set<std::string_view>& only);
+  const Module* find(std::string_view path) const;
+  bool contains(std::string_view path) const { return find(path) != nullptr; }
+  // Distinct paths (fewer than modules when a path repeats: the first wins).
+  size_t size() const { return by_path_.size(); }
+  // Every module is in the table (not an index of `only` some): a module
+  // whose path is P then proves contains(P) without a lookup.
+  bool complete() const { return complete_; }
+  size_t position(const Module& m) const { return static_cast<size_t>(&m - base_); }
+  // Position of each module's parent (parent_of), kNone for the root and
+  // where the parent is no module: computed once, for every pass that walks
+  // towards the root (the consistency checks, tags), instead of a lookup
+  // and a string per step of each walk.
+  const std::vector<size_t>& parents() const;
+  // True when this index was built over `modules` (the same storage and
+  // count): what Document::module_index checks before handing it out.
+  bool covers(const std::vector<Module>& modules) const {
+    return base_ == modules.data() && count_ == modules.size();
+  }
+
+ private:
+  // The modules' storage (a moved vector keeps it).
+  const Module* base_;
+  size_t count_;
+  PathTable by_path_;  // path -> position
+  mutable std::vector<size_t> parents_;
+  mutable bool have_parents_ = false;
+  bool complete_ = true;
+};
+
+// The index model::set_hierarchy built over a document's modules, kept with
+// the document for the passes after it (the save's node tags, dynamo
+// namespaces: each built its own index of every module again). A copy of
+// the document starts without one (an index views the modules it was built
+// over, not the copy's); a move takes it along (a moved vector keeps its
+// storage, and the strings in it stay where they are).
+class KeptModuleIndex {
+ public:
+  KeptModuleIndex() = default;
+  KeptModuleIndex(const KeptModuleIndex&) {}
+  KeptModuleIndex& operator=(const KeptModuleIndex&) {
+    index_.reset();
+    return *this;
+  }
+  KeptModuleIndex(KeptModuleIndex&&) noexcept = default;
+  KeptModuleIndex& operator=(KeptModuleIndex&&) noexcept = default;
+
+  const ModuleIndex* get() const { return index_.get(); }
+  void reset(std::unique_ptr<const ModuleIndex> index = nullptr) { index_ = std::move(index); }
+
+ private:
+  std::unique_ptr<const ModuleIndex> index_;
+};
+
 struct Document {
   Json producer;  // null when absent
   Json model;     // null when absent
@@ -74,38 +142,19 @@ struct Document {
   // model (records carry their position and are in graph order).
   NodeRecord* find_record_at(size_t index);
   const NodeRecord* find_record_at(size_t index) const;
-};
 
-// Modules by path in a hash map: the one index every pass uses (a linear
-// scan per lookup made inspecting 100,000 modules take 88 s). Valid while
-// the document's modules are not changed (tags aside).
-class ModuleIndex {
- public:
-  static constexpr size_t kNone = static_cast<size_t>(-1);
+  // The index of `modules` that model::set_hierarchy built and kept (its
+  // parents() computed, so it is only read from then on: safe for
+  // concurrent readers of a const model), or nullptr when there is none or
+  // `modules` is no longer the vector it indexed (build one). Like every
+  // ModuleIndex it is valid while the modules are not changed (tags aside):
+  // whoever edits the modules of a document in place calls
+  // keep_module_index(nullptr).
+  const ModuleIndex* module_index() const;
+  // Keeps `index`, which must have been built over this document's modules.
+  void keep_module_index(std::unique_ptr<const ModuleIndex> index);
 
-  explicit ModuleIndex(const Document& doc) : ModuleIndex(doc.modules) {}
-  explicit ModuleIndex(const std::vector<Module>& modules);
-  // Only the modules whose path is in `only` (a walk that needs a few
-  // modules of a million: the index of all of them cost more than it).
-  ModuleIndex(const std::vector<Module>& modules, const std::unordered_set<std::string_view>& only);
-  const Module* find(std::string_view path) const;
-  bool contains(std::string_view path) const { return find(path) != nullptr; }
-  // Distinct paths (fewer than modules when a path repeats: the first wins).
-  size_t size() const { return by_path_.size(); }
-  size_t position(const Module& m) const { return static_cast<size_t>(&m - base_); }
-  // Position of each module's parent (parent_of), kNone for the root and
-  // where the parent is no module: computed once, for every pass that walks
-  // towards the root (the consistency checks, tags), instead of a lookup
-  // and a string per step of each walk.
-  const std::vector<size_t>& parents() const;
-
- private:
-  // The modules' storage (a moved vector keeps it).
-  const Module* base_;
-  size_t count_;
-  PathTable by_path_;  // path -> position
-  mutable std::vector<size_t> parents_;
-  mutable bool have_parents_ = false;
+  KeptModuleIndex kept_index;  // through module_index() / keep_module_index()
 };
 
 // The parent a walk to the root follows: the explicit "parent", else the

@@ -33,6 +33,9 @@ std::string display_name(const mx_model& model);
 // missing tags and puts records in graph order.
 // `modules_checked`: the modules passed hierarchy::validate_consistency
 // already (a sidecar, checked when it was read): only the records are.
+// The module index it builds is kept with the document
+// (model.hierarchy.module_index(): later passes read it instead of
+// indexing every module again).
 void set_hierarchy(mx_model& model, hierarchy::Document doc, const std::string& where,
                    bool modules_checked = false);
 

@@ -10,25 +10,17 @@
 // mentions. Keys are views into the graph, which must outlive the table.
 #pragma once
 #include <cstdint>
-#include <functional>
 #include <string_view>
 #include <vector>
 
 #include <onnx/onnx_pb.h>
-#include <tsl/robin_map.h>
+
+#include "model/name_index.hpp"
 
 namespace modelexport::model {
 
-// Names → dense ids. tsl::robin_map: one flat array with the hashes stored,
-// so a probe touches one slot (std::unordered_map's node per entry made
-// most of the lookups cache misses at 200,000 nodes).
-using NameIds = tsl::robin_map<std::string_view, uint32_t, std::hash<std::string_view>,
-                               std::equal_to<std::string_view>,
-                               std::allocator<std::pair<std::string_view, uint32_t>>,
-                               /*StoreHash=*/true>;
-
 struct ValueTable {
-  static constexpr uint32_t kNone = UINT32_MAX;  // "": an omitted optional input or output
+  static constexpr uint32_t kNone = NameIndex::kNone;  // "": an omitted optional input or output
   static constexpr int32_t kDeclared = -1;       // a graph input or initializer
   static constexpr int32_t kUnwritten = -2;      // read, but nothing in this graph writes it
 
@@ -40,16 +32,13 @@ struct ValueTable {
   // Some value has two writers (two nodes, or a node and a declaration);
   // check_graph_structure names the first one.
   bool two_writers = false;
-  NameIds ids;
+  NameIndex ids;  // names → ids (model/name_index.hpp: a small table for 10^5+ names)
 
   size_t size() const { return writer.size(); }
   size_t input_count(size_t node) const { return input_begin[node + 1] - input_begin[node]; }
   size_t output_count(size_t node) const { return output_begin[node + 1] - output_begin[node]; }
   // kNone for a name the graph does not mention.
-  uint32_t find(std::string_view name) const {
-    auto it = ids.find(name);
-    return it == ids.end() ? kNone : it->second;
-  }
+  uint32_t find(std::string_view name) const { return ids.find(name); }
   // Written by a node of the graph or declared by it.
   bool defines(std::string_view name) const {
     const uint32_t id = find(name);

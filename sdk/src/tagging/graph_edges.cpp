@@ -23,16 +23,13 @@ class Interner {
   explicit Interner(size_t expected) { ids_.reserve(expected); }
   uint32_t id(std::string_view name) {
     if (name.empty()) return GraphValues::kNone;
-    return ids_.try_emplace(name, static_cast<uint32_t>(ids_.size())).first->second;
+    return ids_.intern(name).first;
   }
-  uint32_t find(std::string_view name) const {
-    auto it = ids_.find(name);
-    return it == ids_.end() ? GraphValues::kNone : it->second;
-  }
+  uint32_t find(std::string_view name) const { return ids_.find(name); }
   size_t size() const { return ids_.size(); }
 
  private:
-  NameIds ids_;  // views into the graph
+  model::NameIndex ids_;  // views into the graph
 };
 
 // Each value's producer and consumers from the nodes' input and output
@@ -67,8 +64,8 @@ GraphValues values_of(const GraphView& graph) {
   GraphValues v;
   size_t input_slots = 0, output_slots = 0;
   for (const auto& node : graph.nodes) {
-    input_slots += node.inputs.size();
-    output_slots += node.outputs.size();
+    input_slots += node.input_count;
+    output_slots += node.output_count;
   }
   // Values are mostly node outputs, plus the initializers and graph inputs
   // nodes read (a larger guess doubled the flat table for nothing).
@@ -78,14 +75,14 @@ GraphValues values_of(const GraphView& graph) {
   v.output_begin.reserve(n + 1);
   v.outputs.reserve(output_slots);
   RecentNames recent;
-  for (const auto& node : graph.nodes) {
+  for (size_t i = 0; i < n; ++i) {
     v.input_begin.push_back(static_cast<uint32_t>(v.inputs.size()));
-    for (const auto& in : node.inputs) {
+    for (const auto& in : graph.inputs(i)) {
       const uint32_t id = recent.find(in);
       v.inputs.push_back(id != RecentNames::kAbsent ? id : names.id(in));
     }
     v.output_begin.push_back(static_cast<uint32_t>(v.outputs.size()));
-    for (const auto& out : node.outputs) {
+    for (const auto& out : graph.outputs(i)) {
       v.outputs.push_back(names.id(out));
       if (!out.empty()) recent.add(out, v.outputs.back());
     }

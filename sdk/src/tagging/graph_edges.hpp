@@ -11,8 +11,6 @@
 #include <string_view>
 #include <vector>
 
-#include <tsl/robin_map.h>
-
 #include "model/value_table.hpp"
 #include "tagging/graph_topology.hpp"
 
@@ -35,15 +33,6 @@ struct Neighbours {
   }
   size_t size() const { return begin.empty() ? 0 : begin.size() - 1; }
 };
-
-// Names (held elsewhere, not moving) → dense ids. tsl::robin_map (as
-// hierarchy/path_table.hpp): one flat array with the hashes stored, so a
-// probe touches one slot; std::unordered_map's node per entry made most of
-// propagation's time cache misses at 200,000 nodes.
-using NameIds = tsl::robin_map<std::string_view, uint32_t, std::hash<std::string_view>,
-                               std::equal_to<std::string_view>,
-                               std::allocator<std::pair<std::string_view, uint32_t>>,
-                               /*StoreHash=*/true>;
 
 struct Edges {
   Neighbours producers;  // nodes whose outputs a node reads

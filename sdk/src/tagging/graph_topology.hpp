@@ -14,18 +14,33 @@ namespace modelexport {
 struct GraphNode {
   std::string name;
   std::string op_type;
-  // Views into the proto the view was read from (which outlives it), or
-  // into GraphView::owned for names that needed replacing: copying every
-  // value name was a tenth of tagging at 200,000 nodes.
-  std::vector<std::string_view> inputs;   // "" marks an omitted optional input
-  std::vector<std::string_view> outputs;
+  // Its value names in GraphView::values: `input_count` inputs from
+  // `first_value`, then `output_count` outputs (a vector of each per node
+  // was 400,000 allocations at 200,000 nodes).
+  uint32_t first_value = 0, input_count = 0, output_count = 0;
+};
+
+// A node's input or output names.
+struct ValueNames {
+  const std::string_view *b = nullptr, *e = nullptr;
+  const std::string_view* begin() const { return b; }
+  const std::string_view* end() const { return e; }
+  size_t size() const { return static_cast<size_t>(e - b); }
+  bool empty() const { return b == e; }
+  std::string_view operator[](size_t i) const { return b[i]; }
 };
 
 struct GraphView {
   std::vector<GraphNode> nodes;
+  // Every node's input and output names, node after node. Views into the
+  // proto the view was read from (which outlives it), or into `owned` for
+  // names that needed replacing: copying every value name was a tenth of
+  // tagging at 200,000 nodes. "" marks an omitted optional input.
+  std::vector<std::string_view> values;
   // Names of initializers (weights, buffers): a node input that no node
-  // produces is an initializer if listed here, else a graph input.
-  std::vector<std::string> initializers;
+  // produces is an initializer if listed here, else a graph input. Views
+  // like `values` (a view built by hand may list literals).
+  std::vector<std::string_view> initializers;
   // Every node input and output name and every initializer name is the
   // proto's own bytes (none needed replacing): ids interned from the proto
   // (model::ValueTable) are then this view's values too. False for views
@@ -34,9 +49,28 @@ struct GraphView {
   // Storage of value names the proto does not hold as they read here
   // (stable addresses; the view moves but is not copied).
   std::vector<std::unique_ptr<std::string>> owned;
+
+  ValueNames inputs(size_t node) const {
+    const GraphNode& n = nodes[node];
+    const std::string_view* at = values.data() + n.first_value;
+    return {at, at + n.input_count};
+  }
+  ValueNames outputs(size_t node) const {
+    const GraphNode& n = nodes[node];
+    const std::string_view* at = values.data() + n.first_value + n.input_count;
+    return {at, at + n.output_count};
+  }
   std::string_view own(std::string text) {
     owned.push_back(std::make_unique<std::string>(std::move(text)));
     return *owned.back();
+  }
+  // For views built by hand (tests): a node whose value names the view keeps.
+  void add_node(std::string name, std::string op_type, const std::vector<std::string>& inputs,
+                const std::vector<std::string>& outputs) {
+    nodes.push_back(GraphNode{std::move(name), std::move(op_type), static_cast<uint32_t>(values.size()),
+                              static_cast<uint32_t>(inputs.size()), static_cast<uint32_t>(outputs.size())});
+    for (const auto& v : inputs) values.push_back(own(v));
+    for (const auto& v : outputs) values.push_back(own(v));
   }
 };
 

@@ -25,8 +25,9 @@ struct TaggingProvenance {
 // recomputes on every write), built without the JSON. Record i is node i of
 // `graph`, with its index as the extra key "index". Tagging stores it with
 // model::set_hierarchy (tagging/tagger.cpp), which
-// validates it as the public setter would. Consumes the names and
-// assignments (moved into the records) and the tree's modules.
+// validates it as the public setter would. Adds every assignment's module
+// to the tree (its classes must be added already), then consumes the names
+// and assignments (moved into the records) and the tree's modules.
 hierarchy::Document build_document(GraphView&& graph, std::vector<Assignment>&& assignments,
                                    ModuleTree& tree, const TaggingProvenance& provenance);
 

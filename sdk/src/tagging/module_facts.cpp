@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <tuple>
 
 #include "mx/common/aten_op_classes.hpp"
 #include "tagging/strategy_evidence.hpp"
@@ -33,7 +34,7 @@ ModuleFacts::ModuleFacts(const nlohmann::json& supplied, const Assignments& a) {
     for (const auto& m : supplied) {
       if (!m.is_object() || !m.contains("path") || !m.at("path").is_string()) continue;
       const uint32_t id = add(m.at("path").get_ref<const std::string&>());
-      Facts& f = facts_[id];
+      Supplied& f = supplied_for(id);
       // Views into the JSON, which outlives the facts (propagate's argument).
       auto text = [&](const char* key) {
         auto it = m.find(key);
@@ -57,9 +58,12 @@ ModuleFacts::ModuleFacts(const ModuleTree& supplied, const Assignments& a) {
   // Sized once: rehashing a million nodes a dozen times touched each again.
   facts_.reserve(supplied.supplied_count() + 1);
   index_.reserve(supplied.supplied_count() + 1);
+  supplied_.reserve(supplied.supplied_count());
+  uint32_t previous = kNoModule;  // a parent is mostly the module before, or one of its ancestors
   for (size_t i = 0; i < supplied.supplied_count(); ++i) {
     const hierarchy::Module& m = supplied.supplied_module(i);
-    Facts& f = facts_[add(m.path)];
+    previous = add(m.path, previous);
+    Supplied& f = supplied_for(previous);
     f.cls = m.class_name;  // the tree outlives the facts
     f.qualified = m.qualified_class;
     f.parameters = m.parameters;
@@ -77,17 +81,43 @@ ModuleFacts::ModuleFacts(const ModuleTree& supplied, const Assignments& a) {
   decide_from_children();
 }
 
+ModuleFacts::Supplied& ModuleFacts::supplied_for(uint32_t id) {
+  if (facts_[id].supplied == kNoModule) {
+    facts_[id].supplied = static_cast<uint32_t>(supplied_.size());
+    supplied_.emplace_back();
+  }
+  return supplied_[facts_[id].supplied];
+}
+
 void ModuleFacts::add_placed(const Assignments& a) {
-  size_t placed = 0;
-  for (const auto& slot : a) placed += slot.has_value();
-  facts_.reserve(facts_.size() + placed + 1);
-  index_.reserve(facts_.size() + placed + 1);
-  // Consecutive nodes are mostly in the same module: one lookup for a run.
+  // Runs of one module: consecutive nodes are mostly in the same module.
+  size_t runs = 0;
   const std::string* previous = nullptr;
-  uint32_t id = kNoModule;
   for (const auto& slot : a)
     if (slot) {
-      if (!previous || *previous != slot->module) id = add(slot->module);
+      runs += !previous || *previous != slot->module;
+      previous = &slot->module;
+    }
+  // Each run may bring its module and, mostly, a few new ancestors shared
+  // with the next runs. The vector's spare capacity costs no page until
+  // used; the index is sized for about half again as many modules as
+  // runs (the synthetic layer stacks' ratio), so it is not rehashed.
+  facts_.reserve(facts_.size() + 2 * runs + 1);
+  index_.reserve(facts_.size() + runs + runs / 2 + 1);
+  previous = nullptr;
+  uint32_t id = kNoModule;
+  // The index's slots for a module some nodes ahead, and its parent's,
+  // are loaded while the nodes between are added (random slots of a
+  // large table: a cache miss each).
+  constexpr size_t kAhead = 8;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (const auto& slot = a[i]) {
+      if (i + kAhead < a.size() && a[i + kAhead] && a[i + kAhead]->module != slot->module) {
+        const std::string& ahead = a[i + kAhead]->module;
+        index_.prefetch(ahead);
+        index_.prefetch(parent_view(ahead));
+      }
+      if (!previous || *previous != slot->module) id = add(slot->module, id);
       previous = &slot->module;
       Facts& f = facts_[id];
       f.placed = true;
@@ -98,10 +128,11 @@ void ModuleFacts::add_placed(const Assignments& a) {
 void ModuleFacts::decide_from_children() {
   for (Facts& f : facts_) {
     for (uint32_t c = f.first_child; c != kNoModule; c = facts_[c].next_sibling)
-      if (facts_[c].parameters && *facts_[c].parameters == 0) f.parameter_free_child = true;
+      if (const Supplied* s = supplied_of(facts_[c]); s && s->parameters && *s->parameters == 0)
+        f.parameter_free_child = true;
     if (f.path.empty() || f.first_child == kNoModule) continue;
-    if (!f.cls.empty()) {
-      f.container = f.cls == "Sequential" || f.cls == "ModuleList" || f.cls == "ModuleDict";
+    if (const Supplied* s = supplied_of(f); s && !s->cls.empty()) {
+      f.container = s->cls == "Sequential" || s->cls == "ModuleList" || s->cls == "ModuleDict";
       continue;
     }
     f.container = true;
@@ -111,19 +142,25 @@ void ModuleFacts::decide_from_children() {
 }
 
 const ModuleFacts::Facts* ModuleFacts::find(std::string_view path) const {
-  if (last_found_ && last_found_->path == path) return last_found_;
-  auto it = index_.find(path);
-  if (it == index_.end()) return nullptr;
-  return last_found_ = &facts_[it->second];
+  for (const Facts* f : recent_)
+    if (f && f->path == path) return f;
+  const uint32_t id = index_.find(path);
+  if (id == model::NameIndex::kNone) return nullptr;
+  const Facts* f = &facts_[id];
+  recent_[next_recent_] = f;
+  next_recent_ = (next_recent_ + 1) % kRecent;
+  return f;
 }
 
-bool ModuleFacts::leaf_with_parameters(const Facts& f) {
+bool ModuleFacts::leaf_with_parameters(const Facts& f) const {
   if (f.path.empty() || f.first_child != kNoModule) return false;
-  return f.own_parameters ? *f.own_parameters > 0 : f.parameter_evidence;
+  const Supplied* s = supplied_of(f);
+  return s && s->own_parameters ? *s->own_parameters > 0 : f.parameter_evidence;
 }
 
-bool ModuleFacts::builtin(const Facts& f) {
-  return f.qualified.empty() || f.qualified.rfind("torch.nn.", 0) == 0;
+bool ModuleFacts::builtin(const Facts& f) const {
+  const Supplied* s = supplied_of(f);
+  return !s || s->qualified.empty() || s->qualified.rfind("torch.nn.", 0) == 0;
 }
 
 bool ModuleFacts::closed_leaf(std::string_view p) const {
@@ -154,12 +191,14 @@ bool ModuleFacts::is_container(std::string_view p) const {
 bool ModuleFacts::has_parameters(std::string_view p) const {
   const Facts* f = find(p);
   if (!f) return false;
-  return f->own_parameters ? *f->own_parameters > 0 : f->parameter_evidence;
+  const Supplied* s = supplied_of(*f);
+  return s && s->own_parameters ? *s->own_parameters > 0 : f->parameter_evidence;
 }
 
 bool ModuleFacts::parameter_free(std::string_view p) const {
   const Facts* f = find(p);
-  return f && f->parameters && *f->parameters == 0;
+  const Supplied* s = f ? supplied_of(*f) : nullptr;
+  return s && s->parameters && *s->parameters == 0;
 }
 
 bool ModuleFacts::builtin(std::string_view p) const {
@@ -177,19 +216,22 @@ std::vector<std::string_view> ModuleFacts::children(std::string_view p) const {
 
 std::string_view ModuleFacts::class_of(std::string_view p) const {
   const Facts* f = find(p);
-  return f ? f->cls : std::string_view();
+  const Supplied* s = f ? supplied_of(*f) : nullptr;
+  return s ? s->cls : std::string_view();
 }
 
 const Outline* ModuleFacts::outline(std::string_view p) const {
   const Facts* f = find(p);
-  return f ? f->forward.get() : nullptr;
+  const Supplied* s = f ? supplied_of(*f) : nullptr;
+  return s ? s->forward.get() : nullptr;
 }
 
 ModuleFacts::Answer ModuleFacts::can_run(std::string_view p, std::string_view op_type) const {
   const Facts* f = find(p);
-  if (!f || !f->forward) return Answer::unknown;
-  if (f->own_ops->types.count(std::string(op_type))) return Answer::yes;
-  return f->own_ops->any_unknown ? Answer::unknown : Answer::no;
+  const Supplied* s = f ? supplied_of(*f) : nullptr;
+  if (!s || !s->forward) return Answer::unknown;
+  if (s->own_ops->types.count(std::string(op_type))) return Answer::yes;
+  return s->own_ops->any_unknown ? Answer::unknown : Answer::no;
 }
 
 ModuleFacts::Answer ModuleFacts::can_run_before_call(std::string_view p, std::string_view branch,
@@ -302,27 +344,36 @@ ModuleFacts::OwnOps ModuleFacts::own_ops_of(Outline::const_iterator begin,
 
 std::string_view ModuleFacts::stored(std::string_view path) const { return paths_.store(path); }
 
-uint32_t ModuleFacts::add(std::string_view path) {
-  auto it = index_.find(path);
-  if (it != index_.end()) return it->second;
+uint32_t ModuleFacts::ancestor_named(uint32_t near, std::string_view p) const {
+  while (near != kNoModule && facts_[near].path.size() > p.size()) near = facts_[near].parent;
+  return near != kNoModule && facts_[near].path == p ? near : kNoModule;
+}
+
+uint32_t ModuleFacts::add(std::string_view path, uint32_t near) {
+  const auto [id, fresh] = index_.intern(path);
+  if (!fresh) return id;
   // Stored once; its ancestors not seen yet are prefixes of that copy.
   const std::string_view own = stored(path);
-  uint32_t child = kNoModule, id = kNoModule;
-  for (std::string_view p = own;; p = parent_view(p)) {
-    auto [at, added] = index_.try_emplace(p, static_cast<uint32_t>(facts_.size()));
-    const uint32_t here = at->second;
+  index_.repoint(id, own);
+  facts_.emplace_back();
+  facts_.back().path = own;
+  for (uint32_t child = id; !facts_[child].path.empty();) {
+    const std::string_view p = parent_view(facts_[child].path);
+    // An ancestor is often one of `near`'s, known without a lookup.
+    uint32_t here = ancestor_named(near, p);
+    bool added = false;
+    if (here == kNoModule) std::tie(here, added) = index_.intern(p);
     if (added) {
       facts_.emplace_back();
       facts_.back().path = p;
     }
-    if (id == kNoModule) id = here;
-    if (child != kNoModule) {  // `child` was new: append it to `here`'s children
-      Facts& parent = facts_[here];
-      if (parent.last_child == kNoModule) parent.first_child = child;
-      else facts_[parent.last_child].next_sibling = child;
-      parent.last_child = child;
-    }
-    if (!added || p.empty()) break;
+    // `child` is new: append it to `here`'s children.
+    facts_[child].parent = here;
+    Facts& parent = facts_[here];
+    if (parent.last_child == kNoModule) parent.first_child = child;
+    else facts_[parent.last_child].next_sibling = child;
+    parent.last_child = child;
+    if (!added) break;
     child = here;
   }
   return id;

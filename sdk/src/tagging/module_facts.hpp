@@ -17,7 +17,7 @@
 
 #include "mx/common/string_blocks.hpp"
 #include "tagging/assignment.hpp"
-#include "tagging/graph_edges.hpp"  // NameIds
+#include "model/name_index.hpp"
 #include "tagging/rebuilt_tree.hpp"
 
 namespace modelexport {
@@ -100,23 +100,35 @@ class ModuleFacts {
     std::unordered_set<std::string> types;  // ONNX op types the own ops lower to
     bool any_unknown = false;               // an own op the lowering table lacks
   };
+  // What a supplied module adds (class, parameter counts, outline): kept
+  // apart from Facts, which every placed path gets, so the facts of a
+  // graph without a supplied hierarchy stay small (fewer fresh pages to
+  // touch at 150,000 modules).
+  struct Supplied {
+    std::unique_ptr<Outline> forward;
+    std::unique_ptr<OwnOps> own_ops;  // with `forward`
+    std::string_view cls, qualified;  // into the supplied modules
+    std::optional<long long> parameters, own_parameters;
+  };
   // One per module, in a flat vector indexed by a module id (a million
   // modules were a million hash-table nodes, each with strings and a
   // vector of children's paths, allocated and freed one by one).
   struct Facts {
     std::string_view path;  // into paths_ (a parent's path is a prefix of its child's)
-    std::unique_ptr<Outline> forward;
-    std::unique_ptr<OwnOps> own_ops;  // with `forward`
-    std::string_view cls, qualified;  // into the supplied modules
-    std::optional<long long> parameters, own_parameters;
+    uint32_t parent = kNoModule;
     uint32_t first_child = kNoModule, last_child = kNoModule, next_sibling = kNoModule;
+    uint32_t supplied = kNoModule;  // index into supplied_, or none
     bool parameter_evidence = false;
     bool placed = false;     // a strategy placed a node here
     bool container = false;  // is_container, decided once all modules are in
     bool parameter_free_child = false;  // likewise
   };
-  static bool leaf_with_parameters(const Facts& f);
-  static bool builtin(const Facts& f);
+  const Supplied* supplied_of(const Facts& f) const {
+    return f.supplied == kNoModule ? nullptr : &supplied_[f.supplied];
+  }
+  Supplied& supplied_for(uint32_t id);  // created on first use
+  bool leaf_with_parameters(const Facts& f) const;
+  bool builtin(const Facts& f) const;
   static Outline read_outline(const nlohmann::json& steps);
   void add_placed(const Assignments& a);
   void decide_from_children();
@@ -132,19 +144,30 @@ class ModuleFacts {
   static OwnOps own_ops_of(Outline::const_iterator begin, Outline::const_iterator end);
   // A copy of `path` in paths_ (stable: blocks are never moved).
   std::string_view stored(std::string_view path) const;
-  uint32_t add(std::string_view path);
+  // `near`: a module known to the caller (the previous one added), whose
+  // ancestors are checked before the index: consecutive paths share most
+  // of theirs. kNoModule when there is none.
+  uint32_t add(std::string_view path, uint32_t near = kNoModule);
+  // The ancestor-or-self of module `near` whose path is `p`, or kNoModule.
+  uint32_t ancestor_named(uint32_t near, std::string_view p) const;
   const Facts* find(std::string_view path) const;
 
   std::vector<Facts> facts_;
-  NameIds index_;  // path → facts_ id
+  std::vector<Supplied> supplied_;
+  model::NameIndex index_;  // path → facts_ id (in step: every id has its facts)
   // Storage of the paths, in blocks; mutable for owning()'s rare answer
   // outside the tree.
   mutable mx::common::StringBlocks paths_;
   mutable std::unordered_map<std::string, Answer> slice_memo_;
-  // The last module found: the rules ask several questions about one
-  // module in a row (is_leaf, has_parameters, builtin...). Like the memo,
-  // state of one propagation's single thread (a ModuleFacts is not shared).
-  mutable const Facts* last_found_ = nullptr;
+  // The last modules found: the rules ask several questions about one
+  // module in a row (is_leaf, has_parameters, builtin...), alternating
+  // between a node's producer's module, its parent and the module that
+  // owns it. Checked in turn before the index (a lookup is mostly a cache
+  // miss on a random slot), replaced round robin. Like the memo, state of
+  // one propagation's single thread (a ModuleFacts is not shared).
+  static constexpr size_t kRecent = 4;
+  mutable const Facts* recent_[kRecent] = {};
+  mutable size_t next_recent_ = 0;
 };
 
 }  // namespace modelexport

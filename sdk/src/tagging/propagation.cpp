@@ -13,19 +13,22 @@
 #include "tagging/op_classes.hpp"
 
 namespace modelexport {
-using mx::common::common_ancestor;
-using mx::common::parent_path;
+using mx::common::common_ancestor_view;
+using mx::common::parent_view;
 namespace {
 
 using json = nlohmann::json;
 
 // Common module of the placed neighbours, or nothing if none is placed.
-std::optional<std::string> common_module(Neighbours::Span neighbours,
-                                         const Assignments& a) {
-  std::optional<std::string> common;
+// A view into a neighbour's module: placed slots are never reassigned, so
+// it stays valid while the sweep places other nodes (a string per node
+// and neighbour was most of the sweeps' allocations).
+std::optional<std::string_view> common_module(Neighbours::Span neighbours,
+                                              const Assignments& a) {
+  std::optional<std::string_view> common;
   for (size_t n : neighbours) {
     if (!a[n]) continue;
-    common = common ? common_ancestor(*common, a[n]->module) : a[n]->module;
+    common = common ? common_ancestor_view(*common, a[n]->module) : std::string_view(a[n]->module);
   }
   return common;
 }
@@ -35,13 +38,14 @@ std::optional<std::string> common_module(Neighbours::Span neighbours,
 // code can (a rotary embedding's Cos/Sin, read by every layer, computed by
 // the module the root calls for them). Unchanged otherwise (why not an
 // ancestor instead: docs/tagging.md, "Cases behind the rules").
-std::string callee_that_runs(const ModuleFacts& facts, const std::string& op, const std::string& m) {
+// The answer views `m` or an outline's step (both outlive the sweep).
+std::string_view callee_that_runs(const ModuleFacts& facts, std::string_view op, std::string_view m) {
   using Answer = ModuleFacts::Answer;
   const Outline* o = facts.outline(m);
   // Arithmetic is in nearly every module's code: one callee that has an `add`
   // says nothing (a mask + position bias is not a final norm's eps).
   if (!o || is_glue(op) || is_arithmetic(op) || facts.can_run(m, op) != Answer::no) return m;
-  std::string found;
+  std::string_view found;
   for (const Step& s : *o) {
     if (!s.call || s.name == found || facts.closed_leaf(s.name) ||
         facts.can_run(s.name, op) != Answer::yes)
@@ -61,17 +65,18 @@ std::string callee_that_runs(const ModuleFacts& facts, const std::string& op, co
 // calls the embedding; an encoder's own `input_ids.view(...)` stays the
 // encoder's). `m` is kept when an outline is missing, an answer is unknown,
 // or no caller can.
-std::string caller_that_computes(const ModuleFacts& facts, const std::string& op,
-                                 const std::string& m, const std::string& branch) {
+// The answer views `m` (a caller is a prefix of it).
+std::string_view caller_that_computes(const ModuleFacts& facts, std::string_view op,
+                                      std::string_view m, std::string_view branch) {
   using Answer = ModuleFacts::Answer;
-  std::string cur = m, below = branch;
+  std::string_view cur = m, below = branch;
   for (;;) {
     const Answer here = facts.can_run_before_call(cur, below, op);
     if (here == Answer::yes) return cur;
     if (here == Answer::unknown || cur.empty()) return m;
     below = cur;
-    cur = parent_path(cur);
-    while (!cur.empty() && facts.is_container(cur) && !facts.outline(cur)) cur = parent_path(cur);
+    cur = parent_view(cur);
+    while (!cur.empty() && facts.is_container(cur) && !facts.outline(cur)) cur = parent_view(cur);
   }
 }
 
@@ -86,7 +91,7 @@ void sweep_to_fixed_point(const std::vector<size_t>& order, const Neighbours& ne
     for (size_t n : order) {
       if (a[n]) continue;
       if (auto m = common_module(neighbours[n], a)) {
-        a[n] = Assignment{adjust(n, *m), kEvidencePropagated};
+        a[n] = Assignment{std::string(adjust(n, *m)), kEvidencePropagated};
         changed = true;
       }
     }
@@ -104,17 +109,18 @@ std::vector<Assignment> propagate_with(const GraphView& graph, const GraphValues
   std::vector<size_t> reversed(order.rbegin(), order.rend());
   const std::vector<bool> side = side_nodes(graph, values, order);
   place_data_nodes(graph, values, e, side, order, facts, a);
-  sweep_to_fixed_point(reversed, e.consumers, a, [&](size_t n, const std::string& m) {
+  // The adjustments answer views into the facts (owning's answers, their
+  // prefixes, outline steps), which outlive the sweeps.
+  sweep_to_fixed_point(reversed, e.consumers, a, [&](size_t n, std::string_view m) {
     const std::string& op = graph.nodes[n].op_type;
-    const std::string owner(facts.owning(facts.closed_leaf(m) ? parent_path(m) : m));
+    const std::string_view owner = facts.owning(facts.closed_leaf(m) ? parent_view(m) : m);
     if (!side[n]) {
-      const std::string caller = caller_that_computes(facts, op, owner, m);
+      const std::string_view caller = caller_that_computes(facts, op, owner, m);
       if (caller != owner) return caller;
     }
     return callee_that_runs(facts, op, owner);
   });
-  sweep_to_fixed_point(order, e.producers, a,
-                       [&](size_t, const std::string& m) { return std::string(facts.owning(m)); });
+  sweep_to_fixed_point(order, e.producers, a, [&](size_t, std::string_view m) { return facts.owning(m); });
   std::vector<Assignment> out;
   out.reserve(a.size());
   for (auto& slot : a) out.push_back(slot ? std::move(*slot) : Assignment{"", kEvidenceRoot});

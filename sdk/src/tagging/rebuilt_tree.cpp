@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <initializer_list>
 #include <set>
 #include <string_view>
 #include <unordered_set>
@@ -13,19 +14,19 @@
 
 namespace modelexport {
 using mx::common::parent_path;
-using mx::common::last_segment;
 using mx::common::parent_view;
+using mx::common::last_view;
 namespace {
 
 using json = nlohmann::json;
 
-bool is_index(const std::string& segment) {
+bool is_index(std::string_view segment) {
   return !segment.empty() &&
          std::all_of(segment.begin(), segment.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
 // Containers that are only indexed, never called: they add no tag component.
-bool is_pure_container(const std::string& cls) {
+bool is_pure_container(std::string_view cls) {
   return cls == "ModuleList" || cls == "ModuleDict";
 }
 
@@ -88,7 +89,15 @@ ModuleTree::Row& ModuleTree::add_row(hierarchy::Module&& m, bool supplied, bool 
   r.supplied = supplied;
   r.tag_given = tag_given;
   r.tag_done = tag_given;
+  note_path_characters(r.module.path);
   return r;
+}
+
+// Read while the path is at hand (a pass over all paths at the end cost a
+// tenth of take_modules in cache misses).
+void ModuleTree::note_path_characters(std::string_view path) {
+  for (const char c : path)
+    if (static_cast<unsigned char>(c) < static_cast<unsigned char>('.')) below_dot_ = true;
 }
 
 size_t ModuleTree::parent_row(size_t i) const {
@@ -123,17 +132,36 @@ void ModuleTree::add_classes(const std::map<std::string, std::string>& classes) 
   for (const auto& [path, cls] : classes) classes_[path] = cls;
 }
 
-void ModuleTree::add_path(const std::string& path) {
+void ModuleTree::add_path(const std::string& path) { add_path_row(path); }
+
+// Each new row is linked to its parent row as the walk up finds or adds it:
+// tags and the output's children then never look a parent up by its path.
+size_t ModuleTree::add_path_row(std::string_view path) {
   std::string_view p = path;
+  size_t first = kNone, child = kNone;
   for (;;) {
-    if (index_.contains(p)) return;  // its ancestors are there already
-    hierarchy::Module m;
-    m.path = std::string(p);
-    if (!p.empty()) m.parent = std::string(parent_view(p));
-    add_row(std::move(m), false, false);
-    if (p.empty()) return;
+    size_t at = index_.find(p);
+    const bool found = at != kNone;  // then its ancestors are there already
+    if (!found) {
+      // Built in place: a module moved into its row cost as much as the row.
+      Row& r = rows_.emplace_back();
+      r.module.path = std::string(p);
+      at = rows_.size() - 1;
+      index_.insert(r.module.path, at);  // new: not found above
+      note_path_characters(p);
+      if (p.empty()) r.parent_row = kNone;
+      else r.module.parent = std::string(parent_view(p));
+    }
+    if (child != kNone) rows_[child].parent_row = at;
+    if (first == kNone) first = at;
+    if (found || p.empty()) return first;
+    child = at;
     p = parent_view(p);
   }
+}
+
+const std::string& ModuleTree::add_path_tag(const std::string& path) {
+  return row_tag(add_path_row(path));
 }
 
 const std::string& ModuleTree::class_of(const std::string& path) const {
@@ -145,21 +173,32 @@ namespace {
 
 // The tag of a module from its class and its parent's tag and class
 // (docs/tagging.md): what tag_of computes, for rows and for other paths.
-std::string tag_from(const std::string& path, const std::string& cls, const std::string& parent,
-                     std::string parent_tag, const std::string& parent_cls) {
+std::string tag_from(const std::string& path, const std::string& cls, std::string_view parent,
+                     std::string_view parent_tag, const std::string& parent_cls) {
   // An unknown root is "/" so that no tag is ever empty (the hierarchy
   // layer's convention); its children then start from "".
   if (path.empty()) return "/" + cls;
-  const std::string segment = last_segment(path);
-  if (parent_tag == "/") parent_tag.clear();
-  if (is_pure_container(cls)) return parent_tag;
-  if (!cls.empty()) return parent_tag + "/" + cls + (is_index(segment) ? "." + segment : "");
+  const std::string_view segment = last_view(path);
+  if (parent_tag == "/") parent_tag = {};
+  // Each tag is built in one string of its final size (a tag per module:
+  // the parent's copy and the temporaries of chained + were most of it).
+  auto join = [&](std::initializer_list<std::string_view> parts) {
+    size_t size = parent_tag.size();
+    for (const auto& part : parts) size += part.size();
+    std::string out;
+    out.reserve(size);
+    out.append(parent_tag);
+    for (const auto& part : parts) out.append(part);
+    return out;
+  };
+  if (is_pure_container(cls)) return std::string(parent_tag);
+  if (!cls.empty()) return is_index(segment) ? join({"/", cls, ".", segment}) : join({"/", cls});
   // Unknown class: mirror the scoped-name style, "layer.0" for list items.
   if (is_index(segment) && !parent.empty()) {
-    if (parent_cls.empty()) return parent_tag + "." + segment;
-    if (is_pure_container(parent_cls)) return parent_tag + "/" + last_segment(parent) + "." + segment;
+    if (parent_cls.empty()) return join({".", segment});
+    if (is_pure_container(parent_cls)) return join({"/", last_view(parent), ".", segment});
   }
-  return parent_tag + "/" + segment;
+  return join({"/", segment});
 }
 
 }  // namespace
@@ -203,22 +242,55 @@ namespace {
 using PathRows = std::vector<std::pair<std::string_view, size_t>>;
 
 void sort_by_path(PathRows& rows) {
-  std::sort(rows.begin(), rows.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+
+// The same order (std::string_view's: bytes as unsigned char, a prefix
+// first) for short strings, compared in line: sibling segments ("0" ..
+// "49999") are a few bytes, where the library's memcmp call cost more
+// than the comparison.
+bool segment_less(std::string_view a, std::string_view b) {
+  const size_t n = std::min(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[i]);
+  return a.size() < b.size();
+}
+
+void sort_by_segment(PathRows::iterator begin, PathRows::iterator end) {
+  std::sort(begin, end, [](const auto& a, const auto& b) { return segment_less(a.first, b.first); });
 }
 
 }  // namespace
 
-std::vector<size_t> ModuleTree::output_order() const {
-  // Supplied rows are the first ones, in their order; the others sorted.
-  PathRows added;
-  added.reserve(rows_.size() - supplied_);
-  for (size_t i = supplied_; i < rows_.size(); ++i) added.emplace_back(rows_[i].module.path, i);
-  sort_by_path(added);
-  std::vector<size_t> order;
-  order.reserve(rows_.size());
-  for (size_t i = 0; i < supplied_; ++i) order.push_back(i);
-  for (const auto& [path, i] : added) order.push_back(i);
+// Rows grouped by parent row; within a group, siblings share their
+// parent's path, so comparing their last segments compares their paths.
+ModuleTree::Children ModuleTree::children_of_rows() const {
+  const size_t n = rows_.size();
+  std::vector<size_t> parent(n, kNone);
+  Children out;
+  out.begin.assign(n + 1, 0);
+  for (size_t i = 0; i < n; ++i) {
+    if (!rows_[i].module.path.empty()) parent[i] = parent_row(i);
+    if (parent[i] != kNone) ++out.begin[parent[i] + 1];
+  }
+  for (size_t i = 0; i < n; ++i) out.begin[i + 1] += out.begin[i];
+  PathRows kids(out.begin[n]);
+  std::vector<size_t> fill(out.begin.begin(), out.begin.end() - 1);
+  for (size_t i = 0; i < n; ++i)
+    if (parent[i] != kNone) kids[fill[parent[i]]++] = {last_view(rows_[i].module.path), i};
+  // Sorting each sibling group on its short segments is what one sort of
+  // all paths on their long common prefixes cost a sixth of take_modules.
+  for (size_t r = 0; r < n; ++r)
+    if (out.begin[r + 1] - out.begin[r] > 1)
+      sort_by_segment(kids.begin() + static_cast<std::ptrdiff_t>(out.begin[r]),
+                         kids.begin() + static_cast<std::ptrdiff_t>(out.begin[r + 1]));
+  out.rows.resize(kids.size());
+  for (size_t k = 0; k < kids.size(); ++k) out.rows[k] = kids[k].second;
+  return out;
+}
+
+
+std::vector<size_t> ModuleTree::output_order(const Children& children) const {
   // A supplied path whose parent path is no module: that parent would be an
   // entry listing only children, refused as the parser refuses an entry
   // without "path" (at the position it would have among the new modules).
@@ -232,53 +304,75 @@ std::vector<size_t> ModuleTree::output_order() const {
   if (!missing.empty()) {
     const auto first = *std::min_element(missing.begin(), missing.end());
     size_t at = supplied_;
-    for (size_t i = supplied_; i < order.size(); ++i) at += rows_[order[i]].module.path < first.first;
+    for (size_t i = supplied_; i < rows_.size(); ++i) at += rows_[i].module.path < first.first;
     fail(MX_ERR_SCHEMA, "hierarchy: modules[" + std::to_string(at) +
                             "].path: required field is missing (module '" +
                             rows_[first.second].module.path + "' has no parent module '" +
                             std::string(first.first) + "': every module's parent path must be listed)");
   }
+  // Supplied rows are the first ones, in their order; the others sorted.
+  std::vector<size_t> order;
+  order.reserve(rows_.size());
+  for (size_t i = 0; i < supplied_; ++i) order.push_back(i);
+  if (!below_dot_) {
+    // Preorder from the root, siblings in path order: every row is reached
+    // (each added row is linked to its parent, no supplied one lacks its).
+    // It visits paths in sorted order: it puts a module's subtree ("a.b.c")
+    // before its next sibling ("a.b-x"), as sorting does only when '.'
+    // sorts before every character that follows a shared prefix: no path
+    // character below '.' (e.g. '-', ',', '!').
+    std::vector<size_t> stack;
+    if (const size_t root = index_.find(""); root != kNone) stack.push_back(root);
+    while (!stack.empty()) {
+      const size_t r = stack.back();
+      stack.pop_back();
+      if (r >= supplied_) order.push_back(r);
+      for (size_t k = children.begin[r + 1]; k > children.begin[r]; --k) stack.push_back(children.rows[k - 1]);
+    }
+    if (order.size() != rows_.size())
+      fail(MX_ERR_INTERNAL, "module tree: " + std::to_string(rows_.size() - order.size()) +
+                                " modules not reached from the root");
+    return order;
+  }
+  PathRows added;
+  added.reserve(rows_.size() - supplied_);
+  for (size_t i = supplied_; i < rows_.size(); ++i) added.emplace_back(rows_[i].module.path, i);
+  sort_by_path(added);
+  for (const auto& [path, i] : added) order.push_back(i);
   return order;
 }
 
 // Each module is a child of its path's parent: appended there, in path
 // order, unless that parent lists it already.
-ModuleTree::Appended ModuleTree::appended_children(const std::vector<size_t>& order) const {
+ModuleTree::Appended ModuleTree::appended_children(const std::vector<size_t>& order,
+                                                   const Children& children) const {
+  // Only supplied modules list children (add_path's have none yet).
   std::vector<char> listed(rows_.size(), 0);
-  for (const Row& r : rows_)
+  for (size_t k = 0; k < supplied_; ++k) {
+    const Row& r = rows_[k];
     for (const auto& c : r.module.children)
       if (parent_view(c) == r.module.path && !c.empty())
         if (const size_t i = index_.find(c); i != kNone) listed[i] = 1;
-  auto unlisted = [&](size_t i) { return !listed[i] && !rows_[i].module.path.empty(); };
-  // All unlisted rows in path order: the added ones are in path order in
-  // `order` already; the few supplied ones are sorted and merged in.
-  PathRows supplied, added;
-  for (size_t i = 0; i < supplied_; ++i)
-    if (unlisted(i)) supplied.emplace_back(rows_[i].module.path, i);
-  sort_by_path(supplied);
-  added.reserve(order.size() - supplied_);
-  for (size_t k = supplied_; k < order.size(); ++k)
-    if (unlisted(order[k])) added.emplace_back(rows_[order[k]].module.path, order[k]);
-  PathRows all(supplied.size() + added.size());
-  std::merge(supplied.begin(), supplied.end(), added.begin(), added.end(), all.begin(),
-             [](const auto& a, const auto& b) { return a.first < b.first; });
-  // Grouped by the parent's output position, in path order within each.
+  }
   Appended out;
   out.position.resize(rows_.size());
   for (size_t i = 0; i < order.size(); ++i) out.position[order[i]] = i;
   out.begin.assign(order.size() + 1, 0);
-  for (const auto& [path, i] : all) ++out.begin[out.position[parent_row(i)] + 1];
-  for (size_t i = 0; i < order.size(); ++i) out.begin[i + 1] += out.begin[i];
-  out.rows.resize(all.size());
-  std::vector<size_t> fill(out.begin.begin(), out.begin.end() - 1);
-  for (const auto& [path, i] : all) out.rows[fill[out.position[parent_row(i)]]++] = i;
+  out.rows.reserve(children.rows.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    const size_t r = order[i];
+    for (size_t k = children.begin[r]; k < children.begin[r + 1]; ++k)
+      if (!listed[children.rows[k]]) out.rows.push_back(children.rows[k]);
+    out.begin[i + 1] = out.rows.size();
+  }
   return out;
 }
 
 template <typename Take>
 std::vector<hierarchy::Module> ModuleTree::build(bool tags, Take take) const {
-  const std::vector<size_t> order = output_order();
-  const Appended appended = appended_children(order);
+  const Children children = children_of_rows();
+  const std::vector<size_t> order = output_order(children);
+  const Appended appended = appended_children(order, children);
   for (size_t i = 0; i < rows_.size(); ++i) {
     Row& r = rows_[i];
     if (!r.supplied) r.module.class_name = guessed_class(r.module.path);
@@ -288,7 +382,8 @@ std::vector<hierarchy::Module> ModuleTree::build(bool tags, Take take) const {
   out.reserve(order.size());
   for (size_t i = 0; i < order.size(); ++i) {
     Row& r = rows_[order[i]];
-    hierarchy::Module& m = out.emplace_back(take(r));
+    out.push_back(take(r));
+    hierarchy::Module& m = out.back();
     // Without tags, only supplied ones (derived ones may be memoised).
     if (!tags && !r.tag_given) m.tag.clear();
   }
@@ -304,21 +399,22 @@ std::vector<hierarchy::Module> ModuleTree::build(bool tags, Take take) const {
 }
 
 std::vector<hierarchy::Module> ModuleTree::to_modules(bool tags) const {
-  return build(tags, [](const Row& r) { return r.module; });
+  return build(tags, [](const Row& r) -> const hierarchy::Module& { return r.module; });
 }
 
 std::vector<hierarchy::Module> ModuleTree::take_modules() {
-  std::vector<hierarchy::Module> out = build(true, [](Row& r) { return std::move(r.module); });
+  std::vector<hierarchy::Module> out = build(true, [](Row& r) -> hierarchy::Module&& { return std::move(r.module); });
   rows_.clear();
   index_.clear();
   loose_tags_.clear();
   supplied_ = 0;
+  below_dot_ = false;
   return out;
 }
 
 bool ModuleTree::plainly_consistent() const {
-  for (const Row& r : rows_) {
-    const hierarchy::Module& m = r.module;
+  for (size_t i = 0; i < rows_.size(); ++i) {
+    const hierarchy::Module& m = rows_[i].module;
     if (m.path.empty()) {
       if (m.parent) return false;  // a second root, or none
     } else {

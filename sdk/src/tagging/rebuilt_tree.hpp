@@ -3,11 +3,11 @@
 // from a supplied hierarchy first, then from the strategies' "modules"
 // answers; an unknown class is "" (and the tag then uses the path segment).
 #pragma once
-#include <deque>
 #include <map>
 #include <string_view>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -40,6 +40,9 @@ class ModuleTree {
 
   // Adds `path` and all its ancestors.
   void add_path(const std::string& path);
+  // The same, answering tag_of(path) (one lookup for both: tagging adds
+  // every node's module and reads its tag).
+  const std::string& add_path_tag(const std::string& path);
 
   // Class path, e.g. "/BertModel/BertEncoder/BertLayer.0" (docs/tagging.md).
   // Memoised: a tag depends only on the classes and supplied tags, never on
@@ -89,6 +92,8 @@ class ModuleTree {
   size_t parent_row(size_t i) const;
   const Row* row(std::string_view path) const;
   Row& add_row(hierarchy::Module&& m, bool supplied, bool tag_given);
+  size_t add_path_row(std::string_view path);  // the row of `path`
+  void note_path_characters(std::string_view path);
   // Output order (row numbers) and, per output position, the children to
   // append after the listed ones: rows[begin[i] .. begin[i+1]) for output
   // position i (one array, not a vector per module); `position` is each
@@ -96,17 +101,62 @@ class ModuleTree {
   struct Appended {
     std::vector<size_t> begin, rows, position;
   };
-  std::vector<size_t> output_order() const;
-  Appended appended_children(const std::vector<size_t>& order) const;
+  // Each row's children (the rows whose parent row it is) in path order:
+  // rows[begin[r] .. begin[r+1]) for row r.
+  struct Children {
+    std::vector<size_t> begin, rows;
+  };
+  Children children_of_rows() const;
+  std::vector<size_t> output_order(const Children& children) const;
+  Appended appended_children(const std::vector<size_t>& order, const Children& children) const;
   template <typename Take>
   std::vector<hierarchy::Module> build(bool tags, Take take) const;
 
-  // Rows never move (deque): index_ views their paths. Mutable: tags (and
-  // the classes of new modules) are filled in when first needed.
-  mutable std::deque<Row> rows_;
+  // Rows in blocks that never move, so index_ can view their paths. A
+  // std::deque held one row per block (a row is over its 512-byte blocks):
+  // a malloc and a free per module, a fifth of adding and taking them.
+  class RowStore {
+   public:
+    static constexpr size_t kBlock = 1024;
+    RowStore() = default;
+    RowStore(RowStore&& o) noexcept : blocks_(std::move(o.blocks_)), size_(std::exchange(o.size_, 0)) {}
+    RowStore& operator=(RowStore&& o) noexcept {
+      blocks_ = std::move(o.blocks_);
+      size_ = std::exchange(o.size_, 0);
+      return *this;
+    }
+    Row& emplace_back() {
+      if (blocks_.empty() || blocks_.back().size() == kBlock) {
+        blocks_.emplace_back();
+        blocks_.back().reserve(kBlock);  // never grown past: rows stay put
+      }
+      ++size_;
+      return blocks_.back().emplace_back();
+    }
+    void pop_back() {
+      blocks_.back().pop_back();
+      --size_;
+      if (blocks_.back().empty()) blocks_.pop_back();
+    }
+    Row& operator[](size_t i) { return blocks_[i / kBlock][i % kBlock]; }
+    const Row& operator[](size_t i) const { return blocks_[i / kBlock][i % kBlock]; }
+    size_t size() const { return size_; }
+    void clear() {
+      blocks_.clear();
+      size_ = 0;
+    }
+
+   private:
+    std::vector<std::vector<Row>> blocks_;
+    size_t size_ = 0;
+  };
+  // Mutable: tags (and the classes of new modules) are filled in when
+  // first needed.
+  mutable RowStore rows_;
   hierarchy::PathTable index_;
   size_t supplied_ = 0;
   bool unvalidated_ = false;  // built from entries alone: nothing checked
+  bool below_dot_ = false;    // a path has a character that sorts before '.'
   std::unordered_map<std::string, std::string> classes_;  // strategies' classes
   // Tags of paths that are no module (asked for anyway); rows keep theirs.
   mutable std::unordered_map<std::string, std::string> loose_tags_;

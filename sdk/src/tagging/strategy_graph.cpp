@@ -40,25 +40,25 @@ mx_text node_doc_string(const void* g, uint64_t n) {
 }
 
 uint64_t node_input_count(const void* g, uint64_t n) {
-  const auto& nodes = self(g).view().nodes;
-  return in_range(n, nodes.size()) ? nodes[n].inputs.size() : 0;
+  const auto& view = self(g).view();
+  return in_range(n, view.nodes.size()) ? view.nodes[n].input_count : 0;
 }
 
 mx_text node_input(const void* g, uint64_t n, uint64_t i) {
-  const auto& nodes = self(g).view().nodes;
-  if (!in_range(n, nodes.size()) || !in_range(i, nodes[n].inputs.size())) return none();
-  return view_text(nodes[n].inputs[i]);
+  const auto& view = self(g).view();
+  if (!in_range(n, view.nodes.size()) || !in_range(i, view.nodes[n].input_count)) return none();
+  return view_text(view.inputs(n)[i]);
 }
 
 uint64_t node_output_count(const void* g, uint64_t n) {
-  const auto& nodes = self(g).view().nodes;
-  return in_range(n, nodes.size()) ? nodes[n].outputs.size() : 0;
+  const auto& view = self(g).view();
+  return in_range(n, view.nodes.size()) ? view.nodes[n].output_count : 0;
 }
 
 mx_text node_output(const void* g, uint64_t n, uint64_t i) {
-  const auto& nodes = self(g).view().nodes;
-  if (!in_range(n, nodes.size()) || !in_range(i, nodes[n].outputs.size())) return none();
-  return view_text(nodes[n].outputs[i]);
+  const auto& view = self(g).view();
+  if (!in_range(n, view.nodes.size()) || !in_range(i, view.nodes[n].output_count)) return none();
+  return view_text(view.outputs(n)[i]);
 }
 
 uint64_t node_metadata_count(const void* g, uint64_t n) {

@@ -56,7 +56,8 @@ struct Tagged {
   TaggingProvenance provenance;
 };
 
-// Strategies → validated assignments → propagation → module tree.
+// Strategies → validated assignments → propagation → classes of the module
+// tree (build_document adds the modules the nodes are in).
 Tagged run_strategies(const Registry& registry, const std::string& strategy,
                       const onnx::ModelProto& proto, const GraphView& view,
                       model::ValueTable&& values, TagOptions& options, Progress& progress) {
@@ -98,15 +99,6 @@ Tagged run_strategies(const Registry& registry, const std::string& strategy,
   ModuleTree tree = options.supplied_tree ? std::move(*options.supplied_tree) : ModuleTree();
   std::vector<Assignment> assignments = propagate(view, std::move(values), std::move(combined.assignments), tree);
   tree.add_classes(combined.classes);
-  // add_path is idempotent and starts with the tree's own (flat) index
-  // lookup: a set of the modules already added, node-based, cost more than
-  // the lookups it saved. Neighbouring nodes often share their module.
-  const std::string* added = nullptr;
-  for (const auto& a : assignments) {
-    if (added && *added == a.module) continue;
-    tree.add_path(a.module);
-    added = &a.module;
-  }
   if (!options.hierarchy.is_null()) provenance.model = options.hierarchy.value("model", json::object());
   return Tagged{std::move(assignments), std::move(tree), std::move(provenance)};
 }

@@ -152,3 +152,24 @@ TEST_CASE("without a tree, '_N' scopes that are no repeated call keep their path
   // So is a sibling shown only by another node's deeper scope.
   CHECK(mx_scope::shows_repeated_calls({"/relu_1/Relu", "/relu/inner/Relu"}, {}));
 }
+
+// The paths found once per graph: a name whose scopes repeat the previous
+// name's shares its path, and every path is what scope_path_of finds for
+// that name alone (including names without a scope between them).
+TEST_CASE("scope paths: shared with the previous name only when its scopes are the same") {
+  const std::vector<std::string_view> names = {
+      "/encoder/layer.0/dense/MatMul", "/encoder/layer.0/dense/Add", "Constant_3", "/Mul",
+      "/encoder/layer.0/act/Relu",     "/encoder/layer.0/act/X/",    "a/b/C",      "a/b/D",
+      "/bad..scope/Op",                "/bad..scope/Op2",             "/",          "/top/Op"};
+  const mx_scope::ScopePaths paths(names);
+  REQUIRE(paths.of_node.size() == names.size());
+  std::vector<std::string_view> steps;
+  std::string alone;
+  for (size_t i = 0; i < names.size(); ++i) {
+    CAPTURE(names[i]);
+    const bool scoped = mx_scope::scope_path_of(names[i], steps, alone);
+    CHECK(paths.of_node[i] == (scoped ? std::string_view(alone) : std::string_view()));
+  }
+  CHECK(paths.of_node[1].data() == paths.of_node[0].data());  // one copy for the shared scopes
+  CHECK(paths.of_node[5] == "encoder.layer.0.act.X");
+}
