@@ -4,6 +4,8 @@
 // exercises the chain kept for consecutive siblings and its rebuilding.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "hierarchy/document.hpp"
 #include "model/dynamo_namespace.hpp"
 
@@ -34,8 +36,7 @@ TEST_CASE("dynamo namespaces: called chain, folded containers, siblings") {
       module("encoder.layer.1", "Layer", true),
       module("encoder.layer.1.dense", "Linear", true),
   };
-  const hierarchy::ModuleIndex index(modules);
-  model::DynamoNamespaces ns(index, modules);
+  model::DynamoNamespaces ns(modules);
 
   CHECK(ns.prefix("encoder.layer.0.dense") == ": Root/encoder: Encoder/layer.0: Layer/dense: Linear/");
   CHECK(ns.prefix("encoder.layer.0.act") == ": Root/encoder: Encoder/layer.0: Layer/act: ReLU/");
@@ -49,4 +50,75 @@ TEST_CASE("dynamo namespaces: called chain, folded containers, siblings") {
   CHECK(ns.prefix("encoder.layer.0.dense") == ": Root/encoder: Encoder/layer.0: Layer/dense: Linear/");
   CHECK(ns.of("encoder.layer.0.act", "/encoder/layer.0/act/Relu", "Relu") ==
         ": Root/encoder: Encoder/layer.0: Layer/act: ReLU//encoder/layer.0/act/Relu: Relu");
+}
+
+namespace {
+
+// The namespace prefix by its definition, walking parents by path each
+// time: what the kept chains and the module lookup must reproduce.
+std::string reference_prefix(const std::vector<hierarchy::Module>& modules, const std::string& path) {
+  const hierarchy::ModuleIndex index(modules);
+  const hierarchy::Module* m = index.find(path);
+  if (!m) return "";
+  std::vector<const hierarchy::Module*> chain;  // m .. root
+  for (const hierarchy::Module* at = m; at;) {
+    chain.push_back(at);
+    if (at->path.empty()) break;
+    const size_t parent = index.parents()[index.position(*at)];
+    at = parent == hierarchy::ModuleIndex::kNone ? nullptr : &modules[parent];
+  }
+  std::string text, scope;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const hierarchy::Module& c = **it;
+    // The node's own module is always written; an uncalled container above
+    // it is folded into its item's name.
+    if (&c != m && !c.path.empty() && c.executed == false) continue;
+    if (!text.empty()) text += '/';
+    std::string name = c.path;
+    if (!scope.empty() && c.path.size() > scope.size() && c.path.compare(0, scope.size(), scope) == 0 &&
+        c.path[scope.size()] == '.')
+      name = c.path.substr(scope.size() + 1);
+    text += name + ": " + (c.qualified_class.empty() ? c.class_name : c.qualified_class);
+    scope = c.path;
+  }
+  return text + "/";
+}
+
+}  // namespace
+
+TEST_CASE("dynamo namespaces: kept chains give the namespace's definition in any order") {
+  // Path order (the module lookup's neighbour guesses and binary search)
+  // and another order (its index), with uncalled containers at two levels
+  // and a module whose parent is no module.
+  std::vector<hierarchy::Module> modules = {module("", "Root"), module("encoder", "Encoder", true),
+                                            module("encoder.layer", "ModuleList", false)};
+  for (int k = 0; k < 12; ++k) {
+    const std::string layer = "encoder.layer." + std::to_string(k);
+    modules.push_back(module(layer, "Layer", k % 5 != 3));
+    modules.push_back(module(layer + ".blocks", "ModuleList", false));
+    modules.push_back(module(layer + ".blocks.0", "Block", true));
+    modules.push_back(module(layer + ".blocks.0.dense", "Linear", true));
+    modules.push_back(module(layer + ".act", "ReLU", true));
+  }
+  modules.push_back(module("orphan.child", "Lost", true));
+  modules.back().parent = "orphan";
+  std::vector<std::string> asked;
+  for (int k = 0; k < 12; ++k) {  // node order: a layer's modules, back and forth
+    const std::string layer = "encoder.layer." + std::to_string(k);
+    for (const char* sub : {".blocks.0.dense", "", ".act", ".blocks.0", "", ".blocks", ".act"})
+      asked.push_back(layer + sub);
+  }
+  for (const char* other : {"encoder", "", "orphan.child", "encoder.layer", "missing", "encoder.layer.3.act"})
+    asked.push_back(other);
+  for (bool in_path_order : {false, true}) {
+    if (in_path_order)
+      std::sort(modules.begin(), modules.end(),
+                [](const hierarchy::Module& a, const hierarchy::Module& b) { return a.path < b.path; });
+    model::DynamoNamespaces ns(modules);
+    for (const auto& path : asked) {
+      CAPTURE(path);
+      CAPTURE(in_path_order);
+      CHECK(ns.prefix(path) == reference_prefix(modules, path));
+    }
+  }
 }

@@ -145,7 +145,7 @@ void record(Writer& w, const NodeRecord& r) {
 
 std::string modules_text(const std::vector<Module>& list) {
   std::string out;
-  out.reserve(list.size() * 96 + 16);
+  out.reserve(list.size() * 160 + 16);
   Writer w(out, -1);
   modules(w, list);
   return out;

@@ -3,51 +3,68 @@
 // that understand dynamo files (Model Explorer's ONNX adapter) group nodes
 // by our hierarchy.
 #pragma once
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "hierarchy/document.hpp"
+#include "model/module_lookup.hpp"
 
 namespace modelexport::model {
 
-// One per save (`index`: a ModuleIndex of the document's `modules`), asked
-// for the nodes in file order: consecutive nodes of one module (the usual
-// case: an op lowers to several nodes) share the part the module
-// contributes, and consecutive modules with one parent (a layer's dense
-// and act) share the chain of called modules above them; each is built
-// once for the run of nodes, walking the index's parent positions. Only
-// the last ones are kept: a map of every module's part cost more than it
-// saved on a graph with a module per node or two.
+// One per save (of the document's `modules`), asked for the nodes in file
+// order: consecutive nodes of one module (the usual case: an op lowers to
+// several nodes) share the part the module contributes, and modules with
+// one parent (a layer's dense and act) share the chain of called modules
+// above them, kept for the last few parents and continued from a kept
+// ancestor's; each is built once for the run of nodes, walking parent
+// positions (model/module_lookup: modules found near the last one, not a
+// hash of every module). Only the last ones are kept: a map of every
+// module's part cost more than it saved on a graph with a module per node
+// or two.
 class DynamoNamespaces {
  public:
-  DynamoNamespaces(const hierarchy::ModuleIndex& index, const std::vector<hierarchy::Module>& modules);
+  explicit DynamoNamespaces(const std::vector<hierarchy::Module>& modules);
   std::string of(const std::string& module_path, const std::string& node_name,
                  const std::string& op_type);
   // The same value appended to `out` (a buffer reused node after node).
   void append(std::string& out, const std::string& module_path, const std::string& node_name,
               const std::string& op_type);
+  // A node's value from its module's prefix: prefix, node name, ": ",
+  // op_type (the one place that says so).
+  static std::array<std::string_view, 4> layout(std::string_view prefix, std::string_view node_name,
+                                                std::string_view op_type) {
+    return {prefix, node_name, ": ", op_type};
+  }
+  // The same value as the pieces it is made of, in order (valid until the
+  // next call): for a writer that sizes it before copying it.
+  std::array<std::string_view, 4> parts(const std::string& module_path, const std::string& node_name,
+                                        const std::string& op_type);
   // The part of `of` before the node's own "name: op_type" (ends in "/", or is
   // empty); valid until the next call.
   const std::string& prefix(const std::string& module_path);
 
  private:
-  // The chain of called modules above a node's module, and the path of
-  // its last module (the scope the node's module is named relative to).
+  // The chain of called modules down to a module (`of`, a position), and
+  // the path of its last module (the scope a child is named relative to).
   struct Chain {
+    size_t of = ModuleLookup::kNone;
     std::string text;
     std::string_view scope;
   };
-  void chain_above(size_t position);
+  const Chain& chain_above(size_t position);
 
-  const hierarchy::ModuleIndex& index_;
-  const std::vector<hierarchy::Module>& modules_;  // by index_ position
-  const std::vector<size_t>& parents_;             // index_.parents()
+  const std::vector<hierarchy::Module>& modules_;
+  ModuleLookup lookup_;  // positions in modules_
   std::optional<std::string> last_module_;  // none before the first node
   std::string last_prefix_;                 // "…/" of last_module_
-  std::optional<size_t> above_of_;  // parent position above_ is for
-  Chain above_;
+  // The last few chains built: nodes of a layer alternate between the
+  // layer's children and the layer itself (two parents), and a new layer's
+  // chain continues its parent's.
+  std::array<Chain, 4> chains_;
+  size_t next_kept_ = 0;
   std::vector<size_t> chain_scratch_;
 };
 

@@ -40,22 +40,24 @@ MX_FIELD(onnx::SparseTensorProto, values)
 MX_FIELD(onnx::SparseTensorProto, indices)
 #undef MX_FIELD
 
-template <typename Tensor>
-struct Collector {
-  std::vector<Tensor*> out;
+// Every tensor of a model, handed to `visit` (a walk, so that a question
+// about all of them needs no list: has_external_data asks it of every save).
+template <typename Tensor, typename Visit>
+struct Walk {
+  Visit visit;
   int depth = 0;
 
   template <typename Sparse>
   void sparse(Sparse& s) {
-    if (s.has_values()) out.push_back(&values_of(s));
-    if (s.has_indices()) out.push_back(&indices_of(s));
+    if (s.has_values()) visit(&values_of(s));
+    if (s.has_indices()) visit(&indices_of(s));
   }
   template <typename Graph>
   void graph(Graph& g) {
     // Subgraph nesting is bounded by protobuf's recursion limit (100) at
     // parse time; this guard only protects models built in memory.
     if (++depth > 200) fail(MX_ERR_UNSUPPORTED, "subgraphs nested more than 200 deep");
-    for (auto& t : initializer_of(g)) out.push_back(&t);
+    for (auto& t : initializer_of(g)) visit(&t);
     for (auto& s : sparse_initializer_of(g)) sparse(s);
     for (auto& n : node_of(g)) node(n);
     --depth;
@@ -63,8 +65,8 @@ struct Collector {
   template <typename Node>
   void node(Node& n) {
     for (auto& a : attribute_of(n)) {
-      if (a.has_t()) out.push_back(&t_of(a));
-      for (auto& t : tensors_of(a)) out.push_back(&t);
+      if (a.has_t()) visit(&t_of(a));
+      for (auto& t : tensors_of(a)) visit(&t);
       if (a.has_sparse_tensor()) sparse(sparse_tensor_of(a));
       for (auto& s : sparse_tensors_of(a)) sparse(s);
       if (a.has_g()) graph(g_of(a));
@@ -78,6 +80,12 @@ struct Collector {
       for (auto& n : node_of(f)) node(n);
   }
 };
+
+template <typename Tensor, typename Model, typename Visit>
+void walk_tensors(Model& m, Visit visit) {
+  Walk<Tensor, Visit> w{std::move(visit)};
+  w.model(m);
+}
 
 std::string errno_text() { return std::strerror(errno); }
 
@@ -184,15 +192,15 @@ void DataFile::copy_to(uint64_t offset, uint64_t length, StagedWriter& out) cons
 }
 
 std::vector<const TensorProto*> all_tensors(const onnx::ModelProto& proto) {
-  Collector<const TensorProto> c;
-  c.model(proto);
-  return c.out;
+  std::vector<const TensorProto*> out;
+  walk_tensors<const TensorProto>(proto, [&out](const TensorProto* t) { out.push_back(t); });
+  return out;
 }
 
 std::vector<TensorProto*> all_tensors(onnx::ModelProto& proto) {
-  Collector<TensorProto> c;
-  c.model(proto);
-  return c.out;
+  std::vector<TensorProto*> out;
+  walk_tensors<TensorProto>(proto, [&out](TensorProto* t) { out.push_back(t); });
+  return out;
 }
 
 bool is_external(const TensorProto& t) {
@@ -200,9 +208,9 @@ bool is_external(const TensorProto& t) {
 }
 
 bool has_external_data(const onnx::ModelProto& proto) {
-  for (const auto* t : all_tensors(proto))
-    if (is_external(*t)) return true;
-  return false;
+  bool found = false;
+  walk_tensors<const TensorProto>(proto, [&found](const TensorProto* t) { found = found || is_external(*t); });
+  return found;
 }
 
 DataFiles open_external_data(const onnx::ModelProto& proto, const std::string& model_path) {

@@ -1,5 +1,7 @@
 #include "model/node_metadata.hpp"
 
+#include <cstring>
+
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/unknown_field_set.h>
 #include <google/protobuf/wire_format_lite.h>
@@ -40,35 +42,58 @@ void write_node_metadata(onnx::NodeProto& node, const MetadataEntries& entries) 
 namespace {
 
 using google::protobuf::internal::WireFormatLite;
+using google::protobuf::io::CodedOutputStream;
 
-void append_varint(std::string& out, size_t value) {
-  uint8_t buf[10];
-  const uint8_t* end =
-      google::protobuf::io::CodedOutputStream::WriteVarint64ToArray(value, buf);
-  out.append(reinterpret_cast<const char*>(buf), static_cast<size_t>(end - buf));
+char* write_varint(char* at, size_t value) {
+  auto* end = CodedOutputStream::WriteVarint64ToArray(value, reinterpret_cast<uint8_t*>(at));
+  return reinterpret_cast<char*>(end);
 }
 
-void append_string_field(std::string& out, int number, std::string_view value) {
-  append_varint(out, WireFormatLite::MakeTag(number, WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
-  append_varint(out, value.size());
-  out.append(value);
-}
-
-size_t string_field_size(std::string_view value) {
+size_t string_field_size(size_t size) {
   // Tags of fields 1 and 2 take one byte.
-  return 1 + google::protobuf::io::CodedOutputStream::VarintSize64(value.size()) + value.size();
+  return 1 + CodedOutputStream::VarintSize64(size) + size;
+}
+
+constexpr uint32_t kEntryTag =
+    WireFormatLite::MakeTag(kNodeMetadataField, WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+constexpr uint32_t kKeyTag = WireFormatLite::MakeTag(1, WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+constexpr uint32_t kValueTag = WireFormatLite::MakeTag(2, WireFormatLite::WIRETYPE_LENGTH_DELIMITED);
+
+size_t entry_body_size(std::string_view key, size_t value_size) {
+  return string_field_size(key.size()) + string_field_size(value_size);
 }
 
 }  // namespace
 
+// StringStringEntryProto: key = 1, value = 2, both set (proto2: written
+// even when empty, as set_key/set_value mark them present).
+size_t node_metadata_entry_size(std::string_view key, size_t value_size) {
+  const size_t body = entry_body_size(key, value_size);
+  return CodedOutputStream::VarintSize32(kEntryTag) + CodedOutputStream::VarintSize64(body) + body;
+}
+
+char* write_node_metadata_entry(char* at, std::string_view key,
+                                std::initializer_list<std::string_view> value_parts, size_t value_size) {
+  at = write_varint(at, kEntryTag);
+  at = write_varint(at, entry_body_size(key, value_size));
+  at = write_varint(at, kKeyTag);
+  at = write_varint(at, key.size());
+  std::memcpy(at, key.data(), key.size());
+  at += key.size();
+  at = write_varint(at, kValueTag);
+  at = write_varint(at, value_size);
+  for (std::string_view part : value_parts) {
+    if (part.empty()) continue;  // its data() may be null: no memcpy
+    std::memcpy(at, part.data(), part.size());
+    at += part.size();
+  }
+  return at;
+}
+
 void append_node_metadata_entry(std::string& out, std::string_view key, std::string_view value) {
-  // StringStringEntryProto: key = 1, value = 2, both set (proto2: written
-  // even when empty, as set_key/set_value mark them present).
-  append_varint(out, WireFormatLite::MakeTag(kNodeMetadataField,
-                                             WireFormatLite::WIRETYPE_LENGTH_DELIMITED));
-  append_varint(out, string_field_size(key) + string_field_size(value));
-  append_string_field(out, 1, key);
-  append_string_field(out, 2, value);
+  const size_t begin = out.size();
+  out.resize(begin + node_metadata_entry_size(key, value.size()));
+  write_node_metadata_entry(out.data() + begin, key, {value}, value.size());
 }
 
 void set_model_metadata(onnx::ModelProto& proto, const std::string& key, std::string value) {

@@ -3,6 +3,7 @@
 // helpers read and write it there as serialized StringStringEntryProto
 // messages, which is byte-for-byte what a newer onnx would write.
 #pragma once
+#include <initializer_list>
 #include <string_view>
 #include <string>
 #include <utility>
@@ -24,6 +25,12 @@ void write_node_metadata(onnx::NodeProto& node, const MetadataEntries& entries);
 // write_node_metadata's entry produces, for an encoder that writes a node's
 // metadata after its serialized fields without a copy (model/tagged_bytes).
 void append_node_metadata_entry(std::string& out, std::string_view key, std::string_view value);
+// The same entry with its value given in pieces (written one after the
+// other), for a caller that sizes a node's entries first and writes them
+// in one place: its size, then its bytes at `at`; returns their end.
+size_t node_metadata_entry_size(std::string_view key, size_t value_size);
+char* write_node_metadata_entry(char* at, std::string_view key,
+                                std::initializer_list<std::string_view> value_parts, size_t value_size);
 
 // Model-level metadata_props (a real field in 1.12): set or replace a key.
 // (The value is moved in: the module tree's text is megabytes.)

@@ -1,4 +1,6 @@
 #include "model/tag_storage.hpp"
+
+#include <cstring>
 #include "util/json_text.hpp"
 
 #include "hierarchy/document_text.hpp"
@@ -131,24 +133,10 @@ TagStorage tag_storage_from_name(const std::string& name) {
        "tag_storage: '" + name + "' is not one of metadata|doc_string|none");
 }
 
-namespace {
-
-// Namespaces walk from a record's module to the root through its parents:
-// an index of every module (cheaper at 200,000 nodes than collecting the
-// modules the records' paths pass through first), none when no namespace
-// is written.
-hierarchy::ModuleIndex namespace_index(const hierarchy::Document& doc, TagStorage storage) {
-  if (storage == TagStorage::metadata) return hierarchy::ModuleIndex(doc.modules);
-  return hierarchy::ModuleIndex(doc.modules, {});
-}
-
-}  // namespace
-
 NodeTagWriter::NodeTagWriter(const onnx::GraphProto& graph, const hierarchy::Document& doc,
                              TagStorage storage)
     : records_(hierarchy::records_by_position(doc, static_cast<size_t>(graph.node_size()))),
-      index_(namespace_index(doc, storage)),
-      namespaces_(index_, doc.modules),
+      namespaces_(doc.modules),
       storage_(storage) {}
 
 void NodeTagWriter::write_to(size_t position, onnx::NodeProto& node) {
@@ -167,22 +155,49 @@ void NodeTagWriter::write_to(size_t position, onnx::NodeProto& node) {
     node.set_doc_string(kDocStringPrefix + dump_text(record_to_json(*record, false)));
 }
 
-bool NodeTagWriter::append_suffix(size_t position, const onnx::NodeProto& node, std::string& out) {
+std::optional<size_t> NodeTagWriter::plan_suffix(size_t position, const onnx::NodeProto& node) {
   // Anything write_to would remove or replace (unknown fields: older
   // entries of ours, foreign ones, others; a doc_string of ours) needs the
   // node rewritten.
-  if (!node.unknown_fields().empty() || has_our_doc_string(node)) return false;
+  if (!node.unknown_fields().empty() || has_our_doc_string(node)) return std::nullopt;
   const hierarchy::NodeRecord* record = records_.at(position);
-  if (record && storage_ == TagStorage::doc_string) return false;
-  if (!record || storage_ != TagStorage::metadata) return true;  // the node as it is
+  if (record && storage_ == TagStorage::doc_string) return std::nullopt;
+  if (!record || storage_ != TagStorage::metadata) return 0;  // the node as it is
+  if (planned_.empty()) planned_.resize(records_.size());
+  Planned& plan = planned_[position];
+  if (last_module_ && *last_module_ == record->module) {
+    plan = planned_[last_position_];
+  } else {
+    const std::string& prefix = namespaces_.prefix(record->module);
+    plan.prefix_begin = prefixes_.size();
+    plan.prefix_size = prefix.size();
+    prefixes_ += prefix;
+  }
+  last_module_ = &record->module;
+  last_position_ = position;
   // The entries write_to adds, in its order.
-  append_node_metadata_entry(out, kModuleKey, record->module);
-  append_node_metadata_entry(out, kTagKey, record->tag);
-  append_node_metadata_entry(out, kEvidenceKey, hierarchy::evidence_name(record->evidence));
-  namespace_.clear();
-  namespaces_.append(namespace_, record->module, node.name(), node.op_type());
-  append_node_metadata_entry(out, kNamespaceKey, namespace_);
-  return true;
+  size_t ns_size = 0;
+  for (std::string_view piece : DynamoNamespaces::layout(std::string_view(), node.name(), node.op_type()))
+    ns_size += piece.size();
+  ns_size += plan.prefix_size;
+  return node_metadata_entry_size(kModuleKey, record->module.size()) +
+         node_metadata_entry_size(kTagKey, record->tag.size()) +
+         node_metadata_entry_size(kEvidenceKey, std::strlen(hierarchy::evidence_name(record->evidence))) +
+         node_metadata_entry_size(kNamespaceKey, ns_size);
+}
+
+void NodeTagWriter::write_suffix(size_t position, const onnx::NodeProto& node, char* out) const {
+  const hierarchy::NodeRecord* record = records_.at(position);
+  if (!record || storage_ != TagStorage::metadata) return;
+  const Planned& plan = planned_.at(position);
+  const std::string_view evidence = hierarchy::evidence_name(record->evidence);
+  const auto ns = DynamoNamespaces::layout(
+      std::string_view(prefixes_).substr(plan.prefix_begin, plan.prefix_size), node.name(), node.op_type());
+  const size_t ns_size = ns[0].size() + ns[1].size() + ns[2].size() + ns[3].size();
+  out = write_node_metadata_entry(out, kModuleKey, {record->module}, record->module.size());
+  out = write_node_metadata_entry(out, kTagKey, {record->tag}, record->tag.size());
+  out = write_node_metadata_entry(out, kEvidenceKey, {evidence}, evidence.size());
+  write_node_metadata_entry(out, kNamespaceKey, {ns[0], ns[1], ns[2], ns[3]}, ns_size);
 }
 
 void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc,

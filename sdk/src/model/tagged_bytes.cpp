@@ -51,11 +51,11 @@ void write_length_delimited_header(CodedOutputStream& out, int number, size_t bo
 }
 
 // One node as it goes into the graph's bytes: the serialized fields of the
-// original (or of a tagged copy), then the metadata entries it gains.
+// original (or of a tagged copy), then the metadata entries it gains
+// (NodeTagWriter::write_suffix, written straight into the output).
 struct NodeBytes {
   const onnx::NodeProto* fields;
   size_t fields_size;
-  size_t suffix_begin;
   size_t suffix_size;
 };
 
@@ -71,30 +71,27 @@ class TaggedGraph {
   void write_nodes(CodedOutputStream& out) const;
 
   const onnx::GraphProto& graph_;
+  const NodeTagWriter& writer_;
   std::vector<const FieldDescriptor*> fields_;  // set ones (and node), in order
   std::vector<NodeBytes> nodes_;
-  std::string suffixes_;  // every node's entries, back to back
   size_t size_ = 0;
 };
 
 TaggedGraph::TaggedGraph(const onnx::GraphProto& graph, NodeTagWriter& writer, Arena& arena)
-    : graph_(graph) {
+    : graph_(graph), writer_(writer) {
   nodes_.reserve(static_cast<size_t>(graph.node_size()));
-  // Four entries of a few dozen bytes per node is typical; reserving
-  // generously only maps pages (they are touched as written), while
-  // growing by doubling copied the whole buffer again and again.
-  suffixes_.reserve(static_cast<size_t>(graph.node_size()) * 256);
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto& node = graph.node(i);
-    const size_t begin = suffixes_.size();
     const onnx::NodeProto* fields = &node;
-    if (!writer.append_suffix(static_cast<size_t>(i), node, suffixes_)) {
+    std::optional<size_t> suffix = writer.plan_suffix(static_cast<size_t>(i), node);
+    if (!suffix) {
       auto* copy = Arena::CreateMessage<onnx::NodeProto>(&arena);
       copy->CopyFrom(node);
       writer.write_to(static_cast<size_t>(i), *copy);
       fields = copy;
+      suffix = 0;
     }
-    const NodeBytes bytes{fields, fields->ByteSizeLong(), begin, suffixes_.size() - begin};
+    const NodeBytes bytes{fields, fields->ByteSizeLong(), *suffix};
     size_ += length_delimited_size(onnx::GraphProto::kNodeFieldNumber, bytes.fields_size + bytes.suffix_size);
     nodes_.push_back(bytes);
   }
@@ -110,10 +107,21 @@ TaggedGraph::TaggedGraph(const onnx::GraphProto& graph, NodeTagWriter& writer, A
 }
 
 void TaggedGraph::write_nodes(CodedOutputStream& out) const {
-  for (const NodeBytes& n : nodes_) {
+  std::string scratch;  // for entries the stream cannot take in one piece
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    const NodeBytes& n = nodes_[i];
     write_length_delimited_header(out, onnx::GraphProto::kNodeFieldNumber, n.fields_size + n.suffix_size);
     n.fields->SerializeWithCachedSizes(&out);
-    out.WriteRaw(suffixes_.data() + n.suffix_begin, static_cast<int>(n.suffix_size));
+    if (n.suffix_size == 0) continue;
+    const onnx::NodeProto& node = graph_.node(static_cast<int>(i));
+    const int size = static_cast<int>(n.suffix_size);
+    if (uint8_t* at = out.GetDirectBufferForNBytesAndAdvance(size)) {
+      writer_.write_suffix(i, node, reinterpret_cast<char*>(at));
+    } else {
+      scratch.resize(n.suffix_size);
+      writer_.write_suffix(i, node, scratch.data());
+      out.WriteRaw(scratch.data(), size);
+    }
   }
 }
 
