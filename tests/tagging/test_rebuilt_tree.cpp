@@ -2,7 +2,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <random>
 
+#include <mx/common/module_path.hpp>
+
+#include "hierarchy/parse.hpp"
 #include "hierarchy/tree_check.hpp"
 #include "tagging/rebuilt_tree.hpp"
 
@@ -187,4 +191,42 @@ TEST_CASE("thousands of modules: rows across storage blocks keep their paths and
   CHECK(modules.size() == 2 * paths.size() + 3);
   check_path_order(modules, 0);
   CHECK(entry(modules, "encoder.layer").children.size() == paths.size());
+}
+
+// The tagger attaches a tree it built from the strategies' paths alone
+// without hierarchy::validate_consistency (tagging/tagger.cpp): this is the
+// promise that lets it. Random valid paths (characters sorting before and
+// after '.', digits, bytes above 0x7f, shared prefixes), added in random
+// order: the tree taken must pass the full checks.
+TEST_CASE("a tree built from checked paths alone passes validate_consistency") {
+  std::mt19937 rng(20261125);
+  const std::vector<std::string> pieces = {"a", "b", "layer", "0", "1", "10", "2", "x-y", "p,q", "_z",
+                                           "A", "\xc3\xa9", "m!", "k+1", "Z9"};
+  auto segment = [&] {
+    std::string s = pieces[rng() % pieces.size()];
+    if (rng() % 4 == 0) s += pieces[rng() % pieces.size()];
+    return s;
+  };
+  for (int round = 0; round < 200; ++round) {
+    CAPTURE(round);
+    ModuleTree tree;
+    Paths paths;
+    const int count = 1 + static_cast<int>(rng() % 60);
+    for (int k = 0; k < count; ++k) {
+      // Half extend an earlier path (deep, shared prefixes), half are new.
+      std::string p = !paths.empty() && rng() % 2 ? paths[rng() % paths.size()] + "." : std::string();
+      p += segment();
+      for (int depth = static_cast<int>(rng() % 3); depth > 0; --depth) p += "." + segment();
+      REQUIRE(mx::common::is_valid_module_path(p));
+      paths.push_back(p);
+    }
+    for (const auto& p : paths) {
+      if (rng() % 2) tree.add_path(p);
+      else (void)tree.add_path_tag(p);
+    }
+    hierarchy::Document doc;
+    doc.modules = tree.take_modules();
+    CHECK_NOTHROW(hierarchy::validate_consistency(doc, "tree"));
+    for (const auto& p : paths) CHECK(entry(doc.modules, p).path == p);
+  }
 }

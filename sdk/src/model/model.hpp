@@ -32,7 +32,9 @@ std::string display_name(const mx_model& model);
 // `where`); sets each record's index to its node's position, derives
 // missing tags and puts records in graph order.
 // `modules_checked`: the modules passed hierarchy::validate_consistency
-// already (a sidecar, checked when it was read): only the records are.
+// already (a sidecar, checked when it was read), or are consistent by
+// construction (a tree the tagger built from checked paths alone): only
+// the records are checked.
 // The module index it builds is kept with the document
 // (model.hierarchy.module_index(): later passes read it instead of
 // indexing every module again).

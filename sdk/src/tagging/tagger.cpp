@@ -121,10 +121,17 @@ void tag_model(const Registry& registry, const std::string& strategy, mx_model* 
   model::ValueTable values = model::intern_values(proto.graph());
   model::check_graph_structure(proto, values, model::display_name(*model));
   GraphView view = graph_view_of(proto);
+  // A tree built from the strategies' paths alone is consistent by
+  // construction (ModuleTree adds every ancestor of a checked path, lists
+  // each path once with its parent and children: tests/tagging's
+  // test_rebuilt_tree holds it to hierarchy::validate_consistency on random
+  // paths), so set_hierarchy checks only the records; a supplied tree was
+  // not necessarily checked whole when it was read, and is checked again.
+  const bool tree_by_construction = !options.supplied_tree;
   Tagged t = run_strategies(registry, strategy, proto, view, std::move(values), options, progress);
   hierarchy::Document doc =
       build_document(std::move(view), std::move(t.assignments), t.tree, t.provenance);
-  modelexport::model::set_hierarchy(*model, std::move(doc), "hierarchy");
+  modelexport::model::set_hierarchy(*model, std::move(doc), "hierarchy", tree_by_construction);
 }
 
 }  // namespace modelexport
