@@ -7,9 +7,10 @@
 #include <string_view>
 #include <string>
 #include <unordered_map>
-#include <utility>
 #include <vector>
 
+#include <boost/container/deque.hpp>
+#include <boost/container/options.hpp>
 #include <nlohmann/json.hpp>
 
 #include "hierarchy/document.hpp"
@@ -112,44 +113,12 @@ class ModuleTree {
   template <typename Take>
   std::vector<hierarchy::Module> build(bool tags, Take take) const;
 
-  // Rows in blocks that never move, so index_ can view their paths. A
-  // std::deque held one row per block (a row is over its 512-byte blocks):
-  // a malloc and a free per module, a fifth of adding and taking them.
-  class RowStore {
-   public:
-    static constexpr size_t kBlock = 1024;
-    RowStore() = default;
-    RowStore(RowStore&& o) noexcept : blocks_(std::move(o.blocks_)), size_(std::exchange(o.size_, 0)) {}
-    RowStore& operator=(RowStore&& o) noexcept {
-      blocks_ = std::move(o.blocks_);
-      size_ = std::exchange(o.size_, 0);
-      return *this;
-    }
-    Row& emplace_back() {
-      if (blocks_.empty() || blocks_.back().size() == kBlock) {
-        blocks_.emplace_back();
-        blocks_.back().reserve(kBlock);  // never grown past: rows stay put
-      }
-      ++size_;
-      return blocks_.back().emplace_back();
-    }
-    void pop_back() {
-      blocks_.back().pop_back();
-      --size_;
-      if (blocks_.back().empty()) blocks_.pop_back();
-    }
-    Row& operator[](size_t i) { return blocks_[i / kBlock][i % kBlock]; }
-    const Row& operator[](size_t i) const { return blocks_[i / kBlock][i % kBlock]; }
-    size_t size() const { return size_; }
-    void clear() {
-      blocks_.clear();
-      size_ = 0;
-    }
-
-   private:
-    std::vector<std::vector<Row>> blocks_;
-    size_t size_ = 0;
-  };
+  // Rows in blocks that never move (a deque), so index_ can view their
+  // paths. std::deque's blocks are 512 bytes, less than one row: a malloc
+  // and a free per module, a fifth of adding and taking them; Boost's
+  // deque takes the block size as an option.
+  using RowStore = boost::container::deque<
+      Row, void, boost::container::deque_options_t<boost::container::block_size<1024u>>>;
   // Mutable: tags (and the classes of new modules) are filled in when
   // first needed.
   mutable RowStore rows_;
