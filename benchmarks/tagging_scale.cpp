@@ -100,6 +100,37 @@
 // serializing the 89 MB output is 0.10-0.16 s) needs records and modules
 // that refer to interned paths and tags instead of owning strings, through
 // tagging, the document and the save.
+//
+// Issue 14, fourth round (2026-11-25, evening; quiet machine; dbf4ea4,
+// the third round's end, and f7bc903 alternately, three invocations each,
+// LD_LIBRARY_PATH switching the library): before: run 1 = 14.3-15.0x the
+// floor (load 0.08 + tag 0.83-0.85 + save 0.38-0.39 s), best of 3 =
+// 0.99-1.04 s = 14.0-14.4x; after: run 1 = 8.9-9.5x (load 0.08 + tag
+// 0.52 + save 0.20-0.23 s), best of 3 = 0.574-0.581 s = 7.9-8.1x; against
+// floor2 5.6-5.9x (was 8.4-8.5x). The JSON request is now 3.6-4.0x the
+// reader's tag. Outputs byte-identical (--write, cmp). What changed: the
+// module tree links rows to their parent as paths are added and orders
+// its output by sibling groups (no sort of every path), build_document
+// adds a node's module and reads its tag in one lookup; set_hierarchy's
+// checks compare neighbouring paths in a tree listed in path order
+// instead of hashing (benchmarks/set_hierarchy_scale.cpp: 121-125 ms ->
+// 64-68 ms), and a tree the tagger built from checked paths alone skips
+// validate_consistency (consistent by construction; a randomized test
+// holds it to the checks); value names and module paths are interned in
+// model/name_index (8-byte slots, prefetched), the graph view keeps its
+// names in one flat array of views; strategies' answers are moved, not
+// copied; the save finds modules near the last one or by binary search
+// (model/module_lookup) instead of indexing them all, keeps the last
+// namespace chains, writes each node's entries straight into the output.
+// The difference between run 1 and later runs (tag 0.52 vs 0.36 s) is the
+// fresh process touching its memory for the first time (page faults; the
+// malloc thresholds do not change it; transparent huge pages do, but
+// only sometimes, and the first madvised allocation can stall on
+// compaction). What remains of the tag phase: building the document
+// (~30%: moving 150,000 modules of ~300 bytes into the document, a tag
+// string per record), propagation (~15%), interning the value names
+// (~12%), the strategy (~12%), the graph view (~11%), set_hierarchy
+// (~11%), the structure check (~6%) (perf, run 1).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
