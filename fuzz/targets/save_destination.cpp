@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -30,6 +31,14 @@ const fs::path& scratch() {
   static const fs::path dir = [] {
     std::string tmpl = (fs::temp_directory_path() / "mx_fuzz_save_XXXXXX").string();
     if (!::mkdtemp(tmpl.data())) mxfuzz::finding("setup", "mkdtemp failed");
+    // Removed at exit (each run left one in /tmp). A copy of the path: the
+    // handler runs after this function's static is destroyed.
+    static std::string made;
+    made = tmpl;
+    std::atexit([] {
+      std::error_code ec;
+      fs::remove_all(made, ec);
+    });
     ::signal(SIGXFSZ, SIG_IGN);  // over RLIMIT_FSIZE, write() fails with EFBIG
     return fs::path(tmpl);
   }();

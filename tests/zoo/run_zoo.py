@@ -33,6 +33,7 @@ import argparse
 import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -347,6 +348,8 @@ def main():
         r = run_model(n, models[n], a.fixtures, cli, plugin_dir, outdir, a.timeout)
         rows.append(r)
         print("  ".join(c.ljust(w) for c, w in zip(cells(r), widths + [0])), flush=True)
+    if not a.keep:  # the per-model files went after each model; the directory is ours too
+        shutil.rmtree(outdir, ignore_errors=True)
     line = summary(rows)
     print(line)
     if a.markdown:

@@ -67,7 +67,9 @@ fn errors_carry_code_and_sdk_message() {
     assert!(!e.message.is_empty());
 
     let m = Model::load_file(fixture("tiny.onnx")).unwrap();
-    let e = m.save_file(tmpdir("err").join("x.onnx"), &SaveOptions::new().extra("no_such_option", 1)).unwrap_err();
+    let dir = tmpdir("err");
+    let e = m.save_file(dir.join("x.onnx"), &SaveOptions::new().extra("no_such_option", 1)).unwrap_err();
+    std::fs::remove_dir_all(&dir).ok();
     assert_eq!(e.code, Code::InvalidArgument, "{e}");
     assert!(e.message.contains("no_such_option"), "{}", e.message);
 }
