@@ -80,12 +80,7 @@ const std::vector<size_t>& ModuleIndex::parents() const {
   for (size_t i = 0; i < count_; ++i) {
     const Module& m = base_[i];
     if (m.path.empty()) continue;  // the root ends every walk
-    // parent_of without the string: the explicit parent, else the prefix.
-    std::string_view parent = m.parent ? std::string_view(*m.parent) : std::string_view(m.path);
-    if (!m.parent) {
-      const size_t dot = parent.rfind('.');
-      parent = dot == std::string_view::npos ? std::string_view() : parent.substr(0, dot);
-    }
+    const std::string_view parent = parent_view(m);
     size_t found = kNone;
     if (all_distinct) {
       size_t c = i == 0 ? kNone : i - 1;
@@ -114,8 +109,10 @@ Json record_to_json(const NodeRecord& record, bool with_name) {
   return j;
 }
 
-std::string parent_of(const Module& m) {
-  return m.parent ? *m.parent : mx::common::parent_path(m.path);
+std::string parent_of(const Module& m) { return std::string(parent_view(m)); }
+
+std::string_view parent_view(const Module& m) {
+  return m.parent ? std::string_view(*m.parent) : mx::common::parent_view(m.path);
 }
 
 }  // namespace modelexport::hierarchy

@@ -160,6 +160,8 @@ struct Document {
 // The parent a walk to the root follows: the explicit "parent", else the
 // path's prefix (tags, dynamo namespaces, the cycle check).
 std::string parent_of(const Module& m);
+// The same as a view into `m` (loops over every module: no string each).
+std::string_view parent_view(const Module& m);
 
 // Record of each top-level node by position: `size` slots, nullptr where
 // the node has no record. Records without a valid index are left out.

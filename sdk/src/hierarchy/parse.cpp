@@ -178,12 +178,6 @@ bool is_child_path(const std::string& path, const std::string& parent) {
   return path != parent && is_ancestor_or_self(parent, path);
 }
 
-std::string_view parent_for_walk(const Module& m) {
-  if (m.parent) return *m.parent;
-  auto dot = m.path.rfind('.');
-  return dot == std::string::npos ? std::string_view() : std::string_view(m.path).substr(0, dot);
-}
-
 // Every walk to the root ends (at the root, or at a parent that is no
 // module): a module cannot be its own ancestor.
 void check_parent_chains(const Document& doc, const std::vector<size_t>& parents,

@@ -41,7 +41,7 @@ std::string derive_tag_with(const ModuleIndex& index, const std::string& path,
   for (const Module* m = index.find(path); m; ) {
     chain.push_back(m);
     if (m->path.empty()) break;
-    m = index.find(parent_of(*m));
+    m = index.find(parent_view(*m));
   }
   std::string tag;
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {

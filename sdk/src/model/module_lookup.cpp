@@ -53,13 +53,7 @@ size_t ModuleLookup::find(std::string_view path) {
 size_t ModuleLookup::parent_of(size_t position) {
   const hierarchy::Module& m = modules_[position];
   if (m.path.empty()) return kNone;  // the root ends every walk
-  // ModuleIndex::parents(): the explicit parent, else the path's prefix.
-  std::string_view parent = m.parent ? std::string_view(*m.parent) : std::string_view(m.path);
-  if (!m.parent) {
-    const size_t dot = parent.rfind('.');
-    parent = dot == std::string_view::npos ? std::string_view() : parent.substr(0, dot);
-  }
-  return find(parent);
+  return find(hierarchy::parent_view(m));  // what ModuleIndex::parents() looks up
 }
 
 size_t ModuleLookup::parent(size_t position) {
