@@ -6,7 +6,6 @@
 #include <optional>
 #include <string_view>
 #include <cstdint>
-#include <cstring>
 
 #include "hierarchy/parse.hpp"
 #include "hierarchy/tags.hpp"
@@ -34,19 +33,6 @@ void sort_in_graph_order(hierarchy::Document& doc) {
   in_order.reserve(n);
   for (size_t i : order) in_order.push_back(std::move(doc.nodes[i]));
   doc.nodes = std::move(in_order);
-}
-
-// True when every byte of `s` is below 0x80 (eight bytes per step).
-bool is_ascii(std::string_view s) {
-  size_t i = 0;
-  uint64_t high = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    uint64_t word;
-    std::memcpy(&word, s.data() + i, 8);
-    high |= word;
-  }
-  for (; i < s.size(); ++i) high |= static_cast<unsigned char>(s[i]);
-  return (high & 0x8080808080808080ULL) == 0;
 }
 
 // Every record gets its node's position (model/record_keys.hpp); two
@@ -91,10 +77,9 @@ void attach_records(hierarchy::Document& doc, const onnx::GraphProto& graph,
                               "])");
     owner[position] = i;
     r.index = static_cast<int64_t>(position);
-    // The node's name as valid UTF-8; most records hold it already (and
-    // most names are ASCII, which is UTF-8: checked a word at a time).
+    // The node's name as valid UTF-8; most records hold it already.
     const std::string& name = graph.node(static_cast<int>(position)).name();
-    if ((!same_name && r.name != name) || (!is_ascii(name) && !is_valid_utf8(name)))
+    if ((!same_name && r.name != name) || !is_valid_utf8(name))
       r.name = to_valid_utf8(name);
   }
 }

@@ -4,17 +4,12 @@
 
 #include "model/node_metadata.hpp"
 #include "util/json_text.hpp"
+#include "util/utf8.hpp"
 
 namespace modelexport {
 namespace {
 
 using json = nlohmann::json;
-
-bool is_ascii(const std::string& s) {
-  for (unsigned char c : s)
-    if (c >= 0x80) return false;
-  return true;
-}
 
 // `s` as it reads after a trip through the graph view's JSON text.
 std::string as_view_text(const std::string& s) {

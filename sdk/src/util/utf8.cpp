@@ -1,6 +1,8 @@
 #include "util/utf8.hpp"
 
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 namespace modelexport {
 namespace {
@@ -41,7 +43,21 @@ size_t first_invalid_utf8(std::string_view s) {
   return std::string_view::npos;
 }
 
-bool is_valid_utf8(std::string_view s) { return first_invalid_utf8(s) == std::string_view::npos; }
+bool is_ascii(std::string_view s) {
+  size_t i = 0;
+  uint64_t high = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, s.data() + i, 8);
+    high |= word;
+  }
+  for (; i < s.size(); ++i) high |= static_cast<unsigned char>(s[i]);
+  return (high & 0x8080808080808080ULL) == 0;
+}
+
+bool is_valid_utf8(std::string_view s) {
+  return is_ascii(s) || first_invalid_utf8(s) == std::string_view::npos;
+}
 
 std::string to_valid_utf8(std::string_view s) {
   if (is_valid_utf8(s)) return std::string(s);

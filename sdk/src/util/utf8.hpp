@@ -21,6 +21,10 @@ namespace modelexport {
 // (overlong forms, surrogates and code points past U+10FFFF are invalid).
 size_t utf8_sequence_length(std::string_view s, size_t i);
 
+// Every byte below 0x80 (ASCII is valid UTF-8): nearly every name, checked
+// eight bytes at a time, the fast path of is_valid_utf8.
+bool is_ascii(std::string_view s);
+
 bool is_valid_utf8(std::string_view s);
 
 // Byte offset of the first invalid sequence, or npos.
