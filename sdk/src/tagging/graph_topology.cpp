@@ -17,19 +17,6 @@ std::string as_view_text(const std::string& s) {
   return json::parse(dump_text(json(s))).get<std::string>();
 }
 
-// Appends `s` as dump_text writes a JSON string: plain printable ASCII as it
-// is, anything else (escapes, UTF-8, invalid bytes) through nlohmann itself.
-void append_string(std::string& out, const std::string& s) {
-  for (unsigned char c : s)
-    if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
-      out += dump_text(json(s));
-      return;
-    }
-  out += '"';
-  out += s;
-  out += '"';
-}
-
 template <typename List, typename Name>
 void append_names(std::string& out, const List& list, Name name) {
   out += '[';
@@ -37,7 +24,7 @@ void append_names(std::string& out, const List& list, Name name) {
   for (const auto& item : list) {
     if (!first) out += ',';
     first = false;
-    append_string(out, name(item));
+    append_json_string(out, name(item));
   }
   out += ']';
 }
@@ -115,9 +102,9 @@ void append_strategy_graph_text(const onnx::ModelProto& proto, std::string& out)
     const onnx::NodeProto& n = g.node(i);
     if (i) out += ',';
     out += "{\"doc_string\":";
-    append_string(out, n.doc_string());
+    append_json_string(out, n.doc_string());
     out += ",\"domain\":";
-    append_string(out, n.domain());
+    append_json_string(out, n.domain());
     out += ",\"index\":";
     out += std::to_string(i);
     out += ",\"inputs\":";
@@ -131,14 +118,14 @@ void append_strategy_graph_text(const onnx::ModelProto& proto, std::string& out)
     for (const auto& [key, value] : metadata) {
       if (!first) out += ',';
       first = false;
-      append_string(out, key);
+      append_json_string(out, key);
       out += ':';
-      append_string(out, value);
+      append_json_string(out, value);
     }
     out += "},\"name\":";
-    append_string(out, n.name());
+    append_json_string(out, n.name());
     out += ",\"op_type\":";
-    append_string(out, n.op_type());
+    append_json_string(out, n.op_type());
     out += ",\"outputs\":";
     append_names(out, n.output(), self);
     out += '}';
