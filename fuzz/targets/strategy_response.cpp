@@ -2,7 +2,8 @@
 // mx_registry_tag runs it after the plugin returned (sdk/src/tagging/
 // tagger.cpp, tag_model): graph view from the proto, validation, "auto"
 // combination, propagation, module tree, build_document, and storing the
-// document (model::set_hierarchy, the setter behind mx_model_set_hierarchy_json),
+// document (model::set_hierarchy, the setter behind mx_model_set_hierarchy_json;
+// and unchecked, as the tagger stores it: both must hold the same document),
 // then saved and reloaded through the C API. Oracle: an answer the
 // validation accepts must give a document the model accepts and a file that
 // loads again; a refused answer must be MX_ERR_PLUGIN.
@@ -17,6 +18,7 @@
 #include <onnx/onnx_pb.h>
 
 #include "fixture_model.hpp"
+#include "hierarchy/document_text.hpp"
 #include "model/model.hpp"
 #include "fuzz_common.hpp"
 #include "tagging/graph_topology.hpp"
@@ -84,7 +86,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         propagate(view, std::move(combined.assignments), json::array());
     ModuleTree tree(combined.classes);
     for (const auto& a : assignments) tree.add_path(a.module);
-    document = build_document(std::move(view), std::move(assignments), tree,
+    document = build_document(model->proto.graph(), std::move(view), std::move(assignments), tree,
                               {"fuzz", {"fuzz"}, json::object()});
   } catch (const Error& e) {
     if (e.code() != MX_ERR_PLUGIN) mxfuzz::finding("tagging core", e.what());
@@ -93,8 +95,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const std::exception& e) {
     mxfuzz::finding("tagging core", std::string("unexpected exception: ") + e.what());
   }
+  // The tagger stores its document unchecked (model::Vouched::everything):
+  // it must be what the checks leave.
+  hierarchy::Document unchecked = document;
   try {
     modelexport::model::set_hierarchy(*model, std::move(document), "hierarchy");
+    mx_model* vouched = load(graphs[data[0] & 1]);
+    modelexport::model::set_hierarchy(*vouched, std::move(unchecked), "hierarchy",
+                                      modelexport::model::Vouched::everything);
+    if (hierarchy::document_text(vouched->hierarchy, -1) != hierarchy::document_text(model->hierarchy, -1))
+      mxfuzz::finding("build_document", "the document stored unchecked differs from the checked one");
+    mx_model_release(vouched);
   } catch (const Error& e) {
     // Documented refusal: a graph whose node names cannot key records.
     if (!cyclic || e.code() != MX_ERR_SCHEMA)

@@ -120,5 +120,19 @@ TEST_CASE("dynamo namespaces: kept chains give the namespace's definition in any
       CAPTURE(in_path_order);
       CHECK(ns.prefix(path) == reference_prefix(modules, path));
     }
+    // A record's module_at hint: right, pointing at another module, or
+    // past the end: the same answers (a wrong hint is looked past).
+    model::DynamoNamespaces hinted(modules);
+    for (size_t k = 0; k < asked.size(); ++k) {
+      const std::string& path = asked[k];
+      size_t right = hierarchy::NodeRecord::kNoPosition;
+      for (size_t i = 0; i < modules.size(); ++i)
+        if (modules[i].path == path) right = i;
+      for (size_t hint : {right, (right + 1) % modules.size(), k % modules.size(), modules.size() + 3}) {
+        CAPTURE(path);
+        CAPTURE(hint);
+        CHECK(hinted.prefix(path, hint) == reference_prefix(modules, path));
+      }
+    }
   }
 }

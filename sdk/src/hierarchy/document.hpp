@@ -61,6 +61,12 @@ struct NodeRecord {
   Evidence evidence = Evidence::root;
   Json extra;  // null when there are no unknown keys
   std::optional<int64_t> index;  // position of the node in graph.node
+  // Where `module` is in the document's modules, when the writer of the
+  // record knew it (tagging does): a hint for passes that would look the
+  // module up (the save's namespaces), used only after checking that
+  // modules[module_at].path is `module`. Not part of the schema.
+  static constexpr size_t kNoPosition = static_cast<size_t>(-1);
+  size_t module_at = kNoPosition;
 };
 
 struct Document;

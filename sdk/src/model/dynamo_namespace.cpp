@@ -69,11 +69,12 @@ const DynamoNamespaces::Chain& DynamoNamespaces::chain_above(size_t position) {
   return kept;
 }
 
-const std::string& DynamoNamespaces::prefix(const std::string& module_path) {
+const std::string& DynamoNamespaces::prefix(const std::string& module_path, size_t at) {
   if (last_module_ && *last_module_ == module_path) return last_prefix_;
   last_module_ = module_path;
   last_prefix_.clear();
-  const size_t position = lookup_.find(module_path);
+  const size_t position =
+      at < modules_.size() && modules_[at].path == module_path ? at : lookup_.find(module_path);
   if (position == ModuleLookup::kNone) return last_prefix_;  // no module: no chain
   const hierarchy::Module& m = modules_[position];
   const size_t parent = m.path.empty() ? ModuleLookup::kNone : lookup_.parent(position);

@@ -43,8 +43,10 @@ class DynamoNamespaces {
   std::array<std::string_view, 4> parts(const std::string& module_path, const std::string& node_name,
                                         const std::string& op_type);
   // The part of `of` before the node's own "name: op_type" (ends in "/", or is
-  // empty); valid until the next call.
-  const std::string& prefix(const std::string& module_path);
+  // empty); valid until the next call. `at`: where the module may be in
+  // the modules (a record's module_at hint; checked, else looked up).
+  const std::string& prefix(const std::string& module_path,
+                            size_t at = hierarchy::NodeRecord::kNoPosition);
 
  private:
   // The chain of called modules down to a module (`of`, a position), and

@@ -91,12 +91,17 @@ std::string display_name(const mx_model& model) {
 }
 
 void set_hierarchy(mx_model& model, hierarchy::Document doc, const std::string& where,
-                   bool modules_checked) {
+                   Vouched vouched) {
+  if (vouched == Vouched::everything) {
+    doc.keep_module_index(nullptr);
+    model.hierarchy = std::move(doc);
+    return;
+  }
   // One index for the checks, the tags and the passes after them (records
   // and tags do not move the modules; the document's move into the model
   // keeps the vector's storage, which the index views).
   auto index = std::make_unique<const hierarchy::ModuleIndex>(doc);
-  if (modules_checked)
+  if (vouched == Vouched::modules)
     hierarchy::validate_records(doc, *index, where);
   else
     hierarchy::validate_consistency(doc, *index, where);
@@ -116,10 +121,16 @@ void set_node_record(mx_model& model, size_t position, hierarchy::NodeRecord rec
     fail(MX_ERR_NOT_FOUND, "no node at position " + std::to_string(position) + " in " +
                                display_name(model));
   auto& doc = model.hierarchy;
-  // The index set_hierarchy kept (the modules have not changed since).
-  std::optional<hierarchy::ModuleIndex> built;
+  // The index set_hierarchy kept (the modules have not changed since), or
+  // one built now and kept for the next record (a caller setting records
+  // one by one after tagging: an index of every module per call).
   const hierarchy::ModuleIndex* modules = doc.module_index();
-  if (!modules) modules = &built.emplace(doc);
+  if (!modules) {
+    auto index = std::make_unique<const hierarchy::ModuleIndex>(doc);
+    index->parents();  // only read from here on, as set_hierarchy's
+    doc.keep_module_index(std::move(index));
+    modules = doc.module_index();
+  }
   const hierarchy::Module* module = modules->find(record.module);
   if (!doc.modules.empty() && !module)
     fail(MX_ERR_SCHEMA, "record.module: '" + printable(record.module) + "' is not in the module tree");

@@ -27,19 +27,37 @@ namespace modelexport::model {
 // How a model names itself in error messages: its file, or "model".
 std::string display_name(const mx_model& model);
 
+// What a caller of set_hierarchy vouches for, so that it is not checked
+// again (the checks and indexes were a seventh of tagging 200,000 nodes).
+enum class Vouched {
+  // Nothing: a user's document (mx_model_set_hierarchy_json, a frontend's
+  // answer, an extracted or rewritten model). Everything is checked.
+  nothing,
+  // The modules passed hierarchy::validate_consistency already (a sidecar,
+  // checked when it was read), or are consistent by construction: only
+  // the records are checked and attached.
+  modules,
+  // The whole document was built for this model's graph by the tagger
+  // (tagging/hierarchy_document.hpp, without a supplied tree): modules
+  // consistent by construction with their tags filled in, record i is node
+  // i's (index i, its name as valid UTF-8, a module of the tree with that
+  // module's tag, a valid evidence). It is stored as it is; no module index
+  // is kept (set_node_record builds one when first asked).
+  // tests/tagging/test_hierarchy_document.cpp holds such documents to the
+  // full checks.
+  everything,
+};
+
 // Replaces the hierarchy after finding every record's node (by unique
 // name, else by index: model/record_keys.hpp; MX_ERR_SCHEMA prefixed by
 // `where`); sets each record's index to its node's position, derives
-// missing tags and puts records in graph order.
-// `modules_checked`: the modules passed hierarchy::validate_consistency
-// already (a sidecar, checked when it was read), or are consistent by
-// construction (a tree the tagger built from checked paths alone): only
-// the records are checked.
+// missing tags and puts records in graph order. What `vouched` names is
+// not checked again.
 // The module index it builds is kept with the document
 // (model.hierarchy.module_index(): later passes read it instead of
 // indexing every module again).
 void set_hierarchy(mx_model& model, hierarchy::Document doc, const std::string& where,
-                   bool modules_checked = false);
+                   Vouched vouched = Vouched::nothing);
 
 // Sets the record of the node at `position`: MX_ERR_NOT_FOUND past the
 // last node, MX_ERR_SCHEMA if the module is not in a non-empty module tree.

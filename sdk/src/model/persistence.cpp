@@ -66,7 +66,7 @@ std::unique_ptr<mx_model> build(onnx::ModelProto proto, std::string source_path,
   // only the records composed from it and the file are checked again.
   bool sidecar_modules = false;
   hierarchy::Document doc = load_hierarchy(model->proto, std::move(sidecar), where, &sidecar_modules);
-  set_hierarchy(*model, std::move(doc), where, sidecar_modules);
+  set_hierarchy(*model, std::move(doc), where, sidecar_modules ? Vouched::modules : Vouched::nothing);
   return model;
 }
 

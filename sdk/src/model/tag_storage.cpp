@@ -168,7 +168,7 @@ std::optional<size_t> NodeTagWriter::plan_suffix(size_t position, const onnx::No
   if (last_module_ && *last_module_ == record->module) {
     plan = planned_[last_position_];
   } else {
-    const std::string& prefix = namespaces_.prefix(record->module);
+    const std::string& prefix = namespaces_.prefix(record->module, record->module_at);
     plan.prefix_begin = prefixes_.size();
     plan.prefix_size = prefix.size();
     prefixes_ += prefix;

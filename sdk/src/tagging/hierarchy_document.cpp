@@ -2,6 +2,7 @@
 
 #include "util/error.hpp"
 #include "util/json_text.hpp"
+#include "util/utf8.hpp"
 
 namespace modelexport {
 
@@ -28,8 +29,9 @@ hierarchy::Json reparsed(const json& j) { return hierarchy::Json::parse(dump_tex
 
 }  // namespace
 
-hierarchy::Document build_document(GraphView&& graph, std::vector<Assignment>&& assignments,
-                                   ModuleTree& tree, const TaggingProvenance& provenance) {
+hierarchy::Document build_document(const onnx::GraphProto& proto, GraphView&& graph,
+                                   std::vector<Assignment>&& assignments, ModuleTree& tree,
+                                   const TaggingProvenance& provenance) {
   hierarchy::Document doc;
   // Only a supplied hierarchy brings outside JSON into the document
   // ("model", module entries), and load_supplied_hierarchy held it to the
@@ -45,6 +47,8 @@ hierarchy::Document build_document(GraphView&& graph, std::vector<Assignment>&& 
   // it is added and its tag looked up once.
   const hierarchy::NodeRecord* previous = nullptr;
   const std::string* tag = nullptr;  // the previous record's module's tag
+  size_t row = 0;                    // and its row in the tree
+  std::vector<size_t> rows(assignments.size());
   for (size_t i = 0; i < assignments.size(); ++i) {
     Assignment& a = assignments[i];
     hierarchy::NodeRecord& r = doc.nodes[i];
@@ -52,17 +56,26 @@ hierarchy::Document build_document(GraphView&& graph, std::vector<Assignment>&& 
     if (!evidence)  // unreachable: strategies' answers are checked, the core's kinds are valid
       fail(MX_ERR_SCHEMA, "hierarchy: nodes[" + std::to_string(i) + "].evidence: '" + a.evidence +
                               "' is not one of " + hierarchy::evidence_choices());
+    // The view's name reads as after a trip through JSON text; a record's
+    // is the node's name as valid UTF-8 (model::set_hierarchy's rule). The
+    // two differ only for names that are not ASCII.
     r.name = std::move(graph.nodes[i].name);
-    if (!previous || previous->module != a.module) tag = &tree.add_path_tag(a.module);
+    if (!is_ascii(r.name)) r.name = to_valid_utf8(proto.node(static_cast<int>(i)).name());
+    if (!previous || previous->module != a.module) tag = &tree.add_path_tag(a.module, &row);
     r.tag = *tag;
+    rows[i] = row;
     r.module = std::move(a.module);
     r.evidence = *evidence;
     // The key of unnamed and duplicate-named nodes (document.hpp).
     r.index = static_cast<int64_t>(i);
     previous = &r;
   }
-  // Moved out last: the records' tags are read from the tree.
-  doc.modules = tree.take_modules();
+  // Moved out last: the records' tags are read from the tree. Each record
+  // notes where its module ends up (the save's namespaces read it there
+  // instead of searching for the path).
+  std::vector<size_t> positions;
+  doc.modules = tree.take_modules(&positions);
+  for (size_t i = 0; i < doc.nodes.size(); ++i) doc.nodes[i].module_at = positions[rows[i]];
   return doc;
 }
 

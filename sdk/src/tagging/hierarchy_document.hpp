@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <onnx/onnx_pb.h>
 
 #include "hierarchy/document.hpp"
 #include "tagging/assignment.hpp"
@@ -23,12 +24,16 @@ struct TaggingProvenance {
 // The document in the hierarchy layer's form (what hierarchy::parse_document
 // gives for its JSON text, statistics aside: they are derived data the model
 // recomputes on every write), built without the JSON. Record i is node i of
-// `graph`, with its index as the extra key "index". Tagging stores it with
-// model::set_hierarchy (tagging/tagger.cpp), which
-// validates it as the public setter would. Adds every assignment's module
-// to the tree (its classes must be added already), then consumes the names
-// and assignments (moved into the records) and the tree's modules.
-hierarchy::Document build_document(GraphView&& graph, std::vector<Assignment>&& assignments,
-                                   ModuleTree& tree, const TaggingProvenance& provenance);
+// `graph` (the view of `proto`), with its index as the extra key "index"
+// and the node's name as valid UTF-8. Adds every assignment's module to the
+// tree (its classes must be added already), then consumes the names and
+// assignments (moved into the records) and the tree's modules.
+// Tagging stores it with model::set_hierarchy (tagging/tagger.cpp): without
+// a supplied tree, as model::Vouched::everything (nothing to check: the
+// tree is consistent by construction and every record is as the checks
+// would leave it; tests/tagging/test_hierarchy_document.cpp holds that).
+hierarchy::Document build_document(const onnx::GraphProto& proto, GraphView&& graph,
+                                   std::vector<Assignment>&& assignments, ModuleTree& tree,
+                                   const TaggingProvenance& provenance);
 
 }  // namespace modelexport

@@ -160,8 +160,10 @@ size_t ModuleTree::add_path_row(std::string_view path) {
   }
 }
 
-const std::string& ModuleTree::add_path_tag(const std::string& path) {
-  return row_tag(add_path_row(path));
+const std::string& ModuleTree::add_path_tag(const std::string& path, size_t* row) {
+  const size_t at = add_path_row(path);
+  if (row) *row = at;
+  return row_tag(at);
 }
 
 const std::string& ModuleTree::class_of(const std::string& path) const {
@@ -191,7 +193,10 @@ std::string tag_from(const std::string& path, const std::string& cls, std::strin
     for (const auto& part : parts) out.append(part);
     return out;
   };
-  if (is_pure_container(cls)) return std::string(parent_tag);
+  // A container's tag is its parent's; right below an unknown root that is
+  // "/" (the parent's "" above), as hierarchy::derive_tags gives it: no tag
+  // is ever empty.
+  if (is_pure_container(cls)) return parent_tag.empty() ? std::string("/") : std::string(parent_tag);
   if (!cls.empty()) return is_index(segment) ? join({"/", cls, ".", segment}) : join({"/", cls});
   // Unknown class: mirror the scoped-name style, "layer.0" for list items.
   if (is_index(segment) && !parent.empty()) {
@@ -369,7 +374,7 @@ ModuleTree::Appended ModuleTree::appended_children(const std::vector<size_t>& or
 }
 
 template <typename Take>
-std::vector<hierarchy::Module> ModuleTree::build(bool tags, Take take) const {
+std::vector<hierarchy::Module> ModuleTree::build(bool tags, Take take, std::vector<size_t>* positions) const {
   const Children children = children_of_rows();
   const std::vector<size_t> order = output_order(children);
   const Appended appended = appended_children(order, children);
@@ -395,6 +400,7 @@ std::vector<hierarchy::Module> ModuleTree::build(bool tags, Take take) const {
     children.reserve(children.size() + (end - first));
     for (size_t k = first; k < end; ++k) children.push_back(out[appended.position[appended.rows[k]]].path);
   }
+  if (positions) *positions = appended.position;
   return out;
 }
 
@@ -402,8 +408,9 @@ std::vector<hierarchy::Module> ModuleTree::to_modules(bool tags) const {
   return build(tags, [](const Row& r) -> const hierarchy::Module& { return r.module; });
 }
 
-std::vector<hierarchy::Module> ModuleTree::take_modules() {
-  std::vector<hierarchy::Module> out = build(true, [](Row& r) -> hierarchy::Module&& { return std::move(r.module); });
+std::vector<hierarchy::Module> ModuleTree::take_modules(std::vector<size_t>* positions) {
+  std::vector<hierarchy::Module> out =
+      build(true, [](Row& r) -> hierarchy::Module&& { return std::move(r.module); }, positions);
   rows_.clear();
   index_.clear();
   loose_tags_.clear();

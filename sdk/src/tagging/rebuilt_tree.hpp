@@ -42,8 +42,9 @@ class ModuleTree {
   // Adds `path` and all its ancestors.
   void add_path(const std::string& path);
   // The same, answering tag_of(path) (one lookup for both: tagging adds
-  // every node's module and reads its tag).
-  const std::string& add_path_tag(const std::string& path);
+  // every node's module and reads its tag); `row`, when given, is set to
+  // the path's row (take_modules maps rows to output positions).
+  const std::string& add_path_tag(const std::string& path, size_t* row = nullptr);
 
   // Class path, e.g. "/BertModel/BertEncoder/BertLayer.0" (docs/tagging.md).
   // Memoised: a tag depends only on the classes and supplied tags, never on
@@ -60,7 +61,8 @@ class ModuleTree {
   // missing" (the parent's entry would only list children).
   std::vector<hierarchy::Module> to_modules(bool tags = true) const;
   // The same, moving the modules out: the tree is empty afterwards.
-  std::vector<hierarchy::Module> take_modules();
+  // `positions`, when given, is set to each row's position in the output.
+  std::vector<hierarchy::Module> take_modules(std::vector<size_t>* positions = nullptr);
 
   // True when to_modules(false) is certainly a consistent tree
   // (hierarchy/tree_check.hpp) — each module's parent is its path's parent
@@ -111,7 +113,7 @@ class ModuleTree {
   std::vector<size_t> output_order(const Children& children) const;
   Appended appended_children(const std::vector<size_t>& order, const Children& children) const;
   template <typename Take>
-  std::vector<hierarchy::Module> build(bool tags, Take take) const;
+  std::vector<hierarchy::Module> build(bool tags, Take take, std::vector<size_t>* positions = nullptr) const;
 
   // Rows in blocks that never move (a deque), so index_ can view their
   // paths. std::deque's blocks are 512 bytes, less than one row: a malloc

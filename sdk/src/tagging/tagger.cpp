@@ -125,13 +125,16 @@ void tag_model(const Registry& registry, const std::string& strategy, mx_model* 
   // construction (ModuleTree adds every ancestor of a checked path, lists
   // each path once with its parent and children: tests/tagging's
   // test_rebuilt_tree holds it to hierarchy::validate_consistency on random
-  // paths), so set_hierarchy checks only the records; a supplied tree was
-  // not necessarily checked whole when it was read, and is checked again.
-  const bool tree_by_construction = !options.supplied_tree;
+  // paths), and the records build_document writes are as set_hierarchy's
+  // checks would leave them (test_hierarchy_document): the document is
+  // stored as it is. A supplied tree was not necessarily checked whole when
+  // it was read: it is checked again, with the records.
+  const model::Vouched vouched =
+      options.supplied_tree ? model::Vouched::nothing : model::Vouched::everything;
   Tagged t = run_strategies(registry, strategy, proto, view, std::move(values), options, progress);
   hierarchy::Document doc =
-      build_document(std::move(view), std::move(t.assignments), t.tree, t.provenance);
-  modelexport::model::set_hierarchy(*model, std::move(doc), "hierarchy", tree_by_construction);
+      build_document(proto.graph(), std::move(view), std::move(t.assignments), t.tree, t.provenance);
+  modelexport::model::set_hierarchy(*model, std::move(doc), "hierarchy", vouched);
 }
 
 }  // namespace modelexport
