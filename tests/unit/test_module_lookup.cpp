@@ -72,6 +72,14 @@ TEST_CASE("module lookup: modules in path order, as tagging writes them") {
   modules[7].parent = "encoder";
   modules[9].parent = "no.such.module";
   check_like_index(modules, 2);
+  // Parent hints (hierarchy::Module::parent_at, as tagging sets them):
+  // right ones, wrong ones and ones past the end give the same answers.
+  const hierarchy::ModuleIndex plain(modules);
+  for (size_t i = 0; i < modules.size(); ++i) {
+    const size_t right = plain.parents()[i];
+    modules[i].parent_at = i % 3 == 0 ? right : i % 3 == 1 ? (i * 7) % modules.size() : modules.size() + i;
+  }
+  check_like_index(modules, 7);
 }
 
 TEST_CASE("module lookup: modules in another order, or a path twice") {

@@ -46,6 +46,12 @@ struct Module {
   std::optional<int64_t> execution_order;
   std::optional<std::vector<ForwardStep>> forward;  // nullopt: not known
   Json extra;  // keys this version does not know; null when there are none
+  // Where the parent (parent_view) is in the document's modules, when the
+  // writer knew it (tagging does): a hint for walks towards the root (the
+  // save's namespaces), used only after checking that the module there
+  // has that path. Not part of the schema. (A document that lists a path
+  // twice, which no check accepts, may have a hint naming the second.)
+  size_t parent_at = static_cast<size_t>(-1);
 };
 
 // A node's record. It is keyed by the node's name when that name is

@@ -56,7 +56,19 @@ size_t ModuleLookup::parent_of(size_t position) {
   return find(hierarchy::parent_view(m));  // what ModuleIndex::parents() looks up
 }
 
+// The module's parent_at hint when it names the parent, else kUnknown.
+size_t ModuleLookup::hinted_parent(size_t position) const {
+  const hierarchy::Module& m = modules_[position];
+  if (m.path.empty()) return kNone;  // the root ends every walk
+  if (m.parent_at < modules_.size() && modules_[m.parent_at].path == hierarchy::parent_view(m))
+    return m.parent_at;
+  return kUnknown;
+}
+
 size_t ModuleLookup::parent(size_t position) {
+  // Tagging's modules know their parents: no search, and no pass over
+  // every path to learn whether they are sorted.
+  if (const size_t hinted = hinted_parent(position); hinted != kUnknown) return hinted;
   if (!sorted()) return index_->parents()[position];
   if (parents_.empty()) parents_.assign(modules_.size(), kUnknown);
   size_t& p = parents_[position];

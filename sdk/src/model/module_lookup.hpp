@@ -35,6 +35,7 @@ class ModuleLookup {
   bool sorted();
   size_t search(std::string_view path) const;
   size_t parent_of(size_t position);
+  size_t hinted_parent(size_t position) const;
 
   const std::vector<hierarchy::Module>& modules_;
   std::optional<bool> sorted_;                     // checked on first use
