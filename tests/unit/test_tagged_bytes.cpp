@@ -6,6 +6,8 @@
 #include <doctest/doctest.h>
 
 #include <climits>
+#include <stdexcept>
+#include <string_view>
 
 #include "fixture_model.hpp"
 #include "model/model.hpp"
@@ -110,4 +112,27 @@ TEST_CASE("tagged bytes: larger than the limit leaves the choice to the caller")
   const auto whole = model::tagged_bytes(*model, model::TagStorage::metadata, INT_MAX);
   REQUIRE(whole.has_value());
   CHECK(model::tagged_bytes(*model, model::TagStorage::metadata, whole->size()).has_value());
+}
+
+TEST_CASE("tagged bytes in pieces: the same bytes, and a failing sink's error") {
+  // Pieces smaller than a node make the entries go through the scratch
+  // buffer (the stream cannot give them in one piece).
+  auto model = tagged(tiny_net());
+  const auto whole = model::tagged_bytes(*model, model::TagStorage::metadata, INT_MAX);
+  REQUIRE(whole.has_value());
+  const model::TaggedBytes bytes(*model, model::TagStorage::metadata);
+  for (size_t piece : {size_t{1}, size_t{7}, size_t{64}, size_t{4096}, size_t{8} << 20}) {
+    CAPTURE(piece);
+    std::string joined;
+    size_t calls = 0;
+    bytes.write_in_pieces([&](std::string_view p) { joined += p, ++calls; }, piece);
+    CHECK(joined == *whole);
+    CHECK(calls == (whole->size() + piece - 1) / piece);
+  }
+  size_t calls = 0;
+  auto failing = [&](std::string_view) {
+    if (++calls == 3) throw std::runtime_error("disk full");
+  };
+  CHECK_THROWS_WITH_AS(bytes.write_in_pieces(failing, 16), "disk full", std::runtime_error);
+  CHECK(calls == 3);
 }

@@ -16,6 +16,7 @@
 #include "model/onnx_io.hpp"
 #include "model/streamed_write.hpp"
 #include "model/tagged_bytes.hpp"
+#include "util/prefault.hpp"
 #include "model/tensor_data.hpp"
 #include "mx/common/copy_out.hpp"
 #include "util/error.hpp"
@@ -144,6 +145,20 @@ bool wants_external(const onnx::ModelProto& out, const DataFiles& files, const S
 
 // The serialized model, in pieces so that a large inline model shows its
 // progress (and can be cancelled) while it goes to disk.
+// The same for a model written straight from its tagged bytes, a piece at
+// a time (the same pieces and reports): never the whole file in memory.
+void write_reporting(StagedWriter& out, const TaggedBytes& bytes, Progress& progress) {
+  constexpr size_t kPiece = 8u << 20;
+  const size_t total = bytes.size();
+  progress.report("write", "bytes", 0, total);
+  bytes.write_in_pieces(
+      [&](std::string_view piece) {
+        out.write(piece);
+        progress.report("write", "bytes", out.written(), total);
+      },
+      kPiece);
+}
+
 void write_reporting(StagedWriter& out, std::string_view bytes, Progress& progress) {
   constexpr size_t kPiece = 8u << 20;
   progress.report("write", "bytes", 0, bytes.size());
@@ -221,6 +236,7 @@ void save_model_bytes(const mx_model& model, const SaveOptions& options, void** 
       std::unique_ptr<char, decltype(&std::free)> buffer(
           static_cast<char*>(std::malloc(tagged.size() + 1)), &std::free);
       if (!buffer) throw std::bad_alloc();
+      prefault_for_writing(buffer.get(), tagged.size());
       tagged.write_to(buffer.get());
       buffer.get()[tagged.size()] = '\0';
       *out_size = tagged.size();
@@ -241,10 +257,14 @@ void save_model_file(const mx_model& model, const std::string& path,
   // sees a model without its data or its sidecar, nor a mix of old and new.
   OutputSet output;
   const std::string data_path = path + ".data";
-  // Written from the model itself when it can be; a model too large to
-  // stay inline takes the copy path, which externalizes.
-  std::optional<std::string> direct;
-  if (writes_directly(model, options)) direct = tagged_bytes(model, options.tag_storage, kInlineLimit);
+  // Written from the model itself when it can be, in pieces (no buffer of
+  // the whole file); a model too large to stay inline takes the copy path,
+  // which externalizes.
+  std::optional<TaggedBytes> direct;
+  if (writes_directly(model, options) && model.proto.has_graph()) {
+    direct.emplace(model, options.tag_storage);
+    if (direct->size() > kInlineLimit || direct->size() > static_cast<size_t>(INT_MAX)) direct.reset();
+  }
   if (direct) {
     write_reporting(output.add(path), *direct, progress);
   } else {

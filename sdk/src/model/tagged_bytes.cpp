@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <exception>
 #include <vector>
 
 #include <google/protobuf/arena.h>
@@ -213,6 +214,56 @@ void TaggedBytes::write_to(void* out) const {
   if (coded.HadError() || static_cast<size_t>(coded.ByteCount()) != size)
     fail(MX_ERR_INTERNAL, "saving the tagged model: wrote " + std::to_string(coded.ByteCount()) +
                               " of the " + std::to_string(size) + " bytes computed");
+}
+
+namespace {
+
+// Hands what protobuf writes to a sink; an exception from the sink is kept
+// and rethrown after protobuf has unwound (it is not thrown through it).
+class SinkStream : public google::protobuf::io::CopyingOutputStream {
+ public:
+  explicit SinkStream(const std::function<void(std::string_view)>& sink) : sink_(sink) {}
+  bool Write(const void* buffer, int size) override {
+    try {
+      sink_(std::string_view(static_cast<const char*>(buffer), static_cast<size_t>(size)));
+      return true;
+    } catch (...) {
+      failure_ = std::current_exception();
+      return false;
+    }
+  }
+  void rethrow() const {
+    if (failure_) std::rethrow_exception(failure_);
+  }
+
+ private:
+  const std::function<void(std::string_view)>& sink_;
+  std::exception_ptr failure_;
+};
+
+}  // namespace
+
+void TaggedBytes::write_in_pieces(const std::function<void(std::string_view)>& sink, size_t piece) const {
+  const size_t size = tagged_->size();
+  if (size > static_cast<size_t>(INT_MAX))
+    fail(MX_ERR_INTERNAL, "saving the tagged model: " + std::to_string(size) +
+                              " bytes is past protobuf's 2 GB limit");
+  SinkStream stream(sink);
+  size_t written = 0;
+  {
+    google::protobuf::io::CopyingOutputStreamAdaptor adaptor(&stream, static_cast<int>(piece));
+    {
+      CodedOutputStream coded(&adaptor);
+      tagged_->write(coded);
+      coded.Trim();
+      written = static_cast<size_t>(coded.ByteCount());
+    }
+    adaptor.Flush();
+  }
+  stream.rethrow();
+  if (written != size)
+    fail(MX_ERR_INTERNAL, "saving the tagged model: wrote " + std::to_string(written) + " of the " +
+                              std::to_string(size) + " bytes computed");
 }
 
 std::optional<std::string> tagged_bytes(const mx_model& model, TagStorage storage, size_t limit) {
