@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <initializer_list>
 #include <set>
 #include <string_view>
+#include <type_traits>
 #include <unordered_set>
+#include <utility>
 
 #include "hierarchy/parse.hpp"
 #include "mx/common/module_path.hpp"
