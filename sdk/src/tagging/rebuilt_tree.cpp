@@ -75,7 +75,7 @@ ModuleTree::ModuleTree(const json& entries, std::vector<hierarchy::Module>&& sup
     index_.insert(given_.back().path, rows_.size() - 1);
     r.tag_given = r.tag_done = tag_given;
     r.parent_filled = fill_parent;
-    note_path(r, given_.back().path);
+    note_path(r, given_.back().path, given_.back().path);  // its parent may be no row
   }
   supplied_ = rows_.size();
   add_path("");
@@ -110,10 +110,13 @@ uint64_t segment_key(std::string_view segment) {
 
 // Read while the path is at hand (a pass over all paths at the end cost a
 // tenth of take_modules in cache misses): whether a character sorts before
-// '.', and the key that orders the row among its siblings.
-void ModuleTree::note_path(Row& r, std::string_view path) {
-  for (const char c : path)
-    if (static_cast<unsigned char>(c) < static_cast<unsigned char>('.')) below_dot_ = true;
+// '.', and the key that orders the row among its siblings. `checked`: the
+// characters to look at (a new row's last segment: its parent is a row,
+// whose were looked at).
+void ModuleTree::note_path(Row& r, std::string_view path, std::string_view checked) {
+  bool below = false;  // a local, not the member: the loop vectorises
+  for (const char c : checked) below |= static_cast<unsigned char>(c) < static_cast<unsigned char>('.');
+  below_dot_ = below_dot_ || below;
   r.segment_key = segment_key(last_view(path));
 }
 
@@ -161,7 +164,7 @@ size_t ModuleTree::add_path_row(std::string_view path) {
       r.path = std::string(p);
       at = rows_.size() - 1;
       index_.insert(r.path, at);  // new: not found above
-      note_path(r, p);
+      note_path(r, p, last_view(p));
       if (p.empty()) r.parent_row = kNone;
     }
     if (child != kNone) rows_[child].parent_row = at;

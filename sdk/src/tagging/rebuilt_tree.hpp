@@ -105,7 +105,7 @@ class ModuleTree {
   const std::string& guessed_class(const std::string& path) const;
   size_t parent_row(size_t i) const;
   size_t add_path_row(std::string_view path);  // the row of `path`
-  void note_path(Row& r, std::string_view path);
+  void note_path(Row& r, std::string_view path, std::string_view checked);
   // Output order (row numbers) and, per output position, the children to
   // append after the listed ones: rows[begin[i] .. begin[i+1]) for output
   // position i (one array, not a vector per module); `position` is each
