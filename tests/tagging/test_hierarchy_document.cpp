@@ -77,6 +77,13 @@ TEST_CASE("a document build_document writes is what set_hierarchy's checks leave
     hierarchy::Document doc =
         build_document(proto.graph(), graph_view_of(proto), std::move(assignments), tree, provenance);
 
+    // Each record's hint is its module's position, and its tag the module's.
+    for (const auto& r : doc.nodes) {
+      REQUIRE(r.module_at < doc.modules.size());
+      CHECK(doc.modules[r.module_at].path == r.module);
+      CHECK(doc.modules[r.module_at].tag == r.tag);
+    }
+
     mx_model vouched, checked;
     vouched.proto = proto;
     checked.proto = proto;

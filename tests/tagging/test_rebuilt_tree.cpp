@@ -230,3 +230,54 @@ TEST_CASE("a tree built from checked paths alone passes validate_consistency") {
     for (const auto& p : paths) CHECK(entry(doc.modules, p).path == p);
   }
 }
+
+// Siblings are ordered on a key of their last segment's first 8 bytes,
+// the segments themselves compared only where keys tie: the order must be
+// the paths' order whatever the segments share or how long they are.
+TEST_CASE("siblings in path order: long shared prefixes, 8-byte segments, high bytes, numbers") {
+  Paths paths = {"m.abcdefghZ", "m.abcdefghA", "m.abcdefgh", "m.abcdefgh0", "m.abcdefg",
+                 "m.abcdefgi", "m.abcdefghij.x", "m.abcdefghi", "m.\xff", "m.\xc3\xa9",
+                 "m.~", "m.A", "m.a"};
+  for (int k = 120; k >= 0; --k) paths.push_back("n." + std::to_string(k));  // "10" before "9"
+  ModuleTree tree;
+  for (const auto& p : paths) tree.add_path(p);
+  const auto modules = tree.to_modules();
+  check_path_order(modules, 0);
+  CHECK(entry(modules, "m").children.size() == 13);
+  CHECK(entry(modules, "n").children.size() == 121);
+  // to_modules copies: the tree is whole afterwards, and take_modules
+  // (which moves) gives the same modules.
+  const auto taken = tree.take_modules();
+  REQUIRE(taken.size() == modules.size());
+  for (size_t i = 0; i < taken.size(); ++i) {
+    CAPTURE(i);
+    CHECK(taken[i].path == modules[i].path);
+    CHECK(taken[i].parent == modules[i].parent);
+    CHECK(taken[i].children == modules[i].children);
+    CHECK(taken[i].tag == modules[i].tag);
+  }
+}
+
+// A supplied module listed before its parent is moved to the output first:
+// the parent's appended child path is read from the output then.
+TEST_CASE("supplied children listed before their parent keep their paths in the parent's children") {
+  json supplied = {{{"path", "a.b"}, {"class", "B"}},
+                   {{"path", "a"}, {"class", "A"}},
+                   {{"path", ""}, {"class", "Net"}, {"children", {"a"}}}};
+  auto tree = ModuleTree::from_entries(supplied);
+  tree.add_path("a.c");
+  CHECK(tree.supplied_module(0).path == "a.b");
+  CHECK(tree.supplied_module(1).class_name == "A");
+  const auto copied = tree.to_modules();
+  const auto modules = tree.take_modules();
+  for (const auto* ms : {&copied, &modules}) {
+    REQUIRE(ms->size() == 4);
+    CHECK((*ms)[0].path == "a.b");
+    CHECK((*ms)[0].parent == "a");
+    CHECK((*ms)[1].children == Paths{"a.b", "a.c"});
+    CHECK((*ms)[2].children == Paths{"a"});
+    CHECK((*ms)[3].path == "a.c");
+    CHECK((*ms)[3].parent == "a");
+    CHECK((*ms)[3].tag == "/Net/A/c");
+  }
+}

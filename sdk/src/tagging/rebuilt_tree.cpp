@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <initializer_list>
 #include <set>
 #include <string_view>
+#include <type_traits>
 #include <unordered_set>
+#include <utility>
 
 #include "hierarchy/parse.hpp"
 #include "mx/common/module_path.hpp"
@@ -50,6 +53,8 @@ ModuleTree::ModuleTree(const json& entries, std::vector<hierarchy::Module>&& sup
                        const std::map<std::string, std::string>& classes)
     : classes_(classes.begin(), classes.end()) {
   index_.reserve(supplied.size() + 1);
+  // Never more than this: index_ views the paths where they are.
+  given_.reserve(supplied.size());
   for (size_t i = 0; i < supplied.size(); ++i) {
     hierarchy::Module& m = supplied[i];
     const json* entry = entries.is_array() && i < entries.size() ? &entries[i] : nullptr;
@@ -59,7 +64,18 @@ ModuleTree::ModuleTree(const json& entries, std::vector<hierarchy::Module>&& sup
       m.parent.reset();
       if (!m.path.empty()) m.parent = std::string(parent_view(m.path));
     }
-    add_row(std::move(m), true, entry && has_key(*entry, "tag")).parent_filled = fill_parent;
+    // The first entry of a path wins (parse_document refuses a second one).
+    if (const size_t at = index_.find(m.path); at != kNone) {
+      rows_[at].parent_filled = fill_parent;
+      continue;
+    }
+    const bool tag_given = entry && has_key(*entry, "tag");
+    given_.push_back(std::move(m));
+    Row& r = rows_.emplace_back();
+    index_.insert(given_.back().path, rows_.size() - 1);
+    r.tag_given = r.tag_done = tag_given;
+    r.parent_filled = fill_parent;
+    note_path(r, given_.back().path, given_.back().path);  // its parent may be no row
   }
   supplied_ = rows_.size();
   add_path("");
@@ -77,41 +93,46 @@ ModuleTree ModuleTree::from_entries(const json& entries,
   return tree;
 }
 
-ModuleTree::Row& ModuleTree::add_row(hierarchy::Module&& m, bool supplied, bool tag_given) {
-  Row& r = rows_.emplace_back();
-  r.module = std::move(m);
-  // The first entry of a path wins (parse_document refuses a second one).
-  const size_t at = index_.insert(r.module.path, rows_.size() - 1);
-  if (at != rows_.size() - 1) {
-    rows_.pop_back();
-    return rows_[at];
-  }
-  r.supplied = supplied;
-  r.tag_given = tag_given;
-  r.tag_done = tag_given;
-  note_path_characters(r.module.path);
-  return r;
+namespace {
+
+// The first 8 bytes of a path's last segment as a big-endian number, zeros
+// past its end: keys that differ order their segments as
+// std::string_view's comparison does (bytes as unsigned char, a prefix
+// first); equal keys say nothing (longer segments, or zero bytes).
+uint64_t segment_key(std::string_view segment) {
+  uint64_t key = 0;
+  const size_t n = std::min<size_t>(segment.size(), 8);
+  for (size_t k = 0; k < n; ++k) key |= uint64_t{static_cast<unsigned char>(segment[k])} << (56 - 8 * k);
+  return key;
 }
 
+}  // namespace
+
 // Read while the path is at hand (a pass over all paths at the end cost a
-// tenth of take_modules in cache misses).
-void ModuleTree::note_path_characters(std::string_view path) {
-  for (const char c : path)
-    if (static_cast<unsigned char>(c) < static_cast<unsigned char>('.')) below_dot_ = true;
+// tenth of take_modules in cache misses): whether a character sorts before
+// '.', and the key that orders the row among its siblings. `checked`: the
+// characters to look at (a new row's last segment: its parent is a row,
+// whose were looked at).
+void ModuleTree::note_path(Row& r, std::string_view path, std::string_view checked) {
+  bool below = false;  // a local, not the member: the loop vectorises
+  for (const char c : checked) below |= static_cast<unsigned char>(c) < static_cast<unsigned char>('.');
+  below_dot_ = below_dot_ || below;
+  r.segment_key = segment_key(last_view(path));
 }
 
 size_t ModuleTree::parent_row(size_t i) const {
   Row& r = rows_[i];
   if (r.parent_row != kUnlinked) return r.parent_row;
-  if (r.module.path.empty()) return kNone;
-  const size_t parent = index_.find(parent_view(r.module.path));
+  const std::string& path = path_of(i);
+  if (path.empty()) return kNone;
+  const size_t parent = index_.find(parent_view(path));
   // Only a found parent is kept: add_path may add a missing one later.
   if (parent == kNone) return kNone;
   return r.parent_row = parent;
 }
 
 const std::string& ModuleTree::row_class(size_t i) const {
-  return rows_[i].supplied ? rows_[i].module.class_name : guessed_class(rows_[i].module.path);
+  return is_supplied(i) ? given_[i].class_name : guessed_class(rows_[i].path);
 }
 
 // What class_of answers for a path whose row is not supplied, without
@@ -121,11 +142,6 @@ const std::string& ModuleTree::guessed_class(const std::string& path) const {
   if (classes_.empty()) return unknown;
   auto it = classes_.find(path);
   return it == classes_.end() ? unknown : it->second;
-}
-
-const ModuleTree::Row* ModuleTree::row(std::string_view path) const {
-  const size_t i = index_.find(path);
-  return i == kNone ? nullptr : &rows_[i];
 }
 
 void ModuleTree::add_classes(const std::map<std::string, std::string>& classes) {
@@ -145,12 +161,11 @@ size_t ModuleTree::add_path_row(std::string_view path) {
     if (!found) {
       // Built in place: a module moved into its row cost as much as the row.
       Row& r = rows_.emplace_back();
-      r.module.path = std::string(p);
+      r.path = std::string(p);
       at = rows_.size() - 1;
-      index_.insert(r.module.path, at);  // new: not found above
-      note_path_characters(p);
+      index_.insert(r.path, at);  // new: not found above
+      note_path(r, p, last_view(p));
       if (p.empty()) r.parent_row = kNone;
-      else r.module.parent = std::string(parent_view(p));
     }
     if (child != kNone) rows_[child].parent_row = at;
     if (first == kNone) first = at;
@@ -167,7 +182,7 @@ const std::string& ModuleTree::add_path_tag(const std::string& path, size_t* row
 }
 
 const std::string& ModuleTree::class_of(const std::string& path) const {
-  if (const Row* r = row(path); r && r->supplied) return r->module.class_name;
+  if (const size_t i = index_.find(path); i != kNone && is_supplied(i)) return given_[i].class_name;
   return guessed_class(path);
 }
 
@@ -220,18 +235,19 @@ const std::string& ModuleTree::tag_of(const std::string& path) const {
 // from the start). The parent is the parent row, found once.
 const std::string& ModuleTree::row_tag(size_t i) const {
   Row& r = rows_[i];
-  if (r.tag_done) return r.module.tag;
-  const std::string& path = r.module.path;
+  std::string& slot = tag_slot(i);
+  if (r.tag_done) return slot;
+  const std::string& path = path_of(i);
   std::string tag;
   const size_t p = path.empty() ? kNone : parent_row(i);
   if (p == kNone) {
     tag = compute_tag(path);  // the root, or a parent that is no module
   } else {
-    tag = tag_from(path, row_class(i), rows_[p].module.path, row_tag(p), row_class(p));
+    tag = tag_from(path, row_class(i), path_of(p), row_tag(p), row_class(p));
   }
-  r.module.tag = std::move(tag);
+  slot = std::move(tag);
   r.tag_done = true;
-  return r.module.tag;
+  return slot;
 }
 
 std::string ModuleTree::compute_tag(const std::string& path) const {
@@ -261,39 +277,44 @@ bool segment_less(std::string_view a, std::string_view b) {
   return a.size() < b.size();
 }
 
-void sort_by_segment(PathRows::iterator begin, PathRows::iterator end) {
-  std::sort(begin, end, [](const auto& a, const auto& b) { return segment_less(a.first, b.first); });
-}
-
 }  // namespace
 
 // Rows grouped by parent row; within a group, siblings share their
 // parent's path, so comparing their last segments compares their paths.
+// Each group is sorted on the keys noted as the rows were added (a number
+// per row in one array): comparing the segments where they lie cost a
+// cache miss per path read, a quarter of take_modules; the segments are
+// read only where keys tie (segments longer than 8 bytes sharing those).
 ModuleTree::Children ModuleTree::children_of_rows() const {
   const size_t n = rows_.size();
   std::vector<size_t> parent(n, kNone);
   Children out;
   out.begin.assign(n + 1, 0);
   for (size_t i = 0; i < n; ++i) {
-    if (!rows_[i].module.path.empty()) parent[i] = parent_row(i);
+    parent[i] = parent_row(i);
     if (parent[i] != kNone) ++out.begin[parent[i] + 1];
   }
   for (size_t i = 0; i < n; ++i) out.begin[i + 1] += out.begin[i];
-  PathRows kids(out.begin[n]);
+  struct Kid {
+    uint64_t key;
+    size_t row;
+  };
+  std::vector<Kid> kids(out.begin[n]);
   std::vector<size_t> fill(out.begin.begin(), out.begin.end() - 1);
   for (size_t i = 0; i < n; ++i)
-    if (parent[i] != kNone) kids[fill[parent[i]]++] = {last_view(rows_[i].module.path), i};
-  // Sorting each sibling group on its short segments is what one sort of
-  // all paths on their long common prefixes cost a sixth of take_modules.
+    if (parent[i] != kNone) kids[fill[parent[i]]++] = {rows_[i].segment_key, i};
+  auto less = [this](const Kid& a, const Kid& b) {
+    if (a.key != b.key) return a.key < b.key;
+    return segment_less(last_view(path_of(a.row)), last_view(path_of(b.row)));
+  };
   for (size_t r = 0; r < n; ++r)
     if (out.begin[r + 1] - out.begin[r] > 1)
-      sort_by_segment(kids.begin() + static_cast<std::ptrdiff_t>(out.begin[r]),
-                         kids.begin() + static_cast<std::ptrdiff_t>(out.begin[r + 1]));
+      std::sort(kids.begin() + static_cast<std::ptrdiff_t>(out.begin[r]),
+                kids.begin() + static_cast<std::ptrdiff_t>(out.begin[r + 1]), less);
   out.rows.resize(kids.size());
-  for (size_t k = 0; k < kids.size(); ++k) out.rows[k] = kids[k].second;
+  for (size_t k = 0; k < kids.size(); ++k) out.rows[k] = kids[k].row;
   return out;
 }
-
 
 std::vector<size_t> ModuleTree::output_order(const Children& children) const {
   // A supplied path whose parent path is no module: that parent would be an
@@ -303,16 +324,16 @@ std::vector<size_t> ModuleTree::output_order(const Children& children) const {
   // position alone left users guessing.)
   std::vector<std::pair<std::string_view, size_t>> missing;  // parent path, child row
   for (size_t i = 0; i < supplied_; ++i) {
-    const std::string& path = rows_[i].module.path;
+    const std::string& path = path_of(i);
     if (!path.empty() && parent_row(i) == kNone) missing.emplace_back(parent_view(path), i);
   }
   if (!missing.empty()) {
     const auto first = *std::min_element(missing.begin(), missing.end());
     size_t at = supplied_;
-    for (size_t i = supplied_; i < rows_.size(); ++i) at += rows_[i].module.path < first.first;
+    for (size_t i = supplied_; i < rows_.size(); ++i) at += rows_[i].path < first.first;
     fail(MX_ERR_SCHEMA, "hierarchy: modules[" + std::to_string(at) +
                             "].path: required field is missing (module '" +
-                            rows_[first.second].module.path + "' has no parent module '" +
+                            path_of(first.second) + "' has no parent module '" +
                             std::string(first.first) + "': every module's parent path must be listed)");
   }
   // Supplied rows are the first ones, in their order; the others sorted.
@@ -341,7 +362,7 @@ std::vector<size_t> ModuleTree::output_order(const Children& children) const {
   }
   PathRows added;
   added.reserve(rows_.size() - supplied_);
-  for (size_t i = supplied_; i < rows_.size(); ++i) added.emplace_back(rows_[i].module.path, i);
+  for (size_t i = supplied_; i < rows_.size(); ++i) added.emplace_back(rows_[i].path, i);
   sort_by_path(added);
   for (const auto& [path, i] : added) order.push_back(i);
   return order;
@@ -354,9 +375,9 @@ ModuleTree::Appended ModuleTree::appended_children(const std::vector<size_t>& or
   // Only supplied modules list children (add_path's have none yet).
   std::vector<char> listed(rows_.size(), 0);
   for (size_t k = 0; k < supplied_; ++k) {
-    const Row& r = rows_[k];
-    for (const auto& c : r.module.children)
-      if (parent_view(c) == r.module.path && !c.empty())
+    const hierarchy::Module& m = given_[k];
+    for (const auto& c : m.children)
+      if (parent_view(c) == m.path && !c.empty())
         if (const size_t i = index_.find(c); i != kNone) listed[i] = 1;
   }
   Appended out;
@@ -373,45 +394,57 @@ ModuleTree::Appended ModuleTree::appended_children(const std::vector<size_t>& or
   return out;
 }
 
-template <typename Take>
-std::vector<hierarchy::Module> ModuleTree::build(bool tags, Take take, std::vector<size_t>* positions) const {
+// Each module is built once, in its place in the output: a supplied one
+// copied or moved whole, a new one from its row (path and tag moved, class
+// and parent path from the path). A child's path is copied from its row,
+// or from the output where the row's was already moved there.
+template <bool Move>
+std::vector<hierarchy::Module> ModuleTree::build(bool tags, std::vector<size_t>* positions) const {
   const Children children = children_of_rows();
   const std::vector<size_t> order = output_order(children);
   const Appended appended = appended_children(order, children);
-  for (size_t i = 0; i < rows_.size(); ++i) {
-    Row& r = rows_[i];
-    if (!r.supplied) r.module.class_name = guessed_class(r.module.path);
-    if (tags) row_tag(i);
-  }
+  // Before any tag moves: a row's tag reads its parent's.
+  if (tags)
+    for (size_t i = 0; i < rows_.size(); ++i) row_tag(i);
+  auto take = [](auto& from) -> decltype(auto) {
+    if constexpr (Move) return std::move(from);
+    else return static_cast<const std::remove_reference_t<decltype(from)>&>(from);
+  };
   std::vector<hierarchy::Module> out;
   out.reserve(order.size());
   for (size_t i = 0; i < order.size(); ++i) {
-    Row& r = rows_[order[i]];
-    out.push_back(take(r));
-    hierarchy::Module& m = out.back();
-    // Without tags, only supplied ones (derived ones may be memoised).
-    if (!tags && !r.tag_given) m.tag.clear();
-  }
-  // Children paths are read from the output (a take moved the rows' away).
-  for (size_t i = 0; i < out.size(); ++i) {
+    const size_t row = order[i];
+    Row& r = rows_[row];
+    if (is_supplied(row)) {
+      out.push_back(take(given_[row]));
+      // Without tags, only supplied ones (derived ones may be memoised).
+      if (!tags && !r.tag_given) out.back().tag.clear();
+    } else {
+      hierarchy::Module& m = out.emplace_back();
+      m.class_name = guessed_class(r.path);
+      if (!r.path.empty()) m.parent.emplace(parent_view(r.path));
+      if (tags) m.tag = take(r.tag);
+      m.path = take(r.path);
+    }
     const size_t first = appended.begin[i], end = appended.begin[i + 1];
     if (first == end) continue;
-    auto& children = out[i].children;
-    children.reserve(children.size() + (end - first));
-    for (size_t k = first; k < end; ++k) children.push_back(out[appended.position[appended.rows[k]]].path);
+    auto& kids = out.back().children;
+    kids.reserve(kids.size() + (end - first));
+    for (size_t k = first; k < end; ++k) {
+      const size_t child = appended.rows[k], at = appended.position[child];
+      kids.push_back(at < i ? out[at].path : path_of(child));
+    }
   }
   if (positions) *positions = appended.position;
   return out;
 }
 
-std::vector<hierarchy::Module> ModuleTree::to_modules(bool tags) const {
-  return build(tags, [](const Row& r) -> const hierarchy::Module& { return r.module; });
-}
+std::vector<hierarchy::Module> ModuleTree::to_modules(bool tags) const { return build<false>(tags); }
 
 std::vector<hierarchy::Module> ModuleTree::take_modules(std::vector<size_t>* positions) {
-  std::vector<hierarchy::Module> out =
-      build(true, [](Row& r) -> hierarchy::Module&& { return std::move(r.module); }, positions);
+  std::vector<hierarchy::Module> out = build<true>(true, positions);
   rows_.clear();
+  given_.clear();
   index_.clear();
   loose_tags_.clear();
   supplied_ = 0;
@@ -419,9 +452,10 @@ std::vector<hierarchy::Module> ModuleTree::take_modules(std::vector<size_t>* pos
   return out;
 }
 
+// Only supplied modules can be inconsistent: a new one's parent is its
+// path's parent, added with it, and it lists no children.
 bool ModuleTree::plainly_consistent() const {
-  for (size_t i = 0; i < rows_.size(); ++i) {
-    const hierarchy::Module& m = rows_[i].module;
+  for (const hierarchy::Module& m : given_) {
     if (m.path.empty()) {
       if (m.parent) return false;  // a second root, or none
     } else {
@@ -435,7 +469,7 @@ bool ModuleTree::plainly_consistent() const {
   }
   // Filled-in parents ("parent" missing) were not checked by the parser.
   for (size_t i = 0; i < supplied_; ++i)
-    if (rows_[i].parent_filled && rows_[i].module.parent && !index_.contains(*rows_[i].module.parent))
+    if (rows_[i].parent_filled && given_[i].parent && !index_.contains(*given_[i].parent))
       return false;
   return true;
 }

@@ -3,6 +3,7 @@
 // from a supplied hierarchy first, then from the strategies' "modules"
 // answers; an unknown class is "" (and the tag then uses the path segment).
 #pragma once
+#include <cstdint>
 #include <map>
 #include <string_view>
 #include <string>
@@ -75,28 +76,36 @@ class ModuleTree {
   bool has_supplied() const { return supplied_ != 0; }
   // The supplied modules, in their order (as given, parent filled in).
   size_t supplied_count() const { return supplied_; }
-  const hierarchy::Module& supplied_module(size_t i) const { return rows_[i].module; }
+  const hierarchy::Module& supplied_module(size_t i) const { return given_[i]; }
 
  private:
+  // A row is a path and what tagging learns about it. Only supplied rows
+  // have a whole hierarchy::Module (given_[i] for row i < supplied_, path
+  // and tag included); a new row's module is built once, straight into the
+  // output, from its path (class, parent path) and tag: a Module (~300
+  // bytes) per row moved into a second vector of them was a fifth of
+  // take_modules in page faults and copies.
   struct Row {
-    hierarchy::Module module;  // as the output will have it (class, tag: see below)
-    bool supplied = false;
+    std::string path;          // new rows; "" for supplied ones (their module's)
+    std::string tag;           // new rows: tag_of(path) once tag_done
+    uint64_t segment_key = 0;  // the last segment's first 8 bytes (segment_key())
+    size_t parent_row = kUnlinked;  // row of the path's parent (kNone: none)
     bool tag_given = false;    // a supplied "tag": authoritative
     bool parent_filled = false;  // a supplied entry without "parent"
-    bool tag_done = false;     // module.tag holds tag_of(path)
-    size_t parent_row = kUnlinked;  // row of the path's parent (kNone: none)
+    bool tag_done = false;     // the row's tag holds tag_of(path)
   };
   static constexpr size_t kNone = static_cast<size_t>(-1);
   static constexpr size_t kUnlinked = static_cast<size_t>(-2);
+  bool is_supplied(size_t i) const { return i < given_.size(); }
+  const std::string& path_of(size_t i) const { return is_supplied(i) ? given_[i].path : rows_[i].path; }
+  std::string& tag_slot(size_t i) const { return is_supplied(i) ? given_[i].tag : rows_[i].tag; }
   std::string compute_tag(const std::string& path) const;
   const std::string& row_tag(size_t i) const;
   const std::string& row_class(size_t i) const;
   const std::string& guessed_class(const std::string& path) const;
   size_t parent_row(size_t i) const;
-  const Row* row(std::string_view path) const;
-  Row& add_row(hierarchy::Module&& m, bool supplied, bool tag_given);
   size_t add_path_row(std::string_view path);  // the row of `path`
-  void note_path_characters(std::string_view path);
+  void note_path(Row& r, std::string_view path, std::string_view checked);
   // Output order (row numbers) and, per output position, the children to
   // append after the listed ones: rows[begin[i] .. begin[i+1]) for output
   // position i (one array, not a vector per module); `position` is each
@@ -112,18 +121,21 @@ class ModuleTree {
   Children children_of_rows() const;
   std::vector<size_t> output_order(const Children& children) const;
   Appended appended_children(const std::vector<size_t>& order, const Children& children) const;
-  template <typename Take>
-  std::vector<hierarchy::Module> build(bool tags, Take take, std::vector<size_t>* positions = nullptr) const;
+  // Move: take_modules (the rows are emptied), else copies (to_modules).
+  template <bool Move>
+  std::vector<hierarchy::Module> build(bool tags, std::vector<size_t>* positions = nullptr) const;
 
   // Rows in blocks that never move (a deque), so index_ can view their
-  // paths. std::deque's blocks are 512 bytes, less than one row: a malloc
-  // and a free per module, a fifth of adding and taking them; Boost's
-  // deque takes the block size as an option.
+  // paths. std::deque's blocks are 512 bytes, five rows: a malloc and a
+  // free per few modules; Boost's deque takes the block size as an option.
   using RowStore = boost::container::deque<
       Row, void, boost::container::deque_options_t<boost::container::block_size<1024u>>>;
   // Mutable: tags (and the classes of new modules) are filled in when
   // first needed.
   mutable RowStore rows_;
+  // Supplied modules (rows 0 .. supplied_-1), sized once: index_ views
+  // their paths.
+  mutable std::vector<hierarchy::Module> given_;
   hierarchy::PathTable index_;
   size_t supplied_ = 0;
   bool unvalidated_ = false;  // built from entries alone: nothing checked
