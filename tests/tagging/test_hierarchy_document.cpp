@@ -83,6 +83,15 @@ TEST_CASE("a document build_document writes is what set_hierarchy's checks leave
       CHECK(doc.modules[r.module_at].path == r.module);
       CHECK(doc.modules[r.module_at].tag == r.tag);
     }
+    // Each module's parent hint is its parent's position (the root has none).
+    for (const auto& m : doc.modules) {
+      if (m.path.empty()) {
+        CHECK(m.parent_at == hierarchy::NodeRecord::kNoPosition);
+        continue;
+      }
+      REQUIRE(m.parent_at < doc.modules.size());
+      CHECK(doc.modules[m.parent_at].path == hierarchy::parent_view(m));
+    }
 
     mx_model vouched, checked;
     vouched.proto = proto;
