@@ -7,9 +7,11 @@
 #include <string_view>
 #include <vector>
 
+#include "model/check.hpp"
 #include "model/value_table.hpp"
 #include "tagging/graph_edges.hpp"
 #include "tagging/graph_topology.hpp"
+#include "util/error.hpp"
 
 using namespace modelexport;
 
@@ -164,4 +166,25 @@ TEST_CASE("graph view from the interned table: as read from the proto alone") {
     // The table keeps its ids for propagation.
     check_same(values_of(from_table, std::move(t)), values_of(alone));
   }
+}
+
+TEST_CASE("structure check with the table: the same messages, also once a view took its slot names") {
+  auto m = chain({{{"x"}, {"a"}}, {{"a", "nowhere"}, {"b"}}});
+  const auto message = [&](const model::ValueTable& t) -> std::string {
+    try {
+      model::check_graph_structure(m, t, "m.onnx");
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  model::ValueTable t = model::intern_values(m.graph());
+  const std::string expected =
+      "m.onnx: undefined input: node #1 (Op) reads 'nowhere' (no node, graph input or initializer defines it)";
+  CHECK(message(t) == expected);
+  const GraphView view = graph_view_of(m, t);
+  CHECK(t.slot_names.inputs.empty());
+  CHECK(message(t) == expected);
+  // A second view from the same table reads the names from the proto.
+  check_same_view(graph_view_of(m, t), view);
 }

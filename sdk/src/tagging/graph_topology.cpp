@@ -91,6 +91,11 @@ GraphView graph_view_of(const onnx::ModelProto& proto) {
 }
 
 GraphView graph_view_of(const onnx::ModelProto& proto, model::ValueTable& values) {
+  // Slot names already taken (by an earlier view) or not this graph's.
+  if (values.input_begin.size() != static_cast<size_t>(proto.graph().node_size()) + 1 ||
+      values.slot_names.inputs.size() != values.inputs.size() ||
+      values.slot_names.outputs.size() != values.outputs.size())
+    return graph_view_of(proto);
   GraphView view;
   add_nodes(proto.graph(), view);
   add_names(proto.graph(), std::move(values.slot_names), values.ascii, view);

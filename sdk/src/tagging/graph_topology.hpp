@@ -93,7 +93,8 @@ GraphView graph_view_of(const onnx::ModelProto& proto);
 // of proto.graph(), e.g. the tagger's, shared with the structure check):
 // the table's slot names move into the view, so the graph's name strings
 // are not read again. The table keeps its ids for propagation
-// (tagging/graph_edges.hpp values_of).
+// (tagging/graph_edges.hpp values_of). Without the slot names (a view
+// took them already) it reads the proto as graph_view_of(proto) does.
 GraphView graph_view_of(const onnx::ModelProto& proto, model::ValueTable& values);
 void append_strategy_graph_text(const onnx::ModelProto& proto, std::string& out);
 
