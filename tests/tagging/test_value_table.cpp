@@ -119,6 +119,7 @@ TEST_CASE("value table: each slot's name, whether all are ASCII, the nodes holdi
   using Names = std::vector<std::string_view>;
   CHECK(t.slot_names.inputs == Names{"x", "w", "a", "", "b"});
   CHECK(t.slot_names.outputs == Names{"a", "b", "", "c"});
+  CHECK(t.slot_names.initializers == Names{"w"});
   CHECK(t.ascii);
   CHECK(t.subgraph_nodes.empty());
   // Views into the graph's own strings.

@@ -104,9 +104,11 @@ ValueTable intern_values(const onnx::GraphProto& g) {
     if (const uint32_t id = names.id(v.name()); id != ValueTable::kNone) names.write(id, ValueTable::kDeclared);
   std::vector<uint32_t> initializers;
   initializers.reserve(static_cast<size_t>(g.initializer_size()));
+  t.slot_names.initializers.reserve(static_cast<size_t>(g.initializer_size()));
   for (int i = 0; i < g.initializer_size(); ++i) {
     if (i + kAhead < g.initializer_size()) t.ids.prefetch(g.initializer(i + kAhead).name());
     const auto& init = g.initializer(i);
+    t.slot_names.initializers.push_back(init.name());
     if (const uint32_t id = names.id(init.name()); id != ValueTable::kNone) {
       names.write(id, ValueTable::kDeclared);
       initializers.push_back(id);

@@ -37,9 +37,10 @@ struct ValueTable {
   std::vector<int32_t> writer;     // id → the first node writing it, kDeclared or kUnwritten
   std::vector<bool> initializer;   // id → named by one of the graph's initializers
   // Each slot's name as the graph spells it ("" for an omitted one), views
-  // into the graph beside `inputs` and `outputs`.
+  // into the graph beside `inputs` and `outputs`, and every initializer's
+  // name in the graph's order.
   struct SlotNames {
-    std::vector<std::string_view> inputs, outputs;
+    std::vector<std::string_view> inputs, outputs, initializers;
   } slot_names;
   // Every name interned (node inputs and outputs, graph inputs and
   // initializers) is plain ASCII: it reads the same through any UTF-8

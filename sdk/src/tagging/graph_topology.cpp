@@ -60,7 +60,7 @@ void add_nodes(const onnx::GraphProto& g, GraphView& view) {
 // The view's value and initializer names from the graph's slot names
 // (views into the proto); `ascii`: all of them are plain ASCII, so none
 // needs a look.
-void add_names(const onnx::GraphProto& g, model::ValueTable::SlotNames&& names, bool ascii, GraphView& view) {
+void add_names(model::ValueTable::SlotNames&& names, bool ascii, GraphView& view) {
   view.input_names = std::move(names.inputs);
   view.output_names = std::move(names.outputs);
   bool unchanged = true;
@@ -69,9 +69,9 @@ void add_names(const onnx::GraphProto& g, model::ValueTable::SlotNames&& names, 
     for (auto& s : view.output_names) s = view_of(s, view, unchanged);
   }
   // Views too: a string per weight name was 50,000 allocations at 200,000 nodes.
-  view.initializers.reserve(static_cast<size_t>(g.initializer_size()));
-  for (const auto& t : g.initializer())
-    view.initializers.push_back(ascii ? std::string_view(t.name()) : view_of(t.name(), view, unchanged));
+  view.initializers = std::move(names.initializers);
+  if (!ascii)
+    for (auto& s : view.initializers) s = view_of(s, view, unchanged);
   view.values_as_in_proto = unchanged;
 }
 
@@ -86,7 +86,8 @@ GraphView graph_view_of(const onnx::ModelProto& proto) {
     names.inputs.insert(names.inputs.end(), n.input().begin(), n.input().end());
     names.outputs.insert(names.outputs.end(), n.output().begin(), n.output().end());
   }
-  add_names(g, std::move(names), /*ascii=*/false, view);
+  for (const auto& t : g.initializer()) names.initializers.push_back(t.name());
+  add_names(std::move(names), /*ascii=*/false, view);
   return view;
 }
 
@@ -94,11 +95,12 @@ GraphView graph_view_of(const onnx::ModelProto& proto, model::ValueTable& values
   // Slot names already taken (by an earlier view) or not this graph's.
   if (values.input_begin.size() != static_cast<size_t>(proto.graph().node_size()) + 1 ||
       values.slot_names.inputs.size() != values.inputs.size() ||
-      values.slot_names.outputs.size() != values.outputs.size())
+      values.slot_names.outputs.size() != values.outputs.size() ||
+      values.slot_names.initializers.size() != static_cast<size_t>(proto.graph().initializer_size()))
     return graph_view_of(proto);
   GraphView view;
   add_nodes(proto.graph(), view);
-  add_names(proto.graph(), std::move(values.slot_names), values.ascii, view);
+  add_names(std::move(values.slot_names), values.ascii, view);
   return view;
 }
 
