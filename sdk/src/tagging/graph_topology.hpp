@@ -44,7 +44,7 @@ struct GraphView {
   std::vector<std::string_view> input_names, output_names;
   // Names of initializers (weights, buffers): a node input that no node
   // produces is an initializer if listed here, else a graph input. Views
-  // like `values` (a view built by hand may list literals).
+  // like `input_names` (a view built by hand may list literals).
   std::vector<std::string_view> initializers;
   // Every node input and output name and every initializer name is the
   // proto's own bytes (none needed replacing): ids interned from the proto
