@@ -115,39 +115,50 @@ class StructureCheck {
   }
 
   // Every node's explicit inputs, then what its subgraphs read from outside
-  // them, in one array (no vector per node: graphs have 10^5+ nodes).
+  // them, in one array (no vector per node: graphs have 10^5+ nodes). The
+  // names and ids come from the table (no walk of the graph's strings);
+  // only nodes holding subgraphs are read from the graph.
   Reads graph_reads(const onnx::GraphProto& g, const ValueTable& values, const Scopes& scopes,
                     const std::string& scope) {
     Reads reads;
-    reads.begin.reserve(static_cast<size_t>(g.node_size()) + 1);
+    const size_t n = static_cast<size_t>(g.node_size());
+    reads.begin.reserve(n + 1);
     reads.values.reserve(values.inputs.size());
     reads.ids.reserve(values.inputs.size());
-    for (int i = 0; i < g.node_size(); ++i) {
+    auto with_subgraphs = values.subgraph_nodes.begin();
+    for (size_t i = 0; i < n; ++i) {
       reads.begin.push_back(static_cast<uint32_t>(reads.values.size()));
-      const auto& n = g.node(i);
-      const uint32_t* id = values.inputs.data() + values.input_begin[static_cast<size_t>(i)];
-      for (const auto& in : n.input()) {
-        const uint32_t value = *id++;
+      for (uint32_t k = values.input_begin[i]; k < values.input_begin[i + 1]; ++k) {
+        const Name in = values.slot_names.inputs[k];
         if (in.empty()) continue;  // an omitted optional input
         reads.values.push_back(in);
-        reads.ids.push_back(value);
+        reads.ids.push_back(values.inputs[k]);
       }
-      for (const auto& a : n.attribute()) {
-        std::vector<const onnx::GraphProto*> subgraphs;
-        if (a.has_g()) subgraphs.push_back(&a.g());
-        for (const auto& sg : a.graphs()) subgraphs.push_back(&sg);
-        for (const auto* sg : subgraphs) {
-          const std::string inner = scope + "subgraph '" + a.name() + "' of node " + node_label(n, i) + ": ";
-          const ValueTable sub = intern_values(*sg);
-          for (Name r : check(*sg, sub, scopes, inner)) {
-            reads.values.push_back(r);
-            reads.ids.push_back(values.find(r));
-          }
-        }
-      }
+      if (with_subgraphs == values.subgraph_nodes.end() || *with_subgraphs != i) continue;
+      ++with_subgraphs;
+      add_subgraph_reads(g, values, static_cast<int>(i), scopes, scope, reads);
     }
     reads.begin.push_back(static_cast<uint32_t>(reads.values.size()));
     return reads;
+  }
+
+  // What node `i`'s subgraphs read from the graphs enclosing them.
+  void add_subgraph_reads(const onnx::GraphProto& g, const ValueTable& values, int i, const Scopes& scopes,
+                          const std::string& scope, Reads& reads) {
+    const auto& n = g.node(i);
+    for (const auto& a : n.attribute()) {
+      std::vector<const onnx::GraphProto*> subgraphs;
+      if (a.has_g()) subgraphs.push_back(&a.g());
+      for (const auto& sg : a.graphs()) subgraphs.push_back(&sg);
+      for (const auto* sg : subgraphs) {
+        const std::string inner = scope + "subgraph '" + a.name() + "' of node " + node_label(n, i) + ": ";
+        const ValueTable sub = intern_values(*sg);
+        for (Name r : check(*sg, sub, scopes, inner)) {
+          reads.values.push_back(r);
+          reads.ids.push_back(values.find(r));
+        }
+      }
+    }
   }
 
   static bool defined_in(const Scopes& scopes, Name n) {
@@ -237,6 +248,8 @@ void check_graph_structure(const onnx::ModelProto& proto, const std::string& whe
 }
 
 void check_graph_structure(const onnx::ModelProto& proto, const ValueTable& values, const std::string& where) {
+  // A table whose slot names went to a graph view cannot name what it finds.
+  if (values.slot_names.inputs.size() != values.inputs.size()) return check_graph_structure(proto, where);
   StructureCheck(where).check(proto.graph(), values, {}, "");
 }
 

@@ -27,7 +27,10 @@ namespace modelexport::model {
 
 void check_graph_structure(const onnx::ModelProto& proto, const std::string& where);
 // The same with the top-level graph's values already interned (the tagger
-// interns them once for this check and propagation).
+// interns them once for this check, its graph view and propagation): the
+// check reads the table's ids and slot names, and the graph itself only
+// for the nodes holding subgraphs. Call it before the slot names move to a
+// view (without them the graph is interned again).
 void check_graph_structure(const onnx::ModelProto& proto, const ValueTable& values, const std::string& where);
 
 void check_onnx(const onnx::ModelProto& proto, const std::string& where);

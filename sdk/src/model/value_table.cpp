@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "util/recent_names.hpp"
+#include "util/utf8.hpp"
 
 namespace modelexport::model {
 namespace {
@@ -11,6 +12,13 @@ namespace {
 // enough to cover a cache miss with the work of the nodes between.
 constexpr int kAhead = 8;
 
+// Whether `node` has a graph-valued attribute.
+bool holds_subgraphs(const onnx::NodeProto& node) {
+  for (const auto& a : node.attribute())
+    if (a.has_g() || a.graphs_size() > 0) return true;
+  return false;
+}
+
 class Interner {
  public:
   explicit Interner(ValueTable& t) : t_(t) {}
@@ -18,7 +26,11 @@ class Interner {
   uint32_t id(std::string_view name) {
     if (name.empty()) return ValueTable::kNone;
     const auto [id, fresh] = t_.ids.intern(name);
-    if (fresh) t_.writer.push_back(ValueTable::kUnwritten);
+    if (fresh) {
+      t_.writer.push_back(ValueTable::kUnwritten);
+      // Once per distinct name, not per slot; every slot repeats some id's text.
+      if (t_.ascii && !is_ascii(name)) t_.ascii = false;
+    }
     return id;
   }
   void prefetch(const google::protobuf::RepeatedPtrField<std::string>& names) const {
@@ -54,8 +66,10 @@ ValueTable intern_values(const onnx::GraphProto& g) {
   t.writer.reserve(expected);
   t.input_begin.reserve(n + 1);
   t.inputs.reserve(input_slots);
+  t.slot_names.inputs.reserve(input_slots);
   t.output_begin.reserve(n + 1);
   t.outputs.reserve(output_slots);
+  t.slot_names.outputs.reserve(output_slots);
   Interner names(t);
   RecentNames recent;
   for (size_t i = 0; i < n; ++i) {
@@ -69,15 +83,19 @@ ValueTable intern_values(const onnx::GraphProto& g) {
     for (const auto& in : node.input()) {
       const uint32_t id = recent.find(in);
       t.inputs.push_back(id != RecentNames::kAbsent ? id : names.id(in));
+      t.slot_names.inputs.push_back(in);
     }
     t.output_begin.push_back(static_cast<uint32_t>(t.outputs.size()));
     for (const auto& out : node.output()) {
       const uint32_t id = names.id(out);
       t.outputs.push_back(id);
+      t.slot_names.outputs.push_back(out);
       if (id == ValueTable::kNone) continue;
       names.write(id, static_cast<int32_t>(i));
       recent.add(out, id);
     }
+    if (node.attribute_size() > 0 && holds_subgraphs(node))
+      t.subgraph_nodes.push_back(static_cast<uint32_t>(i));
   }
   t.input_begin.push_back(static_cast<uint32_t>(t.inputs.size()));
   t.output_begin.push_back(static_cast<uint32_t>(t.outputs.size()));
@@ -86,9 +104,11 @@ ValueTable intern_values(const onnx::GraphProto& g) {
     if (const uint32_t id = names.id(v.name()); id != ValueTable::kNone) names.write(id, ValueTable::kDeclared);
   std::vector<uint32_t> initializers;
   initializers.reserve(static_cast<size_t>(g.initializer_size()));
+  t.slot_names.initializers.reserve(static_cast<size_t>(g.initializer_size()));
   for (int i = 0; i < g.initializer_size(); ++i) {
     if (i + kAhead < g.initializer_size()) t.ids.prefetch(g.initializer(i + kAhead).name());
     const auto& init = g.initializer(i);
+    t.slot_names.initializers.push_back(init.name());
     if (const uint32_t id = names.id(init.name()); id != ValueTable::kNone) {
       names.write(id, ValueTable::kDeclared);
       initializers.push_back(id);

@@ -8,6 +8,13 @@
 // Ids follow the first appearance in the nodes' inputs and outputs (node
 // order), then the declared names (graph inputs, initializers) no node
 // mentions. Keys are views into the graph, which must outlive the table.
+//
+// The same walk keeps what the later readers of the names need, so that
+// none of them walks the graph's 10^5+ nodes and their name strings again
+// (each walk was mostly cache misses on the strings): every slot's name
+// (the check's messages, the tagger's graph view, tagging/graph_topology),
+// whether all names are plain ASCII (the view then reads them as they are)
+// and which nodes hold subgraphs (the check descends into those only).
 #pragma once
 #include <cstdint>
 #include <string_view>
@@ -29,6 +36,18 @@ struct ValueTable {
   std::vector<uint32_t> output_begin, outputs;  // node → its outputs' ids
   std::vector<int32_t> writer;     // id → the first node writing it, kDeclared or kUnwritten
   std::vector<bool> initializer;   // id → named by one of the graph's initializers
+  // Each slot's name as the graph spells it ("" for an omitted one), views
+  // into the graph beside `inputs` and `outputs`, and every initializer's
+  // name in the graph's order.
+  struct SlotNames {
+    std::vector<std::string_view> inputs, outputs, initializers;
+  } slot_names;
+  // Every name interned (node inputs and outputs, graph inputs and
+  // initializers) is plain ASCII: it reads the same through any UTF-8
+  // repair (util/utf8.hpp).
+  bool ascii = true;
+  // Nodes with a graph-valued attribute (If, Loop, Scan...), in node order.
+  std::vector<uint32_t> subgraph_nodes;
   // Some value has two writers (two nodes, or a node and a declaration);
   // check_graph_structure names the first one.
   bool two_writers = false;

@@ -12,9 +12,9 @@ namespace {
 using json = nlohmann::json;
 
 // `s` as it reads after a trip through the graph view's JSON text.
-std::string as_view_text(const std::string& s) {
-  if (is_ascii(s)) return s;  // nothing to replace
-  return json::parse(dump_text(json(s))).get<std::string>();
+std::string as_view_text(std::string_view s) {
+  if (is_ascii(s)) return std::string(s);  // nothing to replace
+  return json::parse(dump_text(json(std::string(s)))).get<std::string>();
 }
 
 template <typename List, typename Name>
@@ -35,7 +35,7 @@ const std::string& tensor_name(const onnx::TensorProto& t) { return t.name(); }
 
 // A view of `s`: into the proto when it reads as it is, else into the
 // view's own storage (clearing `unchanged`).
-std::string_view view_of(const std::string& s, GraphView& view, bool& unchanged) {
+std::string_view view_of(std::string_view s, GraphView& view, bool& unchanged) {
   if (is_ascii(s)) return s;
   std::string text = as_view_text(s);
   if (text == s) return s;
@@ -43,37 +43,64 @@ std::string_view view_of(const std::string& s, GraphView& view, bool& unchanged)
   return view.own(std::move(text));
 }
 
-// Appends views of the names to view.values.
-uint32_t view_strings(const google::protobuf::RepeatedPtrField<std::string>& list, GraphView& view,
-                      bool& unchanged) {
-  for (const auto& s : list) view.values.push_back(view_of(s, view, unchanged));
-  return static_cast<uint32_t>(list.size());
+// Each node's name and op type, and where its value names start (its
+// slots in model::ValueTable's order).
+void add_nodes(const onnx::GraphProto& g, GraphView& view) {
+  view.nodes.reserve(static_cast<size_t>(g.node_size()));
+  uint32_t inputs = 0, outputs = 0;
+  for (const auto& n : g.node()) {
+    GraphNode node{as_view_text(n.name()), as_view_text(n.op_type()), inputs,
+                   static_cast<uint32_t>(n.input_size()), outputs, static_cast<uint32_t>(n.output_size())};
+    inputs += node.input_count;
+    outputs += node.output_count;
+    view.nodes.push_back(std::move(node));
+  }
 }
 
-// Node input and output names per node, for reserving the view's list
-// without a pass over the nodes just to count them (ONNX ops have a few;
-// spare capacity costs no memory until used, and more just grows it).
-constexpr size_t kValuesPerNode = 4;
+// The view's value and initializer names from the graph's slot names
+// (views into the proto); `ascii`: all of them are plain ASCII, so none
+// needs a look.
+void add_names(model::ValueTable::SlotNames&& names, bool ascii, GraphView& view) {
+  view.input_names = std::move(names.inputs);
+  view.output_names = std::move(names.outputs);
+  bool unchanged = true;
+  if (!ascii) {
+    for (auto& s : view.input_names) s = view_of(s, view, unchanged);
+    for (auto& s : view.output_names) s = view_of(s, view, unchanged);
+  }
+  // Views too: a string per weight name was 50,000 allocations at 200,000 nodes.
+  view.initializers = std::move(names.initializers);
+  if (!ascii)
+    for (auto& s : view.initializers) s = view_of(s, view, unchanged);
+  view.values_as_in_proto = unchanged;
+}
 
 }  // namespace
 
 GraphView graph_view_of(const onnx::ModelProto& proto) {
   const auto& g = proto.graph();
   GraphView view;
-  view.nodes.reserve(g.node_size());
-  view.values.reserve(kValuesPerNode * static_cast<size_t>(g.node_size()));
-  bool unchanged = true;
+  add_nodes(g, view);
+  model::ValueTable::SlotNames names;
   for (const auto& n : g.node()) {
-    GraphNode node{as_view_text(n.name()), as_view_text(n.op_type())};
-    node.first_value = static_cast<uint32_t>(view.values.size());
-    node.input_count = view_strings(n.input(), view, unchanged);
-    node.output_count = view_strings(n.output(), view, unchanged);
-    view.nodes.push_back(std::move(node));
+    names.inputs.insert(names.inputs.end(), n.input().begin(), n.input().end());
+    names.outputs.insert(names.outputs.end(), n.output().begin(), n.output().end());
   }
-  // Views too: a string per weight name was 50,000 allocations at 200,000 nodes.
-  view.initializers.reserve(g.initializer_size());
-  for (const auto& t : g.initializer()) view.initializers.push_back(view_of(t.name(), view, unchanged));
-  view.values_as_in_proto = unchanged;
+  for (const auto& t : g.initializer()) names.initializers.push_back(t.name());
+  add_names(std::move(names), /*ascii=*/false, view);
+  return view;
+}
+
+GraphView graph_view_of(const onnx::ModelProto& proto, model::ValueTable& values) {
+  // Slot names already taken (by an earlier view) or not this graph's.
+  if (values.input_begin.size() != static_cast<size_t>(proto.graph().node_size()) + 1 ||
+      values.slot_names.inputs.size() != values.inputs.size() ||
+      values.slot_names.outputs.size() != values.outputs.size() ||
+      values.slot_names.initializers.size() != static_cast<size_t>(proto.graph().initializer_size()))
+    return graph_view_of(proto);
+  GraphView view;
+  add_nodes(proto.graph(), view);
+  add_names(std::move(values.slot_names), values.ascii, view);
   return view;
 }
 

@@ -9,15 +9,18 @@
 #include <nlohmann/json.hpp>
 #include <onnx/onnx_pb.h>
 
+#include "model/value_table.hpp"
+
 namespace modelexport {
 
 struct GraphNode {
   std::string name;
   std::string op_type;
-  // Its value names in GraphView::values: `input_count` inputs from
-  // `first_value`, then `output_count` outputs (a vector of each per node
-  // was 400,000 allocations at 200,000 nodes).
-  uint32_t first_value = 0, input_count = 0, output_count = 0;
+  // Its value names: `input_count` from `first_input` in
+  // GraphView::input_names, `output_count` from `first_output` in
+  // GraphView::output_names (a vector of each per node was 400,000
+  // allocations at 200,000 nodes).
+  uint32_t first_input = 0, input_count = 0, first_output = 0, output_count = 0;
 };
 
 // A node's input or output names.
@@ -32,14 +35,16 @@ struct ValueNames {
 
 struct GraphView {
   std::vector<GraphNode> nodes;
-  // Every node's input and output names, node after node. Views into the
-  // proto the view was read from (which outlives it), or into `owned` for
-  // names that needed replacing: copying every value name was a tenth of
-  // tagging at 200,000 nodes. "" marks an omitted optional input.
-  std::vector<std::string_view> values;
+  // Every node's input names, node after node, and its output names. Views
+  // into the proto the view was read from (which outlives it), or into
+  // `owned` for names that needed replacing: copying every value name was a
+  // tenth of tagging at 200,000 nodes. "" marks an omitted optional input.
+  // Laid out as model::ValueTable's slots, whose names they are when read
+  // with one (graph_view_of below).
+  std::vector<std::string_view> input_names, output_names;
   // Names of initializers (weights, buffers): a node input that no node
   // produces is an initializer if listed here, else a graph input. Views
-  // like `values` (a view built by hand may list literals).
+  // like `input_names` (a view built by hand may list literals).
   std::vector<std::string_view> initializers;
   // Every node input and output name and every initializer name is the
   // proto's own bytes (none needed replacing): ids interned from the proto
@@ -52,12 +57,12 @@ struct GraphView {
 
   ValueNames inputs(size_t node) const {
     const GraphNode& n = nodes[node];
-    const std::string_view* at = values.data() + n.first_value;
+    const std::string_view* at = input_names.data() + n.first_input;
     return {at, at + n.input_count};
   }
   ValueNames outputs(size_t node) const {
     const GraphNode& n = nodes[node];
-    const std::string_view* at = values.data() + n.first_value + n.input_count;
+    const std::string_view* at = output_names.data() + n.first_output;
     return {at, at + n.output_count};
   }
   std::string_view own(std::string text) {
@@ -67,10 +72,11 @@ struct GraphView {
   // For views built by hand (tests): a node whose value names the view keeps.
   void add_node(std::string name, std::string op_type, const std::vector<std::string>& inputs,
                 const std::vector<std::string>& outputs) {
-    nodes.push_back(GraphNode{std::move(name), std::move(op_type), static_cast<uint32_t>(values.size()),
-                              static_cast<uint32_t>(inputs.size()), static_cast<uint32_t>(outputs.size())});
-    for (const auto& v : inputs) values.push_back(own(v));
-    for (const auto& v : outputs) values.push_back(own(v));
+    nodes.push_back(GraphNode{std::move(name), std::move(op_type), static_cast<uint32_t>(input_names.size()),
+                              static_cast<uint32_t>(inputs.size()), static_cast<uint32_t>(output_names.size()),
+                              static_cast<uint32_t>(outputs.size())});
+    for (const auto& v : inputs) input_names.push_back(own(v));
+    for (const auto& v : outputs) output_names.push_back(own(v));
   }
 };
 
@@ -83,6 +89,13 @@ struct GraphView {
 // and re-reading that JSON (at 200,000 nodes the round trip was a fifth of
 // the tagging time).
 GraphView graph_view_of(const onnx::ModelProto& proto);
+// The same from the graph's values already interned (model::intern_values
+// of proto.graph(), e.g. the tagger's, shared with the structure check):
+// the table's slot names move into the view, so the graph's name strings
+// are not read again. The table keeps its ids for propagation
+// (tagging/graph_edges.hpp values_of). Without the slot names (a view
+// took them already) it reads the proto as graph_view_of(proto) does.
+GraphView graph_view_of(const onnx::ModelProto& proto, model::ValueTable& values);
 void append_strategy_graph_text(const onnx::ModelProto& proto, std::string& out);
 
 }  // namespace modelexport

@@ -116,11 +116,12 @@ void tag_model(const Registry& registry, const std::string& strategy, mx_model* 
   // (files newer than it), and nothing below is meaningful on a cycle.
   // A graph that is not a DAG, reads an undefined value or writes one
   // twice cannot be tagged (propagation walks producers and consumers).
-  // Its value names are interned once, for this check and propagation.
+  // Its value names are read once, for this check, the graph view (which
+  // takes the names) and propagation (which takes the ids).
   const onnx::ModelProto& proto = model->proto;
   model::ValueTable values = model::intern_values(proto.graph());
   model::check_graph_structure(proto, values, model::display_name(*model));
-  GraphView view = graph_view_of(proto);
+  GraphView view = graph_view_of(proto, values);
   // A tree built from the strategies' paths alone is consistent by
   // construction (ModuleTree adds every ancestor of a checked path, lists
   // each path once with its parent and children: tests/tagging's
