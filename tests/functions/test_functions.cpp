@@ -14,6 +14,7 @@
 
 #include "fixture_model.hpp"
 #include "modelexport/modelexport.h"
+#include "scratch_dir.hpp"
 #include "stacknet.hpp"
 
 using nlohmann::json;
@@ -67,10 +68,10 @@ json graph(const mx_model* m) {
   return take(out);
 }
 
+// A file in the process's own scratch directory (removed at exit).
 std::string scratch(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / "mx-functions-tests";
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
+  static const modelexport::testing::ScratchDir dir;
+  return dir.file(name);
 }
 
 }  // namespace

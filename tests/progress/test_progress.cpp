@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "modelexport/modelexport.h"
+#include "scratch_dir.hpp"
 #include "stacknet.hpp"
 
 namespace fs = std::filesystem;
@@ -112,9 +113,11 @@ std::string hierarchy(const mx_model* m) {
   return text;
 }
 
-// An empty directory of its own for each test.
+// An empty directory of its own for each test, inside the process's own
+// scratch directory (removed at exit).
 fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("mx-progress-tests-" + name);
+  static const modelexport::testing::ScratchDir scratch;
+  const fs::path dir = fs::path(scratch.path()) / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

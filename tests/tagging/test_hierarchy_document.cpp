@@ -86,7 +86,7 @@ TEST_CASE("a document build_document writes is what set_hierarchy's checks leave
     // Each module's parent hint is its parent's position (the root has none).
     for (const auto& m : doc.modules) {
       if (m.path.empty()) {
-        CHECK(m.parent_at == hierarchy::NodeRecord::kNoPosition);
+        CHECK(m.parent_at == hierarchy::kNoPosition);
         continue;
       }
       REQUIRE(m.parent_at < doc.modules.size());

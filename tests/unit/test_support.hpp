@@ -11,29 +11,10 @@
 #include <vector>
 
 #include "model/model.hpp"
+#include "scratch_dir.hpp"
 #include "modelexport/modelexport.h"
 
 namespace modelexport::testing {
-
-// A fresh directory removed (with its content) at scope exit.
-class ScratchDir {
- public:
-  ScratchDir() {
-    std::string tmpl = std::filesystem::temp_directory_path() / "mxtest-XXXXXX";
-    path_ = ::mkdtemp(&tmpl[0]);
-  }
-  ~ScratchDir() { std::filesystem::remove_all(path_); }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto& e : std::filesystem::directory_iterator(path_))
-      names.push_back(e.path().filename().string());
-    return names;
-  }
-
- private:
-  std::string path_;
-};
 
 // Code + message of a status, releasing it.
 struct Outcome {

@@ -26,11 +26,13 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "modelexport/modelexport.h"
+#include "mx/common/string_blocks.hpp"
 #include "modelexport/plugin.h"
 #include "strategy_graph.hpp"
 
@@ -91,20 +93,33 @@ struct Request {
 struct Answer {
   struct Placement {
     size_t node;
-    std::string module;
-    const char* evidence;  // "direct", "scope", "metadata" or "parameter"
+    std::string_view module;  // in the answer's own copy (place())
+    const char* evidence;     // "direct", "scope", "metadata" or "parameter"
   };
   struct ModuleClass {
     std::string path, class_name, qualified_class;  // qualified: JSON only
   };
   std::vector<Placement> assignments;
   std::vector<ModuleClass> modules;  // classes learned; may stay empty
+
+  // Places `node` in `module`, which the answer copies. Neighbouring nodes
+  // mostly share their module, so a module equal to the previous
+  // placement's shares its copy: a std::string per placement was 200,000
+  // allocations at 200,000 nodes, all freed once the answer was sent.
+  void place(size_t node, std::string_view module, const char* evidence) {
+    if (assignments.empty() || assignments.back().module != module) module = text_.store(module);
+    else module = assignments.back().module;
+    assignments.push_back({node, module, evidence});
+  }
+
+ private:
+  mx::common::StringBlocks text_;
 };
 
 inline nlohmann::json answer_json(const Answer& answer) {
   nlohmann::json assignments = nlohmann::json::array();
   for (const auto& a : answer.assignments)
-    assignments.push_back({{"node", a.node}, {"module", a.module}, {"evidence", a.evidence}});
+    assignments.push_back({{"node", a.node}, {"module", std::string(a.module)}, {"evidence", a.evidence}});
   nlohmann::json response = {{"schema", "modelexport.strategy-response/1"},
                              {"assignments", std::move(assignments)}};
   if (answer.modules.empty()) return response;

@@ -18,7 +18,7 @@ void log_warnings(const mx_strategy::Host& host, const std::vector<std::string>&
 
 mx_strategy::Answer answer_of(mx_metadata::MetadataResult&& result) {
   mx_strategy::Answer answer;
-  for (auto& a : result.assignments) answer.assignments.push_back({a.node, std::move(a.module), "metadata"});
+  for (const auto& a : result.assignments) answer.place(a.node, a.module, "metadata");
   for (auto& m : result.modules)
     answer.modules.push_back({std::move(m.path), std::move(m.class_name), std::move(m.qualified_class)});
   return answer;

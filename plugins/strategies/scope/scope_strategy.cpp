@@ -32,9 +32,9 @@ mx_strategy::Answer assign_scope_paths(const FileNames& names, const ScopePaths&
   mx_strategy::Answer answer;
   answer.assignments.reserve(names.nodes.size());
   for (size_t i = 0; i < names.nodes.size(); ++i) {
-    if (!paths.of_node[i].empty()) answer.assignments.push_back({i, std::string(paths.of_node[i]), "scope"});
+    if (!paths.of_node[i].empty()) answer.place(i, paths.of_node[i], "scope");
     // "/Mul": computed by the root module's own forward (BERT's mask).
-    else if (is_root_scope_name(names.nodes[i])) answer.assignments.push_back({i, "", "scope"});
+    else if (is_root_scope_name(names.nodes[i])) answer.place(i, "", "scope");
   }
   return answer;
 }
@@ -95,7 +95,7 @@ mx_strategy::Answer assign_from_scopes(const mx_strategy::Graph& graph,
   std::string module;
   for (size_t i = 0; i < graph.node_count(); ++i)
     if (namer.module_named(graph.name(i), module))
-      answer.assignments.push_back({i, module, "scope"});
+      answer.place(i, module, "scope");
   return answer;
 }
 

@@ -8,7 +8,7 @@ namespace {
 
 mx_strategy::Answer answer_of(std::vector<mx_usage::UsageAssignment>&& assignments) {
   mx_strategy::Answer answer;  // no classes: parameter names carry paths only
-  for (auto& a : assignments) answer.assignments.push_back({a.node, std::move(a.module), "parameter"});
+  for (const auto& a : assignments) answer.place(a.node, a.module, "parameter");
   return answer;
 }
 

@@ -23,6 +23,10 @@ using Json = nlohmann::ordered_json;
 
 inline constexpr const char* kSchema = "modelexport.hierarchy/1";
 
+// "No position": a position hint the writer did not know (Module::parent_at,
+// NodeRecord::module_at), a module index's "not found".
+inline constexpr size_t kNoPosition = static_cast<size_t>(-1);
+
 // One step of a module's forward outline, in program order: an op the
 // forward runs itself ("aten::add") or a call into a module (full path; a
 // shared module may be called under a path named_modules() does not list).
@@ -51,7 +55,7 @@ struct Module {
   // save's namespaces), used only after checking that the module there
   // has that path. Not part of the schema. (A document that lists a path
   // twice, which no check accepts, may have a hint naming the second.)
-  size_t parent_at = static_cast<size_t>(-1);
+  size_t parent_at = kNoPosition;
 };
 
 // A node's record. It is keyed by the node's name when that name is
@@ -71,7 +75,7 @@ struct NodeRecord {
   // record knew it (tagging does): a hint for passes that would look the
   // module up (the save's namespaces), used only after checking that
   // modules[module_at].path is `module`. Not part of the schema.
-  static constexpr size_t kNoPosition = static_cast<size_t>(-1);
+  static constexpr size_t kNoPosition = hierarchy::kNoPosition;  // (older spelling)
   size_t module_at = kNoPosition;
 };
 
@@ -82,7 +86,7 @@ struct Document;
 // the document's modules are not changed (tags aside).
 class ModuleIndex {
  public:
-  static constexpr size_t kNone = static_cast<size_t>(-1);
+  static constexpr size_t kNone = kNoPosition;
 
   explicit ModuleIndex(const Document& doc);
   explicit ModuleIndex(const std::vector<Module>& modules);

@@ -34,8 +34,7 @@ enum class Vouched {
   // answer, an extracted or rewritten model). Everything is checked.
   nothing,
   // The modules passed hierarchy::validate_consistency already (a sidecar,
-  // checked when it was read), or are consistent by construction: only
-  // the records are checked and attached.
+  // checked when it was read): only the records are checked and attached.
   modules,
   // The whole document was built for this model's graph by the tagger
   // (tagging/hierarchy_document.hpp, without a supplied tree): modules

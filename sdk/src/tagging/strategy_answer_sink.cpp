@@ -51,8 +51,13 @@ int32_t StrategyAnswerSink::assign(uint64_t node, std::string module, const char
   std::string problem = node_problem(answer_.assignments, index);
   if (!problem.empty()) return refuse(std::move(problem));
   const std::string kind = evidence ? evidence : "";
-  problem = placement_problem(module, kind);
-  if (!problem.empty()) return refuse("node " + std::to_string(node) + ": " + problem);
+  if (!accepted_any_ || module != accepted_module_ || kind != accepted_evidence_) {
+    problem = placement_problem(module, kind);
+    if (!problem.empty()) return refuse("node " + std::to_string(node) + ": " + problem);
+    accepted_module_ = module;
+    accepted_evidence_ = kind;
+    accepted_any_ = true;
+  }
   answer_.assignments[node] = Assignment{std::move(module), kind};
   return MX_OK;
 }
