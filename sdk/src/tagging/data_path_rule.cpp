@@ -16,30 +16,30 @@
 namespace modelexport {
 using mx::common::is_ancestor_or_self;
 using mx::common::onnx_ops_of;
-using mx::common::parent_path;
 namespace {
 
 constexpr size_t kNone = std::numeric_limits<size_t>::max();
+using Ref = ModuleFacts::Ref;
 
 // Step 1 (see propagation.hpp / docs/tagging.md §3.1).
 class DataPathRule {
  public:
   DataPathRule(const GraphView& g, const GraphValues& values, const Edges& e,
                const std::vector<bool>& side, const std::vector<size_t>& order,
-               const ModuleFacts& facts, Assignments& a)
-      : g_(g), values_(values), e_(e), order_(order), facts_(facts), a_(a), pos_(g.nodes.size()),
-        evidence_(g.nodes.size()), side_(side), next_evidence_(g.nodes.size(), kNone) {
-    for (size_t i = 0; i < order.size(); ++i) pos_[order[i]] = i;
+               const ModuleFacts& facts, Assignments& a, std::vector<ModuleFacts::Id>& modules)
+      : g_(g), values_(values), e_(e), order_(order), facts_(facts), a_(a), modules_(modules), pos_(g.nodes.size()),
+        evidence_(g.nodes.size()), side_(side), next_evidence_(g.nodes.size(), kNoNode) {
+    for (size_t i = 0; i < order.size(); ++i) pos_[order[i]] = static_cast<uint32_t>(i);
     for (size_t i = 0; i < a.size(); ++i) evidence_[i] = a[i].has_value();
     // next_evidence: the evidence-placed node earliest in topological order
     // reachable through consumers that are not evidence-placed.
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
       size_t best = kNone;
       for (size_t c : e.consumers[*it]) {
-        size_t cand = evidence_[c] ? c : next_evidence_[c];
+        size_t cand = evidence_[c] ? c : next_evidence(c);
         if (cand != kNone && (best == kNone || pos_[cand] < pos_[best])) best = cand;
       }
-      next_evidence_[*it] = best;
+      next_evidence_[*it] = best == kNone ? kNoNode : static_cast<uint32_t>(best);
     }
   }
 
@@ -59,26 +59,26 @@ class DataPathRule {
     size_t last = *std::max_element(data_producers.begin(), data_producers.end(),
                                     [&](size_t x, size_t y) { return pos_[x] < pos_[y]; });
     // Only a_[n] changes below: the producer's module stays where it is.
-    const std::string& m0 = a_[last]->module;
+    const Ref m0 = module_of(last);
 
     // A layout op feeding only a non-built-in parameter leaf's ops is that
     // leaf's input preparation (a `view` before the leaf's matrix product).
     if (is_layout_op(node.op_type)) {
-      std::optional<std::string> target;
+      std::optional<Ref> target;
       bool all = !e_.consumers[n].empty();
       for (size_t c : e_.consumers[n]) {
         if (!evidence_[c]) { all = false; break; }
-        if (target && *target != a_[c]->module) { all = false; break; }
-        target = a_[c]->module;
+        if (target && target->path != a_[c]->module) { all = false; break; }
+        target = module_of(c);
       }
       if (all && target && facts_.open_parameter_leaf(*target)) {
-        a_[n] = Assignment{*target, kEvidencePropagated};
+        assign(n, *target);
         return;
       }
     }
 
-    const size_t next = next_evidence_[n];
-    std::string m = m0;
+    const size_t next = next_evidence(n);
+    Ref m = m0;
     std::optional<Resumed> resumed;
     if (facts_.is_leaf(m0)) {
       bool keep = (facts_.open_parameter_leaf(m0) && is_layout_op(node.op_type) && evidence_[last]) ||
@@ -87,10 +87,10 @@ class DataPathRule {
       // op (the same op right after a pooling leaf starts the next block).
       if (keep && none_after_producer(m0, last, n)) keep = false;
       if (!keep) {
-        m = parent_path(m0);
+        m = facts_.parent(m0);
         resumed = after_return(m, m0, n, data_producers, next);
       }
-    } else if (!m0.empty() && (facts_.can_run(m0, node.op_type) == ModuleFacts::Answer::no ||
+    } else if (!m0.path.empty() && (facts_.can_run(m0, node.op_type) == ModuleFacts::Answer::no ||
                                none_after_producer(m0, last, n))) {
       resumed = after_own_op(m0, last, n, data_producers, next);
     }
@@ -101,18 +101,25 @@ class DataPathRule {
     // that runs this op right after the call knows it can (a residual add
     // right after the module's own dense), and a callee it named gets the
     // value as an argument (every parallel branch reads the block's input).
-    const std::string_view limit = next == kNone ? std::string_view() : mx::common::common_ancestor_view(m0, a_[next]->module);
+    const std::string_view limit = next == kNone ? std::string_view() : mx::common::common_ancestor_view(m0.path, a_[next]->module);
     if (!(resumed && (resumed->own_op || resumed->callee)))
-      while (m != limit && is_ancestor_or_self(limit, m) && !inputs_visible(n, data_producers, m))
-        m = facts_.owning(parent_path(m));
+      while (m.path != limit && is_ancestor_or_self(limit, m.path) && !inputs_visible(n, data_producers, m.path))
+        m = facts_.owning(facts_.parent(m));
 
     // The op-class search is for ops whose module the outline could not
     // name; a callee found by the outline is not second-guessed.
     const bool named_by_outline = resumed && resumed->callee;
-    const std::string start = resumed ? resumed->caller : facts_.is_leaf(m0) ? parent_path(m0) : m0;
+    const Ref start = resumed ? resumed->caller : facts_.is_leaf(m0) ? facts_.parent(m0) : m0;
     if (!named_by_outline)
-      if (auto child = matching_child(n, data_producers, start, m, limit)) m = *child;
-    a_[n] = Assignment{std::move(m), kEvidencePropagated};
+      if (auto child = matching_child(n, data_producers, start, m.path, limit)) m = *child;
+    assign(n, m);
+  }
+
+  // Node `n`'s module, with its id when known (placed nodes only).
+  Ref module_of(size_t n) const { return Ref(a_[n]->module, modules_[n]); }
+  void assign(size_t n, Ref m) {
+    a_[n] = Assignment{std::string(m.path), kEvidencePropagated};
+    modules_[n] = m.id;
   }
 
   // With forward outlines (a supplied hierarchy from `modelexport hierarchy`):
@@ -126,30 +133,32 @@ class DataPathRule {
   // lowers to the op (a gate's Sigmoid after a projection is the next
   // activation module's), the op is the callee's first own op.
   // Nothing when an outline is missing: the rule without outlines decides.
+  // Its modules view the facts, an outline or an assignment (all outlive
+  // the rule).
   struct Resumed {
-    std::string module;  // where the op goes (before the visibility check)
-    std::string caller;  // the module whose forward resumed: where matching_child starts
+    Ref module;  // where the op goes (before the visibility check)
+    Ref caller;  // the module whose forward resumed: where matching_child starts
     bool callee = false;  // `module` is the next callee's first computing module
     bool own_op = false;  // an own op follows the call, and the caller's code can produce this type
   };
-  std::optional<Resumed> after_return(std::string cur, const std::string& m0, size_t n,
+  std::optional<Resumed> after_return(Ref cur, Ref m0, size_t n,
                                       const std::vector<size_t>& producers, size_t next) const {
     for (;;) {
       if (facts_.is_container(cur) && !facts_.outline(cur)) {  // ModuleList: no forward
-        if (cur.empty()) return std::nullopt;
-        cur = parent_path(cur);
+        if (cur.path.empty()) return std::nullopt;
+        cur = facts_.parent(cur);
         continue;
       }
       const Outline* o = facts_.outline(cur);
       if (!o) return std::nullopt;
-      const Tail t = tail_after(*o, m0, g_.nodes[n].op_type);
+      const Tail t = tail_after(*o, m0.path, g_.nodes[n].op_type);
       switch (t.kind) {
         case Tail::not_called:
           return std::nullopt;
         case Tail::own_op:
           if (facts_.can_run(cur, g_.nodes[n].op_type) == ModuleFacts::Answer::no)
             for (size_t i = 0; i < o->size(); ++i)
-              if (o->at(i).call && is_ancestor_or_self(o->at(i).name, m0))
+              if (o->at(i).call && is_ancestor_or_self(o->at(i).name, m0.path))
                 if (auto r = into_later_callee(*o, i, cur, n, next)) return r;
           return Resumed{cur, cur, false,
                          facts_.can_run(cur, g_.nodes[n].op_type) == ModuleFacts::Answer::yes};
@@ -158,16 +167,16 @@ class DataPathRule {
             if (auto d = computing_toward(t.callee, n, next))
               if (flows_into(t.callee, next) || facts_.passes_through(cur) || runs(*d, n, producers))
                 return Resumed{*d, cur, true};
-          return Resumed{std::string(facts_.owning(cur)), cur};
+          return Resumed{facts_.owning(cur), cur};
         case Tail::end:
-          if (cur.empty()) return std::nullopt;
-          cur = parent_path(cur);
+          if (cur.path.empty()) return std::nullopt;
+          cur = facts_.parent(cur);
       }
     }
   }
 
   // The next evidence-placed node downstream is inside `callee`.
-  bool flows_into(const std::string& callee, size_t next) const {
+  bool flows_into(std::string_view callee, size_t next) const {
     return next != kNone && is_ancestor_or_self(callee, a_[next]->module);
   }
 
@@ -179,7 +188,7 @@ class DataPathRule {
   // block's); else the callee the value flows into (of two residual adds,
   // one is followed by a norm module, the other by the return), or the one
   // callee all agree on if it runs the op.
-  std::optional<Resumed> after_own_op(const std::string& m0, size_t p, size_t n,
+  std::optional<Resumed> after_own_op(Ref m0, size_t p, size_t n,
                                       const std::vector<size_t>& producers, size_t next) const {
     const Outline* o = facts_.outline(m0);
     if (!o) return std::nullopt;
@@ -193,15 +202,15 @@ class DataPathRule {
     if (candidates.empty()) return std::nullopt;
     for (size_t i : candidates)
       if (auto r = into_later_callee(*o, i, m0, n, next)) return r;
-    std::vector<std::string> next_calls;  // "" = the return
+    std::vector<std::string_view> next_calls;  // "" = the return
     for (size_t i : candidates) {
       auto calls = later_callees(*o, i);
-      next_calls.push_back(calls.empty() ? std::string() : calls.front());
+      next_calls.push_back(calls.empty() ? std::string_view() : calls.front());
     }
-    if (std::find(next_calls.begin(), next_calls.end(), std::string()) != next_calls.end())
-      return after_return(parent_path(m0), m0, n, producers, next);
+    if (std::find(next_calls.begin(), next_calls.end(), std::string_view()) != next_calls.end())
+      return after_return(facts_.parent(m0), m0, n, producers, next);
     if (std::all_of(next_calls.begin(), next_calls.end(),
-                    [&](const std::string& c) { return c == next_calls[0]; }))
+                    [&](std::string_view c) { return c == next_calls[0]; }))
       if (auto d = first_computing(next_calls[0], n))
         if (runs(*d, n, producers)) return Resumed{*d, m0, true};
     return std::nullopt;
@@ -210,14 +219,14 @@ class DataPathRule {
   // `m0`'s own code can run the op, but not after the producer `p`
   // (ModuleFacts::can_run_after: the next block's `chunk`, a pooling
   // module's second pooling).
-  bool none_after_producer(const std::string& m0, size_t p, size_t n) const {
+  bool none_after_producer(Ref m0, size_t p, size_t n) const {
     return facts_.can_run_after(m0, g_.nodes[p].op_type, g_.nodes[n].op_type) ==
            ModuleFacts::Answer::no;
   }
 
   // Calls of modules that do something, after step `i` of an outline.
-  std::vector<std::string> later_callees(const Outline& o, size_t i) const {
-    std::vector<std::string> out;
+  std::vector<std::string_view> later_callees(const Outline& o, size_t i) const {
+    std::vector<std::string_view> out;
     for (size_t j = i + 1; j < o.size(); ++j)
       if (o[j].call && !facts_.empty_forward(o[j].name)) out.push_back(o[j].name);
     return out;
@@ -225,9 +234,9 @@ class DataPathRule {
 
   // The first module called after step `i` of `caller`'s outline that the
   // value flows into (the next evidence-placed node is inside it).
-  std::optional<Resumed> into_later_callee(const Outline& o, size_t i, const std::string& caller,
+  std::optional<Resumed> into_later_callee(const Outline& o, size_t i, Ref caller,
                                            size_t n, size_t next) const {
-    for (const auto& c : later_callees(o, i))
+    for (std::string_view c : later_callees(o, i))
       if (flows_into(c, next)) {
         if (auto d = first_computing(c, n)) return Resumed{*d, caller, true};
         return std::nullopt;
@@ -235,7 +244,7 @@ class DataPathRule {
     return std::nullopt;
   }
 
-  bool reads_from(const std::vector<size_t>& producers, const std::string& module) const {
+  bool reads_from(const std::vector<size_t>& producers, std::string_view module) const {
     return std::any_of(producers.begin(), producers.end(),
                        [&](size_t p) { return is_ancestor_or_self(module, a_[p]->module); });
   }
@@ -244,7 +253,7 @@ class DataPathRule {
   // Dropout), or a built-in parameter leaf with no node in the file that
   // cannot run the op (a BatchNorm the exporter folded into the Conv before
   // it: the ReLU after the Conv is the next callee's).
-  bool leaves_no_trace(const std::string& callee, const std::string& op) const {
+  bool leaves_no_trace(std::string_view callee, const std::string& op) const {
     return facts_.empty_forward(callee) ||
            (facts_.closed_leaf(callee) && !facts_.has_nodes(callee) &&
             facts_.can_run(callee, op) == ModuleFacts::Answer::no);
@@ -256,9 +265,9 @@ class DataPathRule {
   // module called three times) count as own ops: stay in `cur`.
   struct Tail {
     enum Kind { not_called, own_op, calls, end } kind = not_called;
-    std::string callee;
+    std::string_view callee;  // an outline's step
   };
-  Tail tail_after(const Outline& o, const std::string& m0, const std::string& op) const {
+  Tail tail_after(const Outline& o, std::string_view m0, const std::string& op) const {
     Tail t;
     for (size_t i = 0; i < o.size(); ++i) {
       if (!o[i].call || !is_ancestor_or_self(o[i].name, m0)) continue;
@@ -278,7 +287,7 @@ class DataPathRule {
   // an own op; nothing if that is a built-in parameter leaf that cannot run
   // node `n`'s op (its ops are the parameter ops the strategy placed), or an
   // outline is missing.
-  std::optional<std::string> first_computing(std::string d, size_t n) const {
+  std::optional<std::string_view> first_computing(std::string_view d, size_t n) const {
     for (size_t depth = 0; depth < 4096; ++depth) {  // bounded: outlines may be cyclic
       const Outline* o = facts_.outline(d);
       if (!o) return std::nullopt;
@@ -300,7 +309,7 @@ class DataPathRule {
   // computing module of the call inside `callee` that leads to the next
   // evidence-placed node (a block of parallel branches: the first starts
   // with a Conv, the MaxPool the block also runs is a later branch's).
-  std::optional<std::string> computing_toward(std::string d, size_t n, size_t next) const {
+  std::optional<std::string_view> computing_toward(std::string_view d, size_t n, size_t next) const {
     for (size_t depth = 0; depth < 4096; ++depth) {  // bounded: outlines may be cyclic
       if (auto first = first_computing(d, n)) return first;
       if (next == kNone) return std::nullopt;
@@ -319,7 +328,7 @@ class DataPathRule {
   // `module` positively runs node `n`'s op: its class or its outline says
   // so (a built-in parameter leaf only by its outline: a Conv of a module
   // whose shared weights gave the strategy no evidence).
-  bool runs(const std::string& module, size_t n, const std::vector<size_t>& producers) const {
+  bool runs(std::string_view module, size_t n, const std::vector<size_t>& producers) const {
     if (facts_.closed_leaf(module))
       return facts_.can_run(module, g_.nodes[n].op_type) == ModuleFacts::Answer::yes;
     return lowers_to(module, n, producers, true);
@@ -328,7 +337,7 @@ class DataPathRule {
   // Every data input produced outside `m` must be visible in it: consumed by
   // an evidence-placed node inside `m`, or by no evidence-placed node at all
   // (an argument only unplaced ops read, like an attention mask).
-  bool inputs_visible(size_t n, const std::vector<size_t>& producers, const std::string& m) const {
+  bool inputs_visible(size_t n, const std::vector<size_t>& producers, std::string_view m) const {
     for (size_t p : producers) {
       if (is_ancestor_or_self(m, a_[p]->module)) continue;
       for (size_t k = 0; k < values_.output_count(p); ++k) {
@@ -352,15 +361,15 @@ class DataPathRule {
   // with `with_parameters`, any leaf except a built-in parameter leaf whose
   // outline lowers to it. Arithmetic ops only with a data input from the
   // module or a single data value (see arithmetic_fits).
-  bool lowers_to(const std::string& module, size_t n, const std::vector<size_t>& producers,
+  bool lowers_to(Ref module, size_t n, const std::vector<size_t>& producers,
                  bool with_parameters) const {
     const std::string& op = g_.nodes[n].op_type;
     return can_lower(module, op, with_parameters) &&
-           (!is_arithmetic(op) || arithmetic_fits(n, producers, module));
+           (!is_arithmetic(op) || arithmetic_fits(n, producers, module.path));
   }
 
   // lowers_to without the arithmetic check: what does not depend on the node.
-  bool can_lower(std::string_view module, const std::string& op, bool with_parameters) const {
+  bool can_lower(Ref module, const std::string& op, bool with_parameters) const {
     if (facts_.empty_forward(module)) return false;
     if (facts_.parameter_free(module)) {
       auto ops = ops_of_module_class(std::string(facts_.class_of(module)));
@@ -375,13 +384,12 @@ class DataPathRule {
   // children order, found once per (x, op): a ModuleList of 50,000 layers
   // used to be scanned again for every data node (200,000 nodes tagged by
   // `usage`: more than ten minutes).
-  const std::vector<std::string_view>& lowering_children(const std::string& x,
-                                                           const std::string& op) const {
+  const std::vector<std::string_view>& lowering_children(Ref x, const std::string& op) const {
     // can_lower(child, op, false) needs a parameter_free child: most
     // modules have none, and need no key built and looked up.
     static const std::vector<std::string_view> none;
     if (!facts_.has_parameter_free_child(x)) return none;
-    std::string key = x;
+    std::string key(x.path);
     key += '\0';
     key += op;
     auto it = lowering_children_.find(key);
@@ -395,16 +403,15 @@ class DataPathRule {
   // A parameter-free child module whose class lowers to this op, searched
   // from `x` (the module left by the latest producer, containers included)
   // up to the higher of `m` (chosen so far) and `limit`.
-  std::optional<std::string> matching_child(size_t n, const std::vector<size_t>& producers,
-                                            std::string x, const std::string& m,
-                                            std::string_view limit) const {
+  std::optional<Ref> matching_child(size_t n, const std::vector<size_t>& producers, Ref x,
+                                    std::string_view m, std::string_view limit) const {
     const std::string& op = g_.nodes[n].op_type;
     for (;;) {
       for (std::string_view child : lowering_children(x, op))
-        if (!is_arithmetic(op) || arithmetic_fits(n, producers, child)) return std::string(child);
-      if (x.empty() || (is_ancestor_or_self(x, m) && is_ancestor_or_self(x, limit)))
+        if (!is_arithmetic(op) || arithmetic_fits(n, producers, child)) return Ref(child);
+      if (x.path.empty() || (is_ancestor_or_self(x.path, m) && is_ancestor_or_self(x.path, limit)))
         return std::nullopt;
-      x = parent_path(x);
+      x = facts_.parent(x);
     }
   }
 
@@ -470,10 +477,18 @@ class DataPathRule {
   const std::vector<size_t>& order_;
   const ModuleFacts& facts_;
   Assignments& a_;
-  std::vector<size_t> pos_;
+  std::vector<ModuleFacts::Id>& modules_;  // node → its module's id, kept with a_
+  // Node positions as 32 bits (node ids are, model/value_table.hpp): half
+  // the fresh pages of size_t at 200,000 nodes.
+  static constexpr uint32_t kNoNode = UINT32_MAX;
+  size_t next_evidence(size_t n) const {
+    const uint32_t next = next_evidence_[n];
+    return next == kNoNode ? kNone : next;
+  }
+  std::vector<uint32_t> pos_;
   std::vector<bool> evidence_;
   const std::vector<bool>& side_;
-  std::vector<size_t> next_evidence_;
+  std::vector<uint32_t> next_evidence_;  // kNoNode: none
   std::vector<size_t> producers_;  // place()'s data producers
   mutable std::unordered_map<std::string, std::vector<std::string_view>> lowering_children_;
 };
@@ -484,8 +499,10 @@ std::vector<bool> side_nodes(const GraphView& g, const GraphValues& values,
                              const std::vector<size_t>& order) {
   std::vector<bool> side(g.nodes.size(), false);
   for (size_t n : order) {
-    const GraphNode& node = g.nodes[n];
-    bool s = node.op_type == "Shape" || node.op_type == "Size";
+    // As a view: compared by size first, inline (std::string == const
+    // char* measured the literal and called compare for every node).
+    const std::string_view op = g.nodes[n].op_type;
+    bool s = op == "Shape" || op == "Size";
     if (!s) {
       s = true;
       for (size_t i = 0; i < values.input_count(n); ++i) {
@@ -502,8 +519,9 @@ std::vector<bool> side_nodes(const GraphView& g, const GraphValues& values,
 
 void place_data_nodes(const GraphView& g, const GraphValues& values, const Edges& e,
                       const std::vector<bool>& side, const std::vector<size_t>& order,
-                      const ModuleFacts& facts, Assignments& a) {
-  DataPathRule(g, values, e, side, order, facts, a).run();
+                      const ModuleFacts& facts, Assignments& a,
+                      std::vector<ModuleFacts::Id>& modules) {
+  DataPathRule(g, values, e, side, order, facts, a, modules).run();
 }
 
 }  // namespace modelexport

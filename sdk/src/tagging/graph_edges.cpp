@@ -10,11 +10,12 @@
 namespace modelexport {
 namespace {
 
-// Sorted, without duplicates (what a std::set per node gave, without a
-// tree node per edge).
-void sort_unique(std::vector<size_t>& v) {
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
+// v[start..] sorted, without duplicates (what a std::set per node gave,
+// without a tree node per edge).
+void sort_unique_from(std::vector<size_t>& v, size_t start) {
+  const auto from = v.begin() + static_cast<std::ptrdiff_t>(start);
+  std::sort(from, v.end());
+  v.erase(std::unique(from, v.end()), v.end());
 }
 
 // Interns names; "" is no value.
@@ -118,18 +119,19 @@ Edges edges_of(const GraphView& graph, const GraphValues& values) {
   Edges e;
   e.producers.begin.reserve(n + 1);
   e.producers.items.reserve(values.inputs.size());
-  std::vector<size_t> row;
+  // Each row is appended in place and sorted there (most have one or two
+  // producers: a row apart, then copied, was a copy call per node).
+  std::vector<size_t>& items = e.producers.items;
   for (size_t i = 0; i < n; ++i) {
-    e.producers.begin.push_back(e.producers.items.size());
-    row.clear();
+    const size_t start = items.size();
+    e.producers.begin.push_back(start);
     for (size_t k = 0; k < values.input_count(i); ++k) {
       const uint32_t id = values.input(i, k);
       if (id == GraphValues::kNone) continue;
       const uint32_t p = values.producer[id];
-      if (p != GraphValues::kNone && p != i) row.push_back(p);
+      if (p != GraphValues::kNone && p != i) items.push_back(p);
     }
-    sort_unique(row);
-    e.producers.items.insert(e.producers.items.end(), row.begin(), row.end());
+    if (items.size() - start > 1) sort_unique_from(items, start);
   }
   e.producers.begin.push_back(e.producers.items.size());
   // Consumers: every producer edge reversed; filled in node order, so each

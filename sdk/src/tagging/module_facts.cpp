@@ -106,6 +106,7 @@ void ModuleFacts::add_placed(const Assignments& a) {
   index_.reserve(facts_.size() + runs + runs / 2 + 1);
   previous = nullptr;
   uint32_t id = kNoModule;
+  node_modules_.assign(a.size(), Id::none);
   // The index's slots for a module some nodes ahead, and its parent's,
   // are loaded while the nodes between are added (random slots of a
   // large table: a cache miss each).
@@ -119,6 +120,7 @@ void ModuleFacts::add_placed(const Assignments& a) {
       }
       if (!previous || *previous != slot->module) id = add(slot->module, id);
       previous = &slot->module;
+      node_modules_[i] = static_cast<Id>(id);
       Facts& f = facts_[id];
       f.placed = true;
       if (slot->evidence == kEvidenceParameter) f.parameter_evidence = true;
@@ -130,20 +132,20 @@ void ModuleFacts::decide_from_children() {
     for (uint32_t c = f.first_child; c != kNoModule; c = facts_[c].next_sibling)
       if (const Supplied* s = supplied_of(facts_[c]); s && s->parameters && *s->parameters == 0)
         f.parameter_free_child = true;
-    if (f.path.empty() || f.first_child == kNoModule) continue;
+    if (path_of(f).empty() || f.first_child == kNoModule) continue;
     if (const Supplied* s = supplied_of(f); s && !s->cls.empty()) {
       f.container = s->cls == "Sequential" || s->cls == "ModuleList" || s->cls == "ModuleDict";
       continue;
     }
     f.container = true;
     for (uint32_t c = f.first_child; c != kNoModule && f.container; c = facts_[c].next_sibling)
-      f.container = numeric(last_view(facts_[c].path));
+      f.container = numeric(last_view(path_of(c)));
   }
 }
 
 const ModuleFacts::Facts* ModuleFacts::find(std::string_view path) const {
   for (const Facts* f : recent_)
-    if (f && f->path == path) return f;
+    if (f && path_of(*f) == path) return f;
   const uint32_t id = index_.find(path);
   if (id == model::NameIndex::kNone) return nullptr;
   const Facts* f = &facts_[id];
@@ -153,7 +155,7 @@ const ModuleFacts::Facts* ModuleFacts::find(std::string_view path) const {
 }
 
 bool ModuleFacts::leaf_with_parameters(const Facts& f) const {
-  if (f.path.empty() || f.first_child != kNoModule) return false;
+  if (path_of(f).empty() || f.first_child != kNoModule) return false;
   const Supplied* s = supplied_of(f);
   return s && s->own_parameters ? *s->own_parameters > 0 : f.parameter_evidence;
 }
@@ -163,70 +165,70 @@ bool ModuleFacts::builtin(const Facts& f) const {
   return !s || s->qualified.empty() || s->qualified.rfind("torch.nn.", 0) == 0;
 }
 
-bool ModuleFacts::closed_leaf(std::string_view p) const {
+bool ModuleFacts::closed_leaf(Ref p) const {
   const Facts* f = find(p);
   return f && leaf_with_parameters(*f) && builtin(*f);
 }
 
-bool ModuleFacts::open_parameter_leaf(std::string_view p) const {
+bool ModuleFacts::open_parameter_leaf(Ref p) const {
   const Facts* f = find(p);
   return f && leaf_with_parameters(*f) && !builtin(*f);
 }
 
-bool ModuleFacts::has_parameter_free_child(std::string_view p) const {
+bool ModuleFacts::has_parameter_free_child(Ref p) const {
   const Facts* f = find(p);
   return f && f->parameter_free_child;
 }
 
-bool ModuleFacts::is_leaf(std::string_view p) const {
+bool ModuleFacts::is_leaf(Ref p) const {
   const Facts* f = find(p);
-  return !p.empty() && f && f->first_child == kNoModule;
+  return !p.path.empty() && f && f->first_child == kNoModule;
 }
 
-bool ModuleFacts::is_container(std::string_view p) const {
+bool ModuleFacts::is_container(Ref p) const {
   const Facts* f = find(p);
   return f && f->container;
 }
 
-bool ModuleFacts::has_parameters(std::string_view p) const {
+bool ModuleFacts::has_parameters(Ref p) const {
   const Facts* f = find(p);
   if (!f) return false;
   const Supplied* s = supplied_of(*f);
   return s && s->own_parameters ? *s->own_parameters > 0 : f->parameter_evidence;
 }
 
-bool ModuleFacts::parameter_free(std::string_view p) const {
+bool ModuleFacts::parameter_free(Ref p) const {
   const Facts* f = find(p);
   const Supplied* s = f ? supplied_of(*f) : nullptr;
   return s && s->parameters && *s->parameters == 0;
 }
 
-bool ModuleFacts::builtin(std::string_view p) const {
+bool ModuleFacts::builtin(Ref p) const {
   const Facts* f = find(p);
   return !f || builtin(*f);
 }
 
-std::vector<std::string_view> ModuleFacts::children(std::string_view p) const {
+std::vector<std::string_view> ModuleFacts::children(Ref p) const {
   std::vector<std::string_view> out;
   if (const Facts* f = find(p))
     for (uint32_t c = f->first_child; c != kNoModule; c = facts_[c].next_sibling)
-      out.push_back(facts_[c].path);
+      out.push_back(path_of(c));
   return out;
 }
 
-std::string_view ModuleFacts::class_of(std::string_view p) const {
+std::string_view ModuleFacts::class_of(Ref p) const {
   const Facts* f = find(p);
   const Supplied* s = f ? supplied_of(*f) : nullptr;
   return s ? s->cls : std::string_view();
 }
 
-const Outline* ModuleFacts::outline(std::string_view p) const {
+const Outline* ModuleFacts::outline(Ref p) const {
   const Facts* f = find(p);
   const Supplied* s = f ? supplied_of(*f) : nullptr;
   return s ? s->forward.get() : nullptr;
 }
 
-ModuleFacts::Answer ModuleFacts::can_run(std::string_view p, std::string_view op_type) const {
+ModuleFacts::Answer ModuleFacts::can_run(Ref p, std::string_view op_type) const {
   const Facts* f = find(p);
   const Supplied* s = f ? supplied_of(*f) : nullptr;
   if (!s || !s->forward) return Answer::unknown;
@@ -234,15 +236,15 @@ ModuleFacts::Answer ModuleFacts::can_run(std::string_view p, std::string_view op
   return s->own_ops->any_unknown ? Answer::unknown : Answer::no;
 }
 
-ModuleFacts::Answer ModuleFacts::can_run_before_call(std::string_view p, std::string_view branch,
+ModuleFacts::Answer ModuleFacts::can_run_before_call(Ref p, std::string_view branch,
                                                      std::string_view op_type) const {
-  if (branch == p) return can_run(p, op_type);
+  if (branch == p.path) return can_run(p, op_type);
   return memoised('b', p, branch, op_type, [&](const Outline& steps) {
     return answer_before_call(steps, branch, op_type);
   });
 }
 
-ModuleFacts::Answer ModuleFacts::can_run_after(std::string_view p, std::string_view producer_op,
+ModuleFacts::Answer ModuleFacts::can_run_after(Ref p, std::string_view producer_op,
                                                std::string_view op_type) const {
   return memoised('a', p, producer_op, op_type, [&](const Outline& steps) {
     return answer_after(steps, producer_op, op_type);
@@ -250,13 +252,13 @@ ModuleFacts::Answer ModuleFacts::can_run_after(std::string_view p, std::string_v
 }
 
 template <class Compute>
-ModuleFacts::Answer ModuleFacts::memoised(char question, std::string_view p,
+ModuleFacts::Answer ModuleFacts::memoised(char question, Ref p,
                                           std::string_view about, std::string_view op_type,
                                           Compute compute) const {
   const Outline* o = outline(p);
   if (!o) return Answer::unknown;
   std::string key(1, question);
-  key.append(p).append(1, '\n').append(about).append(1, '\n').append(op_type);
+  key.append(p.path).append(1, '\n').append(about).append(1, '\n').append(op_type);
   auto memo = slice_memo_.find(key);
   if (memo != slice_memo_.end()) return memo->second;
   return slice_memo_[std::move(key)] = compute(*o);
@@ -296,27 +298,47 @@ ModuleFacts::Answer ModuleFacts::answer_after(const Outline& steps, std::string_
   return Answer::no;
 }
 
-bool ModuleFacts::has_nodes(std::string_view p) const {
+bool ModuleFacts::has_nodes(Ref p) const {
   const Facts* f = find(p);
   return f && f->placed;
 }
 
-bool ModuleFacts::passes_through(std::string_view p) const {
+bool ModuleFacts::passes_through(Ref p) const {
   const Outline* o = outline(p);
-  return !p.empty() && o && std::all_of(o->begin(), o->end(), [](const Step& s) { return s.call; });
+  return !p.path.empty() && o && std::all_of(o->begin(), o->end(), [](const Step& s) { return s.call; });
 }
 
-bool ModuleFacts::empty_forward(std::string_view p) const {
+bool ModuleFacts::empty_forward(Ref p) const {
   const Outline* o = outline(p);
   return o && o->empty();
 }
 
-std::string_view ModuleFacts::owning(std::string_view p) const {
+ModuleFacts::Ref ModuleFacts::owning(Ref p) const {
   // Each step is a known module's parent, hence known too: the answer is
   // one of the facts' own paths, unless `p` itself is unknown.
-  while (is_container(p) || passes_through(p)) p = parent_view(p);
-  if (const Facts* f = find(p)) return f->path;
-  return stored(p);
+  while (is_container(p) || passes_through(p)) p = parent(p);
+  if (const Facts* f = find(p)) return Ref(path_of(*f), static_cast<Id>(id_of(*f)));
+  return Ref(stored(p.path));
+}
+
+ModuleFacts::Ref ModuleFacts::ref(std::string_view p) const {
+  const Facts* f = find(p);
+  return f ? Ref(p, static_cast<Id>(id_of(*f))) : Ref(p);
+}
+
+ModuleFacts::Ref ModuleFacts::common_ancestor(Ref a, Ref b) const {
+  const std::string_view common = mx::common::common_ancestor_view(a.path, b.path);
+  if (a.id == Id::none) return Ref(common);
+  // An ancestor-or-self of `a`: its parents, whose ids the facts hold.
+  while (a.path.size() > common.size()) a = parent(a);
+  return a;
+}
+
+ModuleFacts::Ref ModuleFacts::parent(Ref p) const {
+  if (p.id == Id::none) return Ref(parent_view(p.path));
+  if (p.path.empty()) return p;  // the root's parent is the root, as parent_view("") is ""
+  const uint32_t up = facts_[static_cast<uint32_t>(p.id)].parent;
+  return Ref(path_of(up), static_cast<Id>(up));
 }
 
 Outline ModuleFacts::read_outline(const nlohmann::json& steps) {
@@ -345,8 +367,8 @@ ModuleFacts::OwnOps ModuleFacts::own_ops_of(Outline::const_iterator begin,
 std::string_view ModuleFacts::stored(std::string_view path) const { return paths_.store(path); }
 
 uint32_t ModuleFacts::ancestor_named(uint32_t near, std::string_view p) const {
-  while (near != kNoModule && facts_[near].path.size() > p.size()) near = facts_[near].parent;
-  return near != kNoModule && facts_[near].path == p ? near : kNoModule;
+  while (near != kNoModule && path_of(near).size() > p.size()) near = facts_[near].parent;
+  return near != kNoModule && path_of(near) == p ? near : kNoModule;
 }
 
 uint32_t ModuleFacts::add(std::string_view path, uint32_t near) {
@@ -356,17 +378,13 @@ uint32_t ModuleFacts::add(std::string_view path, uint32_t near) {
   const std::string_view own = stored(path);
   index_.repoint(id, own);
   facts_.emplace_back();
-  facts_.back().path = own;
-  for (uint32_t child = id; !facts_[child].path.empty();) {
-    const std::string_view p = parent_view(facts_[child].path);
+  for (uint32_t child = id; !path_of(child).empty();) {
+    const std::string_view p = parent_view(path_of(child));
     // An ancestor is often one of `near`'s, known without a lookup.
     uint32_t here = ancestor_named(near, p);
     bool added = false;
     if (here == kNoModule) std::tie(here, added) = index_.intern(p);
-    if (added) {
-      facts_.emplace_back();
-      facts_.back().path = p;
-    }
+    if (added) facts_.emplace_back();
     // `child` is new: append it to `here`'s children.
     facts_[child].parent = here;
     Facts& parent = facts_[here];

@@ -39,39 +39,66 @@ class ModuleFacts {
   // checked by load_supplied_hierarchy).
   ModuleFacts(const ModuleTree& supplied, const Assignments& a);
 
-  bool is_leaf(std::string_view p) const;
+  // A module's id: its position in the facts. A rule that carries a
+  // module's id along with its path asks about it without hashing the path
+  // again (at 200,000 nodes those lookups, each a cache miss on a random
+  // slot and another on the path's text, were a third of propagation).
+  enum class Id : uint32_t { none = UINT32_MAX };
+  // A module named by its path, with its id when the caller knows it
+  // (`none`: looked up by path). The id, when given, must be the path's.
+  struct Ref {
+    std::string_view path;
+    Id id = Id::none;
+    Ref(std::string_view p) : path(p) {}  // NOLINT: a path converts implicitly
+    Ref(const std::string& p) : path(p) {}  // NOLINT
+    Ref(const char* p) : path(p) {}  // NOLINT
+    Ref(std::string_view p, Id i) : path(p), id(i) {}
+  };
+  // The id of the module at `p`, or none for a path that is no module here.
+  Ref ref(std::string_view p) const;
+  // Its parent ("" for the root's parent, as parent_view), with its id
+  // when `p`'s is known.
+  Ref parent(Ref p) const;
+  // The deepest module that is an ancestor-or-self of both (common_ancestor_view
+  // of their paths), with its id when `a`'s is known.
+  Ref common_ancestor(Ref a, Ref b) const;
+  // The ids of the modules the strategies placed each node in (none for an
+  // unplaced node), found while the facts were built; taken once.
+  std::vector<Id> take_node_modules() { return std::move(node_modules_); }
+
+  bool is_leaf(Ref p) const;
   // Sequential / ModuleList / ModuleDict (without classes: a module whose
   // children are all numeric): their forward only calls children.
-  bool is_container(std::string_view p) const;
-  bool has_parameters(std::string_view p) const;
-  bool parameter_free(std::string_view p) const;
+  bool is_container(Ref p) const;
+  bool has_parameters(Ref p) const;
+  bool parameter_free(Ref p) const;
   // A torch.nn leaf lowers to its parameter ops only (Linear, Conv, LayerNorm
   // with opset 17, Embedding, BatchNorm); unknown classes count as built-in.
-  bool builtin(std::string_view p) const;
+  bool builtin(Ref p) const;
   // A leaf with parameters that is / is not built-in.
-  bool closed_leaf(std::string_view p) const;
-  bool open_parameter_leaf(std::string_view p) const;
+  bool closed_leaf(Ref p) const;
+  bool open_parameter_leaf(Ref p) const;
   // A child of it is parameter_free (none: no child can lower an op
   // without parameters, data_path_rule's matching_child has nothing to find).
-  bool has_parameter_free_child(std::string_view p) const;
+  bool has_parameter_free_child(Ref p) const;
   // Its children in first-seen order (views valid while the facts live).
-  std::vector<std::string_view> children(std::string_view p) const;
-  std::string_view class_of(std::string_view p) const;
+  std::vector<std::string_view> children(Ref p) const;
+  std::string_view class_of(Ref p) const;
 
   // The outline of the module's forward (own ops and calls in program
   // order; docs/hierarchy-schema.md), if the supplied hierarchy has one.
-  const Outline* outline(std::string_view p) const;
+  const Outline* outline(Ref p) const;
   // Could the module's own code (its outline's ops, not its callees') have
   // produced a node of `op_type`? Unknown without an outline, or when an
   // op of it is not in the lowering table and the known ones do not match.
   enum class Answer { yes, no, unknown };
-  Answer can_run(std::string_view p, std::string_view op_type) const;
+  Answer can_run(Ref p, std::string_view op_type) const;
   // The same question for the own ops `p` runs before its first call into
   // `branch` (a module in its subtree: the callee, something below it, or a
   // container of callees), i.e. what `p` can compute before that code runs.
   // `branch == p` asks about all own ops (can_run). Unknown when `p` has no
   // outline or never calls into `branch`.
-  Answer can_run_before_call(std::string_view p, std::string_view branch,
+  Answer can_run_before_call(Ref p, std::string_view branch,
                              std::string_view op_type) const;
   // The same question for the own ops from the first one that could have
   // produced a `producer_op` node on: what `p` can still compute after it
@@ -80,19 +107,20 @@ class ModuleFacts {
   // counts itself when it lowers to several node types (gelu: Div, Erf,
   // Mul...). Unknown when `p` has no outline, no own op could be the
   // producer, or an op is not in the lowering table.
-  Answer can_run_after(std::string_view p, std::string_view producer_op,
+  Answer can_run_after(Ref p, std::string_view producer_op,
                        std::string_view op_type) const;
   // Its forward runs no op of its own (BertEncoder, BertLayer: only calls).
-  bool passes_through(std::string_view p) const;
+  bool passes_through(Ref p) const;
   // Its forward does nothing at all (eval-mode Dropout, Identity): it
   // cannot own a node, and a call to it is no step in its caller.
-  bool empty_forward(std::string_view p) const;
+  bool empty_forward(Ref p) const;
   // A strategy placed at least one node in exactly this module.
-  bool has_nodes(std::string_view p) const;
+  bool has_nodes(Ref p) const;
   // Climbs out of modules that compute nothing themselves: containers, and
   // modules whose outline shows only calls.
-  // The answer is a view into the facts' own storage (or "" for the root).
-  std::string_view owning(std::string_view p) const;
+  // The answer's path is a view into the facts' own storage (or "" for the
+  // root), its id known unless `p` is no module here.
+  Ref owning(Ref p) const;
 
  private:
   static constexpr uint32_t kNoModule = UINT32_MAX;
@@ -113,8 +141,10 @@ class ModuleFacts {
   // One per module, in a flat vector indexed by a module id (a million
   // modules were a million hash-table nodes, each with strings and a
   // vector of children's paths, allocated and freed one by one).
+  // Its path is the index's name of the same id (into paths_; a parent's
+  // path is a prefix of its child's): a view here too was 16 bytes more
+  // per module of fresh memory.
   struct Facts {
-    std::string_view path;  // into paths_ (a parent's path is a prefix of its child's)
     uint32_t parent = kNoModule;
     uint32_t first_child = kNoModule, last_child = kNoModule, next_sibling = kNoModule;
     uint32_t supplied = kNoModule;  // index into supplied_, or none
@@ -139,7 +169,7 @@ class ModuleFacts {
   // The two outline-slice questions, memoised: asked once per node placed,
   // they depend only on the module, a branch or producer op, and an op type.
   template <class Compute>
-  Answer memoised(char question, std::string_view p, std::string_view about,
+  Answer memoised(char question, Ref p, std::string_view about,
                   std::string_view op_type, Compute compute) const;
   static OwnOps own_ops_of(Outline::const_iterator begin, Outline::const_iterator end);
   // A copy of `path` in paths_ (stable: blocks are never moved).
@@ -151,6 +181,12 @@ class ModuleFacts {
   // The ancestor-or-self of module `near` whose path is `p`, or kNoModule.
   uint32_t ancestor_named(uint32_t near, std::string_view p) const;
   const Facts* find(std::string_view path) const;
+  const Facts* find(Ref p) const {
+    return p.id != Id::none ? &facts_[static_cast<uint32_t>(p.id)] : find(p.path);
+  }
+  uint32_t id_of(const Facts& f) const { return static_cast<uint32_t>(&f - facts_.data()); }
+  std::string_view path_of(const Facts& f) const { return index_.name(id_of(f)); }
+  std::string_view path_of(uint32_t id) const { return index_.name(id); }
 
   std::vector<Facts> facts_;
   std::vector<Supplied> supplied_;
@@ -159,6 +195,7 @@ class ModuleFacts {
   // outside the tree.
   mutable mx::common::StringBlocks paths_;
   mutable std::unordered_map<std::string, Answer> slice_memo_;
+  std::vector<Id> node_modules_;  // node → the id of its strategy-placed module
   // The last modules found: the rules ask several questions about one
   // module in a row (is_leaf, has_parameters, builtin...), alternating
   // between a node's producer's module, its parent and the module that

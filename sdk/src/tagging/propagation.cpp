@@ -3,6 +3,7 @@
 // data_path_rule.cpp.
 #include "tagging/propagation.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include "mx/common/module_path.hpp"
@@ -13,22 +14,23 @@
 #include "tagging/op_classes.hpp"
 
 namespace modelexport {
-using mx::common::common_ancestor_view;
-using mx::common::parent_view;
 namespace {
 
 using json = nlohmann::json;
+using Id = ModuleFacts::Id;
+using Ref = ModuleFacts::Ref;
 
 // Common module of the placed neighbours, or nothing if none is placed.
-// A view into a neighbour's module: placed slots are never reassigned, so
-// it stays valid while the sweep places other nodes (a string per node
-// and neighbour was most of the sweeps' allocations).
-std::optional<std::string_view> common_module(Neighbours::Span neighbours,
-                                              const Assignments& a) {
-  std::optional<std::string_view> common;
+// A view into a neighbour's module or the facts: placed slots are never
+// reassigned, so it stays valid while the sweep places other nodes (a
+// string per node and neighbour was most of the sweeps' allocations).
+std::optional<Ref> common_module(Neighbours::Span neighbours, const Assignments& a,
+                                 const std::vector<Id>& modules, const ModuleFacts& facts) {
+  std::optional<Ref> common;
   for (size_t n : neighbours) {
     if (!a[n]) continue;
-    common = common ? common_ancestor_view(*common, a[n]->module) : std::string_view(a[n]->module);
+    const Ref here(a[n]->module, modules[n]);
+    common = common ? facts.common_ancestor(*common, here) : here;
   }
   return common;
 }
@@ -39,7 +41,7 @@ std::optional<std::string_view> common_module(Neighbours::Span neighbours,
 // the module the root calls for them). Unchanged otherwise (why not an
 // ancestor instead: docs/tagging.md, "Cases behind the rules").
 // The answer views `m` or an outline's step (both outlive the sweep).
-std::string_view callee_that_runs(const ModuleFacts& facts, std::string_view op, std::string_view m) {
+Ref callee_that_runs(const ModuleFacts& facts, std::string_view op, Ref m) {
   using Answer = ModuleFacts::Answer;
   const Outline* o = facts.outline(m);
   // Arithmetic is in nearly every module's code: one callee that has an `add`
@@ -53,7 +55,7 @@ std::string_view callee_that_runs(const ModuleFacts& facts, std::string_view op,
     if (!found.empty()) return m;  // two candidates: no guess
     found = s.name;
   }
-  return found.empty() ? m : found;
+  return found.empty() ? m : Ref(found);
 }
 
 // Step 2 with outlines, for a data node: a value the code of module `m`
@@ -66,83 +68,117 @@ std::string_view callee_that_runs(const ModuleFacts& facts, std::string_view op,
 // encoder's). `m` is kept when an outline is missing, an answer is unknown,
 // or no caller can.
 // The answer views `m` (a caller is a prefix of it).
-std::string_view caller_that_computes(const ModuleFacts& facts, std::string_view op,
-                                      std::string_view m, std::string_view branch) {
+Ref caller_that_computes(const ModuleFacts& facts, std::string_view op, Ref m,
+                         std::string_view branch) {
   using Answer = ModuleFacts::Answer;
-  std::string_view cur = m, below = branch;
+  Ref cur = m;
+  std::string_view below = branch;
   for (;;) {
     const Answer here = facts.can_run_before_call(cur, below, op);
     if (here == Answer::yes) return cur;
-    if (here == Answer::unknown || cur.empty()) return m;
-    below = cur;
-    cur = parent_view(cur);
-    while (!cur.empty() && facts.is_container(cur) && !facts.outline(cur)) cur = parent_view(cur);
+    if (here == Answer::unknown || cur.path.empty()) return m;
+    below = cur.path;
+    cur = facts.parent(cur);
+    while (!cur.path.empty() && facts.is_container(cur) && !facts.outline(cur)) cur = facts.parent(cur);
   }
 }
 
 // Visits `order`, placing every unplaced node from `neighbours`, until a
 // whole sweep places nothing. `adjust(node, module)` may move the module
 // found (e.g. out of a built-in leaf). Monotone, so it terminates.
+// `pending`: the unplaced nodes in the sweep's order; what it places leaves
+// the list (each sweep visited every node, placed or not, at least twice).
 template <class Adjust>
-void sweep_to_fixed_point(const std::vector<size_t>& order, const Neighbours& neighbours,
-                          Assignments& a, Adjust adjust) {
+void sweep_to_fixed_point(std::vector<size_t>& pending, const Neighbours& neighbours,
+                          Assignments& a, std::vector<Id>& modules, const ModuleFacts& facts,
+                          Adjust adjust) {
   for (bool changed = true; changed;) {
     changed = false;
-    for (size_t n : order) {
-      if (a[n]) continue;
-      if (auto m = common_module(neighbours[n], a)) {
-        a[n] = Assignment{std::string(adjust(n, *m)), kEvidencePropagated};
+    size_t kept = 0;
+    for (size_t n : pending) {
+      if (auto m = common_module(neighbours[n], a, modules, facts)) {
+        const Ref placed = adjust(n, *m);
+        a[n] = Assignment{std::string(placed.path), kEvidencePropagated};
+        modules[n] = placed.id;
         changed = true;
+      } else {
+        pending[kept++] = n;
       }
     }
+    pending.resize(kept);
   }
+}
+
+// The unplaced nodes of `order`, in it or (`reversed`) in reverse.
+std::vector<size_t> unplaced(const std::vector<size_t>& order, const Assignments& a, bool reversed) {
+  std::vector<size_t> out;
+  auto keep = [&](size_t n) {
+    if (!a[n]) out.push_back(n);
+  };
+  if (reversed) std::for_each(order.rbegin(), order.rend(), keep);
+  else std::for_each(order.begin(), order.end(), keep);
+  return out;
 }
 
 }  // namespace
 
 namespace {
 
-std::vector<Assignment> propagate_with(const GraphView& graph, const GraphValues& values, Assignments a,
-                                       const ModuleFacts& facts) {
+// Steps 0 to 3 on `a`; `modules` holds the ids of the placed nodes' modules.
+void place_all(const GraphView& graph, GraphValues values, Assignments& a, const ModuleFacts& facts,
+               std::vector<Id> modules) {
   const Edges e = edges_of(graph, values);
-  std::vector<size_t> order = topological_order(graph, e);
-  std::vector<size_t> reversed(order.rbegin(), order.rend());
+  const std::vector<size_t> order = topological_order(graph, e);
   const std::vector<bool> side = side_nodes(graph, values, order);
-  place_data_nodes(graph, values, e, side, order, facts, a);
+  place_data_nodes(graph, values, e, side, order, facts, a, modules);
   // The adjustments answer views into the facts (owning's answers, their
   // prefixes, outline steps), which outlive the sweeps.
-  sweep_to_fixed_point(reversed, e.consumers, a, [&](size_t n, std::string_view m) {
+  std::vector<size_t> pending = unplaced(order, a, true);
+  sweep_to_fixed_point(pending, e.consumers, a, modules, facts, [&](size_t n, Ref m) {
     const std::string& op = graph.nodes[n].op_type;
-    const std::string_view owner = facts.owning(facts.closed_leaf(m) ? parent_view(m) : m);
+    const Ref owner = facts.owning(facts.closed_leaf(m) ? facts.parent(m) : m);
     if (!side[n]) {
-      const std::string_view caller = caller_that_computes(facts, op, owner, m);
-      if (caller != owner) return caller;
+      const Ref caller = caller_that_computes(facts, op, owner, m.path);
+      if (caller.path != owner.path) return caller;
     }
     return callee_that_runs(facts, op, owner);
   });
-  sweep_to_fixed_point(order, e.producers, a, [&](size_t, std::string_view m) { return facts.owning(m); });
+  pending = unplaced(order, a, false);
+  sweep_to_fixed_point(pending, e.producers, a, modules, facts, [&](size_t, Ref m) { return facts.owning(m); });
+}
+
+// Steps 0 to 3, then step 4 and the answer. The facts and the working
+// tables of steps 0 to 3 are gone before the answer (64 bytes a node) is
+// allocated: it may reuse their memory instead of touching fresh pages.
+template <class Modules>
+std::vector<Assignment> propagate_with(const GraphView& graph, GraphValues values, Assignments a,
+                                       const Modules& supplied) {
+  {
+    ModuleFacts facts(supplied, a);
+    std::vector<Id> modules = facts.take_node_modules();
+    place_all(graph, std::move(values), a, facts, std::move(modules));
+  }
   std::vector<Assignment> out;
   out.reserve(a.size());
-  for (auto& slot : a) out.push_back(slot ? std::move(*slot) : Assignment{"", kEvidenceRoot});
+  for (auto& slot : a)
+    if (slot) out.push_back(std::move(*slot));
+    else out.push_back(Assignment{"", kEvidenceRoot});
   return out;
 }
 
 }  // namespace
 
 std::vector<Assignment> propagate(const GraphView& graph, Assignments a, const json& modules) {
-  const ModuleFacts facts(modules, a);
-  return propagate_with(graph, values_of(graph), std::move(a), facts);
+  return propagate_with(graph, values_of(graph), std::move(a), modules);
 }
 
 std::vector<Assignment> propagate(const GraphView& graph, Assignments a, const ModuleTree& modules) {
-  const ModuleFacts facts(modules, a);
-  return propagate_with(graph, values_of(graph), std::move(a), facts);
+  return propagate_with(graph, values_of(graph), std::move(a), modules);
 }
 
 std::vector<Assignment> propagate(const GraphView& graph, model::ValueTable&& interned, Assignments a,
                                   const ModuleTree& modules) {
-  const ModuleFacts facts(modules, a);
-  return propagate_with(graph, values_of(graph, std::move(interned)), std::move(a), facts);
+  return propagate_with(graph, values_of(graph, std::move(interned)), std::move(a), modules);
 }
 
 }  // namespace modelexport
