@@ -2,7 +2,8 @@
 // its pieces are (NodeTagWriter plans every node before writing any). Every
 // reference taken stays valid while more chains are built after it, and
 // its pieces make exactly the prefix that `prefix` writes, whatever hint
-// came with it (right, another module's, past the end).
+// came with it (right, another module's, past the end): the prefix by its
+// definition.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -21,6 +22,35 @@ hierarchy::Module module(const std::string& path, const std::string& cls, std::o
   if (!path.empty()) m.parent = path.find('.') == std::string::npos ? "" : path.substr(0, path.rfind('.'));
   m.executed = executed;
   return m;
+}
+
+// The namespace prefix by its definition (as test_dynamo_namespace's
+// reference): the called modules from the root, walking parents by path,
+// each named relative to the last one written.
+std::string reference_prefix(const std::vector<hierarchy::Module>& modules, const std::string& path) {
+  const hierarchy::ModuleIndex index(modules);
+  const hierarchy::Module* m = index.find(path);
+  if (!m) return "";
+  std::vector<const hierarchy::Module*> chain;  // m .. root
+  for (const hierarchy::Module* at = m; at;) {
+    chain.push_back(at);
+    if (at->path.empty()) break;
+    const size_t parent = index.parents()[index.position(*at)];
+    at = parent == hierarchy::ModuleIndex::kNone ? nullptr : &modules[parent];
+  }
+  std::string text, scope;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const hierarchy::Module& c = **it;
+    if (&c != m && !c.path.empty() && c.executed == false) continue;
+    if (!text.empty()) text += '/';
+    std::string name = c.path;
+    if (!scope.empty() && c.path.size() > scope.size() && c.path.compare(0, scope.size(), scope) == 0 &&
+        c.path[scope.size()] == '.')
+      name = c.path.substr(scope.size() + 1);
+    text += name + ": " + (c.qualified_class.empty() ? c.class_name : c.qualified_class);
+    scope = c.path;
+  }
+  return text + "/";
 }
 
 std::string joined(const model::DynamoNamespaces::PrefixParts& parts) {
@@ -69,8 +99,7 @@ TEST_CASE("dynamo namespaces: prefix references stay valid and equal the prefix"
       size_t right = hierarchy::NodeRecord::kNoPosition;
       for (size_t i = 0; i < modules.size(); ++i)
         if (modules[i].path == asked[k]) right = i;
-      // A fresh one for the expected text: no kept chain of earlier calls.
-      expected.push_back(model::DynamoNamespaces(modules).prefix(asked[k]));
+      expected.push_back(reference_prefix(modules, asked[k]));
       const size_t hints[] = {right, (right + 1) % modules.size(), k % modules.size(), modules.size() + 3};
       refs.push_back(ns.prefix_ref(asked[k], hints[k % 4]));
     }
