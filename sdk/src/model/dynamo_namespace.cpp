@@ -21,14 +21,6 @@ std::string_view relative_name(std::string_view path, std::string_view ancestor)
   return path.substr(ancestor.size() + 1);
 }
 
-// "relative name: class" of a module written after `scope`.
-void append_part(std::string& out, const hierarchy::Module& m, std::string_view scope) {
-  if (!out.empty()) out += '/';
-  if (!m.path.empty()) out += relative_name(m.path, scope);
-  out += ": ";
-  out += class_of(m);
-}
-
 }  // namespace
 
 DynamoNamespaces::DynamoNamespaces(const std::vector<hierarchy::Module>& modules)
@@ -38,7 +30,8 @@ DynamoNamespaces::DynamoNamespaces(const std::vector<hierarchy::Module>& modules
 // they stand above a node of one of its children: an uncalled container
 // (executed false) is left out; the root never is. Built from the nearest
 // ancestor whose chain is kept (the text is a fold from the root down, so
-// an ancestor's chain and scope continue it exactly).
+// an ancestor's chain and scope continue it exactly), at the end of
+// chain_text_.
 const DynamoNamespaces::Chain& DynamoNamespaces::chain_above(size_t position) {
   for (const Chain& c : chains_)
     if (c.of == position) return c;
@@ -53,51 +46,71 @@ const DynamoNamespaces::Chain& DynamoNamespaces::chain_above(size_t position) {
     chain.push_back(at);
     if (modules_[at].path.empty()) break;
   }
-  std::string text = base ? base->text : std::string();
-  std::string_view scope = base ? base->scope : std::string_view();
+  const size_t begin = chain_text_.size();
+  std::string_view scope;
+  if (base) {
+    // Reserved first: the copy reads from chain_text_ itself.
+    chain_text_.reserve(begin + base->size);
+    chain_text_.append(chain_text_, base->begin, base->size);
+    scope = base->scope;
+  }
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
     const hierarchy::Module& m = modules_[*it];
     if (!m.path.empty() && m.executed == false) continue;
-    append_part(text, m, scope);
+    if (chain_text_.size() > begin) chain_text_ += '/';
+    chain_text_ += relative_name(m.path, scope);
+    chain_text_ += ": ";
+    chain_text_ += class_of(m);
     scope = m.path;
   }
   Chain& kept = chains_[next_kept_];
   next_kept_ = (next_kept_ + 1) % chains_.size();
   kept.of = position;
-  kept.text = std::move(text);
+  kept.begin = begin;
+  kept.size = chain_text_.size() - begin;
   kept.scope = scope;
   return kept;
+}
+
+DynamoNamespaces::PrefixRef DynamoNamespaces::prefix_ref(const std::string& module_path, size_t at) {
+  PrefixRef ref;
+  const size_t position = lookup_.find(module_path, at);
+  if (position == ModuleLookup::kNone) return ref;  // no module: no chain
+  const hierarchy::Module& m = modules_[position];
+  const size_t parent = m.path.empty() ? ModuleLookup::kNone : lookup_.parent(position);
+  std::string_view scope;
+  if (parent != ModuleLookup::kNone) {
+    const Chain& above = chain_above(parent);
+    ref.chain_begin = above.begin;
+    ref.chain_size = above.size;
+    scope = above.scope;
+  }
+  ref.own_begin = own_text_.size();
+  if (ref.chain_size > 0) own_text_ += '/';
+  own_text_ += relative_name(m.path, scope);
+  own_text_ += ": ";
+  own_text_ += class_of(m);
+  own_text_ += '/';
+  ref.own_size = own_text_.size() - ref.own_begin;
+  return ref;
+}
+
+DynamoNamespaces::PrefixParts DynamoNamespaces::parts_of(const PrefixRef& ref) const {
+  return {std::string_view(chain_text_.data() + ref.chain_begin, ref.chain_size),
+          std::string_view(own_text_.data() + ref.own_begin, ref.own_size)};
 }
 
 const std::string& DynamoNamespaces::prefix(const std::string& module_path, size_t at) {
   if (last_module_ && *last_module_ == module_path) return last_prefix_;
   last_module_ = module_path;
   last_prefix_.clear();
-  const size_t position =
-      at < modules_.size() && modules_[at].path == module_path ? at : lookup_.find(module_path);
-  if (position == ModuleLookup::kNone) return last_prefix_;  // no module: no chain
-  const hierarchy::Module& m = modules_[position];
-  const size_t parent = m.path.empty() ? ModuleLookup::kNone : lookup_.parent(position);
-  if (parent == ModuleLookup::kNone) {
-    append_part(last_prefix_, m, std::string_view());
-  } else {
-    const Chain& above = chain_above(parent);
-    last_prefix_ = above.text;
-    append_part(last_prefix_, m, above.scope);
-  }
-  last_prefix_ += '/';
+  for (std::string_view piece : parts_of(prefix_ref(module_path, at))) last_prefix_ += piece;
   return last_prefix_;
-}
-
-std::array<std::string_view, 4> DynamoNamespaces::parts(const std::string& module_path,
-                                                        const std::string& node_name,
-                                                        const std::string& op_type) {
-  return layout(prefix(module_path), node_name, op_type);
 }
 
 void DynamoNamespaces::append(std::string& out, const std::string& module_path,
                               const std::string& node_name, const std::string& op_type) {
-  const auto pieces = parts(module_path, node_name, op_type);
+  const auto pieces = layout({prefix(module_path)}, node_name, op_type);
   size_t size = 0;
   for (std::string_view p : pieces) size += p.size();
   out.reserve(out.size() + size);

@@ -32,36 +32,59 @@ class DynamoNamespaces {
   // The same value appended to `out` (a buffer reused node after node).
   void append(std::string& out, const std::string& module_path, const std::string& node_name,
               const std::string& op_type);
+
+  // A module's prefix (see `prefix`) as where its two pieces are, valid
+  // as long as the namespaces: what a writer keeps that plans every node
+  // before writing any (NodeTagWriter), instead of a copy of each prefix
+  // (10 MB at 200,000 nodes, copied twice). The chain above the module is
+  // shared by its siblings; the module's own part ("/name: class/") is
+  // written when the reference is made, while the module is at hand (read
+  // from the modules when writing, it was a cache miss per node).
+  struct PrefixRef {
+    size_t chain_begin = 0;  // in the kept chains' text
+    size_t chain_size = 0;
+    size_t own_begin = 0;  // in the modules' own parts
+    size_t own_size = 0;   // 0: no module, the empty prefix
+  };
+  using PrefixParts = std::array<std::string_view, 2>;
+  // `at`: where the module may be in the modules (a record's module_at
+  // hint; checked, else looked up: ModuleLookup::find).
+  PrefixRef prefix_ref(const std::string& module_path,
+                       size_t at = hierarchy::NodeRecord::kNoPosition);
+  // The pieces of a prefix, in order: the chain above, the module's own part.
+  PrefixParts parts_of(const PrefixRef& ref) const;
   // A node's value from its module's prefix: prefix, node name, ": ",
   // op_type (the one place that says so).
-  static std::array<std::string_view, 4> layout(std::string_view prefix, std::string_view node_name,
+  static std::array<std::string_view, 5> layout(const PrefixParts& prefix, std::string_view node_name,
                                                 std::string_view op_type) {
-    return {prefix, node_name, ": ", op_type};
+    return {prefix[0], prefix[1], node_name, ": ", op_type};
   }
-  // The same value as the pieces it is made of, in order (valid until the
-  // next call): for a writer that sizes it before copying it.
-  std::array<std::string_view, 4> parts(const std::string& module_path, const std::string& node_name,
-                                        const std::string& op_type);
   // The part of `of` before the node's own "name: op_type" (ends in "/", or is
-  // empty); valid until the next call. `at`: where the module may be in
-  // the modules (a record's module_at hint; checked, else looked up).
+  // empty); valid until the next call. `at` as for prefix_ref.
   const std::string& prefix(const std::string& module_path,
                             size_t at = hierarchy::NodeRecord::kNoPosition);
 
  private:
-  // The chain of called modules down to a module (`of`, a position), and
-  // the path of its last module (the scope a child is named relative to).
+  // The chain of called modules down to a module (`of`, a position): its
+  // text (in chain_text_), and the path of its last module (the scope a
+  // child is named relative to).
   struct Chain {
     size_t of = ModuleLookup::kNone;
-    std::string text;
+    size_t begin = 0;
+    size_t size = 0;
     std::string_view scope;
   };
   const Chain& chain_above(size_t position);
 
   const std::vector<hierarchy::Module>& modules_;
   ModuleLookup lookup_;  // positions in modules_
-  std::optional<std::string> last_module_;  // none before the first node
+  std::optional<std::string> last_module_;  // none before the first `prefix`
   std::string last_prefix_;                 // "…/" of last_module_
+  // Every chain built, one after the other (a PrefixRef refers to them);
+  // a few per layer of a model, never removed.
+  std::string chain_text_;
+  // Every prefix_ref's own part, one after the other.
+  std::string own_text_;
   // The last few chains built: nodes of a layer alternate between the
   // layer's children and the layer itself (two parents), and a new layer's
   // chain continues its parent's.

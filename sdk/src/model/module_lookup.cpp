@@ -50,25 +50,25 @@ size_t ModuleLookup::find(std::string_view path) {
   return at;
 }
 
-size_t ModuleLookup::parent_of(size_t position) {
-  const hierarchy::Module& m = modules_[position];
-  if (m.path.empty()) return kNone;  // the root ends every walk
-  return find(hierarchy::parent_view(m));  // what ModuleIndex::parents() looks up
+// Whether `hint` is a position whose module has `path`.
+bool ModuleLookup::names(size_t hint, std::string_view path) const {
+  return hint < modules_.size() && modules_[hint].path == path;
 }
 
-// The module's parent_at hint when it names the parent, else kUnknown.
-size_t ModuleLookup::hinted_parent(size_t position) const {
-  const hierarchy::Module& m = modules_[position];
-  if (m.path.empty()) return kNone;  // the root ends every walk
-  if (m.parent_at < modules_.size() && modules_[m.parent_at].path == hierarchy::parent_view(m))
-    return m.parent_at;
-  return kUnknown;
+size_t ModuleLookup::find(std::string_view path, size_t hint) {
+  return names(hint, path) ? hint : find(path);
+}
+
+size_t ModuleLookup::parent_of(size_t position) {
+  return find(hierarchy::parent_view(modules_[position]));  // what ModuleIndex::parents() looks up
 }
 
 size_t ModuleLookup::parent(size_t position) {
-  // Tagging's modules know their parents: no search, and no pass over
-  // every path to learn whether they are sorted.
-  if (const size_t hinted = hinted_parent(position); hinted != kUnknown) return hinted;
+  const hierarchy::Module& m = modules_[position];
+  if (m.path.empty()) return kNone;  // the root ends every walk
+  // Tagging's modules know their parents (parent_at): no search, and no
+  // pass over every path to learn whether they are sorted.
+  if (names(m.parent_at, hierarchy::parent_view(m))) return m.parent_at;
   if (!sorted()) return index_->parents()[position];
   if (parents_.empty()) parents_.assign(modules_.size(), kUnknown);
   size_t& p = parents_[position];

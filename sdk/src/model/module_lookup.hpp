@@ -28,14 +28,19 @@ class ModuleLookup {
   explicit ModuleLookup(const std::vector<hierarchy::Module>& modules);
   // Position of the module with `path` (the first one), kNone if none.
   size_t find(std::string_view path);
+  // The same, given where the writer of a document said the module is (a
+  // record's module_at, a module's parent_at): `hint` when the module there
+  // has `path` (checked here, the one place that does), else find(path).
+  // A hint that names the second of a repeated path is taken as is.
+  size_t find(std::string_view path, size_t hint);
   // hierarchy::ModuleIndex::parents()[position], computed when first asked.
   size_t parent(size_t position);
 
  private:
   bool sorted();
   size_t search(std::string_view path) const;
+  bool names(size_t hint, std::string_view path) const;
   size_t parent_of(size_t position);
-  size_t hinted_parent(size_t position) const;
 
   const std::vector<hierarchy::Module>& modules_;
   std::optional<bool> sorted_;                     // checked on first use

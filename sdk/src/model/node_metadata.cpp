@@ -63,14 +63,10 @@ size_t entry_body_size(std::string_view key, size_t value_size) {
   return string_field_size(key.size()) + string_field_size(value_size);
 }
 
-}  // namespace
+// The one-byte tags node_metadata_entry_size counts.
+static_assert(kEntryTag < 0x80 && kKeyTag < 0x80 && kValueTag < 0x80);
 
-// StringStringEntryProto: key = 1, value = 2, both set (proto2: written
-// even when empty, as set_key/set_value mark them present).
-size_t node_metadata_entry_size(std::string_view key, size_t value_size) {
-  const size_t body = entry_body_size(key, value_size);
-  return CodedOutputStream::VarintSize32(kEntryTag) + CodedOutputStream::VarintSize64(body) + body;
-}
+}  // namespace
 
 char* write_node_metadata_entry(char* at, std::string_view key,
                                 std::initializer_list<std::string_view> value_parts, size_t value_size) {

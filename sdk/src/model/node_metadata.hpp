@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include <google/protobuf/io/coded_stream.h>
 #include <onnx/onnx_pb.h>
 
 namespace modelexport::model {
@@ -28,7 +29,16 @@ void append_node_metadata_entry(std::string& out, std::string_view key, std::str
 // The same entry with its value given in pieces (written one after the
 // other), for a caller that sizes a node's entries first and writes them
 // in one place: its size, then its bytes at `at`; returns their end.
-size_t node_metadata_entry_size(std::string_view key, size_t value_size);
+// (Inline: asked four times per node of a save, with constant keys.)
+inline size_t node_metadata_entry_size(std::string_view key, size_t value_size) {
+  using google::protobuf::io::CodedOutputStream;
+  // StringStringEntryProto: key = 1, value = 2, both set (proto2: written
+  // even when empty, as set_key/set_value mark them present); the tags of
+  // fields 1, 2 and 9 take one byte each.
+  const size_t body = 1 + CodedOutputStream::VarintSize64(key.size()) + key.size() + 1 +
+                      CodedOutputStream::VarintSize64(value_size) + value_size;
+  return 1 + CodedOutputStream::VarintSize64(body) + body;
+}
 char* write_node_metadata_entry(char* at, std::string_view key,
                                 std::initializer_list<std::string_view> value_parts, size_t value_size);
 

@@ -164,22 +164,17 @@ std::optional<size_t> NodeTagWriter::plan_suffix(size_t position, const onnx::No
   if (record && storage_ == TagStorage::doc_string) return std::nullopt;
   if (!record || storage_ != TagStorage::metadata) return 0;  // the node as it is
   if (planned_.empty()) planned_.resize(records_.size());
-  Planned& plan = planned_[position];
-  if (last_module_ && *last_module_ == record->module) {
+  DynamoNamespaces::PrefixRef& plan = planned_[position];
+  if (last_module_ && *last_module_ == record->module)
     plan = planned_[last_position_];
-  } else {
-    const std::string& prefix = namespaces_.prefix(record->module, record->module_at);
-    plan.prefix_begin = prefixes_.size();
-    plan.prefix_size = prefix.size();
-    prefixes_ += prefix;
-  }
+  else
+    plan = namespaces_.prefix_ref(record->module, record->module_at);
   last_module_ = &record->module;
   last_position_ = position;
   // The entries write_to adds, in its order.
   size_t ns_size = 0;
-  for (std::string_view piece : DynamoNamespaces::layout(std::string_view(), node.name(), node.op_type()))
+  for (std::string_view piece : DynamoNamespaces::layout(namespaces_.parts_of(plan), node.name(), node.op_type()))
     ns_size += piece.size();
-  ns_size += plan.prefix_size;
   return node_metadata_entry_size(kModuleKey, record->module.size()) +
          node_metadata_entry_size(kTagKey, record->tag.size()) +
          node_metadata_entry_size(kEvidenceKey, std::strlen(hierarchy::evidence_name(record->evidence))) +
@@ -189,15 +184,15 @@ std::optional<size_t> NodeTagWriter::plan_suffix(size_t position, const onnx::No
 void NodeTagWriter::write_suffix(size_t position, const onnx::NodeProto& node, char* out) const {
   const hierarchy::NodeRecord* record = records_.at(position);
   if (!record || storage_ != TagStorage::metadata) return;
-  const Planned& plan = planned_.at(position);
   const std::string_view evidence = hierarchy::evidence_name(record->evidence);
-  const auto ns = DynamoNamespaces::layout(
-      std::string_view(prefixes_).substr(plan.prefix_begin, plan.prefix_size), node.name(), node.op_type());
-  const size_t ns_size = ns[0].size() + ns[1].size() + ns[2].size() + ns[3].size();
+  const auto ns = DynamoNamespaces::layout(namespaces_.parts_of(planned_.at(position)), node.name(),
+                                           node.op_type());
+  size_t ns_size = 0;
+  for (std::string_view piece : ns) ns_size += piece.size();
   out = write_node_metadata_entry(out, kModuleKey, {record->module}, record->module.size());
   out = write_node_metadata_entry(out, kTagKey, {record->tag}, record->tag.size());
   out = write_node_metadata_entry(out, kEvidenceKey, {evidence}, evidence.size());
-  write_node_metadata_entry(out, kNamespaceKey, {ns[0], ns[1], ns[2], ns[3]}, ns_size);
+  write_node_metadata_entry(out, kNamespaceKey, {ns[0], ns[1], ns[2], ns[3], ns[4]}, ns_size);
 }
 
 void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc,

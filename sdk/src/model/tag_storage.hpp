@@ -52,17 +52,12 @@ class NodeTagWriter {
   void write_suffix(size_t position, const onnx::NodeProto& node, char* out) const;
 
  private:
-  // A planned node's namespace prefix, in prefixes_ (one per run of nodes
-  // of one module).
-  struct Planned {
-    size_t prefix_begin = 0;
-    size_t prefix_size = 0;
-  };
   std::vector<const hierarchy::NodeRecord*> records_;
   DynamoNamespaces namespaces_;
   TagStorage storage_;
-  std::vector<Planned> planned_;  // by position; metadata storage only
-  std::string prefixes_;
+  // A planned node's namespace prefix, by position (metadata storage
+  // only): one per run of nodes of one module, copied along the run.
+  std::vector<DynamoNamespaces::PrefixRef> planned_;
   const std::string* last_module_ = nullptr;  // of the last planned node
   size_t last_position_ = 0;                  // that node
 };
