@@ -125,7 +125,7 @@ TEST_CASE("dynamo namespaces: kept chains give the namespace's definition in any
     model::DynamoNamespaces hinted(modules);
     for (size_t k = 0; k < asked.size(); ++k) {
       const std::string& path = asked[k];
-      size_t right = hierarchy::NodeRecord::kNoPosition;
+      size_t right = hierarchy::kNoPosition;
       for (size_t i = 0; i < modules.size(); ++i)
         if (modules[i].path == path) right = i;
       for (size_t hint : {right, (right + 1) % modules.size(), k % modules.size(), modules.size() + 3}) {

@@ -96,7 +96,7 @@ TEST_CASE("dynamo namespaces: prefix references stay valid and equal the prefix"
     std::vector<model::DynamoNamespaces::PrefixRef> refs;
     std::vector<std::string> expected;
     for (size_t k = 0; k < asked.size(); ++k) {
-      size_t right = hierarchy::NodeRecord::kNoPosition;
+      size_t right = hierarchy::kNoPosition;
       for (size_t i = 0; i < modules.size(); ++i)
         if (modules[i].path == asked[k]) right = i;
       expected.push_back(reference_prefix(modules, asked[k]));

@@ -75,7 +75,6 @@ struct NodeRecord {
   // record knew it (tagging does): a hint for passes that would look the
   // module up (the save's namespaces), used only after checking that
   // modules[module_at].path is `module`. Not part of the schema.
-  static constexpr size_t kNoPosition = hierarchy::kNoPosition;  // (older spelling)
   size_t module_at = kNoPosition;
 };
 

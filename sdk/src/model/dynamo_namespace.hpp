@@ -50,7 +50,7 @@ class DynamoNamespaces {
   // `at`: where the module may be in the modules (a record's module_at
   // hint; checked, else looked up: ModuleLookup::find).
   PrefixRef prefix_ref(const std::string& module_path,
-                       size_t at = hierarchy::NodeRecord::kNoPosition);
+                       size_t at = hierarchy::kNoPosition);
   // The pieces of a prefix, in order: the chain above, the module's own part.
   PrefixParts parts_of(const PrefixRef& ref) const;
   // A node's value from its module's prefix: prefix, node name, ": ",
@@ -62,7 +62,7 @@ class DynamoNamespaces {
   // The part of `of` before the node's own "name: op_type" (ends in "/", or is
   // empty); valid until the next call. `at` as for prefix_ref.
   const std::string& prefix(const std::string& module_path,
-                            size_t at = hierarchy::NodeRecord::kNoPosition);
+                            size_t at = hierarchy::kNoPosition);
 
  private:
   // The chain of called modules down to a module (`of`, a position): its

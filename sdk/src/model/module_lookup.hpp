@@ -22,7 +22,7 @@ namespace modelexport::model {
 
 class ModuleLookup {
  public:
-  static constexpr size_t kNone = hierarchy::ModuleIndex::kNone;
+  static constexpr size_t kNone = hierarchy::kNoPosition;
 
   // `modules` must outlive the lookup and not change meanwhile.
   explicit ModuleLookup(const std::vector<hierarchy::Module>& modules);
