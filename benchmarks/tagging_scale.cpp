@@ -10,13 +10,16 @@
 //   g++ -O2 -std=c++17 -DONNX_ML=1 -DONNX_NAMESPACE=onnx benchmarks/tagging_scale.cpp -Iabi/include \
 //       -Itests/concurrency -L<build>/sdk -lmodelexport -lonnx_proto -lprotobuf \
 //       -Wl,-rpath,<build>/sdk -o /tmp/tagging_scale
-//   /tmp/tagging_scale <build>/plugins-out [nodes] [--runs N] [--check] [--json-protocol] [--write PREFIX]
+//   /tmp/tagging_scale <build>/plugins-out [nodes] [--runs N] [--fresh N] [--check] [--json-protocol] [--write PREFIX]
 // Another build's library: LD_LIBRARY_PATH=<other build>/sdk with
 // <other build>/plugins-out (the rpath is a RUNPATH, which it overrides).
 // --runs N (default 3): each run is the floor, then the tagging; run 1 is
 // the summary (cold, the measurement of every figure below), the best of
 // the runs is printed as well. --check also runs the libonnx checker +
 // shape inference (the CLI's default); it is reported as its own phase.
+// --fresh N runs run 1 alone in N fresh processes (this program again)
+// and prints the medians: the cold figure with the floor's noise averaged
+// out (the plugin directory must not contain a single quote).
 // --write PREFIX writes run 1's saved model bytes to PREFIX.onnx and the
 // hierarchy document (mx_model_hierarchy_json) to PREFIX.hierarchy.json, so
 // two builds can be compared byte for byte (cmp).
@@ -165,8 +168,10 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <sys/resource.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "modelexport/modelexport.h"
@@ -319,25 +324,72 @@ void print_run(const char* label, const Floor& f, const TagRun& r) {
               r.tag_faults, r.save_faults);
 }
 
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// --fresh N: run 1 (cold) in N fresh processes of this program, each its
+// own invocation with --runs 1, and the medians. One invocation's ratio
+// moves with its floor, which varies 0.11-0.21 s between processes on a
+// shared VM (20 invocations, 2026-11-26); the median of the totals over
+// the median of all the floors is the steadier cold figure.
+int run_fresh(int count, const std::string& plugin_dir, long nodes) {
+  // This program's file (popen's shell would read its own /proc/self/exe).
+  char self[4096];
+  const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (length <= 0) return std::perror("readlink /proc/self/exe"), 1;
+  self[length] = 0;
+  std::vector<double> floors, loads, tags, saves, totals, ratios;
+  for (int k = 0; k < count; ++k) {
+    const std::string command =
+        "'" + std::string(self) + "' '" + plugin_dir + "' " + std::to_string(nodes) + " --runs 1";
+    FILE* child = popen(command.c_str(), "r");
+    if (!child) return std::perror("popen"), 1;
+    char line[1024];
+    bool seen = false;
+    while (std::fgets(line, sizeof line, child)) {
+      double f = 0, parse = 0, serialize = 0, load = 0, tag = 0, save = 0, total = 0;
+      if (std::sscanf(line, "run 1 floor %lf s (parse %lf + serialize %lf); load %lf + tag %lf + save %lf = %lf s",
+                      &f, &parse, &serialize, &load, &tag, &save, &total) == 7) {
+        std::printf("fresh %2d: %s", k + 1, line);
+        floors.push_back(f), loads.push_back(load), tags.push_back(tag), saves.push_back(save);
+        totals.push_back(total), ratios.push_back(total / f);
+        seen = true;
+      }
+    }
+    if (pclose(child) != 0 || !seen) return std::fprintf(stderr, "fresh %d: the child failed\n", k + 1), 1;
+  }
+  std::printf("fresh, medians of %d processes: floor %.3f s; load %.3f + tag %.3f + save %.3f, total %.3f s"
+              " = %.2fx the floor (median of the ratios %.2fx)\n",
+              count, median(floors), median(loads), median(tags), median(saves), median(totals),
+              median(totals) / median(floors), median(ratios));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s PLUGIN_DIR [NODES] [--runs N] [--check] [--json-protocol] [--write PREFIX]\n",
+    std::fprintf(stderr,
+                 "usage: %s PLUGIN_DIR [NODES] [--runs N] [--fresh N] [--check] [--json-protocol] [--write PREFIX]\n",
                  argv[0]);
     return 2;
   }
   const std::string plugin_dir = argv[1];
   long nodes = argc > 2 && argv[2][0] != '-' ? std::atol(argv[2]) : 200000;
   bool check = false, json_protocol = false;
-  int runs = 3;
+  int runs = 3, fresh = 0;
   std::string write_prefix;
   for (int i = 2; i < argc; ++i) {
     check = check || std::strcmp(argv[i], "--check") == 0;
     json_protocol = json_protocol || std::strcmp(argv[i], "--json-protocol") == 0;
     if (std::strcmp(argv[i], "--write") == 0 && i + 1 < argc) write_prefix = argv[++i];
     if (std::strcmp(argv[i], "--runs") == 0 && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
+    if (std::strcmp(argv[i], "--fresh") == 0 && i + 1 < argc) fresh = std::max(1, std::atoi(argv[++i]));
   }
+  if (fresh > 0) return run_fresh(fresh, plugin_dir, nodes);
   const int layers = static_cast<int>((nodes + 3) / 4);
 
   const std::string bytes = synthetic::scoped_model(layers).SerializeAsString();
