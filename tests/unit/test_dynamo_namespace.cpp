@@ -7,34 +7,24 @@
 #include <algorithm>
 
 #include "hierarchy/document.hpp"
+#include "dynamo_reference.hpp"
 #include "model/dynamo_namespace.hpp"
 
 using namespace modelexport;
+using testing::reference_prefix;
 
-namespace {
-
-hierarchy::Module module(const std::string& path, const std::string& cls,
-                         std::optional<bool> executed = std::nullopt) {
-  hierarchy::Module m;
-  m.path = path;
-  m.class_name = cls;
-  if (!path.empty()) m.parent = path.find('.') == std::string::npos ? "" : path.substr(0, path.rfind('.'));
-  m.executed = executed;
-  return m;
-}
-
-}  // namespace
+using testing::dynamo_module;
 
 TEST_CASE("dynamo namespaces: called chain, folded containers, siblings") {
   const std::vector<hierarchy::Module> modules = {
-      module("", "Root"),
-      module("encoder", "Encoder", true),
-      module("encoder.layer", "ModuleList", false),  // never called itself
-      module("encoder.layer.0", "Layer", true),
-      module("encoder.layer.0.dense", "Linear", true),
-      module("encoder.layer.0.act", "ReLU", true),
-      module("encoder.layer.1", "Layer", true),
-      module("encoder.layer.1.dense", "Linear", true),
+      dynamo_module("", "Root"),
+      dynamo_module("encoder", "Encoder", true),
+      dynamo_module("encoder.layer", "ModuleList", false),  // never called itself
+      dynamo_module("encoder.layer.0", "Layer", true),
+      dynamo_module("encoder.layer.0.dense", "Linear", true),
+      dynamo_module("encoder.layer.0.act", "ReLU", true),
+      dynamo_module("encoder.layer.1", "Layer", true),
+      dynamo_module("encoder.layer.1.dense", "Linear", true),
   };
   model::DynamoNamespaces ns(modules);
 
@@ -54,54 +44,13 @@ TEST_CASE("dynamo namespaces: called chain, folded containers, siblings") {
 
 namespace {
 
-// The namespace prefix by its definition, walking parents by path each
-// time: what the kept chains and the module lookup must reproduce.
-std::string reference_prefix(const std::vector<hierarchy::Module>& modules, const std::string& path) {
-  const hierarchy::ModuleIndex index(modules);
-  const hierarchy::Module* m = index.find(path);
-  if (!m) return "";
-  std::vector<const hierarchy::Module*> chain;  // m .. root
-  for (const hierarchy::Module* at = m; at;) {
-    chain.push_back(at);
-    if (at->path.empty()) break;
-    const size_t parent = index.parents()[index.position(*at)];
-    at = parent == hierarchy::ModuleIndex::kNone ? nullptr : &modules[parent];
-  }
-  std::string text, scope;
-  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-    const hierarchy::Module& c = **it;
-    // The node's own module is always written; an uncalled container above
-    // it is folded into its item's name.
-    if (&c != m && !c.path.empty() && c.executed == false) continue;
-    if (!text.empty()) text += '/';
-    std::string name = c.path;
-    if (!scope.empty() && c.path.size() > scope.size() && c.path.compare(0, scope.size(), scope) == 0 &&
-        c.path[scope.size()] == '.')
-      name = c.path.substr(scope.size() + 1);
-    text += name + ": " + (c.qualified_class.empty() ? c.class_name : c.qualified_class);
-    scope = c.path;
-  }
-  return text + "/";
-}
-
 }  // namespace
 
 TEST_CASE("dynamo namespaces: kept chains give the namespace's definition in any order") {
   // Path order (the module lookup's neighbour guesses and binary search)
   // and another order (its index), with uncalled containers at two levels
   // and a module whose parent is no module.
-  std::vector<hierarchy::Module> modules = {module("", "Root"), module("encoder", "Encoder", true),
-                                            module("encoder.layer", "ModuleList", false)};
-  for (int k = 0; k < 12; ++k) {
-    const std::string layer = "encoder.layer." + std::to_string(k);
-    modules.push_back(module(layer, "Layer", k % 5 != 3));
-    modules.push_back(module(layer + ".blocks", "ModuleList", false));
-    modules.push_back(module(layer + ".blocks.0", "Block", true));
-    modules.push_back(module(layer + ".blocks.0.dense", "Linear", true));
-    modules.push_back(module(layer + ".act", "ReLU", true));
-  }
-  modules.push_back(module("orphan.child", "Lost", true));
-  modules.back().parent = "orphan";
+  std::vector<hierarchy::Module> modules = testing::layered_modules(12, 5, 3);
   std::vector<std::string> asked;
   for (int k = 0; k < 12; ++k) {  // node order: a layer's modules, back and forth
     const std::string layer = "encoder.layer." + std::to_string(k);

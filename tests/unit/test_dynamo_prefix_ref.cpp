@@ -9,49 +9,15 @@
 #include <algorithm>
 
 #include "hierarchy/document.hpp"
+#include "dynamo_reference.hpp"
 #include "model/dynamo_namespace.hpp"
 
 using namespace modelexport;
+using testing::reference_prefix;
+
+using testing::dynamo_module;
 
 namespace {
-
-hierarchy::Module module(const std::string& path, const std::string& cls, std::optional<bool> executed) {
-  hierarchy::Module m;
-  m.path = path;
-  m.class_name = cls;
-  if (!path.empty()) m.parent = path.find('.') == std::string::npos ? "" : path.substr(0, path.rfind('.'));
-  m.executed = executed;
-  return m;
-}
-
-// The namespace prefix by its definition (as test_dynamo_namespace's
-// reference): the called modules from the root, walking parents by path,
-// each named relative to the last one written.
-std::string reference_prefix(const std::vector<hierarchy::Module>& modules, const std::string& path) {
-  const hierarchy::ModuleIndex index(modules);
-  const hierarchy::Module* m = index.find(path);
-  if (!m) return "";
-  std::vector<const hierarchy::Module*> chain;  // m .. root
-  for (const hierarchy::Module* at = m; at;) {
-    chain.push_back(at);
-    if (at->path.empty()) break;
-    const size_t parent = index.parents()[index.position(*at)];
-    at = parent == hierarchy::ModuleIndex::kNone ? nullptr : &modules[parent];
-  }
-  std::string text, scope;
-  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-    const hierarchy::Module& c = **it;
-    if (&c != m && !c.path.empty() && c.executed == false) continue;
-    if (!text.empty()) text += '/';
-    std::string name = c.path;
-    if (!scope.empty() && c.path.size() > scope.size() && c.path.compare(0, scope.size(), scope) == 0 &&
-        c.path[scope.size()] == '.')
-      name = c.path.substr(scope.size() + 1);
-    text += name + ": " + (c.qualified_class.empty() ? c.class_name : c.qualified_class);
-    scope = c.path;
-  }
-  return text + "/";
-}
 
 std::string joined(const model::DynamoNamespaces::PrefixParts& parts) {
   std::string out;
@@ -59,22 +25,7 @@ std::string joined(const model::DynamoNamespaces::PrefixParts& parts) {
   return out;
 }
 
-std::vector<hierarchy::Module> layered(int layers) {
-  std::vector<hierarchy::Module> modules = {module("", "Root", std::nullopt),
-                                            module("encoder", "Encoder", true),
-                                            module("encoder.layer", "ModuleList", false)};
-  for (int k = 0; k < layers; ++k) {
-    const std::string layer = "encoder.layer." + std::to_string(k);
-    modules.push_back(module(layer, "Layer", k % 4 != 1));
-    modules.push_back(module(layer + ".blocks", "ModuleList", false));
-    modules.push_back(module(layer + ".blocks.0", "Block", true));
-    modules.push_back(module(layer + ".blocks.0.dense", "Linear", true));
-    modules.push_back(module(layer + ".act", "ReLU", true));
-  }
-  modules.push_back(module("orphan.child", "Lost", true));
-  modules.back().parent = "orphan";
-  return modules;
-}
+std::vector<hierarchy::Module> layered(int layers) { return testing::layered_modules(layers, 4, 1); }
 
 }  // namespace
 
@@ -114,7 +65,8 @@ TEST_CASE("dynamo namespaces: prefix references stay valid and equal the prefix"
 }
 
 TEST_CASE("dynamo namespaces: layout is the prefix, the node's name, ': ', its op_type") {
-  const std::vector<hierarchy::Module> modules = {module("", "Root", std::nullopt), module("fc", "Linear", true)};
+  const std::vector<hierarchy::Module> modules = {dynamo_module("", "Root", std::nullopt),
+                                                  dynamo_module("fc", "Linear", true)};
   model::DynamoNamespaces ns(modules);
   std::string value;
   for (std::string_view p : model::DynamoNamespaces::layout(ns.parts_of(ns.prefix_ref("fc", 1)), "/fc/Gemm", "Gemm"))
