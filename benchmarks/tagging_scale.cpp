@@ -161,6 +161,37 @@
 // hierarchy::Module, ~300 bytes, and NodeRecord's three strings),
 // propagation 21%, the strategy 15%, interning 12%, the graph view 8%, the
 // structure check 6%.
+//
+// Issue 14, sixth round (2026-11-26, same machine; 5d9f505, the fifth
+// round's end, and this round's end alternately in fresh processes, 12
+// each, run 1 only; LD_LIBRARY_PATH switching the library): medians before
+// load 0.119 + tag 0.490 + save 0.240 = 0.829 s, 6.17x the floor (5.0-7.9x);
+// after 0.124 + 0.448 + 0.204 = 0.764 s, 5.73x (5.2-6.6x); the total fell in
+// 9 pairs of 12. An earlier block of 10 pairs (--runs 3, run 1) gave
+// medians 0.991 -> 0.833 s. The floor alone varies 0.105-0.207 s between
+// processes, which moves one invocation's ratio more than this round's
+// change: --fresh N (new) prints medians over N fresh processes. Outputs
+// byte-identical (--write, cmp; 200,000 nodes, and 20,000 with --check).
+// What changed: propagation carries each module's id with its path
+// (ModuleFacts::Ref) instead of hashing the path per question (perf
+// samples under propagate 157-174 -> 66-80), the scope strategy visits
+// only the path prefixes a node does not share with its neighbour and
+// places nodes as views into one copy per module run (shows_repeated_calls
+// 29 -> 9 samples), the save writes the module tree's keys pre-quoted
+// (modules_text ~30% fewer samples) and keeps each namespace prefix as two
+// references instead of a copy (plan_suffix ~10% fewer). Page faults
+// ("page faults" lines, new) are unchanged: 45,650 in the cold tag phase
+// before and after, since what propagation no longer touches the document
+// touches later; a fresh page costs 2.6-6.3 us here (17-19 us while other
+// builds ran; the fifth round's 1.5 us was wrong), so the cold tag phase
+// pays ~0.1-0.3 s for them, and warm runs (0 faults) are that much
+// faster. Cold tag phase now (perf, run 1): building the document 46%
+// (the Modules and records: 150,000 x ~300 bytes and 200,000 x ~144 bytes
+// plus their strings, all fresh memory), interning 16%, the strategy 14%,
+// propagation 14%, the graph view 8%, the structure check 3%. The next
+// step is still the interned document (records as a module position and a
+// tag override, modules as a path id, a parent position and child
+// positions): it is the largest block of fresh memory left.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
