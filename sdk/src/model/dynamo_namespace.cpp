@@ -21,6 +21,15 @@ std::string_view relative_name(std::string_view path, std::string_view ancestor)
   return path.substr(ancestor.size() + 1);
 }
 
+// A module's part of a namespace, "relative name: class", written after
+// `scope` (the chains above a module and each module's own part: one
+// spelling for both).
+void append_named(std::string& out, const hierarchy::Module& m, std::string_view scope) {
+  out += relative_name(m.path, scope);
+  out += ": ";
+  out += class_of(m);
+}
+
 }  // namespace
 
 DynamoNamespaces::DynamoNamespaces(const std::vector<hierarchy::Module>& modules)
@@ -58,9 +67,7 @@ const DynamoNamespaces::Chain& DynamoNamespaces::chain_above(size_t position) {
     const hierarchy::Module& m = modules_[*it];
     if (!m.path.empty() && m.executed == false) continue;
     if (chain_text_.size() > begin) chain_text_ += '/';
-    chain_text_ += relative_name(m.path, scope);
-    chain_text_ += ": ";
-    chain_text_ += class_of(m);
+    append_named(chain_text_, m, scope);
     scope = m.path;
   }
   Chain& kept = chains_[next_kept_];
@@ -87,9 +94,7 @@ DynamoNamespaces::PrefixRef DynamoNamespaces::prefix_ref(const std::string& modu
   }
   ref.own_begin = own_text_.size();
   if (ref.chain_size > 0) own_text_ += '/';
-  own_text_ += relative_name(m.path, scope);
-  own_text_ += ": ";
-  own_text_ += class_of(m);
+  append_named(own_text_, m, scope);
   own_text_ += '/';
   ref.own_size = own_text_.size() - ref.own_begin;
   return ref;
