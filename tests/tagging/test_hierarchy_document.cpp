@@ -77,11 +77,14 @@ TEST_CASE("a document build_document writes is what set_hierarchy's checks leave
     hierarchy::Document doc =
         build_document(proto.graph(), graph_view_of(proto), std::move(assignments), tree, provenance);
 
-    // Each record's hint is its module's position, and its tag the module's.
+    // Each record's hint is its module's position, and its tag the module's
+    // (read there, not copied).
     for (const auto& r : doc.nodes) {
       REQUIRE(r.module_at < doc.modules.size());
       CHECK(doc.modules[r.module_at].path == r.module);
-      CHECK(doc.modules[r.module_at].tag == r.tag);
+      CHECK(r.tag_from_module);
+      CHECK(r.tag.empty());
+      CHECK(hierarchy::record_tag(doc, r) == doc.modules[r.module_at].tag);
     }
     // Each module's parent hint is its parent's position (the root has none).
     for (const auto& m : doc.modules) {

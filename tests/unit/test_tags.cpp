@@ -53,7 +53,10 @@ TEST_CASE("tags: class path from the root") {
 TEST_CASE("tags: derive_tags fills modules and records, keeps given tags") {
   Document doc = bert_like();
   doc.modules[1].tag = "/Custom";
-  doc.nodes.push_back({"n0", "encoder.layer.0.query", "", Evidence::direct, Json::object()});
+  NodeRecord& r = doc.nodes.emplace_back();
+  r.name = "n0";
+  r.module = "encoder.layer.0.query";
+  r.evidence = Evidence::direct;
   derive_tags(doc, {});
   CHECK(doc.modules[1].tag == "/Custom");
   CHECK(doc.modules[3].tag == "/BertModel/BertEncoder/BertLayer.0");

@@ -43,7 +43,7 @@ MX_API mx_status* mx_model_node_record(const mx_model* model, const char* node_n
     if (!record)
       fail(MX_ERR_NOT_FOUND, "node '" + printable(node_name) + "' has no hierarchy record in " +
                                  model::display_name(*model));
-    copy_out_text(dump_text(hierarchy::record_to_json(*record, false)), out_json, out_size);
+    copy_out_text(dump_text(hierarchy::record_to_json(model->hierarchy, *record, false)), out_json, out_size);
   });
 }
 

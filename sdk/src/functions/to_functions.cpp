@@ -174,7 +174,7 @@ class Pass {
       it.node = nodes.Get(i);
       if (const auto* r = lookup[static_cast<size_t>(i)]) {
         it.module = r->module;
-        it.tag = r->tag;
+        it.tag = hierarchy::record_tag(model_.hierarchy, *r);
         it.evidence = r->evidence;
       } else {
         it.tag = root ? root->tag : "/";

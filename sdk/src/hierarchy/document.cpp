@@ -96,14 +96,31 @@ const std::vector<size_t>& ModuleIndex::parents() const {
   return parents_;
 }
 
-Json record_to_json(const NodeRecord& record, bool with_name) {
+const std::string& record_tag(const Document& doc, const NodeRecord& record) {
+  if (!record.tag_from_module) return record.tag;
+  // The position the record's writer noted, checked as every hint is.
+  if (record.module_at < doc.modules.size() && doc.modules[record.module_at].path == record.module)
+    return doc.modules[record.module_at].tag;
+  // No pass of the SDK moves modules under their records; a caller that
+  // edits a document in place may have.
+  if (const ModuleIndex* index = doc.module_index()) {
+    if (const Module* m = index->find(record.module)) return m->tag;
+  } else {
+    for (const Module& m : doc.modules)
+      if (m.path == record.module) return m.tag;
+  }
+  static const std::string none;
+  return none;
+}
+
+Json record_to_json(const Document& doc, const NodeRecord& record, bool with_name) {
   Json j = Json::object();
   if (with_name) {
     j["name"] = record.name;
     if (record.index) j["index"] = *record.index;
   }
   j["module"] = record.module;
-  j["tag"] = record.tag;
+  j["tag"] = record_tag(doc, record);
   j["evidence"] = evidence_name(record.evidence);
   for (const auto& item : record.extra.items()) j[item.key()] = item.value();
   return j;

@@ -67,8 +67,14 @@ struct Module {
 struct NodeRecord {
   std::string name;    // ONNX node name ("" for an unnamed node)
   std::string module;  // module path
-  std::string tag;     // "" = derive from the module tree
+  std::string tag;     // "" = derive from the module tree; read through record_tag()
   Evidence evidence = Evidence::root;
+  // The record's tag is its module's (modules[module_at].tag) and `tag` is
+  // left empty: what tagging writes, so that 200,000 records do not each
+  // carry a copy of their module's tag (11 MB of fresh memory in a fresh
+  // process). Whoever gives such a record a tag of its own clears it. Not
+  // part of the schema.
+  bool tag_from_module = false;
   Json extra;  // null when there are no unknown keys
   std::optional<int64_t> index;  // position of the node in graph.node
   // Where `module` is in the document's modules, when the writer of the
@@ -182,8 +188,13 @@ std::string_view parent_view(const Module& m);
 // the node has no record. Records without a valid index are left out.
 std::vector<const NodeRecord*> records_by_position(const Document& doc, size_t size);
 
+// The tag a record of `doc` carries: its own, or (tag_from_module) its
+// module's. Every reader of a record's tag goes through this.
+const std::string& record_tag(const Document& doc, const NodeRecord& record);
+
 // Records are plain {"module","tag","evidence"} triples when they travel
-// alone (mx_model_set_node_record, doc_string storage).
-Json record_to_json(const NodeRecord& record, bool with_name);
+// alone (mx_model_set_node_record, doc_string storage); `doc` holds the
+// record (its tag may be its module's).
+Json record_to_json(const Document& doc, const NodeRecord& record, bool with_name);
 
 }  // namespace modelexport::hierarchy

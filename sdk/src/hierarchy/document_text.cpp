@@ -145,19 +145,19 @@ void modules(Writer& w, const std::vector<Module>& list) {
   w.close(']', list.empty());
 }
 
-// record_to_json(r, true)'s members. Its unknown keys replace known ones in
-// place; a record whose extra has such a key takes that route itself.
-void record(Writer& w, const NodeRecord& r) {
+// record_to_json(doc, r, true)'s members. Its unknown keys replace known
+// ones in place; a record whose extra has such a key takes that route itself.
+void record(Writer& w, const Document& doc, const NodeRecord& r) {
   for (const auto& item : r.extra.items())
     if (is_one_of(item.key(), {"name", "index", "module", "tag", "evidence"})) {
-      w.json(record_to_json(r, true));
+      w.json(record_to_json(doc, r, true));
       return;
     }
   w.open('{');
   w.key(kName), w.string(r.name);
   if (r.index) w.key(kIndex), w.integer(*r.index);
   w.key(kModule), w.string(r.module);
-  w.key(kTag), w.string(r.tag);
+  w.key(kTag), w.string(record_tag(doc, r));
   w.key(kEvidence), w.string(evidence_name(r.evidence));
   extra_members(w, r.extra, {});
   w.close('}', false);
@@ -184,7 +184,7 @@ std::string document_text(const Document& doc, int indent) {
   w.key("modules"), modules(w, doc.modules);
   w.key("nodes");
   w.open('[');
-  for (const auto& r : doc.nodes) w.element(), record(w, r);
+  for (const auto& r : doc.nodes) w.element(), record(w, doc, r);
   w.close(']', doc.nodes.empty());
   w.key("statistics"), w.json(statistics_json(doc));
   extra_members(w, doc.extra, {"schema", "producer", "model", "modules", "nodes", "statistics"});

@@ -64,7 +64,7 @@ Json document_to_json(const Document& doc) {
   if (!doc.model.is_null()) j["model"] = doc.model;
   j["modules"] = modules_to_json(doc.modules);
   Json nodes = Json::array();
-  for (const auto& r : doc.nodes) nodes.push_back(record_to_json(r, true));
+  for (const auto& r : doc.nodes) nodes.push_back(record_to_json(doc, r, true));
   j["nodes"] = nodes;
   j["statistics"] = statistics_json(doc);
   merge_extra(j, doc.extra);

@@ -121,8 +121,8 @@ void derive_tags(Document& doc, const ModuleIndex& index, const TagOptions& opts
     }
   }
   for (auto& r : doc.nodes) {
-    if (!r.tag.empty() && !opts.overwrite) continue;
-    if (const Module* m = index.find(r.module)) r.tag = m->tag;
+    if ((!r.tag.empty() || r.tag_from_module) && !opts.overwrite) continue;
+    if (const Module* m = index.find(r.module)) r.tag = m->tag, r.tag_from_module = false;
   }
 }
 

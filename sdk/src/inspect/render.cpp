@@ -169,7 +169,7 @@ void graphml_cluster(std::ostringstream& os, const Layout& L, const mx_model& mo
        << "<data key=\"name\">" << xml_escape(n.name()) << "</data>"
        << "<data key=\"op_type\">" << xml_escape(n.op_type()) << "</data>"
        << "<data key=\"module\">" << xml_escape(c.path) << "</data>"
-       << "<data key=\"tag\">" << xml_escape(r ? r->tag : "") << "</data>"
+       << "<data key=\"tag\">" << xml_escape(r ? hierarchy::record_tag(model.hierarchy, *r) : "") << "</data>"
        << "</node>\n";
   }
   for (const auto& child : c.children) {

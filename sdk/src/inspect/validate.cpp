@@ -28,6 +28,8 @@ namespace {
 using Json = nlohmann::ordered_json;
 using hierarchy::NodeRecord;
 
+const std::string kNoTag;
+
 class Report {
  public:
   void add(const std::string& kind, const std::string& message, Json extra = Json::object()) {
@@ -159,14 +161,18 @@ void check_records(const onnx::ModelProto& proto, const Sources& src,
       continue;
     }
     const NodeRecord* rec = r ? r : s;
+    // A record's tag may be its module's (hierarchy::record_tag).
+    const std::string& r_tag = r ? hierarchy::record_tag(src.embedded, *r) : kNoTag;
+    const std::string& s_tag = s ? hierarchy::record_tag(*src.sidecar, *s) : kNoTag;
+    const std::string& tag = r ? r_tag : s_tag;
     if (!tree.empty() && !modules.contains(rec->module))
       rep.add("unknown_module", label + ": module " + q(rec->module) + " is not in the module tree", at);
-    else if (!tags.ok(rec->module, rec->tag))
-      rep.add("tag_mismatch", label + ": tag " + q(rec->tag) + " does not match module " +
+    else if (!tags.ok(rec->module, tag))
+      rep.add("tag_mismatch", label + ": tag " + q(tag) + " does not match module " +
                                   q(rec->module) + " (" + printable(tags.derived(rec->module)) + ")", at);
     if (r && s &&
         (r->module != s->module || r->evidence != s->evidence ||
-         (!r->tag.empty() && !s->tag.empty() && r->tag != s->tag)))
+         (!r_tag.empty() && !s_tag.empty() && r_tag != s_tag)))
       rep.add("sidecar_mismatch", label + ": file says module " + q(r->module) + " (" +
                                       hierarchy::evidence_name(r->evidence) + "), sidecar says " +
                                       q(s->module) + " (" + hierarchy::evidence_name(s->evidence) + ")",

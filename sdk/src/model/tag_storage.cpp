@@ -135,7 +135,8 @@ TagStorage tag_storage_from_name(const std::string& name) {
 
 NodeTagWriter::NodeTagWriter(const onnx::GraphProto& graph, const hierarchy::Document& doc,
                              TagStorage storage)
-    : records_(hierarchy::records_by_position(doc, static_cast<size_t>(graph.node_size()))),
+    : doc_(doc),
+      records_(hierarchy::records_by_position(doc, static_cast<size_t>(graph.node_size()))),
       namespaces_(doc.modules),
       storage_(storage) {}
 
@@ -145,14 +146,14 @@ void NodeTagWriter::write_to(size_t position, onnx::NodeProto& node) {
   MetadataEntries entries = foreign_entries(node, as_metadata);
   if (as_metadata) {
     entries.emplace_back(kModuleKey, record->module);
-    entries.emplace_back(kTagKey, record->tag);
+    entries.emplace_back(kTagKey, hierarchy::record_tag(doc_, *record));
     entries.emplace_back(kEvidenceKey, hierarchy::evidence_name(record->evidence));
     entries.emplace_back(kNamespaceKey, namespaces_.of(record->module, node.name(), node.op_type()));
   }
   write_node_metadata(node, entries);
   if (has_our_doc_string(node)) node.clear_doc_string();
   if (record && storage_ == TagStorage::doc_string)
-    node.set_doc_string(kDocStringPrefix + dump_text(record_to_json(*record, false)));
+    node.set_doc_string(kDocStringPrefix + dump_text(record_to_json(doc_, *record, false)));
 }
 
 std::optional<size_t> NodeTagWriter::plan_suffix(size_t position, const onnx::NodeProto& node) {
@@ -164,19 +165,22 @@ std::optional<size_t> NodeTagWriter::plan_suffix(size_t position, const onnx::No
   if (record && storage_ == TagStorage::doc_string) return std::nullopt;
   if (!record || storage_ != TagStorage::metadata) return 0;  // the node as it is
   if (planned_.empty()) planned_.resize(records_.size());
-  DynamoNamespaces::PrefixRef& plan = planned_[position];
-  if (last_module_ && *last_module_ == record->module)
-    plan = planned_[last_position_];
-  else
-    plan = namespaces_.prefix_ref(record->module, record->module_at);
-  last_module_ = &record->module;
+  Plan& plan = planned_[position];
+  const Plan* last = last_record_ && last_record_->module == record->module ? &planned_[last_position_] : nullptr;
+  plan.prefix = last ? last->prefix : namespaces_.prefix_ref(record->module, record->module_at);
+  // Records of a run that read their module's tag read the same one.
+  plan.tag = last && record->tag_from_module && last_record_->tag_from_module
+                 ? last->tag
+                 : &hierarchy::record_tag(doc_, *record);
+  last_record_ = record;
   last_position_ = position;
   // The entries write_to adds, in its order.
   size_t ns_size = 0;
-  for (std::string_view piece : DynamoNamespaces::layout(namespaces_.parts_of(plan), node.name(), node.op_type()))
+  for (std::string_view piece :
+       DynamoNamespaces::layout(namespaces_.parts_of(plan.prefix), node.name(), node.op_type()))
     ns_size += piece.size();
   return node_metadata_entry_size(kModuleKey, record->module.size()) +
-         node_metadata_entry_size(kTagKey, record->tag.size()) +
+         node_metadata_entry_size(kTagKey, plan.tag->size()) +
          node_metadata_entry_size(kEvidenceKey, std::strlen(hierarchy::evidence_name(record->evidence))) +
          node_metadata_entry_size(kNamespaceKey, ns_size);
 }
@@ -185,12 +189,12 @@ void NodeTagWriter::write_suffix(size_t position, const onnx::NodeProto& node, c
   const hierarchy::NodeRecord* record = records_.at(position);
   if (!record || storage_ != TagStorage::metadata) return;
   const std::string_view evidence = hierarchy::evidence_name(record->evidence);
-  const auto ns = DynamoNamespaces::layout(namespaces_.parts_of(planned_.at(position)), node.name(),
-                                           node.op_type());
+  const Plan& plan = planned_.at(position);
+  const auto ns = DynamoNamespaces::layout(namespaces_.parts_of(plan.prefix), node.name(), node.op_type());
   size_t ns_size = 0;
   for (std::string_view piece : ns) ns_size += piece.size();
   out = write_node_metadata_entry(out, kModuleKey, {record->module}, record->module.size());
-  out = write_node_metadata_entry(out, kTagKey, {record->tag}, record->tag.size());
+  out = write_node_metadata_entry(out, kTagKey, {*plan.tag}, plan.tag->size());
   out = write_node_metadata_entry(out, kEvidenceKey, {evidence}, evidence.size());
   write_node_metadata_entry(out, kNamespaceKey, {ns[0], ns[1], ns[2], ns[3], ns[4]}, ns_size);
 }

@@ -52,14 +52,22 @@ class NodeTagWriter {
   void write_suffix(size_t position, const onnx::NodeProto& node, char* out) const;
 
  private:
+  const hierarchy::Document& doc_;  // the records' tags may be their modules'
   std::vector<const hierarchy::NodeRecord*> records_;
   DynamoNamespaces namespaces_;
   TagStorage storage_;
-  // A planned node's namespace prefix, by position (metadata storage
-  // only): one per run of nodes of one module, copied along the run.
-  std::vector<DynamoNamespaces::PrefixRef> planned_;
-  const std::string* last_module_ = nullptr;  // of the last planned node
-  size_t last_position_ = 0;                  // that node
+  // A planned node's namespace prefix and tag, by position (metadata
+  // storage only): one per run of nodes of one module, copied along the
+  // run. The tag is kept because a record's may be its module's
+  // (hierarchy::record_tag): reading it there again per node in
+  // write_suffix cost a cache miss and a path compare each.
+  struct Plan {
+    DynamoNamespaces::PrefixRef prefix;
+    const std::string* tag = nullptr;
+  };
+  std::vector<Plan> planned_;
+  const hierarchy::NodeRecord* last_record_ = nullptr;  // of the last planned node
+  size_t last_position_ = 0;                            // that node
 };
 
 // Rebuilds the document from what the file carries. Per node the order is

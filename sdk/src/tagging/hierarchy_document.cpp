@@ -43,13 +43,11 @@ hierarchy::Document build_document(const onnx::GraphProto& proto, GraphView&& gr
   // Each record built once in place (resized records were all written,
   // then written again: 30 MB twice at 200,000 nodes).
   doc.nodes.reserve(assignments.size());
-  // Each node's module joins the tree here, its tag found by the same
-  // lookup (a pass of its own and a tag_of per record cost a tenth of
-  // building the document). Neighbouring nodes often share their module:
-  // it is added and its tag looked up once.
+  // Each node's module joins the tree here. Neighbouring nodes often share
+  // their module: it is added once. A record's tag is its module's
+  // (tag_from_module), not a copy of it.
   const hierarchy::NodeRecord* previous = nullptr;
-  const std::string* tag = nullptr;  // the previous record's module's tag
-  size_t row = 0;                    // and its row in the tree
+  size_t row = 0;  // the previous record's module's row in the tree
   for (size_t i = 0; i < assignments.size(); ++i) {
     Assignment& a = assignments[i];
     hierarchy::NodeRecord& r = doc.nodes.emplace_back();
@@ -62,8 +60,8 @@ hierarchy::Document build_document(const onnx::GraphProto& proto, GraphView&& gr
     // two differ only for names that are not ASCII.
     r.name = std::move(graph.nodes[i].name);
     if (!is_ascii(r.name)) r.name = to_valid_utf8(proto.node(static_cast<int>(i)).name());
-    if (!previous || previous->module != a.module) tag = &tree.add_path_tag(a.module, &row);
-    r.tag = *tag;
+    if (!previous || previous->module != a.module) row = tree.add_path(a.module);
+    r.tag_from_module = true;
     r.module_at = row;  // the row until the modules' positions are known
     r.module = std::move(a.module);
     r.evidence = *evidence;
@@ -71,9 +69,8 @@ hierarchy::Document build_document(const onnx::GraphProto& proto, GraphView&& gr
     r.index = static_cast<int64_t>(i);
     previous = &r;
   }
-  // Moved out last: the records' tags are read from the tree. Each record
-  // notes where its module ends up (the save's namespaces read it there
-  // instead of searching for the path).
+  // Each record notes where its module ends up: its tag is read there, and
+  // the save's namespaces read it there instead of searching for the path.
   std::vector<size_t> positions;
   doc.modules = tree.take_modules(&positions);
   for (hierarchy::NodeRecord& r : doc.nodes) r.module_at = positions[r.module_at];

@@ -148,7 +148,7 @@ void ModuleTree::add_classes(const std::map<std::string, std::string>& classes) 
   for (const auto& [path, cls] : classes) classes_[path] = cls;
 }
 
-void ModuleTree::add_path(const std::string& path) { add_path_row(path); }
+size_t ModuleTree::add_path(const std::string& path) { return add_path_row(path); }
 
 // Each new row is linked to its parent row as the walk up finds or adds it:
 // tags and the output's children then never look a parent up by its path.

@@ -40,8 +40,9 @@ class ModuleTree {
   // Strategies' guesses; a supplied class beats them.
   void add_classes(const std::map<std::string, std::string>& classes);
 
-  // Adds `path` and all its ancestors.
-  void add_path(const std::string& path);
+  // Adds `path` and all its ancestors; answers the path's row (take_modules
+  // maps rows to output positions).
+  size_t add_path(const std::string& path);
   // The same, answering tag_of(path) (one lookup for both: tagging adds
   // every node's module and reads its tag); `row`, when given, is set to
   // the path's row (take_modules maps rows to output positions).
