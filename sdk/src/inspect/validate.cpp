@@ -257,11 +257,15 @@ Json validate_file(const std::string& path) {
   // Only an unreadable or unparsable file is an error; the rest is reported.
   const onnx::ModelProto proto = model::parse_onnx(read_file(path), path);
   check_utf8(proto, rep);
+  model::TensorList tensors;
   model::DataFiles files;
   // What loading refuses: external data outside the directory, missing or
   // short; tensors whose data does not match their dims.
-  const bool data_ok = guarded(rep, "external_data", [&] { files = model::open_external_data(proto, path); });
-  if (data_ok) guarded(rep, "tensor_data", [&] { model::check_tensor_data(proto, files, path); });
+  const bool data_ok = guarded(rep, "external_data", [&] {
+    tensors = model::all_tensors(proto);
+    files = model::open_external_data(tensors, path);
+  });
+  if (data_ok) guarded(rep, "tensor_data", [&] { model::check_tensor_data(tensors, files, path); });
   const bool checker_ok = guarded(rep, "checker", [&] { model::check_onnx(proto, path); });
   const Sources src = read_sources(proto, path, rep);
   // The module tree: the file's, else the sidecar's.

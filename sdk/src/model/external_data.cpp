@@ -191,7 +191,7 @@ void DataFile::copy_to(uint64_t offset, uint64_t length, StagedWriter& out) cons
   out.copy_from(fd_, offset, length, path_);
 }
 
-std::vector<const TensorProto*> all_tensors(const onnx::ModelProto& proto) {
+TensorList all_tensors(const onnx::ModelProto& proto) {
   std::vector<const TensorProto*> out;
   walk_tensors<const TensorProto>(proto, [&out](const TensorProto* t) { out.push_back(t); });
   return out;
@@ -213,10 +213,10 @@ bool has_external_data(const onnx::ModelProto& proto) {
   return found;
 }
 
-DataFiles open_external_data(const onnx::ModelProto& proto, const std::string& model_path) {
+DataFiles open_external_data(const TensorList& tensors, const std::string& model_path) {
   DataFiles files;
   const std::string dir = directory_of(model_path);
-  for (const auto* t : all_tensors(proto)) {
+  for (const auto* t : tensors) {
     if (!is_external(*t)) continue;
     const std::string label = tensor_label(*t, model_path);
     const std::string* location = entry(*t, "location");
@@ -228,10 +228,10 @@ DataFiles open_external_data(const onnx::ModelProto& proto, const std::string& m
   return files;
 }
 
-DataFiles open_source_data(const onnx::ModelProto& proto, const std::string& source_path,
+DataFiles open_source_data(const TensorList& tensors, const std::string& source_path,
                            const std::string& where, bool borrowed) {
   DataFiles files;
-  for (const auto* t : all_tensors(proto)) {
+  for (const auto* t : tensors) {
     if (!is_external(*t)) continue;
     const std::string label = tensor_label(*t, where);
     const std::string* location = entry(*t, "location");
@@ -264,8 +264,8 @@ uint64_t borrowed_bytes(const onnx::ModelProto& proto, const DataFiles& files) {
   return total;
 }
 
-void refuse_external_data(const onnx::ModelProto& proto, const std::string& where) {
-  for (const auto* t : all_tensors(proto)) {
+void refuse_external_data(const TensorList& tensors, const std::string& where) {
+  for (const auto* t : tensors) {
     if (!is_external(*t)) continue;
     const std::string label = tensor_label(*t, where);
     const std::string* location = entry(*t, "location");

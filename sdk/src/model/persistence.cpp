@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include <google/protobuf/arena.h>
 
@@ -201,8 +202,9 @@ std::unique_ptr<mx_model> load_model_file(const std::string& path) {
     const std::string bytes = read_file(path);
     proto = parse_onnx(bytes, path);
   }
-  DataFiles files = open_external_data(proto, path);
-  check_tensor_data(proto, files, path);
+  const TensorList tensors = all_tensors(std::as_const(proto));
+  DataFiles files = open_external_data(tensors, path);
+  check_tensor_data(tensors, files, path);
   auto sidecar = read_sidecar(proto, path);
   return build(std::move(proto), path, std::move(sidecar), std::move(files));
 }
@@ -210,15 +212,17 @@ std::unique_ptr<mx_model> load_model_file(const std::string& path) {
 std::unique_ptr<mx_model> load_exported_bytes(std::string_view bytes, const std::string& source_path,
                                               bool keep_external) {
   onnx::ModelProto proto = parse_onnx(bytes, "bytes");
-  DataFiles files = open_source_data(proto, source_path, "bytes", !keep_external);
-  check_tensor_data(proto, files, "bytes");
+  const TensorList tensors = all_tensors(std::as_const(proto));
+  DataFiles files = open_source_data(tensors, source_path, "bytes", !keep_external);
+  check_tensor_data(tensors, files, "bytes");
   return build(std::move(proto), "", std::nullopt, std::move(files));
 }
 
 std::unique_ptr<mx_model> load_model_bytes(std::string_view bytes) {
   onnx::ModelProto proto = parse_onnx(bytes, "bytes");
-  refuse_external_data(proto, "bytes");
-  check_tensor_data(proto, {}, "bytes");
+  const TensorList tensors = all_tensors(std::as_const(proto));
+  refuse_external_data(tensors, "bytes");
+  check_tensor_data(tensors, {}, "bytes");
   return build(std::move(proto), "", std::nullopt);
 }
 

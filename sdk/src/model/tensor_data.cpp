@@ -103,9 +103,8 @@ void check_one(const TensorProto& t, const DataFiles& files, const std::string& 
 
 }  // namespace
 
-void check_tensor_data(const onnx::ModelProto& proto, const DataFiles& files,
-                       const std::string& where) {
-  for (const TensorProto* t : all_tensors(proto)) check_one(*t, files, where);
+void check_tensor_data(const TensorList& tensors, const DataFiles& files, const std::string& where) {
+  for (const TensorProto* t : tensors) check_one(*t, files, where);
 }
 
 }  // namespace modelexport::model

@@ -17,9 +17,9 @@
 
 namespace modelexport::model {
 
-// `files`: the model's open external data (external lengths are checked
-// against what each reference resolves to); empty for bytes.
-void check_tensor_data(const onnx::ModelProto& proto, const DataFiles& files,
-                       const std::string& where);
+// `tensors`: the model's (all_tensors). `files`: the model's open external
+// data (external lengths are checked against what each reference resolves
+// to); empty for bytes.
+void check_tensor_data(const TensorList& tensors, const DataFiles& files, const std::string& where);
 
 }  // namespace modelexport::model
