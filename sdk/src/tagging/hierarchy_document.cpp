@@ -69,6 +69,10 @@ hierarchy::Document build_document(const onnx::GraphProto& proto, GraphView&& gr
     r.index = static_cast<int64_t>(i);
     previous = &r;
   }
+  // Taken from: freed now, so that building the modules reuses their
+  // memory instead of touching fresh pages.
+  graph = GraphView();
+  assignments = std::vector<Assignment>();
   // Each record notes where its module ends up: its tag is read there, and
   // the save's namespaces read it there instead of searching for the path.
   std::vector<size_t> positions;
