@@ -126,6 +126,12 @@ Json record_to_json(const Document& doc, const NodeRecord& record, bool with_nam
   return j;
 }
 
+std::optional<std::string_view> stated_parent(const Module& m) {
+  if (m.parent) return std::string_view(*m.parent);
+  if (m.parent_from_path && !m.path.empty()) return mx::common::parent_view(m.path);
+  return std::nullopt;
+}
+
 std::string parent_of(const Module& m) { return std::string(parent_view(m)); }
 
 std::string_view parent_view(const Module& m) {

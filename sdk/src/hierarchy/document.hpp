@@ -41,7 +41,7 @@ struct Module {
   std::string path;                   // named_modules() spelling; "" = root
   std::string class_name;             // "BertLayer"
   std::string qualified_class;        // "transformers....BertLayer" or ""
-  std::optional<std::string> parent;  // nullopt for the root
+  std::optional<std::string> parent;  // nullopt for the root; read through stated_parent()
   std::vector<std::string> children;  // full paths
   std::string tag;                    // "" = derive (see tags.hpp)
   std::optional<int64_t> parameters;
@@ -56,6 +56,11 @@ struct Module {
   // has that path. Not part of the schema. (A document that lists a path
   // twice, which no check accepts, may have a hint naming the second.)
   size_t parent_at = kNoPosition;
+  // The module's parent is its path's prefix and `parent` is left unset:
+  // what tagging writes for the modules it adds (150,000 copies of a
+  // parent's path at 200,000 nodes otherwise). Whoever states a parent
+  // clears it. Not part of the schema.
+  bool parent_from_path = false;
 };
 
 // A node's record. It is keyed by the node's name when that name is
@@ -178,6 +183,10 @@ struct Document {
   KeptModuleIndex kept_index;  // through module_index() / keep_module_index()
 };
 
+// The "parent" a module states: its own, its path's prefix
+// (parent_from_path), or none (the root; a file's module without one).
+// Every reader of the field goes through this.
+std::optional<std::string_view> stated_parent(const Module& m);
 // The parent a walk to the root follows: the explicit "parent", else the
 // path's prefix (tags, dynamo namespaces, the cycle check).
 std::string parent_of(const Module& m);

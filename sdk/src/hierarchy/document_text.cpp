@@ -124,7 +124,7 @@ void module(Writer& w, const Module& m) {
   w.key(kClass), w.string(m.class_name);
   if (!m.qualified_class.empty()) w.key(kQualifiedClass), w.string(m.qualified_class);
   w.key(kParent);
-  if (m.parent) w.string(*m.parent);
+  if (const auto parent = stated_parent(m)) w.string(*parent);
   else w.raw("null");
   w.key(kChildren), w.strings(m.children);
   w.key(kTag), w.string(m.tag);

@@ -22,7 +22,9 @@ namespace {
   fail(MX_ERR_SCHEMA, where + ": " + field + ": " + problem);
 }
 
-std::string quoted(const std::string& s) { return "'" + printable(s) + "'"; }
+std::string quoted(std::string_view s) { return "'" + printable(s) + "'"; }
+// (Beside std::quoted, which argument-dependent lookup finds for a string.)
+std::string quoted(const std::string& s) { return quoted(std::string_view(s)); }
 
 // The JSON path of member `key` of the object at `prefix` ("modules[3]" +
 // "class" -> "modules[3].class"; a top-level member is its key). Built only
@@ -174,7 +176,7 @@ NodeRecord parse_record_at(const J& j, const std::string& where, const std::stri
 
 // `path` is `parent` + "." + a name (compared in place: building the
 // prefix string cost an allocation per module).
-bool is_child_path(const std::string& path, const std::string& parent) {
+bool is_child_path(std::string_view path, std::string_view parent) {
   return path != parent && is_ancestor_or_self(parent, path);
 }
 
@@ -374,15 +376,16 @@ void validate_consistency(const Document& doc, const ModuleIndex& paths, const s
     // Field names are built for a message only (a string per module).
     auto at = [i] { return "modules[" + std::to_string(i) + "]"; };
     // (With an explicit parent, parents[i] is that parent's position.)
-    if (m.parent && (m.path.empty() ? !paths.contains(*m.parent) : parents[i] == ModuleIndex::kNone))
-      schema_error(where, at() + ".parent", quoted(*m.parent) + " is not a module path");
+    const auto parent = stated_parent(m);
+    if (parent && (m.path.empty() ? !paths.contains(*parent) : parents[i] == ModuleIndex::kNone))
+      schema_error(where, at() + ".parent", quoted(*parent) + " is not a module path");
     // Paths are named_modules() paths: a parent is a prefix of its child's
     // path. Tags and dynamo namespaces cut the child's name out of its path
     // after the parent's (fuzz/corpus/hierarchy_json/parent_disagrees_with_path.json
     // reached a substr past the end).
-    if (m.parent && !m.path.empty() && !m.parent->empty() && !is_child_path(m.path, *m.parent))
+    if (parent && !m.path.empty() && !parent->empty() && !is_child_path(m.path, *parent))
       schema_error(where, at() + ".parent",
-                   quoted(*m.parent) + " is not a prefix of the module's path " + quoted(m.path));
+                   quoted(*parent) + " is not a prefix of the module's path " + quoted(m.path));
     for (size_t c = 0; c < m.children.size(); ++c) {
       if (listed && listed->guess(doc, i, c, m.children[c])) continue;
       if (!paths.contains(m.children[c]))

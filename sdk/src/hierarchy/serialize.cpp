@@ -23,7 +23,8 @@ Json module_to_json(const Module& m) {
   j["path"] = m.path;
   j["class"] = m.class_name;
   if (!m.qualified_class.empty()) j["qualified_class"] = m.qualified_class;
-  j["parent"] = m.parent ? Json(*m.parent) : Json(nullptr);
+  const auto parent = stated_parent(m);
+  j["parent"] = parent ? Json(std::string(*parent)) : Json(nullptr);
   j["children"] = m.children;
   j["tag"] = m.tag;
   if (m.parameters) j["parameters"] = *m.parameters;

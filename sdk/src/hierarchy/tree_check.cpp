@@ -10,7 +10,7 @@ namespace modelexport::hierarchy {
 using mx::common::is_valid_module_path;
 namespace {
 
-std::string q(const std::string& s) { return "'" + printable(s) + "'"; }
+std::string q(std::string_view s) { return "'" + printable(s) + "'"; }
 
 class Problems {
  public:
@@ -28,22 +28,22 @@ class Problems {
 
 void check_links(const Module& m, const std::unordered_map<std::string_view, const Module*>& by_path,
                  Problems& p) {
-  if (m.parent) {
-    auto it = by_path.find(*m.parent);
+  if (const auto parent = stated_parent(m)) {
+    auto it = by_path.find(*parent);
     if (it == by_path.end()) {
-      p.add(m.path, "module " + q(m.path) + ": parent " + q(*m.parent) + " is not a module");
+      p.add(m.path, "module " + q(m.path) + ": parent " + q(*parent) + " is not a module");
     } else {
       const auto& siblings = it->second->children;
       if (std::find(siblings.begin(), siblings.end(), m.path) == siblings.end())
         p.add(m.path, "module " + q(m.path) + " is not among the children of its parent " +
-                          q(*m.parent));
+                          q(*parent));
     }
   }
   for (const auto& c : m.children) {
     auto it = by_path.find(c);
     if (it == by_path.end())
       p.add(m.path, "module " + q(m.path) + ": child " + q(c) + " is not a module");
-    else if (!it->second->parent || *it->second->parent != m.path)
+    else if (stated_parent(*it->second) != std::optional<std::string_view>(m.path))
       p.add(m.path, "module " + q(m.path) + " lists child " + q(c) + " whose parent is different");
   }
 }
@@ -61,7 +61,7 @@ std::vector<TreeProblem> module_tree_problems(const std::vector<Module>& modules
       p.add(m.path, "module " + q(m.path) + " is not a module path (dot-separated names "
                     "without '/', spaces or control characters)");
     if (!by_path.emplace(m.path, &m).second) p.add(m.path, "module " + q(m.path) + " appears twice");
-    if (!m.parent) {
+    if (!stated_parent(m)) {
       ++roots;
       if (!m.path.empty()) p.add(m.path, "module " + q(m.path) + " has no parent but is not the root");
     }

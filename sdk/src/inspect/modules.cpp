@@ -57,7 +57,8 @@ Tally tally(const mx_model& model, const std::vector<functions::LeafNode>& leave
   // The tree's parent when the module has one, else the path's prefix.
   auto up = [&](const std::string& p) -> std::string {
     const hierarchy::Module* m = index.find(p);
-    return m && m->parent ? *m->parent : parent_path(p);
+    const auto parent = m ? hierarchy::stated_parent(*m) : std::nullopt;
+    return parent ? std::string(*parent) : parent_path(p);
   };
   Tally t;
   for (const auto& l : leaves) {

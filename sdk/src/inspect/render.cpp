@@ -37,7 +37,7 @@ Layout layout(const mx_model& model) {
   const hierarchy::ModuleIndex modules(doc);
   std::map<std::string, std::string> parent;
   for (const auto& m : doc.modules)
-    if (m.parent) parent[m.path] = *m.parent;
+    if (const auto p = hierarchy::stated_parent(m)) parent[m.path] = std::string(*p);
 
   auto ensure = [&](const std::string& path, auto&& self) -> Cluster& {
     auto it = L.clusters.find(path);

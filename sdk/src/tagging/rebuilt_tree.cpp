@@ -422,7 +422,7 @@ std::vector<hierarchy::Module> ModuleTree::build(bool tags, std::vector<size_t>*
     } else {
       hierarchy::Module& m = out.emplace_back();
       m.class_name = guessed_class(r.path);
-      if (!r.path.empty()) m.parent.emplace(parent_view(r.path));
+      m.parent_from_path = !r.path.empty();
       // Where the parent ends up (children_of_rows linked every row that
       // has one): the save's walks to the root read it instead of a search.
       if (r.parent_row != kUnlinked && r.parent_row != kNone) m.parent_at = appended.position[r.parent_row];
