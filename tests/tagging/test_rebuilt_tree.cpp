@@ -70,7 +70,7 @@ TEST_CASE("supplied modules keep their order, fields and tags; classes beat stra
   CHECK(tree.tag_of("c") == "/Net/Head");
   const auto modules = tree.take_modules();
   CHECK(modules[0].path == "");
-  CHECK(modules[0].parameters == 10);
+  CHECK(modules[0].parameters() == 10);
   CHECK(modules[1].path == "b");
   CHECK(modules[1].tag == "/Net/CustomTag");
   CHECK(entry(modules, "b").children == Paths{"b.x"});

@@ -17,7 +17,7 @@ inline hierarchy::Module dynamo_module(const std::string& path, const std::strin
   m.path = path;
   m.class_name = cls;
   if (!path.empty()) m.parent = path.find('.') == std::string::npos ? "" : path.substr(0, path.rfind('.'));
-  m.executed = executed;
+  if (executed) m.details().executed = executed;
   return m;
 }
 
@@ -58,13 +58,13 @@ inline std::string reference_prefix(const std::vector<hierarchy::Module>& module
     const hierarchy::Module& c = **it;
     // The node's own module is always written; an uncalled container above
     // it is folded into its item's name.
-    if (&c != m && !c.path.empty() && c.executed == false) continue;
+    if (&c != m && !c.path.empty() && c.executed() == false) continue;
     if (!text.empty()) text += '/';
     std::string name = c.path;
     if (!scope.empty() && c.path.size() > scope.size() && c.path.compare(0, scope.size(), scope) == 0 &&
         c.path[scope.size()] == '.')
       name = c.path.substr(scope.size() + 1);
-    text += name + ": " + (c.qualified_class.empty() ? c.class_name : c.qualified_class);
+    text += name + ": " + (c.qualified_class().empty() ? c.class_name : c.qualified_class());
     scope = c.path;
   }
   return text + "/";

@@ -27,10 +27,25 @@ TEST_CASE("hierarchy: a valid document parses and keeps its fields") {
   auto doc = hierarchy::parse_document_text(testing::tiny_net_hierarchy(), "hierarchy");
   CHECK(doc.modules.size() == 3);
   CHECK(doc.nodes.size() == 3);
-  CHECK(doc.modules[1].qualified_class == "torch.nn.modules.linear.Linear");
+  CHECK(doc.modules[1].qualified_class() == "torch.nn.modules.linear.Linear");
   CHECK(doc.modules[0].parent == std::nullopt);
   CHECK(doc.nodes[2].evidence == hierarchy::Evidence::propagated);
   CHECK(doc.producer["source"] == "tests");
+}
+
+TEST_CASE("hierarchy: a module without optional fields gets no details") {
+  Json in = Json::parse(testing::tiny_net_hierarchy());
+  Json& m = in["modules"][1];
+  for (const char* key : {"qualified_class", "parameters", "own_parameters", "executed", "execution_order"})
+    m.erase(key);
+  m["parameters"] = nullptr;  // null reads as absent
+  m["forward"] = nullptr;
+  const auto doc = hierarchy::parse_document(in, "hierarchy");
+  CHECK_FALSE(doc.modules[1].has_details());
+  CHECK(doc.modules[0].has_details());
+  const auto text = hierarchy::parse_document_text(in.dump(), "hierarchy");
+  CHECK_FALSE(text.modules[1].has_details());
+  CHECK(text.modules[0].has_details());
 }
 
 TEST_CASE("hierarchy: schema errors name the field") {
@@ -111,12 +126,12 @@ TEST_CASE("hierarchy: a module's forward outline is checked and kept") {
   Json in = Json::parse(testing::tiny_net_hierarchy());
   in["modules"][0]["forward"] = outline;
   auto doc = hierarchy::parse_document(in, "hierarchy");
-  REQUIRE(doc.modules[0].forward);
-  CHECK(doc.modules[0].forward->size() == 3);
-  CHECK((*doc.modules[0].forward)[0].kind == hierarchy::ForwardStep::Kind::call);
-  CHECK((*doc.modules[0].forward)[1].name == "aten::add");
-  CHECK((*doc.modules[0].forward)[2].method == "reset");
-  CHECK_FALSE(doc.modules[1].forward);
+  REQUIRE(doc.modules[0].forward());
+  CHECK(doc.modules[0].forward()->size() == 3);
+  CHECK((*doc.modules[0].forward())[0].kind == hierarchy::ForwardStep::Kind::call);
+  CHECK((*doc.modules[0].forward())[1].name == "aten::add");
+  CHECK((*doc.modules[0].forward())[2].method == "reset");
+  CHECK_FALSE(doc.modules[1].forward());
   CHECK(hierarchy::document_to_json(doc)["modules"][0]["forward"] == outline);
 
   SUBCASE("not an array") {

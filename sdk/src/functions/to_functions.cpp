@@ -53,7 +53,7 @@ std::string hex16(uint64_t v) {
 }
 
 bool is_builtin(const hierarchy::Module& m) {
-  return m.qualified_class.rfind("torch.nn.", 0) == 0;
+  return m.qualified_class().rfind("torch.nn.", 0) == 0;
 }
 
 bool has_graph_attribute(const onnx::NodeProto& n) {
@@ -199,11 +199,11 @@ class Pass {
       if (m.path.empty()) continue;
       bool chosen;
       if (explicit_choice) {
-        const bool by_class = classes.count(m.class_name) || classes.count(m.qualified_class);
-        if (by_class) matched_classes.insert(classes.count(m.class_name) ? m.class_name : m.qualified_class);
+        const bool by_class = classes.count(m.class_name) || classes.count(m.qualified_class());
+        if (by_class) matched_classes.insert(classes.count(m.class_name) ? m.class_name : m.qualified_class());
         chosen = by_class || modules.count(m.path);
       } else {
-        chosen = m.executed.value_or(true) && (options_.include_builtin || !is_builtin(m)) &&
+        chosen = m.executed().value_or(true) && (options_.include_builtin || !is_builtin(m)) &&
                  count_within(m.path) >= static_cast<size_t>(std::max(1, options_.min_nodes));
       }
       if (chosen) out.push_back(&m);

@@ -185,7 +185,7 @@ class Reader {
 };
 
 Json& Reader::extra_of_object() {
-  if (where_ == Where::module) return doc_.modules.back().extra;
+  if (where_ == Where::module) return doc_.modules.back().details().extra;
   if (where_ == Where::record) return doc_.nodes.back().extra;
   return doc_.extra;
 }
@@ -208,7 +208,7 @@ bool Reader::finish_capture() {
     case Field::statistics: return true;  // derived data, recomputed on write
     case Field::forward:
       try {
-        doc_.modules.back().forward = parse_forward_steps(value, "hierarchy", "forward");
+        doc_.modules.back().details().forward = parse_forward_steps(value, "hierarchy", "forward");
       } catch (const Error&) {
         return false;
       }
@@ -247,27 +247,28 @@ bool Reader::module_scalar(const Scalar& s) {
   switch (field_) {
     case Field::path: return is_string && (m.path = std::move(*s.s), true);
     case Field::class_name: return is_string && (m.class_name = std::move(*s.s), true);
-    case Field::qualified_class: return is_string && (m.qualified_class = std::move(*s.s), true);
+    case Field::qualified_class: return is_string && (m.details().qualified_class = std::move(*s.s), true);
     case Field::tag: return is_string && (m.tag = std::move(*s.s), true);
     case Field::parent:
       if (is_null) return true;
       return is_string && (m.parent = std::move(*s.s), true);
     case Field::executed:
-      return s.kind == Scalar::Kind::boolean && (m.executed = s.b, true);
+      return s.kind == Scalar::Kind::boolean && (m.details().executed = s.b, true);
     case Field::parameters:
     case Field::own_parameters:
     case Field::execution_order: {
       if (is_null) return true;
       int64_t v = 0;
       if (!s.as_int64(v)) return false;
-      (field_ == Field::parameters ? m.parameters
-       : field_ == Field::own_parameters ? m.own_parameters : m.execution_order) = v;
+      ModuleDetails& d = m.details();
+      (field_ == Field::parameters ? d.parameters
+       : field_ == Field::own_parameters ? d.own_parameters : d.execution_order) = v;
       return true;
     }
     case Field::forward: return is_null;
     case Field::other: {
-      if (m.extra.is_object() && m.extra.contains(key_)) return false;
-      m.extra[key_] = s.to_json();
+      if (m.extra().is_object() && m.extra().contains(key_)) return false;
+      m.details().extra[key_] = s.to_json();
       return true;
     }
     default: return false;  // "children" must be an array

@@ -122,18 +122,18 @@ void module(Writer& w, const Module& m) {
   w.open('{');
   w.key(kPath), w.string(m.path);
   w.key(kClass), w.string(m.class_name);
-  if (!m.qualified_class.empty()) w.key(kQualifiedClass), w.string(m.qualified_class);
+  if (!m.qualified_class().empty()) w.key(kQualifiedClass), w.string(m.qualified_class());
   w.key(kParent);
   if (const auto parent = stated_parent(m)) w.string(*parent);
   else w.raw("null");
   w.key(kChildren), w.strings(m.children);
   w.key(kTag), w.string(m.tag);
-  if (m.parameters) w.key(kParameters), w.integer(*m.parameters);
-  if (m.own_parameters) w.key(kOwnParameters), w.integer(*m.own_parameters);
-  if (m.executed) w.key(kExecuted), w.raw(*m.executed ? "true" : "false");
-  if (m.execution_order) w.key(kExecutionOrder), w.integer(*m.execution_order);
-  if (m.forward) w.key(kForward), forward_steps(w, *m.forward);
-  extra_members(w, m.extra,
+  if (m.parameters()) w.key(kParameters), w.integer(*m.parameters());
+  if (m.own_parameters()) w.key(kOwnParameters), w.integer(*m.own_parameters());
+  if (m.executed()) w.key(kExecuted), w.raw(*m.executed() ? "true" : "false");
+  if (m.execution_order()) w.key(kExecutionOrder), w.integer(*m.execution_order());
+  if (m.forward()) w.key(kForward), forward_steps(w, *m.forward());
+  extra_members(w, m.extra(),
                 {"path", "class", "qualified_class", "parent", "children", "tag", "parameters",
                  "own_parameters", "executed", "execution_order", "forward"});
   w.close('}', false);

@@ -126,7 +126,7 @@ Module parse_module(const J& j, const std::string& where, const std::string& at)
   m.path = string_member(j, "path", where, at, true)->template get<std::string>();
   m.class_name = string_member(j, "class", where, at, true)->template get<std::string>();
   if (auto* q = string_member(j, "qualified_class", where, at, false))
-    m.qualified_class = q->template get<std::string>();
+    m.details().qualified_class = q->template get<std::string>();
   if (j.contains("parent") && !j["parent"].is_null())
     m.parent = string_member(j, "parent", where, at, false)->template get<std::string>();
   if (auto* c = member(j, "children", where, at, J::value_t::array, false)) {
@@ -138,18 +138,20 @@ Module parse_module(const J& j, const std::string& where, const std::string& at)
     }
   }
   if (auto* t = string_member(j, "tag", where, at, false)) m.tag = t->template get<std::string>();
-  m.parameters = int_member(j, "parameters", where, at);
-  m.own_parameters = int_member(j, "own_parameters", where, at);
+  // Details only for the fields present: most modules have none of them.
+  if (auto p = int_member(j, "parameters", where, at)) m.details().parameters = p;
+  if (auto p = int_member(j, "own_parameters", where, at)) m.details().own_parameters = p;
   if (auto* e = member(j, "executed", where, at, J::value_t::boolean, false))
-    m.executed = e->template get<bool>();
-  m.execution_order = int_member(j, "execution_order", where, at);
+    m.details().executed = e->template get<bool>();
+  if (auto o = int_member(j, "execution_order", where, at)) m.details().execution_order = o;
   if (j.contains("forward") && !j["forward"].is_null()) {
     const J* f = member(j, "forward", where, at, J::value_t::array, false);
-    m.forward = parse_forward(*f, where, at + ".forward");
+    m.details().forward = parse_forward(*f, where, at + ".forward");
   }
-  m.extra = leftovers(j, {"path", "class", "qualified_class", "parent", "children", "tag",
-                          "parameters", "own_parameters", "executed", "execution_order",
-                          "forward"});
+  Json extra = leftovers(j, {"path", "class", "qualified_class", "parent", "children", "tag",
+                             "parameters", "own_parameters", "executed", "execution_order",
+                             "forward"});
+  if (!extra.is_null()) m.details().extra = std::move(extra);
   return m;
 }
 

@@ -22,17 +22,17 @@ Json module_to_json(const Module& m) {
   Json j = Json::object();
   j["path"] = m.path;
   j["class"] = m.class_name;
-  if (!m.qualified_class.empty()) j["qualified_class"] = m.qualified_class;
+  if (!m.qualified_class().empty()) j["qualified_class"] = m.qualified_class();
   const auto parent = stated_parent(m);
   j["parent"] = parent ? Json(std::string(*parent)) : Json(nullptr);
   j["children"] = m.children;
   j["tag"] = m.tag;
-  if (m.parameters) j["parameters"] = *m.parameters;
-  if (m.own_parameters) j["own_parameters"] = *m.own_parameters;
-  if (m.executed) j["executed"] = *m.executed;
-  if (m.execution_order) j["execution_order"] = *m.execution_order;
-  if (m.forward) j["forward"] = forward_to_json(*m.forward);
-  merge_extra(j, m.extra);
+  if (m.parameters()) j["parameters"] = *m.parameters();
+  if (m.own_parameters()) j["own_parameters"] = *m.own_parameters();
+  if (m.executed()) j["executed"] = *m.executed();
+  if (m.execution_order()) j["execution_order"] = *m.execution_order();
+  if (m.forward()) j["forward"] = forward_to_json(*m.forward());
+  merge_extra(j, m.extra());
   return j;
 }
 

@@ -20,11 +20,11 @@ bool is_number(const std::string& s) {
 // they are never called and so are not a level of the hierarchy a user sees.
 bool is_silent_container(const Module& m) {
   const bool pure = m.class_name == "ModuleList" || m.class_name == "ModuleDict";
-  if (pure) return !m.executed.value_or(false);
-  return m.class_name == "Sequential" && m.executed == false;
+  if (pure) return !m.executed().value_or(false);
+  return m.class_name == "Sequential" && m.executed() == false;
 }
 
-bool is_builtin(const Module& m) { return m.qualified_class.rfind("torch.nn.", 0) == 0; }
+bool is_builtin(const Module& m) { return m.qualified_class().rfind("torch.nn.", 0) == 0; }
 
 // Items of a container keep their index so repeated layers stay distinct.
 std::string component(const Module& m) {

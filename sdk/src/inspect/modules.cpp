@@ -172,8 +172,8 @@ struct RowSource {
     r.depth = static_cast<int>(mx::common::path_depth(r.path));
     r.own_nodes = value_or_empty(t.own, r.path);
     r.total_nodes = value_or_empty(t.total, r.path);
-    r.own_parameters = m && m->own_parameters ? *m->own_parameters : value_or_empty(t.own_params, r.path);
-    r.parameters = m && m->parameters ? *m->parameters : value_or_empty(t.total_params, r.path);
+    r.own_parameters = m && m->own_parameters() ? *m->own_parameters() : value_or_empty(t.own_params, r.path);
+    r.parameters = m && m->parameters() ? *m->parameters() : value_or_empty(t.total_params, r.path);
     r.ops = value_or_empty(t.ops, r.path);
     r.ops_total = value_or_empty(t.ops_total, r.path);
     r.function.reset();

@@ -7,7 +7,7 @@ namespace modelexport::model {
 namespace {
 
 const std::string& class_of(const hierarchy::Module& m) {
-  return m.qualified_class.empty() ? m.class_name : m.qualified_class;
+  return m.qualified_class().empty() ? m.class_name : m.qualified_class();
 }
 
 // Dynamo names a scope relative to the enclosing *called* module, so an
@@ -65,7 +65,7 @@ const DynamoNamespaces::Chain& DynamoNamespaces::chain_above(size_t position) {
   }
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
     const hierarchy::Module& m = modules_[*it];
-    if (!m.path.empty() && m.executed == false) continue;
+    if (!m.path.empty() && m.executed() == false) continue;
     if (chain_text_.size() > begin) chain_text_ += '/';
     append_named(chain_text_, m, scope);
     scope = m.path;

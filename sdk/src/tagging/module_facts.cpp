@@ -65,13 +65,13 @@ ModuleFacts::ModuleFacts(const ModuleTree& supplied, const Assignments& a) {
     previous = add(m.path, previous);
     Supplied& f = supplied_for(previous);
     f.cls = m.class_name;  // the tree outlives the facts
-    f.qualified = m.qualified_class;
-    f.parameters = m.parameters;
-    f.own_parameters = m.own_parameters;
-    if (m.forward) {
+    f.qualified = m.qualified_class();
+    f.parameters = m.parameters();
+    f.own_parameters = m.own_parameters();
+    if (m.forward()) {
       auto outline = std::make_unique<Outline>();
-      outline->reserve(m.forward->size());
-      for (const auto& step : *m.forward)
+      outline->reserve(m.forward()->size());
+      for (const auto& step : *m.forward())
         outline->push_back({step.kind == hierarchy::ForwardStep::Kind::call, step.name});
       f.forward = std::move(outline);
       f.own_ops = std::make_unique<OwnOps>(own_ops_of(f.forward->begin(), f.forward->end()));

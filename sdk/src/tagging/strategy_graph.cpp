@@ -123,19 +123,19 @@ mx_text module_class(const void* g, uint64_t i) {
 
 int64_t module_own_parameters(const void* g, uint64_t i) {
   const auto* m = self(g).supplied_module(i);
-  return m && m->own_parameters ? *m->own_parameters : -1;
+  return m && m->own_parameters() ? *m->own_parameters() : -1;
 }
 
 int64_t module_forward_count(const void* g, uint64_t i) {
   const auto* m = self(g).supplied_module(i);
-  return m && m->forward ? static_cast<int64_t>(m->forward->size()) : -1;
+  return m && m->forward() ? static_cast<int64_t>(m->forward()->size()) : -1;
 }
 
 mx_text module_forward_step(const void* g, uint64_t i, uint64_t k, int32_t* is_call) {
   if (is_call) *is_call = 0;
   const auto* m = self(g).supplied_module(i);
-  if (!m || !m->forward || !in_range(k, m->forward->size())) return none();
-  const hierarchy::ForwardStep& step = (*m->forward)[k];
+  if (!m || !m->forward() || !in_range(k, m->forward()->size())) return none();
+  const hierarchy::ForwardStep& step = (*m->forward())[k];
   if (is_call) *is_call = step.kind == hierarchy::ForwardStep::Kind::call;
   return view_text(step.name);
 }

@@ -40,9 +40,10 @@ json read_json_file(const std::string& path) {
 void check_forward_calls(const hierarchy::Document& doc, const std::string& where) {
   for (size_t i = 0; i < doc.modules.size(); ++i) {
     const auto& m = doc.modules[i];
-    if (!m.forward) continue;
-    for (size_t k = 0; k < m.forward->size(); ++k) {
-      const auto& step = (*m.forward)[k];
+    const auto& forward = m.forward();
+    if (!forward) continue;
+    for (size_t k = 0; k < forward->size(); ++k) {
+      const auto& step = (*forward)[k];
       if (step.kind == hierarchy::ForwardStep::Kind::call && !is_valid_module_path(step.name))
         fail(MX_ERR_SCHEMA, where + ": modules[" + std::to_string(i) + "].forward[" +
                                 std::to_string(k) + "].call: '" + step.name +
