@@ -6,7 +6,6 @@
 #include <tuple>
 
 #include "mx/common/aten_op_classes.hpp"
-#include "tagging/strategy_evidence.hpp"
 #include "mx/common/module_path.hpp"
 
 namespace modelexport {
@@ -93,10 +92,10 @@ void ModuleFacts::add_placed(const Assignments& a) {
   // Runs of one module: consecutive nodes are mostly in the same module.
   size_t runs = 0;
   const std::string* previous = nullptr;
-  for (const auto& slot : a)
-    if (slot) {
-      runs += !previous || *previous != slot->module;
-      previous = &slot->module;
+  for (const Assignment& slot : a)
+    if (slot.placed()) {
+      runs += !previous || *previous != slot.module;
+      previous = &slot.module;
     }
   // Each run may bring its module and, mostly, a few new ancestors shared
   // with the next runs. The vector's spare capacity costs no page until
@@ -112,18 +111,18 @@ void ModuleFacts::add_placed(const Assignments& a) {
   // large table: a cache miss each).
   constexpr size_t kAhead = 8;
   for (size_t i = 0; i < a.size(); ++i)
-    if (const auto& slot = a[i]) {
-      if (i + kAhead < a.size() && a[i + kAhead] && a[i + kAhead]->module != slot->module) {
-        const std::string& ahead = a[i + kAhead]->module;
+    if (const Assignment& slot = a[i]; slot.placed()) {
+      if (i + kAhead < a.size() && a[i + kAhead].placed() && a[i + kAhead].module != slot.module) {
+        const std::string& ahead = a[i + kAhead].module;
         index_.prefetch(ahead);
         index_.prefetch(parent_view(ahead));
       }
-      if (!previous || *previous != slot->module) id = add(slot->module, id);
-      previous = &slot->module;
+      if (!previous || *previous != slot.module) id = add(slot.module, id);
+      previous = &slot.module;
       node_modules_[i] = static_cast<Id>(id);
       Facts& f = facts_[id];
       f.placed = true;
-      if (slot->evidence == kEvidenceParameter) f.parameter_evidence = true;
+      if (slot.evidence == hierarchy::Evidence::parameter) f.parameter_evidence = true;
     }
 }
 

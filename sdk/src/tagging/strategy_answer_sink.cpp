@@ -4,6 +4,7 @@
 #include <new>
 
 #include "modelexport/modelexport.h"
+#include "tagging/strategy_evidence.hpp"
 #include "util/utf8.hpp"
 
 namespace modelexport {
@@ -50,15 +51,16 @@ int32_t StrategyAnswerSink::assign(uint64_t node, std::string module, const char
   const long long index = node > static_cast<uint64_t>(LLONG_MAX) ? -1 : static_cast<long long>(node);
   std::string problem = node_problem(answer_.assignments, index);
   if (!problem.empty()) return refuse(std::move(problem));
-  const std::string kind = evidence ? evidence : "";
-  if (!accepted_any_ || module != accepted_module_ || kind != accepted_evidence_) {
-    problem = placement_problem(module, kind);
+  const std::string_view name = evidence ? evidence : "";
+  if (!accepted_any_ || module != accepted_module_ || name != accepted_evidence_name_) {
+    problem = placement_problem(module, name);
     if (!problem.empty()) return refuse("node " + std::to_string(node) + ": " + problem);
     accepted_module_ = module;
-    accepted_evidence_ = kind;
+    accepted_evidence_name_ = name;
+    accepted_evidence_ = *strategy_evidence(name);
     accepted_any_ = true;
   }
-  answer_.assignments[node] = Assignment{std::move(module), kind};
+  answer_.assignments[node] = Assignment{std::move(module), accepted_evidence_};
   return MX_OK;
 }
 

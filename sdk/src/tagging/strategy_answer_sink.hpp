@@ -34,8 +34,10 @@ class StrategyAnswerSink {
   std::string refusal_;
   // The last placement accepted: neighbouring nodes mostly share their
   // module, and a module and evidence already checked need no second check
-  // (a path check per node was a tenth of the sink at 200,000 nodes).
-  std::string accepted_module_, accepted_evidence_;
+  // (a path check per node was a tenth of the sink at 200,000 nodes). The
+  // evidence is kept as it was named and as the kind it names.
+  std::string accepted_module_, accepted_evidence_name_;
+  hierarchy::Evidence accepted_evidence_ = hierarchy::Evidence::root;
   bool accepted_any_ = false;
   mx_strategy_answer table_;
 };

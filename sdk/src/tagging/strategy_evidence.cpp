@@ -1,13 +1,12 @@
 #include "tagging/strategy_evidence.hpp"
 
-#include <algorithm>
-
 namespace modelexport {
 
-bool is_strategy_evidence(const std::string& evidence) {
-  static const std::vector<std::string> allowed = {"direct", "scope", "metadata",
-                                                   "parameter"};
-  return std::find(allowed.begin(), allowed.end(), evidence) != allowed.end();
+std::optional<hierarchy::Evidence> strategy_evidence(std::string_view name) {
+  using hierarchy::Evidence;
+  for (Evidence e : {Evidence::direct, Evidence::scope, Evidence::metadata, Evidence::parameter})
+    if (name == hierarchy::evidence_name(e)) return e;
+  return std::nullopt;
 }
 
 }  // namespace modelexport
