@@ -54,6 +54,18 @@ TEST_CASE("answer sink: an unknown evidence name is refused with the JSON answer
   CHECK_FALSE(sink.take().assignments[1].placed());
 }
 
+TEST_CASE("answer sink: the path is checked before the evidence, as in a JSON answer") {
+  // The path and the evidence are each checked when they change; a bad
+  // path is named even when the evidence is bad too.
+  StrategyAnswerSink sink(3);
+  CHECK(place(sink, 0, "a..b", "guess") == MX_ERR_PLUGIN);
+  CHECK(sink.refusal() == "node 0: invalid module path 'a..b'");
+  StrategyAnswerSink after(3);
+  CHECK(place(after, 0, "encoder", "scope") == MX_OK);
+  CHECK(place(after, 1, "a..b", "guess") == MX_ERR_PLUGIN);
+  CHECK(after.refusal() == "node 1: invalid module path 'a..b'");
+}
+
 TEST_CASE("answer sink: the first placement is checked even when it is empty") {
   StrategyAnswerSink sink(2);
   // "" with no evidence: the state before any placement must not pass it.

@@ -79,11 +79,15 @@ std::string module_path_problem(const std::string& path) {
   return is_valid_module_path(path) ? std::string() : "invalid module path '" + printable(path) + "'";
 }
 
+std::string evidence_problem(std::string_view evidence) {
+  return strategy_evidence(evidence)
+             ? std::string()
+             : "evidence '" + printable(evidence) + "' is not one of direct, scope, metadata, parameter";
+}
+
 std::string placement_problem(const std::string& module, std::string_view evidence) {
   std::string problem = module_path_problem(module);
-  if (problem.empty() && !strategy_evidence(evidence))
-    problem = "evidence '" + printable(evidence) + "' is not one of direct, scope, metadata, parameter";
-  return problem;
+  return problem.empty() ? evidence_problem(evidence) : problem;
 }
 
 StrategyAnswer parse_strategy_response(const std::string& plugin, const json& response,

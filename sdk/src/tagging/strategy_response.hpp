@@ -25,6 +25,8 @@ struct StrategyAnswer {
 std::string node_problem(const Assignments& slots, long long node);
 // A path a strategy may name.
 std::string module_path_problem(const std::string& path);
+// Evidence a strategy may claim (strategy_evidence.hpp gives its kind).
+std::string evidence_problem(std::string_view evidence);
 // A placement a strategy may claim: a valid path and strategy evidence
 // (strategy_evidence.hpp, which then gives the kind).
 std::string placement_problem(const std::string& module, std::string_view evidence);
