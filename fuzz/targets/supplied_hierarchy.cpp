@@ -35,8 +35,7 @@ const Fixture& fixture() {
     auto node = [&](const char* op, std::vector<std::string> in, std::vector<std::string> out,
                     const char* module) {
       x.graph.add_node("", op, in, out);  // the view keeps the names
-      x.placed.push_back(module ? std::optional<Assignment>(Assignment{module, "parameter"})
-                                : std::nullopt);
+      x.placed.push_back(module ? Assignment{module, hierarchy::Evidence::parameter} : Assignment());
     };
     x.graph.initializers = {"emb.weight", "w0", "w1", "wp"};
     node("Gather", {"emb.weight", "ids"}, {"h"}, "emb");

@@ -69,7 +69,7 @@ TEST_CASE("a document build_document writes is what set_hierarchy's checks leave
         if (rng() % 3 == 0) guessed[p] = classes[rng() % classes.size()];
         if (p.empty()) break;
       }
-      assignments.push_back({path, evidences[rng() % evidences.size()]});
+      assignments.push_back({path, hierarchy::evidence_from_name(evidences[rng() % evidences.size()])});
     }
     ModuleTree tree;
     tree.add_classes(guessed);

@@ -105,13 +105,14 @@ TEST_CASE("module facts: asked by id, the same answers as by path") {
     const nlohmann::json supplied = random_supplied(rng, paths);
     Assignments a;
     for (int i = static_cast<int>(rng() % 20); i > 0; --i)
-      if (rng() % 4 == 0) a.push_back(std::nullopt);
-      else a.push_back(Assignment{paths[rng() % paths.size()], rng() % 2 ? "parameter" : "scope"});
+      if (rng() % 4 == 0) a.push_back(Assignment());
+      else a.push_back(Assignment{paths[rng() % paths.size()],
+                                  rng() % 2 ? hierarchy::Evidence::parameter : hierarchy::Evidence::scope});
     ModuleFacts facts(supplied, a);
     const std::vector<Id> nodes = facts.take_node_modules();
     REQUIRE(nodes.size() == a.size());
     for (size_t i = 0; i < a.size(); ++i)
-      CHECK(nodes[i] == (a[i] ? facts.ref(a[i]->module).id : Id::none));
+      CHECK(nodes[i] == (a[i].placed() ? facts.ref(a[i].module).id : Id::none));
     std::vector<std::string> asked = paths;
     asked.push_back("");
     asked.push_back("not.a.module");
@@ -128,8 +129,8 @@ TEST_CASE("module facts: asked by id, the same answers as by path") {
 }
 
 TEST_CASE("module facts: a known module has an id, an unknown path none") {
-  Assignments a{Assignment{"encoder.layer.0.dense", "parameter"}, std::nullopt,
-                Assignment{"encoder.layer.0.act", "scope"}};
+  Assignments a{Assignment{"encoder.layer.0.dense", hierarchy::Evidence::parameter}, Assignment(),
+                Assignment{"encoder.layer.0.act", hierarchy::Evidence::scope}};
   ModuleFacts facts(nlohmann::json(), a);
   const std::vector<Id> nodes = facts.take_node_modules();
   CHECK(nodes[0] != Id::none);

@@ -7,6 +7,7 @@
 #include "tagging/strategy_answer_sink.hpp"
 
 using modelexport::StrategyAnswerSink;
+using modelexport::hierarchy::Evidence;
 
 namespace {
 
@@ -24,10 +25,45 @@ TEST_CASE("answer sink: repeated modules are accepted, and each placement is sti
   CHECK(place(sink, 2, "encoder.layer.0", "propagated") == MX_ERR_PLUGIN);
   CHECK(sink.refusal().find("node 2: evidence 'propagated'") == 0);
   auto answer = sink.take();
-  REQUIRE(answer.assignments[1].has_value());
-  CHECK(answer.assignments[1]->module == "encoder.layer.0");
-  CHECK(answer.assignments[1]->evidence == "scope");
-  CHECK_FALSE(answer.assignments[2].has_value());
+  REQUIRE(answer.assignments[1].placed());
+  CHECK(answer.assignments[1].module == "encoder.layer.0");
+  CHECK(answer.assignments[1].evidence == Evidence::scope);
+  CHECK_FALSE(answer.assignments[2].placed());
+}
+
+TEST_CASE("answer sink: each placement keeps the kind its evidence names") {
+  // The module repeats while the evidence changes (the check is shared only
+  // when both repeat).
+  StrategyAnswerSink sink(4);
+  CHECK(place(sink, 0, "encoder", "scope") == MX_OK);
+  CHECK(place(sink, 1, "encoder", "parameter") == MX_OK);
+  CHECK(place(sink, 2, "encoder", "direct") == MX_OK);
+  CHECK(place(sink, 3, "encoder", "metadata") == MX_OK);
+  const auto answer = sink.take();
+  CHECK(answer.assignments[0].evidence == Evidence::scope);
+  CHECK(answer.assignments[1].evidence == Evidence::parameter);
+  CHECK(answer.assignments[2].evidence == Evidence::direct);
+  CHECK(answer.assignments[3].evidence == Evidence::metadata);
+}
+
+TEST_CASE("answer sink: an unknown evidence name is refused with the JSON answer's message") {
+  StrategyAnswerSink sink(2);
+  CHECK(place(sink, 0, "encoder", "scope") == MX_OK);
+  CHECK(place(sink, 1, "encoder", "guess") == MX_ERR_PLUGIN);
+  CHECK(sink.refusal() == "node 1: evidence 'guess' is not one of direct, scope, metadata, parameter");
+  CHECK_FALSE(sink.take().assignments[1].placed());
+}
+
+TEST_CASE("answer sink: the path is checked before the evidence, as in a JSON answer") {
+  // The path and the evidence are each checked when they change; a bad
+  // path is named even when the evidence is bad too.
+  StrategyAnswerSink sink(3);
+  CHECK(place(sink, 0, "a..b", "guess") == MX_ERR_PLUGIN);
+  CHECK(sink.refusal() == "node 0: invalid module path 'a..b'");
+  StrategyAnswerSink after(3);
+  CHECK(place(after, 0, "encoder", "scope") == MX_OK);
+  CHECK(place(after, 1, "a..b", "guess") == MX_ERR_PLUGIN);
+  CHECK(after.refusal() == "node 1: invalid module path 'a..b'");
 }
 
 TEST_CASE("answer sink: the first placement is checked even when it is empty") {

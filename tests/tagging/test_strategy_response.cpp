@@ -33,8 +33,8 @@ TEST_CASE("a valid answer") {
                     {{{"path", "enc"}, {"class", "Encoder"}}}),
       3);
   REQUIRE(a.assignments.size() == 3);
-  CHECK_FALSE(a.assignments[0]);
-  CHECK(a.assignments[1]->module == "enc.q");
+  CHECK_FALSE(a.assignments[0].placed());
+  CHECK(a.assignments[1].module == "enc.q");
   CHECK(a.classes.at("enc") == "Encoder");
 }
 
@@ -65,9 +65,9 @@ TEST_CASE("combining answers: the first strategy that places a node wins") {
                      {{"node", 1}, {"module", "y"}, {"evidence", "scope"}}},
                     {{{"path", "a"}, {"class", "Other"}}}), 2);
   auto c = combine_answers({first, second}, 2);
-  CHECK(c.assignments[0]->module == "a");
-  CHECK(c.assignments[0]->evidence == "metadata");
-  CHECK(c.assignments[1]->module == "y");
+  CHECK(c.assignments[0].module == "a");
+  CHECK(c.assignments[0].evidence == hierarchy::Evidence::metadata);
+  CHECK(c.assignments[1].module == "y");
   CHECK(c.classes.at("a") == "A");
 }
 
@@ -83,9 +83,9 @@ TEST_CASE("combining answers: later answers fill only the slots still empty, in 
                      {{"node", 2}, {"module", "not"}, {"evidence", "scope"}}},
                     {{{"path", "two"}, {"class", "Other"}}, {{"path", "zero"}, {"class", "Zero"}}}), 3);
   auto c = combine_answers({first, second, third}, 3);
-  CHECK(c.assignments[0]->module == "zero");
-  CHECK(c.assignments[1]->module == "one");
-  CHECK(c.assignments[2]->module == "two");
+  CHECK(c.assignments[0].module == "zero");
+  CHECK(c.assignments[1].module == "one");
+  CHECK(c.assignments[2].module == "two");
   CHECK(c.classes.at("two") == "Two");
   CHECK(c.classes.at("zero") == "Zero");
   CHECK(combine_answers({}, 2).assignments.size() == 2);

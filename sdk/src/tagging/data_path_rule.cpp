@@ -10,7 +10,6 @@
 
 #include "mx/common/aten_op_classes.hpp"
 #include "mx/common/module_path.hpp"
-#include "tagging/strategy_evidence.hpp"
 #include "tagging/op_classes.hpp"
 
 namespace modelexport {
@@ -30,7 +29,7 @@ class DataPathRule {
       : g_(g), values_(values), e_(e), order_(order), facts_(facts), a_(a), modules_(modules), pos_(g.nodes.size()),
         evidence_(g.nodes.size()), side_(side), next_evidence_(g.nodes.size(), kNoNode) {
     for (size_t i = 0; i < order.size(); ++i) pos_[order[i]] = static_cast<uint32_t>(i);
-    for (size_t i = 0; i < a.size(); ++i) evidence_[i] = a[i].has_value();
+    for (size_t i = 0; i < a.size(); ++i) evidence_[i] = a[i].placed();
     // next_evidence: the evidence-placed node earliest in topological order
     // reachable through consumers that are not evidence-placed.
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
@@ -45,7 +44,7 @@ class DataPathRule {
 
   void run() {
     for (size_t n : order_)
-      if (!a_[n] && !side_[n]) place(n);
+      if (!a_[n].placed() && !side_[n]) place(n);
   }
 
  private:
@@ -54,7 +53,7 @@ class DataPathRule {
     std::vector<size_t>& data_producers = producers_;  // reused: place() does not nest
     data_producers.clear();
     for (size_t p : e_.producers[n])
-      if (!side_[p] && a_[p]) data_producers.push_back(p);
+      if (!side_[p] && a_[p].placed()) data_producers.push_back(p);
     if (data_producers.empty()) return;  // left to the consumer rule
     size_t last = *std::max_element(data_producers.begin(), data_producers.end(),
                                     [&](size_t x, size_t y) { return pos_[x] < pos_[y]; });
@@ -68,7 +67,7 @@ class DataPathRule {
       bool all = !e_.consumers[n].empty();
       for (size_t c : e_.consumers[n]) {
         if (!evidence_[c]) { all = false; break; }
-        if (target && target->path != a_[c]->module) { all = false; break; }
+        if (target && target->path != a_[c].module) { all = false; break; }
         target = module_of(c);
       }
       if (all && target && facts_.open_parameter_leaf(*target)) {
@@ -101,7 +100,7 @@ class DataPathRule {
     // that runs this op right after the call knows it can (a residual add
     // right after the module's own dense), and a callee it named gets the
     // value as an argument (every parallel branch reads the block's input).
-    const std::string_view limit = next == kNone ? std::string_view() : mx::common::common_ancestor_view(m0.path, a_[next]->module);
+    const std::string_view limit = next == kNone ? std::string_view() : mx::common::common_ancestor_view(m0.path, a_[next].module);
     if (!(resumed && (resumed->own_op || resumed->callee)))
       while (m.path != limit && is_ancestor_or_self(limit, m.path) && !inputs_visible(n, data_producers, m.path))
         m = facts_.owning(facts_.parent(m));
@@ -116,9 +115,9 @@ class DataPathRule {
   }
 
   // Node `n`'s module, with its id when known (placed nodes only).
-  Ref module_of(size_t n) const { return Ref(a_[n]->module, modules_[n]); }
+  Ref module_of(size_t n) const { return Ref(a_[n].module, modules_[n]); }
   void assign(size_t n, Ref m) {
-    a_[n] = Assignment{std::string(m.path), kEvidencePropagated};
+    a_[n] = Assignment{std::string(m.path), hierarchy::Evidence::propagated};
     modules_[n] = m.id;
   }
 
@@ -177,7 +176,7 @@ class DataPathRule {
 
   // The next evidence-placed node downstream is inside `callee`.
   bool flows_into(std::string_view callee, size_t next) const {
-    return next != kNone && is_ancestor_or_self(callee, a_[next]->module);
+    return next != kNone && is_ancestor_or_self(callee, a_[next].module);
   }
 
   // `m0`'s own code cannot produce node `n`'s op, so `n` runs in a module
@@ -246,7 +245,7 @@ class DataPathRule {
 
   bool reads_from(const std::vector<size_t>& producers, std::string_view module) const {
     return std::any_of(producers.begin(), producers.end(),
-                       [&](size_t p) { return is_ancestor_or_self(module, a_[p]->module); });
+                       [&](size_t p) { return is_ancestor_or_self(module, a_[p].module); });
   }
 
   // A call that left no node for this op to follow: an empty forward (eval
@@ -313,7 +312,7 @@ class DataPathRule {
     for (size_t depth = 0; depth < 4096; ++depth) {  // bounded: outlines may be cyclic
       if (auto first = first_computing(d, n)) return first;
       if (next == kNone) return std::nullopt;
-      const std::string& target = a_[next]->module;
+      const std::string& target = a_[next].module;
       const Outline* o = facts_.outline(d);
       if (!o || !is_ancestor_or_self(d, target)) return std::nullopt;
       auto step = std::find_if(o->begin(), o->end(), [&](const Step& s) {
@@ -339,7 +338,7 @@ class DataPathRule {
   // (an argument only unplaced ops read, like an attention mask).
   bool inputs_visible(size_t n, const std::vector<size_t>& producers, std::string_view m) const {
     for (size_t p : producers) {
-      if (is_ancestor_or_self(m, a_[p]->module)) continue;
+      if (is_ancestor_or_self(m, a_[p].module)) continue;
       for (size_t k = 0; k < values_.output_count(p); ++k) {
         const uint32_t out = values_.output(p, k);
         if (out == GraphValues::kNone || !reads(n, out)) continue;
@@ -347,7 +346,7 @@ class DataPathRule {
         for (uint32_t c : consumers_of(out)) {
           if (!evidence_[c]) continue;
           any = true;
-          inside = inside || is_ancestor_or_self(m, a_[c]->module);
+          inside = inside || is_ancestor_or_self(m, a_[c].module);
         }
         if (any && !inside) return false;
       }
@@ -433,7 +432,7 @@ class DataPathRule {
     for (uint32_t v : values) {
       bool computed_inside = false;
       for (size_t p : producers)
-        if (writes(p, v) && is_ancestor_or_self(child, a_[p]->module)) computed_inside = true;
+        if (writes(p, v) && is_ancestor_or_self(child, a_[p].module)) computed_inside = true;
       inside = inside || computed_inside;
       if (!computed_inside && !argument_of(v, child, n)) return false;
     }
@@ -443,7 +442,7 @@ class DataPathRule {
   // `value` is read by a node other than `n` already placed in `module`.
   bool argument_of(uint32_t value, std::string_view module, size_t n) const {
     for (uint32_t c : consumers_of(value))
-      if (c != n && a_[c] && is_ancestor_or_self(module, a_[c]->module)) return true;
+      if (c != n && a_[c].placed() && is_ancestor_or_self(module, a_[c].module)) return true;
     return false;
   }
 

@@ -51,10 +51,6 @@ hierarchy::Document build_document(const onnx::GraphProto& proto, GraphView&& gr
   for (size_t i = 0; i < assignments.size(); ++i) {
     Assignment& a = assignments[i];
     hierarchy::NodeRecord& r = doc.nodes.emplace_back();
-    const auto evidence = hierarchy::evidence_from_name(a.evidence);
-    if (!evidence)  // unreachable: strategies' answers are checked, the core's kinds are valid
-      fail(MX_ERR_SCHEMA, "hierarchy: nodes[" + std::to_string(i) + "].evidence: '" + a.evidence +
-                              "' is not one of " + hierarchy::evidence_choices());
     // The view's name reads as after a trip through JSON text; a record's
     // is the node's name as valid UTF-8 (model::set_hierarchy's rule). The
     // two differ only for names that are not ASCII.
@@ -64,7 +60,7 @@ hierarchy::Document build_document(const onnx::GraphProto& proto, GraphView&& gr
     r.tag_from_module = true;
     r.module_at = row;  // the row until the modules' positions are known
     r.module = std::move(a.module);
-    r.evidence = *evidence;
+    r.evidence = *a.evidence;  // propagation placed every node
     // The key of unnamed and duplicate-named nodes (document.hpp).
     r.index = static_cast<int64_t>(i);
     previous = &r;

@@ -1,12 +1,12 @@
 #include "tagging/module_facts.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstring>
 #include <tuple>
 
 #include "mx/common/aten_op_classes.hpp"
-#include "tagging/strategy_evidence.hpp"
 #include "mx/common/module_path.hpp"
 
 namespace modelexport {
@@ -93,10 +93,10 @@ void ModuleFacts::add_placed(const Assignments& a) {
   // Runs of one module: consecutive nodes are mostly in the same module.
   size_t runs = 0;
   const std::string* previous = nullptr;
-  for (const auto& slot : a)
-    if (slot) {
-      runs += !previous || *previous != slot->module;
-      previous = &slot->module;
+  for (const Assignment& slot : a)
+    if (slot.placed()) {
+      runs += !previous || *previous != slot.module;
+      previous = &slot.module;
     }
   // Each run may bring its module and, mostly, a few new ancestors shared
   // with the next runs. The vector's spare capacity costs no page until
@@ -109,21 +109,32 @@ void ModuleFacts::add_placed(const Assignments& a) {
   node_modules_.assign(a.size(), Id::none);
   // The index's slots for a module some nodes ahead, and its parent's,
   // are loaded while the nodes between are added (random slots of a
-  // large table: a cache miss each).
+  // large table: a cache miss each). The hash of a path prefetched is
+  // kept until its node is added (a ring, by node): each is hashed once.
   constexpr size_t kAhead = 8;
+  struct Hashed {
+    size_t node = SIZE_MAX;
+    uint32_t hash = 0;
+  };
+  std::array<Hashed, kAhead + 1> hashed;
   for (size_t i = 0; i < a.size(); ++i)
-    if (const auto& slot = a[i]) {
-      if (i + kAhead < a.size() && a[i + kAhead] && a[i + kAhead]->module != slot->module) {
-        const std::string& ahead = a[i + kAhead]->module;
-        index_.prefetch(ahead);
+    if (const Assignment& slot = a[i]; slot.placed()) {
+      if (i + kAhead < a.size() && a[i + kAhead].placed() && a[i + kAhead].module != slot.module) {
+        const std::string& ahead = a[i + kAhead].module;
+        const uint32_t hash = model::NameIndex::hash_of(ahead);
+        index_.prefetch_hash(hash);
         index_.prefetch(parent_view(ahead));
+        hashed[(i + kAhead) % hashed.size()] = Hashed{i + kAhead, hash};
       }
-      if (!previous || *previous != slot->module) id = add(slot->module, id);
-      previous = &slot->module;
+      if (!previous || *previous != slot.module) {
+        const Hashed& h = hashed[i % hashed.size()];
+        id = h.node == i ? add(slot.module, h.hash, id) : add(slot.module, id);
+      }
+      previous = &slot.module;
       node_modules_[i] = static_cast<Id>(id);
       Facts& f = facts_[id];
       f.placed = true;
-      if (slot->evidence == kEvidenceParameter) f.parameter_evidence = true;
+      if (slot.evidence == hierarchy::Evidence::parameter) f.parameter_evidence = true;
     }
 }
 
@@ -371,8 +382,8 @@ uint32_t ModuleFacts::ancestor_named(uint32_t near, std::string_view p) const {
   return near != kNoModule && path_of(near) == p ? near : kNoModule;
 }
 
-uint32_t ModuleFacts::add(std::string_view path, uint32_t near) {
-  const auto [id, fresh] = index_.intern(path);
+uint32_t ModuleFacts::add(std::string_view path, uint32_t hash, uint32_t near) {
+  const auto [id, fresh] = index_.intern(path, hash);
   if (!fresh) return id;
   // Stored once; its ancestors not seen yet are prefixes of that copy.
   const std::string_view own = stored(path);

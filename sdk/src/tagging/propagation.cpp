@@ -8,7 +8,6 @@
 
 #include "mx/common/module_path.hpp"
 #include "tagging/data_path_rule.hpp"
-#include "tagging/strategy_evidence.hpp"
 #include "tagging/graph_edges.hpp"
 #include "tagging/module_facts.hpp"
 #include "tagging/op_classes.hpp"
@@ -28,8 +27,8 @@ std::optional<Ref> common_module(Neighbours::Span neighbours, const Assignments&
                                  const std::vector<Id>& modules, const ModuleFacts& facts) {
   std::optional<Ref> common;
   for (size_t n : neighbours) {
-    if (!a[n]) continue;
-    const Ref here(a[n]->module, modules[n]);
+    if (!a[n].placed()) continue;
+    const Ref here(a[n].module, modules[n]);
     common = common ? facts.common_ancestor(*common, here) : here;
   }
   return common;
@@ -98,7 +97,7 @@ void sweep_to_fixed_point(std::vector<size_t>& pending, const Neighbours& neighb
     for (size_t n : pending) {
       if (auto m = common_module(neighbours[n], a, modules, facts)) {
         const Ref placed = adjust(n, *m);
-        a[n] = Assignment{std::string(placed.path), kEvidencePropagated};
+        a[n] = Assignment{std::string(placed.path), hierarchy::Evidence::propagated};
         modules[n] = placed.id;
         changed = true;
       } else {
@@ -113,7 +112,7 @@ void sweep_to_fixed_point(std::vector<size_t>& pending, const Neighbours& neighb
 std::vector<size_t> unplaced(const std::vector<size_t>& order, const Assignments& a, bool reversed) {
   std::vector<size_t> out;
   auto keep = [&](size_t n) {
-    if (!a[n]) out.push_back(n);
+    if (!a[n].placed()) out.push_back(n);
   };
   if (reversed) std::for_each(order.rbegin(), order.rend(), keep);
   else std::for_each(order.begin(), order.end(), keep);
@@ -147,9 +146,8 @@ void place_all(const GraphView& graph, GraphValues values, Assignments& a, const
   sweep_to_fixed_point(pending, e.producers, a, modules, facts, [&](size_t, Ref m) { return facts.owning(m); });
 }
 
-// Steps 0 to 3, then step 4 and the answer. The facts and the working
-// tables of steps 0 to 3 are gone before the answer (64 bytes a node) is
-// allocated: it may reuse their memory instead of touching fresh pages.
+// Steps 0 to 3, then step 4. The answer is `a` itself, every slot placed
+// (no second vector of 200,000 assignments, each string moved into it).
 template <class Modules>
 std::vector<Assignment> propagate_with(const GraphView& graph, GraphValues values, Assignments a,
                                        const Modules& supplied) {
@@ -158,12 +156,9 @@ std::vector<Assignment> propagate_with(const GraphView& graph, GraphValues value
     std::vector<Id> modules = facts.take_node_modules();
     place_all(graph, std::move(values), a, facts, std::move(modules));
   }
-  std::vector<Assignment> out;
-  out.reserve(a.size());
-  for (auto& slot : a)
-    if (slot) out.push_back(std::move(*slot));
-    else out.push_back(Assignment{"", kEvidenceRoot});
-  return out;
+  for (Assignment& slot : a)
+    if (!slot.placed()) slot = Assignment{"", hierarchy::Evidence::root};
+  return a;
 }
 
 }  // namespace

@@ -42,7 +42,7 @@ namespace modelexport {
 // validated by load_supplied_hierarchy, or an empty array /
 // null: the tree is then rebuilt from the placed paths, every class is
 // unknown and a leaf "has parameters" when a node was placed in it with
-// evidence "parameter".
+// evidence "parameter". The answer: `assignments`, every slot placed.
 std::vector<Assignment> propagate(const GraphView& graph, Assignments assignments,
                                   const nlohmann::json& modules = nlohmann::json());
 // The same with the supplied modules as the tree holds them (its supplied

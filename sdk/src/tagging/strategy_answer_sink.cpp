@@ -4,6 +4,7 @@
 #include <new>
 
 #include "modelexport/modelexport.h"
+#include "tagging/strategy_evidence.hpp"
 #include "util/utf8.hpp"
 
 namespace modelexport {
@@ -50,15 +51,21 @@ int32_t StrategyAnswerSink::assign(uint64_t node, std::string module, const char
   const long long index = node > static_cast<uint64_t>(LLONG_MAX) ? -1 : static_cast<long long>(node);
   std::string problem = node_problem(answer_.assignments, index);
   if (!problem.empty()) return refuse(std::move(problem));
-  const std::string kind = evidence ? evidence : "";
-  if (!accepted_any_ || module != accepted_module_ || kind != accepted_evidence_) {
-    problem = placement_problem(module, kind);
+  // placement_problem's checks in its order (the path, then the evidence),
+  // each only when it differs from the one last accepted.
+  if (!accepted_module_ || module != *accepted_module_) {
+    problem = module_path_problem(module);
     if (!problem.empty()) return refuse("node " + std::to_string(node) + ": " + problem);
     accepted_module_ = module;
-    accepted_evidence_ = kind;
-    accepted_any_ = true;
   }
-  answer_.assignments[node] = Assignment{std::move(module), kind};
+  const std::string_view name = evidence ? evidence : "";
+  if (!accepted_evidence_ || name != accepted_evidence_name_) {
+    const std::optional<hierarchy::Evidence> kind = strategy_evidence(name);
+    if (!kind) return refuse("node " + std::to_string(node) + ": " + evidence_problem(name));
+    accepted_evidence_name_ = name;
+    accepted_evidence_ = kind;
+  }
+  answer_.assignments[node] = Assignment{std::move(module), accepted_evidence_};
   return MX_OK;
 }
 

@@ -5,6 +5,7 @@
 // A refused answer is kept (the first one) and reported by the tagger as
 // the plugin's fault, however the plugin then ends its run.
 #pragma once
+#include <optional>
 #include <string>
 
 #include "modelexport/plugin.h"
@@ -34,9 +35,13 @@ class StrategyAnswerSink {
   std::string refusal_;
   // The last placement accepted: neighbouring nodes mostly share their
   // module, and a module and evidence already checked need no second check
-  // (a path check per node was a tenth of the sink at 200,000 nodes).
-  std::string accepted_module_, accepted_evidence_;
-  bool accepted_any_ = false;
+  // (a path check per node was a tenth of the sink at 200,000 nodes). The
+  // module changes from run to run, the evidence seldom: each is kept
+  // apart, the evidence as it was named and as the kind it names. None:
+  // nothing accepted yet.
+  std::optional<std::string> accepted_module_;
+  std::string accepted_evidence_name_;
+  std::optional<hierarchy::Evidence> accepted_evidence_;
   mx_strategy_answer table_;
 };
 

@@ -2,15 +2,14 @@
 // first four; "propagated" and "root" are produced by the core alone, so the
 // statistics honestly separate what was observed from what was inferred.
 #pragma once
-#include <string>
-#include <vector>
+#include <optional>
+#include <string_view>
+
+#include "hierarchy/evidence.hpp"
 
 namespace modelexport {
 
-bool is_strategy_evidence(const std::string& evidence);
-
-constexpr const char* kEvidenceParameter = "parameter";
-constexpr const char* kEvidencePropagated = "propagated";
-constexpr const char* kEvidenceRoot = "root";
+// The kind named `name` if a strategy may claim it, else nothing.
+std::optional<hierarchy::Evidence> strategy_evidence(std::string_view name);
 
 }  // namespace modelexport

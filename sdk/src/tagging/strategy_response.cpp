@@ -36,11 +36,11 @@ size_t node_field(const std::string& plugin, const json& entry, const Assignment
 
 Assignment checked_assignment(const std::string& plugin, const json& entry,
                               const std::string& where) {
-  Assignment a{string_field(plugin, entry, "module", where),
-               string_field(plugin, entry, "evidence", where)};
-  const std::string problem = placement_problem(a.module, a.evidence);
+  std::string module = string_field(plugin, entry, "module", where);
+  const std::string evidence = string_field(plugin, entry, "evidence", where);
+  const std::string problem = placement_problem(module, evidence);
   if (!problem.empty()) bad(plugin, where + ": " + problem);
-  return a;
+  return Assignment{std::move(module), strategy_evidence(evidence)};
 }
 
 void read_assignments(const std::string& plugin, const json& list, StrategyAnswer& out) {
@@ -71,7 +71,7 @@ std::string node_problem(const Assignments& slots, long long node) {
   if (node < 0 || static_cast<unsigned long long>(node) >= slots.size())
     return "node " + std::to_string(node) + " is out of range (graph has " +
            std::to_string(slots.size()) + " nodes)";
-  if (slots[static_cast<size_t>(node)]) return "node " + std::to_string(node) + " assigned twice";
+  if (slots[static_cast<size_t>(node)].placed()) return "node " + std::to_string(node) + " assigned twice";
   return {};
 }
 
@@ -79,11 +79,15 @@ std::string module_path_problem(const std::string& path) {
   return is_valid_module_path(path) ? std::string() : "invalid module path '" + printable(path) + "'";
 }
 
-std::string placement_problem(const std::string& module, const std::string& evidence) {
+std::string evidence_problem(std::string_view evidence) {
+  return strategy_evidence(evidence)
+             ? std::string()
+             : "evidence '" + printable(evidence) + "' is not one of direct, scope, metadata, parameter";
+}
+
+std::string placement_problem(const std::string& module, std::string_view evidence) {
   std::string problem = module_path_problem(module);
-  if (problem.empty() && !is_strategy_evidence(evidence))
-    problem = "evidence '" + printable(evidence) + "' is not one of direct, scope, metadata, parameter";
-  return problem;
+  return problem.empty() ? evidence_problem(evidence) : problem;
 }
 
 StrategyAnswer parse_strategy_response(const std::string& plugin, const json& response,
@@ -112,7 +116,7 @@ StrategyAnswer combine_answers(std::vector<StrategyAnswer>&& answers, size_t nod
   for (size_t k = 1; k < answers.size(); ++k) {
     StrategyAnswer& answer = answers[k];
     for (size_t i = 0; i < node_count; ++i)
-      if (!out.assignments[i] && answer.assignments[i]) out.assignments[i] = std::move(answer.assignments[i]);
+      if (!out.assignments[i].placed() && answer.assignments[i].placed()) out.assignments[i] = std::move(answer.assignments[i]);
     for (auto& kv : answer.classes) out.classes.emplace(kv.first, std::move(kv.second));  // keeps the first
   }
   answers.clear();

@@ -5,6 +5,7 @@
 #pragma once
 #include <map>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -24,8 +25,11 @@ struct StrategyAnswer {
 std::string node_problem(const Assignments& slots, long long node);
 // A path a strategy may name.
 std::string module_path_problem(const std::string& path);
-// A placement a strategy may claim: a valid path and strategy evidence.
-std::string placement_problem(const std::string& module, const std::string& evidence);
+// Evidence a strategy may claim (strategy_evidence.hpp gives its kind).
+std::string evidence_problem(std::string_view evidence);
+// A placement a strategy may claim: a valid path and strategy evidence
+// (strategy_evidence.hpp, which then gives the kind).
+std::string placement_problem(const std::string& module, std::string_view evidence);
 
 StrategyAnswer parse_strategy_response(const std::string& plugin,
                                        const nlohmann::json& response,
