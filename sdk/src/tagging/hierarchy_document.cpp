@@ -1,6 +1,5 @@
 #include "tagging/hierarchy_document.hpp"
 
-#include "util/error.hpp"
 #include "util/json_text.hpp"
 #include "util/utf8.hpp"
 
