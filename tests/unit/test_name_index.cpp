@@ -1,10 +1,8 @@
 // model::NameIndex (value names, module paths): dense ids in first-added
 // order, found again after the table grows, and the same answers as a
-// std::unordered_map for names that share prefixes and hash slots; the
-// calls given a hash computed ahead answer as the plain ones.
+// std::unordered_map for names that share prefixes and hash slots.
 #include <doctest/doctest.h>
 
-#include <random>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -65,34 +63,4 @@ TEST_CASE("name index: repoint keeps the id, reading the new copy") {
   CHECK(index.name(id).data() == copy.data());
   index.prefetch("anything");  // a hint: no effect on answers
   CHECK(index.find("anything") == NameIndex::kNone);
-}
-
-TEST_CASE("name index: with hashes computed ahead, the same ids as the plain calls") {
-  // Random names over a small alphabet (many shared prefixes, duplicates).
-  std::mt19937 rng(20261126);
-  std::vector<std::string> names;
-  names.reserve(20000);
-  for (int i = 0; i < 20000; ++i) {
-    std::string n;
-    for (size_t k = rng() % 12; k > 0; --k) n += "ab.0"[rng() % 4];
-    names.push_back(n);
-  }
-  // One index fed the hashed calls, one the plain calls; each answers the
-  // other kind of call as the map of first-added ids does.
-  NameIndex hashed, plain;
-  std::unordered_map<std::string, uint32_t> expected;
-  for (const auto& n : names) {
-    const uint32_t hash = NameIndex::hash_of(n);
-    hashed.prefetch_hash(hash);  // a hint: no effect on answers
-    const auto known = expected.find(n);
-    REQUIRE(hashed.find(n, hash) == (known == expected.end() ? NameIndex::kNone : known->second));
-    const auto [at, added] = expected.emplace(n, static_cast<uint32_t>(expected.size()));
-    REQUIRE(hashed.intern(n, hash) == std::pair<uint32_t, bool>{at->second, added});
-    REQUIRE(plain.intern(n) == std::pair<uint32_t, bool>{at->second, added});
-    REQUIRE(hashed.find(n) == at->second);
-    REQUIRE(plain.find(n, hash) == at->second);
-    REQUIRE(plain.intern(n, hash) == std::pair<uint32_t, bool>{at->second, false});
-  }
-  CHECK(hashed.size() == expected.size());
-  CHECK(plain.size() == expected.size());
 }

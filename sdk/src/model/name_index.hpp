@@ -33,18 +33,10 @@ class NameIndex {
   size_t size() const { return names_.size(); }
   std::string_view name(uint32_t id) const { return names_[id]; }
 
-  // The hash the index files `name` under. A loop that prefetches a name
-  // and later interns or finds it hashes it once, and passes the hash to
-  // the overloads below (same answers as the plain calls).
-  static uint32_t hash_of(std::string_view name) {
-    return static_cast<uint32_t>(std::hash<std::string_view>()(name));
-  }
-
   // kNone when `name` has no id.
-  uint32_t find(std::string_view name) const { return find(name, hash_of(name)); }
-  // `hash` = hash_of(name).
-  uint32_t find(std::string_view name, uint32_t hash) const {
+  uint32_t find(std::string_view name) const {
     if (slots_.empty()) return kNone;
+    const uint32_t hash = hash_of(name);
     for (size_t i = hash & mask();; i = (i + 1) & mask()) {
       const Slot s = slots_[i];
       if (s.id == kNone) return kNone;
@@ -52,10 +44,9 @@ class NameIndex {
     }
   }
   // The id of `name`, and whether it was added just now (as the next id).
-  std::pair<uint32_t, bool> intern(std::string_view name) { return intern(name, hash_of(name)); }
-  // `hash` = hash_of(name).
-  std::pair<uint32_t, bool> intern(std::string_view name, uint32_t hash) {
+  std::pair<uint32_t, bool> intern(std::string_view name) {
     if (2 * (names_.size() + 1) > slots_.size()) rehash(std::max(kMinCapacity, 2 * slots_.size()));
+    const uint32_t hash = hash_of(name);
     for (size_t i = hash & mask();; i = (i + 1) & mask()) {
       Slot& s = slots_[i];
       if (s.id == kNone) {
@@ -69,10 +60,8 @@ class NameIndex {
   // Starts loading the slot `name` would probe first (a hint, no effect
   // on the answers): a loop calls it for a name some steps before it
   // interns or finds that name.
-  void prefetch(std::string_view name) const { prefetch_hash(hash_of(name)); }
-  // The same for the name of hash `hash` (hash_of(name)).
-  void prefetch_hash(uint32_t hash) const {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[hash & mask()]);
+  void prefetch(std::string_view name) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[hash_of(name) & mask()]);
   }
   // `id` now reads the same text from `same_text` (e.g. a copy the caller
   // keeps longer than the view it was added with). The hash is unchanged.
@@ -85,6 +74,9 @@ class NameIndex {
   };
   static constexpr size_t kMinCapacity = 16;
 
+  static uint32_t hash_of(std::string_view name) {
+    return static_cast<uint32_t>(std::hash<std::string_view>()(name));
+  }
   size_t mask() const { return slots_.size() - 1; }
   // Slots are placed again by their stored hashes (no name is read).
   void rehash(size_t capacity) {

@@ -1,8 +1,6 @@
 #include "model/value_table.hpp"
 
-#include <array>
 #include <utility>
-#include <vector>
 
 #include "util/recent_names.hpp"
 #include "util/utf8.hpp"
@@ -25,11 +23,9 @@ class Interner {
  public:
   explicit Interner(ValueTable& t) : t_(t) {}
   // "" is no value.
-  uint32_t id(std::string_view name) { return id(name, NameIndex::hash_of(name)); }
-  // The same with `hash` = NameIndex::hash_of(name).
-  uint32_t id(std::string_view name, uint32_t hash) {
+  uint32_t id(std::string_view name) {
     if (name.empty()) return ValueTable::kNone;
-    const auto [id, fresh] = t_.ids.intern(name, hash);
+    const auto [id, fresh] = t_.ids.intern(name);
     if (fresh) {
       t_.writer.push_back(ValueTable::kUnwritten);
       // Once per distinct name, not per slot; every slot repeats some id's text.
@@ -37,22 +33,10 @@ class Interner {
     }
     return id;
   }
-  // Hashes the names of node `i` (its inputs, then its outputs) and starts
-  // loading their slots; the hashes are kept until the node is interned
-  // (slot_hashes), so each name is hashed once.
-  void prefetch(size_t i, const onnx::NodeProto& node) {
-    std::vector<uint32_t>& a = ahead_[i % ahead_.size()];
-    a.clear();
-    for (const auto* names : {&node.input(), &node.output()})
-      for (const auto& name : *names) {
-        const uint32_t hash = name.empty() ? 0 : NameIndex::hash_of(name);
-        if (!name.empty()) t_.ids.prefetch_hash(hash);
-        a.push_back(hash);
-      }
+  void prefetch(const google::protobuf::RepeatedPtrField<std::string>& names) const {
+    for (const auto& name : names)
+      if (!name.empty()) t_.ids.prefetch(name);
   }
-  // Node `i`'s hashes as prefetch(i, ...) left them, until node
-  // i + kAhead + 1 is prefetched (a ring; every node is prefetched).
-  const uint32_t* slot_hashes(size_t i) const { return ahead_[i % ahead_.size()].data(); }
   void write(uint32_t id, int32_t writer) {
     int32_t& w = t_.writer[id];
     if (w == ValueTable::kUnwritten) w = writer;
@@ -62,8 +46,6 @@ class Interner {
 
  private:
   ValueTable& t_;
-  // By node, a ring: reused, no allocation once warm.
-  std::array<std::vector<uint32_t>, kAhead + 1> ahead_;
 };
 
 }  // namespace
@@ -90,22 +72,22 @@ ValueTable intern_values(const onnx::GraphProto& g) {
   t.slot_names.outputs.reserve(output_slots);
   Interner names(t);
   RecentNames recent;
-  for (size_t i = 0; i < n && i < static_cast<size_t>(kAhead); ++i)
-    names.prefetch(i, g.node(static_cast<int>(i)));
   for (size_t i = 0; i < n; ++i) {
-    if (i + kAhead < n) names.prefetch(i + kAhead, g.node(static_cast<int>(i + kAhead)));
+    if (i + kAhead < n) {
+      const auto& ahead = g.node(static_cast<int>(i + kAhead));
+      names.prefetch(ahead.input());
+      names.prefetch(ahead.output());
+    }
     const auto& node = g.node(static_cast<int>(i));
-    const uint32_t* hash = names.slot_hashes(i);  // inputs, then outputs
     t.input_begin.push_back(static_cast<uint32_t>(t.inputs.size()));
     for (const auto& in : node.input()) {
       const uint32_t id = recent.find(in);
-      t.inputs.push_back(id != RecentNames::kAbsent ? id : names.id(in, *hash));
-      ++hash;
+      t.inputs.push_back(id != RecentNames::kAbsent ? id : names.id(in));
       t.slot_names.inputs.push_back(in);
     }
     t.output_begin.push_back(static_cast<uint32_t>(t.outputs.size()));
     for (const auto& out : node.output()) {
-      const uint32_t id = names.id(out, *hash++);
+      const uint32_t id = names.id(out);
       t.outputs.push_back(id);
       t.slot_names.outputs.push_back(out);
       if (id == ValueTable::kNone) continue;

@@ -1,7 +1,6 @@
 #include "tagging/module_facts.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <cstring>
 #include <tuple>
@@ -109,27 +108,16 @@ void ModuleFacts::add_placed(const Assignments& a) {
   node_modules_.assign(a.size(), Id::none);
   // The index's slots for a module some nodes ahead, and its parent's,
   // are loaded while the nodes between are added (random slots of a
-  // large table: a cache miss each). The hash of a path prefetched is
-  // kept until its node is added (a ring, by node): each is hashed once.
+  // large table: a cache miss each).
   constexpr size_t kAhead = 8;
-  struct Hashed {
-    size_t node = SIZE_MAX;
-    uint32_t hash = 0;
-  };
-  std::array<Hashed, kAhead + 1> hashed;
   for (size_t i = 0; i < a.size(); ++i)
     if (const Assignment& slot = a[i]; slot.placed()) {
       if (i + kAhead < a.size() && a[i + kAhead].placed() && a[i + kAhead].module != slot.module) {
         const std::string& ahead = a[i + kAhead].module;
-        const uint32_t hash = model::NameIndex::hash_of(ahead);
-        index_.prefetch_hash(hash);
+        index_.prefetch(ahead);
         index_.prefetch(parent_view(ahead));
-        hashed[(i + kAhead) % hashed.size()] = Hashed{i + kAhead, hash};
       }
-      if (!previous || *previous != slot.module) {
-        const Hashed& h = hashed[i % hashed.size()];
-        id = h.node == i ? add(slot.module, h.hash, id) : add(slot.module, id);
-      }
+      if (!previous || *previous != slot.module) id = add(slot.module, id);
       previous = &slot.module;
       node_modules_[i] = static_cast<Id>(id);
       Facts& f = facts_[id];
@@ -382,8 +370,8 @@ uint32_t ModuleFacts::ancestor_named(uint32_t near, std::string_view p) const {
   return near != kNoModule && path_of(near) == p ? near : kNoModule;
 }
 
-uint32_t ModuleFacts::add(std::string_view path, uint32_t hash, uint32_t near) {
-  const auto [id, fresh] = index_.intern(path, hash);
+uint32_t ModuleFacts::add(std::string_view path, uint32_t near) {
+  const auto [id, fresh] = index_.intern(path);
   if (!fresh) return id;
   // Stored once; its ancestors not seen yet are prefixes of that copy.
   const std::string_view own = stored(path);

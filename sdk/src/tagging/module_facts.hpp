@@ -177,11 +177,7 @@ class ModuleFacts {
   // `near`: a module known to the caller (the previous one added), whose
   // ancestors are checked before the index: consecutive paths share most
   // of theirs. kNoModule when there is none.
-  uint32_t add(std::string_view path, uint32_t near = kNoModule) {
-    return add(path, model::NameIndex::hash_of(path), near);
-  }
-  // The same with `hash` = NameIndex::hash_of(path) (computed for a prefetch).
-  uint32_t add(std::string_view path, uint32_t hash, uint32_t near);
+  uint32_t add(std::string_view path, uint32_t near = kNoModule);
   // The ancestor-or-self of module `near` whose path is `p`, or kNoModule.
   uint32_t ancestor_named(uint32_t near, std::string_view p) const;
   const Facts* find(std::string_view path) const;
