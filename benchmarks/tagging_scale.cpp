@@ -193,6 +193,28 @@
 // tag override, modules as a path id, a parent position and child
 // positions): it is the largest block of fresh memory left. A design note
 // with the places to move and an order of steps: docs/interned-document.md.
+//
+// Issue 14, seventh round (2026-11-26, same machine; ae8f0e6, the sixth
+// round's end, and f998e51 alternately in fresh processes, 12 each, run 1;
+// LD_LIBRARY_PATH switching the library): medians before load 0.136 + tag
+// 0.463 + save 0.184 = 0.803 s, 5.20x the floor (3.5-6.4x); after 0.098 +
+// 0.363 + 0.182 = 0.664 s, 4.55x (3.4-6.2x); the total fell in 11 pairs of
+// 12. An earlier block (with a change reverted since) gave 0.914 -> 0.833 s,
+// and the same ae8f0e6 build measured 6.2-6.3x in other blocks: the
+// machine's drift is as large as the margin to 5x. Page faults (the same in
+// every run): tag 45,645 -> 31,760, save 26,721 -> 26,625 (-19% in all);
+// peak RSS 769 -> 739 MB. Outputs byte-identical (--write, cmp; 200,000
+// nodes, and 20,000 with --check). What changed: a tagged record reads its
+// module's tag (NodeRecord::tag_from_module, hierarchy::record_tag) and a
+// tagged module's parent is its path's prefix (Module::parent_from_path,
+// hierarchy::stated_parent) instead of copies; Module's rarely filled
+// schema fields live out of line (304 -> 184 bytes); an Assignment's
+// evidence is the Evidence kind and propagation fills the strategies'
+// vector in place; build_document frees the graph view and the
+// assignments before building the modules, which then reuse their memory;
+// a load lists the tensors once for its checks. Next: steps 2 and 3 of
+// docs/interned-document.md (a record's module and a module's children as
+// positions), and a prefetch for ModuleTree::add_path_row's bucket misses.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
