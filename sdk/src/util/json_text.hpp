@@ -62,7 +62,8 @@ inline void append_json_string(std::string& out, std::string_view s) {
   out.resize(at + s.size() + 2);  // one growth check instead of three
   char* dst = out.data() + at;
   dst[0] = '"';
-  std::memcpy(dst + 1, s.data(), s.size());
+  // (An empty view may have no data pointer: memcpy must not see it.)
+  if (!s.empty()) std::memcpy(dst + 1, s.data(), s.size());
   dst[s.size() + 1] = '"';
 }
 
