@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
   const std::string prefix = argv[1];
   const int runs = argc > 2 ? std::stoi(argv[2]) : 10;
   mx_model model;
-  if (!model.proto.ParseFromString(read_file(prefix + ".onnx"))) {
+  if (!model.proto().ParseFromString(read_file(prefix + ".onnx"))) {
     std::cerr << prefix << ".onnx: not a model\n";
     return 1;
   }

@@ -75,7 +75,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const bool cyclic = data[0] & 1;
   hierarchy::Document document;
   try {
-    GraphView view = graph_view_of(model->proto);
+    GraphView view = graph_view_of(model->proto());
     const size_t n = view.nodes.size();
     // Once alone, once combined after an empty first answer ("auto").
     StrategyAnswer answer = parse_strategy_response("fuzz", response, n);
@@ -86,7 +86,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         propagate(view, std::move(combined.assignments), json::array());
     ModuleTree tree(combined.classes);
     for (const auto& a : assignments) tree.add_path(a.module);
-    document = build_document(model->proto.graph(), std::move(view), std::move(assignments), tree,
+    document = build_document(model->proto().graph(), std::move(view), std::move(assignments), tree,
                               {"fuzz", {"fuzz"}, json::object()});
   } catch (const Error& e) {
     if (e.code() != MX_ERR_PLUGIN) mxfuzz::finding("tagging core", e.what());

@@ -97,8 +97,8 @@ TEST_CASE("a document build_document writes is what set_hierarchy's checks leave
     }
 
     mx_model vouched, checked;
-    vouched.proto = proto;
-    checked.proto = proto;
+    vouched.proto() = proto;
+    checked.proto() = proto;
     hierarchy::Document copy = doc;
     model::set_hierarchy(vouched, std::move(doc), "h", model::Vouched::everything);
     REQUIRE_NOTHROW(model::set_hierarchy(checked, std::move(copy), "h", model::Vouched::nothing));

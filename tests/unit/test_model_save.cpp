@@ -84,7 +84,7 @@ TEST_CASE("save/load round trip per tag storage") {
 TEST_CASE("save: re-saving replaces our entries and keeps foreign ones") {
   auto model = tiny_with_hierarchy();
   // Foreign metadata and a stale record of ours on the first node.
-  auto* node = model->proto.mutable_graph()->mutable_node(0);
+  auto* node = model->proto().mutable_graph()->mutable_node(0);
   model::write_node_metadata(*node, {{"pkg.torch.onnx.name_scopes", "['', 'fc']"},
                                      {"modelexport.module", "stale"},
                                      {"namespace", "old"}});

@@ -194,7 +194,7 @@ TEST_CASE("module checks: parent positions are the index's answers, in any order
 
 TEST_CASE("module checks: set_hierarchy keeps its index with the document, never with a copy") {
   mx_model model;
-  model.proto = testing::tiny_net();
+  model.proto() = testing::tiny_net();
   model::set_hierarchy(model, hierarchy::parse_document_text(testing::tiny_net_hierarchy(), "h"), "h");
   const ModuleIndex* kept = model.hierarchy.module_index();
   REQUIRE(kept != nullptr);

@@ -37,7 +37,7 @@ ModelPtr tagged(const onnx::ModelProto& proto) {
 }
 
 std::string copy_path_bytes(const mx_model& model, model::TagStorage storage) {
-  onnx::ModelProto copy = model.proto;
+  onnx::ModelProto copy = model.proto();
   model::store_hierarchy(copy, model.hierarchy, storage);
   return model::serialize_onnx(copy, "copy");
 }
@@ -68,13 +68,13 @@ TEST_CASE("tagged bytes equal the copy path's") {
 
   SUBCASE("nodes already carrying our metadata entries") {
     auto model = resaved(model::TagStorage::metadata);
-    REQUIRE(model::read_node_metadata(model->proto.graph().node(0)).size() == 4);
+    REQUIRE(model::read_node_metadata(model->proto().graph().node(0)).size() == 4);
     check_same_bytes(*model);
   }
 
   SUBCASE("nodes carrying a doc_string of ours") {
     auto model = resaved(model::TagStorage::doc_string);
-    REQUIRE(model->proto.graph().node(0).doc_string().rfind(model::kDocStringPrefix, 0) == 0);
+    REQUIRE(model->proto().graph().node(0).doc_string().rfind(model::kDocStringPrefix, 0) == 0);
     check_same_bytes(*model);
   }
 

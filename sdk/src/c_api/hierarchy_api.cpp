@@ -38,7 +38,7 @@ MX_API mx_status* mx_model_node_record(const mx_model* model, const char* node_n
     require(model, "model");
     require(node_name, "node_name");
     const size_t position =
-        model::NodeKeys(model->proto.graph()).by_name(node_name, model::display_name(*model));
+        model::NodeKeys(model->proto().graph()).by_name(node_name, model::display_name(*model));
     const auto* record = model->hierarchy.find_record_at(position);
     if (!record)
       fail(MX_ERR_NOT_FOUND, "node '" + printable(node_name) + "' has no hierarchy record in " +
@@ -58,7 +58,7 @@ MX_API mx_status* mx_model_set_node_record(mx_model* model, const char* node_nam
       fail(MX_ERR_INVALID_ARGUMENT, std::string("record.name: '") + record.name +
                                         "' does not match node_name '" + node_name + "'");
     const size_t position =
-        model::NodeKeys(model->proto.graph()).by_name(node_name, model::display_name(*model));
+        model::NodeKeys(model->proto().graph()).by_name(node_name, model::display_name(*model));
     model::set_node_record(*model, position, std::move(record));
   });
 }

@@ -66,19 +66,19 @@ MX_API mx_status* mx_model_graph_json(const mx_model* model, char** out_json,
                                       size_t* out_size) {
   return guard([&] {
     require(model, "model");
-    copy_out_text(dump_text(model::graph_view(model->proto)), out_json, out_size);
+    copy_out_text(dump_text(model::graph_view(model->proto())), out_json, out_size);
   });
 }
 
 MX_API size_t mx_model_node_count(const mx_model* model) {
-  return model ? static_cast<size_t>(model->proto.graph().node_size()) : 0;
+  return model ? static_cast<size_t>(model->proto().graph().node_size()) : 0;
 }
 
 MX_API mx_status* mx_model_node_json(const mx_model* model, size_t index, char** out_json,
                                      size_t* out_size) {
   return guard([&] {
     require(model, "model");
-    const auto& graph = model->proto.graph();
+    const auto& graph = model->proto().graph();
     if (index >= static_cast<size_t>(graph.node_size()))
       fail(MX_ERR_NOT_FOUND, "node index " + std::to_string(index) + " out of range (" +
                                  model::display_name(*model) + " has " +
@@ -91,7 +91,7 @@ MX_API mx_status* mx_model_node_json(const mx_model* model, size_t index, char**
 MX_API mx_status* mx_model_check(const mx_model* model) {
   return guard([&] {
     require(model, "model");
-    model::check_onnx(model->proto, model::display_name(*model));
+    model::check_onnx(model->proto(), model::display_name(*model));
   });
 }
 

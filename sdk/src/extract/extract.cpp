@@ -59,7 +59,7 @@ std::unique_ptr<mx_model> extract_module(const mx_model& model, const std::strin
                                          const ExtractOptions& options) {
   const std::string where = model::display_name(model);
   const auto& doc = model.hierarchy;
-  if (functions::has_local_functions(model.proto))
+  if (functions::has_local_functions(model.proto()))
     fail(MX_ERR_UNSUPPORTED, where + ": extraction works on flat models; this one has "
                                      "modelexport.fn functions (extract from the flat export)");
   const auto paths = known_paths(doc);
@@ -75,8 +75,8 @@ std::unique_ptr<mx_model> extract_module(const mx_model& model, const std::strin
     fail(MX_ERR_NOT_FOUND, msg);
   }
 
-  const auto& g = model.proto.graph();
-  const auto lookup = functions::record_lookup(doc, model.proto);
+  const auto& g = model.proto().graph();
+  const auto lookup = functions::record_lookup(doc, model.proto());
   std::vector<char> member(static_cast<size_t>(g.node_size()), 0);
   std::unordered_set<std::string> produced;
   size_t count = 0;
@@ -102,18 +102,18 @@ std::unique_ptr<mx_model> extract_module(const mx_model& model, const std::strin
         const_producer[g.node(i).output(0)] = i;
 
   auto out = std::make_unique<mx_model>();
-  onnx::ModelProto& p = out->proto;
-  p.set_ir_version(model.proto.ir_version());
-  *p.mutable_opset_import() = model.proto.opset_import();
-  p.set_producer_name(model.proto.producer_name());
-  p.set_producer_version(model.proto.producer_version());
-  p.set_domain(model.proto.domain());
-  p.set_model_version(model.proto.model_version());
+  onnx::ModelProto& p = out->proto();
+  p.set_ir_version(model.proto().ir_version());
+  *p.mutable_opset_import() = model.proto().opset_import();
+  p.set_producer_name(model.proto().producer_name());
+  p.set_producer_version(model.proto().producer_version());
+  p.set_domain(model.proto().domain());
+  p.set_model_version(model.proto().model_version());
   p.set_doc_string("modelexport: module '" + module + "' extracted from " + where);
   auto* og = p.mutable_graph();
   og->set_name(module.empty() ? g.name() : module);
 
-  BoundaryTypes types(model.proto);
+  BoundaryTypes types(model.proto());
   auto typed = [&](const std::string& name) {
     const auto* v = types.find(name);
     if (!v)
@@ -174,7 +174,7 @@ std::unique_ptr<mx_model> extract_module(const mx_model& model, const std::strin
   for (const auto& v : g.value_info())
     if (produced.count(v.name()) && !io.count(v.name())) *og->add_value_info() = v;
   // Local functions (foreign domains) used by the nodes stay available.
-  *p.mutable_functions() = model.proto.functions();
+  *p.mutable_functions() = model.proto().functions();
 
   hierarchy::Document d;
   d.producer = doc.producer;

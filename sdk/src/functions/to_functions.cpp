@@ -145,14 +145,14 @@ class Pass {
     if (doc.modules.empty())
       fail(MX_ERR_UNSUPPORTED, model::display_name(model_) +
                                    ": has no module tree; tag it first (modelexport tag)");
-    if (has_local_functions(model_.proto))
+    if (has_local_functions(model_.proto()))
       fail(MX_ERR_UNSUPPORTED,
            model::display_name(model_) + ": already has modelexport.fn local functions");
     for (const auto& c : options_.modules)
       if (!hierarchy::ModuleIndex(doc).find(c)) fail(MX_ERR_NOT_FOUND, "functions: module '" + c + "' is not in the module tree");
     load_items();
-    for (const auto& o : model_.proto.graph().output()) graph_outputs_.insert(o.name());
-    for (const auto& f : model_.proto.functions()) taken_names_.insert(f.name());
+    for (const auto& o : model_.proto().graph().output()) graph_outputs_.insert(o.name());
+    for (const auto& f : model_.proto().functions()) taken_names_.insert(f.name());
 
     const auto selected = candidates();
     for (size_t k = 0; k < selected.size(); ++k) {
@@ -166,9 +166,9 @@ class Pass {
 
  private:
   void load_items() {
-    const auto lookup = record_lookup(model_.hierarchy, model_.proto);
+    const auto lookup = record_lookup(model_.hierarchy, model_.proto());
     const auto* root = hierarchy::ModuleIndex(model_.hierarchy).find("");
-    const auto& nodes = model_.proto.graph().node();
+    const auto& nodes = model_.proto().graph().node();
     for (int i = 0; i < nodes.size(); ++i) {
       Item it;
       it.node = nodes.Get(i);
@@ -451,16 +451,16 @@ class Pass {
       *f.add_node() = std::move(n);
     }
     for (const auto& o : outputs) f.add_output(rename(o));
-    for (const auto& op : model_.proto.opset_import())
+    for (const auto& op : model_.proto().opset_import())
       if (op.domain() != kFunctionDomain) *f.add_opset_import() = op;
     auto* own = f.add_opset_import();
     own->set_domain(kFunctionDomain);
     own->set_version(1);
-    *model_.proto.add_functions() = std::move(f);
+    *model_.proto().add_functions() = std::move(f);
   }
 
   void finish() {
-    auto* g = model_.proto.mutable_graph();
+    auto* g = model_.proto().mutable_graph();
     g->clear_node();
     std::unordered_set<std::string> live;
     for (const auto& i : g->input()) live.insert(i.name());
@@ -474,9 +474,9 @@ class Pass {
       if (!live.count(vi->Get(k).name())) vi->DeleteSubrange(k, 1);
     if (!definitions_.empty()) {
       bool has = false;
-      for (const auto& op : model_.proto.opset_import()) has |= op.domain() == kFunctionDomain;
+      for (const auto& op : model_.proto().opset_import()) has |= op.domain() == kFunctionDomain;
       if (!has) {
-        auto* op = model_.proto.add_opset_import();
+        auto* op = model_.proto().add_opset_import();
         op->set_domain(kFunctionDomain);
         op->set_version(1);
       }
@@ -555,11 +555,11 @@ FunctionOptions parse_function_options(const char* options_json) {
 Json to_functions(mx_model& model, const FunctionOptions& options, Progress& progress) {
   // Work on a copy so a failure leaves the model untouched.
   mx_model work;
-  work.proto = model.proto;
+  work.proto() = model.proto();
   work.hierarchy = model.hierarchy;
   work.source_path = model.source_path;
   Json report = Pass(work, options, progress).run();
-  model.proto = std::move(work.proto);
+  model.swap_proto(work);
   model.hierarchy = std::move(work.hierarchy);
   return report;
 }

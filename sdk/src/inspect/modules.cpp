@@ -76,7 +76,7 @@ Tally tally(const mx_model& model, const std::vector<functions::LeafNode>& leave
   // Parameters: the tree's figures when present, else initializer
   // elements credited to the module of their first consumer (flat models).
   std::unordered_map<std::string, const onnx::TensorProto*> inits;
-  for (const auto& init : model.proto.graph().initializer()) inits[init.name()] = &init;
+  for (const auto& init : model.proto().graph().initializer()) inits[init.name()] = &init;
   std::unordered_set<std::string> credited;
   for (const auto& l : leaves) {
     if (!l.call_chain.empty()) continue;
@@ -158,8 +158,8 @@ struct RowSource {
   explicit RowSource(const mx_model& m)
       : model(m),
         doc(m.hierarchy),
-        leaves(functions::expand(m.proto, doc)),
-        fn_of(functions::instance_functions(m.proto, doc)),
+        leaves(functions::expand(m.proto(), doc)),
+        fn_of(functions::instance_functions(m.proto(), doc)),
         index(doc),
         t(tally(m, leaves, index)),
         order(row_order(doc, index, leaves)) {}
@@ -184,7 +184,7 @@ struct RowSource {
     std::vector<FunctionRow> out;
     std::map<std::string, std::vector<std::string>> instances;
     for (const auto& [m, f] : fn_of) instances[f].push_back(m);
-    for (const auto& f : model.proto.functions()) {
+    for (const auto& f : model.proto().functions()) {
       if (f.domain() != functions::kFunctionDomain) continue;
       out.push_back({f.name(), f.domain(), f.node_size(), instances[f.name()]});
     }
@@ -206,7 +206,7 @@ ModuleStats module_stats(const mx_model& model) {
   const RowSource source(model);
   ModuleStats stats;
   stats.nodes = source.leaves.size();
-  stats.top_level_nodes = model.proto.graph().node_size();
+  stats.top_level_nodes = model.proto().graph().node_size();
   stats.modules.resize(source.order.size());
   for (size_t k = 0; k < source.order.size(); ++k) source.fill(k, stats.modules[k]);
   stats.functions = source.functions();
@@ -249,7 +249,7 @@ std::string modules_json_text(const mx_model& model, bool statistics) {
   // were a million ModuleRows first).
   const RowSource source(model);
   std::string out = "{\"nodes\":" + std::to_string(source.leaves.size()) +
-                    ",\"top_level_nodes\":" + std::to_string(model.proto.graph().node_size()) +
+                    ",\"top_level_nodes\":" + std::to_string(model.proto().graph().node_size()) +
                     ",\"functions\":";
   // A handful of entries: nlohmann writes them.
   nlohmann::ordered_json fns = nlohmann::ordered_json::array();

@@ -32,8 +32,8 @@ struct Layout {
 Layout layout(const mx_model& model) {
   Layout L;
   const auto& doc = model.hierarchy;
-  const auto& g = model.proto.graph();
-  const auto lookup = functions::record_lookup(doc, model.proto);
+  const auto& g = model.proto().graph();
+  const auto lookup = functions::record_lookup(doc, model.proto());
   const hierarchy::ModuleIndex modules(doc);
   std::map<std::string, std::string> parent;
   for (const auto& m : doc.modules)
@@ -123,7 +123,7 @@ std::string node_label(const onnx::NodeProto& n) {
 void dot_cluster(std::ostringstream& os, const Layout& L, const mx_model& model,
                  const Cluster& c, int depth, int& counter) {
   const std::string pad(static_cast<size_t>(2 * depth), ' ');
-  const auto& g = model.proto.graph();
+  const auto& g = model.proto().graph();
   if (depth > 0) {
     os << pad << "subgraph \"cluster_" << counter++ << "\" {\n";
     os << pad << "  label=" << dot_quote(c.label) << "; style=rounded; color=gray50;\n";
@@ -141,7 +141,7 @@ void dot_cluster(std::ostringstream& os, const Layout& L, const mx_model& model,
 std::string to_dot(const mx_model& model) {
   const Layout L = layout(model);
   std::ostringstream os;
-  os << "digraph " << dot_quote(model.proto.graph().name().empty() ? "model" : model.proto.graph().name())
+  os << "digraph " << dot_quote(model.proto().graph().name().empty() ? "model" : model.proto().graph().name())
      << " {\n  rankdir=TB; compound=true;\n  node [shape=box, fontsize=10];\n";
   for (size_t k = 0; k < L.inputs.size(); ++k)
     os << "  in" << k << " [shape=ellipse, label=" << dot_quote(L.inputs[k]) << "];\n";
@@ -158,8 +158,8 @@ void graphml_cluster(std::ostringstream& os, const Layout& L, const mx_model& mo
                      const hierarchy::ModuleIndex& modules, const Cluster& c, int depth,
                      int& counter) {
   const std::string pad(static_cast<size_t>(2 * depth), ' ');
-  const auto& g = model.proto.graph();
-  const auto lookup = functions::record_lookup(model.hierarchy, model.proto);
+  const auto& g = model.proto().graph();
+  const auto lookup = functions::record_lookup(model.hierarchy, model.proto());
   for (int i : c.nodes) {
     const auto& n = g.node(i);
     const auto* r = lookup[static_cast<size_t>(i)];

@@ -13,6 +13,28 @@
 #include "util/error.hpp"
 #include "util/utf8.hpp"
 
+namespace {
+
+// Blocks grow from 64 KB to 1 MB: a small model costs one small block, a
+// large one a few hundred blocks instead of a million allocations.
+google::protobuf::ArenaOptions model_arena_options() {
+  google::protobuf::ArenaOptions options;
+  options.start_block_size = size_t{64} << 10;
+  options.max_block_size = size_t{1} << 20;
+  return options;
+}
+
+}  // namespace
+
+mx_model::mx_model()
+    : arena_(std::make_unique<google::protobuf::Arena>(model_arena_options())),
+      proto_(google::protobuf::Arena::CreateMessage<onnx::ModelProto>(arena_.get())) {}
+
+void mx_model::swap_proto(mx_model& other) noexcept {
+  std::swap(arena_, other.arena_);
+  std::swap(proto_, other.proto_);
+}
+
 namespace modelexport::model {
 namespace {
 
@@ -105,7 +127,7 @@ void set_hierarchy(mx_model& model, hierarchy::Document doc, const std::string& 
     hierarchy::validate_records(doc, *index, where);
   else
     hierarchy::validate_consistency(doc, *index, where);
-  attach_records(doc, model.proto.graph(), where, display_name(model));
+  attach_records(doc, model.proto().graph(), where, display_name(model));
   hierarchy::derive_tags(doc, *index, {});
   sort_in_graph_order(doc);
   // Computed now, so the kept index is only read from here on (a const
@@ -116,7 +138,7 @@ void set_hierarchy(mx_model& model, hierarchy::Document doc, const std::string& 
 }
 
 void set_node_record(mx_model& model, size_t position, hierarchy::NodeRecord record) {
-  const auto& graph = model.proto.graph();
+  const auto& graph = model.proto().graph();
   if (position >= static_cast<size_t>(graph.node_size()))
     fail(MX_ERR_NOT_FOUND, "no node at position " + std::to_string(position) + " in " +
                                display_name(model));

@@ -1,9 +1,13 @@
 // The object behind the C handle `mx_model`: an ONNX model plus its
-// hierarchy document. Shared with the registry/tagging code, so it stays a
-// plain aggregate; invariants are kept by the functions in model/*.hpp
-// (notably set_hierarchy(), which validates against the graph).
+// hierarchy document. Shared with the registry/tagging code, so its fields
+// stay public (but the proto, which lives in the model's arena);
+// invariants are kept by the functions in model/*.hpp (notably
+// set_hierarchy(), which validates against the graph).
 #pragma once
+#include <memory>
 #include <string>
+
+#include <google/protobuf/arena.h>
 
 #include <onnx/onnx_pb.h>
 
@@ -12,7 +16,16 @@
 #include "modelexport/modelexport.h"
 
 struct mx_model {
-  onnx::ModelProto proto;
+  mx_model();
+  mx_model(const mx_model&) = delete;
+  mx_model& operator=(const mx_model&) = delete;
+
+  onnx::ModelProto& proto() { return *proto_; }
+  const onnx::ModelProto& proto() const { return *proto_; }
+  // Exchanges the two models' protos (with their arenas): no copy. How a
+  // pass that works on a copy publishes it (functions/to_functions.cpp).
+  void swap_proto(mx_model& other) noexcept;
+
   // Records are kept in graph order; tags are filled in.
   modelexport::hierarchy::Document hierarchy;
   // File the model was loaded from ("" for bytes); names it in messages.
@@ -20,6 +33,18 @@ struct mx_model {
   // External data files the model's tensors refer to, opened and checked at
   // load time (model/external_data.hpp); empty when all data is inline.
   modelexport::model::DataFiles external_files;
+
+ private:
+  // The proto lives in an arena of its own: a model is parsed once and
+  // then read (tagging, saving) and released. At 200,000 nodes the parse
+  // allocates a million small objects; in an arena they are laid out in
+  // parse order (later walks read neighbours) and freed at once on
+  // release instead of one by one. Measured in benchmarks/tagging_scale.cpp
+  // (the "arena" round of its header). The only pass that rewrites the
+  // proto (functions) works on a model of its own and swaps it in, so the
+  // arena holds no garbage from replaced fields.
+  std::unique_ptr<google::protobuf::Arena> arena_;
+  onnx::ModelProto* proto_;
 };
 
 namespace modelexport::model {

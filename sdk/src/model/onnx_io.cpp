@@ -11,6 +11,12 @@
 namespace modelexport::model {
 
 onnx::ModelProto parse_onnx(std::string_view bytes, const std::string& where) {
+  onnx::ModelProto proto;
+  parse_onnx_into(bytes, where, proto);
+  return proto;
+}
+
+void parse_onnx_into(std::string_view bytes, const std::string& where, onnx::ModelProto& proto) {
   if (bytes.empty()) fail(MX_ERR_PARSE, where + ": empty file (0 bytes), not an ONNX model");
   if (bytes.size() > static_cast<size_t>(INT_MAX))
     fail(MX_ERR_UNSUPPORTED, where + ": larger than protobuf's 2 GB limit; an ONNX file "
@@ -19,7 +25,6 @@ onnx::ModelProto parse_onnx(std::string_view bytes, const std::string& where) {
   google::protobuf::io::CodedInputStream in(&raw);
   // The default 64 MB limit would reject real models; allow up to 2 GB.
   in.SetTotalBytesLimit(INT_MAX);
-  onnx::ModelProto proto;
   const bool ok = proto.ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
   const int limit = google::protobuf::io::CodedInputStream::GetDefaultRecursionLimit();
   if (!ok && message_depth(bytes, onnx::ModelProto::descriptor(), limit) > limit)
@@ -34,7 +39,6 @@ onnx::ModelProto parse_onnx(std::string_view bytes, const std::string& where) {
   // Arbitrary bytes sometimes parse as a protobuf with only unknown fields.
   if (!proto.has_graph())
     fail(MX_ERR_PARSE, where + ": not an ONNX model (valid protobuf but no graph)");
-  return proto;
 }
 
 std::string serialize_onnx(const onnx::ModelProto& proto, const std::string& where) {

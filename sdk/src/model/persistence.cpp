@@ -56,18 +56,23 @@ std::optional<hierarchy::Document> read_sidecar(const onnx::ModelProto& proto,
   }
 }
 
-std::unique_ptr<mx_model> build(onnx::ModelProto proto, std::string source_path,
+// A model with nothing but its proto parsed from `bytes`.
+std::unique_ptr<mx_model> parsed(std::string_view bytes, const std::string& where) {
+  auto model = std::make_unique<mx_model>();
+  parse_onnx_into(bytes, where, model->proto());
+  return model;
+}
+
+std::unique_ptr<mx_model> build(std::unique_ptr<mx_model> model, std::string source_path,
                                 std::optional<hierarchy::Document> sidecar,
                                 DataFiles external_files = {}) {
-  auto model = std::make_unique<mx_model>();
-  model->proto = std::move(proto);
   model->source_path = std::move(source_path);
   model->external_files = std::move(external_files);
   const std::string where = display_name(*model);
   // A sidecar's modules were checked when it was read (parse_document_text):
   // only the records composed from it and the file are checked again.
   bool sidecar_modules = false;
-  hierarchy::Document doc = load_hierarchy(model->proto, std::move(sidecar), where, &sidecar_modules);
+  hierarchy::Document doc = load_hierarchy(model->proto(), std::move(sidecar), where, &sidecar_modules);
   set_hierarchy(*model, std::move(doc), where, sidecar_modules ? Vouched::modules : Vouched::nothing);
   return model;
 }
@@ -93,7 +98,7 @@ struct Prepared {
 std::unique_ptr<Prepared> prepared(const mx_model& model, const SaveOptions& options,
                                    const std::string& where, bool inline_external,
                                    Progress& progress = Progress::none()) {
-  auto copy = std::make_unique<Prepared>(model.proto);
+  auto copy = std::make_unique<Prepared>(model.proto());
   onnx::ModelProto& out = copy->proto;
   store_hierarchy(out, model.hierarchy, options.tag_storage);
   if (options.check) {
@@ -110,7 +115,7 @@ std::unique_ptr<Prepared> prepared(const mx_model& model, const SaveOptions& opt
 // runs on a proto, and external data is inlined or externalized into one.
 bool writes_directly(const mx_model& model, const SaveOptions& options) {
   return !options.check && options.external_data != ExternalData::yes &&
-         model.proto.has_graph() && !has_external_data(model.proto);
+         model.proto().has_graph() && !has_external_data(model.proto());
 }
 
 std::string base_name(const std::string& path) {
@@ -197,33 +202,29 @@ std::string sidecar_path(const std::string& model_path) {
 }
 
 std::unique_ptr<mx_model> load_model_file(const std::string& path) {
-  onnx::ModelProto proto;
-  {
-    const std::string bytes = read_file(path);
-    proto = parse_onnx(bytes, path);
-  }
-  const TensorList tensors = all_tensors(std::as_const(proto));
+  std::unique_ptr<mx_model> model = parsed(read_file(path), path);
+  const TensorList tensors = all_tensors(std::as_const(model->proto()));
   DataFiles files = open_external_data(tensors, path);
   check_tensor_data(tensors, files, path);
-  auto sidecar = read_sidecar(proto, path);
-  return build(std::move(proto), path, std::move(sidecar), std::move(files));
+  auto sidecar = read_sidecar(model->proto(), path);
+  return build(std::move(model), path, std::move(sidecar), std::move(files));
 }
 
 std::unique_ptr<mx_model> load_exported_bytes(std::string_view bytes, const std::string& source_path,
                                               bool keep_external) {
-  onnx::ModelProto proto = parse_onnx(bytes, "bytes");
-  const TensorList tensors = all_tensors(std::as_const(proto));
+  std::unique_ptr<mx_model> model = parsed(bytes, "bytes");
+  const TensorList tensors = all_tensors(std::as_const(model->proto()));
   DataFiles files = open_source_data(tensors, source_path, "bytes", !keep_external);
   check_tensor_data(tensors, files, "bytes");
-  return build(std::move(proto), "", std::nullopt, std::move(files));
+  return build(std::move(model), "", std::nullopt, std::move(files));
 }
 
 std::unique_ptr<mx_model> load_model_bytes(std::string_view bytes) {
-  onnx::ModelProto proto = parse_onnx(bytes, "bytes");
-  const TensorList tensors = all_tensors(std::as_const(proto));
+  std::unique_ptr<mx_model> model = parsed(bytes, "bytes");
+  const TensorList tensors = all_tensors(std::as_const(model->proto()));
   refuse_external_data(tensors, "bytes");
   check_tensor_data(tensors, {}, "bytes");
-  return build(std::move(proto), "", std::nullopt);
+  return build(std::move(model), "", std::nullopt);
 }
 
 void save_model_bytes(const mx_model& model, const SaveOptions& options, void** out,
@@ -265,7 +266,7 @@ void save_model_file(const mx_model& model, const std::string& path,
   // the whole file); a model too large to stay inline takes the copy path,
   // which externalizes.
   std::optional<TaggedBytes> direct;
-  if (writes_directly(model, options) && model.proto.has_graph()) {
+  if (writes_directly(model, options) && model.proto().has_graph()) {
     direct.emplace(model, options.tag_storage);
     if (direct->size() > kInlineLimit || direct->size() > static_cast<size_t>(INT_MAX)) direct.reset();
   }

@@ -159,9 +159,9 @@ class TaggedModel {
 };
 
 TaggedModel::TaggedModel(const mx_model& model, TagStorage storage)
-    : proto_(model.proto),
-      writer_(model.proto.graph(), model.hierarchy, storage),
-      graph_(model.proto.graph(), writer_, arena_),
+    : proto_(model.proto()),
+      writer_(model.proto().graph(), model.hierarchy, storage),
+      graph_(model.proto().graph(), writer_, arena_),
       metadata_(*Arena::CreateMessage<onnx::ModelProto>(&arena_)) {
   *metadata_.mutable_metadata_props() = proto_.metadata_props();
   store_model_metadata(metadata_, model.hierarchy, storage);
@@ -269,7 +269,7 @@ void TaggedBytes::write_in_pieces(const std::function<void(std::string_view)>& s
 std::optional<std::string> tagged_bytes(const mx_model& model, TagStorage storage, size_t limit) {
   // A model without a graph (never from a file: parse_onnx refuses it)
   // would gain an empty one on the copy path; leave it to that path.
-  if (!model.proto.has_graph()) return std::nullopt;
+  if (!model.proto().has_graph()) return std::nullopt;
   const TaggedBytes tagged(model, storage);
   if (tagged.size() > limit || tagged.size() > static_cast<size_t>(INT_MAX)) return std::nullopt;
   std::string out(tagged.size(), '\0');

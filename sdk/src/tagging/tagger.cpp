@@ -118,7 +118,7 @@ void tag_model(const Registry& registry, const std::string& strategy, mx_model* 
   // twice cannot be tagged (propagation walks producers and consumers).
   // Its value names are read once, for this check, the graph view (which
   // takes the names) and propagation (which takes the ids).
-  const onnx::ModelProto& proto = model->proto;
+  const onnx::ModelProto& proto = model->proto();
   model::ValueTable values = model::intern_values(proto.graph());
   model::check_graph_structure(proto, values, model::display_name(*model));
   GraphView view = graph_view_of(proto, values);
