@@ -252,7 +252,7 @@ class DataPathRule {
   // Dropout), or a built-in parameter leaf with no node in the file that
   // cannot run the op (a BatchNorm the exporter folded into the Conv before
   // it: the ReLU after the Conv is the next callee's).
-  bool leaves_no_trace(std::string_view callee, const std::string& op) const {
+  bool leaves_no_trace(std::string_view callee, std::string_view op) const {
     return facts_.empty_forward(callee) ||
            (facts_.closed_leaf(callee) && !facts_.has_nodes(callee) &&
             facts_.can_run(callee, op) == ModuleFacts::Answer::no);
@@ -266,7 +266,7 @@ class DataPathRule {
     enum Kind { not_called, own_op, calls, end } kind = not_called;
     std::string_view callee;  // an outline's step
   };
-  Tail tail_after(const Outline& o, std::string_view m0, const std::string& op) const {
+  Tail tail_after(const Outline& o, std::string_view m0, std::string_view op) const {
     Tail t;
     for (size_t i = 0; i < o.size(); ++i) {
       if (!o[i].call || !is_ancestor_or_self(o[i].name, m0)) continue;
@@ -362,13 +362,13 @@ class DataPathRule {
   // module or a single data value (see arithmetic_fits).
   bool lowers_to(Ref module, size_t n, const std::vector<size_t>& producers,
                  bool with_parameters) const {
-    const std::string& op = g_.nodes[n].op_type;
+    const std::string_view op = g_.nodes[n].op_type;
     return can_lower(module, op, with_parameters) &&
            (!is_arithmetic(op) || arithmetic_fits(n, producers, module.path));
   }
 
   // lowers_to without the arithmetic check: what does not depend on the node.
-  bool can_lower(Ref module, const std::string& op, bool with_parameters) const {
+  bool can_lower(Ref module, std::string_view op, bool with_parameters) const {
     if (facts_.empty_forward(module)) return false;
     if (facts_.parameter_free(module)) {
       auto ops = ops_of_module_class(std::string(facts_.class_of(module)));
@@ -383,7 +383,7 @@ class DataPathRule {
   // children order, found once per (x, op): a ModuleList of 50,000 layers
   // used to be scanned again for every data node (200,000 nodes tagged by
   // `usage`: more than ten minutes).
-  const std::vector<std::string_view>& lowering_children(Ref x, const std::string& op) const {
+  const std::vector<std::string_view>& lowering_children(Ref x, std::string_view op) const {
     // can_lower(child, op, false) needs a parameter_free child: most
     // modules have none, and need no key built and looked up.
     static const std::vector<std::string_view> none;
@@ -404,7 +404,7 @@ class DataPathRule {
   // up to the higher of `m` (chosen so far) and `limit`.
   std::optional<Ref> matching_child(size_t n, const std::vector<size_t>& producers, Ref x,
                                     std::string_view m, std::string_view limit) const {
-    const std::string& op = g_.nodes[n].op_type;
+    const std::string_view op = g_.nodes[n].op_type;
     for (;;) {
       for (std::string_view child : lowering_children(x, op))
         if (!is_arithmetic(op) || arithmetic_fits(n, producers, child)) return Ref(child);

@@ -134,7 +134,7 @@ void place_all(const GraphView& graph, GraphValues values, Assignments& a, const
   // prefixes, outline steps), which outlive the sweeps.
   std::vector<size_t> pending = unplaced(order, a, true);
   sweep_to_fixed_point(pending, e.consumers, a, modules, facts, [&](size_t n, Ref m) {
-    const std::string& op = graph.nodes[n].op_type;
+    const std::string_view op = graph.nodes[n].op_type;
     const Ref owner = facts.owning(facts.closed_leaf(m) ? facts.parent(m) : m);
     if (!side[n]) {
       const Ref caller = caller_that_computes(facts, op, owner, m.path);
