@@ -65,14 +65,14 @@ ModuleTree::ModuleTree(const json& entries, std::vector<hierarchy::Module>&& sup
       if (!m.path.empty()) m.parent = std::string(parent_view(m.path));
     }
     // The first entry of a path wins (parse_document refuses a second one).
-    if (const size_t at = index_.find(m.path); at != kNone) {
+    if (const size_t at = row_of(m.path); at != kNone) {
       rows_[at].parent_filled = fill_parent;
       continue;
     }
     const bool tag_given = entry && has_key(*entry, "tag");
     given_.push_back(std::move(m));
     Row& r = rows_.emplace_back();
-    index_.insert(given_.back().path, rows_.size() - 1);
+    index_.intern(given_.back().path);  // new (not found above): id = row
     r.tag_given = r.tag_done = tag_given;
     r.parent_filled = fill_parent;
     note_path(r, given_.back().path, given_.back().path);  // its parent may be no row
@@ -125,7 +125,7 @@ size_t ModuleTree::parent_row(size_t i) const {
   if (r.parent_row != kUnlinked) return r.parent_row;
   const std::string& path = path_of(i);
   if (path.empty()) return kNone;
-  const size_t parent = index_.find(parent_view(path));
+  const size_t parent = row_of(parent_view(path));
   // Only a found parent is kept: add_path may add a missing one later.
   if (parent == kNone) return kNone;
   return r.parent_row = parent;
@@ -156,14 +156,14 @@ size_t ModuleTree::add_path_row(std::string_view path) {
   std::string_view p = path;
   size_t first = kNone, child = kNone;
   for (;;) {
-    size_t at = index_.find(p);
-    const bool found = at != kNone;  // then its ancestors are there already
-    if (!found) {
+    const auto [id, fresh] = index_.intern(p);
+    const size_t at = id;
+    const bool found = !fresh;  // then its ancestors are there already
+    if (fresh) {
       // Built in place: a module moved into its row cost as much as the row.
       Row& r = rows_.emplace_back();
       r.path = std::string(p);
-      at = rows_.size() - 1;
-      index_.insert(r.path, at);  // new: not found above
+      index_.repoint(id, r.path);  // `p` is the caller's: read the row's copy
       note_path(r, p, last_view(p));
       if (p.empty()) r.parent_row = kNone;
     }
@@ -182,7 +182,7 @@ const std::string& ModuleTree::add_path_tag(const std::string& path, size_t* row
 }
 
 const std::string& ModuleTree::class_of(const std::string& path) const {
-  if (const size_t i = index_.find(path); i != kNone && is_supplied(i)) return given_[i].class_name;
+  if (const size_t i = row_of(path); i != kNone && is_supplied(i)) return given_[i].class_name;
   return guessed_class(path);
 }
 
@@ -224,7 +224,7 @@ std::string tag_from(const std::string& path, const std::string& cls, std::strin
 }  // namespace
 
 const std::string& ModuleTree::tag_of(const std::string& path) const {
-  if (const size_t i = index_.find(path); i != kNone) return row_tag(i);
+  if (const size_t i = row_of(path); i != kNone) return row_tag(i);
   auto it = loose_tags_.find(path);
   if (it != loose_tags_.end()) return it->second;
   std::string tag = compute_tag(path);
@@ -348,7 +348,7 @@ std::vector<size_t> ModuleTree::output_order(const Children& children) const {
     // sorts before every character that follows a shared prefix: no path
     // character below '.' (e.g. '-', ',', '!').
     std::vector<size_t> stack;
-    if (const size_t root = index_.find(""); root != kNone) stack.push_back(root);
+    if (const size_t root = row_of(""); root != kNone) stack.push_back(root);
     while (!stack.empty()) {
       const size_t r = stack.back();
       stack.pop_back();
@@ -378,7 +378,7 @@ ModuleTree::Appended ModuleTree::appended_children(const std::vector<size_t>& or
     const hierarchy::Module& m = given_[k];
     for (const auto& c : m.children)
       if (parent_view(c) == m.path && !c.empty())
-        if (const size_t i = index_.find(c); i != kNone) listed[i] = 1;
+        if (const size_t i = row_of(c); i != kNone) listed[i] = 1;
   }
   Appended out;
   out.position.resize(rows_.size());
@@ -448,7 +448,7 @@ std::vector<hierarchy::Module> ModuleTree::take_modules(std::vector<size_t>* pos
   std::vector<hierarchy::Module> out = build<true>(true, positions);
   rows_.clear();
   given_.clear();
-  index_.clear();
+  index_ = model::NameIndex();
   loose_tags_.clear();
   supplied_ = 0;
   below_dot_ = false;
@@ -463,16 +463,16 @@ bool ModuleTree::plainly_consistent() const {
       if (m.parent) return false;  // a second root, or none
     } else {
       if (!m.parent || *m.parent != parent_view(m.path)) return false;
-      if (unvalidated_ && !index_.contains(*m.parent)) return false;
+      if (unvalidated_ && !contains(*m.parent)) return false;
     }
     for (const auto& c : m.children) {
       if (c.empty() || parent_view(c) != m.path) return false;
-      if (unvalidated_ && !index_.contains(c)) return false;
+      if (unvalidated_ && !contains(c)) return false;
     }
   }
   // Filled-in parents ("parent" missing) were not checked by the parser.
   for (size_t i = 0; i < supplied_; ++i)
-    if (rows_[i].parent_filled && given_[i].parent && !index_.contains(*given_[i].parent))
+    if (rows_[i].parent_filled && given_[i].parent && !contains(*given_[i].parent))
       return false;
   return true;
 }

@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hierarchy/document.hpp"
-#include "hierarchy/path_table.hpp"
+#include "model/name_index.hpp"
 
 namespace modelexport {
 
@@ -73,7 +73,10 @@ class ModuleTree {
   bool plainly_consistent() const;
 
   const std::string& class_of(const std::string& path) const;
-  bool contains(const std::string& path) const { return index_.contains(path); }
+  bool contains(const std::string& path) const { return row_of(path) != kNone; }
+  // Starts loading the index slot add_path would probe first for `path`
+  // (a hint: build_document asks some nodes ahead).
+  void prefetch(std::string_view path) const { index_.prefetch(path); }
   bool has_supplied() const { return supplied_ != 0; }
   // The supplied modules, in their order (as given, parent filled in).
   size_t supplied_count() const { return supplied_; }
@@ -98,6 +101,11 @@ class ModuleTree {
   static constexpr size_t kNone = static_cast<size_t>(-1);
   static constexpr size_t kUnlinked = static_cast<size_t>(-2);
   bool is_supplied(size_t i) const { return i < given_.size(); }
+  // The row of `path`, or kNone.
+  size_t row_of(std::string_view path) const {
+    const uint32_t id = index_.find(path);
+    return id == model::NameIndex::kNone ? kNone : id;
+  }
   const std::string& path_of(size_t i) const { return is_supplied(i) ? given_[i].path : rows_[i].path; }
   std::string& tag_slot(size_t i) const { return is_supplied(i) ? given_[i].tag : rows_[i].tag; }
   std::string compute_tag(const std::string& path) const;
@@ -137,7 +145,12 @@ class ModuleTree {
   // Supplied modules (rows 0 .. supplied_-1), sized once: index_ views
   // their paths.
   mutable std::vector<hierarchy::Module> given_;
-  hierarchy::PathTable index_;
+  // Path → row. Every row is added to it as it is appended, so a path's id
+  // is its row (model::NameIndex numbers names in the order they come):
+  // one probe finds or adds a path, and a loop can prefetch a path's slot
+  // ahead (tsl's robin map, here before, offers neither; its misses were
+  // three quarters of add_path_row).
+  model::NameIndex index_;
   size_t supplied_ = 0;
   bool unvalidated_ = false;  // built from entries alone: nothing checked
   bool below_dot_ = false;    // a path has a character that sorts before '.'
