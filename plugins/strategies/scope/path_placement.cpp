@@ -39,7 +39,8 @@ PathPlacement place_at_scope_paths(const mx_strategy::Graph& graph) {
   placed.answer.assignments.reserve(graph.node_count());
   placed.paths.reserve(graph.node_count());  // pages are touched only as used
   PathOfScopes path_of;
-  for (size_t i = 0; i < graph.node_count(); ++i) {
+  const size_t count = graph.node_count();  // a call through the host each time
+  for (size_t i = 0; i < count; ++i) {
     const std::string_view name = graph.name(i);
     const std::string_view path = path_of.of(name);
     if (!path.empty()) {
