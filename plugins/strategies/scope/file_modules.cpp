@@ -62,6 +62,21 @@ bool named_owner(std::string_view initializer) {
   return initializer.find("::") == std::string_view::npos;  // "onnx::MatMul_12": anonymous
 }
 
+// Would the candidates below be none? Every '.'-prefix of the paths they
+// visit is one whose last atom is one of the path's own.
+bool any_repeated_call_atom(const std::vector<std::string_view>& scope_paths,
+                            const std::vector<std::string_view>& initializer_names) {
+  for (std::string_view name : initializer_names)
+    if (named_owner(name) && has_repeated_call_atom(parent_view(name))) return true;
+  std::string_view previous;
+  for (std::string_view path : scope_paths) {
+    if (path == previous) continue;  // a module's nodes come together
+    if (has_repeated_call_atom(path)) return true;
+    previous = path;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool scope_path_of(std::string_view node_name, std::vector<std::string_view>& steps,
@@ -75,33 +90,25 @@ bool scope_path_of(std::string_view node_name, std::vector<std::string_view>& st
   return true;
 }
 
-ScopePaths::ScopePaths(const std::vector<std::string_view>& node_names) {
-  of_node.reserve(node_names.size());
-  std::vector<std::string_view> steps;
-  std::string path;
-  // A path depends only on the name before its last '/' (the op's own
-  // name is no scope).
-  std::string_view previous_scopes;
-  bool first = true;
-  for (std::string_view name : node_names) {
-    const size_t slash = name.rfind('/');
-    const std::string_view scopes = slash == std::string_view::npos ? std::string_view() : name.substr(0, slash);
-    if (!first && slash != std::string_view::npos && scopes == previous_scopes) {
-      of_node.push_back(of_node.back());
-      continue;
-    }
-    first = false;
-    previous_scopes = scopes;
-    of_node.push_back(scope_path_of(name, steps, path) ? text.store(path) : std::string_view());
-  }
-}
-
 bool shows_repeated_calls(const std::vector<std::string_view>& node_names,
                           const std::vector<std::string_view>& initializer_names) {
-  return shows_repeated_calls(ScopePaths(node_names), initializer_names);
+  mx::common::StringBlocks text;
+  std::vector<std::string_view> paths, steps;
+  std::string path;
+  for (std::string_view name : node_names)
+    paths.push_back(scope_path_of(name, steps, path) ? text.store(path) : std::string_view());
+  return shows_repeated_calls_on_paths(paths, initializer_names);
 }
 
-bool shows_repeated_calls(const ScopePaths& paths, const std::vector<std::string_view>& initializer_names) {
+bool has_repeated_call_atom(std::string_view path) {
+  if (path.find('_') == std::string_view::npos) return false;  // most paths: one memchr
+  bool found = false;
+  each_prefix(path, [&](std::string_view q) { found = found || !repeated_call_base(last_view(q)).empty(); });
+  return found;
+}
+
+bool shows_repeated_calls_on_paths(const std::vector<std::string_view>& scope_paths,
+                                   const std::vector<std::string_view>& initializer_names) {
   // Visits the paths modules_shown_by_file starts from (each with its
   // ancestors: the '.'-prefixes); `owner` for those of named parameters.
   // Visiting a path twice changes nothing in either pass below, so each
@@ -115,13 +122,15 @@ bool shows_repeated_calls(const ScopePaths& paths, const std::vector<std::string
       previous = parent_view(name);
     }
     previous = {};
-    for (std::string_view path : paths.of_node) {
+    for (std::string_view path : scope_paths) {
       if (path.empty()) continue;
       each_prefix_not_of(path, previous, [&](std::string_view q) { visit(q, false); });
       previous = path;
     }
   };
-  // Candidates: paths whose last step looks like a repeated call.
+  // Candidates: paths whose last step looks like a repeated call. Most
+  // files have none (no `_<digits>` anywhere): one scan, no tables.
+  if (!any_repeated_call_atom(scope_paths, initializer_names)) return false;
   std::vector<std::string> candidates;
   tsl::robin_map<std::string, size_t> candidate_index;
   each_path([&](std::string_view q, bool) {

@@ -37,16 +37,16 @@ ModulePaths modules_shown_by_file(const std::vector<std::string_view>& node_name
 bool shows_repeated_calls(const std::vector<std::string_view>& node_names,
                           const std::vector<std::string_view>& initializer_names);
 
-// Every node's scope path (scope_path_of), found once: the question above
-// and the identity assignment both read them (each found them itself,
-// twice the name scanning at 200,000 nodes). A name whose scopes are the
-// previous name's shares its path without scanning it again.
-struct ScopePaths {
-  explicit ScopePaths(const std::vector<std::string_view>& node_names);
-  std::vector<std::string_view> of_node;  // "" for a name without a scope path
-  mx::common::StringBlocks text;          // the paths' characters
-};
-bool shows_repeated_calls(const ScopePaths& paths, const std::vector<std::string_view>& initializer_names);
+// The same question on the nodes' scope paths (scope_path_of) in node
+// order, "" for a name without one: the strategy finds them once, for this
+// and for its answer.
+bool shows_repeated_calls_on_paths(const std::vector<std::string_view>& scope_paths,
+                                   const std::vector<std::string_view>& initializer_names);
+
+// Does one of the path's atoms ("relu_1" in "layer1.0.relu_1") have a
+// `_<digits>` suffix? Only the '.'-prefixes ending in such an atom can be
+// read as repeated calls.
+bool has_repeated_call_atom(std::string_view path);
 
 // The module path a scoped node name shows (its steps joined) into `path`;
 // false for a name without a scope.

@@ -2,6 +2,7 @@
 
 #include "file_modules.hpp"
 #include "module_snap.hpp"
+#include "path_placement.hpp"
 #include "scope_name.hpp"
 
 namespace mx_scope {
@@ -14,29 +15,18 @@ ModulePaths module_paths(const mx_strategy::Modules& modules) {
   return paths;
 }
 
-// The graph's node and initializer names (views the graph keeps valid).
-struct FileNames {
-  std::vector<std::string_view> nodes, initializers;
-  explicit FileNames(const mx_strategy::Graph& graph) {
-    nodes.reserve(graph.node_count());
-    for (size_t n = 0; n < graph.node_count(); ++n) nodes.push_back(graph.name(n));
-    initializers.reserve(graph.initializer_count());
-    for (size_t i = 0; i < graph.initializer_count(); ++i)
-      initializers.push_back(graph.initializer_name(i));
-  }
-};
+std::vector<std::string_view> node_names(const mx_strategy::Graph& graph) {
+  std::vector<std::string_view> names;
+  names.reserve(graph.node_count());
+  for (size_t n = 0; n < graph.node_count(); ++n) names.push_back(graph.name(n));
+  return names;
+}
 
-// Without a supplied tree and without repeated calls, snapping is the
-// identity (file_modules.hpp): a scoped name's module is its scope path.
-mx_strategy::Answer assign_scope_paths(const FileNames& names, const ScopePaths& paths) {
-  mx_strategy::Answer answer;
-  answer.assignments.reserve(names.nodes.size());
-  for (size_t i = 0; i < names.nodes.size(); ++i) {
-    if (!paths.of_node[i].empty()) answer.place(i, paths.of_node[i], "scope");
-    // "/Mul": computed by the root module's own forward (BERT's mask).
-    else if (is_root_scope_name(names.nodes[i])) answer.place(i, "", "scope");
-  }
-  return answer;
+std::vector<std::string_view> initializer_names(const mx_strategy::Graph& graph) {
+  std::vector<std::string_view> names;
+  names.reserve(graph.initializer_count());
+  for (size_t i = 0; i < graph.initializer_count(); ++i) names.push_back(graph.initializer_name(i));
+  return names;
 }
 
 // Places nodes by their names; the buffers are reused from node to node.
@@ -84,10 +74,11 @@ mx_strategy::Answer assign_from_scopes(const mx_strategy::Graph& graph,
                                        const mx_strategy::Modules& modules) {
   ModulePaths known = module_paths(modules);
   if (known.empty()) {  // the modules the file itself shows
-    const FileNames names(graph);
-    const ScopePaths paths(names.nodes);
-    if (!shows_repeated_calls(paths, names.initializers)) return assign_scope_paths(names, paths);
-    known = modules_shown_by_file(names.nodes, names.initializers);
+    // Without repeated calls, snapping is the identity (file_modules.hpp).
+    PathPlacement placed = place_at_scope_paths(graph);
+    const std::vector<std::string_view> initializers = initializer_names(graph);
+    if (!shows_repeated_calls_on_paths(placed.paths, initializers)) return std::move(placed.answer);
+    known = modules_shown_by_file(node_names(graph), initializers);
   }
   const ModuleSnap snap(std::move(known));
   Namer namer(snap);

@@ -5,6 +5,8 @@
 
 #include "file_modules.hpp"
 #include "module_snap.hpp"
+#include "path_placement.hpp"
+#include "scope_name.hpp"
 #include "scope_strategy.hpp"
 
 using nlohmann::json;
@@ -153,23 +155,53 @@ TEST_CASE("without a tree, '_N' scopes that are no repeated call keep their path
   CHECK(mx_scope::shows_repeated_calls({"/relu_1/Relu", "/relu/inner/Relu"}, {}));
 }
 
-// The paths found once per graph: a name whose scopes repeat the previous
-// name's shares its path, and every path is what scope_path_of finds for
-// that name alone (including names without a scope between them).
-TEST_CASE("scope paths: shared with the previous name only when its scopes are the same") {
-  const std::vector<std::string_view> names = {
+// The identity placement, read once per name: every node where its own
+// scope path (scope_path_of) or the "/Mul" rule puts it, a name whose
+// scopes repeat an earlier name's sharing its path (also across scope-less
+// names), and each path listed once per run of nodes placed at it.
+TEST_CASE("place_at_scope_paths: each node at its own scope path, read name by name") {
+  const std::vector<std::string> names = {
       "/encoder/layer.0/dense/MatMul", "/encoder/layer.0/dense/Add", "Constant_3", "/Mul",
       "/encoder/layer.0/act/Relu",     "/encoder/layer.0/act/X/",    "a/b/C",      "a/b/D",
-      "/bad..scope/Op",                "/bad..scope/Op2",             "/",          "/top/Op"};
-  const mx_scope::ScopePaths paths(names);
-  REQUIRE(paths.of_node.size() == names.size());
+      "/bad..scope/Op",                "/bad..scope/Op2",             "/",          "/top/Op",
+      "Add_4",                         "/top/Op2",                    "/top/ Op",   "/ln_1/ln_1.0/Y"};
+  json nodes = json::array();
+  for (size_t i = 0; i < names.size(); ++i) nodes.push_back({{"index", i}, {"name", names[i]}});
+  const json graph_json = {{"nodes", nodes}};
+  const mx_strategy::JsonGraph graph(graph_json);
+  const mx_scope::PathPlacement placed = mx_scope::place_at_scope_paths(graph);
+
+  std::vector<std::pair<size_t, std::string>> expected;
   std::vector<std::string_view> steps;
   std::string alone;
   for (size_t i = 0; i < names.size(); ++i) {
-    CAPTURE(names[i]);
-    const bool scoped = mx_scope::scope_path_of(names[i], steps, alone);
-    CHECK(paths.of_node[i] == (scoped ? std::string_view(alone) : std::string_view()));
+    if (mx_scope::scope_path_of(names[i], steps, alone)) expected.emplace_back(i, alone);
+    else if (mx_scope::is_root_scope_name(names[i])) expected.emplace_back(i, "");
   }
-  CHECK(paths.of_node[1].data() == paths.of_node[0].data());  // one copy for the shared scopes
-  CHECK(paths.of_node[5] == "encoder.layer.0.act.X");
+  std::vector<std::pair<size_t, std::string>> got;
+  for (const auto& a : placed.answer.assignments) {
+    got.emplace_back(a.node, std::string(a.module));
+    CHECK(std::string_view(a.evidence) == "scope");
+  }
+  CHECK(got == expected);
+  const auto& a = placed.answer.assignments;
+  REQUIRE(a.size() == 9);
+  CHECK(a[1].module.data() == a[0].module.data());  // one copy for the shared scopes
+  CHECK(a[5].module == "top");
+  CHECK(a[7].module == "top");  // "/top/ Op": the op's own name is no scope
+  CHECK(placed.paths == std::vector<std::string_view>{"encoder.layer.0.dense", "encoder.layer.0.act",
+                                                      "encoder.layer.0.act.X", "top", "ln_1.0"});
+  CHECK(placed.paths[0].data() == a[0].module.data());  // views into the answer
+}
+
+TEST_CASE("has_repeated_call_atom: an atom ending in _<digits>, anywhere in the path") {
+  CHECK(mx_scope::has_repeated_call_atom("relu_1"));
+  CHECK(mx_scope::has_repeated_call_atom("layer1.0.relu_12.inner"));
+  CHECK(mx_scope::has_repeated_call_atom("a.b_2"));
+  CHECK_FALSE(mx_scope::has_repeated_call_atom(""));
+  CHECK_FALSE(mx_scope::has_repeated_call_atom("encoder.layer.0.dense"));
+  CHECK_FALSE(mx_scope::has_repeated_call_atom("a._1.b"));      // "_1": nothing before the '_'
+  CHECK_FALSE(mx_scope::has_repeated_call_atom("relu_.x"));     // no digits after it
+  CHECK_FALSE(mx_scope::has_repeated_call_atom("relu_1a.x_y"));  // not only digits
+  CHECK(mx_scope::has_repeated_call_atom("x_1_2"));             // the last '_' counts
 }
