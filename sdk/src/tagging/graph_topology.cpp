@@ -50,11 +50,11 @@ void add_nodes(const onnx::GraphProto& g, GraphView& view) {
   uint32_t inputs = 0, outputs = 0;
   bool unchanged = true;  // (only the value names' flag is kept)
   for (const auto& n : g.node()) {
-    GraphNode node{view_of(n.name(), view, unchanged), view_of(n.op_type(), view, unchanged), inputs,
+    GraphNode node{as_view_text(n.name()), view_of(n.op_type(), view, unchanged), inputs,
                    static_cast<uint32_t>(n.input_size()), outputs, static_cast<uint32_t>(n.output_size())};
     inputs += node.input_count;
     outputs += node.output_count;
-    view.nodes.push_back(node);
+    view.nodes.push_back(std::move(node));
   }
 }
 

@@ -55,11 +55,11 @@ hierarchy::Document build_document(const onnx::GraphProto& proto, GraphView&& gr
     if (i + kAhead < assignments.size()) tree.prefetch(assignments[i + kAhead].module);
     Assignment& a = assignments[i];
     hierarchy::NodeRecord& r = doc.nodes.emplace_back();
-    // The node's name as valid UTF-8 (model::set_hierarchy's rule), read
-    // from the proto: the view's reads as after a trip through JSON text,
-    // which differs for names that are not ASCII.
-    const std::string& name = proto.node(static_cast<int>(i)).name();
-    r.name = is_ascii(name) ? name : to_valid_utf8(name);
+    // The view's name reads as after a trip through JSON text; a record's
+    // is the node's name as valid UTF-8 (model::set_hierarchy's rule). The
+    // two differ only for names that are not ASCII.
+    r.name = std::move(graph.nodes[i].name);
+    if (!is_ascii(r.name)) r.name = to_valid_utf8(proto.node(static_cast<int>(i)).name());
     if (!previous || previous->module != a.module) row = tree.add_path(a.module);
     r.tag_from_module = true;
     r.module_at = row;  // the row until the modules' positions are known
