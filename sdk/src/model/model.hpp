@@ -39,10 +39,10 @@ struct mx_model {
   // then read (tagging, saving) and released. At 200,000 nodes the parse
   // allocates a million small objects; in an arena they are laid out in
   // parse order (later walks read neighbours) and freed at once on
-  // release instead of one by one. Measured in benchmarks/tagging_scale.cpp
-  // (the "arena" round of its header). The only pass that rewrites the
-  // proto (functions) works on a model of its own and swaps it in, so the
-  // arena holds no garbage from replaced fields.
+  // release instead of one by one (benchmarks/tagging_scale.cpp, its
+  // eighth round: release 0.15 -> 0.04 s at 200,000 nodes). The only pass
+  // that rewrites the proto (functions) works on a model of its own and
+  // swaps it in, so the arena holds no garbage from replaced fields.
   std::unique_ptr<google::protobuf::Arena> arena_;
   onnx::ModelProto* proto_;
 };

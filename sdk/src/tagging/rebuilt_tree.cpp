@@ -175,12 +175,6 @@ size_t ModuleTree::add_path_row(std::string_view path) {
   }
 }
 
-const std::string& ModuleTree::add_path_tag(const std::string& path, size_t* row) {
-  const size_t at = add_path_row(path);
-  if (row) *row = at;
-  return row_tag(at);
-}
-
 const std::string& ModuleTree::class_of(const std::string& path) const {
   if (const size_t i = row_of(path); i != kNone && is_supplied(i)) return given_[i].class_name;
   return guessed_class(path);

@@ -43,10 +43,6 @@ class ModuleTree {
   // Adds `path` and all its ancestors; answers the path's row (take_modules
   // maps rows to output positions).
   size_t add_path(const std::string& path);
-  // The same, answering tag_of(path) (one lookup for both: tagging adds
-  // every node's module and reads its tag); `row`, when given, is set to
-  // the path's row (take_modules maps rows to output positions).
-  const std::string& add_path_tag(const std::string& path, size_t* row = nullptr);
 
   // Class path, e.g. "/BertModel/BertEncoder/BertLayer.0" (docs/tagging.md).
   // Memoised: a tag depends only on the classes and supplied tags, never on
