@@ -135,10 +135,7 @@ std::optional<std::string_view> stated_parent(const Module& m) {
 std::string parent_of(const Module& m) { return std::string(parent_view(m)); }
 
 std::string_view parent_view(const Module& m) {
-  // One rule for what a module states (stated_parent); a module that
-  // states none (the root, or "parent": null) still walks to its prefix.
-  if (const auto stated = stated_parent(m)) return *stated;
-  return mx::common::parent_view(m.path);
+  return m.parent ? std::string_view(*m.parent) : mx::common::parent_view(m.path);
 }
 
 }  // namespace modelexport::hierarchy
