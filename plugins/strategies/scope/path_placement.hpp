@@ -20,7 +20,7 @@ namespace mx_scope {
 struct PathPlacement {
   mx_strategy::Answer answer;  // scoped nodes at their paths, "/Mul" at the root
   // The paths placed, in node order, a path repeated by the next node
-  // listed once: views into `answer` (what shows_repeated_calls reads).
+  // listed once: views into `answer` (what shows_repeated_calls_on_paths reads).
   std::vector<std::string_view> paths;
 };
 

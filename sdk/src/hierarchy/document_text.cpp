@@ -139,22 +139,9 @@ void module(Writer& w, const Module& m) {
   w.close('}', false);
 }
 
-// The text of a module's strings lies scattered over the heap: at 150,000
-// modules writing them was mostly waiting for it. A later module's is
-// asked for ahead (a hint, no effect on the text).
-void prefetch_strings(const Module& m) {
-  __builtin_prefetch(m.path.data());
-  __builtin_prefetch(m.tag.data());
-  if (!m.children.empty()) __builtin_prefetch(m.children.front().data());
-}
-
 void modules(Writer& w, const std::vector<Module>& list) {
-  constexpr size_t kAhead = 4;
   w.open('[');
-  for (size_t i = 0; i < list.size(); ++i) {
-    if (i + kAhead < list.size()) prefetch_strings(list[i + kAhead]);
-    w.element(), module(w, list[i]);
-  }
+  for (const auto& m : list) w.element(), module(w, m);
   w.close(']', list.empty());
 }
 

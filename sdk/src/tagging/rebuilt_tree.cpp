@@ -156,9 +156,9 @@ size_t ModuleTree::add_path_row(std::string_view path) {
   std::string_view p = path;
   size_t first = kNone, child = kNone;
   for (;;) {
+    // Not fresh: its ancestors are there already.
     const auto [id, fresh] = index_.intern(p);
     const size_t at = id;
-    const bool found = !fresh;  // then its ancestors are there already
     if (fresh) {
       // Built in place: a module moved into its row cost as much as the row.
       Row& r = rows_.emplace_back();
@@ -169,7 +169,7 @@ size_t ModuleTree::add_path_row(std::string_view path) {
     }
     if (child != kNone) rows_[child].parent_row = at;
     if (first == kNone) first = at;
-    if (found || p.empty()) return first;
+    if (!fresh || p.empty()) return first;
     child = at;
     p = parent_view(p);
   }
