@@ -8,7 +8,8 @@ CLI::App* add_command(CLI::App& parent, const char* name, const char* summary,
                       const std::string& details, const std::string& example) {
   CLI::App* app = parent.add_subcommand(name, summary);
   app->allow_extras();
-  app->group("Commands");
+  app->group("commands");
+  app->get_help_ptr()->group("options");  // made before the inherited defaults apply
   app->footer((details.empty() ? "" : details + "\n\n") + "example:\n  " + example);
   return app;
 }

@@ -67,10 +67,16 @@ int main(int argc, char** argv) {
                "modelexport");
   // Set before the commands are added: they share the parent's formatter.
   auto formatter = std::make_shared<CLI::Formatter>();
+  // Lower case, as the help read before CLI11 ("usage: modelexport ...").
+  formatter->label("Usage", "usage");
+  formatter->label("OPTIONS", "options");
+  formatter->label("Positionals", "arguments");
   formatter->label("SUBCOMMAND", "COMMAND");
   formatter->column_width(34);
   app.formatter(formatter);
-  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  // Inherited by the commands, which are added below.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)->group("options");
+  app.set_help_flag("-h,--help", "print this help and exit");
   app.require_subcommand(1);
   app.footer(kFooter);
   app.add_flag("--version", "print the version and exit");
