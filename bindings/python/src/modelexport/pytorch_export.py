@@ -54,7 +54,7 @@ def export(model: Any, args: Any = (), f: Optional[PathLike] = None, *,
         raise TypeError(f"export() got unexpected keyword arguments: {', '.join(sorted(unknown))}")
     torch_export = _torch_export()
     if isinstance(model, torch_export.ExportedProgram):
-        if (args is not None and args != ()) or kwargs or dynamic_shapes is not None:
+        if _as_tuple(args) or kwargs or dynamic_shapes is not None:
             raise TypeError("export() of an ExportedProgram takes no args, kwargs or "
                             "dynamic_shapes: the program has them already")
         program = model
