@@ -341,7 +341,7 @@ Document parse_document(const nlohmann::json& json, const std::string& where) {
 }
 
 Document parse_document_text(std::string_view text, const std::string& where) {
-  check_json_depth(text, where);
+  check_json_limits(text, where);
   // Straight into the Document when the text is well-formed; through the
   // JSON tree otherwise, for its messages (document_reader.hpp).
   if (std::optional<Document> doc = read_document_fast(text)) {
