@@ -13,6 +13,12 @@ using namespace hostile;
 
 namespace {
 
+bool contains_text(const std::string& text, const std::string& part) {
+  if (text.find(part) != std::string::npos) return true;
+  MESSAGE("not found: " << part << "\n  in: " << text.substr(0, 400));
+  return false;
+}
+
 // The document of tiny_net tagged by scope, its root module's class made
 // `size` bytes long.
 std::string document_with_class_of(mx_model* m, size_t size) {
@@ -51,5 +57,35 @@ TEST_CASE("a hierarchy document with a 2 MiB class string is refused, naming the
   CHECK_MESSAGE(said.find("strings are limited to 1048576 bytes") != std::string::npos, said.substr(0, 400));
   mx_status_release(st);
   mx_free(report);
+  mx_model_release(m);
+}
+
+TEST_CASE("hierarchy numbers: past int64, negative counts and fractions are refused by name") {
+  Scratch s("sidecar_numbers");
+  write(s.models() / "m.onnx", modelexport::testing::tiny_net().SerializeAsString());
+  REQUIRE(pipeline(s.models() / "m.onnx", s.out() / "o.onnx").code == MX_OK);
+  mx_model* m = nullptr;
+  REQUIRE(mx_model_load_file((s.out() / "o.onnx").c_str(), &m) == nullptr);
+  char* text = nullptr;
+  size_t n = 0;
+  REQUIRE(mx_model_hierarchy_json(m, &text, &n) == nullptr);
+  const nlohmann::json doc = nlohmann::json::parse(std::string(text, n));
+  mx_free(text);
+  REQUIRE(!doc.at("nodes").empty());
+
+  auto refusal = [&](const std::string& edited) {
+    const Result r = take(mx_model_set_hierarchy_json(m, edited.c_str(), 0), "set");
+    CHECK(r.code != MX_OK);
+    return r.message;
+  };
+  nlohmann::json d = doc;
+  d["modules"][0]["parameters"] = 18446744073709551615ull;
+  CHECK(contains_text(refusal(d.dump()), "modules[0].parameters: must be an integer below 2^63, got 18446744073709551615"));
+  d = doc;
+  d["modules"][0]["own_parameters"] = -5;
+  CHECK(contains_text(refusal(d.dump()), "modules[0].own_parameters: must be a count (>= 0), got -5"));
+  d = doc;
+  d["nodes"][0]["index"] = 0.0;
+  CHECK(contains_text(refusal(d.dump()), "nodes[0].index: must be an integer, got 0.0"));
   mx_model_release(m);
 }
