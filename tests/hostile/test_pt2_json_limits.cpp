@@ -129,5 +129,15 @@ TEST_CASE("an --input spec over 1 MiB is refused, naming the limit") {
                                            options.c_str(), &m), "export");
   CHECK(m == nullptr);
   CHECK(r.code == MX_ERR_PARSE);
+  CHECK_MESSAGE(contains(r.message, "export options: a JSON string of "), r.message.substr(0, 400));
   CHECK_MESSAGE(contains(r.message, "strings are limited to 1048576 bytes"), r.message.substr(0, 400));
+}
+
+TEST_CASE("export and tag options nested 100,000 deep are refused") {
+  const std::string deep = "{\"inputs\":" + nested(100000) + "}";
+  mx_model* m = nullptr;
+  const Result r = take(mx_registry_export(registry(), "torch_export", pt2_fixture("tiny_mlp").c_str(),
+                                           deep.c_str(), &m), "export");
+  CHECK(m == nullptr);
+  CHECK_MESSAGE(contains(r.message, "export options: JSON nested deeper than 512 levels"), r.message.substr(0, 400));
 }
