@@ -58,7 +58,7 @@ def test_model_from_a_raw_integer_is_refused() -> None:
 def test_nul_in_a_path_is_refused(model: mx.Model, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="NUL"):
         model.save_file(str(tmp_path / "nul.onnx") + "\0.evil")
-    assert list(tmp_path.iterdir()) == []
+    assert not (tmp_path / "nul.onnx").exists()
     with pytest.raises(ValueError, match="NUL"):
         mx.Model.load_file("a\0b.onnx")
 

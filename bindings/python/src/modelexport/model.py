@@ -202,11 +202,10 @@ class Model:
 
     def node(self, index: int) -> Json:
         """One node of the graph view by index."""
-        count = self.node_count
         if index < 0:
-            index += count
-        if not 0 <= index < count:  # also what the C size_t could not hold
-            raise IndexError(f"node index {index} out of range (the graph has {count} nodes)")
+            index += self.node_count
+        if index < 0 or index >= 1 << 64:  # ctypes would wrap what size_t cannot hold
+            raise IndexError(f"node index {index} out of range (the graph has {self.node_count} nodes)")
         return _loads(self._lib.call_buffer(self._lib.mx_model_node_json, self.handle, index))
 
     def check(self) -> None:
