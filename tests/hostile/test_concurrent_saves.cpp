@@ -1,7 +1,10 @@
 // Concurrent `export --external-data` runs to one destination: whatever
 // order their commits take, the files left (model, data file, sidecar) must
 // all come from one run. Two models, exported alone first for reference;
-// then rounds of runs started together, alternating the models.
+// then rounds of runs started together, alternating the models. End to
+// end, through the CLI; the commits of such small outputs seldom overlap
+// (without the directory lock this test did not catch a mix in 36 rounds),
+// so test_commit_as_unit.cpp, which makes them overlap, is the sharp one.
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
