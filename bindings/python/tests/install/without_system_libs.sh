@@ -28,5 +28,5 @@ for lib in "${hidden[@]}"; do
   mount --bind /dev/null "$lib"
 done
 echo "hidden: ${#hidden[@]} system libraries ($(printf '%s\n' "${hidden[@]##*/}" |
-  sed -E 's/\.so.*//' | sort -u | tr '\n' ' ')): empty files in this mount namespace"
+  sed -E 's/\.so.*//' | sort -u | paste -sd' ')): empty files in this mount namespace"
 exec "$@"
