@@ -77,6 +77,18 @@ void require_lowerings(const Program& p) {
     for (size_t k = 0; k < where.size(); ++k) msg += (k ? "; " : "") + where[k];
     msg += ")";
   }
+  // An op from outside PyTorch's own namespaces is a library's custom op
+  // (torch.library, transformers' kernels): say what the user can do.
+  std::string custom;
+  for (const auto& [target, where] : missing) {
+    const std::string ns = target.substr(0, target.find('.'));
+    if (ns != "aten" && ns != "prims" && ns != "higher_order" && ns != "_operator" && ns != "torch" && ns != "math")
+      custom += (custom.empty() ? "" : ", ") + target;
+  }
+  if (!custom.empty())
+    msg += "\n" + custom + " " + (custom.find(',') == std::string::npos ? "is a custom op" : "are custom ops") +
+           " of another library: export the program after ep.run_decompositions() if the library registered a "
+           "decomposition, or replace the op in the model before torch.export";
   throw Error(MX_ERR_UNSUPPORTED, msg);
 }
 

@@ -229,6 +229,13 @@ std::string LowerCtx::operand(const std::string& name, int32_t dtype) {
     if (s.contains("as_int")) return cscalar(static_cast<double>(as_int64(s.at("as_int"))), dtype);
     return cast(symint_onnx(s), onnx::TensorProto::INT64, dtype);
   }
+  if (a.contains("as_sym_float")) {  // a SymFloat: a 0-d double (lower/sym_int.cpp)
+    const json& s = a.at("as_sym_float");
+    if (s.contains("as_float")) return cscalar(json_float(s.at("as_float")), dtype);
+    auto it = values.find(s.at("as_name").get<std::string>());
+    if (it == values.end()) unsupported("argument '" + name + "' reads a SymFloat nothing defines");
+    return cast(it->second.onnx, it->second.dtype, dtype);
+  }
   unsupported("argument '" + name + "' must be a number or a tensor, got " + a.dump());
 }
 

@@ -73,4 +73,21 @@ std::string emit_adaptive_pool(OnnxEmitter& e, const std::string& x, const std::
 std::string emit_reduce(OnnxEmitter& e, const std::string& op, const std::string& x,
                         const std::vector<int64_t>& axes, bool keepdims);
 
+// ---- recurrent.cpp
+enum class RecurrentCell { rnn_tanh, rnn_relu, gru, lstm };
+RecurrentCell recurrent_cell(const std::string& aten_op);  // "lstm", "gru", "rnn_tanh", "rnn_relu"
+struct RecurrentLayer {
+  RecurrentCell cell = RecurrentCell::lstm;
+  std::string input;                // [seq, batch, in], or [batch, seq, in] with batch_first
+  std::vector<std::string> states;  // initial h (and c for LSTM): [layers * dirs, batch, H]
+  std::vector<std::string> params;  // per layer, per direction: w_ih, w_hh[, b_ih, b_hh]
+  bool has_biases = true, bidirectional = false, batch_first = false;
+  int64_t layers = 1, hidden = 0;
+};
+struct RecurrentResult {
+  std::string output;               // [seq, batch, dirs * H] (batch-major with batch_first)
+  std::vector<std::string> states;  // final h (and c): [layers * dirs, batch, H]
+};
+RecurrentResult emit_recurrent(OnnxEmitter& e, const RecurrentLayer& layer);
+
 }  // namespace mx::aten_onnx

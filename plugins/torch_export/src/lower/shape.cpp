@@ -39,11 +39,13 @@ void lower_transpose(LowerCtx& cx) {
   if (cx.target.rfind("aten.t.", 0) == 0) {
     if (r == 2) std::swap(perm[0], perm[1]);
   } else {
-    std::swap(perm[norm_dim(cx.int_arg("dim0"), r)], perm[norm_dim(cx.int_arg("dim1"), r)]);
+    const bool swap = cx.target.rfind("aten.swap", 0) == 0;  // swapaxes(axis0, axis1) / swapdims(dim0, dim1)
+    const bool axes = swap && cx.arg("axis0");
+    std::swap(perm[norm_dim(cx.int_arg(axes ? "axis0" : "dim0"), r)], perm[norm_dim(cx.int_arg(axes ? "axis1" : "dim1"), r)]);
   }
   cx.out(0, cx.transpose(cx.tensor("self"), perm));
 }
-MXTE_LOWER(lower_transpose, "aten.transpose", "aten.t");
+MXTE_LOWER(lower_transpose, "aten.transpose", "aten.t", "aten.swapaxes", "aten.swapdims");
 
 void lower_unsqueeze(LowerCtx& cx) {
   cx.out(0, cx.unsqueeze(cx.tensor("self"), {norm_dim(cx.int_arg("dim"), cx.rank_of("self") + 1)}));
@@ -131,10 +133,24 @@ std::vector<std::string> tensor_list(LowerCtx& cx, const char* name, int32_t dt)
   return out;
 }
 
+// A legacy empty tensor: 1-D of static size 0. ATen's cat skips them when
+// the other inputs have another rank (transformers' DynamicCache starts
+// every layer's cache as torch.tensor([]) and concatenates onto it).
+bool legacy_empty(const Value& v) { return v.shape.size() == 1 && v.shape[0].is_static && v.shape[0].value == 0; }
+
 void lower_cat(LowerCtx& cx) {
   const int32_t dt = cx.out_dtype();
-  const int64_t dim = norm_dim(cx.int_arg("dim", 0), cx.out_rank());
-  cx.out(0, cx.emit1("Concat", tensor_list(cx, "tensors", dt), {attr("axis", dim)}));
+  const int64_t rank = cx.out_rank();
+  const int64_t dim = norm_dim(cx.int_arg("dim", 0), rank);
+  std::vector<std::string> parts;
+  for (const auto& t : cx.arg("tensors")->at("as_tensors")) {
+    auto it = cx.values.find(t.at("name").get<std::string>());
+    if (it == cx.values.end()) cx.unsupported("'tensors' reads a value nothing defines");
+    if (rank != 1 && legacy_empty(it->second)) continue;
+    parts.push_back(cx.cast(it->second.onnx, it->second.dtype, dt));
+  }
+  if (parts.empty()) cx.unsupported("cat of legacy empty tensors only");
+  cx.out(0, parts.size() == 1 ? cx.emit1("Identity", {parts[0]}) : cx.emit1("Concat", parts, {attr("axis", dim)}));
 }
 MXTE_LOWER(lower_cat, "aten.cat", "aten.concat");
 
@@ -232,26 +248,50 @@ void lower_pad(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_pad, "aten.constant_pad_nd", "aten.pad");
 
-// roll(self, shifts, dims): per dim, the last `shift` elements moved first.
+// roll(self, shifts, dims): per dim, the last `shift` elements moved first;
+// on a dynamic dim the shift is taken modulo the size in the graph.
 void lower_roll(LowerCtx& cx) {
   const auto shifts = cx.ints("shifts");
   auto dims = cx.ints("dims", std::vector<int64_t>{});
   const int64_t r = cx.rank_of("self");
-  std::string x = cx.tensor("self");
+  const std::string in = cx.tensor("self");
+  std::string x = in;
   if (dims.empty()) cx.unsupported("roll without dims (over the flattened tensor)");
+  if (dims.size() != shifts.size()) cx.unsupported("roll with " + std::to_string(shifts.size()) + " shifts for " +
+                                                   std::to_string(dims.size()) + " dims");
   for (size_t k = 0; k < dims.size(); ++k) {
     const int64_t d = norm_dim(dims[k], r);
     const auto& dim = cx.value_of("self").shape.at(d);
-    if (!dim.is_static) cx.unsupported("roll along a dynamic dim");
-    const int64_t n = dim.value, s = ((shifts[k] % n) + n) % n;
-    if (s == 0) continue;
-    std::string tail = cx.emit1("Slice", {x, cx.ci64({n - s}), cx.ci64({n}), cx.ci64({d})});
-    std::string head = cx.emit1("Slice", {x, cx.ci64({0}), cx.ci64({n - s}), cx.ci64({d})});
+    std::string cut;  // where the tail starts: n - (shift mod n)
+    if (dim.is_static) {
+      const int64_t n = dim.value, s = n ? ((shifts[k] % n) + n) % n : 0;
+      if (s == 0) continue;
+      cut = cx.ci64({n - s});
+    } else {
+      const std::string n = cx.unsqueeze(cx.dim_size(x, d), {0});
+      const std::string s = cx.emit1("Mod", {cx.ci64({shifts[k]}), n}, {attr("fmod", int64_t{0})});
+      cut = cx.emit1("Sub", {n, s});
+    }
+    std::string tail = cx.emit1("Slice", {x, cut, cx.ci64({INT64_MAX}), cx.ci64({d})});
+    std::string head = cx.emit1("Slice", {x, cx.ci64({0}), cut, cx.ci64({d})});
     x = cx.emit1("Concat", {tail, head}, {attr("axis", d)});
   }
-  cx.out(0, x == cx.tensor("self") ? cx.emit1("Identity", {x}) : x);
+  cx.out(0, x == in ? cx.emit1("Identity", {x}) : x);
 }
 MXTE_LOWER(lower_roll, "aten.roll");
+
+// flip(self, dims): a Slice with step -1 along each dim.
+void lower_flip(LowerCtx& cx) {
+  const int64_t r = cx.rank_of("self");
+  auto dims = cx.ints("dims");
+  if (r == 0 || dims.empty()) return cx.out(0, cx.emit1("Identity", {cx.tensor("self")}));
+  for (auto& d : dims) d = norm_dim(d, r);
+  const size_t n = dims.size();
+  cx.out(0, cx.emit1("Slice", {cx.tensor("self"), cx.ci64(std::vector<int64_t>(n, -1)),
+                               cx.ci64(std::vector<int64_t>(n, INT64_MIN)), cx.ci64(dims),
+                               cx.ci64(std::vector<int64_t>(n, -1))}));
+}
+MXTE_LOWER(lower_flip, "aten.flip");
 
 // slice_scatter(self, src, dim=0, start=None, end=None, step=1), step 1:
 // self[:start] ++ src ++ self[end:] along dim.
