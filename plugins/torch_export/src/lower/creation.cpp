@@ -35,7 +35,7 @@ void lower_full(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_full, "aten.full", "aten.ones", "aten.zeros", "aten.full_like", "aten.ones_like",
            "aten.zeros_like", "aten.new_ones", "aten.new_zeros", "aten.new_full", "aten.empty", "aten.empty_like",
-           "aten.new_empty");
+           "aten.new_empty", "aten.empty_permuted", "aten.empty_strided");
 
 void lower_scalar_tensor(LowerCtx& cx) { cx.out(0, cx.operand("s", cx.out_dtype())); }
 MXTE_LOWER(lower_scalar_tensor, "aten.scalar_tensor");
