@@ -33,7 +33,7 @@ LowerFn find_lowering(const std::string& target) {
   auto it = r.find(target);
   if (it != r.end()) return it->second;
   auto dot = target.rfind('.');
-  if (dot != std::string::npos && target.rfind("aten.", 0) == 0) {
+  if (dot != std::string::npos && (target.rfind("aten.", 0) == 0 || target.rfind("complex.aten.", 0) == 0)) {
     it = r.find(target.substr(0, dot));
     if (it != r.end()) return it->second;
   }

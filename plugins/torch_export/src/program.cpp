@@ -93,6 +93,8 @@ int32_t onnx_dtype_of_torch(int64_t t) {
     case 7: return onnx::TensorProto::FLOAT;
     case 8: return onnx::TensorProto::DOUBLE;
     case 12: return onnx::TensorProto::BOOL;
+    case 10: return onnx::TensorProto::COMPLEX64;   // lowered as float [..., 2] (lower/fft.cpp)
+    case 11: return onnx::TensorProto::COMPLEX128;  // double [..., 2]
     case 13: return onnx::TensorProto::BFLOAT16;
     default: return 0;
   }

@@ -64,3 +64,39 @@ MXTE_LOWER(lower_argsort, "aten.argsort");
 
 }  // namespace
 }  // namespace mxte
+
+namespace mxte {
+namespace {
+
+// searchsorted(sorted_sequence, self, out_int32=False, right=False, side=None)
+// and bucketize(self, boundaries, out_int32=False, right=False): for each
+// value, how many sequence entries lie before it - a broadcast comparison
+// summed over the sequence (O(values x sequence), no ONNX search op).
+void lower_searchsorted(LowerCtx& cx) {
+  const bool bucketize = cx.target.rfind("aten.bucketize", 0) == 0;
+  const char* seq_name = bucketize ? "boundaries" : "sorted_sequence";
+  const Value& seq = cx.value_of(seq_name);
+  const Value& val = cx.value_of("self");
+  bool right = cx.bool_arg("right", false);
+  if (cx.has("side")) right = cx.string_arg("side", "left") == "right";
+  if (cx.has("sorter")) cx.unsupported("searchsorted with a sorter");
+  const int32_t work = mx::aten_onnx::is_floating(seq.dtype) || mx::aten_onnx::is_floating(val.dtype)
+                           ? onnx::TensorProto::DOUBLE : onnx::TensorProto::INT64;
+  std::string s = cx.cast(seq.onnx, seq.dtype, work), v = cx.cast(val.onnx, val.dtype, work);
+  const int64_t vr = static_cast<int64_t>(val.shape.size());
+  if (seq.shape.size() == 1) {
+    v = cx.unsqueeze(v, {vr});                  // [..., N, 1] against [M]
+  } else {
+    if (static_cast<int64_t>(seq.shape.size()) != vr) cx.unsupported("searchsorted with sequence and values of other ranks");
+    s = cx.unsqueeze(s, {vr - 1});              // [..., 1, M]
+    v = cx.unsqueeze(v, {vr});                  // [..., N, 1]
+  }
+  const std::string before = cx.emit1(right ? "LessOrEqual" : "Less", {s, v});
+  const std::string count = cx.emit1("ReduceSum", {cx.cast(before, onnx::TensorProto::BOOL, onnx::TensorProto::INT64),
+                                                   cx.ci64({-1})}, {attr("keepdims", int64_t{0})});
+  cx.out(0, cx.cast(count, onnx::TensorProto::INT64, cx.out_dtype()));
+}
+MXTE_LOWER(lower_searchsorted, "aten.searchsorted", "aten.bucketize");
+
+}  // namespace
+}  // namespace mxte
