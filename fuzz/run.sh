@@ -39,7 +39,9 @@ run_one() {
   local t="$1"
   mkdir -p "$build/corpus/$t" "$build/findings/$t"
   # -rss_limit_mb: a parser that balloons on a small input is a finding too.
-  "$build/fuzz_$t" "$build/corpus/$t" "$here/corpus/$t" \
+  local dict=()
+  [[ -f "$here/dict/$t.dict" ]] && dict=(-dict="$here/dict/$t.dict")
+  "$build/fuzz_$t" "$build/corpus/$t" "$here/corpus/$t" "${dict[@]}" \
     -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=20 -max_len=65536 \
     -artifact_prefix="$build/findings/$t/" -print_final_stats=1 \
     >"$build/logs/$t.log" 2>&1

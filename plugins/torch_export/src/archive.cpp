@@ -51,17 +51,33 @@ Archive::Archive(const std::string& path) : path_(path) {
     }
     base_ = static_cast<const unsigned char*>(m);
   }
-  ::close(fd);
+  fd_ = fd;
   try {
     read_directory();
   } catch (...) {
     if (base_) ::munmap(const_cast<unsigned char*>(base_), size_);
+    ::close(fd_);
     throw;
   }
 }
 
 Archive::~Archive() {
   if (base_) ::munmap(const_cast<unsigned char*>(base_), size_);
+  ::close(fd_);
+}
+
+std::string Archive::read(const std::string& name) const {
+  const std::string_view mapped = entry(name);
+  std::string out(mapped.size(), '\0');
+  size_t done = 0;
+  while (done < out.size()) {
+    const ssize_t n = ::pread(fd_, out.data() + done, out.size() - done,
+                              static_cast<off_t>(offset_of(mapped.data()) + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) fail("entry '" + prefix_ + name + "' could not be read (the file changed while it was read?)");
+    done += static_cast<size_t>(n);
+  }
+  return out;
 }
 
 void Archive::fail(const std::string& what) const {
@@ -79,20 +95,29 @@ void Archive::read_directory() {
       if (e.compressed_size != e.size) fail("entry '" + e.name + "' has different stored and original sizes");
       const uint64_t data = mx::common::zip_data_offset(base_, size_, e);
       if (data > size_ || e.size > size_ - data) fail("entry '" + e.name + "' overruns the file (truncated?)");
-      entries_[e.name] = std::string_view(reinterpret_cast<const char*>(base_ + data), e.size);
+      // Readers disagree on which of two same-named entries counts (torch
+      // takes the first): the program or a weight could differ silently.
+      if (!entries_.emplace(e.name, std::string_view(reinterpret_cast<const char*>(base_ + data), e.size)).second)
+        fail("entry '" + e.name + "' appears twice");
     }
   } catch (const mx::common::ZipError& e) {
     fail(e.what());
   }
+  bool found = entries_.count("archive_format") > 0;
   for (const auto& [name, bytes] : entries_) {
     const auto slash = name.find('/');
     if (slash != std::string::npos && name.compare(slash + 1, std::string::npos, "archive_format") == 0) {
+      if (found) fail("more than one archive_format entry ('" + prefix_ + "archive_format', '" + name + "')");
       prefix_ = name.substr(0, slash + 1);
-      return;
+      found = true;
     }
   }
-  if (entries_.count("archive_format")) return;
-  fail("no archive_format entry (a TorchScript file? use the torchscript frontend)");
+  if (!found) fail("no archive_format entry (a TorchScript file? use the torchscript frontend)");
+  // torch.export.save puts every entry in one folder; torch.export.load
+  // refuses an archive with entries outside it.
+  for (const auto& [name, bytes] : entries_)
+    if (name.compare(0, prefix_.size(), prefix_) != 0)
+      fail("entry '" + name + "' is outside the archive's folder '" + prefix_ + "'");
 }
 
 std::string_view Archive::entry(const std::string& name) const {

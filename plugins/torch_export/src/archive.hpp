@@ -31,6 +31,10 @@ class Archive {
   const std::string& prefix() const { return prefix_; }
   // Bytes of the entry `name` (relative to prefix()), or an error naming it.
   std::string_view entry(const std::string& name) const;
+  // A copy of the entry read with pread(), not through the mapping: the
+  // small JSON entries are parsed from it, so a file truncated by another
+  // process meanwhile is a short read (an error naming it), not SIGBUS.
+  std::string read(const std::string& name) const;
   bool has(const std::string& name) const { return entries_.count(prefix_ + name) > 0; }
   // File offset of `p`, a pointer into an entry's bytes.
   uint64_t offset_of(const char* p) const { return static_cast<uint64_t>(reinterpret_cast<const unsigned char*>(p) - base_); }
@@ -45,6 +49,7 @@ class Archive {
   std::string path_, prefix_;
   const unsigned char* base_ = nullptr;
   uint64_t size_ = 0;
+  int fd_ = -1;  // kept open for read()
   std::map<std::string, std::string_view> entries_;
   void read_directory();
   [[noreturn]] void fail(const std::string& what) const;

@@ -52,12 +52,34 @@ NodePlace place_of(const json& node, std::map<std::string, SeenModule>& seen) {
 }
 
 // Every op of the program without a lowering, each with its node and
-// module, in one error (not only the first).
+// module, in one error (not only the first). Bodies of higher-order ops
+// are walked with a stack of their own, each before the node that holds
+// it: programs nest them as deep as their JSON allows.
 void collect_missing(const json& graph, std::map<std::string, std::vector<std::string>>& missing,
                      std::map<std::string, SeenModule>& seen) {
-  for (const auto& node : graph.at("nodes")) {
-    for (const auto& in : node.at("inputs"))  // bodies of higher-order ops
-      if (in.at("arg").contains("as_graph")) collect_missing(in.at("arg").at("as_graph").at("graph"), missing, seen);
+  struct Frame {
+    const json* nodes;
+    size_t next = 0;
+    bool bodies_walked = false;  // of nodes[next]
+  };
+  std::vector<Frame> stack{{&graph.at("nodes")}};
+  while (!stack.empty()) {
+    Frame& f = stack.back();
+    if (f.next >= f.nodes->size()) {
+      stack.pop_back();
+      continue;
+    }
+    const json& node = (*f.nodes)[f.next];
+    if (!f.bodies_walked) {
+      f.bodies_walked = true;
+      std::vector<const json*> bodies;
+      for (const auto& in : node.at("inputs"))
+        if (in.at("arg").contains("as_graph")) bodies.push_back(&in.at("arg").at("as_graph").at("graph").at("nodes"));
+      for (auto it = bodies.rbegin(); it != bodies.rend(); ++it) stack.push_back({*it});  // first body on top
+      continue;
+    }
+    ++f.next;
+    f.bodies_walked = false;
     const std::string target = target_of(node);
     if (find_lowering(target)) continue;
     auto& where = missing[target];
@@ -284,6 +306,7 @@ ExportResult export_model(const ExportOptions& opt) {
   Archive archive(opt.model_path);
   const Program program = read_program(archive);
   const StoredTensors stored(archive);
+  stored.check_against(program);
   require_lowerings(program);
 
   LowerCtx cx(opt.opset, program);
@@ -315,6 +338,7 @@ std::string module_tree_json(const std::string& model_path, bool drop_builtin_ta
   Archive archive(model_path);
   const Program program = read_program(archive);
   const StoredTensors stored(archive);
+  stored.check_against(program);
   std::map<std::string, SeenModule> seen;
   for (const auto& node : program.graph().at("nodes")) place_of(node, seen);
   const auto tree = mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), drop_builtin_tags);

@@ -1,11 +1,12 @@
 #include "input_specs.hpp"
 
 #include <map>
-#include <regex>
 
 #include "modelexport/modelexport.h"
 #include "mx/aten_onnx/attributes.hpp"
 #include "mx/aten_onnx/error.hpp"
+#include "mx/common/json_limits.hpp"
+#include "symbol_names.hpp"
 
 namespace mxte {
 using mx::aten_onnx::Error;
@@ -21,27 +22,66 @@ struct Spec {
 };
 
 [[noreturn]] void bad_spec(const std::string& text, const std::string& why) {
-  throw Error(MX_ERR_INVALID_ARGUMENT, "input spec '" + text + "': " + why +
+  throw Error(MX_ERR_INVALID_ARGUMENT, "input spec '" + mx::common::excerpt(text, 200) + "': " + why +
                                            " (expected name:dtype[dim,...], e.g. input_ids:int64[batch=2,seq=16])");
 }
 
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+std::string_view trim_spaces(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// One dim of a spec: "N" or "name=N" (spaces around each part), N of 1 to
+// 12 digits; false when it is neither.
+bool parse_dim(std::string_view item, SpecDim& out) {
+  item = trim_spaces(item);
+  const size_t eq = item.find('=');
+  std::string_view digits = item;
+  if (eq != std::string_view::npos) {
+    const std::string_view name = trim_spaces(item.substr(0, eq));
+    if (!is_identifier(name)) return false;
+    out.name = std::string(name);
+    digits = trim_spaces(item.substr(eq + 1));
+  }
+  if (digits.empty() || digits.size() > 12) return false;
+  for (char c : digits)
+    if (!is_digit(c)) return false;
+  out.size = std::stoll(std::string(digits));
+  return true;
+}
+
+// name:dtype[dims], matched by hand in one pass (the std::regex it replaces
+// recursed once per character: a 60 KB spec overflowed the stack).
+// name is [A-Za-z_][A-Za-z0-9_.]*, dtype [a-z0-9]+, dims anything but a
+// line break up to the final ']'.
 Spec parse(const std::string& text) {
-  static const std::regex whole(R"(^([A-Za-z_][A-Za-z0-9_.]*):([a-z0-9]+)\[(.*)\]$)");
-  std::smatch m;
-  if (!std::regex_match(text, m, whole)) bad_spec(text, "not of the form name:dtype[dims]");
-  Spec s{text, m[1], m[2], {}};
-  const std::string dims = m[3];
-  static const std::regex dim(R"(^\s*(?:([A-Za-z_][A-Za-z0-9_]*)\s*=\s*)?([0-9]{1,12})\s*$)");
+  if (text.size() > mx::common::kMaxJsonStringBytes)
+    bad_spec(text, "longer than " + std::to_string(mx::common::kMaxJsonStringBytes) + " bytes");
+  const size_t colon = text.find(':');
+  const size_t open = colon == std::string::npos ? colon : text.find('[', colon + 1);
+  if (open == std::string::npos || text.back() != ']' || text.find_first_of("\n\r", open) != std::string::npos)
+    bad_spec(text, "not of the form name:dtype[dims]");
+  const std::string_view whole(text), name = whole.substr(0, colon), dtype = whole.substr(colon + 1, open - colon - 1);
+  bool name_ok = !name.empty() && is_identifier(name.substr(0, 1));
+  for (char c : name) name_ok = name_ok && (c == '.' || c == '_' || is_digit(c) || is_identifier(std::string_view(&c, 1)));
+  bool dtype_ok = !dtype.empty();
+  for (char c : dtype) dtype_ok = dtype_ok && ((c >= 'a' && c <= 'z') || is_digit(c));
+  if (!name_ok || !dtype_ok) bad_spec(text, "not of the form name:dtype[dims]");
+  Spec s{text, std::string(name), std::string(dtype), {}};
+  const std::string_view dims = whole.substr(open + 1, text.size() - open - 2);
   size_t pos = 0;
   while (!dims.empty() && pos <= dims.size()) {
     size_t comma = dims.find(',', pos);
-    if (comma == std::string::npos) comma = dims.size();
-    const std::string item = dims.substr(pos, comma - pos);
-    std::smatch d;
-    if (!std::regex_match(item, d, dim)) bad_spec(text, "dim '" + item + "' is not N or name=N");
-    const int64_t size = std::stoll(d[2]);
-    if (size <= 0) bad_spec(text, "dim '" + item + "' must be at least 1");
-    s.dims.push_back({d[1], size});
+    if (comma == std::string_view::npos) comma = dims.size();
+    const std::string_view item = dims.substr(pos, comma - pos);
+    SpecDim d;
+    if (!parse_dim(item, d)) bad_spec(text, "dim '" + mx::common::excerpt(item) + "' is not N or name=N");
+    if (d.size <= 0) bad_spec(text, "dim '" + std::string(item) + "' must be at least 1");
+    s.dims.push_back(std::move(d));
     pos = comma + 1;
   }
   return s;

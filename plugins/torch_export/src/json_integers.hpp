@@ -13,17 +13,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_excerpt.hpp"
+
 namespace mxte {
 
 inline int64_t as_int64(const nlohmann::json& v) {
   if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
-    throw std::runtime_error("integer " + v.dump() + " is out of the int64 range");
-  if (!v.is_number_integer()) throw std::runtime_error("expected an integer, found " + v.dump());
+    throw std::runtime_error("integer " + brief(v) + " is out of the int64 range");
+  if (!v.is_number_integer()) throw std::runtime_error("expected an integer, found " + brief(v));
   return v.get<int64_t>();
 }
 
 inline std::vector<int64_t> as_int64s(const nlohmann::json& v) {
-  if (!v.is_array()) throw std::runtime_error("expected a list of integers, found " + v.dump());
+  if (!v.is_array()) throw std::runtime_error("expected a list of integers, found " + brief(v));
   std::vector<int64_t> out;
   out.reserve(v.size());
   for (const auto& e : v) out.push_back(as_int64(e));

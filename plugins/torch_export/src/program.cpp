@@ -3,10 +3,10 @@
 
 #include <onnx/onnx_pb.h>
 
-#include <regex>
-
 #include "modelexport/modelexport.h"
 #include "mx/aten_onnx/error.hpp"
+#include "mx/common/json_limits.hpp"
+#include "symbol_names.hpp"
 
 namespace mxte {
 using mx::aten_onnx::Error;
@@ -34,10 +34,7 @@ Dim read_dim(const json& d) {
   out.expr = e.at("expr_str").get<std::string>();
   if (e.contains("hint") && e.at("hint").is_object() && e.at("hint").contains("as_int"))
     out.value = as_int64(e.at("hint").at("as_int"));
-  static const std::regex one_symbol(R"(^Symbol\('([A-Za-z_][A-Za-z0-9_]*)'.*\)$)");
-  std::smatch m;
-  if (std::regex_match(out.expr, m, one_symbol)) out.symbol = m[1];
-  else if (std::regex_match(out.expr, std::regex(R"(^[A-Za-z_][A-Za-z0-9_]*$)"))) out.symbol = out.expr;
+  out.symbol = symbol_of_expr(out.expr);
   return out;
 }
 
@@ -103,18 +100,20 @@ int32_t onnx_dtype_of_torch(int64_t t) {
 Program read_program(const Archive& archive) {
   Program p;
   p.file = archive.path();
-  const std::string format = trimmed(archive.entry("archive_format"));
+  const std::string format = trimmed(archive.read("archive_format"));
   if (format != "pt2") bad(p.file, "archive_format is '" + format + "', expected 'pt2'");
   if (archive.has("byteorder")) {
-    const std::string order = trimmed(archive.entry("byteorder"));
+    const std::string order = trimmed(archive.read("byteorder"));
     if (order != "little") bad(p.file, "byteorder is '" + order + "'; only little-endian archives are supported");
   }
-  return parse_program(p.file, archive.entry("models/model.json"));
+  return parse_program(p.file, archive.read("models/model.json"));
 }
 
 Program parse_program(const std::string& file, std::string_view text) {
   Program p;
   p.file = file;
+  const std::string violation = mx::common::json_limit_violation(text);
+  if (!violation.empty()) bad(p.file, "models/model.json: " + violation);
   try {
     p.model = json::parse(text.begin(), text.end());
   } catch (const std::exception& e) {
@@ -148,14 +147,19 @@ Program parse_program(const std::string& file, std::string_view text) {
       if (!spec.contains("user_output")) continue;
       const json& a = spec.at("user_output").at("arg");
       if (!a.contains("as_tensor"))
-        throw Error(MX_ERR_UNSUPPORTED, "'" + p.file + "': a model output that is not a tensor (" + a.dump() +
+        throw Error(MX_ERR_UNSUPPORTED, "'" + p.file + "': a model output that is not a tensor (" + brief(a) +
                                             ") is not supported");
       p.user_outputs.push_back(a.at("as_tensor").at("name").get<std::string>());
     }
     if (p.model.contains("range_constraints"))
-      for (const auto& [sym, r] : p.model.at("range_constraints").items())
-        p.ranges[sym] = {r.contains("min_val") ? as_int64(r.at("min_val")) : int64_t{0},
-                         r.contains("max_val") && r.at("max_val").is_number_integer() ? as_int64(r.at("max_val")) : INT64_MAX};
+      for (const auto& [sym, r] : p.model.at("range_constraints").items()) {
+        const int64_t lo = r.contains("min_val") ? as_int64(r.at("min_val")) : int64_t{0};
+        const int64_t hi = r.contains("max_val") && r.at("max_val").is_number_integer() ? as_int64(r.at("max_val")) : INT64_MAX;
+        if (lo > hi)  // torch.export.load refuses it too: no size satisfies it
+          bad(p.file, "range_constraints of " + mx::common::excerpt(sym) + ": min_val " + std::to_string(lo) +
+                          " is above max_val " + std::to_string(hi));
+        p.ranges[sym] = {lo, hi};
+      }
     if (p.model.contains("verifiers") && p.model.at("verifiers").is_array() && !p.model.at("verifiers").empty())
       p.dialect = p.model.at("verifiers")[0].get<std::string>();
   } catch (const Error&) {

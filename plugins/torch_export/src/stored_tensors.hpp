@@ -14,6 +14,7 @@
 
 #include "archive.hpp"
 #include "mx/aten_onnx/weights.hpp"
+#include "program.hpp"
 
 namespace mxte {
 
@@ -29,6 +30,11 @@ class StoredTensors {
   // The tensor stored under a fully qualified name ("conv.weight"), or
   // nullptr when the archive has none.
   const StoredTensor* find(const std::string& fqn) const;
+  // Refuses (MX_ERR_PARSE, naming the tensor) stored data whose dtype or
+  // shape is not what `program`'s tensor meta says of the graph value it
+  // is bound to: exported, such a file is an ONNX model that no runtime
+  // loads (an initializer of 16x16 where the graph reads 32x16).
+  void check_against(const Program& program) const;
 
  private:
   void read_config(const Archive& archive, const std::string& folder, const std::string& config);

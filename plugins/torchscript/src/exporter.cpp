@@ -11,9 +11,9 @@
 #include <cstdio>
 #include <fstream>
 #include <numeric>
-#include <regex>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string_view>
 #include <unordered_set>
 
 #include "ctx.h"
@@ -32,6 +32,25 @@ std::string first_line(const std::string& s) {
 }
 
 // `offsets` (may be null) learns where each weight sits in the file.
+// The operator LibTorch's load error names after "Unknown builtin op",
+// "Unknown function" or "unknown operator" (past any non-letters), or ""
+// when it names none. By hand, in one pass: std::regex recursed once per
+// character of the message, which quotes the file.
+std::string unknown_op_name(std::string_view what) {
+  static constexpr std::string_view kPhrases[] = {"Unknown builtin op", "Unknown function", "unknown operator"};
+  auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
+  for (size_t pos = 0; pos < what.size(); ++pos)
+    for (std::string_view phrase : kPhrases) {
+      if (what.compare(pos, phrase.size(), phrase) != 0) continue;
+      size_t first = pos + phrase.size();
+      while (first < what.size() && !letter(what[first])) ++first;
+      size_t last = first;
+      while (last < what.size() && (letter(what[last]) || what[last] == ':' || what[last] == '.')) ++last;
+      if (last > first) return std::string(what.substr(first, last - first));
+    }
+  return "";
+}
+
 torch::jit::Module load_module(const std::string& path, SourceOffsets* offsets = nullptr) {
   {
     std::ifstream f(path, std::ios::binary);
@@ -45,10 +64,9 @@ torch::jit::Module load_module(const std::string& path, SourceOffsets* offsets =
     // A file written by a newer torch names ops LibTorch 1.13 lacks
     // (scaled_dot_product_attention): say which, and where to go instead.
     const std::string what = e.what();
-    static const std::regex unknown_op(R"((?:Unknown builtin op|Unknown function|unknown operator)[^A-Za-z_]*([A-Za-z_:.]+))");
-    std::smatch m;
-    if (std::regex_search(what, m, unknown_op))
-      throw Error(MX_ERR_UNSUPPORTED, "'" + path + "' uses the operator " + std::string(m[1]) +
+    const std::string op = unknown_op_name(what);
+    if (!op.empty())
+      throw Error(MX_ERR_UNSUPPORTED, "'" + path + "' uses the operator " + op +
                                           ", which this LibTorch (" TORCH_VERSION ") does not know: the file was "
                                           "written by a newer PyTorch. Export the model with torch.export instead "
                                           "(ep = torch.export.export(model, args); torch.export.save(ep, 'model.pt2')) "

@@ -21,7 +21,7 @@ std::string_view text_arg(const char* text, size_t size, const char* what) {
 }
 
 hierarchy::Json parse_json(std::string_view text, const std::string& where) {
-  check_json_depth(text, where);
+  check_json_limits(text, where);
   try {
     return hierarchy::Json::parse(text.begin(), text.end());
   } catch (const hierarchy::Json::exception& e) {

@@ -260,6 +260,7 @@ bool Reader::module_scalar(const Scalar& s) {
       if (is_null) return true;
       int64_t v = 0;
       if (!s.as_int64(v)) return false;
+      if (v < 0 && field_ != Field::execution_order) return false;  // parse.cpp says why
       ModuleDetails& d = m.details();
       (field_ == Field::parameters ? d.parameters
        : field_ == Field::own_parameters ? d.own_parameters : d.execution_order) = v;

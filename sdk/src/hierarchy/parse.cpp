@@ -49,6 +49,8 @@ const J* member(const J& obj, const char* key, const std::string& where,
   }
   bool ok = it->type() == type ||
             (type == J::value_t::number_integer && it->is_number_unsigned());
+  if (!ok && type == J::value_t::number_integer && it->is_number_float())  // not "number, got number"
+    schema_error(where, field_name(prefix, key), "must be an integer, got " + dump_text(*it));
   if (!ok)
     schema_error(where, field_name(prefix, key),
                  std::string("must be ") + J(type).type_name() + ", got " + it->type_name());
@@ -67,8 +69,20 @@ std::optional<int64_t> int_member(const J& o, const char* key, const std::string
   auto it = o.find(key);
   if (it != o.end() && it->is_null()) return std::nullopt;
   const J* v = member(o, key, where, prefix, J::value_t::number_integer, false);
-  if (v) return v->template get<int64_t>();
-  return std::nullopt;
+  if (!v) return std::nullopt;
+  // get<int64_t>() would wrap 18446744073709551615 to -1.
+  if (v->is_number_unsigned() && v->template get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
+    schema_error(where, field_name(prefix, key), "must be an integer below 2^63, got " + dump_text(*v));
+  return v->template get<int64_t>();
+}
+
+// A count (parameters): an integer >= 0.
+template <typename J>
+std::optional<int64_t> count_member(const J& o, const char* key, const std::string& where,
+                                    const std::string& prefix) {
+  const std::optional<int64_t> v = int_member(o, key, where, prefix);
+  if (v && *v < 0) schema_error(where, field_name(prefix, key), "must be a count (>= 0), got " + std::to_string(*v));
+  return v;
 }
 
 // Keys this version knows are consumed; the rest travel in `extra`, which
@@ -139,8 +153,8 @@ Module parse_module(const J& j, const std::string& where, const std::string& at)
   }
   if (auto* t = string_member(j, "tag", where, at, false)) m.tag = t->template get<std::string>();
   // Details only for the fields present: most modules have none of them.
-  if (auto p = int_member(j, "parameters", where, at)) m.details().parameters = p;
-  if (auto p = int_member(j, "own_parameters", where, at)) m.details().own_parameters = p;
+  if (auto p = count_member(j, "parameters", where, at)) m.details().parameters = p;
+  if (auto p = count_member(j, "own_parameters", where, at)) m.details().own_parameters = p;
   if (auto* e = member(j, "executed", where, at, J::value_t::boolean, false))
     m.details().executed = e->template get<bool>();
   if (auto o = int_member(j, "execution_order", where, at)) m.details().execution_order = o;
@@ -341,7 +355,7 @@ Document parse_document(const nlohmann::json& json, const std::string& where) {
 }
 
 Document parse_document_text(std::string_view text, const std::string& where) {
-  check_json_depth(text, where);
+  check_json_limits(text, where);
   // Straight into the Document when the text is well-formed; through the
   // JSON tree otherwise, for its messages (document_reader.hpp).
   if (std::optional<Document> doc = read_document_fast(text)) {

@@ -80,7 +80,7 @@ std::optional<hierarchy::NodeRecord> record_from_doc_string(const onnx::NodeProt
   const std::string label = where + ": node '" + printable(node.name()) + "' doc_string";
   Json j;
   try {
-    check_json_depth(node.doc_string(), label);
+    check_json_limits(node.doc_string(), label);
     j = Json::parse(node.doc_string().substr(std::string(kDocStringPrefix).size()));
   } catch (const Json::exception& e) {
     fail(MX_ERR_PARSE, label + ": not valid JSON: " + e.what());
@@ -93,7 +93,7 @@ std::optional<Json> model_metadata_json(const onnx::ModelProto& proto, const cha
                                         const std::string& where) {
   const std::string* text = find_model_metadata(proto, key);
   if (!text) return std::nullopt;
-  check_json_depth(*text, where + ": model metadata " + key);
+  check_json_limits(*text, where + ": model metadata " + key);
   try {
     return Json::parse(*text);
   } catch (const Json::exception& e) {

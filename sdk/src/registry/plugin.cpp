@@ -133,7 +133,7 @@ nlohmann::json Plugin::run_json_text(const std::string& request, std::string* by
   PluginReply reply = run(request);
   if (bytes) *bytes = std::move(reply.bytes);
   try {
-    check_json_depth(reply.json, "answer");
+    check_json_limits(reply.json, "answer");
   } catch (const Error& e) {
     fail(MX_ERR_PLUGIN, "plugin '" + name_ + "' answered badly: " + e.what());
   }

@@ -1,4 +1,5 @@
 #include "registry/registry_options.hpp"
+#include "util/json_text.hpp"
 
 #include "util/error.hpp"
 
@@ -8,6 +9,8 @@ using json = nlohmann::json;
 
 json parse_options_json(const char* options_json, const char* what) {
   if (!options_json || !*options_json) return json::object();
+  // Options travel on into plugin requests (copied and dumped, recursively).
+  check_json_limits(options_json, what);
   json options;
   try {
     options = json::parse(options_json);

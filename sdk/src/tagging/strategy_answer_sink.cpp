@@ -1,9 +1,11 @@
 #include "tagging/strategy_answer_sink.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <new>
 
 #include "modelexport/modelexport.h"
+#include "mx/common/json_limits.hpp"
 #include "tagging/strategy_evidence.hpp"
 #include "util/utf8.hpp"
 
@@ -12,14 +14,24 @@ namespace {
 
 StrategyAnswerSink& self(void* answer) { return *static_cast<StrategyAnswerSink*>(answer); }
 
+// A path or class a plugin hands over is at most as long as a string of a
+// JSON answer may be (mx/common/json_limits.hpp); a longer size (SIZE_MAX)
+// is refused before a byte is read.
+bool too_long(size_t size) { return size > mx::common::kMaxJsonStringBytes; }
+
 std::string text_of(const char* data, size_t size) { return data ? std::string(data, size) : ""; }
 
-// No exception may leave these: they are called by plugin code.
+// No exception may leave these, of any kind: they are called by plugin
+// code, which may have no unwind tables.
 int32_t assign_fn(void* answer, uint64_t node, const char* module, size_t module_size,
                   const char* evidence) {
   try {
+    if (too_long(module_size))
+      return self(answer).refuse("node " + std::to_string(node) + ": a module path of " +
+                                 std::to_string(module_size) + " bytes (the limit is " +
+                                 std::to_string(mx::common::kMaxJsonStringBytes) + ")");
     return self(answer).assign(node, text_of(module, module_size), evidence);
-  } catch (const std::bad_alloc&) {
+  } catch (...) {  // bad_alloc included
     return MX_ERR_INTERNAL;
   }
 }
@@ -27,8 +39,12 @@ int32_t assign_fn(void* answer, uint64_t node, const char* module, size_t module
 int32_t module_class_fn(void* answer, const char* path, size_t path_size, const char* class_name,
                         size_t class_size) {
   try {
+    if (too_long(path_size) || too_long(class_size))
+      return self(answer).refuse("module class: a path or class of " +
+                                 std::to_string(std::max(path_size, class_size)) + " bytes (the limit is " +
+                                 std::to_string(mx::common::kMaxJsonStringBytes) + ")");
     return self(answer).module_class(text_of(path, path_size), text_of(class_name, class_size));
-  } catch (const std::bad_alloc&) {
+  } catch (...) {
     return MX_ERR_INTERNAL;
   }
 }
@@ -48,8 +64,10 @@ int32_t StrategyAnswerSink::refuse(std::string what) {
 int32_t StrategyAnswerSink::assign(uint64_t node, std::string module, const char* evidence) {
   // node_problem takes JSON's signed numbers; one beyond them is out of
   // range of any graph, -1 says so with the same message.
-  const long long index = node > static_cast<uint64_t>(LLONG_MAX) ? -1 : static_cast<long long>(node);
-  std::string problem = node_problem(answer_.assignments, index);
+  if (node > static_cast<uint64_t>(LLONG_MAX))
+    return refuse("node " + std::to_string(node) + " is out of range (graph has " +
+                  std::to_string(answer_.assignments.size()) + " nodes)");
+  std::string problem = node_problem(answer_.assignments, static_cast<long long>(node));
   if (!problem.empty()) return refuse(std::move(problem));
   // placement_problem's checks in its order (the path, then the evidence),
   // each only when it differs from the one last accepted.

@@ -27,10 +27,10 @@ class StrategyAnswerSink {
   // The table's work (MX_OK, or MX_ERR_PLUGIN after recording the refusal).
   int32_t assign(uint64_t node, std::string module, const char* evidence);
   int32_t module_class(std::string path, std::string class_name);
-
- private:
+  // Records `what` as the refusal (the first one is kept); MX_ERR_PLUGIN.
   int32_t refuse(std::string what);
 
+ private:
   StrategyAnswer answer_;
   std::string refusal_;
   // The last placement accepted: neighbouring nodes mostly share their

@@ -76,6 +76,9 @@ std::string node_problem(const Assignments& slots, long long node) {
 }
 
 std::string module_path_problem(const std::string& path) {
+  // Invalid UTF-8 would be kept raw in node metadata but replaced (U+FFFD)
+  // in the tree and sidecar: two names for one module.
+  if (!is_valid_utf8(path)) return "invalid module path '" + printable(path) + "' (not UTF-8)";
   return is_valid_module_path(path) ? std::string() : "invalid module path '" + printable(path) + "'";
 }
 

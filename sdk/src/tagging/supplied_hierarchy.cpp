@@ -24,7 +24,7 @@ json read_json_file(const std::string& path) {
   } catch (const Error& e) {
     fail(e.code(), std::string("hierarchy file: ") + e.what());
   }
-  check_json_depth(text, "hierarchy file '" + path + "'");
+  check_json_limits(text, "hierarchy file '" + path + "'");
   try {
     return json::parse(text);
   } catch (const json::exception& e) {

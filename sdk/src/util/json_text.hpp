@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "mx/common/json_limits.hpp"
 #include "util/error.hpp"
 
 namespace modelexport {
@@ -67,32 +68,15 @@ inline void append_json_string(std::string& out, std::string_view s) {
   dst[s.size() + 1] = '"';
 }
 
-// nlohmann's parser is iterative, but copying, comparing, dumping and
-// destroying values recurse: JSON nested 20,000 deep overflowed the stack
-// under ASan (fuzz corpus hierarchy_json/deep_extra.json), and a vendor's
-// thread with a small stack would crash far sooner. Outside JSON text is
-// scanned first and refused (MX_ERR_PARSE, naming `where`) beyond this depth.
-inline constexpr int kMaxJsonDepth = 512;
+// Outside JSON text is refused (MX_ERR_PARSE, naming `where`) when it is
+// nested too deep, holds too long a string or is too long as a whole: the
+// limits every reader of outside JSON shares, frontends included
+// (mx/common/json_limits.hpp says why and how much).
+inline constexpr int kMaxJsonDepth = mx::common::kMaxJsonDepth;
 
-inline void check_json_depth(std::string_view text, const std::string& where) {
-  int depth = 0;
-  bool in_string = false, escaped = false;
-  for (char c : text) {
-    if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-      continue;
-    }
-    if (c == '"') in_string = true;
-    else if (c == '[' || c == '{') {
-      if (++depth > kMaxJsonDepth)
-        fail(MX_ERR_PARSE, where + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
-                               " levels");
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
+inline void check_json_limits(std::string_view text, const std::string& where) {
+  const std::string violation = mx::common::json_limit_violation(text);
+  if (!violation.empty()) fail(MX_ERR_PARSE, where + ": " + violation);
 }
 
 // The same limit for a value already parsed (by a caller of the C++ API,

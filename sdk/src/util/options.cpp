@@ -10,7 +10,7 @@ namespace modelexport {
 nlohmann::json parse_options(const char* json, const char* what,
                              std::initializer_list<const char*> allowed) {
   if (!json || !*json) return nlohmann::json::object();
-  check_json_depth(json, what);
+  check_json_limits(json, what);
   nlohmann::json options;
   try {
     options = nlohmann::json::parse(json);

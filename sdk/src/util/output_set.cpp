@@ -7,8 +7,10 @@
 
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <set>
 
+#include "util/directory_lock.hpp"
 #include "util/error.hpp"
 
 namespace modelexport {
@@ -119,6 +121,12 @@ void OutputSet::discard(const std::string& target) {
 
 void OutputSet::commit() {
   for (auto& f : files_) f->finish();
+  // Every directory of the set locked, in name order (two sets over the
+  // same directories never wait for each other crosswise).
+  std::set<std::string> dirs;
+  for (auto& f : files_) dirs.insert(directory_of(f->target()));
+  std::vector<std::unique_ptr<DirectoryLock>> locks;
+  for (const auto& d : dirs) locks.push_back(std::make_unique<DirectoryLock>(d));
   for (auto& f : files_) check_replaceable(f->target());
   std::vector<Step> steps(files_.size());
   for (size_t i = 0; i < files_.size(); ++i) steps[i].file = files_[i].get();
@@ -129,12 +137,11 @@ void OutputSet::commit() {
     for (auto it = steps.rbegin(); it != steps.rend(); ++it) undo(*it);
     throw;
   }
-  std::set<std::string> dirs;
   for (auto& s : steps) {
     if (!s.backup.empty()) ::unlink(s.backup.c_str());
     s.undo.cancel();
-    dirs.insert(directory_of(s.file->target()));
   }
+  locks.clear();
   for (const auto& d : dirs) sync_directory(d);
   files_.clear();
 }

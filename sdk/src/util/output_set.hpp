@@ -2,7 +2,9 @@
 // text file), committed together or not at all.
 //
 // Each file is staged by a StagedWriter (util/files.hpp). commit():
-//  1. finishes (fsyncs) every staged file;
+//  1. finishes (fsyncs) every staged file, then locks the targets'
+//     directories until step 5 (util/directory_lock.hpp: two processes
+//     saving to the same place leave one's files, never a mix);
 //  2. checks every target: a directory, FIFO, socket or device there is
 //     refused before anything is replaced (a symlink is replaced itself,
 //     never followed);

@@ -17,7 +17,34 @@ Json = Dict[str, Any]
 
 
 def _path(path: PathLike) -> bytes:
-    return os.fsencode(os.fspath(path))
+    """The path as the C API takes it; a NUL would cut it short there
+    ("nul.onnx\\0.evil" would write nul.onnx), so it is refused."""
+    encoded = os.fsencode(os.fspath(path))
+    if b"\0" in encoded:
+        raise ValueError(f"path {os.fspath(path)!r} contains a NUL character")
+    return encoded
+
+
+# The one way a Model is made from a handle: by this package, from a handle
+# the SDK just returned (any other integer would be used as a pointer).
+_ADOPT = object()
+
+
+@contextlib.contextmanager
+def in_use(*owners: Any) -> Iterator[None]:
+    """Marks Models/Registries as used by a native call that may call back
+    into Python (progress): a ``close()`` from the callback is then carried
+    out when the call returns instead of freeing what the call still uses."""
+    for owner in owners:
+        owner._uses += 1
+    try:
+        yield
+    finally:
+        for owner in owners:
+            owner._uses -= 1
+            if owner._uses == 0 and owner._close_pending:
+                owner._close_pending = False
+                owner.close()
 
 
 @contextlib.contextmanager
@@ -52,14 +79,26 @@ class Model:
     that change the model need exclusive access (as the C API documents).
     """
 
-    __slots__ = ("_handle", "_lib", "__weakref__")
+    __slots__ = ("_handle", "_lib", "_uses", "_close_pending", "__weakref__")
 
-    def __init__(self, handle: int, lib: Optional[Library] = None) -> None:
-        """Wraps an ``mx_model*`` (takes ownership). Use the ``load_*`` class methods."""
+    def __init__(self, handle: int, lib: Optional[Library] = None, *, _token: object = None) -> None:
+        """Not for direct use: models come from :meth:`load_file`,
+        :meth:`load_bytes`, :meth:`Registry.export` and :meth:`extract`
+        (a raw integer taken for an ``mx_model*`` would crash the process)."""
+        self._handle: Optional[int] = None
+        self._uses = 0
+        self._close_pending = False
+        if _token is not _ADOPT:
+            raise TypeError("a Model cannot be made from a handle; use Model.load_file, "
+                            "Model.load_bytes or Registry.export")
         if not handle:
             raise ValueError("Model needs a non-NULL mx_model handle")
         self._lib = lib or library()
-        self._handle: Optional[int] = handle
+        self._handle = handle
+
+    @classmethod
+    def _adopt(cls, handle: int, lib: Library) -> "Model":
+        return cls(handle, lib, _token=_ADOPT)
 
     # -- construction ---------------------------------------------------------
 
@@ -71,7 +110,7 @@ class Model:
         out = ctypes.c_void_p()
         with reading(path):
             lib.check(lib.mx_model_load_file(_path(path), ctypes.byref(out)))
-        return cls(out.value, lib)  # type: ignore[arg-type]
+        return cls._adopt(out.value, lib)  # type: ignore[arg-type]
 
     @classmethod
     def load_bytes(cls, data: Union[bytes, bytearray, memoryview]) -> "Model":
@@ -80,23 +119,27 @@ class Model:
         buf = bytes(data)
         out = ctypes.c_void_p()
         lib.check(lib.mx_model_load_bytes(buf, len(buf), ctypes.byref(out)))
-        return cls(out.value, lib)  # type: ignore[arg-type]
+        return cls._adopt(out.value, lib)  # type: ignore[arg-type]
 
     # -- lifetime -------------------------------------------------------------
 
     @property
     def handle(self) -> int:
         """The raw ``mx_model*``; raises ValueError once closed."""
-        if self._handle is None:
+        if self._handle is None or self._close_pending:
             raise ValueError("the model has been closed")
         return self._handle
 
     @property
     def closed(self) -> bool:
-        return self._handle is None
+        return self._handle is None or self._close_pending
 
     def close(self) -> None:
-        """Releases the native model (idempotent)."""
+        """Releases the native model (idempotent). Called while a call on the
+        model runs (from its progress callback), the release waits for it."""
+        if self._uses:
+            self._close_pending = True
+            return
         handle, self._handle = self._handle, None
         if handle:
             self._lib.mx_model_release(handle)
@@ -114,7 +157,7 @@ class Model:
             pass
 
     def __repr__(self) -> str:
-        if self._handle is None:
+        if self.closed:
             return "<modelexport.Model closed>"
         return f"<modelexport.Model nodes={self.node_count} hierarchy={self.has_hierarchy}>"
 
@@ -133,8 +176,9 @@ class Model:
         bytes, "commit"; see :mod:`modelexport.progress`)."""
         opts = options_json(options, tag_storage=tag_storage, sidecar=sidecar, check=check,
                             external_data=external_data)
-        self._lib.call_listening(progress, "mx_model_save_file", "mx_model_save_file_with_progress",
-                                 self.handle, _path(path), opts)
+        with in_use(self):
+            self._lib.call_listening(progress, "mx_model_save_file", "mx_model_save_file_with_progress",
+                                     self.handle, _path(path), opts)
 
     def save_bytes(self, *, tag_storage: Optional[str] = None, check: Optional[bool] = None,
                    options: Optional[Mapping[str, Any]] = None) -> bytes:
@@ -160,8 +204,8 @@ class Model:
         """One node of the graph view by index."""
         if index < 0:
             index += self.node_count
-        if index < 0:
-            raise IndexError("node index out of range")
+        if index < 0 or index >= 1 << 64:  # ctypes would wrap what size_t cannot hold
+            raise IndexError(f"node index {index} out of range (the graph has {self.node_count} nodes)")
         return _loads(self._lib.call_buffer(self._lib.mx_model_node_json, self.handle, index))
 
     def check(self) -> None:
@@ -213,9 +257,10 @@ class Model:
                             min_nodes=min_nodes, include_builtin=include_builtin)
         out, size = ctypes.c_void_p(), ctypes.c_size_t()
         try:
-            self._lib.call_listening(
-                progress, "mx_model_to_functions", "mx_model_to_functions_with_progress",
-                self.handle, opts, tail=(ctypes.byref(out), ctypes.byref(size)))
+            with in_use(self):
+                self._lib.call_listening(
+                    progress, "mx_model_to_functions", "mx_model_to_functions_with_progress",
+                    self.handle, opts, tail=(ctypes.byref(out), ctypes.byref(size)))
         except BaseException:
             self._lib.take_buffer(out, size)  # frees a report made anyway
             raise
@@ -228,7 +273,7 @@ class Model:
         opts = options_json(None, include_constants=include_constants)
         self._lib.check(self._lib.mx_model_extract(
             self.handle, module.encode("utf-8"), opts, ctypes.byref(out)))
-        return Model(out.value, self._lib)
+        return Model._adopt(out.value, self._lib)  # type: ignore[arg-type]
 
     def modules(self) -> Json:
         """Per-module statistics: own/total nodes, parameters, op

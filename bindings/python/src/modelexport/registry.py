@@ -6,7 +6,7 @@ import os
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from ._library import Library, library
-from .model import Json, Model, PathLike, _loads, _path, options_json, reading
+from .model import Json, Model, PathLike, _loads, _path, in_use, options_json, reading
 from .progress import ProgressCallback
 
 
@@ -21,13 +21,15 @@ class Registry:
     listed by :meth:`plugins`.
     """
 
-    __slots__ = ("_handle", "_lib", "__weakref__")
+    __slots__ = ("_handle", "_lib", "_uses", "_close_pending", "__weakref__")
 
     def __init__(self, *, discover: Optional[bool] = None,
                  plugin_dirs: Optional[Iterable[PathLike]] = None,
                  graph_reader: Optional[bool] = None,
                  options: Optional[Mapping[str, Any]] = None) -> None:
         self._handle: Optional[int] = None
+        self._uses = 0
+        self._close_pending = False
         self._lib: Library = library()
         dirs = [os.fspath(d) for d in plugin_dirs] if plugin_dirs is not None else None
         opts = options_json(options, discover=discover, plugin_dirs=dirs, graph_reader=graph_reader)
@@ -48,15 +50,20 @@ class Registry:
 
     @property
     def handle(self) -> int:
-        if self._handle is None:
+        if self._handle is None or self._close_pending:
             raise ValueError("the registry has been closed")
         return self._handle
 
     @property
     def closed(self) -> bool:
-        return self._handle is None
+        return self._handle is None or self._close_pending
 
     def close(self) -> None:
+        """Releases the plugins (idempotent); from a progress callback, once
+        the running call returns."""
+        if self._uses:
+            self._close_pending = True
+            return
         handle, self._handle = self._handle, None
         if handle:
             self._lib.mx_registry_release(handle)
@@ -74,7 +81,7 @@ class Registry:
             pass
 
     def __repr__(self) -> str:
-        return "<modelexport.Registry closed>" if self._handle is None else "<modelexport.Registry>"
+        return "<modelexport.Registry closed>" if self.closed else "<modelexport.Registry>"
 
     # -- plugins --------------------------------------------------------------
 
@@ -108,8 +115,9 @@ class Registry:
         hier = dict(hierarchy) if isinstance(hierarchy, Mapping) else hierarchy
         opts = options_json(options, hierarchy=hier,
                             strategy_options=dict(strategy_options) if strategy_options else None)
-        self._lib.call_listening(progress, "mx_registry_tag", "mx_registry_tag_with_progress",
-                                 self.handle, strategy.encode("utf-8"), model.handle, opts)
+        with in_use(self, model):
+            self._lib.call_listening(progress, "mx_registry_tag", "mx_registry_tag_with_progress",
+                                     self.handle, strategy.encode("utf-8"), model.handle, opts)
         return model
 
     def export(self, model_path: PathLike, inputs: Sequence[str] = (), *,
@@ -135,7 +143,7 @@ class Registry:
                             drop_builtin_tags=drop_builtin_tags, external_data=external_data)
         out = ctypes.c_void_p()
         try:
-            with reading(model_path):
+            with reading(model_path), in_use(self):
                 self._lib.call_listening(
                     progress, "mx_registry_export", "mx_registry_export_with_progress",
                     self.handle, frontend.encode("utf-8"), _path(model_path), opts,
@@ -144,7 +152,7 @@ class Registry:
             if out.value:  # a model made before the callback's exception surfaced
                 self._lib.mx_model_release(out.value)
             raise
-        return Model(out.value, self._lib)  # type: ignore[arg-type]
+        return Model._adopt(out.value, self._lib)  # type: ignore[arg-type]
 
     def module_tree(self, model_path: PathLike, frontend: str = "auto") -> Json:
         """The module tree of a source model, as a hierarchy document without node records."""
