@@ -1,4 +1,5 @@
-// Resampling: the upsample_* (interpolate) family -> Resize; pixel_shuffle
+// Resampling: the upsample_* (interpolate) family -> Resize (the shared
+// pattern); pixel_shuffle
 // / pixel_unshuffle; grid_sampler -> GridSample; im2col (nn.Unfold) as a
 // grouped convolution with one-hot kernels.
 #include <onnx/onnx_pb.h>
@@ -8,46 +9,22 @@
 namespace mxte {
 namespace {
 
-struct ResizeMode {
-  std::string mode, coordinates;
-};
-
-// "aten.upsample_bilinear2d.vec" -> ONNX mode and coordinate mapping.
-ResizeMode resize_mode(LowerCtx& cx) {
-  const std::string& t = cx.target;
-  if (t.find("nearest_exact") != std::string::npos) return {"nearest", "half_pixel"};
-  if (t.find("nearest") != std::string::npos) return {"nearest", "asymmetric"};
-  const bool corners = cx.bool_arg("align_corners", false);
-  const std::string coords = corners ? "align_corners" : "pytorch_half_pixel";
-  if (t.find("bicubic") != std::string::npos) return {"cubic", coords};
-  return {"linear", coords};
-}
-
 // upsample_<mode>.vec(input, output_size?, [align_corners,] scale_factors?)
 // and .default(input, output_size, [align_corners,] scales_*?): with an
 // output size, Resize to [N, C, size...]; with only scale factors, Resize
 // by [1, 1, scales...] (ATen's output is floor(in * scale), as Resize's).
+// The ONNX form is the shared pattern (patterns/resize.cpp).
 void lower_upsample(LowerCtx& cx) {
-  const ResizeMode m = resize_mode(cx);
-  std::vector<onnx::AttributeProto> a = {attr("mode", m.mode), attr("coordinate_transformation_mode", m.coordinates)};
-  if (m.mode == "nearest") a.push_back(attr("nearest_mode", std::string(m.coordinates == "asymmetric" ? "floor" : "round_prefer_ceil")));
-  if (m.mode == "cubic") a.push_back(attr("cubic_coeff_a", -0.75f));
+  const std::string op = cx.target.substr(5, cx.target.find('.', 5) - 5);
+  const bool corners = cx.bool_arg("align_corners", false);
   const std::string x = cx.tensor("input");
-  if (cx.has("output_size")) {
-    const std::string head = cx.emit1("Slice", {cx.shape_of(x), cx.ci64({0}), cx.ci64({2})});
-    const std::string sizes = cx.emit1("Concat", {head, cx.int_list("output_size")}, {attr("axis", int64_t{0})});
-    return cx.out(0, cx.emit1("Resize", {x, "", "", sizes}, a));
-  }
+  if (cx.has("output_size")) return cx.out(0, mx::aten_onnx::emit_resize_to(cx, op, corners, x, cx.int_list("output_size")));
   if (!cx.has("scale_factors")) cx.unsupported("upsample without an output size or scale factors");
   const json& s = *cx.arg("scale_factors");
   if (!s.contains("as_floats")) cx.unsupported("upsample with dynamic scale factors");
-  std::vector<float> scales = {1.f, 1.f};
+  std::vector<float> scales;
   for (const auto& f : s.at("as_floats")) scales.push_back(static_cast<float>(json_float(f)));
-  onnx::TensorProto t;
-  t.set_data_type(onnx::TensorProto::FLOAT);
-  t.add_dims(static_cast<int64_t>(scales.size()));
-  for (float f : scales) t.add_float_data(f);
-  cx.out(0, cx.emit1("Resize", {x, "", cx.constant(t)}, a));
+  cx.out(0, mx::aten_onnx::emit_resize_by(cx, op, corners, x, scales));
 }
 MXTE_LOWER(lower_upsample, "aten.upsample_nearest1d", "aten.upsample_nearest2d", "aten.upsample_nearest3d",
            "aten.upsample_linear1d", "aten.upsample_bilinear2d", "aten.upsample_trilinear3d",

@@ -5,6 +5,8 @@
 // the destination's value, as ATen's include_self=True does.
 #include <onnx/onnx_pb.h>
 
+#include <climits>
+
 #include "lower_ctx.hpp"
 
 namespace mxte {
@@ -52,53 +54,85 @@ void lower_scatter_reduce(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_scatter_reduce, "aten.scatter_reduce", "aten.scatter_reduce_");
 
-// index_put(self, indices, values, accumulate=False): with k index tensors
-// for the k leading dims (broadcast together), ScatterND at the stacked
-// indices of values broadcast to [index shape..., trailing dims...]. A
-// single boolean mask of self's shape is a Where.
+// index_put(self, indices, values, accumulate=False): k index tensors
+// (broadcast together) on k adjacent dims -> ScatterND at the stacked
+// indices of values broadcast to x[indices]'s shape. None entries (dims
+// taken whole, as the core dialect's col2im and x[:, idx] = v write) are
+// moved behind the indexed dims by a Transpose, and back. A single boolean
+// mask of self's shape is a Where.
 void lower_index_put(LowerCtx& cx) {
   const int32_t dt = cx.out_dtype();
   const Value& self = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(self.shape.size());
   const bool acc = cx.bool_arg("accumulate", false);
-  std::vector<const Value*> idx;
+  std::vector<const Value*> idx;  // one per leading dim; nullptr = None
   const json& list = *cx.arg("indices");
   const json& items = list.contains("as_optional_tensors") ? list.at("as_optional_tensors") : list.at("as_tensors");
   for (const auto& t : items) {
     const json& named = t.contains("as_tensor") ? t.at("as_tensor") : t;
-    if (!named.contains("name")) cx.unsupported("index_put with a None index (an index that skips a dim)");
+    if (!named.contains("name")) {
+      idx.push_back(nullptr);
+      continue;
+    }
     auto it = cx.values.find(named.at("name").get<std::string>());
     if (it == cx.values.end()) cx.unsupported("index_put reads an index nothing defines");
     idx.push_back(&it->second);
   }
   std::string values = cx.operand("values", dt);
-  if (idx.size() == 1 && idx[0]->dtype == onnx::TensorProto::BOOL && idx[0]->shape.size() == self.shape.size()) {
+  if (idx.size() == 1 && idx[0] && idx[0]->dtype == onnx::TensorProto::BOOL && idx[0]->shape.size() == self.shape.size()) {
     if (acc) cx.unsupported("index_put with a boolean mask and accumulate=True");
     const std::string x = cx.cast(self.onnx, self.dtype, dt);
     return cx.out(0, cx.emit1("Where", {idx[0]->onnx, cx.emit1("Expand", {values, cx.shape_of(x)}), x}));
   }
-  for (const Value* v : idx)
-    if (v->dtype == onnx::TensorProto::BOOL) cx.unsupported("index_put with a boolean index among others");
-  const int64_t k = static_cast<int64_t>(idx.size());
-  // Broadcast the index tensors together, stack them on a new last axis.
-  std::string shape = cx.shape_of(idx[0]->onnx);
-  for (size_t j = 1; j < idx.size(); ++j)
-    shape = cx.shape_of(cx.emit1("Add", {cx.emit1("Expand", {idx[0]->onnx, shape}), idx[j]->onnx}));
+  // the indexed dims: adjacent, [first, first + k)
+  int64_t first = -1, k = 0;
+  for (size_t d = 0; d < idx.size(); ++d) {
+    if (!idx[d]) continue;
+    if (idx[d]->dtype == onnx::TensorProto::BOOL) cx.unsupported("index_put with a boolean index among others");
+    if (first < 0) first = static_cast<int64_t>(d);
+    else if (static_cast<int64_t>(d) != first + k) cx.unsupported("index_put with index tensors on dims that are not adjacent");
+    ++k;
+  }
+  if (first < 0) cx.unsupported("index_put without an index tensor");
+  // Broadcast the index tensors together; negative ones count from the end.
+  std::string shape = cx.shape_of(idx[first]->onnx);
+  for (int64_t j = 1; j < k; ++j)
+    shape = cx.shape_of(cx.emit1("Add", {cx.emit1("Expand", {idx[first]->onnx, shape}), idx[first + j]->onnx}));
   std::vector<std::string> parts;
-  for (const Value* v : idx) {
-    std::string i = cx.cast(v->onnx, v->dtype, onnx::TensorProto::INT64);
-    // negative indices count from the end of their dim
-    const size_t d = parts.size();
-    const std::string size = cx.dim_size(self.onnx, static_cast<int64_t>(d));
+  for (int64_t j = 0; j < k; ++j) {
+    std::string i = cx.cast(idx[first + j]->onnx, idx[first + j]->dtype, onnx::TensorProto::INT64);
+    const std::string size = cx.dim_size(self.onnx, first + j);
     i = cx.emit1("Where", {cx.emit1("Less", {i, cx.ci64s(0)}), cx.emit1("Add", {i, size}), i});
     parts.push_back(cx.emit1("Unsqueeze", {cx.emit1("Expand", {i, shape}), cx.ci64({-1})}));
   }
   const std::string nd = parts.size() == 1 ? parts[0] : cx.emit1("Concat", parts, {attr("axis", int64_t{-1})});
-  // updates: values broadcast to index shape ++ self's trailing dims
-  const std::string tail = cx.emit1("Slice", {cx.shape_of(self.onnx), cx.ci64({k}), cx.ci64({INT64_MAX})});
-  values = cx.emit1("Expand", {values, cx.emit1("Concat", {shape, tail}, {attr("axis", int64_t{0})})});
+  // values to x[indices]'s shape: self[:first] ++ index shape ++ self[first+k:]
+  const std::string self_shape = cx.shape_of(self.onnx);
+  const std::string before = cx.emit1("Slice", {self_shape, cx.ci64({0}), cx.ci64({first})});
+  const std::string after = cx.emit1("Slice", {self_shape, cx.ci64({first + k}), cx.ci64({INT64_MAX})});
+  values = cx.emit1("Expand", {values, cx.emit1("Concat", {before, shape, after}, {attr("axis", int64_t{0})})});
+  std::string x = cx.cast(self.onnx, self.dtype, dt);
+  std::vector<int64_t> perm, inverse(static_cast<size_t>(r));
+  if (first > 0) {  // indexed dims first, for ScatterND; values' index dims first too
+    for (int64_t d = first; d < first + k; ++d) perm.push_back(d);
+    for (int64_t d = 0; d < r; ++d)
+      if (d < first || d >= first + k) perm.push_back(d);
+    for (int64_t d = 0; d < r; ++d) inverse[static_cast<size_t>(perm[static_cast<size_t>(d)])] = d;
+    x = cx.transpose(x, perm);
+    const int64_t b = idx[first]->shape.size() > 0 ? static_cast<int64_t>(idx[first]->shape.size()) : 0;
+    int64_t br = b;
+    for (int64_t j = 1; j < k; ++j) br = std::max<int64_t>(br, static_cast<int64_t>(idx[first + j]->shape.size()));
+    std::vector<int64_t> vperm;
+    const int64_t vr = first + br + (r - first - k);
+    for (int64_t d = first; d < first + br; ++d) vperm.push_back(d);
+    for (int64_t d = 0; d < vr; ++d)
+      if (d < first || d >= first + br) vperm.push_back(d);
+    values = cx.transpose(values, vperm);
+  }
   std::vector<onnx::AttributeProto> a;
   if (acc) a.push_back(attr("reduction", std::string("add")));
-  cx.out(0, cx.emit1("ScatterND", {cx.cast(self.onnx, self.dtype, dt), nd, values}, a));
+  std::string y = cx.emit1("ScatterND", {x, nd, values}, a);
+  cx.out(0, first > 0 ? cx.transpose(y, inverse) : y);
 }
 MXTE_LOWER(lower_index_put, "aten.index_put", "aten.index_put_", "aten._unsafe_index_put");
 
@@ -121,6 +155,21 @@ void lower_masked_scatter(LowerCtx& cx) {
   cx.out(0, cx.emit1("Reshape", {flat, shape}));
 }
 MXTE_LOWER(lower_masked_scatter, "aten.masked_scatter", "aten.masked_scatter_");
+
+// select_scatter(self, src, dim, index): self with self.select(dim, index)
+// replaced by src: self[:index] ++ src.unsqueeze(dim) ++ self[index+1:].
+void lower_select_scatter(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const int64_t dim = norm_dim(cx.int_arg("dim"), cx.rank_of("self"));
+  const int64_t index = cx.int_arg("index");
+  const std::string x = cx.operand("self", dt);
+  const std::string mid = cx.unsqueeze(cx.operand("src", dt), {dim});
+  const int64_t next = index == -1 ? INT64_MAX : index + 1;
+  const std::string head = cx.emit1("Slice", {x, cx.ci64({0}), cx.ci64({index}), cx.ci64({dim})});
+  const std::string tail = cx.emit1("Slice", {x, cx.ci64({next}), cx.ci64({INT64_MAX}), cx.ci64({dim})});
+  cx.out(0, cx.emit1("Concat", {head, mid, tail}, {attr("axis", dim)}));
+}
+MXTE_LOWER(lower_select_scatter, "aten.select_scatter");
 
 }  // namespace
 }  // namespace mxte

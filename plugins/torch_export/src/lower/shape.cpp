@@ -228,10 +228,18 @@ MXTE_LOWER(lower_unflatten, "aten.unflatten");
 // value=None): PyTorch's pad pairs run from the last dim backwards; ONNX
 // wants [begin of every dim..., end of every dim...]. reflect -> reflect,
 // replicate -> edge, circular unsupported.
+// pad(self, pad, mode, value) / constant_pad_nd(self, pad, value) /
+// reflection_padNd(self, padding) / replication_padNd(self, padding)
+std::string pad_mode(LowerCtx& cx) {
+  if (cx.target.rfind("aten.reflection_pad", 0) == 0) return "reflect";
+  if (cx.target.rfind("aten.replication_pad", 0) == 0) return "replicate";
+  return cx.string_arg("mode", "constant");
+}
+
 void lower_pad(LowerCtx& cx) {
-  const std::string mode = cx.string_arg("mode", "constant");
+  const std::string mode = pad_mode(cx);
   const int64_t r = cx.rank_of("self");
-  const auto pad = cx.ints("pad");
+  const auto pad = cx.ints(cx.arg("pad") ? "pad" : "padding");
   std::vector<int64_t> begin(r, 0), end(r, 0);
   for (size_t k = 0; k + 1 < pad.size(); k += 2) {
     begin[r - 1 - k / 2] = pad[k];
@@ -246,7 +254,48 @@ void lower_pad(LowerCtx& cx) {
   cx.out(0, cx.emit1("Pad", {cx.tensor("self"), cx.ci64(begin)},
                      {attr("mode", std::string(mode == "reflect" ? "reflect" : "edge"))}));
 }
-MXTE_LOWER(lower_pad, "aten.constant_pad_nd", "aten.pad");
+MXTE_LOWER(lower_pad, "aten.constant_pad_nd", "aten.pad", "aten.reflection_pad1d", "aten.reflection_pad2d",
+           "aten.reflection_pad3d", "aten.replication_pad1d", "aten.replication_pad2d", "aten.replication_pad3d");
+
+// diagonal(self, offset=0, dim1=0, dim2=1): dim1 and dim2 moved to the
+// front, GatherND of the (i, i + offset) pairs, the diagonal moved last
+// (where ATen puts it). Both dims must be static (they size the pairs).
+void lower_diagonal(LowerCtx& cx) {
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  const int64_t d1 = norm_dim(cx.int_arg("dim1", 0), r), d2 = norm_dim(cx.int_arg("dim2", 1), r);
+  const int64_t off = cx.int_arg("offset", 0);
+  if (!v.shape[d1].is_static || !v.shape[d2].is_static) cx.unsupported("diagonal over a dynamic dim");
+  const int64_t n1 = v.shape[d1].value, n2 = v.shape[d2].value;
+  std::vector<int64_t> pairs;
+  for (int64_t i = std::max<int64_t>(0, -off); i < n1 && i + off < n2; ++i) {
+    pairs.push_back(i);
+    pairs.push_back(i + off);
+  }
+  if (pairs.empty()) cx.unsupported("an empty diagonal");
+  std::vector<int64_t> perm = {d1, d2};
+  for (int64_t k = 0; k < r; ++k)
+    if (k != d1 && k != d2) perm.push_back(k);
+  onnx::TensorProto idx;
+  idx.set_data_type(onnx::TensorProto::INT64);
+  idx.add_dims(static_cast<int64_t>(pairs.size() / 2));
+  idx.add_dims(2);
+  for (int64_t p : pairs) idx.add_int64_data(p);
+  const std::string diag = cx.emit1("GatherND", {cx.transpose(v.onnx, perm), cx.constant(idx)});  // [L, rest...]
+  std::vector<int64_t> back;
+  for (int64_t k = 1; k < r - 1; ++k) back.push_back(k);
+  back.push_back(0);
+  cx.out(0, r == 2 ? diag : cx.transpose(diag, back));
+}
+MXTE_LOWER(lower_diagonal, "aten.diagonal");
+
+// copy(self, src, non_blocking=False): src broadcast to self's shape, in
+// self's dtype (the functional form of copy_).
+void lower_copy(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  cx.out(0, cx.emit1("Expand", {cx.operand("src", dt), cx.shape_of(cx.tensor("self"))}));
+}
+MXTE_LOWER(lower_copy, "aten.copy", "aten.copy_");
 
 // roll(self, shifts, dims): per dim, the last `shift` elements moved first;
 // on a dynamic dim the shift is taken modulo the size in the graph.

@@ -1,5 +1,6 @@
-// Ordering: topk, sort and argsort, all ONNX TopK (sort takes k = the
-// dim's size, read from the shape so a dynamic dim stays dynamic).
+// Ordering: topk, sort and argsort through the shared TopK pattern
+// (aten_onnx/src/patterns/ordering.cpp, the TorchScript frontend's too);
+// searchsorted / bucketize.
 // ONNX TopK orders ties by index, as a stable sort does; ATen's sort is
 // stable only when asked (`stable=True`), so ties may order differently
 // from an unstable ATen sort - values agree, indices of equal values may not.
@@ -10,20 +11,6 @@
 namespace mxte {
 namespace {
 
-// TopK(x, k) along dim -> (values, int64 indices). TopK takes no bool
-// input; bools are sorted as uint8 and cast back.
-std::vector<std::string> top_k(LowerCtx& cx, const std::string& k1d, int64_t dim, bool largest) {
-  const Value& v = cx.value_of("self");
-  const int32_t work = v.dtype == onnx::TensorProto::BOOL ? onnx::TensorProto::UINT8 : v.dtype;
-  std::string x = cx.cast(v.onnx, v.dtype, work);
-  if (v.shape.empty()) x = cx.unsqueeze(x, {0});
-  auto r = cx.emit("TopK", {x, k1d},
-                   {attr("axis", dim), attr("largest", int64_t{largest}), attr("sorted", int64_t{1})}, 2);
-  if (v.shape.empty()) r = {cx.squeeze(r[0], {0}), cx.squeeze(r[1], {0})};
-  r[0] = cx.cast(r[0], work, v.dtype);
-  return r;
-}
-
 int64_t dim_arg(LowerCtx& cx, int64_t fallback) {
   const int64_t r = std::max<int64_t>(cx.rank_of("self"), 1);
   return norm_dim(cx.int_arg("dim", fallback), r);
@@ -31,35 +18,33 @@ int64_t dim_arg(LowerCtx& cx, int64_t fallback) {
 
 // topk(self, k, dim=-1, largest=True, sorted=True)
 void lower_topk(LowerCtx& cx) {
-  const int64_t dim = dim_arg(cx, -1);
+  const Value& v = cx.value_of("self");
   const std::string k = cx.unsqueeze(cx.sym_int("k"), {0});
-  auto r = top_k(cx, k, dim, cx.bool_arg("largest", true));
-  cx.out(0, r[0]);
-  cx.out(1, r[1]);
+  const auto r = mx::aten_onnx::emit_top_k(cx, v.onnx, v.dtype, static_cast<int64_t>(v.shape.size()), k,
+                                           dim_arg(cx, -1), cx.bool_arg("largest", true));
+  cx.out(0, r.values);
+  cx.out(1, r.indices);
 }
 MXTE_LOWER(lower_topk, "aten.topk");
 
-std::string full_k(LowerCtx& cx, int64_t dim) {
+mx::aten_onnx::TopKResult sorted(LowerCtx& cx) {
   const Value& v = cx.value_of("self");
-  if (v.shape.empty()) return cx.ci64({1});
-  if (v.shape[dim].is_static) return cx.ci64({v.shape[dim].value});
-  return cx.unsqueeze(cx.dim_size(v.onnx, dim), {0});
+  const int64_t dim = dim_arg(cx, -1);
+  const int64_t size = !v.shape.empty() && v.shape[dim].is_static ? v.shape[dim].value : -1;
+  return mx::aten_onnx::emit_sort(cx, v.onnx, v.dtype, static_cast<int64_t>(v.shape.size()), dim, size,
+                                  cx.bool_arg("descending", false));
 }
 
 // sort(self, dim=-1, descending=False) / sort.stable(self, stable, dim, descending)
 void lower_sort(LowerCtx& cx) {
-  const int64_t dim = dim_arg(cx, -1);
-  auto r = top_k(cx, full_k(cx, dim), dim, cx.bool_arg("descending", false));
-  cx.out(0, r[0]);
-  cx.out(1, r[1]);
+  const auto r = sorted(cx);
+  cx.out(0, r.values);
+  cx.out(1, r.indices);
 }
 MXTE_LOWER(lower_sort, "aten.sort");
 
 // argsort(self, dim=-1, descending=False) / argsort.stable
-void lower_argsort(LowerCtx& cx) {
-  const int64_t dim = dim_arg(cx, -1);
-  cx.out(0, top_k(cx, full_k(cx, dim), dim, cx.bool_arg("descending", false))[1]);
-}
+void lower_argsort(LowerCtx& cx) { cx.out(0, sorted(cx).indices); }
 MXTE_LOWER(lower_argsort, "aten.argsort");
 
 }  // namespace

@@ -148,3 +148,71 @@ MXTE_LOWER(lower_float_to_int, "math.trunc", "math.floor", "math.ceil", "torch.s
 
 }  // namespace
 }  // namespace mxte
+
+namespace mxte {
+namespace {
+
+// _local_scalar_dense(self) (Tensor.item()): a one-element tensor as a
+// SymInt or SymFloat of the program - a 0-d int64 / double.
+void lower_local_scalar(LowerCtx& cx) {
+  const Value& v = cx.value_of("self");
+  const json& o = cx.node->at("outputs").at(0);
+  const bool is_float = o.contains("as_sym_float");
+  if (!is_float && !o.contains("as_sym_int")) cx.unsupported("item() of a bool tensor (a SymBool)");
+  const int32_t to = is_float ? onnx::TensorProto::DOUBLE : onnx::TensorProto::INT64;
+  const std::string scalar = cx.emit1("Reshape", {cx.cast(v.onnx, v.dtype, to), cx.ci64({})});
+  Value s;
+  s.kind = Value::sym_int;
+  s.onnx = scalar;
+  s.dtype = to;
+  cx.values[(is_float ? o.at("as_sym_float") : o.at("as_sym_int")).at("as_name").get<std::string>()] = std::move(s);
+}
+MXTE_LOWER(lower_local_scalar, "aten._local_scalar_dense", "aten.item");
+
+// sym_stride.int(self, dim) / sym_storage_offset(self): the layout torch
+// recorded for the value; a symbolic one is refused (the ONNX graph has
+// no layouts to read it from).
+void lower_sym_layout(LowerCtx& cx) {
+  const json& self = cx.arg("self") ? *cx.arg("self") : json();
+  if (!self.contains("as_tensor")) cx.unsupported("a layout query of something that is not a tensor");
+  const TensorMeta& m = cx.meta_of(self.at("as_tensor").at("name").get<std::string>());
+  Dim d = m.storage_offset;
+  if (cx.target.rfind("aten.sym_stride", 0) == 0) {
+    const int64_t k = norm_dim(cx.int_arg("dim"), static_cast<int64_t>(m.strides.size()));
+    if (k < 0 || k >= static_cast<int64_t>(m.strides.size())) cx.unsupported("a stride of a dim the tensor lacks");
+    d = m.strides[k];
+  }
+  if (!d.is_static) cx.unsupported("a symbolic stride or storage offset (" + d.expr + ")");
+  cx.out_sym(0, "", d.value);
+}
+MXTE_LOWER(lower_sym_layout, "aten.sym_stride.int", "aten.sym_storage_offset.default");
+
+}  // namespace
+}  // namespace mxte
+
+namespace mxte {
+namespace {
+
+// Comparisons of SymInts (_operator.ge, ...): SymBools, read by runtime
+// assertions (which emit nothing, so these end as dead nodes) or by
+// torch.cond predicates - a 0-d bool.
+void lower_sym_compare(LowerCtx& cx) {
+  static const std::map<std::string, std::string> ops = {{"ge", "GreaterOrEqual"}, {"gt", "Greater"}, {"le", "LessOrEqual"},
+                                                         {"lt", "Less"}, {"eq", "Equal"}, {"ne", "Equal"}};
+  const std::string op = cx.target.substr(cx.target.rfind('.') + 1);
+  const json& o = cx.node->at("outputs").at(0);
+  if (!o.contains("as_sym_bool")) cx.unsupported("a comparison whose result is not a SymBool");
+  const int32_t work = onnx::TensorProto::DOUBLE;
+  std::string r = cx.emit1(ops.at(op), {onnx_of(cx, operand(cx, 0), work), onnx_of(cx, operand(cx, 1), work)});
+  if (op == "ne") r = cx.emit1("Not", {r});
+  Value v;
+  v.kind = Value::sym_int;
+  v.onnx = r;
+  v.dtype = onnx::TensorProto::BOOL;
+  cx.values[o.at("as_sym_bool").at("as_name").get<std::string>()] = std::move(v);
+}
+MXTE_LOWER(lower_sym_compare, "_operator.ge", "_operator.gt", "_operator.le", "_operator.lt", "_operator.eq",
+           "_operator.ne");
+
+}  // namespace
+}  // namespace mxte
