@@ -4,9 +4,11 @@
 // whenever the comparison ran.
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <string>
 
 #include "cli.hpp"
+#include "command.hpp"
 #include "modelexport/modelexport.hpp"
 
 namespace modelexport::cli {
@@ -77,21 +79,38 @@ void print_text(const Json& r) {
               s["only_in_b"].get<long long>());
 }
 
-}  // namespace
+struct CompareOptions {
+  std::string a, b;
+  bool json = false;
+};
 
-int cmd_compare(const std::vector<std::string>& argv) {
-  Args args(argv, {"--json"}, {});
-  args.expect_positionals(2, "A.onnx B.onnx");
-  const std::string pa = args.positionals()[0], pb = args.positionals()[1];
+int run_compare(const CompareOptions& o) {
+  const std::string& pa = o.a;
+  const std::string& pb = o.b;
   const Model a = Model::load_file(pa);
   const Model b = Model::load_file(pb);
   const Json options{{"a_name", pa}, {"b_name", pb}};
   const Json report = Json::parse(a.compare_json(b, options.dump()));
-  if (args.flag("--json"))
+  if (o.json)
     std::cout << report.dump(2) << "\n";
   else
     print_text(report);
   return 0;
+}
+
+}  // namespace
+
+Command add_compare(CLI::App& parent) {
+  auto o = std::make_shared<CompareOptions>();
+  CLI::App* app = add_command(
+      parent, "compare", "per-module differences (nodes, ops, parameters) between two tagged files",
+      "Compares over the union of both module trees. Differences are data: the\n"
+      "exit code is 0 whenever the comparison ran.",
+      "modelexport compare before.onnx after.onnx --json");
+  add_positional(app, "A.onnx", o->a, "the first tagged ONNX file");
+  add_positional(app, "B.onnx", o->b, "the second tagged ONNX file");
+  app->add_flag("--json", o->json, "the report as JSON");
+  return {app, [o] { return run_compare(*o); }};
 }
 
 }  // namespace modelexport::cli

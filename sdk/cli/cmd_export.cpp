@@ -5,46 +5,91 @@
 // `--external-data` puts the weights in OUT.onnx.data (automatic over 2 GB);
 // `--functions [CLASS,...]` then applies the functions pass; progress on
 // stderr when it is a terminal, unless --quiet.
+#include <memory>
+
 #include "cli.hpp"
+#include "command.hpp"
 #include "functions_option.hpp"
 #include "save_summary.hpp"
 
 namespace modelexport::cli {
+namespace {
 
-int cmd_export(const std::vector<std::string>& argv_in) {
-  std::vector<std::string> argv = argv_in;
+struct ExportOptions {
+  std::string model, out, frontend = "auto", tag_storage = "metadata";
+  std::vector<std::string> inputs, functions;
+  int opset = 0;
+  bool drop_builtin_tags = false, external_data = false, quiet = false;
+  CLI::Option* functions_option = nullptr;
+  CLI::Option* opset_option = nullptr;
+};
+
+int run_export(ExportOptions& o) {
+  const bool functions = o.functions_option->count() > 0;
+  // `--functions MODEL.pt2 -o ...`: the optional class list took the model.
+  if (functions && o.model.empty() && !o.functions.empty() && looks_like_file(o.functions.back())) {
+    o.model = o.functions.back();
+    o.functions.pop_back();
+  }
+  if (o.model.empty()) throw UsageError("missing MODEL.pt2|MODEL.pt");
+  require_output(o.out, "OUT.onnx");
   std::vector<std::string> function_classes;
-  const bool functions = take_functions_option(argv, function_classes);
-  Args args(argv, {"--drop-builtin-tags", "--external-data", "--quiet", "-q"},
-            {"-o", "--output", "--input", "--opset", "--tag-storage", "--frontend"});
-  args.expect_positionals(1, "MODEL.pt2|MODEL.pt");
-  const std::string out = args.value("-o", args.value("--output"));
-  if (out.empty()) throw UsageError("missing -o OUT.onnx");
-  const auto inputs = args.values("--input");
-  nlohmann::json options{{"inputs", inputs},
-                         {"drop_builtin_tags", args.flag("--drop-builtin-tags")}};
+  for (const auto& list : o.functions)
+    for (auto& c : split_commas(list)) function_classes.push_back(c);
+  nlohmann::json options{{"inputs", o.inputs}, {"drop_builtin_tags", o.drop_builtin_tags}};
   // --external-data: weights in OUT.onnx.data whatever the size (without it,
   // only a model over protobuf's 2 GB limit gets external data).
-  const bool external = args.flag("--external-data");
-  if (external) options["external_data"] = true;
-  if (const std::string opset = args.value("--opset"); !opset.empty()) {
-    try {
-      options["opset"] = std::stoi(opset);
-    } catch (const std::exception&) {
-      throw UsageError("--opset must be a number, not '" + opset + "'");
-    }
-  }
-  const std::string storage = args.value("--tag-storage", "metadata");
-  validate_tag_storage(storage);
-  refuse_overwriting_source(args.positionals()[0], save_targets(out));
-  ProgressBar progress("export", args.flag("--quiet") || args.flag("-q"));
+  if (o.external_data) options["external_data"] = true;
+  if (o.opset_option->count() > 0) options["opset"] = o.opset;
+  validate_tag_storage(o.tag_storage);
+  refuse_overwriting_source(o.model, save_targets(o.out));
+  ProgressBar progress("export", o.quiet);
   progress.stage("plugins");
   const auto registry = Registry::create();
-  Model model = registry.export_model(args.value("--frontend", "auto"), args.positionals()[0], options.dump(),
-                                      progress.listener());
+  Model model = registry.export_model(o.frontend, o.model, options.dump(), progress.listener());
   if (functions) apply_functions(model, function_classes, &progress);
-  save_and_report(model, out, storage, true, external, &progress);
+  save_and_report(model, o.out, o.tag_storage, true, o.external_data, &progress);
   return 0;
+}
+
+}  // namespace
+
+Command add_export(CLI::App& parent) {
+  auto o = std::make_shared<ExportOptions>();
+  CLI::App* app = add_command(
+      parent, "export", "export a .pt2 or TorchScript model to ONNX with its module hierarchy",
+      "A torch.export archive (.pt2) knows its inputs: --input is optional and\n"
+      "overrides sizes or names dynamic dimensions. A TorchScript file (.pt)\n"
+      "needs one --input per model input.\n"
+      "input SPEC: name:dtype[dims], e.g. input_ids:int64[batch=2,seq=16]\n"
+      "(a named dimension is dynamic, a number is static).",
+      "modelexport export model.pt2 -o model.onnx --input x:float32[batch=1,3,224,224]");
+  // Not add_positional's required(): `--functions MODEL` is resolved first.
+  app->add_option("MODEL", o->model, "the model: a torch.export archive (.pt2) or TorchScript (.pt)")
+      ->type_name("");
+  add_output(app, o->out, "OUT.onnx", "the ONNX file to write (and OUT.hierarchy.json next to it)");
+  app->add_option("--input", o->inputs, "an input SPEC (repeat for several inputs)")
+      ->type_name("SPEC")
+      ->allow_extra_args(false);
+  app->add_option("--frontend", o->frontend, "frontend plugin (default: chosen by the file's content)")
+      ->type_name("NAME");
+  o->opset_option = app->add_option("--opset", o->opset, "ONNX opset of the output, 14..17 (default 17)")
+      ->type_name("N")
+      ->check(whole_number());
+  add_tag_storage(app, o->tag_storage);
+  app->add_flag("--drop-builtin-tags", o->drop_builtin_tags,
+                "omit torch.nn built-in modules from the tags");
+  o->functions_option =
+      app->add_option("--functions", o->functions,
+                      "then modules as ONNX local functions (see 'functions --help')")
+          ->type_name("[CLASS,...]")
+          ->expected(0, 1)
+          ->allow_extra_args(false)
+          ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app->add_flag("--external-data", o->external_data,
+                "weights in OUT.onnx.data (automatic over protobuf's 2 GB limit)");
+  add_quiet(app, o->quiet);
+  return {app, [o] { return run_export(*o); }};
 }
 
 }  // namespace modelexport::cli

@@ -6,9 +6,11 @@
 #include <fstream>
 #include <map>
 
+#include <memory>
 #include <optional>
 
 #include "cli.hpp"
+#include "command.hpp"
 #include "module_rows.hpp"
 #include "modelexport/modelexport.hpp"
 #include "mx/common/module_path.hpp"
@@ -154,18 +156,19 @@ void print_text(const json& s, const ModuleRows* modules) {
   }
 }
 
-}  // namespace
+struct InspectOptions {
+  std::string path, format, out_path;
+  bool json = false;
+};
 
-int cmd_inspect(const std::vector<std::string>& argv) {
-  Args args(argv, {"--json"}, {"--format", "-o", "--output"});
-  args.expect_positionals(1, "FILE.onnx");
-  std::string format = args.value("--format", args.flag("--json") ? "json" : "text");
-  if (args.flag("--json") && format != "json")
+int run_inspect(const InspectOptions& o) {
+  std::string format = o.format.empty() ? (o.json ? "json" : "text") : o.format;
+  if (o.json && format != "json")
     throw UsageError("--json and --format " + format + " contradict each other");
   if (format != "text" && format != "json" && format != "graphml" && format != "dot")
     throw UsageError("--format must be text, json, graphml or dot, not '" + format + "'");
-  const std::string out_path = args.value("-o", args.value("--output"));
-  const std::string path = args.positionals()[0];
+  const std::string& out_path = o.out_path;
+  const std::string& path = o.path;
   const Model model = Model::load_file(path);
   if (format == "graphml" || format == "dot") {
     const std::string text = model.render(format);
@@ -190,6 +193,24 @@ int cmd_inspect(const std::vector<std::string>& argv) {
     print_text(summary, rows);
   }
   return 0;
+}
+
+}  // namespace
+
+Command add_inspect(CLI::App& parent) {
+  auto o = std::make_shared<InspectOptions>();
+  CLI::App* app = add_command(
+      parent, "inspect", "graph summary and per-module statistics, or a drawing of the graph",
+      "The text and JSON reports list inputs, outputs, ops and, for a tagged\n"
+      "file, every module's own/total nodes, parameters, function and ops.\n"
+      "graphml and dot draw the nodes nested in their modules.",
+      "modelexport inspect model.onnx --format dot -o model.dot");
+  add_positional(app, "FILE.onnx", o->path, "the ONNX file to inspect");
+  app->add_flag("--json", o->json, "the report as JSON (same as --format json)");
+  app->add_option("--format", o->format, "report format (default text)")
+      ->type_name("text|json|graphml|dot");
+  add_output(app, o->out_path, "OUT", "write the graphml or dot drawing here instead of stdout");
+  return {app, [o] { return run_inspect(*o); }};
 }
 
 }  // namespace modelexport::cli

@@ -2,8 +2,10 @@
 // refused what it refused.
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 #include "cli.hpp"
+#include "command.hpp"
 #include "modelexport/modelexport.hpp"
 
 namespace modelexport::cli {
@@ -11,14 +13,11 @@ namespace {
 std::string field(const nlohmann::json& p, const char* key) {
   return p.contains(key) && p[key].is_string() ? p[key].get<std::string>() : "-";
 }
-}  // namespace
 
-int cmd_plugins(const std::vector<std::string>& argv) {
-  Args args(argv, {"--json"}, {});
-  args.expect_positionals(0, "");
+int run_plugins(bool json) {
   const auto registry = Registry::create();
   const auto listing = nlohmann::json::parse(registry.plugins_json());
-  if (args.flag("--json")) {
+  if (json) {
     std::cout << listing.dump(2) << "\n";
     return 0;
   }
@@ -32,6 +31,19 @@ int cmd_plugins(const std::vector<std::string>& argv) {
   for (const auto& dir : listing.value("plugin_dirs", nlohmann::json::array()))
     std::printf("searched: %s\n", dir.get<std::string>().c_str());
   return 0;
+}
+
+}  // namespace
+
+Command add_plugins(CLI::App& parent) {
+  auto json = std::make_shared<bool>(false);
+  CLI::App* app = add_command(
+      parent, "plugins", "list the plugins found, and why any was refused",
+      "Plugins are found in the install's plugin directory and in the\n"
+      "directories of MODELEXPORT_PLUGIN_PATH (colon-separated).",
+      "modelexport plugins --json");
+  app->add_flag("--json", *json, "the listing as JSON");
+  return {app, [json] { return run_plugins(*json); }};
 }
 
 }  // namespace modelexport::cli

@@ -2,25 +2,29 @@
 // hierarchy of an ONNX file exported elsewhere; progress on stderr when it
 // is a terminal, unless --quiet.
 #include <cstdio>
+#include <memory>
 
 #include "cli.hpp"
+#include "command.hpp"
 #include "save_summary.hpp"
 
 namespace modelexport::cli {
+namespace {
 
-int cmd_tag(const std::vector<std::string>& argv) {
-  Args args(argv, {"--quiet", "-q"}, {"-o", "--output", "--strategy", "--hierarchy", "--tag-storage"});
-  args.expect_positionals(1, "IN.onnx");
-  const std::string out = args.value("-o", args.value("--output"));
-  if (out.empty()) throw UsageError("missing -o OUT.onnx");
-  const std::string storage = args.value("--tag-storage", "metadata");
-  validate_tag_storage(storage);
+struct TagOptions {
+  std::string input, out, strategy = "auto", hierarchy, tag_storage = "metadata";
+  bool quiet = false;
+};
+
+int run_tag(const TagOptions& o) {
+  require_output(o.out, "OUT.onnx");
+  validate_tag_storage(o.tag_storage);
   nlohmann::json options = nlohmann::json::object();
-  if (const std::string h = args.value("--hierarchy"); !h.empty()) options["hierarchy"] = h;
-  ProgressBar progress("tag", args.flag("--quiet") || args.flag("-q"));
+  if (!o.hierarchy.empty()) options["hierarchy"] = o.hierarchy;
+  ProgressBar progress("tag", o.quiet);
   // Load first: a missing or broken input is reported before plugin discovery.
   progress.stage("load");
-  Model model = Model::load_file(args.positionals()[0]);
+  Model model = Model::load_file(o.input);
   progress.stage("check");
   // Tagging only adds metadata (node metadata_props, doc_strings, model
   // metadata_props), which the checker does not read: the input is checked
@@ -35,9 +39,30 @@ int cmd_tag(const std::vector<std::string>& argv) {
                          "saving without checking (%s)\n", input_check.message().c_str());
   progress.stage("plugins");
   const auto registry = Registry::create();
-  registry.tag(args.value("--strategy", "auto"), model, options.dump(), progress.listener());
-  save_and_report(model, out, storage, /*check=*/false, false, &progress);
+  registry.tag(o.strategy, model, options.dump(), progress.listener());
+  save_and_report(model, o.out, o.tag_storage, /*check=*/false, false, &progress);
   return 0;
+}
+
+}  // namespace
+
+Command add_tag(CLI::App& parent) {
+  auto o = std::make_shared<TagOptions>();
+  CLI::App* app = add_command(
+      parent, "tag", "recover the module hierarchy of any ONNX file",
+      "Strategies read the evidence the file holds (scoped node names, dynamo\n"
+      "metadata, parameter names); 'modelexport plugins' lists them.",
+      "modelexport tag model.onnx -o model.tagged.onnx --strategy scope");
+  add_positional(app, "IN.onnx", o->input, "the ONNX file to tag");
+  add_output(app, o->out, "OUT.onnx", "the tagged ONNX file (and OUT.hierarchy.json next to it)");
+  app->add_option("--strategy", o->strategy, "strategy plugin (default auto: the best that applies)")
+      ->type_name("NAME");
+  app->add_option("--hierarchy", o->hierarchy,
+                  "a module tree (from 'modelexport hierarchy') supplying class names")
+      ->type_name("H.json");
+  add_tag_storage(app, o->tag_storage);
+  add_quiet(app, o->quiet);
+  return {app, [o] { return run_tag(*o); }};
 }
 
 }  // namespace modelexport::cli

@@ -3,18 +3,25 @@
 // inconsistency; exit 1 when there is any.
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 #include "cli.hpp"
+#include "command.hpp"
 #include "modelexport/modelexport.hpp"
 
 namespace modelexport::cli {
 
-int cmd_validate(const std::vector<std::string>& argv) {
-  Args args(argv, {"--json"}, {});
-  args.expect_positionals(1, "FILE.onnx");
-  const auto report = nlohmann::json::parse(validate_file(args.positionals()[0]));
+namespace {
+
+struct ValidateOptions {
+  std::string path;
+  bool json = false;
+};
+
+int run_validate(const ValidateOptions& o) {
+  const auto report = nlohmann::json::parse(validate_file(o.path));
   const bool ok = report["ok"].get<bool>();
-  if (args.flag("--json")) {
+  if (o.json) {
     std::cout << report.dump(2) << "\n";
     return ok ? 0 : 1;
   }
@@ -29,6 +36,19 @@ int cmd_validate(const std::vector<std::string>& argv) {
                 issue["message"].get<std::string>().c_str());
   std::printf("%s: %zu issue(s)\n", ok ? "valid" : "INVALID", report["issues"].size());
   return ok ? 0 : 1;
+}
+
+}  // namespace
+
+Command add_validate(CLI::App& parent) {
+  auto o = std::make_shared<ValidateOptions>();
+  CLI::App* app = add_command(
+      parent, "validate", "check that records, sidecar, module tree and the ONNX checker agree",
+      "Lists every inconsistency; exits with 1 when there is any, 0 otherwise.",
+      "modelexport validate model.onnx --json");
+  add_positional(app, "FILE.onnx", o->path, "the ONNX file to validate");
+  app->add_flag("--json", o->json, "the report as JSON");
+  return {app, [o] { return run_validate(*o); }};
 }
 
 }  // namespace modelexport::cli

@@ -9,11 +9,12 @@ namespace {
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
-bool looks_like_file(const std::string& s) {
-  return s.find('/') != std::string::npos || ends_with(s, ".pt") || ends_with(s, ".pth") ||
-         ends_with(s, ".onnx");
-}
 }  // namespace
+
+bool looks_like_file(const std::string& s) {
+  return s.find('/') != std::string::npos || ends_with(s, ".pt") || ends_with(s, ".pt2") ||
+         ends_with(s, ".pth") || ends_with(s, ".onnx");
+}
 
 std::vector<std::string> split_commas(const std::string& text) {
   std::vector<std::string> out;
@@ -27,26 +28,6 @@ std::vector<std::string> split_commas(const std::string& text) {
     }
   }
   return out;
-}
-
-bool take_functions_option(std::vector<std::string>& argv, std::vector<std::string>& classes) {
-  bool present = false;
-  std::vector<std::string> rest;
-  for (size_t i = 0; i < argv.size(); ++i) {
-    const std::string& a = argv[i];
-    if (a.rfind("--functions=", 0) == 0) {
-      present = true;
-      for (auto& c : split_commas(a.substr(12))) classes.push_back(c);
-    } else if (a == "--functions") {
-      present = true;
-      if (i + 1 < argv.size() && argv[i + 1].rfind("-", 0) != 0 && !looks_like_file(argv[i + 1]))
-        for (auto& c : split_commas(argv[++i])) classes.push_back(c);
-    } else {
-      rest.push_back(a);
-    }
-  }
-  argv = rest;
-  return present;
 }
 
 void apply_functions(Model& model, const std::vector<std::string>& classes, ProgressBar* progress) {

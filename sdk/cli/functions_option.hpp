@@ -1,4 +1,4 @@
-// `--functions [CLASS,...]` for `modelexport export`, and the report that
+// `--functions [CLASS,...]` of `modelexport export`, and the report that
 // `functions` and `export --functions` print.
 #pragma once
 #include <string>
@@ -9,11 +9,10 @@
 
 namespace modelexport::cli {
 
-// Removes `--functions`, `--functions CLASS,...` and `--functions=CLASS,...`
-// from argv. A following token is taken as the class list unless it starts
-// with '-' or looks like a file (contains '/', ends in .pt/.pth/.onnx).
-// Returns true when the option was present; classes go to `classes`.
-bool take_functions_option(std::vector<std::string>& argv, std::vector<std::string>& classes);
+// True for a value that names a file rather than a class list (contains
+// '/', ends in .pt/.pt2/.pth/.onnx): `export --functions m.pt2 -o out.onnx`
+// gives the optional --functions value the model's path.
+bool looks_like_file(const std::string& value);
 
 std::vector<std::string> split_commas(const std::string& text);
 

@@ -1,9 +1,16 @@
 """modelexport — Python bindings over the modelexport C API (ctypes).
 
-Export TorchScript models to ONNX keeping the PyTorch module hierarchy, and
-recover that hierarchy for ONNX files exported elsewhere::
+Export PyTorch models to ONNX keeping the module hierarchy, and recover that
+hierarchy for ONNX files exported elsewhere. From a model and example
+inputs (``torch.export`` runs in this process; torch is imported only by
+this call)::
 
     import modelexport as mx
+
+    with mx.export(model, (x,), "model.onnx") as onnx_model:
+        print(onnx_model.module_tree())
+
+From a file (a ``torch.export`` archive or TorchScript)::
 
     with mx.Registry() as registry:
         with registry.export("model.pt", ["x:float32[batch=1,3,224,224]"]) as model:
@@ -22,6 +29,7 @@ from ._library import Library, library, load_library
 from .errors import ErrorCode, LibraryNotFoundError, ModelExportError, ModelFileNotFoundError
 from .model import Model, validate_file
 from .progress import Progress, ProgressCallback
+from .pytorch_export import export
 from .registry import Registry
 from .tree import Module, ModuleTree, Node, NodeRecord
 
@@ -40,6 +48,7 @@ __all__ = [
     "ProgressCallback",
     "Registry",
     "code_name",
+    "export",
     "library",
     "load_library",
     "validate_file",

@@ -1,13 +1,16 @@
 """Run by test.sh in a fresh venv after `pip install ./bindings/python`,
 from a scratch directory, with no MODELEXPORT_* variable set: the wheel's
 own library and plugins must be enough to tag an ONNX file and to export a
-torch.export archive (.pt2). Usage: check_installed.py TINY.onnx MODEL.pt2 OUTDIR
+torch.export archive (.pt2); its console script and `python -m modelexport`
+run its own CLI. Usage: check_installed.py TINY.onnx MODEL.pt2 OUTDIR
 """
 import os
+import subprocess
 import sys
 from pathlib import Path
 
 import modelexport as mx
+from modelexport.command_line import find_cli
 
 onnx_file, pt2_file, out = (Path(a) for a in sys.argv[1:4])
 assert not [k for k in os.environ if k.startswith("MODELEXPORT_")], "environment not clean"
@@ -51,4 +54,12 @@ except FileNotFoundError as missing:
     print(f"missing file: FileNotFoundError ({missing})")
 else:
     raise AssertionError("loading a missing file did not fail")
+# The wheel's CLI, through the console script and `python -m modelexport`.
+assert package in Path(find_cli()).resolve().parents, f"{find_cli()} is not the wheel's CLI"
+script = Path(sys.executable).parent / "modelexport"
+for command in ([str(script), "--version"], [sys.executable, "-m", "modelexport", "tag", "--help"]):
+    run = subprocess.run(command, capture_output=True, text=True)
+    assert run.returncode == 0, (command, run.stdout, run.stderr)
+    print(f"{Path(command[0]).name} {' '.join(command[1:])}: {run.stdout.splitlines()[0]}")
+assert "usage: modelexport tag" in run.stdout, run.stdout
 print("installed package: OK")
