@@ -132,3 +132,20 @@ MXTE_LOWER(lower_unique, "aten._unique2");
 
 }  // namespace
 }  // namespace mxte
+
+namespace mxte {
+namespace {
+
+// one_hot(self, num_classes=-1): a static class count (-1 would need the
+// data's maximum) -> OneHot with values (0, 1) in int64.
+void lower_one_hot(LowerCtx& cx) {
+  const int64_t n = cx.int_arg("num_classes", -1);
+  if (n < 0) cx.unsupported("one_hot without num_classes (the count would be the data's maximum + 1)");
+  const std::string i = cx.cast(cx.tensor("self"), cx.dtype_of("self"), onnx::TensorProto::INT64);
+  cx.out(0, cx.cast(cx.emit1("OneHot", {i, cx.ci64s(n), cx.ci64({0, 1})}, {attr("axis", int64_t{-1})}),
+                    onnx::TensorProto::INT64, cx.out_dtype()));
+}
+MXTE_LOWER(lower_one_hot, "aten.one_hot");
+
+}  // namespace
+}  // namespace mxte
