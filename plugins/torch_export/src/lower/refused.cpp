@@ -29,7 +29,7 @@ void refuse_embedding_bag(LowerCtx& cx) {
   cx.unsupported("_embedding_bag (nn.EmbeddingBag: bags by offsets, four outputs) is not lowered; an nn.Embedding "
                  "followed by a sum/mean over each bag exports");
 }
-MXTE_LOWER(refuse_embedding_bag, "aten._embedding_bag", "aten.embedding_bag");
+MXTE_LOWER(refuse_embedding_bag, "aten._embedding_bag", "aten.embedding_bag", "aten._embedding_bag_forward_only");
 
 }  // namespace
 }  // namespace mxte
