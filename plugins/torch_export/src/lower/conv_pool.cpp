@@ -29,12 +29,13 @@ void lower_conv(LowerCtx& cx) {
   } else {
     p.pads = symmetric_pads(expand_to(cx.ints("padding", std::vector<int64_t>{0}), n));
   }
-  p.transposed = cx.bool_arg("transposed", false);
+  p.transposed = cx.bool_arg("transposed", false) || cx.target.rfind("aten.conv_transpose", 0) == 0;
   if (p.transposed) p.output_padding = expand_to(cx.ints("output_padding", std::vector<int64_t>{0}), n);
   const std::string b = cx.has("bias") ? cx.tensor("bias") : "";
   cx.out(0, mx::aten_onnx::emit_conv(cx, cx.tensor("input"), cx.tensor("weight"), b, p));
 }
-MXTE_LOWER(lower_conv, "aten.conv1d", "aten.conv2d", "aten.conv3d", "aten.convolution", "aten._convolution");
+MXTE_LOWER(lower_conv, "aten.conv1d", "aten.conv2d", "aten.conv3d", "aten.convolution", "aten._convolution",
+           "aten.conv_transpose1d", "aten.conv_transpose2d", "aten.conv_transpose3d");
 
 // max_pool2d(self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False);
 // core ATen's max_pool2d_with_indices has a second output (the indices),

@@ -1,5 +1,5 @@
 // Tensor creation and dtype conversion: arange, full/ones/zeros (+ _like,
-// new_*), empty*, eye, scalar_tensor, _to_copy / to / type_as.
+// new_*), empty*, eye, linspace, scalar_tensor, _to_copy / to / type_as.
 #include <onnx/onnx_pb.h>
 
 #include "lower_ctx.hpp"
@@ -47,6 +47,20 @@ void lower_eye(LowerCtx& cx) {
   cx.out(0, cx.cast(cx.emit1("EyeLike", {zeros}), f, cx.out_dtype()));
 }
 MXTE_LOWER(lower_eye, "aten.eye");
+
+// linspace(start, end, steps): start + k * (end - start) / (steps - 1),
+// computed in double, as ATen's CPU kernel (its halves split from both ends
+// round the same to float for the sizes real programs use).
+void lower_linspace(LowerCtx& cx) {
+  const int32_t d = onnx::TensorProto::DOUBLE;
+  const std::string start = cx.operand("start", d), end = cx.operand("end", d);
+  const std::string steps = cx.cast(cx.sym_int("steps"), onnx::TensorProto::INT64, d);
+  const std::string k = cx.emit1("Range", {cx.cscalar(0, d), steps, cx.cscalar(1, d)});
+  const std::string denom = cx.emit1("Max", {cx.emit1("Sub", {steps, cx.cscalar(1, d)}), cx.cscalar(1, d)});
+  const std::string step = cx.emit1("Div", {cx.emit1("Sub", {end, start}), denom});
+  cx.out(0, cx.cast(cx.emit1("Add", {start, cx.emit1("Mul", {k, step})}), d, cx.out_dtype()));
+}
+MXTE_LOWER(lower_linspace, "aten.linspace");
 
 void lower_scalar_tensor(LowerCtx& cx) { cx.out(0, cx.operand("s", cx.out_dtype())); }
 MXTE_LOWER(lower_scalar_tensor, "aten.scalar_tensor");

@@ -52,3 +52,35 @@ MXTE_LOWER(lower_pdist, "aten._pdist_forward", "aten.pdist");
 
 }  // namespace
 }  // namespace mxte
+
+namespace mxte {
+namespace {
+
+// cosine_similarity(x1, x2, dim=1, eps=1e-8): <x1, x2> / max(|x1| |x2|, eps)
+// as ATen computes it (the product of the norms clamped, not each norm).
+void lower_cosine_similarity(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string a = cx.operand("x1", dt), b = cx.operand("x2", dt);
+  const int64_t r = std::max(cx.rank_of("x1"), cx.rank_of("x2"));
+  const std::string axis = cx.ci64({norm_dim(cx.int_arg("dim", 1), r)});
+  const std::vector<onnx::AttributeProto> drop = {attr("keepdims", int64_t{0})};
+  auto sum = [&](const std::string& t) { return cx.emit1("ReduceSum", {t, axis}, drop); };
+  const std::string dot = sum(cx.emit1("Mul", {a, b}));
+  const std::string norms = cx.emit1("Sqrt", {cx.emit1("Mul", {sum(cx.emit1("Mul", {a, a})), sum(cx.emit1("Mul", {b, b}))})});
+  cx.out(0, cx.emit1("Div", {dot, cx.emit1("Max", {norms, cx.cscalar(cx.float_arg("eps", 1e-8), dt)})}));
+}
+MXTE_LOWER(lower_cosine_similarity, "aten.cosine_similarity");
+
+// pairwise_distance(x1, x2, p=2, eps=1e-6, keepdim=False): ||x1 - x2 + eps||_p over the last dim.
+void lower_pairwise_distance(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string d = cx.emit1("Add", {cx.emit1("Sub", {cx.operand("x1", dt), cx.operand("x2", dt)}),
+                                         cx.cscalar(cx.float_arg("eps", 1e-6), dt)});
+  std::string n = p_norm(cx, d, cx.cscalar(0, dt), cx.float_arg("p", 2.0), dt);
+  if (cx.bool_arg("keepdim", false)) n = cx.unsqueeze(n, {-1});
+  cx.out(0, n);
+}
+MXTE_LOWER(lower_pairwise_distance, "aten.pairwise_distance");
+
+}  // namespace
+}  // namespace mxte

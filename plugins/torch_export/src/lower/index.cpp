@@ -98,3 +98,54 @@ MXTE_LOWER(lower_nonzero, "aten.nonzero");
 
 }  // namespace
 }  // namespace mxte
+
+namespace mxte {
+namespace {
+
+// masked_select(self, mask): the elements where the broadcast mask holds,
+// flattened in row-major order (Compress without an axis); the count is an
+// unbacked symbol of the program, a dynamic dim here.
+void lower_masked_select(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.operand("self", dt), m = cx.operand("mask", onnx::TensorProto::BOOL);
+  const std::string shape = cx.shape_of(cx.emit1("Where", {m, x, x}));  // the broadcast shape
+  const std::string flat_x = cx.emit1("Reshape", {cx.emit1("Expand", {x, shape}), cx.ci64({-1})});
+  const std::string flat_m = cx.emit1("Reshape", {cx.emit1("Expand", {m, shape}), cx.ci64({-1})});
+  cx.out(0, cx.emit1("Compress", {flat_x, flat_m}, {attr("axis", int64_t{0})}));
+}
+MXTE_LOWER(lower_masked_select, "aten.masked_select");
+
+// _unique2(self, sorted=True, return_inverse=False, return_counts=False)
+// -> (values, inverse, counts): ONNX Unique over the flattened input
+// (sorted ascending); the inverse takes the input's shape, as in ATen.
+void lower_unique(LowerCtx& cx) {
+  const Value& v = cx.value_of("self");
+  if (!cx.bool_arg("sorted", true)) cx.unsupported("unique with sorted=False (ATen's order is unspecified)");
+  const std::string flat = cx.emit1("Reshape", {v.onnx, cx.ci64({-1})});
+  auto u = cx.emit("Unique", {flat}, {attr("sorted", int64_t{1})}, 4);  // Y, first indices, inverse, counts
+  cx.out(0, u[0]);
+  const size_t n = cx.n_outputs();
+  if (n > 1) cx.out(1, cx.emit1("Reshape", {u[2], cx.shape_of(v.onnx)}));
+  if (n > 2) cx.out(2, u[3]);
+}
+MXTE_LOWER(lower_unique, "aten._unique2");
+
+}  // namespace
+}  // namespace mxte
+
+namespace mxte {
+namespace {
+
+// one_hot(self, num_classes=-1): a static class count (-1 would need the
+// data's maximum) -> OneHot with values (0, 1) in int64.
+void lower_one_hot(LowerCtx& cx) {
+  const int64_t n = cx.int_arg("num_classes", -1);
+  if (n < 0) cx.unsupported("one_hot without num_classes (the count would be the data's maximum + 1)");
+  const std::string i = cx.cast(cx.tensor("self"), cx.dtype_of("self"), onnx::TensorProto::INT64);
+  cx.out(0, cx.cast(cx.emit1("OneHot", {i, cx.ci64s(n), cx.ci64({0, 1})}, {attr("axis", int64_t{-1})}),
+                    onnx::TensorProto::INT64, cx.out_dtype()));
+}
+MXTE_LOWER(lower_one_hot, "aten.one_hot");
+
+}  // namespace
+}  // namespace mxte

@@ -166,3 +166,112 @@ MXTE_LOWER(lower_mish, "aten.mish", "aten.mish_");
 
 }  // namespace
 }  // namespace mxte
+
+namespace mxte {
+namespace {
+
+// Composite activations the TRAINING dialect keeps whole.
+void lower_prelu(LowerCtx& cx) {  // prelu(self, weight [C] or [1]): weight broadcast over dim 1
+  const int32_t dt = cx.out_dtype();
+  const int64_t r = cx.rank_of("self");
+  std::string w = cx.operand("weight", dt);
+  std::vector<int64_t> trailing;
+  for (int64_t k = 2; k < r; ++k) trailing.push_back(k - 1);
+  if (r >= 2 && !trailing.empty()) w = cx.unsqueeze(w, trailing);
+  cx.out(0, cx.emit1("PRelu", {cx.operand("self", dt), w}));
+}
+MXTE_LOWER(lower_prelu, "aten.prelu", "aten._prelu_kernel");
+
+void lower_glu(LowerCtx& cx) {  // glu(self, dim=-1): a * sigmoid(b), the halves along dim
+  const int32_t dt = cx.out_dtype();
+  const int64_t dim = norm_dim(cx.int_arg("dim", -1), cx.rank_of("self"));
+  auto halves = cx.emit("Split", {cx.operand("self", dt)}, {attr("axis", dim)}, 2);
+  cx.out(0, cx.emit1("Mul", {halves[0], cx.emit1("Sigmoid", {halves[1]})}));
+}
+MXTE_LOWER(lower_glu, "aten.glu");
+
+void lower_log_sigmoid(LowerCtx& cx) {  // -softplus(-x)
+  const int32_t dt = cx.out_dtype();
+  cx.out(0, cx.emit1("Neg", {cx.emit1("Softplus", {cx.emit1("Neg", {cx.operand("self", dt)})})}));
+}
+MXTE_LOWER(lower_log_sigmoid, "aten.log_sigmoid", "aten.log_sigmoid_forward");
+
+// hardshrink: x where |x| > l else 0; softshrink: x - l*sign(x) there;
+// threshold(self, threshold, value): x where x > threshold else value.
+void lower_shrink(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.operand("self", dt);
+  if (cx.target.rfind("aten.threshold", 0) == 0) {
+    const std::string keep = cx.emit1("Greater", {x, cx.operand("threshold", dt)});
+    return cx.out(0, cx.emit1("Where", {keep, x, cx.operand("value", dt)}));
+  }
+  const double l = cx.float_arg("lambd", 0.5);
+  const bool soft = cx.target.rfind("aten.softshrink", 0) == 0;
+  cx.out(0, cx.emit1(soft ? "Shrink" : "Shrink", {x}, {attr("lambd", static_cast<float>(l)), attr("bias", static_cast<float>(soft ? l : 0.0))}));
+}
+MXTE_LOWER(lower_shrink, "aten.hardshrink", "aten.softshrink", "aten.threshold", "aten.threshold_");
+
+// Binary math written out: logaddexp, xlogy, hypot, copysign; lerp, addcmul, addcdiv.
+void lower_binary_formula(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string& t = cx.target;
+  const std::string a = cx.operand("self", dt);
+  if (t.rfind("aten.lerp", 0) == 0) {  // self + weight * (end - self)
+    const std::string w = cx.operand("weight", dt), e = cx.operand("end", dt);
+    return cx.out(0, cx.emit1("Add", {a, cx.emit1("Mul", {w, cx.emit1("Sub", {e, a})})}));
+  }
+  if (t.rfind("aten.addcmul", 0) == 0 || t.rfind("aten.addcdiv", 0) == 0) {  // self + value * (t1 op t2)
+    const bool mul = t.rfind("aten.addcmul", 0) == 0;
+    std::string q = cx.emit1(mul ? "Mul" : "Div", {cx.operand("tensor1", dt), cx.operand("tensor2", dt)});
+    if (cx.has("value")) q = cx.emit1("Mul", {q, cx.operand("value", dt)});
+    return cx.out(0, cx.emit1("Add", {a, q}));
+  }
+  const std::string b = cx.operand("other", dt);
+  if (t.rfind("aten.logaddexp", 0) == 0) {  // max + log(1 + exp(-|a - b|))
+    const std::string m = cx.emit1("Max", {a, b});
+    const std::string d = cx.emit1("Neg", {cx.emit1("Abs", {cx.emit1("Sub", {a, b})})});
+    return cx.out(0, cx.emit1("Add", {m, cx.emit1("Softplus", {d})}));
+  }
+  if (t.rfind("aten.xlogy", 0) == 0) {  // 0 where self == 0 (unless other is NaN)
+    const std::string prod = cx.emit1("Mul", {a, cx.emit1("Log", {b})});
+    const std::string zero = cx.emit1("And", {cx.emit1("Equal", {a, cx.cscalar(0, dt)}), cx.emit1("Not", {cx.emit1("IsNaN", {b})})});
+    return cx.out(0, cx.emit1("Where", {zero, cx.cscalar(0, dt), prod}));
+  }
+  if (t.rfind("aten.hypot", 0) == 0)
+    return cx.out(0, cx.emit1("Sqrt", {cx.emit1("Add", {cx.emit1("Mul", {a, a}), cx.emit1("Mul", {b, b})})}));
+  // copysign: |a| with b's sign bit (-0.0 counts as negative only through 1/b)
+  const std::string neg = cx.emit1("Or", {cx.emit1("Less", {b, cx.cscalar(0, dt)}),
+                                          cx.emit1("Less", {cx.emit1("Reciprocal", {b}), cx.cscalar(0, dt)})});
+  const std::string m = cx.emit1("Abs", {a});
+  cx.out(0, cx.emit1("Where", {neg, cx.emit1("Neg", {m}), m}));
+}
+MXTE_LOWER(lower_binary_formula, "aten.logaddexp", "aten.xlogy", "aten.hypot", "aten.copysign", "aten.lerp",
+           "aten.addcmul", "aten.addcdiv");
+
+void lower_frac_sgn(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.operand("self", dt);
+  if (cx.target.rfind("aten.sgn", 0) == 0) return cx.out(0, cx.emit1("Sign", {x}));
+  const std::string trunc = cx.emit1("Mul", {cx.emit1("Sign", {x}), cx.emit1("Floor", {cx.emit1("Abs", {x})})});
+  cx.out(0, cx.emit1("Sub", {x, trunc}));
+}
+MXTE_LOWER(lower_frac_sgn, "aten.frac", "aten.sgn");
+
+// nan_to_num(self, nan=0, posinf=max, neginf=lowest) on floats.
+void lower_nan_to_num(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  std::string x = cx.operand("self", dt);
+  if (!mx::aten_onnx::is_floating(dt)) return cx.out(0, cx.emit1("Identity", {x}));
+  const bool half = dt == onnx::TensorProto::FLOAT16;
+  const double big = dt == onnx::TensorProto::DOUBLE ? 1.7976931348623157e308 : half ? 65504.0 : 3.4028234663852886e38;
+  x = cx.emit1("Where", {cx.emit1("IsNaN", {x}), cx.cscalar(cx.has("nan") ? cx.float_arg("nan") : 0.0, dt), x});
+  x = cx.emit1("Where", {cx.emit1("IsInf", {x}, {attr("detect_negative", int64_t{0})}),
+                         cx.cscalar(cx.has("posinf") ? cx.float_arg("posinf") : big, dt), x});
+  x = cx.emit1("Where", {cx.emit1("IsInf", {x}, {attr("detect_positive", int64_t{0})}),
+                         cx.cscalar(cx.has("neginf") ? cx.float_arg("neginf") : -big, dt), x});
+  cx.out(0, x);
+}
+MXTE_LOWER(lower_nan_to_num, "aten.nan_to_num");
+
+}  // namespace
+}  // namespace mxte

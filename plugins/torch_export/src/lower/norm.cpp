@@ -28,6 +28,41 @@ void lower_batch_norm(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_batch_norm, "aten.batch_norm", "aten._native_batch_norm_legit_no_training");
 
+// instance_norm(input, weight, bias, running_mean, running_var,
+// use_input_stats, momentum, eps, cudnn_enabled) -> InstanceNormalization;
+// core ATen's _native_batch_norm_legit.no_stats (what instance norm
+// decomposes to, on a [1, N*C, ...] view whose channel count is dynamic
+// with the batch): batch statistics per channel over every other dim,
+// written out (mean, variance, affine broadcast over [C, 1, ...]).
+void lower_instance_norm(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const float eps = static_cast<float>(cx.float_arg("eps", 1e-5));
+  const auto& shape = cx.value_of("input").shape;
+  const int64_t r = static_cast<int64_t>(shape.size());
+  if (r < 3) cx.unsupported("instance/batch statistics of an input without spatial dims");
+  const std::string x = cx.operand("input", dt);
+  if (cx.target.rfind("aten._native_batch_norm_legit", 0) != 0) {
+    if (!cx.bool_arg("use_input_stats", true)) cx.unsupported("instance_norm with running statistics");
+    if (!shape[1].is_static) cx.unsupported("instance_norm with a dynamic channel dim");
+    const int64_t c = shape[1].value;
+    return cx.out(0, cx.emit1("InstanceNormalization", {x, ones_or(cx, "weight", c, 1, dt), ones_or(cx, "bias", c, 0, dt)},
+                              {attr("epsilon", eps)}));
+  }
+  if (!cx.bool_arg("training", true)) cx.unsupported("_native_batch_norm_legit.no_stats without training");
+  std::vector<int64_t> axes = {0};
+  for (int64_t k = 2; k < r; ++k) axes.push_back(k);
+  const std::string mean = mx::aten_onnx::emit_reduce(cx, "ReduceMean", x, axes, true);
+  const std::string dev = cx.emit1("Sub", {x, mean});
+  const std::string var = mx::aten_onnx::emit_reduce(cx, "ReduceMean", cx.emit1("Mul", {dev, dev}), axes, true);
+  std::string y = cx.emit1("Div", {dev, cx.emit1("Sqrt", {cx.emit1("Add", {var, cx.cscalar(eps, dt)})})});
+  std::vector<int64_t> trailing;
+  for (int64_t k = 1; k < r - 1; ++k) trailing.push_back(k);
+  if (cx.has("weight")) y = cx.emit1("Mul", {y, cx.unsqueeze(cx.operand("weight", dt), trailing)});
+  if (cx.has("bias")) y = cx.emit1("Add", {y, cx.unsqueeze(cx.operand("bias", dt), trailing)});
+  cx.out(0, y);  // save_mean / save_rstd (outputs 1, 2) are for backward: unbound
+}
+MXTE_LOWER(lower_instance_norm, "aten.instance_norm", "aten._native_batch_norm_legit.no_stats");
+
 void lower_layer_norm(LowerCtx& cx) {
   const int32_t dt = cx.out_dtype();
   const auto shape = cx.ints("normalized_shape");

@@ -253,3 +253,60 @@ MXTE_LOWER(lower_vector_norm, "aten.linalg_vector_norm", "aten.norm");
 
 }  // namespace
 }  // namespace mxte
+
+namespace mxte {
+namespace {
+
+// aminmax(self, dim=None, keepdim=False) -> (min, max)
+void lower_aminmax(LowerCtx& cx) {
+  const int64_t r = cx.rank_of("self");
+  std::vector<int64_t> axes;
+  if (cx.has("dim")) axes = {norm_dim(cx.int_arg("dim"), std::max<int64_t>(r, 1))};
+  const bool keep = cx.bool_arg("keepdim", false);
+  const std::string x = cx.tensor("self");
+  cx.out(0, mx::aten_onnx::emit_reduce(cx, "ReduceMin", x, axes, keep));
+  cx.out(1, mx::aten_onnx::emit_reduce(cx, "ReduceMax", x, axes, keep));
+}
+MXTE_LOWER(lower_aminmax, "aten.aminmax");
+
+// kthvalue(self, k, dim=-1, keepdim=False) and median.dim(self, dim,
+// keepdim) (the lower median: k = (n - 1) / 2 + 1) -> (values, indices):
+// the k smallest by TopK, the last of them. The dim must be static for
+// median (it fixes k).
+void lower_kth(LowerCtx& cx) {
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  const int64_t d = norm_dim(cx.int_arg("dim", -1), std::max<int64_t>(r, 1));
+  int64_t k = 0;
+  if (cx.target.rfind("aten.median", 0) == 0) {
+    if (r == 0 || !v.shape[d].is_static) cx.unsupported("median along a dynamic dim");
+    k = (v.shape[d].value - 1) / 2 + 1;
+  } else {
+    k = cx.int_arg("k");
+  }
+  const auto top = mx::aten_onnx::emit_top_k(cx, v.onnx, v.dtype, r, cx.ci64({k}), d, false);
+  auto last = [&](const std::string& t) {
+    const std::string s = cx.emit1("Slice", {t, cx.ci64({k - 1}), cx.ci64({k}), cx.ci64({d})});
+    return cx.bool_arg("keepdim", false) ? s : cx.squeeze(s, {d});
+  };
+  cx.out(0, last(top.values));
+  cx.out(1, last(top.indices));
+}
+MXTE_LOWER(lower_kth, "aten.kthvalue", "aten.median.dim");
+
+// logcumsumexp(self, dim): log of the running sum of exp, shifted by the
+// dim's maximum for range.
+void lower_logcumsumexp(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const int64_t r = std::max<int64_t>(cx.rank_of("self"), 1);
+  const int64_t d = norm_dim(cx.int_arg("dim"), r);
+  const std::string x = cx.operand("self", dt);
+  std::string m = mx::aten_onnx::emit_reduce(cx, "ReduceMax", x, {d}, true);
+  m = cx.emit1("Where", {cx.emit1("IsInf", {m}), cx.cscalar(0, dt), m});
+  const std::string c = cx.emit1("CumSum", {cx.emit1("Exp", {cx.emit1("Sub", {x, m})}), cx.ci64s(d)});
+  cx.out(0, cx.emit1("Add", {cx.emit1("Log", {c}), m}));
+}
+MXTE_LOWER(lower_logcumsumexp, "aten.logcumsumexp");
+
+}  // namespace
+}  // namespace mxte

@@ -173,3 +173,51 @@ MXTE_LOWER(lower_select_scatter, "aten.select_scatter");
 
 }  // namespace
 }  // namespace mxte
+
+namespace mxte {
+namespace {
+
+// index_add(self, dim, index, source, alpha=1) / index_copy(self, dim,
+// index, source) / index_fill(self, dim, index, value): writes along dim
+// at the listed positions -> ScatterElements with the index spread over
+// source's shape (index_fill: over self's shape with the positions
+// replaced).
+void lower_index_write(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const int64_t r = std::max<int64_t>(cx.rank_of("self"), 1);
+  const int64_t dim = norm_dim(cx.int_arg("dim"), r);
+  const std::string x = cx.operand("self", dt);
+  const std::string idx = cx.cast(cx.tensor("index"), cx.dtype_of("index"), onnx::TensorProto::INT64);
+  std::vector<int64_t> others;
+  for (int64_t k = 0; k < r; ++k)
+    if (k != dim) others.push_back(k);
+  auto spread = [&](const std::string& shape) {  // index [n] -> [.., n at dim, ..] of `shape`
+    const std::string shaped = others.empty() ? idx : cx.unsqueeze(idx, others);
+    return cx.emit1("Expand", {shaped, shape});
+  };
+  const bool fill = cx.target.rfind("aten.index_fill", 0) == 0;
+  std::string src;
+  std::string where;
+  if (fill) {
+    // the slices at the positions, of self's shape but n long along dim
+    const std::string shape = cx.shape_of(x);
+    const std::string n = cx.shape_of(idx);
+    const std::string sliced = cx.emit1("Concat", {cx.emit1("Slice", {shape, cx.ci64({0}), cx.ci64({dim})}), n,
+                                                   cx.emit1("Slice", {shape, cx.ci64({dim + 1}), cx.ci64({INT64_MAX})})},
+                                        {attr("axis", int64_t{0})});
+    where = spread(sliced);
+    src = cx.emit1("Expand", {cx.operand("value", dt), sliced});
+  } else {
+    src = cx.operand("source", dt);
+    if (cx.has("alpha") && cx.float_arg("alpha") != 1.0) src = cx.emit1("Mul", {src, cx.operand("alpha", dt)});
+    where = spread(cx.shape_of(src));
+  }
+  std::vector<onnx::AttributeProto> a = {attr("axis", dim)};
+  if (cx.target.rfind("aten.index_add", 0) == 0) a.push_back(attr("reduction", std::string("add")));
+  cx.out(0, cx.emit1("ScatterElements", {x, where, src}, a));
+}
+MXTE_LOWER(lower_index_write, "aten.index_add", "aten.index_add_", "aten.index_copy", "aten.index_copy_",
+           "aten.index_fill", "aten.index_fill_");
+
+}  // namespace
+}  // namespace mxte

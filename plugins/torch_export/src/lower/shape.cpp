@@ -250,6 +250,20 @@ void lower_pad(LowerCtx& cx) {
     const double v = cx.has("value") ? cx.float_arg("value") : 0.0;
     return cx.out(0, cx.emit1("Pad", {cx.tensor("self"), cx.ci64(begin), cx.cscalar(v, cx.out_dtype())}));
   }
+  if (mode == "circular") {  // wrap around: per dim, the tail before and the head after
+    std::string x = cx.tensor("self");
+    for (int64_t d = 0; d < r; ++d) {
+      const int64_t lo = begin[d], hi = begin[r + d];
+      if (lo < 0 || hi < 0) cx.unsupported("circular pad with a negative pad");
+      if (lo == 0 && hi == 0) continue;
+      std::vector<std::string> parts;
+      if (lo) parts.push_back(cx.emit1("Slice", {x, cx.ci64({-lo}), cx.ci64({INT64_MAX}), cx.ci64({d})}));
+      parts.push_back(x);
+      if (hi) parts.push_back(cx.emit1("Slice", {x, cx.ci64({0}), cx.ci64({hi}), cx.ci64({d})}));
+      x = cx.emit1("Concat", parts, {attr("axis", d)});
+    }
+    return cx.out(0, x == cx.tensor("self") ? cx.emit1("Identity", {x}) : x);
+  }
   if (mode != "reflect" && mode != "replicate") cx.unsupported("pad mode '" + mode + "'");
   cx.out(0, cx.emit1("Pad", {cx.tensor("self"), cx.ci64(begin)},
                      {attr("mode", std::string(mode == "reflect" ? "reflect" : "edge"))}));
