@@ -121,7 +121,7 @@ bool fits_by_reference(const onnx::ModelProto& model, const WeightMap& weights) 
     auto it = weights.find(t.name());
     if (it == weights.end()) continue;  // refer_to_source names it
     const WeightBytes& w = it->second;
-    if (w.size < kExternalMinBytes || w.source_offset == kNotInSource) inline_bytes += w.size;
+    if (w.size < kExternalMinBytes || w.source_offset == kNotInSource || w.permuted) inline_bytes += w.size;
   }
   return inline_bytes <= kInlineLimit;
 }

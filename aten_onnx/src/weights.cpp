@@ -19,7 +19,13 @@ const WeightBytes& bytes_of(const WeightMap& data, const onnx::TensorProto& t) {
   return it->second;
 }
 
-void set_raw(onnx::TensorProto& p, const WeightBytes& w) { p.set_raw_data(std::string(w.data, w.size)); }
+void set_raw(onnx::TensorProto& p, const WeightBytes& w) {
+  if (!w.permuted) return p.set_raw_data(std::string(w.data, w.size));
+  std::string raw;
+  raw.reserve(w.size);
+  for_each_output_chunk(w, [&](const char* d, uint64_t n) { raw.append(d, n); });
+  p.set_raw_data(std::move(raw));
+}
 
 void set_external(onnx::TensorProto& t, const std::string& location, uint64_t offset, uint64_t length) {
   t.clear_raw_data();
@@ -98,7 +104,7 @@ uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data, cons
       continue;
     }
     const uint64_t offset = out.written();
-    out.write(w.data, w.size);
+    for_each_output_chunk(w, [&](const char* d, uint64_t n) { out.write(d, n); });
     set_external(t, location, offset, w.size);
   }
   out.close();
@@ -109,7 +115,7 @@ uint64_t refer_to_source(onnx::GraphProto& g, const WeightMap& data, const std::
   uint64_t left_inline = 0;
   for (auto& t : *g.mutable_initializer()) {
     const WeightBytes& w = bytes_of(data, t);
-    if (w.size >= kExternalMinBytes && w.source_offset != kNotInSource) {
+    if (w.size >= kExternalMinBytes && w.source_offset != kNotInSource && !w.permuted) {
       set_external(t, source_location, w.source_offset, w.size);
     } else {
       set_raw(t, w);
