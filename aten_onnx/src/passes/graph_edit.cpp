@@ -1,5 +1,9 @@
 #include "graph_edit.hpp"
 
+#include <cstring>
+
+#include "mx/aten_onnx/attributes.hpp"
+
 namespace mx::aten_onnx::passes {
 namespace {
 
@@ -66,6 +70,35 @@ void remove_nodes(onnx::GraphProto& g, const std::set<std::string>& names) {
   for (auto& n : *g.mutable_node())
     if (!names.count(n.name())) kept.Add()->Swap(&n);
   g.mutable_node()->Swap(&kept);
+}
+
+std::optional<Int64Constant> int64_constant(const onnx::NodeProto& n) {
+  if (n.op_type() != "Constant" || !n.domain().empty() || n.attribute_size() != 1) return std::nullopt;
+  const auto& a = n.attribute(0);
+  if (a.name() != "value" || a.t().data_type() != onnx::TensorProto::INT64 || a.t().dims_size() > 1)
+    return std::nullopt;
+  const auto& t = a.t();
+  Int64Constant c;
+  c.rank = t.dims_size();
+  const int64_t numel = c.rank == 0 ? 1 : t.dims(0);
+  if (numel < 0 || numel > 64) return std::nullopt;
+  if (t.has_raw_data()) {
+    if (t.raw_data().size() != static_cast<size_t>(numel) * 8) return std::nullopt;
+    c.values.resize(static_cast<size_t>(numel));
+    std::memcpy(c.values.data(), t.raw_data().data(), t.raw_data().size());
+  } else {
+    c.values.assign(t.int64_data().begin(), t.int64_data().end());
+  }
+  if (c.values.size() != static_cast<size_t>(numel)) return std::nullopt;
+  return c;
+}
+
+void make_int64_constant(onnx::NodeProto& n, const std::vector<int64_t>& values, bool scalar) {
+  n.clear_input();
+  n.clear_attribute();
+  n.set_op_type("Constant");
+  n.clear_domain();
+  *n.add_attribute() = attr("value", int64_tensor(values, scalar));
 }
 
 }  // namespace mx::aten_onnx::passes

@@ -3,9 +3,12 @@
 #pragma once
 #include <onnx/onnx_pb.h>
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace mx::aten_onnx::passes {
 
@@ -23,5 +26,17 @@ void rename_reads(onnx::GraphProto& g, const std::map<std::string, std::string>&
 void remove_nodes(onnx::GraphProto& g, const std::set<std::string>& names);
 
 bool has_subgraph(const onnx::NodeProto& n);
+
+// The values of an int64 Constant node of at most 64 elements (`rank`: its
+// rank), or nothing.
+struct Int64Constant {
+  std::vector<int64_t> values;
+  int rank = 0;
+};
+std::optional<Int64Constant> int64_constant(const onnx::NodeProto& n);
+
+// Turns `n` into a Constant node (its name and output kept) of `values`,
+// 1-D or, with `scalar`, 0-d.
+void make_int64_constant(onnx::NodeProto& n, const std::vector<int64_t>& values, bool scalar = false);
 
 }  // namespace mx::aten_onnx::passes

@@ -1,17 +1,19 @@
 // The order of the passes: weights first (a folded Transpose frees its
 // consumers for CSE), then constants (so duplicates of folded glue are
 // equal Constants), then CSE, and CSE's result folded once more (a shared
-// Shape read may now be foldable input of the same expression).
+// Shape read may now be foldable input of the same expression); the
+// Unsqueeze collapse runs on shared reads, and CSE once more on its output.
 #include "mx/aten_onnx/graph_passes.hpp"
 #include "mx/aten_onnx/model_assembly.hpp"
 
 namespace mx::aten_onnx {
 
-PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights) {
+PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset) {
   PassReport report;
   fold_weight_transposes(g, weights, report);
   fold_constants(g, report);
   merge_duplicate_nodes(g, report);
+  collapse_unsqueezes(g, opset, report);
   fold_constants(g, report);
   merge_duplicate_nodes(g, report);
   auto dead = eliminate_dead_nodes(g);

@@ -278,7 +278,7 @@ ExportResult export_model(const ExportOptions& opt) {
   std::map<std::string, SeenModule> seen;
   lower_graph(cx, program, seen, opt.progress);
   auto removed = mx::aten_onnx::eliminate_dead_nodes(cx.graph);
-  const auto lean = mx::aten_onnx::lean_graph(cx.graph, weights);
+  const auto lean = mx::aten_onnx::lean_graph(cx.graph, weights, opt.opset);
   removed.insert(lean.removed.begin(), lean.removed.end());
 
   const auto tree = mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), opt.drop_builtin_tags);

@@ -4,6 +4,7 @@
 //   fold_weight_transposes  a weight read only through Transpose is written
 //                           permuted instead (same initializer name)
 //   fold_constants          shape arithmetic on constants becomes a constant
+//   collapse_unsqueezes     the Unsqueezes of sym_size glue
 //   merge_duplicate_nodes   CSE: identical constants, Shape reads, ...
 //
 // Every pass keeps the names of the nodes it leaves; the nodes it removes
@@ -32,7 +33,7 @@ struct PassReport {
 
 // Every pass below, then dead-node elimination; returns what they removed
 // (dead nodes left behind by a fold included).
-PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights);
+PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset);
 
 // The hierarchy document's "graph_passes" object (docs/hierarchy-schema.md):
 // {"folded_nodes": {module: count of its nodes the passes removed},
@@ -51,6 +52,11 @@ void fold_weight_transposes(onnx::GraphProto& g, WeightMap& weights, PassReport&
 // Identity) whose inputs are all constants become a Constant node under
 // their own name.
 void fold_constants(onnx::GraphProto& g, PassReport& report);
+
+// Unsqueeze(Gather(Shape(x), i), [0]) -> Shape(x, start=i, end=i+1) at
+// opset >= 15; Unsqueeze(Unsqueeze(x, A), B) with the inner one read once ->
+// one Unsqueeze (the inner node becomes the merged axes' constant).
+void collapse_unsqueezes(onnx::GraphProto& g, int opset, PassReport& report);
 
 // Nodes of the same op, inputs and attributes are one node (the first);
 // skipped: nodes with subgraphs, random ops, nodes producing graph outputs.
