@@ -4,11 +4,15 @@
 #     MODELEXPORT_LIBRARY if set (scripts/test.sh points it at the build
 #     tree, and MODELEXPORT_PLUGIN_PATH at the build's plugins), otherwise
 #     the installed SDK.
-#  2. the README's install path, literally: a fresh venv in a scratch
-#     directory, `pip install ./bindings/python` (a wheel built by
-#     scikit-build-core: libmodelexport and the LibTorch-free plugins
-#     inside), then tag a committed ONNX file and export a committed .pt2
-#     with every MODELEXPORT_* variable unset. MX_SKIP_WHEEL=1 skips it.
+#  2. the README's portable wheel: build_wheel.sh (scikit-build-core, then
+#     auditwheel repair: libmodelexport, the CLI and the LibTorch-free
+#     plugins with libonnx/protobuf/Boost vendored, a manylinux tag) into a
+#     fresh venv in a scratch directory; then, with every MODELEXPORT_*
+#     variable unset and the system's ONNX/protobuf/Boost libraries hidden
+#     (tests/install/without_system_libs.sh: a mount namespace, as root),
+#     tag a committed ONNX file and export a committed .pt2 through Python
+#     and the CLI; the files are then checked in ONNX Runtime against the
+#     fixture's PyTorch outputs. MX_SKIP_WHEEL=1 skips it.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -21,7 +25,7 @@ rc=0
    -p no:cacheprovider -o tmp_path_retention_policy=failed "${@:-tests}") || rc=$?
 [[ "${MX_SKIP_WHEEL:-0}" == 1 ]] && exit "$rc"
 
-echo "==> pip install ./bindings/python into a fresh venv"
+echo "==> the manylinux wheel in a fresh venv, system ONNX/protobuf/Boost hidden"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 start=$SECONDS
@@ -31,25 +35,26 @@ wheel_rc=0
   cd "$scratch"
   # The interpreter the README names; no MODELEXPORT_* anywhere from here on.
   for v in $(compgen -e | grep '^MODELEXPORT_' || true); do unset "$v"; done
-  /usr/bin/python3 -m venv venv
   # With ccache the wheel's objects are the ones scripts/setup.sh's build
   # already compiled: same build type, same depth below the repository
-  # (pyproject.toml's build-dir) and, named here, the same compiler driver
-  # (scikit-build-core would otherwise pick Python's x86_64-linux-gnu-g++,
-  # another ccache key). CMAKE_ARGS is scikit-build-core's documented way
-  # to pass CMake arguments.
-  if command -v ccache >/dev/null; then
-    export CMAKE_ARGS="-DCMAKE_C_COMPILER=cc -DCMAKE_CXX_COMPILER=c++ -DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
-  fi
-  venv/bin/pip install --quiet --disable-pip-version-check "$repo/bindings/python"
-  echo "wheel built and installed in $((SECONDS - start)) s"
+  # (pyproject.toml's build-dir) and, named by build_wheel.sh, the same
+  # compiler driver (scikit-build-core would otherwise pick Python's
+  # x86_64-linux-gnu-g++, another ccache key).
+  wheel="$("$here/build_wheel.sh" dist)"
+  echo "wheel built and repaired in $((SECONDS - start)) s: ${wheel##*/}"
+  /usr/bin/python3 -m venv venv
+  venv/bin/pip install --quiet --disable-pip-version-check --no-index "$wheel"
   mkdir out
-  venv/bin/python "$here/tests/install/check_installed.py" \
+  "$here/tests/install/without_system_libs.sh" venv/bin/python \
+    "$here/tests/install/check_installed.py" \
     "$repo/examples/tag_and_print_tree/testdata/tiny.onnx" \
     "$repo/tests/fixtures/pt2/bert_tiny.pt2" out
+  "$python" "$here/tests/install/check_in_onnxruntime.py" out \
+    "$repo/tests/fixtures/pt2" bert_tiny
+  echo "wheel checked in $((SECONDS - start)) s"
 ) || wheel_rc=$?
 if ((wheel_rc != 0)); then
-  echo "FAIL: the pip-installed package (exit $wheel_rc)"
+  echo "FAIL: the manylinux wheel (exit $wheel_rc)"
   echo "wheel: 0 passed, 1 failed"
   exit 1
 fi

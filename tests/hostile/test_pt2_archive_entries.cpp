@@ -47,3 +47,15 @@ TEST_CASE("range_constraints with min above max are refused without --input too"
   write_pt2(s.models() / "r.pt2", a);
   check_refused(export_pt2(s, s.models() / "r.pt2"), s, "range_constraints of s77: min_val 10 is above max_val 4");
 }
+
+TEST_CASE("a value defined twice in the program is refused") {
+  Scratch s("pt2_defined_twice");
+  Pt2 a = read_pt2(pt2_fixture("tiny_mlp"));
+  nlohmann::json program = a.json("models/model.json");
+  auto& nodes = program["graph_module"]["graph"]["nodes"];
+  nodes[1]["outputs"][0]["as_tensor"]["name"] = nodes[0]["outputs"][0]["as_tensor"]["name"];
+  a.set_json("models/model.json", program);
+  write_pt2(s.models() / "d.pt2", a);
+  check_refused(export_pt2(s, s.models() / "d.pt2"), s,
+                "value 'linear' is defined twice (again by graph node 1, torch.ops.aten.relu.default)");
+}

@@ -3,6 +3,8 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <set>
+
 #include "modelexport/modelexport.h"
 #include "mx/aten_onnx/error.hpp"
 #include "mx/common/json_limits.hpp"
@@ -60,6 +62,29 @@ InputSlot read_input(const json& spec) {
     s.kind = InputSlot::token;
   }
   return s;
+}
+
+// Every value of the top graph is defined once (torch.export.load refuses
+// a program that defines one twice; lowering it, the second definition
+// would silently replace the first for every later reader).
+void refuse_values_defined_twice(const Program& p, const json& nodes) {
+  std::set<std::string> defined;
+  for (const auto& in : p.inputs)
+    if (!in.value.empty()) defined.insert(in.value);
+  auto define = [&](const json& tensor, size_t k, const json& node) {
+    if (!tensor.is_object() || !tensor.contains("name") || !tensor.at("name").is_string()) return;
+    const std::string& name = tensor.at("name").get_ref<const std::string&>();
+    if (!defined.insert(name).second)
+      bad(p.file, "value '" + mx::common::excerpt(name) + "' is defined twice (again by graph node " +
+                      std::to_string(k) + ", " + mx::common::excerpt(node.at("target").get<std::string>()) + ")");
+  };
+  for (size_t k = 0; k < nodes.size(); ++k)
+    for (const auto& out : nodes[k].at("outputs")) {
+      if (!out.is_object()) continue;
+      if (out.contains("as_tensor")) define(out.at("as_tensor"), k, nodes[k]);
+      if (out.contains("as_tensors") && out.at("as_tensors").is_array())
+        for (const auto& t : out.at("as_tensors")) define(t, k, nodes[k]);
+    }
 }
 
 }  // namespace
@@ -141,6 +166,7 @@ Program parse_program(const std::string& file, std::string_view text) {
     }
     p.tensors = read_tensor_values(gm.at("graph"));
     for (const auto& spec : gm.at("signature").at("input_specs")) p.inputs.push_back(read_input(spec));
+    refuse_values_defined_twice(p, nodes);
     for (const auto& spec : gm.at("signature").at("output_specs")) {
       if (!spec.contains("user_output")) continue;
       const json& a = spec.at("user_output").at("arg");

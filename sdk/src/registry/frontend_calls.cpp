@@ -11,6 +11,7 @@
 #include "registry/plugin_progress.hpp"
 #include "util/error.hpp"
 #include "util/json_text.hpp"
+#include "util/stale_leftovers.hpp"
 
 namespace modelexport {
 namespace {
@@ -53,7 +54,8 @@ class ScratchDir {
     boost::system::error_code ec;
     const auto tmp = boost::filesystem::temp_directory_path(ec);
     if (ec) return;
-    std::string templ = (tmp / "modelexport-export-XXXXXX").string();
+    remove_stale_leftovers(tmp.string(), "modelexport-export-", true);
+    std::string templ = (tmp / (pid_tagged("modelexport-export-") + "XXXXXX")).string();
     if (::mkdtemp(templ.data())) path_ = templ;
   }
   ~ScratchDir() {

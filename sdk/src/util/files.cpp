@@ -1,4 +1,5 @@
 #include "util/files.hpp"
+#include "util/stale_leftovers.hpp"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -98,7 +99,7 @@ std::string describe_file_type(unsigned mode) { return kind_text(static_cast<mod
 std::string random_sibling_name(const std::string& directory, const std::string& hint,
                                 const char* tag) {
   // Keep the name under NAME_MAX (255) whatever the target's length.
-  return directory + "/." + hint.substr(0, 200) + "." + tag + "-" + random_suffix();
+  return directory + "/" + pid_tagged("." + hint.substr(0, 200) + "." + tag + "-") + random_suffix();
 }
 
 std::string read_file(const std::string& path) {
@@ -127,6 +128,7 @@ std::string read_file(const std::string& path) {
 
 int create_unique_file(const std::string& directory, const std::string& hint,
                        const std::string& label, std::string& name) {
+  remove_stale_leftovers(directory, "." + hint.substr(0, 200) + ".tmp-", false);
   for (int attempt = 0; attempt < 100; ++attempt) {
     name = random_sibling_name(directory, hint, "tmp");
     int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);

@@ -38,13 +38,15 @@ std::string describe_file_type(unsigned mode);
 std::string directory_of(const std::string& path);
 std::string base_name_of(const std::string& path);
 
-// A fresh, unpredictable name "<directory>/.<hint>.<tag>-XXXXXXXXXXXX"
-// (12 random letters/digits; nothing is created).
+// A fresh, unpredictable name "<directory>/.<hint>.<tag>-<pid>-XXXXXXXXXXXX"
+// (12 random letters/digits; nothing is created). The pid lets a later run
+// recognise what a killed one left (util/stale_leftovers.hpp).
 std::string random_sibling_name(const std::string& directory, const std::string& hint,
                                 const char* tag);
 
-// A new file in `directory` named ".<hint>.tmp-XXXXXXXXXXXX" (random
-// letters), created with O_EXCL; returns the descriptor and sets `name`.
+// A new file in `directory` named ".<hint>.tmp-<pid>-XXXXXXXXXXXX" (random
+// letters), created with O_EXCL, after removing the stale temporaries of
+// the same hint; returns the descriptor and sets `name`.
 // MX_ERR_IO naming `label` on failure.
 int create_unique_file(const std::string& directory, const std::string& hint,
                        const std::string& label, std::string& name);

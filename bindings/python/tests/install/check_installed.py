@@ -2,8 +2,12 @@
 from a scratch directory, with no MODELEXPORT_* variable set: the wheel's
 own library and plugins must be enough to tag an ONNX file and to export a
 torch.export archive (.pt2); its console script and `python -m modelexport`
-run its own CLI. Usage: check_installed.py TINY.onnx MODEL.pt2 OUTDIR
+run its own CLI. Every ONNX, protobuf or Boost library mapped into this
+process must be the repaired wheel's vendored copy (modelexport.libs/);
+test.sh runs this with the system's copies hidden too
+(without_system_libs.sh). Usage: check_installed.py TINY.onnx MODEL.pt2 OUTDIR
 """
+import re
 import os
 import subprocess
 import sys
@@ -54,12 +58,29 @@ except FileNotFoundError as missing:
     print(f"missing file: FileNotFoundError ({missing})")
 else:
     raise AssertionError("loading a missing file did not fail")
-# The wheel's CLI, through the console script and `python -m modelexport`.
+
+# The libraries the export and the tagging used, as the loader mapped them.
+vendored = package.parent / "modelexport.libs"
+mapped = {Path(line.split(maxsplit=5)[5].strip()) for line in open("/proc/self/maps")
+          if len(line.split(maxsplit=5)) == 6}
+foreign = sorted(str(p) for p in mapped
+                 if re.match(r"lib(onnx|protobuf|boost_)", p.name) and p.parent != vendored)
+assert not foreign, f"system libraries loaded instead of the wheel's: {foreign}"
+used = sorted(p.name for p in mapped if p.parent == vendored)
+assert any(n.startswith("libonnx") for n in used), f"no vendored libonnx mapped: {used}"
+print("vendored:", ", ".join(used))
+
+# The wheel's CLI, through the console script and `python -m modelexport`:
+# its own RPATH and the plugins' must reach the vendored libraries.
 assert package in Path(find_cli()).resolve().parents, f"{find_cli()} is not the wheel's CLI"
 script = Path(sys.executable).parent / "modelexport"
-for command in ([str(script), "--version"], [sys.executable, "-m", "modelexport", "tag", "--help"]):
+for command in ([str(script), "--version"], [sys.executable, "-m", "modelexport", "tag", "--help"],
+                [str(script), "export", "-q", str(pt2_file), "-o", str(out / "cli.onnx")],
+                [str(script), "tag", "-q", str(onnx_file), "-o", str(out / "cli.tagged.onnx")]):
     run = subprocess.run(command, capture_output=True, text=True)
     assert run.returncode == 0, (command, run.stdout, run.stderr)
-    print(f"{Path(command[0]).name} {' '.join(command[1:])}: {run.stdout.splitlines()[0]}")
-assert "usage: modelexport tag" in run.stdout, run.stdout
+    first = (run.stdout or run.stderr or "(no output)").splitlines()[0]
+    print(f"{Path(command[0]).name} {' '.join(command[1:])}: {first}")
+    assert "--help" not in command or "usage: modelexport tag" in run.stdout, run.stdout
+assert (out / "cli.onnx").is_file() and (out / "cli.tagged.onnx").is_file(), "the CLI wrote nothing"
 print("installed package: OK")
