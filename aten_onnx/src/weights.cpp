@@ -1,6 +1,7 @@
 #include "mx/aten_onnx/weights.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -39,6 +40,15 @@ void set_external(onnx::TensorProto& t, const std::string& location, uint64_t of
   add("location", location);
   add("offset", std::to_string(offset));
   add("length", std::to_string(length));
+}
+
+// Drops the pages of a file-mapped weight once written (WeightBytes::file_mapped).
+void release_pages(const WeightBytes& w) {
+  if (!w.file_mapped || w.size == 0) return;
+  const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<uintptr_t>(w.data) & ~(page - 1);
+  const auto end = reinterpret_cast<uintptr_t>(w.data) + w.size;
+  ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);  // advice only: errors ignored
 }
 
 // An output file that removes itself unless closed successfully.
@@ -105,6 +115,7 @@ uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data, cons
     }
     const uint64_t offset = out.written();
     for_each_output_chunk(w, [&](const char* d, uint64_t n) { out.write(d, n); });
+    release_pages(w);
     set_external(t, location, offset, w.size);
   }
   out.close();

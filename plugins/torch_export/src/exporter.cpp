@@ -118,6 +118,8 @@ mx::aten_onnx::WeightMap bind_stored(const Program& p, const StoredTensors& stor
     init->set_data_type(t->dtype);
     for (auto d : t->dims) init->add_dims(d);
     weights[in.target] = t->bytes;
+    // bytes in the archive's read-only mapping (a gathered copy is not)
+    weights[in.target].file_mapped = t->bytes.source_offset != mx::aten_onnx::kNotInSource;
     Value v;
     v.onnx = in.target;
     v.dtype = t->dtype;

@@ -36,6 +36,10 @@ struct WeightBytes {
   uint64_t size = 0;
   uint64_t source_offset = kNotInSource;  // file offset of `data` in the source model
   std::optional<Permutation> permuted;     // set: written permuted (never by reference)
+  // `data` lies in a read-only file mapping: once written out, its pages
+  // may be dropped from memory (they are read again from the file if
+  // needed), so streaming a model does not keep all of it resident.
+  bool file_mapped = false;
 };
 using WeightMap = std::unordered_map<std::string, WeightBytes>;
 
