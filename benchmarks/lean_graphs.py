@@ -11,7 +11,7 @@ inputs.
 
     /work/venvs/pt2/bin/python benchmarks/lean_graphs.py                    # tests/fixtures/pt2 + programs
     /work/venvs/pt2/bin/python benchmarks/lean_graphs.py --models bert_tiny --skip-anchor
-    options: --baseline-cli PATH, --markdown FILE, --workdir DIR (keeps the files), --repeat N
+    options: --baseline-cli PATH [--baseline-plugins DIR], --markdown FILE, --workdir DIR (keeps the files), --repeat N
 
 The CLI is found as benchmarks/pt2_anchor.py finds it (MODELEXPORT_BIN, ...).
 Runs in the venv with torch 2.15 + onnxruntime (not an SDK dependency).
@@ -104,9 +104,12 @@ def measure(model, inputs, repeat):
     return run_json([sys.executable, __file__, "--ort-child", model, inputs or "", str(repeat)])
 
 
-def export_mx(cli, pt2, out):
+def export_mx(cli, pt2, out, plugins=None):
+    env = dict(os.environ)
+    if plugins:
+        env["MODELEXPORT_PLUGIN_PATH"] = plugins
     t0 = time.perf_counter()
-    subprocess.run([cli, "export", pt2, "-o", out], check=True, capture_output=True, text=True)
+    subprocess.run([cli, "export", pt2, "-o", out], check=True, capture_output=True, text=True, env=env)
     return time.perf_counter() - t0
 
 
@@ -116,8 +119,11 @@ def fmt(v, spec):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--models", nargs="*", default=[])
+    ap.add_argument("--models", nargs="*", default=[], help="fixture names (default: all)")
+    ap.add_argument("--pt2", nargs="*", default=[],
+                    help="more programs (e.g. make_decoder_pt2.py's); their inputs: NAME.inputs.npz beside them")
     ap.add_argument("--baseline-cli", help="an older modelexport build, for node counts before the passes")
+    ap.add_argument("--baseline-plugins", help="its plugin directory (default: <its build>/plugins-out)")
     ap.add_argument("--skip-anchor", action="store_true")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--workdir")
@@ -128,7 +134,9 @@ def main():
     os.makedirs(work, exist_ok=True)
     rows = []
     try:
-        for name, pt2 in fixture_programs(args.models).items():
+        programs = {} if args.pt2 and not args.models else fixture_programs(args.models)
+        programs.update({os.path.basename(p)[:-4]: p for p in args.pt2})
+        for name, pt2 in programs.items():
             inputs = pt2[:-4] + ".inputs.npz"
             row = {"model": name}
             out = os.path.join(work, f"{name}.mx.onnx")
@@ -136,7 +144,9 @@ def main():
             row["mx"] = measure(out, inputs, args.repeat)
             if args.baseline_cli:
                 base = os.path.join(work, f"{name}.before.onnx")
-                export_mx(args.baseline_cli, pt2, base)
+                plugins = args.baseline_plugins or os.path.join(
+                    os.path.dirname(os.path.dirname(os.path.abspath(args.baseline_cli))), "plugins-out")
+                export_mx(args.baseline_cli, pt2, base, plugins)
                 row["before"] = measure(base, inputs, args.repeat)
             if not args.skip_anchor:
                 anchor = os.path.join(work, f"{name}.anchor.onnx")

@@ -20,6 +20,12 @@ const WeightBytes& bytes_of(const WeightMap& data, const onnx::TensorProto& t) {
   return it->second;
 }
 
+// An initializer that carries its own bytes (a constant the graph passes
+// made one), not a weight of the WeightMap: written as it is.
+bool carries_bytes(const WeightMap& data, const onnx::TensorProto& t) {
+  return t.has_raw_data() && data.find(t.name()) == data.end();
+}
+
 void set_raw(onnx::TensorProto& p, const WeightBytes& w) {
   if (!w.permuted) return p.set_raw_data(std::string(w.data, w.size));
   std::string raw;
@@ -96,18 +102,21 @@ class OutFile {
 
 uint64_t weight_bytes(const onnx::GraphProto& g, const WeightMap& data) {
   uint64_t total = 0;
-  for (const auto& t : g.initializer()) total += bytes_of(data, t).size;
+  for (const auto& t : g.initializer())
+    if (!carries_bytes(data, t)) total += bytes_of(data, t).size;
   return total;
 }
 
 void inline_weights(onnx::GraphProto& g, const WeightMap& data) {
-  for (auto& t : *g.mutable_initializer()) set_raw(t, bytes_of(data, t));
+  for (auto& t : *g.mutable_initializer())
+    if (!carries_bytes(data, t)) set_raw(t, bytes_of(data, t));
 }
 
 uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data, const std::string& data_path,
                                 const std::string& location) {
   OutFile out(data_path);
   for (auto& t : *g.mutable_initializer()) {
+    if (carries_bytes(data, t)) continue;
     const WeightBytes& w = bytes_of(data, t);
     if (w.size < kExternalMinBytes) {
       set_raw(t, w);
@@ -125,6 +134,7 @@ uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data, cons
 uint64_t refer_to_source(onnx::GraphProto& g, const WeightMap& data, const std::string& source_location) {
   uint64_t left_inline = 0;
   for (auto& t : *g.mutable_initializer()) {
+    if (carries_bytes(data, t)) continue;
     const WeightBytes& w = bytes_of(data, t);
     if (w.size >= kExternalMinBytes && w.source_offset != kNotInSource && !w.permuted) {
       set_external(t, source_location, w.source_offset, w.size);

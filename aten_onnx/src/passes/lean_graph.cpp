@@ -16,6 +16,7 @@ PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset) {
   collapse_unsqueezes(g, opset, report);
   fold_constants(g, report);
   merge_duplicate_nodes(g, report);
+  constants_to_initializers(g, report);
   auto dead = eliminate_dead_nodes(g);
   report.removed.insert(dead.begin(), dead.end());
   return report;

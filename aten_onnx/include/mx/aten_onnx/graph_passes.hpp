@@ -6,6 +6,7 @@
 //   fold_constants          shape arithmetic on constants becomes a constant
 //   collapse_unsqueezes     the Unsqueezes of sym_size glue
 //   merge_duplicate_nodes   CSE: identical constants, Shape reads, ...
+//   constants_to_initializers  Constant nodes become initializers
 //
 // Every pass keeps the names of the nodes it leaves; the nodes it removes
 // are reported so the hierarchy document can count them per module.
@@ -57,6 +58,10 @@ void fold_constants(onnx::GraphProto& g, PassReport& report);
 // opset >= 15; Unsqueeze(Unsqueeze(x, A), B) with the inner one read once ->
 // one Unsqueeze (the inner node becomes the merged axes' constant).
 void collapse_unsqueezes(onnx::GraphProto& g, int opset, PassReport& report);
+
+// Every top-level Constant node (value attribute) becomes an initializer
+// named by its output, with its bytes (raw_data): what torch.onnx writes.
+void constants_to_initializers(onnx::GraphProto& g, PassReport& report);
 
 // Nodes of the same op, inputs and attributes are one node (the first);
 // skipped: nodes with subgraphs, random ops, nodes producing graph outputs.
