@@ -85,6 +85,25 @@ std::string add_graph_output(OnnxEmitter& e, const std::string& src, const std::
   return renamed ? name : src;
 }
 
+namespace {
+
+// Every name the subgraphs of `n` (If branches, Loop bodies) read, nested
+// ones included: a node's outer-scope reads are as live as its inputs.
+void subgraph_reads(const onnx::NodeProto& n, std::unordered_set<std::string>& live) {
+  for (const auto& a : n.attribute()) {
+    std::vector<const onnx::GraphProto*> graphs;
+    if (a.has_g()) graphs.push_back(&a.g());
+    for (const auto& g : a.graphs()) graphs.push_back(&g);
+    for (const auto* g : graphs)
+      for (const auto& inner : g->node()) {
+        for (const auto& in : inner.input()) live.insert(in);
+        subgraph_reads(inner, live);
+      }
+  }
+}
+
+}  // namespace
+
 std::set<std::string> eliminate_dead_nodes(onnx::GraphProto& g) {
   std::unordered_set<std::string> live;
   for (const auto& o : g.output()) live.insert(o.name());
@@ -96,6 +115,7 @@ std::set<std::string> eliminate_dead_nodes(onnx::GraphProto& g) {
     if (!used) continue;
     keep[i] = true;
     for (const auto& in : n.input()) live.insert(in);
+    subgraph_reads(n, live);
   }
   std::set<std::string> removed;
   google::protobuf::RepeatedPtrField<onnx::NodeProto> kept;

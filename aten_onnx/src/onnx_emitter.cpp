@@ -59,7 +59,10 @@ std::string OnnxEmitter::constant(const onnx::TensorProto& value) {
   if (numel <= 64) {  // small constants (shapes, axes, scalars) repeat a lot
     key = current_module() + '|' + std::to_string(value.data_type()) + '|';
     for (auto d : value.dims()) key += std::to_string(d) + ',';
-    key += '|' + value.raw_data();
+    // the bytes: raw_data, or the typed fields (float_data, int64_data...)
+    // of a tensor built without raw_data - two of those with the same dims
+    // must not share a constant
+    key += '|' + (value.has_raw_data() ? value.raw_data() : value.SerializeAsString());
     auto it = constant_cache_.find(key);
     if (it != constant_cache_.end()) return it->second;
   }

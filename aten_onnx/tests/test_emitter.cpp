@@ -70,3 +70,19 @@ TEST_CASE("cast of a value to its own type emits nothing") {
   e.cast("x", onnx::TensorProto::FLOAT, onnx::TensorProto::INT64);
   CHECK(e.ops() == std::vector<std::string>{"Cast"});
 }
+
+TEST_CASE("constants built from typed fields are shared only when their values agree") {
+  TestEmitter e;
+  auto pairs = [](std::vector<int64_t> v) {
+    onnx::TensorProto t;  // int64_data, no raw_data (as GatherND index tables are built)
+    t.set_data_type(onnx::TensorProto::INT64);
+    t.add_dims(static_cast<int64_t>(v.size() / 2));
+    t.add_dims(2);
+    for (auto x : v) t.add_int64_data(x);
+    return t;
+  };
+  const std::string diag = e.constant(pairs({0, 0, 1, 1}));
+  const std::string above = e.constant(pairs({0, 1, 1, 2}));
+  CHECK(diag != above);
+  CHECK(e.constant(pairs({0, 1, 1, 2})) == above);
+}

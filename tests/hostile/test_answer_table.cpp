@@ -65,3 +65,25 @@ TEST_CASE("answer table: node 2^64-1 is reported as itself") {
   CHECK(r.code == MX_ERR_PLUGIN);
   CHECK_MESSAGE(r.message.find("node 18446744073709551615 is out of range") != std::string::npos, r.message);
 }
+
+TEST_CASE("reader and answer tables called after their run (from destroy) are refused, not a crash") {
+  Scratch s("late_tables");
+  const fs::path out = s.root() / "late.txt";
+  ::setenv("MX_HOSTILE_LATE_OUT", out.c_str(), 1);
+  ::setenv("MX_HOSTILE_ANSWER", "late", 1);
+  mx_registry* reg = nullptr;
+  const std::string opts = std::string("{\"discover\":false,\"plugin_dirs\":[\"") + MX_TEST_HOSTILE_PLUGIN_DIR + "\"]}";
+  REQUIRE(mx_registry_create(opts.c_str(), &reg) == nullptr);
+  mx_model* m = nullptr;
+  const std::string bytes = modelexport::testing::tiny_net().SerializeAsString();
+  REQUIRE(mx_model_load_bytes(bytes.data(), bytes.size(), &m) == nullptr);
+  mx_status* tagged = mx_registry_tag(reg, "hostile-answers", m, nullptr);
+  CHECK_MESSAGE(tagged == nullptr, mx_status_message(tagged));
+  mx_status_release(tagged);
+  mx_model_release(m);
+  mx_registry_release(reg);  // the plugin's destroy calls the kept tables
+  ::unsetenv("MX_HOSTILE_ANSWER");
+  ::unsetenv("MX_HOSTILE_LATE_OUT");
+  // An empty graph and a refused answer (MX_ERR_INVALID_ARGUMENT).
+  CHECK(read(out) == "count=0 name=null assign=" + std::to_string(MX_ERR_INVALID_ARGUMENT) + "\n");
+}

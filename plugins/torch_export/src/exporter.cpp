@@ -100,6 +100,18 @@ void require_lowerings(const Program& p) {
     for (size_t k = 0; k < where.size(); ++k) msg += (k ? "; " : "") + where[k];
     msg += ")";
   }
+  // An op from outside PyTorch's own namespaces is a library's custom op
+  // (torch.library, transformers' kernels): say what the user can do.
+  std::string custom;
+  for (const auto& [target, where] : missing) {
+    const std::string ns = target.substr(0, target.find('.'));
+    if (ns != "aten" && ns != "prims" && ns != "higher_order" && ns != "_operator" && ns != "torch" && ns != "math")
+      custom += (custom.empty() ? "" : ", ") + target;
+  }
+  if (!custom.empty())
+    msg += "\n" + custom + " " + (custom.find(',') == std::string::npos ? "is a custom op" : "are custom ops") +
+           " of another library: export the program after ep.run_decompositions() if the library registered a "
+           "decomposition, or replace the op in the model before torch.export";
   throw Error(MX_ERR_UNSUPPORTED, msg);
 }
 
@@ -129,6 +141,24 @@ mx::aten_onnx::WeightMap bind_stored(const Program& p, const StoredTensors& stor
   return weights;
 }
 
+// A node reading a complex tensor (carried as real pairs, lower/fft.cpp)
+// lowers through its "complex." lowering, or is refused: an op unaware of
+// the pair layout would compute garbage silently.
+LowerFn lowering_for(LowerCtx& cx, const json& node) {
+  bool complex = false;
+  for (const auto& in : node.at("inputs")) {
+    const json& a = in.at("arg");
+    if (!a.contains("as_tensor")) continue;
+    auto it = cx.values.find(a.at("as_tensor").at("name").get<std::string>());
+    complex |= it != cx.values.end() && (it->second.dtype == onnx::TensorProto::COMPLEX64 ||
+                                         it->second.dtype == onnx::TensorProto::COMPLEX128);
+  }
+  if (!complex) return find_lowering(cx.target);
+  if (LowerFn fn = find_lowering("complex." + cx.target)) return fn;
+  cx.unsupported("a complex tensor as input (complex values are lowered for the real FFTs, abs, real/imag, "
+                 "view_as_real and element-wise add/sub/mul/div only)");
+}
+
 // The node's records get evidence `root` when the program placed it in
 // no module (`direct` otherwise, set by the emitter).
 void lower_node(LowerCtx& cx, const json& node, std::map<std::string, SeenModule>& seen) {
@@ -143,7 +173,7 @@ void lower_node(LowerCtx& cx, const json& node, std::map<std::string, SeenModule
       cx.unsupported("input '" + in.value("name", std::string()) + "' reads value '" +
                      a.at("as_tensor").at("name").get<std::string>() + "', which nothing defines before this node");
   }
-  find_lowering(cx.target)(cx);
+  lowering_for(cx, node)(cx);
   if (!place.placed)
     for (size_t k = first; k < cx.records.size(); ++k) cx.records[k].evidence = "root";
 }
@@ -237,8 +267,16 @@ void lower_graph(LowerCtx& cx, const Program& program, std::map<std::string, See
     auto it = cx.values.find(program.user_outputs[k]);
     if (it == cx.values.end())
       throw Error(MX_ERR_PARSE, "'" + program.file + "': output '" + program.user_outputs[k] + "' is never computed");
+    // A complex output is written as torch.view_as_real gives it: real
+    // pairs on a last axis of 2 (lower/fft.cpp).
+    int32_t dtype = it->second.dtype;
+    int64_t rank = static_cast<int64_t>(it->second.shape.size());
+    if (dtype == onnx::TensorProto::COMPLEX64 || dtype == onnx::TensorProto::COMPLEX128) {
+      dtype = dtype == onnx::TensorProto::COMPLEX64 ? onnx::TensorProto::FLOAT : onnx::TensorProto::DOUBLE;
+      ++rank;
+    }
     mx::aten_onnx::add_graph_output(cx, it->second.onnx, mx::aten_onnx::output_name(k, program.user_outputs.size()),
-                                    it->second.dtype, static_cast<int64_t>(it->second.shape.size()));
+                                    dtype, rank);
   }
 }
 

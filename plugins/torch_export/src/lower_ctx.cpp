@@ -23,19 +23,34 @@ double json_float(const json& v) {
   throw Error(MX_ERR_PARSE, "not a number: '" + s + "'");
 }
 
-std::unordered_map<std::string, LowerFn>& registry() {
-  static std::unordered_map<std::string, LowerFn> r;
+std::unordered_map<std::string, Registration>& registry() {
+  static std::unordered_map<std::string, Registration> r;
   return r;
+}
+
+std::vector<std::string>& duplicate_lowerings() {
+  static std::vector<std::string> d;
+  return d;
+}
+
+Registrar::Registrar(std::initializer_list<const char*> names, LowerFn fn, const char* file) {
+  std::string f = file;
+  if (auto at = f.rfind("/lower/"); at != std::string::npos) f = f.substr(at + 1);
+  else f = f.substr(f.rfind('/') + 1);
+  for (const char* n : names) {
+    auto [it, fresh] = registry().emplace(n, Registration{fn, f});
+    if (!fresh) duplicate_lowerings().push_back(std::string(n) + " (" + it->second.file + ", " + f + ")");
+  }
 }
 
 LowerFn find_lowering(const std::string& target) {
   auto& r = registry();
   auto it = r.find(target);
-  if (it != r.end()) return it->second;
+  if (it != r.end()) return it->second.fn;
   auto dot = target.rfind('.');
-  if (dot != std::string::npos && target.rfind("aten.", 0) == 0) {
+  if (dot != std::string::npos && (target.rfind("aten.", 0) == 0 || target.rfind("complex.aten.", 0) == 0)) {
     it = r.find(target.substr(0, dot));
-    if (it != r.end()) return it->second;
+    if (it != r.end()) return it->second.fn;
   }
   return nullptr;
 }
@@ -228,6 +243,13 @@ std::string LowerCtx::operand(const std::string& name, int32_t dtype) {
     const json& s = a.at("as_sym_int");
     if (s.contains("as_int")) return cscalar(static_cast<double>(as_int64(s.at("as_int"))), dtype);
     return cast(symint_onnx(s), onnx::TensorProto::INT64, dtype);
+  }
+  if (a.contains("as_sym_float")) {  // a SymFloat: a 0-d double (lower/sym_int.cpp)
+    const json& s = a.at("as_sym_float");
+    if (s.contains("as_float")) return cscalar(json_float(s.at("as_float")), dtype);
+    auto it = values.find(s.at("as_name").get<std::string>());
+    if (it == values.end()) unsupported("argument '" + name + "' reads a SymFloat nothing defines");
+    return cast(it->second.onnx, it->second.dtype, dtype);
   }
   unsupported("argument '" + name + "' must be a number or a tensor, got " + a.dump());
 }

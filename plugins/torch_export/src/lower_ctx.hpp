@@ -110,19 +110,24 @@ class LowerCtx : public mx::aten_onnx::OnnxEmitter {
 };
 
 // ---- op registry: one lowering per target ("aten.add.Tensor"), or per
-// op name for every overload ("aten.add").
+// op name for every overload ("aten.add"). A name registered twice is kept
+// with its first lowering and listed by duplicate_lowerings(), which
+// `mxte-export --lowerings` reports as an error (a ctest runs it).
 using LowerFn = void (*)(LowerCtx&);
-std::unordered_map<std::string, LowerFn>& registry();
+struct Registration {
+  LowerFn fn = nullptr;
+  std::string file;  // the source file that registered it (lower/<family>.cpp)
+};
+std::unordered_map<std::string, Registration>& registry();
+std::vector<std::string>& duplicate_lowerings();  // "name (file, file)"
 LowerFn find_lowering(const std::string& target);
 struct Registrar {
-  Registrar(std::initializer_list<const char*> names, LowerFn fn) {
-    for (auto n : names) registry()[n] = fn;
-  }
+  Registrar(std::initializer_list<const char*> names, LowerFn fn, const char* file);
 };
 #define MXTE_CAT2(a, b) a##b
 #define MXTE_CAT(a, b) MXTE_CAT2(a, b)
 // MXTE_LOWER(fn, "aten.relu", "aten.relu_") registers fn for those ops.
-#define MXTE_LOWER(fn, ...) static ::mxte::Registrar MXTE_CAT(mxte_reg_, __LINE__)({__VA_ARGS__}, fn)
+#define MXTE_LOWER(fn, ...) static ::mxte::Registrar MXTE_CAT(mxte_reg_, __LINE__)({__VA_ARGS__}, fn, __FILE__)
 
 double json_float(const json& v);
 

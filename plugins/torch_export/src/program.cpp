@@ -115,6 +115,8 @@ int32_t onnx_dtype_of_torch(int64_t t) {
     case 7: return onnx::TensorProto::FLOAT;
     case 8: return onnx::TensorProto::DOUBLE;
     case 12: return onnx::TensorProto::BOOL;
+    case 10: return onnx::TensorProto::COMPLEX64;   // lowered as float [..., 2] (lower/fft.cpp)
+    case 11: return onnx::TensorProto::COMPLEX128;  // double [..., 2]
     case 13: return onnx::TensorProto::BFLOAT16;
     default: return 0;
   }
@@ -177,7 +179,8 @@ Program parse_program(const std::string& file, std::string_view text) {
     }
     if (p.model.contains("range_constraints"))
       for (const auto& [sym, r] : p.model.at("range_constraints").items()) {
-        const int64_t lo = r.contains("min_val") ? as_int64(r.at("min_val")) : int64_t{0};
+
+        const int64_t lo = r.contains("min_val") && !r.at("min_val").is_null() ? as_int64(r.at("min_val")) : INT64_MIN;
         const int64_t hi = r.contains("max_val") && r.at("max_val").is_number_integer() ? as_int64(r.at("max_val")) : INT64_MAX;
         if (lo > hi)  // torch.export.load refuses it too: no size satisfies it
           bad(p.file, "range_constraints of " + mx::common::excerpt(sym) + ": min_val " + std::to_string(lo) +

@@ -8,11 +8,21 @@
 #include "mx/common/json_limits.hpp"
 #include "tagging/strategy_evidence.hpp"
 #include "util/utf8.hpp"
+#include "util/warn.hpp"
 
 namespace modelexport {
 namespace {
 
-StrategyAnswerSink& self(void* answer) { return *static_cast<StrategyAnswerSink*>(answer); }
+using AnswerSlot = TableSlot<mx_strategy_answer, StrategyAnswerSink>;
+
+// The sink of a table, or null once its run is over.
+StrategyAnswerSink* sink_of(void* answer) { return static_cast<AnswerSlot*>(answer)->live.load(); }
+
+int32_t late_call(const char* what) {
+  warn(std::string("a strategy called the answer table's ") + what +
+       " after its run had returned; the call was refused");
+  return MX_ERR_INVALID_ARGUMENT;
+}
 
 // A path or class a plugin hands over is at most as long as a string of a
 // JSON answer may be (mx/common/json_limits.hpp); a longer size (SIZE_MAX)
@@ -26,11 +36,13 @@ std::string text_of(const char* data, size_t size) { return data ? std::string(d
 int32_t assign_fn(void* answer, uint64_t node, const char* module, size_t module_size,
                   const char* evidence) {
   try {
+    StrategyAnswerSink* sink = sink_of(answer);
+    if (!sink) return late_call("assign");
     if (too_long(module_size))
-      return self(answer).refuse("node " + std::to_string(node) + ": a module path of " +
+      return sink->refuse("node " + std::to_string(node) + ": a module path of " +
                                  std::to_string(module_size) + " bytes (the limit is " +
                                  std::to_string(mx::common::kMaxJsonStringBytes) + ")");
-    return self(answer).assign(node, text_of(module, module_size), evidence);
+    return sink->assign(node, text_of(module, module_size), evidence);
   } catch (...) {  // bad_alloc included
     return MX_ERR_INTERNAL;
   }
@@ -39,11 +51,13 @@ int32_t assign_fn(void* answer, uint64_t node, const char* module, size_t module
 int32_t module_class_fn(void* answer, const char* path, size_t path_size, const char* class_name,
                         size_t class_size) {
   try {
+    StrategyAnswerSink* sink = sink_of(answer);
+    if (!sink) return late_call("module_class");
     if (too_long(path_size) || too_long(class_size))
-      return self(answer).refuse("module class: a path or class of " +
+      return sink->refuse("module class: a path or class of " +
                                  std::to_string(std::max(path_size, class_size)) + " bytes (the limit is " +
                                  std::to_string(mx::common::kMaxJsonStringBytes) + ")");
-    return self(answer).module_class(text_of(path, path_size), text_of(class_name, class_size));
+    return sink->module_class(text_of(path, path_size), text_of(class_name, class_size));
   } catch (...) {
     return MX_ERR_INTERNAL;
   }
@@ -51,10 +65,13 @@ int32_t module_class_fn(void* answer, const char* path, size_t path_size, const 
 
 }  // namespace
 
-StrategyAnswerSink::StrategyAnswerSink(size_t node_count)
-    : table_{sizeof(mx_strategy_answer), this, assign_fn, module_class_fn} {
+StrategyAnswerSink::StrategyAnswerSink(size_t node_count) : slot_(SlotPool<AnswerSlot>::lease()) {
+  slot_->table = {sizeof(mx_strategy_answer), slot_, assign_fn, module_class_fn};
   answer_.assignments.resize(node_count);
+  slot_->live.store(this);
 }
+
+StrategyAnswerSink::~StrategyAnswerSink() { SlotPool<AnswerSlot>::retire(slot_); }
 
 int32_t StrategyAnswerSink::refuse(std::string what) {
   if (refusal_.empty()) refusal_ = std::move(what);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "modelexport/plugin.h"
+#include "registry/table_slot.hpp"
 #include "tagging/strategy_response.hpp"
 
 namespace modelexport {
@@ -19,7 +20,8 @@ class StrategyAnswerSink {
   StrategyAnswerSink(const StrategyAnswerSink&) = delete;
   StrategyAnswerSink& operator=(const StrategyAnswerSink&) = delete;
 
-  const mx_strategy_answer& table() const { return table_; }
+  ~StrategyAnswerSink();
+  const mx_strategy_answer& table() const { return slot_->table; }
   // "" while every answer was accepted, else what was wrong with the first.
   const std::string& refusal() const { return refusal_; }
   StrategyAnswer take() { return std::move(answer_); }
@@ -42,7 +44,9 @@ class StrategyAnswerSink {
   std::optional<std::string> accepted_module_;
   std::string accepted_evidence_name_;
   std::optional<hierarchy::Evidence> accepted_evidence_;
-  mx_strategy_answer table_;
+  // The table handed to the plugin (registry/table_slot.hpp: a call after
+  // the sink is gone is refused).
+  TableSlot<mx_strategy_answer, StrategyAnswerSink>* slot_;
 };
 
 }  // namespace modelexport

@@ -2,11 +2,28 @@
 
 #include "model/node_metadata.hpp"
 #include "util/utf8.hpp"
+#include "util/warn.hpp"
 
 namespace modelexport {
 namespace {
 
-const StrategyGraph& self(const void* graph) { return *static_cast<const StrategyGraph*>(graph); }
+using ReaderSlot = TableSlot<mx_graph_reader, const StrategyGraph>;
+
+// A graph of nothing: what a reader answers once its run is over (every
+// index out of range: {NULL, 0}, counts 0, dims -1). Never destroyed.
+const StrategyGraph& empty_graph() {
+  static const StrategyGraph* empty = new StrategyGraph(*new onnx::ModelProto, *new GraphView, nullptr);
+  return *empty;
+}
+
+const StrategyGraph& self(const void* graph) {
+  if (const StrategyGraph* g = static_cast<const ReaderSlot*>(graph)->live.load()) return *g;
+  static std::once_flag warned;
+  std::call_once(warned, [] {
+    warn("a strategy called the graph reader after its run had returned; it reads an empty graph");
+  });
+  return empty_graph();
+}
 
 mx_text none() { return mx_text{nullptr, 0}; }
 
@@ -144,8 +161,8 @@ mx_text module_forward_step(const void* g, uint64_t i, uint64_t k, int32_t* is_c
 
 StrategyGraph::StrategyGraph(const onnx::ModelProto& proto, const GraphView& view,
                              const ModuleTree* supplied)
-    : proto_(proto), view_(view), supplied_(supplied) {
-  reader_ = mx_graph_reader{sizeof(mx_graph_reader), this,
+    : proto_(proto), view_(view), supplied_(supplied), slot_(SlotPool<ReaderSlot>::lease()) {
+  slot_->table = mx_graph_reader{sizeof(mx_graph_reader), slot_,
                             node_count, node_name, node_op_type, node_domain, node_doc_string,
                             node_input_count, node_input, node_output_count, node_output,
                             node_metadata_count, node_metadata_key, node_metadata_value,
@@ -153,7 +170,10 @@ StrategyGraph::StrategyGraph(const onnx::ModelProto& proto, const GraphView& vie
                             graph_input_count, graph_input, graph_output_count, graph_output,
                             module_count, module_path, module_class, module_own_parameters,
                             module_forward_count, module_forward_step};
+  slot_->live.store(this);
 }
+
+StrategyGraph::~StrategyGraph() { SlotPool<ReaderSlot>::retire(slot_); }
 
 uint64_t StrategyGraph::supplied_count() const { return supplied_ ? supplied_->supplied_count() : 0; }
 

@@ -18,6 +18,7 @@
 #include <onnx/onnx_pb.h>
 
 #include "modelexport/plugin.h"
+#include "registry/table_slot.hpp"
 #include "tagging/graph_topology.hpp"
 #include "tagging/rebuilt_tree.hpp"
 
@@ -30,8 +31,11 @@ class StrategyGraph {
   StrategyGraph(const onnx::ModelProto& proto, const GraphView& view, const ModuleTree* supplied);
   StrategyGraph(const StrategyGraph&) = delete;
   StrategyGraph& operator=(const StrategyGraph&) = delete;
+  ~StrategyGraph();
 
-  const mx_graph_reader& reader() const { return reader_; }
+  // At a stable address (registry/table_slot.hpp): called after this
+  // reader is gone, every function answers as for an empty graph.
+  const mx_graph_reader& reader() const { return slot_->table; }
 
   // The accessors' work, for the C functions in the .cpp.
   const onnx::GraphProto& graph() const { return proto_.graph(); }
@@ -47,7 +51,7 @@ class StrategyGraph {
   const onnx::ModelProto& proto_;
   const GraphView& view_;
   const ModuleTree* supplied_;
-  mx_graph_reader reader_;
+  TableSlot<mx_graph_reader, const StrategyGraph>* slot_;
   // Filled on first use (only the metadata strategy reads it): every
   // node's metadata_props, decoded from the unknown field and replaced.
   mutable std::once_flag metadata_once_;

@@ -72,6 +72,19 @@ class OnnxEmitter {
   }
   std::string dim_size(const std::string& x, int64_t dim);  // 0-d int64
 
+  // ---- subgraphs (If branches, Loop bodies): swap_subgraph(s) makes the
+  // emitter write into s.graph until it is called again with the same s.
+  // Small constants are not shared across the boundary: a value made
+  // inside a branch is invisible outside it.
+  struct Subgraph {
+    onnx::GraphProto graph;
+    std::map<std::string, std::string> constants;
+  };
+  void swap_subgraph(Subgraph& s) {
+    graph.Swap(&s.graph);
+    constant_cache_.swap(s.constants);
+  }
+
  protected:
   // The module path whose code is running now ("" = the root's forward).
   virtual const std::string& current_module() const = 0;

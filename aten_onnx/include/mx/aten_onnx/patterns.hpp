@@ -73,4 +73,40 @@ std::string emit_adaptive_pool(OnnxEmitter& e, const std::string& x, const std::
 std::string emit_reduce(OnnxEmitter& e, const std::string& op, const std::string& x,
                         const std::vector<int64_t>& axes, bool keepdims);
 
+// ---- ordering.cpp
+struct TopKResult {
+  std::string values, indices;  // indices int64
+};
+// TopK of `k1d` (1-D int64) elements along `axis`; any dtype, rank 0 too.
+TopKResult emit_top_k(OnnxEmitter& e, const std::string& x, int32_t dtype, int64_t rank, const std::string& k1d,
+                      int64_t axis, bool largest);
+// A full sort along `axis` (static_size < 0: the dim is dynamic).
+TopKResult emit_sort(OnnxEmitter& e, const std::string& x, int32_t dtype, int64_t rank, int64_t axis,
+                     int64_t static_size, bool descending);
+
+// ---- resize.cpp
+// upsample_<mode> ("upsample_bilinear2d", "_upsample_nearest_exact1d", ...)
+// to spatial sizes (1-D int64, one per spatial dim) or by static scales.
+std::string emit_resize_to(OnnxEmitter& e, const std::string& aten_op, bool align_corners, const std::string& x,
+                           const std::string& spatial_sizes);
+std::string emit_resize_by(OnnxEmitter& e, const std::string& aten_op, bool align_corners, const std::string& x,
+                           const std::vector<float>& spatial_scales);
+
+// ---- recurrent.cpp
+enum class RecurrentCell { rnn_tanh, rnn_relu, gru, lstm };
+RecurrentCell recurrent_cell(const std::string& aten_op);  // "lstm", "gru", "rnn_tanh", "rnn_relu"
+struct RecurrentLayer {
+  RecurrentCell cell = RecurrentCell::lstm;
+  std::string input;                // [seq, batch, in], or [batch, seq, in] with batch_first
+  std::vector<std::string> states;  // initial h (and c for LSTM): [layers * dirs, batch, H]
+  std::vector<std::string> params;  // per layer, per direction: w_ih, w_hh[, b_ih, b_hh]
+  bool has_biases = true, bidirectional = false, batch_first = false;
+  int64_t layers = 1, hidden = 0;
+};
+struct RecurrentResult {
+  std::string output;               // [seq, batch, dirs * H] (batch-major with batch_first)
+  std::vector<std::string> states;  // final h (and c): [layers * dirs, batch, H]
+};
+RecurrentResult emit_recurrent(OnnxEmitter& e, const RecurrentLayer& layer);
+
 }  // namespace mx::aten_onnx

@@ -87,7 +87,7 @@ void lower_adaptive_pool(LowerCtx& cx) {
   cx.out(0, mx::aten_onnx::emit_adaptive_pool(cx, cx.tensor("self"), in, out, is_max));
 }
 MXTE_LOWER(lower_adaptive_pool, "aten.adaptive_avg_pool1d", "aten.adaptive_avg_pool2d", "aten._adaptive_avg_pool2d",
-           "aten.adaptive_avg_pool3d", "aten.adaptive_max_pool2d");
+           "aten.adaptive_avg_pool3d", "aten._adaptive_avg_pool3d", "aten.adaptive_max_pool2d");
 
 }  // namespace
 }  // namespace mxte

@@ -1,5 +1,5 @@
 // Tensor creation and dtype conversion: arange, full/ones/zeros (+ _like,
-// new_*), scalar_tensor, _to_copy / to / type_as.
+// new_*), empty*, eye, scalar_tensor, _to_copy / to / type_as.
 #include <onnx/onnx_pb.h>
 
 #include "lower_ctx.hpp"
@@ -35,7 +35,18 @@ void lower_full(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_full, "aten.full", "aten.ones", "aten.zeros", "aten.full_like", "aten.ones_like",
            "aten.zeros_like", "aten.new_ones", "aten.new_zeros", "aten.new_full", "aten.empty", "aten.empty_like",
-           "aten.new_empty");
+           "aten.new_empty", "aten.empty_permuted", "aten.empty_strided");
+
+// eye(n) / eye.m(n, m): EyeLike of an [n, m] tensor, made in float (ONNX
+// Runtime's EyeLike has no bool kernel) and cast to the result dtype.
+void lower_eye(LowerCtx& cx) {
+  const int32_t f = onnx::TensorProto::FLOAT;
+  const std::string n = cx.unsqueeze(cx.sym_int("n"), {0});
+  const std::string m = cx.has("m") ? cx.unsqueeze(cx.sym_int("m"), {0}) : n;
+  const std::string zeros = cx.emit1("Expand", {cx.cscalar(0, f), cx.emit1("Concat", {n, m}, {attr("axis", int64_t{0})})});
+  cx.out(0, cx.cast(cx.emit1("EyeLike", {zeros}), f, cx.out_dtype()));
+}
+MXTE_LOWER(lower_eye, "aten.eye");
 
 void lower_scalar_tensor(LowerCtx& cx) { cx.out(0, cx.operand("s", cx.out_dtype())); }
 MXTE_LOWER(lower_scalar_tensor, "aten.scalar_tensor");

@@ -21,7 +21,8 @@ const std::map<std::string, std::string>& unary_ops() {
 // "aten.relu_.default" -> "relu"
 std::string op_name(const std::string& target) {
   std::string n = target.substr(5, target.find('.', 5) - 5);
-  if (!n.empty() && n.back() == '_' && n != "__and__") n.pop_back();
+  const bool dunder = n.size() > 4 && n.rfind("__", 0) == 0 && n.compare(n.size() - 2, 2, "__") == 0;  // __or__
+  if (!n.empty() && n.back() == '_' && !dunder) n.pop_back();
   return n;
 }
 

@@ -1,10 +1,13 @@
-// Higher-order ops whose body is a nested graph run once in place:
-// wrap_with_set_grad_enabled and wrap_with_autocast (torch.no_grad /
-// autocast regions in the TRAINING dialect; LLaMA's rotary embedding). In
-// an inference graph neither grad mode nor CPU autocast of float32 changes
-// the values, so the body is inlined: its inputs bound to the node's tensor
-// arguments, its nodes lowered in their own modules, its outputs bound to
-// the node's outputs.
+// Higher-order ops: nested graphs of the program.
+// - wrap_with_set_grad_enabled and wrap_with_autocast (torch.no_grad /
+//   autocast regions in the TRAINING dialect; LLaMA's rotary embedding) run
+//   once in place: in an inference graph neither grad mode nor CPU autocast
+//   of float32 changes the values, so the body is inlined, its nodes
+//   lowered in their own modules.
+// - control flow becomes ONNX control flow with lowered subgraphs:
+//   cond -> If, while_loop -> Loop, scan -> Scan.
+#include <functional>
+
 #include "lower_ctx.hpp"
 
 namespace mxte {
@@ -56,6 +59,232 @@ void lower_wrapped_body(LowerCtx& cx) {
     if (outs[k].contains("as_tensor")) cx.values[outs[k].at("as_tensor").at("name").get<std::string>()] = results[k];
 }
 MXTE_LOWER(lower_wrapped_body, "higher_order.wrap_with_set_grad_enabled", "higher_order.wrap_with_autocast");
+
+}  // namespace
+}  // namespace mxte
+
+namespace mxte {
+namespace {
+
+onnx::AttributeProto graph_attr(const std::string& name, onnx::GraphProto g) {
+  onnx::AttributeProto a;
+  a.set_name(name);
+  a.set_type(onnx::AttributeProto::GRAPH);
+  *a.mutable_g() = std::move(g);
+  return a;
+}
+
+// The program's nested graph `g` lowered in the current scope with its
+// inputs bound to `bindings`; returns the values of its outputs. Its own
+// values are dropped afterwards (they are local to the nested graph).
+std::vector<Value> lower_inline(LowerCtx& cx, const json& g, const std::vector<Value>& bindings) {
+  const auto meta = read_tensor_values(g);
+  std::unordered_map<std::string, Value> scope = cx.values;
+  const json& params = g.at("inputs");
+  if (params.size() != bindings.size())
+    cx.unsupported("a nested graph of " + std::to_string(params.size()) + " inputs given " + std::to_string(bindings.size()));
+  for (size_t k = 0; k < params.size(); ++k) {
+    if (!params[k].contains("as_tensor")) cx.unsupported("a nested graph input that is not a tensor");
+    scope[params[k].at("as_tensor").at("name").get<std::string>()] = bindings[k];
+  }
+  const json* node = cx.node;
+  const std::string target = cx.target, module = cx.module;
+  const auto* outer_meta = cx.tensors;
+  std::swap(cx.values, scope);
+  cx.tensors = &meta;
+  auto restore = [&] {
+    std::swap(cx.values, scope);
+    cx.tensors = outer_meta;
+    cx.node = node;
+    cx.target = target;
+    cx.module = module;
+  };
+  std::vector<Value> outs;
+  try {
+    for (const auto& n : g.at("nodes")) cx.lower_nested(n);
+    for (const auto& o : g.at("outputs")) {
+      if (!o.contains("as_tensor")) cx.unsupported("a nested graph output that is not a tensor");
+      auto it = cx.values.find(o.at("as_tensor").at("name").get<std::string>());
+      if (it == cx.values.end()) cx.unsupported("a nested graph output nothing computes");
+      outs.push_back(it->second);
+    }
+  } catch (...) {
+    restore();
+    throw;
+  }
+  restore();
+  return outs;
+}
+
+// An ONNX subgraph (If branch, Loop/Scan body): `build` runs with the
+// emitter writing into a fresh graph whose inputs are `inputs` (name,
+// value) and returns the values to output; each gets an Identity so the
+// subgraph names its own outputs. The subgraph's nodes are attributed
+// through the node that holds it (its record names the module that ran the
+// control flow): the hierarchy document and the tagging core list the
+// graph's top-level nodes only.
+onnx::GraphProto build_subgraph(LowerCtx& cx, const std::string& name, const std::vector<std::pair<std::string, Value>>& inputs,
+                                const std::function<std::vector<Value>()>& build) {
+  const size_t first_record = cx.records.size();
+  const std::string module = cx.module;
+  mx::aten_onnx::OnnxEmitter::Subgraph sub;
+  sub.graph.set_name(name);
+  cx.swap_subgraph(sub);
+  try {
+    for (const auto& [input, v] : inputs) {
+      auto* vi = cx.graph.add_input();
+      vi->set_name(input);
+      auto* tt = vi->mutable_type()->mutable_tensor_type();
+      tt->set_elem_type(v.dtype);
+      auto* shape = tt->mutable_shape();
+      for (const auto& d : v.shape) {
+        auto* dim = shape->add_dim();
+        if (d.is_static) dim->set_dim_value(d.value);
+      }
+    }
+    for (const Value& v : build()) {
+      cx.module = module;
+      const std::string out = cx.emit1("Identity", {v.onnx});
+      auto* vi = cx.graph.add_output();
+      vi->set_name(out);
+      vi->mutable_type()->mutable_tensor_type()->set_elem_type(v.dtype);
+    }
+  } catch (...) {
+    cx.swap_subgraph(sub);
+    throw;
+  }
+  cx.swap_subgraph(sub);
+  cx.module = module;
+  cx.records.resize(first_record);
+  return std::move(sub.graph);
+}
+
+// The tensors of a list argument (positional inputs of a higher-order op).
+std::vector<Value> tensor_list_at(LowerCtx& cx, size_t k) {
+  const json& in = cx.node->at("inputs");
+  if (k >= in.size() || !in[k].at("arg").contains("as_tensors")) cx.unsupported("a higher-order op without its tensor list");
+  std::vector<Value> out;
+  for (const auto& t : in[k].at("arg").at("as_tensors")) {
+    auto it = cx.values.find(t.at("name").get<std::string>());
+    if (it == cx.values.end()) cx.unsupported("a higher-order operand nothing defines");
+    out.push_back(it->second);
+  }
+  return out;
+}
+
+const json& graph_at(LowerCtx& cx, size_t k) {
+  const json& in = cx.node->at("inputs");
+  if (k >= in.size() || !in[k].at("arg").contains("as_graph")) cx.unsupported("a higher-order op without its graph");
+  return in[k].at("arg").at("as_graph").at("graph");
+}
+
+std::vector<Value> concat(std::vector<Value> a, const std::vector<Value>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+std::string scalar_bool(LowerCtx& cx, const Value& v) {
+  return cx.emit1("Reshape", {cx.cast(v.onnx, v.dtype, onnx::TensorProto::BOOL), cx.ci64({})});
+}
+
+// higher_order.cond(pred, true_graph, false_graph, operands) -> If.
+void lower_cond(LowerCtx& cx) {
+  const json& pred_arg = cx.node->at("inputs").at(0).at("arg");
+  if (!pred_arg.contains("as_tensor")) cx.unsupported("a cond whose predicate is not a tensor");
+  auto pit = cx.values.find(pred_arg.at("as_tensor").at("name").get<std::string>());
+  if (pit == cx.values.end()) cx.unsupported("a cond predicate nothing defines");
+  const Value pred = pit->second;
+  const std::vector<Value> operands = tensor_list_at(cx, 3);
+  const std::string base = cx.node->value("name", std::string("cond"));
+  const json& then_graph = graph_at(cx, 1);
+  const json& else_graph = graph_at(cx, 2);
+  onnx::GraphProto then_g = build_subgraph(cx, base + "_then", {}, [&] { return lower_inline(cx, then_graph, operands); });
+  onnx::GraphProto else_g = build_subgraph(cx, base + "_else", {}, [&] { return lower_inline(cx, else_graph, operands); });
+  const size_t n = cx.n_outputs();
+  auto outs = cx.emit("If", {scalar_bool(cx, pred)},
+                      {graph_attr("then_branch", std::move(then_g)), graph_attr("else_branch", std::move(else_g))}, n);
+  for (size_t k = 0; k < n; ++k) cx.out(k, outs[k]);
+}
+MXTE_LOWER(lower_cond, "higher_order.cond");
+
+// Values of the same dtype and shape under new names (a body's inputs).
+std::vector<std::pair<std::string, Value>> renamed(const std::vector<Value>& vs, const std::string& prefix) {
+  std::vector<std::pair<std::string, Value>> out;
+  for (size_t k = 0; k < vs.size(); ++k) {
+    Value v = vs[k];
+    v.onnx = prefix + std::to_string(k);
+    out.emplace_back(v.onnx, v);
+  }
+  return out;
+}
+
+std::vector<Value> values_of(const std::vector<std::pair<std::string, Value>>& named) {
+  std::vector<Value> out;
+  for (const auto& [n, v] : named) out.push_back(v);
+  return out;
+}
+
+// higher_order.while_loop(cond_graph, body_graph, carried, additional) ->
+// Loop: the condition evaluated once before (outside) and after every
+// body run (inside), the carried values threaded through.
+void lower_while_loop(LowerCtx& cx) {
+  const json& cond_graph = graph_at(cx, 0);
+  const json& body_graph = graph_at(cx, 1);
+  const std::vector<Value> carried = tensor_list_at(cx, 2), extra = tensor_list_at(cx, 3);
+  const std::string base = cx.node->value("name", std::string("while_loop"));
+  const std::string first = scalar_bool(cx, lower_inline(cx, cond_graph, concat(carried, extra)).at(0));
+  Value iter, cond_in;
+  iter.dtype = onnx::TensorProto::INT64;
+  cond_in.dtype = onnx::TensorProto::BOOL;
+  iter.onnx = base + "_iter";
+  cond_in.onnx = base + "_cond_in";
+  auto state = renamed(carried, base + "_carried_");
+  std::vector<std::pair<std::string, Value>> inputs = {{iter.onnx, iter}, {cond_in.onnx, cond_in}};
+  inputs.insert(inputs.end(), state.begin(), state.end());
+  onnx::GraphProto body = build_subgraph(cx, base + "_body", inputs, [&] {
+    const std::vector<Value> next = lower_inline(cx, body_graph, concat(values_of(state), extra));
+    Value c = lower_inline(cx, cond_graph, concat(next, extra)).at(0);
+    c.onnx = scalar_bool(cx, c);
+    c.dtype = onnx::TensorProto::BOOL;
+    return concat({c}, next);
+  });
+  std::vector<std::string> ins = {"", first};
+  for (const Value& v : carried) ins.push_back(v.onnx);
+  const size_t n = cx.n_outputs();
+  if (n != carried.size()) cx.unsupported("a while_loop whose outputs are not its carried values");
+  auto outs = cx.emit("Loop", ins, {graph_attr("body", std::move(body))}, n);
+  for (size_t k = 0; k < n; ++k) cx.out(k, outs[k]);
+}
+MXTE_LOWER(lower_while_loop, "higher_order.while_loop");
+
+// higher_order.scan(combine_graph, init, xs, additional) -> Scan over dim
+// 0 of xs: the combine graph takes (carry..., x_t..., additional...) and
+// gives (next carry..., y_t...); the node gives (final carry..., ys...).
+void lower_scan(LowerCtx& cx) {
+  const json& combine = graph_at(cx, 0);
+  const std::vector<Value> init = tensor_list_at(cx, 1), xs = tensor_list_at(cx, 2), extra = tensor_list_at(cx, 3);
+  const std::string base = cx.node->value("name", std::string("scan"));
+  auto state = renamed(init, base + "_carry_");
+  std::vector<Value> slices;
+  for (Value x : xs) {  // one step's slice: dim 0 gone
+    if (x.shape.empty()) cx.unsupported("a scan over a 0-d tensor");
+    x.shape.erase(x.shape.begin());
+    slices.push_back(x);
+  }
+  auto step = renamed(slices, base + "_x_");
+  std::vector<std::pair<std::string, Value>> inputs = state;
+  inputs.insert(inputs.end(), step.begin(), step.end());
+  onnx::GraphProto body = build_subgraph(cx, base + "_body", inputs, [&] {
+    return lower_inline(cx, combine, concat(concat(values_of(state), values_of(step)), extra));
+  });
+  std::vector<std::string> ins;
+  for (const Value& v : init) ins.push_back(v.onnx);
+  for (const Value& v : xs) ins.push_back(v.onnx);
+  const size_t n = cx.n_outputs();
+  auto outs = cx.emit("Scan", ins, {graph_attr("body", std::move(body)), attr("num_scan_inputs", static_cast<int64_t>(xs.size()))}, n);
+  for (size_t k = 0; k < n; ++k) cx.out(k, outs[k]);
+}
+MXTE_LOWER(lower_scan, "higher_order.scan");
 
 }  // namespace
 }  // namespace mxte

@@ -80,3 +80,21 @@ MXTE_LOWER(lower_gather, "aten.gather");
 
 }  // namespace
 }  // namespace mxte
+
+namespace mxte {
+namespace {
+
+// nonzero(self) -> [count, rank] int64: ONNX NonZero gives [rank, count].
+// The count is data-dependent: the program names it with an unbacked
+// symbol (u0), which becomes a dynamic dim of the ONNX value.
+void lower_nonzero(LowerCtx& cx) {
+  const Value& v = cx.value_of("self");
+  std::string x = v.onnx;
+  if (v.shape.empty()) x = cx.unsqueeze(x, {0});
+  const std::string nz = cx.transpose(cx.emit1("NonZero", {x}), {1, 0});
+  cx.out(0, v.shape.empty() ? cx.emit1("Slice", {nz, cx.ci64({0}), cx.ci64({0}), cx.ci64({1})}) : nz);
+}
+MXTE_LOWER(lower_nonzero, "aten.nonzero");
+
+}  // namespace
+}  // namespace mxte

@@ -39,11 +39,13 @@ void lower_transpose(LowerCtx& cx) {
   if (cx.target.rfind("aten.t.", 0) == 0) {
     if (r == 2) std::swap(perm[0], perm[1]);
   } else {
-    std::swap(perm[norm_dim(cx.int_arg("dim0"), r)], perm[norm_dim(cx.int_arg("dim1"), r)]);
+    const bool swap = cx.target.rfind("aten.swap", 0) == 0;  // swapaxes(axis0, axis1) / swapdims(dim0, dim1)
+    const bool axes = swap && cx.arg("axis0");
+    std::swap(perm[norm_dim(cx.int_arg(axes ? "axis0" : "dim0"), r)], perm[norm_dim(cx.int_arg(axes ? "axis1" : "dim1"), r)]);
   }
   cx.out(0, cx.transpose(cx.tensor("self"), perm));
 }
-MXTE_LOWER(lower_transpose, "aten.transpose", "aten.t");
+MXTE_LOWER(lower_transpose, "aten.transpose", "aten.t", "aten.swapaxes", "aten.swapdims");
 
 void lower_unsqueeze(LowerCtx& cx) {
   cx.out(0, cx.unsqueeze(cx.tensor("self"), {norm_dim(cx.int_arg("dim"), cx.rank_of("self") + 1)}));
@@ -131,10 +133,24 @@ std::vector<std::string> tensor_list(LowerCtx& cx, const char* name, int32_t dt)
   return out;
 }
 
+// A legacy empty tensor: 1-D of static size 0. ATen's cat skips them when
+// the other inputs have another rank (transformers' DynamicCache starts
+// every layer's cache as torch.tensor([]) and concatenates onto it).
+bool legacy_empty(const Value& v) { return v.shape.size() == 1 && v.shape[0].is_static && v.shape[0].value == 0; }
+
 void lower_cat(LowerCtx& cx) {
   const int32_t dt = cx.out_dtype();
-  const int64_t dim = norm_dim(cx.int_arg("dim", 0), cx.out_rank());
-  cx.out(0, cx.emit1("Concat", tensor_list(cx, "tensors", dt), {attr("axis", dim)}));
+  const int64_t rank = cx.out_rank();
+  const int64_t dim = norm_dim(cx.int_arg("dim", 0), rank);
+  std::vector<std::string> parts;
+  for (const auto& t : cx.arg("tensors")->at("as_tensors")) {
+    auto it = cx.values.find(t.at("name").get<std::string>());
+    if (it == cx.values.end()) cx.unsupported("'tensors' reads a value nothing defines");
+    if (rank != 1 && legacy_empty(it->second)) continue;
+    parts.push_back(cx.cast(it->second.onnx, it->second.dtype, dt));
+  }
+  if (parts.empty()) cx.unsupported("cat of legacy empty tensors only");
+  cx.out(0, parts.size() == 1 ? cx.emit1("Identity", {parts[0]}) : cx.emit1("Concat", parts, {attr("axis", dim)}));
 }
 MXTE_LOWER(lower_cat, "aten.cat", "aten.concat");
 
@@ -212,10 +228,18 @@ MXTE_LOWER(lower_unflatten, "aten.unflatten");
 // value=None): PyTorch's pad pairs run from the last dim backwards; ONNX
 // wants [begin of every dim..., end of every dim...]. reflect -> reflect,
 // replicate -> edge, circular unsupported.
+// pad(self, pad, mode, value) / constant_pad_nd(self, pad, value) /
+// reflection_padNd(self, padding) / replication_padNd(self, padding)
+std::string pad_mode(LowerCtx& cx) {
+  if (cx.target.rfind("aten.reflection_pad", 0) == 0) return "reflect";
+  if (cx.target.rfind("aten.replication_pad", 0) == 0) return "replicate";
+  return cx.string_arg("mode", "constant");
+}
+
 void lower_pad(LowerCtx& cx) {
-  const std::string mode = cx.string_arg("mode", "constant");
+  const std::string mode = pad_mode(cx);
   const int64_t r = cx.rank_of("self");
-  const auto pad = cx.ints("pad");
+  const auto pad = cx.ints(cx.arg("pad") ? "pad" : "padding");
   std::vector<int64_t> begin(r, 0), end(r, 0);
   for (size_t k = 0; k + 1 < pad.size(); k += 2) {
     begin[r - 1 - k / 2] = pad[k];
@@ -230,28 +254,93 @@ void lower_pad(LowerCtx& cx) {
   cx.out(0, cx.emit1("Pad", {cx.tensor("self"), cx.ci64(begin)},
                      {attr("mode", std::string(mode == "reflect" ? "reflect" : "edge"))}));
 }
-MXTE_LOWER(lower_pad, "aten.constant_pad_nd", "aten.pad");
+MXTE_LOWER(lower_pad, "aten.constant_pad_nd", "aten.pad", "aten.reflection_pad1d", "aten.reflection_pad2d",
+           "aten.reflection_pad3d", "aten.replication_pad1d", "aten.replication_pad2d", "aten.replication_pad3d");
 
-// roll(self, shifts, dims): per dim, the last `shift` elements moved first.
+// diagonal(self, offset=0, dim1=0, dim2=1): dim1 and dim2 moved to the
+// front, GatherND of the (i, i + offset) pairs, the diagonal moved last
+// (where ATen puts it). Both dims must be static (they size the pairs).
+void lower_diagonal(LowerCtx& cx) {
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  const int64_t d1 = norm_dim(cx.int_arg("dim1", 0), r), d2 = norm_dim(cx.int_arg("dim2", 1), r);
+  const int64_t off = cx.int_arg("offset", 0);
+  if (!v.shape[d1].is_static || !v.shape[d2].is_static) cx.unsupported("diagonal over a dynamic dim");
+  const int64_t n1 = v.shape[d1].value, n2 = v.shape[d2].value;
+  std::vector<int64_t> pairs;
+  for (int64_t i = std::max<int64_t>(0, -off); i < n1 && i + off < n2; ++i) {
+    pairs.push_back(i);
+    pairs.push_back(i + off);
+  }
+  if (pairs.empty()) cx.unsupported("an empty diagonal");
+  std::vector<int64_t> perm = {d1, d2};
+  for (int64_t k = 0; k < r; ++k)
+    if (k != d1 && k != d2) perm.push_back(k);
+  onnx::TensorProto idx;
+  idx.set_data_type(onnx::TensorProto::INT64);
+  idx.add_dims(static_cast<int64_t>(pairs.size() / 2));
+  idx.add_dims(2);
+  for (int64_t p : pairs) idx.add_int64_data(p);
+  const std::string diag = cx.emit1("GatherND", {cx.transpose(v.onnx, perm), cx.constant(idx)});  // [L, rest...]
+  std::vector<int64_t> back;
+  for (int64_t k = 1; k < r - 1; ++k) back.push_back(k);
+  back.push_back(0);
+  cx.out(0, r == 2 ? diag : cx.transpose(diag, back));
+}
+MXTE_LOWER(lower_diagonal, "aten.diagonal");
+
+// copy(self, src, non_blocking=False): src broadcast to self's shape, in
+// self's dtype (the functional form of copy_).
+void lower_copy(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  cx.out(0, cx.emit1("Expand", {cx.operand("src", dt), cx.shape_of(cx.tensor("self"))}));
+}
+MXTE_LOWER(lower_copy, "aten.copy", "aten.copy_");
+
+// roll(self, shifts, dims): per dim, the last `shift` elements moved first;
+// on a dynamic dim the shift is taken modulo the size in the graph.
 void lower_roll(LowerCtx& cx) {
   const auto shifts = cx.ints("shifts");
   auto dims = cx.ints("dims", std::vector<int64_t>{});
   const int64_t r = cx.rank_of("self");
-  std::string x = cx.tensor("self");
+  const std::string in = cx.tensor("self");
+  std::string x = in;
   if (dims.empty()) cx.unsupported("roll without dims (over the flattened tensor)");
+  if (dims.size() != shifts.size()) cx.unsupported("roll with " + std::to_string(shifts.size()) + " shifts for " +
+                                                   std::to_string(dims.size()) + " dims");
   for (size_t k = 0; k < dims.size(); ++k) {
     const int64_t d = norm_dim(dims[k], r);
     const auto& dim = cx.value_of("self").shape.at(d);
-    if (!dim.is_static) cx.unsupported("roll along a dynamic dim");
-    const int64_t n = dim.value, s = ((shifts[k] % n) + n) % n;
-    if (s == 0) continue;
-    std::string tail = cx.emit1("Slice", {x, cx.ci64({n - s}), cx.ci64({n}), cx.ci64({d})});
-    std::string head = cx.emit1("Slice", {x, cx.ci64({0}), cx.ci64({n - s}), cx.ci64({d})});
+    std::string cut;  // where the tail starts: n - (shift mod n)
+    if (dim.is_static) {
+      const int64_t n = dim.value, s = n ? ((shifts[k] % n) + n) % n : 0;
+      if (s == 0) continue;
+      cut = cx.ci64({n - s});
+    } else {
+      const std::string n = cx.unsqueeze(cx.dim_size(x, d), {0});
+      const std::string s = cx.emit1("Mod", {cx.ci64({shifts[k]}), n}, {attr("fmod", int64_t{0})});
+      cut = cx.emit1("Sub", {n, s});
+    }
+    std::string tail = cx.emit1("Slice", {x, cut, cx.ci64({INT64_MAX}), cx.ci64({d})});
+    std::string head = cx.emit1("Slice", {x, cx.ci64({0}), cut, cx.ci64({d})});
     x = cx.emit1("Concat", {tail, head}, {attr("axis", d)});
   }
-  cx.out(0, x == cx.tensor("self") ? cx.emit1("Identity", {x}) : x);
+  cx.out(0, x == in ? cx.emit1("Identity", {x}) : x);
 }
 MXTE_LOWER(lower_roll, "aten.roll");
+
+// flip(self, dims): a Slice with step -1 along each dim.
+void lower_flip(LowerCtx& cx) {
+  const int64_t r = cx.rank_of("self");
+  auto dims = cx.ints("dims");
+  if (r == 0 || dims.empty()) return cx.out(0, cx.emit1("Identity", {cx.tensor("self")}));
+  for (auto& d : dims) d = norm_dim(d, r);
+  const size_t n = dims.size();
+  cx.out(0, cx.emit1("Slice", {cx.tensor("self"), cx.ci64(std::vector<int64_t>(n, -1)),
+                               cx.ci64(std::vector<int64_t>(n, INT64_MIN)), cx.ci64(dims),
+                               cx.ci64(std::vector<int64_t>(n, -1))}));
+}
+MXTE_LOWER(lower_flip, "aten.flip");
 
 // slice_scatter(self, src, dim=0, start=None, end=None, step=1), step 1:
 // self[:start] ++ src ++ self[end:] along dim.

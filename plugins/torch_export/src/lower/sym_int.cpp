@@ -1,6 +1,9 @@
 // SymInt arithmetic: sym_size / sym_numel and Python's operators on
 // SymInts (_operator.add/sub/mul/floordiv, torch.sym_max/min), computed as
-// 0-d int64 ONNX tensors when dynamic, folded when static. Runtime
+// 0-d int64 ONNX tensors when dynamic, folded when static. SymFloats
+// (torch.sym_float, true division, a float operand; the core dialect's
+// interpolation arithmetic) are 0-d double tensors, back to SymInts
+// through math.trunc / floor / ceil. Runtime
 // assertions (_assert_scalar, sym_constrain_range*) hold by construction
 // for the sizes the program accepts and emit nothing.
 #include <algorithm>
@@ -38,37 +41,79 @@ MXTE_LOWER(lower_no_op, "aten._assert_scalar.default", "aten.sym_constrain_range
            "aten.sym_constrain_range.default", "aten._assert_tensor_metadata.default",
            "aten._assert_async.msg");
 
-// Operand k of a Python operator node (its inputs are positional).
-std::pair<std::optional<int64_t>, std::string> operand(LowerCtx& cx, size_t k) {
+// Operand k of a Python operator node (its inputs are positional): a
+// static int, or an ONNX value and its type (int64 SymInt, double SymFloat).
+struct SymOperand {
+  std::optional<int64_t> known;
+  std::string onnx;
+  int32_t dtype = onnx::TensorProto::INT64;
+};
+
+SymOperand operand(LowerCtx& cx, size_t k) {
   const json& a = cx.node->at("inputs").at(k).at("arg");
-  if (a.contains("as_int")) return {as_int64(a.at("as_int")), ""};
-  const json& s = a.at("as_sym_int");
-  if (s.contains("as_int")) return {as_int64(s.at("as_int")), ""};
-  const auto& v = cx.values.at(s.at("as_name").get<std::string>());
-  return {v.int_value, v.onnx};
+  if (a.contains("as_int")) return {as_int64(a.at("as_int")), "", onnx::TensorProto::INT64};
+  if (a.contains("as_float")) return {std::nullopt, cx.cscalar(json_float(a.at("as_float")), onnx::TensorProto::DOUBLE),
+                                      onnx::TensorProto::DOUBLE};
+  const json& s = a.contains("as_sym_float") ? a.at("as_sym_float") : a.at("as_sym_int");
+  if (s.contains("as_int")) return {as_int64(s.at("as_int")), "", onnx::TensorProto::INT64};
+  if (s.contains("as_float")) return {std::nullopt, cx.cscalar(json_float(s.at("as_float")), onnx::TensorProto::DOUBLE),
+                                      onnx::TensorProto::DOUBLE};
+  auto it = cx.values.find(s.at("as_name").get<std::string>());
+  if (it == cx.values.end()) cx.unsupported("a symbolic value is used before anything defines it");
+  return {it->second.int_value, it->second.onnx, it->second.dtype};
+}
+
+std::string onnx_of(LowerCtx& cx, const SymOperand& o, int32_t dtype) {
+  return cx.cast(o.known ? cx.ci64s(*o.known) : o.onnx, o.known ? onnx::TensorProto::INT64 : o.dtype, dtype);
+}
+
+// Binds output 0, a SymFloat, to a 0-d double.
+void out_sym_float(LowerCtx& cx, const std::string& onnx_name) {
+  const json& o = cx.node->at("outputs").at(0);
+  if (!o.contains("as_sym_float")) return cx.out_sym(0, onnx_name, std::nullopt);
+  Value v;
+  v.kind = Value::sym_int;
+  v.onnx = onnx_name;
+  v.dtype = onnx::TensorProto::DOUBLE;
+  cx.values[o.at("as_sym_float").at("as_name").get<std::string>()] = std::move(v);
+}
+
+void lower_float_operator(LowerCtx& cx, const std::string& op, const SymOperand& a, const SymOperand& b) {
+  static const std::map<std::string, std::string> ops = {{"add", "Add"}, {"sub", "Sub"}, {"mul", "Mul"},
+                                                         {"truediv", "Div"}, {"sym_max", "Max"}, {"sym_min", "Min"}};
+  auto it = ops.find(op);
+  if (it == ops.end()) cx.unsupported("SymFloat operator " + op);
+  const int32_t d = onnx::TensorProto::DOUBLE;
+  out_sym_float(cx, cx.emit1(it->second, {onnx_of(cx, a, d), onnx_of(cx, b, d)}));
 }
 
 void lower_operator(LowerCtx& cx) {
   const std::string op = cx.target.substr(cx.target.rfind('.') + 1);
-  auto [a, an] = operand(cx, 0);
+  const SymOperand a = operand(cx, 0);
   if (op == "neg") {
-    if (a) return cx.out_sym(0, "", -*a);
-    return cx.out_sym(0, cx.emit1("Neg", {an}), std::nullopt);
+    if (a.known) return cx.out_sym(0, "", -*a.known);
+    if (a.dtype == onnx::TensorProto::DOUBLE) return out_sym_float(cx, cx.emit1("Neg", {a.onnx}));
+    return cx.out_sym(0, cx.emit1("Neg", {a.onnx}), std::nullopt);
   }
-  auto [b, bn] = operand(cx, 1);
-  if (a && b) {
+  const SymOperand b = operand(cx, 1);
+  const bool floating = (!a.known && a.dtype == onnx::TensorProto::DOUBLE) ||
+                        (!b.known && b.dtype == onnx::TensorProto::DOUBLE) || op == "truediv";
+  if (floating) return lower_float_operator(cx, op, a, b);
+  if (a.known && b.known) {
+    const int64_t x = *a.known, y = *b.known;
     int64_t r = 0;
-    if (op == "add") r = *a + *b;
-    else if (op == "sub") r = *a - *b;
-    else if (op == "mul") r = *a * *b;
-    else if (op == "floordiv") r = *b ? (*a / *b - ((*a % *b != 0) && ((*a < 0) != (*b < 0)))) : 0;
-    else if (op == "mod") r = *b ? ((*a % *b) + *b) % *b : 0;
-    else if (op == "sym_max") r = std::max(*a, *b);
-    else if (op == "sym_min") r = std::min(*a, *b);
+    if (op == "add") r = x + y;
+    else if (op == "sub") r = x - y;
+    else if (op == "mul") r = x * y;
+    else if (op == "floordiv") r = y ? (x / y - ((x % y != 0) && ((x < 0) != (y < 0)))) : 0;
+    else if (op == "mod") r = y ? ((x % y) + y) % y : 0;
+    else if (op == "sym_max") r = std::max(x, y);
+    else if (op == "sym_min") r = std::min(x, y);
     else cx.unsupported("SymInt operator " + op);
     return cx.out_sym(0, "", r);
   }
-  std::string x = a ? cx.ci64s(*a) : an, y = b ? cx.ci64s(*b) : bn;
+  const int32_t i64 = onnx::TensorProto::INT64;
+  std::string x = onnx_of(cx, a, i64), y = onnx_of(cx, b, i64);
   static const std::map<std::string, std::string> ops = {{"add", "Add"}, {"sub", "Sub"},         {"mul", "Mul"},
                                                          {"sym_max", "Max"}, {"sym_min", "Min"}, {"mod", "Mod"}};
   if (op == "floordiv") {  // sizes are non-negative: integer Div is floor division
@@ -79,7 +124,95 @@ void lower_operator(LowerCtx& cx) {
   cx.out_sym(0, cx.emit1(it->second, {x, y}), std::nullopt);
 }
 MXTE_LOWER(lower_operator, "_operator.add", "_operator.sub", "_operator.mul", "_operator.floordiv", "_operator.neg",
-           "_operator.mod", "torch.sym_max", "torch.sym_min");
+           "_operator.mod", "_operator.truediv", "torch.sym_max", "torch.sym_min");
+
+// torch.sym_float(a): a SymInt as a SymFloat.
+void lower_sym_float(LowerCtx& cx) {
+  const SymOperand a = operand(cx, 0);
+  out_sym_float(cx, onnx_of(cx, a, onnx::TensorProto::DOUBLE));
+}
+MXTE_LOWER(lower_sym_float, "torch.sym_float");
+
+// math.trunc / math.floor / math.ceil / torch.sym_int of a SymFloat.
+void lower_float_to_int(LowerCtx& cx) {
+  const SymOperand a = operand(cx, 0);
+  if (a.known) return cx.out_sym(0, "", *a.known);
+  const std::string fn = cx.target.substr(cx.target.rfind('.') + 1);
+  std::string x = onnx_of(cx, a, onnx::TensorProto::DOUBLE);
+  if (fn == "floor") x = cx.emit1("Floor", {x});
+  else if (fn == "ceil") x = cx.emit1("Ceil", {x});
+  else x = cx.emit1("Mul", {cx.emit1("Sign", {x}), cx.emit1("Floor", {cx.emit1("Abs", {x})})});  // trunc
+  cx.out_sym(0, cx.cast(x, onnx::TensorProto::DOUBLE, onnx::TensorProto::INT64), std::nullopt);
+}
+MXTE_LOWER(lower_float_to_int, "math.trunc", "math.floor", "math.ceil", "torch.sym_int");
+
+}  // namespace
+}  // namespace mxte
+
+namespace mxte {
+namespace {
+
+// _local_scalar_dense(self) (Tensor.item()): a one-element tensor as a
+// SymInt or SymFloat of the program - a 0-d int64 / double.
+void lower_local_scalar(LowerCtx& cx) {
+  const Value& v = cx.value_of("self");
+  const json& o = cx.node->at("outputs").at(0);
+  const bool is_float = o.contains("as_sym_float");
+  if (!is_float && !o.contains("as_sym_int")) cx.unsupported("item() of a bool tensor (a SymBool)");
+  const int32_t to = is_float ? onnx::TensorProto::DOUBLE : onnx::TensorProto::INT64;
+  const std::string scalar = cx.emit1("Reshape", {cx.cast(v.onnx, v.dtype, to), cx.ci64({})});
+  Value s;
+  s.kind = Value::sym_int;
+  s.onnx = scalar;
+  s.dtype = to;
+  cx.values[(is_float ? o.at("as_sym_float") : o.at("as_sym_int")).at("as_name").get<std::string>()] = std::move(s);
+}
+MXTE_LOWER(lower_local_scalar, "aten._local_scalar_dense", "aten.item");
+
+// sym_stride.int(self, dim) / sym_storage_offset(self): the layout torch
+// recorded for the value; a symbolic one is refused (the ONNX graph has
+// no layouts to read it from).
+void lower_sym_layout(LowerCtx& cx) {
+  const json& self = cx.arg("self") ? *cx.arg("self") : json();
+  if (!self.contains("as_tensor")) cx.unsupported("a layout query of something that is not a tensor");
+  const TensorMeta& m = cx.meta_of(self.at("as_tensor").at("name").get<std::string>());
+  Dim d = m.storage_offset;
+  if (cx.target.rfind("aten.sym_stride", 0) == 0) {
+    const int64_t k = norm_dim(cx.int_arg("dim"), static_cast<int64_t>(m.strides.size()));
+    if (k < 0 || k >= static_cast<int64_t>(m.strides.size())) cx.unsupported("a stride of a dim the tensor lacks");
+    d = m.strides[k];
+  }
+  if (!d.is_static) cx.unsupported("a symbolic stride or storage offset (" + d.expr + ")");
+  cx.out_sym(0, "", d.value);
+}
+MXTE_LOWER(lower_sym_layout, "aten.sym_stride.int", "aten.sym_storage_offset.default");
+
+}  // namespace
+}  // namespace mxte
+
+namespace mxte {
+namespace {
+
+// Comparisons of SymInts (_operator.ge, ...): SymBools, read by runtime
+// assertions (which emit nothing, so these end as dead nodes) or by
+// torch.cond predicates - a 0-d bool.
+void lower_sym_compare(LowerCtx& cx) {
+  static const std::map<std::string, std::string> ops = {{"ge", "GreaterOrEqual"}, {"gt", "Greater"}, {"le", "LessOrEqual"},
+                                                         {"lt", "Less"}, {"eq", "Equal"}, {"ne", "Equal"}};
+  const std::string op = cx.target.substr(cx.target.rfind('.') + 1);
+  const json& o = cx.node->at("outputs").at(0);
+  if (!o.contains("as_sym_bool")) cx.unsupported("a comparison whose result is not a SymBool");
+  const int32_t work = onnx::TensorProto::DOUBLE;
+  std::string r = cx.emit1(ops.at(op), {onnx_of(cx, operand(cx, 0), work), onnx_of(cx, operand(cx, 1), work)});
+  if (op == "ne") r = cx.emit1("Not", {r});
+  Value v;
+  v.kind = Value::sym_int;
+  v.onnx = r;
+  v.dtype = onnx::TensorProto::BOOL;
+  cx.values[o.at("as_sym_bool").at("as_name").get<std::string>()] = std::move(v);
+}
+MXTE_LOWER(lower_sym_compare, "_operator.ge", "_operator.gt", "_operator.le", "_operator.lt", "_operator.eq",
+           "_operator.ne");
 
 }  // namespace
 }  // namespace mxte

@@ -62,47 +62,24 @@ MXTS_LOWER(lower_reflection_pad, "aten::reflection_pad1d", "aten::reflection_pad
            "aten::replication_pad1d", "aten::replication_pad2d", "aten::replication_pad3d");
 
 // upsample_<mode>(input, output_size?, [align_corners,] scale_factors?) and the
-// per-rank overloads with explicit output_size and scales.
+// per-rank overloads with explicit output_size and scales. The ONNX form
+// is the shared pattern (aten_onnx/src/patterns/resize.cpp).
 void lower_upsample(Ctx& cx, const tj::Node* n) {
-  std::string k = n->kind().toUnqualString();
-  int64_t r = cx.rank(0);
-  int64_t sp = r - 2;
-  std::string mode = "nearest", ctm = "asymmetric";
-  bool has_align = false;
-  if (k.find("linear") != std::string::npos) { mode = "linear"; has_align = true; }
-  else if (k.find("bicubic") != std::string::npos) { mode = "cubic"; has_align = true; }
-  else if (k.find("nearest_exact") != std::string::npos) cx.unsupported("nearest-exact interpolation");
-  if (has_align) ctm = cx.arg_bool(2) ? "align_corners" : "pytorch_half_pixel";
-  // output sizes: from the executed output (static spatial sizes) when the
-  // size argument is static, else from the size list
-  std::string x = cx.tensor(0);
-  std::string sizes;
+  const std::string k = n->kind().toUnqualString();
+  const bool has_align = k.find("linear") != std::string::npos || k.find("bicubic") != std::string::npos;
+  const bool corners = has_align && cx.arg_bool(2);
+  const std::string x = cx.tensor(0);
   VP os = cx.in(1);
-  std::string head = cx.emit1("Slice", {cx.shape_of(x), cx.ci64({0}), cx.ci64({2})});
-  if (!os->iv.isNone() && !os->is_static) {
-    sizes = cx.emit1("Concat", {head, cx.shape_list(os)}, {attr("axis", int64_t{0})});
-  } else if (!os->iv.isNone()) {
-    sizes = cx.emit1("Concat", {head, cx.ci64(cx.arg_int_list(1))}, {attr("axis", int64_t{0})});
-  } else {
-    // scale factors: output = floor(input * scale); scales input keeps torch's coordinate mapping
-    size_t si = has_align ? 3 : 2;
-    if (si >= cx.n_in() || cx.is_none(si)) cx.unsupported("upsample without output size or scales");
-    std::vector<float> sc = {1.f, 1.f};
-    const auto& l = cx.in(si)->iv;
-    for (const auto& e : l.toListRef()) sc.push_back(static_cast<float>(e.toDouble()));
-    at::Tensor st = at::tensor(sc, at::kFloat);
-    std::string scales = cx.constant(st);
-    std::vector<onnx::AttributeProto> a = {attr("mode", mode), attr("coordinate_transformation_mode", ctm)};
-    if (mode == "nearest") a.push_back(attr("nearest_mode", std::string("floor")));
-    if (mode == "cubic") a.push_back(attr("cubic_coeff_a", -0.75f));
-    cx.out(0, cx.emit1("Resize", {x, "", scales}, a));
-    return;
+  if (!os->iv.isNone()) {  // output sizes: static, or a dynamic size list
+    const std::string sizes = os->is_static ? cx.ci64(cx.arg_int_list(1)) : cx.shape_list(os);
+    return cx.out(0, mx::aten_onnx::emit_resize_to(cx, k, corners, x, sizes));
   }
-  (void)sp;
-  std::vector<onnx::AttributeProto> a = {attr("mode", mode), attr("coordinate_transformation_mode", ctm)};
-  if (mode == "nearest") a.push_back(attr("nearest_mode", std::string("floor")));
-  if (mode == "cubic") a.push_back(attr("cubic_coeff_a", -0.75f));
-  cx.out(0, cx.emit1("Resize", {x, "", "", sizes}, a));
+  // scale factors: output = floor(input * scale); the scales keep torch's coordinate mapping
+  const size_t si = has_align ? 3 : 2;
+  if (si >= cx.n_in() || cx.is_none(si)) cx.unsupported("upsample without output size or scales");
+  std::vector<float> scales;
+  for (const auto& e : cx.in(si)->iv.toListRef()) scales.push_back(static_cast<float>(e.toDouble()));
+  cx.out(0, mx::aten_onnx::emit_resize_by(cx, k, corners, x, scales));
 }
 MXTS_LOWER(lower_upsample, "aten::upsample_nearest1d", "aten::upsample_nearest2d", "aten::upsample_nearest3d",
            "aten::upsample_linear1d", "aten::upsample_bilinear2d", "aten::upsample_trilinear3d",

@@ -1,0 +1,168 @@
+// Element-wise math beyond the arithmetic of elementwise.cpp: inverse and
+// hyperbolic trigonometry, the log/exp variants, NaN/Inf tests, trunc,
+// atan2, integer xor, floor division, and the exponential-linear
+// activations (elu, selu, celu), softplus and mish.
+// Where ONNX has no op (expm1, log1p, log2, log10, trunc, atan2) the
+// formula is written out; ATen's accuracy differences near 0 for expm1 and
+// log1p are within fp32 tolerance for the values real programs feed them.
+#include <onnx/onnx_pb.h>
+
+#include <cmath>
+
+#include "lower_ctx.hpp"
+
+namespace mxte {
+namespace {
+
+// "aten.acos.default" -> "acos"
+std::string op_of(const LowerCtx& cx) {
+  std::string n = cx.target.substr(5, cx.target.find('.', 5) - 5);
+  if (!n.empty() && n.back() == '_') n.pop_back();
+  return n;
+}
+
+void lower_unary_math(LowerCtx& cx) {
+  static const std::map<std::string, std::string> direct = {
+      {"acos", "Acos"}, {"asin", "Asin"}, {"atan", "Atan"},   {"tan", "Tan"},     {"sinh", "Sinh"},
+      {"cosh", "Cosh"}, {"asinh", "Asinh"}, {"acosh", "Acosh"}, {"atanh", "Atanh"}};
+  const std::string n = op_of(cx);
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.operand("self", dt);
+  if (auto it = direct.find(n); it != direct.end()) return cx.out(0, cx.emit1(it->second, {x}));
+  if (n == "expm1") return cx.out(0, cx.emit1("Sub", {cx.emit1("Exp", {x}), cx.cscalar(1, dt)}));
+  if (n == "log1p") return cx.out(0, cx.emit1("Log", {cx.emit1("Add", {x, cx.cscalar(1, dt)})}));
+  const double base = n == "log2" ? std::log(2.0) : std::log(10.0);  // log2 / log10
+  cx.out(0, cx.emit1("Div", {cx.emit1("Log", {x}), cx.cscalar(base, dt)}));
+}
+MXTE_LOWER(lower_unary_math, "aten.acos", "aten.asin", "aten.atan", "aten.tan", "aten.sinh", "aten.cosh",
+           "aten.asinh", "aten.acosh", "aten.atanh", "aten.expm1", "aten.log1p", "aten.log2", "aten.log10");
+
+// trunc: integers are their own truncation; floats Sign(x) * Floor(|x|).
+void lower_trunc(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.operand("self", dt);
+  if (!mx::aten_onnx::is_floating(dt)) return cx.out(0, cx.emit1("Identity", {x}));
+  cx.out(0, cx.emit1("Mul", {cx.emit1("Sign", {x}), cx.emit1("Floor", {cx.emit1("Abs", {x})})}));
+}
+MXTE_LOWER(lower_trunc, "aten.trunc", "aten.trunc_", "aten.fix");
+
+// isnan / isinf: false for integer inputs, as in ATen.
+void lower_isnan_isinf(LowerCtx& cx) {
+  const Value& v = cx.value_of("self");
+  const bool nan = op_of(cx) == "isnan";
+  if (!mx::aten_onnx::is_floating(v.dtype)) {
+    const std::string f = cx.emit1("Equal", {cx.cast(v.onnx, v.dtype, onnx::TensorProto::INT64),
+                                             cx.emit1("Add", {cx.cast(v.onnx, v.dtype, onnx::TensorProto::INT64),
+                                                              cx.ci64s(1)})});
+    return cx.out(0, f);  // x == x + 1 is false for every int64
+  }
+  // ONNX IsNaN/IsInf take float, double, half, bfloat16.
+  cx.out(0, cx.emit1(nan ? "IsNaN" : "IsInf", {v.onnx}));
+}
+MXTE_LOWER(lower_isnan_isinf, "aten.isnan", "aten.isinf");
+
+void lower_isfinite(LowerCtx& cx) {
+  const Value& v = cx.value_of("self");
+  const std::string bad = cx.emit1("Or", {cx.emit1("IsNaN", {v.onnx}), cx.emit1("IsInf", {v.onnx})});
+  cx.out(0, cx.emit1("Not", {bad}));
+}
+MXTE_LOWER(lower_isfinite, "aten.isfinite");
+
+// atan2(y=self, x=other): atan(y/x) corrected by quadrant; x == 0 gives
+// +-pi/2 (and 0 when y is 0 too, as ATen).
+void lower_atan2(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string y = cx.operand("self", dt), x = cx.operand("other", dt);
+  const std::string zero = cx.cscalar(0, dt), pi = cx.cscalar(M_PI, dt);
+  const std::string x_zero = cx.emit1("Equal", {x, zero});
+  const std::string safe_x = cx.emit1("Where", {x_zero, cx.cscalar(1, dt), x});
+  std::string a = cx.emit1("Atan", {cx.emit1("Div", {y, safe_x})});
+  const std::string y_neg = cx.emit1("Less", {y, zero});
+  const std::string shift = cx.emit1("Where", {y_neg, cx.emit1("Neg", {pi}), pi});
+  a = cx.emit1("Where", {cx.emit1("Less", {x, zero}), cx.emit1("Add", {a, shift}), a});
+  const std::string half = cx.emit1("Mul", {cx.emit1("Sign", {y}), cx.cscalar(M_PI / 2, dt)});
+  cx.out(0, cx.emit1("Where", {x_zero, half, a}));
+}
+MXTE_LOWER(lower_atan2, "aten.atan2", "aten.arctan2");
+
+// bitwise_xor: Xor on bools; on integers a ^ b = (a | b) - (a & b) has no
+// ONNX form before opset 18's BitwiseXor, so a + b - 2 * (a & b) is not
+// available either: refused with the reason.
+void lower_bitwise_xor(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  if (dt == onnx::TensorProto::BOOL) {
+    const int32_t b = onnx::TensorProto::BOOL;
+    return cx.out(0, cx.emit1("Xor", {cx.operand("self", b), cx.operand("other", b)}));
+  }
+  if (cx.opset < 18) cx.unsupported("bitwise_xor on integers needs ONNX opset 18 (BitwiseXor)");
+  cx.out(0, cx.emit1("BitwiseXor", {cx.operand("self", dt), cx.operand("other", dt)}));
+}
+MXTE_LOWER(lower_bitwise_xor, "aten.bitwise_xor", "aten.__xor__");
+
+// floor_divide: floor(a / b) on floats; on integers the floor of the
+// double-precision quotient (exact for |values| < 2^53).
+void lower_floor_divide(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  if (mx::aten_onnx::is_floating(dt))
+    return cx.out(0, cx.emit1("Floor", {cx.emit1("Div", {cx.operand("self", dt), cx.operand("other", dt)})}));
+  const int32_t f = onnx::TensorProto::DOUBLE;
+  const std::string q = cx.emit1("Floor", {cx.emit1("Div", {cx.operand("self", f), cx.operand("other", f)})});
+  cx.out(0, cx.cast(q, f, dt));
+}
+MXTE_LOWER(lower_floor_divide, "aten.floor_divide", "aten.floor_divide_");
+
+// elu(self, alpha=1, scale=1, input_scale=1):
+//   scale * (x > 0 ? x : alpha * (exp(x * input_scale) - 1))
+void lower_elu(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.operand("self", dt);
+  const double alpha = cx.float_arg("alpha", 1.0), scale = cx.float_arg("scale", 1.0);
+  const double input_scale = cx.float_arg("input_scale", 1.0);
+  if (scale == 1.0 && input_scale == 1.0) return cx.out(0, cx.emit1("Elu", {x}, {attr("alpha", static_cast<float>(alpha))}));
+  const std::string neg = cx.emit1("Mul", {cx.cscalar(alpha, dt),
+                                           cx.emit1("Sub", {cx.emit1("Exp", {cx.emit1("Mul", {x, cx.cscalar(input_scale, dt)})}),
+                                                            cx.cscalar(1, dt)})});
+  const std::string y = cx.emit1("Where", {cx.emit1("Greater", {x, cx.cscalar(0, dt)}), x, neg});
+  cx.out(0, cx.emit1("Mul", {y, cx.cscalar(scale, dt)}));
+}
+MXTE_LOWER(lower_elu, "aten.elu", "aten.elu_");
+
+void lower_selu(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  cx.out(0, cx.emit1("Selu", {cx.operand("self", dt)}));  // ONNX's defaults are ATen's constants
+}
+MXTE_LOWER(lower_selu, "aten.selu", "aten.selu_");
+
+void lower_celu(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const double alpha = cx.float_arg("alpha", 1.0);
+  if (dt == onnx::TensorProto::FLOAT)
+    return cx.out(0, cx.emit1("Celu", {cx.operand("self", dt)}, {attr("alpha", static_cast<float>(alpha))}));
+  // Celu is float-only in ONNX: max(0,x) + min(0, alpha*(exp(x/alpha)-1))
+  const std::string x = cx.operand("self", dt), zero = cx.cscalar(0, dt);
+  const std::string e = cx.emit1("Sub", {cx.emit1("Exp", {cx.emit1("Div", {x, cx.cscalar(alpha, dt)})}), cx.cscalar(1, dt)});
+  cx.out(0, cx.emit1("Add", {cx.emit1("Max", {x, zero}), cx.emit1("Min", {zero, cx.emit1("Mul", {e, cx.cscalar(alpha, dt)})})}));
+}
+MXTE_LOWER(lower_celu, "aten.celu", "aten.celu_");
+
+// softplus(self, beta=1, threshold=20): x where x*beta > threshold, else
+// log(1 + exp(beta x)) / beta.
+void lower_softplus(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.operand("self", dt);
+  const double beta = cx.float_arg("beta", 1.0), threshold = cx.float_arg("threshold", 20.0);
+  const std::string bx = cx.emit1("Mul", {x, cx.cscalar(beta, dt)});
+  const std::string soft = cx.emit1("Div", {cx.emit1("Softplus", {bx}), cx.cscalar(beta, dt)});
+  cx.out(0, cx.emit1("Where", {cx.emit1("Greater", {bx, cx.cscalar(threshold, dt)}), x, soft}));
+}
+MXTE_LOWER(lower_softplus, "aten.softplus");
+
+void lower_mish(LowerCtx& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.operand("self", dt);
+  cx.out(0, cx.emit1("Mul", {x, cx.emit1("Tanh", {cx.emit1("Softplus", {x})})}));
+}
+MXTE_LOWER(lower_mish, "aten.mish", "aten.mish_");
+
+}  // namespace
+}  // namespace mxte

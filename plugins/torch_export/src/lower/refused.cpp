@@ -1,0 +1,27 @@
+// Core ATen ops refused by design, each with the reason and what the user
+// can do. They are registered (not missing): the error names the node and
+// module and says why, instead of "no lowering".
+#include "lower_ctx.hpp"
+
+namespace mxte {
+namespace {
+
+void refuse_training_batch_norm(LowerCtx& cx) {
+  cx.unsupported("batch norm in training mode (batch statistics, running-stat updates): the model was exported "
+                 "in train mode - call model.eval() before torch.export");
+}
+MXTE_LOWER(refuse_training_batch_norm, "aten._native_batch_norm_legit", "aten._native_batch_norm_legit_functional");
+
+void refuse_col2im(LowerCtx& cx) {
+  cx.unsupported("col2im (nn.Fold) needs ONNX opset 18 (Col2Im); the SDK writes opset 17");
+}
+MXTE_LOWER(refuse_col2im, "aten.col2im");
+
+void refuse_embedding_bag(LowerCtx& cx) {
+  cx.unsupported("_embedding_bag (nn.EmbeddingBag: bags by offsets, four outputs) is not lowered; an nn.Embedding "
+                 "followed by a sum/mean over each bag exports");
+}
+MXTE_LOWER(refuse_embedding_bag, "aten._embedding_bag", "aten.embedding_bag");
+
+}  // namespace
+}  // namespace mxte
