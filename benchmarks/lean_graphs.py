@@ -77,11 +77,18 @@ def ort_child(model, inputs, repeat):
         creations.append(time.perf_counter() - t0)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     run_s = None
+    feed = None
     if inputs and os.path.exists(inputs):
         data = dict(np.load(inputs))
         names = [i.name for i in sess.get_inputs()]
         values = list(data.values())
-        feed = {n: data[n] if n in data else values[k] for k, n in enumerate(names)}
+        if all(n in data for n in names):
+            feed = {n: data[n] for n in names}
+        elif len(values) == len(names):  # same order, other names
+            feed = dict(zip(names, values))
+        else:
+            feed = None
+    if feed is not None:
         sess.run(None, feed)
         runs = []
         for _ in range(20):
@@ -138,6 +145,8 @@ def main():
         programs.update({os.path.basename(p)[:-4]: p for p in args.pt2})
         for name, pt2 in programs.items():
             inputs = pt2[:-4] + ".inputs.npz"
+            if not os.path.exists(inputs):  # tests/fixtures/programs: one .npz, inputs by name
+                inputs = pt2[:-4] + ".npz"
             row = {"model": name}
             out = os.path.join(work, f"{name}.mx.onnx")
             row["mx_export_s"] = export_mx(cli, pt2, out)

@@ -23,7 +23,12 @@ const WeightBytes& bytes_of(const WeightMap& data, const onnx::TensorProto& t) {
 // An initializer that carries its own bytes (a constant the graph passes
 // made one), not a weight of the WeightMap: written as it is.
 bool carries_bytes(const WeightMap& data, const onnx::TensorProto& t) {
-  return t.has_raw_data() && data.find(t.name()) == data.end();
+  if (data.find(t.name()) != data.end()) return false;
+  int64_t numel = 1;
+  for (auto d : t.dims()) numel *= d;
+  return t.has_raw_data() || numel == 0 || t.float_data_size() > 0 || t.int32_data_size() > 0 ||
+         t.int64_data_size() > 0 || t.double_data_size() > 0 || t.uint64_data_size() > 0 ||
+         t.string_data_size() > 0;
 }
 
 void set_raw(onnx::TensorProto& p, const WeightBytes& w) {
