@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "pt2_cli.hpp"
@@ -81,4 +82,45 @@ TEST_CASE("an export removes the stale scratch directory of a killed export") {
   size_t left = 0;
   for (const auto& e : fs::directory_iterator(tmp)) left += e.path() != foreign;
   CHECK(left == 0);  // this export's own scratch directory is gone too
+}
+
+namespace {
+
+// Entries of $TMPDIR seen while the frontend lowers.
+int32_t count_tmpdir(const mx_progress_event* event, void* seen) {
+  if (std::string(event->stage) == "lower") {
+    size_t n = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(std::getenv("TMPDIR"))) ++n;
+    *static_cast<size_t*>(seen) = std::max(*static_cast<size_t*>(seen), n);
+  }
+  return 0;
+}
+
+size_t scratch_dirs_during_export(const fs::path& tmp, const char* options) {
+  const char* before = std::getenv("TMPDIR");
+  const std::string saved = before ? before : "";
+  ::setenv("TMPDIR", tmp.c_str(), 1);
+  size_t seen = 0;
+  mx_progress progress{};
+  progress.struct_size = sizeof(mx_progress);
+  progress.callback = count_tmpdir;
+  progress.user_data = &seen;
+  mx_model* m = nullptr;
+  const Result r = take(mx_registry_export_with_progress(registry(), "torch_export", pt2_fixture("tiny_mlp").c_str(),
+                                                         options, &progress, &m), "export");
+  if (before) ::setenv("TMPDIR", saved.c_str(), 1);
+  else ::unsetenv("TMPDIR");
+  CHECK_MESSAGE(r.code == MX_OK, r.message);
+  mx_model_release(m);
+  return seen;
+}
+
+}  // namespace
+
+TEST_CASE("an export that writes no file creates no scratch directory") {
+  Scratch s("no_scratch");
+  const fs::path tmp = s.root() / "tmp";
+  fs::create_directories(tmp);
+  CHECK(scratch_dirs_during_export(tmp, "{\"external_data\":false}") == 0);
+  CHECK(scratch_dirs_during_export(tmp, "{\"external_data\":true}") == 1);  // the test sees one when there is one
 }

@@ -50,7 +50,10 @@ int checked_opset(const json& value) {
 // only models that fit in protobuf's 2 GB limit can be exported.
 class ScratchDir {
  public:
-  ScratchDir() {
+  // Not `wanted`: no directory (an export that writes no file needs none,
+  // and a crash would leave it empty in $TMPDIR).
+  explicit ScratchDir(bool wanted) {
+    if (!wanted) return;
     boost::system::error_code ec;
     const auto tmp = boost::filesystem::temp_directory_path(ec);
     if (ec) return;
@@ -170,7 +173,9 @@ json run_export(const Plugin& frontend, const json& request, std::string& onnx, 
 mx_model* export_model(const Plugin& frontend, const std::string& model_path, const json& options,
                        Progress& progress) {
   json request = export_request(model_path, options);
-  ScratchDir scratch;
+  // "external_data": false, and the frontend writes no file.
+  const auto external = request.find("external_data");
+  ScratchDir scratch(external == request.end() || *external != false);
   if (!scratch.path().empty()) request["output_dir"] = scratch.path();
   std::string onnx;
   json hierarchy = run_export(frontend, request, onnx, progress);

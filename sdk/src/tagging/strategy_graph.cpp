@@ -19,9 +19,12 @@ const StrategyGraph& empty_graph() {
 const StrategyGraph& self(const void* graph) {
   if (const StrategyGraph* g = static_cast<const ReaderSlot*>(graph)->live.load()) return *g;
   static std::once_flag warned;
-  std::call_once(warned, [] {
-    warn("a strategy called the graph reader after its run had returned; it reads an empty graph");
-  });
+  try {
+    std::call_once(warned, [] {
+      warn("a strategy called the graph reader after its run had returned; it reads an empty graph");
+    });
+  } catch (...) {  // nothing may leave a function plugin code calls
+  }
   return empty_graph();
 }
 
@@ -183,19 +186,28 @@ const hierarchy::Module* StrategyGraph::supplied_module(uint64_t i) const {
 
 mx_text StrategyGraph::text(const std::string& s) const {
   if (is_valid_utf8(s)) return view_text(s);
-  std::lock_guard<std::mutex> lock(replaced_mutex_);
-  return view_text(replaced_.emplace_back(to_valid_utf8(s)));
+  try {  // called by plugin code: an allocation failing is an empty answer
+    std::lock_guard<std::mutex> lock(replaced_mutex_);
+    return view_text(replaced_.emplace_back(to_valid_utf8(s)));
+  } catch (...) {
+    return none();
+  }
 }
 
 const StrategyGraph::Metadata* StrategyGraph::metadata(uint64_t node) const {
   const auto& graph = proto_.graph();
   if (!in_range(node, graph.node_size())) return nullptr;
-  std::call_once(metadata_once_, [&] {
-    metadata_.resize(graph.node_size());
-    for (int i = 0; i < graph.node_size(); ++i)
-      for (auto& [key, value] : model::read_node_metadata(graph.node(i)))
-        metadata_[i].emplace_back(to_valid_utf8(key), to_valid_utf8(value));
-  });
+  try {  // called by plugin code: an allocation failing is no metadata
+    std::call_once(metadata_once_, [&] {
+      std::vector<Metadata> all(graph.node_size());
+      for (int i = 0; i < graph.node_size(); ++i)
+        for (auto& [key, value] : model::read_node_metadata(graph.node(i)))
+          all[i].emplace_back(to_valid_utf8(key), to_valid_utf8(value));
+      metadata_ = std::move(all);
+    });
+  } catch (...) {
+    return nullptr;
+  }
   return &metadata_[node];
 }
 
