@@ -141,9 +141,22 @@ bool fits_by_reference(const onnx::ModelProto& model, const WeightMap& weights) 
     auto it = weights.find(t.name());
     if (it == weights.end()) continue;  // refer_to_source names it
     const WeightBytes& w = it->second;
-    if (w.size < kExternalMinBytes || w.source_offset == kNotInSource) inline_bytes += w.size;
+    if (w.size < kExternalMinBytes || w.source_offset == kNotInSource || w.permuted) inline_bytes += w.size;
   }
   return inline_bytes <= kInlineLimit;
+}
+
+// Bytes of the weights written permuted (graph passes): they cannot be
+// referred to in the source file, so an answer by reference carries them
+// inline, in memory. Over this budget the model is written as external data
+// instead (when the host gave an output_dir), streamed a chunk at a time.
+constexpr uint64_t kPermutedInlineBudget = 64ull << 20;
+
+uint64_t permuted_bytes(const WeightMap& weights) {
+  uint64_t n = 0;
+  for (const auto& [name, w] : weights)
+    if (w.permuted) n += w.size;
+  return n;
 }
 
 }  // namespace
@@ -159,7 +172,11 @@ AssembledModel assemble_model(onnx::GraphProto&& graph, const WeightMap& weights
   *model.mutable_graph() = std::move(graph);
   model.mutable_graph()->set_name(o.graph_name);
 
-  if (!o.weights_source.empty() && fits_by_reference(model, weights)) {
+  // Many permuted weights go to external data, streamed, rather than into
+  // an answer by reference, where they would be inline copies.
+  const bool permuted_heavy = !o.output_dir.empty() && o.external_data != ExternalData::no &&
+                              permuted_bytes(weights) > kPermutedInlineBudget;
+  if (!o.weights_source.empty() && fits_by_reference(model, weights) && !permuted_heavy) {
     refer_to_source(*model.mutable_graph(), weights, o.weights_source);
     if (o.check) infer_and_check(model, true);
     AssembledModel out;
@@ -170,7 +187,8 @@ AssembledModel assemble_model(onnx::GraphProto&& graph, const WeightMap& weights
   const uint64_t inline_size = wbytes + model.ByteSizeLong();
   const bool over_limit = inline_size > kInlineLimit;
   const bool external =
-      o.external_data == ExternalData::yes || (o.external_data == ExternalData::automatic && over_limit);
+      o.external_data == ExternalData::yes ||
+      (o.external_data == ExternalData::automatic && (over_limit || permuted_heavy));
   if (!external && over_limit)
     throw Error(MX_ERR_INVALID_ARGUMENT,
                 "the exported model (" + gigabytes(inline_size) + ", weights " + gigabytes(wbytes) +

@@ -1,6 +1,7 @@
 #include "mx/aten_onnx/weights.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,7 +20,24 @@ const WeightBytes& bytes_of(const WeightMap& data, const onnx::TensorProto& t) {
   return it->second;
 }
 
-void set_raw(onnx::TensorProto& p, const WeightBytes& w) { p.set_raw_data(std::string(w.data, w.size)); }
+// An initializer that carries its own bytes (a constant the graph passes
+// made one), not a weight of the WeightMap: written as it is.
+bool carries_bytes(const WeightMap& data, const onnx::TensorProto& t) {
+  if (data.find(t.name()) != data.end()) return false;
+  int64_t numel = 1;
+  for (auto d : t.dims()) numel *= d;
+  return t.has_raw_data() || numel == 0 || t.float_data_size() > 0 || t.int32_data_size() > 0 ||
+         t.int64_data_size() > 0 || t.double_data_size() > 0 || t.uint64_data_size() > 0 ||
+         t.string_data_size() > 0;
+}
+
+void set_raw(onnx::TensorProto& p, const WeightBytes& w) {
+  if (!w.permuted) return p.set_raw_data(std::string(w.data, w.size));
+  std::string raw;
+  raw.reserve(w.size);
+  for_each_output_chunk(w, [&](const char* d, uint64_t n) { raw.append(d, n); });
+  p.set_raw_data(std::move(raw));
+}
 
 void set_external(onnx::TensorProto& t, const std::string& location, uint64_t offset, uint64_t length) {
   t.clear_raw_data();
@@ -33,6 +51,15 @@ void set_external(onnx::TensorProto& t, const std::string& location, uint64_t of
   add("location", location);
   add("offset", std::to_string(offset));
   add("length", std::to_string(length));
+}
+
+// Drops the pages of a file-mapped weight once written (WeightBytes::file_mapped).
+void release_pages(const WeightBytes& w) {
+  if (!w.file_mapped || w.size == 0) return;
+  const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<uintptr_t>(w.data) & ~(page - 1);
+  const auto end = reinterpret_cast<uintptr_t>(w.data) + w.size;
+  ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);  // advice only: errors ignored
 }
 
 // An output file that removes itself unless closed successfully.
@@ -80,25 +107,29 @@ class OutFile {
 
 uint64_t weight_bytes(const onnx::GraphProto& g, const WeightMap& data) {
   uint64_t total = 0;
-  for (const auto& t : g.initializer()) total += bytes_of(data, t).size;
+  for (const auto& t : g.initializer())
+    if (!carries_bytes(data, t)) total += bytes_of(data, t).size;
   return total;
 }
 
 void inline_weights(onnx::GraphProto& g, const WeightMap& data) {
-  for (auto& t : *g.mutable_initializer()) set_raw(t, bytes_of(data, t));
+  for (auto& t : *g.mutable_initializer())
+    if (!carries_bytes(data, t)) set_raw(t, bytes_of(data, t));
 }
 
 uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data, const std::string& data_path,
                                 const std::string& location) {
   OutFile out(data_path);
   for (auto& t : *g.mutable_initializer()) {
+    if (carries_bytes(data, t)) continue;
     const WeightBytes& w = bytes_of(data, t);
     if (w.size < kExternalMinBytes) {
       set_raw(t, w);
       continue;
     }
     const uint64_t offset = out.written();
-    out.write(w.data, w.size);
+    for_each_output_chunk(w, [&](const char* d, uint64_t n) { out.write(d, n); });
+    release_pages(w);
     set_external(t, location, offset, w.size);
   }
   out.close();
@@ -108,8 +139,9 @@ uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data, cons
 uint64_t refer_to_source(onnx::GraphProto& g, const WeightMap& data, const std::string& source_location) {
   uint64_t left_inline = 0;
   for (auto& t : *g.mutable_initializer()) {
+    if (carries_bytes(data, t)) continue;
     const WeightBytes& w = bytes_of(data, t);
-    if (w.size >= kExternalMinBytes && w.source_offset != kNotInSource) {
+    if (w.size >= kExternalMinBytes && w.source_offset != kNotInSource && !w.permuted) {
       set_external(t, source_location, w.source_offset, w.size);
     } else {
       set_raw(t, w);

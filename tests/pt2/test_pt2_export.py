@@ -138,8 +138,12 @@ def test_weights(name, level, exported, fixtures_dir):
     initializer named by its path, with the archive's bytes (gathered by
     sizes, strides and storage offset; tied weights may appear under either
     name). Non-persistent buffers (saved as constants) and lifted constants
-    are checked only when they appear as initializers under their name."""
-    path, _, _ = exported(name, level)
+    are checked only when they appear as initializers under their name. A
+    weight the sidecar's graph_passes.stored_permuted names is stored
+    permuted (a Linear's weight pre-transposed): its bytes are the archive's
+    tensor transposed by that perm."""
+    path, hier, _ = exported(name, level)
+    permuted = (hier or {}).get("graph_passes", {}).get("stored_permuted", {})
     pt2 = os.path.join(fixtures_dir, LEVELS[level].format(name))
     mj = _archive_json(pt2, "models/model.json")
     used = set()
@@ -181,6 +185,8 @@ def test_weights(name, level, exported, fixtures_dir):
             assert present, f"{target} ({kind}) is no initializer; initializers: {sorted(inits)[:20]}…"
             got = onnx.numpy_helper.to_array(inits[present[0]])
             want = _decode(z.read(prefix + folder + cfg["path_name"]), cfg["tensor_meta"])
+            if present[0] in permuted:
+                want = np.transpose(want, permuted[present[0]])
             if got.shape == want.shape and present[0] == target:
                 assert np.array_equal(got, want), f"{target}: initializer bytes differ from the archive's"
 

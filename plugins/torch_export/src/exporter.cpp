@@ -13,6 +13,7 @@
 #include "lower_ctx.hpp"
 #include "module_stack.hpp"
 #include "modelexport/modelexport.h"
+#include "mx/aten_onnx/graph_passes.hpp"
 #include "mx/aten_onnx/module_tree.hpp"
 #include "mx/common/module_path.hpp"
 #include "program.hpp"
@@ -129,6 +130,8 @@ mx::aten_onnx::WeightMap bind_stored(const Program& p, const StoredTensors& stor
     init->set_data_type(t->dtype);
     for (auto d : t->dims) init->add_dims(d);
     weights[in.target] = t->bytes;
+    // bytes in the archive's read-only mapping (a gathered copy is not)
+    weights[in.target].file_mapped = t->bytes.source_offset != mx::aten_onnx::kNotInSource;
     Value v;
     v.onnx = in.target;
     v.dtype = t->dtype;
@@ -311,10 +314,12 @@ ExportResult export_model(const ExportOptions& opt) {
 
   LowerCtx cx(opt.opset, program);
   bind_inputs(cx, program, opt.inputs);
-  const auto weights = bind_stored(program, stored, cx);
+  auto weights = bind_stored(program, stored, cx);
   std::map<std::string, SeenModule> seen;
   lower_graph(cx, program, seen, opt.progress);
-  const auto removed = mx::aten_onnx::eliminate_dead_nodes(cx.graph);
+  auto removed = mx::aten_onnx::eliminate_dead_nodes(cx.graph);
+  const auto lean = mx::aten_onnx::lean_graph(cx.graph, weights, opt.opset);
+  removed.insert(lean.removed.begin(), lean.removed.end());
 
   const auto tree = mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), opt.drop_builtin_tags);
   mx::aten_onnx::AssemblyOptions assembly;
@@ -331,6 +336,7 @@ ExportResult export_model(const ExportOptions& opt) {
   json doc = document(opt.model_path, tree, opt.opset);
   doc["nodes"] = std::move(h.nodes);
   doc["statistics"] = std::move(h.statistics);
+  doc["graph_passes"] = mx::aten_onnx::pass_summary(cx.records, lean);
   return {std::move(model.onnx_bytes), std::move(model.onnx_file), doc.dump()};
 }
 

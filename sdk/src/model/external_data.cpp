@@ -145,7 +145,7 @@ std::string real_path(const std::string& path, const std::string& label, mx_code
 
 std::shared_ptr<const DataFile> open_data_file(const std::string& model_dir,
                                                const std::string& location,
-                                               const std::string& label) {
+                                               const std::string& label, bool borrowed) {
   const std::string base = real_path(model_dir, label, MX_ERR_IO);
   const std::string canonical = real_path(model_dir + "/" + location, label, MX_ERR_IO);
   const std::string prefix = base == "/" ? base : base + "/";
@@ -162,7 +162,7 @@ std::shared_ptr<const DataFile> open_data_file(const std::string& model_dir,
     ::close(fd);
     fail(MX_ERR_IO, label + ": '" + canonical + "' is not a regular file");
   }
-  return std::make_shared<DataFile>(fd, static_cast<uint64_t>(st.st_size), canonical);
+  return std::make_shared<DataFile>(fd, static_cast<uint64_t>(st.st_size), canonical, borrowed);
 }
 
 }  // namespace
@@ -213,7 +213,7 @@ bool has_external_data(const onnx::ModelProto& proto) {
   return found;
 }
 
-DataFiles open_external_data(const TensorList& tensors, const std::string& model_path) {
+DataFiles open_external_data(const TensorList& tensors, const std::string& model_path, bool borrowed) {
   DataFiles files;
   const std::string dir = directory_of(model_path);
   for (const auto* t : tensors) {
@@ -222,7 +222,7 @@ DataFiles open_external_data(const TensorList& tensors, const std::string& model
     const std::string* location = entry(*t, "location");
     if (!location) fail(MX_ERR_SCHEMA, label + ": no \"location\" entry");
     check_location_text(*location, label);
-    if (!files.count(*location)) files[*location] = open_data_file(dir, *location, label);
+    if (!files.count(*location)) files[*location] = open_data_file(dir, *location, label, borrowed);
     external_ref(*t, files, model_path);  // bounds
   }
   return files;

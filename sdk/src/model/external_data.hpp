@@ -79,8 +79,9 @@ bool has_external_data(const onnx::ModelProto& proto);
 
 // Validates every external reference of a model loaded from `model_path`
 // and opens the data files (see the header comment). `tensors`: the
-// model's (all_tensors).
-DataFiles open_external_data(const TensorList& tensors, const std::string& model_path);
+// model's (all_tensors). `borrowed`: the files are a frontend's scratch
+// output, saved inline unless too large (as bytes borrowed from a source).
+DataFiles open_external_data(const TensorList& tensors, const std::string& model_path, bool borrowed = false);
 
 // A frontend's answer (docs/plugin-protocol.md, "weights_by_reference"):
 // every external tensor must name exactly `source_path`, the model file the

@@ -201,10 +201,10 @@ std::string sidecar_path(const std::string& model_path) {
   return stem + ".hierarchy.json";
 }
 
-std::unique_ptr<mx_model> load_model_file(const std::string& path) {
+std::unique_ptr<mx_model> load_model_file(const std::string& path, bool borrowed_data) {
   std::unique_ptr<mx_model> model = parsed(read_file(path), path);
   const TensorList tensors = all_tensors(std::as_const(model->proto()));
-  DataFiles files = open_external_data(tensors, path);
+  DataFiles files = open_external_data(tensors, path, borrowed_data);
   check_tensor_data(tensors, files, path);
   auto sidecar = read_sidecar(model->proto(), path);
   return build(std::move(model), path, std::move(sidecar), std::move(files));

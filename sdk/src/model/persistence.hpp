@@ -35,7 +35,10 @@ SaveOptions parse_save_options(const char* options_json);
 // "out.onnx" -> "out.hierarchy.json"; "out" -> "out.hierarchy.json".
 std::string sidecar_path(const std::string& model_path);
 
-std::unique_ptr<mx_model> load_model_file(const std::string& path);
+// `borrowed_data`: its external data files are a frontend's scratch output
+// (an export answered as a file): saves write them inline unless the model
+// would exceed protobuf's limit, as for weights borrowed from a source file.
+std::unique_ptr<mx_model> load_model_file(const std::string& path, bool borrowed_data = false);
 std::unique_ptr<mx_model> load_model_bytes(std::string_view bytes);
 // A frontend's answer whose weights refer to the file it exported from
 // (model/external_data.hpp, open_source_data). `keep_external`: saving

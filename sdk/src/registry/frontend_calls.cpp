@@ -199,7 +199,11 @@ mx_model* export_model(const Plugin& frontend, const std::string& model_path, co
     } else {
       // Checked like any file (external locations inside the directory);
       // the data file stays open by fd, so the scratch directory can go.
-      model = modelexport::model::load_model_file(onnx_file);
+      // Unless external data was asked for, the file's weights are saved as
+      // borrowed ones: inline when the model fits (a frontend may write a
+      // file for other reasons than size, e.g. weights it had to rewrite).
+      const bool asked_external = request.value("external_data", false);
+      model = modelexport::model::load_model_file(onnx_file, !asked_external);
       model->source_path.clear();
     }
     // As mx_model_set_hierarchy_json does: the document as text, parsed

@@ -8,8 +8,11 @@
 #include <onnx/onnx_pb.h>
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace mx::aten_onnx {
 
@@ -18,11 +21,25 @@ namespace mx::aten_onnx {
 // to them instead of carrying a copy (AssemblyOptions::weights_source).
 inline constexpr uint64_t kNotInSource = ~0ull;
 
+// A weight written in another layout than its source bytes: the output
+// holds the source tensor (dims `source_dims`) permuted by `perm`, as ONNX
+// Transpose permutes. The permuted bytes are produced while the weight is
+// written, a bounded chunk at a time, so no full copy is ever held.
+struct Permutation {
+  std::vector<int64_t> perm, source_dims;
+  size_t element_size = 0;
+};
+
 // Bytes of one initializer, owned by the frontend until the model is written.
 struct WeightBytes {
   const char* data = nullptr;
   uint64_t size = 0;
   uint64_t source_offset = kNotInSource;  // file offset of `data` in the source model
+  std::optional<Permutation> permuted;     // set: written permuted (never by reference)
+  // `data` lies in a read-only file mapping: once written out, its pages
+  // may be dropped from memory (they are read again from the file if
+  // needed), so streaming a model does not keep all of it resident.
+  bool file_mapped = false;
 };
 using WeightMap = std::unordered_map<std::string, WeightBytes>;
 
@@ -33,6 +50,10 @@ inline constexpr size_t kExternalMinBytes = 1024;
 // Protobuf refuses messages of 2 GB and more; the host adds hierarchy
 // records on every node, so keep the core's margin (persistence.cpp).
 inline constexpr uint64_t kInlineLimit = 0x7fffffffull - (64ull << 20);
+
+// Hands the bytes `w` is written as to `sink`, in order, in chunks: its
+// own bytes, or their permutation (Permutation) built a chunk at a time.
+void for_each_output_chunk(const WeightBytes& w, const std::function<void(const char*, uint64_t)>& sink);
 
 // Bytes of the weights of the graph's initializers.
 uint64_t weight_bytes(const onnx::GraphProto& g, const WeightMap& data);

@@ -1,0 +1,70 @@
+// Graph passes run on a lowered graph before it is assembled: they make the
+// file smaller and quicker to load without changing what it computes.
+//
+//   fold_weight_transposes  a weight read only through Transpose is written
+//                           permuted instead (same initializer name)
+//   fold_constants          shape arithmetic on constants becomes a constant
+//   collapse_unsqueezes     the Unsqueezes of sym_size glue
+//   merge_duplicate_nodes   CSE: identical constants, Shape reads, ...
+//   constants_to_initializers  Constant nodes become initializers
+//
+// Every pass keeps the names of the nodes it leaves; the nodes it removes
+// are reported so the hierarchy document can count them per module.
+#pragma once
+#include <onnx/onnx_pb.h>
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "mx/aten_onnx/onnx_emitter.hpp"
+#include "mx/aten_onnx/weights.hpp"
+
+namespace mx::aten_onnx {
+
+struct PassReport {
+  std::set<std::string> removed;  // names of the nodes the passes removed
+  // initializer name -> the permutation its stored bytes went through
+  // (Transpose's perm: stored dim i is source dim perm[i]).
+  std::map<std::string, std::vector<int64_t>> stored_permuted;
+};
+
+// Every pass below, then dead-node elimination; returns what they removed
+// (dead nodes left behind by a fold included).
+PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset);
+
+// The hierarchy document's "graph_passes" object (docs/hierarchy-schema.md):
+// {"folded_nodes": {module: count of its nodes the passes removed},
+//  "stored_permuted": {initializer: perm}}; nodes without a record are
+// counted under "" (the root).
+nlohmann::json pass_summary(const std::vector<NodeRecord>& records, const PassReport& report);
+
+// A weight whose every reader is a Transpose with the same perm (and that is
+// not read in a subgraph nor a graph output) is written permuted
+// (WeightBytes::permuted, its initializer's dims permuted) and the
+// Transposes go.
+void fold_weight_transposes(onnx::GraphProto& g, WeightMap& weights, PassReport& report);
+
+// Nodes of a small set of integer shape ops (Shape of a static input,
+// Gather, Unsqueeze, Squeeze, Concat, Cast, Add/Sub/Mul/Div, Reshape,
+// Identity) whose inputs are all constants become a Constant node under
+// their own name.
+void fold_constants(onnx::GraphProto& g, PassReport& report);
+
+// Unsqueeze(Gather(Shape(x), i), [0]) -> Shape(x, start=i, end=i+1) at
+// opset >= 15; Unsqueeze(Unsqueeze(x, A), B) with the inner one read once ->
+// one Unsqueeze (the inner node becomes the merged axes' constant).
+void collapse_unsqueezes(onnx::GraphProto& g, int opset, PassReport& report);
+
+// Every top-level Constant node (value attribute) becomes an initializer
+// named by its output, with its bytes (raw_data): what torch.onnx writes.
+void constants_to_initializers(onnx::GraphProto& g, PassReport& report);
+
+// Nodes of the same op, inputs and attributes are one node (the first);
+// skipped: nodes with subgraphs, random ops, nodes producing graph outputs.
+void merge_duplicate_nodes(onnx::GraphProto& g, PassReport& report);
+
+}  // namespace mx::aten_onnx

@@ -1,0 +1,294 @@
+// Shape arithmetic whose operands are all known at export (static dims,
+// axes, scalars) is evaluated here, so the file carries its result instead
+// of the nodes computing it. Only integer tensors of up to kMaxElements are
+// evaluated: shape glue, never data.
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <optional>
+
+#include "graph_edit.hpp"
+#include "mx/aten_onnx/attributes.hpp"
+#include "mx/aten_onnx/graph_passes.hpp"
+
+namespace mx::aten_onnx {
+namespace {
+
+constexpr int64_t kMaxElements = 1024;
+
+struct IntTensor {
+  int32_t dtype = onnx::TensorProto::INT64;  // INT64 or INT32
+  std::vector<int64_t> dims;
+  std::vector<int64_t> v;
+  int64_t numel() const { return static_cast<int64_t>(v.size()); }
+};
+using Known = std::map<std::string, IntTensor>;
+
+int64_t count(const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (auto d : dims) n *= d;
+  return n;
+}
+
+std::optional<IntTensor> from_tensor(const onnx::TensorProto& t) {
+  const int32_t dt = t.data_type();
+  if (dt != onnx::TensorProto::INT64 && dt != onnx::TensorProto::INT32) return std::nullopt;
+  if (t.data_location() == onnx::TensorProto::EXTERNAL) return std::nullopt;
+  IntTensor r;
+  r.dtype = dt;
+  r.dims.assign(t.dims().begin(), t.dims().end());
+  const int64_t n = count(r.dims);
+  if (n < 0 || n > kMaxElements) return std::nullopt;
+  if (t.has_raw_data()) {
+    const size_t es = dt == onnx::TensorProto::INT64 ? 8 : 4;
+    if (t.raw_data().size() != static_cast<size_t>(n) * es) return std::nullopt;
+    for (int64_t i = 0; i < n; ++i) {
+      if (es == 8) {
+        int64_t x;
+        std::memcpy(&x, t.raw_data().data() + i * 8, 8);
+        r.v.push_back(x);
+      } else {
+        int32_t x;
+        std::memcpy(&x, t.raw_data().data() + i * 4, 4);
+        r.v.push_back(x);
+      }
+    }
+  } else if (dt == onnx::TensorProto::INT64) {
+    r.v.assign(t.int64_data().begin(), t.int64_data().end());
+  } else {
+    r.v.assign(t.int32_data().begin(), t.int32_data().end());
+  }
+  if (r.numel() != n) return std::nullopt;
+  return r;
+}
+
+onnx::TensorProto to_tensor(const IntTensor& r) {
+  onnx::TensorProto t;
+  t.set_data_type(r.dtype);
+  for (auto d : r.dims) t.add_dims(d);
+  std::string raw;
+  for (auto x : r.v) {
+    if (r.dtype == onnx::TensorProto::INT64) {
+      raw.append(reinterpret_cast<const char*>(&x), 8);
+    } else {
+      const auto y = static_cast<int32_t>(x);
+      raw.append(reinterpret_cast<const char*>(&y), 4);
+    }
+  }
+  t.set_raw_data(raw);
+  return t;
+}
+
+const onnx::AttributeProto* find_attr(const onnx::NodeProto& n, const char* name) {
+  for (const auto& a : n.attribute())
+    if (a.name() == name) return &a;
+  return nullptr;
+}
+int64_t int_attr(const onnx::NodeProto& n, const char* name, int64_t dflt) {
+  const auto* a = find_attr(n, name);
+  return a ? a->i() : dflt;
+}
+
+std::optional<IntTensor> constant_value(const onnx::NodeProto& n) {
+  if (n.input_size() != 0 || n.attribute_size() != 1) return std::nullopt;
+  const auto& a = n.attribute(0);
+  if (a.name() == "value") return from_tensor(a.t());
+  IntTensor r;
+  if (a.name() == "value_int") {
+    r.v = {a.i()};
+  } else if (a.name() == "value_ints") {
+    r.v.assign(a.ints().begin(), a.ints().end());
+    r.dims = {static_cast<int64_t>(r.v.size())};
+  } else {
+    return std::nullopt;
+  }
+  return r;
+}
+
+// Shape of a graph input with static dims or of an initializer.
+std::optional<std::vector<int64_t>> static_dims(const onnx::GraphProto& g, const std::string& name) {
+  for (const auto& t : g.initializer())
+    if (t.name() == name) return std::vector<int64_t>(t.dims().begin(), t.dims().end());
+  for (const auto& i : g.input()) {
+    if (i.name() != name) continue;
+    if (!i.type().has_tensor_type() || !i.type().tensor_type().has_shape()) return std::nullopt;
+    std::vector<int64_t> d;
+    for (const auto& dim : i.type().tensor_type().shape().dim()) {
+      if (!dim.has_dim_value()) return std::nullopt;
+      d.push_back(dim.dim_value());
+    }
+    return d;
+  }
+  return std::nullopt;
+}
+
+bool normalize_axis(int64_t& a, int64_t rank) {
+  if (a < 0) a += rank;
+  return a >= 0 && a < rank;
+}
+
+std::optional<IntTensor> eval_binary(const std::string& op, const IntTensor& a, const IntTensor& b) {
+  if (a.dtype != b.dtype) return std::nullopt;
+  IntTensor r;
+  r.dtype = a.dtype;
+  if (a.dims == b.dims) r.dims = a.dims;
+  else if (b.numel() == 1 && b.dims.size() <= a.dims.size()) r.dims = a.dims;
+  else if (a.numel() == 1 && a.dims.size() <= b.dims.size()) r.dims = b.dims;
+  else return std::nullopt;
+  const int64_t n = count(r.dims);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t x = a.v[a.numel() == 1 ? 0 : i], y = b.v[b.numel() == 1 ? 0 : i];
+    if (op == "Add") r.v.push_back(x + y);
+    else if (op == "Sub") r.v.push_back(x - y);
+    else if (op == "Mul") r.v.push_back(x * y);
+    else if (op == "Div" && y > 0 && x >= 0) r.v.push_back(x / y);  // truncation and floor agree here
+    else return std::nullopt;
+  }
+  return r;
+}
+
+std::optional<IntTensor> eval(const onnx::GraphProto& g, const onnx::NodeProto& n, const Known& known) {
+  const std::string& op = n.op_type();
+  if (!n.domain().empty() || n.output_size() != 1) return std::nullopt;
+  if (op == "Shape") {
+    auto d = static_dims(g, n.input(0));
+    if (!d) return std::nullopt;
+    const auto rank = static_cast<int64_t>(d->size());
+    int64_t start = int_attr(n, "start", 0), end = int_attr(n, "end", rank);
+    if (start < 0) start += rank;
+    if (end < 0) end += rank;
+    start = std::clamp<int64_t>(start, 0, rank);
+    end = std::clamp<int64_t>(end, start, rank);
+    IntTensor r;
+    r.v.assign(d->begin() + start, d->begin() + end);
+    r.dims = {end - start};
+    return r;
+  }
+  std::vector<const IntTensor*> in;
+  for (const auto& i : n.input()) {
+    if (i.empty()) return std::nullopt;
+    auto it = known.find(i);
+    if (it == known.end()) return std::nullopt;
+    in.push_back(&it->second);
+  }
+  if (in.empty()) return std::nullopt;
+  const IntTensor& x = *in[0];
+  if (op == "Identity" && in.size() == 1) return x;
+  if (op == "Cast" && in.size() == 1) {
+    const int64_t to = int_attr(n, "to", 0);
+    if (to != onnx::TensorProto::INT64 && to != onnx::TensorProto::INT32) return std::nullopt;
+    IntTensor r = x;
+    r.dtype = static_cast<int32_t>(to);
+    for (auto& v : r.v)
+      if (to == onnx::TensorProto::INT32) v = static_cast<int32_t>(v);
+    return r;
+  }
+  if ((op == "Unsqueeze" || op == "Squeeze") && in.size() <= 2) {
+    IntTensor r = x;
+    if (op == "Unsqueeze") {
+      if (in.size() != 2) return std::nullopt;
+      const auto out_rank = static_cast<int64_t>(x.dims.size() + in[1]->v.size());
+      std::vector<bool> is_new(static_cast<size_t>(out_rank), false);
+      for (int64_t a : in[1]->v) {
+        if (!normalize_axis(a, out_rank) || is_new[static_cast<size_t>(a)]) return std::nullopt;
+        is_new[static_cast<size_t>(a)] = true;
+      }
+      r.dims.clear();
+      size_t k = 0;
+      for (int64_t d = 0; d < out_rank; ++d) r.dims.push_back(is_new[static_cast<size_t>(d)] ? 1 : x.dims[k++]);
+      return r;
+    }
+    std::vector<bool> drop(x.dims.size(), false);
+    if (in.size() == 2) {
+      for (int64_t a : in[1]->v) {
+        if (!normalize_axis(a, static_cast<int64_t>(x.dims.size())) || x.dims[static_cast<size_t>(a)] != 1)
+          return std::nullopt;
+        drop[static_cast<size_t>(a)] = true;
+      }
+    } else {
+      for (size_t d = 0; d < x.dims.size(); ++d) drop[d] = x.dims[d] == 1;
+    }
+    r.dims.clear();
+    for (size_t d = 0; d < x.dims.size(); ++d)
+      if (!drop[d]) r.dims.push_back(x.dims[d]);
+    return r;
+  }
+  if (op == "Concat") {
+    IntTensor r;
+    r.dtype = x.dtype;
+    for (const auto* t : in) {
+      if (t->dims.size() != 1 || t->dtype != x.dtype) return std::nullopt;
+      r.v.insert(r.v.end(), t->v.begin(), t->v.end());
+    }
+    r.dims = {r.numel()};
+    return r;
+  }
+  if (op == "Gather" && in.size() == 2) {
+    if (x.dims.size() != 1 || in[1]->dims.size() > 1) return std::nullopt;
+    int64_t axis = int_attr(n, "axis", 0);
+    if (!normalize_axis(axis, 1)) return std::nullopt;
+    IntTensor r;
+    r.dtype = x.dtype;
+    r.dims = in[1]->dims;
+    for (int64_t i : in[1]->v) {
+      if (!normalize_axis(i, x.numel())) return std::nullopt;
+      r.v.push_back(x.v[static_cast<size_t>(i)]);
+    }
+    return r;
+  }
+  if ((op == "Add" || op == "Sub" || op == "Mul" || op == "Div") && in.size() == 2) return eval_binary(op, x, *in[1]);
+  if (op == "Reshape" && in.size() == 2) {
+    if (int_attr(n, "allowzero", 0) != 0) return std::nullopt;
+    IntTensor r = x;
+    r.dims.clear();
+    int64_t infer = -1, known_n = 1;
+    for (size_t d = 0; d < in[1]->v.size(); ++d) {
+      int64_t s = in[1]->v[d];
+      if (s == 0) {
+        if (d >= x.dims.size()) return std::nullopt;
+        s = x.dims[d];
+      }
+      if (s == -1) {
+        if (infer >= 0) return std::nullopt;
+        infer = static_cast<int64_t>(d);
+      } else if (s < 0) {
+        return std::nullopt;
+      } else {
+        known_n *= s;
+      }
+      r.dims.push_back(s);
+    }
+    if (infer >= 0) {
+      if (known_n == 0 || x.numel() % known_n != 0) return std::nullopt;
+      r.dims[static_cast<size_t>(infer)] = x.numel() / known_n;
+    }
+    if (count(r.dims) != x.numel()) return std::nullopt;
+    return r;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void fold_constants(onnx::GraphProto& g, PassReport&) {
+  Known known;
+  for (auto& n : *g.mutable_node()) {
+    if (n.op_type() == "Constant" && n.domain().empty()) {
+      if (auto v = constant_value(n)) known[n.output(0)] = std::move(*v);
+      continue;
+    }
+    if (passes::has_subgraph(n)) continue;
+    auto v = eval(g, n, known);
+    if (!v || v->numel() > kMaxElements) continue;
+    // The node becomes a Constant under its own name: its record (module,
+    // source node) stays valid; the inputs it no longer reads go with the
+    // dead-node pass and are counted as folded.
+    n.clear_input();
+    n.clear_attribute();
+    n.set_op_type("Constant");
+    *n.add_attribute() = attr("value", to_tensor(*v));
+    known[n.output(0)] = std::move(*v);
+  }
+}
+
+}  // namespace mx::aten_onnx

@@ -1,0 +1,93 @@
+// A Linear's weight [out, in] is read as Transpose(W) by MatMul: ONNX
+// Runtime would transpose every such weight each time it loads the file.
+// Writing the weight already permuted (its name kept, the permutation
+// reported for the hierarchy document) removes that work and the node.
+#include <map>
+#include <vector>
+
+#include "graph_edit.hpp"
+#include "mx/aten_onnx/attributes.hpp"
+#include "mx/aten_onnx/graph_passes.hpp"
+
+namespace mx::aten_onnx {
+namespace {
+
+std::vector<int64_t> perm_of(const onnx::NodeProto& n, size_t rank) {
+  for (const auto& a : n.attribute())
+    if (a.name() == "perm") return {a.ints().begin(), a.ints().end()};
+  std::vector<int64_t> rev(rank);
+  for (size_t d = 0; d < rank; ++d) rev[d] = static_cast<int64_t>(rank - 1 - d);
+  return rev;
+}
+
+bool valid_perm(const std::vector<int64_t>& p, size_t rank) {
+  if (p.size() != rank) return false;
+  std::vector<bool> seen(rank, false);
+  for (auto d : p) {
+    if (d < 0 || static_cast<size_t>(d) >= rank || seen[static_cast<size_t>(d)]) return false;
+    seen[static_cast<size_t>(d)] = true;
+  }
+  return true;
+}
+
+bool identity(const std::vector<int64_t>& p) {
+  for (size_t d = 0; d < p.size(); ++d)
+    if (p[d] != static_cast<int64_t>(d)) return false;
+  return true;
+}
+
+}  // namespace
+
+void fold_weight_transposes(onnx::GraphProto& g, WeightMap& weights, PassReport& report) {
+  const auto in_subgraphs = passes::subgraph_reads(g);
+  const auto outputs = passes::graph_outputs(g);
+  std::set<std::string> graph_inputs;  // an initializer that is also an input can be overridden
+  for (const auto& i : g.input()) graph_inputs.insert(i.name());
+  std::map<std::string, std::vector<int>> readers;  // initializer -> node indices
+  std::map<std::string, onnx::TensorProto*> inits;
+  for (auto& t : *g.mutable_initializer()) inits[t.name()] = &t;
+  for (int i = 0; i < g.node_size(); ++i)
+    for (const auto& in : g.node(i).input())
+      if (inits.count(in)) readers[in].push_back(i);
+
+  std::map<std::string, std::string> renames;
+  std::set<std::string> removed;
+  for (auto& [name, idx] : readers) {
+    if (in_subgraphs.count(name) || outputs.count(name) || graph_inputs.count(name)) continue;
+    auto w = weights.find(name);
+    if (w == weights.end() || w->second.permuted) continue;
+    onnx::TensorProto& t = *inits[name];
+    const size_t rank = static_cast<size_t>(t.dims_size()), es = element_size(t.data_type());
+    if (rank < 2 || es == 0) continue;
+    std::vector<int64_t> perm;
+    bool all_same = true;
+    for (int i : idx) {
+      const auto& n = g.node(i);
+      if (n.op_type() != "Transpose" || !n.domain().empty() || n.input_size() != 1 || outputs.count(n.output(0))) {
+        all_same = false;
+        break;
+      }
+      auto p = perm_of(n, rank);
+      if (perm.empty()) perm = p;
+      all_same &= p == perm;
+    }
+    if (!all_same || !valid_perm(perm, rank) || identity(perm)) continue;
+    uint64_t numel = 1;
+    std::vector<int64_t> source_dims(t.dims().begin(), t.dims().end());
+    for (auto d : source_dims) numel *= static_cast<uint64_t>(d);
+    if (numel * es != w->second.size) continue;
+
+    w->second.permuted = Permutation{perm, source_dims, es};
+    for (size_t d = 0; d < rank; ++d) t.set_dims(static_cast<int>(d), source_dims[static_cast<size_t>(perm[d])]);
+    for (int i : idx) {
+      renames[g.node(i).output(0)] = name;
+      removed.insert(g.node(i).name());
+    }
+    report.stored_permuted[name] = perm;
+  }
+  passes::rename_reads(g, renames);
+  passes::remove_nodes(g, removed);
+  report.removed.insert(removed.begin(), removed.end());
+}
+
+}  // namespace mx::aten_onnx

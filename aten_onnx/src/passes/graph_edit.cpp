@@ -1,0 +1,104 @@
+#include "graph_edit.hpp"
+
+#include <cstring>
+
+#include "mx/aten_onnx/attributes.hpp"
+
+namespace mx::aten_onnx::passes {
+namespace {
+
+template <class F>
+void for_each_subgraph(onnx::NodeProto& n, F&& f) {
+  for (auto& a : *n.mutable_attribute()) {
+    if (a.has_g()) f(*a.mutable_g());
+    for (auto& sg : *a.mutable_graphs()) f(sg);
+  }
+}
+
+void collect_reads(const onnx::GraphProto& g, std::set<std::string>& out) {
+  for (const auto& n : g.node()) {
+    for (const auto& i : n.input()) out.insert(i);
+    for (const auto& a : n.attribute()) {
+      if (a.has_g()) collect_reads(a.g(), out);
+      for (const auto& sg : a.graphs()) collect_reads(sg, out);
+    }
+  }
+  for (const auto& o : g.output()) out.insert(o.name());
+}
+
+void rename_in(onnx::GraphProto& g, const std::map<std::string, std::string>& renames) {
+  for (auto& n : *g.mutable_node()) {
+    for (auto& i : *n.mutable_input()) {
+      auto it = renames.find(i);
+      if (it != renames.end()) i = it->second;
+    }
+    for_each_subgraph(n, [&](onnx::GraphProto& sg) { rename_in(sg, renames); });
+  }
+}
+
+}  // namespace
+
+bool has_subgraph(const onnx::NodeProto& n) {
+  for (const auto& a : n.attribute())
+    if (a.has_g() || a.graphs_size() > 0) return true;
+  return false;
+}
+
+std::set<std::string> subgraph_reads(const onnx::GraphProto& g) {
+  std::set<std::string> out;
+  for (const auto& n : g.node())
+    for (const auto& a : n.attribute()) {
+      if (a.has_g()) collect_reads(a.g(), out);
+      for (const auto& sg : a.graphs()) collect_reads(sg, out);
+    }
+  return out;
+}
+
+std::set<std::string> graph_outputs(const onnx::GraphProto& g) {
+  std::set<std::string> out;
+  for (const auto& o : g.output()) out.insert(o.name());
+  return out;
+}
+
+void rename_reads(onnx::GraphProto& g, const std::map<std::string, std::string>& renames) {
+  if (!renames.empty()) rename_in(g, renames);
+}
+
+void remove_nodes(onnx::GraphProto& g, const std::set<std::string>& names) {
+  if (names.empty()) return;
+  google::protobuf::RepeatedPtrField<onnx::NodeProto> kept;
+  for (auto& n : *g.mutable_node())
+    if (!names.count(n.name())) kept.Add()->Swap(&n);
+  g.mutable_node()->Swap(&kept);
+}
+
+std::optional<Int64Constant> int64_constant(const onnx::NodeProto& n) {
+  if (n.op_type() != "Constant" || !n.domain().empty() || n.attribute_size() != 1) return std::nullopt;
+  const auto& a = n.attribute(0);
+  if (a.name() != "value" || a.t().data_type() != onnx::TensorProto::INT64 || a.t().dims_size() > 1)
+    return std::nullopt;
+  const auto& t = a.t();
+  Int64Constant c;
+  c.rank = t.dims_size();
+  const int64_t numel = c.rank == 0 ? 1 : t.dims(0);
+  if (numel < 0 || numel > 64) return std::nullopt;
+  if (t.has_raw_data()) {
+    if (t.raw_data().size() != static_cast<size_t>(numel) * 8) return std::nullopt;
+    c.values.resize(static_cast<size_t>(numel));
+    std::memcpy(c.values.data(), t.raw_data().data(), t.raw_data().size());
+  } else {
+    c.values.assign(t.int64_data().begin(), t.int64_data().end());
+  }
+  if (c.values.size() != static_cast<size_t>(numel)) return std::nullopt;
+  return c;
+}
+
+void make_int64_constant(onnx::NodeProto& n, const std::vector<int64_t>& values, bool scalar) {
+  n.clear_input();
+  n.clear_attribute();
+  n.set_op_type("Constant");
+  n.clear_domain();
+  *n.add_attribute() = attr("value", int64_tensor(values, scalar));
+}
+
+}  // namespace mx::aten_onnx::passes

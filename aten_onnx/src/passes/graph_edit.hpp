@@ -1,0 +1,42 @@
+// Small helpers the graph passes share: who reads a value (subgraphs
+// included) and renaming reads.
+#pragma once
+#include <onnx/onnx_pb.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mx::aten_onnx::passes {
+
+// Values read inside some node's subgraph (If/Loop/Scan bodies), at any depth.
+std::set<std::string> subgraph_reads(const onnx::GraphProto& g);
+
+// Names of the graph's outputs.
+std::set<std::string> graph_outputs(const onnx::GraphProto& g);
+
+// Rewrites every read of a key of `renames` (top level and subgraphs) to its
+// value.
+void rename_reads(onnx::GraphProto& g, const std::map<std::string, std::string>& renames);
+
+// Removes the nodes named in `names`.
+void remove_nodes(onnx::GraphProto& g, const std::set<std::string>& names);
+
+bool has_subgraph(const onnx::NodeProto& n);
+
+// The values of an int64 Constant node of at most 64 elements (`rank`: its
+// rank), or nothing.
+struct Int64Constant {
+  std::vector<int64_t> values;
+  int rank = 0;
+};
+std::optional<Int64Constant> int64_constant(const onnx::NodeProto& n);
+
+// Turns `n` into a Constant node (its name and output kept) of `values`,
+// 1-D or, with `scalar`, 0-d.
+void make_int64_constant(onnx::NodeProto& n, const std::vector<int64_t>& values, bool scalar = false);
+
+}  // namespace mx::aten_onnx::passes

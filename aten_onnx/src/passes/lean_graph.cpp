@@ -1,0 +1,43 @@
+// The order of the passes: weights first (a folded Transpose frees its
+// consumers for CSE), then constants (so duplicates of folded glue are
+// equal Constants), then CSE, and CSE's result folded once more (a shared
+// Shape read may now be foldable input of the same expression); the
+// Unsqueeze collapse runs on shared reads, and CSE once more on its output.
+#include "mx/aten_onnx/graph_passes.hpp"
+#include "mx/aten_onnx/model_assembly.hpp"
+
+namespace mx::aten_onnx {
+
+PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset) {
+  PassReport report;
+  fold_weight_transposes(g, weights, report);
+  fold_constants(g, report);
+  merge_duplicate_nodes(g, report);
+  collapse_unsqueezes(g, opset, report);
+  fold_constants(g, report);
+  merge_duplicate_nodes(g, report);
+  constants_to_initializers(g, report);
+  auto dead = eliminate_dead_nodes(g);
+  report.removed.insert(dead.begin(), dead.end());
+  return report;
+}
+
+}  // namespace mx::aten_onnx
+
+namespace mx::aten_onnx {
+
+nlohmann::json pass_summary(const std::vector<NodeRecord>& records, const PassReport& report) {
+  std::map<std::string, int64_t> folded;
+  size_t recorded = 0;
+  for (const auto& r : records)
+    if (report.removed.count(r.name)) {
+      ++folded[r.module];
+      ++recorded;
+    }
+  if (recorded < report.removed.size()) folded[""] += static_cast<int64_t>(report.removed.size() - recorded);
+  nlohmann::json permuted = nlohmann::json::object();
+  for (const auto& [name, perm] : report.stored_permuted) permuted[name] = perm;
+  return {{"folded_nodes", folded}, {"stored_permuted", permuted}};
+}
+
+}  // namespace mx::aten_onnx

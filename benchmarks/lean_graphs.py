@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""Lean graphs (issue 33): our ONNX file against torch.onnx's of the same `.pt2`.
+
+For each program: export it with modelexport (and, with --baseline-cli, with an
+older build for a before/after), and with `torch.export.load` +
+`torch.onnx.export(ep, dynamo=True)` (the anchor); then, each file in a fresh
+process: node counts (all, Transpose, shape glue), ONNX Runtime session
+creation (median of --repeat, CPU provider, 2 threads), the process's peak RSS
+after it, and the steady-state run time (median of 20 runs) on the fixture's
+inputs.
+
+    /work/venvs/pt2/bin/python benchmarks/lean_graphs.py                    # tests/fixtures/pt2 + programs
+    /work/venvs/pt2/bin/python benchmarks/lean_graphs.py --models bert_tiny --skip-anchor
+    options: --baseline-cli PATH [--baseline-plugins DIR], --markdown FILE, --workdir DIR (keeps the files), --repeat N
+
+The CLI is found as benchmarks/pt2_anchor.py finds it (MODELEXPORT_BIN, ...).
+Runs in the venv with torch 2.15 + onnxruntime (not an SDK dependency).
+"""
+import argparse
+import glob
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, ".."))
+sys.path.insert(0, os.path.join(REPO, "tests", "zoo_pt2"))
+from cli_path import find_cli  # noqa: E402
+
+GLUE = ("Unsqueeze", "Concat", "Gather", "Shape", "Constant", "Reshape", "Cast", "Slice", "Expand")
+
+
+def fixture_programs(names):
+    found = {}
+    for d in ("tests/fixtures/pt2", "tests/fixtures/programs"):
+        for p in sorted(glob.glob(os.path.join(REPO, d, "*.pt2"))):
+            name = os.path.basename(p)[:-4]
+            if name.endswith(".core"):
+                continue
+            if not names or name in names:
+                found[name] = p
+    return found
+
+
+# ------------------------------------------------------------------ children
+def anchor_child(pt2, out):
+    import torch
+    import pt2_models
+    ep = pt2_models.load(pt2)
+    torch.onnx.export(ep, (), dynamo=True, verbose=False).save(out)
+
+
+def ort_child(model, inputs, repeat):
+    import numpy as np
+    import onnx
+    import onnxruntime as ort
+    m = onnx.load(model, load_external_data=False)
+    ops = [n.op_type for n in m.graph.node]
+    counts = {"nodes": len(ops), "Transpose": ops.count("Transpose"),
+              "glue": sum(ops.count(g) for g in GLUE),
+              "by_op": {g: ops.count(g) for g in GLUE}}
+    del m
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = 2
+    so.inter_op_num_threads = 1
+    creations = []
+    sess = None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        sess = ort.InferenceSession(model, so, providers=["CPUExecutionProvider"])
+        creations.append(time.perf_counter() - t0)
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    run_s = None
+    feed = None
+    if inputs and os.path.exists(inputs):
+        data = dict(np.load(inputs))
+        names = [i.name for i in sess.get_inputs()]
+        values = list(data.values())
+        if all(n in data for n in names):
+            feed = {n: data[n] for n in names}
+        elif len(values) == len(names):  # same order, other names
+            feed = dict(zip(names, values))
+        else:
+            feed = None
+    if feed is not None:
+        sess.run(None, feed)
+        runs = []
+        for _ in range(20):
+            t0 = time.perf_counter()
+            sess.run(None, feed)
+            runs.append(time.perf_counter() - t0)
+        run_s = statistics.median(runs)
+    print(json.dumps(dict(counts, create_s=statistics.median(creations), rss_mb=rss_mb, run_s=run_s)))
+
+
+# ------------------------------------------------------------------ driver
+def run_json(cmd, env=None, timeout=1800):
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)}: {(p.stderr or p.stdout).strip()[-800:]}")
+    return json.loads(p.stdout.strip().splitlines()[-1]) if p.stdout.strip() else {}
+
+
+def measure(model, inputs, repeat):
+    return run_json([sys.executable, __file__, "--ort-child", model, inputs or "", str(repeat)])
+
+
+def export_mx(cli, pt2, out, plugins=None):
+    env = dict(os.environ)
+    if plugins:
+        env["MODELEXPORT_PLUGIN_PATH"] = plugins
+    t0 = time.perf_counter()
+    subprocess.run([cli, "export", pt2, "-o", out], check=True, capture_output=True, text=True, env=env)
+    return time.perf_counter() - t0
+
+
+def fmt(v, spec):
+    return "—" if v is None else format(v, spec)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--models", nargs="*", default=[], help="fixture names (default: all)")
+    ap.add_argument("--pt2", nargs="*", default=[],
+                    help="more programs (e.g. make_decoder_pt2.py's); their inputs: NAME.inputs.npz beside them")
+    ap.add_argument("--baseline-cli", help="an older modelexport build, for node counts before the passes")
+    ap.add_argument("--baseline-plugins", help="its plugin directory (default: <its build>/plugins-out)")
+    ap.add_argument("--skip-anchor", action="store_true")
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--workdir")
+    ap.add_argument("--markdown")
+    args = ap.parse_args()
+    cli = find_cli()
+    work = args.workdir or tempfile.mkdtemp(prefix="lean_graphs_")
+    os.makedirs(work, exist_ok=True)
+    rows = []
+    try:
+        programs = {} if args.pt2 and not args.models else fixture_programs(args.models)
+        programs.update({os.path.basename(p)[:-4]: p for p in args.pt2})
+        for name, pt2 in programs.items():
+            inputs = pt2[:-4] + ".inputs.npz"
+            if not os.path.exists(inputs):  # tests/fixtures/programs: one .npz, inputs by name
+                inputs = pt2[:-4] + ".npz"
+            row = {"model": name}
+            out = os.path.join(work, f"{name}.mx.onnx")
+            row["mx_export_s"] = export_mx(cli, pt2, out)
+            row["mx"] = measure(out, inputs, args.repeat)
+            if args.baseline_cli:
+                base = os.path.join(work, f"{name}.before.onnx")
+                plugins = args.baseline_plugins or os.path.join(
+                    os.path.dirname(os.path.dirname(os.path.abspath(args.baseline_cli))), "plugins-out")
+                export_mx(args.baseline_cli, pt2, base, plugins)
+                row["before"] = measure(base, inputs, args.repeat)
+            if not args.skip_anchor:
+                anchor = os.path.join(work, f"{name}.anchor.onnx")
+                try:
+                    run_json([sys.executable, __file__, "--anchor-child", pt2, anchor])
+                    row["anchor"] = measure(anchor, inputs, args.repeat)
+                except Exception as e:  # noqa: BLE001 - reported, the row stays
+                    row["anchor_error"] = str(e)[-300:]
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    finally:
+        if not args.workdir:
+            shutil.rmtree(work, ignore_errors=True)
+    lines = ["| program | nodes: before / ours / anchor | Transpose: before / ours / anchor | "
+             "shape glue: before / ours / anchor | session creation ms: ours / anchor | "
+             "peak RSS MB: ours / anchor | run ms: ours / anchor |",
+             "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        b, m, a = r.get("before", {}), r["mx"], r.get("anchor", {})
+        ms = lambda d, k: None if d.get(k) is None else d[k] * 1e3  # noqa: E731
+        lines.append(
+            f"| {r['model']} | {b.get('nodes', '—')} / {m['nodes']} / {a.get('nodes', '—')} "
+            f"| {b.get('Transpose', '—')} / {m['Transpose']} / {a.get('Transpose', '—')} "
+            f"| {b.get('glue', '—')} / {m['glue']} / {a.get('glue', '—')} "
+            f"| {fmt(ms(m, 'create_s'), '.1f')} / {fmt(ms(a, 'create_s'), '.1f')} "
+            f"| {fmt(m.get('rss_mb'), '.0f')} / {fmt(a.get('rss_mb'), '.0f')} "
+            f"| {fmt(ms(m, 'run_s'), '.2f')} / {fmt(ms(a, 'run_s'), '.2f')} |")
+    text = "\n".join(lines)
+    print(text)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(text + "\n")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--anchor-child":
+        anchor_child(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) > 1 and sys.argv[1] == "--ort-child":
+        ort_child(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    else:
+        main()
