@@ -1,4 +1,5 @@
 #include "lower_ctx.hpp"
+#include "json_excerpt.hpp"
 #include "json_integers.hpp"
 
 #include <onnx/onnx_pb.h>
@@ -105,7 +106,7 @@ const Value& LowerCtx::value_of(const std::string& name) {
   if (a.contains("as_tensor")) vname = a.at("as_tensor").at("name").get<std::string>();
   else if (a.contains("as_optional_tensor") && a.at("as_optional_tensor").contains("as_tensor"))
     vname = a.at("as_optional_tensor").at("as_tensor").at("name").get<std::string>();
-  else unsupported("argument '" + name + "' is not a tensor: " + a.dump());
+  else unsupported("argument '" + name + "' is not a tensor: " + brief(a));
   auto it = values.find(vname);
   if (it == values.end()) unsupported("argument '" + name + "' reads value '" + vname + "', which nothing defines");
   return it->second;
@@ -135,7 +136,7 @@ int64_t LowerCtx::int_arg(const std::string& name, std::optional<int64_t> fallba
     auto it = values.find((*a).at("as_sym_int").at("as_name").get<std::string>());
     if (it != values.end() && it->second.int_value) return *it->second.int_value;
   }
-  unsupported("argument '" + name + "' must be a static int, got " + a->dump());
+  unsupported("argument '" + name + "' must be a static int, got " + brief(*a));
 }
 
 double LowerCtx::float_arg(const std::string& name, std::optional<double> fallback) {
@@ -147,7 +148,7 @@ double LowerCtx::float_arg(const std::string& name, std::optional<double> fallba
   if (a->contains("as_float")) return json_float((*a).at("as_float"));
   if (a->contains("as_int")) return static_cast<double>(as_int64((*a).at("as_int")));
   if (a->contains("as_bool")) return (*a).at("as_bool").get<bool>();
-  unsupported("argument '" + name + "' must be a static number, got " + a->dump());
+  unsupported("argument '" + name + "' must be a static number, got " + brief(*a));
 }
 
 bool LowerCtx::bool_arg(const std::string& name, std::optional<bool> fallback) {
@@ -158,14 +159,14 @@ bool LowerCtx::bool_arg(const std::string& name, std::optional<bool> fallback) {
   }
   if (a->contains("as_bool")) return (*a).at("as_bool").get<bool>();
   if (a->contains("as_int")) return as_int64((*a).at("as_int")) != 0;
-  unsupported("argument '" + name + "' must be a static bool, got " + a->dump());
+  unsupported("argument '" + name + "' must be a static bool, got " + brief(*a));
 }
 
 std::string LowerCtx::string_arg(const std::string& name, const std::string& fallback) {
   const json* a = arg(name);
   if (!a) return fallback;
   if (a->contains("as_string")) return (*a).at("as_string").get<std::string>();
-  unsupported("argument '" + name + "' must be a string, got " + a->dump());
+  unsupported("argument '" + name + "' must be a string, got " + brief(*a));
 }
 
 std::vector<int64_t> LowerCtx::ints(const std::string& name, std::optional<std::vector<int64_t>> fallback) {
@@ -187,7 +188,7 @@ std::vector<int64_t> LowerCtx::ints(const std::string& name, std::optional<std::
     }
     return out;
   }
-  unsupported("argument '" + name + "' must be an int list, got " + a->dump());
+  unsupported("argument '" + name + "' must be an int list, got " + brief(*a));
 }
 
 std::string LowerCtx::symint_onnx(const json& s) {
@@ -203,13 +204,13 @@ std::string LowerCtx::sym_int(const std::string& name) {
   const json& a = required(name);
   if (a.contains("as_int")) return ci64s(as_int64(a.at("as_int")));
   if (a.contains("as_sym_int")) return symint_onnx(a.at("as_sym_int"));
-  unsupported("argument '" + name + "' must be an int, got " + a.dump());
+  unsupported("argument '" + name + "' must be an int, got " + brief(a));
 }
 
 std::string LowerCtx::int_list(const std::string& name) {
   const json& a = required(name);
   if (a.contains("as_ints")) return ci64(as_int64s(a.at("as_ints")));
-  if (!a.contains("as_sym_ints")) unsupported("argument '" + name + "' must be an int list, got " + a.dump());
+  if (!a.contains("as_sym_ints")) unsupported("argument '" + name + "' must be an int list, got " + brief(a));
   // Concat of static runs and unsqueezed dynamic elements.
   std::vector<std::string> parts;
   std::vector<int64_t> run;
@@ -251,15 +252,15 @@ std::string LowerCtx::operand(const std::string& name, int32_t dtype) {
     if (it == values.end()) unsupported("argument '" + name + "' reads a SymFloat nothing defines");
     return cast(it->second.onnx, it->second.dtype, dtype);
   }
-  unsupported("argument '" + name + "' must be a number or a tensor, got " + a.dump());
+  unsupported("argument '" + name + "' must be a number or a tensor, got " + brief(a));
 }
 
 int32_t LowerCtx::dtype_arg(const std::string& name, int32_t fallback) {
   const json* a = arg(name);
   if (!a) return fallback;
-  if (!a->contains("as_scalar_type")) unsupported("argument '" + name + "' must be a dtype, got " + a->dump());
+  if (!a->contains("as_scalar_type")) unsupported("argument '" + name + "' must be a dtype, got " + brief(*a));
   int32_t t = onnx_dtype_of_torch(as_int64((*a).at("as_scalar_type")));
-  if (t == 0) unsupported("dtype code " + (*a).at("as_scalar_type").dump() + " has no ONNX equivalent");
+  if (t == 0) unsupported("dtype code " + brief((*a).at("as_scalar_type")) + " has no ONNX equivalent");
   return t;
 }
 
