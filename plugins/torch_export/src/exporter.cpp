@@ -211,17 +211,24 @@ std::vector<mx::aten_onnx::ModuleInfo> module_infos(const Program& p, const Stor
       }
   // Ancestors no node ran in (a ModuleList, a Sequential whose children
   // are called directly): listed so the tree is whole, class unknown.
+  // A prefix sorts before its extensions, so an ancestor already present
+  // had its own chain completed: the climb stops there (linear, not
+  // modules x depth x path length for deeply nested stacks).
   for (auto it = by_path.begin(); it != by_path.end(); ++it)
-    for (std::string a = mx::common::parent_path(it->first); !a.empty(); a = mx::common::parent_path(a))
-      if (!by_path.count(a)) by_path[a] = {a, "Module", "", 0, 0, false, -1, true, nullptr};  // class unknown
-  for (auto& [path, info] : by_path)
-    for (const auto& [name, n] : numel) {
-      const bool inside = path.empty() || name.rfind(path + ".", 0) == 0;
-      if (!inside) continue;
-      info.parameters += n;
-      const std::string rest = path.empty() ? name : name.substr(path.size() + 1);
-      if (rest.find('.') == std::string::npos) info.own_parameters += n;
+    for (std::string a = mx::common::parent_path(it->first); !a.empty(); a = mx::common::parent_path(a)) {
+      if (by_path.count(a)) break;
+      by_path[a] = {a, "Module", "", 0, 0, false, -1, true, nullptr};  // class unknown
     }
+  // Each parameter counts toward its module (own) and every ancestor: one
+  // climb per parameter, not a scan of all parameters per module.
+  for (const auto& [name, n] : numel) {
+    const std::string owner = mx::common::parent_path(name);
+    if (auto it = by_path.find(owner); it != by_path.end()) it->second.own_parameters += n;
+    for (std::string a = owner;; a = mx::common::parent_path(a)) {
+      if (auto it = by_path.find(a); it != by_path.end()) it->second.parameters += n;
+      if (a.empty()) break;
+    }
+  }
   std::vector<mx::aten_onnx::ModuleInfo> out;
   out.push_back(by_path.at(""));
   for (auto& [path, info] : by_path)
