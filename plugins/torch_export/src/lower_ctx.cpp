@@ -56,6 +56,14 @@ LowerFn find_lowering(const std::string& target) {
   return nullptr;
 }
 
+std::string LowerCtx::op() const {
+  const size_t start = target.find('.') + 1, end = target.find('.', start);
+  std::string n = target.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  const bool dunder = n.size() > 4 && n.rfind("__", 0) == 0 && n.compare(n.size() - 2, 2, "__") == 0;
+  if (!n.empty() && n.back() == '_' && !dunder) n.pop_back();
+  return n;
+}
+
 std::string LowerCtx::where() const {
   std::string name = node && node->contains("name") ? (*node).at("name").get<std::string>() : "?";
   return "node '" + name + "' (" + target + ") in module '" + module + "'";

@@ -45,6 +45,9 @@ class LowerCtx : public mx::aten_onnx::OnnxEmitter {
   const json* node = nullptr;  // the node being lowered
   std::string target;          // "aten.conv2d.default"
   std::string module;          // its module path
+  // "aten.relu_.default" -> "relu": the op without namespace, overload or
+  // in-place suffix (a dunder name, "__or__", is kept whole).
+  std::string op() const;
   std::unordered_map<std::string, Value> values;
 
   // ---- arguments by schema name (nullptr / default when absent)

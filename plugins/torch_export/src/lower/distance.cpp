@@ -50,12 +50,6 @@ void lower_pdist(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_pdist, "aten._pdist_forward", "aten.pdist");
 
-}  // namespace
-}  // namespace mxte
-
-namespace mxte {
-namespace {
-
 // cosine_similarity(x1, x2, dim=1, eps=1e-8): <x1, x2> / max(|x1| |x2|, eps)
 // as ATen computes it (the product of the norms clamped, not each norm).
 void lower_cosine_similarity(LowerCtx& cx) {

@@ -18,16 +18,8 @@ const std::map<std::string, std::string>& unary_ops() {
   return m;
 }
 
-// "aten.relu_.default" -> "relu"
-std::string op_name(const std::string& target) {
-  std::string n = target.substr(5, target.find('.', 5) - 5);
-  const bool dunder = n.size() > 4 && n.rfind("__", 0) == 0 && n.compare(n.size() - 2, 2, "__") == 0;  // __or__
-  if (!n.empty() && n.back() == '_' && !dunder) n.pop_back();
-  return n;
-}
-
 void lower_unary(LowerCtx& cx) {
-  const std::string onnx_op = unary_ops().at(op_name(cx.target));
+  const std::string onnx_op = unary_ops().at(cx.op());
   const int32_t dt = cx.out_dtype();
   std::string x = cx.operand("self", onnx_op == "Not" ? onnx::TensorProto::BOOL : dt);
   cx.out(0, cx.emit1(onnx_op, {x}));
@@ -46,7 +38,7 @@ MXTE_LOWER(lower_rsqrt, "aten.rsqrt");
 // add/sub(self, other, alpha=1): self +- alpha * other
 void lower_add_sub(LowerCtx& cx) {
   const int32_t dt = cx.out_dtype();
-  const bool sub = op_name(cx.target) == "sub";
+  const bool sub = cx.op() == "sub";
   std::string a = cx.operand("self", dt), b = cx.operand("other", dt);
   if (cx.has("alpha") && cx.float_arg("alpha") != 1.0) b = cx.emit1("Mul", {b, cx.operand("alpha", dt)});
   cx.out(0, cx.emit1(sub ? "Sub" : "Add", {a, b}));
@@ -126,7 +118,7 @@ void lower_compare(LowerCtx& cx) {
   static const std::map<std::string, std::string> ops = {{"eq", "Equal"},   {"lt", "Less"},
                                                          {"gt", "Greater"}, {"le", "LessOrEqual"},
                                                          {"ge", "GreaterOrEqual"}, {"ne", "Equal"}};
-  const std::string n = op_name(cx.target);
+  const std::string n = cx.op();
   const int32_t t = promoted(cx);
   std::string r = cx.emit1(ops.at(n), {cx.operand("self", t), cx.operand("other", t)});
   if (n == "ne") r = cx.emit1("Not", {r});
@@ -138,7 +130,7 @@ void lower_logical(LowerCtx& cx) {
   static const std::map<std::string, std::string> ops = {
       {"logical_and", "And"}, {"logical_or", "Or"}, {"bitwise_and", "And"}, {"bitwise_or", "Or"},
       {"__and__", "And"},     {"__or__", "Or"},     {"logical_xor", "Xor"}};
-  const std::string n = op_name(cx.target);
+  const std::string n = cx.op();
   if (cx.out_dtype() != onnx::TensorProto::BOOL) cx.unsupported("bitwise ops on integers");
   const int32_t b = onnx::TensorProto::BOOL;
   cx.out(0, cx.emit1(ops.at(n), {cx.operand("self", b), cx.operand("other", b)}));
@@ -173,7 +165,7 @@ MXTE_LOWER(lower_clamp, "aten.clamp", "aten.clamp_", "aten.clamp_min", "aten.cla
 
 void lower_minimum(LowerCtx& cx) {
   const int32_t dt = cx.out_dtype();
-  const bool is_max = op_name(cx.target) == "maximum";
+  const bool is_max = cx.op() == "maximum";
   cx.out(0, cx.emit1(is_max ? "Max" : "Min", {cx.operand("self", dt), cx.operand("other", dt)}));
 }
 MXTE_LOWER(lower_minimum, "aten.maximum", "aten.minimum");

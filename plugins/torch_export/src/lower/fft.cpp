@@ -153,7 +153,7 @@ std::string as_pair_operand(LowerCtx& cx, const char* name, int32_t dt, bool& co
 
 void lower_complex_arith(LowerCtx& cx) {
   const int32_t dt = component(cx.out_dtype());
-  const std::string op = cx.target.substr(5, cx.target.find('.', 5) - 5);
+  const std::string op = cx.op();
   bool ca = false, cb = false;
   const std::string a = as_pair_operand(cx, "self", dt, ca), b = as_pair_operand(cx, "other", dt, cb);
   if (op == "add" || op == "sub") {

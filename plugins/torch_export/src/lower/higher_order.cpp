@@ -60,12 +60,6 @@ void lower_wrapped_body(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_wrapped_body, "higher_order.wrap_with_set_grad_enabled", "higher_order.wrap_with_autocast");
 
-}  // namespace
-}  // namespace mxte
-
-namespace mxte {
-namespace {
-
 onnx::AttributeProto graph_attr(const std::string& name, onnx::GraphProto g) {
   onnx::AttributeProto a;
   a.set_name(name);

@@ -78,12 +78,6 @@ void lower_gather(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_gather, "aten.gather");
 
-}  // namespace
-}  // namespace mxte
-
-namespace mxte {
-namespace {
-
 // nonzero(self) -> [count, rank] int64: ONNX NonZero gives [rank, count].
 // The count is data-dependent: the program names it with an unbacked
 // symbol (u0), which becomes a dynamic dim of the ONNX value.
@@ -95,12 +89,6 @@ void lower_nonzero(LowerCtx& cx) {
   cx.out(0, v.shape.empty() ? cx.emit1("Slice", {nz, cx.ci64({0}), cx.ci64({0}), cx.ci64({1})}) : nz);
 }
 MXTE_LOWER(lower_nonzero, "aten.nonzero");
-
-}  // namespace
-}  // namespace mxte
-
-namespace mxte {
-namespace {
 
 // masked_select(self, mask): the elements where the broadcast mask holds,
 // flattened in row-major order (Compress without an axis); the count is an
@@ -129,12 +117,6 @@ void lower_unique(LowerCtx& cx) {
   if (n > 2) cx.out(2, u[3]);
 }
 MXTE_LOWER(lower_unique, "aten._unique2");
-
-}  // namespace
-}  // namespace mxte
-
-namespace mxte {
-namespace {
 
 // one_hot(self, num_classes=-1): a static class count (-1 would need the
 // data's maximum) -> OneHot with values (0, 1) in int64.

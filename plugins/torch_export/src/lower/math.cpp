@@ -14,18 +14,11 @@
 namespace mxte {
 namespace {
 
-// "aten.acos.default" -> "acos"
-std::string op_of(const LowerCtx& cx) {
-  std::string n = cx.target.substr(5, cx.target.find('.', 5) - 5);
-  if (!n.empty() && n.back() == '_') n.pop_back();
-  return n;
-}
-
 void lower_unary_math(LowerCtx& cx) {
   static const std::map<std::string, std::string> direct = {
       {"acos", "Acos"}, {"asin", "Asin"}, {"atan", "Atan"},   {"tan", "Tan"},     {"sinh", "Sinh"},
       {"cosh", "Cosh"}, {"asinh", "Asinh"}, {"acosh", "Acosh"}, {"atanh", "Atanh"}};
-  const std::string n = op_of(cx);
+  const std::string n = cx.op();
   const int32_t dt = cx.out_dtype();
   const std::string x = cx.operand("self", dt);
   if (auto it = direct.find(n); it != direct.end()) return cx.out(0, cx.emit1(it->second, {x}));
@@ -37,19 +30,24 @@ void lower_unary_math(LowerCtx& cx) {
 MXTE_LOWER(lower_unary_math, "aten.acos", "aten.asin", "aten.atan", "aten.tan", "aten.sinh", "aten.cosh",
            "aten.asinh", "aten.acosh", "aten.atanh", "aten.expm1", "aten.log1p", "aten.log2", "aten.log10");
 
-// trunc: integers are their own truncation; floats Sign(x) * Floor(|x|).
+// Sign(x) * Floor(abs(x)): float truncation, written out with opset-17 ops.
+std::string truncated(LowerCtx& cx, const std::string& x) {
+  return cx.emit1("Mul", {cx.emit1("Sign", {x}), cx.emit1("Floor", {cx.emit1("Abs", {x})})});
+}
+
+// trunc: integers are their own truncation.
 void lower_trunc(LowerCtx& cx) {
   const int32_t dt = cx.out_dtype();
   const std::string x = cx.operand("self", dt);
   if (!mx::aten_onnx::is_floating(dt)) return cx.out(0, cx.emit1("Identity", {x}));
-  cx.out(0, cx.emit1("Mul", {cx.emit1("Sign", {x}), cx.emit1("Floor", {cx.emit1("Abs", {x})})}));
+  cx.out(0, truncated(cx, x));
 }
 MXTE_LOWER(lower_trunc, "aten.trunc", "aten.trunc_", "aten.fix");
 
 // isnan / isinf: false for integer inputs, as in ATen.
 void lower_isnan_isinf(LowerCtx& cx) {
   const Value& v = cx.value_of("self");
-  const bool nan = op_of(cx) == "isnan";
+  const bool nan = cx.op() == "isnan";
   if (!mx::aten_onnx::is_floating(v.dtype)) {
     const std::string f = cx.emit1("Equal", {cx.cast(v.onnx, v.dtype, onnx::TensorProto::INT64),
                                              cx.emit1("Add", {cx.cast(v.onnx, v.dtype, onnx::TensorProto::INT64),
@@ -164,12 +162,6 @@ void lower_mish(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_mish, "aten.mish", "aten.mish_");
 
-}  // namespace
-}  // namespace mxte
-
-namespace mxte {
-namespace {
-
 // Composite activations the TRAINING dialect keeps whole.
 void lower_prelu(LowerCtx& cx) {  // prelu(self, weight [C] or [1]): weight broadcast over dim 1
   const int32_t dt = cx.out_dtype();
@@ -252,8 +244,7 @@ void lower_frac_sgn(LowerCtx& cx) {
   const int32_t dt = cx.out_dtype();
   const std::string x = cx.operand("self", dt);
   if (cx.target.rfind("aten.sgn", 0) == 0) return cx.out(0, cx.emit1("Sign", {x}));
-  const std::string trunc = cx.emit1("Mul", {cx.emit1("Sign", {x}), cx.emit1("Floor", {cx.emit1("Abs", {x})})});
-  cx.out(0, cx.emit1("Sub", {x, trunc}));
+  cx.out(0, cx.emit1("Sub", {x, truncated(cx, x)}));
 }
 MXTE_LOWER(lower_frac_sgn, "aten.frac", "aten.sgn");
 

@@ -21,7 +21,7 @@ std::vector<const Value*> tensor_values(LowerCtx& cx, const char* name) {
 }
 
 void lower_recurrent(LowerCtx& cx) {
-  const std::string op = cx.target.substr(5, cx.target.find('.', 5) - 5);
+  const std::string op = cx.op();
   if (cx.target.find(".data") != std::string::npos) cx.unsupported("packed sequences (the .data overload)");
   if (cx.rank_of("input") != 3) cx.unsupported("an unbatched recurrent input");
   if (cx.bool_arg("train", false)) cx.unsupported("a recurrent layer in training mode");

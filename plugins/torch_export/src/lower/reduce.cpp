@@ -104,12 +104,6 @@ void lower_diff(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_diff, "aten.diff");
 
-}  // namespace
-}  // namespace mxte
-
-namespace mxte {
-namespace {
-
 // The dims a statistic reduces over: `dim` (int, list, or absent/None = all).
 std::vector<int64_t> stat_axes(LowerCtx& cx, int64_t rank) {
   std::vector<int64_t> axes;
@@ -250,12 +244,6 @@ void lower_vector_norm(LowerCtx& cx) {
   cx.out(0, cx.emit1("Pow", {s, cx.cscalar(1.0 / p, dt)}));
 }
 MXTE_LOWER(lower_vector_norm, "aten.linalg_vector_norm", "aten.norm");
-
-}  // namespace
-}  // namespace mxte
-
-namespace mxte {
-namespace {
 
 // aminmax(self, dim=None, keepdim=False) -> (min, max)
 void lower_aminmax(LowerCtx& cx) {

@@ -15,7 +15,7 @@ namespace {
 // by [1, 1, scales...] (ATen's output is floor(in * scale), as Resize's).
 // The ONNX form is the shared pattern (patterns/resize.cpp).
 void lower_upsample(LowerCtx& cx) {
-  const std::string op = cx.target.substr(5, cx.target.find('.', 5) - 5);
+  const std::string op = cx.op();
   const bool corners = cx.bool_arg("align_corners", false);
   const std::string x = cx.tensor("input");
   if (cx.has("output_size")) return cx.out(0, mx::aten_onnx::emit_resize_to(cx, op, corners, x, cx.int_list("output_size")));

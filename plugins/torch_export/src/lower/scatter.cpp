@@ -171,12 +171,6 @@ void lower_select_scatter(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_select_scatter, "aten.select_scatter");
 
-}  // namespace
-}  // namespace mxte
-
-namespace mxte {
-namespace {
-
 // index_add(self, dim, index, source, alpha=1) / index_copy(self, dim,
 // index, source) / index_fill(self, dim, index, value): writes along dim
 // at the listed positions -> ScatterElements with the index spread over

@@ -47,12 +47,6 @@ MXTE_LOWER(lower_sort, "aten.sort");
 void lower_argsort(LowerCtx& cx) { cx.out(0, sorted(cx).indices); }
 MXTE_LOWER(lower_argsort, "aten.argsort");
 
-}  // namespace
-}  // namespace mxte
-
-namespace mxte {
-namespace {
-
 // searchsorted(sorted_sequence, self, out_int32=False, right=False, side=None)
 // and bucketize(self, boundaries, out_int32=False, right=False): for each
 // value, how many sequence entries lie before it - a broadcast comparison

@@ -146,12 +146,6 @@ void lower_float_to_int(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_float_to_int, "math.trunc", "math.floor", "math.ceil", "torch.sym_int");
 
-}  // namespace
-}  // namespace mxte
-
-namespace mxte {
-namespace {
-
 // _local_scalar_dense(self) (Tensor.item()): a one-element tensor as a
 // SymInt or SymFloat of the program - a 0-d int64 / double.
 void lower_local_scalar(LowerCtx& cx) {
@@ -186,12 +180,6 @@ void lower_sym_layout(LowerCtx& cx) {
   cx.out_sym(0, "", d.value);
 }
 MXTE_LOWER(lower_sym_layout, "aten.sym_stride.int", "aten.sym_storage_offset.default");
-
-}  // namespace
-}  // namespace mxte
-
-namespace mxte {
-namespace {
 
 // Comparisons of SymInts (_operator.ge, ...): SymBools, read by runtime
 // assertions (which emit nothing, so these end as dead nodes) or by
