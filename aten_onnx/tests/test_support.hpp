@@ -1,6 +1,7 @@
 // A test emitter whose current module the test sets, and a checker run on
 // a model around its graph.
 #pragma once
+#include "mx/onnx_proto.hpp"
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <utility>
 
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "scoped_model.hpp"
 #include "test_support.hpp"

@@ -6,6 +6,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "mx/onnx_proto.hpp"
 #include <onnx/shape_inference/implementation.h>
 
 namespace modelexport::extract {

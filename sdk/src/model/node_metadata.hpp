@@ -10,7 +10,7 @@
 #include <vector>
 
 #include <google/protobuf/io/coded_stream.h>
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 namespace modelexport::model {
 

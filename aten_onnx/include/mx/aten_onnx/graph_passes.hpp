@@ -1,6 +1,7 @@
 // Graph passes run on a lowered graph before it is assembled: they make the
 // file smaller and quicker to load without changing what it computes.
 //
+//   fuse_rms_norms          RMSNorm arithmetic -> RMSNormalization (23+)
 //   fold_weight_transposes  a weight read only through Transpose is written
 //                           permuted instead (same initializer name)
 //   fold_constants          shape arithmetic on constants becomes a constant
@@ -11,7 +12,7 @@
 // Every pass keeps the names of the nodes it leaves; the nodes it removes
 // are reported so the hierarchy document can count them per module.
 #pragma once
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include <cstdint>
 #include <map>
@@ -34,7 +35,12 @@ struct PassReport {
 
 // Every pass below, then dead-node elimination; returns what they removed
 // (dead nodes left behind by a fold included).
-PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset);
+// fused_ops: fuse_rms_norms at opset 23+ first.
+PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, bool fused_ops = true);
+
+// RMSNorm arithmetic (LLaMA's) as one RMSNormalization node (opset 23+);
+// the chain it replaces is left dead.
+void fuse_rms_norms(onnx::GraphProto& g);
 
 // The hierarchy document's "graph_passes" object (docs/hierarchy-schema.md):
 // {"folded_nodes": {module: count of its nodes the passes removed},

@@ -1,8 +1,8 @@
 // Resampling: the upsample_* (interpolate) family -> Resize (the shared
 // pattern); pixel_shuffle
 // / pixel_unshuffle; grid_sampler -> GridSample; im2col (nn.Unfold) as a
-// grouped convolution with one-hot kernels.
-#include <onnx/onnx_pb.h>
+// grouped convolution with one-hot kernels; col2im (nn.Fold) -> Col2Im.
+#include "mx/onnx_proto.hpp"
 
 #include "lower_ctx.hpp"
 
@@ -16,6 +16,9 @@ namespace {
 // The ONNX form is the shared pattern (patterns/resize.cpp).
 void lower_upsample(LowerCtx& cx) {
   const std::string op = cx.op();
+  if (op.find("_aa") != std::string::npos && cx.opset < 18)
+    cx.unsupported("interpolate with antialias=True needs ONNX opset 18 (Resize antialias); export with --opset 18 "
+                   "or newer");
   const bool corners = cx.bool_arg("align_corners", false);
   const std::string x = cx.tensor("input");
   if (cx.has("output_size")) return cx.out(0, mx::aten_onnx::emit_resize_to(cx, op, corners, x, cx.int_list("output_size")));
@@ -29,7 +32,7 @@ void lower_upsample(LowerCtx& cx) {
 MXTE_LOWER(lower_upsample, "aten.upsample_nearest1d", "aten.upsample_nearest2d", "aten.upsample_nearest3d",
            "aten.upsample_linear1d", "aten.upsample_bilinear2d", "aten.upsample_trilinear3d",
            "aten.upsample_bicubic2d", "aten._upsample_nearest_exact1d", "aten._upsample_nearest_exact2d",
-           "aten._upsample_nearest_exact3d");
+           "aten._upsample_nearest_exact3d", "aten._upsample_bilinear2d_aa", "aten._upsample_bicubic2d_aa");
 
 void lower_pixel_shuffle(LowerCtx& cx) {
   if (cx.rank_of("self") != 4) cx.unsupported("pixel_shuffle of a tensor that is not 4-D");
@@ -99,6 +102,24 @@ void lower_im2col(LowerCtx& cx) {
   cx.out(0, cx.emit1("Reshape", {cols, cx.ci64({0, c * kk, -1})}));
 }
 MXTE_LOWER(lower_im2col, "aten.im2col");
+
+// col2im(self, output_size, kernel_size, dilation, padding, stride), the
+// inverse (nn.Fold): ONNX Col2Im from opset 18, the same [N, C*kh*kw, L]
+// layout; an unbatched [C*kh*kw, L] input gets a batch of one. Below opset
+// 18 there is no Col2Im (the core-IR form, index_put, converts at any opset).
+void lower_col2im(LowerCtx& cx) {
+  if (cx.opset < 18) cx.unsupported("col2im (nn.Fold) needs ONNX opset 18 (Col2Im); export with --opset 18 or newer");
+  const auto d = cx.ints("dilation"), p = cx.ints("padding"), s = cx.ints("stride");
+  if (d.size() != 2 || p.size() != 2 || s.size() != 2) cx.unsupported("col2im arguments that are not pairs");
+  const bool unbatched = cx.rank_of("self") == 2;
+  std::string x = cx.tensor("self");
+  if (unbatched) x = cx.unsqueeze(x, {0});
+  std::string y = cx.emit1("Col2Im", {x, cx.ci64(cx.ints("output_size")), cx.ci64(cx.ints("kernel_size"))},
+                           {attr("dilations", d), attr("strides", s),
+                            attr("pads", std::vector<int64_t>{p[0], p[1], p[0], p[1]})});
+  cx.out(0, unbatched ? cx.squeeze(y, {0}) : y);
+}
+MXTE_LOWER(lower_col2im, "aten.col2im");
 
 }  // namespace
 }  // namespace mxte
