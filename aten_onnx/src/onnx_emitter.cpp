@@ -34,7 +34,11 @@ std::string OnnxEmitter::unique_node_name(const std::string& base) {
 
 std::vector<std::string> OnnxEmitter::emit(const std::string& op, const std::vector<std::string>& ins,
                                            const std::vector<onnx::AttributeProto>& attrs, size_t n_out) {
-  if (auto form = opset_form(*this, op, ins, attrs, n_out)) return emit_node(op, form->inputs, form->attrs, n_out);
+  if (auto form = opset_form(*this, op, ins, attrs, n_out)) {
+    require_in_opset(op, form->attrs, opset);
+    return emit_node(op, form->inputs, form->attrs, n_out);
+  }
+  require_in_opset(op, attrs, opset);
   return emit_node(op, ins, attrs, n_out);
 }
 

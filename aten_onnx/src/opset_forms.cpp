@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <string_view>
 
+#include <onnx/defs/schema.h>
+
+#include "mx/aten_onnx/opset.hpp"
+
 namespace mx::aten_onnx {
 namespace {
 
@@ -64,7 +68,30 @@ std::optional<NodeForm> dft_axis_as_input(OnnxEmitter& e, const std::vector<std:
   return f;
 }
 
+bool defines(const onnx::OpSchema* s, const std::vector<onnx::AttributeProto>& attrs) {
+  if (!s) return false;
+  for (const auto& a : attrs)
+    if (!s->attributes().count(a.name())) return false;
+  return true;
+}
+
 }  // namespace
+
+void require_in_opset(const std::string& op, const std::vector<onnx::AttributeProto>& attrs, int opset) {
+  const auto* registry = onnx::OpSchemaRegistry::Instance();
+  if (defines(registry->GetSchema(op, opset, ""), attrs)) return;
+  std::string what = op;
+  if (registry->GetSchema(op, opset, "")) {
+    what += " with";
+    for (const auto& a : attrs)
+      if (!registry->GetSchema(op, opset, "")->attributes().count(a.name())) what += " '" + a.name() + "'";
+  }
+  for (int v = opset + 1; v <= max_opset(); ++v)
+    if (defines(registry->GetSchema(op, v, ""), attrs))
+      throw OpsetTooLow("needs ONNX opset " + std::to_string(v) + " (" + what + "); this export is opset " +
+                        std::to_string(opset) + ": export with --opset " + std::to_string(v) + " or newer");
+  throw OpsetTooLow("ONNX has no " + what + " in any opset up to " + std::to_string(max_opset()));
+}
 
 std::optional<NodeForm> opset_form(OnnxEmitter& e, const std::string& op, const std::vector<std::string>& inputs,
                                    const std::vector<onnx::AttributeProto>& attrs, size_t n_out) {

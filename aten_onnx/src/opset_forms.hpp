@@ -10,6 +10,7 @@
 // lowering at the lowest, the default and the newest opset.
 #pragma once
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,14 @@ struct NodeForm {
   std::vector<std::string> inputs;
   std::vector<onnx::AttributeProto> attrs;
 };
+
+// Throws OpsetTooLow when `op` (default domain), or one of `attrs`, does
+// not exist at `opset`, naming the opset that has it: a clear refusal
+// instead of the checker's "No Op registered" after the whole lowering.
+struct OpsetTooLow : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+void require_in_opset(const std::string& op, const std::vector<onnx::AttributeProto>& attrs, int opset);
 
 // The node's form at e.opset, or nullopt when it is the opset-17 form
 // unchanged. May emit constants (the axes of a reduction) into `e`.

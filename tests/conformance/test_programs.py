@@ -6,8 +6,9 @@ with a dynamic past length: a LLaMA-style decoder and a mixture-of-experts
 decoder (Mixtral). Each is exported at both IR levels; ONNX Runtime then
 decodes 8 tokens from a prompt's cache, feeding the new caches back (the
 past grows from 5 to 13), and must pick eager PyTorch's tokens. At opset
-23 the LLaMA decoder's attention is one ONNX Attention node per layer and
-its RMSNorms RMSNormalization, each in its module.
+23 the LLaMA decoder's RMSNorms are RMSNormalization nodes and, as saved
+(training IR), its attention is one ONNX Attention node per layer, each in
+its module.
 """
 import os
 import subprocess
@@ -74,9 +75,14 @@ def test_llama_fused_attention_and_rms_norm_at_opset_23(level, cli, tmp_path):
     nodes = onnx.load(out).graph.node
     attention = [_module(n) for n in nodes if n.op_type == "Attention"]
     norms = [_module(n) for n in nodes if n.op_type == "RMSNormalization"]
-    assert attention == ["model.layers.0.self_attn", "model.layers.1.self_attn"], attention
-    assert sorted(norms) == sorted(["model.layers.0.input_layernorm", "model.layers.0.post_attention_layernorm",
-                                    "model.layers.1.input_layernorm", "model.layers.1.post_attention_layernorm",
-                                    "model.norm"]), norms
-    assert not [n.op_type for n in nodes if n.op_type in ("Softmax", "Sqrt", "Reciprocal")]
+    # the decode step wraps the LlamaForCausalLM as `model`. The core IR
+    # holds attention decomposed (bmm, softmax, masks): not re-fused.
+    want = ["model.model.layers.0.self_attn", "model.model.layers.1.self_attn"] if level == "training" else []
+    assert attention == want, attention
+    assert sorted(norms) == sorted(f"model.model.{m}" for m in (
+        "layers.0.input_layernorm", "layers.0.post_attention_layernorm",
+        "layers.1.input_layernorm", "layers.1.post_attention_layernorm", "norm")), norms
+    assert not [n.op_type for n in nodes if n.op_type in ("Sqrt", "Reciprocal")]
+    if level == "training":
+        assert not [n for n in nodes if n.op_type == "Softmax"]
     assert all(_module(n) is not None for n in nodes)

@@ -2,7 +2,8 @@
 // their RMSNorm in Python (transformers' LlamaRMSNorm), so the program
 // holds its arithmetic, not one op; lowered, it is
 //   w * (x * Reciprocal(Sqrt(ReduceMean(x^2, [-1], keepdims) + eps)))
-// with x^2 as Pow(x, 2) or Mul(x, x). That chain, all of it in one module,
+// with x^2 as Pow(x, 2) or Mul(x, x), the mean over axis -1 or, when the
+// frontend knows x's rank, its last axis by number. That chain, all of it in one module,
 // becomes one RMSNormalization(x, w, axis=-1, epsilon=eps) node that keeps
 // the last Mul's name and module record; the rest is left dead (removed
 // and counted by the dead-node pass). A chain with a Cast in it (half
@@ -48,14 +49,15 @@ std::string squared(const Writers& w, const std::string& value) {
   return two && *two == 2.f ? pow->input(0) : std::string();
 }
 
-bool mean_over_last_axis(const Writers& w, const onnx::NodeProto& mean) {
+bool mean_over_last_axis(const Writers& w, const onnx::NodeProto& mean, int64_t x_rank) {
   bool keep = true;
   for (const auto& a : mean.attribute())
     if (a.name() == "keepdims") keep = a.i() != 0;
   if (!keep || mean.input_size() != 2) return false;  // opset 18+: axes as an input
   auto* axes = writer(w, mean.input(1), "Constant");
   auto values = axes ? passes::int64_constant(*axes) : std::nullopt;
-  return values && values->values == std::vector<int64_t>{-1};
+  return values && values->values.size() == 1 &&
+         (values->values[0] == -1 || (x_rank > 0 && values->values[0] == x_rank - 1));
 }
 
 struct Match {
@@ -65,7 +67,7 @@ struct Match {
 
 // `n` = Mul(w, Mul(x, Reciprocal(Sqrt(Add(ReduceMean(x^2), eps))))), either
 // operand order at each Mul and Add, every node in n's module.
-std::optional<Match> match(const Writers& w, const onnx::NodeProto& n) {
+std::optional<Match> match(const Writers& w, const onnx::NodeProto& n, const ValueRanks& ranks) {
   if (n.op_type() != "Mul" || n.input_size() != 2) return std::nullopt;
   const std::string scope = scope_of(n);
   auto same_scope = [&](const onnx::NodeProto* p) { return p && scope_of(*p) == scope; };
@@ -81,7 +83,9 @@ std::optional<Match> match(const Writers& w, const onnx::NodeProto& n) {
       for (int ms = 0; ms < 2; ++ms) {
         const onnx::NodeProto* mean = writer(w, add->input(ms), "ReduceMean");
         auto eps = float_scalar(writer(w, add->input(1 - ms), "Constant"));
-        if (!same_scope(mean) || !eps || !mean_over_last_axis(w, *mean)) continue;
+        auto rank = ranks.find(x);
+        if (!same_scope(mean) || !eps || !mean_over_last_axis(w, *mean, rank == ranks.end() ? -1 : rank->second))
+          continue;
         if (squared(w, mean->input(0)) == x) return Match{x, n.input(1 - side), *eps};
       }
     }
@@ -91,13 +95,13 @@ std::optional<Match> match(const Writers& w, const onnx::NodeProto& n) {
 
 }  // namespace
 
-void fuse_rms_norms(onnx::GraphProto& g) {
+void fuse_rms_norms(onnx::GraphProto& g, const ValueRanks& ranks) {
   Writers w;
   for (const auto& n : g.node())
     for (const auto& o : n.output()) w[o] = &n;
   std::vector<std::pair<int, Match>> found;
   for (int i = 0; i < g.node_size(); ++i)
-    if (auto m = match(w, g.node(i))) found.emplace_back(i, *m);
+    if (auto m = match(w, g.node(i), ranks)) found.emplace_back(i, *m);
   for (auto& [i, m] : found) {
     onnx::NodeProto& n = *g.mutable_node(i);
     n.set_op_type("RMSNormalization");

@@ -8,9 +8,9 @@
 
 namespace mx::aten_onnx {
 
-PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, bool fused_ops) {
+PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, bool fused_ops, const ValueRanks& ranks) {
   PassReport report;
-  if (fused_ops && opset >= 23) fuse_rms_norms(g);
+  if (fused_ops && opset >= 23) fuse_rms_norms(g, ranks);
   fold_weight_transposes(g, weights, report);
   fold_constants(g, report);
   merge_duplicate_nodes(g, report);

@@ -2,18 +2,13 @@
 // nearest is floor(out_index * in / out) - Resize's asymmetric mapping with
 // floor rounding; nearest-exact is half_pixel with round_prefer_ceil;
 // linear/bilinear/trilinear/bicubic use pytorch_half_pixel, or
-// align_corners, and bicubic ATen's a = -0.75; antialiased ones (opset 18+)
-// Resize's antialias.
+// align_corners, and bicubic ATen's a = -0.75.
 #include "mx/onnx_proto.hpp"
 
 #include "mx/aten_onnx/patterns.hpp"
 
 namespace mx::aten_onnx {
 namespace {
-
-// _upsample_bilinear2d_aa / _upsample_bicubic2d_aa (antialias=True): Resize's
-// antialias, opset 18+.
-bool antialiased(const std::string& aten_op) { return aten_op.find("_aa") != std::string::npos; }
 
 std::vector<onnx::AttributeProto> resize_attributes(const std::string& aten_op, bool align_corners) {
   std::string mode = "linear", coords = align_corners ? "align_corners" : "pytorch_half_pixel";
@@ -28,10 +23,8 @@ std::vector<onnx::AttributeProto> resize_attributes(const std::string& aten_op, 
     a.push_back(attr("nearest_mode", std::string("floor")));
   } else if (aten_op.find("bicubic") != std::string::npos) {
     mode = "cubic";
-    // ATen's antialiased bicubic uses PIL's a = -0.5
-    a.push_back(attr("cubic_coeff_a", antialiased(aten_op) ? -0.5f : -0.75f));
+    a.push_back(attr("cubic_coeff_a", -0.75f));
   }
-  if (antialiased(aten_op)) a.push_back(attr("antialias", int64_t{1}));
   a.push_back(attr("mode", mode));
   a.push_back(attr("coordinate_transformation_mode", coords));
   return a;

@@ -252,6 +252,14 @@ void report_lowered(const std::function<bool(uint64_t, uint64_t)>& progress, uin
   if (progress && !progress(done, total)) throw Error(MX_ERR_CANCELLED, "torch_export: export cancelled");
 }
 
+// The rank of every lowered tensor, by ONNX name (for the graph passes).
+mx::aten_onnx::ValueRanks value_ranks(const LowerCtx& cx) {
+  mx::aten_onnx::ValueRanks ranks;
+  for (const auto& [name, v] : cx.values)
+    if (v.kind == Value::tensor && !v.onnx.empty()) ranks[v.onnx] = static_cast<int64_t>(v.shape.size());
+  return ranks;
+}
+
 // Lowers every node of the program in `cx`, then names the graph outputs.
 void lower_graph(LowerCtx& cx, const Program& program, std::map<std::string, SeenModule>& seen,
                  const std::function<bool(uint64_t, uint64_t)>& progress = {}) {
@@ -326,7 +334,7 @@ ExportResult export_model(const ExportOptions& opt) {
   std::map<std::string, SeenModule> seen;
   lower_graph(cx, program, seen, opt.progress);
   auto removed = mx::aten_onnx::eliminate_dead_nodes(cx.graph);
-  const auto lean = mx::aten_onnx::lean_graph(cx.graph, weights, opt.opset, cx.fused_ops);
+  const auto lean = mx::aten_onnx::lean_graph(cx.graph, weights, opt.opset, cx.fused_ops, value_ranks(cx));
   removed.insert(lean.removed.begin(), lean.removed.end());
 
   const auto tree = mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), opt.drop_builtin_tags);

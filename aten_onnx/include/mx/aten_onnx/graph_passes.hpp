@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "mx/aten_onnx/onnx_emitter.hpp"
@@ -35,12 +36,16 @@ struct PassReport {
 
 // Every pass below, then dead-node elimination; returns what they removed
 // (dead nodes left behind by a fold included).
+// The rank of a value, where the frontend knows it (ONNX value name -> rank).
+using ValueRanks = std::unordered_map<std::string, int64_t>;
+
 // fused_ops: fuse_rms_norms at opset 23+ first.
-PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, bool fused_ops = true);
+PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, bool fused_ops = true,
+                      const ValueRanks& ranks = {});
 
 // RMSNorm arithmetic (LLaMA's) as one RMSNormalization node (opset 23+);
 // the chain it replaces is left dead.
-void fuse_rms_norms(onnx::GraphProto& g);
+void fuse_rms_norms(onnx::GraphProto& g, const ValueRanks& ranks);
 
 // The hierarchy document's "graph_passes" object (docs/hierarchy-schema.md):
 // {"folded_nodes": {module: count of its nodes the passes removed},

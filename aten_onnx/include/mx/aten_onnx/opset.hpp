@@ -2,8 +2,8 @@
 //
 // The range is 14 .. the newest opset of the ONNX library the SDK is built
 // with (1.23.2: 28). The default, 18, is the lowest opset where every
-// reduction takes its axes as an input and where Col2Im, BitwiseXor,
-// antialiased Resize and ScatterElements max/min exist; ONNX Runtime,
+// reduction takes its axes as an input and where Col2Im, BitwiseXor and
+// ScatterElements max/min exist; ONNX Runtime,
 // TensorRT 10, OpenVINO and DirectML all accept it (docs/opsets.md).
 #pragma once
 

@@ -16,9 +16,6 @@ namespace {
 // The ONNX form is the shared pattern (patterns/resize.cpp).
 void lower_upsample(LowerCtx& cx) {
   const std::string op = cx.op();
-  if (op.find("_aa") != std::string::npos && cx.opset < 18)
-    cx.unsupported("interpolate with antialias=True needs ONNX opset 18 (Resize antialias); export with --opset 18 "
-                   "or newer");
   const bool corners = cx.bool_arg("align_corners", false);
   const std::string x = cx.tensor("input");
   if (cx.has("output_size")) return cx.out(0, mx::aten_onnx::emit_resize_to(cx, op, corners, x, cx.int_list("output_size")));
@@ -32,7 +29,7 @@ void lower_upsample(LowerCtx& cx) {
 MXTE_LOWER(lower_upsample, "aten.upsample_nearest1d", "aten.upsample_nearest2d", "aten.upsample_nearest3d",
            "aten.upsample_linear1d", "aten.upsample_bilinear2d", "aten.upsample_trilinear3d",
            "aten.upsample_bicubic2d", "aten._upsample_nearest_exact1d", "aten._upsample_nearest_exact2d",
-           "aten._upsample_nearest_exact3d", "aten._upsample_bilinear2d_aa", "aten._upsample_bicubic2d_aa");
+           "aten._upsample_nearest_exact3d");
 
 void lower_pixel_shuffle(LowerCtx& cx) {
   if (cx.rank_of("self") != 4) cx.unsupported("pixel_shuffle of a tensor that is not 4-D");
