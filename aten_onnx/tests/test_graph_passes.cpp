@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -90,10 +91,10 @@ TEST_CASE("a weight with another reader than the Transpose keeps its layout") {
 }
 
 TEST_CASE("a permuted weight streams chunk by chunk, any rank") {
-  SUBCASE("rank 2 over several chunks, into external data") {
+  SUBCASE("rank 2 over several blocks, into external data") {
     TestEmitter e;
     WeightMap w;
-    const int64_t rows = 1100, cols = 1000;  // 4.4 MB: more than one chunk
+    const int64_t rows = 2100, cols = 1100;  // 9.2 MB: more than one block of source rows
     const auto bytes = iota_floats(static_cast<size_t>(rows * cols));
     add_weight(e, w, "big", {rows, cols}, bytes);
     e.input("x", onnx::TensorProto::FLOAT, {2, 3, cols});
@@ -117,12 +118,37 @@ TEST_CASE("a permuted weight streams chunk by chunk, any rank") {
     WeightBytes wb{reinterpret_cast<const char*>(bytes.data()), bytes.size() * 4};
     wb.permuted = Permutation{{2, 0, 1}, {2, 3, 4}, 4};
     std::string raw;
-    for_each_output_chunk(wb, [&](const char* d, uint64_t n) { raw.append(d, n); });
+    raw.resize(wb.size);
+    for_each_output_piece(wb, [&](uint64_t at, const char* d, uint64_t n) { raw.replace(at, n, d, n); });
     const auto out = floats_of(raw);
     REQUIRE(out.size() == 24);
     for (int k = 0; k < 4; ++k)
       for (int i = 0; i < 2; ++i)
         for (int j = 0; j < 3; ++j) CHECK(out[static_cast<size_t>((k * 2 + i) * 3 + j)] == bytes[static_cast<size_t>((i * 3 + j) * 4 + k)]);
+  }
+}
+
+TEST_CASE("a transposed weight of any element size, in pieces at their offsets") {
+  for (size_t es : {1, 2, 3, 4, 8, 16}) {
+    CAPTURE(es);
+    const uint64_t rows = 37, cols = 70;  // not multiples of the tile
+    std::string src(rows * cols * es, '\0');
+    for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<char>(i * 7 + i / 251);
+    WeightBytes wb{src.data(), src.size()};
+    wb.permuted = Permutation{{1, 0}, {static_cast<int64_t>(rows), static_cast<int64_t>(cols)}, es};
+    std::string out(src.size(), '\0');
+    std::vector<bool> seen(src.size(), false);
+    for_each_output_piece(wb, [&](uint64_t at, const char* d, uint64_t n) {
+      REQUIRE(at + n <= out.size());
+      std::memcpy(&out[at], d, n);
+      for (uint64_t i = at; i < at + n; ++i) seen[i] = true;
+    });
+    CHECK(std::find(seen.begin(), seen.end(), false) == seen.end());
+    bool same = true;
+    for (uint64_t c = 0; c < cols; ++c)
+      for (uint64_t r = 0; r < rows; ++r)
+        same &= out.compare((c * rows + r) * es, es, src, (r * cols + c) * es, es) == 0;
+    CHECK(same);
   }
 }
 

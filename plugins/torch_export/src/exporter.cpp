@@ -337,6 +337,7 @@ ExportResult export_model(const ExportOptions& opt) {
   assembly.external_data = opt.external_data;
   assembly.output_dir = opt.output_dir;
   if (opt.weights_by_reference) assembly.weights_source = opt.model_path;
+  assembly.output_dir_references = opt.output_dir_references;
   auto model = mx::aten_onnx::assemble_model(std::move(cx.graph), weights, assembly);
 
   auto h = mx::aten_onnx::hierarchy_nodes(cx.records, removed, tree.tags);
