@@ -206,6 +206,48 @@ TEST_CASE("static shape arithmetic folds into one constant, dynamic reads are sh
   e.check(r);
 }
 
+TEST_CASE("a view with one dynamic dim reshapes to a constant shape with -1") {
+  TestEmitter e;
+  WeightMap w;
+  auto* dyn = e.graph.add_input();  // x: [batch, seq, 8], batch and seq dynamic
+  dyn->set_name("x");
+  auto* tt = dyn->mutable_type()->mutable_tensor_type();
+  tt->set_elem_type(onnx::TensorProto::FLOAT);
+  tt->mutable_shape()->add_dim()->set_dim_param("batch");
+  tt->mutable_shape()->add_dim()->set_dim_param("seq");
+  tt->mutable_shape()->add_dim()->set_dim_value(8);
+  e.module = "m";
+  // view(x, batch * seq, 2, 4): Concat(Unsqueeze(Mul(batch, seq)), [2, 4])
+  const auto bs = e.emit1("Mul", {e.dim_size("x", 0), e.dim_size("x", 1)});
+  const auto flat = e.emit1("Concat", {e.unsqueeze(bs, {0}), e.ci64({2, 4})}, {attr("axis", int64_t{0})});
+  const auto r = e.emit1("Reshape", {"x", flat});
+  // view(x, batch, seq * 8): two dynamic dims, left as they are
+  const auto s8 = e.emit1("Mul", {e.dim_size("x", 1), e.ci64s(8)});
+  const auto two = e.emit1("Concat", {e.unsqueeze(e.dim_size("x", 0), {0}), e.unsqueeze(s8, {0})},
+                           {attr("axis", int64_t{0})});
+  const auto r2 = e.emit1("Reshape", {"x", two});
+  mark_output(e, r);
+  mark_output(e, r2);
+
+  const auto report = lean_graph(e.graph, w, 17);
+  std::vector<onnx::NodeProto> reshapes;
+  for (const auto& n : e.graph.node())
+    if (n.op_type() == "Reshape") reshapes.push_back(n);
+  REQUIRE(reshapes.size() == 2);
+  std::vector<int64_t> shape;
+  for (const auto& t : e.graph.initializer())
+    if (t.name() == reshapes[0].input(1)) {
+      shape.resize(t.raw_data().size() / 8);
+      std::memcpy(shape.data(), t.raw_data().data(), t.raw_data().size());
+    }
+  CHECK(shape == std::vector<int64_t>{-1, 2, 4});
+  CHECK(count_op(e.graph, "Concat") == 1);  // the second view's
+  CHECK(count_op(e.graph, "Mul") == 1);
+  CHECK(pass_summary(e.records, report)["folded_nodes"]["m"].get<int>() > 0);
+  e.graph.clear_output();
+  e.check(r);
+}
+
 TEST_CASE("an Unsqueeze of an Unsqueeze is one Unsqueeze") {
   TestEmitter e;
   WeightMap w;

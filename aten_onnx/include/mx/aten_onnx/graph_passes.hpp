@@ -6,6 +6,7 @@
 //   fold_constants          shape arithmetic on constants becomes a constant
 //   collapse_unsqueezes     the Unsqueezes of sym_size glue
 //   merge_duplicate_nodes   CSE: identical constants, Shape reads, ...
+//   infer_reshape_dim       a view's one dynamic dim left to Reshape (-1)
 //   constants_to_initializers  Constant nodes become initializers
 //
 // Every pass keeps the names of the nodes it leaves; the nodes it removes
@@ -58,6 +59,12 @@ void fold_constants(onnx::GraphProto& g, PassReport& report);
 // opset >= 15; Unsqueeze(Unsqueeze(x, A), B) with the inner one read once ->
 // one Unsqueeze (the inner node becomes the merged axes' constant).
 void collapse_unsqueezes(onnx::GraphProto& g, int opset, PassReport& report);
+
+// A Reshape whose shape is a Concat of positive constants and one
+// single-element dynamic part (a Shape slice, an Unsqueeze'd scalar) reads
+// one constant shape instead, with -1 for that dim (an initializer named
+// after the Reshape); the glue that computed it is left dead.
+void infer_reshape_dim(onnx::GraphProto& g, PassReport& report);
 
 // Every top-level Constant node (value attribute) becomes an initializer
 // named by its output, with its bytes (raw_data): what torch.onnx writes.
