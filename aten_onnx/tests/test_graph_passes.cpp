@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <numeric>
 #include <sstream>
 
@@ -246,6 +247,52 @@ TEST_CASE("a view with one dynamic dim reshapes to a constant shape with -1") {
   CHECK(pass_summary(e.records, report)["folded_nodes"]["m"].get<int>() > 0);
   e.graph.clear_output();
   e.check(r);
+}
+
+TEST_CASE("with the program's dims, a view copies the input's dynamic dims (0) and infers one (-1)") {
+  TestEmitter e;
+  WeightMap w;
+  auto* dyn = e.graph.add_input();  // x: [batch, seq, 8]
+  dyn->set_name("x");
+  auto* tt = dyn->mutable_type()->mutable_tensor_type();
+  tt->set_elem_type(onnx::TensorProto::FLOAT);
+  tt->mutable_shape()->add_dim()->set_dim_param("batch");
+  tt->mutable_shape()->add_dim()->set_dim_param("seq");
+  tt->mutable_shape()->add_dim()->set_dim_value(8);
+  e.module = "m";
+  auto dyn_shape = [&](std::vector<std::string> parts) {
+    return e.emit1("Concat", parts, {attr("axis", int64_t{0})});
+  };
+  // view(x, batch, seq, 2, 4) and view(x, seq, batch, 8): the second's
+  // dims are not the input's at their positions (one could be -1, not two)
+  const auto b = e.unsqueeze(e.dim_size("x", 0), {0}), s = e.unsqueeze(e.dim_size("x", 1), {0});
+  const auto heads = e.emit1("Reshape", {"x", dyn_shape({b, s, e.ci64({2, 4})})});
+  const auto swapped = e.emit1("Reshape", {"x", dyn_shape({s, b, e.ci64({8})})});
+  mark_output(e, heads);
+  mark_output(e, swapped);
+  SymbolicShapes shapes;
+  auto dim = [](const char* sym) { return SymbolicDim{std::nullopt, sym}; };
+  auto size = [](int64_t n) { return SymbolicDim{n, ""}; };
+  shapes["x"] = {dim("batch"), dim("seq"), size(8)};
+  shapes[heads] = {dim("batch"), dim("seq"), size(2), size(4)};
+  shapes[swapped] = {dim("seq"), dim("batch"), size(8)};
+
+  lean_graph(e.graph, w, 17, shapes);
+  std::map<std::string, std::vector<int64_t>> constant_shape;
+  for (const auto& n : e.graph.node()) {
+    if (n.op_type() != "Reshape") continue;
+    for (const auto& t : e.graph.initializer())
+      if (t.name() == n.input(1)) {
+        std::vector<int64_t> v(t.raw_data().size() / 8);
+        std::memcpy(v.data(), t.raw_data().data(), t.raw_data().size());
+        constant_shape[n.output(0)] = v;
+      }
+  }
+  CHECK(constant_shape[heads] == std::vector<int64_t>{0, 0, 2, 4});
+  CHECK(constant_shape.count(swapped) == 0);  // still computed
+  CHECK(count_op(e.graph, "Concat") == 1);
+  e.graph.clear_output();
+  e.check(heads);
 }
 
 TEST_CASE("an Unsqueeze of an Unsqueeze is one Unsqueeze") {

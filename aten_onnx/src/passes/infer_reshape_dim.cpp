@@ -3,8 +3,11 @@
 // one. With exactly one dynamic dim and every static dim positive, the
 // Reshape computes that dim itself (-1: numel / product of the others), so
 // its shape is one constant and the glue that computed the dim goes (dead
-// nodes are removed after the passes). The constant is an initializer
-// named after the Reshape, not a new node: no node without a module record.
+// nodes are removed after the passes). With the dims the frontend's program
+// states for the Reshape's input and output, a dynamic dim the input has at
+// the same position is 0 (copied) and one more may be -1. The constant is
+// an initializer named after the Reshape, not a new node: no node without
+// a module record.
 #include <algorithm>
 #include <map>
 
@@ -66,9 +69,36 @@ std::optional<std::vector<int64_t>> with_inferred_dim(
   return dims;
 }
 
+// The shape of Reshape `n` from the dims the program states for its input
+// and output: static dims, 0 for a dynamic dim the input has at the same
+// position, -1 for at most one other; nothing when that does not cover it.
+std::optional<std::vector<int64_t>> from_program(const onnx::NodeProto& n, const SymbolicShapes& shapes) {
+  if (shapes.empty() || n.output_size() != 1) return std::nullopt;
+  auto in = shapes.find(n.input(0)), out = shapes.find(n.output(0));
+  if (in == shapes.end() || out == shapes.end()) return std::nullopt;
+  const bool allowzero = int_attr(n, "allowzero", 0) != 0;
+  std::vector<int64_t> dims;
+  int inferred = 0;
+  for (size_t p = 0; p < out->second.size(); ++p) {
+    const SymbolicDim& d = out->second[p];
+    if (d.size) {
+      if (*d.size <= 0) return std::nullopt;  // 0 would copy; -1 cannot be inferred past a 0
+      dims.push_back(*d.size);
+    } else if (!allowzero && !d.symbol.empty() && p < in->second.size() && !in->second[p].size &&
+               in->second[p].symbol == d.symbol) {
+      dims.push_back(0);
+    } else {
+      ++inferred;
+      dims.push_back(-1);
+    }
+  }
+  if (inferred > 1) return std::nullopt;
+  return dims;
+}
+
 }  // namespace
 
-void infer_reshape_dim(onnx::GraphProto& g, PassReport&) {
+void infer_reshape_dim(onnx::GraphProto& g, PassReport&, const SymbolicShapes& shapes) {
   std::map<std::string, const onnx::NodeProto*> producer;
   for (const auto& n : g.node())
     for (const auto& o : n.output()) producer[o] = &n;
@@ -81,8 +111,9 @@ void infer_reshape_dim(onnx::GraphProto& g, PassReport&) {
     const auto& n = g.node(i);
     if (!is(&n, "Reshape") || n.input_size() != 2) continue;
     auto p = producer.find(n.input(1));
-    if (p == producer.end()) continue;
-    const auto dims = with_inferred_dim(*p->second, producer);
+    if (p == producer.end() || passes::int64_constant(*p->second)) continue;  // an initializer or constant already
+    auto dims = from_program(n, shapes);
+    if (!dims) dims = with_inferred_dim(*p->second, producer);
     if (!dims) continue;
     auto& name = made[*dims];
     if (name.empty()) {

@@ -9,7 +9,7 @@
 
 namespace mx::aten_onnx {
 
-PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset) {
+PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const SymbolicShapes& shapes) {
   PassReport report;
   fold_weight_transposes(g, weights, report);
   fold_constants(g, report);
@@ -17,7 +17,7 @@ PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset) {
   collapse_unsqueezes(g, opset, report);
   fold_constants(g, report);
   merge_duplicate_nodes(g, report);
-  infer_reshape_dim(g, report);
+  infer_reshape_dim(g, report, shapes);
   constants_to_initializers(g, report);
   auto dead = eliminate_dead_nodes(g);
   report.removed.insert(dead.begin(), dead.end());
