@@ -3,6 +3,7 @@
 
 #include <boost/system/system_error.hpp>
 
+#include "mx/common/json_limits.hpp"
 #include "registry/descriptor_check.hpp"
 #include "registry/host_api.hpp"
 #include "registry/plugin_output.hpp"
@@ -50,7 +51,7 @@ std::string escaped_exception(const std::string& function) {
   try {
     throw;
   } catch (const std::exception& e) {
-    return said + " (" + e.what() + ")";
+    return said + " (" + mx::common::excerpt(e.what(), 400) + ")";
   } catch (...) {
     return said;
   }
