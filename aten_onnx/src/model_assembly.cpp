@@ -227,27 +227,4 @@ AssembledModel assemble_model(onnx::GraphProto&& graph, const WeightMap& weights
   return out;
 }
 
-HierarchyNodes hierarchy_nodes(const std::vector<NodeRecord>& records, const std::set<std::string>& removed,
-                               const std::map<std::string, std::string>& tags) {
-  HierarchyNodes h;
-  std::map<std::string, int> evidence = {{"direct", 0},    {"scope", 0},      {"metadata", 0},
-                                         {"parameter", 0}, {"propagated", 0}, {"root", 0}};
-  int at_root = 0;
-  for (const auto& r : records) {
-    if (removed.count(r.name)) continue;
-    auto tag = tags.find(r.module);
-    nlohmann::json node = {{"name", r.name},
-                           {"module", r.module},
-                           {"tag", tag == tags.end() ? std::string() : tag->second},
-                           {"evidence", r.evidence}};
-    if (!r.source_node.empty()) node["source_node"] = r.source_node;
-    if (r.call > 0) node["call"] = r.call;  // absent = the module's first call
-    h.nodes.push_back(std::move(node));
-    evidence[r.evidence]++;
-    at_root += r.module.empty();
-  }
-  h.statistics = {{"nodes", h.nodes.size()}, {"evidence", evidence}, {"at_root", at_root}};
-  return h;
-}
-
 }  // namespace mx::aten_onnx

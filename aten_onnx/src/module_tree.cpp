@@ -1,18 +1,12 @@
 #include "mx/aten_onnx/module_tree.hpp"
 
-#include <algorithm>
-#include <cctype>
-
+#include "mx/common/class_path_tag.hpp"
 #include "mx/common/module_path.hpp"
 
 namespace mx::aten_onnx {
 using common::last_segment;
 using common::parent_path;
 namespace {
-
-bool numeric(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit((unsigned char)c); });
-}
 
 // "", "a", "a.b", "a.b.c" for "a.b.c".
 std::vector<std::string> chain_from_root(const std::string& path) {
@@ -52,11 +46,7 @@ ModuleTree build_module_tree(const std::vector<ModuleInfo>& infos, bool drop_bui
       auto ix = index.find(p);
       if (ix == index.end()) continue;
       const ModuleInfo& m = infos[ix->second];
-      bool is_root = p.empty();
-      if (!is_root && !m.executed && m.container) continue;
-      if (!is_root && drop_builtin_tags && m.qualified_class.rfind("torch.nn.", 0) == 0) continue;
-      std::string name = last_segment(p);
-      tag += "/" + m.cls + (!is_root && numeric(name) ? "." + name : "");
+      tag += common::tag_component({p, m.cls, m.qualified_class, m.executed, m.container}, drop_builtin_tags);
     }
     t.tags[in.path] = tag;
     nlohmann::json j;

@@ -7,7 +7,7 @@
 #include "fixture_model.hpp"
 #include "hierarchy/document_reader.hpp"
 #include "hierarchy/parse.hpp"
-#include "hierarchy/serialize.hpp"
+#include "hierarchy_dom_writer.hpp"
 #include "util/error.hpp"
 #include "util/json_text.hpp"
 

@@ -3,7 +3,7 @@
 
 #include "fixture_model.hpp"
 #include "hierarchy/parse.hpp"
-#include "hierarchy/serialize.hpp"
+#include "hierarchy_dom_writer.hpp"
 #include "util/error.hpp"
 
 using namespace modelexport;

@@ -8,7 +8,7 @@
 
 #include "hierarchy/document.hpp"
 #include "hierarchy/document_text.hpp"
-#include "hierarchy/serialize.hpp"
+#include "hierarchy_dom_writer.hpp"
 #include "hierarchy/tags.hpp"
 
 using namespace modelexport::hierarchy;

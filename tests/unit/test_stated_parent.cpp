@@ -10,7 +10,7 @@
 #include "hierarchy/document.hpp"
 #include "hierarchy/document_text.hpp"
 #include "hierarchy/parse.hpp"
-#include "hierarchy/serialize.hpp"
+#include "hierarchy_dom_writer.hpp"
 #include "hierarchy/tree_check.hpp"
 
 using namespace modelexport::hierarchy;

@@ -1,10 +1,12 @@
-/*
- * modelexport — public C API (C99).
+/**
+ * @file modelexport.h
+ * @brief modelexport — public C API (C99).
  *
- * Export TorchScript models to ONNX while keeping the module hierarchy, and
- * recover that hierarchy for ONNX files exported elsewhere.
+ * Exports PyTorch models (`torch.export` archives, TorchScript files) to
+ * ONNX keeping the module hierarchy on every node, recovers that hierarchy
+ * for ONNX files exported elsewhere, and lets tools read and use it.
  *
- * Conventions (modelled on ONNX Runtime's OrtStatus and libgit2's naming):
+ * Conventions:
  *  - Every symbol starts with `mx_` / `MX_`.
  *  - Fallible calls return `mx_status*`: NULL means success; otherwise the
  *    caller owns the status and releases it with mx_status_release(). There
@@ -51,9 +53,16 @@ extern "C" {
 #define MX_VERSION_MINOR 1
 #define MX_VERSION_PATCH 0
 
-/* Version of the library actually loaded (may be newer than the header). */
+/**
+ * @brief Version of the library actually loaded (may be newer than this header).
+ * @param[out] major, minor, patch  Each may be NULL (not written).
+ * Thread-safe.
+ */
 MX_API void mx_version(uint32_t* major, uint32_t* minor, uint32_t* patch);
-/* "0.1.0"; static storage, never free. */
+/**
+ * @brief The loaded library's version as text, "0.1.0".
+ * @return Static storage: never free it. Thread-safe.
+ */
 MX_API const char* mx_version_string(void);
 
 /* ------------------------------------------------------------------ */
@@ -71,23 +80,44 @@ typedef enum mx_code {
   MX_ERR_PLUGIN = 7,           /* plugin refused, failed or answered badly */
   MX_ERR_SECURITY = 8,         /* e.g. external data outside model dir     */
   MX_ERR_INTERNAL = 9,         /* a bug in modelexport: please report      */
-  MX_ERR_CANCELLED = 10        /* a progress callback asked to stop (0.1)  */
+  MX_ERR_CANCELLED = 10        /* a progress callback asked to stop        */
 } mx_code;
 
 typedef struct mx_status mx_status;
 
-MX_API mx_code mx_status_code(const mx_status* status); /* NULL -> MX_OK */
-/* UTF-8 message owned by the status; "" for NULL. */
+/**
+ * @brief The code of a status.
+ * @param status  A status returned by the SDK, or NULL (success).
+ * @return MX_OK for NULL, else the failure's code. Thread-safe.
+ */
+MX_API mx_code mx_status_code(const mx_status* status);
+/**
+ * @brief The UTF-8 message of a status: what failed and why, naming the file,
+ *        node, module or option concerned.
+ * @param status  A status, or NULL.
+ * @return Owned by the status and valid until mx_status_release(); "" for
+ *         NULL. Thread-safe.
+ */
 MX_API const char* mx_status_message(const mx_status* status);
+/**
+ * @brief Frees a status. Accepts NULL.
+ */
 MX_API void mx_status_release(mx_status* status);
-/* Stable name of a code: "invalid_argument", "io", ... */
+/**
+ * @brief The stable name of a code: "ok", "invalid_argument", "io", ...;
+ *        "unknown" for a value outside mx_code.
+ * @return Static storage: never free it. Thread-safe.
+ */
 MX_API const char* mx_code_name(mx_code code);
 
-/* Frees any buffer returned by the SDK. Accepts NULL. */
+/**
+ * @brief Frees a buffer the SDK returned (text, JSON, saved model bytes).
+ *        Accepts NULL. Thread-safe.
+ */
 MX_API void mx_free(void* buffer);
 
 /* ------------------------------------------------------------------ */
-/* Progress (added in 0.1, append-only)                                */
+/* Progress                                                            */
 /* ------------------------------------------------------------------ */
 
 /* One report of a long call. `stage` names the step, `unit` what `done` and
@@ -143,17 +173,45 @@ typedef struct mx_progress {
 /* ------------------------------------------------------------------ */
 
 /* An ONNX model in memory plus its hierarchy (module tree and per-node
- * records). Loading reads any hierarchy the file carries: node
- * metadata_props, doc_string records, model metadata and, for files, the
- * sidecar `<model>.hierarchy.json` next to it. */
+ * records). Not locked internally: calls taking `const mx_model*` may run
+ * concurrently on one model; a call taking `mx_model*` needs it alone. */
 typedef struct mx_model mx_model;
 
+/**
+ * @brief Loads an ONNX file with any hierarchy it carries: node
+ *        metadata_props, doc_string records, model metadata and the sidecar
+ *        `<model>.hierarchy.json` next to it.
+ * @param path      The ONNX file (UTF-8). External data must stay inside
+ *                  its directory (see mx_model_save_file()).
+ * @param[out] out  The model; free with mx_model_release(). Set to NULL
+ *                  first, so it is NULL on failure.
+ * @return NULL, or MX_ERR_INVALID_ARGUMENT (NULL argument), MX_ERR_IO,
+ *         MX_ERR_PARSE (not ONNX), MX_ERR_SCHEMA (a hierarchy that does not
+ *         match the schema), MX_ERR_SECURITY (external data outside the
+ *         model's directory). Thread-safe.
+ */
 MX_API mx_status* mx_model_load_file(const char* path, mx_model** out);
+/**
+ * @brief Loads an ONNX model from memory, as mx_model_load_file() without
+ *        a sidecar. The bytes are copied; `data` may be freed afterwards.
+ * @param data, size  The serialized ModelProto (`data` may be NULL when
+ *                    `size` is 0).
+ * @param[out] out    The model; free with mx_model_release(); NULL on failure.
+ * @return NULL, or MX_ERR_INVALID_ARGUMENT, MX_ERR_PARSE, MX_ERR_SCHEMA,
+ *         MX_ERR_UNSUPPORTED (the model refers to external data).
+ *         Thread-safe.
+ */
 MX_API mx_status* mx_model_load_bytes(const void* data, size_t size,
                                       mx_model** out);
+/**
+ * @brief Frees a model. Accepts NULL. Needs the model alone.
+ */
 MX_API void mx_model_release(mx_model* model);
 
-/* Save options (JSON object, all optional):
+/**
+ * @brief Writes the model, its records and (by default) its sidecar.
+ *
+ * Options (JSON object, NULL or "" for defaults; all optional):
  *   "tag_storage": "metadata" (default) | "doc_string" | "none"
  *   "sidecar":     true (default for files) | false  -> <path without .onnx>.hierarchy.json
  *                     (out.onnx -> out.hierarchy.json)
@@ -171,66 +229,148 @@ MX_API void mx_model_release(mx_model* model);
  * on, so saving over them (tagging in place) is safe. Models loaded from
  * bytes cannot reference external data (MX_ERR_UNSUPPORTED).
  * Files are written to a temporary name in the same directory and renamed,
- * so a failed save never leaves a partial file. */
+ * so a failed save never leaves a partial file.
+ *
+ * @param model         The model (not changed).
+ * @param path          The ONNX file to write (UTF-8).
+ * @param options_json  The options above, or NULL.
+ * @return NULL, or MX_ERR_INVALID_ARGUMENT (NULL argument, unknown or
+ *         malformed option, over 2 GB without external data), MX_ERR_IO,
+ *         MX_ERR_SCHEMA (the checker refuses the model). Concurrent saves
+ *         of one model are safe (const call).
+ */
 MX_API mx_status* mx_model_save_file(const mx_model* model, const char* path,
                                      const char* options_json);
-/* mx_model_save_file reporting "check", "write" and "commit". Cancelled,
- * it writes nothing. Added in 0.1. */
+/**
+ * @brief mx_model_save_file() reporting the stages "check", "write" and
+ *        "commit" to `progress` (NULL: nobody listens). Cancelled, it writes
+ *        nothing and returns MX_ERR_CANCELLED.
+ */
 MX_API mx_status* mx_model_save_file_with_progress(const mx_model* model,
                                                    const char* path,
                                                    const char* options_json,
                                                    const mx_progress* progress);
+/**
+ * @brief Serializes the model with its records into memory (no sidecar;
+ *        external data is inlined).
+ * @param options_json   As mx_model_save_file() ("external_data": true is
+ *                       MX_ERR_INVALID_ARGUMENT), or NULL.
+ * @param[out] out       The bytes; free with mx_free(). NULL on failure.
+ * @param[out] out_size  Their size; 0 on failure.
+ * @return NULL, or MX_ERR_INVALID_ARGUMENT, MX_ERR_SCHEMA (checker).
+ *         Const call: concurrent calls on one model are safe.
+ */
 MX_API mx_status* mx_model_save_bytes(const mx_model* model,
                                       const char* options_json, void** out,
                                       size_t* out_size);
 
-/* Graph view as JSON:
+/**
+ * @brief The graph as JSON, without tensor data:
  * {"ir_version":8,"opset_import":{"":17},"producer_name":...,
  *  "metadata":{k:v},"inputs":[{"name","dtype","shape"}],"outputs":[...],
  *  "initializers":[{"name","dtype","shape"}],
- *  "nodes":[{"name","op_type","domain","inputs":[],"outputs":[]}]} */
+ *  "nodes":[{"name","op_type","domain","inputs":[],"outputs":[]}]}
+ * @param[out] out_json  NUL-terminated UTF-8; free with mx_free(). Written
+ *                       only on success.
+ * @param[out] out_size  Its length without the NUL; may be NULL.
+ * @return NULL, or MX_ERR_INVALID_ARGUMENT (NULL model or out_json).
+ *         Const call.
+ */
 MX_API mx_status* mx_model_graph_json(const mx_model* model, char** out_json,
                                       size_t* out_size);
+/**
+ * @brief Number of top-level nodes of the graph; 0 for NULL. Const call.
+ */
 MX_API size_t mx_model_node_count(const mx_model* model);
-/* One node of the graph view by index: {"name","op_type","domain",...}. */
+/**
+ * @brief One top-level node of the graph view by position:
+ *        {"name","op_type","domain","inputs":[],"outputs":[]}.
+ * @param index          0 .. mx_model_node_count() - 1.
+ * @param[out] out_json  Free with mx_free(); written only on success.
+ * @param[out] out_size  May be NULL.
+ * @return NULL, or MX_ERR_INVALID_ARGUMENT (NULL argument),
+ *         MX_ERR_NOT_FOUND (index out of range). Const call.
+ */
 MX_API mx_status* mx_model_node_json(const mx_model* model, size_t index,
                                      char** out_json, size_t* out_size);
 
-/* Runs the libonnx checker (full check, with shape inference). */
+/**
+ * @brief Runs the ONNX checker (full check, with shape inference).
+ * @return NULL when the model passes, MX_ERR_SCHEMA with the checker's
+ *         message when it does not, MX_ERR_INVALID_ARGUMENT for NULL.
+ *         Const call.
+ */
 MX_API mx_status* mx_model_check(const mx_model* model);
 
 /* ------------------------------------------------------------------ */
 /* Hierarchy                                                           */
 /* ------------------------------------------------------------------ */
 
-/* A node's record: {"module":"encoder.layer.0","tag":"/BertModel/...",
- * "evidence":"direct"}. MX_ERR_NOT_FOUND if the node does not exist or has
- * no record. */
+/**
+ * @brief A node's record: {"module":"encoder.layer.0","tag":"/BertModel/...",
+ *        "evidence":"direct"} (docs/hierarchy-schema.md).
+ * @param node_name      The node's name (NUL-terminated UTF-8).
+ * @param[out] out_json  Free with mx_free(); written only on success.
+ * @param[out] out_size  May be NULL.
+ * @return NULL, or MX_ERR_INVALID_ARGUMENT (NULL argument),
+ *         MX_ERR_NOT_FOUND (no such node, or the node has no record).
+ *         Const call.
+ */
 MX_API mx_status* mx_model_node_record(const mx_model* model,
                                        const char* node_name, char** out_json,
                                        size_t* out_size);
+/**
+ * @brief Sets one node's record.
+ * @param node_name    The node's name.
+ * @param record_json  {"module","tag","evidence"} (a "name", if present,
+ *                     must equal node_name); `record_size` bytes, not
+ *                     necessarily NUL-terminated. Copied.
+ * @return NULL, or MX_ERR_INVALID_ARGUMENT, MX_ERR_PARSE (not JSON),
+ *         MX_ERR_SCHEMA (not a record), MX_ERR_NOT_FOUND (no such node).
+ *         On error the model is unchanged. Needs the model alone.
+ */
 MX_API mx_status* mx_model_set_node_record(mx_model* model,
                                            const char* node_name,
                                            const char* record_json,
                                            size_t record_size);
 
-/* The whole hierarchy document ("schema":"modelexport.hierarchy/1"):
- * module tree, per-node records and statistics. */
+/**
+ * @brief The whole hierarchy document ("schema":"modelexport.hierarchy/1"):
+ *        module tree, per-node records and statistics, as the sidecar holds it.
+ * @param[out] out_json  Free with mx_free(); written only on success.
+ * @param[out] out_size  May be NULL.
+ * @return NULL, or MX_ERR_INVALID_ARGUMENT (NULL argument). Const call.
+ */
 MX_API mx_status* mx_model_hierarchy_json(const mx_model* model,
                                           char** out_json, size_t* out_size);
-/* Replaces the hierarchy; validated against the schema (MX_ERR_SCHEMA). */
+/**
+ * @brief Replaces the model's hierarchy with a document.
+ * @param json, size  The document (`size` bytes, copied).
+ * @return NULL, or MX_ERR_INVALID_ARGUMENT, MX_ERR_PARSE (not JSON),
+ *         MX_ERR_SCHEMA (does not match the schema, or names nodes or
+ *         modules the model does not have). On error the model is
+ *         unchanged. Needs the model alone.
+ */
 MX_API mx_status* mx_model_set_hierarchy_json(mx_model* model,
                                               const char* json, size_t size);
-/* 1 if the model carries a module tree or any node record, else 0. */
+/**
+ * @brief 1 if the model carries a module tree or any node record, else 0
+ *        (also for NULL). Const call.
+ */
 MX_API int mx_model_has_hierarchy(const mx_model* model);
 
 /* ------------------------------------------------------------------ */
 /* Plugin registry                                                     */
 /* ------------------------------------------------------------------ */
 
+/* The plugins: frontends (export) and tagging strategies. Safe to share
+ * between threads once created. */
 typedef struct mx_registry mx_registry;
 
-/* Options (JSON, all optional):
+/**
+ * @brief Creates a registry and discovers plugins.
+ *
+ * Options (JSON, NULL or "" for defaults; all optional):
  *   "discover": true (default) -> scan the install's plugin directory and
  *               every directory of MODELEXPORT_PLUGIN_PATH (':'-separated)
  *   "plugin_dirs": ["dir", ...] -> extra directories, scanned after those
@@ -240,38 +380,78 @@ typedef struct mx_registry mx_registry;
  *               (the 1.0 protocol): for plugin authors comparing both
  *               paths, and for benchmarks. Results are the same.
  * Plugins that are refused do not make creation fail: they are listed with
- * their reason by mx_registry_plugins_json(). */
+ * their reason by mx_registry_plugins_json().
+ *
+ * @param[out] out  The registry; free with mx_registry_release(). NULL on
+ *                  failure.
+ * @return NULL, or MX_ERR_INVALID_ARGUMENT (unknown or malformed option).
+ *         Thread-safe.
+ */
 MX_API mx_status* mx_registry_create(const char* options_json,
                                      mx_registry** out);
+/**
+ * @brief Frees a registry and unloads its plugins. Accepts NULL. No other
+ *        call may use the registry, nor a model it is still exporting or
+ *        tagging, at the same time.
+ */
 MX_API void mx_registry_release(mx_registry* registry);
 
-/* Loads one plugin library. A refusal is returned as MX_ERR_PLUGIN with the
- * reason and also recorded in the listing. */
+/**
+ * @brief Loads one plugin library by path.
+ * @return NULL, or MX_ERR_INVALID_ARGUMENT (NULL argument), MX_ERR_PLUGIN
+ *         (refused: incompatible ABI, no entry point, duplicate name; the
+ *         reason is in the message and in mx_registry_plugins_json()).
+ *         Thread-safe (synchronised with running plugins).
+ */
 MX_API mx_status* mx_registry_load_plugin(mx_registry* registry,
                                           const char* path);
 
-/* {"plugin_dirs":[...],"plugins":[{"name","kind","version","description",
+/**
+ * @brief The loaded and refused plugins as JSON:
+ * {"plugin_dirs":[...],"plugins":[{"name","kind","version","description",
  *   "path","abi":"1.2","thread_safe","graph_reader","status":"loaded"}, {"path","status":"refused",
- *   "reason":"..."}]} */
+ *   "reason":"..."}]}
+ * @param[out] out_json  Free with mx_free(); written only on success.
+ * @param[out] out_size  May be NULL.
+ * @return NULL, or MX_ERR_INVALID_ARGUMENT. Thread-safe.
+ */
 MX_API mx_status* mx_registry_plugins_json(const mx_registry* registry,
                                            char** out_json, size_t* out_size);
 
-/* Runs a strategy plugin (or "auto") on the model, then the core's
- * propagation pass; the model's hierarchy is replaced. Options (JSON):
- *   "hierarchy": <hierarchy document or path string> to supply class names
- *   "strategy_options": {...} passed through to the plugin */
+/**
+ * @brief Tags a model: runs a strategy plugin, then the core's propagation
+ *        to the nodes without evidence; the model's hierarchy is replaced.
+ * @param strategy  A strategy's name, or NULL / "auto" (each strategy in
+ *                  turn; docs/tagging.md).
+ * @param model     The model to tag.
+ * Options (JSON, NULL for defaults):
+ *   "hierarchy": <hierarchy document or path string> to supply the module
+ *                tree and class names (`modelexport hierarchy` writes one)
+ *   "strategy_options": {...} passed through to the plugin
+ * @return NULL, or MX_ERR_INVALID_ARGUMENT, MX_ERR_NOT_FOUND (no such
+ *         strategy), MX_ERR_SCHEMA (a supplied hierarchy that does not
+ *         match the schema), MX_ERR_PLUGIN (the plugin failed or answered
+ *         badly). On error the model is unchanged. Needs the model alone;
+ *         the registry may be shared.
+ */
 MX_API mx_status* mx_registry_tag(const mx_registry* registry,
                                   const char* strategy, mx_model* model,
                                   const char* options_json);
-/* mx_registry_tag reporting "tag" and "propagate"; cancelled, the model
- * is unchanged. Added in 0.1. */
+/**
+ * @brief mx_registry_tag() reporting "tag" and "propagate" to `progress`
+ *        (NULL: nobody listens); cancelled (MX_ERR_CANCELLED), the model is
+ *        unchanged.
+ */
 MX_API mx_status* mx_registry_tag_with_progress(const mx_registry* registry,
                                                 const char* strategy,
                                                 mx_model* model,
                                                 const char* options_json,
                                                 const mx_progress* progress);
 
-/* Exports a model file through a frontend plugin: "torch_export" (.pt2
+/**
+ * @brief Exports a model file to an ONNX model with its hierarchy.
+ *
+ * Through a frontend plugin: "torch_export" (.pt2
  * archives from torch.export.save), "torchscript" (.pt), or NULL / "auto"
  * to let the file's content choose (each frontend is asked whether it
  * reads the file).
@@ -294,16 +474,29 @@ MX_API mx_status* mx_registry_tag_with_progress(const mx_registry* registry,
  *                  them. mx_model_save_file() then streams them to
  *                  `<path>.data` (its automatic choice for a model with
  *                  external data); mx_model_save_bytes() inlines them.
- * The result is an in-memory model with its hierarchy; save it with
- * mx_model_save_file(). */
+ *
+ * @param frontend    A frontend's name, or NULL / "auto".
+ * @param model_path  The model file (UTF-8).
+ * @param[out] out    The exported model with its hierarchy, in memory;
+ *                    save it with mx_model_save_file(), free it with
+ *                    mx_model_release(). NULL on failure.
+ * @return NULL, or MX_ERR_INVALID_ARGUMENT (option, input spec, opset),
+ *         MX_ERR_IO, MX_ERR_PARSE (a file the frontend cannot read),
+ *         MX_ERR_NOT_FOUND (no frontend of that name), MX_ERR_UNSUPPORTED
+ *         (no frontend reads the file, or an op the frontend cannot lower;
+ *         the message names it), MX_ERR_PLUGIN, MX_ERR_CANCELLED. Thread-safe: the registry
+ *         serialises calls into a plugin that is not thread-safe.
+ */
 MX_API mx_status* mx_registry_export(const mx_registry* registry,
                                      const char* frontend,
                                      const char* model_path,
                                      const char* options_json,
                                      mx_model** out);
-/* mx_registry_export reporting "export", the frontend's own stages ("walk",
- * "lower"; frontends of plugin ABI 1.1 report them, older ones report
- * nothing) and "load". Added in 0.1. */
+/**
+ * @brief mx_registry_export() reporting "export", the frontend's own stages
+ *        ("walk", "lower"; frontends of plugin ABI 1.1 and later) and "load"
+ *        to `progress` (NULL: nobody listens).
+ */
 MX_API mx_status* mx_registry_export_with_progress(const mx_registry* registry,
                                                    const char* frontend,
                                                    const char* model_path,
@@ -311,8 +504,15 @@ MX_API mx_status* mx_registry_export_with_progress(const mx_registry* registry,
                                                    const mx_progress* progress,
                                                    mx_model** out);
 
-/* Module tree of a source model through a frontend plugin, as a hierarchy
- * document without node records. */
+/**
+ * @brief The module tree of a source model (.pt2, TorchScript) as a
+ *        hierarchy document without node records, for mx_registry_tag()'s
+ *        "hierarchy" option.
+ * @param frontend       A frontend's name, or NULL / "auto".
+ * @param[out] out_json  Free with mx_free(); written only on success.
+ * @param[out] out_size  May be NULL.
+ * @return NULL, or the errors of mx_registry_export(). Thread-safe.
+ */
 MX_API mx_status* mx_registry_module_tree(const mx_registry* registry,
                                           const char* frontend,
                                           const char* model_path,
@@ -322,7 +522,8 @@ MX_API mx_status* mx_registry_module_tree(const mx_registry* registry,
 /* Modules as functions, extraction, inspection, validation            */
 /* ------------------------------------------------------------------ */
 
-/* Rewrites the model so that module instances become calls to ONNX local
+/**
+ * @brief Rewrites the model so that module instances become calls to ONNX local
  * functions (domain "modelexport.fn"), nested as the module tree nests.
  * Structurally identical instances share one FunctionProto, their weights
  * passed as inputs (docs/functions.md). Nodes inside functions keep records
@@ -342,58 +543,91 @@ MX_API mx_status* mx_registry_module_tree(const mx_registry* registry,
  * skipped and listed. `out_report_json` (may be NULL) receives
  * {"functions":N,"calls":M,"top_level_nodes":K,"definitions":[{"name",
  *  "domain","class","structure","body_nodes","instances":[...]}],
- *  "skipped":[{"module","reason"}],"record_mismatches":R}. */
+ *  "skipped":[{"module","reason"}],"record_mismatches":R}; free it with
+ * mx_free(); `out_size` may be NULL.
+ * @return NULL, or MX_ERR_INVALID_ARGUMENT, MX_ERR_NOT_FOUND,
+ *         MX_ERR_UNSUPPORTED as above. Needs the model alone.
+ */
 MX_API mx_status* mx_model_to_functions(mx_model* model, const char* options_json,
                                         char** out_report_json, size_t* out_size);
-/* mx_model_to_functions reporting "functions"; cancelled, the model is
- * unchanged. Added in 0.1. */
+/**
+ * @brief mx_model_to_functions() reporting "functions" to `progress` (NULL:
+ *        nobody listens); cancelled (MX_ERR_CANCELLED), the model is unchanged.
+ */
 MX_API mx_status* mx_model_to_functions_with_progress(mx_model* model,
                                                       const char* options_json,
                                                       const mx_progress* progress,
                                                       char** out_report_json,
                                                       size_t* out_size);
 
-/* The nodes of one module and its descendants as a new standalone model:
+/**
+ * @brief The nodes of one module and its descendants as a new standalone model:
  * boundary tensors become graph inputs/outputs typed from value_info (ONNX
  * shape inference runs when types are missing), used weights become
  * initializers, records and the module tree are kept. Works on flat models
  * (MX_ERR_UNSUPPORTED with modelexport functions). An unknown path is
  * MX_ERR_NOT_FOUND whose message lists the closest paths. Options (JSON):
  *   "include_constants": true -> copy input-less Constant nodes feeding the
- *                               module, instead of making them inputs */
+ *                               module, instead of making them inputs
+ * @param module_path  The module ("encoder.layer.0"; "" = the root).
+ * @param[out] out     The new model; free with mx_model_release(). NULL on
+ *                     failure.
+ * @return NULL, or MX_ERR_INVALID_ARGUMENT, MX_ERR_NOT_FOUND,
+ *         MX_ERR_UNSUPPORTED. Const call: the source model is not changed.
+ */
 MX_API mx_status* mx_model_extract(const mx_model* model, const char* module_path,
                                    const char* options_json, mx_model** out);
 
-/* Per-module statistics as JSON: {"nodes":N,"top_level_nodes":K,
+/**
+ * @brief Per-module statistics as JSON: {"nodes":N,"top_level_nodes":K,
  *  "functions":[{"name","domain","body_nodes","instances":[...]}],
  *  "modules":[{"path","class","tag","depth","own_nodes","total_nodes",
  *   "own_parameters","parameters","ops":{op:n},"ops_total":{op:n},
  *   "function":name|null}]}. Calls to local functions are expanded, so node
  * counts are those of the flat model. `options_json`: NULL, "{}", or
  * {"statistics": true} to add "statistics", the hierarchy document's
- * object of that name (without asking for the whole document). */
+ * object of that name (without asking for the whole document).
+ * @param[out] out_json  Free with mx_free(); written only on success.
+ * @param[out] out_size  May be NULL.
+ * @return NULL, or MX_ERR_INVALID_ARGUMENT (NULL argument, unknown
+ *         option). Const call.
+ */
 MX_API mx_status* mx_model_modules_json(const mx_model* model, const char* options_json,
                                         char** out_json, size_t* out_size);
 
-/* Draws the top-level graph with nodes nested in their modules: format
- * "dot" (Graphviz clusters) or "graphml" (nested graphs; yEd, Gephi).
- * `options_json` must be NULL or "{}". */
+/**
+ * @brief Draws the top-level graph with nodes nested in their modules.
+ * @param format         "dot" (Graphviz clusters) or "graphml" (nested
+ *                       graphs; yEd, Gephi).
+ * @param options_json   NULL or "{}".
+ * @param[out] out_text  Free with mx_free(); written only on success.
+ * @param[out] out_size  May be NULL.
+ * @return NULL, or MX_ERR_INVALID_ARGUMENT (unknown format or option).
+ *         Const call.
+ */
 MX_API mx_status* mx_model_render(const mx_model* model, const char* format,
                                   const char* options_json, char** out_text,
                                   size_t* out_size);
 
-/* Validates a file: every node (top level and inside modelexport
+/**
+ * @brief Validates a file: every node (top level and inside modelexport
  * functions) carries a record, records name modules of the tree with
  * consistent tags, the file's records and module tree agree with the
  * sidecar, and the ONNX checker passes. Inconsistencies are reported, not
  * returned as errors: the call fails only when the file cannot be read or
  * parsed. Report: {"file","ok":bool,"checked":{"nodes","function_nodes",
  * "modules","sidecar","checker"},"issues":[{"kind","message",...}]}.
- * `options_json` must be NULL or "{}". */
+ * `options_json` must be NULL or "{}".
+ * @param[out] out_report_json  Free with mx_free(); written only on success.
+ * @param[out] out_size         May be NULL.
+ * @return NULL (whatever the report says), or MX_ERR_INVALID_ARGUMENT,
+ *         MX_ERR_IO, MX_ERR_PARSE. Thread-safe.
+ */
 MX_API mx_status* mx_validate_file(const char* path, const char* options_json,
                                    char** out_report_json, size_t* out_size);
 
-/* Writes `size` bytes to `path` the way the SDK writes its own outputs:
+/**
+ * @brief Writes `size` bytes to `path` the way the SDK writes its own outputs:
  * under an unpredictable temporary name created with O_EXCL in the same
  * directory, fsync'ed, then renamed over `path`. A symlink at `path` is
  * replaced, never written through; a directory, FIFO or device there is
@@ -401,11 +635,15 @@ MX_API mx_status* mx_validate_file(const char* path, const char* options_json,
  * SIGINT/SIGTERM/SIGHUP (when the application has no handler of its own).
  * For tools that save renders or reports next to models (the CLI's
  * `inspect -o`, `hierarchy -o`). `options_json` must be NULL or "{}".
- * Added in 0.1 (append-only). */
+ * @param data, size  The bytes (`data` may be NULL when `size` is 0).
+ * @return NULL, or MX_ERR_INVALID_ARGUMENT, MX_ERR_IO. Thread-safe (two
+ *         calls on one path: the last rename wins).
+ */
 MX_API mx_status* mx_write_file(const char* path, const void* data, size_t size,
                                 const char* options_json);
 
-/* Per-module differences between two tagged models (for example a native
+/**
+ * @brief Per-module differences between two tagged models (for example a native
  * export against torch.onnx.export of the same model, or a file before and
  * after an optimizer), over the union of both module trees, from the
  * statistics of mx_model_modules_json. Report: {"a":{"name","nodes",
@@ -418,7 +656,12 @@ MX_API mx_status* mx_write_file(const char* path, const void* data, size_t size,
  * "different" means the module's own nodes, ops, parameters or class differ.
  * Differences are data, not errors; a model without node records is
  * MX_ERR_UNSUPPORTED. Options (JSON): "a_name", "b_name" -> labels used in
- * messages and the report (default "model A" / "model B"). */
+ * messages and the report (default "model A" / "model B").
+ * @param[out] out_json  Free with mx_free(); written only on success.
+ * @param[out] out_size  May be NULL.
+ * @return NULL, or MX_ERR_INVALID_ARGUMENT, MX_ERR_UNSUPPORTED. Const call
+ *         on both models.
+ */
 MX_API mx_status* mx_model_compare(const mx_model* a, const mx_model* b,
                                    const char* options_json, char** out_json,
                                    size_t* out_size);

@@ -1,5 +1,6 @@
-/*
- * modelexport — plugin API (C99).
+/**
+ * @file plugin.h
+ * @brief modelexport — plugin API (C99).
  *
  * A plugin is a shared library that exports one C function,
  *
@@ -17,6 +18,16 @@
  * Compatibility rule: the host accepts a plugin whose abi_major equals the
  * host's and whose abi_minor is <= the host's. Newer minors may append
  * fields to the end of the structs below; `struct_size` tells which exist.
+ *
+ * Ownership: what the host lends a plugin (the request, texts of the
+ * graph reader, the host table) stays the host's; what a plugin returns in
+ * mx_plugin_output is allocated with mx_host_api.alloc and freed by the
+ * host. No C++ exception or longjmp may cross any function of this header.
+ *
+ * Thread safety: the host calls `run` of one plugin from one thread at a
+ * time unless the plugin declares MX_PLUGIN_FLAG_THREAD_SAFE; host
+ * functions that take `host_context` are called from the thread executing
+ * `run`.
  *
  * Request / response schemas: docs/plugin-protocol.md.
  */
@@ -48,13 +59,13 @@ typedef enum mx_plugin_kind {
  * offers them (the request then has no "graph" member). */
 #define MX_PLUGIN_FLAG_GRAPH_READER 2u
 
-/* ---- Added in plugin ABI 1.2: the graph read through the host ----------
+/* ---- The graph read through the host (plugin ABI 1.2 and later) -------
  * A strategy that declares MX_PLUGIN_FLAG_GRAPH_READER reads the model's
  * graph through these functions (mx_host_api.graph) instead of parsing a
  * JSON text of it, and hands its answers to the host one by one
  * (mx_host_api.answer) instead of writing JSON (docs/plugin-protocol.md,
- * "Graph reader"). At 200,000 nodes the JSON text was 32 MB that the host
- * wrote and every strategy parsed.
+ * "Graph reader"): on large graphs the JSON text is the larger part of a
+ * tagging run's cost.
  *
  * Texts are lent by the host: `size` bytes at `data`, UTF-8 (invalid
  * sequences in the file already replaced by U+FFFD, as in the JSON view),
@@ -140,13 +151,18 @@ typedef struct mx_host_api {
   uint32_t abi_major;
   uint32_t abi_minor;
   const char* host_version; /* "0.1.0" */
+  /** Allocates `size` bytes for what the plugin returns in mx_plugin_output
+   *  (the host frees them); NULL when out of memory. Thread-safe. */
   void* (*alloc)(size_t size);
+  /** Frees a buffer from `alloc` the plugin decided not to return. Accepts
+   *  NULL. Thread-safe. */
   void (*free)(void* buffer);
-  /* level: 0 debug, 1 info, 2 warning, 3 error. */
+  /** Logs a NUL-terminated UTF-8 message (copied); `level`: 0 debug,
+   *  1 info, 2 warning, 3 error. Pass `host_context`. */
   void (*log)(void* host_context, int32_t level, const char* message);
   void* host_context;
 
-  /* ---- Added in plugin ABI 1.1: progress ------------------------------
+  /* ---- Plugin ABI 1.1 and later: progress ----------------------------
    * Present only when MX_HOST_API_HAS(host, progress): a plugin built
    * against 1.1 that runs under a 1.0 host must check before calling.
    *
@@ -164,7 +180,7 @@ typedef struct mx_host_api {
   int32_t (*progress)(void* host_context, const char* stage, const char* unit,
                       uint64_t done, uint64_t total);
 
-  /* ---- Added in plugin ABI 1.2: the graph read through the host -------
+  /* ---- Plugin ABI 1.2 and later: the graph read through the host -----
    * For a strategy that declares MX_PLUGIN_FLAG_GRAPH_READER. Inside `run`
    * of an "assign" request, `graph` returns the reader of the model being
    * tagged (and of the supplied modules) and `answer` where the answers go;
@@ -208,13 +224,29 @@ typedef struct mx_plugin_descriptor {
   const char* version;     /* plugin's own version, e.g. "1.2.0"      */
   const char* description; /* one line                                */
 
-  /* Creates the plugin's state. Called once after the ABI check.
-   * Return 0 on success; a non-zero code refuses the plugin with `error`. */
+  /**
+   * @brief Creates the plugin's state; called once, after the ABI check.
+   * @param host        The host's functions; valid until `destroy`.
+   * @param[out] state  The plugin's state, handed to `run` and `destroy`.
+   * @param[out] error  On failure, `error->error` may carry a message
+   *                    (allocated with host->alloc).
+   * @return 0, or an mx_code that refuses the plugin (listed with the message).
+   */
   int32_t (*create)(const mx_host_api* host, void** state,
                     mx_plugin_output* error);
-  /* Releases the state; called once at unload. May be NULL. */
+  /** Releases the state; called once at unload, after every `run` has
+   *  returned. May be NULL. */
   void (*destroy)(void* state);
-  /* Handles one request (JSON, see docs/plugin-protocol.md). */
+  /**
+   * @brief Handles one request (docs/plugin-protocol.md).
+   * @param request_json, request_size  The request, lent for the call
+   *                    (NUL-terminated; the NUL is not counted).
+   * @param[out] output Zeroed by the host; the plugin fills what it answers,
+   *                    every buffer allocated with mx_host_api.alloc, and on
+   *                    failure `output->error`.
+   * @return 0, or an mx_code; MX_ERR_CANCELLED when progress asked to stop.
+   *         Called concurrently only with MX_PLUGIN_FLAG_THREAD_SAFE.
+   */
   int32_t (*run)(void* state, const char* request_json, size_t request_size,
                  mx_plugin_output* output);
 

@@ -16,6 +16,7 @@
 #include "module_stack.hpp"
 #include "modelexport/modelexport.h"
 #include "mx/aten_onnx/graph_passes.hpp"
+#include "mx/aten_onnx/hierarchy_document.hpp"
 #include "mx/aten_onnx/module_tree.hpp"
 #include "mx/common/module_path.hpp"
 #include "program.hpp"
@@ -255,14 +256,8 @@ std::vector<mx::aten_onnx::ModuleInfo> module_infos(const Program& p, const Stor
   return out;
 }
 
-json document(const std::string& model_path, const mx::aten_onnx::ModuleTree& tree, int opset) {
-  const std::string base = model_path.substr(model_path.find_last_of('/') + 1);
-  json model = {{"root_class", tree.root_class}, {"source_file", base}};
-  if (opset > 0) model["opset"] = opset;
-  return {{"schema", "modelexport.hierarchy/1"},
-          {"producer", {{"name", "modelexport"}, {"version", MXTE_VERSION}, {"source", "torch.export"}}},
-          {"model", model},
-          {"modules", tree.modules}};
+mx::aten_onnx::DocumentSource document_source(const std::string& model_path, int opset) {
+  return {"torch.export", MXTE_VERSION, model_path, opset};
 }
 
 // `progress` (ExportOptions::progress) hears of every top-level node lowered.
@@ -361,11 +356,9 @@ ExportResult export_model(const ExportOptions& opt) {
   if (opt.weights_by_reference) assembly.weights_source = opt.model_path;
   auto model = mx::aten_onnx::assemble_model(std::move(cx.graph), weights, assembly);
 
-  auto h = mx::aten_onnx::hierarchy_nodes(cx.records, removed, tree.tags);
-  json doc = document(opt.model_path, tree, opt.opset);
-  doc["nodes"] = std::move(h.nodes);
-  doc["statistics"] = std::move(h.statistics);
-  doc["graph_passes"] = mx::aten_onnx::pass_summary(cx.records, lean);
+  const json doc = mx::aten_onnx::export_document(document_source(opt.model_path, opt.opset), tree,
+                                                  mx::aten_onnx::hierarchy_nodes(cx.records, removed, tree.tags),
+                                                  mx::aten_onnx::pass_summary(cx.records, lean));
   return {std::move(model.onnx_bytes), std::move(model.onnx_file), doc.dump()};
 }
 
@@ -377,10 +370,7 @@ std::string module_tree_json(const std::string& model_path, bool drop_builtin_ta
   std::map<std::string, SeenModule> seen;
   for (const auto& node : program.graph().at("nodes")) place_of(node, seen, program.file);
   const auto tree = mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), drop_builtin_tags);
-  json doc = document(model_path, tree, 0);
-  doc["nodes"] = json::array();
-  doc["statistics"] = {{"nodes", 0}};
-  return doc.dump();
+  return mx::aten_onnx::module_tree_document(document_source(model_path, 0), tree).dump();
 }
 
 }  // namespace mxte

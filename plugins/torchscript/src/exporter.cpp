@@ -17,6 +17,7 @@
 #include <unordered_set>
 
 #include "ctx.h"
+#include "mx/aten_onnx/hierarchy_document.hpp"
 #include "modelexport/modelexport.h"
 #include "script_module_tree.h"
 #include "source_offsets.h"
@@ -299,15 +300,9 @@ ExportResult export_model(const ExportOptions& opt) {
   auto model = mx::aten_onnx::assemble_model(std::move(cx.graph), weights, assembly);
   cx.init_data.clear();
 
-  auto h = mx::aten_onnx::hierarchy_nodes(cx.records, removed, tree.tags);
-  std::string base = opt.model_path.substr(opt.model_path.find_last_of('/') + 1);
-  nlohmann::json doc = {
-      {"schema", "modelexport.hierarchy/1"},
-      {"producer", {{"name", "modelexport"}, {"version", MXTS_VERSION}, {"source", "torchscript"}}},
-      {"model", {{"root_class", tree.root_class}, {"source_file", base}, {"opset", opt.opset}}},
-      {"modules", tree.modules},
-      {"nodes", std::move(h.nodes)},
-      {"statistics", std::move(h.statistics)}};
+  const nlohmann::json doc =
+      mx::aten_onnx::export_document({"torchscript", MXTS_VERSION, opt.model_path, opt.opset}, tree,
+                                     mx::aten_onnx::hierarchy_nodes(cx.records, removed, tree.tags));
 
   ExportResult res;
   res.onnx_bytes = std::move(model.onnx_bytes);
@@ -328,15 +323,7 @@ bool looks_like_torchscript(const std::string& path) {
 std::string module_tree_json(const std::string& model_path, bool drop_builtin_tags) {
   torch::jit::Module module = load_module(model_path);
   ModuleTree tree = build_module_tree(module, {{"", 0}}, drop_builtin_tags);
-  std::string base = model_path.substr(model_path.find_last_of('/') + 1);
-  nlohmann::json doc = {
-      {"schema", "modelexport.hierarchy/1"},
-      {"producer", {{"name", "modelexport"}, {"version", MXTS_VERSION}, {"source", "torchscript"}}},
-      {"model", {{"root_class", tree.root_class}, {"source_file", base}}},
-      {"modules", tree.modules},
-      {"nodes", nlohmann::json::array()},
-      {"statistics", {{"nodes", 0}}}};
-  return doc.dump();
+  return mx::aten_onnx::module_tree_document({"torchscript", MXTS_VERSION, model_path, 0}, tree).dump();
 }
 
 }  // namespace mxts

@@ -7,7 +7,6 @@
 #include "util/json_text.hpp"
 #include "hierarchy/document_text.hpp"
 #include "hierarchy/parse.hpp"
-#include "hierarchy/serialize.hpp"
 #include "model/model.hpp"
 #include "c_api/out_buffer.hpp"
 

@@ -2,7 +2,6 @@
 
 #include <initializer_list>
 
-#include "hierarchy/serialize.hpp"
 #include "util/json_text.hpp"
 
 namespace modelexport::hierarchy {
@@ -93,8 +92,7 @@ bool is_one_of(const std::string& key, std::initializer_list<const char*> keys) 
   return false;
 }
 
-// Unknown keys after the known ones, unless a known key has the name
-// (serialize.cpp, merge_extra).
+// Unknown keys after the known ones, unless a known key has the name.
 void extra_members(Writer& w, const Json& extra, std::initializer_list<const char*> written) {
   if (extra.is_null()) return;  // nearly every module and record
   for (const auto& item : extra.items()) {
@@ -117,7 +115,7 @@ void forward_steps(Writer& w, const std::vector<ForwardStep>& steps) {
   w.close(']', steps.empty());
 }
 
-// module_to_json's members, in its order.
+// A module's members, in the schema's order.
 void module(Writer& w, const Module& m) {
   w.open('{');
   w.key(kPath), w.string(m.path);
@@ -146,7 +144,7 @@ void modules(Writer& w, const std::vector<Module>& list) {
 }
 
 // record_to_json(doc, r, true)'s members. Its unknown keys replace known
-// ones in place; a record whose extra has such a key takes that route itself.
+// ones in place; a record whose extra has such a key is written through it.
 void record(Writer& w, const Document& doc, const NodeRecord& r) {
   for (const auto& item : r.extra.items())
     if (is_one_of(item.key(), {"name", "index", "module", "tag", "evidence"})) {
@@ -164,6 +162,22 @@ void record(Writer& w, const Document& doc, const NodeRecord& r) {
 }
 
 }  // namespace
+
+Json statistics_json(const Document& doc) {
+  Json counts = Json::object();
+  for (Evidence e : kAllEvidence) counts[evidence_name(e)] = 0;
+  for (const auto& r : doc.nodes) {
+    auto& c = counts[evidence_name(r.evidence)];
+    c = c.get<int64_t>() + 1;
+  }
+  int64_t at_root = 0;
+  for (const auto& r : doc.nodes) at_root += r.module.empty();
+  Json stats = Json::object();
+  stats["nodes"] = doc.nodes.size();
+  stats["evidence"] = counts;
+  stats["at_root"] = at_root;  // nodes on module "" whatever the evidence
+  return stats;
+}
 
 std::string modules_text(const std::vector<Module>& list) {
   std::string out;

@@ -1,8 +1,10 @@
-// Hierarchy documents written as JSON text without building a JSON value:
-// byte for byte what dump_text(document_to_json(doc), indent) and
-// dump_text(modules_to_json(modules)) give (serialize.hpp), for documents
-// of a million modules (the DOM of one, built and dumped for the sidecar,
-// the model metadata and mx_model_hierarchy_json, was a third of a tag).
+// The one writer of hierarchy documents (docs/hierarchy-schema.md): JSON
+// text written straight from the Document, without building a JSON value
+// first (for a million modules the value cost a third of a tagging run).
+// The layout is nlohmann's dump(indent); tests/unit/hierarchy_dom_writer
+// builds the same document as a JSON value, the oracle the tests compare
+// this writer with. Statistics are recomputed on every write, so they can
+// never disagree with the records.
 #pragma once
 #include <string>
 #include <vector>
@@ -14,5 +16,8 @@ namespace modelexport::hierarchy {
 // `indent` < 0: compact; else spaces per level, as nlohmann's dump(indent).
 std::string document_text(const Document& doc, int indent);
 std::string modules_text(const std::vector<Module>& modules);
+
+// The document's "statistics" object: node count, evidence mix, at_root.
+Json statistics_json(const Document& doc);
 
 }  // namespace modelexport::hierarchy

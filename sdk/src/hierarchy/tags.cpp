@@ -1,40 +1,20 @@
 #include "hierarchy/tags.hpp"
 
-#include <algorithm>
-#include <cctype>
-#include <string_view>
-#include <unordered_map>
 #include <vector>
 
-#include "mx/common/module_path.hpp"
+#include "mx/common/class_path_tag.hpp"
 
 namespace modelexport::hierarchy {
 namespace {
 
-bool is_number(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(),
-                                   [](unsigned char c) { return std::isdigit(c); });
+// This module's part of its tag ("" for one the tags leave out), by the one
+// class-path rule; a document does not say which modules are containers,
+// so the rule judges them by class.
+std::string own_component(const Module& m, const TagOptions& opts) {
+  return mx::common::tag_component({m.path, m.class_name, m.qualified_class(), m.executed(), std::nullopt},
+                                   opts.drop_builtin);
 }
 
-// ModuleList/ModuleDict have no forward(): unless a frontend says otherwise
-// they are never called and so are not a level of the hierarchy a user sees.
-bool is_silent_container(const Module& m) {
-  const bool pure = m.class_name == "ModuleList" || m.class_name == "ModuleDict";
-  if (pure) return !m.executed().value_or(false);
-  return m.class_name == "Sequential" && m.executed() == false;
-}
-
-bool is_builtin(const Module& m) { return m.qualified_class().rfind("torch.nn.", 0) == 0; }
-
-// Items of a container keep their index so repeated layers stay distinct.
-std::string component(const Module& m) {
-  const std::string name = mx::common::last_segment(m.path);
-  return is_number(name) ? m.class_name + "." + name : m.class_name;
-}
-
-}  // namespace
-
-namespace {
 std::string derive_tag_with(const ModuleIndex& index, const std::string& path,
                             const TagOptions& opts) {
   std::vector<const Module*> chain;  // module .. root
@@ -44,13 +24,7 @@ std::string derive_tag_with(const ModuleIndex& index, const std::string& path,
     m = index.find(parent_view(*m));
   }
   std::string tag;
-  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-    const Module& m = **it;
-    const bool is_root = m.path.empty();
-    if (!is_root && is_silent_container(m)) continue;
-    if (!is_root && opts.drop_builtin && is_builtin(m)) continue;
-    tag += "/" + component(m);
-  }
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) tag += own_component(**it, opts);
   return tag;
 }
 }  // namespace
@@ -64,14 +38,6 @@ void derive_tags(Document& doc, const TagOptions& opts) {
 }
 
 namespace {
-
-// This module's part of its tag ("" for one the tags leave out).
-std::string own_component(const Module& m, const TagOptions& opts) {
-  const bool is_root = m.path.empty();
-  if (!is_root && is_silent_container(m)) return "";
-  if (!is_root && opts.drop_builtin && is_builtin(m)) return "";
-  return "/" + component(m);
-}
 
 // derive_tag_with for every module at once: a tag is its parent's tag plus
 // its own component, so each is built from the one above it (one string per

@@ -5,7 +5,7 @@
 #include <unordered_set>
 
 #include "functions/graph_utils.hpp"
-#include "hierarchy/serialize.hpp"
+#include "hierarchy/document_text.hpp"
 #include "mx/common/module_path.hpp"
 #include "util/json_text.hpp"
 

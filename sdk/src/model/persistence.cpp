@@ -11,7 +11,6 @@
 
 #include "hierarchy/document_text.hpp"
 #include "hierarchy/parse.hpp"
-#include "hierarchy/serialize.hpp"
 #include "model/check.hpp"
 #include "model/external_data.hpp"
 #include "model/onnx_io.hpp"

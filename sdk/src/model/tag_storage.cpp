@@ -5,7 +5,6 @@
 
 #include "hierarchy/document_text.hpp"
 #include "hierarchy/parse.hpp"
-#include "hierarchy/serialize.hpp"
 #include "model/dynamo_namespace.hpp"
 #include "model/node_metadata.hpp"
 #include "model/record_keys.hpp"

@@ -1,7 +1,7 @@
 // The last steps every frontend takes after lowering: name the graph
 // outputs, drop dead nodes and unused initializers, write the weights
-// (inline or external data), run shape inference and the ONNX checker, and
-// build the hierarchy document (docs/hierarchy-schema.md) from the records.
+// (inline or external data), run shape inference and the ONNX checker. The
+// hierarchy document is hierarchy_document.hpp's.
 #pragma once
 #include <onnx/onnx_pb.h>
 
@@ -64,15 +64,5 @@ struct AssembledModel {
 // Errors: MX_ERR_INVALID_ARGUMENT over 2 GB without external data,
 // MX_ERR_INTERNAL when the checker refuses the graph (a lowering bug).
 AssembledModel assemble_model(onnx::GraphProto&& graph, const WeightMap& weights, const AssemblyOptions& o);
-
-// The node part of the hierarchy document: one entry per record whose node
-// survived, with the module's tag, and the statistics (evidence mix,
-// at_root). `tags` maps module path -> tag.
-struct HierarchyNodes {
-  nlohmann::json nodes = nlohmann::json::array();
-  nlohmann::json statistics;
-};
-HierarchyNodes hierarchy_nodes(const std::vector<NodeRecord>& records, const std::set<std::string>& removed,
-                               const std::map<std::string, std::string>& tags);
 
 }  // namespace mx::aten_onnx

@@ -1,9 +1,7 @@
 // The "modules" part of the hierarchy document (docs/hierarchy-schema.md)
 // from what a frontend knows of each module: path, class, parameter counts,
-// whether and when it ran. The tag rules live here once for every frontend:
-// one component per module from the root, `Class` or `Class.N` for items of
-// a container; containers that never run contribute nothing; optionally no
-// torch.nn built-ins.
+// whether and when it ran. Tags follow the one class-path rule of
+// mx/common/class_path_tag.hpp, with the container flag the frontend knows.
 #pragma once
 #include <cstdint>
 #include <map>

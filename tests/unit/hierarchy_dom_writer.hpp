@@ -1,13 +1,14 @@
-// Writing hierarchy documents. Statistics are recomputed on every write so
-// they can never disagree with the records.
+// The test oracle of the hierarchy writer: the document as a JSON value
+// (nlohmann::ordered_json), built member by member. dump_text of it is what
+// hierarchy::document_text must give, byte for byte.
 #pragma once
 #include "hierarchy/document.hpp"
+#include "hierarchy/document_text.hpp"
 
 namespace modelexport::hierarchy {
 
 Json module_to_json(const Module& m);
 Json modules_to_json(const std::vector<Module>& modules);
-Json statistics_json(const Document& doc);
 Json document_to_json(const Document& doc);
 
 }  // namespace modelexport::hierarchy

@@ -1,4 +1,7 @@
-#include "hierarchy/serialize.hpp"
+// The hierarchy document built as a JSON value, member by member: slow, and
+// plainly what the schema says. The tests compare the SDK's one writer
+// (hierarchy/document_text) with it byte for byte.
+#include "hierarchy_dom_writer.hpp"
 
 namespace modelexport::hierarchy {
 namespace {
@@ -40,22 +43,6 @@ Json modules_to_json(const std::vector<Module>& modules) {
   Json arr = Json::array();
   for (const auto& m : modules) arr.push_back(module_to_json(m));
   return arr;
-}
-
-Json statistics_json(const Document& doc) {
-  Json counts = Json::object();
-  for (Evidence e : kAllEvidence) counts[evidence_name(e)] = 0;
-  for (const auto& r : doc.nodes) {
-    auto& c = counts[evidence_name(r.evidence)];
-    c = c.get<int64_t>() + 1;
-  }
-  int64_t at_root = 0;
-  for (const auto& r : doc.nodes) at_root += r.module.empty();
-  Json stats = Json::object();
-  stats["nodes"] = doc.nodes.size();
-  stats["evidence"] = counts;
-  stats["at_root"] = at_root;  // nodes on module "" whatever the evidence
-  return stats;
 }
 
 Json document_to_json(const Document& doc) {
