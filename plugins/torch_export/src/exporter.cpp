@@ -112,7 +112,13 @@ void collect_missing(const json& graph, std::map<std::string, std::vector<std::s
 void require_lowerings(const Program& p) {
   std::map<std::string, std::vector<std::string>> missing;
   std::map<std::string, SeenModule> seen;
-  collect_missing(p.graph(), missing, seen, p.file);
+  try {
+    collect_missing(p.graph(), missing, seen, p.file);
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {  // the top graph's nodes were checked by read_program, nested ones not
+    throw Error(MX_ERR_PARSE, "'" + p.file + "': a nested graph does not follow the torch.export schema: " + e.what());
+  }
   if (missing.empty()) return;
   std::string msg = "'" + p.file + "': " + std::to_string(missing.size()) + " op(s) of the program have no ONNX lowering:";
   for (const auto& [target, where] : missing) {
