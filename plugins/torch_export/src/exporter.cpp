@@ -317,6 +317,36 @@ void bind_inputs(LowerCtx& cx, const Program& program, const std::vector<std::st
   }
 }
 
+// The program's dims of every tensor value the lowering bound to an ONNX
+// name, for the graph passes (a name bound twice with other dims is left
+// out; complex values, stored with an extra dim, too).
+mx::aten_onnx::SymbolicShapes symbolic_shapes(const LowerCtx& cx) {
+  mx::aten_onnx::SymbolicShapes shapes;
+  std::set<std::string> ambiguous;
+  for (const auto& [name, v] : cx.values) {
+    if (v.kind != Value::tensor || v.onnx.empty() || v.dtype == onnx::TensorProto::COMPLEX64 ||
+        v.dtype == onnx::TensorProto::COMPLEX128)
+      continue;
+    std::vector<mx::aten_onnx::SymbolicDim> dims;
+    for (const auto& d : v.shape) {
+      mx::aten_onnx::SymbolicDim s;
+      if (d.is_static) s.size = d.value;
+      else s.symbol = d.symbol.empty() ? d.expr : d.symbol;
+      dims.push_back(std::move(s));
+    }
+    auto [it, fresh] = shapes.emplace(v.onnx, dims);
+    auto same = [](const auto& a, const auto& b) {
+      if (a.size() != b.size()) return false;
+      for (size_t k = 0; k < a.size(); ++k)
+        if (a[k].size != b[k].size || a[k].symbol != b[k].symbol) return false;
+      return true;
+    };
+    if (!fresh && !same(it->second, dims)) ambiguous.insert(v.onnx);
+  }
+  for (const auto& name : ambiguous) shapes.erase(name);
+  return shapes;
+}
+
 }  // namespace
 
 void lower_program_for_check(const Program& program) {
@@ -348,7 +378,7 @@ ExportResult export_model(const ExportOptions& opt) {
   std::map<std::string, SeenModule> seen;
   lower_graph(cx, program, seen, opt.progress);
   auto removed = mx::aten_onnx::eliminate_dead_nodes(cx.graph);
-  const auto lean = mx::aten_onnx::lean_graph(cx.graph, weights, opt.opset);
+  const auto lean = mx::aten_onnx::lean_graph(cx.graph, weights, opt.opset, symbolic_shapes(cx));
   removed.insert(lean.removed.begin(), lean.removed.end());
 
   const auto tree = mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), opt.drop_builtin_tags);
@@ -360,6 +390,7 @@ ExportResult export_model(const ExportOptions& opt) {
   assembly.external_data = opt.external_data;
   assembly.output_dir = opt.output_dir;
   if (opt.weights_by_reference) assembly.weights_source = opt.model_path;
+  assembly.output_dir_references = opt.output_dir_references;
   auto model = mx::aten_onnx::assemble_model(std::move(cx.graph), weights, assembly);
 
   const json doc = mx::aten_onnx::export_document(document_source(opt.model_path, opt.opset), tree,

@@ -6,6 +6,7 @@
 //   fold_constants          shape arithmetic on constants becomes a constant
 //   collapse_unsqueezes     the Unsqueezes of sym_size glue
 //   merge_duplicate_nodes   CSE: identical constants, Shape reads, ...
+//   infer_reshape_dim       a view's one dynamic dim left to Reshape (-1)
 //   constants_to_initializers  Constant nodes become initializers
 //
 // Every pass keeps the names of the nodes it leaves; the nodes it removes
@@ -17,7 +18,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "mx/aten_onnx/onnx_emitter.hpp"
@@ -32,9 +35,19 @@ struct PassReport {
   std::map<std::string, std::vector<int64_t>> stored_permuted;
 };
 
+// A value's dim as the frontend's program states it: a size, or a symbol
+// (or expression) text; equal texts are equal sizes. Empty text: unknown.
+struct SymbolicDim {
+  std::optional<int64_t> size;
+  std::string symbol;
+};
+// ONNX value name -> its dims, for the values the frontend knows.
+using SymbolicShapes = std::unordered_map<std::string, std::vector<SymbolicDim>>;
+
 // Every pass below, then dead-node elimination; returns what they removed
-// (dead nodes left behind by a fold included).
-PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset);
+// (dead nodes left behind by a fold included). `shapes` (optional) lets
+// infer_reshape_dim use what the program knows about a Reshape's dims.
+PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const SymbolicShapes& shapes = {});
 
 // The hierarchy document's "graph_passes" object (docs/hierarchy-schema.md):
 // {"folded_nodes": {module: count of its nodes the passes removed},
@@ -58,6 +71,15 @@ void fold_constants(onnx::GraphProto& g, PassReport& report);
 // opset >= 15; Unsqueeze(Unsqueeze(x, A), B) with the inner one read once ->
 // one Unsqueeze (the inner node becomes the merged axes' constant).
 void collapse_unsqueezes(onnx::GraphProto& g, int opset, PassReport& report);
+
+// A Reshape whose computed shape is known well enough reads one constant
+// shape instead (an initializer named after the Reshape); the glue that
+// computed it is left dead. Known from `shapes` (the input's and output's
+// dims): static dims as they are, a dynamic output dim equal to the input's
+// at the same position as 0 (copy), one other dynamic dim as -1. Or, from
+// the graph alone, a Concat of positive constants and one single-element
+// dynamic part (a Shape slice, an Unsqueeze'd scalar): that part as -1.
+void infer_reshape_dim(onnx::GraphProto& g, PassReport& report, const SymbolicShapes& shapes = {});
 
 // Every top-level Constant node (value attribute) becomes an initializer
 // named by its output, with its bytes (raw_data): what torch.onnx writes.
