@@ -7,11 +7,13 @@ older build for a before/after), and with `torch.export.load` +
 process: node counts (all, Transpose, shape glue), ONNX Runtime session
 creation (median of --repeat, CPU provider, 2 threads), the process's peak RSS
 after it, and the steady-state run time (median of 20 runs) on the fixture's
-inputs.
+inputs; the ratios ours / anchor; the wall time and peak RSS of each export
+(the anchor's includes starting Python and importing torch).
 
     /work/venvs/pt2/bin/python benchmarks/lean_graphs.py                    # tests/fixtures/pt2 + programs
     /work/venvs/pt2/bin/python benchmarks/lean_graphs.py --models bert_tiny --skip-anchor
-    options: --baseline-cli PATH [--baseline-plugins DIR], --markdown FILE, --workdir DIR (keeps the files), --repeat N
+    options: --baseline-cli PATH [--baseline-plugins DIR], --markdown FILE, --workdir DIR (keeps the files),
+             --reuse-anchor (with --workdir: re-measure the anchor files found there), --repeat N
 
 The CLI is found as benchmarks/pt2_anchor.py finds it (MODELEXPORT_BIN, ...).
 Runs in the venv with torch 2.15 + onnxruntime (not an SDK dependency).
@@ -111,17 +113,33 @@ def measure(model, inputs, repeat):
     return run_json([sys.executable, __file__, "--ort-child", model, inputs or "", str(repeat)])
 
 
+def run_measured(cmd, env=None):
+    """Runs cmd; returns (wall seconds, the child's own peak RSS in MB)."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    err = p.stderr.read()
+    _, status, usage = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)}: {err.decode(errors='replace').strip()[-800:]}")
+    return time.perf_counter() - t0, usage.ru_maxrss / 1024.0
+
+
 def export_mx(cli, pt2, out, plugins=None):
     env = dict(os.environ)
     if plugins:
         env["MODELEXPORT_PLUGIN_PATH"] = plugins
-    t0 = time.perf_counter()
-    subprocess.run([cli, "export", pt2, "-o", out], check=True, capture_output=True, text=True, env=env)
-    return time.perf_counter() - t0
+    return run_measured([cli, "export", pt2, "-o", out], env)
 
 
 def fmt(v, spec):
     return "—" if v is None else format(v, spec)
+
+
+def ratio(ours, anchor, key):
+    """' (1.07×)': ours / anchor, measured in the same run; '' without both."""
+    a, m = anchor.get(key), ours.get(key)
+    return "" if not a or m is None else f" ({m / a:.2f}×)"
 
 
 def main():
@@ -134,6 +152,8 @@ def main():
     ap.add_argument("--skip-anchor", action="store_true")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--workdir")
+    ap.add_argument("--reuse-anchor", action="store_true",
+                    help="an anchor file already in --workdir is measured again, not exported again")
     ap.add_argument("--markdown")
     args = ap.parse_args()
     cli = find_cli()
@@ -149,7 +169,7 @@ def main():
                 inputs = pt2[:-4] + ".npz"
             row = {"model": name}
             out = os.path.join(work, f"{name}.mx.onnx")
-            row["mx_export_s"] = export_mx(cli, pt2, out)
+            row["mx_export_s"], row["mx_export_mb"] = export_mx(cli, pt2, out)
             row["mx"] = measure(out, inputs, args.repeat)
             if args.baseline_cli:
                 base = os.path.join(work, f"{name}.before.onnx")
@@ -160,7 +180,9 @@ def main():
             if not args.skip_anchor:
                 anchor = os.path.join(work, f"{name}.anchor.onnx")
                 try:
-                    run_json([sys.executable, __file__, "--anchor-child", pt2, anchor])
+                    if not (args.reuse_anchor and os.path.exists(anchor)):
+                        row["anchor_export_s"], row["anchor_export_mb"] = run_measured(
+                            [sys.executable, __file__, "--anchor-child", pt2, anchor])
                     row["anchor"] = measure(anchor, inputs, args.repeat)
                 except Exception as e:  # noqa: BLE001 - reported, the row stays
                     row["anchor_error"] = str(e)[-300:]
@@ -171,18 +193,20 @@ def main():
             shutil.rmtree(work, ignore_errors=True)
     lines = ["| program | nodes: before / ours / anchor | Transpose: before / ours / anchor | "
              "shape glue: before / ours / anchor | session creation ms: ours / anchor | "
-             "peak RSS MB: ours / anchor | run ms: ours / anchor |",
-             "|---|---|---|---|---|---|---|"]
+             "session peak RSS MB: ours / anchor | run ms: ours / anchor | export s, MB: ours / anchor |",
+             "|---|---|---|---|---|---|---|---|"]
     for r in rows:
         b, m, a = r.get("before", {}), r["mx"], r.get("anchor", {})
         ms = lambda d, k: None if d.get(k) is None else d[k] * 1e3  # noqa: E731
         lines.append(
-            f"| {r['model']} | {b.get('nodes', '—')} / {m['nodes']} / {a.get('nodes', '—')} "
+            f"| {r['model']} | {b.get('nodes', '—')} / {m['nodes']} / {a.get('nodes', '—')}{ratio(m, a, 'nodes')} "
             f"| {b.get('Transpose', '—')} / {m['Transpose']} / {a.get('Transpose', '—')} "
-            f"| {b.get('glue', '—')} / {m['glue']} / {a.get('glue', '—')} "
-            f"| {fmt(ms(m, 'create_s'), '.1f')} / {fmt(ms(a, 'create_s'), '.1f')} "
-            f"| {fmt(m.get('rss_mb'), '.0f')} / {fmt(a.get('rss_mb'), '.0f')} "
-            f"| {fmt(ms(m, 'run_s'), '.2f')} / {fmt(ms(a, 'run_s'), '.2f')} |")
+            f"| {b.get('glue', '—')} / {m['glue']} / {a.get('glue', '—')}{ratio(m, a, 'glue')} "
+            f"| {fmt(ms(m, 'create_s'), '.1f')} / {fmt(ms(a, 'create_s'), '.1f')}{ratio(m, a, 'create_s')} "
+            f"| {fmt(m.get('rss_mb'), '.0f')} / {fmt(a.get('rss_mb'), '.0f')}{ratio(m, a, 'rss_mb')} "
+            f"| {fmt(ms(m, 'run_s'), '.2f')} / {fmt(ms(a, 'run_s'), '.2f')}{ratio(m, a, 'run_s')} "
+            f"| {fmt(r.get('mx_export_s'), '.1f')} s {fmt(r.get('mx_export_mb'), '.0f')} MB / "
+            f"{fmt(r.get('anchor_export_s'), '.1f')} s {fmt(r.get('anchor_export_mb'), '.0f')} MB |")
     text = "\n".join(lines)
     print(text)
     if args.markdown:

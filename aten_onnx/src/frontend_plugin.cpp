@@ -53,6 +53,7 @@ ExportRequest export_request(const Frontend& f, const nlohmann::json& req, const
   }
   r.output_dir = req.value("output_dir", std::string());
   r.weights_by_reference = req.value("weights_by_reference", false);
+  r.output_dir_references = req.value("output_dir_references", false);
   // Plugin ABI 1.1: the export reports to the host (an older host has no
   // progress function: nothing is reported).
   if (MX_HOST_API_HAS(&h, progress) && h.progress) {

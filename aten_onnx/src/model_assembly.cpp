@@ -134,23 +134,26 @@ std::set<std::string> eliminate_dead_nodes(onnx::GraphProto& g) {
 
 namespace {
 
-// Whether the weights that cannot be referred to in the source file (small
-// or gathered ones) fit inline under protobuf's limit.
-bool fits_by_reference(const onnx::ModelProto& model, const WeightMap& weights) {
+// Whether what an answer by reference carries inline (small, computed and,
+// unless `permuted_external`, permuted weights) fits protobuf's limit.
+bool fits_by_reference(const onnx::ModelProto& model, const WeightMap& weights, bool permuted_external) {
   uint64_t inline_bytes = model.ByteSizeLong();
   for (const auto& t : model.graph().initializer()) {
     auto it = weights.find(t.name());
     if (it == weights.end()) continue;  // refer_to_source names it
     const WeightBytes& w = it->second;
-    if (w.size < kExternalMinBytes || w.source_offset == kNotInSource || w.permuted) inline_bytes += w.size;
+    const bool referred = w.size >= kExternalMinBytes &&
+                          (w.permuted ? permuted_external : w.source_offset != kNotInSource);
+    if (!referred) inline_bytes += w.size;
   }
   return inline_bytes <= kInlineLimit;
 }
 
 // Bytes of the weights written permuted (graph passes): they cannot be
-// referred to in the source file, so an answer by reference carries them
-// inline, in memory. Over this budget the model is written as external data
-// instead (when the host gave an output_dir), streamed a chunk at a time.
+// referred to in the source file, so an answer by reference to a host that
+// takes no output_dir references carries them inline, in memory. Over this
+// budget the model is written as external data instead (when the host gave
+// an output_dir), streamed a chunk at a time.
 constexpr uint64_t kPermutedInlineBudget = 64ull << 20;
 
 uint64_t permuted_bytes(const WeightMap& weights) {
@@ -158,6 +161,26 @@ uint64_t permuted_bytes(const WeightMap& weights) {
   for (const auto& [name, w] : weights)
     if (w.permuted) n += w.size;
   return n;
+}
+
+// An answer by reference: stored weights named in the source file,
+// permuted ones streamed into output_dir when the host accepts that.
+AssembledModel assemble_by_reference(onnx::ModelProto& model, const WeightMap& weights, const AssemblyOptions& o,
+                                     bool permuted_external) {
+  const std::string permuted_path = permuted_external ? o.output_dir + "/permuted.data" : std::string();
+  refer_to_source(*model.mutable_graph(), weights, o.weights_source, permuted_path);
+  struct RemoveOnError {  // a failed export leaves nothing in output_dir
+    std::string path;
+    bool armed = true;
+    ~RemoveOnError() {
+      if (armed && !path.empty()) std::remove(path.c_str());
+    }
+  } cleanup{permuted_path};
+  if (o.check) infer_and_check(model, true);
+  AssembledModel out;
+  if (!model.SerializeToString(&out.onnx_bytes)) throw Error(MX_ERR_INTERNAL, "cannot serialize the ONNX model");
+  cleanup.armed = false;
+  return out;
 }
 
 }  // namespace
@@ -173,17 +196,15 @@ AssembledModel assemble_model(onnx::GraphProto&& graph, const WeightMap& weights
   *model.mutable_graph() = std::move(graph);
   model.mutable_graph()->set_name(o.graph_name);
 
-  // Many permuted weights go to external data, streamed, rather than into
-  // an answer by reference, where they would be inline copies.
-  const bool permuted_heavy = !o.output_dir.empty() && o.external_data != ExternalData::no &&
+  // Permuted weights go to output_dir when the host accepts references
+  // there; else many of them make the whole model external data, streamed,
+  // rather than inline copies in an answer by reference.
+  const bool by_reference = !o.weights_source.empty();
+  const bool permuted_external = by_reference && o.output_dir_references && !o.output_dir.empty();
+  const bool permuted_heavy = !permuted_external && !o.output_dir.empty() && o.external_data != ExternalData::no &&
                               permuted_bytes(weights) > kPermutedInlineBudget;
-  if (!o.weights_source.empty() && fits_by_reference(model, weights) && !permuted_heavy) {
-    refer_to_source(*model.mutable_graph(), weights, o.weights_source);
-    if (o.check) infer_and_check(model, true);
-    AssembledModel out;
-    if (!model.SerializeToString(&out.onnx_bytes)) throw Error(MX_ERR_INTERNAL, "cannot serialize the ONNX model");
-    return out;
-  }
+  if (by_reference && fits_by_reference(model, weights, permuted_external) && !permuted_heavy)
+    return assemble_by_reference(model, weights, o, permuted_external);
   const uint64_t wbytes = weight_bytes(model.graph(), weights);
   const uint64_t inline_size = wbytes + model.ByteSizeLong();
   const bool over_limit = inline_size > kInlineLimit;

@@ -1,8 +1,17 @@
-// Writing a weight permuted (WeightBytes::permuted) without a full copy:
-// the output is produced in chunks of whole output rows into one bounded
-// buffer. Rank 2 (a Linear weight) is tiled so the source is read along
-// its rows; other ranks walk the output index with an odometer.
+// Writing a weight permuted (WeightBytes::permuted) without a full copy and
+// without holding the whole source resident. Rank 2 (a Linear weight): the
+// output is built a chunk of whole output rows at a time (so it is written
+// in order, in large writes), each chunk from blocks of source rows whose
+// mapped pages are dropped once read (they come back from the page cache
+// for the next chunk). Other ranks walk the output index with an odometer.
+#include <sys/mman.h>
+#include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -13,28 +22,130 @@
 namespace mx::aten_onnx {
 namespace {
 
+// Output bytes built and handed out at once.
 constexpr uint64_t kChunkBytes = 4u << 20;
+// Source rows read per block: the mapped pages resident at a time.
+constexpr uint64_t kBlockBytes = 8u << 20;
 
-// out[i][j] = src[j][i] for a source of rows x cols; output rows are chunked.
-void transpose_2d(const WeightBytes& w, const std::function<void(const char*, uint64_t)>& sink) {
+// Tile edge of the transpose: a tile's source rows and output rows (32
+// elements each) stay in L1 together, so neither side is walked a whole
+// row apart (rows 4 KiB apart all map to the same cache sets).
+constexpr uint64_t kTile = 32;
+
+// out[k * stride + r] = src[r][c0 + k] for r < rows, k < n; src rows are
+// `cols` long. T: an element of the weight's size.
+template <typename T>
+void transpose_tiles(const char* data, uint64_t rows, uint64_t cols, uint64_t c0, uint64_t n, char* out,
+                     uint64_t stride) {
+  const T* src = reinterpret_cast<const T*>(data);
+  T* dst = reinterpret_cast<T*>(out);
+  for (uint64_t r0 = 0; r0 < rows; r0 += kTile) {
+    const uint64_t r1 = std::min(rows, r0 + kTile);
+    for (uint64_t k0 = 0; k0 < n; k0 += kTile) {
+      const uint64_t k1 = std::min(n, k0 + kTile);
+      for (uint64_t r = r0; r < r1; ++r) {
+        const T* s = src + r * cols + c0;
+        for (uint64_t k = k0; k < k1; ++k) std::memcpy(dst + k * stride + r, s + k, sizeof(T));
+      }
+    }
+  }
+}
+
+#if defined(__SSE2__)
+// 4 x 4 blocks of 32-bit elements in registers: the scalar walk above
+// moves one element per load and store.
+void transpose_tiles_32(const char* data, uint64_t rows, uint64_t cols, uint64_t c0, uint64_t n, char* out,
+                        uint64_t stride) {
+  const uint32_t* src = reinterpret_cast<const uint32_t*>(data);
+  uint32_t* dst = reinterpret_cast<uint32_t*>(out);
+  const uint64_t rows4 = rows & ~uint64_t{3}, n4 = n & ~uint64_t{3};
+  for (uint64_t r0 = 0; r0 < rows4; r0 += kTile) {
+    const uint64_t r1 = std::min(rows4, r0 + kTile);
+    for (uint64_t k0 = 0; k0 < n4; k0 += kTile) {
+      const uint64_t k1 = std::min(n4, k0 + kTile);
+      for (uint64_t r = r0; r < r1; r += 4) {
+        const uint32_t* s = src + r * cols + c0;
+        for (uint64_t k = k0; k < k1; k += 4) {
+          const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + k));
+          const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + cols + k));
+          const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 2 * cols + k));
+          const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 3 * cols + k));
+          const __m128i ab0 = _mm_unpacklo_epi32(a, b), cd0 = _mm_unpacklo_epi32(c, d);
+          const __m128i ab1 = _mm_unpackhi_epi32(a, b), cd1 = _mm_unpackhi_epi32(c, d);
+          uint32_t* o = dst + k * stride + r;
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(o), _mm_unpacklo_epi64(ab0, cd0));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(o + stride), _mm_unpackhi_epi64(ab0, cd0));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(o + 2 * stride), _mm_unpacklo_epi64(ab1, cd1));
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(o + 3 * stride), _mm_unpackhi_epi64(ab1, cd1));
+        }
+      }
+    }
+  }
+  // The edges past the last whole 4 x 4 block, one element at a time.
+  for (uint64_t r = 0; r < rows; ++r)
+    for (uint64_t k = r < rows4 ? n4 : 0; k < n; ++k) dst[k * stride + r] = src[r * cols + c0 + k];
+}
+#endif
+
+template <size_t N>
+struct Element {
+  char b[N];
+};
+
+void transpose_part(size_t es, const char* data, uint64_t rows, uint64_t cols, uint64_t c0, uint64_t n, char* out,
+                    uint64_t stride) {
+  switch (es) {
+    case 1: return transpose_tiles<uint8_t>(data, rows, cols, c0, n, out, stride);
+    case 2: return transpose_tiles<uint16_t>(data, rows, cols, c0, n, out, stride);
+#if defined(__SSE2__)
+    case 4: return transpose_tiles_32(data, rows, cols, c0, n, out, stride);
+#else
+    case 4: return transpose_tiles<uint32_t>(data, rows, cols, c0, n, out, stride);
+#endif
+    case 8: return transpose_tiles<uint64_t>(data, rows, cols, c0, n, out, stride);
+    case 16: return transpose_tiles<Element<16>>(data, rows, cols, c0, n, out, stride);
+    default:
+      for (uint64_t r = 0; r < rows; ++r)
+        for (uint64_t k = 0; k < n; ++k)
+          std::memcpy(out + (k * stride + r) * es, data + (r * cols + c0 + k) * es, es);
+  }
+}
+
+// Drops the mapped pages of w's bytes [offset, offset + length) once read
+// (WeightBytes::file_mapped); advice only, errors ignored. Pages shared
+// with a neighbour are read again from the file if it needs them.
+void release(const WeightBytes& w, uint64_t offset, uint64_t length) {
+  if (!w.file_mapped || length == 0) return;
+  const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<uintptr_t>(w.data + offset) & ~(page - 1);
+  const auto end = reinterpret_cast<uintptr_t>(w.data + offset + length);
+  ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+
+// out[c][r] = src[r][c] for a source of rows x cols, in chunks of whole
+// output rows; within a chunk, block by block of source rows.
+void transpose_2d(const WeightBytes& w, const OutputPiece& put) {
   const auto& p = *w.permuted;
   const uint64_t rows = static_cast<uint64_t>(p.source_dims[0]), cols = static_cast<uint64_t>(p.source_dims[1]);
   const size_t es = p.element_size;
-  const uint64_t out_row = rows * es;  // an output row is a source column
-  const uint64_t chunk_rows = std::max<uint64_t>(1, kChunkBytes / std::max<uint64_t>(out_row, 1));
+  const uint64_t row_bytes = cols * es, out_row = rows * es;
+  const uint64_t chunk_rows = std::max<uint64_t>(1, kChunkBytes / out_row);   // output rows
+  const uint64_t block_rows = std::max<uint64_t>(1, kBlockBytes / row_bytes);  // source rows
   std::string buf;
   for (uint64_t c0 = 0; c0 < cols; c0 += chunk_rows) {
     const uint64_t n = std::min(chunk_rows, cols - c0);
     buf.resize(n * out_row);
-    for (uint64_t r = 0; r < rows; ++r) {
-      const char* src = w.data + (r * cols + c0) * es;
-      for (uint64_t k = 0; k < n; ++k) std::memcpy(&buf[k * out_row + r * es], src + k * es, es);
+    for (uint64_t r0 = 0; r0 < rows; r0 += block_rows) {
+      const uint64_t b = std::min(block_rows, rows - r0);
+      transpose_part(es, w.data + r0 * row_bytes, b, cols, c0, n, buf.data() + r0 * es, rows);
+      if (block_rows < rows) release(w, r0 * row_bytes, b * row_bytes);
     }
-    sink(buf.data(), buf.size());
+    put(c0 * out_row, buf.data(), buf.size());
   }
+  release(w, 0, w.size);
 }
 
-void permute_nd(const WeightBytes& w, const std::function<void(const char*, uint64_t)>& sink) {
+void permute_nd(const WeightBytes& w, const OutputPiece& put) {
   const auto& p = *w.permuted;
   const size_t rank = p.perm.size(), es = p.element_size;
   std::vector<uint64_t> src_stride(rank, 1), out_dims(rank), step(rank);
@@ -44,14 +155,15 @@ void permute_nd(const WeightBytes& w, const std::function<void(const char*, uint
     step[d] = src_stride[static_cast<size_t>(p.perm[d])];
   }
   std::vector<uint64_t> idx(rank, 0);
-  uint64_t src = 0;
+  uint64_t src = 0, written = 0;
   const uint64_t total = w.size / es;
   std::string buf;
   buf.reserve(std::min<uint64_t>(kChunkBytes, w.size));
   for (uint64_t e = 0; e < total; ++e) {
     buf.append(w.data + src * es, es);
     if (buf.size() >= kChunkBytes) {
-      sink(buf.data(), buf.size());
+      put(written, buf.data(), buf.size());
+      written += buf.size();
       buf.clear();
     }
     for (size_t d = rank; d-- > 0;) {  // odometer over the output index
@@ -61,14 +173,16 @@ void permute_nd(const WeightBytes& w, const std::function<void(const char*, uint
       idx[d] = 0;
     }
   }
-  if (!buf.empty()) sink(buf.data(), buf.size());
+  if (!buf.empty()) put(written, buf.data(), buf.size());
+  release(w, 0, w.size);
 }
 
 }  // namespace
 
-void for_each_output_chunk(const WeightBytes& w, const std::function<void(const char*, uint64_t)>& sink) {
+void for_each_output_piece(const WeightBytes& w, const OutputPiece& put) {
   if (!w.permuted) {
-    sink(w.data, w.size);
+    put(0, w.data, w.size);
+    release(w, 0, w.size);
     return;
   }
   const auto& p = *w.permuted;
@@ -77,8 +191,8 @@ void for_each_output_chunk(const WeightBytes& w, const std::function<void(const 
   if (p.element_size == 0 || p.perm.size() != p.source_dims.size() || numel * p.element_size != w.size)
     throw Error(MX_ERR_INTERNAL, "internal: a permuted weight's dims do not match its bytes");
   if (w.size == 0) return;
-  if (p.perm.size() == 2 && p.perm[0] == 1 && p.perm[1] == 0) transpose_2d(w, sink);
-  else permute_nd(w, sink);
+  if (p.perm.size() == 2 && p.perm[0] == 1 && p.perm[1] == 0) transpose_2d(w, put);
+  else permute_nd(w, put);
 }
 
 }  // namespace mx::aten_onnx

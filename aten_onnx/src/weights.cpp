@@ -1,12 +1,12 @@
 #include "mx/aten_onnx/weights.hpp"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "modelexport/modelexport.h"
 #include "mx/aten_onnx/error.hpp"
@@ -33,9 +33,8 @@ bool carries_bytes(const WeightMap& data, const onnx::TensorProto& t) {
 
 void set_raw(onnx::TensorProto& p, const WeightBytes& w) {
   if (!w.permuted) return p.set_raw_data(std::string(w.data, w.size));
-  std::string raw;
-  raw.reserve(w.size);
-  for_each_output_chunk(w, [&](const char* d, uint64_t n) { raw.append(d, n); });
+  std::string raw(w.size, '\0');
+  for_each_output_piece(w, [&](uint64_t at, const char* d, uint64_t n) { std::memcpy(&raw[at], d, n); });
   p.set_raw_data(std::move(raw));
 }
 
@@ -53,15 +52,6 @@ void set_external(onnx::TensorProto& t, const std::string& location, uint64_t of
   add("length", std::to_string(length));
 }
 
-// Drops the pages of a file-mapped weight once written (WeightBytes::file_mapped).
-void release_pages(const WeightBytes& w) {
-  if (!w.file_mapped || w.size == 0) return;
-  const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const auto begin = reinterpret_cast<uintptr_t>(w.data) & ~(page - 1);
-  const auto end = reinterpret_cast<uintptr_t>(w.data) + w.size;
-  ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);  // advice only: errors ignored
-}
-
 // An output file that removes itself unless closed successfully.
 class OutFile {
  public:
@@ -75,15 +65,26 @@ class OutFile {
   }
   OutFile(const OutFile&) = delete;
   OutFile& operator=(const OutFile&) = delete;
-  void write(const char* p, uint64_t n) {
+  void write(const char* p, uint64_t n) { write_at(written_, p, n); }
+  // Writes at `offset` (a weight's pieces come in any order); the file
+  // ends at the furthest byte written.
+  void write_at(uint64_t offset, const char* p, uint64_t n) {
     while (n > 0) {
-      ssize_t w = ::write(fd_, p, static_cast<size_t>(std::min<uint64_t>(n, 1u << 30)));
+      ssize_t w = ::pwrite(fd_, p, static_cast<size_t>(std::min<uint64_t>(n, 1u << 30)), static_cast<off_t>(offset));
       if (w < 0 && errno == EINTR) continue;
       if (w <= 0) fail("cannot write");
       p += w;
       n -= static_cast<uint64_t>(w);
-      written_ += static_cast<uint64_t>(w);
+      offset += static_cast<uint64_t>(w);
     }
+    written_ = std::max(written_, offset);
+  }
+  // Writes `w`'s output bytes at the end; returns where they start.
+  uint64_t append(const WeightBytes& w) {
+    const uint64_t base = written_;
+    for_each_output_piece(w, [&](uint64_t at, const char* d, uint64_t n) { write_at(base + at, d, n); });
+    if (written_ != base + w.size) throw Error(MX_ERR_INTERNAL, "internal: a weight's pieces do not cover it");
+    return base;
   }
   void close() {
     int fd = fd_;
@@ -127,27 +128,30 @@ uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data, cons
       set_raw(t, w);
       continue;
     }
-    const uint64_t offset = out.written();
-    for_each_output_chunk(w, [&](const char* d, uint64_t n) { out.write(d, n); });
-    release_pages(w);
-    set_external(t, location, offset, w.size);
+    set_external(t, location, out.append(w), w.size);
   }
   out.close();
   return out.written();
 }
 
-uint64_t refer_to_source(onnx::GraphProto& g, const WeightMap& data, const std::string& source_location) {
+uint64_t refer_to_source(onnx::GraphProto& g, const WeightMap& data, const std::string& source_location,
+                         const std::string& permuted_path) {
+  std::optional<OutFile> permuted;  // created on the first permuted weight
   uint64_t left_inline = 0;
   for (auto& t : *g.mutable_initializer()) {
     if (carries_bytes(data, t)) continue;
     const WeightBytes& w = bytes_of(data, t);
     if (w.size >= kExternalMinBytes && w.source_offset != kNotInSource && !w.permuted) {
       set_external(t, source_location, w.source_offset, w.size);
+    } else if (w.size >= kExternalMinBytes && w.permuted && !permuted_path.empty()) {
+      if (!permuted) permuted.emplace(permuted_path);
+      set_external(t, permuted_path, permuted->append(w), w.size);
     } else {
       set_raw(t, w);
       left_inline += w.size;
     }
   }
+  if (permuted) permuted->close();
   return left_inline;
 }
 

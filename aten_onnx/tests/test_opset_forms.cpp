@@ -122,7 +122,7 @@ TEST_CASE("RMSNorm arithmetic becomes one RMSNormalization in its module") {
   const std::string y = e.emit1("Mul", {"w", e.emit1("Mul", {"x", r})});
   e.graph.add_output()->set_name(y);
   WeightMap weights;
-  const PassReport report = lean_graph(e.graph, weights, 23, true, {{"x", 3}});
+  const PassReport report = lean_graph(e.graph, weights, 23, {{"x", std::vector<SymbolicDim>(3)}});
   CHECK(e.ops() == Ops{"RMSNormalization"});
   CHECK(e.graph.node(0).name() == "/model/norm/Mul_2");
   CHECK(report.removed.size() >= 6);

@@ -70,6 +70,47 @@ def main():
         nodes(m)[5]["target"] = "torch.ops.aten.other_missing_op.default"
     rewrite("two_unknown_ops.pt2", edit_model(two_unknown))
 
+    # Issue 32: what torch.export.load refuses, and sizes out of proportion.
+    def append(name, extra):
+        src = zipfile.ZipFile(BASE)
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as out:
+            for info in src.infolist():
+                out.writestr(info.filename, src.read(info.filename))
+            for entry, data in extra:
+                out.writestr(entry, data)  # a duplicate name is kept (zipfile warns)
+        (HERE / name).write_bytes(buf.getvalue())
+
+    program = zipfile.ZipFile(BASE).read("blk/models/model.json")
+    append("duplicate_program.pt2", [("blk/models/model.json", program.replace(b"aten.relu", b"aten.sigmoid"))])
+    append("duplicate_weight.pt2", [("blk/data/weights/weight_0", bytes(432))])
+    append("two_folders.pt2", [("other/models/model.json", program)])
+
+    def zero_strides(name, b):
+        if not name.endswith("model_weights_config.json"):
+            return b
+        cfg = json.loads(b)
+        meta = cfg["config"]["fc.weight"]["tensor_meta"]
+        meta["sizes"] = [{"as_int": 1 << 31}, {"as_int": 1 << 31}]
+        meta["strides"] = [{"as_int": 0}, {"as_int": 0}]
+        return json.dumps(cfg).encode()
+    rewrite("huge_zero_strides.pt2", zero_strides)
+    rewrite("range_min_above_max.pt2",
+            edit_model(lambda m: m["range_constraints"].__setitem__("s77", {"min_val": 10, "max_val": 4})))
+
+    def defined_twice(m):
+        nodes(m)[3]["outputs"][0]["as_tensor"]["name"] = nodes(m)[2]["outputs"][0]["as_tensor"]["name"]
+    rewrite("defined_twice.pt2", edit_model(defined_twice))
+
+    def bad_stacks(m):
+        nodes(m)[1]["metadata"]["nn_module_stack"] = "L__self__;garbage"
+        nodes(m)[3]["metadata"]["nn_module_stack"] = 5
+    rewrite("module_stack_malformed.pt2", edit_model(bad_stacks))
+
+    def dtype_99(m):
+        m["graph_module"]["graph"]["tensor_values"]["x"]["dtype"] = 99
+    rewrite("dtype_99.pt2", edit_model(dtype_99))
+
 
 if __name__ == "__main__":
     main()

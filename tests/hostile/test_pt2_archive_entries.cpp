@@ -59,3 +59,24 @@ TEST_CASE("a value defined twice in the program is refused") {
   check_refused(export_pt2(s, s.models() / "d.pt2"), s,
                 "value 'linear' is defined twice (again by graph node 1, torch.ops.aten.relu.default)");
 }
+
+TEST_CASE("a value defined twice inside a nested graph is refused") {
+  Scratch s("pt2_defined_twice_nested");
+  Pt2 a = read_pt2(pt2_fixture("tiny_mlp"));
+  nlohmann::json program = a.json("models/model.json");
+  const nlohmann::json relu = {{"target", "torch.ops.aten.relu.default"},
+                               {"inputs", {{{"name", "self"}, {"arg", {{"as_tensor", {{"name", "inner_x"}}}}}}}},
+                               {"outputs", {{{"as_tensor", {{"name", "inner"}}}}}}};
+  nlohmann::json body = {{"inputs", {{{"as_tensor", {{"name", "inner_x"}}}}}},
+                         {"nodes", {relu, relu}},
+                         {"outputs", {{{"as_tensor", {{"name", "inner"}}}}}},
+                         {"tensor_values", nlohmann::json::object()}};
+  program["graph_module"]["graph"]["nodes"].push_back(
+      {{"target", "torch.ops.higher_order.wrap_with_set_grad_enabled"},
+       {"inputs", {{{"name", "body"}, {"arg", {{"as_graph", {{"name", "b"}, {"graph", body}}}}}}}},
+       {"outputs", nlohmann::json::array()}});
+  a.set_json("models/model.json", program);
+  write_pt2(s.models() / "n.pt2", a);
+  check_refused(export_pt2(s, s.models() / "n.pt2"), s,
+                "value 'inner' is defined twice (again by node 1 of a nested graph, torch.ops.aten.relu.default)");
+}

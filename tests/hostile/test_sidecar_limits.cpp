@@ -60,7 +60,7 @@ TEST_CASE("a hierarchy document with a 2 MiB class string is refused, naming the
   mx_model_release(m);
 }
 
-TEST_CASE("hierarchy numbers: past int64, negative counts and fractions are refused by name") {
+TEST_CASE("hierarchy numbers: past int64, negative counts, impossible indexes and fractions are refused by name") {
   Scratch s("sidecar_numbers");
   write(s.models() / "m.onnx", modelexport::testing::tiny_net().SerializeAsString());
   REQUIRE(pipeline(s.models() / "m.onnx", s.out() / "o.onnx").code == MX_OK);
@@ -84,6 +84,9 @@ TEST_CASE("hierarchy numbers: past int64, negative counts and fractions are refu
   d = doc;
   d["modules"][0]["own_parameters"] = -5;
   CHECK(contains_text(refusal(d.dump()), "modules[0].own_parameters: must be a count (>= 0), got -5"));
+  d = doc;
+  d["nodes"][0]["index"] = int64_t{1} << 62;  // no graph has that many nodes (tiny_net has a few)
+  CHECK(contains_text(refusal(d.dump()), "nodes[0].index: must be a node position (0 to 2^31-1), got 4611686018427387904"));
   d = doc;
   d["nodes"][0]["index"] = 0.0;
   CHECK(contains_text(refusal(d.dump()), "nodes[0].index: must be an integer, got 0.0"));

@@ -1,8 +1,10 @@
 // What a killed run leaves (SIGKILL: no handler runs) is removed by the
 // next run that writes there: hidden temporaries next to the output and
 // the private scratch directory of an export, recognised by the dead
-// process id in their names and an age of 10 minutes. Fresh ones, live
-// processes' ones and backups (".orig-", maybe the only copy) stay.
+// process id in their names and an age of 10 minutes; backups (".orig-")
+// of a dead process's commit, found under the directory's lock, when
+// their target is there. Fresh temporaries, live processes' leftovers and
+// backups whose target is gone (maybe the only copy) stay.
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
@@ -33,7 +35,7 @@ void make_old(const fs::path& p) {
 
 }  // namespace
 
-TEST_CASE("a save removes the stale temporaries of a killed run, and only those") {
+TEST_CASE("a save removes the stale temporaries and backups of a killed run, and only those") {
   Scratch s("stale_temporaries");
   const std::string dead = std::to_string(dead_pid()), live = std::to_string(::getpid());
   const fs::path stale = s.out() / (".m.onnx.tmp-" + dead + "-aaaaaaaaaaaa"),
@@ -44,6 +46,12 @@ TEST_CASE("a save removes the stale temporaries of a killed run, and only those"
                  other = s.out() / (".other.onnx.tmp-" + dead + "-ffffffffffff");
   for (const auto& p : {stale, stale_data, fresh, mine, backup, other}) write(p, "left over");
   for (const auto& p : {stale, stale_data, mine, backup, other}) make_old(p);
+  // Backups of m.onnx.data (its target is written by this export too), of
+  // a file that is gone, and of a live process's commit.
+  const fs::path data_backup = s.out() / (".m.onnx.data.orig-" + dead + "-gggggggggggg"),
+                 only_copy = s.out() / (".gone.onnx.orig-" + dead + "-hhhhhhhhhhhh"),
+                 live_backup = s.out() / (".m.onnx.orig-" + live + "-iiiiiiiiiiii");
+  for (const auto& p : {data_backup, only_copy, live_backup}) write(p, "original");
 
   const CliRun r = export_pt2(s, pt2_fixture("tiny_mlp"), {"--external-data"});
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
@@ -51,8 +59,11 @@ TEST_CASE("a save removes the stale temporaries of a killed run, and only those"
   CHECK_FALSE(fs::exists(stale_data));
   CHECK(fs::exists(fresh));   // may belong to a writer in another pid namespace
   CHECK(fs::exists(mine));    // a live process
-  CHECK(fs::exists(backup));  // never removed
   CHECK(fs::exists(other));   // another output's
+  CHECK_FALSE(fs::exists(backup));       // its target m.onnx is there
+  CHECK_FALSE(fs::exists(data_backup));
+  CHECK(fs::exists(only_copy));          // gone.onnx is not: the only copy
+  CHECK(fs::exists(live_backup));        // a commit still running
 }
 
 TEST_CASE("an export removes the stale scratch directory of a killed export") {

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <utility>
 
+#include <unistd.h>
+
 #include "mx/onnx_proto.hpp"
 
 #include "scoped_model.hpp"
@@ -141,11 +143,98 @@ TEST_CASE("export refuses an answer whose weights refer to a file other than the
 
   mx_model* out = nullptr;
   const std::string abs = std::filesystem::absolute(path).lexically_normal().string();
-  CHECK(status_text(mx_registry_export(r, "fake", path.c_str(), "{\"inputs\":[\"x\"]}", &out)) ==
-        "plugin: plugin 'fake' answered badly: bytes: tensor 'W' external data: refers to 'elsewhere.data'; "
-        "an export may refer only to its source '" + abs + "'");
+  // (and to files of the request's output_dir: the next test case)
+  CHECK(status_text(mx_registry_export(r, "fake", path.c_str(), "{\"inputs\":[\"x\"]}", &out))
+            .find("plugin: plugin 'fake' answered badly: bytes: tensor 'W' external data: refers to 'elsewhere.data'; "
+                  "an export may refer only to its source '" + abs + "' and to files of its output_dir '") == 0);
   CHECK(out == nullptr);
   std::remove(path.c_str());
   std::remove("elsewhere.data");
+  mx_registry_release(r);
+}
+
+// docs/plugin-protocol.md, "output_dir_references": an answer by reference
+// may also name regular files directly inside the request's output_dir
+// (weights the frontend rewrote); the model keeps them open once the
+// directory is gone. Not a symlink there, not a file in a subdirectory.
+TEST_CASE("export takes weights by reference from a file of output_dir, and nothing around it") {
+  mx_registry* r = registry_with(json{{"discover", false}, {"plugin_dirs", {MX_TEST_GOOD_DIR}}});
+  char templ[] = "/tmp/mx-test-tmpdir-XXXXXX";
+  REQUIRE(mkdtemp(templ) != nullptr);
+  const std::string tmpdir = templ;
+  const char* old = std::getenv("TMPDIR");
+  const std::string old_tmpdir = old ? old : "";
+  setenv("TMPDIR", tmpdir.c_str(), 1);
+  // The fake frontend replaces "@@@@@@" by the random part of output_dir.
+  const std::string dir = tmpdir + "/modelexport-export-" + std::to_string(::getpid()) + "-@@@@@@";
+  const std::string weight(16, '\x3f');  // 4 floats of 0.74..., W's shape
+
+  auto model_referring_to = [&](const std::string& path, const std::string& location) {
+    mx_model* source = make_scoped_model();
+    void* bytes = nullptr;
+    size_t size = 0;
+    REQUIRE_OK(mx_model_save_bytes(source, "{}", &bytes, &size));
+    mx_model_release(source);
+    onnx::ModelProto proto;
+    REQUIRE(proto.ParseFromArray(bytes, static_cast<int>(size)));
+    mx_free(bytes);
+    for (auto& t : *proto.mutable_graph()->mutable_initializer()) {
+      if (t.name() != "W") continue;
+      t.clear_float_data();
+      t.set_data_location(onnx::TensorProto::EXTERNAL);
+      for (auto [k, v] : {std::pair<std::string, std::string>{"location", location}, {"offset", "0"}, {"length", "16"}}) {
+        auto* e = t.add_external_data();
+        e->set_key(k);
+        e->set_value(v);
+      }
+    }
+    std::ofstream(path, std::ios::binary) << proto.SerializeAsString();
+    std::ofstream(path + ".outdir", std::ios::binary) << weight;
+  };
+  auto raw_w = [](mx_model* m) {
+    void* bytes = nullptr;
+    size_t size = 0;
+    REQUIRE_OK(mx_model_save_bytes(m, "{}", &bytes, &size));
+    onnx::ModelProto proto;
+    REQUIRE(proto.ParseFromArray(bytes, static_cast<int>(size)));
+    mx_free(bytes);
+    for (const auto& t : proto.graph().initializer())
+      if (t.name() == "W") return t.raw_data();
+    return std::string();
+  };
+
+  mx_model* out = nullptr;
+  std::string path;
+  SUBCASE("a file directly inside output_dir") {
+    path = "test_frontend_outdir.onnx";
+    model_referring_to(path, dir + "/permuted.data");
+    REQUIRE_OK(mx_registry_export(r, "fake", path.c_str(), "{\"inputs\":[\"x\"]}", &out));
+    CHECK(std::filesystem::is_empty(tmpdir));  // output_dir gone, the file still open
+    CHECK(raw_w(out) == weight);
+    mx_model_release(out);
+  }
+  SUBCASE("a symlink in output_dir is not followed") {
+    path = "test_frontend_outdir_symlink.onnx";
+    model_referring_to(path, dir + "/permuted.data");
+    const std::string text =
+        status_text(mx_registry_export(r, "fake", path.c_str(), "{\"inputs\":[\"x\"]}", &out));
+    CHECK(text.find("plugin: plugin 'fake' answered badly: bytes: tensor 'W' external data: cannot open '") == 0);
+    CHECK(out == nullptr);
+  }
+  SUBCASE("a file in a subdirectory of output_dir is refused") {
+    path = "test_frontend_outdir_sub.onnx";
+    model_referring_to(path, dir + "/sub/permuted.data");
+    const std::string text =
+        status_text(mx_registry_export(r, "fake", path.c_str(), "{\"inputs\":[\"x\"]}", &out));
+    CHECK(text.find("plugin: plugin 'fake' answered badly: bytes: tensor 'W' external data: refers to '") == 0);
+    CHECK(text.find("an export may refer only to its source") != std::string::npos);
+    CHECK(out == nullptr);
+  }
+  CHECK(std::filesystem::is_empty(tmpdir));
+  if (old) setenv("TMPDIR", old_tmpdir.c_str(), 1);
+  else unsetenv("TMPDIR");
+  std::filesystem::remove_all(tmpdir);
+  std::remove(path.c_str());
+  std::remove((path + ".outdir").c_str());
   mx_registry_release(r);
 }

@@ -67,7 +67,7 @@ struct Match {
 
 // `n` = Mul(w, Mul(x, Reciprocal(Sqrt(Add(ReduceMean(x^2), eps))))), either
 // operand order at each Mul and Add, every node in n's module.
-std::optional<Match> match(const Writers& w, const onnx::NodeProto& n, const ValueRanks& ranks) {
+std::optional<Match> match(const Writers& w, const onnx::NodeProto& n, const SymbolicShapes& shapes) {
   if (n.op_type() != "Mul" || n.input_size() != 2) return std::nullopt;
   const std::string scope = scope_of(n);
   auto same_scope = [&](const onnx::NodeProto* p) { return p && scope_of(*p) == scope; };
@@ -83,8 +83,9 @@ std::optional<Match> match(const Writers& w, const onnx::NodeProto& n, const Val
       for (int ms = 0; ms < 2; ++ms) {
         const onnx::NodeProto* mean = writer(w, add->input(ms), "ReduceMean");
         auto eps = float_scalar(writer(w, add->input(1 - ms), "Constant"));
-        auto rank = ranks.find(x);
-        if (!same_scope(mean) || !eps || !mean_over_last_axis(w, *mean, rank == ranks.end() ? -1 : rank->second))
+        auto shape = shapes.find(x);
+        const int64_t rank = shape == shapes.end() ? -1 : static_cast<int64_t>(shape->second.size());
+        if (!same_scope(mean) || !eps || !mean_over_last_axis(w, *mean, rank))
           continue;
         if (squared(w, mean->input(0)) == x) return Match{x, n.input(1 - side), *eps};
       }
@@ -95,13 +96,13 @@ std::optional<Match> match(const Writers& w, const onnx::NodeProto& n, const Val
 
 }  // namespace
 
-void fuse_rms_norms(onnx::GraphProto& g, const ValueRanks& ranks) {
+void fuse_rms_norms(onnx::GraphProto& g, const SymbolicShapes& shapes) {
   Writers w;
   for (const auto& n : g.node())
     for (const auto& o : n.output()) w[o] = &n;
   std::vector<std::pair<int, Match>> found;
   for (int i = 0; i < g.node_size(); ++i)
-    if (auto m = match(w, g.node(i), ranks)) found.emplace_back(i, *m);
+    if (auto m = match(w, g.node(i), shapes)) found.emplace_back(i, *m);
   for (auto& [i, m] : found) {
     onnx::NodeProto& n = *g.mutable_node(i);
     n.set_op_type("RMSNormalization");

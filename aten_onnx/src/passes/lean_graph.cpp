@@ -2,21 +2,24 @@
 // consumers for CSE), then constants (so duplicates of folded glue are
 // equal Constants), then CSE, and CSE's result folded once more (a shared
 // Shape read may now be foldable input of the same expression); the
-// Unsqueeze collapse runs on shared reads, and CSE once more on its output.
+// Unsqueeze collapse runs on shared reads, and CSE once more on its output;
+// then a Reshape's one dynamic dim is left to the Reshape (its glue dies).
 #include "mx/aten_onnx/graph_passes.hpp"
 #include "mx/aten_onnx/model_assembly.hpp"
 
 namespace mx::aten_onnx {
 
-PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, bool fused_ops, const ValueRanks& ranks) {
+PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const SymbolicShapes& shapes,
+                      bool fused_ops) {
   PassReport report;
-  if (fused_ops && opset >= 23) fuse_rms_norms(g, ranks);
+  if (fused_ops && opset >= 23) fuse_rms_norms(g, shapes);
   fold_weight_transposes(g, weights, report);
   fold_constants(g, report);
   merge_duplicate_nodes(g, report);
   collapse_unsqueezes(g, opset, report);
   fold_constants(g, report);
   merge_duplicate_nodes(g, report);
+  infer_reshape_dim(g, report, shapes);
   constants_to_initializers(g, report);
   auto dead = eliminate_dead_nodes(g);
   report.removed.insert(dead.begin(), dead.end());

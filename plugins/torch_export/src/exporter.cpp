@@ -7,9 +7,11 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <stdexcept>
 
 #include "archive.hpp"
 #include "input_specs.hpp"
+#include "json_excerpt.hpp"
 #include "lower_ctx.hpp"
 #include "module_stack.hpp"
 #include "modelexport/modelexport.h"
@@ -42,11 +44,28 @@ struct NodePlace {
   bool placed = false;  // false: the program places the node in no module
 };
 
-NodePlace place_of(const json& node, std::map<std::string, SeenModule>& seen) {
+// The entries of a node's nn_module_stack; a malformed one is an error
+// naming the file, the node, its op and the field (not the node lowered
+// before it).
+std::vector<StackEntry> module_stack_of(const json& node, const std::string& file) {
+  auto meta = node.find("metadata");
+  if (meta == node.end() || !meta->is_object()) return {};
+  auto stack = meta->find("nn_module_stack");
+  if (stack == meta->end() || stack->is_null()) return {};
+  try {
+    if (!stack->is_string()) throw std::runtime_error("must be a string, got " + brief(*stack));
+    return parse_module_stack(stack->get_ref<const std::string&>());
+  } catch (const std::exception& e) {
+    const auto target = node.find("target");
+    const std::string op = target != node.end() && target->is_string() ? target_of(node) : "?";
+    throw Error(MX_ERR_PARSE, "'" + file + "': node '" + node_name(node) + "' (" + op +
+                                  "): metadata.nn_module_stack " + e.what());
+  }
+}
+
+NodePlace place_of(const json& node, std::map<std::string, SeenModule>& seen, const std::string& file) {
   NodePlace p;
-  const json& meta = node.value("metadata", json::object());
-  if (!meta.contains("nn_module_stack")) return p;
-  for (const auto& e : parse_module_stack(meta.at("nn_module_stack").get<std::string>())) {
+  for (const auto& e : module_stack_of(node, file)) {
     seen.emplace(e.path, SeenModule{e.qualified_class, static_cast<int>(seen.size())});  // first call wins
     p.module = e.path;
     p.placed = true;
@@ -59,7 +78,7 @@ NodePlace place_of(const json& node, std::map<std::string, SeenModule>& seen) {
 // are walked with a stack of their own, each before the node that holds
 // it: programs nest them as deep as their JSON allows.
 void collect_missing(const json& graph, std::map<std::string, std::vector<std::string>>& missing,
-                     std::map<std::string, SeenModule>& seen) {
+                     std::map<std::string, SeenModule>& seen, const std::string& file) {
   struct Frame {
     const json* nodes;
     size_t next = 0;
@@ -87,14 +106,20 @@ void collect_missing(const json& graph, std::map<std::string, std::vector<std::s
     if (find_lowering(target)) continue;
     auto& where = missing[target];
     if (where.size() < 3)
-      where.push_back("node '" + node.value("name", std::string("?")) + "' in module '" + place_of(node, seen).module + "'");
+      where.push_back("node '" + node_name(node) + "' in module '" + place_of(node, seen, file).module + "'");
   }
 }
 
 void require_lowerings(const Program& p) {
   std::map<std::string, std::vector<std::string>> missing;
   std::map<std::string, SeenModule> seen;
-  collect_missing(p.graph(), missing, seen);
+  try {
+    collect_missing(p.graph(), missing, seen, p.file);
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {  // the top graph's nodes were checked by read_program, nested ones not
+    throw Error(MX_ERR_PARSE, "'" + p.file + "': a nested graph does not follow the torch.export schema: " + e.what());
+  }
   if (missing.empty()) return;
   std::string msg = "'" + p.file + "': " + std::to_string(missing.size()) + " op(s) of the program have no ONNX lowering:";
   for (const auto& [target, where] : missing) {
@@ -164,9 +189,9 @@ LowerFn lowering_for(LowerCtx& cx, const json& node) {
 // The node's records get evidence `root` when the program placed it in
 // no module (`direct` otherwise, set by the emitter).
 void lower_node(LowerCtx& cx, const json& node, std::map<std::string, SeenModule>& seen) {
-  const NodePlace place = place_of(node, seen);
   cx.node = &node;
   cx.target = target_of(node);
+  const NodePlace place = place_of(node, seen, cx.program.file);
   cx.module = place.module;
   const size_t first = cx.records.size();
   for (const auto& in : node.at("inputs")) {  // every tensor the node reads must be defined before it
@@ -247,14 +272,6 @@ void report_lowered(const std::function<bool(uint64_t, uint64_t)>& progress, uin
   if (progress && !progress(done, total)) throw Error(MX_ERR_CANCELLED, "torch_export: export cancelled");
 }
 
-// The rank of every lowered tensor, by ONNX name (for the graph passes).
-mx::aten_onnx::ValueRanks value_ranks(const LowerCtx& cx) {
-  mx::aten_onnx::ValueRanks ranks;
-  for (const auto& [name, v] : cx.values)
-    if (v.kind == Value::tensor && !v.onnx.empty()) ranks[v.onnx] = static_cast<int64_t>(v.shape.size());
-  return ranks;
-}
-
 // Lowers every node of the program in `cx`, then names the graph outputs.
 void lower_graph(LowerCtx& cx, const Program& program, std::map<std::string, SeenModule>& seen,
                  const std::function<bool(uint64_t, uint64_t)>& progress = {}) {
@@ -281,6 +298,9 @@ void lower_graph(LowerCtx& cx, const Program& program, std::map<std::string, See
     // A complex output is written as torch.view_as_real gives it: real
     // pairs on a last axis of 2 (lower/fft.cpp).
     int32_t dtype = it->second.dtype;
+    if (dtype == 0)
+      throw Error(MX_ERR_UNSUPPORTED, "'" + program.file + "': output '" + program.user_outputs[k] +
+                                          "' has a dtype ONNX cannot express (tensor_values dtype code)");
     int64_t rank = static_cast<int64_t>(it->second.shape.size());
     if (dtype == onnx::TensorProto::COMPLEX64 || dtype == onnx::TensorProto::COMPLEX128) {
       dtype = dtype == onnx::TensorProto::COMPLEX64 ? onnx::TensorProto::FLOAT : onnx::TensorProto::DOUBLE;
@@ -296,6 +316,36 @@ void bind_inputs(LowerCtx& cx, const Program& program, const std::vector<std::st
     const TensorMeta& m = program.tensors.at(name);
     cx.values[name] = Value{Value::tensor, name, m.dtype, m.sizes, std::nullopt};
   }
+}
+
+// The program's dims of every tensor value the lowering bound to an ONNX
+// name, for the graph passes (a name bound twice with other dims is left
+// out; complex values, stored with an extra dim, too).
+mx::aten_onnx::SymbolicShapes symbolic_shapes(const LowerCtx& cx) {
+  mx::aten_onnx::SymbolicShapes shapes;
+  std::set<std::string> ambiguous;
+  for (const auto& [name, v] : cx.values) {
+    if (v.kind != Value::tensor || v.onnx.empty() || v.dtype == onnx::TensorProto::COMPLEX64 ||
+        v.dtype == onnx::TensorProto::COMPLEX128)
+      continue;
+    std::vector<mx::aten_onnx::SymbolicDim> dims;
+    for (const auto& d : v.shape) {
+      mx::aten_onnx::SymbolicDim s;
+      if (d.is_static) s.size = d.value;
+      else s.symbol = d.symbol.empty() ? d.expr : d.symbol;
+      dims.push_back(std::move(s));
+    }
+    auto [it, fresh] = shapes.emplace(v.onnx, dims);
+    auto same = [](const auto& a, const auto& b) {
+      if (a.size() != b.size()) return false;
+      for (size_t k = 0; k < a.size(); ++k)
+        if (a[k].size != b[k].size || a[k].symbol != b[k].symbol) return false;
+      return true;
+    };
+    if (!fresh && !same(it->second, dims)) ambiguous.insert(v.onnx);
+  }
+  for (const auto& name : ambiguous) shapes.erase(name);
+  return shapes;
 }
 
 }  // namespace
@@ -329,7 +379,7 @@ ExportResult export_model(const ExportOptions& opt) {
   std::map<std::string, SeenModule> seen;
   lower_graph(cx, program, seen, opt.progress);
   auto removed = mx::aten_onnx::eliminate_dead_nodes(cx.graph);
-  const auto lean = mx::aten_onnx::lean_graph(cx.graph, weights, opt.opset, cx.fused_ops, value_ranks(cx));
+  const auto lean = mx::aten_onnx::lean_graph(cx.graph, weights, opt.opset, symbolic_shapes(cx), cx.fused_ops);
   removed.insert(lean.removed.begin(), lean.removed.end());
 
   const auto tree = mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), opt.drop_builtin_tags);
@@ -341,6 +391,7 @@ ExportResult export_model(const ExportOptions& opt) {
   assembly.external_data = opt.external_data;
   assembly.output_dir = opt.output_dir;
   if (opt.weights_by_reference) assembly.weights_source = opt.model_path;
+  assembly.output_dir_references = opt.output_dir_references;
   auto model = mx::aten_onnx::assemble_model(std::move(cx.graph), weights, assembly);
 
   const json doc = mx::aten_onnx::export_document(document_source(opt.model_path, opt.opset), tree,
@@ -355,7 +406,7 @@ std::string module_tree_json(const std::string& model_path, bool drop_builtin_ta
   const StoredTensors stored(archive);
   stored.check_against(program);
   std::map<std::string, SeenModule> seen;
-  for (const auto& node : program.graph().at("nodes")) place_of(node, seen);
+  for (const auto& node : program.graph().at("nodes")) place_of(node, seen, program.file);
   const auto tree = mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), drop_builtin_tags);
   return mx::aten_onnx::module_tree_document(document_source(model_path, 0), tree).dump();
 }

@@ -64,9 +64,26 @@ std::string LowerCtx::op() const {
   return n;
 }
 
+std::string node_name(const json& node) {
+  auto string_at = [](const json& j, const char* key) -> const json* {
+    if (!j.is_object()) return nullptr;
+    auto it = j.find(key);
+    return it != j.end() && it->is_string() ? &*it : nullptr;
+  };
+  if (const json* name = string_at(node, "name")) return mx::common::excerpt(name->get_ref<const std::string&>());
+  auto outputs = node.is_object() ? node.find("outputs") : node.end();
+  if (outputs == node.end() || !outputs->is_array() || outputs->empty() || !(*outputs)[0].is_object()) return "?";
+  const json& out = (*outputs)[0];
+  const json* name = nullptr;
+  if (out.contains("as_tensor")) name = string_at(out.at("as_tensor"), "name");
+  else if (out.contains("as_tensors") && out.at("as_tensors").is_array() && !out.at("as_tensors").empty())
+    name = string_at(out.at("as_tensors")[0], "name");
+  else if (out.contains("as_sym_int")) name = string_at(out.at("as_sym_int"), "as_name");
+  return name ? mx::common::excerpt(name->get_ref<const std::string&>()) : "?";
+}
+
 std::string LowerCtx::where() const {
-  std::string name = node && node->contains("name") ? (*node).at("name").get<std::string>() : "?";
-  return "node '" + name + "' (" + target + ") in module '" + module + "'";
+  return "node '" + (node ? node_name(*node) : std::string("?")) + "' (" + target + ") in module '" + module + "'";
 }
 
 int LowerCtx::current_call() const {

@@ -32,6 +32,10 @@ struct Value {
   std::optional<int64_t> int_value;  // a SymInt known statically
 };
 
+// The name torch gives a program's node, for messages: its "name" if it
+// has one, else that of its first output ("linear_1"), else "?".
+std::string node_name(const json& node);
+
 class LowerCtx : public mx::aten_onnx::OnnxEmitter {
  public:
   LowerCtx(int opset, const Program& program) : OnnxEmitter(opset), program(program), tensors(&program.tensors) {}

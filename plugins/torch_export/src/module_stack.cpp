@@ -1,5 +1,9 @@
 #include "module_stack.hpp"
 
+#include <stdexcept>
+
+#include "mx/common/json_limits.hpp"
+
 namespace mxte {
 namespace {
 // What torch writes for a node its own passes inserted (sym_size, asserts).
@@ -8,17 +12,20 @@ constexpr const char* kEmptyStackMarker = "_empty_nn_module_stack_from_metadata_
 
 std::vector<StackEntry> parse_module_stack(const std::string& text) {
   std::vector<StackEntry> out;
-  size_t pos = 0;
-  while (pos < text.size()) {
+  size_t pos = 0, index = 0;
+  for (; pos < text.size(); ++index) {
     size_t end = text.find(';', pos);
     if (end == std::string::npos) end = text.size();
     const std::string item = text.substr(pos, end - pos);
     pos = end + 1;
+    if (item.compare(0, std::char_traits<char>::length(kEmptyStackMarker), kEmptyStackMarker) == 0) continue;
     // key,path,class - the class (last) and key (first) hold no comma; the
     // path may (a ModuleDict key), so split at the first and last comma.
+    // torch.export.load refuses an entry of fewer parts.
     const size_t a = item.find(','), b = item.rfind(',');
-    if (a == std::string::npos || b == a) continue;
-    if (item.compare(0, a, kEmptyStackMarker) == 0) continue;  // no module
+    if (a == std::string::npos || b == a)
+      throw std::runtime_error("entry " + std::to_string(index) + " (" + mx::common::excerpt(item) +
+                               ") is not of the form key,path,class");
     const std::string key = item.substr(0, a);
     out.push_back({key, item.substr(a + 1, b - a - 1), item.substr(b + 1), call_index_of_key(key)});
   }

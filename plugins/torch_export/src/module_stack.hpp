@@ -15,7 +15,8 @@ struct StackEntry {
   int call = 0;  // the key's @N: which call of the module (0 = the first)
 };
 
-// Entries of one node's stack (empty when the node has none).
+// Entries of one node's stack (empty when the node has none);
+// std::runtime_error naming an entry that is not key,path,class.
 std::vector<StackEntry> parse_module_stack(const std::string& text);
 
 // The call index a stack key carries: "L__self___shared@2" -> 2, no "@N" -> 0.

@@ -4,6 +4,7 @@
 #include "mx/onnx_proto.hpp"
 
 #include <set>
+#include <vector>
 
 #include "modelexport/modelexport.h"
 #include "mx/aten_onnx/error.hpp"
@@ -64,27 +65,64 @@ InputSlot read_input(const json& spec) {
   return s;
 }
 
-// Every value of the top graph is defined once (torch.export.load refuses
-// a program that defines one twice; lowering it, the second definition
-// would silently replace the first for every later reader).
-void refuse_values_defined_twice(const Program& p, const json& nodes) {
-  std::set<std::string> defined;
-  for (const auto& in : p.inputs)
-    if (!in.value.empty()) defined.insert(in.value);
-  auto define = [&](const json& tensor, size_t k, const json& node) {
-    if (!tensor.is_object() || !tensor.contains("name") || !tensor.at("name").is_string()) return;
-    const std::string& name = tensor.at("name").get_ref<const std::string&>();
-    if (!defined.insert(name).second)
-      bad(p.file, "value '" + mx::common::excerpt(name) + "' is defined twice (again by graph node " +
-                      std::to_string(k) + ", " + mx::common::excerpt(node.at("target").get<std::string>()) + ")");
+// Every value of a graph is defined once, in the top graph and in each
+// nested graph of a higher-order op (torch.export.load refuses a program
+// that defines one twice; lowering it, the second definition would
+// silently replace the first for every later reader). Nested graphs are
+// walked with a work list: programs nest them as deep as their JSON allows.
+void refuse_values_defined_twice(const Program& p, const json& top_nodes) {
+  struct Graph {
+    const json* nodes;
+    std::set<std::string> defined;  // its inputs, then its nodes' outputs
+    bool nested;
   };
-  for (size_t k = 0; k < nodes.size(); ++k)
-    for (const auto& out : nodes[k].at("outputs")) {
-      if (!out.is_object()) continue;
-      if (out.contains("as_tensor")) define(out.at("as_tensor"), k, nodes[k]);
-      if (out.contains("as_tensors") && out.at("as_tensors").is_array())
-        for (const auto& t : out.at("as_tensors")) define(t, k, nodes[k]);
+  auto names_of = [](const json& list, std::set<std::string>& into) {
+    if (!list.is_array()) return;
+    for (const auto& v : list)
+      if (v.is_object() && v.contains("as_tensor") && v.at("as_tensor").is_object() &&
+          v.at("as_tensor").contains("name") && v.at("as_tensor").at("name").is_string())
+        into.insert(v.at("as_tensor").at("name").get<std::string>());
+  };
+  std::vector<Graph> work{{&top_nodes, {}, false}};
+  for (const auto& in : p.inputs)
+    if (!in.value.empty()) work.back().defined.insert(in.value);
+  while (!work.empty()) {
+    Graph g = std::move(work.back());
+    work.pop_back();
+    if (!g.nodes->is_array()) continue;
+    for (size_t k = 0; k < g.nodes->size(); ++k) {
+      const json& node = (*g.nodes)[k];
+      if (!node.is_object()) continue;
+      auto define = [&](const json& tensor) {
+        if (!tensor.is_object() || !tensor.contains("name") || !tensor.at("name").is_string()) return;
+        const std::string& name = tensor.at("name").get_ref<const std::string&>();
+        if (g.defined.insert(name).second) return;
+        const json* target = node.contains("target") && node.at("target").is_string() ? &node.at("target") : nullptr;
+        bad(p.file, "value '" + mx::common::excerpt(name) + "' is defined twice (again by " +
+                        (g.nested ? "node " + std::to_string(k) + " of a nested graph" : "graph node " + std::to_string(k)) +
+                        ", " + (target ? mx::common::excerpt(target->get<std::string>()) : std::string("?")) + ")");
+      };
+      if (node.contains("outputs") && node.at("outputs").is_array())
+        for (const auto& out : node.at("outputs")) {
+          if (!out.is_object()) continue;
+          if (out.contains("as_tensor")) define(out.at("as_tensor"));
+          if (out.contains("as_tensors") && out.at("as_tensors").is_array())
+            for (const auto& t : out.at("as_tensors")) define(t);
+        }
+      if (!node.contains("inputs") || !node.at("inputs").is_array()) continue;
+      for (const auto& in : node.at("inputs")) {
+        if (!in.is_object() || !in.contains("arg") || !in.at("arg").is_object() || !in.at("arg").contains("as_graph"))
+          continue;
+        const json& body = in.at("arg").at("as_graph");
+        if (!body.is_object() || !body.contains("graph") || !body.at("graph").is_object()) continue;
+        const json& graph = body.at("graph");
+        if (!graph.contains("nodes")) continue;
+        Graph nested{&graph.at("nodes"), {}, true};
+        if (graph.contains("inputs")) names_of(graph.at("inputs"), nested.defined);
+        work.push_back(std::move(nested));
+      }
     }
+  }
 }
 
 }  // namespace
@@ -93,7 +131,11 @@ std::map<std::string, TensorMeta> read_tensor_values(const json& graph) {
   std::map<std::string, TensorMeta> out;
   for (const auto& [name, meta] : graph.at("tensor_values").items()) {
     TensorMeta t;
-    t.dtype = onnx_dtype_of_torch(as_int64(meta.at("dtype")));
+    const int64_t code = as_int64(meta.at("dtype"));
+    if (!is_torch_dtype_code(code))  // torch.export.load refuses it too
+      throw std::runtime_error("tensor_values '" + mx::common::excerpt(name) + "': dtype " + std::to_string(code) +
+                               " is not a torch.export ScalarType code");
+    t.dtype = onnx_dtype_of_torch(code);
     for (const auto& d : meta.at("sizes")) t.sizes.push_back(read_dim(d));
     if (meta.contains("strides") && meta.at("strides").is_array())
       for (const auto& d : meta.at("strides")) t.strides.push_back(read_dim(d));
@@ -103,6 +145,8 @@ std::map<std::string, TensorMeta> read_tensor_values(const json& graph) {
   }
   return out;
 }
+
+bool is_torch_dtype_code(int64_t t) { return (t >= 0 && t <= 13) || (t >= 28 && t <= 35); }
 
 int32_t onnx_dtype_of_torch(int64_t t) {
   switch (t) {

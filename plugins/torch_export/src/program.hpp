@@ -59,6 +59,8 @@ Program parse_program(const std::string& file, std::string_view model_json);
 // graph.tensor_values (of the top graph or a nested one) by value name.
 std::map<std::string, TensorMeta> read_tensor_values(const nlohmann::json& graph);
 
+// The codes of torch.export's ScalarType (0..13, 28..35: not c10's numbering).
+bool is_torch_dtype_code(int64_t scalar_type);
 // torch ScalarType code (schema.py) -> ONNX data type; 0 when unsupported.
 int32_t onnx_dtype_of_torch(int64_t scalar_type);
 

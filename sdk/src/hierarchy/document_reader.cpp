@@ -291,7 +291,7 @@ bool Reader::record_scalar(const Scalar& s) {
     case Field::index: {
       if (s.kind == Scalar::Kind::null) return true;
       int64_t v = 0;
-      return s.as_int64(v) && v >= 0 && (r.index = v, true);
+      return s.as_int64(v) && v >= 0 && v <= INT32_MAX && (r.index = v, true);  // else parse.cpp says why
     }
     case Field::other: {
       if (r.extra.is_object() && r.extra.contains(key_)) return false;

@@ -177,7 +177,11 @@ NodeRecord parse_record_at(const J& j, const std::string& where, const std::stri
   if (auto* n = string_member(j, "name", where, at, name_required)) r.name = n->template get<std::string>();
   if (j.contains("index") && !j["index"].is_null()) {
     r.index = int_member(j, "index", where, at);
-    if (*r.index < 0) schema_error(where, at + ".index", "must be a node position (>= 0)");
+    // A graph holds at most 2^31-1 nodes (protobuf's repeated fields): a
+    // larger index is no position of any graph, not a stale one.
+    if (*r.index < 0 || *r.index > INT32_MAX)
+      schema_error(where, at + ".index",
+                   "must be a node position (0 to 2^31-1), got " + std::to_string(*r.index));
   }
   r.module = string_member(j, "module", where, at, true)->template get<std::string>();
   if (auto* t = string_member(j, "tag", where, at, false)) r.tag = t->template get<std::string>();

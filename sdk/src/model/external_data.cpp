@@ -228,7 +228,34 @@ DataFiles open_external_data(const TensorList& tensors, const std::string& model
   return files;
 }
 
-DataFiles open_source_data(const TensorList& tensors, const std::string& source_path,
+namespace {
+
+// `location` names a file directly inside `dir` ("<dir>/<name>", the name
+// without '/', not "." or ".."); the file itself is checked when opened.
+bool directly_inside(const std::string& location, const std::string& dir) {
+  if (dir.empty() || location.size() <= dir.size() + 1 || location.compare(0, dir.size(), dir) != 0 ||
+      location[dir.size()] != '/')
+    return false;
+  const std::string name = location.substr(dir.size() + 1);
+  return name.find('/') == std::string::npos && name != "." && name != "..";
+}
+
+// Opens a regular file (`flags` added to O_RDONLY, e.g. O_NOFOLLOW).
+std::shared_ptr<const DataFile> open_regular(const std::string& path, int flags, const std::string& label,
+                                             bool borrowed) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | flags);
+  if (fd < 0) fail(MX_ERR_IO, label + ": cannot open '" + path + "': " + errno_text());
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    fail(MX_ERR_IO, label + ": '" + path + "' is not a regular file");
+  }
+  return std::make_shared<DataFile>(fd, static_cast<uint64_t>(st.st_size), path, borrowed);
+}
+
+}  // namespace
+
+DataFiles open_source_data(const TensorList& tensors, const std::string& source_path, const std::string& output_dir,
                            const std::string& where, bool borrowed) {
   DataFiles files;
   for (const auto* t : tensors) {
@@ -236,18 +263,18 @@ DataFiles open_source_data(const TensorList& tensors, const std::string& source_
     const std::string label = tensor_label(*t, where);
     const std::string* location = entry(*t, "location");
     if (!location) fail(MX_ERR_SCHEMA, label + ": no \"location\" entry");
-    if (*location != source_path)
-      fail(MX_ERR_SECURITY, label + ": refers to '" + *location + "'; an export may refer only to its source '" +
-                                source_path + "'");
-    if (files.empty()) {
-      int fd = ::open(source_path.c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0) fail(MX_ERR_IO, label + ": cannot open '" + source_path + "': " + errno_text());
-      struct stat st;
-      if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        ::close(fd);
-        fail(MX_ERR_IO, label + ": '" + source_path + "' is not a regular file");
+    if (!files.count(*location)) {
+      if (*location == source_path) {
+        files[*location] = open_regular(source_path, 0, label, borrowed);
+      } else if (directly_inside(*location, output_dir)) {
+        // Written by the frontend in the host's private directory; a
+        // symlink there is refused, not followed.
+        files[*location] = open_regular(*location, O_NOFOLLOW, label, borrowed);
+      } else {
+        fail(MX_ERR_SECURITY, label + ": refers to '" + *location + "'; an export may refer only to its source '" +
+                                  source_path + "'" +
+                                  (output_dir.empty() ? "" : " and to files of its output_dir '" + output_dir + "'"));
       }
-      files[source_path] = std::make_shared<DataFile>(fd, static_cast<uint64_t>(st.st_size), source_path, borrowed);
     }
     external_ref(*t, files, where);  // bounds
   }

@@ -85,12 +85,14 @@ DataFiles open_external_data(const TensorList& tensors, const std::string& model
 
 // A frontend's answer (docs/plugin-protocol.md, "weights_by_reference"):
 // every external tensor must name exactly `source_path`, the model file the
-// frontend was asked to export (else MX_ERR_SECURITY); it is opened once,
-// borrowed unless `borrowed` is false (an export asked for external data:
-// its saves then keep the weights external), and every reference is
-// bounds-checked.
+// frontend was asked to export, or a regular file directly inside
+// `output_dir` ("<output_dir>/<name>", the request's private directory;
+// empty: none), else MX_ERR_SECURITY. Each file is opened once (a symlink
+// in output_dir is refused), borrowed unless `borrowed` is false (an
+// export asked for external data: its saves then keep the weights
+// external), and every reference is bounds-checked.
 DataFiles open_source_data(const TensorList& tensors, const std::string& source_path,
-                           const std::string& where, bool borrowed);
+                           const std::string& output_dir, const std::string& where, bool borrowed);
 
 // Bytes of borrowed files the model's tensors refer to (what saving inline
 // adds to the message).

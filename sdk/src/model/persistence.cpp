@@ -210,10 +210,10 @@ std::unique_ptr<mx_model> load_model_file(const std::string& path, bool borrowed
 }
 
 std::unique_ptr<mx_model> load_exported_bytes(std::string_view bytes, const std::string& source_path,
-                                              bool keep_external) {
+                                              const std::string& output_dir, bool keep_external) {
   std::unique_ptr<mx_model> model = parsed(bytes, "bytes");
   const TensorList tensors = all_tensors(std::as_const(model->proto()));
-  DataFiles files = open_source_data(tensors, source_path, "bytes", !keep_external);
+  DataFiles files = open_source_data(tensors, source_path, output_dir, "bytes", !keep_external);
   check_tensor_data(tensors, files, "bytes");
   return build(std::move(model), "", std::nullopt, std::move(files));
 }

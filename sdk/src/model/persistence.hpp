@@ -40,11 +40,12 @@ std::string sidecar_path(const std::string& model_path);
 // would exceed protobuf's limit, as for weights borrowed from a source file.
 std::unique_ptr<mx_model> load_model_file(const std::string& path, bool borrowed_data = false);
 std::unique_ptr<mx_model> load_model_bytes(std::string_view bytes);
-// A frontend's answer whose weights refer to the file it exported from
-// (model/external_data.hpp, open_source_data). `keep_external`: saving
-// with "external_data" automatic writes the weights to a data file.
+// A frontend's answer whose weights refer to the file it exported from or
+// to files it wrote in `output_dir` (model/external_data.hpp,
+// open_source_data). `keep_external`: saving with "external_data"
+// automatic writes the weights to a data file.
 std::unique_ptr<mx_model> load_exported_bytes(std::string_view bytes, const std::string& source_path,
-                                              bool keep_external);
+                                              const std::string& output_dir, bool keep_external);
 
 // The saved model in a malloc'd buffer (NUL after the last byte, not
 // counted in *out_size), as mx_model_save_bytes hands it out.

@@ -181,7 +181,12 @@ mx_model* export_model(const Plugin& frontend, const std::string& model_path, co
   // "external_data": false, and the frontend writes no file.
   const auto external = request.find("external_data");
   ScratchDir scratch(external == request.end() || *external != false);
-  if (!scratch.path().empty()) request["output_dir"] = scratch.path();
+  if (!scratch.path().empty()) {
+    request["output_dir"] = scratch.path();
+    // An answer by reference may also name files the frontend wrote there
+    // (weights it rewrote, e.g. stored transposed): one streamed copy.
+    request["output_dir_references"] = true;
+  }
   std::string onnx;
   json hierarchy = run_export(frontend, request, onnx, progress);
   progress.report("load", "", 0, 0);
@@ -200,7 +205,8 @@ mx_model* export_model(const Plugin& frontend, const std::string& model_path, co
   try {  // bytes, files or document the core rejects are the frontend's fault
     if (onnx_file.empty()) {
       const bool keep_external = request.value("external_data", false);
-      model = modelexport::model::load_exported_bytes(onnx, request.at("model_path"), keep_external);
+      model = modelexport::model::load_exported_bytes(onnx, request.at("model_path"), scratch.path(),
+                                                      keep_external);
     } else {
       // Checked like any file (external locations inside the directory);
       // the data file stays open by fd, so the scratch directory can go.

@@ -3,6 +3,7 @@
 
 #include <boost/system/system_error.hpp>
 
+#include "mx/common/json_limits.hpp"
 #include "registry/descriptor_check.hpp"
 #include "registry/host_api.hpp"
 #include "registry/plugin_output.hpp"
@@ -41,6 +42,21 @@ boost::dll::shared_library load_library(const std::string& path) {
 
 std::string text_or_empty(const char* s) { return s ? s : ""; }
 
+// What escaped a plugin's function: plugin.h forbids exceptions through the
+// C ABI, but a C++ plugin built with unwind tables can still throw one into
+// the host; it is the plugin's failure, reported, never the host's crash.
+// `function` names where it escaped.
+std::string escaped_exception(const std::string& function) {
+  const std::string said = "an exception escaped " + function + " through the C ABI";
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    return said + " (" + mx::common::excerpt(e.what(), 400) + ")";
+  } catch (...) {
+    return said;
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<Plugin> Plugin::open(const std::string& path) {
@@ -48,7 +64,12 @@ std::unique_ptr<Plugin> Plugin::open(const std::string& path) {
   if (!library.has(MX_PLUGIN_ENTRY_SYMBOL))
     throw PluginRefused(std::string("no entry point '") + MX_PLUGIN_ENTRY_SYMBOL + "'");
   auto entry = library.get<const mx_plugin_descriptor*()>(MX_PLUGIN_ENTRY_SYMBOL);
-  const mx_plugin_descriptor* descriptor = entry();
+  const mx_plugin_descriptor* descriptor = nullptr;
+  try {
+    descriptor = entry();
+  } catch (...) {
+    throw PluginRefused(escaped_exception(std::string(MX_PLUGIN_ENTRY_SYMBOL) + "()"));
+  }
   std::string reason = check_descriptor(descriptor);
   if (!reason.empty()) throw PluginRefused(reason);
   return std::unique_ptr<Plugin>(new Plugin(std::move(library), descriptor, path));
@@ -64,7 +85,11 @@ Plugin::Plugin(boost::dll::shared_library library, const mx_plugin_descriptor* d
       description_(text_or_empty(d->description)) {}
 
 Plugin::~Plugin() {
-  if (started_ && descriptor_->destroy) descriptor_->destroy(state_);
+  if (!started_ || !descriptor_->destroy) return;
+  try {
+    descriptor_->destroy(state_);
+  } catch (...) {  // nothing to report it to from a destructor
+  }
 }
 
 void Plugin::start() {
@@ -73,7 +98,12 @@ void Plugin::start() {
     return;
   }
   PluginOutput error;
-  int32_t code = descriptor_->create(host_api(), &state_, error.get());
+  int32_t code = 0;
+  try {
+    code = descriptor_->create(host_api(), &state_, error.get());
+  } catch (...) {
+    throw PluginRefused(escaped_exception("create()"));
+  }
   if (code != 0)
     throw PluginRefused("create() failed: " + error.error("code " + std::to_string(code)));
   started_ = true;
@@ -100,7 +130,12 @@ static mx_code reported_code(int32_t code) {
 
 PluginReply Plugin::call_run(const std::string& request) const {
   PluginOutput output;
-  int32_t code = descriptor_->run(state_, request.c_str(), request.size(), output.get());
+  int32_t code = 0;
+  try {
+    code = descriptor_->run(state_, request.c_str(), request.size(), output.get());
+  } catch (...) {
+    fail(MX_ERR_PLUGIN, "plugin '" + name_ + "' failed: " + escaped_exception("run()"));
+  }
   if (code != 0)
     fail(reported_code(code), "plugin '" + name_ + "' failed: " +
                                   output.error("returned code " + std::to_string(code)));

@@ -18,6 +18,8 @@ class DirectoryLock {
  public:
   explicit DirectoryLock(const std::string& dir);  // waits for the lock
   ~DirectoryLock();
+  // False where the filesystem has no flock on directories.
+  bool held() const { return fd_ >= 0; }
   DirectoryLock(const DirectoryLock&) = delete;
   DirectoryLock& operator=(const DirectoryLock&) = delete;
 

@@ -12,6 +12,7 @@
 
 #include "util/directory_lock.hpp"
 #include "util/error.hpp"
+#include "util/stale_leftovers.hpp"
 
 namespace modelexport {
 namespace {
@@ -141,6 +142,11 @@ void OutputSet::commit() {
     if (!s.backup.empty()) ::unlink(s.backup.c_str());
     s.undo.cancel();
   }
+  // Backups of commits killed before their end, now that every target of
+  // this one is in place (util/stale_leftovers.hpp).
+  size_t k = 0;
+  for (const auto& d : dirs)
+    if (locks[k++]->held()) remove_stale_backups(d);
   locks.clear();
   for (const auto& d : dirs) sync_directory(d);
   files_.clear();

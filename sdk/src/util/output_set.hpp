@@ -14,7 +14,8 @@
 //     before any file changed;
 //  4. renames every staged file over its target; if one rename fails, the
 //     ones already done are undone (originals back, new files removed);
-//  5. removes the backups.
+//  5. removes the backups, and those a killed commit left in the locked
+//     directories (util/stale_leftovers.hpp).
 // A SIGINT/SIGTERM/SIGHUP at any point removes the temporaries and undoes
 // the renames already done (util/signal_cleanup.hpp). Destroyed without a
 // commit, the set removes its temporaries.

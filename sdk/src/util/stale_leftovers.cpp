@@ -23,6 +23,18 @@ pid_t pid_in(const std::string& name, const std::string& prefix) {
   return k < name.size() && name[k] == '-' && pid > 0 && pid <= INT32_MAX ? static_cast<pid_t>(pid) : 0;
 }
 
+// The target of a backup ".<name>.orig-<pid>-...", or "" when the name is
+// not a backup's or `name` was shortened to fit (util/files.cpp keeps 200
+// bytes of it): then the target is not known.
+std::string backup_target(const std::string& name, pid_t& pid) {
+  constexpr size_t kKeptBytes = 200;
+  const size_t tag = name.rfind(".orig-");
+  if (name.empty() || name[0] != '.' || tag == std::string::npos || tag < 2) return "";
+  pid = pid_in(name, name.substr(0, tag + 6));
+  const std::string target = name.substr(1, tag - 1);
+  return pid != 0 && target.size() < kKeptBytes && target != "." && target != ".." ? target : "";
+}
+
 bool gone(pid_t pid) { return pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH; }
 
 }  // namespace
@@ -50,6 +62,21 @@ void remove_stale_leftovers(const std::string& directory, const std::string& pre
     if (directories) std::filesystem::remove_all(path, ec);
     else ::unlink(path.c_str());
   }
+}
+
+void remove_stale_backups(const std::string& directory) {
+  DIR* d = ::opendir(directory.c_str());
+  if (!d) return;
+  std::vector<std::string> stale;
+  while (const dirent* e = ::readdir(d)) {
+    pid_t pid = 0;
+    const std::string target = backup_target(e->d_name, pid);
+    if (target.empty() || !gone(pid)) continue;
+    struct stat st;
+    if (::lstat((directory + "/" + target).c_str(), &st) == 0) stale.push_back(directory + "/" + e->d_name);
+  }
+  ::closedir(d);
+  for (const auto& path : stale) ::unlink(path.c_str());
 }
 
 }  // namespace modelexport

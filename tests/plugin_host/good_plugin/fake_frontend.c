@@ -6,11 +6,19 @@
  * protocol's large-model path does: the model is copied to
  * <output_dir>/model.onnx and named by "onnx_file" (or, when model_path
  * contains "outside", "onnx_file" names model_path itself: a bad answer).
+ * With "output_dir_references" (weights by reference into output_dir), a
+ * model whose bytes hold "@@@@@@" gets those six characters replaced by the
+ * output_dir's own last six (the random part of its name), and the file
+ * <model_path>.outdir is copied to <output_dir>/permuted.data (or linked
+ * there when model_path contains "symlink"): the model's external
+ * locations can then name that file.
  * "export" reports progress ("fake", 0..3 of 3 "steps") when the host has
  * the 1.1 progress function, and ignores the answer, as a frontend that
  * cannot stop early would: the host must cancel all the same. */
+#define _POSIX_C_SOURCE 200809L /* symlink */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "../bad_plugins/plugin_common.h"
 
@@ -69,6 +77,25 @@ static int32_t read_file(const char* path, mx_plugin_output* out) {
   return 1;
 }
 
+/* See the header: the model's "@@@@@@" become the output_dir's suffix,
+ * <model_path>.outdir goes to <output_dir>/permuted.data. */
+static int refer_to_output_dir(const char* request, const char* path, mx_plugin_output* out) {
+  char dir[4096], from[4200], to[4200];
+  if (!strstr(request, "\"output_dir_references\":true") ||
+      !string_value(request, "\"output_dir\":\"", dir, sizeof dir) || strlen(dir) < 6)
+    return 1;
+  const char* suffix = dir + strlen(dir) - 6;
+  for (size_t i = 0; i + 6 <= out->bytes_size; ++i)
+    if (memcmp(out->bytes + i, "@@@@@@", 6) == 0) memcpy(out->bytes + i, suffix, 6);
+  snprintf(from, sizeof from, "%s.outdir", path);
+  snprintf(to, sizeof to, "%s/permuted.data", dir);
+  if (strstr(path, "symlink")) return symlink(from, to) == 0;
+  FILE* probe = fopen(from, "rb");
+  if (!probe) return 1;
+  fclose(probe);
+  return copy_file(from, to);
+}
+
 static int32_t run(void* s, const char* request, size_t n, mx_plugin_output* out) {
   (void)s, (void)n;
   if (strstr(request, "\"operation\":\"module_tree\"")) return test_answer(out, FAKE_DOC);
@@ -91,6 +118,10 @@ static int32_t run(void* s, const char* request, size_t n, mx_plugin_output* out
     for (uint64_t step = 0; step <= 3; ++step) g_host->progress(g_host->host_context, "fake", "steps", step, 3);
   if (!model_path(request, path, sizeof path) || !read_file(path, out)) {
     out->error = test_copy("cannot read model_path");
+    return 2;
+  }
+  if (!refer_to_output_dir(request, path, out)) {
+    out->error = test_copy("cannot write into output_dir");
     return 2;
   }
   return test_answer(out, FAKE_DOC);

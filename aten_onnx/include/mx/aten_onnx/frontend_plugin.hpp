@@ -38,6 +38,10 @@ struct ExportRequest {
   // The host reads weights from the source file itself (protocol
   // "weights_by_reference"): stored tensors are referred to, not copied.
   bool weights_by_reference = false;
+  // The host also takes references to files of output_dir in that answer
+  // (protocol "output_dir_references"): weights the frontend rewrote go
+  // there, streamed, instead of inline.
+  bool output_dir_references = false;
   // Told how far the export is (units done, units in all); returns false
   // when the caller asked to stop, and the export then fails with
   // MX_ERR_CANCELLED. Empty: nobody listens.

@@ -7,6 +7,7 @@
 //   fold_constants          shape arithmetic on constants becomes a constant
 //   collapse_unsqueezes     the Unsqueezes of sym_size glue
 //   merge_duplicate_nodes   CSE: identical constants, Shape reads, ...
+//   infer_reshape_dim       a view's one dynamic dim left to Reshape (-1)
 //   constants_to_initializers  Constant nodes become initializers
 //
 // Every pass keeps the names of the nodes it leaves; the nodes it removes
@@ -18,6 +19,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -34,18 +36,26 @@ struct PassReport {
   std::map<std::string, std::vector<int64_t>> stored_permuted;
 };
 
-// Every pass below, then dead-node elimination; returns what they removed
-// (dead nodes left behind by a fold included).
-// The rank of a value, where the frontend knows it (ONNX value name -> rank).
-using ValueRanks = std::unordered_map<std::string, int64_t>;
+// A value's dim as the frontend's program states it: a size, or a symbol
+// (or expression) text; equal texts are equal sizes. Empty text: unknown.
+struct SymbolicDim {
+  std::optional<int64_t> size;
+  std::string symbol;
+};
+// ONNX value name -> its dims, for the values the frontend knows.
+using SymbolicShapes = std::unordered_map<std::string, std::vector<SymbolicDim>>;
 
-// fused_ops: fuse_rms_norms at opset 23+ first.
-PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, bool fused_ops = true,
-                      const ValueRanks& ranks = {});
+// Every pass below, then dead-node elimination; returns what they removed
+// (dead nodes left behind by a fold included). `shapes` (optional) lets
+// infer_reshape_dim use what the program knows about a Reshape's dims, and
+// fuse_rms_norms the rank of a norm's input; fused_ops: fuse_rms_norms at
+// opset 23+ first.
+PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const SymbolicShapes& shapes = {},
+                      bool fused_ops = true);
 
 // RMSNorm arithmetic (LLaMA's) as one RMSNormalization node (opset 23+);
 // the chain it replaces is left dead.
-void fuse_rms_norms(onnx::GraphProto& g, const ValueRanks& ranks);
+void fuse_rms_norms(onnx::GraphProto& g, const SymbolicShapes& shapes);
 
 // The hierarchy document's "graph_passes" object (docs/hierarchy-schema.md):
 // {"folded_nodes": {module: count of its nodes the passes removed},
@@ -69,6 +79,15 @@ void fold_constants(onnx::GraphProto& g, PassReport& report);
 // opset >= 15; Unsqueeze(Unsqueeze(x, A), B) with the inner one read once ->
 // one Unsqueeze (the inner node becomes the merged axes' constant).
 void collapse_unsqueezes(onnx::GraphProto& g, int opset, PassReport& report);
+
+// A Reshape whose computed shape is known well enough reads one constant
+// shape instead (an initializer named after the Reshape); the glue that
+// computed it is left dead. Known from `shapes` (the input's and output's
+// dims): static dims as they are, a dynamic output dim equal to the input's
+// at the same position as 0 (copy), one other dynamic dim as -1. Or, from
+// the graph alone, a Concat of positive constants and one single-element
+// dynamic part (a Shape slice, an Unsqueeze'd scalar): that part as -1.
+void infer_reshape_dim(onnx::GraphProto& g, PassReport& report, const SymbolicShapes& shapes = {});
 
 // Every top-level Constant node (value attribute) becomes an initializer
 // named by its output, with its bytes (raw_data): what torch.onnx writes.

@@ -52,6 +52,10 @@ struct AssemblyOptions {
   // file are referred to there, not copied; the host writes them to the
   // output (inline or external, as it saves). Empty = off.
   std::string weights_source;
+  // The host also accepts references to files of output_dir in an answer
+  // by reference (docs/plugin-protocol.md, "output_dir_references"): the
+  // weights written permuted are streamed there once, not carried inline.
+  bool output_dir_references = false;
 };
 
 struct AssembledModel {

@@ -51,9 +51,14 @@ inline constexpr size_t kExternalMinBytes = 1024;
 // records on every node, so keep the core's margin (persistence.cpp).
 inline constexpr uint64_t kInlineLimit = 0x7fffffffull - (64ull << 20);
 
-// Hands the bytes `w` is written as to `sink`, in order, in chunks: its
-// own bytes, or their permutation (Permutation) built a chunk at a time.
-void for_each_output_chunk(const WeightBytes& w, const std::function<void(const char*, uint64_t)>& sink);
+// A piece of a weight's output bytes: (offset in the tensor, bytes, count).
+using OutputPiece = std::function<void(uint64_t, const char*, uint64_t)>;
+
+// Hands the bytes `w` is written as to `put`, piece by piece, together
+// covering [0, w.size) once, not necessarily in order: its own bytes, or
+// their permutation (Permutation) built a bounded piece at a time. The
+// mapped pages of a file_mapped weight are dropped as they are consumed.
+void for_each_output_piece(const WeightBytes& w, const OutputPiece& put);
 
 // Bytes of the weights of the graph's initializers.
 uint64_t weight_bytes(const onnx::GraphProto& g, const WeightMap& data);
@@ -71,9 +76,13 @@ uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data, cons
 // Points every initializer of at least kExternalMinBytes whose bytes sit in
 // the source model file at them: data_location EXTERNAL, location =
 // `source_location`, offset, length (docs/plugin-protocol.md,
-// "weights_by_reference"); the others get raw_data. Returns the bytes left
-// inline.
-uint64_t refer_to_source(onnx::GraphProto& g, const WeightMap& data, const std::string& source_location);
+// "weights_by_reference"). With a `permuted_path` (a file of the host's
+// output_dir, "output_dir_references"), permuted weights of that size are
+// streamed into it (created; MX_ERR_IO on a write error, the partial file
+// removed) and referred to there by that path. The others get
+// raw_data. Returns the bytes left inline.
+uint64_t refer_to_source(onnx::GraphProto& g, const WeightMap& data, const std::string& source_location,
+                         const std::string& permuted_path = "");
 
 // Writes `bytes` to `path` (MX_ERR_IO; nothing left behind on failure).
 void write_file(const std::string& path, const std::string& bytes);
