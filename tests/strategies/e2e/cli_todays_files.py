@@ -90,7 +90,8 @@ def main(exe, plugin_dir, fixture_dir, out_dir):
     path = out / "newer.onnx"
     path.write_bytes(newer.SerializeToString())
     v = run(exe, env, "validate", str(path), ok=False)
-    assert v.returncode == 0 and "checker not run" in v.stdout and "INVALID" not in v.stdout, v.stdout + v.stderr
+    # (untagged: its nodes have no records, which validate lists; the checker is no issue)
+    assert "checker not run" in v.stdout and "[checker]" not in v.stdout, v.stdout + v.stderr
     assert "IR version 15" in v.stdout and "opset 29" in v.stdout and "1.23" in v.stdout, v.stdout
     tagged = out / "newer.tagged.onnx"
     t = run(exe, env, "tag", str(path), "-o", str(tagged), "--check")
