@@ -35,7 +35,7 @@ mx_step "demo 2/6 build and trace the sample model (Debian torch, $MX_SYSTEM_PYT
 mx_step "demo 3/6 export: modelexport export sample.pt -o sample.onnx --input $INPUT"
 rm -f "$OUT/sample.onnx" "$OUT/sample.onnx.hierarchy.json" "$OUT/sample.hierarchy.json"
 start=$(date +%s%N)
-"$MX" export "$OUT/sample.pt" -o "$OUT/sample.onnx" --input "$INPUT" --opset 17
+"$MX" export "$OUT/sample.pt" -o "$OUT/sample.onnx" --input "$INPUT"
 end=$(date +%s%N)
 [[ -s "$OUT/sample.onnx" ]] || mx_die "modelexport export did not write $OUT/sample.onnx"
 mx_ok "$OUT/sample.onnx ($(stat -c %s "$OUT/sample.onnx") bytes) in $(( (end - start) / 1000000 )) ms"

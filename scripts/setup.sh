@@ -13,10 +13,12 @@
 #   2. Python venv       <repo>/.venv, --system-site-packages (Debian torch 1.13)
 #   3. PyPI packages     scripts/deps/python-requirements.txt [+ python-requirements-test.txt]
 #                        -c python-constraints.txt
-#   4. configure         CMake + Ninja -> <repo>/build (RelWithDebInfo),
+#   4. ONNX 1.23.2       scripts/deps/build-onnx.sh: its release sources from
+#                        PyPI (pinned sha256), static, into <repo>/.deps
+#   5. configure         CMake + Ninja -> <repo>/build (RelWithDebInfo),
 #                        MODELEXPORT_BUILD_TESTS=OFF|ON
-#   5. build             cmake --build -j$(nproc)
-#   6. install           cmake --install -> /usr/local (as root), ldconfig
+#   6. build             cmake --build -j$(nproc)
+#   7. install           cmake --install -> /usr/local (as root), ldconfig
 #
 # A build dir already configured with the tests keeps them: a demo run after
 # a test run does not take the test targets away.
@@ -53,7 +55,7 @@ fi
 mx_require_space "$MX_BUILD_DIR" 4 "setup (build tree, venv, fixtures)"
 
 # ---------------------------------------------------------------------------
-mx_step "1/6 Debian packages (${apt_lists[*]#"$DEPS/"})"
+mx_step "1/7 Debian packages (${apt_lists[*]#"$DEPS/"})"
 mapfile -t apt_packages < <(for list in "${apt_lists[@]}"; do mx_read_list "$list"; done)
 missing=()
 for pkg in "${apt_packages[@]}"; do
@@ -71,7 +73,7 @@ else
 fi
 
 # ---------------------------------------------------------------------------
-mx_step "2/6 Python venv ($MX_VENV)"
+mx_step "2/7 Python venv ($MX_VENV)"
 venv_ok=0
 if [[ -x "$MX_VENV/bin/python" && -r "$MX_VENV/pyvenv.cfg" ]] &&
    grep -Eq '^include-system-site-packages *= *true' "$MX_VENV/pyvenv.cfg" &&
@@ -94,7 +96,7 @@ else
 fi
 
 # ---------------------------------------------------------------------------
-mx_step "3/6 PyPI packages (${pip_lists[*]#"$DEPS/"}, constraints python-constraints.txt)"
+mx_step "3/7 PyPI packages (${pip_lists[*]#"$DEPS/"}, constraints python-constraints.txt)"
 # Satisfied when every requirement is installed and every installed one
 # matches its constraint; pip's own vendored `packaging` does the matching.
 check_requirements() {
@@ -151,8 +153,12 @@ numpy_version="$("$MX_VENV/bin/python" -c 'import numpy; print(numpy.__version__
   mx_die "the venv has NumPy $numpy_version; Debian's torch 1.13 needs the system NumPy 1.x"
 
 # ---------------------------------------------------------------------------
+mx_step "4/7 ONNX library (scripts/deps/build-onnx.sh)"
+MX_VENV="$MX_VENV" MX_JOBS="$MX_JOBS" "$MX_REPO/scripts/deps/build-onnx.sh"
+
+# ---------------------------------------------------------------------------
 tests_flag=$( ((with_tests)) && echo ON || echo OFF)
-mx_step "4/6 configure ($MX_BUILD_DIR, $MX_BUILD_TYPE, prefix $MX_PREFIX, tests $tests_flag)"
+mx_step "5/7 configure ($MX_BUILD_DIR, $MX_BUILD_TYPE, prefix $MX_PREFIX, tests $tests_flag)"
 if [[ -f "$cache" ]] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$cache"; then
   mx_info "existing build dir was not configured with Ninja: starting afresh"
   rm -rf "$MX_BUILD_DIR"
@@ -172,12 +178,12 @@ cmake -S "$MX_REPO" -B "$MX_BUILD_DIR" -G Ninja \
 mx_ok "configured (log: $configure_log)"
 
 # ---------------------------------------------------------------------------
-mx_step "5/6 build (-j$MX_JOBS)"
+mx_step "6/7 build (-j$MX_JOBS)"
 cmake --build "$MX_BUILD_DIR" -j "$MX_JOBS" || mx_die "build failed"
 mx_ok "built"
 
 # ---------------------------------------------------------------------------
-mx_step "6/6 install to $MX_PREFIX"
+mx_step "7/7 install to $MX_PREFIX"
 mx_as_root cmake --install "$MX_BUILD_DIR" >"$MX_BUILD_DIR/install.log" ||
   { cat "$MX_BUILD_DIR/install.log" >&2; mx_die "install failed"; }
 mx_as_root ldconfig

@@ -40,8 +40,11 @@ ExportRequest export_request(const Frontend& f, const nlohmann::json& req, const
   ExportRequest r;
   r.model_path = req.value("model_path", "");
   r.inputs = req.value("inputs", std::vector<std::string>{});
-  r.opset = req.value("opset", 17);
+  r.opset = req.value("opset", kDefaultOpset);
   r.drop_builtin_tags = drop_builtin_tags;
+  if (req.contains("fused_ops") && !req["fused_ops"].is_boolean())
+    throw Error(MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": \"fused_ops\" must be true or false");
+  r.fused_ops = req.value("fused_ops", true);
   // "external_data": true / false / absent (automatic).
   if (req.contains("external_data") && !req["external_data"].is_null()) {
     if (!req["external_data"].is_boolean())

@@ -1,5 +1,6 @@
 #include "mx/aten_onnx/model_assembly.hpp"
 
+#include "mx/onnx_proto.hpp"
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 
@@ -186,7 +187,7 @@ AssembledModel assemble_by_reference(onnx::ModelProto& model, const WeightMap& w
 
 AssembledModel assemble_model(onnx::GraphProto&& graph, const WeightMap& weights, const AssemblyOptions& o) {
   onnx::ModelProto model;
-  model.set_ir_version(8);
+  model.set_ir_version(ir_version_for(o.opset));
   model.set_producer_name("modelexport");
   model.set_producer_version(o.producer_version);
   auto* os = model.add_opset_import();

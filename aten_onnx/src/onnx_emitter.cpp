@@ -1,5 +1,7 @@
 #include "mx/aten_onnx/onnx_emitter.hpp"
 
+#include "opset_forms.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -32,6 +34,16 @@ std::string OnnxEmitter::unique_node_name(const std::string& base) {
 
 std::vector<std::string> OnnxEmitter::emit(const std::string& op, const std::vector<std::string>& ins,
                                            const std::vector<onnx::AttributeProto>& attrs, size_t n_out) {
+  if (auto form = opset_form(*this, op, ins, attrs, n_out)) {
+    require_in_opset(op, form->attrs, opset);
+    return emit_node(op, form->inputs, form->attrs, n_out);
+  }
+  require_in_opset(op, attrs, opset);
+  return emit_node(op, ins, attrs, n_out);
+}
+
+std::vector<std::string> OnnxEmitter::emit_node(const std::string& op, const std::vector<std::string>& ins,
+                                                const std::vector<onnx::AttributeProto>& attrs, size_t n_out) {
   const std::string& module = current_module();
   onnx::NodeProto* nd = graph.add_node();
   std::string name = unique_node_name(scope_prefix(module) + "/" + op);

@@ -1,6 +1,7 @@
 // A test emitter whose current module the test sets, and a checker run on
 // a model around its graph.
 #pragma once
+#include "mx/onnx_proto.hpp"
 #include <onnx/checker.h>
 #include <onnx/shape_inference/implementation.h>
 
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "mx/aten_onnx/onnx_emitter.hpp"
+#include "mx/aten_onnx/opset.hpp"
 
 struct TestEmitter : mx::aten_onnx::OnnxEmitter {
   explicit TestEmitter(int opset = 17) : OnnxEmitter(opset) {}
@@ -23,7 +25,7 @@ struct TestEmitter : mx::aten_onnx::OnnxEmitter {
   // the inferred output dims.
   std::vector<int64_t> check(const std::string& value) {
     onnx::ModelProto m;
-    m.set_ir_version(8);
+    m.set_ir_version(mx::aten_onnx::ir_version_for(opset));
     m.add_opset_import()->set_version(opset);
     *m.mutable_graph() = graph;
     m.mutable_graph()->set_name("g");

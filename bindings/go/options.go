@@ -99,7 +99,8 @@ const (
 type ExportOptions struct {
 	Frontend        Frontend       `json:"-"`
 	Inputs          []InputSpec    `json:"inputs,omitempty"` // required for TorchScript
-	Opset           int            `json:"opset,omitempty"`  // 14..17
+	Opset           int            `json:"opset,omitempty"`  // 14..28 (default 18)
+	FusedOps        *bool          `json:"fused_ops,omitempty"` // Gelu/GroupNormalization/Attention/RMSNormalization where the opset has them (default true)
 	DropBuiltinTags *bool          `json:"drop_builtin_tags,omitempty"`
 	ExternalData    *bool          `json:"external_data,omitempty"`
 	Extra           map[string]any `json:"-"`

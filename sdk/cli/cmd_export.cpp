@@ -19,7 +19,7 @@ struct ExportOptions {
   std::string model, out, frontend = "auto", tag_storage = "metadata";
   std::vector<std::string> inputs, functions;
   int opset = 0;
-  bool drop_builtin_tags = false, external_data = false, quiet = false;
+  bool drop_builtin_tags = false, external_data = false, quiet = false, no_fused_ops = false;
   CLI::Option* functions_option = nullptr;
   CLI::Option* opset_option = nullptr;
 };
@@ -41,6 +41,7 @@ int run_export(ExportOptions& o) {
   // only a model over protobuf's 2 GB limit gets external data).
   if (o.external_data) options["external_data"] = true;
   if (o.opset_option->count() > 0) options["opset"] = o.opset;
+  if (o.no_fused_ops) options["fused_ops"] = false;
   validate_tag_storage(o.tag_storage);
   refuse_overwriting_source(o.model, save_targets(o.out));
   ProgressBar progress("export", o.quiet);
@@ -73,9 +74,12 @@ Command add_export(CLI::App& parent) {
       ->allow_extra_args(false);
   app->add_option("--frontend", o->frontend, "frontend plugin (default: chosen by the file's content)")
       ->type_name("NAME");
-  o->opset_option = app->add_option("--opset", o->opset, "ONNX opset of the output, 14..17 (default 17)")
+  o->opset_option = app->add_option("--opset", o->opset, "ONNX opset of the output, 14..28 (default 18)")
       ->type_name("N")
       ->check(whole_number());
+  app->add_flag("--no-fused-ops", o->no_fused_ops,
+                "decompose Gelu (opset 20+), GroupNormalization (21+), Attention and\n"
+                "RMSNormalization (23+) for runtimes without those ops");
   add_tag_storage(app, o->tag_storage);
   app->add_flag("--drop-builtin-tags", o->drop_builtin_tags,
                 "omit torch.nn built-in modules from the tags");

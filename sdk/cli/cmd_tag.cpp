@@ -13,7 +13,7 @@ namespace {
 
 struct TagOptions {
   std::string input, out, strategy = "auto", hierarchy, tag_storage = "metadata";
-  bool quiet = false;
+  bool quiet = false, check = false;
 };
 
 int run_tag(const TagOptions& o) {
@@ -25,18 +25,21 @@ int run_tag(const TagOptions& o) {
   // Load first: a missing or broken input is reported before plugin discovery.
   progress.stage("load");
   Model model = Model::load_file(o.input);
-  progress.stage("check");
   // Tagging only adds metadata (node metadata_props, doc_strings, model
-  // metadata_props), which the checker does not read: the input is checked
-  // once, to warn, and the output is not checked again (at 200,000 nodes
-  // each libonnx check + shape inference is ~4 s). A file the bundled
-  // libonnx 1.12 checker cannot judge (IR 10, opset > 17 from newer
-  // exporters) is still taggable.
-  const Status input_check(mx_model_check(model.get()));
-  progress.clear();
-  if (!input_check.ok())
-    std::fprintf(stderr, "modelexport: warning: input does not pass the ONNX checker; "
-                         "saving without checking (%s)\n", input_check.message().c_str());
+  // metadata_props), which the ONNX checker does not read: the graph written
+  // is the graph read, so its checker verdict is the input's. The checker
+  // and shape inference run on the input only with --check (to warn; at
+  // 200,000 nodes they cost several times the tagging). The SDK's own
+  // structure check (a DAG, every input defined, one writer per value)
+  // always runs, in the tagger.
+  if (o.check) {
+    progress.stage("check");
+    const Status input_check(mx_model_check(model.get()));
+    progress.clear();
+    if (!input_check.ok())
+      std::fprintf(stderr, "modelexport: warning: input does not pass the ONNX checker; "
+                           "saving without checking (%s)\n", input_check.message().c_str());
+  }
   progress.stage("plugins");
   const auto registry = Registry::create();
   registry.tag(o.strategy, model, options.dump(), progress.listener());
@@ -60,6 +63,9 @@ Command add_tag(CLI::App& parent) {
   app->add_option("--hierarchy", o->hierarchy,
                   "a module tree (from 'modelexport hierarchy') supplying class names")
       ->type_name("H.json");
+  app->add_flag("--check", o->check,
+                "run the ONNX checker on the input first and warn if it fails (the graph\n"
+                "written is the graph read: 'modelexport validate' checks either)");
   add_tag_storage(app, o->tag_storage);
   add_quiet(app, o->quiet);
   return {app, [o] { return run_tag(*o); }};

@@ -30,7 +30,9 @@ int run_validate(const ValidateOptions& o) {
               report["file"].get<std::string>().c_str(), c["nodes"].get<size_t>(),
               c["function_nodes"].get<size_t>(), c["modules"].get<size_t>(),
               c["sidecar"].is_null() ? "none" : c["sidecar"].get<std::string>().c_str(),
-              c["checker"].get<bool>() ? "ok" : "FAILED");
+              c["checker"].is_null() ? "not run" : c["checker"].get<bool>() ? "ok" : "FAILED");
+  if (report.contains("checker_skipped"))
+    std::printf("  note: checker not run: %s\n", report["checker_skipped"].get<std::string>().c_str());
   for (const auto& issue : report["issues"])
     std::printf("  [%s] %s\n", issue["kind"].get<std::string>().c_str(),
                 issue["message"].get<std::string>().c_str());

@@ -10,7 +10,7 @@
 #pragma once
 #include <string>
 
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 namespace synthetic {
 

@@ -20,20 +20,23 @@ DOC = os.path.join(REPO, "docs", "ops.md")
 PYTHON_OPS = ("_operator.", "<built-in", "<function", "math.", "torch.sym_")
 
 
-def _refused():
+def _suite_constant(name):
+    """A literal of test_ops.py (read, not imported: it needs onnxruntime)."""
     import ast
-    src = open(os.path.join(HERE, "test_ops.py")).read()
-    tree = ast.parse(src)
+    tree = ast.parse(open(os.path.join(HERE, "test_ops.py")).read())
     for node in tree.body:
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "REFUSED":
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == name:
             return ast.literal_eval(node.value)
-    return {}
+    raise KeyError(f"test_ops.py has no {name}")
 
 
 def render():
     with open(os.path.join(FIXTURES, "manifest.json")) as f:
         manifest = json.load(f)
-    refused = _refused()
+    refused = _suite_constant("REFUSED")
+    needs_opset = _suite_constant("NEEDS_OPSET")
+    opsets = ", ".join(str(o) for o in (_suite_constant("LOWEST"), _suite_constant("DEFAULT"),
+                                        _suite_constant("NEWEST_RUN")))
     ops = {}
     for name, s in manifest["samples"].items():
         for level, targets in s["targets"].items():
@@ -49,8 +52,9 @@ def render():
         f"(`tests/fixtures/ops`, programs exported by torch {manifest.get('torch', '?')}); do not edit.",
         "Each op is exercised by the samples named, at the IR levels given",
         "(t = as exported, TRAINING; c = after `run_decompositions()`, core ATen),",
-        "exported through the CLI and checked in ONNX Runtime against eager PyTorch",
-        "at two input shapes (one where the program pins its dims).",
+        "exported through the CLI at opsets " + opsets + " and checked in ONNX Runtime",
+        "against eager PyTorch at two input shapes (one where the program pins its",
+        f"dims); at opset {_suite_constant('NEWEST')} each export is judged by the ONNX checker.",
         "",
         "| op | samples that pass |",
         "|---|---|",
@@ -71,6 +75,13 @@ def render():
     for key, why in sorted(refused.items()):
         name, _, level = key.partition("@")
         lines.append(f"| `{name}` | {level or 'both'} | {why} |")
+    lines += ["", "## Refused below an opset", "",
+              "These pass from the opset given and are refused, with this reason, below it",
+              "(test_ops.NEEDS_OPSET).", "",
+              "| sample | level | from opset | reason below it |", "|---|---|---|---|"]
+    for key, (opset, why) in sorted(needs_opset.items()):
+        name, _, level = key.partition("@")
+        lines.append(f"| `{name}` | {level or 'both'} | {opset} | {why} |")
     return "\n".join(lines) + "\n"
 
 

@@ -5,7 +5,7 @@
 #pragma once
 #include <string>
 
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 namespace modelexport::testing {
 

@@ -7,7 +7,7 @@
 // the torchscript frontend is an optional plugin this group does not build.
 #include <doctest/doctest.h>
 
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "fixture_model.hpp"
 #include "hostile_support.hpp"

@@ -6,7 +6,7 @@
 
 #include <cstring>
 
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "fixture_model.hpp"
 #include "hostile_support.hpp"

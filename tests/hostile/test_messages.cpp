@@ -2,7 +2,7 @@
 // before its fix (the message it replaced is named in the case).
 #include <doctest/doctest.h>
 
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -12,7 +12,7 @@
 #include <cstring>
 #include <thread>
 
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "fixture_model.hpp"
 #include "hostile_support.hpp"

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "test_support.hpp"
 

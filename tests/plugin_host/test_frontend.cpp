@@ -7,7 +7,7 @@
 
 #include <unistd.h>
 
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "scoped_model.hpp"
 #include "test_support.hpp"

@@ -171,7 +171,7 @@ TEST_CASE("scope names, unnamed nodes and invalid UTF-8: reader and JSON request
   onnx::StringStringEntryProto entry;
   entry.set_key("namespace");
   entry.set_value(": M/encoder: E/x\xfe: aten.relu.default");
-  graph->mutable_node(7)->mutable_unknown_fields()->AddLengthDelimited(9, entry.SerializeAsString());
+  *graph->mutable_node(7)->add_metadata_props() = entry;
   const std::string bytes = proto.SerializeAsString();
   check_same("synthetic", [&] {
     mx_model* m = nullptr;

@@ -1,6 +1,6 @@
 // The SDK's own structure check (model/check.hpp): cycles, undefined inputs
-// and values with two writers are errors naming the nodes, also on files
-// the libonnx 1.12 checker cannot judge (IR 10, opset 18), and tagging
+// and values with two writers are errors naming the nodes, before the ONNX
+// checker runs (at IR 8 / opset 17 and IR 10 / opset 18 alike), and tagging
 // refuses such graphs before any strategy runs.
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
 // Small helpers the graph passes share: who reads a value (subgraphs
 // included) and renaming reads.
 #pragma once
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include <cstdint>
 #include <map>

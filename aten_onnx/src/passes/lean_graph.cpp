@@ -9,8 +9,10 @@
 
 namespace mx::aten_onnx {
 
-PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const SymbolicShapes& shapes) {
+PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const SymbolicShapes& shapes,
+                      bool fused_ops) {
   PassReport report;
+  if (fused_ops && opset >= 23) fuse_rms_norms(g, shapes);
   fold_weight_transposes(g, weights, report);
   fold_constants(g, report);
   merge_duplicate_nodes(g, report);

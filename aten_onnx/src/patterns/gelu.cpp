@@ -1,4 +1,5 @@
-// GELU, exact (erf) or tanh-approximated, as ATen computes it.
+// GELU, exact (erf) or tanh-approximated, as ATen computes it: ONNX Gelu
+// from opset 20, its formula below.
 #include <cmath>
 
 #include "mx/aten_onnx/patterns.hpp"
@@ -6,6 +7,8 @@
 namespace mx::aten_onnx {
 
 std::string emit_gelu(OnnxEmitter& e, const std::string& x, const std::string& approximate, int32_t dt) {
+  if (e.fused_ops && e.opset >= 20)
+    return e.emit1("Gelu", {x}, {attr("approximate", std::string(approximate == "tanh" ? "tanh" : "none"))});
   std::string half_x = e.emit1("Mul", {x, e.cscalar(0.5, dt)});
   std::string inner;
   if (approximate == "tanh") {

@@ -1,7 +1,7 @@
 // topk / sort / argsort as ONNX TopK. TopK takes no bool and no 0-d
 // input: bools are ordered as uint8, a 0-d tensor as one element. A full
 // sort takes k = the dim's size, read from the shape unless it is static.
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "mx/aten_onnx/patterns.hpp"
 

@@ -3,7 +3,7 @@
 // floor rounding; nearest-exact is half_pixel with round_prefer_ceil;
 // linear/bilinear/trilinear/bicubic use pytorch_half_pixel, or
 // align_corners, and bicubic ATen's a = -0.75.
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "mx/aten_onnx/patterns.hpp"
 

@@ -94,7 +94,8 @@ namespace ModelExport
         public string Frontend = ModelExport.Frontend.Auto;
         /// <summary>Required for TorchScript; for .pt2 a spec overrides sizes and names dims.</summary>
         public List<InputSpec> Inputs = new List<InputSpec>();
-        public int? Opset;              // 14..17
+        public int? Opset;              // 14..28 (default 18)
+        public bool? FusedOps;          // fused ONNX ops where the opset has them (default true)
         public bool? DropBuiltinTags;
         public bool? ExternalData;      // weights to a data file (null: past 2 GB only)
 
@@ -102,6 +103,7 @@ namespace ModelExport
         {
             if (Inputs.Count > 0) o["inputs"] = Inputs.Select(s => (object)s.ToString()).ToList();
             Put(o, "opset", Opset);
+            Put(o, "fused_ops", FusedOps);
             Put(o, "drop_builtin_tags", DropBuiltinTags);
             Put(o, "external_data", ExternalData);
         }

@@ -17,6 +17,7 @@
 #include "modelexport/modelexport.h"
 #include "mx/aten_onnx/graph_passes.hpp"
 #include "mx/aten_onnx/hierarchy_document.hpp"
+#include "mx/aten_onnx/opset.hpp"
 #include "mx/aten_onnx/module_tree.hpp"
 #include "mx/common/module_path.hpp"
 #include "program.hpp"
@@ -364,8 +365,7 @@ void lower_program_for_check(const Program& program) {
 }
 
 ExportResult export_model(const ExportOptions& opt) {
-  if (opt.opset < 14 || opt.opset > 17)
-    throw Error(MX_ERR_INVALID_ARGUMENT, "opset " + std::to_string(opt.opset) + " not supported (14..17)");
+  mx::aten_onnx::require_supported_opset(opt.opset);
   Archive archive(opt.model_path);
   const Program program = read_program(archive);
   const StoredTensors stored(archive);
@@ -373,12 +373,13 @@ ExportResult export_model(const ExportOptions& opt) {
   require_lowerings(program);
 
   LowerCtx cx(opt.opset, program);
+  cx.fused_ops = opt.fused_ops;
   bind_inputs(cx, program, opt.inputs);
   auto weights = bind_stored(program, stored, cx);
   std::map<std::string, SeenModule> seen;
   lower_graph(cx, program, seen, opt.progress);
   auto removed = mx::aten_onnx::eliminate_dead_nodes(cx.graph);
-  const auto lean = mx::aten_onnx::lean_graph(cx.graph, weights, opt.opset, symbolic_shapes(cx));
+  const auto lean = mx::aten_onnx::lean_graph(cx.graph, weights, opt.opset, symbolic_shapes(cx), cx.fused_ops);
   removed.insert(lean.removed.begin(), lean.removed.end());
 
   const auto tree = mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), opt.drop_builtin_tags);

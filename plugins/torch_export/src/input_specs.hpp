@@ -5,7 +5,7 @@
 // input, the dtype and rank equal, a static dim equal, a dynamic dim within
 // the symbol's range_constraints; a named spec dim names the dim_param.
 #pragma once
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include <string>
 #include <vector>

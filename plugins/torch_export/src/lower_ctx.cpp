@@ -2,7 +2,7 @@
 #include "json_excerpt.hpp"
 #include "json_integers.hpp"
 
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include <limits>
 

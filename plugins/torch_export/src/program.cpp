@@ -1,7 +1,7 @@
 #include "program.hpp"
 #include "json_integers.hpp"
 
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include <set>
 #include <vector>

@@ -14,7 +14,7 @@
 //   * module    submodule objects (with their path).
 #pragma once
 #include <torch/script.h>
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include <functional>
 #include <map>

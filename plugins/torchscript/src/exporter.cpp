@@ -18,6 +18,7 @@
 
 #include "ctx.h"
 #include "mx/aten_onnx/hierarchy_document.hpp"
+#include "mx/aten_onnx/opset.hpp"
 #include "modelexport/modelexport.h"
 #include "script_module_tree.h"
 #include "source_offsets.h"
@@ -170,8 +171,7 @@ void flatten_outputs(const VP& v, std::vector<VP>& out) {
 }  // namespace
 
 ExportResult export_model(const ExportOptions& opt) {
-  if (opt.opset < 14 || opt.opset > 17)
-    throw Error(MX_ERR_INVALID_ARGUMENT, "opset " + std::to_string(opt.opset) + " not supported (14..17)");
+  mx::aten_onnx::require_supported_opset(opt.opset);
   std::vector<InputSpec> specs;
   for (const auto& s : opt.inputs) specs.push_back(parse_input_spec(s));
 
@@ -200,6 +200,7 @@ ExportResult export_model(const ExportOptions& opt) {
 
   at::manual_seed(0);
   Ctx cx(opt.opset);
+  cx.fused_ops = opt.fused_ops;
   Frame top{module, "", {}};
   cx.frame = &top;
   std::vector<VP> call_args;

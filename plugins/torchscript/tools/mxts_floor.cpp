@@ -4,7 +4,7 @@
 // do; the benchmark prints modelexport's wall time and peak RSS against it.
 //   mxts-floor model.pt out.onnx
 #include <torch/script.h>
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include <cstdio>
 #include <fstream>

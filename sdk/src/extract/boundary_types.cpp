@@ -6,6 +6,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "mx/onnx_proto.hpp"
 #include <onnx/shape_inference/implementation.h>
 
 namespace modelexport::extract {
@@ -84,6 +85,17 @@ onnx::ModelProto weightless_copy(const onnx::ModelProto& proto) {
   return copy;
 }
 
+// ONNX's inference names the dims it cannot know "unk__<n>" (a fresh name
+// per dim, per run): they are unknown dims, not the program's symbols, and
+// the passes below compare and merge dims by their symbols.
+void forget_generated_symbols(onnx::GraphProto& g) {
+  for (auto& v : *g.mutable_value_info()) {
+    if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape()) continue;
+    for (auto& d : *v.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim())
+      if (d.has_dim_param() && d.dim_param().rfind("unk__", 0) == 0) d.clear_dim_param();
+  }
+}
+
 // Lenient inference with data propagation: partial results are still
 // useful. `data`, if given, receives what data propagation computed (values
 // of small int tensors: shapes, sizes, indices), as TensorShapeProtos.
@@ -94,6 +106,7 @@ void infer(onnx::ModelProto& m, ShapeMap* data = nullptr) {
     onnx::shape_inference::InferShapes(m, onnx::OpSchemaRegistry::Instance(), lenient, data);
   } catch (const std::exception&) {
   }
+  forget_generated_symbols(*m.mutable_graph());
 }
 
 // libonnx 1.12 propagates shape arithmetic (Shape, Gather, Unsqueeze,

@@ -19,7 +19,7 @@
 #include <string>
 #include <unordered_map>
 
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 namespace modelexport::extract {
 

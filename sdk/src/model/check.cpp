@@ -7,10 +7,13 @@
 #include <unordered_set>
 #include <vector>
 
+#include "mx/onnx_proto.hpp"
 #include <onnx/checker.h>
+#include <onnx/common/version.h>
 #include <onnx/shape_inference/implementation.h>
 
 #include "mx/aten_onnx/checkable_copy.hpp"
+#include "mx/aten_onnx/opset.hpp"
 #include "model/external_data.hpp"
 #include "model/value_table.hpp"
 #include "util/error.hpp"
@@ -253,7 +256,22 @@ void check_graph_structure(const onnx::ModelProto& proto, const ValueTable& valu
   StructureCheck(where).check(proto.graph(), values, {}, "");
 }
 
+std::string newer_than_library(const onnx::ModelProto& proto) {
+  const int64_t max_opset = mx::aten_onnx::max_opset();
+  int64_t opset = 0;
+  for (const auto& o : proto.opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx") opset = std::max<int64_t>(opset, o.version());
+  const bool ir_newer = proto.ir_version() > onnx::Version::IR_VERSION;
+  if (!ir_newer && opset <= max_opset) return {};
+  return "the file has IR version " + std::to_string(proto.ir_version()) + " and opset " + std::to_string(opset) +
+         "; this build's ONNX library " ONNX_VERSION_STRING " knows IR versions up to " +
+         std::to_string(onnx::Version::IR_VERSION) + " and opsets up to " + std::to_string(max_opset) +
+         ": it cannot check the file (a newer modelexport can)";
+}
+
 void check_onnx(const onnx::ModelProto& proto, const std::string& where) {
+  if (const std::string newer = newer_than_library(proto); !newer.empty())
+    fail(MX_ERR_UNSUPPORTED, where + ": " + newer);
   // First, so a cycle or a dangling input is named as such rather than as
   // libonnx's "nodes must be topologically sorted".
   check_graph_structure(proto, where);

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "progress/progress.hpp"
 #include "util/files.hpp"

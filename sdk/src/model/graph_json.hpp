@@ -3,7 +3,7 @@
 // also carry "index", "metadata" and "doc_string").
 #pragma once
 #include <nlohmann/json.hpp>
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 namespace modelexport::model {
 

@@ -9,7 +9,7 @@
 
 #include <google/protobuf/arena.h>
 
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "hierarchy/document.hpp"
 #include "model/external_data.hpp"

@@ -3,39 +3,24 @@
 #include <cstring>
 
 #include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/unknown_field_set.h>
 #include <google/protobuf/wire_format_lite.h>
 
 namespace modelexport::model {
 
-using google::protobuf::UnknownField;
-using google::protobuf::UnknownFieldSet;
 
 MetadataEntries read_node_metadata(const onnx::NodeProto& node) {
   MetadataEntries entries;
-  const UnknownFieldSet& fields = node.unknown_fields();
-  for (int i = 0; i < fields.field_count(); ++i) {
-    const UnknownField& f = fields.field(i);
-    if (f.number() != kNodeMetadataField || f.type() != UnknownField::TYPE_LENGTH_DELIMITED)
-      continue;
-    onnx::StringStringEntryProto entry;
-    // A malformed entry is someone else's bug; skip it rather than refuse
-    // the whole model, exactly as a reader that does not know field 9 would.
-    if (entry.ParseFromString(f.length_delimited())) entries.emplace_back(entry.key(), entry.value());
-  }
+  entries.reserve(static_cast<size_t>(node.metadata_props_size()));
+  for (const auto& e : node.metadata_props()) entries.emplace_back(e.key(), e.value());
   return entries;
 }
 
 void write_node_metadata(onnx::NodeProto& node, const MetadataEntries& entries) {
-  UnknownFieldSet* fields = node.mutable_unknown_fields();
-  // Remove all field-9 entries (back to front keeps indices valid).
-  for (int i = fields->field_count() - 1; i >= 0; --i)
-    if (fields->field(i).number() == kNodeMetadataField) fields->DeleteSubrange(i, 1);
+  node.clear_metadata_props();
   for (const auto& [key, value] : entries) {
-    onnx::StringStringEntryProto entry;
-    entry.set_key(key);
-    entry.set_value(value);
-    fields->AddLengthDelimited(kNodeMetadataField, entry.SerializeAsString());
+    auto* entry = node.add_metadata_props();
+    entry->set_key(key);
+    entry->set_value(value);
   }
 }
 

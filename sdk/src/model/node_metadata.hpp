@@ -1,7 +1,6 @@
-// NodeProto.metadata_props (field 9, ONNX IR 10). libonnx 1.12 predates the
-// field, so its generated NodeProto keeps it among the unknown fields; these
-// helpers read and write it there as serialized StringStringEntryProto
-// messages, which is byte-for-byte what a newer onnx would write.
+// NodeProto.metadata_props (field 9, ONNX IR 10): read and replaced as a
+// list of entries, and the bytes of one entry for the save's encoder, which
+// writes a node's new entries after its serialized fields without a copy.
 #pragma once
 #include <initializer_list>
 #include <string_view>
@@ -10,7 +9,7 @@
 #include <vector>
 
 #include <google/protobuf/io/coded_stream.h>
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 namespace modelexport::model {
 
@@ -19,10 +18,10 @@ inline constexpr int kNodeMetadataField = 9;
 using MetadataEntries = std::vector<std::pair<std::string, std::string>>;
 
 MetadataEntries read_node_metadata(const onnx::NodeProto& node);
-// Replaces every field-9 entry with `entries` (other unknown fields stay).
+// Replaces every entry with `entries`.
 void write_node_metadata(onnx::NodeProto& node, const MetadataEntries& entries);
-// Appends one entry as a NodeProto serializes it among its unknown fields
-// (tag of field 9, length, StringStringEntryProto{key, value}): the bytes
+// Appends one entry as a NodeProto serializes it (tag of field 9, length,
+// StringStringEntryProto{key, value}): the bytes
 // write_node_metadata's entry produces, for an encoder that writes a node's
 // metadata after its serialized fields without a copy (model/tagged_bytes).
 void append_node_metadata_entry(std::string& out, std::string_view key, std::string_view value);

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 namespace modelexport::model {
 

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "hierarchy/document.hpp"
 

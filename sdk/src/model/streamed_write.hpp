@@ -13,7 +13,7 @@
 // fields in any order (onnx, onnxruntime do), so the file parses to the
 // same ModelProto as SerializeToString would produce.
 #pragma once
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include <string>
 

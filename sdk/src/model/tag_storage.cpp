@@ -62,7 +62,7 @@ namespace {
 std::optional<hierarchy::NodeRecord> record_from_metadata(const onnx::NodeProto& node,
                                                           const std::string& where) {
   // Most nodes of a file being tagged carry nothing: no JSON object each.
-  if (node.unknown_fields().empty()) return std::nullopt;
+  if (node.metadata_props().empty()) return std::nullopt;
   Json j = Json::object();
   for (const auto& [key, value] : read_node_metadata(node)) {
     if (key == kModuleKey) j["module"] = to_valid_utf8(value);
@@ -156,10 +156,11 @@ void NodeTagWriter::write_to(size_t position, onnx::NodeProto& node) {
 }
 
 std::optional<size_t> NodeTagWriter::plan_suffix(size_t position, const onnx::NodeProto& node) {
-  // Anything write_to would remove or replace (unknown fields: older
-  // entries of ours, foreign ones, others; a doc_string of ours) needs the
+  // Anything write_to would remove or replace (metadata entries: older ones
+  // of ours, foreign ones; unknown fields; a doc_string of ours) needs the
   // node rewritten.
-  if (!node.unknown_fields().empty() || has_our_doc_string(node)) return std::nullopt;
+  if (node.metadata_props_size() > 0 || !node.unknown_fields().empty() || has_our_doc_string(node))
+    return std::nullopt;
   const hierarchy::NodeRecord* record = records_.at(position);
   if (record && storage_ == TagStorage::doc_string) return std::nullopt;
   if (!record || storage_ != TagStorage::metadata) return 0;  // the node as it is

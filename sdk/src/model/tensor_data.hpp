@@ -11,7 +11,7 @@
 #pragma once
 #include <string>
 
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "model/external_data.hpp"
 

@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "model/name_index.hpp"
 

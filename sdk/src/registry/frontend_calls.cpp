@@ -6,6 +6,7 @@
 #include <boost/filesystem.hpp>
 
 #include "hierarchy/parse.hpp"
+#include "mx/aten_onnx/opset.hpp"
 #include "model/model.hpp"
 #include "model/persistence.hpp"
 #include "registry/plugin_progress.hpp"
@@ -38,8 +39,10 @@ json checked_inputs(const json& value) {
 }
 
 int checked_opset(const json& value) {
-  if (!value.is_number_integer() || value.get<int>() < 14 || value.get<int>() > 17)
-    fail(MX_ERR_INVALID_ARGUMENT, "\"opset\" must be an integer from 14 to 17, got " + value.dump());
+  using mx::aten_onnx::kMinOpset, mx::aten_onnx::max_opset;
+  if (!value.is_number_integer() || value.get<int64_t>() < kMinOpset || value.get<int64_t>() > max_opset())
+    fail(MX_ERR_INVALID_ARGUMENT, "\"opset\" must be an integer from " + std::to_string(kMinOpset) + " to " +
+                                      std::to_string(max_opset()) + ", got " + value.dump());
   return value.get<int>();
 }
 
@@ -130,7 +133,7 @@ const Plugin& select_frontend(const Registry& registry, const std::string& name,
 json export_request(const std::string& model_path, const json& options) {
   json request = {{"schema", kFrontendSchema}, {"operation", "export"},
                   {"model_path", absolute_model_path(model_path)},
-                  {"opset", 17}, {"drop_builtin_tags", false},
+                  {"opset", mx::aten_onnx::kDefaultOpset}, {"drop_builtin_tags", false},
                   // Weights stored as they are in the model file may be
                   // referred to there: the save copies them once, from the
                   // source to the output (docs/plugin-protocol.md).
@@ -141,6 +144,8 @@ json export_request(const std::string& model_path, const json& options) {
     else if (key == "drop_builtin_tags" && value.is_boolean()) request[key] = value;
     else if (key == "drop_builtin_tags") fail(MX_ERR_INVALID_ARGUMENT, "\"drop_builtin_tags\" must be true or false");
     else if (key == "external_data" && value.is_boolean()) request[key] = value;
+    else if (key == "fused_ops" && value.is_boolean()) request[key] = value;
+    else if (key == "fused_ops") fail(MX_ERR_INVALID_ARGUMENT, "\"fused_ops\" must be true or false");
     else if (key == "external_data") fail(MX_ERR_INVALID_ARGUMENT, "\"external_data\" must be true or false");
     else fail(MX_ERR_INVALID_ARGUMENT, "unknown export option '" + key + "'");
   }

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "model/value_table.hpp"
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "hierarchy/document.hpp"
 #include "tagging/assignment.hpp"

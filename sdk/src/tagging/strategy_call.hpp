@@ -10,7 +10,7 @@
 #include <string>
 
 #include <nlohmann/json.hpp>
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "registry/registry.hpp"
 #include "tagging/strategy_graph.hpp"

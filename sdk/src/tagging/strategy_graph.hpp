@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "modelexport/plugin.h"
 #include "registry/table_slot.hpp"

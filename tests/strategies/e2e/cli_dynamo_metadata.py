@@ -5,9 +5,8 @@ pkg.torch.onnx.name_scopes exactly the module those scopes name
 (<fixture>.expected.json, decoded by Python's ast at generation time).
 
 Usage: cli_dynamo_metadata.py MODELEXPORT_EXE PLUGIN_DIR FIXTURE_DIR OUT_DIR
-Exit 77 (ctest: skipped) when the CLI cannot save an IR-10 file because the
-core's libonnx 1.12 checker refuses it -- a known core limitation, reported
-rather than hidden as a pass.
+The fixtures are what torch.onnx writes today (IR 10, opset 18-20); the
+tagged files are checked by the SDK's ONNX checker on save.
 """
 import json
 import os
@@ -16,7 +15,6 @@ import subprocess
 import sys
 
 FIXTURES = ["tiny_mlp", "small_cnn", "mini_transformer"]
-CHECKER_REFUSAL = "ir_version is higher than the checker"
 
 
 def main(exe, plugin_dir, fixture_dir, out_dir):
@@ -29,9 +27,6 @@ def main(exe, plugin_dir, fixture_dir, out_dir):
         proc = subprocess.run([exe, "tag", str(fixture_dir / f"{name}.onnx"), "-o", str(out),
                                "--strategy", "metadata"], env=env, capture_output=True, text=True)
         if proc.returncode != 0:
-            if CHECKER_REFUSAL in proc.stderr:
-                print(f"skipped: the CLI refuses to save IR-10 files: {proc.stderr.strip()}")
-                return 77
             print(f"{name}: modelexport tag failed: {proc.stderr.strip()}")
             return 1
         sidecar = pathlib.Path(str(out)[:-len(".onnx")] + ".hierarchy.json")

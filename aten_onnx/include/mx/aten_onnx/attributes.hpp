@@ -1,6 +1,6 @@
 // ONNX attribute and constant-tensor builders (no LibTorch).
 #pragma once
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include <cstdint>
 #include <string>

@@ -12,7 +12,7 @@
 #include <set>
 #include <string>
 
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 namespace mx::aten_onnx {
 

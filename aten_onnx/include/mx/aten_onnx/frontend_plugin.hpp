@@ -25,7 +25,9 @@ struct ExportRequest {
   // Optional "name:dtype[dim,...]" input specs; a frontend that knows its
   // inputs (torch.export) checks them against the program.
   std::vector<std::string> inputs;
-  int opset = 17;
+  int opset = kDefaultOpset;
+  // Fused ONNX ops where the opset has them (OnnxEmitter::fused_ops).
+  bool fused_ops = true;
   bool drop_builtin_tags = false;
   bool check = true;  // run the ONNX checker and shape inference
   ExternalData external_data = ExternalData::automatic;

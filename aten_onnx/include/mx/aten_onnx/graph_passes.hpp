@@ -1,6 +1,7 @@
 // Graph passes run on a lowered graph before it is assembled: they make the
 // file smaller and quicker to load without changing what it computes.
 //
+//   fuse_rms_norms          RMSNorm arithmetic -> RMSNormalization (23+)
 //   fold_weight_transposes  a weight read only through Transpose is written
 //                           permuted instead (same initializer name)
 //   fold_constants          shape arithmetic on constants becomes a constant
@@ -12,7 +13,7 @@
 // Every pass keeps the names of the nodes it leaves; the nodes it removes
 // are reported so the hierarchy document can count them per module.
 #pragma once
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include <cstdint>
 #include <map>
@@ -46,8 +47,15 @@ using SymbolicShapes = std::unordered_map<std::string, std::vector<SymbolicDim>>
 
 // Every pass below, then dead-node elimination; returns what they removed
 // (dead nodes left behind by a fold included). `shapes` (optional) lets
-// infer_reshape_dim use what the program knows about a Reshape's dims.
-PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const SymbolicShapes& shapes = {});
+// infer_reshape_dim use what the program knows about a Reshape's dims, and
+// fuse_rms_norms the rank of a norm's input; fused_ops: fuse_rms_norms at
+// opset 23+ first.
+PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const SymbolicShapes& shapes = {},
+                      bool fused_ops = true);
+
+// RMSNorm arithmetic (LLaMA's) as one RMSNormalization node (opset 23+);
+// the chain it replaces is left dead.
+void fuse_rms_norms(onnx::GraphProto& g, const SymbolicShapes& shapes);
 
 // The hierarchy document's "graph_passes" object (docs/hierarchy-schema.md):
 // {"folded_nodes": {module: count of its nodes the passes removed},

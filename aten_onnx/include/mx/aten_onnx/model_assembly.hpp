@@ -3,7 +3,7 @@
 // (inline or external data), run shape inference and the ONNX checker. The
 // hierarchy document is hierarchy_document.hpp's.
 #pragma once
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include <nlohmann/json.hpp>
 #include <set>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "mx/aten_onnx/onnx_emitter.hpp"
+#include "mx/aten_onnx/opset.hpp"
 #include "mx/aten_onnx/weights.hpp"
 
 namespace mx::aten_onnx {
@@ -38,7 +39,7 @@ std::string add_graph_output(OnnxEmitter& e, const std::string& value, const std
 std::set<std::string> eliminate_dead_nodes(onnx::GraphProto& g);
 
 struct AssemblyOptions {
-  int opset = 17;
+  int opset = kDefaultOpset;
   std::string graph_name;
   std::string producer_version;
   bool check = true;  // onnx shape inference + checker

@@ -9,7 +9,7 @@
 // is an ONNX pattern (lower/patterns.hpp) takes an OnnxEmitter&, so both
 // frontends share one copy of every lowering pattern.
 #pragma once
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include <cstdint>
 #include <map>
@@ -41,10 +41,15 @@ class OnnxEmitter {
   OnnxEmitter& operator=(const OnnxEmitter&) = delete;
 
   const int opset;
+  // Fused ONNX ops where the opset has them (Gelu 20+, GroupNormalization
+  // 21+, Attention and RMSNormalization 23+; docs/opsets.md); false keeps
+  // their decompositions, for runtimes without those kernels.
+  bool fused_ops = true;
   onnx::GraphProto graph;
   std::vector<NodeRecord> records;
 
-  // ---- nodes (outputs are named <node>_output_<k>)
+  // ---- nodes (outputs are named <node>_output_<k>), written in opset 17's
+  // form: the emitter turns them into the form of `opset` (opset_forms.hpp)
   std::vector<std::string> emit(const std::string& op, const std::vector<std::string>& inputs,
                                 const std::vector<onnx::AttributeProto>& attrs = {}, size_t n_out = 1);
   std::string emit1(const std::string& op, const std::vector<std::string>& inputs,
@@ -97,6 +102,8 @@ class OnnxEmitter {
   std::map<std::string, int> name_count_;
   std::map<std::string, std::string> constant_cache_;
   std::string unique_node_name(const std::string& base);
+  std::vector<std::string> emit_node(const std::string& op, const std::vector<std::string>& inputs,
+                                     const std::vector<onnx::AttributeProto>& attrs, size_t n_out);
 };
 
 }  // namespace mx::aten_onnx

@@ -26,6 +26,11 @@ std::string emit_linear(OnnxEmitter& e, const std::string& x, int64_t x_rank, co
 std::string emit_layer_norm(OnnxEmitter& e, const std::string& x, int64_t x_rank, int64_t n_axes,
                             const std::string& w, const std::string& b, double eps, int32_t dtype);
 
+// ---- group_norm.cpp
+// Group normalisation of a [N, C, ...] input of `rank`; w/b may be "".
+std::string emit_group_norm(OnnxEmitter& e, const std::string& x, int64_t rank, int64_t groups,
+                            const std::string& w, const std::string& b, double eps, int32_t dtype);
+
 // ---- gelu.cpp
 // approximate: "none" (erf) or "tanh".
 std::string emit_gelu(OnnxEmitter& e, const std::string& x, const std::string& approximate, int32_t dtype);

@@ -5,7 +5,7 @@
 // copy) or straight from those spans into an ONNX external data file (no
 // copy at all).
 #pragma once
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include <cstdint>
 #include <functional>

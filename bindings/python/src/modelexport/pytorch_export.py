@@ -41,7 +41,8 @@ def export(model: Any, args: Any = (), f: Optional[PathLike] = None, *,
     tuple, or a single tensor. Errors of ``torch.export`` propagate as they
     are. ``f=None`` writes nothing.
 
-    ``opset``: 14..17 (default 17). ``external_data=True`` streams weights to
+    ``opset``: 14..28 (default 18); ``fused_ops=False`` keeps Gelu,
+    GroupNormalization, Attention and RMSNormalization decomposed. ``external_data=True`` streams weights to
     ``<f>.data`` (None: only past protobuf's 2 GB). ``progress`` receives
     :class:`Progress` reports: "torch.export", then the native stages
     ("walk", "lower", "write", ...); returning False cancels.

@@ -253,9 +253,15 @@ impl ExportOptions {
         self.object.set("inputs", self.inputs.iter().map(|s| Value::from(s.as_str())).collect::<Vec<_>>());
         self
     }
-    /// ONNX opset (14..17).
+    /// ONNX opset (14..28, default 18).
     pub fn opset(mut self, opset: u32) -> Self {
         self.object.set("opset", opset);
+        self
+    }
+    /// Fused ONNX ops where the opset has them (Gelu 20+, GroupNormalization
+    /// 21+, Attention and RMSNormalization 23+); default true.
+    pub fn fused_ops(mut self, fused: bool) -> Self {
+        self.object.set("fused_ops", fused);
         self
     }
     /// Leave torch.nn built-ins out of tags.

@@ -1,7 +1,7 @@
 // Activations and softmax: gelu, silu, hardtanh/relu6, hardswish,
 // hardsigmoid, leaky_relu, elu, softmax/log_softmax (and core ATen's
 // _softmax / _log_softmax).
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "lower_ctx.hpp"
 

@@ -1,6 +1,6 @@
 // Tensor creation and dtype conversion: arange, full/ones/zeros (+ _like,
 // new_*), empty*, eye, linspace, scalar_tensor, _to_copy / to / type_as.
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "lower_ctx.hpp"
 

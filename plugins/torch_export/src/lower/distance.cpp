@@ -3,7 +3,7 @@
 // upper triangle of the [N, N] distances, row by row. Computed from the
 // broadcast differences (exact, memory P*R*M), not from the matmul
 // expansion ATen may use for large inputs (whose rounding differs).
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include <cmath>
 

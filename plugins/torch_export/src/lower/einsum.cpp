@@ -1,7 +1,7 @@
 // einsum(equation, tensors, path=None) -> ONNX Einsum (opset 12), the
 // operands in the result's dtype. ONNX Runtime's CPU kernel takes float,
 // double, int32 and int64; an fp16 einsum runs in float and casts back.
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include <algorithm>
 

@@ -2,7 +2,7 @@
 // rounding modes, comparisons and logic, where/masked_fill, clamp.
 // Operands are cast to the result dtype the program recorded (ATen's type
 // promotion already happened when torch.export traced the model).
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "lower_ctx.hpp"
 

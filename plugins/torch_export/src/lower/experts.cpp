@@ -3,7 +3,7 @@
 // transformers' custom op grouped_mm_fallback, which transformers 5 uses
 // on CPU (a well-known op of the library most MoE programs come from, so it
 // is lowered here rather than refused as a foreign custom op).
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "lower_ctx.hpp"
 

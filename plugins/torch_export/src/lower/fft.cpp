@@ -10,7 +10,7 @@
 //                         inverse DFT, real part
 //   abs, view_as_real, real, imag, mul/div by a real, add/sub, mul of two
 //   complex tensors
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include <cmath>
 

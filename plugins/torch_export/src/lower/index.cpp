@@ -1,6 +1,6 @@
 // Indexing: index.Tensor (one index tensor, leading None dims allowed),
 // index_select, gather, embedding-style lookups.
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "lower_ctx.hpp"
 

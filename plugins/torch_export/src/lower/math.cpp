@@ -5,7 +5,7 @@
 // Where ONNX has no op (expm1, log1p, log2, log10, trunc, atan2) the
 // formula is written out; ATen's accuracy differences near 0 for expm1 and
 // log1p are within fp32 tolerance for the values real programs feed them.
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include <cmath>
 

@@ -1,7 +1,7 @@
 // Normalisation: batch_norm (eval) and core ATen's
 // _native_batch_norm_legit_no_training, layer_norm / native_layer_norm,
 // group_norm.
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "lower_ctx.hpp"
 
@@ -76,23 +76,16 @@ void lower_layer_norm(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_layer_norm, "aten.layer_norm", "aten.native_layer_norm");
 
-// group_norm(input, num_groups, weight, bias, eps): statistics over
-// [N, G, -1], then the per-channel affine.
+// group_norm(input, num_groups, weight, bias, eps): the shared pattern.
 void lower_group_norm(LowerCtx& cx) {
   const int32_t dt = cx.out_dtype();
   // group_norm(input, num_groups, weight, bias, eps); core ATen's
   // native_group_norm(input, weight, bias, N, C, HxW, group, eps).
   const bool native = cx.target.rfind("aten.native_group_norm", 0) == 0;
-  const int64_t g = cx.int_arg(native ? "group" : "num_groups"), r = cx.rank_of("input");
-  std::string x = cx.tensor("input");
-  std::string xg = cx.emit1("Reshape", {x, cx.ci64({0, g, -1})});
-  std::string y = mx::aten_onnx::emit_layer_norm(cx, xg, 3, 1, "", "", cx.float_arg("eps", 1e-5), dt);
-  y = cx.emit1("Reshape", {y, cx.shape_of(x)});
-  std::vector<int64_t> axes;
-  for (int64_t k = 1; k < r - 1; ++k) axes.push_back(k);
-  if (cx.has("weight")) y = cx.emit1("Mul", {y, axes.empty() ? cx.tensor("weight") : cx.unsqueeze(cx.tensor("weight"), axes)});
-  if (cx.has("bias")) y = cx.emit1("Add", {y, axes.empty() ? cx.tensor("bias") : cx.unsqueeze(cx.tensor("bias"), axes)});
-  cx.out(0, y);
+  cx.out(0, mx::aten_onnx::emit_group_norm(cx, cx.tensor("input"), cx.rank_of("input"),
+                                           cx.int_arg(native ? "group" : "num_groups"),
+                                           cx.has("weight") ? cx.tensor("weight") : "",
+                                           cx.has("bias") ? cx.tensor("bias") : "", cx.float_arg("eps", 1e-5), dt));
 }
 MXTE_LOWER(lower_group_norm, "aten.group_norm", "aten.native_group_norm");
 

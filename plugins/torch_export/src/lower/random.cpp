@@ -3,7 +3,7 @@
 // the order of n uniform draws (TopK of RandomUniformLike), a uniformly
 // random permutation. The ONNX file draws its own numbers: they are not
 // PyTorch's stream, whatever seed the program used.
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "lower_ctx.hpp"
 

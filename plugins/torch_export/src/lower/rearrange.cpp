@@ -1,7 +1,7 @@
 // Rearrangements the TRAINING dialect keeps whole (the core dialect
 // decomposes them into views): narrow, tile, broadcast_to, meshgrid,
 // numpy_T, outer, Tensor.unfold, channel_shuffle, repeat_interleave.
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include <climits>
 

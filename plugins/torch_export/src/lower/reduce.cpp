@@ -1,7 +1,7 @@
 // Reductions: mean/sum (dim lists, keepdim, dtype), amax/amin,
 // max/min over a dim (values + indices), argmax/argmin, cumsum, cumprod,
 // var/std (and their _mean forms), prod, logsumexp, vector norms.
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include <climits>
 #include <cmath>

@@ -1,8 +1,8 @@
 // Resampling: the upsample_* (interpolate) family -> Resize (the shared
 // pattern); pixel_shuffle
 // / pixel_unshuffle; grid_sampler -> GridSample; im2col (nn.Unfold) as a
-// grouped convolution with one-hot kernels.
-#include <onnx/onnx_pb.h>
+// grouped convolution with one-hot kernels; col2im (nn.Fold) -> Col2Im.
+#include "mx/onnx_proto.hpp"
 
 #include "lower_ctx.hpp"
 
@@ -99,6 +99,24 @@ void lower_im2col(LowerCtx& cx) {
   cx.out(0, cx.emit1("Reshape", {cols, cx.ci64({0, c * kk, -1})}));
 }
 MXTE_LOWER(lower_im2col, "aten.im2col");
+
+// col2im(self, output_size, kernel_size, dilation, padding, stride), the
+// inverse (nn.Fold): ONNX Col2Im from opset 18, the same [N, C*kh*kw, L]
+// layout; an unbatched [C*kh*kw, L] input gets a batch of one. Below opset
+// 18 there is no Col2Im (the core-IR form, index_put, converts at any opset).
+void lower_col2im(LowerCtx& cx) {
+  if (cx.opset < 18) cx.unsupported("col2im (nn.Fold) needs ONNX opset 18 (Col2Im); export with --opset 18 or newer");
+  const auto d = cx.ints("dilation"), p = cx.ints("padding"), s = cx.ints("stride");
+  if (d.size() != 2 || p.size() != 2 || s.size() != 2) cx.unsupported("col2im arguments that are not pairs");
+  const bool unbatched = cx.rank_of("self") == 2;
+  std::string x = cx.tensor("self");
+  if (unbatched) x = cx.unsqueeze(x, {0});
+  std::string y = cx.emit1("Col2Im", {x, cx.ci64(cx.ints("output_size")), cx.ci64(cx.ints("kernel_size"))},
+                           {attr("dilations", d), attr("strides", s),
+                            attr("pads", std::vector<int64_t>{p[0], p[1], p[0], p[1]})});
+  cx.out(0, unbatched ? cx.squeeze(y, {0}) : y);
+}
+MXTE_LOWER(lower_col2im, "aten.col2im");
 
 }  // namespace
 }  // namespace mxte

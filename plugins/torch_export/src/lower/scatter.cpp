@@ -3,7 +3,7 @@
 // boolean mask) -> ScatterND; masked_scatter.
 // ScatterElements' reductions (opset 16: add, mul; 18: max, min) include
 // the destination's value, as ATen's include_self=True does.
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include <climits>
 

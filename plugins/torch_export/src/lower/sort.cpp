@@ -4,7 +4,7 @@
 // ONNX TopK orders ties by index, as a stable sort does; ATen's sort is
 // stable only when asked (`stable=True`), so ties may order differently
 // from an unstable ATen sort - values agree, indices of equal values may not.
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "lower_ctx.hpp"
 

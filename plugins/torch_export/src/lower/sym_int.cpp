@@ -7,7 +7,7 @@
 // assertions (_assert_scalar, sym_constrain_range*) hold by construction
 // for the sizes the program accepts and emit nothing.
 #include <algorithm>
-#include <onnx/onnx_pb.h>
+#include "mx/onnx_proto.hpp"
 
 #include "lower_ctx.hpp"
 #include "json_integers.hpp"

@@ -28,20 +28,12 @@ void lower_batch_norm(Ctx& cx, const tj::Node*) {
 }
 MXTS_LOWER(lower_batch_norm, "aten::batch_norm");
 
-// group_norm(input, num_groups, weight, bias, eps): statistics over
-// [N, G, -1] (GroupNormalization is opset 18), then per-channel affine.
+// group_norm(input, num_groups, weight, bias, eps): the shared pattern.
 void lower_group_norm(Ctx& cx, const tj::Node*) {
   auto dt = cx.out_dtype();
-  int64_t g = cx.arg_int(1), r = cx.rank(0);
-  std::string x = cx.tensor_as(0, dt);
-  std::string xg = cx.emit1("Reshape", {x, cx.ci64({0, g, -1})});
-  std::string y = emit_layer_norm(cx, xg, 3, 1, "", "", cx.arg_double(4), onnx_type_of(dt));
-  y = cx.emit1("Reshape", {y, cx.shape_of(x)});
-  std::vector<int64_t> axes;
-  for (int64_t k = 1; k < r - 1; ++k) axes.push_back(k);
-  if (!cx.is_none(2)) y = cx.emit1("Mul", {y, axes.empty() ? cx.tensor(2) : cx.unsqueeze(cx.tensor(2), axes)});
-  if (!cx.is_none(3)) y = cx.emit1("Add", {y, axes.empty() ? cx.tensor(3) : cx.unsqueeze(cx.tensor(3), axes)});
-  cx.out(0, y);
+  cx.out(0, mx::aten_onnx::emit_group_norm(cx, cx.tensor_as(0, dt), cx.rank(0), cx.arg_int(1),
+                                           cx.is_none(2) ? "" : cx.tensor(2), cx.is_none(3) ? "" : cx.tensor(3),
+                                           cx.arg_double(4), onnx_type_of(dt)));
 }
 MXTS_LOWER(lower_group_norm, "aten::group_norm");
 
