@@ -79,12 +79,13 @@ bool defines(const onnx::OpSchema* s, const std::vector<onnx::AttributeProto>& a
 
 void require_in_opset(const std::string& op, const std::vector<onnx::AttributeProto>& attrs, int opset) {
   const auto* registry = onnx::OpSchemaRegistry::Instance();
-  if (defines(registry->GetSchema(op, opset, ""), attrs)) return;
+  const onnx::OpSchema* at_opset = registry->GetSchema(op, opset, "");
+  if (defines(at_opset, attrs)) return;
   std::string what = op;
-  if (registry->GetSchema(op, opset, "")) {
+  if (at_opset) {
     what += " with";
     for (const auto& a : attrs)
-      if (!registry->GetSchema(op, opset, "")->attributes().count(a.name())) what += " '" + a.name() + "'";
+      if (!at_opset->attributes().count(a.name())) what += " '" + a.name() + "'";
   }
   for (int v = opset + 1; v <= max_opset(); ++v)
     if (defines(registry->GetSchema(op, v, ""), attrs))

@@ -103,9 +103,9 @@ MXTE_LOWER(lower_im2col, "aten.im2col");
 // col2im(self, output_size, kernel_size, dilation, padding, stride), the
 // inverse (nn.Fold): ONNX Col2Im from opset 18, the same [N, C*kh*kw, L]
 // layout; an unbatched [C*kh*kw, L] input gets a batch of one. Below opset
-// 18 there is no Col2Im (the core-IR form, index_put, converts at any opset).
+// 18 the emitter refuses Col2Im, naming the opset (the core-IR form,
+// index_put, converts at any opset).
 void lower_col2im(LowerCtx& cx) {
-  if (cx.opset < 18) cx.unsupported("col2im (nn.Fold) needs ONNX opset 18 (Col2Im); export with --opset 18 or newer");
   const auto d = cx.ints("dilation"), p = cx.ints("padding"), s = cx.ints("stride");
   if (d.size() != 2 || p.size() != 2 || s.size() != 2) cx.unsupported("col2im arguments that are not pairs");
   const bool unbatched = cx.rank_of("self") == 2;
