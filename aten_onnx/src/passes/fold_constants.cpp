@@ -213,6 +213,20 @@ std::optional<IntTensor> eval(const onnx::GraphProto& g, const onnx::NodeProto& 
       if (!drop[d]) r.dims.push_back(x.dims[d]);
     return r;
   }
+  if (op == "Range" && in.size() == 3) {
+    for (const auto* t : in)
+      if (!t->dims.empty() || t->dtype != x.dtype) return std::nullopt;
+    const int64_t start = x.v[0], limit = in[1]->v[0], delta = in[2]->v[0];
+    if (delta == 0) return std::nullopt;
+    const int64_t span = limit - start;
+    const int64_t n = std::max<int64_t>(0, (span + delta + (delta > 0 ? -1 : 1)) / delta);  // ceil(span / delta)
+    if (n > kMaxElements) return std::nullopt;
+    IntTensor r;
+    r.dtype = x.dtype;
+    r.dims = {n};
+    for (int64_t k = 0; k < n; ++k) r.v.push_back(start + k * delta);
+    return r;
+  }
   if (op == "Concat") {
     IntTensor r;
     r.dtype = x.dtype;
