@@ -464,6 +464,10 @@ MX_API mx_status* mx_registry_tag_with_progress(const mx_registry* registry,
  *   "fused_ops": true  -> Gelu (opset 20+), GroupNormalization (21+),
  *             Attention and RMSNormalization (23+) where the opset has
  *             them; false keeps their decompositions
+ *   "fold_batch_norms": true  -> an eval BatchNormalization after a Conv
+ *             is folded into the Conv's weight and bias (.pt2 frontend;
+ *             the sidecar's graph_passes.folded_batch_norms says so);
+ *             false keeps the node and the parameters as they are
  *   "drop_builtin_tags": false  -> omit torch.nn built-ins from tags
  *   "external_data": true | false | absent
  *                  -> true: the frontend streams every weight of 1 KiB or

@@ -11,10 +11,10 @@
 namespace mx::aten_onnx {
 
 PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const SymbolicShapes& shapes,
-                      bool fused_ops) {
+                      bool fused_ops, bool fold_bns) {
   PassReport report;
   if (fused_ops && opset >= 23) fuse_rms_norms(g, shapes);
-  fold_batch_norms(g, weights, report);
+  if (fold_bns) fold_batch_norms(g, weights, report);
   fold_weight_transposes(g, weights, report);
   fold_constants(g, report);
   merge_duplicate_nodes(g, report);

@@ -379,7 +379,8 @@ ExportResult export_model(const ExportOptions& opt) {
   std::map<std::string, SeenModule> seen;
   lower_graph(cx, program, seen, opt.progress);
   auto removed = mx::aten_onnx::eliminate_dead_nodes(cx.graph);
-  const auto lean = mx::aten_onnx::lean_graph(cx.graph, weights, opt.opset, symbolic_shapes(cx), cx.fused_ops);
+  const auto lean = mx::aten_onnx::lean_graph(cx.graph, weights, opt.opset, symbolic_shapes(cx), cx.fused_ops,
+                                                opt.fold_batch_norms);
   removed.insert(lean.removed.begin(), lean.removed.end());
 
   const auto tree = mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), opt.drop_builtin_tags);

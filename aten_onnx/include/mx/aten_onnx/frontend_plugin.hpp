@@ -28,6 +28,8 @@ struct ExportRequest {
   int opset = kDefaultOpset;
   // Fused ONNX ops where the opset has them (OnnxEmitter::fused_ops).
   bool fused_ops = true;
+  // Fold an eval BatchNormalization after a Conv into it (fold_batch_norms).
+  bool fold_batch_norms = true;
   bool drop_builtin_tags = false;
   bool check = true;  // run the ONNX checker and shape inference
   ExternalData external_data = ExternalData::automatic;

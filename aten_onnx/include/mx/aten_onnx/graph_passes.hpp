@@ -68,9 +68,9 @@ using SymbolicShapes = std::unordered_map<std::string, std::vector<SymbolicDim>>
 // (dead nodes left behind by a fold included). `shapes` (optional) lets
 // infer_reshape_dim use what the program knows about a Reshape's dims, and
 // fuse_rms_norms the rank of a norm's input; fused_ops: fuse_rms_norms at
-// opset 23+ first.
+// opset 23+ first; fold_bns: fold_batch_norms.
 PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const SymbolicShapes& shapes = {},
-                      bool fused_ops = true);
+                      bool fused_ops = true, bool fold_bns = true);
 
 // RMSNorm arithmetic (LLaMA's) as one RMSNormalization node (opset 23+);
 // the chain it replaces is left dead.

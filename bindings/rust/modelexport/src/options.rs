@@ -264,6 +264,12 @@ impl ExportOptions {
         self.object.set("fused_ops", fused);
         self
     }
+    /// Fold an eval BatchNormalization after a Conv into the Conv's weight
+    /// and bias (.pt2 frontend); default true.
+    pub fn fold_batch_norms(mut self, fold: bool) -> Self {
+        self.object.set("fold_batch_norms", fold);
+        self
+    }
     /// Leave torch.nn built-ins out of tags.
     pub fn drop_builtin_tags(mut self, drop: bool) -> Self {
         self.object.set("drop_builtin_tags", drop);
