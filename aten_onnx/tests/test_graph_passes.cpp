@@ -496,3 +496,20 @@ TEST_CASE("a scaled weight streams channel by channel across chunks") {
   for (size_t i = 0; i < src.size(); ++i) same &= out[i] == src[i] * wb.scaled->scale[i / per];
   CHECK(same);
 }
+
+TEST_CASE("a comparison of integer constants folds into a bool constant") {
+  TestEmitter e;
+  WeightMap w;
+  e.module = "m";
+  const auto positions = e.emit1("Range", {e.ci64s(-1), e.ci64s(3), e.ci64s(1)});
+  const auto mask = e.emit1("GreaterOrEqual", {positions, e.ci64s(0)});
+  const auto y = e.emit1("Cast", {mask}, {attr("to", int64_t{onnx::TensorProto::INT64})});
+  mark_output(e, e.emit1("Not", {mask}));
+  mark_output(e, y);
+  lean_graph(e.graph, w, 17);
+  REQUIRE(e.ops() == std::vector<std::string>{"Constant", "Not"});  // the Cast, a graph output
+  CHECK(constant_int64s(e.graph.node(0)) == std::vector<int64_t>{0, 1, 1, 1});
+  REQUIRE(e.graph.initializer_size() == 1);  // the mask, read by Not
+  CHECK(e.graph.initializer(0).data_type() == onnx::TensorProto::BOOL);
+  CHECK(e.graph.initializer(0).raw_data() == std::string("\0\1\1\1", 4));
+}
