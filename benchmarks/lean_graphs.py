@@ -166,6 +166,27 @@ def ratio(ours, anchor, key):
     return "" if not a or m is None else f" ({m / a:.2f}×)"
 
 
+def markdown(rows):
+    """The results table of the rows main() prints (one JSON object a line)."""
+    lines = ["| program | nodes: before / ours / anchor | Transpose: before / ours / anchor | "
+             "shape glue: before / ours / anchor | session creation ms: ours / anchor | "
+             "session peak RSS MB: ours / anchor | run ms: ours / anchor | export s, MB: ours / anchor |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        b, m, a = r.get("before", {}), r["mx"], r.get("anchor", {})
+        ms = lambda d, k: None if d.get(k) is None else d[k] * 1e3  # noqa: E731
+        lines.append(
+            f"| {r['model']} | {b.get('nodes', '—')} / {m['nodes']} / {a.get('nodes', '—')}{ratio(m, a, 'nodes')} "
+            f"| {b.get('Transpose', '—')} / {m['Transpose']} / {a.get('Transpose', '—')} "
+            f"| {b.get('glue', '—')} / {m['glue']} / {a.get('glue', '—')}{ratio(m, a, 'glue')} "
+            f"| {fmt(ms(m, 'create_s'), '.1f')} / {fmt(ms(a, 'create_s'), '.1f')}{ratio(m, a, 'create_s')} "
+            f"| {fmt(m.get('rss_mb'), '.0f')} / {fmt(a.get('rss_mb'), '.0f')}{ratio(m, a, 'rss_mb')} "
+            f"| {fmt(ms(m, 'run_s'), '.2f')} / {fmt(ms(a, 'run_s'), '.2f')}{ratio(m, a, 'run_s')} "
+            f"| {fmt(r.get('mx_export_s'), '.1f')} s {fmt(r.get('mx_export_mb'), '.0f')} MB / "
+            f"{fmt(r.get('anchor_export_s'), '.1f')} s {fmt(r.get('anchor_export_mb'), '.0f')} MB |")
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--models", nargs="*", default=[], help="fixture names (default: all)")
@@ -202,8 +223,11 @@ def main():
                 base = os.path.join(work, f"{name}.before.onnx")
                 plugins = args.baseline_plugins or os.path.join(
                     os.path.dirname(os.path.dirname(os.path.abspath(args.baseline_cli))), "plugins-out")
-                export_mx(args.baseline_cli, pt2, base, plugins)
-                files["before"] = base
+                try:
+                    export_mx(args.baseline_cli, pt2, base, plugins)
+                    files["before"] = base
+                except Exception as e:  # noqa: BLE001 - an older build may not read this program
+                    row["before_error"] = str(e)[-300:]
             if not args.skip_anchor:
                 anchor = os.path.join(work, f"{name}.anchor.onnx")
                 try:
@@ -219,23 +243,7 @@ def main():
     finally:
         if not args.workdir:
             shutil.rmtree(work, ignore_errors=True)
-    lines = ["| program | nodes: before / ours / anchor | Transpose: before / ours / anchor | "
-             "shape glue: before / ours / anchor | session creation ms: ours / anchor | "
-             "session peak RSS MB: ours / anchor | run ms: ours / anchor | export s, MB: ours / anchor |",
-             "|---|---|---|---|---|---|---|---|"]
-    for r in rows:
-        b, m, a = r.get("before", {}), r["mx"], r.get("anchor", {})
-        ms = lambda d, k: None if d.get(k) is None else d[k] * 1e3  # noqa: E731
-        lines.append(
-            f"| {r['model']} | {b.get('nodes', '—')} / {m['nodes']} / {a.get('nodes', '—')}{ratio(m, a, 'nodes')} "
-            f"| {b.get('Transpose', '—')} / {m['Transpose']} / {a.get('Transpose', '—')} "
-            f"| {b.get('glue', '—')} / {m['glue']} / {a.get('glue', '—')}{ratio(m, a, 'glue')} "
-            f"| {fmt(ms(m, 'create_s'), '.1f')} / {fmt(ms(a, 'create_s'), '.1f')}{ratio(m, a, 'create_s')} "
-            f"| {fmt(m.get('rss_mb'), '.0f')} / {fmt(a.get('rss_mb'), '.0f')}{ratio(m, a, 'rss_mb')} "
-            f"| {fmt(ms(m, 'run_s'), '.2f')} / {fmt(ms(a, 'run_s'), '.2f')}{ratio(m, a, 'run_s')} "
-            f"| {fmt(r.get('mx_export_s'), '.1f')} s {fmt(r.get('mx_export_mb'), '.0f')} MB / "
-            f"{fmt(r.get('anchor_export_s'), '.1f')} s {fmt(r.get('anchor_export_mb'), '.0f')} MB |")
-    text = "\n".join(lines)
+    text = markdown(rows)
     print(text)
     if args.markdown:
         with open(args.markdown, "w") as f:
