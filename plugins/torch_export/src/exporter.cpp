@@ -157,8 +157,14 @@ mx::aten_onnx::WeightMap bind_stored(const Program& p, const StoredTensors& stor
                                     "') has no stored data (a non-persistent buffer?)");
     auto* init = cx.graph.add_initializer();
     init->set_name(in.target);
-    init->set_data_type(t->dtype);
+    // A complex tensor's bytes are its real pairs: the initializer is the
+    // real tensor with a trailing axis of 2 that lower/fft.cpp computes on.
+    const bool complex = t->dtype == onnx::TensorProto::COMPLEX64 || t->dtype == onnx::TensorProto::COMPLEX128;
+    init->set_data_type(!complex ? t->dtype
+                        : t->dtype == onnx::TensorProto::COMPLEX64 ? onnx::TensorProto::FLOAT
+                                                                   : onnx::TensorProto::DOUBLE);
     for (auto d : t->dims) init->add_dims(d);
+    if (complex) init->add_dims(2);
     weights[in.target] = t->bytes;
     // bytes in the archive's read-only mapping (a gathered copy is not)
     weights[in.target].file_mapped = t->bytes.source_offset != mx::aten_onnx::kNotInSource;
