@@ -82,3 +82,11 @@ def test_a_plugin_claiming_a_builtin_op_is_an_error_naming_both(tmp_path):
     assert r.returncode != 0
     assert "lowering plugin 'claims-add'" in r.stderr and "aten.add.Tensor" in r.stderr, r.stderr
     assert "built-in lowering of lower/elementwise.cpp" in r.stderr, r.stderr
+
+
+def test_a_failing_callback_is_an_error_naming_plugin_node_module_and_reason(tmp_path):
+    r, out = export(tmp_path, "training", os.path.join(LOWERING, "other_domain"))
+    assert r.returncode != 0 and not out.exists()
+    assert "lowering plugin 'mylib'" in r.stderr, r.stderr
+    assert "failed at node 'scaled_add' (mylib.scaled_add.default) in module 'block'" in r.stderr, r.stderr
+    assert "domain 'com.example'" in r.stderr, r.stderr

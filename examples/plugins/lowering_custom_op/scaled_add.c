@@ -14,7 +14,8 @@
  * Build defines (the tests build copies that must be refused):
  *   SCALED_ADD_NAME    the plugin's name           (default "mylib")
  *   SCALED_ADD_TARGET  the op it claims to lower   (default "mylib.scaled_add.default")
- *   SCALED_ADD_ABI_MAJOR                            (default MX_LOWERING_ABI_MAJOR) */
+ *   SCALED_ADD_ABI_MAJOR                            (default MX_LOWERING_ABI_MAJOR)
+ *   SCALED_ADD_DOMAIN  the domain of the emitted nodes (default "", ONNX's) */
 #include <stdint.h>
 #include <string.h>
 
@@ -26,6 +27,9 @@
 #endif
 #ifndef SCALED_ADD_TARGET
 #define SCALED_ADD_TARGET "mylib.scaled_add.default"
+#endif
+#ifndef SCALED_ADD_DOMAIN
+#define SCALED_ADD_DOMAIN ""
 #endif
 #ifndef SCALED_ADD_ABI_MAJOR
 #define SCALED_ADD_ABI_MAJOR MX_LOWERING_ABI_MAJOR
@@ -57,13 +61,13 @@ static int32_t lower_scaled_add(const mx_lowering_api* api, mx_lowering_context*
     const char* mul_in[2];
     mul_in[0] = y;
     mul_in[1] = alpha_name;
-    if ((code = api->emit(cx, "Mul", "", mul_in, 2, NULL, 0, 1, &scaled))) return code;
+    if ((code = api->emit(cx, "Mul", SCALED_ADD_DOMAIN, mul_in, 2, NULL, 0, 1, &scaled))) return code;
   }
   {
     const char* add_in[2];
     add_in[0] = x;
     add_in[1] = scaled;
-    if ((code = api->emit(cx, "Add", "", add_in, 2, NULL, 0, 1, &sum))) return code;
+    if ((code = api->emit(cx, "Add", SCALED_ADD_DOMAIN, add_in, 2, NULL, 0, 1, &sum))) return code;
   }
   return api->bind_output(cx, 0, sum);
 }
