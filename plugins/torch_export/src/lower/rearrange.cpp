@@ -168,7 +168,7 @@ void lower_repeat_interleave(LowerCtx& cx) {
                                    {attr("axis", int64_t{0})});
   cx.out(0, cx.emit1("Reshape", {cx.emit1("Expand", {up, big}), out}));
 }
-MXTE_LOWER(lower_repeat_interleave, "aten.repeat_interleave.self_int", "aten.repeat_interleave.self_Tensor");
+MXTE_LOWER(lower_repeat_interleave, "aten.repeat_interleave.self_int");
 
 }  // namespace
 }  // namespace mxte
