@@ -42,7 +42,7 @@ void lower_embedding_bag(LowerCtx& cx) {
   const std::string n_indices = cx.dim_size(indices, 0);
   const std::string bag = cx.unsqueeze(bag_of_each_index(cx, starts, n_indices), {1});  // [N, 1]
   const std::string n_bags = cx.emit1("Shape", {starts});                                  // [1]
-  const std::string width = cx.emit1("Shape", {weight}, {attr("start", int64_t{1}), attr("end", int64_t{2})});
+  const std::string width = cx.unsqueeze(cx.dim_size(weight, 1), {0});
   const std::string out_shape = cx.emit1("Concat", {n_bags, width}, {attr("axis", int64_t{0})});
 
   std::string rows = cx.emit1("Gather", {weight, indices}, {attr("axis", int64_t{0})});  // [N, D]
@@ -52,24 +52,31 @@ void lower_embedding_bag(LowerCtx& cx) {
   std::string kept = cx.cscalar(1, dt);  // per index: 1, or 0 for a padding index
   if (padding >= 0)
     kept = cx.cast(cx.emit1("Not", {cx.emit1("Equal", {indices, cx.ci64s(padding)})}), TensorProto::BOOL, dt);
-  const std::string count = cx.emit1(
-      "ScatterND", {filled(cx, 0, dt, n_bags), bag, cx.emit1("Expand", {kept, cx.emit1("Shape", {indices})})},
-      {attr("reduction", std::string("add"))});  // [B]: the indices each bag holds
+  // [B]: the indices each bag holds
+  auto count = [&] {
+    return cx.emit1("ScatterND",
+                    {filled(cx, 0, dt, n_bags), bag, cx.emit1("Expand", {kept, cx.emit1("Shape", {indices})})},
+                    {attr("reduction", std::string("add"))});
+  };
   if (mode == 2) {
     if (cx.has("per_sample_weights")) cx.unsupported("embedding_bag max with per_sample_weights");
+    // The emitter knows ScatterND's 'reduction' from opset 16; 'max' came in 18.
+    if (cx.opset < 18)
+      cx.unsupported("needs ONNX opset 18 (ScatterND max/min); this export is opset " + std::to_string(cx.opset) +
+                     ": export with --opset 18 or newer");
     const double lowest = -std::numeric_limits<double>::infinity();
     if (padding >= 0)
       rows = cx.emit1("Where", {cx.cast(cx.unsqueeze(kept, {1}), dt, TensorProto::BOOL), rows, cx.cscalar(lowest, dt)});
     const std::string most = cx.emit1("ScatterND", {filled(cx, lowest, dt, out_shape), bag, rows},
                                       {attr("reduction", std::string("max"))});
-    const std::string nonempty = cx.emit1("Greater", {cx.unsqueeze(count, {1}), cx.cscalar(0, dt)});
+    const std::string nonempty = cx.emit1("Greater", {cx.unsqueeze(count(), {1}), cx.cscalar(0, dt)});
     return cx.out(0, cx.emit1("Where", {nonempty, most, cx.cscalar(0, dt)}));
   }
   if (cx.has("per_sample_weights")) rows = cx.emit1("Mul", {rows, cx.unsqueeze(cx.operand("per_sample_weights", dt), {1})});
   if (padding >= 0) rows = cx.emit1("Mul", {rows, cx.unsqueeze(kept, {1})});
   std::string sum = cx.emit1("ScatterND", {filled(cx, 0, dt, out_shape), bag, rows}, {attr("reduction", std::string("add"))});
   if (mode == 1)
-    sum = cx.emit1("Div", {sum, cx.unsqueeze(cx.emit1("Max", {count, cx.cscalar(1, dt)}), {1})});
+    sum = cx.emit1("Div", {sum, cx.unsqueeze(cx.emit1("Max", {count(), cx.cscalar(1, dt)}), {1})});
   cx.out(0, sum);
 }
 MXTE_LOWER(lower_embedding_bag, "aten._embedding_bag", "aten.embedding_bag", "aten._embedding_bag_forward_only");
