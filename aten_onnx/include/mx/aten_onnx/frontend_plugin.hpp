@@ -30,6 +30,8 @@ struct ExportRequest {
   bool fused_ops = true;
   // Fold an eval BatchNormalization after a Conv into it (fold_batch_norms).
   bool fold_batch_norms = true;
+  // bf16 arithmetic as float32 between Casts (upcast_bf16, graph_passes.hpp).
+  bool upcast_bf16 = false;
   bool drop_builtin_tags = false;
   bool check = true;  // run the ONNX checker and shape inference
   ExternalData external_data = ExternalData::automatic;

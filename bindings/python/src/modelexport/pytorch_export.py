@@ -24,7 +24,7 @@ from .registry import Registry
 _EXPORT_OPTIONS = frozenset({"inputs", "drop_builtin_tags"})
 _SAVE_OPTIONS = frozenset({"tag_storage", "sidecar", "check"})
 # frontend switches, passed in the export's options JSON
-_FRONTEND_OPTIONS = frozenset({"fused_ops", "fold_batch_norms"})
+_FRONTEND_OPTIONS = frozenset({"fused_ops", "fold_batch_norms", "upcast_bf16"})
 
 
 def export(model: Any, args: Any = (), f: Optional[PathLike] = None, *,
@@ -46,7 +46,9 @@ def export(model: Any, args: Any = (), f: Optional[PathLike] = None, *,
     ``opset``: 14..28 (default 18); ``fused_ops=False`` keeps Gelu,
     GroupNormalization, Attention and RMSNormalization decomposed;
     ``fold_batch_norms=False`` keeps a BatchNormalization after a Conv as a
-    node (default: folded into the Conv). ``external_data=True`` streams weights to
+    node (default: folded into the Conv); ``upcast_bf16=True`` computes bf16
+    ops in float32 between Casts (for ONNX Runtime's CPU provider).
+    ``external_data=True`` streams weights to
     ``<f>.data`` (None: only past protobuf's 2 GB). ``progress`` receives
     :class:`Progress` reports: "torch.export", then the native stages
     ("walk", "lower", "write", ...); returning False cancels.
