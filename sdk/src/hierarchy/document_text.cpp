@@ -75,9 +75,15 @@ class Writer {
   }
 
  private:
+  // A newline and the indentation of the current depth, copied from a run
+  // of spaces (append(n, ' ') fills byte by byte, once per line of a
+  // sidecar).
   void newline() {
+    static const std::string kSpaces(256, ' ');
     out_ += '\n';
-    out_.append(static_cast<size_t>(indent_) * static_cast<size_t>(depth_), ' ');
+    size_t n = static_cast<size_t>(indent_) * static_cast<size_t>(depth_);
+    for (; n > kSpaces.size(); n -= kSpaces.size()) out_.append(kSpaces);
+    out_.append(kSpaces.data(), n);
   }
   std::string& out_;
   int indent_;
