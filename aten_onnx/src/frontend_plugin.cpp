@@ -45,6 +45,9 @@ ExportRequest export_request(const Frontend& f, const nlohmann::json& req, const
   if (req.contains("fused_ops") && !req["fused_ops"].is_boolean())
     throw Error(MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": \"fused_ops\" must be true or false");
   r.fused_ops = req.value("fused_ops", true);
+  if (req.contains("upcast_bf16") && !req["upcast_bf16"].is_boolean())
+    throw Error(MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": \"upcast_bf16\" must be true or false");
+  r.upcast_bf16 = req.value("upcast_bf16", false);
   // "external_data": true / false / absent (automatic).
   if (req.contains("external_data") && !req["external_data"].is_null()) {
     if (!req["external_data"].is_boolean())
@@ -54,6 +57,16 @@ ExportRequest export_request(const Frontend& f, const nlohmann::json& req, const
   r.output_dir = req.value("output_dir", std::string());
   r.weights_by_reference = req.value("weights_by_reference", false);
   r.output_dir_references = req.value("output_dir_references", false);
+  if (req.contains("lowering_plugins")) {
+    const auto& list = req["lowering_plugins"];
+    if (!list.is_array())
+      throw Error(MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": \"lowering_plugins\" must be an array of paths");
+    for (const auto& path : list) {
+      if (!path.is_string())
+        throw Error(MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": \"lowering_plugins\" entries must be strings");
+      r.lowering_plugins.push_back(path.get<std::string>());
+    }
+  }
   // Plugin ABI 1.1: the export reports to the host (an older host has no
   // progress function: nothing is reported).
   if (MX_HOST_API_HAS(&h, progress) && h.progress) {

@@ -52,6 +52,10 @@ NEEDS_OPSET = {
     "fft_irfft_odd": (17, "needs ONNX opset 17 (DFT)"),
     "fft_forward_norm_dim1": (17, "needs ONNX opset 17 (DFT)"),
     "col2im_fold@training": (18, "needs ONNX opset 18 (Col2Im)"),
+    "stft_hann@training": (17, "needs ONNX opset 17 (STFT)"),
+    "stft_hann@core": (17, "needs ONNX opset 17 (DFT)"),
+    "stft_plain@training": (17, "needs ONNX opset 17 (STFT)"),
+    "stft_plain@core": (17, "needs ONNX opset 17 (DFT)"),
 }
 
 
@@ -86,7 +90,8 @@ def _export(cli, name, level, out, opset):
     if plugin_dir:
         env["MODELEXPORT_PLUGIN_PATH"] = plugin_dir
     model = os.path.join(FIXTURES, LEVELS[level].format(name))
-    p = subprocess.run([path, "export", model, "-o", out, "--opset", str(opset)],
+    extra = MANIFEST[name].get("cli", [])  # e.g. --upcast-bf16 for the bf16 samples
+    p = subprocess.run([path, "export", model, "-o", out, "--opset", str(opset), *extra],
                        capture_output=True, text=True, env=env, timeout=300)
     return p.returncode, (p.stdout + p.stderr)[-4000:]
 

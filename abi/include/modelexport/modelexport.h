@@ -410,7 +410,8 @@ MX_API mx_status* mx_registry_load_plugin(mx_registry* registry,
  * @brief The loaded and refused plugins as JSON:
  * {"plugin_dirs":[...],"plugins":[{"name","kind","version","description",
  *   "path","abi":"1.2","thread_safe","graph_reader","status":"loaded"}, {"path","status":"refused",
- *   "reason":"..."}]}
+ *   "reason":"..."}]}; a lowering plugin (modelexport/lowering_plugin.h) is listed as
+ *   {"name","kind":"lowering","version","description","path","abi":"1.0","ops":N,"status":"loaded"}
  * @param[out] out_json  Free with mx_free(); written only on success.
  * @param[out] out_size  May be NULL.
  * @return NULL, or MX_ERR_INVALID_ARGUMENT. Thread-safe.
@@ -464,6 +465,9 @@ MX_API mx_status* mx_registry_tag_with_progress(const mx_registry* registry,
  *   "fused_ops": true  -> Gelu (opset 20+), GroupNormalization (21+),
  *             Attention and RMSNormalization (23+) where the opset has
  *             them; false keeps their decompositions
+ *   "upcast_bf16": false -> true: every op computing on bf16 values does
+ *             it in float32 between Casts (inputs, outputs and weights stay
+ *             bf16), for runtimes without bf16 kernels; .pt2 frontend only
  *   "drop_builtin_tags": false  -> omit torch.nn built-ins from tags
  *   "external_data": true | false | absent
  *                  -> true: the frontend streams every weight of 1 KiB or

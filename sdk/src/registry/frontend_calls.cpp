@@ -146,6 +146,8 @@ json export_request(const std::string& model_path, const json& options) {
     else if (key == "external_data" && value.is_boolean()) request[key] = value;
     else if (key == "fused_ops" && value.is_boolean()) request[key] = value;
     else if (key == "fused_ops") fail(MX_ERR_INVALID_ARGUMENT, "\"fused_ops\" must be true or false");
+    else if (key == "upcast_bf16" && value.is_boolean()) request[key] = value;
+    else if (key == "upcast_bf16") fail(MX_ERR_INVALID_ARGUMENT, "\"upcast_bf16\" must be true or false");
     else if (key == "external_data") fail(MX_ERR_INVALID_ARGUMENT, "\"external_data\" must be true or false");
     else fail(MX_ERR_INVALID_ARGUMENT, "unknown export option '" + key + "'");
   }
@@ -176,8 +178,11 @@ json run_export(const Plugin& frontend, const json& request, std::string& onnx, 
 }  // namespace
 
 mx_model* export_model(const Plugin& frontend, const std::string& model_path, const json& options,
-                       Progress& progress) {
+                       Progress& progress, const std::vector<std::string>& lowering_plugins) {
   json request = export_request(model_path, options);
+  // The frontend opens them itself (docs/lowering-plugins.md); a frontend
+  // without ops from other libraries ignores the key.
+  if (!lowering_plugins.empty()) request["lowering_plugins"] = lowering_plugins;
   // "external_data": false, and the frontend writes no file.
   const auto external = request.find("external_data");
   ScratchDir scratch(external == request.end() || *external != false);

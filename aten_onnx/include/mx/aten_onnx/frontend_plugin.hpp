@@ -28,6 +28,8 @@ struct ExportRequest {
   int opset = kDefaultOpset;
   // Fused ONNX ops where the opset has them (OnnxEmitter::fused_ops).
   bool fused_ops = true;
+  // bf16 arithmetic as float32 between Casts (upcast_bf16, graph_passes.hpp).
+  bool upcast_bf16 = false;
   bool drop_builtin_tags = false;
   bool check = true;  // run the ONNX checker and shape inference
   ExternalData external_data = ExternalData::automatic;
@@ -42,6 +44,10 @@ struct ExportRequest {
   // (protocol "output_dir_references"): weights the frontend rewrote go
   // there, streamed, instead of inline.
   bool output_dir_references = false;
+  // Lowering plugins the host found (protocol "lowering_plugins";
+  // modelexport/lowering_plugin.h): libraries a frontend opens for the
+  // ops of other libraries. Empty: none (or an old host).
+  std::vector<std::string> lowering_plugins;
   // Told how far the export is (units done, units in all); returns false
   // when the caller asked to stop, and the export then fails with
   // MX_ERR_CANCELLED. Empty: nobody listens.

@@ -99,6 +99,11 @@ void lower_expand(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_expand, "aten.expand");
 
+void lower_reshape_as(LowerCtx& cx) {
+  cx.out(0, cx.emit1("Reshape", {cx.tensor("self"), cx.shape_of(cx.tensor("other"))}));
+}
+MXTE_LOWER(lower_reshape_as, "aten.reshape_as", "aten.view_as");
+
 void lower_expand_as(LowerCtx& cx) {
   cx.out(0, cx.emit1("Expand", {cx.tensor("self"), cx.shape_of(cx.tensor("other"))}));
 }
