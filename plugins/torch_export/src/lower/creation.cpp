@@ -65,5 +65,11 @@ MXTE_LOWER(lower_linspace, "aten.linspace");
 void lower_scalar_tensor(LowerCtx& cx) { cx.out(0, cx.operand("s", cx.out_dtype())); }
 MXTE_LOWER(lower_scalar_tensor, "aten.scalar_tensor");
 
+// promote_types(type1, type2) -> ScalarType: torch.tensor([...]) of
+// SymInts leaves it behind; its result is not a value the program
+// serializes (the output is None), so nothing reads it.
+void lower_promote_types(LowerCtx&) {}
+MXTE_LOWER(lower_promote_types, "aten.promote_types");
+
 }  // namespace
 }  // namespace mxte

@@ -24,11 +24,5 @@ MXTE_LOWER(refuse_antialias, "aten._upsample_bilinear2d_aa", "aten._upsample_bic
 void refuse_erfinv(LowerCtx& cx) { cx.unsupported("erfinv has no ONNX operator"); }
 MXTE_LOWER(refuse_erfinv, "aten.erfinv");
 
-void refuse_embedding_bag(LowerCtx& cx) {
-  cx.unsupported("_embedding_bag (nn.EmbeddingBag: bags by offsets, four outputs) is not lowered; an nn.Embedding "
-                 "followed by a sum/mean over each bag exports");
-}
-MXTE_LOWER(refuse_embedding_bag, "aten._embedding_bag", "aten.embedding_bag", "aten._embedding_bag_forward_only");
-
 }  // namespace
 }  // namespace mxte
