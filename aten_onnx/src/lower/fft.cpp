@@ -14,9 +14,10 @@
 
 #include <cmath>
 
-#include "lower_ctx.hpp"
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
 
-namespace mxte {
+namespace mx::aten_onnx {
 namespace {
 
 bool is_complex(int32_t dt) { return dt == onnx::TensorProto::COMPLEX64 || dt == onnx::TensorProto::COMPLEX128; }
@@ -30,9 +31,9 @@ struct Transform {
   int normalization = 0;  // 0: none, 1: 1/sqrt(n), 2: 1/n
 };
 
-Transform transform_of(LowerCtx& cx, int64_t rank, bool inverse) {
+Transform transform_of(OpContext& cx, int64_t rank, bool inverse) {
   Transform t;
-  if (cx.target.find("._fft_") != std::string::npos) {
+  if (cx.target().find("._fft_") != std::string::npos) {
     const auto dims = cx.ints("dim");
     if (dims.size() != 1) cx.unsupported("an FFT over " + std::to_string(dims.size()) + " dims (one is lowered)");
     t.dim = norm_dim(dims[0], rank);
@@ -47,17 +48,17 @@ Transform transform_of(LowerCtx& cx, int64_t rank, bool inverse) {
   return t;
 }
 
-std::string scaled(LowerCtx& cx, const std::string& x, int norm, double n, int32_t dt) {
+std::string scaled(OpContext& cx, const std::string& x, int norm, double n, int32_t dt) {
   if (norm == 0) return x;
   return cx.emit1("Mul", {x, cx.cscalar(norm == 1 ? 1.0 / std::sqrt(n) : 1.0 / n, dt)});
 }
 
-int64_t static_dim(LowerCtx& cx, const Value& v, int64_t d) {
+int64_t static_dim(OpContext& cx, const Value& v, int64_t d) {
   if (!v.shape.at(d).is_static) cx.unsupported("an FFT along a dynamic dim");
   return v.shape[d].value;
 }
 
-void lower_rfft(LowerCtx& cx) {
+void lower_rfft(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
   const Transform t = transform_of(cx, r, false);
@@ -69,11 +70,11 @@ void lower_rfft(LowerCtx& cx) {
   const std::string spectrum = cx.emit1("DFT", {x}, {attr("axis", t.dim), attr("onesided", int64_t{1})});
   cx.out(0, scaled(cx, spectrum, t.normalization, static_cast<double>(n), dt));
 }
-MXTE_LOWER(lower_rfft, "aten.fft_rfft", "aten._fft_r2c");
+MX_ATEN_LOWER(lower_rfft, "aten.fft_rfft", "aten._fft_r2c");
 
 // irfft: X [.., M, .., 2] with M = L/2 + 1 -> the L-point spectrum
 // X[0..M) ++ conj(X[L-M .. 1]) -> inverse DFT (which scales by 1/L) -> real.
-void lower_irfft(LowerCtx& cx) {
+void lower_irfft(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
   const Transform t = transform_of(cx, r, true);
@@ -107,40 +108,39 @@ void lower_irfft(LowerCtx& cx) {
   else if (t.normalization == 1) real = cx.emit1("Mul", {real, cx.cscalar(std::sqrt(len), dt)});
   cx.out(0, cx.cast(real, dt, cx.out_dtype()));
 }
-MXTE_LOWER(lower_irfft, "complex.aten.fft_irfft", "complex.aten._fft_c2r");
+MX_ATEN_LOWER(lower_irfft, "complex.aten.fft_irfft", "complex.aten._fft_c2r");
 
 // ---- element-wise ops on complex values, [.., 2] real pairs.
 
-std::string part(LowerCtx& cx, const std::string& z, int64_t rank, int64_t k) {
+std::string part(OpContext& cx, const std::string& z, int64_t rank, int64_t k) {
   return cx.emit1("Slice", {z, cx.ci64({k}), cx.ci64({k + 1}), cx.ci64({rank})});
 }
 
-void lower_complex_abs(LowerCtx& cx) {
+void lower_complex_abs(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
   const std::string sq = cx.emit1("Mul", {v.onnx, v.onnx});
   const std::string sum = cx.emit1("ReduceSum", {sq, cx.ci64({r})}, {attr("keepdims", int64_t{0})});
   cx.out(0, cx.cast(cx.emit1("Sqrt", {sum}), component(v.dtype), cx.out_dtype()));
 }
-MXTE_LOWER(lower_complex_abs, "complex.aten.abs");
+MX_ATEN_LOWER(lower_complex_abs, "complex.aten.abs");
 
-void lower_view_as_real(LowerCtx& cx) { cx.out(0, cx.emit1("Identity", {cx.tensor("self")})); }
-MXTE_LOWER(lower_view_as_real, "complex.aten.view_as_real");
+void lower_view_as_real(OpContext& cx) { cx.out(0, cx.emit1("Identity", {cx.tensor("self")})); }
+MX_ATEN_LOWER(lower_view_as_real, "complex.aten.view_as_real");
 
-void lower_real_imag(LowerCtx& cx) {
+void lower_real_imag(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
-  const int64_t k = cx.target.rfind("aten.imag", 0) == 0 ? 1 : 0;
+  const int64_t k = cx.target().rfind("aten.imag", 0) == 0 ? 1 : 0;
   cx.out(0, cx.squeeze(part(cx, v.onnx, r, k), {r}));
 }
-MXTE_LOWER(lower_real_imag, "complex.aten.real", "complex.aten.imag");
+MX_ATEN_LOWER(lower_real_imag, "complex.aten.real", "complex.aten.imag");
 
 // A real operand next to a complex one gains the pair axis (it scales both
 // parts); a complex one is used as it is.
-std::string as_pair_operand(LowerCtx& cx, const char* name, int32_t dt, bool& complex) {
-  const json* a = cx.arg(name);
+std::string as_pair_operand(OpContext& cx, const char* name, int32_t dt, bool& complex) {
   complex = false;
-  if (a && (a->contains("as_tensor"))) {
+  if (cx.arg_kind(name) == ArgKind::tensor) {
     const Value& v = cx.value_of(name);
     if (is_complex(v.dtype)) {
       complex = true;
@@ -151,7 +151,7 @@ std::string as_pair_operand(LowerCtx& cx, const char* name, int32_t dt, bool& co
   return cx.operand(name, dt);  // a Python number
 }
 
-void lower_complex_arith(LowerCtx& cx) {
+void lower_complex_arith(OpContext& cx) {
   const int32_t dt = component(cx.out_dtype());
   const std::string op = cx.op();
   bool ca = false, cb = false;
@@ -169,13 +169,13 @@ void lower_complex_arith(LowerCtx& cx) {
   const std::string im = cx.emit1("Add", {cx.emit1("Mul", {ar, bi}), cx.emit1("Mul", {ai, br})});
   cx.out(0, cx.emit1("Concat", {re, im}, {attr("axis", r)}));
 }
-MXTE_LOWER(lower_complex_arith, "complex.aten.mul", "complex.aten.div", "complex.aten.add", "complex.aten.sub");
+MX_ATEN_LOWER(lower_complex_arith, "complex.aten.mul", "complex.aten.div", "complex.aten.add", "complex.aten.sub");
 
 // fft_irfft / _fft_c2r take a complex input: they are only reached through
 // the complex dispatch. Registered under their plain names too, so the
 // program-wide check for missing lowerings knows them.
-void lower_needs_complex(LowerCtx& cx) { cx.unsupported("an inverse real FFT of a real tensor"); }
-MXTE_LOWER(lower_needs_complex, "aten.fft_irfft", "aten._fft_c2r", "aten.view_as_real", "aten.real", "aten.imag");
+void lower_needs_complex(OpContext& cx) { cx.unsupported("an inverse real FFT of a real tensor"); }
+MX_ATEN_LOWER(lower_needs_complex, "aten.fft_irfft", "aten._fft_c2r", "aten.view_as_real", "aten.real", "aten.imag");
 
 }  // namespace
-}  // namespace mxte
+}  // namespace mx::aten_onnx

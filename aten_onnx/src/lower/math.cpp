@@ -9,12 +9,13 @@
 
 #include <cmath>
 
-#include "lower_ctx.hpp"
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
 
-namespace mxte {
+namespace mx::aten_onnx {
 namespace {
 
-void lower_unary_math(LowerCtx& cx) {
+void lower_unary_math(OpContext& cx) {
   static const std::map<std::string, std::string> direct = {
       {"acos", "Acos"}, {"asin", "Asin"}, {"atan", "Atan"},   {"tan", "Tan"},     {"sinh", "Sinh"},
       {"cosh", "Cosh"}, {"asinh", "Asinh"}, {"acosh", "Acosh"}, {"atanh", "Atanh"}};
@@ -27,25 +28,25 @@ void lower_unary_math(LowerCtx& cx) {
   const double base = n == "log2" ? std::log(2.0) : std::log(10.0);  // log2 / log10
   cx.out(0, cx.emit1("Div", {cx.emit1("Log", {x}), cx.cscalar(base, dt)}));
 }
-MXTE_LOWER(lower_unary_math, "aten.acos", "aten.asin", "aten.atan", "aten.tan", "aten.sinh", "aten.cosh",
+MX_ATEN_LOWER(lower_unary_math, "aten.acos", "aten.asin", "aten.atan", "aten.tan", "aten.sinh", "aten.cosh",
            "aten.asinh", "aten.acosh", "aten.atanh", "aten.expm1", "aten.log1p", "aten.log2", "aten.log10");
 
 // Sign(x) * Floor(abs(x)): float truncation, written out with opset-17 ops.
-std::string truncated(LowerCtx& cx, const std::string& x) {
+std::string truncated(OpContext& cx, const std::string& x) {
   return cx.emit1("Mul", {cx.emit1("Sign", {x}), cx.emit1("Floor", {cx.emit1("Abs", {x})})});
 }
 
 // trunc: integers are their own truncation.
-void lower_trunc(LowerCtx& cx) {
+void lower_trunc(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const std::string x = cx.operand("self", dt);
   if (!mx::aten_onnx::is_floating(dt)) return cx.out(0, cx.emit1("Identity", {x}));
   cx.out(0, truncated(cx, x));
 }
-MXTE_LOWER(lower_trunc, "aten.trunc", "aten.trunc_", "aten.fix");
+MX_ATEN_LOWER(lower_trunc, "aten.trunc", "aten.trunc_", "aten.fix");
 
 // isnan / isinf: false for integer inputs, as in ATen.
-void lower_isnan_isinf(LowerCtx& cx) {
+void lower_isnan_isinf(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const bool nan = cx.op() == "isnan";
   if (!mx::aten_onnx::is_floating(v.dtype)) {
@@ -57,18 +58,18 @@ void lower_isnan_isinf(LowerCtx& cx) {
   // ONNX IsNaN/IsInf take float, double, half, bfloat16.
   cx.out(0, cx.emit1(nan ? "IsNaN" : "IsInf", {v.onnx}));
 }
-MXTE_LOWER(lower_isnan_isinf, "aten.isnan", "aten.isinf");
+MX_ATEN_LOWER(lower_isnan_isinf, "aten.isnan", "aten.isinf");
 
-void lower_isfinite(LowerCtx& cx) {
+void lower_isfinite(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const std::string bad = cx.emit1("Or", {cx.emit1("IsNaN", {v.onnx}), cx.emit1("IsInf", {v.onnx})});
   cx.out(0, cx.emit1("Not", {bad}));
 }
-MXTE_LOWER(lower_isfinite, "aten.isfinite");
+MX_ATEN_LOWER(lower_isfinite, "aten.isfinite");
 
 // atan2(y=self, x=other): atan(y/x) corrected by quadrant; x == 0 gives
 // +-pi/2 (and 0 when y is 0 too, as ATen).
-void lower_atan2(LowerCtx& cx) {
+void lower_atan2(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const std::string y = cx.operand("self", dt), x = cx.operand("other", dt);
   const std::string zero = cx.cscalar(0, dt), pi = cx.cscalar(M_PI, dt);
@@ -81,12 +82,12 @@ void lower_atan2(LowerCtx& cx) {
   const std::string half = cx.emit1("Mul", {cx.emit1("Sign", {y}), cx.cscalar(M_PI / 2, dt)});
   cx.out(0, cx.emit1("Where", {x_zero, half, a}));
 }
-MXTE_LOWER(lower_atan2, "aten.atan2", "aten.arctan2");
+MX_ATEN_LOWER(lower_atan2, "aten.atan2", "aten.arctan2");
 
 // bitwise_xor: Xor on bools; on integers a ^ b = (a | b) - (a & b) has no
 // ONNX form before opset 18's BitwiseXor, so a + b - 2 * (a & b) is not
 // available either: refused with the reason.
-void lower_bitwise_xor(LowerCtx& cx) {
+void lower_bitwise_xor(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   if (dt == onnx::TensorProto::BOOL) {
     const int32_t b = onnx::TensorProto::BOOL;
@@ -95,11 +96,11 @@ void lower_bitwise_xor(LowerCtx& cx) {
   if (cx.opset < 18) cx.unsupported("bitwise_xor on integers needs ONNX opset 18 (BitwiseXor)");
   cx.out(0, cx.emit1("BitwiseXor", {cx.operand("self", dt), cx.operand("other", dt)}));
 }
-MXTE_LOWER(lower_bitwise_xor, "aten.bitwise_xor", "aten.__xor__");
+MX_ATEN_LOWER(lower_bitwise_xor, "aten.bitwise_xor", "aten.__xor__");
 
 // floor_divide: floor(a / b) on floats; on integers the floor of the
 // double-precision quotient (exact for |values| < 2^53).
-void lower_floor_divide(LowerCtx& cx) {
+void lower_floor_divide(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   if (mx::aten_onnx::is_floating(dt))
     return cx.out(0, cx.emit1("Floor", {cx.emit1("Div", {cx.operand("self", dt), cx.operand("other", dt)})}));
@@ -107,11 +108,11 @@ void lower_floor_divide(LowerCtx& cx) {
   const std::string q = cx.emit1("Floor", {cx.emit1("Div", {cx.operand("self", f), cx.operand("other", f)})});
   cx.out(0, cx.cast(q, f, dt));
 }
-MXTE_LOWER(lower_floor_divide, "aten.floor_divide", "aten.floor_divide_");
+MX_ATEN_LOWER(lower_floor_divide, "aten.floor_divide", "aten.floor_divide_");
 
 // elu(self, alpha=1, scale=1, input_scale=1):
 //   scale * (x > 0 ? x : alpha * (exp(x * input_scale) - 1))
-void lower_elu(LowerCtx& cx) {
+void lower_elu(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const std::string x = cx.operand("self", dt);
   const double alpha = cx.float_arg("alpha", 1.0), scale = cx.float_arg("scale", 1.0);
@@ -123,15 +124,15 @@ void lower_elu(LowerCtx& cx) {
   const std::string y = cx.emit1("Where", {cx.emit1("Greater", {x, cx.cscalar(0, dt)}), x, neg});
   cx.out(0, cx.emit1("Mul", {y, cx.cscalar(scale, dt)}));
 }
-MXTE_LOWER(lower_elu, "aten.elu", "aten.elu_");
+MX_ATEN_LOWER(lower_elu, "aten.elu", "aten.elu_");
 
-void lower_selu(LowerCtx& cx) {
+void lower_selu(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   cx.out(0, cx.emit1("Selu", {cx.operand("self", dt)}));  // ONNX's defaults are ATen's constants
 }
-MXTE_LOWER(lower_selu, "aten.selu", "aten.selu_");
+MX_ATEN_LOWER(lower_selu, "aten.selu", "aten.selu_");
 
-void lower_celu(LowerCtx& cx) {
+void lower_celu(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const double alpha = cx.float_arg("alpha", 1.0);
   if (dt == onnx::TensorProto::FLOAT)
@@ -141,11 +142,11 @@ void lower_celu(LowerCtx& cx) {
   const std::string e = cx.emit1("Sub", {cx.emit1("Exp", {cx.emit1("Div", {x, cx.cscalar(alpha, dt)})}), cx.cscalar(1, dt)});
   cx.out(0, cx.emit1("Add", {cx.emit1("Max", {x, zero}), cx.emit1("Min", {zero, cx.emit1("Mul", {e, cx.cscalar(alpha, dt)})})}));
 }
-MXTE_LOWER(lower_celu, "aten.celu", "aten.celu_");
+MX_ATEN_LOWER(lower_celu, "aten.celu", "aten.celu_");
 
 // softplus(self, beta=1, threshold=20): x where x*beta > threshold, else
 // log(1 + exp(beta x)) / beta.
-void lower_softplus(LowerCtx& cx) {
+void lower_softplus(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const std::string x = cx.operand("self", dt);
   const double beta = cx.float_arg("beta", 1.0), threshold = cx.float_arg("threshold", 20.0);
@@ -153,17 +154,17 @@ void lower_softplus(LowerCtx& cx) {
   const std::string soft = cx.emit1("Div", {cx.emit1("Softplus", {bx}), cx.cscalar(beta, dt)});
   cx.out(0, cx.emit1("Where", {cx.emit1("Greater", {bx, cx.cscalar(threshold, dt)}), x, soft}));
 }
-MXTE_LOWER(lower_softplus, "aten.softplus");
+MX_ATEN_LOWER(lower_softplus, "aten.softplus");
 
-void lower_mish(LowerCtx& cx) {
+void lower_mish(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const std::string x = cx.operand("self", dt);
   cx.out(0, cx.emit1("Mul", {x, cx.emit1("Tanh", {cx.emit1("Softplus", {x})})}));
 }
-MXTE_LOWER(lower_mish, "aten.mish", "aten.mish_");
+MX_ATEN_LOWER(lower_mish, "aten.mish", "aten.mish_");
 
 // Composite activations the TRAINING dialect keeps whole.
-void lower_prelu(LowerCtx& cx) {  // prelu(self, weight [C] or [1]): weight broadcast over dim 1
+void lower_prelu(OpContext& cx) {  // prelu(self, weight [C] or [1]): weight broadcast over dim 1
   const int32_t dt = cx.out_dtype();
   const int64_t r = cx.rank_of("self");
   std::string w = cx.operand("weight", dt);
@@ -172,41 +173,41 @@ void lower_prelu(LowerCtx& cx) {  // prelu(self, weight [C] or [1]): weight broa
   if (r >= 2 && !trailing.empty()) w = cx.unsqueeze(w, trailing);
   cx.out(0, cx.emit1("PRelu", {cx.operand("self", dt), w}));
 }
-MXTE_LOWER(lower_prelu, "aten.prelu", "aten._prelu_kernel");
+MX_ATEN_LOWER(lower_prelu, "aten.prelu", "aten._prelu_kernel");
 
-void lower_glu(LowerCtx& cx) {  // glu(self, dim=-1): a * sigmoid(b), the halves along dim
+void lower_glu(OpContext& cx) {  // glu(self, dim=-1): a * sigmoid(b), the halves along dim
   const int32_t dt = cx.out_dtype();
   const int64_t dim = norm_dim(cx.int_arg("dim", -1), cx.rank_of("self"));
   auto halves = cx.emit("Split", {cx.operand("self", dt)}, {attr("axis", dim)}, 2);
   cx.out(0, cx.emit1("Mul", {halves[0], cx.emit1("Sigmoid", {halves[1]})}));
 }
-MXTE_LOWER(lower_glu, "aten.glu");
+MX_ATEN_LOWER(lower_glu, "aten.glu");
 
-void lower_log_sigmoid(LowerCtx& cx) {  // -softplus(-x)
+void lower_log_sigmoid(OpContext& cx) {  // -softplus(-x)
   const int32_t dt = cx.out_dtype();
   cx.out(0, cx.emit1("Neg", {cx.emit1("Softplus", {cx.emit1("Neg", {cx.operand("self", dt)})})}));
 }
-MXTE_LOWER(lower_log_sigmoid, "aten.log_sigmoid", "aten.log_sigmoid_forward");
+MX_ATEN_LOWER(lower_log_sigmoid, "aten.log_sigmoid", "aten.log_sigmoid_forward");
 
 // hardshrink: x where |x| > l else 0; softshrink: x - l*sign(x) there;
 // threshold(self, threshold, value): x where x > threshold else value.
-void lower_shrink(LowerCtx& cx) {
+void lower_shrink(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const std::string x = cx.operand("self", dt);
-  if (cx.target.rfind("aten.threshold", 0) == 0) {
+  if (cx.target().rfind("aten.threshold", 0) == 0) {
     const std::string keep = cx.emit1("Greater", {x, cx.operand("threshold", dt)});
     return cx.out(0, cx.emit1("Where", {keep, x, cx.operand("value", dt)}));
   }
   const double l = cx.float_arg("lambd", 0.5);
-  const bool soft = cx.target.rfind("aten.softshrink", 0) == 0;
+  const bool soft = cx.target().rfind("aten.softshrink", 0) == 0;
   cx.out(0, cx.emit1(soft ? "Shrink" : "Shrink", {x}, {attr("lambd", static_cast<float>(l)), attr("bias", static_cast<float>(soft ? l : 0.0))}));
 }
-MXTE_LOWER(lower_shrink, "aten.hardshrink", "aten.softshrink", "aten.threshold", "aten.threshold_");
+MX_ATEN_LOWER(lower_shrink, "aten.hardshrink", "aten.softshrink", "aten.threshold", "aten.threshold_");
 
 // Binary math written out: logaddexp, xlogy, hypot, copysign; lerp, addcmul, addcdiv.
-void lower_binary_formula(LowerCtx& cx) {
+void lower_binary_formula(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
-  const std::string& t = cx.target;
+  const std::string& t = cx.target();
   const std::string a = cx.operand("self", dt);
   if (t.rfind("aten.lerp", 0) == 0) {  // self + weight * (end - self)
     const std::string w = cx.operand("weight", dt), e = cx.operand("end", dt);
@@ -237,19 +238,19 @@ void lower_binary_formula(LowerCtx& cx) {
   const std::string m = cx.emit1("Abs", {a});
   cx.out(0, cx.emit1("Where", {neg, cx.emit1("Neg", {m}), m}));
 }
-MXTE_LOWER(lower_binary_formula, "aten.logaddexp", "aten.xlogy", "aten.hypot", "aten.copysign", "aten.lerp",
+MX_ATEN_LOWER(lower_binary_formula, "aten.logaddexp", "aten.xlogy", "aten.hypot", "aten.copysign", "aten.lerp",
            "aten.addcmul", "aten.addcdiv");
 
-void lower_frac_sgn(LowerCtx& cx) {
+void lower_frac_sgn(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const std::string x = cx.operand("self", dt);
-  if (cx.target.rfind("aten.sgn", 0) == 0) return cx.out(0, cx.emit1("Sign", {x}));
+  if (cx.target().rfind("aten.sgn", 0) == 0) return cx.out(0, cx.emit1("Sign", {x}));
   cx.out(0, cx.emit1("Sub", {x, truncated(cx, x)}));
 }
-MXTE_LOWER(lower_frac_sgn, "aten.frac", "aten.sgn");
+MX_ATEN_LOWER(lower_frac_sgn, "aten.frac", "aten.sgn");
 
 // nan_to_num(self, nan=0, posinf=max, neginf=lowest) on floats.
-void lower_nan_to_num(LowerCtx& cx) {
+void lower_nan_to_num(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   std::string x = cx.operand("self", dt);
   if (!mx::aten_onnx::is_floating(dt)) return cx.out(0, cx.emit1("Identity", {x}));
@@ -262,7 +263,7 @@ void lower_nan_to_num(LowerCtx& cx) {
                          cx.cscalar(cx.has("neginf") ? cx.float_arg("neginf") : -big, dt), x});
   cx.out(0, x);
 }
-MXTE_LOWER(lower_nan_to_num, "aten.nan_to_num");
+MX_ATEN_LOWER(lower_nan_to_num, "aten.nan_to_num");
 
 }  // namespace
-}  // namespace mxte
+}  // namespace mx::aten_onnx

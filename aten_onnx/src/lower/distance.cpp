@@ -7,13 +7,14 @@
 
 #include <cmath>
 
-#include "lower_ctx.hpp"
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
 
-namespace mxte {
+namespace mx::aten_onnx {
 namespace {
 
 // || a - b ||_p over the last axis of the broadcast difference.
-std::string p_norm(LowerCtx& cx, const std::string& a, const std::string& b, double p, int32_t dt) {
+std::string p_norm(OpContext& cx, const std::string& a, const std::string& b, double p, int32_t dt) {
   const std::string d = cx.emit1("Abs", {cx.emit1("Sub", {a, b})});
   const std::string last = cx.ci64({-1});
   const std::vector<onnx::AttributeProto> drop = {attr("keepdims", int64_t{0})};
@@ -27,16 +28,16 @@ std::string p_norm(LowerCtx& cx, const std::string& a, const std::string& b, dou
   return cx.emit1("Pow", {s, cx.cscalar(1.0 / p, dt)});
 }
 
-void lower_cdist(LowerCtx& cx) {
+void lower_cdist(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const int64_t r = cx.rank_of("x1");
   const std::string a = cx.unsqueeze(cx.operand("x1", dt), {r - 1});  // [.., P, 1, M]
   const std::string b = cx.unsqueeze(cx.operand("x2", dt), {r - 2});  // [.., 1, R, M]
   cx.out(0, p_norm(cx, a, b, cx.float_arg("p", 2.0), dt));
 }
-MXTE_LOWER(lower_cdist, "aten._cdist_forward", "aten.cdist");
+MX_ATEN_LOWER(lower_cdist, "aten._cdist_forward", "aten.cdist");
 
-void lower_pdist(LowerCtx& cx) {
+void lower_pdist(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const Value& v = cx.value_of("self");
   if (v.shape.size() != 2 || !v.shape[0].is_static) cx.unsupported("pdist of a tensor that is not [N, M] with static N");
@@ -48,11 +49,11 @@ void lower_pdist(LowerCtx& cx) {
     for (int64_t j = i + 1; j < n; ++j) flat.push_back(i * n + j);
   cx.out(0, cx.emit1("Gather", {cx.emit1("Reshape", {all, cx.ci64({-1})}), cx.ci64(flat)}, {attr("axis", int64_t{0})}));
 }
-MXTE_LOWER(lower_pdist, "aten._pdist_forward", "aten.pdist");
+MX_ATEN_LOWER(lower_pdist, "aten._pdist_forward", "aten.pdist");
 
 // cosine_similarity(x1, x2, dim=1, eps=1e-8): <x1, x2> / max(|x1| |x2|, eps)
 // as ATen computes it (the product of the norms clamped, not each norm).
-void lower_cosine_similarity(LowerCtx& cx) {
+void lower_cosine_similarity(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const std::string a = cx.operand("x1", dt), b = cx.operand("x2", dt);
   const int64_t r = std::max(cx.rank_of("x1"), cx.rank_of("x2"));
@@ -63,10 +64,10 @@ void lower_cosine_similarity(LowerCtx& cx) {
   const std::string norms = cx.emit1("Sqrt", {cx.emit1("Mul", {sum(cx.emit1("Mul", {a, a})), sum(cx.emit1("Mul", {b, b}))})});
   cx.out(0, cx.emit1("Div", {dot, cx.emit1("Max", {norms, cx.cscalar(cx.float_arg("eps", 1e-8), dt)})}));
 }
-MXTE_LOWER(lower_cosine_similarity, "aten.cosine_similarity");
+MX_ATEN_LOWER(lower_cosine_similarity, "aten.cosine_similarity");
 
 // pairwise_distance(x1, x2, p=2, eps=1e-6, keepdim=False): ||x1 - x2 + eps||_p over the last dim.
-void lower_pairwise_distance(LowerCtx& cx) {
+void lower_pairwise_distance(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const std::string d = cx.emit1("Add", {cx.emit1("Sub", {cx.operand("x1", dt), cx.operand("x2", dt)}),
                                          cx.cscalar(cx.float_arg("eps", 1e-6), dt)});
@@ -74,7 +75,7 @@ void lower_pairwise_distance(LowerCtx& cx) {
   if (cx.bool_arg("keepdim", false)) n = cx.unsqueeze(n, {-1});
   cx.out(0, n);
 }
-MXTE_LOWER(lower_pairwise_distance, "aten.pairwise_distance");
+MX_ATEN_LOWER(lower_pairwise_distance, "aten.pairwise_distance");
 
 }  // namespace
-}  // namespace mxte
+}  // namespace mx::aten_onnx

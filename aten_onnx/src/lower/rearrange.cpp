@@ -5,20 +5,21 @@
 
 #include <climits>
 
-#include "lower_ctx.hpp"
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
 
-namespace mxte {
+namespace mx::aten_onnx {
 namespace {
 
-void lower_narrow(LowerCtx& cx) {  // narrow(self, dim, start, length)
+void lower_narrow(OpContext& cx) {  // narrow(self, dim, start, length)
   const int64_t dim = norm_dim(cx.int_arg("dim"), cx.rank_of("self"));
   const std::string start = cx.unsqueeze(cx.sym_int("start"), {0});
   const std::string end = cx.emit1("Add", {start, cx.unsqueeze(cx.sym_int("length"), {0})});
   cx.out(0, cx.emit1("Slice", {cx.tensor("self"), start, end, cx.ci64({dim})}));
 }
-MXTE_LOWER(lower_narrow, "aten.narrow");
+MX_ATEN_LOWER(lower_narrow, "aten.narrow");
 
-void lower_tile(LowerCtx& cx) {  // tile(self, dims): dims padded with leading 1s to the rank
+void lower_tile(OpContext& cx) {  // tile(self, dims): dims padded with leading 1s to the rank
   const int64_t r = cx.rank_of("self");
   auto reps = cx.ints("dims");
   std::string x = cx.tensor("self");
@@ -31,36 +32,32 @@ void lower_tile(LowerCtx& cx) {  // tile(self, dims): dims padded with leading 1
   }
   cx.out(0, cx.emit1("Tile", {x, cx.ci64(reps)}));
 }
-MXTE_LOWER(lower_tile, "aten.tile");
+MX_ATEN_LOWER(lower_tile, "aten.tile");
 
-void lower_broadcast_to(LowerCtx& cx) {  // -1 keeps the input's size: the output's recorded shape decides
+void lower_broadcast_to(OpContext& cx) {  // -1 keeps the input's size: the output's recorded shape decides
   cx.out(0, cx.emit1("Expand", {cx.tensor("self"), cx.int_list("size")}));
 }
-MXTE_LOWER(lower_broadcast_to, "aten.broadcast_to");
+MX_ATEN_LOWER(lower_broadcast_to, "aten.broadcast_to");
 
-void lower_numpy_t(LowerCtx& cx) {  // reverse every dim
+void lower_numpy_t(OpContext& cx) {  // reverse every dim
   const int64_t r = cx.rank_of("self");
   std::vector<int64_t> perm;
   for (int64_t k = r - 1; k >= 0; --k) perm.push_back(k);
   cx.out(0, cx.transpose(cx.tensor("self"), perm));
 }
-MXTE_LOWER(lower_numpy_t, "aten.numpy_T", "aten.permute_copy.numpy_T");
+MX_ATEN_LOWER(lower_numpy_t, "aten.numpy_T", "aten.permute_copy.numpy_T");
 
-void lower_outer(LowerCtx& cx) {
+void lower_outer(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   cx.out(0, cx.emit1("Mul", {cx.unsqueeze(cx.operand("self", dt), {1}), cx.unsqueeze(cx.operand("vec2", dt), {0})}));
 }
-MXTE_LOWER(lower_outer, "aten.outer", "aten.ger");
+MX_ATEN_LOWER(lower_outer, "aten.outer", "aten.ger");
 
 // meshgrid(tensors, indexing="ij"|"xy"): each 1-D input reshaped onto its
 // axis and expanded to the full grid ("xy" swaps the first two axes).
-void lower_meshgrid(LowerCtx& cx) {
+void lower_meshgrid(OpContext& cx) {
   std::vector<const Value*> in;
-  for (const auto& t : cx.arg("tensors")->at("as_tensors")) {
-    auto it = cx.values.find(t.at("name").get<std::string>());
-    if (it == cx.values.end()) cx.unsupported("meshgrid reads a value nothing defines");
-    in.push_back(&it->second);
-  }
+  for (const Value* t : cx.tensor_list("tensors")) in.push_back(t);
   const bool xy = cx.string_arg("indexing", "ij") == "xy";
   const int64_t n = static_cast<int64_t>(in.size());
   std::vector<std::string> sizes;
@@ -77,11 +74,11 @@ void lower_meshgrid(LowerCtx& cx) {
   }
   cx.out_list(0, outs);
 }
-MXTE_LOWER(lower_meshgrid, "aten.meshgrid");
+MX_ATEN_LOWER(lower_meshgrid, "aten.meshgrid");
 
 // Tensor.unfold(self, dimension, size, step): windows along a static dim,
 // gathered and moved to a new last axis.
-void lower_unfold(LowerCtx& cx) {
+void lower_unfold(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
   const int64_t d = norm_dim(cx.int_arg("dimension"), std::max<int64_t>(r, 1));
@@ -102,10 +99,10 @@ void lower_unfold(LowerCtx& cx) {
   perm.push_back(d + 1);
   cx.out(0, cx.transpose(g, perm));
 }
-MXTE_LOWER(lower_unfold, "aten.unfold");
+MX_ATEN_LOWER(lower_unfold, "aten.unfold");
 
 // channel_shuffle(self, groups): [N, g, C/g, ...] -> swap -> [N, C, ...]
-void lower_channel_shuffle(LowerCtx& cx) {
+void lower_channel_shuffle(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const int64_t g = cx.int_arg("groups");
   if (v.shape.size() < 3 || !v.shape[1].is_static) cx.unsupported("channel_shuffle without a static channel dim");
@@ -119,12 +116,12 @@ void lower_channel_shuffle(LowerCtx& cx) {
   const std::string t = cx.transpose(cx.emit1("Reshape", {v.onnx, five}), perm);
   cx.out(0, cx.emit1("Reshape", {t, shape}));
 }
-MXTE_LOWER(lower_channel_shuffle, "aten.channel_shuffle", "aten.native_channel_shuffle");
+MX_ATEN_LOWER(lower_channel_shuffle, "aten.channel_shuffle", "aten.native_channel_shuffle");
 
 // repeat_interleave.self_int(self, repeats, dim=None, output_size=None):
 // each element repeated `repeats` times along dim (flattened without one).
-void lower_repeat_interleave(LowerCtx& cx) {
-  if (!cx.arg("self")) cx.unsupported("repeat_interleave of a repeats tensor alone (its output size is data-dependent)");
+void lower_repeat_interleave(OpContext& cx) {
+  if (!cx.has("self")) cx.unsupported("repeat_interleave of a repeats tensor alone (its output size is data-dependent)");
   const Value& v = cx.value_of("self");
   std::string x = v.onnx;
   int64_t r = static_cast<int64_t>(v.shape.size());
@@ -133,8 +130,8 @@ void lower_repeat_interleave(LowerCtx& cx) {
     r = 1;
   }
   const int64_t d = cx.has("dim") ? norm_dim(cx.int_arg("dim"), r) : 0;
-  const json* rep = cx.arg("repeats");
-  if (!rep || !(rep->contains("as_int") || rep->contains("as_sym_int"))) cx.unsupported("repeat_interleave with a repeats tensor");
+  const ArgKind rep = cx.arg_kind("repeats");
+  if (rep != ArgKind::integer && rep != ArgKind::sym_int) cx.unsupported("repeat_interleave with a repeats tensor");
   const std::string n = cx.unsqueeze(cx.sym_int("repeats"), {0});
   // [.., s, ..] -> [.., s, 1, ..] -> expand [.., s, n, ..] -> [.., s*n, ..]
   const std::string shape = cx.shape_of(x);
@@ -148,7 +145,7 @@ void lower_repeat_interleave(LowerCtx& cx) {
                                    {attr("axis", int64_t{0})});
   cx.out(0, cx.emit1("Reshape", {cx.emit1("Expand", {up, big}), out}));
 }
-MXTE_LOWER(lower_repeat_interleave, "aten.repeat_interleave.self_int", "aten.repeat_interleave.self_Tensor");
+MX_ATEN_LOWER(lower_repeat_interleave, "aten.repeat_interleave.self_int", "aten.repeat_interleave.self_Tensor");
 
 }  // namespace
-}  // namespace mxte
+}  // namespace mx::aten_onnx

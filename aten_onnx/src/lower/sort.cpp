@@ -6,18 +6,19 @@
 // from an unstable ATen sort - values agree, indices of equal values may not.
 #include "mx/onnx_proto.hpp"
 
-#include "lower_ctx.hpp"
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
 
-namespace mxte {
+namespace mx::aten_onnx {
 namespace {
 
-int64_t dim_arg(LowerCtx& cx, int64_t fallback) {
+int64_t dim_arg(OpContext& cx, int64_t fallback) {
   const int64_t r = std::max<int64_t>(cx.rank_of("self"), 1);
   return norm_dim(cx.int_arg("dim", fallback), r);
 }
 
 // topk(self, k, dim=-1, largest=True, sorted=True)
-void lower_topk(LowerCtx& cx) {
+void lower_topk(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const std::string k = cx.unsqueeze(cx.sym_int("k"), {0});
   const auto r = mx::aten_onnx::emit_top_k(cx, v.onnx, v.dtype, static_cast<int64_t>(v.shape.size()), k,
@@ -25,9 +26,9 @@ void lower_topk(LowerCtx& cx) {
   cx.out(0, r.values);
   cx.out(1, r.indices);
 }
-MXTE_LOWER(lower_topk, "aten.topk");
+MX_ATEN_LOWER(lower_topk, "aten.topk");
 
-mx::aten_onnx::TopKResult sorted(LowerCtx& cx) {
+mx::aten_onnx::TopKResult sorted(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const int64_t dim = dim_arg(cx, -1);
   const int64_t size = !v.shape.empty() && v.shape[dim].is_static ? v.shape[dim].value : -1;
@@ -36,23 +37,23 @@ mx::aten_onnx::TopKResult sorted(LowerCtx& cx) {
 }
 
 // sort(self, dim=-1, descending=False) / sort.stable(self, stable, dim, descending)
-void lower_sort(LowerCtx& cx) {
+void lower_sort(OpContext& cx) {
   const auto r = sorted(cx);
   cx.out(0, r.values);
   cx.out(1, r.indices);
 }
-MXTE_LOWER(lower_sort, "aten.sort");
+MX_ATEN_LOWER(lower_sort, "aten.sort");
 
 // argsort(self, dim=-1, descending=False) / argsort.stable
-void lower_argsort(LowerCtx& cx) { cx.out(0, sorted(cx).indices); }
-MXTE_LOWER(lower_argsort, "aten.argsort");
+void lower_argsort(OpContext& cx) { cx.out(0, sorted(cx).indices); }
+MX_ATEN_LOWER(lower_argsort, "aten.argsort");
 
 // searchsorted(sorted_sequence, self, out_int32=False, right=False, side=None)
 // and bucketize(self, boundaries, out_int32=False, right=False): for each
 // value, how many sequence entries lie before it - a broadcast comparison
 // summed over the sequence (O(values x sequence), no ONNX search op).
-void lower_searchsorted(LowerCtx& cx) {
-  const bool bucketize = cx.target.rfind("aten.bucketize", 0) == 0;
+void lower_searchsorted(OpContext& cx) {
+  const bool bucketize = cx.target().rfind("aten.bucketize", 0) == 0;
   const char* seq_name = bucketize ? "boundaries" : "sorted_sequence";
   const Value& seq = cx.value_of(seq_name);
   const Value& val = cx.value_of("self");
@@ -75,7 +76,7 @@ void lower_searchsorted(LowerCtx& cx) {
                                                    cx.ci64({-1})}, {attr("keepdims", int64_t{0})});
   cx.out(0, cx.cast(count, onnx::TensorProto::INT64, cx.out_dtype()));
 }
-MXTE_LOWER(lower_searchsorted, "aten.searchsorted", "aten.bucketize");
+MX_ATEN_LOWER(lower_searchsorted, "aten.searchsorted", "aten.bucketize");
 
 }  // namespace
-}  // namespace mxte
+}  // namespace mx::aten_onnx

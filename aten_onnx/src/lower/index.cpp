@@ -2,29 +2,25 @@
 // index_select, gather, embedding-style lookups.
 #include "mx/onnx_proto.hpp"
 
-#include "lower_ctx.hpp"
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
 
-namespace mxte {
+namespace mx::aten_onnx {
 namespace {
 
 // index.Tensor(self, indices): advanced indexing with index tensors at
 // consecutive positions p..p+k-1 (None elsewhere). One index: Gather on
 // axis p. Several: broadcast, stacked, GatherND on self with those axes
 // moved first; the broadcast dims land at p as ATen puts them.
-std::vector<std::pair<int64_t, const Value*>> index_tensors(LowerCtx& cx) {
-  const json* a = cx.arg("indices");
-  if (!a) cx.unsupported("index without indices");
-  const bool optional = a->contains("as_optional_tensors");
-  const json& list = optional ? (*a).at("as_optional_tensors") : a->at("as_tensors");
+std::vector<std::pair<int64_t, const Value*>> index_tensors(OpContext& cx) {
+  if (!cx.has("indices")) cx.unsupported("index without indices");
+  const std::vector<const Value*> list = cx.tensor_list("indices");
   std::vector<std::pair<int64_t, const Value*>> out;
   for (size_t k = 0; k < list.size(); ++k) {
-    const json& t = optional ? list[k] : json{{"as_tensor", list[k]}};
-    if (t.contains("as_none")) continue;
-    auto it = cx.values.find(t.at("as_tensor").at("name").get<std::string>());
-    if (it == cx.values.end()) cx.unsupported("an index reads a value nothing defines");
-    if (it->second.dtype == onnx::TensorProto::BOOL)
+    if (!list[k]) continue;
+    if (list[k]->dtype == onnx::TensorProto::BOOL)
       cx.unsupported("boolean mask indexing (its output shape depends on the data)");
-    out.push_back({static_cast<int64_t>(k), &it->second});
+    out.push_back({static_cast<int64_t>(k), list[k]});
   }
   if (out.empty()) cx.unsupported("index without an index tensor");
   for (size_t k = 1; k < out.size(); ++k)
@@ -32,7 +28,7 @@ std::vector<std::pair<int64_t, const Value*>> index_tensors(LowerCtx& cx) {
   return out;
 }
 
-void lower_index(LowerCtx& cx) {
+void lower_index(OpContext& cx) {
   const auto idx = index_tensors(cx);
   const int64_t r = cx.rank_of("self"), p = idx.front().first, k = static_cast<int64_t>(idx.size());
   std::string x = cx.tensor("self");
@@ -64,36 +60,36 @@ void lower_index(LowerCtx& cx) {
   }
   cx.out(0, y);
 }
-MXTE_LOWER(lower_index, "aten.index.Tensor");
+MX_ATEN_LOWER(lower_index, "aten.index.Tensor");
 
-void lower_index_select(LowerCtx& cx) {
+void lower_index_select(OpContext& cx) {
   const int64_t dim = norm_dim(cx.int_arg("dim"), cx.rank_of("self"));
   cx.out(0, cx.emit1("Gather", {cx.tensor("self"), cx.tensor("index")}, {attr("axis", dim)}));
 }
-MXTE_LOWER(lower_index_select, "aten.index_select");
+MX_ATEN_LOWER(lower_index_select, "aten.index_select");
 
-void lower_gather(LowerCtx& cx) {
+void lower_gather(OpContext& cx) {
   const int64_t dim = norm_dim(cx.int_arg("dim"), cx.rank_of("self"));
   cx.out(0, cx.emit1("GatherElements", {cx.tensor("self"), cx.tensor("index")}, {attr("axis", dim)}));
 }
-MXTE_LOWER(lower_gather, "aten.gather");
+MX_ATEN_LOWER(lower_gather, "aten.gather");
 
 // nonzero(self) -> [count, rank] int64: ONNX NonZero gives [rank, count].
 // The count is data-dependent: the program names it with an unbacked
 // symbol (u0), which becomes a dynamic dim of the ONNX value.
-void lower_nonzero(LowerCtx& cx) {
+void lower_nonzero(OpContext& cx) {
   const Value& v = cx.value_of("self");
   std::string x = v.onnx;
   if (v.shape.empty()) x = cx.unsqueeze(x, {0});
   const std::string nz = cx.transpose(cx.emit1("NonZero", {x}), {1, 0});
   cx.out(0, v.shape.empty() ? cx.emit1("Slice", {nz, cx.ci64({0}), cx.ci64({0}), cx.ci64({1})}) : nz);
 }
-MXTE_LOWER(lower_nonzero, "aten.nonzero");
+MX_ATEN_LOWER(lower_nonzero, "aten.nonzero");
 
 // masked_select(self, mask): the elements where the broadcast mask holds,
 // flattened in row-major order (Compress without an axis); the count is an
 // unbacked symbol of the program, a dynamic dim here.
-void lower_masked_select(LowerCtx& cx) {
+void lower_masked_select(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const std::string x = cx.operand("self", dt), m = cx.operand("mask", onnx::TensorProto::BOOL);
   const std::string shape = cx.shape_of(cx.emit1("Where", {m, x, x}));  // the broadcast shape
@@ -101,12 +97,12 @@ void lower_masked_select(LowerCtx& cx) {
   const std::string flat_m = cx.emit1("Reshape", {cx.emit1("Expand", {m, shape}), cx.ci64({-1})});
   cx.out(0, cx.emit1("Compress", {flat_x, flat_m}, {attr("axis", int64_t{0})}));
 }
-MXTE_LOWER(lower_masked_select, "aten.masked_select");
+MX_ATEN_LOWER(lower_masked_select, "aten.masked_select");
 
 // _unique2(self, sorted=True, return_inverse=False, return_counts=False)
 // -> (values, inverse, counts): ONNX Unique over the flattened input
 // (sorted ascending); the inverse takes the input's shape, as in ATen.
-void lower_unique(LowerCtx& cx) {
+void lower_unique(OpContext& cx) {
   const Value& v = cx.value_of("self");
   if (!cx.bool_arg("sorted", true)) cx.unsupported("unique with sorted=False (ATen's order is unspecified)");
   const std::string flat = cx.emit1("Reshape", {v.onnx, cx.ci64({-1})});
@@ -116,18 +112,18 @@ void lower_unique(LowerCtx& cx) {
   if (n > 1) cx.out(1, cx.emit1("Reshape", {u[2], cx.shape_of(v.onnx)}));
   if (n > 2) cx.out(2, u[3]);
 }
-MXTE_LOWER(lower_unique, "aten._unique2");
+MX_ATEN_LOWER(lower_unique, "aten._unique2");
 
 // one_hot(self, num_classes=-1): a static class count (-1 would need the
 // data's maximum) -> OneHot with values (0, 1) in int64.
-void lower_one_hot(LowerCtx& cx) {
+void lower_one_hot(OpContext& cx) {
   const int64_t n = cx.int_arg("num_classes", -1);
   if (n < 0) cx.unsupported("one_hot without num_classes (the count would be the data's maximum + 1)");
   const std::string i = cx.cast(cx.tensor("self"), cx.dtype_of("self"), onnx::TensorProto::INT64);
   cx.out(0, cx.cast(cx.emit1("OneHot", {i, cx.ci64s(n), cx.ci64({0, 1})}, {attr("axis", int64_t{-1})}),
                     onnx::TensorProto::INT64, cx.out_dtype()));
 }
-MXTE_LOWER(lower_one_hot, "aten.one_hot");
+MX_ATEN_LOWER(lower_one_hot, "aten.one_hot");
 
 }  // namespace
-}  // namespace mxte
+}  // namespace mx::aten_onnx

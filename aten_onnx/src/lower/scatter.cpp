@@ -7,12 +7,13 @@
 
 #include <climits>
 
-#include "lower_ctx.hpp"
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
 
-namespace mxte {
+namespace mx::aten_onnx {
 namespace {
 
-std::string scatter_elements(LowerCtx& cx, const std::string& src, const std::string& reduction) {
+std::string scatter_elements(OpContext& cx, const std::string& src, const std::string& reduction) {
   const int32_t dt = cx.out_dtype();
   const int64_t dim = norm_dim(cx.int_arg("dim"), std::max<int64_t>(cx.rank_of("self"), 1));
   std::vector<onnx::AttributeProto> a = {attr("axis", dim)};
@@ -22,28 +23,28 @@ std::string scatter_elements(LowerCtx& cx, const std::string& src, const std::st
 }
 
 // scatter.src / scatter.value (self, dim, index, src|value[, reduce])
-void lower_scatter(LowerCtx& cx) {
+void lower_scatter(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   std::string src;
-  if (cx.arg("src")) src = cx.operand("src", dt);
+  if (cx.has("src")) src = cx.operand("src", dt);
   else  // a scalar value spread to the index's shape
     src = cx.emit1("Expand", {cx.operand("value", dt), cx.shape_of(cx.tensor("index"))});
   std::string reduction;
-  if (cx.arg("reduce")) {
+  if (cx.has("reduce")) {
     const std::string r = cx.string_arg("reduce", "");
     reduction = r == "add" ? "add" : r == "multiply" ? "mul" : "";
     if (reduction.empty()) cx.unsupported("scatter with reduce='" + r + "'");
   }
   cx.out(0, scatter_elements(cx, src, reduction));
 }
-MXTE_LOWER(lower_scatter, "aten.scatter", "aten.scatter_");
+MX_ATEN_LOWER(lower_scatter, "aten.scatter", "aten.scatter_");
 
-void lower_scatter_add(LowerCtx& cx) { cx.out(0, scatter_elements(cx, cx.operand("src", cx.out_dtype()), "add")); }
-MXTE_LOWER(lower_scatter_add, "aten.scatter_add", "aten.scatter_add_");
+void lower_scatter_add(OpContext& cx) { cx.out(0, scatter_elements(cx, cx.operand("src", cx.out_dtype()), "add")); }
+MX_ATEN_LOWER(lower_scatter_add, "aten.scatter_add", "aten.scatter_add_");
 
 // scatter_reduce.two(self, dim, index, src, reduce, include_self=True):
 // sum/prod at opset 16, amax/amin from opset 18 (ScatterElements max/min).
-void lower_scatter_reduce(LowerCtx& cx) {
+void lower_scatter_reduce(OpContext& cx) {
   const std::string r = cx.string_arg("reduce", "");
   if (!cx.bool_arg("include_self", true)) cx.unsupported("scatter_reduce with include_self=False");
   std::string reduction = r == "sum" ? "add" : r == "prod" ? "mul" : r == "amax" ? "max" : r == "amin" ? "min" : "";
@@ -52,7 +53,7 @@ void lower_scatter_reduce(LowerCtx& cx) {
     cx.unsupported("scatter_reduce '" + r + "' needs ONNX opset 18 (ScatterElements max/min)");
   cx.out(0, scatter_elements(cx, cx.operand("src", cx.out_dtype()), reduction));
 }
-MXTE_LOWER(lower_scatter_reduce, "aten.scatter_reduce", "aten.scatter_reduce_");
+MX_ATEN_LOWER(lower_scatter_reduce, "aten.scatter_reduce", "aten.scatter_reduce_");
 
 // index_put(self, indices, values, accumulate=False): k index tensors
 // (broadcast together) on k adjacent dims -> ScatterND at the stacked
@@ -60,24 +61,13 @@ MXTE_LOWER(lower_scatter_reduce, "aten.scatter_reduce", "aten.scatter_reduce_");
 // taken whole, as the core dialect's col2im and x[:, idx] = v write) are
 // moved behind the indexed dims by a Transpose, and back. A single boolean
 // mask of self's shape is a Where.
-void lower_index_put(LowerCtx& cx) {
+void lower_index_put(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const Value& self = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(self.shape.size());
   const bool acc = cx.bool_arg("accumulate", false);
   std::vector<const Value*> idx;  // one per leading dim; nullptr = None
-  const json& list = *cx.arg("indices");
-  const json& items = list.contains("as_optional_tensors") ? list.at("as_optional_tensors") : list.at("as_tensors");
-  for (const auto& t : items) {
-    const json& named = t.contains("as_tensor") ? t.at("as_tensor") : t;
-    if (!named.contains("name")) {
-      idx.push_back(nullptr);
-      continue;
-    }
-    auto it = cx.values.find(named.at("name").get<std::string>());
-    if (it == cx.values.end()) cx.unsupported("index_put reads an index nothing defines");
-    idx.push_back(&it->second);
-  }
+  idx = cx.tensor_list("indices");
   std::string values = cx.operand("values", dt);
   if (idx.size() == 1 && idx[0] && idx[0]->dtype == onnx::TensorProto::BOOL && idx[0]->shape.size() == self.shape.size()) {
     if (acc) cx.unsupported("index_put with a boolean mask and accumulate=True");
@@ -134,11 +124,11 @@ void lower_index_put(LowerCtx& cx) {
   std::string y = cx.emit1("ScatterND", {x, nd, values}, a);
   cx.out(0, first > 0 ? cx.transpose(y, inverse) : y);
 }
-MXTE_LOWER(lower_index_put, "aten.index_put", "aten.index_put_", "aten._unsafe_index_put");
+MX_ATEN_LOWER(lower_index_put, "aten.index_put", "aten.index_put_", "aten._unsafe_index_put");
 
 // masked_scatter(self, mask, source): the positions where mask is true, in
 // row-major order, take source's leading elements in order.
-void lower_masked_scatter(LowerCtx& cx) {
+void lower_masked_scatter(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const std::string x = cx.operand("self", dt);
   const std::string shape = cx.shape_of(x);
@@ -154,11 +144,11 @@ void lower_masked_scatter(LowerCtx& cx) {
   const std::string flat = cx.emit1("Where", {flat_mask, taken, cx.emit1("Reshape", {x, cx.ci64({-1})})});
   cx.out(0, cx.emit1("Reshape", {flat, shape}));
 }
-MXTE_LOWER(lower_masked_scatter, "aten.masked_scatter", "aten.masked_scatter_");
+MX_ATEN_LOWER(lower_masked_scatter, "aten.masked_scatter", "aten.masked_scatter_");
 
 // select_scatter(self, src, dim, index): self with self.select(dim, index)
 // replaced by src: self[:index] ++ src.unsqueeze(dim) ++ self[index+1:].
-void lower_select_scatter(LowerCtx& cx) {
+void lower_select_scatter(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const int64_t dim = norm_dim(cx.int_arg("dim"), cx.rank_of("self"));
   const int64_t index = cx.int_arg("index");
@@ -169,14 +159,14 @@ void lower_select_scatter(LowerCtx& cx) {
   const std::string tail = cx.emit1("Slice", {x, cx.ci64({next}), cx.ci64({INT64_MAX}), cx.ci64({dim})});
   cx.out(0, cx.emit1("Concat", {head, mid, tail}, {attr("axis", dim)}));
 }
-MXTE_LOWER(lower_select_scatter, "aten.select_scatter");
+MX_ATEN_LOWER(lower_select_scatter, "aten.select_scatter");
 
 // index_add(self, dim, index, source, alpha=1) / index_copy(self, dim,
 // index, source) / index_fill(self, dim, index, value): writes along dim
 // at the listed positions -> ScatterElements with the index spread over
 // source's shape (index_fill: over self's shape with the positions
 // replaced).
-void lower_index_write(LowerCtx& cx) {
+void lower_index_write(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const int64_t r = std::max<int64_t>(cx.rank_of("self"), 1);
   const int64_t dim = norm_dim(cx.int_arg("dim"), r);
@@ -189,7 +179,7 @@ void lower_index_write(LowerCtx& cx) {
     const std::string shaped = others.empty() ? idx : cx.unsqueeze(idx, others);
     return cx.emit1("Expand", {shaped, shape});
   };
-  const bool fill = cx.target.rfind("aten.index_fill", 0) == 0;
+  const bool fill = cx.target().rfind("aten.index_fill", 0) == 0;
   std::string src;
   std::string where;
   if (fill) {
@@ -207,11 +197,11 @@ void lower_index_write(LowerCtx& cx) {
     where = spread(cx.shape_of(src));
   }
   std::vector<onnx::AttributeProto> a = {attr("axis", dim)};
-  if (cx.target.rfind("aten.index_add", 0) == 0) a.push_back(attr("reduction", std::string("add")));
+  if (cx.target().rfind("aten.index_add", 0) == 0) a.push_back(attr("reduction", std::string("add")));
   cx.out(0, cx.emit1("ScatterElements", {x, where, src}, a));
 }
-MXTE_LOWER(lower_index_write, "aten.index_add", "aten.index_add_", "aten.index_copy", "aten.index_copy_",
+MX_ATEN_LOWER(lower_index_write, "aten.index_add", "aten.index_add_", "aten.index_copy", "aten.index_copy_",
            "aten.index_fill", "aten.index_fill_");
 
 }  // namespace
-}  // namespace mxte
+}  // namespace mx::aten_onnx

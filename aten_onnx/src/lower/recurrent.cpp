@@ -3,26 +3,20 @@
 // dropout, train, bidirectional, batch_first). The ONNX form is the shared
 // pattern (aten_onnx/src/patterns/recurrent.cpp). The CORE dialect unrolls
 // them into matmuls over the time steps, which lower op by op.
-#include "lower_ctx.hpp"
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
 
-namespace mxte {
+namespace mx::aten_onnx {
 namespace {
 
-std::vector<const Value*> tensor_values(LowerCtx& cx, const char* name) {
-  std::vector<const Value*> out;
-  const json* a = cx.arg(name);
-  if (!a || !a->contains("as_tensors")) cx.unsupported(std::string("'") + name + "' is not a tensor list");
-  for (const auto& t : a->at("as_tensors")) {
-    auto it = cx.values.find(t.at("name").get<std::string>());
-    if (it == cx.values.end()) cx.unsupported(std::string("'") + name + "' reads a value nothing defines");
-    out.push_back(&it->second);
-  }
-  return out;
+std::vector<const Value*> tensor_values(OpContext& cx, const char* name) {
+  if (cx.arg_kind(name) != ArgKind::tensors) cx.unsupported(std::string("'") + name + "' is not a tensor list");
+  return cx.tensor_list(name);
 }
 
-void lower_recurrent(LowerCtx& cx) {
+void lower_recurrent(OpContext& cx) {
   const std::string op = cx.op();
-  if (cx.target.find(".data") != std::string::npos) cx.unsupported("packed sequences (the .data overload)");
+  if (cx.target().find(".data") != std::string::npos) cx.unsupported("packed sequences (the .data overload)");
   if (cx.rank_of("input") != 3) cx.unsupported("an unbatched recurrent input");
   if (cx.bool_arg("train", false)) cx.unsupported("a recurrent layer in training mode");
   mx::aten_onnx::RecurrentLayer a;
@@ -49,7 +43,7 @@ void lower_recurrent(LowerCtx& cx) {
   cx.out(0, r.output);
   for (size_t k = 0; k < r.states.size() && 1 + k < cx.n_outputs(); ++k) cx.out(1 + k, r.states[k]);
 }
-MXTE_LOWER(lower_recurrent, "aten.lstm", "aten.gru", "aten.rnn_tanh", "aten.rnn_relu");
+MX_ATEN_LOWER(lower_recurrent, "aten.lstm", "aten.gru", "aten.rnn_tanh", "aten.rnn_relu");
 
 }  // namespace
-}  // namespace mxte
+}  // namespace mx::aten_onnx

@@ -6,48 +6,49 @@
 #include <climits>
 #include <cmath>
 
-#include "lower_ctx.hpp"
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
 
-namespace mxte {
+namespace mx::aten_onnx {
 namespace {
 
-std::vector<int64_t> axes_arg(LowerCtx& cx, int64_t rank) {
+std::vector<int64_t> axes_arg(OpContext& cx, int64_t rank) {
   auto d = cx.ints("dim", std::vector<int64_t>{});
   for (auto& x : d) x = norm_dim(x, rank);
   return d;
 }
 
-void lower_mean_sum(LowerCtx& cx) {
+void lower_mean_sum(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const int64_t r = cx.rank_of("self");
-  const bool mean = cx.target.rfind("aten.mean", 0) == 0;
+  const bool mean = cx.target().rfind("aten.mean", 0) == 0;
   std::string x = cx.operand("self", dt);
   if (r == 0) return cx.out(0, cx.emit1("Identity", {x}));
   cx.out(0, mx::aten_onnx::emit_reduce(cx, mean ? "ReduceMean" : "ReduceSum", x, axes_arg(cx, r),
                                        cx.bool_arg("keepdim", false)));
 }
-MXTE_LOWER(lower_mean_sum, "aten.mean", "aten.sum");
+MX_ATEN_LOWER(lower_mean_sum, "aten.mean", "aten.sum");
 
-void lower_amax(LowerCtx& cx) {
-  const bool is_max = cx.target.rfind("aten.amax", 0) == 0;
+void lower_amax(OpContext& cx) {
+  const bool is_max = cx.target().rfind("aten.amax", 0) == 0;
   cx.out(0, mx::aten_onnx::emit_reduce(cx, is_max ? "ReduceMax" : "ReduceMin", cx.tensor("self"),
                                        axes_arg(cx, cx.rank_of("self")), cx.bool_arg("keepdim", false)));
 }
-MXTE_LOWER(lower_amax, "aten.amax", "aten.amin");
+MX_ATEN_LOWER(lower_amax, "aten.amax", "aten.amin");
 
 // max.dim / min.dim -> (values, indices)
-void lower_max_dim(LowerCtx& cx) {
-  const bool is_max = cx.target.rfind("aten.max", 0) == 0;
+void lower_max_dim(OpContext& cx) {
+  const bool is_max = cx.target().rfind("aten.max", 0) == 0;
   const int64_t dim = norm_dim(cx.int_arg("dim"), cx.rank_of("self"));
   const bool keep = cx.bool_arg("keepdim", false);
   std::string x = cx.tensor("self");
   cx.out(0, mx::aten_onnx::emit_reduce(cx, is_max ? "ReduceMax" : "ReduceMin", x, {dim}, keep));
   cx.out(1, cx.emit1(is_max ? "ArgMax" : "ArgMin", {x}, {attr("axis", dim), attr("keepdims", int64_t{keep})}));
 }
-MXTE_LOWER(lower_max_dim, "aten.max.dim", "aten.min.dim");
+MX_ATEN_LOWER(lower_max_dim, "aten.max.dim", "aten.min.dim");
 
-void lower_argmax(LowerCtx& cx) {
-  const std::string op = cx.target.rfind("aten.argmax", 0) == 0 ? "ArgMax" : "ArgMin";
+void lower_argmax(OpContext& cx) {
+  const std::string op = cx.target().rfind("aten.argmax", 0) == 0 ? "ArgMax" : "ArgMin";
   const bool keep = cx.bool_arg("keepdim", false);
   std::string x = cx.tensor("self");
   if (!cx.has("dim")) {
@@ -58,23 +59,23 @@ void lower_argmax(LowerCtx& cx) {
   const int64_t dim = norm_dim(cx.int_arg("dim"), cx.rank_of("self"));
   cx.out(0, cx.emit1(op, {x}, {attr("axis", dim), attr("keepdims", int64_t{keep})}));
 }
-MXTE_LOWER(lower_argmax, "aten.argmax", "aten.argmin");
+MX_ATEN_LOWER(lower_argmax, "aten.argmax", "aten.argmin");
 
-void lower_cumsum(LowerCtx& cx) {
+void lower_cumsum(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const int64_t dim = norm_dim(cx.int_arg("dim"), cx.rank_of("self"));
   cx.out(0, cx.emit1("CumSum", {cx.operand("self", dt), cx.ci64s(dim)}));
 }
-MXTE_LOWER(lower_cumsum, "aten.cumsum");
+MX_ATEN_LOWER(lower_cumsum, "aten.cumsum");
 
 // any/all over dims: ReduceMax/ReduceMin of the values as int32 (ONNX
 // reductions take no bool), compared with zero.
-void lower_any_all(LowerCtx& cx) {
-  const bool any = cx.target.rfind("aten.any", 0) == 0;
+void lower_any_all(OpContext& cx) {
+  const bool any = cx.target().rfind("aten.any", 0) == 0;
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
   std::vector<int64_t> axes;
-  if (cx.arg("dim")) axes = cx.ints("dim");
+  if (cx.has("dim")) axes = cx.ints("dim");
   for (auto& a : axes) a = norm_dim(a, r);
   std::string x = cx.emit1("Not", {cx.emit1("Equal", {cx.cast(v.onnx, v.dtype, onnx::TensorProto::INT32),
                                                      cx.cscalar(0, onnx::TensorProto::INT32)})});
@@ -82,11 +83,11 @@ void lower_any_all(LowerCtx& cx) {
   std::string red = mx::aten_onnx::emit_reduce(cx, any ? "ReduceMax" : "ReduceMin", x, axes, cx.bool_arg("keepdim", false));
   cx.out(0, cx.cast(red, onnx::TensorProto::INT32, onnx::TensorProto::BOOL));
 }
-MXTE_LOWER(lower_any_all, "aten.any", "aten.all");
+MX_ATEN_LOWER(lower_any_all, "aten.any", "aten.all");
 
 // diff(self, n=1, dim=-1, prepend=None, append=None), n = 1: prepend and
 // append are concatenated first, as ATen does.
-void lower_diff(LowerCtx& cx) {
+void lower_diff(OpContext& cx) {
   if (cx.int_arg("n", 1) != 1) cx.unsupported("diff with n != 1");
   const int64_t dim = norm_dim(cx.int_arg("dim", -1), cx.rank_of("self"));
   const int32_t dt = cx.out_dtype();
@@ -102,10 +103,10 @@ void lower_diff(LowerCtx& cx) {
   std::string lo = cx.emit1("Slice", {x, cx.ci64({0}), cx.ci64({-1}), cx.ci64({dim})});
   cx.out(0, dt == onnx::TensorProto::BOOL ? cx.emit1("Xor", {hi, lo}) : cx.emit1("Sub", {hi, lo}));
 }
-MXTE_LOWER(lower_diff, "aten.diff");
+MX_ATEN_LOWER(lower_diff, "aten.diff");
 
 // The dims a statistic reduces over: `dim` (int, list, or absent/None = all).
-std::vector<int64_t> stat_axes(LowerCtx& cx, int64_t rank) {
+std::vector<int64_t> stat_axes(OpContext& cx, int64_t rank) {
   std::vector<int64_t> axes;
   if (cx.has("dim")) axes = cx.ints("dim");
   for (auto& a : axes) a = norm_dim(a, rank);
@@ -116,7 +117,7 @@ std::vector<int64_t> stat_axes(LowerCtx& cx, int64_t rank) {
 
 // How many elements the reduction over `axes` sees, as a 0-d tensor of dt
 // (static when every reduced dim is).
-std::string count_of(LowerCtx& cx, const Value& v, const std::vector<int64_t>& axes, int32_t dt) {
+std::string count_of(OpContext& cx, const Value& v, const std::vector<int64_t>& axes, int32_t dt) {
   int64_t n = 1;
   bool dynamic = false;
   for (auto a : axes) {
@@ -130,12 +131,12 @@ std::string count_of(LowerCtx& cx, const Value& v, const std::vector<int64_t>& a
 
 // var / std / var_mean / std_mean over `dim` with `correction` (or the
 // older `unbiased`): the mean of squared deviations times N / (N - c).
-void lower_var_std(LowerCtx& cx) {
+void lower_var_std(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
-  const bool is_std = cx.target.rfind("aten.std", 0) == 0;
-  const bool with_mean = cx.target.find("_mean") != std::string::npos;
+  const bool is_std = cx.target().rfind("aten.std", 0) == 0;
+  const bool with_mean = cx.target().find("_mean") != std::string::npos;
   const bool keep = cx.bool_arg("keepdim", false);
   double c = cx.bool_arg("unbiased", true) ? 1.0 : 0.0;
   if (cx.has("correction")) c = cx.float_arg("correction");
@@ -151,10 +152,10 @@ void lower_var_std(LowerCtx& cx) {
   cx.out(0, is_std ? cx.emit1("Sqrt", {var}) : var);
   if (with_mean) cx.out(1, keep ? mean : cx.squeeze(mean, axes));
 }
-MXTE_LOWER(lower_var_std, "aten.var", "aten.std", "aten.var_mean", "aten.std_mean");
+MX_ATEN_LOWER(lower_var_std, "aten.var", "aten.std", "aten.var_mean", "aten.std_mean");
 
 // prod(self, dtype) / prod.dim_int(self, dim, keepdim, dtype)
-void lower_prod(LowerCtx& cx) {
+void lower_prod(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const int64_t r = cx.rank_of("self");
   std::string x = cx.operand("self", dt);
@@ -163,13 +164,13 @@ void lower_prod(LowerCtx& cx) {
   if (cx.has("dim")) axes = {norm_dim(cx.int_arg("dim"), r)};
   cx.out(0, mx::aten_onnx::emit_reduce(cx, "ReduceProd", x, axes, cx.bool_arg("keepdim", false)));
 }
-MXTE_LOWER(lower_prod, "aten.prod");
+MX_ATEN_LOWER(lower_prod, "aten.prod");
 
 // cumprod(self, dim): ONNX has no CumProd. Along a static dim of up to 64
 // the running product is built exactly from the slices; otherwise it is
 // exp(cumsum(log|x|)) with the sign from the count of negatives and zero
 // from the first zero on (float only; ~1e-6 relative in fp32).
-std::string cumprod_by_logs(LowerCtx& cx, const std::string& x, int64_t d, int32_t dt) {
+std::string cumprod_by_logs(OpContext& cx, const std::string& x, int64_t d, int32_t dt) {
   if (!mx::aten_onnx::is_floating(dt)) cx.unsupported("cumprod of integers along a dynamic or long dim");
   const int32_t i64 = onnx::TensorProto::INT64;
   const std::string axis = cx.ci64s(d), zero = cx.cscalar(0, dt);
@@ -186,7 +187,7 @@ std::string cumprod_by_logs(LowerCtx& cx, const std::string& x, int64_t d, int32
   return cx.emit1("Where", {zeroed, zero, signed_mag});
 }
 
-void lower_cumprod(LowerCtx& cx) {
+void lower_cumprod(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
@@ -204,10 +205,10 @@ void lower_cumprod(LowerCtx& cx) {
   }
   cx.out(0, parts.size() == 1 ? cx.emit1("Identity", {parts[0]}) : cx.emit1("Concat", parts, {attr("axis", d)}));
 }
-MXTE_LOWER(lower_cumprod, "aten.cumprod");
+MX_ATEN_LOWER(lower_cumprod, "aten.cumprod");
 
 // logsumexp(self, dim, keepdim): max-shifted for range, as ATen.
-void lower_logsumexp(LowerCtx& cx) {
+void lower_logsumexp(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
@@ -220,11 +221,11 @@ void lower_logsumexp(LowerCtx& cx) {
   std::string s = mx::aten_onnx::emit_reduce(cx, "ReduceSum", cx.emit1("Exp", {cx.emit1("Sub", {x, m})}), axes, keep);
   cx.out(0, cx.emit1("Add", {cx.emit1("Log", {s}), keep ? m : cx.squeeze(m, axes)}));
 }
-MXTE_LOWER(lower_logsumexp, "aten.logsumexp");
+MX_ATEN_LOWER(lower_logsumexp, "aten.logsumexp");
 
 // linalg_vector_norm(self, ord=2, dim=None, keepdim=False, dtype=None) and
 // norm.ScalarOpt_dim: ord 1 / 2 / inf / -inf / 0 / p.
-void lower_vector_norm(LowerCtx& cx) {
+void lower_vector_norm(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
@@ -243,10 +244,10 @@ void lower_vector_norm(LowerCtx& cx) {
   const std::string s = emit_reduce(cx, "ReduceSum", cx.emit1("Pow", {x, cx.cscalar(p, dt)}), axes, keep);
   cx.out(0, cx.emit1("Pow", {s, cx.cscalar(1.0 / p, dt)}));
 }
-MXTE_LOWER(lower_vector_norm, "aten.linalg_vector_norm", "aten.norm");
+MX_ATEN_LOWER(lower_vector_norm, "aten.linalg_vector_norm", "aten.norm");
 
 // aminmax(self, dim=None, keepdim=False) -> (min, max)
-void lower_aminmax(LowerCtx& cx) {
+void lower_aminmax(OpContext& cx) {
   const int64_t r = cx.rank_of("self");
   std::vector<int64_t> axes;
   if (cx.has("dim")) axes = {norm_dim(cx.int_arg("dim"), std::max<int64_t>(r, 1))};
@@ -255,18 +256,18 @@ void lower_aminmax(LowerCtx& cx) {
   cx.out(0, mx::aten_onnx::emit_reduce(cx, "ReduceMin", x, axes, keep));
   cx.out(1, mx::aten_onnx::emit_reduce(cx, "ReduceMax", x, axes, keep));
 }
-MXTE_LOWER(lower_aminmax, "aten.aminmax");
+MX_ATEN_LOWER(lower_aminmax, "aten.aminmax");
 
 // kthvalue(self, k, dim=-1, keepdim=False) and median.dim(self, dim,
 // keepdim) (the lower median: k = (n - 1) / 2 + 1) -> (values, indices):
 // the k smallest by TopK, the last of them. The dim must be static for
 // median (it fixes k).
-void lower_kth(LowerCtx& cx) {
+void lower_kth(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
   const int64_t d = norm_dim(cx.int_arg("dim", -1), std::max<int64_t>(r, 1));
   int64_t k = 0;
-  if (cx.target.rfind("aten.median", 0) == 0) {
+  if (cx.target().rfind("aten.median", 0) == 0) {
     if (r == 0 || !v.shape[d].is_static) cx.unsupported("median along a dynamic dim");
     k = (v.shape[d].value - 1) / 2 + 1;
   } else {
@@ -280,11 +281,11 @@ void lower_kth(LowerCtx& cx) {
   cx.out(0, last(top.values));
   cx.out(1, last(top.indices));
 }
-MXTE_LOWER(lower_kth, "aten.kthvalue", "aten.median.dim");
+MX_ATEN_LOWER(lower_kth, "aten.kthvalue", "aten.median.dim");
 
 // logcumsumexp(self, dim): log of the running sum of exp, shifted by the
 // dim's maximum for range.
-void lower_logcumsumexp(LowerCtx& cx) {
+void lower_logcumsumexp(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const int64_t r = std::max<int64_t>(cx.rank_of("self"), 1);
   const int64_t d = norm_dim(cx.int_arg("dim"), r);
@@ -294,7 +295,7 @@ void lower_logcumsumexp(LowerCtx& cx) {
   const std::string c = cx.emit1("CumSum", {cx.emit1("Exp", {cx.emit1("Sub", {x, m})}), cx.ci64s(d)});
   cx.out(0, cx.emit1("Add", {cx.emit1("Log", {c}), m}));
 }
-MXTE_LOWER(lower_logcumsumexp, "aten.logcumsumexp");
+MX_ATEN_LOWER(lower_logcumsumexp, "aten.logcumsumexp");
 
 }  // namespace
-}  // namespace mxte
+}  // namespace mx::aten_onnx

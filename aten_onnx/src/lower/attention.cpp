@@ -4,14 +4,15 @@
 // eval graph does not read). Shared pattern: emit_sdpa.
 #include <cmath>
 
-#include "lower_ctx.hpp"
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
 
-namespace mxte {
+namespace mx::aten_onnx {
 namespace {
 
 // enable_gqa: each key/value head serves H / H_kv query heads, as ATen's
 // repeat_interleave over dim 1 - [B, Hkv, S, D] -> [B, Hkv, r, S, D] -> [B, H, S, D].
-std::string repeat_kv_heads(LowerCtx& cx, const std::string& kv, int64_t repeats) {
+std::string repeat_kv_heads(OpContext& cx, const std::string& kv, int64_t repeats) {
   if (repeats == 1) return kv;
   const std::string shape = cx.shape_of(kv);
   auto at = [&](int64_t k) { return cx.emit1("Slice", {shape, cx.ci64({k}), cx.ci64({k + 1})}); };
@@ -22,7 +23,7 @@ std::string repeat_kv_heads(LowerCtx& cx, const std::string& kv, int64_t repeats
 }
 
 // Query/key/value of rank 3 ([B, L, E], no head dim) run as one head.
-void lower_sdpa(LowerCtx& cx) {
+void lower_sdpa(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const auto& q = cx.value_of("query").shape;
   const int64_t r = static_cast<int64_t>(q.size());
@@ -32,7 +33,7 @@ void lower_sdpa(LowerCtx& cx) {
   std::string query = cx.tensor("query"), key = cx.tensor("key"), value = cx.tensor("value");
   std::string mask;
   int32_t mask_type = 0;
-  const char* mask_arg = cx.arg("attn_mask") ? "attn_mask" : "attn_bias";
+  const char* mask_arg = cx.has("attn_mask") ? "attn_mask" : "attn_bias";
   if (cx.has(mask_arg)) {
     mask = cx.tensor(mask_arg);
     mask_type = cx.dtype_of(mask_arg);
@@ -53,8 +54,8 @@ void lower_sdpa(LowerCtx& cx) {
   std::string out = mx::aten_onnx::emit_sdpa(cx, query, key, value, mask, mask_type, cx.bool_arg("is_causal", false), scale, dt);
   cx.out(0, r == 3 ? cx.squeeze(out, {1}) : out);
 }
-MXTE_LOWER(lower_sdpa, "aten.scaled_dot_product_attention", "aten._scaled_dot_product_flash_attention_for_cpu",
+MX_ATEN_LOWER(lower_sdpa, "aten.scaled_dot_product_attention", "aten._scaled_dot_product_flash_attention_for_cpu",
            "aten._scaled_dot_product_efficient_attention", "aten._scaled_dot_product_attention_math");
 
 }  // namespace
-}  // namespace mxte
+}  // namespace mx::aten_onnx

@@ -2,61 +2,60 @@
 // flatten, expand, slice/select, cat/stack, split/chunk/unbind, and the ops
 // that are identities in an eval graph (clone, contiguous, alias, dropout).
 #include <climits>
-#include <unordered_map>
 
-#include "lower_ctx.hpp"
-#include "json_integers.hpp"
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
 
-namespace mxte {
+namespace mx::aten_onnx {
 namespace {
 
-void lower_identity(LowerCtx& cx) {
-  const char* in = cx.arg("self") ? "self" : "input";
+void lower_identity(OpContext& cx) {
+  const char* in = cx.has("self") ? "self" : "input";
   const int32_t dt = cx.out_dtype();
   cx.out(0, cx.cast(cx.tensor(in), cx.dtype_of(in), dt));
 }
-MXTE_LOWER(lower_identity, "aten.clone", "aten.contiguous", "aten.alias", "aten.dropout", "aten.detach", "aten.detach_",
+MX_ATEN_LOWER(lower_identity, "aten.clone", "aten.contiguous", "aten.alias", "aten.dropout", "aten.detach", "aten.detach_",
            "aten.lift_fresh_copy", "aten.feature_dropout", "aten.alpha_dropout", "aten.dropout_",
            "aten.native_dropout");
 
-void lower_view(LowerCtx& cx) {
-  const char* shape = cx.arg("size") ? "size" : "shape";
+void lower_view(OpContext& cx) {
+  const char* shape = cx.has("size") ? "size" : "shape";
   cx.out(0, cx.emit1("Reshape", {cx.tensor("self"), cx.int_list(shape)}));
 }
-MXTE_LOWER(lower_view, "aten.view", "aten.reshape", "aten._unsafe_view");
+MX_ATEN_LOWER(lower_view, "aten.view", "aten.reshape", "aten._unsafe_view");
 
-void lower_permute(LowerCtx& cx) {
+void lower_permute(OpContext& cx) {
   auto d = cx.ints("dims");
   for (auto& x : d) x = norm_dim(x, cx.rank_of("self"));
   cx.out(0, cx.transpose(cx.tensor("self"), d));
 }
-MXTE_LOWER(lower_permute, "aten.permute");
+MX_ATEN_LOWER(lower_permute, "aten.permute");
 
-void lower_transpose(LowerCtx& cx) {
+void lower_transpose(OpContext& cx) {
   const int64_t r = cx.rank_of("self");
   std::vector<int64_t> perm;
   for (int64_t k = 0; k < r; ++k) perm.push_back(k);
-  if (cx.target.rfind("aten.t.", 0) == 0) {
+  if (cx.target().rfind("aten.t.", 0) == 0) {
     if (r == 2) std::swap(perm[0], perm[1]);
   } else {
-    const bool swap = cx.target.rfind("aten.swap", 0) == 0;  // swapaxes(axis0, axis1) / swapdims(dim0, dim1)
-    const bool axes = swap && cx.arg("axis0");
+    const bool swap = cx.target().rfind("aten.swap", 0) == 0;  // swapaxes(axis0, axis1) / swapdims(dim0, dim1)
+    const bool axes = swap && cx.has("axis0");
     std::swap(perm[norm_dim(cx.int_arg(axes ? "axis0" : "dim0"), r)], perm[norm_dim(cx.int_arg(axes ? "axis1" : "dim1"), r)]);
   }
   cx.out(0, cx.transpose(cx.tensor("self"), perm));
 }
-MXTE_LOWER(lower_transpose, "aten.transpose", "aten.t", "aten.swapaxes", "aten.swapdims");
+MX_ATEN_LOWER(lower_transpose, "aten.transpose", "aten.t", "aten.swapaxes", "aten.swapdims");
 
-void lower_unsqueeze(LowerCtx& cx) {
+void lower_unsqueeze(OpContext& cx) {
   cx.out(0, cx.unsqueeze(cx.tensor("self"), {norm_dim(cx.int_arg("dim"), cx.rank_of("self") + 1)}));
 }
-MXTE_LOWER(lower_unsqueeze, "aten.unsqueeze");
+MX_ATEN_LOWER(lower_unsqueeze, "aten.unsqueeze");
 
-void lower_squeeze(LowerCtx& cx) {
+void lower_squeeze(OpContext& cx) {
   const auto& shape = cx.value_of("self").shape;
   const int64_t r = static_cast<int64_t>(shape.size());
   std::vector<int64_t> dims;
-  if (cx.arg("dim")) dims = cx.ints("dim");
+  if (cx.has("dim")) dims = cx.ints("dim");
   else for (int64_t k = 0; k < r; ++k) dims.push_back(k);
   std::vector<int64_t> axes;  // only dims of size 1 squeeze, as in ATen
   for (auto d : dims) {
@@ -65,10 +64,10 @@ void lower_squeeze(LowerCtx& cx) {
   }
   cx.out(0, axes.empty() ? cx.emit1("Identity", {cx.tensor("self")}) : cx.squeeze(cx.tensor("self"), axes));
 }
-MXTE_LOWER(lower_squeeze, "aten.squeeze");
+MX_ATEN_LOWER(lower_squeeze, "aten.squeeze");
 
-void lower_flatten(LowerCtx& cx) {
-  const char* in = cx.arg("self") ? "self" : "input";
+void lower_flatten(OpContext& cx) {
+  const char* in = cx.has("self") ? "self" : "input";
   const int64_t r = cx.rank_of(in);
   const int64_t s = norm_dim(cx.int_arg("start_dim", 0), r), e = norm_dim(cx.int_arg("end_dim", -1), r);
   std::string x = cx.tensor(in);
@@ -82,30 +81,28 @@ void lower_flatten(LowerCtx& cx) {
   if (e < r - 1) parts.push_back(cx.emit1("Slice", {shape, cx.ci64({e + 1}), cx.ci64({r})}));
   cx.out(0, cx.emit1("Reshape", {x, parts.size() == 1 ? parts[0] : cx.emit1("Concat", parts, {attr("axis", int64_t{0})})}));
 }
-MXTE_LOWER(lower_flatten, "aten.flatten");
+MX_ATEN_LOWER(lower_flatten, "aten.flatten");
 
 // expand(self, size): -1 keeps the dim; ONNX Expand broadcasts, so -1 -> 1.
-void lower_expand(LowerCtx& cx) {
-  const json& a = *cx.arg("size");
+void lower_expand(OpContext& cx) {
   std::string size;
-  if (a.contains("as_ints")) {
-    auto v = as_int64s(a.at("as_ints"));
-    for (auto& x : v) x = x == -1 ? 1 : x;
-    size = cx.ci64(v);
+  if (auto v = cx.static_ints("size")) {
+    for (auto& x : *v) x = x == -1 ? 1 : x;
+    size = cx.ci64(*v);
   } else {
     size = cx.emit1("Abs", {cx.int_list("size")});  // -1 -> 1
   }
   cx.out(0, cx.emit1("Expand", {cx.tensor("self"), size}));
 }
-MXTE_LOWER(lower_expand, "aten.expand");
+MX_ATEN_LOWER(lower_expand, "aten.expand");
 
-void lower_expand_as(LowerCtx& cx) {
+void lower_expand_as(OpContext& cx) {
   cx.out(0, cx.emit1("Expand", {cx.tensor("self"), cx.shape_of(cx.tensor("other"))}));
 }
-MXTE_LOWER(lower_expand_as, "aten.expand_as");
+MX_ATEN_LOWER(lower_expand_as, "aten.expand_as");
 
 // slice(self, dim=0, start=None, end=None, step=1); start/end may be SymInts.
-void lower_slice(LowerCtx& cx) {
+void lower_slice(OpContext& cx) {
   const int64_t dim = norm_dim(cx.int_arg("dim", 0), cx.rank_of("self"));
   auto bound = [&](const char* n, int64_t fallback) {
     if (!cx.has(n)) return cx.ci64({fallback});
@@ -114,22 +111,17 @@ void lower_slice(LowerCtx& cx) {
   cx.out(0, cx.emit1("Slice", {cx.tensor("self"), bound("start", 0), bound("end", INT64_MAX), cx.ci64({dim}),
                                cx.ci64({cx.int_arg("step", 1)})}));
 }
-MXTE_LOWER(lower_slice, "aten.slice");
+MX_ATEN_LOWER(lower_slice, "aten.slice");
 
-void lower_select(LowerCtx& cx) {
+void lower_select(OpContext& cx) {
   const int64_t dim = norm_dim(cx.int_arg("dim"), cx.rank_of("self"));
   cx.out(0, cx.emit1("Gather", {cx.tensor("self"), cx.sym_int("index")}, {attr("axis", dim)}));
 }
-MXTE_LOWER(lower_select, "aten.select");
+MX_ATEN_LOWER(lower_select, "aten.select");
 
-std::vector<std::string> tensor_list(LowerCtx& cx, const char* name, int32_t dt) {
+std::vector<std::string> tensor_list(OpContext& cx, const char* name, int32_t dt) {
   std::vector<std::string> out;
-  for (const auto& t : cx.arg(name)->at("as_tensors")) {
-    auto it = cx.values.find(t.at("name").get<std::string>());
-    if (it == cx.values.end()) cx.unsupported("'" + std::string(name) + "' reads a value nothing defines");
-    const auto& v = it->second;
-    out.push_back(cx.cast(v.onnx, v.dtype, dt));
-  }
+  for (const Value* v : cx.tensor_list(name)) out.push_back(cx.cast(v->onnx, v->dtype, dt));
   return out;
 }
 
@@ -138,62 +130,57 @@ std::vector<std::string> tensor_list(LowerCtx& cx, const char* name, int32_t dt)
 // every layer's cache as torch.tensor([]) and concatenates onto it).
 bool legacy_empty(const Value& v) { return v.shape.size() == 1 && v.shape[0].is_static && v.shape[0].value == 0; }
 
-void lower_cat(LowerCtx& cx) {
+void lower_cat(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const int64_t rank = cx.out_rank();
   const int64_t dim = norm_dim(cx.int_arg("dim", 0), rank);
   std::vector<std::string> parts;
-  for (const auto& t : cx.arg("tensors")->at("as_tensors")) {
-    auto it = cx.values.find(t.at("name").get<std::string>());
-    if (it == cx.values.end()) cx.unsupported("'tensors' reads a value nothing defines");
-    if (rank != 1 && legacy_empty(it->second)) continue;
-    parts.push_back(cx.cast(it->second.onnx, it->second.dtype, dt));
+  for (const Value* v : cx.tensor_list("tensors")) {
+    if (rank != 1 && legacy_empty(*v)) continue;
+    parts.push_back(cx.cast(v->onnx, v->dtype, dt));
   }
   if (parts.empty()) cx.unsupported("cat of legacy empty tensors only");
   cx.out(0, parts.size() == 1 ? cx.emit1("Identity", {parts[0]}) : cx.emit1("Concat", parts, {attr("axis", dim)}));
 }
-MXTE_LOWER(lower_cat, "aten.cat", "aten.concat");
+MX_ATEN_LOWER(lower_cat, "aten.cat", "aten.concat");
 
-void lower_stack(LowerCtx& cx) {
+void lower_stack(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const int64_t dim = norm_dim(cx.int_arg("dim", 0), cx.out_rank());
   std::vector<std::string> parts;
   for (const auto& t : tensor_list(cx, "tensors", dt)) parts.push_back(cx.unsqueeze(t, {dim}));
   cx.out(0, cx.emit1("Concat", parts, {attr("axis", dim)}));
 }
-MXTE_LOWER(lower_stack, "aten.stack");
+MX_ATEN_LOWER(lower_stack, "aten.stack");
 
 // split(self, split_size, dim=0) / split_with_sizes(self, split_sizes, dim=0)
 // / chunk / unbind: sizes from the outputs' static dims when the split
 // dim is static, else from the split size.
-void lower_split(LowerCtx& cx) {
+void lower_split(OpContext& cx) {
   const int64_t r = cx.rank_of("self");
   const int64_t dim = norm_dim(cx.int_arg("dim", 0), r);
   const size_t n = cx.list_size(0);
-  const json& outs = cx.node->at("outputs").at(0).at("as_tensors");
   std::vector<int64_t> sizes;
-  for (const auto& o : outs) {
-    const auto& m = cx.meta_of(o.at("name").get<std::string>());
-    const bool unbind = cx.target.rfind("aten.unbind", 0) == 0;
+  for (size_t k = 0; k < n; ++k) {
+    const std::vector<Dim>& m = cx.list_item_shape(0, k);
+    const bool unbind = cx.target().rfind("aten.unbind", 0) == 0;
     if (unbind) sizes.push_back(1);
-    else if (!m.sizes.at(dim).is_static) cx.unsupported("split along a dynamic dim");
-    else sizes.push_back(m.sizes[dim].value);
+    else if (!m.at(dim).is_static) cx.unsupported("split along a dynamic dim");
+    else sizes.push_back(m[dim].value);
   }
   auto parts = cx.emit("Split", {cx.tensor("self"), cx.ci64(sizes)}, {attr("axis", dim)}, n);
-  if (cx.target.rfind("aten.unbind", 0) == 0)
+  if (cx.target().rfind("aten.unbind", 0) == 0)
     for (auto& p : parts) p = cx.squeeze(p, {dim});
   cx.out_list(0, parts);
 }
-MXTE_LOWER(lower_split, "aten.split", "aten.split_with_sizes", "aten.chunk", "aten.unbind", "aten.tensor_split");
+MX_ATEN_LOWER(lower_split, "aten.split", "aten.split_with_sizes", "aten.chunk", "aten.unbind", "aten.tensor_split");
 
 // repeat(self, repeats) is Tile. The repeats may be SymInts (Whisper's
 // decoder repeats its position ids by the batch size): int_list makes them a
 // runtime tensor. More repeats than dims first add leading dims of size 1.
-void lower_repeat(LowerCtx& cx) {
-  const json* a = cx.arg("repeats");
-  if (!a) cx.unsupported("repeat without 'repeats'");
-  const json& list = a->contains("as_ints") ? (*a).at("as_ints") : a->value("as_sym_ints", json::array());
-  const int64_t n = static_cast<int64_t>(list.size()), r = cx.rank_of("self");
+void lower_repeat(OpContext& cx) {
+  if (!cx.has("repeats")) cx.unsupported("repeat without 'repeats'");
+  const int64_t n = static_cast<int64_t>(cx.list_length("repeats")), r = cx.rank_of("self");
   std::string x = cx.tensor("self");
   if (n > r) {  // leading new dims
     std::vector<int64_t> shape(n - r, 1);
@@ -201,19 +188,19 @@ void lower_repeat(LowerCtx& cx) {
   }
   cx.out(0, cx.emit1("Tile", {x, cx.int_list("repeats")}));
 }
-MXTE_LOWER(lower_repeat, "aten.repeat");
+MX_ATEN_LOWER(lower_repeat, "aten.repeat");
 
 
-void lower_tril(LowerCtx& cx) {
-  const bool upper = cx.target.rfind("aten.triu", 0) == 0;
+void lower_tril(OpContext& cx) {
+  const bool upper = cx.target().rfind("aten.triu", 0) == 0;
   cx.out(0, cx.emit1("Trilu", {cx.tensor("self"), cx.ci64s(cx.int_arg("diagonal", 0))},
                      {attr("upper", static_cast<int64_t>(upper))}));
 }
-MXTE_LOWER(lower_tril, "aten.tril", "aten.triu");
+MX_ATEN_LOWER(lower_tril, "aten.tril", "aten.triu");
 
 
 // unflatten(self, dim, sizes): the dim split into `sizes` (one may be -1).
-void lower_unflatten(LowerCtx& cx) {
+void lower_unflatten(OpContext& cx) {
   const int64_t r = cx.rank_of("self"), dim = norm_dim(cx.int_arg("dim"), r);
   std::string x = cx.tensor("self"), shape = cx.shape_of(x);
   std::vector<std::string> parts;
@@ -222,7 +209,7 @@ void lower_unflatten(LowerCtx& cx) {
   if (dim < r - 1) parts.push_back(cx.emit1("Slice", {shape, cx.ci64({dim + 1}), cx.ci64({r})}));
   cx.out(0, cx.emit1("Reshape", {x, cx.emit1("Concat", parts, {attr("axis", int64_t{0})})}));
 }
-MXTE_LOWER(lower_unflatten, "aten.unflatten");
+MX_ATEN_LOWER(lower_unflatten, "aten.unflatten");
 
 // constant_pad_nd(self, pad, value=0) and pad(self, pad, mode='constant',
 // value=None): PyTorch's pad pairs run from the last dim backwards; ONNX
@@ -230,16 +217,16 @@ MXTE_LOWER(lower_unflatten, "aten.unflatten");
 // replicate -> edge, circular unsupported.
 // pad(self, pad, mode, value) / constant_pad_nd(self, pad, value) /
 // reflection_padNd(self, padding) / replication_padNd(self, padding)
-std::string pad_mode(LowerCtx& cx) {
-  if (cx.target.rfind("aten.reflection_pad", 0) == 0) return "reflect";
-  if (cx.target.rfind("aten.replication_pad", 0) == 0) return "replicate";
+std::string pad_mode(OpContext& cx) {
+  if (cx.target().rfind("aten.reflection_pad", 0) == 0) return "reflect";
+  if (cx.target().rfind("aten.replication_pad", 0) == 0) return "replicate";
   return cx.string_arg("mode", "constant");
 }
 
-void lower_pad(LowerCtx& cx) {
+void lower_pad(OpContext& cx) {
   const std::string mode = pad_mode(cx);
   const int64_t r = cx.rank_of("self");
-  const auto pad = cx.ints(cx.arg("pad") ? "pad" : "padding");
+  const auto pad = cx.ints(cx.has("pad") ? "pad" : "padding");
   std::vector<int64_t> begin(r, 0), end(r, 0);
   for (size_t k = 0; k + 1 < pad.size(); k += 2) {
     begin[r - 1 - k / 2] = pad[k];
@@ -268,13 +255,13 @@ void lower_pad(LowerCtx& cx) {
   cx.out(0, cx.emit1("Pad", {cx.tensor("self"), cx.ci64(begin)},
                      {attr("mode", std::string(mode == "reflect" ? "reflect" : "edge"))}));
 }
-MXTE_LOWER(lower_pad, "aten.constant_pad_nd", "aten.pad", "aten.reflection_pad1d", "aten.reflection_pad2d",
+MX_ATEN_LOWER(lower_pad, "aten.constant_pad_nd", "aten.pad", "aten.reflection_pad1d", "aten.reflection_pad2d",
            "aten.reflection_pad3d", "aten.replication_pad1d", "aten.replication_pad2d", "aten.replication_pad3d");
 
 // diagonal(self, offset=0, dim1=0, dim2=1): dim1 and dim2 moved to the
 // front, GatherND of the (i, i + offset) pairs, the diagonal moved last
 // (where ATen puts it). Both dims must be static (they size the pairs).
-void lower_diagonal(LowerCtx& cx) {
+void lower_diagonal(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
   const int64_t d1 = norm_dim(cx.int_arg("dim1", 0), r), d2 = norm_dim(cx.int_arg("dim2", 1), r);
@@ -301,19 +288,19 @@ void lower_diagonal(LowerCtx& cx) {
   back.push_back(0);
   cx.out(0, r == 2 ? diag : cx.transpose(diag, back));
 }
-MXTE_LOWER(lower_diagonal, "aten.diagonal");
+MX_ATEN_LOWER(lower_diagonal, "aten.diagonal");
 
 // copy(self, src, non_blocking=False): src broadcast to self's shape, in
 // self's dtype (the functional form of copy_).
-void lower_copy(LowerCtx& cx) {
+void lower_copy(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   cx.out(0, cx.emit1("Expand", {cx.operand("src", dt), cx.shape_of(cx.tensor("self"))}));
 }
-MXTE_LOWER(lower_copy, "aten.copy", "aten.copy_");
+MX_ATEN_LOWER(lower_copy, "aten.copy", "aten.copy_");
 
 // roll(self, shifts, dims): per dim, the last `shift` elements moved first;
 // on a dynamic dim the shift is taken modulo the size in the graph.
-void lower_roll(LowerCtx& cx) {
+void lower_roll(OpContext& cx) {
   const auto shifts = cx.ints("shifts");
   auto dims = cx.ints("dims", std::vector<int64_t>{});
   const int64_t r = cx.rank_of("self");
@@ -341,10 +328,10 @@ void lower_roll(LowerCtx& cx) {
   }
   cx.out(0, x == in ? cx.emit1("Identity", {x}) : x);
 }
-MXTE_LOWER(lower_roll, "aten.roll");
+MX_ATEN_LOWER(lower_roll, "aten.roll");
 
 // flip(self, dims): a Slice with step -1 along each dim.
-void lower_flip(LowerCtx& cx) {
+void lower_flip(OpContext& cx) {
   const int64_t r = cx.rank_of("self");
   auto dims = cx.ints("dims");
   if (r == 0 || dims.empty()) return cx.out(0, cx.emit1("Identity", {cx.tensor("self")}));
@@ -354,11 +341,11 @@ void lower_flip(LowerCtx& cx) {
                                cx.ci64(std::vector<int64_t>(n, INT64_MIN)), cx.ci64(dims),
                                cx.ci64(std::vector<int64_t>(n, -1))}));
 }
-MXTE_LOWER(lower_flip, "aten.flip");
+MX_ATEN_LOWER(lower_flip, "aten.flip");
 
 // slice_scatter(self, src, dim=0, start=None, end=None, step=1), step 1:
 // self[:start] ++ src ++ self[end:] along dim.
-void lower_slice_scatter(LowerCtx& cx) {
+void lower_slice_scatter(OpContext& cx) {
   if (cx.int_arg("step", 1) != 1) cx.unsupported("slice_scatter with a step");
   const int64_t dim = norm_dim(cx.int_arg("dim", 0), cx.rank_of("self"));
   std::string x = cx.tensor("self");
@@ -369,117 +356,12 @@ void lower_slice_scatter(LowerCtx& cx) {
   cx.out(0, cx.emit1("Concat", {head, cx.cast(cx.tensor("src"), cx.dtype_of("src"), cx.out_dtype()), tail},
                      {attr("axis", dim)}));
 }
-MXTE_LOWER(lower_slice_scatter, "aten.slice_scatter");
+MX_ATEN_LOWER(lower_slice_scatter, "aten.slice_scatter");
 
-// as_strided(self, size, stride, storage_offset=None) reads self's
-// storage directly, but the graph holds self, not its storage: a storage
-// element is reachable only as an element of self, at position
-// storage_offset(self) + sum(i_r * stride_r(self)). So a contiguous view of
-// a contiguous self at self's own offset is a Reshape (dynamic dims too);
-// any other view (static sizes) is a Gather of self's elements, each
-// storage position the view reads looked up among self's - a transposed or
-// sliced self included. A position self does not cover (the view reaches
-// past self into storage the graph never had) is refused, naming the node,
-// both layouts and the position.
-bool contiguous(const std::vector<Dim>& sizes, const std::vector<int64_t>& strides) {
-  int64_t expect = 1;
-  for (size_t r = sizes.size(); r-- > 0;) {
-    if (sizes[r].is_static && sizes[r].value == 1) continue;
-    if (strides[r] != expect) return false;
-    if (!sizes[r].is_static) return r == 0;  // only the leading dim may be dynamic
-    expect *= sizes[r].value;
-  }
-  return true;
-}
-
-std::string int_list_text(const std::vector<int64_t>& v) {
-  std::string s = "[";
-  for (size_t k = 0; k < v.size(); ++k) s += (k ? ", " : "") + std::to_string(v[k]);
-  return s + "]";
-}
-
-// A tensor's layout in its storage, all static.
-struct StridedLayout {
-  std::vector<int64_t> sizes, strides;
-  int64_t offset = 0;
-  std::string text() const {
-    return "sizes " + int_list_text(sizes) + ", strides " + int_list_text(strides) + ", storage offset " +
-           std::to_string(offset);
-  }
-};
-
-// Calls fn(storage position) for every element in row-major order.
-template <class Fn>
-void for_each_position(const StridedLayout& l, Fn fn) {
-  int64_t n = 1;
-  for (auto d : l.sizes) n *= d;
-  std::vector<int64_t> idx(l.sizes.size(), 0);
-  for (int64_t k = 0; k < n; ++k) {
-    int64_t at = l.offset;
-    for (size_t r = 0; r < l.sizes.size(); ++r) at += idx[r] * l.strides[r];
-    fn(at);
-    for (size_t r = l.sizes.size(); r-- > 0;) {
-      if (++idx[r] < l.sizes[r]) break;
-      idx[r] = 0;
-    }
-  }
-}
-
-std::vector<int64_t> static_dims(LowerCtx& cx, const std::vector<Dim>& dims, const std::string& what) {
-  std::vector<int64_t> out;
-  for (const auto& d : dims) {
-    if (!d.is_static) cx.unsupported("as_strided with a symbolic " + what + " (" + (d.expr.empty() ? d.symbol : d.expr) +
-                                     ") outside the contiguous case");
-    out.push_back(d.value);
-  }
-  return out;
-}
-
-// For each element of `view`, the row-major index of the element of `self`
-// at the same storage position.
-std::vector<int64_t> gather_indices(LowerCtx& cx, const StridedLayout& self, const StridedLayout& view) {
-  std::unordered_map<int64_t, int64_t> index_at;  // storage position -> flat index in self
-  int64_t k = 0;
-  for_each_position(self, [&](int64_t at) { index_at.emplace(at, k++); });  // aliases: the first
-  std::vector<int64_t> flat;
-  for_each_position(view, [&](int64_t at) {
-    auto it = index_at.find(at);
-    if (it == index_at.end())
-      cx.unsupported("as_strided view (" + view.text() + ") reads storage element " + std::to_string(at) +
-                     ", which is not an element of its input (" + self.text() +
-                     "): the graph does not hold the rest of that storage");
-    flat.push_back(it->second);
-  });
-  return flat;
-}
-
-void lower_as_strided(LowerCtx& cx) {
-  const TensorMeta& in = cx.meta_of(cx.arg("self")->at("as_tensor").at("name").get<std::string>());
-  const TensorMeta& out = cx.out_meta();
-  StridedLayout self, view;
-  self.strides = static_dims(cx, in.strides, "input stride");
-  if (self.strides.size() != in.sizes.size()) cx.unsupported("as_strided of an input without recorded strides");
-  self.offset = static_dims(cx, {in.storage_offset}, "input storage offset")[0];
-  view.strides = cx.ints("stride");
-  view.offset = cx.has("storage_offset") ? cx.int_arg("storage_offset") : self.offset;  // None: self's own
-  if (view.strides.size() != out.sizes.size())
-    cx.unsupported("as_strided with " + std::to_string(view.strides.size()) + " strides for " +
-                   std::to_string(out.sizes.size()) + " dims");
-  if (view.offset == self.offset && contiguous(in.sizes, self.strides) && contiguous(out.sizes, view.strides))
-    return cx.out(0, cx.emit1("Reshape", {cx.tensor("self"), cx.int_list("size")}));
-  self.sizes = static_dims(cx, in.sizes, "input size");
-  view.sizes = static_dims(cx, out.sizes, "view size");
-  const std::vector<int64_t> flat = gather_indices(cx, self, view);
-  std::string x = cx.emit1("Reshape", {cx.tensor("self"), cx.ci64({-1})});
-  std::string g = cx.emit1("Gather", {x, cx.ci64(flat)}, {attr("axis", int64_t{0})});
-  cx.out(0, cx.emit1("Reshape", {g, cx.ci64(view.sizes)}));
-}
-MXTE_LOWER(lower_as_strided, "aten.as_strided");
-
-void lower_fill(LowerCtx& cx) {
+void lower_fill(OpContext& cx) {
   cx.out(0, cx.emit1("Expand", {cx.operand("value", cx.out_dtype()), cx.shape_of(cx.tensor("self"))}));
 }
-MXTE_LOWER(lower_fill, "aten.fill", "aten.fill_");
+MX_ATEN_LOWER(lower_fill, "aten.fill", "aten.fill_");
 
 }  // namespace
-}  // namespace mxte
+}  // namespace mx::aten_onnx

@@ -4,9 +4,10 @@
 // promotion already happened when torch.export traced the model).
 #include "mx/onnx_proto.hpp"
 
-#include "lower_ctx.hpp"
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
 
-namespace mxte {
+namespace mx::aten_onnx {
 namespace {
 
 const std::map<std::string, std::string>& unary_ops() {
@@ -18,51 +19,51 @@ const std::map<std::string, std::string>& unary_ops() {
   return m;
 }
 
-void lower_unary(LowerCtx& cx) {
+void lower_unary(OpContext& cx) {
   const std::string onnx_op = unary_ops().at(cx.op());
   const int32_t dt = cx.out_dtype();
   std::string x = cx.operand("self", onnx_op == "Not" ? onnx::TensorProto::BOOL : dt);
   cx.out(0, cx.emit1(onnx_op, {x}));
 }
-MXTE_LOWER(lower_unary, "aten.neg", "aten.exp", "aten.log", "aten.sqrt", "aten.abs", "aten.sin", "aten.cos",
+MX_ATEN_LOWER(lower_unary, "aten.neg", "aten.exp", "aten.log", "aten.sqrt", "aten.abs", "aten.sin", "aten.cos",
            "aten.tanh", "aten.sigmoid", "aten.erf", "aten.floor", "aten.ceil", "aten.relu", "aten.relu_",
            "aten.reciprocal", "aten.sign", "aten.round", "aten.logical_not", "aten.bitwise_not", "aten.tanh_",
            "aten.sigmoid_", "aten.neg_", "aten.exp_");
 
-void lower_rsqrt(LowerCtx& cx) {
+void lower_rsqrt(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   cx.out(0, cx.emit1("Reciprocal", {cx.emit1("Sqrt", {cx.operand("self", dt)})}));
 }
-MXTE_LOWER(lower_rsqrt, "aten.rsqrt");
+MX_ATEN_LOWER(lower_rsqrt, "aten.rsqrt");
 
 // add/sub(self, other, alpha=1): self +- alpha * other
-void lower_add_sub(LowerCtx& cx) {
+void lower_add_sub(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const bool sub = cx.op() == "sub";
   std::string a = cx.operand("self", dt), b = cx.operand("other", dt);
   if (cx.has("alpha") && cx.float_arg("alpha") != 1.0) b = cx.emit1("Mul", {b, cx.operand("alpha", dt)});
   cx.out(0, cx.emit1(sub ? "Sub" : "Add", {a, b}));
 }
-MXTE_LOWER(lower_add_sub, "aten.add", "aten.add_", "aten.sub", "aten.sub_");
+MX_ATEN_LOWER(lower_add_sub, "aten.add", "aten.add_", "aten.sub", "aten.sub_");
 
 // rsub(self, other, alpha=1): other - alpha * self
-void lower_rsub(LowerCtx& cx) {
+void lower_rsub(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   std::string a = cx.operand("self", dt), b = cx.operand("other", dt);
   if (cx.has("alpha") && cx.float_arg("alpha") != 1.0) a = cx.emit1("Mul", {a, cx.operand("alpha", dt)});
   cx.out(0, cx.emit1("Sub", {b, a}));
 }
-MXTE_LOWER(lower_rsub, "aten.rsub");
+MX_ATEN_LOWER(lower_rsub, "aten.rsub");
 
-void lower_mul(LowerCtx& cx) {
+void lower_mul(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const bool logical = dt == onnx::TensorProto::BOOL;
   cx.out(0, cx.emit1(logical ? "And" : "Mul", {cx.operand("self", dt), cx.operand("other", dt)}));
 }
-MXTE_LOWER(lower_mul, "aten.mul", "aten.mul_");
+MX_ATEN_LOWER(lower_mul, "aten.mul", "aten.mul_");
 
 // div(self, other, rounding_mode=None|'trunc'|'floor')
-void lower_div(LowerCtx& cx) {
+void lower_div(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const std::string mode = cx.string_arg("rounding_mode", "");
   const bool fp = mx::aten_onnx::is_floating(dt);
@@ -85,26 +86,25 @@ void lower_div(LowerCtx& cx) {
   else if (mode == "trunc") q = cx.emit1("Mul", {cx.emit1("Floor", {cx.emit1("Abs", {q})}), cx.emit1("Sign", {q})});
   cx.out(0, q);
 }
-MXTE_LOWER(lower_div, "aten.div", "aten.div_");
+MX_ATEN_LOWER(lower_div, "aten.div", "aten.div_");
 
-void lower_pow(LowerCtx& cx) {
+void lower_pow(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
-  const json* e = cx.arg("exponent");
-  if (e && e->contains("as_float") && json_float((*e).at("as_float")) == 2.0) {
+  if (cx.arg_kind("exponent") == ArgKind::floating && cx.float_arg("exponent") == 2.0) {
     std::string x = cx.operand("self", dt);
     cx.out(0, cx.emit1("Mul", {x, x}));
     return;
   }
   cx.out(0, cx.emit1("Pow", {cx.operand("self", dt), cx.operand("exponent", dt)}));
 }
-MXTE_LOWER(lower_pow, "aten.pow");
+MX_ATEN_LOWER(lower_pow, "aten.pow");
 
 // Comparisons: both operands in their promoted type (the wider of the two).
-int32_t promoted(LowerCtx& cx) {
+int32_t promoted(OpContext& cx) {
   auto kind = [&](const char* n) -> int32_t {
-    const json* a = cx.arg(n);
-    if (a && (a->contains("as_tensor"))) return cx.dtype_of(n);
-    if (a && a->contains("as_float")) return onnx::TensorProto::FLOAT;
+    const ArgKind a = cx.arg_kind(n);
+    if (a == ArgKind::tensor) return cx.dtype_of(n);
+    if (a == ArgKind::floating) return onnx::TensorProto::FLOAT;
     return 0;  // python int / bool: the tensor's type wins
   };
   int32_t a = kind("self"), b = kind("other");
@@ -114,7 +114,7 @@ int32_t promoted(LowerCtx& cx) {
   return mx::aten_onnx::element_size(a) >= mx::aten_onnx::element_size(b) ? a : b;
 }
 
-void lower_compare(LowerCtx& cx) {
+void lower_compare(OpContext& cx) {
   static const std::map<std::string, std::string> ops = {{"eq", "Equal"},   {"lt", "Less"},
                                                          {"gt", "Greater"}, {"le", "LessOrEqual"},
                                                          {"ge", "GreaterOrEqual"}, {"ne", "Equal"}};
@@ -124,9 +124,9 @@ void lower_compare(LowerCtx& cx) {
   if (n == "ne") r = cx.emit1("Not", {r});
   cx.out(0, r);
 }
-MXTE_LOWER(lower_compare, "aten.eq", "aten.lt", "aten.gt", "aten.le", "aten.ge", "aten.ne");
+MX_ATEN_LOWER(lower_compare, "aten.eq", "aten.lt", "aten.gt", "aten.le", "aten.ge", "aten.ne");
 
-void lower_logical(LowerCtx& cx) {
+void lower_logical(OpContext& cx) {
   static const std::map<std::string, std::string> ops = {
       {"logical_and", "And"}, {"logical_or", "Or"}, {"bitwise_and", "And"}, {"bitwise_or", "Or"},
       {"__and__", "And"},     {"__or__", "Or"},     {"logical_xor", "Xor"}};
@@ -135,53 +135,53 @@ void lower_logical(LowerCtx& cx) {
   const int32_t b = onnx::TensorProto::BOOL;
   cx.out(0, cx.emit1(ops.at(n), {cx.operand("self", b), cx.operand("other", b)}));
 }
-MXTE_LOWER(lower_logical, "aten.logical_and", "aten.logical_or", "aten.bitwise_and", "aten.bitwise_or",
+MX_ATEN_LOWER(lower_logical, "aten.logical_and", "aten.logical_or", "aten.bitwise_and", "aten.bitwise_or",
            "aten.__and__", "aten.__or__", "aten.logical_xor");
 
-void lower_where(LowerCtx& cx) {
+void lower_where(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   cx.out(0, cx.emit1("Where", {cx.operand("condition", onnx::TensorProto::BOOL), cx.operand("self", dt),
                                cx.operand("other", dt)}));
 }
-MXTE_LOWER(lower_where, "aten.where.self", "aten.where.ScalarOther", "aten.where.ScalarSelf",
+MX_ATEN_LOWER(lower_where, "aten.where.self", "aten.where.ScalarOther", "aten.where.ScalarSelf",
            "aten.where.Scalar");
 
 // masked_fill(self, mask, value): Where(mask, value, self)
-void lower_masked_fill(LowerCtx& cx) {
+void lower_masked_fill(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   cx.out(0, cx.emit1("Where", {cx.operand("mask", onnx::TensorProto::BOOL), cx.operand("value", dt),
                                cx.operand("self", dt)}));
 }
-MXTE_LOWER(lower_masked_fill, "aten.masked_fill", "aten.masked_fill_");
+MX_ATEN_LOWER(lower_masked_fill, "aten.masked_fill", "aten.masked_fill_");
 
-void lower_clamp(LowerCtx& cx) {
+void lower_clamp(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   std::string x = cx.operand("self", dt);
   if (cx.has("min")) x = cx.emit1("Max", {x, cx.operand("min", dt)});
   if (cx.has("max")) x = cx.emit1("Min", {x, cx.operand("max", dt)});
   cx.out(0, x);
 }
-MXTE_LOWER(lower_clamp, "aten.clamp", "aten.clamp_", "aten.clamp_min", "aten.clamp_max");
+MX_ATEN_LOWER(lower_clamp, "aten.clamp", "aten.clamp_", "aten.clamp_min", "aten.clamp_max");
 
-void lower_minimum(LowerCtx& cx) {
+void lower_minimum(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const bool is_max = cx.op() == "maximum";
   cx.out(0, cx.emit1(is_max ? "Max" : "Min", {cx.operand("self", dt), cx.operand("other", dt)}));
 }
-MXTE_LOWER(lower_minimum, "aten.maximum", "aten.minimum");
+MX_ATEN_LOWER(lower_minimum, "aten.maximum", "aten.minimum");
 
-void lower_min_other(LowerCtx& cx) {
+void lower_min_other(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
-  const bool is_max = cx.target.rfind("aten.max", 0) == 0;
+  const bool is_max = cx.target().rfind("aten.max", 0) == 0;
   cx.out(0, cx.emit1(is_max ? "Max" : "Min", {cx.operand("self", dt), cx.operand("other", dt)}));
 }
-MXTE_LOWER(lower_min_other, "aten.min.other", "aten.max.other");
+MX_ATEN_LOWER(lower_min_other, "aten.min.other", "aten.max.other");
 
 // fmod: the remainder with the dividend's sign (C fmod), ONNX Mod fmod=1;
 // remainder: Python's sign of the divisor, Mod fmod=0 (integers only in ONNX).
-void lower_fmod(LowerCtx& cx) {
+void lower_fmod(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
-  const bool fmod = cx.target.rfind("aten.fmod", 0) == 0;
+  const bool fmod = cx.target().rfind("aten.fmod", 0) == 0;
   std::string a = cx.operand("self", dt), b = cx.operand("other", dt);
   if (!fmod && mx::aten_onnx::is_floating(dt)) {  // a - floor(a / b) * b
     std::string q = cx.emit1("Floor", {cx.emit1("Div", {a, b})});
@@ -189,7 +189,7 @@ void lower_fmod(LowerCtx& cx) {
   }
   cx.out(0, cx.emit1("Mod", {a, b}, {attr("fmod", static_cast<int64_t>(fmod))}));
 }
-MXTE_LOWER(lower_fmod, "aten.fmod", "aten.remainder");
+MX_ATEN_LOWER(lower_fmod, "aten.fmod", "aten.remainder");
 
 }  // namespace
-}  // namespace mxte
+}  // namespace mx::aten_onnx

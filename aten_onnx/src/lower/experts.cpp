@@ -5,16 +5,17 @@
 // is lowered here rather than refused as a foreign custom op).
 #include "mx/onnx_proto.hpp"
 
-#include "lower_ctx.hpp"
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
 
-namespace mxte {
+namespace mx::aten_onnx {
 namespace {
 
 // histc(self, bins=100, min=0, max=0): counts of the values in `bins`
 // equal bins over [min, max] (max itself in the last bin, values outside
 // not counted). min == max (the data's own range) is refused: the program
 // needs it static to size the bins as ATen does.
-void lower_histc(LowerCtx& cx) {
+void lower_histc(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const int64_t bins = cx.int_arg("bins", 100);
   const double lo = cx.float_arg("min", 0.0), hi = cx.float_arg("max", 0.0);
@@ -33,13 +34,13 @@ void lower_histc(LowerCtx& cx) {
   cx.out(0, cx.emit1("ReduceSum", {cx.cast(hits, onnx::TensorProto::BOOL, dt), cx.ci64({0})},
                      {attr("keepdims", int64_t{0})}));
 }
-MXTE_LOWER(lower_histc, "aten.histc");
+MX_ATEN_LOWER(lower_histc, "aten.histc");
 
 // grouped mm(input [S, K], weight [G, K, N], offs [G]): rows
 // [offs[g-1], offs[g]) times weight[g]. G (the expert count) is static:
 // one Slice + MatMul per group, concatenated - no [S, K, N] gather.
-void lower_grouped_mm(LowerCtx& cx) {
-  const bool aten = cx.target.rfind("aten.", 0) == 0;
+void lower_grouped_mm(OpContext& cx) {
+  const bool aten = cx.target().rfind("aten.", 0) == 0;
   const char* a_name = aten ? "self" : "input";
   const char* b_name = aten ? "mat2" : "weight";
   const int32_t dt = cx.out_dtype();
@@ -61,7 +62,7 @@ void lower_grouped_mm(LowerCtx& cx) {
   }
   cx.out(0, parts.size() == 1 ? cx.emit1("Identity", {parts[0]}) : cx.emit1("Concat", parts, {attr("axis", int64_t{0})}));
 }
-MXTE_LOWER(lower_grouped_mm, "transformers.grouped_mm_fallback.default", "aten._grouped_mm");
+MX_ATEN_LOWER(lower_grouped_mm, "transformers.grouped_mm_fallback.default", "aten._grouped_mm");
 
 }  // namespace
-}  // namespace mxte
+}  // namespace mx::aten_onnx

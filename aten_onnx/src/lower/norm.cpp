@@ -3,19 +3,20 @@
 // group_norm.
 #include "mx/onnx_proto.hpp"
 
-#include "lower_ctx.hpp"
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
 
-namespace mxte {
+namespace mx::aten_onnx {
 namespace {
 
-std::string ones_or(LowerCtx& cx, const std::string& name, int64_t c, double fill, int32_t dt) {
+std::string ones_or(OpContext& cx, const std::string& name, int64_t c, double fill, int32_t dt) {
   return cx.has(name) ? cx.tensor(name) : cx.constant(mx::aten_onnx::filled_tensor(dt, {c}, fill));
 }
 
 // The mean/var outputs of core ATen's variant are unused in eval graphs;
 // they are left unbound, so a use of them is a clear error.
-void lower_batch_norm(LowerCtx& cx) {
-  if (cx.target.rfind("aten.batch_norm", 0) == 0 && cx.bool_arg("training", false))
+void lower_batch_norm(OpContext& cx) {
+  if (cx.target().rfind("aten.batch_norm", 0) == 0 && cx.bool_arg("training", false))
     cx.unsupported("batch_norm in training mode (call model.eval() before torch.export.export)");
   const int32_t dt = cx.out_dtype();
   const auto& shape = cx.value_of("input").shape;
@@ -26,7 +27,7 @@ void lower_batch_norm(LowerCtx& cx) {
                       cx.tensor("running_mean"), cx.tensor("running_var")},
                      {attr("epsilon", static_cast<float>(cx.float_arg("eps", 1e-5)))}));
 }
-MXTE_LOWER(lower_batch_norm, "aten.batch_norm", "aten._native_batch_norm_legit_no_training");
+MX_ATEN_LOWER(lower_batch_norm, "aten.batch_norm", "aten._native_batch_norm_legit_no_training");
 
 // instance_norm(input, weight, bias, running_mean, running_var,
 // use_input_stats, momentum, eps, cudnn_enabled) -> InstanceNormalization;
@@ -34,14 +35,14 @@ MXTE_LOWER(lower_batch_norm, "aten.batch_norm", "aten._native_batch_norm_legit_n
 // decomposes to, on a [1, N*C, ...] view whose channel count is dynamic
 // with the batch): batch statistics per channel over every other dim,
 // written out (mean, variance, affine broadcast over [C, 1, ...]).
-void lower_instance_norm(LowerCtx& cx) {
+void lower_instance_norm(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const float eps = static_cast<float>(cx.float_arg("eps", 1e-5));
   const auto& shape = cx.value_of("input").shape;
   const int64_t r = static_cast<int64_t>(shape.size());
   if (r < 3) cx.unsupported("instance/batch statistics of an input without spatial dims");
   const std::string x = cx.operand("input", dt);
-  if (cx.target.rfind("aten._native_batch_norm_legit", 0) != 0) {
+  if (cx.target().rfind("aten._native_batch_norm_legit", 0) != 0) {
     if (!cx.bool_arg("use_input_stats", true)) cx.unsupported("instance_norm with running statistics");
     if (!shape[1].is_static) cx.unsupported("instance_norm with a dynamic channel dim");
     const int64_t c = shape[1].value;
@@ -61,9 +62,9 @@ void lower_instance_norm(LowerCtx& cx) {
   if (cx.has("bias")) y = cx.emit1("Add", {y, cx.unsqueeze(cx.operand("bias", dt), trailing)});
   cx.out(0, y);  // save_mean / save_rstd (outputs 1, 2) are for backward: unbound
 }
-MXTE_LOWER(lower_instance_norm, "aten.instance_norm", "aten._native_batch_norm_legit.no_stats");
+MX_ATEN_LOWER(lower_instance_norm, "aten.instance_norm", "aten._native_batch_norm_legit.no_stats");
 
-void lower_layer_norm(LowerCtx& cx) {
+void lower_layer_norm(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const auto shape = cx.ints("normalized_shape");
   std::string w = cx.has("weight") ? cx.tensor("weight") : "";
@@ -74,23 +75,23 @@ void lower_layer_norm(LowerCtx& cx) {
                                            cx.float_arg("eps", 1e-5),
                                            dt));
 }
-MXTE_LOWER(lower_layer_norm, "aten.layer_norm", "aten.native_layer_norm");
+MX_ATEN_LOWER(lower_layer_norm, "aten.layer_norm", "aten.native_layer_norm");
 
 // group_norm(input, num_groups, weight, bias, eps): the shared pattern.
-void lower_group_norm(LowerCtx& cx) {
+void lower_group_norm(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   // group_norm(input, num_groups, weight, bias, eps); core ATen's
   // native_group_norm(input, weight, bias, N, C, HxW, group, eps).
-  const bool native = cx.target.rfind("aten.native_group_norm", 0) == 0;
+  const bool native = cx.target().rfind("aten.native_group_norm", 0) == 0;
   cx.out(0, mx::aten_onnx::emit_group_norm(cx, cx.tensor("input"), cx.rank_of("input"),
                                            cx.int_arg(native ? "group" : "num_groups"),
                                            cx.has("weight") ? cx.tensor("weight") : "",
                                            cx.has("bias") ? cx.tensor("bias") : "", cx.float_arg("eps", 1e-5), dt));
 }
-MXTE_LOWER(lower_group_norm, "aten.group_norm", "aten.native_group_norm");
+MX_ATEN_LOWER(lower_group_norm, "aten.group_norm", "aten.native_group_norm");
 
 // _weight_norm(v, g, dim=0): g * v / ||v||, the norm over every dim but `dim`.
-void lower_weight_norm(LowerCtx& cx) {
+void lower_weight_norm(OpContext& cx) {
   const int64_t r = cx.rank_of("v"), dim = norm_dim(cx.int_arg("dim", 0), r);
   std::vector<int64_t> axes;
   for (int64_t k = 0; k < r; ++k)
@@ -99,7 +100,7 @@ void lower_weight_norm(LowerCtx& cx) {
   std::string norm = cx.emit1("Sqrt", {mx::aten_onnx::emit_reduce(cx, "ReduceSum", cx.emit1("Mul", {v, v}), axes, true)});
   cx.out(0, cx.emit1("Mul", {v, cx.emit1("Div", {cx.tensor("g"), norm})}));
 }
-MXTE_LOWER(lower_weight_norm, "aten._weight_norm");
+MX_ATEN_LOWER(lower_weight_norm, "aten._weight_norm");
 
 }  // namespace
-}  // namespace mxte
+}  // namespace mx::aten_onnx

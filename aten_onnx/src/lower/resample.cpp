@@ -4,9 +4,10 @@
 // grouped convolution with one-hot kernels; col2im (nn.Fold) -> Col2Im.
 #include "mx/onnx_proto.hpp"
 
-#include "lower_ctx.hpp"
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
 
-namespace mxte {
+namespace mx::aten_onnx {
 namespace {
 
 // upsample_<mode>.vec(input, output_size?, [align_corners,] scale_factors?)
@@ -14,34 +15,33 @@ namespace {
 // output size, Resize to [N, C, size...]; with only scale factors, Resize
 // by [1, 1, scales...] (ATen's output is floor(in * scale), as Resize's).
 // The ONNX form is the shared pattern (patterns/resize.cpp).
-void lower_upsample(LowerCtx& cx) {
+void lower_upsample(OpContext& cx) {
   const std::string op = cx.op();
   const bool corners = cx.bool_arg("align_corners", false);
   const std::string x = cx.tensor("input");
   if (cx.has("output_size")) return cx.out(0, mx::aten_onnx::emit_resize_to(cx, op, corners, x, cx.int_list("output_size")));
   if (!cx.has("scale_factors")) cx.unsupported("upsample without an output size or scale factors");
-  const json& s = *cx.arg("scale_factors");
-  if (!s.contains("as_floats")) cx.unsupported("upsample with dynamic scale factors");
+  if (cx.arg_kind("scale_factors") != ArgKind::floats) cx.unsupported("upsample with dynamic scale factors");
   std::vector<float> scales;
-  for (const auto& f : s.at("as_floats")) scales.push_back(static_cast<float>(json_float(f)));
+  for (double f : cx.floats("scale_factors")) scales.push_back(static_cast<float>(f));
   cx.out(0, mx::aten_onnx::emit_resize_by(cx, op, corners, x, scales));
 }
-MXTE_LOWER(lower_upsample, "aten.upsample_nearest1d", "aten.upsample_nearest2d", "aten.upsample_nearest3d",
+MX_ATEN_LOWER(lower_upsample, "aten.upsample_nearest1d", "aten.upsample_nearest2d", "aten.upsample_nearest3d",
            "aten.upsample_linear1d", "aten.upsample_bilinear2d", "aten.upsample_trilinear3d",
            "aten.upsample_bicubic2d", "aten._upsample_nearest_exact1d", "aten._upsample_nearest_exact2d",
            "aten._upsample_nearest_exact3d");
 
-void lower_pixel_shuffle(LowerCtx& cx) {
+void lower_pixel_shuffle(OpContext& cx) {
   if (cx.rank_of("self") != 4) cx.unsupported("pixel_shuffle of a tensor that is not 4-D");
   cx.out(0, cx.emit1("DepthToSpace", {cx.tensor("self")},
                      {attr("blocksize", cx.int_arg("upscale_factor")), attr("mode", std::string("CRD"))}));
 }
-MXTE_LOWER(lower_pixel_shuffle, "aten.pixel_shuffle");
+MX_ATEN_LOWER(lower_pixel_shuffle, "aten.pixel_shuffle");
 
 // pixel_unshuffle: ONNX SpaceToDepth orders channels block-first, ATen
 // channel-first (c * r * r + i * r + j), so it is written as
 // [N, C, H/r, r, W/r, r] -> permute(0, 1, 3, 5, 2, 4) -> [N, C*r*r, H/r, W/r].
-void lower_pixel_unshuffle(LowerCtx& cx) {
+void lower_pixel_unshuffle(OpContext& cx) {
   if (cx.rank_of("self") != 4) cx.unsupported("pixel_unshuffle of a tensor that is not 4-D");
   const int64_t r = cx.int_arg("downscale_factor");
   const std::string x = cx.tensor("self");
@@ -55,12 +55,12 @@ void lower_pixel_unshuffle(LowerCtx& cx) {
   const std::string four = cx.emit1("Concat", {at(0), c, h, w}, {attr("axis", int64_t{0})});
   cx.out(0, cx.emit1("Reshape", {y, four}));
 }
-MXTE_LOWER(lower_pixel_unshuffle, "aten.pixel_unshuffle");
+MX_ATEN_LOWER(lower_pixel_unshuffle, "aten.pixel_unshuffle");
 
 // grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
 // ATen's mode codes 0/1/2 = bilinear/nearest/bicubic, padding 0/1/2 =
 // zeros/border/reflection. GridSample (opset 16) is 4-D only.
-void lower_grid_sampler(LowerCtx& cx) {
+void lower_grid_sampler(OpContext& cx) {
   static const char* modes[] = {"bilinear", "nearest", "bicubic"};
   static const char* pads[] = {"zeros", "border", "reflection"};
   if (cx.rank_of("input") != 4) cx.unsupported("grid_sampler of a tensor that is not 4-D (GridSample is 2-D)");
@@ -71,13 +71,13 @@ void lower_grid_sampler(LowerCtx& cx) {
                      {attr("mode", std::string(modes[mode])), attr("padding_mode", std::string(pads[pad])),
                       attr("align_corners", int64_t{cx.bool_arg("align_corners", false)})}));
 }
-MXTE_LOWER(lower_grid_sampler, "aten.grid_sampler", "aten.grid_sampler_2d");
+MX_ATEN_LOWER(lower_grid_sampler, "aten.grid_sampler", "aten.grid_sampler_2d");
 
 // im2col(self, kernel_size, dilation, padding, stride) -> [N, C*kh*kw, L]:
 // a convolution with groups = C and one-hot kernels, whose output channel
 // c*kh*kw + i*kw + j copies input channel c at kernel offset (i, j) - ATen's
 // channel order. The channel count must be static (it sizes the kernel).
-void lower_im2col(LowerCtx& cx) {
+void lower_im2col(OpContext& cx) {
   const Value& v = cx.value_of("self");
   if (v.shape.size() != 4) cx.unsupported("im2col of a tensor that is not 4-D");
   if (!v.shape[1].is_static) cx.unsupported("im2col with a dynamic channel count");
@@ -98,14 +98,14 @@ void lower_im2col(LowerCtx& cx) {
                                      attr("group", c)});
   cx.out(0, cx.emit1("Reshape", {cols, cx.ci64({0, c * kk, -1})}));
 }
-MXTE_LOWER(lower_im2col, "aten.im2col");
+MX_ATEN_LOWER(lower_im2col, "aten.im2col");
 
 // col2im(self, output_size, kernel_size, dilation, padding, stride), the
 // inverse (nn.Fold): ONNX Col2Im from opset 18, the same [N, C*kh*kw, L]
 // layout; an unbatched [C*kh*kw, L] input gets a batch of one. Below opset
 // 18 the emitter refuses Col2Im, naming the opset (the core-IR form,
 // index_put, converts at any opset).
-void lower_col2im(LowerCtx& cx) {
+void lower_col2im(OpContext& cx) {
   const auto d = cx.ints("dilation"), p = cx.ints("padding"), s = cx.ints("stride");
   if (d.size() != 2 || p.size() != 2 || s.size() != 2) cx.unsupported("col2im arguments that are not pairs");
   const bool unbatched = cx.rank_of("self") == 2;
@@ -116,7 +116,7 @@ void lower_col2im(LowerCtx& cx) {
                             attr("pads", std::vector<int64_t>{p[0], p[1], p[0], p[1]})});
   cx.out(0, unbatched ? cx.squeeze(y, {0}) : y);
 }
-MXTE_LOWER(lower_col2im, "aten.col2im");
+MX_ATEN_LOWER(lower_col2im, "aten.col2im");
 
 }  // namespace
-}  // namespace mxte
+}  // namespace mx::aten_onnx
