@@ -40,6 +40,14 @@ void lower_hardsigmoid(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_hardsigmoid, "aten.hardsigmoid", "aten.hardsigmoid_", "aten.hardswish", "aten.hardswish_");
 
+// softsign(x) = x / (1 + |x|)
+void lower_softsign(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.operand("self", dt);
+  cx.out(0, cx.emit1("Div", {x, cx.emit1("Add", {cx.cscalar(1, dt), cx.emit1("Abs", {x})})}));
+}
+MX_ATEN_LOWER(lower_softsign, "aten.softsign");
+
 void lower_leaky_relu(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   cx.out(0, cx.emit1("LeakyRelu", {cx.operand("self", dt)},

@@ -39,12 +39,14 @@ MX_ATEN_LOWER(lower_rsqrt, "aten.rsqrt");
 // add/sub(self, other, alpha=1): self +- alpha * other
 void lower_add_sub(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
-  const bool sub = cx.op() == "sub";
+  const bool sub = cx.op() == "sub" || cx.op() == "subtract";
   std::string a = cx.operand("self", dt), b = cx.operand("other", dt);
   if (cx.has("alpha") && cx.float_arg("alpha") != 1.0) b = cx.emit1("Mul", {b, cx.operand("alpha", dt)});
   cx.out(0, cx.emit1(sub ? "Sub" : "Add", {a, b}));
 }
-MX_ATEN_LOWER(lower_add_sub, "aten.add", "aten.add_", "aten.sub", "aten.sub_");
+// subtract, multiply, divide, true_divide: ATen's aliases, which torch.export
+// resolves and a TorchScript graph keeps.
+MX_ATEN_LOWER(lower_add_sub, "aten.add", "aten.add_", "aten.sub", "aten.sub_", "aten.subtract");
 
 // rsub(self, other, alpha=1): other - alpha * self
 void lower_rsub(OpContext& cx) {
@@ -60,7 +62,7 @@ void lower_mul(OpContext& cx) {
   const bool logical = dt == onnx::TensorProto::BOOL;
   cx.out(0, cx.emit1(logical ? "And" : "Mul", {cx.operand("self", dt), cx.operand("other", dt)}));
 }
-MX_ATEN_LOWER(lower_mul, "aten.mul", "aten.mul_");
+MX_ATEN_LOWER(lower_mul, "aten.mul", "aten.mul_", "aten.multiply");
 
 // div(self, other, rounding_mode=None|'trunc'|'floor')
 void lower_div(OpContext& cx) {
@@ -86,7 +88,7 @@ void lower_div(OpContext& cx) {
   else if (mode == "trunc") q = cx.emit1("Mul", {cx.emit1("Floor", {cx.emit1("Abs", {q})}), cx.emit1("Sign", {q})});
   cx.out(0, q);
 }
-MX_ATEN_LOWER(lower_div, "aten.div", "aten.div_");
+MX_ATEN_LOWER(lower_div, "aten.div", "aten.div_", "aten.divide", "aten.true_divide");
 
 void lower_pow(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
@@ -118,25 +120,30 @@ void lower_compare(OpContext& cx) {
   static const std::map<std::string, std::string> ops = {{"eq", "Equal"},   {"lt", "Less"},
                                                          {"gt", "Greater"}, {"le", "LessOrEqual"},
                                                          {"ge", "GreaterOrEqual"}, {"ne", "Equal"}};
-  const std::string n = cx.op();
+  static const std::map<std::string, std::string> aliases = {
+      {"greater", "gt"}, {"less", "lt"}, {"greater_equal", "ge"}, {"less_equal", "le"}, {"not_equal", "ne"}};
+  std::string n = cx.op();
+  if (auto it = aliases.find(n); it != aliases.end()) n = it->second;
   const int32_t t = promoted(cx);
   std::string r = cx.emit1(ops.at(n), {cx.operand("self", t), cx.operand("other", t)});
   if (n == "ne") r = cx.emit1("Not", {r});
   cx.out(0, r);
 }
-MX_ATEN_LOWER(lower_compare, "aten.eq", "aten.lt", "aten.gt", "aten.le", "aten.ge", "aten.ne");
+MX_ATEN_LOWER(lower_compare, "aten.eq", "aten.lt", "aten.gt", "aten.le", "aten.ge", "aten.ne", "aten.greater",
+              "aten.less", "aten.greater_equal", "aten.less_equal", "aten.not_equal");
 
 void lower_logical(OpContext& cx) {
   static const std::map<std::string, std::string> ops = {
       {"logical_and", "And"}, {"logical_or", "Or"}, {"bitwise_and", "And"}, {"bitwise_or", "Or"},
-      {"__and__", "And"},     {"__or__", "Or"},     {"logical_xor", "Xor"}};
+      {"__and__", "And"},     {"__or__", "Or"},     {"logical_xor", "Xor"}, {"__iand__", "And"},
+      {"__ior__", "Or"}};
   const std::string n = cx.op();
   if (cx.out_dtype() != onnx::TensorProto::BOOL) cx.unsupported("bitwise ops on integers");
   const int32_t b = onnx::TensorProto::BOOL;
   cx.out(0, cx.emit1(ops.at(n), {cx.operand("self", b), cx.operand("other", b)}));
 }
 MX_ATEN_LOWER(lower_logical, "aten.logical_and", "aten.logical_or", "aten.bitwise_and", "aten.bitwise_or",
-           "aten.__and__", "aten.__or__", "aten.logical_xor");
+           "aten.__and__", "aten.__or__", "aten.logical_xor", "aten.__iand__", "aten.__ior__");
 
 void lower_where(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
@@ -161,14 +168,15 @@ void lower_clamp(OpContext& cx) {
   if (cx.has("max")) x = cx.emit1("Min", {x, cx.operand("max", dt)});
   cx.out(0, x);
 }
-MX_ATEN_LOWER(lower_clamp, "aten.clamp", "aten.clamp_", "aten.clamp_min", "aten.clamp_max");
+MX_ATEN_LOWER(lower_clamp, "aten.clamp", "aten.clamp_", "aten.clamp_min", "aten.clamp_max", "aten.clip");
 
 void lower_minimum(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
-  const bool is_max = cx.op() == "maximum";
+  const bool is_max = cx.op() == "maximum" || cx.op() == "fmax";
   cx.out(0, cx.emit1(is_max ? "Max" : "Min", {cx.operand("self", dt), cx.operand("other", dt)}));
 }
-MX_ATEN_LOWER(lower_minimum, "aten.maximum", "aten.minimum");
+// fmax/fmin as maximum/minimum: they differ only where one operand is NaN.
+MX_ATEN_LOWER(lower_minimum, "aten.maximum", "aten.minimum", "aten.fmax", "aten.fmin");
 
 void lower_min_other(OpContext& cx) {
   const int32_t dt = cx.out_dtype();

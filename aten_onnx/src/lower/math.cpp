@@ -31,6 +31,16 @@ void lower_unary_math(OpContext& cx) {
 MX_ATEN_LOWER(lower_unary_math, "aten.acos", "aten.asin", "aten.atan", "aten.tan", "aten.sinh", "aten.cosh",
            "aten.asinh", "aten.acosh", "aten.atanh", "aten.expm1", "aten.log1p", "aten.log2", "aten.log10");
 
+// exp2(x) = 2^x, square(x) = x * x: torch.export decomposes both, a
+// TorchScript graph keeps them.
+void lower_exp2_square(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.operand("self", dt);
+  if (cx.op() == "square") return cx.out(0, cx.emit1("Mul", {x, x}));
+  cx.out(0, cx.emit1("Pow", {cx.cscalar(2, dt), x}));
+}
+MX_ATEN_LOWER(lower_exp2_square, "aten.exp2", "aten.square");
+
 // Sign(x) * Floor(abs(x)): float truncation, written out with opset-17 ops.
 std::string truncated(OpContext& cx, const std::string& x) {
   return cx.emit1("Mul", {cx.emit1("Sign", {x}), cx.emit1("Floor", {cx.emit1("Abs", {x})})});
@@ -96,7 +106,7 @@ void lower_bitwise_xor(OpContext& cx) {
   if (cx.opset < 18) cx.unsupported("bitwise_xor on integers needs ONNX opset 18 (BitwiseXor)");
   cx.out(0, cx.emit1("BitwiseXor", {cx.operand("self", dt), cx.operand("other", dt)}));
 }
-MX_ATEN_LOWER(lower_bitwise_xor, "aten.bitwise_xor", "aten.__xor__");
+MX_ATEN_LOWER(lower_bitwise_xor, "aten.bitwise_xor", "aten.__xor__", "aten.__ixor__");
 
 // floor_divide: floor(a / b) on floats; on integers the floor of the
 // double-precision quotient (exact for |values| < 2^53).

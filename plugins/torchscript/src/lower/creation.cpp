@@ -5,7 +5,7 @@ namespace mxts {
 namespace {
 
 void lower_arange(Ctx& cx, const tj::Node* n) {
-  auto dt = cx.out_dtype();
+  auto dt = cx.out_st();
   std::string start = cx.cscalar(0, dt), end, step = cx.cscalar(1, dt);
   const auto& args = n->schema().arguments();
   for (size_t k = 0; k < args.size() && k < cx.n_in(); ++k) {
@@ -30,7 +30,7 @@ void lower_zeros_ones(Ctx& cx, const tj::Node* n) {
   std::string k = n->kind().toUnqualString();
   bool like = k.find("_like") != std::string::npos, isnew = k.rfind("new_", 0) == 0;
   bool full = k.find("full") != std::string::npos;
-  auto dt = cx.out_dtype();
+  auto dt = cx.out_st();
   std::string shape = like ? cx.shape_of(cx.tensor(0)) : cx.shape_list(isnew ? 1 : 0);
   size_t fill_idx = isnew ? 2 : 1;
   if (full) {
@@ -46,7 +46,7 @@ MXTS_LOWER(lower_zeros_ones, "aten::zeros", "aten::ones", "aten::full", "aten::z
 
 void lower_empty(Ctx& cx, const tj::Node* n) {  // uninitialised memory: zeros
   std::string k = n->kind().toUnqualString();
-  auto dt = cx.out_dtype();
+  auto dt = cx.out_st();
   std::string shape = k == "empty_like" ? cx.shape_of(cx.tensor(0)) : cx.shape_list(k == "new_empty" ? 1 : 0);
   cx.out(0, cx.emit1("ConstantOfShape", {shape},
                      {attr("value", to_tensor_proto(at::zeros({1}, at::TensorOptions().dtype(dt)), ""))}));

@@ -17,7 +17,7 @@ MXTS_LOWER(lower_gather, "aten::gather");
 void lower_scatter(Ctx& cx, const tj::Node* n) {
   // scatter(self, dim, index, src|value[, reduce]); scatter_add(self, dim, index, src)
   std::string k = n->kind().toQualString();
-  auto dt = cx.out_dtype();
+  auto dt = cx.out_st();
   int64_t dim = norm_dim(cx.arg_int(1), cx.rank(0));
   std::string idx = cx.tensor_as(2, at::kLong);
   std::string src = cx.tensor_as(3, dt);
@@ -102,7 +102,7 @@ MXTS_LOWER(lower_index, "aten::index");
 // one integer index on a leading dim -> ScatterND.
 void lower_index_put(Ctx& cx, const tj::Node*) {
   auto el = elems_of(cx, cx.in(1));
-  auto dt = cx.out_dtype();
+  auto dt = cx.out_st();
   bool acc = cx.n_in() > 3 && cx.arg_bool(3);
   std::vector<size_t> present;
   for (size_t k = 0; k < el.size(); ++k) if (!el[k]->iv.isNone()) present.push_back(k);

@@ -23,7 +23,7 @@ void lower_addmm(Ctx& cx, const tj::Node*) {  // beta*input + alpha*(m1 @ m2)
 MXTS_LOWER(lower_addmm, "aten::addmm");
 
 void lower_baddbmm(Ctx& cx, const tj::Node*) {
-  auto dt = cx.out_dtype();
+  auto dt = cx.out_st();
   double beta = cx.n_in() > 3 ? cx.arg_double(3) : 1.0, alpha = cx.n_in() > 4 ? cx.arg_double(4) : 1.0;
   std::string p = cx.emit1("MatMul", {cx.tensor(1), cx.tensor(2)});
   if (alpha != 1.0) p = cx.emit1("Mul", {p, cx.cscalar(alpha, dt)});
@@ -40,7 +40,7 @@ void lower_embedding(Ctx& cx, const tj::Node*) {
 MXTS_LOWER(lower_embedding, "aten::embedding");
 
 void lower_outer(Ctx& cx, const tj::Node*) {
-  auto dt = cx.out_dtype();
+  auto dt = cx.out_st();
   cx.out(0, cx.emit1("Mul", {cx.unsqueeze(cx.tensor_as(0, dt), {1}), cx.unsqueeze(cx.tensor_as(1, dt), {0})}));
 }
 MXTS_LOWER(lower_outer, "aten::outer", "aten::ger");
@@ -48,7 +48,7 @@ MXTS_LOWER(lower_outer, "aten::outer", "aten::ger");
 void lower_einsum(Ctx& cx, const tj::Node*) {
   std::string eq;
   for (char c : cx.arg_string(0)) if (c != ' ') eq += c;
-  auto dt = cx.out_dtype();
+  auto dt = cx.out_st();
   std::vector<std::string> ins;
   for (auto& e : elems_of(cx, cx.in(1))) ins.push_back(cx.tensor_as(e, dt));
   cx.out(0, cx.emit1("Einsum", ins, {attr("equation", eq)}));

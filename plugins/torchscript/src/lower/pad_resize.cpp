@@ -35,7 +35,7 @@ std::string onnx_pads(Ctx& cx, size_t idx, int64_t r) {
 }
 
 void emit_pad(Ctx& cx, const std::string& mode, size_t pad_idx, int64_t value_idx) {
-  auto dt = cx.out_dtype();
+  auto dt = cx.out_st();
   int64_t r = cx.rank(0);
   std::vector<std::string> ins = {cx.tensor(0), onnx_pads(cx, pad_idx, r)};
   if (mode == "constant" && value_idx >= 0 && static_cast<size_t>(value_idx) < cx.n_in() && !cx.is_none(value_idx))
