@@ -54,6 +54,16 @@ ExportRequest export_request(const Frontend& f, const nlohmann::json& req, const
   r.output_dir = req.value("output_dir", std::string());
   r.weights_by_reference = req.value("weights_by_reference", false);
   r.output_dir_references = req.value("output_dir_references", false);
+  if (req.contains("lowering_plugins")) {
+    const auto& list = req["lowering_plugins"];
+    if (!list.is_array())
+      throw Error(MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": \"lowering_plugins\" must be an array of paths");
+    for (const auto& path : list) {
+      if (!path.is_string())
+        throw Error(MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": \"lowering_plugins\" entries must be strings");
+      r.lowering_plugins.push_back(path.get<std::string>());
+    }
+  }
   // Plugin ABI 1.1: the export reports to the host (an older host has no
   // progress function: nothing is reported).
   if (MX_HOST_API_HAS(&h, progress) && h.progress) {

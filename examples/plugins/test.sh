@@ -44,7 +44,8 @@ cmake -S "$here" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
   -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF >/dev/null
 cmake --build "$work/build"
 mkdir -p "$work/plugins"
-cp "$work/build/libmodelexport_regex.so" "$work/build/libmodelexport_regex_badabi.so" "$work/plugins/"
+cp "$work/build/libmodelexport_regex.so" "$work/build/libmodelexport_regex_badabi.so" \
+  "$work/build/libmodelexport_lowering_mylib.so" "$work/plugins/"
 # The plugin must not link the core library.
 check "plugin does not link libmodelexport" \
   bash -c "! ldd '$work/plugins/libmodelexport_regex.so' | grep -q libmodelexport.so"
@@ -65,7 +66,17 @@ assert bad and bad["status"] == "refused", bad
 assert "abi" in bad.get("reason", "").lower() and "99" in bad["reason"], bad
 print("ok   regex loaded:", good["description"])
 print("ok   regex_badabi refused:", bad["reason"])
+low = by_path.get("libmodelexport_lowering_mylib.so")
+assert low and low["status"] == "loaded" and low["kind"] == "lowering" and low["name"] == "mylib", low
+print("ok   lowering plugin mylib listed:", low["description"])
 PY
+
+echo "==> export a .pt2 holding a custom op through the lowering plugin"
+if "$cli" export "$repo/tests/fixtures/custom_op/scaled_add.pt2" -o "$work/scaled_add.onnx" > "$work/cli-export.txt" 2>&1; then
+  check "custom op lowered in module block" grep -q '"/block/Add"' "$work/scaled_add.hierarchy.json"
+else
+  echo "FAIL modelexport export scaled_add.pt2:"; cat "$work/cli-export.txt"; failures=$((failures + 1))
+fi
 
 echo "==> listing (modelexport plugins)"
 if "$cli" plugins > "$work/cli-plugins.txt" 2>&1 && grep -q regex "$work/cli-plugins.txt"; then

@@ -410,7 +410,8 @@ MX_API mx_status* mx_registry_load_plugin(mx_registry* registry,
  * @brief The loaded and refused plugins as JSON:
  * {"plugin_dirs":[...],"plugins":[{"name","kind","version","description",
  *   "path","abi":"1.2","thread_safe","graph_reader","status":"loaded"}, {"path","status":"refused",
- *   "reason":"..."}]}
+ *   "reason":"..."}]}; a lowering plugin (modelexport/lowering_plugin.h) is listed as
+ *   {"name","kind":"lowering","version","description","path","abi":"1.0","ops":N,"status":"loaded"}
  * @param[out] out_json  Free with mx_free(); written only on success.
  * @param[out] out_size  May be NULL.
  * @return NULL, or MX_ERR_INVALID_ARGUMENT. Thread-safe.

@@ -112,8 +112,10 @@ MX_ATEN_LOWER(lower_irfft, "complex.aten.fft_irfft", "complex.aten._fft_c2r");
 
 // ---- element-wise ops on complex values, [.., 2] real pairs.
 
-std::string part(OpContext& cx, const std::string& z, int64_t rank, int64_t k) {
-  return cx.emit1("Slice", {z, cx.ci64({k}), cx.ci64({k + 1}), cx.ci64({rank})});
+// The pair axis is the last one, whatever the rank (a 0-d complex scalar
+// broadcast against a tensor is a [2]).
+std::string part(OpContext& cx, const std::string& z, int64_t k) {
+  return cx.emit1("Slice", {z, cx.ci64({k}), cx.ci64({k + 1}), cx.ci64({-1})});
 }
 
 void lower_complex_abs(OpContext& cx) {
@@ -132,7 +134,7 @@ void lower_real_imag(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
   const int64_t k = cx.target().rfind("aten.imag", 0) == 0 ? 1 : 0;
-  cx.out(0, cx.squeeze(part(cx, v.onnx, r, k), {r}));
+  cx.out(0, cx.squeeze(part(cx, v.onnx, k), {r}));
 }
 MX_ATEN_LOWER(lower_real_imag, "complex.aten.real", "complex.aten.imag");
 
@@ -164,7 +166,7 @@ void lower_complex_arith(OpContext& cx) {
   if (!(ca && cb)) return cx.out(0, cx.emit1(op == "div" ? "Div" : "Mul", {a, b}));
   if (op != "mul") cx.unsupported("complex division of two complex tensors");
   const int64_t r = cx.out_rank();
-  const std::string ar = part(cx, a, r, 0), ai = part(cx, a, r, 1), br = part(cx, b, r, 0), bi = part(cx, b, r, 1);
+  const std::string ar = part(cx, a, 0), ai = part(cx, a, 1), br = part(cx, b, 0), bi = part(cx, b, 1);
   const std::string re = cx.emit1("Sub", {cx.emit1("Mul", {ar, br}), cx.emit1("Mul", {ai, bi})});
   const std::string im = cx.emit1("Add", {cx.emit1("Mul", {ar, bi}), cx.emit1("Mul", {ai, br})});
   cx.out(0, cx.emit1("Concat", {re, im}, {attr("axis", r)}));

@@ -78,21 +78,41 @@ MX_ATEN_LOWER(lower_meshgrid, "aten.meshgrid");
 
 // Tensor.unfold(self, dimension, size, step): windows along a static dim,
 // gathered and moved to a new last axis.
-void lower_unfold(OpContext& cx) {
-  const Value& v = cx.value_of("self");
-  const int64_t r = static_cast<int64_t>(v.shape.size());
-  const int64_t d = norm_dim(cx.int_arg("dimension"), std::max<int64_t>(r, 1));
-  const int64_t size = cx.int_arg("size"), step = cx.int_arg("step");
-  if (r == 0 || !v.shape[d].is_static) cx.unsupported("unfold along a dynamic dim");
-  const int64_t n = (v.shape[d].value - size) / step + 1;
-  if (n <= 0 || step <= 0) cx.unsupported("unfold with no window");
-  onnx::TensorProto idx;  // [n, size] element indices along d
+// [n, size] element indices of the n = (length - size) / step + 1 windows.
+std::string static_window_indices(OpContext& cx, int64_t length, int64_t size, int64_t step) {
+  const int64_t n = (length - size) / step + 1;
+  if (n <= 0) cx.unsupported("unfold with no window");
+  onnx::TensorProto idx;
   idx.set_data_type(onnx::TensorProto::INT64);
   idx.add_dims(n);
   idx.add_dims(size);
   for (int64_t w = 0; w < n; ++w)
     for (int64_t k = 0; k < size; ++k) idx.add_int64_data(w * step + k);
-  std::string g = cx.emit1("Gather", {v.onnx, cx.constant(idx)}, {attr("axis", d)});  // [.., n, size, ..]
+  return cx.constant(idx);
+}
+
+// The same along a dynamic dim: Range(0, n * step, step)[:, None] + [0, size).
+std::string dynamic_window_indices(OpContext& cx, const std::string& x, int64_t d, int64_t size, int64_t step) {
+  const std::string length = cx.dim_size(x, d);
+  const std::string n = cx.emit1("Add", {cx.emit1("Div", {cx.emit1("Sub", {length, cx.ci64s(size)}), cx.ci64s(step)}),
+                                         cx.ci64s(1)});
+  const std::string starts =
+      cx.emit1("Range", {cx.ci64s(0), cx.emit1("Mul", {n, cx.ci64s(step)}), cx.ci64s(step)});
+  std::vector<int64_t> offsets;
+  for (int64_t k = 0; k < size; ++k) offsets.push_back(k);
+  return cx.emit1("Add", {cx.unsqueeze(starts, {1}), cx.ci64(offsets)});
+}
+
+void lower_unfold(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  const int64_t d = norm_dim(cx.int_arg("dimension"), std::max<int64_t>(r, 1));
+  const int64_t size = cx.int_arg("size"), step = cx.int_arg("step");
+  if (r == 0) cx.unsupported("unfold of a 0-d tensor");
+  if (step <= 0 || size <= 0) cx.unsupported("unfold with a step or size below 1");
+  const std::string idx = v.shape[d].is_static ? static_window_indices(cx, v.shape[d].value, size, step)
+                                               : dynamic_window_indices(cx, v.onnx, d, size, step);
+  std::string g = cx.emit1("Gather", {v.onnx, idx}, {attr("axis", d)});  // [.., n, size, ..]
   std::vector<int64_t> perm;  // move the window axis (d + 1) last
   for (int64_t k = 0; k <= r; ++k)
     if (k != d + 1) perm.push_back(k);
@@ -145,7 +165,7 @@ void lower_repeat_interleave(OpContext& cx) {
                                    {attr("axis", int64_t{0})});
   cx.out(0, cx.emit1("Reshape", {cx.emit1("Expand", {up, big}), out}));
 }
-MX_ATEN_LOWER(lower_repeat_interleave, "aten.repeat_interleave.self_int", "aten.repeat_interleave.self_Tensor");
+MX_ATEN_LOWER(lower_repeat_interleave, "aten.repeat_interleave.self_int");
 
 }  // namespace
 }  // namespace mx::aten_onnx

@@ -96,6 +96,11 @@ void lower_expand(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_expand, "aten.expand");
 
+void lower_reshape_as(OpContext& cx) {
+  cx.out(0, cx.emit1("Reshape", {cx.tensor("self"), cx.shape_of(cx.tensor("other"))}));
+}
+MX_ATEN_LOWER(lower_reshape_as, "aten.reshape_as", "aten.view_as");
+
 void lower_expand_as(OpContext& cx) {
   cx.out(0, cx.emit1("Expand", {cx.tensor("self"), cx.shape_of(cx.tensor("other"))}));
 }

@@ -13,6 +13,7 @@
 #include "input_specs.hpp"
 #include "json_excerpt.hpp"
 #include "lower_ctx.hpp"
+#include "lowering_plugins.hpp"
 #include "module_stack.hpp"
 #include "modelexport/modelexport.h"
 #include "mx/aten_onnx/graph_passes.hpp"
@@ -103,7 +104,7 @@ void collect_missing(const json& graph, std::map<std::string, std::vector<std::s
     ++f.next;
     f.bodies_walked = false;
     const std::string target = target_of(node);
-    if (find_lowering(target)) continue;
+    if (lowering_of(target)) continue;
     auto& where = missing[target];
     if (where.size() < 3)
       where.push_back("node '" + node_name(node) + "' in module '" + place_of(node, seen, file).module + "'");
@@ -138,7 +139,9 @@ void require_lowerings(const Program& p) {
   if (!custom.empty())
     msg += "\n" + custom + " " + (custom.find(',') == std::string::npos ? "is a custom op" : "are custom ops") +
            " of another library: export the program after ep.run_decompositions() if the library registered a "
-           "decomposition, or replace the op in the model before torch.export";
+           "decomposition, put a lowering plugin for it on MODELEXPORT_PLUGIN_PATH (docs/lowering-plugins.md; "
+           "lowering plugins found: " + active_lowering_plugins() + "), or replace the op in the model before "
+           "torch.export";
   throw Error(MX_ERR_UNSUPPORTED, msg);
 }
 
@@ -154,8 +157,14 @@ mx::aten_onnx::WeightMap bind_stored(const Program& p, const StoredTensors& stor
                                     "') has no stored data (a non-persistent buffer?)");
     auto* init = cx.graph.add_initializer();
     init->set_name(in.target);
-    init->set_data_type(t->dtype);
+    // A complex tensor's bytes are its real pairs: the initializer is the
+    // real tensor with a trailing axis of 2 that lower/fft.cpp computes on.
+    const bool complex = t->dtype == onnx::TensorProto::COMPLEX64 || t->dtype == onnx::TensorProto::COMPLEX128;
+    init->set_data_type(!complex ? t->dtype
+                        : t->dtype == onnx::TensorProto::COMPLEX64 ? onnx::TensorProto::FLOAT
+                                                                   : onnx::TensorProto::DOUBLE);
     for (auto d : t->dims) init->add_dims(d);
+    if (complex) init->add_dims(2);
     weights[in.target] = t->bytes;
     // bytes in the archive's read-only mapping (a gathered copy is not)
     weights[in.target].file_mapped = t->bytes.source_offset != mx::aten_onnx::kNotInSource;
@@ -180,7 +189,7 @@ mx::aten_onnx::LowerFn lowering_for(LowerCtx& cx, const json& node) {
     complex |= it != cx.values.end() && (it->second.dtype == onnx::TensorProto::COMPLEX64 ||
                                          it->second.dtype == onnx::TensorProto::COMPLEX128);
   }
-  if (!complex) return find_lowering(cx.target());
+  if (!complex) return lowering_of(cx.target());
   if (mx::aten_onnx::LowerFn fn = find_lowering("complex." + cx.target())) return fn;
   cx.unsupported("a complex tensor as input (complex values are lowered for the real FFTs, abs, real/imag, "
                  "view_as_real and element-wise add/sub/mul/div only)");
@@ -370,6 +379,8 @@ ExportResult export_model(const ExportOptions& opt) {
   const Program program = read_program(archive);
   const StoredTensors stored(archive);
   stored.check_against(program);
+  const LoweringPlugins plugins(opt.lowering_plugins);
+  const LoweringPluginScope plugins_in_use(&plugins);
   require_lowerings(program);
 
   LowerCtx cx(opt.opset, program);

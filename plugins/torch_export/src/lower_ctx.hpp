@@ -105,6 +105,8 @@ class LowerCtx : public mx::aten_onnx::OpContext {
   std::string symint_onnx(const json& sym);
 };
 
+using LowerFn = mx::aten_onnx::LowerFn;
+
 // The lowering of a target for this frontend: the shared ones
 // (aten_onnx/src/lower/) and the few below that read the program's JSON.
 inline mx::aten_onnx::LowerFn find_lowering(const std::string& target) {

@@ -58,6 +58,13 @@ void check_gathered_size(const std::string& what, uint64_t numel, size_t esize, 
                                   std::to_string(kMaxExpandedBytes) + " bytes, whichever is more)");
 }
 
+// Bytes per element as stored: a complex element is its two components.
+size_t stored_element_size(int32_t dtype) {
+  if (dtype == onnx::TensorProto::COMPLEX64) return 8;
+  if (dtype == onnx::TensorProto::COMPLEX128) return 16;
+  return mx::aten_onnx::element_size(dtype);
+}
+
 }  // namespace
 
 StoredTensors::StoredTensors(const Archive& archive) {
@@ -115,7 +122,7 @@ void StoredTensors::read_config(const Archive& archive, const std::string& folde
       const json& meta = entry.at("tensor_meta");
       StoredTensor t;
       t.dtype = onnx_dtype_of_torch(as_int64(meta.at("dtype")));
-      const size_t esize = mx::aten_onnx::element_size(t.dtype);
+      const size_t esize = stored_element_size(t.dtype);
       if (t.dtype == 0 || esize == 0)
         throw Error(MX_ERR_UNSUPPORTED, what + " has torch dtype code " + brief(meta.at("dtype")) +
                                             ", which ONNX export does not support");

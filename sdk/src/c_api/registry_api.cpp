@@ -87,7 +87,8 @@ MX_API mx_status* mx_registry_export_with_progress(const mx_registry* registry,
     modelexport::Progress reporter(progress);
     auto options = modelexport::parse_options_json(options_json, "export options");
     const auto& plugin = modelexport::select_frontend(registry->registry, frontend ? frontend : "auto", model_path);
-    *out = modelexport::export_model(plugin, model_path, options, reporter);
+    *out = modelexport::export_model(plugin, model_path, options, reporter,
+                                     registry->registry.lowering_libraries());
   });
 }
 

@@ -176,8 +176,11 @@ json run_export(const Plugin& frontend, const json& request, std::string& onnx, 
 }  // namespace
 
 mx_model* export_model(const Plugin& frontend, const std::string& model_path, const json& options,
-                       Progress& progress) {
+                       Progress& progress, const std::vector<std::string>& lowering_plugins) {
   json request = export_request(model_path, options);
+  // The frontend opens them itself (docs/lowering-plugins.md); a frontend
+  // without ops from other libraries ignores the key.
+  if (!lowering_plugins.empty()) request["lowering_plugins"] = lowering_plugins;
   // "external_data": false, and the frontend writes no file.
   const auto external = request.find("external_data");
   ScratchDir scratch(external == request.end() || *external != false);

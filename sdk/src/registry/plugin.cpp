@@ -4,6 +4,7 @@
 #include <boost/system/system_error.hpp>
 
 #include "mx/common/json_limits.hpp"
+#include "modelexport/lowering_plugin.h"
 #include "registry/descriptor_check.hpp"
 #include "registry/host_api.hpp"
 #include "registry/plugin_output.hpp"
@@ -57,10 +58,42 @@ std::string escaped_exception(const std::string& function) {
   }
 }
 
+// A library with the lowering entry and no plugin entry: its descriptor's
+// ABI and name are checked here so that `modelexport plugins` shows a
+// broken one as refused; the frontend that opens it checks it again.
+[[noreturn]] void describe_lowering_library(const boost::dll::shared_library& library, const std::string& path) {
+  auto entry = library.get<const mx_lowering_descriptor*()>(MX_LOWERING_ENTRY_SYMBOL);
+  const mx_lowering_descriptor* d = nullptr;
+  try {
+    d = entry();
+  } catch (...) {
+    throw PluginRefused(escaped_exception(std::string(MX_LOWERING_ENTRY_SYMBOL) + "()"));
+  }
+  if (!d) throw PluginRefused("lowering entry point returned no descriptor (NULL)");
+  const std::string abi = std::to_string(d->abi_major) + "." + std::to_string(d->abi_minor);
+  if (d->abi_major != MX_LOWERING_ABI_MAJOR || d->abi_minor > MX_LOWERING_ABI_MINOR)
+    throw PluginRefused("built against lowering plugin ABI " + abi + ", host supports " +
+                        std::to_string(MX_LOWERING_ABI_MAJOR) + ".0 to " + std::to_string(MX_LOWERING_ABI_MAJOR) +
+                        "." + std::to_string(MX_LOWERING_ABI_MINOR));
+  if (!is_valid_plugin_name(d->name))
+    throw PluginRefused(std::string("invalid lowering plugin name '") + (d->name ? d->name : "(null)") +
+                        "': must match [a-z0-9_-]+");
+  throw LoweringLibrary({{"name", d->name},
+                         {"kind", "lowering"},
+                         {"version", text_or_empty(d->version)},
+                         {"description", text_or_empty(d->description)},
+                         {"path", path},
+                         {"abi", abi},
+                         {"ops", d->op_count},
+                         {"status", "loaded"}});
+}
+
 }  // namespace
 
 std::unique_ptr<Plugin> Plugin::open(const std::string& path) {
   boost::dll::shared_library library = load_library(path);
+  if (!library.has(MX_PLUGIN_ENTRY_SYMBOL) && library.has(MX_LOWERING_ENTRY_SYMBOL))
+    describe_lowering_library(library, path);
   if (!library.has(MX_PLUGIN_ENTRY_SYMBOL))
     throw PluginRefused(std::string("no entry point '") + MX_PLUGIN_ENTRY_SYMBOL + "'");
   auto entry = library.get<const mx_plugin_descriptor*()>(MX_PLUGIN_ENTRY_SYMBOL);

@@ -21,6 +21,17 @@ class PluginRefused : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Raised by Plugin::open for a library that is a lowering plugin
+// (modelexport/lowering_plugin.h) rather than an mx_plugin: not a refusal.
+// The registry lists it with `description` and names its path to
+// frontends in export requests ("lowering_plugins"); the frontend opens it.
+class LoweringLibrary : public std::runtime_error {
+ public:
+  explicit LoweringLibrary(nlohmann::json description)
+      : std::runtime_error("a lowering plugin"), description(std::move(description)) {}
+  nlohmann::json description;
+};
+
 // What a successful run() produced.
 struct PluginReply {
   std::string json;
@@ -29,7 +40,8 @@ struct PluginReply {
 
 class Plugin {
  public:
-  // Loads the library and validates its descriptor. Throws PluginRefused.
+  // Loads the library and validates its descriptor. Throws PluginRefused,
+  // or LoweringLibrary for a valid lowering plugin (then unloaded again).
   static std::unique_ptr<Plugin> open(const std::string& path);
   ~Plugin();
   Plugin(const Plugin&) = delete;

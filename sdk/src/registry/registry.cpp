@@ -33,7 +33,7 @@ Registry::~Registry() {
 std::string Registry::load(const std::string& path) {
   std::lock_guard<std::mutex> lock(mutex_);
   std::string reason = load_locked(path);
-  if (!reason.empty()) attempts_.push_back({path, reason, nullptr});
+  if (!reason.empty()) attempts_.push_back({path, reason, nullptr, nullptr});
   return reason;
 }
 
@@ -48,6 +48,10 @@ std::string Registry::load_locked(const std::string& path) {
     std::string reason = admit_locked(std::move(plugin));
     if (reason.empty()) loaded_files_.push_back(canonical);
     return reason;
+  } catch (const LoweringLibrary& found) {
+    loaded_files_.push_back(canonical);
+    attempts_.push_back({path, "", nullptr, found.description});
+    return {};
   } catch (const PluginRefused& e) {
     return e.what();
   } catch (const std::exception& e) {
@@ -61,7 +65,7 @@ std::string Registry::admit_locked(std::unique_ptr<Plugin> plugin) {
       return "a plugin named '" + plugin->name() + "' is already registered from " +
              other->path();
   plugin->start();  // may throw PluginRefused
-  attempts_.push_back({plugin->path(), "", plugin.get()});
+  attempts_.push_back({plugin->path(), "", plugin.get(), nullptr});
   plugins_.push_back(std::move(plugin));
   return {};
 }
@@ -72,10 +76,20 @@ nlohmann::json Registry::listing() const {
   for (const auto& a : attempts_) {
     if (a.plugin)
       entries.push_back(a.plugin->describe());
+    else if (!a.lowering.is_null())
+      entries.push_back(a.lowering);
     else
       entries.push_back({{"path", a.path}, {"status", "refused"}, {"reason", a.reason}});
   }
   return {{"plugin_dirs", dirs_}, {"plugins", entries}};
+}
+
+std::vector<std::string> Registry::lowering_libraries() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::string> out;
+  for (const auto& a : attempts_)
+    if (!a.lowering.is_null()) out.push_back(a.path);
+  return out;
 }
 
 const Plugin* Registry::find(const std::string& name) const {

@@ -41,6 +41,10 @@ class Registry {
   // NOT_FOUND messages.
   std::string names_of_kind(uint32_t kind) const;
 
+  // The lowering plugins found (modelexport/lowering_plugin.h), as paths
+  // in load order: export requests name them to the frontend.
+  std::vector<std::string> lowering_libraries() const;
+
   // Whether strategies that can read the graph through the host do
   // (RegistryOptions::graph_reader).
   bool graph_reader() const { return graph_reader_; }
@@ -50,6 +54,7 @@ class Registry {
     std::string path;
     std::string reason;      // empty when loaded
     const Plugin* plugin;    // null when refused
+    nlohmann::json lowering; // a lowering plugin's listing entry, else null
   };
   std::string load_locked(const std::string& path);
   std::string admit_locked(std::unique_ptr<Plugin> plugin);

@@ -42,6 +42,10 @@ struct ExportRequest {
   // (protocol "output_dir_references"): weights the frontend rewrote go
   // there, streamed, instead of inline.
   bool output_dir_references = false;
+  // Lowering plugins the host found (protocol "lowering_plugins";
+  // modelexport/lowering_plugin.h): libraries a frontend opens for the
+  // ops of other libraries. Empty: none (or an old host).
+  std::vector<std::string> lowering_plugins;
   // Told how far the export is (units done, units in all); returns false
   // when the caller asked to stop, and the export then fails with
   // MX_ERR_CANCELLED. Empty: nobody listens.
