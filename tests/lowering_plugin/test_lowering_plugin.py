@@ -90,3 +90,14 @@ def test_a_failing_callback_is_an_error_naming_plugin_node_module_and_reason(tmp
     assert "lowering plugin 'mylib'" in r.stderr, r.stderr
     assert "failed at node 'scaled_add' (mylib.scaled_add.default) in module 'block'" in r.stderr, r.stderr
     assert "domain 'com.example'" in r.stderr, r.stderr
+
+
+def test_a_second_plugin_of_the_same_name_is_refused_and_the_first_kept(tmp_path):
+    r = run(["plugins", "--json"], os.path.join(LOWERING, "mylib"), os.path.join(LOWERING, "same_name"))
+    by_file = {os.path.basename(p.get("path", "")): p for p in json.loads(r.stdout)["plugins"]}
+    assert by_file["libmx_lowering_mylib.so"]["status"] == "loaded"
+    second = by_file["libmx_lowering_same_name.so"]
+    assert second["status"] == "refused", second
+    assert "a lowering plugin named 'mylib' is already registered from" in second["reason"], second
+    r, _ = export(tmp_path, "training", os.path.join(LOWERING, "mylib"), os.path.join(LOWERING, "same_name"))
+    assert r.returncode == 0, r.stderr

@@ -49,9 +49,7 @@ std::string Registry::load_locked(const std::string& path) {
     if (reason.empty()) loaded_files_.push_back(canonical);
     return reason;
   } catch (const LoweringLibrary& found) {
-    loaded_files_.push_back(canonical);
-    attempts_.push_back({path, "", nullptr, found.description});
-    return {};
+    return admit_lowering_locked(path, canonical, found.description);
   } catch (const PluginRefused& e) {
     return e.what();
   } catch (const std::exception& e) {
@@ -64,9 +62,28 @@ std::string Registry::admit_locked(std::unique_ptr<Plugin> plugin) {
     if (other->name() == plugin->name())
       return "a plugin named '" + plugin->name() + "' is already registered from " +
              other->path();
+  for (const auto& a : attempts_)
+    if (!a.lowering.is_null() && a.lowering.value("name", "") == plugin->name())
+      return "a lowering plugin named '" + plugin->name() + "' is already registered from " + a.path;
   plugin->start();  // may throw PluginRefused
   attempts_.push_back({plugin->path(), "", plugin.get(), nullptr});
   plugins_.push_back(std::move(plugin));
+  return {};
+}
+
+// Names are unique across every kind, as for plugins: a second library
+// calling itself "mylib" is refused, naming the first one's file.
+std::string Registry::admit_lowering_locked(const std::string& path, const std::string& canonical,
+                                            const nlohmann::json& description) {
+  const std::string name = description.value("name", "");
+  for (const auto& other : plugins_)
+    if (other->name() == name)
+      return "a plugin named '" + name + "' is already registered from " + other->path();
+  for (const auto& a : attempts_)
+    if (!a.lowering.is_null() && a.lowering.value("name", "") == name)
+      return "a lowering plugin named '" + name + "' is already registered from " + a.path;
+  loaded_files_.push_back(canonical);
+  attempts_.push_back({path, "", nullptr, description});
   return {};
 }
 

@@ -58,6 +58,8 @@ class Registry {
   };
   std::string load_locked(const std::string& path);
   std::string admit_locked(std::unique_ptr<Plugin> plugin);
+  std::string admit_lowering_locked(const std::string& path, const std::string& canonical,
+                                    const nlohmann::json& description);
 
   mutable std::mutex mutex_;
   std::vector<std::string> dirs_;
