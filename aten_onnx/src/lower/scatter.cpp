@@ -124,7 +124,7 @@ void lower_index_put(OpContext& cx) {
   std::string y = cx.emit1("ScatterND", {x, nd, values}, a);
   cx.out(0, first > 0 ? cx.transpose(y, inverse) : y);
 }
-MX_ATEN_LOWER(lower_index_put, "aten.index_put", "aten.index_put_", "aten._unsafe_index_put");
+MX_ATEN_LOWER(lower_index_put, "aten.index_put", "aten.index_put_", "aten._index_put_impl_", "aten._unsafe_index_put");
 
 // masked_scatter(self, mask, source): the positions where mask is true, in
 // row-major order, take source's leading elements in order.
