@@ -98,9 +98,10 @@ const (
 // ExportOptions of Registry.Export (mx_registry_export).
 type ExportOptions struct {
 	Frontend        Frontend       `json:"-"`
-	Inputs          []InputSpec    `json:"inputs,omitempty"` // required for TorchScript
-	Opset           int            `json:"opset,omitempty"`  // 14..28 (default 18)
-	FusedOps        *bool          `json:"fused_ops,omitempty"` // Gelu/GroupNormalization/Attention/RMSNormalization where the opset has them (default true)
+	Inputs          []InputSpec    `json:"inputs,omitempty"`      // required for TorchScript
+	Opset           int            `json:"opset,omitempty"`       // 14..28 (default 18)
+	FusedOps        *bool          `json:"fused_ops,omitempty"`   // Gelu/GroupNormalization/Attention/RMSNormalization where the opset has them (default true)
+	UpcastBf16      *bool          `json:"upcast_bf16,omitempty"` // bf16 ops in float32 between Casts, for runtimes without bf16 kernels (default false)
 	DropBuiltinTags *bool          `json:"drop_builtin_tags,omitempty"`
 	ExternalData    *bool          `json:"external_data,omitempty"`
 	Extra           map[string]any `json:"-"`

@@ -19,7 +19,8 @@ struct ExportOptions {
   std::string model, out, frontend = "auto", tag_storage = "metadata";
   std::vector<std::string> inputs, functions;
   int opset = 0;
-  bool drop_builtin_tags = false, external_data = false, quiet = false, no_fused_ops = false;
+  bool drop_builtin_tags = false, external_data = false, quiet = false, no_fused_ops = false,
+       upcast_bf16 = false;
   CLI::Option* functions_option = nullptr;
   CLI::Option* opset_option = nullptr;
 };
@@ -42,6 +43,7 @@ int run_export(ExportOptions& o) {
   if (o.external_data) options["external_data"] = true;
   if (o.opset_option->count() > 0) options["opset"] = o.opset;
   if (o.no_fused_ops) options["fused_ops"] = false;
+  if (o.upcast_bf16) options["upcast_bf16"] = true;
   validate_tag_storage(o.tag_storage);
   refuse_overwriting_source(o.model, save_targets(o.out));
   ProgressBar progress("export", o.quiet);
@@ -80,6 +82,9 @@ Command add_export(CLI::App& parent) {
   app->add_flag("--no-fused-ops", o->no_fused_ops,
                 "decompose Gelu (opset 20+), GroupNormalization (21+), Attention and\n"
                 "RMSNormalization (23+) for runtimes without those ops");
+  app->add_flag("--upcast-bf16", o->upcast_bf16,
+                "compute bf16 ops in float32, rounding each result to bf16, for\n"
+                "runtimes without bf16 kernels (ONNX Runtime's CPU provider); .pt2 only");
   add_tag_storage(app, o->tag_storage);
   app->add_flag("--drop-builtin-tags", o->drop_builtin_tags,
                 "omit torch.nn built-in modules from the tags");

@@ -90,7 +90,8 @@ def _export(cli, name, level, out, opset):
     if plugin_dir:
         env["MODELEXPORT_PLUGIN_PATH"] = plugin_dir
     model = os.path.join(FIXTURES, LEVELS[level].format(name))
-    p = subprocess.run([path, "export", model, "-o", out, "--opset", str(opset)],
+    extra = MANIFEST[name].get("cli", [])  # e.g. --upcast-bf16 for the bf16 samples
+    p = subprocess.run([path, "export", model, "-o", out, "--opset", str(opset), *extra],
                        capture_output=True, text=True, env=env, timeout=300)
     return p.returncode, (p.stdout + p.stderr)[-4000:]
 

@@ -465,6 +465,9 @@ MX_API mx_status* mx_registry_tag_with_progress(const mx_registry* registry,
  *   "fused_ops": true  -> Gelu (opset 20+), GroupNormalization (21+),
  *             Attention and RMSNormalization (23+) where the opset has
  *             them; false keeps their decompositions
+ *   "upcast_bf16": false -> true: every op computing on bf16 values does
+ *             it in float32 between Casts (inputs, outputs and weights stay
+ *             bf16), for runtimes without bf16 kernels; .pt2 frontend only
  *   "drop_builtin_tags": false  -> omit torch.nn built-ins from tags
  *   "external_data": true | false | absent
  *                  -> true: the frontend streams every weight of 1 KiB or

@@ -214,6 +214,19 @@ void lower_node(LowerCtx& cx, const json& node, std::map<std::string, SeenModule
     for (size_t k = first; k < cx.records.size(); ++k) cx.records[k].evidence = "root";
 }
 
+// Nodes a pass added take the module record of the node they stand beside.
+void record_inserted(LowerCtx& cx, const std::vector<mx::aten_onnx::InsertedNode>& added) {
+  std::unordered_map<std::string, size_t> at;
+  for (size_t k = 0; k < cx.records.size(); ++k) at[cx.records[k].name] = k;
+  for (const auto& n : added) {
+    auto it = at.find(n.like);
+    if (it == at.end()) continue;
+    mx::aten_onnx::NodeRecord r = cx.records[it->second];
+    r.name = n.name;
+    cx.records.push_back(std::move(r));
+  }
+}
+
 std::vector<mx::aten_onnx::ModuleInfo> module_infos(const Program& p, const StoredTensors& stored,
                                                     const std::map<std::string, SeenModule>& seen) {
   // Parameter counts from the signature's parameters (each counted once).
@@ -392,6 +405,7 @@ ExportResult export_model(const ExportOptions& opt) {
   auto removed = mx::aten_onnx::eliminate_dead_nodes(cx.graph);
   const auto lean = mx::aten_onnx::lean_graph(cx.graph, weights, opt.opset, symbolic_shapes(cx), cx.fused_ops);
   removed.insert(lean.removed.begin(), lean.removed.end());
+  if (opt.upcast_bf16) record_inserted(cx, mx::aten_onnx::upcast_bf16(cx.graph, opt.opset));
 
   const auto tree = mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), opt.drop_builtin_tags);
   mx::aten_onnx::AssemblyOptions assembly;

@@ -28,6 +28,8 @@ struct ExportRequest {
   int opset = kDefaultOpset;
   // Fused ONNX ops where the opset has them (OnnxEmitter::fused_ops).
   bool fused_ops = true;
+  // bf16 arithmetic as float32 between Casts (upcast_bf16, graph_passes.hpp).
+  bool upcast_bf16 = false;
   bool drop_builtin_tags = false;
   bool check = true;  // run the ONNX checker and shape inference
   ExternalData external_data = ExternalData::automatic;

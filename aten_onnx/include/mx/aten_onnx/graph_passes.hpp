@@ -57,6 +57,16 @@ PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const 
 // the chain it replaces is left dead.
 void fuse_rms_norms(onnx::GraphProto& g, const SymbolicShapes& shapes);
 
+// A node a pass added, and the node whose module record it takes.
+struct InsertedNode {
+  std::string name, like;
+};
+
+// bf16 arithmetic as float32 between Casts (passes/upcast_bf16.cpp), for
+// runtimes without bf16 kernels; returns the Casts it added. Nodes inside
+// If/Loop/Scan bodies are not rewritten.
+std::vector<InsertedNode> upcast_bf16(onnx::GraphProto& g, int opset);
+
 // The hierarchy document's "graph_passes" object (docs/hierarchy-schema.md):
 // {"folded_nodes": {module: count of its nodes the passes removed},
 //  "stored_permuted": {initializer: perm}}; nodes without a record are

@@ -42,7 +42,8 @@ def export(model: Any, args: Any = (), f: Optional[PathLike] = None, *,
     are. ``f=None`` writes nothing.
 
     ``opset``: 14..28 (default 18); ``fused_ops=False`` keeps Gelu,
-    GroupNormalization, Attention and RMSNormalization decomposed. ``external_data=True`` streams weights to
+    GroupNormalization, Attention and RMSNormalization decomposed; ``upcast_bf16=True``
+    computes bf16 ops in float32 between Casts (for ONNX Runtime's CPU provider). ``external_data=True`` streams weights to
     ``<f>.data`` (None: only past protobuf's 2 GB). ``progress`` receives
     :class:`Progress` reports: "torch.export", then the native stages
     ("walk", "lower", "write", ...); returning False cancels.

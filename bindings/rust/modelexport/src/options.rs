@@ -264,6 +264,12 @@ impl ExportOptions {
         self.object.set("fused_ops", fused);
         self
     }
+    /// bf16 ops computed in float32 between Casts, for runtimes without
+    /// bf16 kernels (ONNX Runtime's CPU provider); default false.
+    pub fn upcast_bf16(mut self, upcast: bool) -> Self {
+        self.object.set("upcast_bf16", upcast);
+        self
+    }
     /// Leave torch.nn built-ins out of tags.
     pub fn drop_builtin_tags(mut self, drop: bool) -> Self {
         self.object.set("drop_builtin_tags", drop);
