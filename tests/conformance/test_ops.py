@@ -32,7 +32,6 @@ OPSETS = (LOWEST, DEFAULT, NEWEST_RUN)
 # Refused by design ("sample" for both IR levels, "sample@level" for one).
 # Each must fail with its reason and write nothing.
 REFUSED = {
-    "embedding_bag": "_embedding_bag (nn.EmbeddingBag: bags by offsets, four outputs) is not lowered",
     "upsample_bilinear_antialias": "ONNX Resize's antialias filter does not reproduce ATen's",
     "upsample_bicubic_antialias": "ONNX Resize's antialias filter does not reproduce ATen's",
 }
@@ -46,6 +45,9 @@ NEEDS_OPSET = {
     "index_write@training": (16, "needs ONNX opset 16 (ScatterElements with 'reduction')"),
     "index_write@core": (16, "needs ONNX opset 16 (ScatterND with 'reduction')"),
     "col2im_fold@core": (16, "needs ONNX opset 16 (ScatterND with 'reduction')"),
+    "embedding_bag": (16, "needs ONNX opset 16 (ScatterND with 'reduction')"),
+    "embedding_bag_offsets": (16, "needs ONNX opset 16 (ScatterND with 'reduction')"),
+    "embedding_bag_max": (18, "needs ONNX opset 18 (ScatterND max/min)"),
     "grid_sample": (16, "needs ONNX opset 16 (GridSample)"),
     "grid_sample_nearest_border": (16, "needs ONNX opset 16 (GridSample)"),
     "fft_rfft": (17, "needs ONNX opset 17 (DFT)"),

@@ -66,5 +66,11 @@ MX_ATEN_LOWER(lower_linspace, "aten.linspace");
 void lower_scalar_tensor(OpContext& cx) { cx.out(0, cx.operand("s", cx.out_dtype())); }
 MX_ATEN_LOWER(lower_scalar_tensor, "aten.scalar_tensor");
 
+// promote_types(type1, type2) -> ScalarType: torch.tensor([...]) of
+// SymInts leaves it behind; its result is not a value the program
+// serializes (the output is None), so nothing reads it.
+void lower_promote_types(OpContext&) {}
+MX_ATEN_LOWER(lower_promote_types, "aten.promote_types");
+
 }  // namespace
 }  // namespace mx::aten_onnx

@@ -25,11 +25,5 @@ MX_ATEN_LOWER(refuse_antialias, "aten._upsample_bilinear2d_aa", "aten._upsample_
 void refuse_erfinv(OpContext& cx) { cx.unsupported("erfinv has no ONNX operator"); }
 MX_ATEN_LOWER(refuse_erfinv, "aten.erfinv");
 
-void refuse_embedding_bag(OpContext& cx) {
-  cx.unsupported("_embedding_bag (nn.EmbeddingBag: bags by offsets, four outputs) is not lowered; an nn.Embedding "
-                 "followed by a sum/mean over each bag exports");
-}
-MX_ATEN_LOWER(refuse_embedding_bag, "aten._embedding_bag", "aten.embedding_bag", "aten._embedding_bag_forward_only");
-
 }  // namespace
 }  // namespace mx::aten_onnx
