@@ -7,10 +7,12 @@
 // (the I/O floor). Prints each phase and the ratios.
 //
 // Build and run (against any build tree's library and plugins):
-//   g++ -O2 -std=c++17 -DONNX_ML=1 -DONNX_NAMESPACE=onnx benchmarks/tagging_scale.cpp -Iabi/include \
-//       -Itests/concurrency -L<build>/sdk -lmodelexport -lonnx_proto -lprotobuf \
-//       -Wl,-rpath,<build>/sdk -o /tmp/tagging_scale
+//   g++ -O2 -std=c++17 -DONNX_ML=1 -DONNX_NAMESPACE=mx_onnx benchmarks/tagging_scale.cpp -Iabi/include \
+//       -Itests/concurrency -Icommon/onnx/include -I.deps/onnx-1.23.2/include -L<build>/sdk -lmodelexport \
+//       -L<build>/common/onnx -lmodelexport_onnx -lprotobuf \
+//       -Wl,-rpath,<build>/sdk:<build>/common/onnx -o /tmp/tagging_scale
 //   /tmp/tagging_scale <build>/plugins-out [nodes] [--runs N] [--fresh N] [--check] [--json-protocol] [--write PREFIX]
+//       [--cli <build>/sdk/modelexport]
 // Another build's library: LD_LIBRARY_PATH=<other build>/sdk with
 // <other build>/plugins-out (the rpath is a RUNPATH, which it overrides).
 // --runs N (default 3): each run is the floor, then the tagging; run 1 is
@@ -23,6 +25,9 @@
 // --write PREFIX writes run 1's saved model bytes to PREFIX.onnx and the
 // hierarchy document (mx_model_hierarchy_json) to PREFIX.hierarchy.json, so
 // two builds can be compared byte for byte (cmp).
+// --cli EXE also runs `EXE tag` on the same graph written to a file, --runs
+// times, each a fresh process, and prints its times against the library's
+// load + tag + save of the same run (issue 29's bound: within 2x).
 //
 // Measured (issue 8; 2 shared cores under other builds, so wall times vary
 // by up to 2x between runs: before/after were run back to back, same binary,
@@ -407,6 +412,41 @@ void print_run(const char* label, const Floor& f, const TagRun& r) {
               r.tag_faults, r.save_faults);
 }
 
+// --cli EXE: `EXE tag IN -o OUT --strategy scope --quiet` on the same
+// graph written to a file, each run a fresh process (what a user runs:
+// the file read, plugin discovery, the tagged file and its sidecar
+// written, the summary printed); wall and CPU time (user + system of the
+// child) of each run.
+struct CliRuns {
+  std::vector<double> wall, cpu;
+};
+
+double children_cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_CHILDREN, &u);
+  return u.ru_utime.tv_sec + u.ru_stime.tv_sec + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+CliRuns measure_cli(const std::string& cli, const std::string& plugin_dir, const std::string& bytes, int runs) {
+  char dir_template[] = "/tmp/tagging_scale_cli.XXXXXX";
+  const char* dir = mkdtemp(dir_template);
+  if (!dir) std::exit(1);
+  const std::string in = std::string(dir) + "/in.onnx", out = std::string(dir) + "/out.onnx";
+  std::ofstream(in, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  const std::string command = "MODELEXPORT_PLUGIN_PATH='" + plugin_dir + "' '" + cli + "' tag '" + in + "' -o '" +
+                              out + "' --strategy scope --quiet > /dev/null";
+  CliRuns times;
+  for (int run = 0; run < runs; ++run) {
+    const double cpu0 = children_cpu_seconds();
+    const auto t0 = Clock::now();
+    if (std::system(command.c_str()) != 0) std::fprintf(stderr, "cli: '%s' failed\n", command.c_str()), std::exit(1);
+    times.wall.push_back(seconds_since(t0));
+    times.cpu.push_back(children_cpu_seconds() - cpu0);
+  }
+  if (std::system(("rm -rf '" + std::string(dir) + "'").c_str()) != 0) std::fprintf(stderr, "cli: %s left\n", dir);
+  return times;
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const size_t n = v.size();
@@ -456,7 +496,8 @@ int run_fresh(int count, const std::string& plugin_dir, long nodes) {
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
-                 "usage: %s PLUGIN_DIR [NODES] [--runs N] [--fresh N] [--check] [--json-protocol] [--write PREFIX]\n",
+                 "usage: %s PLUGIN_DIR [NODES] [--runs N] [--fresh N] [--check] [--json-protocol] [--write PREFIX]"
+                 " [--cli EXE]\n",
                  argv[0]);
     return 2;
   }
@@ -464,8 +505,9 @@ int main(int argc, char** argv) {
   long nodes = argc > 2 && argv[2][0] != '-' ? std::atol(argv[2]) : 200000;
   bool check = false, json_protocol = false;
   int runs = 3, fresh = 0;
-  std::string write_prefix;
+  std::string write_prefix, cli;
   for (int i = 2; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--cli") == 0 && i + 1 < argc) cli = argv[++i];
     check = check || std::strcmp(argv[i], "--check") == 0;
     json_protocol = json_protocol || std::strcmp(argv[i], "--json-protocol") == 0;
     if (std::strcmp(argv[i], "--write") == 0 && i + 1 < argc) write_prefix = argv[++i];
@@ -535,5 +577,15 @@ int main(int argc, char** argv) {
               "tag / floor2 = %.1fx\n",
               f.parse, r.out_size / 1e6, r.output_serialize, output_floor, r.total() / output_floor);
   mx_registry_release(reg);
+  if (!cli.empty()) {
+    const CliRuns c = measure_cli(cli, plugin_dir, bytes, runs);
+    std::printf("cli     `tag` in a fresh process, %d runs: wall first %.3f s, median %.3f s, best %.3f s; "
+                "cpu median %.3f s\n",
+                runs, c.wall[0], median(c.wall), *std::min_element(c.wall.begin(), c.wall.end()), median(c.cpu));
+    std::printf("cli     / library load + tag + save: wall median / run 1 %.2fx, best / best %.2fx; "
+                "cpu median / run 1 %.2fx, best / best %.2fx\n",
+                median(c.wall) / r.total(), *std::min_element(c.wall.begin(), c.wall.end()) / best.total(),
+                median(c.cpu) / r.cpu, *std::min_element(c.cpu.begin(), c.cpu.end()) / best_cpu);
+  }
   return 0;
 }

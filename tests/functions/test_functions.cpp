@@ -118,6 +118,16 @@ TEST_CASE("classes: nested functions (Block calls Linear) and records on both le
     }
     if (row["path"] == "head") CHECK(row["function"] == "Linear");
   }
+  // The counts alone ("rows": false) agree with the rows and the document.
+  MX_OK_(mx_model_modules_json(m.get(), R"({"rows": false, "statistics": true})", &out, nullptr));
+  const json counts = take(out);
+  char* doc_text = nullptr;
+  MX_OK_(mx_model_hierarchy_json(m.get(), &doc_text, nullptr));
+  const json doc = take(doc_text);
+  CHECK(counts["module_count"] == doc["modules"].size());
+  CHECK(counts["statistics"] == doc["statistics"]);
+  CHECK(counts["top_level_nodes"] == stats["top_level_nodes"]);
+  CHECK_FALSE(counts.contains("modules"));
   // Save and validate: every function-body node carries a relative record.
   const std::string path = scratch("stack_fn.onnx");
   MX_OK_(mx_model_save_file(m.get(), path.c_str(), nullptr));

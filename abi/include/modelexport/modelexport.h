@@ -594,7 +594,9 @@ MX_API mx_status* mx_model_extract(const mx_model* model, const char* module_pat
  *   "function":name|null}]}. Calls to local functions are expanded, so node
  * counts are those of the flat model. `options_json`: NULL, "{}", or
  * {"statistics": true} to add "statistics", the hierarchy document's
- * object of that name (without asking for the whole document).
+ * object of that name (without asking for the whole document);
+ * {"rows": false} answers the counts alone, without a row per module:
+ * {"top_level_nodes":K,"module_count":M} (plus "statistics" if asked).
  * @param[out] out_json  Free with mx_free(); written only on success.
  * @param[out] out_size  May be NULL.
  * @return NULL, or MX_ERR_INVALID_ARGUMENT (NULL argument, unknown

@@ -55,8 +55,10 @@ MX_API mx_status* mx_model_modules_json(const mx_model* model, const char* optio
     require(model, "model");
     require(out_json, "out_json");
     *out_json = nullptr;
-    const auto options = parse_options(options_json, "modules options", {"statistics"});
-    copy_out_text(inspect::modules_json_text(*model, option_bool(options, "statistics", false)),
+    const auto options = parse_options(options_json, "modules options", {"statistics", "rows"});
+    const bool statistics = option_bool(options, "statistics", false);
+    copy_out_text(option_bool(options, "rows", true) ? inspect::modules_json_text(*model, statistics)
+                                                     : inspect::module_counts_json_text(*model, statistics),
                   out_json, out_size);
   });
 }

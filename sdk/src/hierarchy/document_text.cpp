@@ -1,7 +1,6 @@
 #include "hierarchy/document_text.hpp"
 
-#include <initializer_list>
-
+#include "hierarchy/fields.hpp"
 #include "util/json_text.hpp"
 
 namespace modelexport::hierarchy {
@@ -76,9 +75,15 @@ class Writer {
   }
 
  private:
+  // A newline and the indentation of the current depth, copied from a run
+  // of spaces (append(n, ' ') fills byte by byte, once per line of a
+  // sidecar).
   void newline() {
+    static const std::string kSpaces(256, ' ');
     out_ += '\n';
-    out_.append(static_cast<size_t>(indent_) * static_cast<size_t>(depth_), ' ');
+    size_t n = static_cast<size_t>(indent_) * static_cast<size_t>(depth_);
+    for (; n > kSpaces.size(); n -= kSpaces.size()) out_.append(kSpaces);
+    out_.append(kSpaces.data(), n);
   }
   std::string& out_;
   int indent_;
@@ -86,17 +91,12 @@ class Writer {
   bool first_ = true;
 };
 
-bool is_one_of(const std::string& key, std::initializer_list<const char*> keys) {
-  for (const char* k : keys)
-    if (key == k) return true;
-  return false;
-}
-
-// Unknown keys after the known ones, unless a known key has the name.
-void extra_members(Writer& w, const Json& extra, std::initializer_list<const char*> written) {
+// Unknown keys after the known ones (fields.hpp), unless a known key has
+// the name.
+void extra_members(Writer& w, const Json& extra, FieldTable written) {
   if (extra.is_null()) return;  // nearly every module and record
   for (const auto& item : extra.items()) {
-    if (is_one_of(item.key(), written)) continue;
+    if (written.knows(item.key())) continue;
     w.key(item.key());
     w.json(item.value());
   }
@@ -115,7 +115,7 @@ void forward_steps(Writer& w, const std::vector<ForwardStep>& steps) {
   w.close(']', steps.empty());
 }
 
-// A module's members, in the schema's order.
+// A module's members, in the schema's order (kModuleFields).
 void module(Writer& w, const Module& m) {
   w.open('{');
   w.key(kPath), w.string(m.path);
@@ -131,9 +131,7 @@ void module(Writer& w, const Module& m) {
   if (m.executed()) w.key(kExecuted), w.raw(*m.executed() ? "true" : "false");
   if (m.execution_order()) w.key(kExecutionOrder), w.integer(*m.execution_order());
   if (m.forward()) w.key(kForward), forward_steps(w, *m.forward());
-  extra_members(w, m.extra(),
-                {"path", "class", "qualified_class", "parent", "children", "tag", "parameters",
-                 "own_parameters", "executed", "execution_order", "forward"});
+  extra_members(w, m.extra(), kModuleTable);
   w.close('}', false);
 }
 
@@ -147,7 +145,7 @@ void modules(Writer& w, const std::vector<Module>& list) {
 // ones in place; a record whose extra has such a key is written through it.
 void record(Writer& w, const Document& doc, const NodeRecord& r) {
   for (const auto& item : r.extra.items())
-    if (is_one_of(item.key(), {"name", "index", "module", "tag", "evidence"})) {
+    if (kRecordTable.knows(item.key())) {
       w.json(record_to_json(doc, r, true));
       return;
     }
@@ -157,7 +155,7 @@ void record(Writer& w, const Document& doc, const NodeRecord& r) {
   w.key(kModule), w.string(r.module);
   w.key(kTag), w.string(record_tag(doc, r));
   w.key(kEvidence), w.string(evidence_name(r.evidence));
-  extra_members(w, r.extra, {});
+  extra_members(w, r.extra, kRecordTable);
   w.close('}', false);
 }
 
@@ -201,7 +199,7 @@ std::string document_text(const Document& doc, int indent) {
   for (const auto& r : doc.nodes) w.element(), record(w, doc, r);
   w.close(']', doc.nodes.empty());
   w.key("statistics"), w.json(statistics_json(doc));
-  extra_members(w, doc.extra, {"schema", "producer", "model", "modules", "nodes", "statistics"});
+  extra_members(w, doc.extra, kDocumentTable);
   w.close('}', false);
   return out;
 }

@@ -1,4 +1,6 @@
-// Reading and validating hierarchy documents. Every error is MX_ERR_SCHEMA
+// Reading and validating hierarchy documents, from text or from a JSON
+// tree, by the one reader (document_reader.cpp, fields in fields.hpp); the
+// cross-checks are consistency.cpp's. Every error is MX_ERR_SCHEMA
 // (MX_ERR_PARSE for malformed JSON) and names the offending field by its
 // JSON path, e.g. "hierarchy: nodes[3].evidence: 'foo' is not one of ...".
 #pragma once
@@ -23,10 +25,6 @@ std::vector<Module> parse_modules(const Json& json, const std::string& where);
 // hierarchy's), read as parse_modules reads entry `at` of its array.
 Module parse_module_entry(const nlohmann::json& entry, const std::string& where,
                           const std::string& at);
-
-// A module's "forward" array (docs/hierarchy-schema.md); `at` names it.
-std::vector<ForwardStep> parse_forward_steps(const Json& steps, const std::string& where,
-                                             const std::string& at);
 
 // "modelexport.hierarchy/1" or a later minor version of it.
 bool is_supported_schema(const std::string& schema);

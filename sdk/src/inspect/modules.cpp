@@ -273,4 +273,15 @@ std::string modules_json_text(const mx_model& model, bool statistics) {
   return out;
 }
 
+std::string module_counts_json_text(const mx_model& model, bool statistics) {
+  std::string out = "{\"top_level_nodes\":" + std::to_string(model.proto().graph().node_size()) +
+                    ",\"module_count\":" + std::to_string(model.hierarchy.modules.size());
+  if (statistics) {
+    out += ",\"statistics\":";
+    out += dump_text(hierarchy::statistics_json(model.hierarchy));
+  }
+  out += '}';
+  return out;
+}
+
 }  // namespace modelexport::inspect

@@ -49,6 +49,10 @@ nlohmann::ordered_json modules_json(const mx_model& model);
 // (what `inspect` shows beside the rows, without asking for the whole
 // document).
 std::string modules_json_text(const mx_model& model, bool statistics);
+// The counts alone, without a row per module (what a command's summary
+// prints): {"top_level_nodes":K,"module_count":M} and, with `statistics`,
+// the hierarchy document's "statistics".
+std::string module_counts_json_text(const mx_model& model, bool statistics);
 
 // The module an unknown path is attached to: its nearest ancestor in the
 // tree (hashed lookups: linear in the number of modules overall).

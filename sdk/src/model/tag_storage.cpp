@@ -227,8 +227,13 @@ hierarchy::Document load_hierarchy(const onnx::ModelProto& proto,
     const auto& node = graph.node(i);
     auto record = record_from_metadata(node, where);
     if (!record) record = record_from_doc_string(node, where);
-    if (!record && sidecar_records[static_cast<size_t>(i)])
-      record = std::move(*sidecar_records[static_cast<size_t>(i)]);
+    hierarchy::NodeRecord* beside = sidecar_records[static_cast<size_t>(i)];
+    if (!record && beside) record = std::move(*beside);
+    // Node storage holds module, tag and evidence only: the record's other
+    // keys (source_node, call, a newer version's) come from the sidecar's
+    // record of the node, while both place it in the same module.
+    else if (record && beside && beside->module == record->module && !beside->extra.is_null())
+      record->extra = std::move(beside->extra);
     if (!record) continue;
     record->name = to_valid_utf8(node.name());
     record->index = i;
