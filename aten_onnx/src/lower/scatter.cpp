@@ -6,6 +6,7 @@
 #include "mx/onnx_proto.hpp"
 
 #include <climits>
+#include <cmath>
 
 #include "mx/aten_onnx/lowering_registry.hpp"
 #include "mx/aten_onnx/patterns.hpp"
@@ -13,13 +14,19 @@
 namespace mx::aten_onnx {
 namespace {
 
-std::string scatter_elements(OpContext& cx, const std::string& src, const std::string& reduction) {
-  const int32_t dt = cx.out_dtype();
+// ScatterElements of `src` into `into` (a tensor of self's shape) at the
+// node's index along its dim.
+std::string scatter_elements_into(OpContext& cx, const std::string& into, const std::string& src,
+                                  const std::string& reduction) {
   const int64_t dim = norm_dim(cx.int_arg("dim"), std::max<int64_t>(cx.rank_of("self"), 1));
   std::vector<onnx::AttributeProto> a = {attr("axis", dim)};
   if (!reduction.empty()) a.push_back(attr("reduction", reduction));
   const std::string index = cx.cast(cx.tensor("index"), cx.dtype_of("index"), onnx::TensorProto::INT64);
-  return cx.emit1("ScatterElements", {cx.operand("self", dt), index, src}, a);
+  return cx.emit1("ScatterElements", {into, index, src}, a);
+}
+
+std::string scatter_elements(OpContext& cx, const std::string& src, const std::string& reduction) {
+  return scatter_elements_into(cx, cx.operand("self", cx.out_dtype()), src, reduction);
 }
 
 // scatter.src / scatter.value (self, dim, index, src|value[, reduce])
@@ -42,16 +49,49 @@ MX_ATEN_LOWER(lower_scatter, "aten.scatter", "aten.scatter_");
 void lower_scatter_add(OpContext& cx) { cx.out(0, scatter_elements(cx, cx.operand("src", cx.out_dtype()), "add")); }
 MX_ATEN_LOWER(lower_scatter_add, "aten.scatter_add", "aten.scatter_add_");
 
+// Positions of self that some index writes to (bool, self's shape).
+std::string written_positions(OpContext& cx) {
+  const std::string zeros = cx.emit1("Expand", {cx.ci64s(0), cx.shape_of(cx.tensor("self"))});
+  const std::string ones = cx.emit1("Expand", {cx.ci64s(1), cx.shape_of(cx.tensor("index"))});
+  return cx.cast(scatter_elements_into(cx, zeros, ones, ""), onnx::TensorProto::INT64, onnx::TensorProto::BOOL);
+}
+
+// The value a reduction starts from when self takes no part in it.
+double reduction_identity(OpContext& cx, const std::string& r, int32_t dt) {
+  if (r == "sum" || r == "mean") return 0.0;
+  if (r == "prod") return 1.0;
+  if (!mx::aten_onnx::is_floating(dt)) cx.unsupported("scatter_reduce '" + r + "' with include_self=False on integers");
+  return r == "amax" ? -INFINITY : INFINITY;
+}
+
 // scatter_reduce.two(self, dim, index, src, reduce, include_self=True):
-// sum/prod at opset 16, amax/amin from opset 18 (ScatterElements max/min).
+// sum/prod/mean at opset 16, amax/amin from opset 18 (ScatterElements
+// max/min). include_self=False starts every written position from the
+// reduction's identity instead of self; mean divides the sum by the
+// number of values each position reduced (itself included or not).
 void lower_scatter_reduce(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
   const std::string r = cx.string_arg("reduce", "");
-  if (!cx.bool_arg("include_self", true)) cx.unsupported("scatter_reduce with include_self=False");
-  std::string reduction = r == "sum" ? "add" : r == "prod" ? "mul" : r == "amax" ? "max" : r == "amin" ? "min" : "";
-  if (reduction.empty()) cx.unsupported("scatter_reduce with reduce='" + r + "' (mean has no ONNX reduction)");
+  const bool include_self = cx.bool_arg("include_self", true);
+  std::string reduction = r == "sum" || r == "mean" ? "add" : r == "prod" ? "mul" : r == "amax" ? "max" : r == "amin" ? "min" : "";
+  if (reduction.empty()) cx.unsupported("scatter_reduce with reduce='" + r + "'");
+  if (r == "mean" && !mx::aten_onnx::is_floating(dt)) cx.unsupported("scatter_reduce 'mean' on integers");
   if ((reduction == "max" || reduction == "min") && cx.opset < 18)
     cx.unsupported("scatter_reduce '" + r + "' needs ONNX opset 18 (ScatterElements max/min)");
-  cx.out(0, scatter_elements(cx, cx.operand("src", cx.out_dtype()), reduction));
+  const std::string self = cx.operand("self", dt), src = cx.operand("src", dt);
+  std::string base = self, written;
+  if (!include_self) {
+    written = written_positions(cx);
+    base = cx.emit1("Where", {written, cx.cscalar(reduction_identity(cx, r, dt), dt), self});
+  }
+  std::string out = scatter_elements_into(cx, base, src, reduction);
+  if (r == "mean") {
+    const std::string start = cx.emit1("Expand", {cx.cscalar(include_self ? 1 : 0, dt), cx.shape_of(self)});
+    const std::string ones = cx.emit1("Expand", {cx.cscalar(1, dt), cx.shape_of(cx.tensor("index"))});
+    const std::string count = scatter_elements_into(cx, start, ones, "add");
+    out = cx.emit1("Div", {out, cx.emit1("Max", {count, cx.cscalar(1, dt)})});
+  }
+  cx.out(0, out);
 }
 MX_ATEN_LOWER(lower_scatter_reduce, "aten.scatter_reduce", "aten.scatter_reduce_");
 
