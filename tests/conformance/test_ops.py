@@ -40,6 +40,8 @@ REFUSED = {
 NEEDS_OPSET = {
     "bitwise_xor": (18, "needs ONNX opset 18 (BitwiseXor)"),
     "scatter_reduce_amax": (18, "needs ONNX opset 18 (ScatterElements max/min)"),
+    "scatter_reduce_amax_excluding_self": (18, "needs ONNX opset 18 (ScatterElements max/min)"),
+    "scatter_reduce_excluding_self": (16, "needs ONNX opset 16 (ScatterElements with 'reduction')"),
     "scatter_add": (16, "needs ONNX opset 16 (ScatterElements with 'reduction')"),
     "index_put_accumulate": (16, "needs ONNX opset 16 (ScatterND with 'reduction')"),
     "index_write@training": (16, "needs ONNX opset 16 (ScatterElements with 'reduction')"),

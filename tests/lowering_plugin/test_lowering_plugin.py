@@ -81,7 +81,7 @@ def test_a_plugin_claiming_a_builtin_op_is_an_error_naming_both(tmp_path):
     r, _ = export(tmp_path, "training", os.path.join(LOWERING, "mylib"), os.path.join(LOWERING, "builtin"))
     assert r.returncode != 0
     assert "lowering plugin 'claims-add'" in r.stderr and "aten.add.Tensor" in r.stderr, r.stderr
-    assert "built-in lowering of lower/elementwise.cpp" in r.stderr, r.stderr
+    assert "built-in lowering of aten_onnx/src/lower/elementwise.cpp" in r.stderr, r.stderr
 
 
 def test_a_failing_callback_is_an_error_naming_plugin_node_module_and_reason(tmp_path):

@@ -180,7 +180,7 @@ mx::aten_onnx::WeightMap bind_stored(const Program& p, const StoredTensors& stor
 // A node reading a complex tensor (carried as real pairs, lower/fft.cpp)
 // lowers through its "complex." lowering, or is refused: an op unaware of
 // the pair layout would compute garbage silently.
-LowerFn lowering_for(LowerCtx& cx, const json& node) {
+mx::aten_onnx::LowerFn lowering_for(LowerCtx& cx, const json& node) {
   bool complex = false;
   for (const auto& in : node.at("inputs")) {
     const json& a = in.at("arg");
@@ -189,8 +189,8 @@ LowerFn lowering_for(LowerCtx& cx, const json& node) {
     complex |= it != cx.values.end() && (it->second.dtype == onnx::TensorProto::COMPLEX64 ||
                                          it->second.dtype == onnx::TensorProto::COMPLEX128);
   }
-  if (!complex) return lowering_of(cx.target);
-  if (LowerFn fn = find_lowering("complex." + cx.target)) return fn;
+  if (!complex) return lowering_of(cx.target());
+  if (mx::aten_onnx::LowerFn fn = find_lowering("complex." + cx.target())) return fn;
   cx.unsupported("a complex tensor as input (complex values are lowered for the real FFTs, abs, real/imag, "
                  "view_as_real and element-wise add/sub/mul/div only)");
 }
@@ -199,7 +199,7 @@ LowerFn lowering_for(LowerCtx& cx, const json& node) {
 // no module (`direct` otherwise, set by the emitter).
 void lower_node(LowerCtx& cx, const json& node, std::map<std::string, SeenModule>& seen) {
   cx.node = &node;
-  cx.target = target_of(node);
+  cx.set_target(target_of(node));
   const NodePlace place = place_of(node, seen, cx.program.file);
   cx.module = place.module;
   const size_t first = cx.records.size();

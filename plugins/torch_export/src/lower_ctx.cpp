@@ -24,46 +24,6 @@ double json_float(const json& v) {
   throw Error(MX_ERR_PARSE, "not a number: '" + s + "'");
 }
 
-std::unordered_map<std::string, Registration>& registry() {
-  static std::unordered_map<std::string, Registration> r;
-  return r;
-}
-
-std::vector<std::string>& duplicate_lowerings() {
-  static std::vector<std::string> d;
-  return d;
-}
-
-Registrar::Registrar(std::initializer_list<const char*> names, LowerFn fn, const char* file) {
-  std::string f = file;
-  if (auto at = f.rfind("/lower/"); at != std::string::npos) f = f.substr(at + 1);
-  else f = f.substr(f.rfind('/') + 1);
-  for (const char* n : names) {
-    auto [it, fresh] = registry().emplace(n, Registration{fn, f});
-    if (!fresh) duplicate_lowerings().push_back(std::string(n) + " (" + it->second.file + ", " + f + ")");
-  }
-}
-
-LowerFn find_lowering(const std::string& target) {
-  auto& r = registry();
-  auto it = r.find(target);
-  if (it != r.end()) return it->second.fn;
-  auto dot = target.rfind('.');
-  if (dot != std::string::npos && (target.rfind("aten.", 0) == 0 || target.rfind("complex.aten.", 0) == 0)) {
-    it = r.find(target.substr(0, dot));
-    if (it != r.end()) return it->second.fn;
-  }
-  return nullptr;
-}
-
-std::string LowerCtx::op() const {
-  const size_t start = target.find('.') + 1, end = target.find('.', start);
-  std::string n = target.substr(start, end == std::string::npos ? std::string::npos : end - start);
-  const bool dunder = n.size() > 4 && n.rfind("__", 0) == 0 && n.compare(n.size() - 2, 2, "__") == 0;
-  if (!n.empty() && n.back() == '_' && !dunder) n.pop_back();
-  return n;
-}
-
 std::string node_name(const json& node) {
   auto string_at = [](const json& j, const char* key) -> const json* {
     if (!j.is_object()) return nullptr;
@@ -83,7 +43,7 @@ std::string node_name(const json& node) {
 }
 
 std::string LowerCtx::where() const {
-  return "node '" + (node ? node_name(*node) : std::string("?")) + "' (" + target + ") in module '" + module + "'";
+  return "node '" + (node ? node_name(*node) : std::string("?")) + "' (" + target() + ") in module '" + module + "'";
 }
 
 int LowerCtx::current_call() const {
@@ -99,10 +59,6 @@ int LowerCtx::current_call() const {
   return call_;
 }
 
-void LowerCtx::unsupported(const std::string& what) const {
-  throw Error(MX_ERR_UNSUPPORTED, "unsupported: " + what + " at " + where());
-}
-
 const json* LowerCtx::arg(const std::string& name) const {
   for (const auto& in : node->at("inputs"))
     if (in.at("name").get<std::string>() == name) {
@@ -112,17 +68,87 @@ const json* LowerCtx::arg(const std::string& name) const {
   return nullptr;
 }
 
-bool LowerCtx::has(const std::string& name) const {
-  const json* a = arg(name);
-  if (!a) return false;
-  if (a->contains("as_optional_tensor")) return !(*a).at("as_optional_tensor").contains("as_none");
-  return true;
-}
-
 const json& LowerCtx::required(const std::string& name) const {
   const json* a = arg(name);
   if (!a) unsupported("argument '" + name + "' is missing");
   return *a;
+}
+
+mx::aten_onnx::ArgKind LowerCtx::arg_kind(const std::string& name) const {
+  using mx::aten_onnx::ArgKind;
+  const json* a = arg(name);
+  if (!a) return ArgKind::none;
+  if (a->contains("as_tensor")) return ArgKind::tensor;
+  if (a->contains("as_optional_tensor"))
+    return (*a).at("as_optional_tensor").contains("as_none") ? ArgKind::none : ArgKind::tensor;
+  if (a->contains("as_tensors") || a->contains("as_optional_tensors")) return ArgKind::tensors;
+  if (a->contains("as_int")) return ArgKind::integer;
+  if (a->contains("as_float")) return ArgKind::floating;
+  if (a->contains("as_bool")) return ArgKind::boolean;
+  if (a->contains("as_string")) return ArgKind::string;
+  if (a->contains("as_ints") || a->contains("as_sym_ints")) return ArgKind::ints;
+  if (a->contains("as_floats")) return ArgKind::floats;
+  if (a->contains("as_sym_int")) return ArgKind::sym_int;
+  if (a->contains("as_sym_float")) return ArgKind::sym_float;
+  if (a->contains("as_scalar_type")) return ArgKind::dtype;
+  return ArgKind::other;
+}
+
+const json& LowerCtx::list_of(const std::string& name) const {
+  const json& a = required(name);
+  if (a.contains("as_tensors")) return a.at("as_tensors");
+  if (a.contains("as_optional_tensors")) return a.at("as_optional_tensors");
+  unsupported("argument '" + name + "' is not a tensor list: " + brief(a));
+}
+
+// Elements of as_tensors are {"name": ...}; of as_optional_tensors
+// {"as_tensor": {"name": ...}} or {"as_none": ...}.
+std::vector<const Value*> LowerCtx::tensor_list(const std::string& name) {
+  std::vector<const Value*> out;
+  for (const auto& t : list_of(name)) {
+    const json& named = t.contains("as_tensor") ? t.at("as_tensor") : t;
+    if (!named.contains("name")) {
+      out.push_back(nullptr);
+      continue;
+    }
+    auto it = values.find(named.at("name").get<std::string>());
+    if (it == values.end()) unsupported("argument '" + name + "' reads a value nothing defines");
+    out.push_back(&it->second);
+  }
+  return out;
+}
+
+std::optional<std::vector<int64_t>> LowerCtx::static_ints(const std::string& name) {
+  const json& a = required(name);
+  if (a.contains("as_ints")) return as_int64s(a.at("as_ints"));
+  if (a.contains("as_int")) return std::vector<int64_t>{as_int64(a.at("as_int"))};
+  if (!a.contains("as_sym_ints")) unsupported("argument '" + name + "' must be an int list, got " + brief(a));
+  std::vector<int64_t> out;
+  for (const auto& s : a.at("as_sym_ints")) {
+    if (s.contains("as_int")) {
+      out.push_back(as_int64(s.at("as_int")));
+      continue;
+    }
+    auto it = values.find(s.at("as_name").get<std::string>());
+    if (it == values.end() || !it->second.int_value) return std::nullopt;
+    out.push_back(*it->second.int_value);
+  }
+  return out;
+}
+
+size_t LowerCtx::list_length(const std::string& name) {
+  const json& a = required(name);
+  for (const char* key : {"as_ints", "as_sym_ints", "as_floats", "as_tensors", "as_optional_tensors", "as_bools"})
+    if (a.contains(key)) return a.at(key).size();
+  return 0;
+}
+
+std::vector<double> LowerCtx::floats(const std::string& name) {
+  const json& a = required(name);
+  if (!a.contains("as_floats")) unsupported("argument '" + name + "' must be a static float list, got " + brief(a));
+  std::vector<double> out;
+  for (const auto& f : a.at("as_floats")) out.push_back(json_float(f));
+  return out;
 }
 
 const Value& LowerCtx::value_of(const std::string& name) {
@@ -135,17 +161,6 @@ const Value& LowerCtx::value_of(const std::string& name) {
   auto it = values.find(vname);
   if (it == values.end()) unsupported("argument '" + name + "' reads value '" + vname + "', which nothing defines");
   return it->second;
-}
-
-std::string LowerCtx::tensor(const std::string& name) { return value_of(name).onnx; }
-
-std::vector<int64_t> LowerCtx::static_shape(const std::string& name) {
-  std::vector<int64_t> out;
-  for (const auto& d : value_of(name).shape) {
-    if (!d.is_static) unsupported("argument '" + name + "' has a dynamic dim (" + d.expr + ") where a static one is needed");
-    out.push_back(d.value);
-  }
-  return out;
 }
 
 int64_t LowerCtx::int_arg(const std::string& name, std::optional<int64_t> fallback) {
@@ -330,6 +345,12 @@ size_t LowerCtx::list_size(size_t k) const {
   const json& o = node->at("outputs").at(k);
   if (!o.contains("as_tensors")) unsupported("output " + std::to_string(k) + " is not a tensor list");
   return o.at("as_tensors").size();
+}
+
+const std::vector<Dim>& LowerCtx::list_item_shape(size_t k, size_t item) const {
+  const json& o = node->at("outputs").at(k);
+  if (!o.contains("as_tensors")) unsupported("output " + std::to_string(k) + " is not a tensor list");
+  return meta_of(o.at("as_tensors").at(item).at("name").get<std::string>()).sizes;
 }
 
 void LowerCtx::out_list(size_t k, const std::vector<std::string>& names) {

@@ -1,10 +1,11 @@
-// Lowering context of the torch.export frontend: the program's values
-// (tensors with their dtype and symbolic shape from graph.tensor_values;
-// SymInts static or as 0-d int64 ONNX tensors) on top of the shared ONNX
-// emitter. A lowering (lower/*.cpp) reads the current node's arguments by
-// their schema names - arguments left at their defaults are absent from
-// the JSON, so every accessor takes the op's default - and binds outputs.
-// Nodes are emitted in the module nn_module_stack names (`module`).
+// Lowering context of the torch.export frontend: the shared argument
+// interface (mx::aten_onnx::OpContext) over a node of the program's JSON.
+// The program's values (tensors with their dtype and symbolic shape from
+// graph.tensor_values; SymInts static or as 0-d int64 ONNX tensors) are
+// bound by value name. Arguments left at their defaults are absent from
+// the JSON, so every accessor takes the op's default. Nodes are emitted in
+// the module nn_module_stack names (`module`); an in-place op's result is
+// written back (mutation.cpp).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -15,30 +16,25 @@
 #include <unordered_map>
 #include <vector>
 
-#include "mx/aten_onnx/onnx_emitter.hpp"
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/op_context.hpp"
 #include "mx/aten_onnx/patterns.hpp"
 #include "program.hpp"
 
 namespace mxte {
 
 using mx::aten_onnx::attr;
+using mx::aten_onnx::norm_dim;
 using json = nlohmann::json;
-
-struct Value {
-  enum Kind { tensor, sym_int } kind = tensor;
-  std::string onnx;            // tensor; or a dynamic SymInt as 0-d int64
-  int32_t dtype = 0;           // onnx type of a tensor
-  std::vector<Dim> shape;      // tensor
-  std::optional<int64_t> int_value;  // a SymInt known statically
-};
+using Value = mx::aten_onnx::Value;
 
 // The name torch gives a program's node, for messages: its "name" if it
 // has one, else that of its first output ("linear_1"), else "?".
 std::string node_name(const json& node);
 
-class LowerCtx : public mx::aten_onnx::OnnxEmitter {
+class LowerCtx : public mx::aten_onnx::OpContext {
  public:
-  LowerCtx(int opset, const Program& program) : OnnxEmitter(opset), program(program), tensors(&program.tensors) {}
+  LowerCtx(int opset, const Program& program) : OpContext(opset), program(program), tensors(&program.tensors) {}
   const Program& program;
   // Tensor metadata of the graph being lowered (the program's, or a nested
   // graph's while a higher-order op's body is inlined).
@@ -47,49 +43,41 @@ class LowerCtx : public mx::aten_onnx::OnnxEmitter {
   // Lowers one node of a nested graph in this context (set by the exporter).
   std::function<void(const json& node)> lower_nested;
   const json* node = nullptr;  // the node being lowered
-  std::string target;          // "aten.conv2d.default"
   std::string module;          // its module path
-  // "aten.relu_.default" -> "relu": the op without namespace, overload or
-  // in-place suffix (a dunder name, "__or__", is kept whole).
-  std::string op() const;
+  using OpContext::set_target;  // "aten.conv2d.default", the node's target
   std::unordered_map<std::string, Value> values;
 
-  // ---- arguments by schema name (nullptr / default when absent)
+  // ---- arguments by schema name (the JSON; nullptr when absent or None)
   const json* arg(const std::string& name) const;
-  bool has(const std::string& name) const;  // present and not None
-  std::string tensor(const std::string& name);  // ONNX name of a tensor argument
-  const Value& value_of(const std::string& name);
-  int32_t dtype_of(const std::string& name) { return value_of(name).dtype; }
-  int64_t rank_of(const std::string& name) { return static_cast<int64_t>(value_of(name).shape.size()); }
-  // Static sizes of a tensor argument; a dynamic dim is an error naming the op.
-  std::vector<int64_t> static_shape(const std::string& name);
-  int64_t int_arg(const std::string& name, std::optional<int64_t> fallback = std::nullopt);
-  double float_arg(const std::string& name, std::optional<double> fallback = std::nullopt);
-  bool bool_arg(const std::string& name, std::optional<bool> fallback = std::nullopt);
-  std::string string_arg(const std::string& name, const std::string& fallback);
-  std::vector<int64_t> ints(const std::string& name, std::optional<std::vector<int64_t>> fallback = std::nullopt);
-  // An int list that may hold SymInts, as a 1-D int64 ONNX tensor.
-  std::string int_list(const std::string& name);
-  // A SymInt/int argument as a 0-d int64 ONNX tensor.
-  std::string sym_int(const std::string& name);
-  // A Scalar or Tensor argument as an ONNX tensor of `dtype`.
-  std::string operand(const std::string& name, int32_t dtype);
-  // dtype argument (ScalarType code) as an ONNX type, or `fallback`.
-  int32_t dtype_arg(const std::string& name, int32_t fallback);
+  mx::aten_onnx::ArgKind arg_kind(const std::string& name) const override;
+  const Value& value_of(const std::string& name) override;
+  std::vector<const Value*> tensor_list(const std::string& name) override;
+  int64_t int_arg(const std::string& name, std::optional<int64_t> fallback = std::nullopt) override;
+  double float_arg(const std::string& name, std::optional<double> fallback = std::nullopt) override;
+  bool bool_arg(const std::string& name, std::optional<bool> fallback = std::nullopt) override;
+  std::string string_arg(const std::string& name, const std::string& fallback) override;
+  std::vector<int64_t> ints(const std::string& name,
+                            std::optional<std::vector<int64_t>> fallback = std::nullopt) override;
+  std::optional<std::vector<int64_t>> static_ints(const std::string& name) override;
+  size_t list_length(const std::string& name) override;
+  std::vector<double> floats(const std::string& name) override;
+  std::string int_list(const std::string& name) override;
+  std::string sym_int(const std::string& name) override;
+  std::string operand(const std::string& name, int32_t dtype) override;
+  int32_t dtype_arg(const std::string& name, int32_t fallback) override;
 
   // ---- outputs
-  size_t n_outputs() const;
+  size_t n_outputs() const override;
   const TensorMeta& out_meta(size_t k = 0) const;
-  int32_t out_dtype(size_t k = 0) const { return out_meta(k).dtype; }
-  int64_t out_rank(size_t k = 0) const { return static_cast<int64_t>(out_meta(k).sizes.size()); }
-  void out(size_t k, const std::string& onnx_name);
-  void out_sym(size_t k, const std::string& onnx_name, std::optional<int64_t> static_value);
-  // Output k is a list of tensors (split, unbind): its element count.
-  size_t list_size(size_t k) const;
-  void out_list(size_t k, const std::vector<std::string>& onnx_names);
+  const std::vector<Dim>& out_shape(size_t k = 0) const override { return out_meta(k).sizes; }
+  int32_t out_dtype(size_t k = 0) const override { return out_meta(k).dtype; }
+  void out(size_t k, const std::string& onnx_name) override;
+  void out_sym(size_t k, const std::string& onnx_name, std::optional<int64_t> static_value) override;
+  size_t list_size(size_t k) const override;
+  const std::vector<Dim>& list_item_shape(size_t k, size_t item) const override;
+  void out_list(size_t k, const std::vector<std::string>& onnx_names) override;
 
-  [[noreturn]] void unsupported(const std::string& what) const;
-  std::string where() const;  // "node 'conv2d' (aten.conv2d.default) in module 'layer1.0.conv1'"
+  std::string where() const override;  // "node 'conv2d' (aten.conv2d.default) in module 'layer1.0.conv1'"
 
  protected:
   const std::string& current_module() const override { return module; }
@@ -101,6 +89,7 @@ class LowerCtx : public mx::aten_onnx::OnnxEmitter {
 
  private:
   const json& required(const std::string& name) const;
+  const json& list_of(const std::string& name) const;  // as_tensors / as_optional_tensors
   // In-place ops (mutation.cpp): rebinds `self` to its new value and writes
   // it back through slice/select views into their bases.
   void apply_mutation(const std::string& new_self);
@@ -116,28 +105,27 @@ class LowerCtx : public mx::aten_onnx::OnnxEmitter {
   std::string symint_onnx(const json& sym);
 };
 
-// ---- op registry: one lowering per target ("aten.add.Tensor"), or per
-// op name for every overload ("aten.add"). A name registered twice is kept
-// with its first lowering and listed by duplicate_lowerings(), which
-// `mxte-export --lowerings` reports as an error (a ctest runs it).
-using LowerFn = void (*)(LowerCtx&);
-struct Registration {
-  LowerFn fn = nullptr;
-  std::string file;  // the source file that registered it (lower/<family>.cpp)
-};
-std::unordered_map<std::string, Registration>& registry();
-std::vector<std::string>& duplicate_lowerings();  // "name (file, file)"
-LowerFn find_lowering(const std::string& target);
-struct Registrar {
-  Registrar(std::initializer_list<const char*> names, LowerFn fn, const char* file);
-};
+using LowerFn = mx::aten_onnx::LowerFn;
+
+// The lowering of a target for this frontend: the shared ones
+// (aten_onnx/src/lower/) and the few below that read the program's JSON.
+inline mx::aten_onnx::LowerFn find_lowering(const std::string& target) {
+  return mx::aten_onnx::find_lowering(target, "torch_export");
+}
+// A lowering that needs this frontend's context (the program's JSON,
+// nested graphs), registered under the frontend's name.
+template <void (*F)(LowerCtx&)>
+void with_lower_ctx(mx::aten_onnx::OpContext& cx) {
+  F(static_cast<LowerCtx&>(cx));
+}
 #define MXTE_CAT2(a, b) a##b
 #define MXTE_CAT(a, b) MXTE_CAT2(a, b)
-// MXTE_LOWER(fn, "aten.relu", "aten.relu_") registers fn for those ops.
-#define MXTE_LOWER(fn, ...) static ::mxte::Registrar MXTE_CAT(mxte_reg_, __LINE__)({__VA_ARGS__}, fn, __FILE__)
+// MXTE_LOWER(fn, "higher_order.cond") registers fn(LowerCtx&) for the .pt2 frontend only.
+#define MXTE_LOWER(fn, ...)                                                                               \
+  static ::mx::aten_onnx::LoweringRegistrar MXTE_CAT(mxte_reg_, __LINE__)({__VA_ARGS__}, &::mxte::with_lower_ctx<fn>, \
+                                                                          __FILE__, "torch_export")
 
 double json_float(const json& v);
 
-inline int64_t norm_dim(int64_t d, int64_t rank) { return d < 0 ? d + rank : d; }
 
 }  // namespace mxte

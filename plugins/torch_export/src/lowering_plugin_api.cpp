@@ -49,7 +49,7 @@ int32_t guarded(mx_lowering_context* c, const char* name, Body body) {
   }
 }
 
-const char* node_target(mx_lowering_context* c) { return c ? c->cx->target.c_str() : ""; }
+const char* node_target(mx_lowering_context* c) { return c ? c->cx->target().c_str() : ""; }
 const char* node_name_of(mx_lowering_context* c) { return c ? lend(c, node_name(*c->cx->node)) : ""; }
 const char* node_module(mx_lowering_context* c) { return c ? c->cx->module.c_str() : ""; }
 int64_t export_opset(mx_lowering_context* c) { return c ? c->cx->opset : 0; }

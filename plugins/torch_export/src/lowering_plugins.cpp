@@ -57,15 +57,16 @@ const mx_lowering_descriptor* checked_descriptor(void* handle, const std::string
 // The registration of a built-in lowering of `target`, for the collision
 // message ("aten.add.Tensor" may be registered as "aten.add").
 std::string builtin_file(const std::string& target) {
-  auto& r = registry();
+  const auto& r = mx::aten_onnx::lowering_registry();
   if (auto it = r.find(target); it != r.end()) return it->second.file;
   if (auto dot = target.rfind('.'); dot != std::string::npos)
     if (auto it = r.find(target.substr(0, dot)); it != r.end()) return it->second.file;
   return "?";
 }
 
-void lower_through_active_plugin(LowerCtx& cx) {
-  const PluginOp* op = active ? active->find(cx.target) : nullptr;
+void lower_through_active_plugin(mx::aten_onnx::OpContext& context) {
+  auto& cx = static_cast<LowerCtx&>(context);  // only the .pt2 frontend opens lowering plugins
+  const PluginOp* op = active ? active->find(cx.target()) : nullptr;
   if (!op) cx.unsupported("no lowering plugin lowers it any more");
   lower_with_plugin(cx, *op);
 }

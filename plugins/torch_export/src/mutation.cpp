@@ -79,7 +79,7 @@ bool LowerCtx::read_after_current(const std::string& value) const {
 }
 
 void LowerCtx::apply_mutation(const std::string& new_self) {
-  if (!is_inplace(target)) return;
+  if (!is_inplace(target())) return;
   const json* self = arg("self");
   if (!self || !self->contains("as_tensor")) return;
   write_back((*self).at("as_tensor").at("name").get<std::string>(), new_self);

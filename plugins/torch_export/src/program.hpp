@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "archive.hpp"
+#include "mx/aten_onnx/value.hpp"
 
 namespace mxte {
 
@@ -17,12 +18,7 @@ inline constexpr int kSchemaMajor = 8;
 
 // One dimension of a tensor in the program: a number, or a symbolic
 // expression (`s77`, `2*s77`) with the hint torch recorded.
-struct Dim {
-  bool is_static = true;
-  int64_t value = 0;   // the size, or the hint of a symbolic one
-  std::string symbol;  // "s77" when the dim is exactly one symbol
-  std::string expr;    // sympy text otherwise
-};
+using Dim = mx::aten_onnx::Dim;
 
 struct TensorMeta {
   int32_t dtype = 0;  // onnx::TensorProto_DataType

@@ -19,11 +19,11 @@ namespace {
 
 int list_lowerings() {
   std::map<std::string, std::set<std::string>> by_file;
-  for (const auto& [name, reg] : mxte::registry()) by_file[reg.file].insert(name);
+  for (const auto& [name, reg] : mx::aten_onnx::lowering_registry()) by_file[reg.file].insert(name);
   for (const auto& [file, names] : by_file)
     for (const auto& n : names) std::printf("%s\t%s\n", file.c_str(), n.c_str());
-  for (const auto& d : mxte::duplicate_lowerings()) std::fprintf(stderr, "registered twice: %s\n", d.c_str());
-  return mxte::duplicate_lowerings().empty() ? 0 : 1;
+  for (const auto& d : mx::aten_onnx::duplicate_lowerings()) std::fprintf(stderr, "registered twice: %s\n", d.c_str());
+  return mx::aten_onnx::duplicate_lowerings().empty() ? 0 : 1;
 }
 
 }  // namespace

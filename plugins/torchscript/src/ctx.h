@@ -16,7 +16,9 @@
 #include <torch/script.h>
 #include "mx/onnx_proto.hpp"
 
+#include <deque>
 #include <functional>
+#include <optional>
 #include <map>
 #include <set>
 #include <memory>
@@ -25,7 +27,8 @@
 #include <vector>
 
 #include "exporter.h"
-#include "mx/aten_onnx/onnx_emitter.hpp"
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/op_context.hpp"
 #include "mx/aten_onnx/patterns.hpp"
 
 namespace mxts {
@@ -77,15 +80,22 @@ at::ScalarType scalar_type_of_onnx(int32_t t);
 onnx::TensorProto to_tensor_proto(const at::Tensor& t, const std::string& name);
 
 // The walk's environment on top of the shared ONNX emitter: nodes are
-// recorded in the module of the current frame.
-class Ctx : public mx::aten_onnx::OnnxEmitter {
+// recorded in the module of the current frame. It is also the shared
+// argument interface (mx::aten_onnx::OpContext) over the current node, for
+// the lowerings of aten_onnx/src/lower (op_args.cpp): arguments by the
+// node's schema names, tensors' dtype and shape from their example values.
+class Ctx : public mx::aten_onnx::OpContext {
  public:
-  explicit Ctx(int opset) : OnnxEmitter(opset) {}
+  explicit Ctx(int opset) : OpContext(opset) {}
   Frame* frame = nullptr;
   const tj::Node* node = nullptr;
   std::vector<c10::IValue> ex_out;  // example outputs of `node`
 
   std::vector<std::string> input_names;  // the model's inputs, in Val::from_inputs bit order
+  // The model inputs with a named (dynamic) dim, as Val::from_inputs bits;
+  // past the 64th input every value computed from the inputs counts.
+  uint64_t dynamic_inputs = 0;
+  bool dynamic_past_64 = false;
   // Weights by initializer name. The initializers in `graph` carry name,
   // data type and dims only: their bytes are taken from these tensors (the
   // module's own storage, not a copy) when the model is written — inline
@@ -111,11 +121,12 @@ class Ctx : public mx::aten_onnx::OnnxEmitter {
   at::Tensor ex_out_t(size_t idx = 0) const;
   int64_t rank(size_t idx) const { return ex_t(idx).dim(); }
   at::ScalarType dtype(size_t idx) const { return ex_t(idx).scalar_type(); }
-  at::ScalarType out_dtype(size_t idx = 0) const { return ex_out_t(idx).scalar_type(); }
+  at::ScalarType out_st(size_t idx = 0) const { return ex_out_t(idx).scalar_type(); }
 
   const at::Tensor& value_of(const at::Tensor& t, size_t idx) const;
 
   // ---- materialisation
+  using OpContext::tensor;
   std::string tensor(size_t idx) { return tensor(in(idx)); }
   std::string tensor(const VP& v);                         // ONNX tensor of v
   std::string tensor_as(size_t idx, at::ScalarType st) { return tensor_as(in(idx), st); }
@@ -137,7 +148,7 @@ class Ctx : public mx::aten_onnx::OnnxEmitter {
   std::string initializer(const at::Tensor& t, const std::string& path);
 
   // ---- outputs of the current node
-  void out(size_t idx, const std::string& name, int32_t onnx_t = -1);
+  void out(size_t idx, const std::string& name, int32_t onnx_t);
   void out_val(size_t idx, VP v) { bind(node->output(idx), std::move(v)); }
   // output idx denotes the same ONNX value as src (views, no-op casts);
   // the example value is the executed one (strides/contiguity differ)
@@ -151,11 +162,50 @@ class Ctx : public mx::aten_onnx::OnnxEmitter {
   [[noreturn]] void unsupported(const std::string& what) const;
   std::string location() const;  // "(in module ..., class ...) at file:line: text"
 
+  // ---- the shared argument interface over `node` (op_args.cpp)
+  // Starts a shared lowering of `node`: its target ("aten.relu.default")
+  // and fresh per-node caches.
+  void begin_shared(const tj::Node* n);
+  mx::aten_onnx::ArgKind arg_kind(const std::string& name) const override;
+  const mx::aten_onnx::Value& value_of(const std::string& name) override;
+  std::vector<const mx::aten_onnx::Value*> tensor_list(const std::string& name) override;
+  int64_t int_arg(const std::string& name, std::optional<int64_t> fallback = std::nullopt) override;
+  double float_arg(const std::string& name, std::optional<double> fallback = std::nullopt) override;
+  bool bool_arg(const std::string& name, std::optional<bool> fallback = std::nullopt) override;
+  std::string string_arg(const std::string& name, const std::string& fallback) override;
+  std::vector<int64_t> ints(const std::string& name,
+                            std::optional<std::vector<int64_t>> fallback = std::nullopt) override;
+  std::optional<std::vector<int64_t>> static_ints(const std::string& name) override;
+  size_t list_length(const std::string& name) override;
+  std::vector<double> floats(const std::string& name) override;
+  std::string int_list(const std::string& name) override;
+  std::string sym_int(const std::string& name) override;
+  std::string operand(const std::string& name, int32_t dtype) override;
+  int32_t dtype_arg(const std::string& name, int32_t fallback) override;
+  size_t n_outputs() const override { return node->outputs().size(); }
+  const std::vector<mx::aten_onnx::Dim>& out_shape(size_t k = 0) const override;
+  int32_t out_dtype(size_t k = 0) const override { return onnx_type_of(out_st(k)); }
+  void out(size_t k, const std::string& onnx_name) override { out(k, onnx_name, -1); }
+  void out_sym(size_t k, const std::string& onnx_name, std::optional<int64_t> static_value) override;
+  size_t list_size(size_t k) const override;
+  const std::vector<mx::aten_onnx::Dim>& list_item_shape(size_t k, size_t item) const override;
+  void out_list(size_t k, const std::vector<std::string>& onnx_names) override;
+  std::string where() const override;
+
  protected:
   const std::string& current_module() const override { return frame->path; }
 
  private:
   std::map<std::string, std::string> init_by_key_;
+  // Per shared lowering: the Values handed out (stable addresses) and shapes.
+  std::deque<mx::aten_onnx::Value> shared_values_;
+  std::map<std::string, const mx::aten_onnx::Value*> shared_by_name_;
+  mutable std::map<std::pair<size_t, size_t>, std::vector<mx::aten_onnx::Dim>> shared_shapes_;
+  size_t arg_index(const std::string& name) const;  // the node input of a schema argument
+  std::optional<size_t> find_arg(const std::string& name) const;
+  bool shape_is_dynamic(const VP& v) const;
+  std::vector<mx::aten_onnx::Dim> dims_of(const at::Tensor& t, bool dynamic) const;
+  const mx::aten_onnx::Value& shared_value(const VP& v, const std::string& key);
   std::map<std::string, int> init_names_;
 };
 

@@ -3,6 +3,8 @@
 // inference, checker) and the hierarchy document.
 #include "exporter.h"
 
+#include <algorithm>
+
 #include <caffe2/serialize/inline_container.h>
 #include <torch/version.h>
 
@@ -247,6 +249,9 @@ ExportResult export_model(const ExportOptions& opt) {
     v->name = s.name;
     v->onnx_type = onnx_type_of(st);
     if (cx.input_names.size() < 64) v->from_inputs = uint64_t{1} << cx.input_names.size();
+    const bool dynamic = std::any_of(s.dims.begin(), s.dims.end(), [](const DimSpec& d) { return !d.name.empty(); });
+    if (dynamic && cx.input_names.size() < 64) cx.dynamic_inputs |= v->from_inputs;
+    if (dynamic && cx.input_names.size() >= 64) cx.dynamic_past_64 = true;
     cx.input_names.push_back(s.name);
     auto* vi = cx.graph.add_input();
     vi->set_name(s.name);

@@ -1,4 +1,5 @@
 #include "walker.h"
+#include "scalar_lowerings.h"
 
 #include <ATen/core/function.h>
 #include <torch/csrc/jit/api/function_impl.h>
@@ -199,6 +200,34 @@ void Walker::walk_loop(tj::Node* n) {
 
 namespace {
 
+// The shared lowering (aten_onnx/src/lower) of an aten:: node: by its
+// schema's name and overload, "aten::add.Tensor" -> "aten.add.Tensor"; an
+// in-place op without its own registration lowers as its functional form
+// (the walk rebinds the written input afterwards).
+mx::aten_onnx::LowerFn shared_lowering(const tj::Node* n) {
+  const auto* schema = n->maybeSchema();
+  if (!schema || schema->name().rfind("aten::", 0) != 0) return nullptr;
+  std::string op = schema->name().substr(6);
+  const std::string overload = schema->overload_name().empty() ? "default" : schema->overload_name();
+  if (auto fn = mx::aten_onnx::find_lowering("aten." + op + "." + overload, "torchscript")) return fn;
+  const bool dunder = op.size() > 4 && op.rfind("__", 0) == 0;
+  if (op.size() > 1 && op.back() == '_' && !dunder) {
+    op.pop_back();
+    return mx::aten_onnx::find_lowering("aten." + op + "." + overload, "torchscript");
+  }
+  return nullptr;
+}
+
+// Whether any schema argument of the node is a tensor (Tensor, Tensor?,
+// Tensor[]): the scalar overloads (aten::add.int) have none.
+bool has_tensor_argument(const tj::Node* n) {
+  const auto* schema = n->maybeSchema();
+  if (!schema) return true;
+  for (const auto& a : schema->arguments())
+    if (a.type()->str().find("Tensor") != std::string::npos) return true;
+  return false;
+}
+
 // The model inputs a value was computed from (list and tuple elements too).
 uint64_t inputs_of(const VP& v, int depth = 0) {
   uint64_t mask = v->from_inputs;
@@ -227,9 +256,15 @@ void Walker::generic(tj::Node* n) {
     from_inputs |= inputs_of(ins.back());
   }
   const std::string kind = n->kind().toQualString();
-  auto& reg = registry();
-  auto it = reg.find(kind);
-  if (!all_static && it == reg.end())
+  // This frontend's own lowering (prim:: ops, lists, scalars, the ATen ops
+  // not yet shared), else the shared one of the op (aten_onnx/src/lower).
+  LowerFn own = nullptr;
+  if (!has_tensor_argument(n))
+    if (auto s = scalar_registry().find(kind); s != scalar_registry().end()) own = s->second;
+  if (!own)
+    if (auto it = registry().find(kind); it != registry().end()) own = it->second;
+  const mx::aten_onnx::LowerFn shared = own ? nullptr : shared_lowering(n);
+  if (!all_static && !own && !shared)
     throw Error(MX_ERR_UNSUPPORTED, "unsupported op " + kind + " " + cx_.location());
   // Execute: static nodes on their real values (folding), the others on
   // shapes (shape_exec.h: meta tensors, real only for shape arithmetic).
@@ -274,7 +309,12 @@ void Walker::generic(tj::Node* n) {
   }
   // clear stale bindings of outputs (loops re-walk blocks)
   for (auto* o : n->outputs()) cx_.frame->env.erase(o);
-  it->second(cx_, n);
+  if (own) {
+    own(cx_, n);
+  } else {
+    cx_.begin_shared(n);
+    shared(cx_);
+  }
   for (auto* o : n->outputs()) {
     if (!cx_.frame->env.count(o))
       throw Error(MX_ERR_INTERNAL, "internal: lowering of " + kind + " did not bind %" + o->debugName());

@@ -2,7 +2,10 @@
 // ops a program applies to complex tensors between them - what rotary
 // embeddings written with complex numbers (Meta's LLaMA reference code)
 // do. A complex tensor is carried as real pairs in a trailing axis of 2
-// (lower/fft.cpp); the ops here keep that axis last.
+// (lower/fft.cpp); the ops here keep that axis last. They stay in this
+// frontend (MXTE_LOWER): the "complex."-prefixed dispatch and the pair
+// layout of complex initializers are this frontend's (exporter.cpp), and
+// the view ops re-dispatch to its lowering of the real op.
 #include "mx/onnx_proto.hpp"
 
 #include "lower_ctx.hpp"
@@ -28,8 +31,8 @@ MXTE_LOWER(lower_polar, "aten.polar");
 // leaves the trailing pair axis alone: on a complex tensor they do what
 // they do on a real one.
 void lower_as_real_op(LowerCtx& cx) {
-  LowerFn fn = find_lowering(cx.target);  // the real lowering: the target has no "complex." prefix
-  if (!fn) cx.unsupported("no lowering of " + cx.target);
+  LowerFn fn = find_lowering(cx.target());  // the real lowering: the target has no "complex." prefix
+  if (!fn) cx.unsupported("no lowering of " + cx.target());
   fn(cx);
 }
 MXTE_LOWER(lower_as_real_op, "complex.aten.slice", "complex.aten.select", "complex.aten.unsqueeze",

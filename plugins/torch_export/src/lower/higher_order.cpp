@@ -6,6 +6,8 @@
 //   lowered in their own modules.
 // - control flow becomes ONNX control flow with lowered subgraphs:
 //   cond -> If, while_loop -> Loop, scan -> Scan.
+// They stay in this frontend (MXTE_LOWER, not aten_onnx/src/lower): their
+// bodies are graphs of the program's JSON, lowered by this frontend's walk.
 #include <functional>
 
 #include "lower_ctx.hpp"
@@ -35,7 +37,7 @@ std::vector<Value> lower_inline(LowerCtx& cx, const json& g, const std::vector<V
     scope[params[k].at("as_tensor").at("name").get<std::string>()] = bindings[k];
   }
   const json* node = cx.node;
-  const std::string target = cx.target, module = cx.module;
+  const std::string target = cx.target(), module = cx.module;
   const auto* outer_meta = cx.tensors;
   std::swap(cx.values, scope);
   cx.tensors = &meta;
@@ -43,7 +45,7 @@ std::vector<Value> lower_inline(LowerCtx& cx, const json& g, const std::vector<V
     std::swap(cx.values, scope);
     cx.tensors = outer_meta;
     cx.node = node;
-    cx.target = target;
+    cx.set_target(target);
     cx.module = module;
   };
   std::vector<Value> outs;

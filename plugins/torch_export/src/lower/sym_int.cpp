@@ -6,6 +6,9 @@
 // through math.trunc / floor / ceil. Runtime
 // assertions (_assert_scalar, sym_constrain_range*) hold by construction
 // for the sizes the program accepts and emit nothing.
+// They stay in this frontend (MXTE_LOWER, not aten_onnx/src/lower): they
+// read and bind the program's SymInt/SymFloat values by name, which the
+// shared argument interface does not model (TorchScript has no SymInts).
 #include <algorithm>
 #include "mx/onnx_proto.hpp"
 
@@ -88,7 +91,7 @@ void lower_float_operator(LowerCtx& cx, const std::string& op, const SymOperand&
 }
 
 void lower_operator(LowerCtx& cx) {
-  const std::string op = cx.target.substr(cx.target.rfind('.') + 1);
+  const std::string op = cx.target().substr(cx.target().rfind('.') + 1);
   const SymOperand a = operand(cx, 0);
   if (op == "neg") {
     if (a.known) return cx.out_sym(0, "", -*a.known);
@@ -137,7 +140,7 @@ MXTE_LOWER(lower_sym_float, "torch.sym_float");
 void lower_float_to_int(LowerCtx& cx) {
   const SymOperand a = operand(cx, 0);
   if (a.known) return cx.out_sym(0, "", *a.known);
-  const std::string fn = cx.target.substr(cx.target.rfind('.') + 1);
+  const std::string fn = cx.target().substr(cx.target().rfind('.') + 1);
   std::string x = onnx_of(cx, a, onnx::TensorProto::DOUBLE);
   if (fn == "floor") x = cx.emit1("Floor", {x});
   else if (fn == "ceil") x = cx.emit1("Ceil", {x});
@@ -171,7 +174,7 @@ void lower_sym_layout(LowerCtx& cx) {
   if (!self.contains("as_tensor")) cx.unsupported("a layout query of something that is not a tensor");
   const TensorMeta& m = cx.meta_of(self.at("as_tensor").at("name").get<std::string>());
   Dim d = m.storage_offset;
-  if (cx.target.rfind("aten.sym_stride", 0) == 0) {
+  if (cx.target().rfind("aten.sym_stride", 0) == 0) {
     const int64_t k = norm_dim(cx.int_arg("dim"), static_cast<int64_t>(m.strides.size()));
     if (k < 0 || k >= static_cast<int64_t>(m.strides.size())) cx.unsupported("a stride of a dim the tensor lacks");
     d = m.strides[k];
@@ -187,7 +190,7 @@ MXTE_LOWER(lower_sym_layout, "aten.sym_stride.int", "aten.sym_storage_offset.def
 void lower_sym_compare(LowerCtx& cx) {
   static const std::map<std::string, std::string> ops = {{"ge", "GreaterOrEqual"}, {"gt", "Greater"}, {"le", "LessOrEqual"},
                                                          {"lt", "Less"}, {"eq", "Equal"}, {"ne", "Equal"}};
-  const std::string op = cx.target.substr(cx.target.rfind('.') + 1);
+  const std::string op = cx.target().substr(cx.target().rfind('.') + 1);
   const json& o = cx.node->at("outputs").at(0);
   if (!o.contains("as_sym_bool")) cx.unsupported("a comparison whose result is not a SymBool");
   const int32_t work = onnx::TensorProto::DOUBLE;

@@ -68,7 +68,7 @@ Mha native_mha(Ctx& cx, const std::string& q, const std::string& k, const std::s
 void lower_native_mha(Ctx& cx, const tj::Node*) {
   // _native_multi_head_attention(query, key, value, embed_dim, num_head, qkv_weight, qkv_bias,
   //   proj_weight, proj_bias, mask=None, need_weights=True, average_attn_weights=True, mask_type=None)
-  auto dt = cx.out_dtype(0);
+  auto dt = cx.out_st(0);
   if (cx.rank(0) != 3) cx.unsupported("_native_multi_head_attention on unbatched input");
   int64_t mask_type = cx.n_in() > 12 && !cx.is_none(12) ? cx.arg_int(12) : 1;
   std::string mask = additive_mask(cx, 9, mask_type, dt);
@@ -93,7 +93,7 @@ void lower_encoder_layer(Ctx& cx, const tj::Node*) {
   // _transformer_encoder_layer_fwd(src, embed_dim, num_heads, qkv_weight, qkv_bias, proj_weight,
   //   proj_bias, use_gelu, norm_first, eps, norm_weight_1, norm_bias_1, norm_weight_2, norm_bias_2,
   //   ffn_weight_1, ffn_bias_1, ffn_weight_2, ffn_bias_2, mask=None, mask_type=None)
-  auto dt = cx.out_dtype();
+  auto dt = cx.out_st();
   if (cx.rank(0) != 3) cx.unsupported("_transformer_encoder_layer_fwd on unbatched / nested input");
   int64_t e = cx.arg_int(1), h = cx.arg_int(2);
   bool gelu = cx.arg_bool(7), norm_first = cx.arg_bool(8);
@@ -125,7 +125,7 @@ MXTS_LOWER(lower_encoder_layer, "aten::_transformer_encoder_layer_fwd");
 
 void lower_sdpa(Ctx& cx, const tj::Node*) {
   // scaled_dot_product_attention(q, k, v, attn_mask=None, dropout_p=0, is_causal=False, scale=None)
-  auto dt = cx.out_dtype();
+  auto dt = cx.out_st();
   auto q = cx.ex_t(0);
   if (q.dim() != 4) cx.unsupported("scaled_dot_product_attention on non 4-D inputs");
   double scale = cx.n_in() > 6 && !cx.is_none(6) ? cx.arg_double(6) : 1.0 / std::sqrt(static_cast<double>(q.size(-1)));

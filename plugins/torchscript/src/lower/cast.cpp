@@ -8,7 +8,7 @@ namespace {
 
 void lower_cast(Ctx& cx, const tj::Node*) {
   VP x = cx.in(0);
-  auto to = onnx_type_of(cx.out_dtype());
+  auto to = onnx_type_of(cx.out_st());
   if (cx.onnx_type(x) == to) { cx.same(0, x); return; }
   cx.out(0, cx.cast(cx.tensor(x), cx.onnx_type(x), to));
 }

@@ -71,7 +71,7 @@ void lower_avg_pool(Ctx& cx, const tj::Node*) {
   if (div_override) {  // sum of the window / divisor
     double prod = 1;
     for (auto v : k) prod *= static_cast<double>(v);
-    y = cx.emit1("Mul", {y, cx.cscalar(prod / cx.arg_double(6), cx.out_dtype())});
+    y = cx.emit1("Mul", {y, cx.cscalar(prod / cx.arg_double(6), cx.out_st())});
   }
   cx.out(0, y);
 }

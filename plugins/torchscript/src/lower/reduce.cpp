@@ -22,7 +22,7 @@ std::string reduce(Ctx& cx, const std::string& op, const std::string& x, const s
 
 void lower_mean_sum(Ctx& cx, const tj::Node* n) {
   std::string k = n->kind().toQualString();
-  auto dt = cx.out_dtype();
+  auto dt = cx.out_st();
   int64_t r = cx.rank(0);
   std::string x = cx.tensor_as(0, dt);
   // mean(self, dtype) / sum(self, dtype): all axes
@@ -51,7 +51,7 @@ void lower_max_min(Ctx& cx, const tj::Node* n) {
     return;
   }
   if (cx.n_in() == 2 && cx.in(1)->iv.isTensor()) {  // element-wise
-    auto dt = cx.out_dtype();
+    auto dt = cx.out_st();
     cx.out(0, cx.emit1(is_max ? "Max" : "Min", {cx.tensor_as(0, dt), cx.tensor_as(1, dt)}));
     return;
   }
@@ -84,7 +84,7 @@ MXTS_LOWER(lower_argmax, "aten::argmax", "aten::argmin");
 
 void lower_prod(Ctx& cx, const tj::Node*) {
   // prod(self, dtype) / prod(self, dim, keepdim, dtype)
-  auto dt = cx.out_dtype();
+  auto dt = cx.out_st();
   std::string x = cx.tensor_as(0, dt);
   if (cx.n_in() >= 3 && cx.in(1)->iv.isInt()) {
     int64_t d = norm_dim(cx.arg_int(1), cx.rank(0));
@@ -96,7 +96,7 @@ void lower_prod(Ctx& cx, const tj::Node*) {
 MXTS_LOWER(lower_prod, "aten::prod");
 
 void lower_logsumexp(Ctx& cx, const tj::Node*) {
-  auto dt = cx.out_dtype();
+  auto dt = cx.out_st();
   auto axes = dims_arg(cx, 1, cx.rank(0));
   cx.out(0, reduce(cx, "ReduceLogSumExp", cx.tensor_as(0, dt), axes, cx.n_in() > 2 && cx.arg_bool(2)));
 }
@@ -114,7 +114,7 @@ void lower_all_any(Ctx& cx, const tj::Node* n) {
     keep = cx.n_in() > 2 && cx.arg_bool(2);
   }
   std::string r = reduce(cx, all ? "ReduceMin" : "ReduceMax", x, axes, keep);
-  cx.out(0, cx.cast(r, onnx::TensorProto::FLOAT, onnx_type_of(cx.out_dtype())));
+  cx.out(0, cx.cast(r, onnx::TensorProto::FLOAT, onnx_type_of(cx.out_st())));
 }
 MXTS_LOWER(lower_all_any, "aten::all", "aten::any");
 
@@ -122,7 +122,7 @@ MXTS_LOWER(lower_all_any, "aten::all", "aten::any");
 void lower_var(Ctx& cx, const tj::Node* n) {
   std::string k = n->kind().toQualString();
   bool is_std = k == "aten::std";
-  auto dt = cx.out_dtype();
+  auto dt = cx.out_st();
   int64_t r = cx.rank(0);
   std::string x = cx.tensor_as(0, dt);
   std::vector<int64_t> axes;
@@ -154,7 +154,7 @@ MXTS_LOWER(lower_var, "aten::var", "aten::std");
 // norm(self, p, dim, keepdim) / linalg_vector_norm(self, ord, dim, keepdim, dtype) / frobenius_norm
 void lower_norm(Ctx& cx, const tj::Node* n) {
   std::string k = n->kind().toQualString();
-  auto dt = cx.out_dtype();
+  auto dt = cx.out_st();
   int64_t r = cx.rank(0);
   std::string x = cx.tensor_as(0, dt);
   double p = 2.0;

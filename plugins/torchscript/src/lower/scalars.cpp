@@ -9,7 +9,7 @@ namespace {
 void lower_num_to_tensor(Ctx& cx, const tj::Node*) {
   VP s = cx.in(0);
   std::string n = cx.tensor(s);
-  cx.out(0, cx.cast(n, cx.onnx_type(s), onnx_type_of(cx.out_dtype())));
+  cx.out(0, cx.cast(n, cx.onnx_type(s), onnx_type_of(cx.out_st())));
 }
 MXTS_LOWER(lower_num_to_tensor, "prim::NumToTensor", "aten::scalar_tensor");
 

@@ -230,7 +230,7 @@ std::vector<VP> tensor_list(Ctx& cx, size_t idx) {
 void lower_cat(Ctx& cx, const tj::Node* n) {
   bool stack = std::string(n->kind().toQualString()) == "aten::stack";
   auto elems = tensor_list(cx, 0);
-  auto dt = cx.out_dtype();
+  auto dt = cx.out_st();
   int64_t r = cx.ex_out_t().dim();
   int64_t dim = norm_dim(cx.arg_int(1), r);
   std::vector<std::string> parts;

@@ -1,0 +1,68 @@
+// Activations and softmax: gelu, silu, hardtanh/relu6, hardswish,
+// hardsigmoid, leaky_relu, elu, softmax/log_softmax (and core ATen's
+// _softmax / _log_softmax).
+#include "mx/onnx_proto.hpp"
+
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
+
+namespace mx::aten_onnx {
+namespace {
+
+void lower_gelu(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  cx.out(0, mx::aten_onnx::emit_gelu(cx, cx.operand("self", dt), cx.string_arg("approximate", "none"), dt));
+}
+MX_ATEN_LOWER(lower_gelu, "aten.gelu", "aten.gelu_");
+
+void lower_silu(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  std::string x = cx.operand("self", dt);
+  cx.out(0, cx.emit1("Mul", {x, cx.emit1("Sigmoid", {x})}));
+}
+MX_ATEN_LOWER(lower_silu, "aten.silu", "aten.silu_");
+
+void lower_hardtanh(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const bool relu6 = cx.target().find("relu6") != std::string::npos;
+  const double lo = relu6 ? 0.0 : cx.float_arg("min_val", -1.0), hi = relu6 ? 6.0 : cx.float_arg("max_val", 1.0);
+  cx.out(0, cx.emit1("Min", {cx.emit1("Max", {cx.operand("self", dt), cx.cscalar(lo, dt)}), cx.cscalar(hi, dt)}));
+}
+MX_ATEN_LOWER(lower_hardtanh, "aten.hardtanh", "aten.hardtanh_", "aten.relu6", "aten.relu6_");
+
+// hardsigmoid(x) = clamp(x/6 + 1/2, 0, 1): ONNX HardSigmoid with alpha 1/6.
+void lower_hardsigmoid(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const bool swish = cx.target().find("hardswish") != std::string::npos;
+  std::string x = cx.operand("self", dt);
+  std::string hs = cx.emit1("HardSigmoid", {x}, {attr("alpha", 1.0f / 6.0f), attr("beta", 0.5f)});
+  cx.out(0, swish ? cx.emit1("Mul", {x, hs}) : hs);
+}
+MX_ATEN_LOWER(lower_hardsigmoid, "aten.hardsigmoid", "aten.hardsigmoid_", "aten.hardswish", "aten.hardswish_");
+
+// softsign(x) = x / (1 + |x|)
+void lower_softsign(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.operand("self", dt);
+  cx.out(0, cx.emit1("Div", {x, cx.emit1("Add", {cx.cscalar(1, dt), cx.emit1("Abs", {x})})}));
+}
+MX_ATEN_LOWER(lower_softsign, "aten.softsign");
+
+void lower_leaky_relu(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  cx.out(0, cx.emit1("LeakyRelu", {cx.operand("self", dt)},
+                     {attr("alpha", static_cast<float>(cx.float_arg("negative_slope", 0.01)))}));
+}
+MX_ATEN_LOWER(lower_leaky_relu, "aten.leaky_relu", "aten.leaky_relu_");
+
+void lower_softmax(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const bool log = cx.target().find("log_softmax") != std::string::npos;
+  const int64_t axis = norm_dim(cx.int_arg("dim"), cx.rank_of("self"));
+  cx.out(0, cx.emit1(log ? "LogSoftmax" : "Softmax", {cx.operand("self", dt)}, {attr("axis", axis)}));
+}
+MX_ATEN_LOWER(lower_softmax, "aten.softmax", "aten._softmax", "aten.log_softmax", "aten._log_softmax",
+           "aten._safe_softmax");
+
+}  // namespace
+}  // namespace mx::aten_onnx

@@ -1,0 +1,44 @@
+// diag_embed(self, offset=0, dim1=-2, dim2=-1): the last dim of self (size
+// N) becomes the offset diagonal of M x M matrices, M = N + |offset|. On the
+// M x M grid of rows r and columns c, element (r, c) is x[r] (offset >= 0)
+// or x[c] (offset < 0) of x padded to M where c - r == offset, else 0; the
+// two new dims are then moved to dim1 and dim2. Where, not a product with
+// an identity, so inf and NaN stay on the diagonal only.
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
+
+namespace mx::aten_onnx {
+namespace {
+
+void lower_diag_embed(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int64_t in_rank = static_cast<int64_t>(v.shape.size());
+  if (in_rank == 0) cx.unsupported("diag_embed of a 0-d tensor");
+  const int64_t r = in_rank + 1, offset = cx.int_arg("offset", 0);
+  const int64_t d1 = norm_dim(cx.int_arg("dim1", -2), r), d2 = norm_dim(cx.int_arg("dim2", -1), r);
+  if (d1 == d2) cx.unsupported("diag_embed with dim1 == dim2");
+  const int64_t pad = offset < 0 ? -offset : offset;
+  std::string x = v.onnx;
+  if (pad) {
+    std::vector<int64_t> pads(2 * in_rank, 0);
+    pads[2 * in_rank - 1] = pad;  // after the last dim
+    x = cx.emit1("Pad", {x, cx.ci64(pads), cx.cscalar(0, v.dtype)});
+  }
+  const std::string m = cx.dim_size(x, in_rank - 1);
+  const std::string cols = cx.emit1("Range", {cx.ci64s(0), m, cx.ci64s(1)});  // [M]
+  const std::string rows = cx.unsqueeze(cols, {1});                           // [M, 1]
+  const std::string on_diagonal = cx.emit1("Equal", {cx.emit1("Sub", {cols, rows}), cx.ci64s(offset)});
+  // x[r] lies along the rows ([..., M, 1]), x[c] along the columns ([..., 1, M]).
+  const std::string along = cx.unsqueeze(x, {offset >= 0 ? in_rank : in_rank - 1});
+  const std::string grid = cx.emit1("Where", {on_diagonal, along, cx.cscalar(0, v.dtype)});  // [..., M, M]
+  // grid's axes: batch dims 0..r-3, then dim1's (r-2) and dim2's (r-1).
+  std::vector<int64_t> perm(r);
+  for (int64_t p = 0, batch = 0; p < r; ++p) perm[p] = p == d1 ? r - 2 : p == d2 ? r - 1 : batch++;
+  bool identity = true;
+  for (int64_t p = 0; p < r; ++p) identity &= perm[p] == p;
+  cx.out(0, identity ? grid : cx.transpose(grid, perm));
+}
+MX_ATEN_LOWER(lower_diag_embed, "aten.diag_embed.default");
+
+}  // namespace
+}  // namespace mx::aten_onnx

@@ -1,0 +1,129 @@
+// Indexing: index.Tensor (one index tensor, leading None dims allowed),
+// index_select, gather, embedding-style lookups.
+#include "mx/onnx_proto.hpp"
+
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
+
+namespace mx::aten_onnx {
+namespace {
+
+// index.Tensor(self, indices): advanced indexing with index tensors at
+// consecutive positions p..p+k-1 (None elsewhere). One index: Gather on
+// axis p. Several: broadcast, stacked, GatherND on self with those axes
+// moved first; the broadcast dims land at p as ATen puts them.
+std::vector<std::pair<int64_t, const Value*>> index_tensors(OpContext& cx) {
+  if (!cx.has("indices")) cx.unsupported("index without indices");
+  const std::vector<const Value*> list = cx.tensor_list("indices");
+  std::vector<std::pair<int64_t, const Value*>> out;
+  for (size_t k = 0; k < list.size(); ++k) {
+    if (!list[k]) continue;
+    if (list[k]->dtype == onnx::TensorProto::BOOL)
+      cx.unsupported("boolean mask indexing (its output shape depends on the data)");
+    out.push_back({static_cast<int64_t>(k), list[k]});
+  }
+  if (out.empty()) cx.unsupported("index without an index tensor");
+  for (size_t k = 1; k < out.size(); ++k)
+    if (out[k].first != out[k - 1].first + 1) cx.unsupported("index tensors at non-adjacent positions");
+  return out;
+}
+
+void lower_index(OpContext& cx) {
+  const auto idx = index_tensors(cx);
+  const int64_t r = cx.rank_of("self"), p = idx.front().first, k = static_cast<int64_t>(idx.size());
+  std::string x = cx.tensor("self");
+  if (k == 1) return cx.out(0, cx.emit1("Gather", {x, idx[0].second->onnx}, {attr("axis", p)}));
+  std::vector<int64_t> perm;
+  for (int64_t d = p; d < p + k; ++d) perm.push_back(d);
+  for (int64_t d = 0; d < r; ++d)
+    if (d < p || d >= p + k) perm.push_back(d);
+  if (p != 0) x = cx.transpose(x, perm);
+  std::vector<std::string> ids;
+  std::string zero;  // sum of idx*0: its shape is the broadcast shape
+  for (const auto& [pos, v] : idx) {
+    std::string i = cx.cast(v->onnx, v->dtype, onnx::TensorProto::INT64);
+    ids.push_back(i);
+    std::string z = cx.emit1("Mul", {i, cx.ci64s(0)});
+    zero = zero.empty() ? z : cx.emit1("Add", {zero, z});
+  }
+  std::string shape = cx.shape_of(zero);
+  std::vector<std::string> cols;
+  for (const auto& i : ids) cols.push_back(cx.unsqueeze(cx.emit1("Expand", {i, shape}), {-1}));
+  std::string y = cx.emit1("GatherND", {x, cx.emit1("Concat", cols, {attr("axis", int64_t{-1})})});
+  if (p != 0) {  // [B..., pre..., post...] -> [pre..., B..., post...]
+    const int64_t out_r = cx.out_rank(), nb = out_r - (r - k);
+    std::vector<int64_t> back;
+    for (int64_t d = nb; d < nb + p; ++d) back.push_back(d);
+    for (int64_t d = 0; d < nb; ++d) back.push_back(d);
+    for (int64_t d = nb + p; d < out_r; ++d) back.push_back(d);
+    y = cx.transpose(y, back);
+  }
+  cx.out(0, y);
+}
+MX_ATEN_LOWER(lower_index, "aten.index.Tensor");
+
+void lower_index_select(OpContext& cx) {
+  const int64_t dim = norm_dim(cx.int_arg("dim"), cx.rank_of("self"));
+  cx.out(0, cx.emit1("Gather", {cx.tensor("self"), cx.tensor("index")}, {attr("axis", dim)}));
+}
+MX_ATEN_LOWER(lower_index_select, "aten.index_select");
+
+void lower_gather(OpContext& cx) {
+  const int64_t dim = norm_dim(cx.int_arg("dim"), cx.rank_of("self"));
+  cx.out(0, cx.emit1("GatherElements", {cx.tensor("self"), cx.tensor("index")}, {attr("axis", dim)}));
+}
+MX_ATEN_LOWER(lower_gather, "aten.gather");
+
+// nonzero(self) -> [count, rank] int64: ONNX NonZero gives [rank, count].
+// The count is data-dependent: the program names it with an unbacked
+// symbol (u0), which becomes a dynamic dim of the ONNX value.
+void lower_nonzero(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  std::string x = v.onnx;
+  if (v.shape.empty()) x = cx.unsqueeze(x, {0});
+  const std::string nz = cx.transpose(cx.emit1("NonZero", {x}), {1, 0});
+  cx.out(0, v.shape.empty() ? cx.emit1("Slice", {nz, cx.ci64({0}), cx.ci64({0}), cx.ci64({1})}) : nz);
+}
+MX_ATEN_LOWER(lower_nonzero, "aten.nonzero");
+
+// masked_select(self, mask): the elements where the broadcast mask holds,
+// flattened in row-major order (Compress without an axis); the count is an
+// unbacked symbol of the program, a dynamic dim here.
+void lower_masked_select(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.operand("self", dt), m = cx.operand("mask", onnx::TensorProto::BOOL);
+  const std::string shape = cx.shape_of(cx.emit1("Where", {m, x, x}));  // the broadcast shape
+  const std::string flat_x = cx.emit1("Reshape", {cx.emit1("Expand", {x, shape}), cx.ci64({-1})});
+  const std::string flat_m = cx.emit1("Reshape", {cx.emit1("Expand", {m, shape}), cx.ci64({-1})});
+  cx.out(0, cx.emit1("Compress", {flat_x, flat_m}, {attr("axis", int64_t{0})}));
+}
+MX_ATEN_LOWER(lower_masked_select, "aten.masked_select");
+
+// _unique2(self, sorted=True, return_inverse=False, return_counts=False)
+// -> (values, inverse, counts): ONNX Unique over the flattened input
+// (sorted ascending); the inverse takes the input's shape, as in ATen.
+void lower_unique(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  if (!cx.bool_arg("sorted", true)) cx.unsupported("unique with sorted=False (ATen's order is unspecified)");
+  const std::string flat = cx.emit1("Reshape", {v.onnx, cx.ci64({-1})});
+  auto u = cx.emit("Unique", {flat}, {attr("sorted", int64_t{1})}, 4);  // Y, first indices, inverse, counts
+  cx.out(0, u[0]);
+  const size_t n = cx.n_outputs();
+  if (n > 1) cx.out(1, cx.emit1("Reshape", {u[2], cx.shape_of(v.onnx)}));
+  if (n > 2) cx.out(2, u[3]);
+}
+MX_ATEN_LOWER(lower_unique, "aten._unique2");
+
+// one_hot(self, num_classes=-1): a static class count (-1 would need the
+// data's maximum) -> OneHot with values (0, 1) in int64.
+void lower_one_hot(OpContext& cx) {
+  const int64_t n = cx.int_arg("num_classes", -1);
+  if (n < 0) cx.unsupported("one_hot without num_classes (the count would be the data's maximum + 1)");
+  const std::string i = cx.cast(cx.tensor("self"), cx.dtype_of("self"), onnx::TensorProto::INT64);
+  cx.out(0, cx.cast(cx.emit1("OneHot", {i, cx.ci64s(n), cx.ci64({0, 1})}, {attr("axis", int64_t{-1})}),
+                    onnx::TensorProto::INT64, cx.out_dtype()));
+}
+MX_ATEN_LOWER(lower_one_hot, "aten.one_hot");
+
+}  // namespace
+}  // namespace mx::aten_onnx

@@ -1,0 +1,106 @@
+// Normalisation: batch_norm (eval) and core ATen's
+// _native_batch_norm_legit_no_training, layer_norm / native_layer_norm,
+// group_norm.
+#include "mx/onnx_proto.hpp"
+
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
+
+namespace mx::aten_onnx {
+namespace {
+
+std::string ones_or(OpContext& cx, const std::string& name, int64_t c, double fill, int32_t dt) {
+  return cx.has(name) ? cx.tensor(name) : cx.constant(mx::aten_onnx::filled_tensor(dt, {c}, fill));
+}
+
+// The mean/var outputs of core ATen's variant are unused in eval graphs;
+// they are left unbound, so a use of them is a clear error.
+void lower_batch_norm(OpContext& cx) {
+  if (cx.target().rfind("aten.batch_norm", 0) == 0 && cx.bool_arg("training", false))
+    cx.unsupported("batch_norm in training mode (call model.eval() before torch.export.export)");
+  const int32_t dt = cx.out_dtype();
+  const auto& shape = cx.value_of("input").shape;
+  if (shape.size() < 2 || !shape[1].is_static) cx.unsupported("batch_norm needs a static channel dim");
+  const int64_t c = shape[1].value;
+  cx.out(0, cx.emit1("BatchNormalization",
+                     {cx.tensor("input"), ones_or(cx, "weight", c, 1, dt), ones_or(cx, "bias", c, 0, dt),
+                      cx.tensor("running_mean"), cx.tensor("running_var")},
+                     {attr("epsilon", static_cast<float>(cx.float_arg("eps", 1e-5)))}));
+}
+MX_ATEN_LOWER(lower_batch_norm, "aten.batch_norm", "aten._native_batch_norm_legit_no_training");
+
+// instance_norm(input, weight, bias, running_mean, running_var,
+// use_input_stats, momentum, eps, cudnn_enabled) -> InstanceNormalization;
+// core ATen's _native_batch_norm_legit.no_stats (what instance norm
+// decomposes to, on a [1, N*C, ...] view whose channel count is dynamic
+// with the batch): batch statistics per channel over every other dim,
+// written out (mean, variance, affine broadcast over [C, 1, ...]).
+void lower_instance_norm(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const float eps = static_cast<float>(cx.float_arg("eps", 1e-5));
+  const auto& shape = cx.value_of("input").shape;
+  const int64_t r = static_cast<int64_t>(shape.size());
+  if (r < 3) cx.unsupported("instance/batch statistics of an input without spatial dims");
+  const std::string x = cx.operand("input", dt);
+  if (cx.target().rfind("aten._native_batch_norm_legit", 0) != 0) {
+    if (!cx.bool_arg("use_input_stats", true)) cx.unsupported("instance_norm with running statistics");
+    if (!shape[1].is_static) cx.unsupported("instance_norm with a dynamic channel dim");
+    const int64_t c = shape[1].value;
+    return cx.out(0, cx.emit1("InstanceNormalization", {x, ones_or(cx, "weight", c, 1, dt), ones_or(cx, "bias", c, 0, dt)},
+                              {attr("epsilon", eps)}));
+  }
+  if (!cx.bool_arg("training", true)) cx.unsupported("_native_batch_norm_legit.no_stats without training");
+  std::vector<int64_t> axes = {0};
+  for (int64_t k = 2; k < r; ++k) axes.push_back(k);
+  const std::string mean = mx::aten_onnx::emit_reduce(cx, "ReduceMean", x, axes, true);
+  const std::string dev = cx.emit1("Sub", {x, mean});
+  const std::string var = mx::aten_onnx::emit_reduce(cx, "ReduceMean", cx.emit1("Mul", {dev, dev}), axes, true);
+  std::string y = cx.emit1("Div", {dev, cx.emit1("Sqrt", {cx.emit1("Add", {var, cx.cscalar(eps, dt)})})});
+  std::vector<int64_t> trailing;
+  for (int64_t k = 1; k < r - 1; ++k) trailing.push_back(k);
+  if (cx.has("weight")) y = cx.emit1("Mul", {y, cx.unsqueeze(cx.operand("weight", dt), trailing)});
+  if (cx.has("bias")) y = cx.emit1("Add", {y, cx.unsqueeze(cx.operand("bias", dt), trailing)});
+  cx.out(0, y);  // save_mean / save_rstd (outputs 1, 2) are for backward: unbound
+}
+MX_ATEN_LOWER(lower_instance_norm, "aten.instance_norm", "aten._native_batch_norm_legit.no_stats");
+
+void lower_layer_norm(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const auto shape = cx.ints("normalized_shape");
+  std::string w = cx.has("weight") ? cx.tensor("weight") : "";
+  std::string b = cx.has("bias") ? cx.tensor("bias") : "";
+  if (w.empty() && cx.opset >= 17) w = cx.constant(mx::aten_onnx::filled_tensor(dt, shape, 1.0));
+  cx.out(0, mx::aten_onnx::emit_layer_norm(cx, cx.tensor("input"), cx.rank_of("input"),
+                                           static_cast<int64_t>(shape.size()), w, b,
+                                           cx.float_arg("eps", 1e-5),
+                                           dt));
+}
+MX_ATEN_LOWER(lower_layer_norm, "aten.layer_norm", "aten.native_layer_norm");
+
+// group_norm(input, num_groups, weight, bias, eps): the shared pattern.
+void lower_group_norm(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  // group_norm(input, num_groups, weight, bias, eps); core ATen's
+  // native_group_norm(input, weight, bias, N, C, HxW, group, eps).
+  const bool native = cx.target().rfind("aten.native_group_norm", 0) == 0;
+  cx.out(0, mx::aten_onnx::emit_group_norm(cx, cx.tensor("input"), cx.rank_of("input"),
+                                           cx.int_arg(native ? "group" : "num_groups"),
+                                           cx.has("weight") ? cx.tensor("weight") : "",
+                                           cx.has("bias") ? cx.tensor("bias") : "", cx.float_arg("eps", 1e-5), dt));
+}
+MX_ATEN_LOWER(lower_group_norm, "aten.group_norm", "aten.native_group_norm");
+
+// _weight_norm(v, g, dim=0): g * v / ||v||, the norm over every dim but `dim`.
+void lower_weight_norm(OpContext& cx) {
+  const int64_t r = cx.rank_of("v"), dim = norm_dim(cx.int_arg("dim", 0), r);
+  std::vector<int64_t> axes;
+  for (int64_t k = 0; k < r; ++k)
+    if (k != dim) axes.push_back(k);
+  std::string v = cx.tensor("v");
+  std::string norm = cx.emit1("Sqrt", {mx::aten_onnx::emit_reduce(cx, "ReduceSum", cx.emit1("Mul", {v, v}), axes, true)});
+  cx.out(0, cx.emit1("Mul", {v, cx.emit1("Div", {cx.tensor("g"), norm})}));
+}
+MX_ATEN_LOWER(lower_weight_norm, "aten._weight_norm");
+
+}  // namespace
+}  // namespace mx::aten_onnx

@@ -1,0 +1,301 @@
+// Reductions: mean/sum (dim lists, keepdim, dtype), amax/amin,
+// max/min over a dim (values + indices), argmax/argmin, cumsum, cumprod,
+// var/std (and their _mean forms), prod, logsumexp, vector norms.
+#include "mx/onnx_proto.hpp"
+
+#include <climits>
+#include <cmath>
+
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
+
+namespace mx::aten_onnx {
+namespace {
+
+std::vector<int64_t> axes_arg(OpContext& cx, int64_t rank) {
+  auto d = cx.ints("dim", std::vector<int64_t>{});
+  for (auto& x : d) x = norm_dim(x, rank);
+  return d;
+}
+
+void lower_mean_sum(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const int64_t r = cx.rank_of("self");
+  const bool mean = cx.target().rfind("aten.mean", 0) == 0;
+  std::string x = cx.operand("self", dt);
+  if (r == 0) return cx.out(0, cx.emit1("Identity", {x}));
+  cx.out(0, mx::aten_onnx::emit_reduce(cx, mean ? "ReduceMean" : "ReduceSum", x, axes_arg(cx, r),
+                                       cx.bool_arg("keepdim", false)));
+}
+MX_ATEN_LOWER(lower_mean_sum, "aten.mean", "aten.sum");
+
+void lower_amax(OpContext& cx) {
+  const bool is_max = cx.target().rfind("aten.amax", 0) == 0;
+  cx.out(0, mx::aten_onnx::emit_reduce(cx, is_max ? "ReduceMax" : "ReduceMin", cx.tensor("self"),
+                                       axes_arg(cx, cx.rank_of("self")), cx.bool_arg("keepdim", false)));
+}
+MX_ATEN_LOWER(lower_amax, "aten.amax", "aten.amin");
+
+// max.dim / min.dim -> (values, indices)
+void lower_max_dim(OpContext& cx) {
+  const bool is_max = cx.target().rfind("aten.max", 0) == 0;
+  const int64_t dim = norm_dim(cx.int_arg("dim"), cx.rank_of("self"));
+  const bool keep = cx.bool_arg("keepdim", false);
+  std::string x = cx.tensor("self");
+  cx.out(0, mx::aten_onnx::emit_reduce(cx, is_max ? "ReduceMax" : "ReduceMin", x, {dim}, keep));
+  cx.out(1, cx.emit1(is_max ? "ArgMax" : "ArgMin", {x}, {attr("axis", dim), attr("keepdims", int64_t{keep})}));
+}
+MX_ATEN_LOWER(lower_max_dim, "aten.max.dim", "aten.min.dim");
+
+void lower_argmax(OpContext& cx) {
+  const std::string op = cx.target().rfind("aten.argmax", 0) == 0 ? "ArgMax" : "ArgMin";
+  const bool keep = cx.bool_arg("keepdim", false);
+  std::string x = cx.tensor("self");
+  if (!cx.has("dim")) {
+    x = cx.emit1("Reshape", {x, cx.ci64({-1})});
+    cx.out(0, cx.emit1(op, {x}, {attr("axis", int64_t{0}), attr("keepdims", int64_t{0})}));
+    return;
+  }
+  const int64_t dim = norm_dim(cx.int_arg("dim"), cx.rank_of("self"));
+  cx.out(0, cx.emit1(op, {x}, {attr("axis", dim), attr("keepdims", int64_t{keep})}));
+}
+MX_ATEN_LOWER(lower_argmax, "aten.argmax", "aten.argmin");
+
+void lower_cumsum(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const int64_t dim = norm_dim(cx.int_arg("dim"), cx.rank_of("self"));
+  cx.out(0, cx.emit1("CumSum", {cx.operand("self", dt), cx.ci64s(dim)}));
+}
+MX_ATEN_LOWER(lower_cumsum, "aten.cumsum");
+
+// any/all over dims: ReduceMax/ReduceMin of the values as int32 (ONNX
+// reductions take no bool), compared with zero.
+void lower_any_all(OpContext& cx) {
+  const bool any = cx.target().rfind("aten.any", 0) == 0;
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  std::vector<int64_t> axes;
+  if (cx.has("dim")) axes = cx.ints("dim");
+  for (auto& a : axes) a = norm_dim(a, r);
+  std::string x = cx.emit1("Not", {cx.emit1("Equal", {cx.cast(v.onnx, v.dtype, onnx::TensorProto::INT32),
+                                                     cx.cscalar(0, onnx::TensorProto::INT32)})});
+  x = cx.cast(x, onnx::TensorProto::BOOL, onnx::TensorProto::INT32);
+  std::string red = mx::aten_onnx::emit_reduce(cx, any ? "ReduceMax" : "ReduceMin", x, axes, cx.bool_arg("keepdim", false));
+  cx.out(0, cx.cast(red, onnx::TensorProto::INT32, onnx::TensorProto::BOOL));
+}
+MX_ATEN_LOWER(lower_any_all, "aten.any", "aten.all");
+
+// diff(self, n=1, dim=-1, prepend=None, append=None), n = 1: prepend and
+// append are concatenated first, as ATen does.
+void lower_diff(OpContext& cx) {
+  if (cx.int_arg("n", 1) != 1) cx.unsupported("diff with n != 1");
+  const int64_t dim = norm_dim(cx.int_arg("dim", -1), cx.rank_of("self"));
+  const int32_t dt = cx.out_dtype();
+  std::string x = cx.operand("self", dt);
+  if (cx.has("prepend") || cx.has("append")) {
+    std::vector<std::string> parts;
+    if (cx.has("prepend")) parts.push_back(cx.operand("prepend", dt));
+    parts.push_back(x);
+    if (cx.has("append")) parts.push_back(cx.operand("append", dt));
+    x = cx.emit1("Concat", parts, {attr("axis", dim)});
+  }
+  std::string hi = cx.emit1("Slice", {x, cx.ci64({1}), cx.ci64({INT64_MAX}), cx.ci64({dim})});
+  std::string lo = cx.emit1("Slice", {x, cx.ci64({0}), cx.ci64({-1}), cx.ci64({dim})});
+  cx.out(0, dt == onnx::TensorProto::BOOL ? cx.emit1("Xor", {hi, lo}) : cx.emit1("Sub", {hi, lo}));
+}
+MX_ATEN_LOWER(lower_diff, "aten.diff");
+
+// The dims a statistic reduces over: `dim` (int, list, or absent/None = all).
+std::vector<int64_t> stat_axes(OpContext& cx, int64_t rank) {
+  std::vector<int64_t> axes;
+  if (cx.has("dim")) axes = cx.ints("dim");
+  for (auto& a : axes) a = norm_dim(a, rank);
+  if (axes.empty())
+    for (int64_t k = 0; k < rank; ++k) axes.push_back(k);
+  return axes;
+}
+
+// How many elements the reduction over `axes` sees, as a 0-d tensor of dt
+// (static when every reduced dim is).
+std::string count_of(OpContext& cx, const Value& v, const std::vector<int64_t>& axes, int32_t dt) {
+  int64_t n = 1;
+  bool dynamic = false;
+  for (auto a : axes) {
+    if (v.shape[a].is_static) n *= v.shape[a].value;
+    else dynamic = true;
+  }
+  if (!dynamic) return cx.cscalar(static_cast<double>(n), dt);
+  std::string dims = cx.emit1("Gather", {cx.shape_of(v.onnx), cx.ci64(axes)}, {attr("axis", int64_t{0})});
+  return cx.cast(cx.emit1("ReduceProd", {dims}, {attr("keepdims", int64_t{0})}), onnx::TensorProto::INT64, dt);
+}
+
+// var / std / var_mean / std_mean over `dim` with `correction` (or the
+// older `unbiased`): the mean of squared deviations times N / (N - c).
+void lower_var_std(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  const bool is_std = cx.target().rfind("aten.std", 0) == 0;
+  const bool with_mean = cx.target().find("_mean") != std::string::npos;
+  const bool keep = cx.bool_arg("keepdim", false);
+  double c = cx.bool_arg("unbiased", true) ? 1.0 : 0.0;
+  if (cx.has("correction")) c = cx.float_arg("correction");
+  const auto axes = stat_axes(cx, r);
+  const std::string x = cx.cast(v.onnx, v.dtype, dt);
+  const std::string mean = mx::aten_onnx::emit_reduce(cx, "ReduceMean", x, axes, true);
+  const std::string dev = cx.emit1("Sub", {x, mean});
+  std::string var = mx::aten_onnx::emit_reduce(cx, "ReduceMean", cx.emit1("Mul", {dev, dev}), axes, keep);
+  if (c != 0.0) {
+    const std::string n = count_of(cx, v, axes, dt);
+    var = cx.emit1("Div", {cx.emit1("Mul", {var, n}), cx.emit1("Sub", {n, cx.cscalar(c, dt)})});
+  }
+  cx.out(0, is_std ? cx.emit1("Sqrt", {var}) : var);
+  if (with_mean) cx.out(1, keep ? mean : cx.squeeze(mean, axes));
+}
+MX_ATEN_LOWER(lower_var_std, "aten.var", "aten.std", "aten.var_mean", "aten.std_mean");
+
+// prod(self, dtype) / prod.dim_int(self, dim, keepdim, dtype)
+void lower_prod(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const int64_t r = cx.rank_of("self");
+  std::string x = cx.operand("self", dt);
+  if (r == 0) return cx.out(0, cx.emit1("Identity", {x}));
+  std::vector<int64_t> axes;
+  if (cx.has("dim")) axes = {norm_dim(cx.int_arg("dim"), r)};
+  cx.out(0, mx::aten_onnx::emit_reduce(cx, "ReduceProd", x, axes, cx.bool_arg("keepdim", false)));
+}
+MX_ATEN_LOWER(lower_prod, "aten.prod");
+
+// cumprod(self, dim): ONNX has no CumProd. Along a static dim of up to 64
+// the running product is built exactly from the slices; otherwise it is
+// exp(cumsum(log|x|)) with the sign from the count of negatives and zero
+// from the first zero on (float only; ~1e-6 relative in fp32).
+std::string cumprod_by_logs(OpContext& cx, const std::string& x, int64_t d, int32_t dt) {
+  if (!mx::aten_onnx::is_floating(dt)) cx.unsupported("cumprod of integers along a dynamic or long dim");
+  const int32_t i64 = onnx::TensorProto::INT64;
+  const std::string axis = cx.ci64s(d), zero = cx.cscalar(0, dt);
+  auto count = [&](const std::string& flags) {
+    return cx.emit1("CumSum", {cx.cast(flags, onnx::TensorProto::BOOL, i64), axis});
+  };
+  const std::string is_zero = cx.emit1("Equal", {x, zero});
+  const std::string safe = cx.emit1("Where", {is_zero, cx.cscalar(1, dt), cx.emit1("Abs", {x})});
+  const std::string mag = cx.emit1("Exp", {cx.emit1("CumSum", {cx.emit1("Log", {safe}), axis})});
+  const std::string negatives = count(cx.emit1("Less", {x, zero}));
+  const std::string odd = cx.emit1("Equal", {cx.emit1("Mod", {negatives, cx.ci64s(2)}), cx.ci64s(1)});
+  const std::string signed_mag = cx.emit1("Where", {odd, cx.emit1("Neg", {mag}), mag});
+  const std::string zeroed = cx.emit1("Greater", {count(is_zero), cx.ci64s(0)});
+  return cx.emit1("Where", {zeroed, zero, signed_mag});
+}
+
+void lower_cumprod(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  std::string x = cx.cast(v.onnx, v.dtype, dt);
+  if (r == 0) return cx.out(0, cx.emit1("Identity", {x}));
+  const int64_t d = norm_dim(cx.int_arg("dim"), r);
+  if (!v.shape[d].is_static || v.shape[d].value > 64) return cx.out(0, cumprod_by_logs(cx, x, d, dt));
+  const int64_t n = v.shape[d].value;
+  std::vector<std::string> parts;
+  std::string acc;
+  for (int64_t k = 0; k < n; ++k) {
+    std::string s = cx.emit1("Slice", {x, cx.ci64({k}), cx.ci64({k + 1}), cx.ci64({d})});
+    acc = acc.empty() ? s : cx.emit1("Mul", {acc, s});
+    parts.push_back(acc);
+  }
+  cx.out(0, parts.size() == 1 ? cx.emit1("Identity", {parts[0]}) : cx.emit1("Concat", parts, {attr("axis", d)}));
+}
+MX_ATEN_LOWER(lower_cumprod, "aten.cumprod");
+
+// logsumexp(self, dim, keepdim): max-shifted for range, as ATen.
+void lower_logsumexp(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  const bool keep = cx.bool_arg("keepdim", false);
+  const auto axes = stat_axes(cx, r);
+  const std::string x = cx.cast(v.onnx, v.dtype, dt);
+  std::string m = mx::aten_onnx::emit_reduce(cx, "ReduceMax", x, axes, true);
+  // an all -inf slice would give NaN from -inf - -inf: shift by 0 there.
+  m = cx.emit1("Where", {cx.emit1("IsInf", {m}), cx.cscalar(0, dt), m});
+  std::string s = mx::aten_onnx::emit_reduce(cx, "ReduceSum", cx.emit1("Exp", {cx.emit1("Sub", {x, m})}), axes, keep);
+  cx.out(0, cx.emit1("Add", {cx.emit1("Log", {s}), keep ? m : cx.squeeze(m, axes)}));
+}
+MX_ATEN_LOWER(lower_logsumexp, "aten.logsumexp");
+
+// linalg_vector_norm(self, ord=2, dim=None, keepdim=False, dtype=None) and
+// norm.ScalarOpt_dim: ord 1 / 2 / inf / -inf / 0 / p.
+void lower_vector_norm(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  const bool keep = cx.bool_arg("keepdim", false);
+  const double p = cx.has("ord") ? cx.float_arg("ord") : (cx.has("p") ? cx.float_arg("p") : 2.0);
+  const auto axes = stat_axes(cx, r);
+  const std::string x = cx.emit1("Abs", {cx.cast(v.onnx, v.dtype, dt)});
+  using mx::aten_onnx::emit_reduce;
+  if (p == 1.0) return cx.out(0, emit_reduce(cx, "ReduceSum", x, axes, keep));
+  if (p == 2.0) return cx.out(0, cx.emit1("Sqrt", {emit_reduce(cx, "ReduceSum", cx.emit1("Mul", {x, x}), axes, keep)}));
+  if (std::isinf(p)) return cx.out(0, emit_reduce(cx, p > 0 ? "ReduceMax" : "ReduceMin", x, axes, keep));
+  if (p == 0.0) {
+    const std::string nz = cx.cast(cx.emit1("Not", {cx.emit1("Equal", {x, cx.cscalar(0, dt)})}), onnx::TensorProto::BOOL, dt);
+    return cx.out(0, emit_reduce(cx, "ReduceSum", nz, axes, keep));
+  }
+  const std::string s = emit_reduce(cx, "ReduceSum", cx.emit1("Pow", {x, cx.cscalar(p, dt)}), axes, keep);
+  cx.out(0, cx.emit1("Pow", {s, cx.cscalar(1.0 / p, dt)}));
+}
+MX_ATEN_LOWER(lower_vector_norm, "aten.linalg_vector_norm", "aten.norm");
+
+// aminmax(self, dim=None, keepdim=False) -> (min, max)
+void lower_aminmax(OpContext& cx) {
+  const int64_t r = cx.rank_of("self");
+  std::vector<int64_t> axes;
+  if (cx.has("dim")) axes = {norm_dim(cx.int_arg("dim"), std::max<int64_t>(r, 1))};
+  const bool keep = cx.bool_arg("keepdim", false);
+  const std::string x = cx.tensor("self");
+  cx.out(0, mx::aten_onnx::emit_reduce(cx, "ReduceMin", x, axes, keep));
+  cx.out(1, mx::aten_onnx::emit_reduce(cx, "ReduceMax", x, axes, keep));
+}
+MX_ATEN_LOWER(lower_aminmax, "aten.aminmax");
+
+// kthvalue(self, k, dim=-1, keepdim=False) and median.dim(self, dim,
+// keepdim) (the lower median: k = (n - 1) / 2 + 1) -> (values, indices):
+// the k smallest by TopK, the last of them. The dim must be static for
+// median (it fixes k).
+void lower_kth(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  const int64_t d = norm_dim(cx.int_arg("dim", -1), std::max<int64_t>(r, 1));
+  int64_t k = 0;
+  if (cx.target().rfind("aten.median", 0) == 0) {
+    if (r == 0 || !v.shape[d].is_static) cx.unsupported("median along a dynamic dim");
+    k = (v.shape[d].value - 1) / 2 + 1;
+  } else {
+    k = cx.int_arg("k");
+  }
+  const auto top = mx::aten_onnx::emit_top_k(cx, v.onnx, v.dtype, r, cx.ci64({k}), d, false);
+  auto last = [&](const std::string& t) {
+    const std::string s = cx.emit1("Slice", {t, cx.ci64({k - 1}), cx.ci64({k}), cx.ci64({d})});
+    return cx.bool_arg("keepdim", false) ? s : cx.squeeze(s, {d});
+  };
+  cx.out(0, last(top.values));
+  cx.out(1, last(top.indices));
+}
+MX_ATEN_LOWER(lower_kth, "aten.kthvalue", "aten.median.dim");
+
+// logcumsumexp(self, dim): log of the running sum of exp, shifted by the
+// dim's maximum for range.
+void lower_logcumsumexp(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const int64_t r = std::max<int64_t>(cx.rank_of("self"), 1);
+  const int64_t d = norm_dim(cx.int_arg("dim"), r);
+  const std::string x = cx.operand("self", dt);
+  std::string m = mx::aten_onnx::emit_reduce(cx, "ReduceMax", x, {d}, true);
+  m = cx.emit1("Where", {cx.emit1("IsInf", {m}), cx.cscalar(0, dt), m});
+  const std::string c = cx.emit1("CumSum", {cx.emit1("Exp", {cx.emit1("Sub", {x, m})}), cx.ci64s(d)});
+  cx.out(0, cx.emit1("Add", {cx.emit1("Log", {c}), m}));
+}
+MX_ATEN_LOWER(lower_logcumsumexp, "aten.logcumsumexp");
+
+}  // namespace
+}  // namespace mx::aten_onnx
