@@ -13,7 +13,8 @@ inputs; the ratios ours / anchor; the wall time and peak RSS of each export
     /work/venvs/pt2/bin/python benchmarks/lean_graphs.py                    # tests/fixtures/pt2 + programs
     /work/venvs/pt2/bin/python benchmarks/lean_graphs.py --models bert_tiny --skip-anchor
     options: --baseline-cli PATH [--baseline-plugins DIR], --markdown FILE, --workdir DIR (keeps the files),
-             --reuse-anchor (with --workdir: re-measure the anchor files found there), --repeat N
+             --reuse-anchor (with --workdir: re-measure the anchor files found there), --repeat N,
+             --rounds N (each file in N fresh processes, ours and the anchor's in turn)
 
 The CLI is found as benchmarks/pt2_anchor.py finds it (MODELEXPORT_BIN, ...).
 Runs in the venv with torch 2.15 + onnxruntime (not an SDK dependency).
@@ -113,6 +114,29 @@ def measure(model, inputs, repeat):
     return run_json([sys.executable, __file__, "--ort-child", model, inputs or "", str(repeat)])
 
 
+def measure_rounds(files, inputs, repeat, rounds):
+    """Each file measured in `rounds` fresh processes, the files in turn
+    (so load changes hit them alike); the timings are the medians over the
+    rounds, the counts and RSS those of the first round."""
+    seen = {k: [] for k in files}
+    out = {}
+    for _ in range(rounds):
+        for key, path in files.items():
+            try:
+                seen[key].append(measure(path, inputs, repeat))
+            except Exception as e:  # noqa: BLE001 - reported, the row stays
+                out[f"{key}_error"] = str(e)[-300:]
+    for key, runs in seen.items():
+        if not runs:
+            continue
+        row = dict(runs[0])
+        for t in ("create_s", "run_s"):
+            values = [r[t] for r in runs if r.get(t) is not None]
+            row[t] = statistics.median(values) if values else None
+        out[key] = row
+    return out
+
+
 def run_measured(cmd, env=None):
     """Runs cmd; returns (wall seconds, the child's own peak RSS in MB)."""
     t0 = time.perf_counter()
@@ -142,6 +166,27 @@ def ratio(ours, anchor, key):
     return "" if not a or m is None else f" ({m / a:.2f}×)"
 
 
+def markdown(rows):
+    """The results table of the rows main() prints (one JSON object a line)."""
+    lines = ["| program | nodes: before / ours / anchor | Transpose: before / ours / anchor | "
+             "shape glue: before / ours / anchor | session creation ms: ours / anchor | "
+             "session peak RSS MB: ours / anchor | run ms: ours / anchor | export s, MB: ours / anchor |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        b, m, a = r.get("before", {}), r["mx"], r.get("anchor", {})
+        ms = lambda d, k: None if d.get(k) is None else d[k] * 1e3  # noqa: E731
+        lines.append(
+            f"| {r['model']} | {b.get('nodes', '—')} / {m['nodes']} / {a.get('nodes', '—')}{ratio(m, a, 'nodes')} "
+            f"| {b.get('Transpose', '—')} / {m['Transpose']} / {a.get('Transpose', '—')} "
+            f"| {b.get('glue', '—')} / {m['glue']} / {a.get('glue', '—')}{ratio(m, a, 'glue')} "
+            f"| {fmt(ms(m, 'create_s'), '.1f')} / {fmt(ms(a, 'create_s'), '.1f')}{ratio(m, a, 'create_s')} "
+            f"| {fmt(m.get('rss_mb'), '.0f')} / {fmt(a.get('rss_mb'), '.0f')}{ratio(m, a, 'rss_mb')} "
+            f"| {fmt(ms(m, 'run_s'), '.2f')} / {fmt(ms(a, 'run_s'), '.2f')}{ratio(m, a, 'run_s')} "
+            f"| {fmt(r.get('mx_export_s'), '.1f')} s {fmt(r.get('mx_export_mb'), '.0f')} MB / "
+            f"{fmt(r.get('anchor_export_s'), '.1f')} s {fmt(r.get('anchor_export_mb'), '.0f')} MB |")
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--models", nargs="*", default=[], help="fixture names (default: all)")
@@ -151,6 +196,9 @@ def main():
     ap.add_argument("--baseline-plugins", help="its plugin directory (default: <its build>/plugins-out)")
     ap.add_argument("--skip-anchor", action="store_true")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="measure each file in this many fresh processes, ours and the anchor's in turn "
+                         "(timings: the median over the rounds)")
     ap.add_argument("--workdir")
     ap.add_argument("--reuse-anchor", action="store_true",
                     help="an anchor file already in --workdir is measured again, not exported again")
@@ -170,44 +218,32 @@ def main():
             row = {"model": name}
             out = os.path.join(work, f"{name}.mx.onnx")
             row["mx_export_s"], row["mx_export_mb"] = export_mx(cli, pt2, out)
-            row["mx"] = measure(out, inputs, args.repeat)
+            files = {"mx": out}
             if args.baseline_cli:
                 base = os.path.join(work, f"{name}.before.onnx")
                 plugins = args.baseline_plugins or os.path.join(
                     os.path.dirname(os.path.dirname(os.path.abspath(args.baseline_cli))), "plugins-out")
-                export_mx(args.baseline_cli, pt2, base, plugins)
-                row["before"] = measure(base, inputs, args.repeat)
+                try:
+                    export_mx(args.baseline_cli, pt2, base, plugins)
+                    files["before"] = base
+                except Exception as e:  # noqa: BLE001 - an older build may not read this program
+                    row["before_error"] = str(e)[-300:]
             if not args.skip_anchor:
                 anchor = os.path.join(work, f"{name}.anchor.onnx")
                 try:
                     if not (args.reuse_anchor and os.path.exists(anchor)):
                         row["anchor_export_s"], row["anchor_export_mb"] = run_measured(
                             [sys.executable, __file__, "--anchor-child", pt2, anchor])
-                    row["anchor"] = measure(anchor, inputs, args.repeat)
+                    files["anchor"] = anchor
                 except Exception as e:  # noqa: BLE001 - reported, the row stays
                     row["anchor_error"] = str(e)[-300:]
+            row.update(measure_rounds(files, inputs, args.repeat, args.rounds))
             rows.append(row)
             print(json.dumps(row), flush=True)
     finally:
         if not args.workdir:
             shutil.rmtree(work, ignore_errors=True)
-    lines = ["| program | nodes: before / ours / anchor | Transpose: before / ours / anchor | "
-             "shape glue: before / ours / anchor | session creation ms: ours / anchor | "
-             "session peak RSS MB: ours / anchor | run ms: ours / anchor | export s, MB: ours / anchor |",
-             "|---|---|---|---|---|---|---|---|"]
-    for r in rows:
-        b, m, a = r.get("before", {}), r["mx"], r.get("anchor", {})
-        ms = lambda d, k: None if d.get(k) is None else d[k] * 1e3  # noqa: E731
-        lines.append(
-            f"| {r['model']} | {b.get('nodes', '—')} / {m['nodes']} / {a.get('nodes', '—')}{ratio(m, a, 'nodes')} "
-            f"| {b.get('Transpose', '—')} / {m['Transpose']} / {a.get('Transpose', '—')} "
-            f"| {b.get('glue', '—')} / {m['glue']} / {a.get('glue', '—')}{ratio(m, a, 'glue')} "
-            f"| {fmt(ms(m, 'create_s'), '.1f')} / {fmt(ms(a, 'create_s'), '.1f')}{ratio(m, a, 'create_s')} "
-            f"| {fmt(m.get('rss_mb'), '.0f')} / {fmt(a.get('rss_mb'), '.0f')}{ratio(m, a, 'rss_mb')} "
-            f"| {fmt(ms(m, 'run_s'), '.2f')} / {fmt(ms(a, 'run_s'), '.2f')}{ratio(m, a, 'run_s')} "
-            f"| {fmt(r.get('mx_export_s'), '.1f')} s {fmt(r.get('mx_export_mb'), '.0f')} MB / "
-            f"{fmt(r.get('anchor_export_s'), '.1f')} s {fmt(r.get('anchor_export_mb'), '.0f')} MB |")
-    text = "\n".join(lines)
+    text = markdown(rows)
     print(text)
     if args.markdown:
         with open(args.markdown, "w") as f:

@@ -45,6 +45,9 @@ ExportRequest export_request(const Frontend& f, const nlohmann::json& req, const
   if (req.contains("fused_ops") && !req["fused_ops"].is_boolean())
     throw Error(MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": \"fused_ops\" must be true or false");
   r.fused_ops = req.value("fused_ops", true);
+  if (req.contains("fold_batch_norms") && !req["fold_batch_norms"].is_boolean())
+    throw Error(MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": \"fold_batch_norms\" must be true or false");
+  r.fold_batch_norms = req.value("fold_batch_norms", true);
   if (req.contains("upcast_bf16") && !req["upcast_bf16"].is_boolean())
     throw Error(MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": \"upcast_bf16\" must be true or false");
   r.upcast_bf16 = req.value("upcast_bf16", false);

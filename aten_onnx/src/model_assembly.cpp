@@ -143,13 +143,13 @@ bool fits_by_reference(const onnx::ModelProto& model, const WeightMap& weights, 
     if (it == weights.end()) continue;  // refer_to_source names it
     const WeightBytes& w = it->second;
     const bool referred = w.size >= kExternalMinBytes &&
-                          (w.permuted ? permuted_external : w.source_offset != kNotInSource);
+                          (w.derived() ? permuted_external : w.source_offset != kNotInSource);
     if (!referred) inline_bytes += w.size;
   }
   return inline_bytes <= kInlineLimit;
 }
 
-// Bytes of the weights written permuted (graph passes): they cannot be
+// Bytes of the weights written permuted or scaled (graph passes): they cannot be
 // referred to in the source file, so an answer by reference to a host that
 // takes no output_dir references carries them inline, in memory. Over this
 // budget the model is written as external data instead (when the host gave
@@ -159,7 +159,7 @@ constexpr uint64_t kPermutedInlineBudget = 64ull << 20;
 uint64_t permuted_bytes(const WeightMap& weights) {
   uint64_t n = 0;
   for (const auto& [name, w] : weights)
-    if (w.permuted) n += w.size;
+    if (w.derived()) n += w.size;
   return n;
 }
 

@@ -18,6 +18,7 @@
 #include "modelexport/modelexport.h"
 #include "mx/aten_onnx/error.hpp"
 #include "mx/aten_onnx/weights.hpp"
+#include "scaled_weights.hpp"
 
 namespace mx::aten_onnx {
 namespace {
@@ -180,6 +181,10 @@ void permute_nd(const WeightBytes& w, const OutputPiece& put) {
 }  // namespace
 
 void for_each_output_piece(const WeightBytes& w, const OutputPiece& put) {
+  if (w.scaled) {
+    if (w.permuted) throw Error(MX_ERR_INTERNAL, "internal: a weight both permuted and scaled");
+    return scale_channels(w, put);
+  }
   if (!w.permuted) {
     put(0, w.data, w.size);
     release(w, 0, w.size);

@@ -32,7 +32,7 @@ bool carries_bytes(const WeightMap& data, const onnx::TensorProto& t) {
 }
 
 void set_raw(onnx::TensorProto& p, const WeightBytes& w) {
-  if (!w.permuted) return p.set_raw_data(std::string(w.data, w.size));
+  if (!w.derived()) return p.set_raw_data(std::string(w.data, w.size));
   std::string raw(w.size, '\0');
   for_each_output_piece(w, [&](uint64_t at, const char* d, uint64_t n) { std::memcpy(&raw[at], d, n); });
   p.set_raw_data(std::move(raw));
@@ -141,9 +141,9 @@ uint64_t refer_to_source(onnx::GraphProto& g, const WeightMap& data, const std::
   for (auto& t : *g.mutable_initializer()) {
     if (carries_bytes(data, t)) continue;
     const WeightBytes& w = bytes_of(data, t);
-    if (w.size >= kExternalMinBytes && w.source_offset != kNotInSource && !w.permuted) {
+    if (w.size >= kExternalMinBytes && w.source_offset != kNotInSource && !w.derived()) {
       set_external(t, source_location, w.source_offset, w.size);
-    } else if (w.size >= kExternalMinBytes && w.permuted && !permuted_path.empty()) {
+    } else if (w.size >= kExternalMinBytes && w.derived() && !permuted_path.empty()) {
       if (!permuted) permuted.emplace(permuted_path);
       set_external(t, permuted_path, permuted->append(w), w.size);
     } else {

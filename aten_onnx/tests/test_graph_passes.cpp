@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -47,6 +48,14 @@ std::vector<float> floats_of(const std::string& raw) {
   return v;
 }
 
+std::vector<int64_t> constant_int64s(const onnx::NodeProto& constant) {
+  REQUIRE(constant.op_type() == "Constant");
+  const auto& raw = constant.attribute(0).t().raw_data();
+  std::vector<int64_t> v(raw.size() / 8);
+  std::memcpy(v.data(), raw.data(), raw.size());
+  return v;
+}
+
 }  // namespace
 
 TEST_CASE("a Linear weight read through Transpose is stored transposed under its own name") {
@@ -77,18 +86,56 @@ TEST_CASE("a Linear weight read through Transpose is stored transposed under its
     for (int o = 0; o < 5; ++o) CHECK(out[static_cast<size_t>(i * 5 + o)] == bytes[static_cast<size_t>(o * 4 + i)]);
 }
 
-TEST_CASE("a weight with another reader than the Transpose keeps its layout") {
+TEST_CASE("a weight read through Transposes of different perms keeps its layout") {
   TestEmitter e;
   WeightMap w;
-  e.input("x", onnx::TensorProto::FLOAT, {2, 3, 4});
-  const auto bytes = iota_floats(4 * 4);
-  add_weight(e, w, "w", {4, 4}, bytes);
-  const auto y = emit_linear(e, "x", 3, "w", "");
-  mark_output(e, e.emit1("Add", {y, e.emit1("ReduceSum", {"w"})}));
+  const auto bytes = iota_floats(2 * 3 * 4);
+  add_weight(e, w, "w", {2, 3, 4}, bytes);
+  const auto a = e.emit1("Transpose", {"w"}, {attr("perm", std::vector<int64_t>{0, 2, 1})});
+  const auto b = e.emit1("Transpose", {"w"}, {attr("perm", std::vector<int64_t>{2, 1, 0})});
+  mark_output(e, e.emit1("Add", {e.emit1("ReduceSum", {a}), e.emit1("ReduceSum", {b})}));
   const auto report = lean_graph(e.graph, w, 17);
   CHECK(report.stored_permuted.empty());
-  CHECK(count_op(e.graph, "Transpose") == 1);
+  CHECK(report.permuted_copies.empty());
+  CHECK(count_op(e.graph, "Transpose") == 2);
   CHECK_FALSE(w.at("w").permuted.has_value());
+}
+
+TEST_CASE("a weight read as it is and through Transpose gets a permuted copy") {
+  TestEmitter e;
+  WeightMap w;
+  e.input("ids", onnx::TensorProto::INT64, {2, 3});
+  const auto bytes = iota_floats(6 * 4);
+  add_weight(e, w, "emb.weight", {6, 4}, bytes);
+  e.module = "emb";
+  const auto h = e.emit1("Gather", {"emb.weight", "ids"});
+  e.module = "head";
+  const auto logits = emit_linear(e, h, 3, "emb.weight", "");
+  mark_output(e, logits);
+  const auto report = lean_graph(e.graph, w, 17);
+  CHECK(count_op(e.graph, "Transpose") == 0);
+  CHECK(report.stored_permuted.empty());
+  REQUIRE(report.permuted_copies.size() == 1);
+  const auto& [copy, spec] = *report.permuted_copies.begin();
+  CHECK(spec.of == "emb.weight");
+  CHECK(spec.perm == std::vector<int64_t>{1, 0});
+  CHECK_FALSE(w.at("emb.weight").permuted.has_value());
+  const auto summary = pass_summary(e.records, report);
+  CHECK(summary["permuted_copies"][copy]["of"] == "emb.weight");
+  CHECK(summary["folded_nodes"]["head"] == 1);
+
+  inline_weights(e.graph, w);
+  std::map<std::string, const onnx::TensorProto*> inits;
+  for (const auto& t : e.graph.initializer()) inits[t.name()] = &t;
+  REQUIRE(inits.count(copy));
+  CHECK(std::vector<int64_t>(inits[copy]->dims().begin(), inits[copy]->dims().end()) == std::vector<int64_t>{4, 6});
+  CHECK(floats_of(inits["emb.weight"]->raw_data()) == bytes);
+  const auto out = floats_of(inits[copy]->raw_data());
+  REQUIRE(out.size() == 24);
+  for (int i = 0; i < 4; ++i)
+    for (int o = 0; o < 6; ++o) CHECK(out[static_cast<size_t>(i * 6 + o)] == bytes[static_cast<size_t>(o * 4 + i)]);
+  e.graph.clear_output();
+  CHECK(e.check(logits) == std::vector<int64_t>{2, 3, 6});
 }
 
 TEST_CASE("a permuted weight streams chunk by chunk, any rank") {
@@ -306,4 +353,163 @@ TEST_CASE("an Unsqueeze of an Unsqueeze is one Unsqueeze") {
   CHECK(count_op(e.graph, "Unsqueeze") == 1);
   e.graph.clear_output();
   CHECK(e.check(y) == std::vector<int64_t>{1, 3, 1, 4});
+}
+
+TEST_CASE("nodes that pass their input through are dropped, their readers read the input") {
+  TestEmitter e;
+  WeightMap w;
+  e.input("x", onnx::TensorProto::FLOAT, {2, 3, 4});
+  e.module = "m";
+  const auto f = onnx::TensorProto::FLOAT;
+  auto a = e.emit1("Relu", {"x"});
+  a = e.emit1("Add", {a, e.cscalar(0.0, f)});
+  a = e.emit1("Mul", {e.cscalar(1.0, f), a});
+  a = e.emit1("Div", {a, e.cscalar(1.0, f)});
+  a = e.emit1("Sub", {a, e.cscalar(-0.0, f)});
+  a = e.emit1("Slice", {a, e.ci64({0, 0}), e.ci64({INT64_MAX, INT64_MAX}), e.ci64({0, 2}), e.ci64({1, 1})});
+  a = e.emit1("Expand", {a, e.ci64({})});
+  a = e.emit1("Identity", {a});
+  // kept: a scale of 2, a Slice from 1, an Add of a non-scalar zero (it may broadcast)
+  auto kept = e.emit1("Mul", {a, e.cscalar(2.0, f)});
+  kept = e.emit1("Slice", {kept, e.ci64({1}), e.ci64({INT64_MAX}), e.ci64({0})});
+  kept = e.emit1("Add", {kept, e.constant(filled_tensor(f, {1, 1, 1, 1}, 0.0))});
+  mark_output(e, kept);
+  const auto report = lean_graph(e.graph, w, 17);
+  CHECK(e.ops() == std::vector<std::string>{"Relu", "Mul", "Slice", "Add"});
+  CHECK(e.graph.node(1).input(0) == e.graph.node(0).output(0));
+  CHECK(pass_summary(e.records, report)["folded_nodes"]["m"].get<int>() >= 7);
+  e.graph.clear_output();
+  CHECK(e.check(kept) == std::vector<int64_t>{1, 1, 3, 4});
+}
+
+TEST_CASE("a Transpose of a Transpose reads the source with the composed perm, or not at all") {
+  TestEmitter e;
+  WeightMap w;
+  e.input("x", onnx::TensorProto::FLOAT, {2, 3, 4, 5});
+  e.module = "m";
+  const auto heads = e.emit1("Transpose", {e.emit1("Relu", {"x"})}, {attr("perm", std::vector<int64_t>{0, 2, 1, 3})});
+  const auto kt = e.emit1("Transpose", {heads}, {attr("perm", std::vector<int64_t>{0, 1, 3, 2})});
+  const auto back = e.emit1("Transpose", {heads}, {attr("perm", std::vector<int64_t>{0, 2, 1, 3})});
+  const auto y = e.emit1("Add", {e.emit1("ReduceSum", {kt}), e.emit1("ReduceSum", {back})});
+  mark_output(e, y);
+  lean_graph(e.graph, w, 17);
+  CHECK(count_op(e.graph, "Transpose") == 1);
+  for (const auto& n : e.graph.node())
+    if (n.op_type() == "Transpose") {
+      CHECK(n.output(0) == kt);  // the rewritten node keeps its name and output
+      CHECK(std::vector<int64_t>(n.attribute(0).ints().begin(), n.attribute(0).ints().end()) ==
+            std::vector<int64_t>{0, 2, 3, 1});
+      CHECK(n.input(0) == e.graph.node(0).output(0));
+    }
+  e.graph.clear_output();
+  e.check(y);
+}
+
+TEST_CASE("a Range of constants folds") {
+  TestEmitter e;
+  WeightMap w;
+  e.module = "m";
+  const auto r = e.emit1("Range", {e.ci64s(2), e.ci64s(9), e.ci64s(3)});
+  const auto down = e.emit1("Range", {e.ci64s(5), e.ci64s(0), e.ci64s(-2)});
+  const auto y = e.emit1("Concat", {r, down}, {attr("axis", int64_t{0})});
+  mark_output(e, y);
+  lean_graph(e.graph, w, 17);
+  CHECK(count_op(e.graph, "Range") == 0);
+  REQUIRE(e.graph.node_size() == 1);  // a graph output stays a Constant node
+  const auto value = constant_int64s(e.graph.node(0));
+  CHECK(value == std::vector<int64_t>{2, 5, 8, 5, 3, 1});
+}
+
+TEST_CASE("an eval BatchNormalization after a Conv folds into its weight and bias") {
+  for (bool conv_bias : {false, true}) {
+    CAPTURE(conv_bias);
+    TestEmitter e;
+    WeightMap w;
+    e.input("x", onnx::TensorProto::FLOAT, {1, 2, 4, 4});
+    const auto weight = iota_floats(3 * 2 * 1 * 1);  // [3, 2, 1, 1]
+    const std::vector<float> b = {0.5f, -1.0f, 2.0f}, gamma = {1.0f, 2.0f, 0.5f}, beta = {0.1f, 0.2f, 0.3f},
+                             mean = {1.0f, -1.0f, 0.0f}, var = {4.0f, 1.0f, 0.25f};
+    add_weight(e, w, "conv.weight", {3, 2, 1, 1}, weight);
+    if (conv_bias) add_weight(e, w, "conv.bias", {3}, b);
+    add_weight(e, w, "bn.weight", {3}, gamma);
+    add_weight(e, w, "bn.bias", {3}, beta);
+    add_weight(e, w, "bn.running_mean", {3}, mean);
+    add_weight(e, w, "bn.running_var", {3}, var);
+    e.module = "conv";
+    std::vector<std::string> conv_in = {"x", "conv.weight"};
+    if (conv_bias) conv_in.push_back("conv.bias");
+    const auto c = e.emit1("Conv", conv_in);
+    e.module = "bn";
+    const auto y = e.emit1("BatchNormalization", {c, "bn.weight", "bn.bias", "bn.running_mean", "bn.running_var"},
+                           {attr("epsilon", 0.0f)});
+    mark_output(e, e.emit1("Relu", {y}));
+    const auto report = lean_graph(e.graph, w, 17);
+    CHECK(e.ops() == std::vector<std::string>{"Conv", "Relu"});
+    const std::string bias_name = conv_bias ? "conv.bias" : "bn.bias";
+    CHECK(e.graph.node(0).input(2) == bias_name);
+    CHECK(e.graph.node(1).input(0) == e.graph.node(0).output(0));
+    const auto summary = pass_summary(e.records, report);
+    const auto& folded = summary["folded_batch_norms"]["conv.weight"];
+    CHECK(folded["module"] == "bn");
+    CHECK(folded["bias"] == bias_name);
+    CHECK(folded["parameters"] == nlohmann::json({"bn.weight", "bn.bias", "bn.running_mean", "bn.running_var"}));
+    CHECK(summary["folded_nodes"]["bn"] == 1);
+
+    inline_weights(e.graph, w);
+    std::map<std::string, std::vector<float>> out;
+    for (const auto& t : e.graph.initializer()) out[t.name()] = floats_of(t.raw_data());
+    CHECK(out.size() == 2);  // the BN's other parameters are gone
+    for (size_t o = 0; o < 3; ++o) {
+      const float s = gamma[o] / std::sqrt(var[o]);
+      for (size_t i = 0; i < 2; ++i) CHECK(out["conv.weight"][o * 2 + i] == doctest::Approx(weight[o * 2 + i] * s));
+      CHECK(out[bias_name][o] == doctest::Approx(((conv_bias ? b[o] : 0.0f) - mean[o]) * s + beta[o]));
+    }
+  }
+}
+
+TEST_CASE("a Conv output read by more than its BatchNormalization is not folded") {
+  TestEmitter e;
+  WeightMap w;
+  e.input("x", onnx::TensorProto::FLOAT, {1, 2, 4, 4});
+  const auto ones = std::vector<float>(6, 1.0f), three = std::vector<float>(3, 1.0f);
+  add_weight(e, w, "conv.weight", {3, 2, 1, 1}, ones);
+  for (const char* p : {"bn.weight", "bn.bias", "bn.running_mean", "bn.running_var"}) add_weight(e, w, p, {3}, three);
+  const auto c = e.emit1("Conv", {"x", "conv.weight"});
+  const auto y = e.emit1("BatchNormalization", {c, "bn.weight", "bn.bias", "bn.running_mean", "bn.running_var"});
+  mark_output(e, e.emit1("Add", {y, c}));
+  const auto report = lean_graph(e.graph, w, 17);
+  CHECK(count_op(e.graph, "BatchNormalization") == 1);
+  CHECK(report.folded_batch_norms.empty());
+  CHECK_FALSE(w.at("conv.weight").scaled.has_value());
+}
+
+TEST_CASE("a scaled weight streams channel by channel across chunks") {
+  const size_t channels = 3, per = 700000;  // 8.4 MB: three chunks
+  std::vector<float> src(channels * per);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<float>(i % 1000);
+  WeightBytes wb{reinterpret_cast<const char*>(src.data()), src.size() * sizeof(float)};
+  wb.scaled = ChannelScale{{1.0f, -2.0f, 0.5f}};
+  std::string raw(wb.size, '\0');
+  for_each_output_piece(wb, [&](uint64_t at, const char* d, uint64_t n) { std::memcpy(&raw[at], d, n); });
+  const auto out = floats_of(raw);
+  bool same = true;
+  for (size_t i = 0; i < src.size(); ++i) same &= out[i] == src[i] * wb.scaled->scale[i / per];
+  CHECK(same);
+}
+
+TEST_CASE("a comparison of integer constants folds into a bool constant") {
+  TestEmitter e;
+  WeightMap w;
+  e.module = "m";
+  const auto positions = e.emit1("Range", {e.ci64s(-1), e.ci64s(3), e.ci64s(1)});
+  const auto mask = e.emit1("GreaterOrEqual", {positions, e.ci64s(0)});
+  const auto y = e.emit1("Cast", {mask}, {attr("to", int64_t{onnx::TensorProto::INT64})});
+  mark_output(e, e.emit1("Not", {mask}));
+  mark_output(e, y);
+  lean_graph(e.graph, w, 17);
+  REQUIRE(e.ops() == std::vector<std::string>{"Constant", "Not"});  // the Cast, a graph output
+  CHECK(constant_int64s(e.graph.node(0)) == std::vector<int64_t>{0, 1, 1, 1});
+  REQUIRE(e.graph.initializer_size() == 1);  // the mask, read by Not
+  CHECK(e.graph.initializer(0).data_type() == onnx::TensorProto::BOOL);
+  CHECK(e.graph.initializer(0).raw_data() == std::string("\0\1\1\1", 4));
 }

@@ -101,6 +101,7 @@ type ExportOptions struct {
 	Inputs          []InputSpec    `json:"inputs,omitempty"`      // required for TorchScript
 	Opset           int            `json:"opset,omitempty"`       // 14..28 (default 18)
 	FusedOps        *bool          `json:"fused_ops,omitempty"`   // Gelu/GroupNormalization/Attention/RMSNormalization where the opset has them (default true)
+	FoldBatchNorms  *bool          `json:"fold_batch_norms,omitempty"` // BatchNormalization after Conv folded into it (.pt2; default true)
 	UpcastBf16      *bool          `json:"upcast_bf16,omitempty"` // bf16 ops in float32 between Casts, for runtimes without bf16 kernels (default false)
 	DropBuiltinTags *bool          `json:"drop_builtin_tags,omitempty"`
 	ExternalData    *bool          `json:"external_data,omitempty"`

@@ -20,7 +20,7 @@ struct ExportOptions {
   std::vector<std::string> inputs, functions;
   int opset = 0;
   bool drop_builtin_tags = false, external_data = false, quiet = false, no_fused_ops = false,
-       upcast_bf16 = false;
+       no_fold_batch_norms = false, upcast_bf16 = false;
   CLI::Option* functions_option = nullptr;
   CLI::Option* opset_option = nullptr;
 };
@@ -43,6 +43,7 @@ int run_export(ExportOptions& o) {
   if (o.external_data) options["external_data"] = true;
   if (o.opset_option->count() > 0) options["opset"] = o.opset;
   if (o.no_fused_ops) options["fused_ops"] = false;
+  if (o.no_fold_batch_norms) options["fold_batch_norms"] = false;
   if (o.upcast_bf16) options["upcast_bf16"] = true;
   validate_tag_storage(o.tag_storage);
   refuse_overwriting_source(o.model, save_targets(o.out));
@@ -82,6 +83,9 @@ Command add_export(CLI::App& parent) {
   app->add_flag("--no-fused-ops", o->no_fused_ops,
                 "decompose Gelu (opset 20+), GroupNormalization (21+), Attention and\n"
                 "RMSNormalization (23+) for runtimes without those ops");
+  app->add_flag("--no-fold-batch-norms", o->no_fold_batch_norms,
+                "keep BatchNormalization after Conv as a node with its parameters\n"
+                "(default: folded into the Conv's weight and bias, .pt2 only)");
   app->add_flag("--upcast-bf16", o->upcast_bf16,
                 "compute bf16 ops in float32, rounding each result to bf16, for\n"
                 "runtimes without bf16 kernels (ONNX Runtime's CPU provider); .pt2 only");

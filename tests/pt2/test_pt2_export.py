@@ -141,9 +141,17 @@ def test_weights(name, level, exported, fixtures_dir):
     are checked only when they appear as initializers under their name. A
     weight the sidecar's graph_passes.stored_permuted names is stored
     permuted (a Linear's weight pre-transposed): its bytes are the archive's
-    tensor transposed by that perm."""
+    tensor transposed by that perm; a permuted_copies initializer holds the
+    bytes of the weight it copies, permuted; a Conv weight with a
+    BatchNormalization folded in (folded_batch_norms) holds the archive's
+    weight scaled per output channel, its bias the folded bias, and the BN's
+    parameters are gone."""
     path, hier, _ = exported(name, level)
-    permuted = (hier or {}).get("graph_passes", {}).get("stored_permuted", {})
+    passes = (hier or {}).get("graph_passes", {})
+    permuted = passes.get("stored_permuted", {})
+    folded_bns = passes.get("folded_batch_norms", {})
+    folded_away = {p for bn in folded_bns.values() for p in bn["parameters"]}
+    rewritten = set(folded_bns) | {bn["bias"] for bn in folded_bns.values()}
     pt2 = os.path.join(fixtures_dir, LEVELS[level].format(name))
     mj = _archive_json(pt2, "models/model.json")
     used = set()
@@ -173,22 +181,37 @@ def test_weights(name, level, exported, fixtures_dir):
     by_storage = {}
     for key, (folder, cfg) in configs.items():
         by_storage.setdefault(folder + cfg["path_name"], []).append(key)
+    source = {}
     with zipfile.ZipFile(pt2) as z:
         prefix = next(n for n in z.namelist() if n.endswith("/archive_format")).rsplit("/", 1)[0] + "/"
         for target in sorted(names):
             folder, cfg = configs[target]
+            source[target] = _decode(z.read(prefix + folder + cfg["path_name"]), cfg["tensor_meta"])
             twins = by_storage[folder + cfg["path_name"]]
             present = [t for t in twins if t in inits]
             kind, strict = names[target]
-            if not present and not strict:
+            if not present and (not strict or target in folded_away):
                 continue
             assert present, f"{target} ({kind}) is no initializer; initializers: {sorted(inits)[:20]}…"
             got = onnx.numpy_helper.to_array(inits[present[0]])
-            want = _decode(z.read(prefix + folder + cfg["path_name"]), cfg["tensor_meta"])
+            want = source[target]
             if present[0] in permuted:
                 want = np.transpose(want, permuted[present[0]])
-            if got.shape == want.shape and present[0] == target:
+            if got.shape == want.shape and present[0] == target and target not in rewritten:
                 assert np.array_equal(got, want), f"{target}: initializer bytes differ from the archive's"
+    for weight, bn in folded_bns.items():  # conv weight * s, bias (b - mean) * s + beta; s = gamma / sqrt(var + eps)
+        gamma, beta, mean, var = (source[p].astype(np.float64) for p in bn["parameters"])
+        s = gamma / np.sqrt(var + bn["epsilon"])
+        w = source[weight].astype(np.float64)
+        b = source[bn["bias"]].astype(np.float64) if bn["bias"] not in bn["parameters"] else np.zeros_like(s)
+        got_w = onnx.numpy_helper.to_array(inits[weight])
+        got_b = onnx.numpy_helper.to_array(inits[bn["bias"]])
+        np.testing.assert_allclose(got_w, w * s.reshape((-1,) + (1,) * (w.ndim - 1)), rtol=1e-5, atol=1e-7)
+        np.testing.assert_allclose(got_b, (b - mean) * s + beta, rtol=1e-5, atol=1e-6)
+    for copy, spec in (hier or {}).get("graph_passes", {}).get("permuted_copies", {}).items():
+        source = onnx.numpy_helper.to_array(inits[spec["of"]])
+        got = onnx.numpy_helper.to_array(inits[copy])
+        assert np.array_equal(got, np.transpose(source, spec["perm"])), f"{copy}: not {spec['of']} permuted"
 
 
 _DTYPES = {1: np.uint8, 2: np.int8, 3: np.int16, 4: np.int32, 5: np.int64, 6: np.float16,
@@ -230,12 +253,14 @@ def test_every_node_has_a_record(name, level, exported, expected):
 
 @pytest.mark.parametrize("name,level", CASES, ids=IDS)
 def test_modules_covered(name, level, exported, expected):
-    """Each module that runs a computing op in the program owns ONNX nodes."""
-    path, _, _ = exported(name, level)
+    """Each module that runs a computing op in the program owns ONNX nodes,
+    or is a BatchNormalization the sidecar says was folded into its Conv."""
+    path, hier, _ = exported(name, level)
     exp = expected(name)["levels"][level]
     have = {_props(n).get("modelexport.module") for n in onnx.load(path).graph.node}
+    folded = {bn["module"] for bn in (hier or {}).get("graph_passes", {}).get("folded_batch_norms", {}).values()}
     need = {r["module"] for r in exp["nodes"] if _opname(r["target"]) not in NO_NODE_OPS}
-    missing = sorted(need - have)
+    missing = sorted(need - have - folded)
     assert not missing, f"modules with computing ops but no ONNX node: {missing}"
 
 

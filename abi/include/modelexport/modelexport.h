@@ -465,6 +465,10 @@ MX_API mx_status* mx_registry_tag_with_progress(const mx_registry* registry,
  *   "fused_ops": true  -> Gelu (opset 20+), GroupNormalization (21+),
  *             Attention and RMSNormalization (23+) where the opset has
  *             them; false keeps their decompositions
+ *   "fold_batch_norms": true  -> an eval BatchNormalization after a Conv
+ *             is folded into the Conv's weight and bias (.pt2 frontend;
+ *             the sidecar's graph_passes.folded_batch_norms says so);
+ *             false keeps the node and the parameters as they are
  *   "upcast_bf16": false -> true: every op computing on bf16 values does
  *             it in float32 between Casts (inputs, outputs and weights stay
  *             bf16), for runtimes without bf16 kernels; .pt2 frontend only

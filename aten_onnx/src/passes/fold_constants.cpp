@@ -17,7 +17,7 @@ namespace {
 constexpr int64_t kMaxElements = 1024;
 
 struct IntTensor {
-  int32_t dtype = onnx::TensorProto::INT64;  // INT64 or INT32
+  int32_t dtype = onnx::TensorProto::INT64;  // INT64 or INT32 (BOOL: a comparison's result, 0 or 1)
   std::vector<int64_t> dims;
   std::vector<int64_t> v;
   int64_t numel() const { return static_cast<int64_t>(v.size()); }
@@ -68,7 +68,9 @@ onnx::TensorProto to_tensor(const IntTensor& r) {
   for (auto d : r.dims) t.add_dims(d);
   std::string raw;
   for (auto x : r.v) {
-    if (r.dtype == onnx::TensorProto::INT64) {
+    if (r.dtype == onnx::TensorProto::BOOL) {
+      raw.push_back(static_cast<char>(x != 0));
+    } else if (r.dtype == onnx::TensorProto::INT64) {
       raw.append(reinterpret_cast<const char*>(&x), 8);
     } else {
       const auto y = static_cast<int32_t>(x);
@@ -147,6 +149,30 @@ std::optional<IntTensor> eval_binary(const std::string& op, const IntTensor& a, 
   return r;
 }
 
+bool is_comparison(const std::string& op) {
+  return op == "Equal" || op == "Less" || op == "LessOrEqual" || op == "Greater" || op == "GreaterOrEqual";
+}
+
+// A comparison of integer constants (a mask built from positions): a BOOL
+// tensor, broadcast as eval_binary broadcasts.
+std::optional<IntTensor> eval_comparison(const std::string& op, const IntTensor& a, const IntTensor& b) {
+  if (a.dtype != b.dtype || a.dtype == onnx::TensorProto::BOOL) return std::nullopt;
+  IntTensor r;
+  r.dtype = onnx::TensorProto::BOOL;
+  if (a.dims == b.dims) r.dims = a.dims;
+  else if (b.numel() == 1 && b.dims.size() <= a.dims.size()) r.dims = a.dims;
+  else if (a.numel() == 1 && a.dims.size() <= b.dims.size()) r.dims = b.dims;
+  else return std::nullopt;
+  const int64_t n = count(r.dims);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t x = a.v[a.numel() == 1 ? 0 : i], y = b.v[b.numel() == 1 ? 0 : i];
+    const bool v = op == "Equal" ? x == y : op == "Less" ? x < y : op == "LessOrEqual" ? x <= y
+                 : op == "Greater" ? x > y : x >= y;
+    r.v.push_back(v);
+  }
+  return r;
+}
+
 std::optional<IntTensor> eval(const onnx::GraphProto& g, const onnx::NodeProto& n, const Known& known) {
   const std::string& op = n.op_type();
   if (!n.domain().empty() || n.output_size() != 1) return std::nullopt;
@@ -213,6 +239,20 @@ std::optional<IntTensor> eval(const onnx::GraphProto& g, const onnx::NodeProto& 
       if (!drop[d]) r.dims.push_back(x.dims[d]);
     return r;
   }
+  if (op == "Range" && in.size() == 3) {
+    for (const auto* t : in)
+      if (!t->dims.empty() || t->dtype != x.dtype) return std::nullopt;
+    const int64_t start = x.v[0], limit = in[1]->v[0], delta = in[2]->v[0];
+    if (delta == 0) return std::nullopt;
+    const int64_t span = limit - start;
+    const int64_t n = std::max<int64_t>(0, (span + delta + (delta > 0 ? -1 : 1)) / delta);  // ceil(span / delta)
+    if (n > kMaxElements) return std::nullopt;
+    IntTensor r;
+    r.dtype = x.dtype;
+    r.dims = {n};
+    for (int64_t k = 0; k < n; ++k) r.v.push_back(start + k * delta);
+    return r;
+  }
   if (op == "Concat") {
     IntTensor r;
     r.dtype = x.dtype;
@@ -236,7 +276,11 @@ std::optional<IntTensor> eval(const onnx::GraphProto& g, const onnx::NodeProto& 
     }
     return r;
   }
-  if ((op == "Add" || op == "Sub" || op == "Mul" || op == "Div") && in.size() == 2) return eval_binary(op, x, *in[1]);
+  if ((op == "Add" || op == "Sub" || op == "Mul" || op == "Div") && in.size() == 2) {
+    if (x.dtype == onnx::TensorProto::BOOL) return std::nullopt;
+    return eval_binary(op, x, *in[1]);
+  }
+  if (is_comparison(op) && in.size() == 2) return eval_comparison(op, x, *in[1]);
   if (op == "Reshape" && in.size() == 2) {
     if (int_attr(n, "allowzero", 0) != 0) return std::nullopt;
     IntTensor r = x;

@@ -2,6 +2,9 @@
 // Runtime would transpose every such weight each time it loads the file.
 // Writing the weight already permuted (its name kept, the permutation
 // reported for the hierarchy document) removes that work and the node.
+// A weight also read as it is (an embedding tied to the output projection)
+// gets a permuted copy instead, as torch.onnx writes it: ONNX Runtime would
+// otherwise fold the Transpose into such a copy at every load.
 #include <map>
 #include <vector>
 
@@ -52,6 +55,7 @@ void fold_weight_transposes(onnx::GraphProto& g, WeightMap& weights, PassReport&
 
   std::map<std::string, std::string> renames;
   std::set<std::string> removed;
+  std::vector<onnx::TensorProto> copies;
   for (auto& [name, idx] : readers) {
     if (in_subgraphs.count(name) || outputs.count(name) || graph_inputs.count(name)) continue;
     auto w = weights.find(name);
@@ -60,31 +64,49 @@ void fold_weight_transposes(onnx::GraphProto& g, WeightMap& weights, PassReport&
     const size_t rank = static_cast<size_t>(t.dims_size()), es = element_size(t.data_type());
     if (rank < 2 || es == 0) continue;
     std::vector<int64_t> perm;
-    bool all_same = true;
+    std::vector<int> transposes;
+    bool same = true;
     for (int i : idx) {
       const auto& n = g.node(i);
-      if (n.op_type() != "Transpose" || !n.domain().empty() || n.input_size() != 1 || outputs.count(n.output(0))) {
-        all_same = false;
-        break;
-      }
+      if (n.op_type() != "Transpose" || !n.domain().empty() || n.input_size() != 1 || outputs.count(n.output(0)))
+        continue;
       auto p = perm_of(n, rank);
       if (perm.empty()) perm = p;
-      all_same &= p == perm;
+      same &= p == perm;
+      transposes.push_back(i);
     }
-    if (!all_same || !valid_perm(perm, rank) || identity(perm)) continue;
+    if (transposes.empty() || !same || !valid_perm(perm, rank) || identity(perm)) continue;
     uint64_t numel = 1;
     std::vector<int64_t> source_dims(t.dims().begin(), t.dims().end());
     for (auto d : source_dims) numel *= static_cast<uint64_t>(d);
     if (numel * es != w->second.size) continue;
 
-    w->second.permuted = Permutation{perm, source_dims, es};
-    for (size_t d = 0; d < rank; ++d) t.set_dims(static_cast<int>(d), source_dims[static_cast<size_t>(perm[d])]);
-    for (int i : idx) {
-      renames[g.node(i).output(0)] = name;
+    std::vector<int64_t> stored_dims(rank);
+    for (size_t d = 0; d < rank; ++d) stored_dims[d] = source_dims[static_cast<size_t>(perm[d])];
+    std::string stored = name;
+    if (transposes.size() == idx.size()) {  // read only transposed: the weight itself is stored so
+      w->second.permuted = Permutation{perm, source_dims, es};
+      for (size_t d = 0; d < rank; ++d) t.set_dims(static_cast<int>(d), stored_dims[d]);
+      report.stored_permuted[name] = perm;
+    } else {  // also read as it is (a tied embedding): a permuted copy, named as the first Transpose's output
+      stored = g.node(transposes.front()).output(0);
+      onnx::TensorProto copy;
+      copy.set_name(stored);
+      copy.set_data_type(t.data_type());
+      for (auto d : stored_dims) copy.add_dims(d);
+      copies.push_back(std::move(copy));
+      WeightBytes bytes = w->second;
+      bytes.source_offset = kNotInSource;
+      bytes.permuted = Permutation{perm, source_dims, es};
+      weights[stored] = bytes;
+      report.permuted_copies[stored] = {name, perm};
+    }
+    for (int i : transposes) {
+      if (g.node(i).output(0) != stored) renames[g.node(i).output(0)] = stored;
       removed.insert(g.node(i).name());
     }
-    report.stored_permuted[name] = perm;
   }
+  for (auto& c : copies) *g.add_initializer() = std::move(c);
   passes::rename_reads(g, renames);
   passes::remove_nodes(g, removed);
   report.removed.insert(removed.begin(), removed.end());

@@ -1,8 +1,9 @@
-// The order of the passes: weights first (a folded Transpose frees its
-// consumers for CSE), then constants (so duplicates of folded glue are
+// The order of the passes: weights first (BatchNormalization into Conv;
+// a folded Transpose frees its consumers for CSE), then constants (so duplicates of folded glue are
 // equal Constants), then CSE, and CSE's result folded once more (a shared
 // Shape read may now be foldable input of the same expression); the
-// Unsqueeze collapse runs on shared reads, and CSE once more on its output;
+// Unsqueeze collapse runs on shared reads, no-ops (x + 0, whole Slices,
+// Transpose pairs) go once their operands are folded, and CSE once more;
 // then a Reshape's one dynamic dim is left to the Reshape (its glue dies).
 #include "mx/aten_onnx/graph_passes.hpp"
 #include "mx/aten_onnx/model_assembly.hpp"
@@ -10,14 +11,16 @@
 namespace mx::aten_onnx {
 
 PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const SymbolicShapes& shapes,
-                      bool fused_ops) {
+                      bool fused_ops, bool fold_bns) {
   PassReport report;
   if (fused_ops && opset >= 23) fuse_rms_norms(g, shapes);
+  if (fold_bns) fold_batch_norms(g, weights, report);
   fold_weight_transposes(g, weights, report);
   fold_constants(g, report);
   merge_duplicate_nodes(g, report);
   collapse_unsqueezes(g, opset, report);
   fold_constants(g, report);
+  drop_noops(g, report);
   merge_duplicate_nodes(g, report);
   infer_reshape_dim(g, report, shapes);
   constants_to_initializers(g, report);
@@ -41,7 +44,17 @@ nlohmann::json pass_summary(const std::vector<NodeRecord>& records, const PassRe
   if (recorded < report.removed.size()) folded[""] += static_cast<int64_t>(report.removed.size() - recorded);
   nlohmann::json permuted = nlohmann::json::object();
   for (const auto& [name, perm] : report.stored_permuted) permuted[name] = perm;
-  return {{"folded_nodes", folded}, {"stored_permuted", permuted}};
+  nlohmann::json folded_bns = nlohmann::json::object();
+  for (const auto& [weight, bn] : report.folded_batch_norms) {
+    std::string module;
+    for (const auto& r : records)
+      if (r.name == bn.node) module = r.module;
+    folded_bns[weight] = {{"module", module}, {"parameters", bn.parameters}, {"bias", bn.bias}, {"epsilon", bn.epsilon}};
+  }
+  nlohmann::json copies = nlohmann::json::object();
+  for (const auto& [name, copy] : report.permuted_copies) copies[name] = {{"of", copy.of}, {"perm", copy.perm}};
+  return {{"folded_nodes", folded}, {"stored_permuted", permuted}, {"permuted_copies", copies},
+          {"folded_batch_norms", folded_bns}};
 }
 
 }  // namespace mx::aten_onnx

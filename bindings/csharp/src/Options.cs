@@ -96,6 +96,7 @@ namespace ModelExport
         public List<InputSpec> Inputs = new List<InputSpec>();
         public int? Opset;              // 14..28 (default 18)
         public bool? FusedOps;          // fused ONNX ops where the opset has them (default true)
+        public bool? FoldBatchNorms;    // BatchNormalization after Conv folded into it (.pt2; default true)
         public bool? UpcastBf16;        // bf16 ops in float32 between Casts (default false)
         public bool? DropBuiltinTags;
         public bool? ExternalData;      // weights to a data file (null: past 2 GB only)
@@ -105,6 +106,7 @@ namespace ModelExport
             if (Inputs.Count > 0) o["inputs"] = Inputs.Select(s => (object)s.ToString()).ToList();
             Put(o, "opset", Opset);
             Put(o, "fused_ops", FusedOps);
+            Put(o, "fold_batch_norms", FoldBatchNorms);
             Put(o, "upcast_bf16", UpcastBf16);
             Put(o, "drop_builtin_tags", DropBuiltinTags);
             Put(o, "external_data", ExternalData);

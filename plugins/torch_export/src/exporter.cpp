@@ -403,7 +403,8 @@ ExportResult export_model(const ExportOptions& opt) {
   std::map<std::string, SeenModule> seen;
   lower_graph(cx, program, seen, opt.progress);
   auto removed = mx::aten_onnx::eliminate_dead_nodes(cx.graph);
-  const auto lean = mx::aten_onnx::lean_graph(cx.graph, weights, opt.opset, symbolic_shapes(cx), cx.fused_ops);
+  const auto lean = mx::aten_onnx::lean_graph(cx.graph, weights, opt.opset, symbolic_shapes(cx), cx.fused_ops,
+                                                opt.fold_batch_norms);
   removed.insert(lean.removed.begin(), lean.removed.end());
   if (opt.upcast_bf16) record_inserted(cx, mx::aten_onnx::upcast_bf16(cx.graph, opt.opset));
 

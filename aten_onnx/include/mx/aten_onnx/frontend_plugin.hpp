@@ -28,6 +28,8 @@ struct ExportRequest {
   int opset = kDefaultOpset;
   // Fused ONNX ops where the opset has them (OnnxEmitter::fused_ops).
   bool fused_ops = true;
+  // Fold an eval BatchNormalization after a Conv into it (fold_batch_norms).
+  bool fold_batch_norms = true;
   // bf16 arithmetic as float32 between Casts (upcast_bf16, graph_passes.hpp).
   bool upcast_bf16 = false;
   bool drop_builtin_tags = false;

@@ -2,10 +2,12 @@
 // file smaller and quicker to load without changing what it computes.
 //
 //   fuse_rms_norms          RMSNorm arithmetic -> RMSNormalization (23+)
+//   fold_batch_norms        an eval BatchNormalization folded into its Conv
 //   fold_weight_transposes  a weight read only through Transpose is written
 //                           permuted instead (same initializer name)
 //   fold_constants          shape arithmetic on constants becomes a constant
 //   collapse_unsqueezes     the Unsqueezes of sym_size glue
+//   drop_noops              x + 0, x * 1, whole Slices, Transpose pairs, ...
 //   merge_duplicate_nodes   CSE: identical constants, Shape reads, ...
 //   infer_reshape_dim       a view's one dynamic dim left to Reshape (-1)
 //   constants_to_initializers  Constant nodes become initializers
@@ -34,6 +36,23 @@ struct PassReport {
   // initializer name -> the permutation its stored bytes went through
   // (Transpose's perm: stored dim i is source dim perm[i]).
   std::map<std::string, std::vector<int64_t>> stored_permuted;
+  // A permuted copy of a weight that is also read as it is: the copy's
+  // initializer name -> the weight it copies and the perm.
+  struct PermutedCopy {
+    std::string of;
+    std::vector<int64_t> perm;
+  };
+  std::map<std::string, PermutedCopy> permuted_copies;
+  // A BatchNormalization folded into the Conv before it: the Conv weight's
+  // initializer name -> the BN node, its [scale, B, mean, var] inputs, the
+  // initializer holding the folded bias, and epsilon.
+  struct FoldedBatchNorm {
+    std::string node;
+    std::vector<std::string> parameters;
+    std::string bias;
+    double epsilon = 0;
+  };
+  std::map<std::string, FoldedBatchNorm> folded_batch_norms;
 };
 
 // A value's dim as the frontend's program states it: a size, or a symbol
@@ -49,9 +68,9 @@ using SymbolicShapes = std::unordered_map<std::string, std::vector<SymbolicDim>>
 // (dead nodes left behind by a fold included). `shapes` (optional) lets
 // infer_reshape_dim use what the program knows about a Reshape's dims, and
 // fuse_rms_norms the rank of a norm's input; fused_ops: fuse_rms_norms at
-// opset 23+ first.
+// opset 23+ first; fold_bns: fold_batch_norms.
 PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const SymbolicShapes& shapes = {},
-                      bool fused_ops = true);
+                      bool fused_ops = true, bool fold_bns = true);
 
 // RMSNorm arithmetic (LLaMA's) as one RMSNormalization node (opset 23+);
 // the chain it replaces is left dead.
@@ -69,19 +88,31 @@ std::vector<InsertedNode> upcast_bf16(onnx::GraphProto& g, int opset);
 
 // The hierarchy document's "graph_passes" object (docs/hierarchy-schema.md):
 // {"folded_nodes": {module: count of its nodes the passes removed},
-//  "stored_permuted": {initializer: perm}}; nodes without a record are
+//  "stored_permuted": {initializer: perm},
+//  "permuted_copies": {initializer: {"of": weight, "perm": perm}},
+//  "folded_batch_norms": {conv weight: {"module", "parameters", "bias", "epsilon"}}}; nodes without a record are
 // counted under "" (the root).
 nlohmann::json pass_summary(const std::vector<NodeRecord>& records, const PassReport& report);
 
 // A weight whose every reader is a Transpose with the same perm (and that is
 // not read in a subgraph nor a graph output) is written permuted
 // (WeightBytes::permuted, its initializer's dims permuted) and the
-// Transposes go.
+// Transposes go. A weight read through such Transposes and also as it is
+// gets a permuted copy (a new initializer named as the first Transpose's
+// output, PassReport::permuted_copies) that the Transposes' readers read.
 void fold_weight_transposes(onnx::GraphProto& g, WeightMap& weights, PassReport& report);
+
+// An eval-mode BatchNormalization whose input is a Conv's output read by it
+// alone (float32; the Conv weight, its bias and the BN's parameters read
+// nowhere else) is folded into the Conv: the weight keeps its name and is
+// written scaled per output channel (WeightBytes::scaled), the folded bias
+// replaces the Conv's bias (or, without one, the BN's shift under its
+// name), the BN goes (PassReport::folded_batch_norms).
+void fold_batch_norms(onnx::GraphProto& g, WeightMap& weights, PassReport& report);
 
 // Nodes of a small set of integer shape ops (Shape of a static input,
 // Gather, Unsqueeze, Squeeze, Concat, Cast, Add/Sub/Mul/Div, Reshape,
-// Identity) whose inputs are all constants become a Constant node under
+// Identity, Range) whose inputs are all constants become a Constant node under
 // their own name.
 void fold_constants(onnx::GraphProto& g, PassReport& report);
 
@@ -102,6 +133,13 @@ void infer_reshape_dim(onnx::GraphProto& g, PassReport& report, const SymbolicSh
 // Every top-level Constant node (value attribute) becomes an initializer
 // named by its output, with its bytes (raw_data): what torch.onnx writes.
 void constants_to_initializers(onnx::GraphProto& g, PassReport& report);
+
+// Nodes that pass their input through (Add/Sub of a 0-d zero, Mul/Div of a
+// 0-d one, a Slice keeping every element, an Expand to [], Identity) are
+// dropped, their readers reading the input; Transpose(Transpose(x)) reads x
+// with the composed perm (dropped when that is the identity). Nodes
+// producing graph outputs stay.
+void drop_noops(onnx::GraphProto& g, PassReport& report);
 
 // Nodes of the same op, inputs and attributes are one node (the first);
 // skipped: nodes with subgraphs, random ops, nodes producing graph outputs.

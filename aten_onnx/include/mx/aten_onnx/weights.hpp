@@ -30,12 +30,22 @@ struct Permutation {
   size_t element_size = 0;
 };
 
+// A float32 weight written scaled: every element of the slice i of its
+// dim 0 (an output channel of a Conv) multiplied by scale[i], a bounded
+// chunk at a time (a BatchNormalization folded into its Conv).
+struct ChannelScale {
+  std::vector<float> scale;
+};
+
 // Bytes of one initializer, owned by the frontend until the model is written.
 struct WeightBytes {
   const char* data = nullptr;
   uint64_t size = 0;
   uint64_t source_offset = kNotInSource;  // file offset of `data` in the source model
   std::optional<Permutation> permuted;     // set: written permuted (never by reference)
+  std::optional<ChannelScale> scaled;      // set: written scaled (never by reference)
+  // Written as other bytes than its source's (permuted or scaled).
+  bool derived() const { return permuted.has_value() || scaled.has_value(); }
   // `data` lies in a read-only file mapping: once written out, its pages
   // may be dropped from memory (they are read again from the file if
   // needed), so streaming a model does not keep all of it resident.
@@ -56,7 +66,8 @@ using OutputPiece = std::function<void(uint64_t, const char*, uint64_t)>;
 
 // Hands the bytes `w` is written as to `put`, piece by piece, together
 // covering [0, w.size) once, not necessarily in order: its own bytes, or
-// their permutation (Permutation) built a bounded piece at a time. The
+// their permutation (Permutation) or scaling (ChannelScale) built a bounded
+// piece at a time. The
 // mapped pages of a file_mapped weight are dropped as they are consumed.
 void for_each_output_piece(const WeightBytes& w, const OutputPiece& put);
 
@@ -77,7 +88,7 @@ uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data, cons
 // the source model file at them: data_location EXTERNAL, location =
 // `source_location`, offset, length (docs/plugin-protocol.md,
 // "weights_by_reference"). With a `permuted_path` (a file of the host's
-// output_dir, "output_dir_references"), permuted weights of that size are
+// output_dir, "output_dir_references"), derived (permuted or scaled) weights of that size are
 // streamed into it (created; MX_ERR_IO on a write error, the partial file
 // removed) and referred to there by that path. The others get
 // raw_data. Returns the bytes left inline.

@@ -23,6 +23,8 @@ from .registry import Registry
 # **options of export(): which call each one goes to.
 _EXPORT_OPTIONS = frozenset({"inputs", "drop_builtin_tags"})
 _SAVE_OPTIONS = frozenset({"tag_storage", "sidecar", "check"})
+# frontend switches, passed in the export's options JSON
+_FRONTEND_OPTIONS = frozenset({"fused_ops", "fold_batch_norms", "upcast_bf16"})
 
 
 def export(model: Any, args: Any = (), f: Optional[PathLike] = None, *,
@@ -42,8 +44,11 @@ def export(model: Any, args: Any = (), f: Optional[PathLike] = None, *,
     are. ``f=None`` writes nothing.
 
     ``opset``: 14..28 (default 18); ``fused_ops=False`` keeps Gelu,
-    GroupNormalization, Attention and RMSNormalization decomposed; ``upcast_bf16=True``
-    computes bf16 ops in float32 between Casts (for ONNX Runtime's CPU provider). ``external_data=True`` streams weights to
+    GroupNormalization, Attention and RMSNormalization decomposed;
+    ``fold_batch_norms=False`` keeps a BatchNormalization after a Conv as a
+    node (default: folded into the Conv); ``upcast_bf16=True`` computes bf16
+    ops in float32 between Casts (for ONNX Runtime's CPU provider).
+    ``external_data=True`` streams weights to
     ``<f>.data`` (None: only past protobuf's 2 GB). ``progress`` receives
     :class:`Progress` reports: "torch.export", then the native stages
     ("walk", "lower", "write", ...); returning False cancels.
@@ -51,7 +56,7 @@ def export(model: Any, args: Any = (), f: Optional[PathLike] = None, *,
     ``drop_builtin_tags`` for the export; ``tag_storage``, ``sidecar`` and
     ``check`` for the save (see :meth:`Model.save_file`).
     """
-    unknown = set(options) - _EXPORT_OPTIONS - _SAVE_OPTIONS
+    unknown = set(options) - _EXPORT_OPTIONS - _SAVE_OPTIONS - _FRONTEND_OPTIONS
     if unknown:
         raise TypeError(f"export() got unexpected keyword arguments: {', '.join(sorted(unknown))}")
     torch_export = _torch_export()
@@ -84,11 +89,12 @@ def export_archive(write: Callable[[str], None], f: Optional[PathLike] = None, *
     a file the caller never saw."""
     export_options = {k: v for k, v in options.items() if k in _EXPORT_OPTIONS}
     save_options = {k: v for k, v in options.items() if k in _SAVE_OPTIONS}
+    frontend_options = {k: v for k, v in options.items() if k in _FRONTEND_OPTIONS}
     with private_archive(write) as archive, Registry() as registry:
         try:
             result = registry.export(archive, frontend="torch_export", opset=opset,
                                      external_data=external_data, progress=progress,
-                                     **export_options)
+                                     options=frontend_options or None, **export_options)
         except ModelExportError as failure:
             if archive not in failure.message:
                 raise

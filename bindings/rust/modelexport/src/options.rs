@@ -264,6 +264,12 @@ impl ExportOptions {
         self.object.set("fused_ops", fused);
         self
     }
+    /// Fold an eval BatchNormalization after a Conv into the Conv's weight
+    /// and bias (.pt2 frontend); default true.
+    pub fn fold_batch_norms(mut self, fold: bool) -> Self {
+        self.object.set("fold_batch_norms", fold);
+        self
+    }
     /// bf16 ops computed in float32 between Casts, for runtimes without
     /// bf16 kernels (ONNX Runtime's CPU provider); default false.
     pub fn upcast_bf16(mut self, upcast: bool) -> Self {

@@ -1,0 +1,161 @@
+// Nodes that compute nothing: x + 0 and x * 1 of a scalar constant (a
+// rotary scaling of 1.0, a position offset of 0), a Slice that keeps every
+// element, an Expand to an empty shape, an Identity, and a Transpose of a
+// Transpose (one Transpose of the composed perm, or none). ONNX Runtime
+// removes them itself while it creates a session, but each rewrite it
+// makes costs it a pass over the whole graph again (its level-1
+// transformers run a second round whenever one of them changed the graph),
+// so a file without them loads measurably faster. A dropped node's readers
+// read its input; a rewritten Transpose keeps its name and record.
+#include <cstring>
+#include <map>
+#include <optional>
+
+#include "graph_edit.hpp"
+#include "mx/aten_onnx/attributes.hpp"
+#include "mx/aten_onnx/graph_passes.hpp"
+
+namespace mx::aten_onnx {
+namespace {
+
+constexpr int64_t kSliceToEnd = int64_t{1} << 62;  // an `end` at least this large keeps the rest
+
+struct Values {
+  std::map<std::string, const onnx::TensorProto*> constants;  // Constant nodes' and inline initializers' tensors
+  std::map<std::string, int> producer;                         // value -> node index
+};
+
+Values index_values(const onnx::GraphProto& g) {
+  Values v;
+  for (const auto& t : g.initializer())
+    if (t.has_raw_data()) v.constants[t.name()] = &t;
+  for (const auto& i : g.input()) v.constants.erase(i.name());  // an input may override its initializer
+  for (int i = 0; i < g.node_size(); ++i) {
+    const auto& n = g.node(i);
+    for (const auto& o : n.output()) v.producer[o] = i;
+    if (n.op_type() == "Constant" && n.domain().empty() && n.attribute_size() == 1 &&
+        n.attribute(0).name() == "value" && n.attribute(0).has_t() && n.attribute(0).t().has_raw_data())
+      v.constants[n.output(0)] = &n.attribute(0).t();
+  }
+  return v;
+}
+
+const onnx::TensorProto* constant(const Values& v, const std::string& name) {
+  auto it = v.constants.find(name);
+  return it == v.constants.end() ? nullptr : it->second;
+}
+
+// A 0-d constant equal to `value` (its bytes those of `value` in its type,
+// or of -0 for a zero).
+bool scalar_equal(const onnx::TensorProto* t, double value) {
+  if (!t || t->dims_size() != 0 || element_size(t->data_type()) == 0) return false;
+  if (t->raw_data() == filled_tensor(t->data_type(), {}, value).raw_data()) return true;
+  return value == 0.0 && is_floating(t->data_type()) && t->raw_data() == filled_tensor(t->data_type(), {}, -0.0).raw_data();
+}
+
+std::optional<std::vector<int64_t>> int64_values(const onnx::TensorProto* t) {
+  if (!t || t->data_type() != onnx::TensorProto::INT64 || t->dims_size() > 1) return std::nullopt;
+  const size_t n = t->raw_data().size() / 8;
+  std::vector<int64_t> out(n);
+  std::memcpy(out.data(), t->raw_data().data(), n * 8);
+  return out;
+}
+
+// Slice(x, starts, ends[, axes[, steps]]) with every start 0, every end
+// past any dim and every step 1.
+bool slice_keeps_all(const onnx::NodeProto& n, const Values& v) {
+  if (n.input_size() < 3) return false;
+  const auto starts = int64_values(constant(v, n.input(1)));
+  const auto ends = int64_values(constant(v, n.input(2)));
+  if (!starts || !ends || starts->size() != ends->size()) return false;
+  for (auto s : *starts)
+    if (s != 0) return false;
+  for (auto e : *ends)
+    if (e < kSliceToEnd) return false;
+  if (n.input_size() >= 5 && !n.input(4).empty()) {
+    const auto steps = int64_values(constant(v, n.input(4)));
+    if (!steps) return false;
+    for (auto s : *steps)
+      if (s != 1) return false;
+  }
+  return true;
+}
+
+// The input a no-op node passes through, or nothing.
+std::optional<std::string> passed_through(const onnx::NodeProto& n, const Values& v) {
+  if (!n.domain().empty() || n.output_size() != 1 || n.input_size() == 0) return std::nullopt;
+  const std::string& op = n.op_type();
+  if (op == "Identity") return n.input(0);
+  if (op == "Slice" && slice_keeps_all(n, v)) return n.input(0);
+  if (op == "Expand" && n.input_size() == 2) {
+    const auto shape = int64_values(constant(v, n.input(1)));
+    if (shape && shape->empty()) return n.input(0);
+  }
+  if (n.input_size() != 2) return std::nullopt;
+  const auto* a = constant(v, n.input(0));
+  const auto* b = constant(v, n.input(1));
+  if ((op == "Add" || op == "Sub") && scalar_equal(b, 0.0)) return n.input(0);
+  if ((op == "Mul" || op == "Div") && scalar_equal(b, 1.0)) return n.input(0);
+  if (op == "Add" && scalar_equal(a, 0.0)) return n.input(1);
+  if (op == "Mul" && scalar_equal(a, 1.0)) return n.input(1);
+  return std::nullopt;
+}
+
+std::optional<std::vector<int64_t>> perm_attr(const onnx::NodeProto& n) {
+  for (const auto& a : n.attribute())
+    if (a.name() == "perm") return std::vector<int64_t>(a.ints().begin(), a.ints().end());
+  return std::nullopt;
+}
+
+// Transpose(Transpose(x, p1), p2) reads x with perm p1[p2[i]]; returns
+// whether the composed perm is the identity.
+std::optional<bool> compose_transposes(onnx::GraphProto& g, const Values& v, onnx::NodeProto& n) {
+  if (n.op_type() != "Transpose" || !n.domain().empty() || n.input_size() != 1) return std::nullopt;
+  auto p = v.producer.find(n.input(0));
+  if (p == v.producer.end()) return std::nullopt;
+  const auto& inner = g.node(p->second);
+  if (inner.op_type() != "Transpose" || !inner.domain().empty() || inner.input_size() != 1) return std::nullopt;
+  const auto p1 = perm_attr(inner), p2 = perm_attr(n);
+  if (!p1 || !p2 || p1->size() != p2->size()) return std::nullopt;
+  std::vector<int64_t> q;
+  bool identity = true;
+  for (auto i : *p2) {
+    if (i < 0 || static_cast<size_t>(i) >= p1->size()) return std::nullopt;
+    q.push_back((*p1)[static_cast<size_t>(i)]);
+    identity &= q.back() == static_cast<int64_t>(q.size() - 1);
+  }
+  n.set_input(0, inner.input(0));
+  n.clear_attribute();
+  *n.add_attribute() = attr("perm", q);
+  return identity;
+}
+
+}  // namespace
+
+void drop_noops(onnx::GraphProto& g, PassReport& report) {
+  const auto outputs = passes::graph_outputs(g);
+  Values v = index_values(g);
+  std::map<std::string, std::string> renames;
+  std::set<std::string> removed;
+  for (int i = 0; i < g.node_size(); ++i) {
+    auto& n = *g.mutable_node(i);
+    for (auto& in : *n.mutable_input()) {  // reads of earlier dropped nodes, in graph order
+      auto it = renames.find(in);
+      if (it != renames.end()) in = it->second;
+    }
+    if (n.output_size() != 1 || outputs.count(n.output(0)) || passes::has_subgraph(n)) continue;
+    std::optional<std::string> source = passed_through(n, v);
+    if (!source) {
+      const auto identity = compose_transposes(g, v, n);
+      if (identity && *identity) source = n.input(0);
+    }
+    if (!source) continue;
+    renames[n.output(0)] = *source;
+    removed.insert(n.name());
+  }
+  passes::rename_reads(g, renames);  // subgraph reads
+  passes::remove_nodes(g, removed);
+  report.removed.insert(removed.begin(), removed.end());
+}
+
+}  // namespace mx::aten_onnx
