@@ -37,7 +37,9 @@ rc=0
 echo "==> a fresh module: require + replace => $here, go mod tidy"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
-consumer_rc=0
+# Not `( ... ) || consumer_rc=$?`: bash ignores set -e inside a subshell
+# whose status is tested, and a failing step would pass unseen.
+set +e
 (
   set -e
   export GOFLAGS=
@@ -48,7 +50,9 @@ consumer_rc=0
   go mod tidy
   go run . "$repo/examples/tag_and_print_tree/testdata/tiny.onnx" "$scratch/out.onnx"
   [[ -f "$scratch/out.hierarchy.json" ]] || { echo "sidecar out.hierarchy.json missing"; exit 1; }
-) || consumer_rc=$?
+)
+consumer_rc=$?
+set -e
 if ((consumer_rc != 0)); then
   echo "consumer: 0 passed, 1 failed"
   exit 1

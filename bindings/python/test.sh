@@ -29,7 +29,9 @@ echo "==> the manylinux wheel in a fresh venv, system ONNX/protobuf/Boost hidden
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
 start=$SECONDS
-wheel_rc=0
+# Not `( ... ) || wheel_rc=$?`: bash ignores set -e inside a subshell
+# whose status is tested, and a failing check would pass unseen.
+set +e
 (
   set -e
   cd "$scratch"
@@ -52,7 +54,9 @@ wheel_rc=0
   "$python" "$here/tests/install/check_in_onnxruntime.py" out \
     "$repo/tests/fixtures/pt2" bert_tiny
   echo "wheel checked in $((SECONDS - start)) s"
-) || wheel_rc=$?
+)
+wheel_rc=$?
+set -e
 if ((wheel_rc != 0)); then
   echo "FAIL: the manylinux wheel (exit $wheel_rc)"
   echo "wheel: 0 passed, 1 failed"

@@ -39,7 +39,9 @@ rc=0
 echo "==> a fresh cargo project depending on the crates, the library found by pkg-config"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
-consumer_rc=0
+# Not `( ... ) || consumer_rc=$?`: bash ignores set -e inside a subshell
+# whose status is tested, and a failing step would pass unseen.
+set +e
 (
   set -e
   unset MODELEXPORT_LIB_DIR
@@ -59,7 +61,9 @@ consumer_rc=0
     grep -qx "cargo:rustc-link-search=native=$libdir" "$found" ||
     { echo "modelexport-sys did not find $libdir through pkg-config:"; cat "$found"; exit 1; }
   echo "modelexport-sys: $libdir from pkg-config"
-) || consumer_rc=$?
+)
+consumer_rc=$?
+set -e
 if ((consumer_rc != 0)); then
   echo "consumer: 0 passed, 1 failed"
   exit 1

@@ -53,11 +53,12 @@ bool scalar_equal(const onnx::TensorProto* t, double value) {
   return value == 0.0 && is_floating(t->data_type()) && t->raw_data() == filled_tensor(t->data_type(), {}, -0.0).raw_data();
 }
 
+// The values of an int64 constant of rank <= 1 (constants are raw: see above).
 std::optional<std::vector<int64_t>> int64_values(const onnx::TensorProto* t) {
   if (!t || t->data_type() != onnx::TensorProto::INT64 || t->dims_size() > 1) return std::nullopt;
   const size_t n = t->raw_data().size() / 8;
   std::vector<int64_t> out(n);
-  std::memcpy(out.data(), t->raw_data().data(), n * 8);
+  if (n > 0) std::memcpy(out.data(), t->raw_data().data(), n * 8);
   return out;
 }
 
