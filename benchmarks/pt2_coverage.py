@@ -308,16 +308,22 @@ def run(name, build, work, skip_anchor):
     return row
 
 
-def main():
+def main(program_set=programs, anchor_by_default=True):
+    """Runs `program_set()` and prints the table; pt2_coverage_wider.py
+    runs its own set through here without the anchor unless asked."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="")
-    ap.add_argument("--skip-anchor", action="store_true")
+    if anchor_by_default:
+        ap.add_argument("--skip-anchor", action="store_true")
+    else:
+        ap.add_argument("--anchor", dest="skip_anchor", action="store_false",
+                        help="also torch.onnx.export(ep, dynamo=True)")
     ap.add_argument("--markdown", default="")
     args = ap.parse_args()
     only = set(filter(None, args.only.split(",")))
     rows = {}
     with tempfile.TemporaryDirectory() as work:
-        for name, build in programs().items():
+        for name, build in program_set().items():
             if only and name not in only:
                 continue
             try:

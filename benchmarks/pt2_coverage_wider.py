@@ -9,10 +9,8 @@ ONNX Runtime at two shapes against eager PyTorch.
 
 Results: docs/pt2-coverage.md ("Wider set").
 """
-import argparse
 import os
 import sys
-import tempfile
 
 import torch
 import torch.nn.functional as F
@@ -276,36 +274,5 @@ def programs():
     }
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--only", default="")
-    ap.add_argument("--anchor", action="store_true", help="also torch.onnx.export(ep, dynamo=True)")
-    ap.add_argument("--markdown", default="")
-    args = ap.parse_args()
-    only = set(filter(None, args.only.split(",")))
-    rows = {}
-    with tempfile.TemporaryDirectory() as work:
-        for name, build in programs().items():
-            if only and name not in only:
-                continue
-            try:
-                rows[name] = C.run(name, build, work, not args.anchor)
-            except Exception as e:  # torch.export itself failed: not counted either way
-                rows[name] = {"torch.export": ("fails", f"{type(e).__name__}: {str(e)[:120]}")}
-            print(name, {f"{k[0]}/{k[1]}" if isinstance(k, tuple) else k: v[0] for k, v in rows[name].items()}, flush=True)
-    keys = [("mx", "training"), ("mx", "core")] + ([("anchor", "training"), ("anchor", "core")] if args.anchor else [])
-    lines = ["| program | " + " | ".join(f"{w} {lvl}" for w, lvl in keys) + " |", "|---" * (len(keys) + 1) + "|"]
-    for name, row in rows.items():
-        cells = [f"{row[k][0]} ({row[k][1]})" if k in row else "-" for k in keys]
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    total = {k: sum(1 for r in rows.values() if r.get(k, ("",))[0] == "ok") for k in keys}
-    lines.append("| **converted** | " + " | ".join(f"**{total[k]} / {len(rows)}**" for k in keys) + " |")
-    text = "\n".join(lines)
-    print(text)
-    if args.markdown:
-        with open(args.markdown, "w") as f:
-            f.write(text + "\n")
-
-
 if __name__ == "__main__":
-    main()
+    sys.exit(C.main(programs, anchor_by_default=False))
