@@ -16,6 +16,7 @@
 #include <string>
 
 #include "modelexport/modelexport.h"
+#include "mapped_pages.hpp"
 #include "mx/aten_onnx/error.hpp"
 #include "mx/aten_onnx/weights.hpp"
 #include "scaled_weights.hpp"
@@ -112,17 +113,6 @@ void transpose_part(size_t es, const char* data, uint64_t rows, uint64_t cols, u
   }
 }
 
-// Drops the mapped pages of w's bytes [offset, offset + length) once read
-// (WeightBytes::file_mapped); advice only, errors ignored. Pages shared
-// with a neighbour are read again from the file if it needs them.
-void release(const WeightBytes& w, uint64_t offset, uint64_t length) {
-  if (!w.file_mapped || length == 0) return;
-  const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const auto begin = reinterpret_cast<uintptr_t>(w.data + offset) & ~(page - 1);
-  const auto end = reinterpret_cast<uintptr_t>(w.data + offset + length);
-  ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
-}
-
 // out[c][r] = src[r][c] for a source of rows x cols, in chunks of whole
 // output rows; within a chunk, block by block of source rows.
 void transpose_2d(const WeightBytes& w, const OutputPiece& put) {
@@ -139,11 +129,11 @@ void transpose_2d(const WeightBytes& w, const OutputPiece& put) {
     for (uint64_t r0 = 0; r0 < rows; r0 += block_rows) {
       const uint64_t b = std::min(block_rows, rows - r0);
       transpose_part(es, w.data + r0 * row_bytes, b, cols, c0, n, buf.data() + r0 * es, rows);
-      if (block_rows < rows) release(w, r0 * row_bytes, b * row_bytes);
+      if (block_rows < rows) release_mapped_pages(w, r0 * row_bytes, b * row_bytes);
     }
     put(c0 * out_row, buf.data(), buf.size());
   }
-  release(w, 0, w.size);
+  release_mapped_pages(w, 0, w.size);
 }
 
 void permute_nd(const WeightBytes& w, const OutputPiece& put) {
@@ -175,7 +165,7 @@ void permute_nd(const WeightBytes& w, const OutputPiece& put) {
     }
   }
   if (!buf.empty()) put(written, buf.data(), buf.size());
-  release(w, 0, w.size);
+  release_mapped_pages(w, 0, w.size);
 }
 
 }  // namespace
@@ -187,7 +177,7 @@ void for_each_output_piece(const WeightBytes& w, const OutputPiece& put) {
   }
   if (!w.permuted) {
     put(0, w.data, w.size);
-    release(w, 0, w.size);
+    release_mapped_pages(w, 0, w.size);
     return;
   }
   const auto& p = *w.permuted;

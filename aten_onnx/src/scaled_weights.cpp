@@ -4,28 +4,18 @@
 // twice nor resident whole.
 #include "scaled_weights.hpp"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstring>
 #include <vector>
 
 #include "modelexport/modelexport.h"
+#include "mapped_pages.hpp"
 #include "mx/aten_onnx/error.hpp"
 
 namespace mx::aten_onnx {
 namespace {
 
 constexpr uint64_t kChunkElements = 1u << 20;  // 4 MiB of float32 per piece
-
-void release(const WeightBytes& w, uint64_t offset, uint64_t length) {
-  if (!w.file_mapped || length == 0) return;
-  const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const auto begin = reinterpret_cast<uintptr_t>(w.data + offset) & ~(page - 1);
-  const auto end = reinterpret_cast<uintptr_t>(w.data + offset + length);
-  ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
-}
 
 }  // namespace
 
@@ -42,7 +32,7 @@ void scale_channels(const WeightBytes& w, const OutputPiece& put) {
     std::memcpy(buf.data(), w.data + at * sizeof(float), n * sizeof(float));
     for (uint64_t k = 0; k < n; ++k) buf[k] *= scale[(at + k) / per_channel];
     put(at * sizeof(float), reinterpret_cast<const char*>(buf.data()), n * sizeof(float));
-    release(w, at * sizeof(float), n * sizeof(float));
+    release_mapped_pages(w, at * sizeof(float), n * sizeof(float));
   }
 }
 
