@@ -129,14 +129,22 @@ bool normalize_axis(int64_t& a, int64_t rank) {
   return a >= 0 && a < rank;
 }
 
+// The result dims of an element-wise op on a and b: equal dims, or one
+// side a single element (the only broadcasts the folded glue needs).
+std::optional<std::vector<int64_t>> broadcast_dims(const IntTensor& a, const IntTensor& b) {
+  if (a.dims == b.dims) return a.dims;
+  if (b.numel() == 1 && b.dims.size() <= a.dims.size()) return a.dims;
+  if (a.numel() == 1 && a.dims.size() <= b.dims.size()) return b.dims;
+  return std::nullopt;
+}
+
 std::optional<IntTensor> eval_binary(const std::string& op, const IntTensor& a, const IntTensor& b) {
   if (a.dtype != b.dtype) return std::nullopt;
   IntTensor r;
   r.dtype = a.dtype;
-  if (a.dims == b.dims) r.dims = a.dims;
-  else if (b.numel() == 1 && b.dims.size() <= a.dims.size()) r.dims = a.dims;
-  else if (a.numel() == 1 && a.dims.size() <= b.dims.size()) r.dims = b.dims;
-  else return std::nullopt;
+  const auto dims = broadcast_dims(a, b);
+  if (!dims) return std::nullopt;
+  r.dims = *dims;
   const int64_t n = count(r.dims);
   for (int64_t i = 0; i < n; ++i) {
     const int64_t x = a.v[a.numel() == 1 ? 0 : i], y = b.v[b.numel() == 1 ? 0 : i];
@@ -154,15 +162,14 @@ bool is_comparison(const std::string& op) {
 }
 
 // A comparison of integer constants (a mask built from positions): a BOOL
-// tensor, broadcast as eval_binary broadcasts.
+// tensor, broadcast as eval_binary broadcasts (broadcast_dims).
 std::optional<IntTensor> eval_comparison(const std::string& op, const IntTensor& a, const IntTensor& b) {
   if (a.dtype != b.dtype || a.dtype == onnx::TensorProto::BOOL) return std::nullopt;
   IntTensor r;
   r.dtype = onnx::TensorProto::BOOL;
-  if (a.dims == b.dims) r.dims = a.dims;
-  else if (b.numel() == 1 && b.dims.size() <= a.dims.size()) r.dims = a.dims;
-  else if (a.numel() == 1 && a.dims.size() <= b.dims.size()) r.dims = b.dims;
-  else return std::nullopt;
+  const auto dims = broadcast_dims(a, b);
+  if (!dims) return std::nullopt;
+  r.dims = *dims;
   const int64_t n = count(r.dims);
   for (int64_t i = 0; i < n; ++i) {
     const int64_t x = a.v[a.numel() == 1 ? 0 : i], y = b.v[b.numel() == 1 ? 0 : i];
