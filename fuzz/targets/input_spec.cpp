@@ -7,9 +7,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "exporter.h"
+#include "exporter.hpp"
 #include "fuzz_common.hpp"
-#include "spec.h"
+#include "spec.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 4096) return 0;

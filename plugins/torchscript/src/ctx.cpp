@@ -1,4 +1,4 @@
-#include "ctx.h"
+#include "ctx.hpp"
 
 #include <cctype>
 #include <fstream>
@@ -65,7 +65,7 @@ VP Ctx::get(const tj::Value* v) const {
 
 // A tensor argument whose value the lowering needs (a scalar given as a
 // tensor): real unless computed from the model's inputs, which the walk
-// carries as shapes only (shape_exec.h).
+// carries as shapes only (shape_exec.hpp).
 const at::Tensor& Ctx::value_of(const at::Tensor& t, size_t idx) const {
   if (t.is_meta())
     unsupported("argument " + std::to_string(idx) + " must be known at export time, but it is a tensor computed "

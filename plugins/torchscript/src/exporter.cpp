@@ -1,7 +1,7 @@
 // Top level of the exporter: load, example inputs from specs, the walk,
 // ONNX model assembly (inputs/outputs, dead-code elimination, shape
 // inference, checker) and the hierarchy document.
-#include "exporter.h"
+#include "exporter.hpp"
 
 #include <algorithm>
 
@@ -18,14 +18,14 @@
 #include <string_view>
 #include <unordered_set>
 
-#include "ctx.h"
+#include "ctx.hpp"
 #include "mx/aten_onnx/hierarchy_document.hpp"
 #include "mx/aten_onnx/opset.hpp"
 #include "modelexport/modelexport.h"
-#include "script_module_tree.h"
-#include "source_offsets.h"
-#include "spec.h"
-#include "walker.h"
+#include "script_module_tree.hpp"
+#include "source_offsets.hpp"
+#include "spec.hpp"
+#include "walker.hpp"
 
 namespace mxts {
 namespace {
@@ -90,7 +90,7 @@ at::ScalarType dtype_of_spec(const std::string& d) {
 }
 
 // Example value for a spec: a meta tensor (dtype and shape, no data): the
-// walk computes shapes, not values (shape_exec.h). A shape larger than this
+// walk computes shapes, not values (shape_exec.hpp). A shape larger than this
 // machine's memory is refused, naming the input and its size: no run of the
 // exported model could hold it here, and an op without a meta kernel would
 // need a stand-in of that size.
@@ -283,7 +283,7 @@ ExportResult export_model(const ExportOptions& opt) {
   ModuleTree tree = build_module_tree(module, walker.execution_order(), opt.drop_builtin_tags);
 
   // Weights: by reference to the .pt when the host takes them so and they
-  // are stored there as they are (source_offsets.h); else inline
+  // are stored there as they are (source_offsets.hpp); else inline
   // (raw_data), or streamed from the module's tensors into
   // <output_dir>/model.onnx.data. Either way no weight is copied before this.
   // External data demanded without an output_dir keeps its documented

@@ -1,4 +1,4 @@
-#include "forward_outline.h"
+#include "forward_outline.hpp"
 
 #include <set>
 #include <unordered_map>

@@ -1,4 +1,4 @@
-#include "list_values.h"
+#include "list_values.hpp"
 
 namespace mxts {
 

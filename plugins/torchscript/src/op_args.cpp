@@ -10,7 +10,7 @@
 // hint; a tensor computed only from weights, constants and inputs of static
 // shape reports its sizes static. A lowering that needs a static dim of a
 // dynamic-shaped tensor refuses it rather than bake the example size.
-#include "ctx.h"
+#include "ctx.hpp"
 
 #include "modelexport/modelexport.h"
 

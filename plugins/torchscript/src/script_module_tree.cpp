@@ -1,6 +1,6 @@
-#include "script_module_tree.h"
+#include "script_module_tree.hpp"
 
-#include "forward_outline.h"
+#include "forward_outline.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,6 +1,6 @@
-#include "shape_exec.h"
+#include "shape_exec.hpp"
 
-#include "shape_rules.h"
+#include "shape_rules.hpp"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "shape_rules.h"
+#include "shape_rules.hpp"
 
 #include <string>
 #include <vector>

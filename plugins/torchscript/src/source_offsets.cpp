@@ -1,4 +1,4 @@
-#include "source_offsets.h"
+#include "source_offsets.hpp"
 
 #include <caffe2/serialize/file_adapter.h>
 

@@ -1,9 +1,9 @@
-#include "spec.h"
+#include "spec.hpp"
 
 #include <cctype>
 #include <charconv>
 
-#include "exporter.h"
+#include "exporter.hpp"
 #include "modelexport/modelexport.h"
 
 namespace mxts {

@@ -5,7 +5,7 @@
 // permutation, aliases directly) and rebound, recursively up the view chain.
 #include <climits>
 
-#include "view_write_back.h"
+#include "view_write_back.hpp"
 
 namespace mxts {
 

@@ -1,11 +1,11 @@
-#include "walk_progress.h"
+#include "walk_progress.hpp"
 
 #include <algorithm>
 #include <unordered_map>
 
 #include <torch/csrc/jit/api/function_impl.h>
 
-#include "exporter.h"
+#include "exporter.hpp"
 #include "modelexport/modelexport.h"
 
 namespace mxts {

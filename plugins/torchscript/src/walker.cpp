@@ -1,11 +1,11 @@
-#include "walker.h"
-#include "scalar_lowerings.h"
+#include "walker.hpp"
+#include "scalar_lowerings.hpp"
 
 #include <ATen/core/function.h>
 #include <torch/csrc/jit/api/function_impl.h>
 
-#include "shape_exec.h"
-#include "view_write_back.h"
+#include "shape_exec.hpp"
+#include "view_write_back.hpp"
 #include "modelexport/modelexport.h"
 #include "mx/common/module_path.hpp"
 
@@ -267,7 +267,7 @@ void Walker::generic(tj::Node* n) {
   if (!all_static && !own && !shared)
     throw Error(MX_ERR_UNSUPPORTED, "unsupported op " + kind + " " + cx_.location());
   // Execute: static nodes on their real values (folding), the others on
-  // shapes (shape_exec.h: meta tensors, real only for shape arithmetic).
+  // shapes (shape_exec.hpp: meta tensors, real only for shape arithmetic).
   tj::Stack stack;
   for (auto& v : ins) stack.push_back(v->iv);
   auto run = [&](tj::Stack& st) {

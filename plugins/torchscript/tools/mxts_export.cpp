@@ -10,7 +10,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "exporter.h"
+#include "exporter.hpp"
 
 int main(int argc, char** argv) {
   mxts::ExportOptions o;

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ctx.h"
+#include "ctx.hpp"
 
 namespace mxts {
 namespace {

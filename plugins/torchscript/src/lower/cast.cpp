@@ -1,7 +1,7 @@
 // dtype conversions: to / type_as / float / long / int / bool / half / double.
 // The target dtype is the executed output's dtype, so every overload of
 // aten::to (dtype, device+dtype, other tensor) is handled the same way.
-#include "ctx.h"
+#include "ctx.hpp"
 
 namespace mxts {
 namespace {

@@ -1,5 +1,5 @@
 // Convolutions (conv1d/2d/3d, _convolution incl. transposed) and pooling.
-#include "ctx.h"  // the Conv/pool patterns: aten_onnx/src/patterns/conv_pool.cpp
+#include "ctx.hpp"  // the Conv/pool patterns: aten_onnx/src/patterns/conv_pool.cpp
 
 namespace mxts {
 namespace {

@@ -1,7 +1,7 @@
 // Writes of a value over a tensor: fill_/fill, zero_, copy_.
 #include <climits>
 
-#include "ctx.h"
+#include "ctx.hpp"
 
 namespace mxts {
 namespace {

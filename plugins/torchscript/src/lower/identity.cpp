@@ -1,6 +1,6 @@
 // Ops that are the identity at inference: contiguous, detach, clone,
 // alias, unchecked_cast, lift, eval-mode dropout.
-#include "ctx.h"
+#include "ctx.hpp"
 
 namespace mxts {
 namespace {

@@ -1,6 +1,6 @@
 // prim list and tuple ops: ListConstruct/TupleConstruct, ListUnpack/
 // TupleUnpack, TupleIndex/ListIndex/__getitem__.
-#include "ctx.h"
+#include "ctx.hpp"
 
 namespace mxts {
 namespace {

@@ -1,6 +1,6 @@
 // Normalisation: layer_norm, batch_norm (eval), group_norm, instance_norm,
 // _weight_norm.
-#include "ctx.h"
+#include "ctx.hpp"
 
 namespace mxts {
 namespace {

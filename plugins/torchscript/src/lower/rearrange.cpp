@@ -2,8 +2,8 @@
 // pixel_shuffle, broadcast_to, tile, meshgrid.
 #include <climits>
 
-#include "ctx.h"
-#include "list_values.h"
+#include "ctx.hpp"
+#include "list_values.hpp"
 
 namespace mxts {
 namespace {

@@ -3,7 +3,7 @@
 // attribute up to opset 17.
 #include <cmath>
 
-#include "ctx.h"
+#include "ctx.hpp"
 
 namespace mxts {
 namespace {

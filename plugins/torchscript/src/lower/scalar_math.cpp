@@ -1,10 +1,10 @@
-// Scalar overloads (scalar_lowerings.h): arithmetic, comparisons, logic and
+// Scalar overloads (scalar_lowerings.hpp): arithmetic, comparisons, logic and
 // unary math on Python ints/floats/bools that depend on the model's inputs
 // (a size), as 0-d ONNX tensors in the type the node produced; list `+`.
 #include <cmath>
 
-#include "ctx.h"
-#include "scalar_lowerings.h"
+#include "ctx.hpp"
+#include "scalar_lowerings.hpp"
 
 namespace mxts {
 

@@ -1,7 +1,7 @@
 // Scalars and static facts: scalar <-> tensor conversions (NumToTensor,
 // Int, Float, ScalarImplicit, item), size/numel, and values fully known
 // from the example (dim, dtype, device, len, is/isnot, ...).
-#include "ctx.h"
+#include "ctx.hpp"
 
 namespace mxts {
 namespace {

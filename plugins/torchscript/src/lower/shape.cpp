@@ -3,7 +3,7 @@
 // Sizes given as (possibly dynamic) int lists become 1-D int64 tensors.
 #include <climits>
 
-#include "list_values.h"
+#include "list_values.hpp"
 
 namespace mxts {
 namespace {

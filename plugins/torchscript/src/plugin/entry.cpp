@@ -3,7 +3,7 @@
 // request handling every frontend shares (parsing, answers, the catch-all
 // that keeps exceptions from crossing the boundary) is aten_onnx's
 // frontend_plugin.
-#include "exporter.h"
+#include "exporter.hpp"
 #include "modelexport/plugin.h"
 #include "mx/aten_onnx/frontend_plugin.hpp"
 

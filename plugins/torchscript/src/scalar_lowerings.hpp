@@ -8,7 +8,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "ctx.h"
+#include "ctx.hpp"
 
 namespace mxts {
 

@@ -3,7 +3,7 @@
 #pragma once
 #include <vector>
 
-#include "ctx.h"
+#include "ctx.hpp"
 
 namespace mxts {
 // Known elements, or the items of a folded (static) list; an

@@ -1,6 +1,6 @@
 // The graph walk: interprets the un-inlined forward graph of a TorchScript
 // module, frame by frame (module object, module path, value environment),
-// running every node on the example inputs' shapes (shape_exec.h) and
+// running every node on the example inputs' shapes (shape_exec.hpp) and
 // lowering it to ONNX.
 #pragma once
 #include <map>
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "ctx.h"
-#include "walk_progress.h"
+#include "ctx.hpp"
+#include "walk_progress.hpp"
 
 namespace mxts {
 

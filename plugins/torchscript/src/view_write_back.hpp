@@ -4,7 +4,7 @@
 #pragma once
 #include <string>
 
-#include "ctx.h"
+#include "ctx.hpp"
 
 namespace mxts {
 // Symbols whose output aliases their first input (views).

@@ -4,7 +4,7 @@
 // A torch::jit::Value is bound, per frame, to a Val:
 //   * iv        its example value: real for static values, weights and shape
 //               arithmetic; for values computed from the model's inputs a
-//               meta tensor (dtype/rank/shape, no data; shape_exec.h);
+//               meta tensor (dtype/rank/shape, no data; shape_exec.hpp);
 //   * is_static the value depends only on prim::Constant (and non-tensor
 //               attributes): it is folded, and materialised as an ONNX
 //               Constant only when a lowering needs it as a tensor;
@@ -26,7 +26,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "exporter.h"
+#include "exporter.hpp"
 #include "mx/aten_onnx/lowering_registry.hpp"
 #include "mx/aten_onnx/op_context.hpp"
 #include "mx/aten_onnx/patterns.hpp"
