@@ -61,16 +61,16 @@ int main(int argc, char** argv) {
     std::cerr << prefix << ".onnx: not a model\n";
     return 1;
   }
-  const modelexport::hierarchy::Document doc =
-      modelexport::hierarchy::parse_document_text(read_file(prefix + ".hierarchy.json"), "h");
+  const mx::hierarchy::Document doc =
+      mx::hierarchy::parse_document_text(read_file(prefix + ".hierarchy.json"), "h");
   std::cout << "document: " << doc.modules.size() << " modules, " << doc.nodes.size()
             << " records\n";
   double best = 1e9, total = 0;
   for (int r = 0; r < runs; ++r) {
-    modelexport::hierarchy::Document copy = doc;
+    mx::hierarchy::Document copy = doc;
     model.hierarchy = {};
     const double start = cpu_seconds();
-    modelexport::model::set_hierarchy(model, std::move(copy), "hierarchy");
+    mx::model::set_hierarchy(model, std::move(copy), "hierarchy");
     const double took = cpu_seconds() - start;
     best = std::min(best, took);
     total += took;

@@ -30,12 +30,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   parts.resize(3);
   try {
-    auto scopes = mx_metadata::parse_repr_list(parts[0]);
-    auto classes = mx_metadata::parse_repr_list(parts[1]);
-    if (scopes.ok && classes.ok) mx_metadata::chain_from_lists(scopes.items, classes.items);
-    if (scopes.ok) mx_metadata::chain_from_lists(scopes.items, {});
-    auto chain = mx_metadata::chain_from_namespace(parts[2]);
-    for (const auto& e : chain.modules) mx_metadata::short_class(e.qualified_class);
+    auto scopes = mx::metadata::parse_repr_list(parts[0]);
+    auto classes = mx::metadata::parse_repr_list(parts[1]);
+    if (scopes.ok && classes.ok) mx::metadata::chain_from_lists(scopes.items, classes.items);
+    if (scopes.ok) mx::metadata::chain_from_lists(scopes.items, {});
+    auto chain = mx::metadata::chain_from_namespace(parts[2]);
+    for (const auto& e : chain.modules) mx::metadata::short_class(e.qualified_class);
 
     // The strategy on a one-node graph; nlohmann refuses invalid UTF-8 at
     // dump time, which the host would never send, so skip such values.
@@ -53,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                           {"doc_string", ""}}})},
                   {"initializers", json::array()}, {"inputs", json::array()},
                   {"outputs", json::array()}};
-    auto result = mx_metadata::assign_from_metadata(mx_strategy::JsonGraph(graph), mx_strategy::JsonModules(json::array()));
+    auto result = mx::metadata::assign_from_metadata(mx_strategy::JsonGraph(graph), mx_strategy::JsonModules(json::array()));
     for (const auto& a : result.assignments)
       if (!mx::common::is_valid_module_path(a.module))
         mxfuzz::finding("metadata strategy", "assigned invalid module path '" + a.module + "'");

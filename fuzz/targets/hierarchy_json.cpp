@@ -13,7 +13,7 @@ using mxfuzz::ok;
 namespace {
 
 const std::string& tiny_bytes() {
-  static const std::string bytes = modelexport::testing::tiny_net_bytes();
+  static const std::string bytes = mx::testing::tiny_net_bytes();
   return bytes;
 }
 

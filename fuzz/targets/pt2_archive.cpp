@@ -1,7 +1,7 @@
 // A .pt2 archive as outside bytes: the zip directory reader (stored
 // entries, ZIP64, names, extents), the program checks, the weight configs
 // and the whole export (lowering included) of whatever survives.
-// Oracle: every refusal is an mxte::Error with a code other than
+// Oracle: every refusal is an mx::torch_export::Error with a code other than
 // MX_ERR_INTERNAL; any other exception or a crash is a finding. The
 // archive is read through mmap, so the input goes to a private file first.
 #include <unistd.h>
@@ -22,10 +22,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   close(fd);
   if (written) {
     try {
-      mxte::ExportOptions o;
+      mx::torch_export::ExportOptions o;
       o.model_path = path;
-      mxte::export_model(o);
-    } catch (const mxte::Error& e) {
+      mx::torch_export::export_model(o);
+    } catch (const mx::torch_export::Error& e) {
       if (e.code == MX_ERR_INTERNAL) {
         std::string what = e.what();
         // The checker refusing a graph built from a hostile program is a

@@ -13,9 +13,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > mxfuzz::kMaxInput) return 0;
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
-    mxte::Program p = mxte::parse_program("fuzz.pt2", text);
-    mxte::lower_program_for_check(p);
-  } catch (const mxte::Error& e) {
+    mx::torch_export::Program p = mx::torch_export::parse_program("fuzz.pt2", text);
+    mx::torch_export::lower_program_for_check(p);
+  } catch (const mx::torch_export::Error& e) {
     if (e.code == MX_ERR_INTERNAL) {
       std::string what = e.what();
       if (what.find("ONNX checker") == std::string::npos && what.find("shape inference") == std::string::npos)

@@ -94,7 +94,7 @@ bool leftovers(const fs::path& dir) {
 mx_model* model_from(const uint8_t* data, size_t size) {
   mx_model* m = nullptr;
   if (size > 0 && mxfuzz::ok(mx_model_load_bytes(data, size, &m), "mx_model_load_bytes")) return m;
-  const std::string tiny = modelexport::testing::tiny_net_bytes();
+  const std::string tiny = mx::testing::tiny_net_bytes();
   if (!mxfuzz::ok(mx_model_load_bytes(tiny.data(), tiny.size(), &m), "load TinyNet"))
     mxfuzz::finding("setup", "TinyNet does not load");
   return m;

@@ -28,7 +28,7 @@
 #include "tagging/strategy_response.hpp"
 #include "util/error.hpp"
 
-using namespace modelexport;
+using namespace mx;
 using nlohmann::json;
 
 namespace {
@@ -99,10 +99,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // it must be what the checks leave.
   hierarchy::Document unchecked = document;
   try {
-    modelexport::model::set_hierarchy(*model, std::move(document), "hierarchy");
+    mx::model::set_hierarchy(*model, std::move(document), "hierarchy");
     mx_model* vouched = load(graphs[data[0] & 1]);
-    modelexport::model::set_hierarchy(*vouched, std::move(unchecked), "hierarchy",
-                                      modelexport::model::Vouched::everything);
+    mx::model::set_hierarchy(*vouched, std::move(unchecked), "hierarchy",
+                                      mx::model::Vouched::everything);
     if (hierarchy::document_text(vouched->hierarchy, -1) != hierarchy::document_text(model->hierarchy, -1))
       mxfuzz::finding("build_document", "the document stored unchecked differs from the checked one");
     mx_model_release(vouched);

@@ -19,7 +19,7 @@
 #include "tagging/supplied_hierarchy.hpp"
 #include "util/error.hpp"
 
-using namespace modelexport;
+using namespace mx;
 using mx::common::is_valid_module_path;
 
 namespace {

@@ -25,13 +25,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   json request = json::parse(data, data + size, nullptr, false);
   if (request.is_discarded() || !request.is_object()) return 0;
   try {
-    auto graph = mx_usage::usage_view(mx_strategy::JsonGraph(request.value("graph", json())));
-    mx_usage::UsageOptions options;
+    auto graph = mx::usage::usage_view(mx_strategy::JsonGraph(request.value("graph", json())));
+    mx::usage::UsageOptions options;
     const json modules = request.value("modules", json());
-    options.outlines = mx_usage::ModuleOutlines(mx_strategy::JsonModules(modules));
+    options.outlines = mx::usage::ModuleOutlines(mx_strategy::JsonModules(modules));
     for (bool shared : {false, true}) {
       options.use_shared_parameters = shared;
-      for (const auto& a : mx_usage::assign_by_usage(graph, options))
+      for (const auto& a : mx::usage::assign_by_usage(graph, options))
         if (a.node >= graph.nodes.size())
           mxfuzz::finding("usage_request", "assignment to node " + std::to_string(a.node) +
                                                " of " + std::to_string(graph.nodes.size()));

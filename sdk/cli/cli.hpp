@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace modelexport::cli {
+namespace mx::cli {
 
 // A usage mistake: reported with exit code 2 (failures exit with 1).
 class UsageError : public std::runtime_error {
@@ -31,4 +31,4 @@ void refuse_overwriting_source(const std::string& source,
 // temporary with an unpredictable name, rename; never follows a symlink.
 void write_text_atomically(const std::string& path, const std::string& text);
 
-}  // namespace modelexport::cli
+}  // namespace mx::cli

@@ -11,7 +11,7 @@
 #include "command.hpp"
 #include "modelexport/modelexport.hpp"
 
-namespace modelexport::cli {
+namespace mx::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -113,4 +113,4 @@ Command add_compare(CLI::App& parent) {
   return {app, [o] { return run_compare(*o); }};
 }
 
-}  // namespace modelexport::cli
+}  // namespace mx::cli

@@ -12,7 +12,7 @@
 #include "functions_option.hpp"
 #include "save_summary.hpp"
 
-namespace modelexport::cli {
+namespace mx::cli {
 namespace {
 
 struct ExportOptions {
@@ -105,4 +105,4 @@ Command add_export(CLI::App& parent) {
   return {app, [o] { return run_export(*o); }};
 }
 
-}  // namespace modelexport::cli
+}  // namespace mx::cli

@@ -8,7 +8,7 @@
 #include "command.hpp"
 #include "save_summary.hpp"
 
-namespace modelexport::cli {
+namespace mx::cli {
 namespace {
 
 struct ExtractOptions {
@@ -52,4 +52,4 @@ Command add_extract(CLI::App& parent) {
   return {app, [o] { return run_extract(*o); }};
 }
 
-}  // namespace modelexport::cli
+}  // namespace mx::cli

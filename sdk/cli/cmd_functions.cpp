@@ -9,7 +9,7 @@
 #include "functions_option.hpp"
 #include "save_summary.hpp"
 
-namespace modelexport::cli {
+namespace mx::cli {
 namespace {
 
 struct FunctionsOptions {
@@ -55,4 +55,4 @@ Command add_functions(CLI::App& parent) {
   return {app, [o] { return run_functions(*o); }};
 }
 
-}  // namespace modelexport::cli
+}  // namespace mx::cli

@@ -7,7 +7,7 @@
 #include "command.hpp"
 #include "modelexport/modelexport.hpp"
 
-namespace modelexport::cli {
+namespace mx::cli {
 namespace {
 
 struct HierarchyOptions {
@@ -38,4 +38,4 @@ Command add_hierarchy(CLI::App& parent) {
   return {app, [o] { return run_hierarchy(*o); }};
 }
 
-}  // namespace modelexport::cli
+}  // namespace mx::cli

@@ -15,7 +15,7 @@
 #include "modelexport/modelexport.hpp"
 #include "mx/common/module_path.hpp"
 
-namespace modelexport::cli {
+namespace mx::cli {
 namespace {
 
 using nlohmann::json;
@@ -213,4 +213,4 @@ Command add_inspect(CLI::App& parent) {
   return {app, [o] { return run_inspect(*o); }};
 }
 
-}  // namespace modelexport::cli
+}  // namespace mx::cli

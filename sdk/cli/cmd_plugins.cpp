@@ -8,7 +8,7 @@
 #include "command.hpp"
 #include "modelexport/modelexport.hpp"
 
-namespace modelexport::cli {
+namespace mx::cli {
 namespace {
 std::string field(const nlohmann::json& p, const char* key) {
   return p.contains(key) && p[key].is_string() ? p[key].get<std::string>() : "-";
@@ -46,4 +46,4 @@ Command add_plugins(CLI::App& parent) {
   return {app, [json] { return run_plugins(*json); }};
 }
 
-}  // namespace modelexport::cli
+}  // namespace mx::cli

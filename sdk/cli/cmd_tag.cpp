@@ -8,7 +8,7 @@
 #include "command.hpp"
 #include "save_summary.hpp"
 
-namespace modelexport::cli {
+namespace mx::cli {
 namespace {
 
 // The command ends here and the process with it: freeing the model node by
@@ -80,4 +80,4 @@ Command add_tag(CLI::App& parent) {
   return {app, [o] { return run_tag(*o); }};
 }
 
-}  // namespace modelexport::cli
+}  // namespace mx::cli

@@ -9,7 +9,7 @@
 #include "command.hpp"
 #include "modelexport/modelexport.hpp"
 
-namespace modelexport::cli {
+namespace mx::cli {
 
 namespace {
 
@@ -53,4 +53,4 @@ Command add_validate(CLI::App& parent) {
   return {app, [o] { return run_validate(*o); }};
 }
 
-}  // namespace modelexport::cli
+}  // namespace mx::cli

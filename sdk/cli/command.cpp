@@ -2,7 +2,7 @@
 
 #include "cli.hpp"
 
-namespace modelexport::cli {
+namespace mx::cli {
 
 CLI::App* add_command(CLI::App& parent, const char* name, const char* summary,
                       const std::string& details, const std::string& example) {
@@ -57,4 +57,4 @@ void require_output(const std::string& out, const char* placeholder) {
   if (out.empty()) throw UsageError(std::string("missing -o ") + placeholder);
 }
 
-}  // namespace modelexport::cli
+}  // namespace mx::cli

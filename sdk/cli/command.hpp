@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-namespace modelexport::cli {
+namespace mx::cli {
 
 struct Command {
   CLI::App* app;
@@ -52,4 +52,4 @@ void refuse_extras(const CLI::App& app);
 // UsageError "missing -o PLACEHOLDER" when `out` is empty.
 void require_output(const std::string& out, const char* placeholder);
 
-}  // namespace modelexport::cli
+}  // namespace mx::cli

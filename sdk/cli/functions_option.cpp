@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace modelexport::cli {
+namespace mx::cli {
 namespace {
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -51,4 +51,4 @@ void apply_functions(Model& model, const std::vector<std::string>& classes, Prog
                 report["record_mismatches"].get<size_t>());
 }
 
-}  // namespace modelexport::cli
+}  // namespace mx::cli

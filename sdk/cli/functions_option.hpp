@@ -7,7 +7,7 @@
 #include "modelexport/modelexport.hpp"
 #include "progress_bar.hpp"
 
-namespace modelexport::cli {
+namespace mx::cli {
 
 // True for a value that names a file rather than a class list (contains
 // '/', ends in .pt/.pt2/.pth/.onnx): `export --functions m.pt2 -o out.onnx`
@@ -21,4 +21,4 @@ std::vector<std::string> split_commas(const std::string& text);
 void apply_functions(Model& model, const std::vector<std::string>& classes,
                      ProgressBar* progress = nullptr);
 
-}  // namespace modelexport::cli
+}  // namespace mx::cli

@@ -12,7 +12,7 @@
 
 namespace {
 
-using modelexport::cli::Command;
+using mx::cli::Command;
 
 const char* const kFooter =
     "Run 'modelexport COMMAND --help' for a command's options and an example.\n"
@@ -27,7 +27,7 @@ int error(const std::string& message, int code, const std::string& command = "")
 }
 
 std::vector<Command> add_commands(CLI::App& app) {
-  using namespace modelexport::cli;
+  using namespace mx::cli;
   return {add_plugins(app), add_inspect(app), add_export(app),    add_tag(app),    add_hierarchy(app),
           add_functions(app), add_extract(app), add_validate(app), add_compare(app)};
 }
@@ -50,11 +50,11 @@ int run(CLI::App& app, const Command& command, int argc, char** argv) {
     return error(name + ": " + e.what(), 2, name);
   }
   try {
-    modelexport::cli::refuse_extras(*command.app);
+    mx::cli::refuse_extras(*command.app);
     return command.run();
-  } catch (const modelexport::cli::UsageError& u) {
+  } catch (const mx::cli::UsageError& u) {
     return error(name + ": " + u.what(), 2, name);
-  } catch (const std::exception& ex) {  // modelexport::Error and the rest
+  } catch (const std::exception& ex) {  // mx::Error and the rest
     return error(ex.what(), 1);
   }
 }
@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (first == "--version") {
-    std::cout << "modelexport " << modelexport::version_string() << "\n";
+    std::cout << "modelexport " << mx::version_string() << "\n";
     return 0;
   }
   const Command* command = find(commands, first);

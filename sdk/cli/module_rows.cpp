@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-namespace modelexport::cli {
+namespace mx::cli {
 namespace {
 
 using nlohmann::json;
@@ -214,4 +214,4 @@ void append_json(std::string& out, const json& value, int indent, int level) {
   s.dump(value, true, false, static_cast<unsigned>(indent), static_cast<unsigned>(indent * level));
 }
 
-}  // namespace modelexport::cli
+}  // namespace mx::cli

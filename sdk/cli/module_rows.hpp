@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace modelexport::cli {
+namespace mx::cli {
 
 struct ModuleRow {
   std::string path, class_name, tag;
@@ -36,4 +36,4 @@ void append_rows_json(std::string& out, const std::vector<ModuleRow>& rows, int 
 // Appends `value` as nlohmann's dump(indent) writes it `level` levels deep.
 void append_json(std::string& out, const nlohmann::json& value, int indent, int level);
 
-}  // namespace modelexport::cli
+}  // namespace mx::cli

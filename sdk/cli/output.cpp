@@ -7,7 +7,7 @@
 #include "cli.hpp"
 #include "modelexport/modelexport.hpp"
 
-namespace modelexport::cli {
+namespace mx::cli {
 
 std::string evidence_mix(const nlohmann::json& statistics) {
   const double total = statistics.value("nodes", 0);
@@ -53,4 +53,4 @@ void write_text_atomically(const std::string& path, const std::string& text) {
   write_file(path, text);
 }
 
-}  // namespace modelexport::cli
+}  // namespace mx::cli

@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-namespace modelexport::cli {
+namespace mx::cli {
 namespace {
 
 constexpr int kBarWidth = 24;
@@ -75,4 +75,4 @@ void ProgressBar::clear() {
   shown_ = 0;
 }
 
-}  // namespace modelexport::cli
+}  // namespace mx::cli

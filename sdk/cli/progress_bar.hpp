@@ -9,7 +9,7 @@
 
 #include "modelexport/modelexport.h"
 
-namespace modelexport::cli {
+namespace mx::cli {
 
 class ProgressBar {
  public:
@@ -40,4 +40,4 @@ class ProgressBar {
 // the format through the CLI.
 std::string progress_text(const mx_progress_event& event);
 
-}  // namespace modelexport::cli
+}  // namespace mx::cli

@@ -4,7 +4,7 @@
 
 #include "cli.hpp"
 
-namespace modelexport::cli {
+namespace mx::cli {
 
 void validate_tag_storage(const std::string& tag_storage) {
   if (tag_storage != "metadata" && tag_storage != "doc_string" && tag_storage != "none")
@@ -26,4 +26,4 @@ void save_and_report(const Model& model, const std::string& path, const std::str
   std::printf("evidence: %s\n", evidence_mix(counts["statistics"]).c_str());
 }
 
-}  // namespace modelexport::cli
+}  // namespace mx::cli

@@ -5,7 +5,7 @@
 #include "modelexport/modelexport.hpp"
 #include "progress_bar.hpp"
 
-namespace modelexport::cli {
+namespace mx::cli {
 
 // UsageError unless metadata|doc_string|none (checked before any work).
 void validate_tag_storage(const std::string& tag_storage);
@@ -18,4 +18,4 @@ void save_and_report(const Model& model, const std::string& path, const std::str
                      bool check = true, bool external_data = false,
                      ProgressBar* progress = nullptr);
 
-}  // namespace modelexport::cli
+}  // namespace mx::cli

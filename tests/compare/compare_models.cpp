@@ -4,7 +4,7 @@
 
 #include "stacknet.hpp"
 
-namespace modelexport::testing {
+namespace mx::testing {
 
 std::string stack_net_extra_bytes() {
   onnx::ModelProto m = stack_net();
@@ -34,4 +34,4 @@ std::string stack_net_extra_hierarchy() {
   return h.dump();
 }
 
-}  // namespace modelexport::testing
+}  // namespace mx::testing

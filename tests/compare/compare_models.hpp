@@ -4,11 +4,11 @@
 #pragma once
 #include <string>
 
-namespace modelexport::testing {
+namespace mx::testing {
 
 // Serialized ONNX bytes and hierarchy JSON of StackNet with an Identity
 // node after /blocks.1/act/Relu (module blocks.1.act).
 std::string stack_net_extra_bytes();
 std::string stack_net_extra_hierarchy();
 
-}  // namespace modelexport::testing
+}  // namespace mx::testing

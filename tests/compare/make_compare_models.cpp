@@ -26,7 +26,7 @@ bool write(const std::string& bytes, const std::string& h, const std::string& pa
 }  // namespace
 
 int main(int argc, char** argv) {
-  using namespace modelexport::testing;
+  using namespace mx::testing;
   if (argc != 2) return std::fprintf(stderr, "usage: mx_make_compare_models DIR\n"), 2;
   const std::string dir = argv[1];
   const std::string net = stack_net().SerializeAsString();

@@ -15,7 +15,7 @@
 #include "stacknet.hpp"
 
 using nlohmann::json;
-using namespace modelexport::testing;
+using namespace mx::testing;
 
 namespace {
 
@@ -159,9 +159,9 @@ TEST_CASE("argument errors") {
 }
 
 TEST_CASE("C++ wrapper: Model::compare_json") {
-  auto a = modelexport::Model::load_bytes(stack_net().SerializeAsString());
+  auto a = mx::Model::load_bytes(stack_net().SerializeAsString());
   a.set_hierarchy_json(stack_net_hierarchy());
-  auto b = modelexport::Model::load_bytes(stack_net_extra_bytes());
+  auto b = mx::Model::load_bytes(stack_net_extra_bytes());
   b.set_hierarchy_json(stack_net_extra_hierarchy());
   const json r = json::parse(a.compare_json(b));
   CHECK(r["summary"]["different"] == 1);

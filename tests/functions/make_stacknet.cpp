@@ -8,8 +8,8 @@
 
 int main(int argc, char** argv) {
   if (argc != 2) return std::fprintf(stderr, "usage: mx_make_stacknet OUT.onnx\n"), 2;
-  const std::string bytes = modelexport::testing::stack_net().SerializeAsString();
-  const std::string h = modelexport::testing::stack_net_hierarchy();
+  const std::string bytes = mx::testing::stack_net().SerializeAsString();
+  const std::string h = mx::testing::stack_net_hierarchy();
   mx_model* m = nullptr;
   mx_status* st = mx_model_load_bytes(bytes.data(), bytes.size(), &m);
   if (!st) st = mx_model_set_hierarchy_json(m, h.data(), h.size());

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace modelexport::testing {
+namespace mx::testing {
 namespace {
 
 void value(onnx::ValueInfoProto* v, const std::string& name, int64_t cols) {
@@ -93,4 +93,4 @@ std::string stack_net_hierarchy(int blocks) {
   return json{{"schema", "modelexport.hierarchy/1"}, {"modules", modules}, {"nodes", nodes}}.dump();
 }
 
-}  // namespace modelexport::testing
+}  // namespace mx::testing

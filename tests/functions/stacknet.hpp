@@ -7,9 +7,9 @@
 
 #include "mx/onnx_proto.hpp"
 
-namespace modelexport::testing {
+namespace mx::testing {
 
 onnx::ModelProto stack_net(int blocks = 3);
 std::string stack_net_hierarchy(int blocks = 3);
 
-}  // namespace modelexport::testing
+}  // namespace mx::testing

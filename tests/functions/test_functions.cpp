@@ -18,8 +18,8 @@
 #include "stacknet.hpp"
 
 using nlohmann::json;
-using modelexport::testing::stack_net;
-using modelexport::testing::stack_net_hierarchy;
+using mx::testing::stack_net;
+using mx::testing::stack_net_hierarchy;
 
 namespace {
 
@@ -70,7 +70,7 @@ json graph(const mx_model* m) {
 
 // A file in the process's own scratch directory (removed at exit).
 std::string scratch(const std::string& name) {
-  static const modelexport::testing::ScratchDir dir;
+  static const mx::testing::ScratchDir dir;
   return dir.file(name);
 }
 

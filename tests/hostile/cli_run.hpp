@@ -11,7 +11,7 @@
 
 #include "hostile_support.hpp"
 
-namespace hostile {
+namespace mx::hostile {
 
 struct CliRun {
   int exit_code = -1;
@@ -50,4 +50,4 @@ inline bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
-}  // namespace hostile
+}  // namespace mx::hostile

@@ -13,7 +13,7 @@
 
 #include "modelexport/modelexport.h"
 
-namespace hostile {
+namespace mx::hostile {
 
 namespace fs = std::filesystem;
 
@@ -92,4 +92,4 @@ inline Result pipeline(const fs::path& in, const fs::path& out,
   return r;
 }
 
-}  // namespace hostile
+}  // namespace mx::hostile

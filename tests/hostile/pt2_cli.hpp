@@ -7,7 +7,7 @@
 #include "cli_run.hpp"
 #include "pt2_craft.hpp"
 
-namespace hostile {
+namespace mx::hostile {
 
 inline fs::path pt2_fixture(const std::string& name) {
   return fs::path(MX_TEST_PT2_FIXTURES) / (name + ".pt2");
@@ -30,4 +30,4 @@ inline void check_refused(const CliRun& r, const Scratch& s, const std::string& 
   CHECK(s.outputs().empty());
 }
 
-}  // namespace hostile
+}  // namespace mx::hostile

@@ -14,7 +14,7 @@
 #include "hostile_support.hpp"
 #include "mx/common/zip_directory.hpp"
 
-namespace hostile {
+namespace mx::hostile {
 
 struct Pt2 {
   std::string folder;  // "tiny_mlp/"
@@ -98,4 +98,4 @@ inline void write_pt2(const fs::path& path, const Pt2& archive) {
   write(path, out);
 }
 
-}  // namespace hostile
+}  // namespace mx::hostile

@@ -10,7 +10,7 @@
 #include "fixture_model.hpp"
 #include "hostile_support.hpp"
 
-using namespace hostile;
+using namespace mx::hostile;
 
 namespace {
 
@@ -29,7 +29,7 @@ mx_registry* registry_with_hostile_plugin() {
 Result tag_with(const char* mode) {
   ::setenv("MX_HOSTILE_ANSWER", mode, 1);
   mx_model* m = nullptr;
-  const std::string bytes = modelexport::testing::tiny_net().SerializeAsString();
+  const std::string bytes = mx::testing::tiny_net().SerializeAsString();
   REQUIRE(mx_model_load_bytes(bytes.data(), bytes.size(), &m) == nullptr);
   Result r = take(mx_registry_tag(registry_with_hostile_plugin(), "hostile-answers", m, nullptr), "tag");
   CHECK_FALSE(mx_model_has_hierarchy(m));
@@ -75,7 +75,7 @@ TEST_CASE("reader and answer tables called after their run (from destroy) are re
   const std::string opts = std::string("{\"discover\":false,\"plugin_dirs\":[\"") + MX_TEST_HOSTILE_PLUGIN_DIR + "\"]}";
   REQUIRE(mx_registry_create(opts.c_str(), &reg) == nullptr);
   mx_model* m = nullptr;
-  const std::string bytes = modelexport::testing::tiny_net().SerializeAsString();
+  const std::string bytes = mx::testing::tiny_net().SerializeAsString();
   REQUIRE(mx_model_load_bytes(bytes.data(), bytes.size(), &m) == nullptr);
   mx_status* tagged = mx_registry_tag(reg, "hostile-answers", m, nullptr);
   CHECK_MESSAGE(tagged == nullptr, mx_status_message(tagged));

@@ -41,7 +41,7 @@ TEST_CASE("output sets committed together to one place leave one set's files") {
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t)
       threads.emplace_back([&, t] {
-        modelexport::OutputSet set;
+        mx::OutputSet set;
         const std::string mark = "round " + std::to_string(round) + " thread " + std::to_string(t);
         for (const auto& name : names) set.add(name).write(mark);
         staged.fetch_add(1);

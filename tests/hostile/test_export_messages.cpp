@@ -8,7 +8,7 @@
 #include "cli_run.hpp"
 #include "hostile_support.hpp"
 
-using namespace hostile;
+using namespace mx::hostile;
 
 TEST_CASE("8. an input spec too large to allocate: one line naming the input and its size") {
   Scratch s("msg_huge_dims");

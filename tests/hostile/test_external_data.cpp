@@ -11,7 +11,7 @@
 #include "fixture_model.hpp"
 #include "hostile_support.hpp"
 
-using namespace hostile;
+using namespace mx::hostile;
 
 namespace {
 
@@ -157,7 +157,7 @@ TEST_CASE("external data: \"external_data\": true moves large inline weights out
   CHECK(fs::file_size(s.out() / "o.onnx") < 4096);
   // Small models without large tensors get no empty data file.
   Scratch t("ext_small");
-  write(t.models() / "tiny.onnx", modelexport::testing::tiny_net_bytes());
+  write(t.models() / "tiny.onnx", mx::testing::tiny_net_bytes());
   REQUIRE(pipeline(t.models() / "tiny.onnx", t.out() / "o.onnx", "{\"external_data\":true}").code ==
           MX_OK);
   CHECK_FALSE(fs::exists(t.out() / "o.onnx.data"));

@@ -10,7 +10,7 @@
 #include "fixture_model.hpp"
 #include "hostile_support.hpp"
 
-using namespace hostile;
+using namespace mx::hostile;
 
 namespace {
 

@@ -19,8 +19,8 @@
 #include "util/output_set.hpp"
 
 namespace fs = std::filesystem;
-using modelexport::Error;
-using modelexport::OutputSet;
+using mx::Error;
+using mx::OutputSet;
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include "fixture_model.hpp"
 #include "cli_run.hpp"
 
-using namespace hostile;
+using namespace mx::hostile;
 
 namespace {
 
@@ -27,7 +27,7 @@ mx_registry* empty_registry() {
 
 Result tag_with_throwing(mx_registry* reg) {
   mx_model* m = nullptr;
-  const std::string bytes = modelexport::testing::tiny_net().SerializeAsString();
+  const std::string bytes = mx::testing::tiny_net().SerializeAsString();
   REQUIRE(mx_model_load_bytes(bytes.data(), bytes.size(), &m) == nullptr);
   Result r = take(mx_registry_tag(reg, "hostile-throwing", m, nullptr), "tag");
   CHECK_FALSE(mx_model_has_hierarchy(m));

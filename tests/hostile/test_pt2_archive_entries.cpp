@@ -5,7 +5,7 @@
 
 #include "pt2_cli.hpp"
 
-using namespace hostile;
+using namespace mx::hostile;
 
 TEST_CASE("a second models/model.json is refused, naming the entry") {
   Scratch s("pt2_dup_program");

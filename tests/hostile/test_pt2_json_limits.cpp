@@ -8,7 +8,7 @@
 
 #include "pt2_cli.hpp"
 
-using namespace hostile;
+using namespace mx::hostile;
 
 namespace {
 

@@ -17,8 +17,8 @@
 #include "fixture_model.hpp"
 #include "hostile_support.hpp"
 
-using namespace hostile;
-using modelexport::testing::tiny_net;
+using namespace mx::hostile;
+using mx::testing::tiny_net;
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include "fixture_model.hpp"
 #include "hostile_support.hpp"
 
-using namespace hostile;
+using namespace mx::hostile;
 
 namespace {
 
@@ -36,7 +36,7 @@ std::string document_with_class_of(mx_model* m, size_t size) {
 
 TEST_CASE("a hierarchy document with a 2 MiB class string is refused, naming the limit") {
   Scratch s("sidecar_long_class");
-  write(s.models() / "m.onnx", modelexport::testing::tiny_net().SerializeAsString());
+  write(s.models() / "m.onnx", mx::testing::tiny_net().SerializeAsString());
   REQUIRE(pipeline(s.models() / "m.onnx", s.out() / "o.onnx").code == MX_OK);
   mx_model* m = nullptr;
   REQUIRE(mx_model_load_file((s.out() / "o.onnx").c_str(), &m) == nullptr);
@@ -62,7 +62,7 @@ TEST_CASE("a hierarchy document with a 2 MiB class string is refused, naming the
 
 TEST_CASE("hierarchy numbers: past int64, negative counts, impossible indexes and fractions are refused by name") {
   Scratch s("sidecar_numbers");
-  write(s.models() / "m.onnx", modelexport::testing::tiny_net().SerializeAsString());
+  write(s.models() / "m.onnx", mx::testing::tiny_net().SerializeAsString());
   REQUIRE(pipeline(s.models() / "m.onnx", s.out() / "o.onnx").code == MX_OK);
   mx_model* m = nullptr;
   REQUIRE(mx_model_load_file((s.out() / "o.onnx").c_str(), &m) == nullptr);

@@ -7,7 +7,7 @@
 #include "fixture_model.hpp"
 #include "hostile_support.hpp"
 
-using namespace hostile;
+using namespace mx::hostile;
 
 namespace {
 
@@ -27,7 +27,7 @@ struct ThirdParty {
 
 TEST_CASE("9. tag --strategy auto skips a strategy whose runs fail, naming it") {
   Scratch s("auto_failing");
-  write(s.models() / "m.onnx", modelexport::testing::tiny_net().SerializeAsString());
+  write(s.models() / "m.onnx", mx::testing::tiny_net().SerializeAsString());
   const ThirdParty plugins(s, MX_TEST_FAILING_STRATEGY, "libvendor_failing.so");
   const std::string in = (s.models() / "m.onnx").string(), out = (s.out() / "o.onnx").string();
 
@@ -49,7 +49,7 @@ TEST_CASE("9. tag --strategy auto skips a strategy whose runs fail, naming it") 
 
 TEST_CASE("9. tag --strategy auto skips a strategy whose answer is not JSON, naming it") {
   Scratch s("auto_malformed");
-  write(s.models() / "m.onnx", modelexport::testing::tiny_net().SerializeAsString());
+  write(s.models() / "m.onnx", mx::testing::tiny_net().SerializeAsString());
   const ThirdParty plugins(s, MX_TEST_MALFORMED_STRATEGY, "libvendor_malformed.so");
   const std::string in = (s.models() / "m.onnx").string(), out = (s.out() / "o.onnx").string();
 

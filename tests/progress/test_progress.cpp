@@ -72,7 +72,7 @@ using ModelPtr = std::unique_ptr<mx_model, decltype(&mx_model_release)>;
 // StackNet plus an unused 24 MB initializer, so that writing takes several
 // 8 MB pieces.
 ModelPtr big_stack_net() {
-  onnx::ModelProto proto = modelexport::testing::stack_net();
+  onnx::ModelProto proto = mx::testing::stack_net();
   auto* big = proto.mutable_graph()->add_initializer();
   big->set_name("big");
   big->set_data_type(onnx::TensorProto::FLOAT);
@@ -81,16 +81,16 @@ ModelPtr big_stack_net() {
   const std::string bytes = proto.SerializeAsString();
   mx_model* m = nullptr;
   REQUIRE_OK(mx_model_load_bytes(bytes.data(), bytes.size(), &m));
-  const std::string h = modelexport::testing::stack_net_hierarchy();
+  const std::string h = mx::testing::stack_net_hierarchy();
   REQUIRE_OK(mx_model_set_hierarchy_json(m, h.data(), h.size()));
   return ModelPtr(m, &mx_model_release);
 }
 
 ModelPtr stack_net() {
-  const std::string bytes = modelexport::testing::stack_net().SerializeAsString();
+  const std::string bytes = mx::testing::stack_net().SerializeAsString();
   mx_model* m = nullptr;
   REQUIRE_OK(mx_model_load_bytes(bytes.data(), bytes.size(), &m));
-  const std::string h = modelexport::testing::stack_net_hierarchy();
+  const std::string h = mx::testing::stack_net_hierarchy();
   REQUIRE_OK(mx_model_set_hierarchy_json(m, h.data(), h.size()));
   return ModelPtr(m, &mx_model_release);
 }
@@ -116,7 +116,7 @@ std::string hierarchy(const mx_model* m) {
 // An empty directory of its own for each test, inside the process's own
 // scratch directory (removed at exit).
 fs::path fresh_dir(const std::string& name) {
-  static const modelexport::testing::ScratchDir scratch;
+  static const mx::testing::ScratchDir scratch;
   const fs::path dir = fs::path(scratch.path()) / name;
   fs::remove_all(dir);
   fs::create_directories(dir);

@@ -3,7 +3,7 @@
 
 #include "dynamo_scope.hpp"
 
-using namespace mx_metadata;
+using namespace mx::metadata;
 
 TEST_CASE("name_scopes + class_hierarchy give full paths and classes") {
   auto chain = chain_from_lists(

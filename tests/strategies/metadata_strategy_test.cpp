@@ -11,8 +11,8 @@ using nlohmann::json;
 namespace {
 
 // The strategy on a graph sent as JSON (the 1.0 protocol's "graph").
-mx_metadata::MetadataResult assign_from_metadata(const json& graph, const json& tree) {
-  return mx_metadata::assign_from_metadata(mx_strategy::JsonGraph(graph), mx_strategy::JsonModules(tree));
+mx::metadata::MetadataResult assign_from_metadata(const json& graph, const json& tree) {
+  return mx::metadata::assign_from_metadata(mx_strategy::JsonGraph(graph), mx_strategy::JsonModules(tree));
 }
 
 json node(size_t index, json metadata, std::string doc = "") {

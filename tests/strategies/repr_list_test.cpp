@@ -3,7 +3,7 @@
 
 #include "repr_list.hpp"
 
-using mx_metadata::parse_repr_list;
+using mx::metadata::parse_repr_list;
 using Items = std::vector<std::string>;
 
 TEST_CASE("repr lists as the dynamo exporter writes them") {

@@ -13,7 +13,7 @@
 #include "static_chains.hpp"
 #include "usage_strategy.hpp"
 
-using namespace mx_usage;
+using namespace mx::usage;
 
 namespace {
 

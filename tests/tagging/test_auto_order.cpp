@@ -2,7 +2,7 @@
 
 #include "tagging/auto_order.hpp"
 
-using modelexport::auto_strategy_order;
+using mx::auto_strategy_order;
 
 TEST_CASE("auto order: metadata > scope > usage > others alphabetically") {
   CHECK(auto_strategy_order({"zeta", "usage", "alpha", "scope", "metadata"}) ==

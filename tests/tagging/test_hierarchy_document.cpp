@@ -16,7 +16,7 @@
 #include "model/model.hpp"
 #include "tagging/hierarchy_document.hpp"
 
-using namespace modelexport;
+using namespace mx;
 
 namespace {
 

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-using namespace modelexport;
+using namespace mx;
 using Ref = ModuleFacts::Ref;
 using Id = ModuleFacts::Id;
 

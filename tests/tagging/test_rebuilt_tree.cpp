@@ -10,7 +10,7 @@
 #include "hierarchy/tree_check.hpp"
 #include "tagging/rebuilt_tree.hpp"
 
-using namespace modelexport;
+using namespace mx;
 using nlohmann::json;
 
 namespace {

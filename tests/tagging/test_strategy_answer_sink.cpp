@@ -6,8 +6,8 @@
 #include "modelexport/modelexport.h"
 #include "tagging/strategy_answer_sink.hpp"
 
-using modelexport::StrategyAnswerSink;
-using modelexport::hierarchy::Evidence;
+using mx::StrategyAnswerSink;
+using mx::hierarchy::Evidence;
 
 namespace {
 

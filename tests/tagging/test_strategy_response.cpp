@@ -4,7 +4,7 @@
 #include "tagging/strategy_response.hpp"
 #include "util/error.hpp"
 
-using namespace modelexport;
+using namespace mx;
 using nlohmann::json;
 
 namespace {

@@ -13,7 +13,7 @@
 #include "tagging/graph_topology.hpp"
 #include "util/error.hpp"
 
-using namespace modelexport;
+using namespace mx;
 
 namespace {
 

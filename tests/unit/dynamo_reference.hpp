@@ -9,7 +9,7 @@
 
 #include "hierarchy/document.hpp"
 
-namespace modelexport::testing {
+namespace mx::testing {
 
 inline hierarchy::Module dynamo_module(const std::string& path, const std::string& cls,
                                        std::optional<bool> executed = std::nullopt) {
@@ -70,4 +70,4 @@ inline std::string reference_prefix(const std::vector<hierarchy::Module>& module
   return text + "/";
 }
 
-}  // namespace modelexport::testing
+}  // namespace mx::testing

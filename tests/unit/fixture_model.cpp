@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-namespace modelexport::testing {
+namespace mx::testing {
 namespace {
 
 void add_tensor_value(onnx::ValueInfoProto* v, const std::string& name,
@@ -111,4 +111,4 @@ onnx::ModelProto broken_net(const std::string& defect, int64_t ir, int64_t opset
   return m;
 }
 
-}  // namespace modelexport::testing
+}  // namespace mx::testing

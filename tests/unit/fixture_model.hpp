@@ -5,7 +5,7 @@
 
 #include "mx/onnx_proto.hpp"
 
-namespace modelexport::testing {
+namespace mx::testing {
 
 onnx::ModelProto tiny_net();
 std::string tiny_net_bytes();
@@ -24,4 +24,4 @@ onnx::ModelProto invalid_net();
 // versions: above 8 / 17 the libonnx 1.12 checker cannot judge the file.
 onnx::ModelProto broken_net(const std::string& defect, int64_t ir = 8, int64_t opset = 17);
 
-}  // namespace modelexport::testing
+}  // namespace mx::testing

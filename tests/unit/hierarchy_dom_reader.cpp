@@ -8,7 +8,7 @@
 #include "util/json_text.hpp"
 #include "util/utf8.hpp"
 
-namespace modelexport::hierarchy::oracle {
+namespace mx::hierarchy::oracle {
 namespace {
 
 std::string field_name(const std::string& prefix, const char* key) {
@@ -225,4 +225,4 @@ std::vector<Module> dom_parse_modules(const Json& json, const std::string& where
   return modules;
 }
 
-}  // namespace modelexport::hierarchy::oracle
+}  // namespace mx::hierarchy::oracle

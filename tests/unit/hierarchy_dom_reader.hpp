@@ -7,7 +7,7 @@
 
 #include "hierarchy/document.hpp"
 
-namespace modelexport::hierarchy::oracle {
+namespace mx::hierarchy::oracle {
 
 // The fields of a document (no cross-checks: validate_consistency).
 Document dom_parse_document(const Json& json, const std::string& where);
@@ -16,4 +16,4 @@ NodeRecord dom_parse_record(const Json& json, const std::string& where);
 // A "modules" array alone.
 std::vector<Module> dom_parse_modules(const Json& json, const std::string& where);
 
-}  // namespace modelexport::hierarchy::oracle
+}  // namespace mx::hierarchy::oracle

@@ -3,7 +3,7 @@
 // (hierarchy/document_text) with it byte for byte.
 #include "hierarchy_dom_writer.hpp"
 
-namespace modelexport::hierarchy {
+namespace mx::hierarchy {
 namespace {
 void merge_extra(Json& into, const Json& extra) {
   for (const auto& item : extra.items())
@@ -59,4 +59,4 @@ Json document_to_json(const Document& doc) {
   return j;
 }
 
-}  // namespace modelexport::hierarchy
+}  // namespace mx::hierarchy

@@ -5,10 +5,10 @@
 #include "hierarchy/document.hpp"
 #include "hierarchy/document_text.hpp"
 
-namespace modelexport::hierarchy {
+namespace mx::hierarchy {
 
 Json module_to_json(const Module& m);
 Json modules_to_json(const std::vector<Module>& modules);
 Json document_to_json(const Document& doc);
 
-}  // namespace modelexport::hierarchy
+}  // namespace mx::hierarchy

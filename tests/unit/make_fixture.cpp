@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
   }
   if (!broken.empty()) {
     // Straight to disk: loading and saving through the SDK would check it.
-    const auto proto = modelexport::testing::broken_net(broken, ir, opset);
+    const auto proto = mx::testing::broken_net(broken, ir, opset);
     std::FILE* f = std::fopen(argv[1], "wb");
     const std::string bytes = proto.SerializeAsString();
     const bool ok = f && std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
@@ -50,12 +50,12 @@ int main(int argc, char** argv) {
     if (!ok) std::fprintf(stderr, "mx_make_fixture: cannot write %s\n", argv[1]);
     return ok ? 0 : 1;
   }
-  const std::string bytes = invalid ? modelexport::testing::invalid_net().SerializeAsString()
-                                    : modelexport::testing::tiny_net_bytes();
+  const std::string bytes = invalid ? mx::testing::invalid_net().SerializeAsString()
+                                    : mx::testing::tiny_net_bytes();
   mx_model* model = nullptr;
   if (mx_status* st = mx_model_load_bytes(bytes.data(), bytes.size(), &model)) return report(st);
   if (with_hierarchy && !invalid) {
-    const std::string h = modelexport::testing::tiny_net_hierarchy();
+    const std::string h = mx::testing::tiny_net_hierarchy();
     if (mx_status* st = mx_model_set_hierarchy_json(model, h.data(), h.size())) return report(st);
   }
   const std::string options = "{\"tag_storage\":\"" + storage + "\",\"check\":" +

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace modelexport::testing {
+namespace mx::testing {
 
 class ScratchDir {
  public:
@@ -38,4 +38,4 @@ class ScratchDir {
   std::string path_;
 };
 
-}  // namespace modelexport::testing
+}  // namespace mx::testing

@@ -9,7 +9,7 @@
 
 #include "extract/boundary_types.hpp"
 
-using modelexport::extract::BoundaryTypes;
+using mx::extract::BoundaryTypes;
 
 namespace {
 

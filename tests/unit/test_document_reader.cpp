@@ -12,7 +12,7 @@
 #include "util/error.hpp"
 #include "util/json_text.hpp"
 
-using namespace modelexport;
+using namespace mx;
 using hierarchy::Json;
 
 namespace {

@@ -9,7 +9,7 @@
 #include "hierarchy_dom_writer.hpp"
 #include "util/json_text.hpp"
 
-using namespace modelexport;
+using namespace mx;
 using hierarchy::Json;
 
 namespace {

@@ -10,7 +10,7 @@
 #include "dynamo_reference.hpp"
 #include "model/dynamo_namespace.hpp"
 
-using namespace modelexport;
+using namespace mx;
 using testing::reference_prefix;
 
 using testing::dynamo_module;

@@ -9,8 +9,8 @@
 #include "test_support.hpp"
 #include "util/error.hpp"
 
-using namespace modelexport;
-using namespace modelexport::testing;
+using namespace mx;
+using namespace mx::testing;
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include "hierarchy_dom_writer.hpp"
 #include "util/error.hpp"
 
-using namespace modelexport;
+using namespace mx;
 using hierarchy::Json;
 
 namespace {

@@ -9,7 +9,7 @@
 
 #include "util/json_text.hpp"
 
-using namespace modelexport;
+using namespace mx;
 
 namespace {
 

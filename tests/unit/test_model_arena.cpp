@@ -7,7 +7,7 @@
 #include "model/model.hpp"
 #include "model/persistence.hpp"
 
-using namespace modelexport;
+using namespace mx;
 
 TEST_CASE("model arena: a loaded model's proto is parsed into the model's arena") {
   const std::string bytes = testing::tiny_net().SerializeAsString();

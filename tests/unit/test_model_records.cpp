@@ -6,7 +6,7 @@
 #include "fixture_model.hpp"
 #include "test_support.hpp"
 
-using namespace modelexport::testing;
+using namespace mx::testing;
 using nlohmann::json;
 
 namespace {

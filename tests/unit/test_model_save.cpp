@@ -8,8 +8,8 @@
 #include "model/onnx_io.hpp"
 #include "test_support.hpp"
 
-using namespace modelexport;
-using namespace modelexport::testing;
+using namespace mx;
+using namespace mx::testing;
 
 namespace {
 

@@ -23,7 +23,7 @@
 #include "util/error.hpp"
 #include "util/utf8.hpp"
 
-using namespace modelexport;
+using namespace mx;
 using hierarchy::Document;
 using hierarchy::Module;
 using hierarchy::ModuleIndex;

@@ -9,7 +9,7 @@
 #include "hierarchy/document.hpp"
 #include "model/module_lookup.hpp"
 
-using namespace modelexport;
+using namespace mx;
 
 namespace {
 

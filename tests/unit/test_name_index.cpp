@@ -9,7 +9,7 @@
 
 #include "model/name_index.hpp"
 
-using modelexport::model::NameIndex;
+using mx::model::NameIndex;
 
 TEST_CASE("name index: ids in first-added order, found again, kNone for the unknown") {
   NameIndex index;

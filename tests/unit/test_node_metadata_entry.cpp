@@ -8,7 +8,7 @@
 
 #include "model/node_metadata.hpp"
 
-using namespace modelexport;
+using namespace mx;
 
 TEST_CASE("node metadata entry: size and bytes as protobuf writes them") {
   for (size_t key_size : {0, 1, 17, 126, 127, 128}) {

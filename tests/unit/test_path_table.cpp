@@ -9,7 +9,7 @@
 
 #include "hierarchy/path_table.hpp"
 
-using modelexport::hierarchy::PathTable;
+using mx::hierarchy::PathTable;
 
 TEST_CASE("path table: inserts, finds and keeps the first position, like a map") {
   std::vector<std::string> keys = {"", "a", "a.b", "a.b.c", "encoder.layer.10", "encoder.layer.1"};

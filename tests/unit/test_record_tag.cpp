@@ -11,7 +11,7 @@
 #include "hierarchy_dom_writer.hpp"
 #include "hierarchy/tags.hpp"
 
-using namespace modelexport::hierarchy;
+using namespace mx::hierarchy;
 
 namespace {
 

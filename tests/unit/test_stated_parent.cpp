@@ -13,7 +13,7 @@
 #include "hierarchy_dom_writer.hpp"
 #include "hierarchy/tree_check.hpp"
 
-using namespace modelexport::hierarchy;
+using namespace mx::hierarchy;
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include "scratch_dir.hpp"
 #include "modelexport/modelexport.h"
 
-namespace modelexport::testing {
+namespace mx::testing {
 
 // Code + message of a status, releasing it.
 struct Outcome {
@@ -36,4 +36,4 @@ inline std::string take_text(char* text) {
   return s;
 }
 
-}  // namespace modelexport::testing
+}  // namespace mx::testing

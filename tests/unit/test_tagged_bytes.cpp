@@ -17,8 +17,8 @@
 #include "model/tagged_bytes.hpp"
 #include "test_support.hpp"
 
-using namespace modelexport;
-using namespace modelexport::testing;
+using namespace mx;
+using namespace mx::testing;
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include "hierarchy/parse.hpp"
 #include "hierarchy/tags.hpp"
 
-using namespace modelexport::hierarchy;
+using namespace mx::hierarchy;
 
 namespace {
 // A BERT-shaped tree: the ModuleList `encoder.layer` is never called.

@@ -5,7 +5,7 @@
 
 #include "util/utf8.hpp"
 
-using namespace modelexport;
+using namespace mx;
 
 TEST_CASE("is_ascii: a byte at or above 0x80 anywhere in a word or the tail") {
   for (size_t size = 0; size <= 20; ++size) {

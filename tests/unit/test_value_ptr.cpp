@@ -9,8 +9,8 @@
 #include "hierarchy/document.hpp"
 #include "util/value_ptr.hpp"
 
-using modelexport::ValuePtr;
-using modelexport::hierarchy::Module;
+using mx::ValuePtr;
+using mx::hierarchy::Module;
 
 TEST_CASE("value ptr: null until made; copies are deep; moves take the value") {
   ValuePtr<std::string> a;

@@ -1,11 +1,11 @@
 // modelexport — header-only C++17 wrapper over the C API (modelexport.h).
 //
 // RAII handles, std::string in and out, and errors as exceptions: every
-// failing C call becomes a modelexport::Error carrying the mx_code and the
+// failing C call becomes a mx::Error carrying the mx_code and the
 // message. The wrapper adds no behaviour of its own; it depends only on
 // modelexport.h, so it works with any libmodelexport of the same ABI.
 //
-//   modelexport::Model m = modelexport::Model::load_file("bert.onnx");
+//   mx::Model m = mx::Model::load_file("bert.onnx");
 //   std::string view = m.graph_json();
 //   m.save_file("out.onnx", R"({"tag_storage":"metadata"})");
 #ifndef MODELEXPORT_MODELEXPORT_HPP
@@ -19,7 +19,7 @@
 
 #include "modelexport/modelexport.h"
 
-namespace modelexport {
+namespace mx {
 
 // A failed call: code() is the C API's mx_code, what() its message.
 class Error : public std::runtime_error {
@@ -256,6 +256,6 @@ class Registry {
   std::unique_ptr<mx_registry, detail::RegistryDeleter> handle_;
 };
 
-}  // namespace modelexport
+}  // namespace mx
 
 #endif  // MODELEXPORT_MODELEXPORT_HPP

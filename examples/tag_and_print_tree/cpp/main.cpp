@@ -52,8 +52,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    auto model = modelexport::Model::load_file(argv[1]);
-    auto registry = modelexport::Registry::create();
+    auto model = mx::Model::load_file(argv[1]);
+    auto registry = mx::Registry::create();
     registry.tag(argv[2], model, argc == 4 ? argv[3] : "");
     const json doc = json::parse(model.hierarchy_json());
 
@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
     for (const json& m : doc["modules"])
       if (is_root(m)) tree.print(m, 0);
     return 0;
-  } catch (const modelexport::Error& e) {
+  } catch (const mx::Error& e) {
     std::cerr << "tag_and_print_tree: " << e.code_name() << " error: " << e.what() << "\n";
     return 1;
   } catch (const json::exception& e) {

@@ -2,7 +2,7 @@
 
 #include "mx/common/module_path.hpp"
 
-namespace mx_metadata {
+namespace mx::metadata {
 
 using mx::common::is_valid_module_path;
 namespace {
@@ -89,4 +89,4 @@ std::string short_class(std::string_view qualified_class) {
                                                    : qualified_class.substr(dot + 1));
 }
 
-}  // namespace mx_metadata
+}  // namespace mx::metadata

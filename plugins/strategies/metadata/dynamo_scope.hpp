@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-namespace mx_metadata {
+namespace mx::metadata {
 
 struct ScopeEntry {
   std::string path;             // named_modules() path, "" for the root
@@ -44,4 +44,4 @@ ScopeChain chain_from_namespace(std::string_view text);
 // "Conv2d".
 std::string short_class(std::string_view qualified_class);
 
-}  // namespace mx_metadata
+}  // namespace mx::metadata

@@ -9,7 +9,7 @@
 #include "own_record.hpp"
 #include "repr_list.hpp"
 
-namespace mx_metadata {
+namespace mx::metadata {
 namespace {
 
 const char kNameScopes[] = "pkg.torch.onnx.name_scopes";
@@ -147,4 +147,4 @@ MetadataResult assign_from_metadata(const mx_strategy::Graph& graph,
   return out.take();
 }
 
-}  // namespace mx_metadata
+}  // namespace mx::metadata

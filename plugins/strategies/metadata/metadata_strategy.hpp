@@ -16,7 +16,7 @@
 
 #include "strategy_graph.hpp"
 
-namespace mx_metadata {
+namespace mx::metadata {
 
 struct Assignment {
   size_t node;
@@ -41,4 +41,4 @@ struct MetadataResult {
 MetadataResult assign_from_metadata(const mx_strategy::Graph& graph,
                                     const mx_strategy::Modules& module_tree);
 
-}  // namespace mx_metadata
+}  // namespace mx::metadata

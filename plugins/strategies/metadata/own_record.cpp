@@ -4,7 +4,7 @@
 
 #include "mx/common/module_path.hpp"
 
-namespace mx_metadata {
+namespace mx::metadata {
 
 using mx::common::is_valid_module_path;
 namespace {
@@ -47,4 +47,4 @@ std::optional<OwnRecord> read_own_record(const mx_strategy::Graph& graph, size_t
   return record;
 }
 
-}  // namespace mx_metadata
+}  // namespace mx::metadata

@@ -9,7 +9,7 @@
 
 #include "strategy_graph.hpp"
 
-namespace mx_metadata {
+namespace mx::metadata {
 
 struct OwnRecord {
   std::string module;
@@ -25,4 +25,4 @@ struct OwnRecord {
 std::optional<OwnRecord> read_own_record(const mx_strategy::Graph& graph, size_t node,
                                          std::string& problem);
 
-}  // namespace mx_metadata
+}  // namespace mx::metadata

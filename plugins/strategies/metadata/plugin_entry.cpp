@@ -16,7 +16,7 @@ void log_warnings(const mx_strategy::Host& host, const std::vector<std::string>&
               " more malformed metadata values not shown");
 }
 
-mx_strategy::Answer answer_of(mx_metadata::MetadataResult&& result) {
+mx_strategy::Answer answer_of(mx::metadata::MetadataResult&& result) {
   mx_strategy::Answer answer;
   for (const auto& a : result.assignments) answer.place(a.node, a.module, "metadata");
   for (auto& m : result.modules)
@@ -27,7 +27,7 @@ mx_strategy::Answer answer_of(mx_metadata::MetadataResult&& result) {
 struct MetadataStrategy {
   static constexpr const char* name = "metadata";
   static mx_strategy::Answer answer(const mx_strategy::Request& request, const mx_strategy::Host& host) {
-    auto result = mx_metadata::assign_from_metadata(request.graph, request.modules);
+    auto result = mx::metadata::assign_from_metadata(request.graph, request.modules);
     log_warnings(host, result.warnings);
     return answer_of(std::move(result));
   }

@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-namespace mx_metadata {
+namespace mx::metadata {
 namespace {
 
 // A cursor over the input; every parse step either advances or fails with a
@@ -167,4 +167,4 @@ ReprList parse_repr_list(std::string_view text) {
   return result;
 }
 
-}  // namespace mx_metadata
+}  // namespace mx::metadata

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace mx_metadata {
+namespace mx::metadata {
 
 struct ReprList {
   bool ok = false;
@@ -23,4 +23,4 @@ struct ReprList {
 // by commas (a trailing comma is allowed), surrounded by optional spaces.
 ReprList parse_repr_list(std::string_view text);
 
-}  // namespace mx_metadata
+}  // namespace mx::metadata

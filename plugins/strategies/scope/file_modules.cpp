@@ -9,7 +9,7 @@
 #include "mx/common/module_path.hpp"
 #include "scope_name.hpp"
 
-namespace mx_scope {
+namespace mx::scope {
 namespace {
 
 using mx::common::last_view;
@@ -209,4 +209,4 @@ ModulePaths modules_shown_by_file(const std::vector<std::string_view>& node_name
   return paths;
 }
 
-}  // namespace mx_scope
+}  // namespace mx::scope

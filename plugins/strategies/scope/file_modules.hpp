@@ -19,7 +19,7 @@
 #include "mx/common/string_blocks.hpp"
 #include "path_set.hpp"
 
-namespace mx_scope {
+namespace mx::scope {
 
 // Hashed: only looked up and counted, never listed in order (a std::set of
 // 150,000 paths compared long common prefixes log n times per lookup).
@@ -56,4 +56,4 @@ bool scope_path_of(std::string_view node_name, std::vector<std::string_view>& st
 // "relu_1" -> "relu"; "" when the step has no `_<digits>` suffix.
 std::string_view repeated_call_base(std::string_view step);
 
-}  // namespace mx_scope
+}  // namespace mx::scope

@@ -2,7 +2,7 @@
 
 #include "mx/common/module_path.hpp"
 
-namespace mx_scope {
+namespace mx::scope {
 namespace {
 
 using mx::common::path_depth;
@@ -68,4 +68,4 @@ void ModuleSnap::walk(const std::vector<std::string_view>& steps, size_t from, s
   }
 }
 
-}  // namespace mx_scope
+}  // namespace mx::scope

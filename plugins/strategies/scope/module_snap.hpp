@@ -15,7 +15,7 @@
 
 #include "file_modules.hpp"  // ModulePaths
 
-namespace mx_scope {
+namespace mx::scope {
 
 class ModuleSnap {
  public:
@@ -37,4 +37,4 @@ class ModuleSnap {
   ModulePaths paths_;
 };
 
-}  // namespace mx_scope
+}  // namespace mx::scope

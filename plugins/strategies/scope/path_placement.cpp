@@ -5,7 +5,7 @@
 #include "file_modules.hpp"
 #include "scope_name.hpp"
 
-namespace mx_scope {
+namespace mx::scope {
 namespace {
 
 // A name's scope path depends only on what comes before its last '/' (the
@@ -55,4 +55,4 @@ PathPlacement place_at_scope_paths(const mx_strategy::Graph& graph) {
   return placed;
 }
 
-}  // namespace mx_scope
+}  // namespace mx::scope

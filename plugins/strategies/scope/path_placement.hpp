@@ -15,7 +15,7 @@
 
 #include "strategy_plugin.hpp"
 
-namespace mx_scope {
+namespace mx::scope {
 
 struct PathPlacement {
   mx_strategy::Answer answer;  // scoped nodes at their paths, "/Mul" at the root
@@ -26,4 +26,4 @@ struct PathPlacement {
 
 PathPlacement place_at_scope_paths(const mx_strategy::Graph& graph);
 
-}  // namespace mx_scope
+}  // namespace mx::scope

@@ -18,7 +18,7 @@
 
 #include "mx/common/string_blocks.hpp"
 
-namespace mx_scope {
+namespace mx::scope {
 
 class PathSet {
  public:
@@ -70,4 +70,4 @@ class PathSet {
   mx::common::StringBlocks blocks_;
 };
 
-}  // namespace mx_scope
+}  // namespace mx::scope

@@ -8,7 +8,7 @@ namespace {
 struct ScopeStrategy {
   static constexpr const char* name = "scope";
   static mx_strategy::Answer answer(const mx_strategy::Request& request, const mx_strategy::Host&) {
-    return mx_scope::assign_from_scopes(request.graph, request.modules);
+    return mx::scope::assign_from_scopes(request.graph, request.modules);
   }
 };
 

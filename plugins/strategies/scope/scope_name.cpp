@@ -1,6 +1,6 @@
 #include "scope_name.hpp"
 
-namespace mx_scope {
+namespace mx::scope {
 namespace {
 
 // A module name atom character: no whitespace/control characters (dots and
@@ -64,4 +64,4 @@ std::optional<std::string> scope_module_path(std::string_view node_name) {
   return path;
 }
 
-}  // namespace mx_scope
+}  // namespace mx::scope

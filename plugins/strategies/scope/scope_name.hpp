@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-namespace mx_scope {
+namespace mx::scope {
 
 // The dotted pieces each scope adds to the module path, in order:
 // "/layer1/layer1.0/conv1/Conv" → {"layer1", "0", "conv1"}, as views into
@@ -33,4 +33,4 @@ bool is_root_scope_name(std::string_view node_name);
 // The steps joined: "/layer1/layer1.0/conv1/Conv" → "layer1.0.conv1".
 std::optional<std::string> scope_module_path(std::string_view node_name);
 
-}  // namespace mx_scope
+}  // namespace mx::scope

@@ -5,7 +5,7 @@
 #include "path_placement.hpp"
 #include "scope_name.hpp"
 
-namespace mx_scope {
+namespace mx::scope {
 namespace {
 
 ModulePaths module_paths(const mx_strategy::Modules& modules) {
@@ -90,4 +90,4 @@ mx_strategy::Answer assign_from_scopes(const mx_strategy::Graph& graph,
   return answer;
 }
 
-}  // namespace mx_scope
+}  // namespace mx::scope

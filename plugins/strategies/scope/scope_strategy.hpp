@@ -9,9 +9,9 @@
 
 #include "strategy_plugin.hpp"
 
-namespace mx_scope {
+namespace mx::scope {
 
 mx_strategy::Answer assign_from_scopes(const mx_strategy::Graph& graph,
                                        const mx_strategy::Modules& modules);
 
-}  // namespace mx_scope
+}  // namespace mx::scope

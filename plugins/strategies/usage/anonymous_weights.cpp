@@ -8,7 +8,7 @@
 
 #include "parameter_name.hpp"
 
-namespace mx_usage {
+namespace mx::usage {
 namespace {
 
 long long element_count(const std::vector<int64_t>& dims) {
@@ -222,4 +222,4 @@ std::vector<UsageAssignment> match_anonymous_weights(const GraphView& graph,
   return out;
 }
 
-}  // namespace mx_usage
+}  // namespace mx::usage

@@ -37,7 +37,7 @@
 #include "static_chains.hpp"
 #include "usage_strategy.hpp"
 
-namespace mx_usage {
+namespace mx::usage {
 
 // Assignments for nodes without a module in `placed_modules` (the
 // assignments by name, per node); empty without own parameter counts.
@@ -45,4 +45,4 @@ std::vector<UsageAssignment> match_anonymous_weights(
     const GraphView& graph, const ParameterFlow& flow, const ModuleOutlines& modules,
     const std::vector<std::optional<std::string>>& placed_modules);
 
-}  // namespace mx_usage
+}  // namespace mx::usage

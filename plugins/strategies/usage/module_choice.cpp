@@ -5,7 +5,7 @@
 #include "mx/common/module_path.hpp"
 #include "parameter_name.hpp"
 
-namespace mx_usage {
+namespace mx::usage {
 namespace {
 
 std::vector<std::string> distinct(std::vector<std::string> items) {
@@ -40,4 +40,4 @@ std::optional<std::string> choose_module(const std::vector<std::string>& paramet
   return ancestor;
 }
 
-}  // namespace mx_usage
+}  // namespace mx::usage

@@ -16,9 +16,9 @@
 #include <string_view>
 #include <vector>
 
-namespace mx_usage {
+namespace mx::usage {
 
 // `parameters` are initializer names (already known to be parameter paths).
 std::optional<std::string> choose_module(const std::vector<std::string>& parameters);
 
-}  // namespace mx_usage
+}  // namespace mx::usage

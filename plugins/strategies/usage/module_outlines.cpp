@@ -7,7 +7,7 @@
 #include "mx/common/aten_op_classes.hpp"
 #include "mx/common/module_path.hpp"
 
-namespace mx_usage {
+namespace mx::usage {
 
 ModuleOutlines::ModuleOutlines(const mx_strategy::Modules& modules) {
   for (size_t i = 0; i < modules.count(); ++i) {
@@ -126,4 +126,4 @@ std::vector<std::string> ModuleOutlines::parameter_modules_in_call_order() const
   return order;
 }
 
-}  // namespace mx_usage
+}  // namespace mx::usage

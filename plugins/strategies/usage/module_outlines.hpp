@@ -10,7 +10,7 @@
 
 #include "strategy_graph.hpp"
 
-namespace mx_usage {
+namespace mx::usage {
 
 class ModuleOutlines {
  public:
@@ -63,4 +63,4 @@ class ModuleOutlines {
   std::vector<std::string> listed_;  // module paths in the hierarchy's order
 };
 
-}  // namespace mx_usage
+}  // namespace mx::usage

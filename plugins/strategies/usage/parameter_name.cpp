@@ -1,6 +1,6 @@
 #include "parameter_name.hpp"
 
-namespace mx_usage {
+namespace mx::usage {
 namespace {
 
 bool is_identifier_char(char c, bool first) {
@@ -49,4 +49,4 @@ std::optional<std::string> module_of_parameter(std::string_view name) {
   return std::string(name.substr(0, last_dot));
 }
 
-}  // namespace mx_usage
+}  // namespace mx::usage

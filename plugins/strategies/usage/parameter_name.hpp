@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace mx_usage {
+namespace mx::usage {
 
 // The module path, or nullopt when the name does not look like a parameter
 // path: it must be two or more dot-separated components, each an identifier
@@ -20,4 +20,4 @@ namespace mx_usage {
 // root is the fallback anyway.
 std::optional<std::string> module_of_parameter(std::string_view name);
 
-}  // namespace mx_usage
+}  // namespace mx::usage

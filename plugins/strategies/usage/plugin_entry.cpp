@@ -6,14 +6,14 @@
 
 namespace {
 
-mx_strategy::Answer answer_of(std::vector<mx_usage::UsageAssignment>&& assignments) {
+mx_strategy::Answer answer_of(std::vector<mx::usage::UsageAssignment>&& assignments) {
   mx_strategy::Answer answer;  // no classes: parameter names carry paths only
   for (const auto& a : assignments) answer.place(a.node, a.module, "parameter");
   return answer;
 }
 
-mx_usage::UsageOptions options_from(const nlohmann::json& options) {
-  mx_usage::UsageOptions parsed;
+mx::usage::UsageOptions options_from(const nlohmann::json& options) {
+  mx::usage::UsageOptions parsed;
   if (options.is_object()) {
     auto it = options.find("shared_parameters");
     if (it != options.end() && it->is_boolean()) parsed.use_shared_parameters = it->get<bool>();
@@ -24,10 +24,10 @@ mx_usage::UsageOptions options_from(const nlohmann::json& options) {
 struct UsageStrategy {
   static constexpr const char* name = "usage";
   static mx_strategy::Answer answer(const mx_strategy::Request& request, const mx_strategy::Host& host) {
-    auto graph = mx_usage::usage_view(request.graph);
+    auto graph = mx::usage::usage_view(request.graph);
     auto options = options_from(request.options);
-    options.outlines = mx_usage::ModuleOutlines(request.modules);  // the supplied hierarchy's
-    auto assignments = mx_usage::assign_by_usage(graph, options);
+    options.outlines = mx::usage::ModuleOutlines(request.modules);  // the supplied hierarchy's
+    auto assignments = mx::usage::assign_by_usage(graph, options);
     size_t by_size = 0;
     for (const auto& a : assignments) by_size += a.by_size;
     host.info(std::to_string(assignments.size() - by_size) + " of " +

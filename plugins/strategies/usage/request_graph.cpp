@@ -1,6 +1,6 @@
 #include "request_graph.hpp"
 
-namespace mx_usage {
+namespace mx::usage {
 namespace {
 
 template <typename Item>
@@ -33,4 +33,4 @@ GraphView usage_view(const mx_strategy::Graph& graph) {
   return view;
 }
 
-}  // namespace mx_usage
+}  // namespace mx::usage

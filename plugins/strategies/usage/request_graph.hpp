@@ -10,7 +10,7 @@
 
 #include "strategy_graph.hpp"
 
-namespace mx_usage {
+namespace mx::usage {
 
 struct NodeView {
   std::string op_type;
@@ -29,4 +29,4 @@ struct GraphView {
 
 GraphView usage_view(const mx_strategy::Graph& graph);
 
-}  // namespace mx_usage
+}  // namespace mx::usage

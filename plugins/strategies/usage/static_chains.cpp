@@ -6,7 +6,7 @@
 
 #include "parameter_name.hpp"
 
-namespace mx_usage {
+namespace mx::usage {
 namespace {
 
 using ValueSet = std::unordered_set<std::string>;
@@ -102,4 +102,4 @@ ParameterFlow trace_parameter_flow(const GraphView& graph) {
   return flow;
 }
 
-}  // namespace mx_usage
+}  // namespace mx::usage

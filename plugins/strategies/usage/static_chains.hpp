@@ -17,7 +17,7 @@
 
 #include "request_graph.hpp"
 
-namespace mx_usage {
+namespace mx::usage {
 
 struct ParameterFlow {
   // value name -> initializer names (parameters only) that reach it directly
@@ -33,4 +33,4 @@ bool is_pass_through(const std::string& op_type);
 // graph that is not topologically sorted is handled too.
 ParameterFlow trace_parameter_flow(const GraphView& graph);
 
-}  // namespace mx_usage
+}  // namespace mx::usage

@@ -8,7 +8,7 @@
 #include "parameter_name.hpp"
 #include "static_chains.hpp"
 
-namespace mx_usage {
+namespace mx::usage {
 namespace {
 
 // Parameters reaching one node's inputs (through chains), without repeats.
@@ -126,4 +126,4 @@ std::vector<UsageAssignment> assign_by_usage(const GraphView& graph,
   return out;
 }
 
-}  // namespace mx_usage
+}  // namespace mx::usage

@@ -9,7 +9,7 @@
 #include "request_graph.hpp"
 #include "module_outlines.hpp"
 
-namespace mx_usage {
+namespace mx::usage {
 
 struct UsageOptions {
   // A parameter consumed by more than one compute node is either shared on
@@ -41,4 +41,4 @@ struct UsageAssignment {
 std::vector<UsageAssignment> assign_by_usage(const GraphView& graph,
                                              const UsageOptions& options);
 
-}  // namespace mx_usage
+}  // namespace mx::usage

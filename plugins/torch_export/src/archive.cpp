@@ -14,7 +14,7 @@
 #include "mx/aten_onnx/error.hpp"
 #include "mx/common/zip_directory.hpp"
 
-namespace mxte {
+namespace mx::torch_export {
 using mx::aten_onnx::Error;
 namespace {
 
@@ -145,4 +145,4 @@ bool Archive::looks_like_pt2(const std::string& path) {
   return pt2_name || (zip && named);
 }
 
-}  // namespace mxte
+}  // namespace mx::torch_export

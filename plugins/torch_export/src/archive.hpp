@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-namespace mxte {
+namespace mx::torch_export {
 
 class Archive {
  public:
@@ -55,4 +55,4 @@ class Archive {
   [[noreturn]] void fail(const std::string& what) const;
 };
 
-}  // namespace mxte
+}  // namespace mx::torch_export

@@ -24,7 +24,7 @@
 #include "program.hpp"
 #include "stored_tensors.hpp"
 
-namespace mxte {
+namespace mx::torch_export {
 namespace {
 using json = nlohmann::json;
 
@@ -437,4 +437,4 @@ std::string module_tree_json(const std::string& model_path, bool drop_builtin_ta
   return mx::aten_onnx::module_tree_document(document_source(model_path, 0), tree).dump();
 }
 
-}  // namespace mxte
+}  // namespace mx::torch_export

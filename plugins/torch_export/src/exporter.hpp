@@ -6,7 +6,7 @@
 #include "mx/aten_onnx/error.hpp"
 #include "mx/aten_onnx/frontend_plugin.hpp"
 
-namespace mxte {
+namespace mx::torch_export {
 
 using Error = mx::aten_onnx::Error;
 
@@ -28,4 +28,4 @@ void lower_program_for_check(const Program& program);
 // The hierarchy document with the module tree only (nodes empty).
 std::string module_tree_json(const std::string& model_path, bool drop_builtin_tags);
 
-}  // namespace mxte
+}  // namespace mx::torch_export

@@ -8,7 +8,7 @@
 #include "mx/common/json_limits.hpp"
 #include "symbol_names.hpp"
 
-namespace mxte {
+namespace mx::torch_export {
 using mx::aten_onnx::Error;
 namespace {
 
@@ -179,4 +179,4 @@ std::vector<std::string> add_graph_inputs(const Program& p, const std::vector<st
   return names;
 }
 
-}  // namespace mxte
+}  // namespace mx::torch_export

@@ -12,10 +12,10 @@
 
 #include "program.hpp"
 
-namespace mxte {
+namespace mx::torch_export {
 
 // Adds the graph inputs to `graph`; returns their names in order.
 std::vector<std::string> add_graph_inputs(const Program& program, const std::vector<std::string>& specs,
                                           onnx::GraphProto& graph);
 
-}  // namespace mxte
+}  // namespace mx::torch_export

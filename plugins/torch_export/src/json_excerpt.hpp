@@ -9,11 +9,11 @@
 
 #include "mx/common/json_limits.hpp"
 
-namespace mxte {
+namespace mx::torch_export {
 
 inline std::string brief(const nlohmann::json& v) {
   if (v.is_structured() && v.size() > 8) return v.is_array() ? "[...]" : "{...}";
   return mx::common::excerpt(v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
-}  // namespace mxte
+}  // namespace mx::torch_export

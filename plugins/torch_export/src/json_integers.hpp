@@ -15,7 +15,7 @@
 
 #include "json_excerpt.hpp"
 
-namespace mxte {
+namespace mx::torch_export {
 
 inline int64_t as_int64(const nlohmann::json& v) {
   if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
@@ -32,4 +32,4 @@ inline std::vector<int64_t> as_int64s(const nlohmann::json& v) {
   return out;
 }
 
-}  // namespace mxte
+}  // namespace mx::torch_export

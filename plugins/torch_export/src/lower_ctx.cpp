@@ -10,7 +10,7 @@
 #include "module_stack.hpp"
 #include "mx/aten_onnx/error.hpp"
 
-namespace mxte {
+namespace mx::torch_export {
 using mx::aten_onnx::Error;
 
 // A float argument: a JSON number, or the strings torch writes for the
@@ -366,4 +366,4 @@ void LowerCtx::out_list(size_t k, const std::vector<std::string>& names) {
   }
 }
 
-}  // namespace mxte
+}  // namespace mx::torch_export

@@ -21,7 +21,7 @@
 #include "mx/aten_onnx/patterns.hpp"
 #include "program.hpp"
 
-namespace mxte {
+namespace mx::torch_export {
 
 using mx::aten_onnx::attr;
 using mx::aten_onnx::norm_dim;
@@ -122,10 +122,10 @@ void with_lower_ctx(mx::aten_onnx::OpContext& cx) {
 #define MXTE_CAT(a, b) MXTE_CAT2(a, b)
 // MXTE_LOWER(fn, "higher_order.cond") registers fn(LowerCtx&) for the .pt2 frontend only.
 #define MXTE_LOWER(fn, ...)                                                                               \
-  static ::mx::aten_onnx::LoweringRegistrar MXTE_CAT(mxte_reg_, __LINE__)({__VA_ARGS__}, &::mxte::with_lower_ctx<fn>, \
+  static ::mx::aten_onnx::LoweringRegistrar MXTE_CAT(mxte_reg_, __LINE__)({__VA_ARGS__}, &::mx::torch_export::with_lower_ctx<fn>, \
                                                                           __FILE__, "torch_export")
 
 double json_float(const json& v);
 
 
-}  // namespace mxte
+}  // namespace mx::torch_export

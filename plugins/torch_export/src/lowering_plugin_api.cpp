@@ -15,7 +15,7 @@
 
 // The opaque context of one callback (global namespace: the header's type).
 struct mx_lowering_context {
-  mxte::LowerCtx* cx = nullptr;
+  mx::torch_export::LowerCtx* cx = nullptr;
   std::string message;                 // the last failure's reason
   std::deque<std::string> lent;        // texts lent until the callback returns
   std::deque<std::vector<int64_t>> lent_ints;
@@ -23,7 +23,7 @@ struct mx_lowering_context {
   std::set<size_t> bound;              // outputs bound
 };
 
-namespace mxte {
+namespace mx::torch_export {
 namespace {
 
 using mx::aten_onnx::Error;
@@ -306,4 +306,4 @@ void lower_with_plugin(LowerCtx& cx, const PluginOp& op) {
       throw Error(MX_ERR_PLUGIN, who + " left output " + std::to_string(k) + " unbound at " + cx.where());
 }
 
-}  // namespace mxte
+}  // namespace mx::torch_export

@@ -7,7 +7,7 @@
 #include "modelexport/modelexport.h"
 #include "mx/aten_onnx/error.hpp"
 
-namespace mxte {
+namespace mx::torch_export {
 
 using Error = mx::aten_onnx::Error;
 
@@ -122,4 +122,4 @@ LowerFn lowering_of(const std::string& target) {
 
 std::string active_lowering_plugins() { return active ? active->names() : "none"; }
 
-}  // namespace mxte
+}  // namespace mx::torch_export

@@ -13,7 +13,7 @@
 #include "lower_ctx.hpp"
 #include "modelexport/lowering_plugin.h"
 
-namespace mxte {
+namespace mx::torch_export {
 
 // One opened library (closed when the last export using it ends).
 struct LoweringLibrary;
@@ -62,4 +62,4 @@ std::string active_lowering_plugins();
 // an mx_lowering_api over `cx`.
 void lower_with_plugin(LowerCtx& cx, const PluginOp& op);
 
-}  // namespace mxte
+}  // namespace mx::torch_export

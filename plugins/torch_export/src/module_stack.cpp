@@ -4,7 +4,7 @@
 
 #include "mx/common/json_limits.hpp"
 
-namespace mxte {
+namespace mx::torch_export {
 namespace {
 // What torch writes for a node its own passes inserted (sym_size, asserts).
 constexpr const char* kEmptyStackMarker = "_empty_nn_module_stack_from_metadata_hook";
@@ -50,4 +50,4 @@ int innermost_call(const std::string& stack_text) {
   return entries.empty() ? 0 : entries.back().call;
 }
 
-}  // namespace mxte
+}  // namespace mx::torch_export

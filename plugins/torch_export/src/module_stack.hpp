@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace mxte {
+namespace mx::torch_export {
 
 struct StackEntry {
   std::string key, path, qualified_class;
@@ -25,4 +25,4 @@ int call_index_of_key(const std::string& key);
 // The call of the innermost module of a node's stack (0 when it has none).
 int innermost_call(const std::string& stack_text);
 
-}  // namespace mxte
+}  // namespace mx::torch_export

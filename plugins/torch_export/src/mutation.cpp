@@ -15,7 +15,7 @@
 #include "lower_ctx.hpp"
 #include "json_integers.hpp"
 
-namespace mxte {
+namespace mx::torch_export {
 namespace {
 
 std::string target_of(const json& node) {
@@ -160,4 +160,4 @@ std::string LowerCtx::select_back(const json& view, const std::string& base, con
   return emit1("Concat", {head, unsqueeze(new_view, {dim}), tail}, {attr("axis", dim)});
 }
 
-}  // namespace mxte
+}  // namespace mx::torch_export

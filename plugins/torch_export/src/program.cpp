@@ -11,7 +11,7 @@
 #include "mx/common/json_limits.hpp"
 #include "symbol_names.hpp"
 
-namespace mxte {
+namespace mx::torch_export {
 using mx::aten_onnx::Error;
 using json = nlohmann::json;
 namespace {
@@ -241,4 +241,4 @@ Program parse_program(const std::string& file, std::string_view text) {
   return p;
 }
 
-}  // namespace mxte
+}  // namespace mx::torch_export

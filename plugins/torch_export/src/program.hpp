@@ -12,7 +12,7 @@
 #include "archive.hpp"
 #include "mx/aten_onnx/value.hpp"
 
-namespace mxte {
+namespace mx::torch_export {
 
 inline constexpr int kSchemaMajor = 8;
 
@@ -60,4 +60,4 @@ bool is_torch_dtype_code(int64_t scalar_type);
 // torch ScalarType code (schema.py) -> ONNX data type; 0 when unsupported.
 int32_t onnx_dtype_of_torch(int64_t scalar_type);
 
-}  // namespace mxte
+}  // namespace mx::torch_export

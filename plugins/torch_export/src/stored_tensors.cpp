@@ -11,7 +11,7 @@
 #include "mx/common/json_limits.hpp"
 #include "program.hpp"
 
-namespace mxte {
+namespace mx::torch_export {
 using mx::aten_onnx::Error;
 using json = nlohmann::json;
 namespace {
@@ -174,4 +174,4 @@ void StoredTensors::read_config(const Archive& archive, const std::string& folde
   }
 }
 
-}  // namespace mxte
+}  // namespace mx::torch_export

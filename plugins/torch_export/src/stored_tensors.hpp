@@ -16,7 +16,7 @@
 #include "mx/aten_onnx/weights.hpp"
 #include "program.hpp"
 
-namespace mxte {
+namespace mx::torch_export {
 
 struct StoredTensor {
   int32_t dtype = 0;  // onnx
@@ -42,4 +42,4 @@ class StoredTensors {
   std::deque<std::string> gathered_;  // owned bytes of strided tensors
 };
 
-}  // namespace mxte
+}  // namespace mx::torch_export

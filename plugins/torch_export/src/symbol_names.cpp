@@ -1,6 +1,6 @@
 #include "symbol_names.hpp"
 
-namespace mxte {
+namespace mx::torch_export {
 namespace {
 
 bool identifier_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
@@ -28,4 +28,4 @@ std::string symbol_of_expr(std::string_view expr) {
   return std::string(rest.substr(0, quote));
 }
 
-}  // namespace mxte
+}  // namespace mx::torch_export

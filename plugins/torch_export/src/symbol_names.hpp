@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace mxte {
+namespace mx::torch_export {
 
 // Whether `s` is an identifier: [A-Za-z_][A-Za-z0-9_]*.
 bool is_identifier(std::string_view s);
@@ -15,4 +15,4 @@ bool is_identifier(std::string_view s);
 // The symbol `expr` is exactly, or "" when it is an expression.
 std::string symbol_of_expr(std::string_view expr);
 
-}  // namespace mxte
+}  // namespace mx::torch_export

@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: mxte-export model.pt2 out.onnx [--hierarchy h.json] [--opset N] [-i SPEC ...]\n");
     return 2;
   }
-  mxte::ExportOptions o;
+  mx::torch_export::ExportOptions o;
   o.model_path = argv[1];
   std::string out = argv[2], hierarchy;
   for (int k = 3; k + 1 < argc; k += 2) {
@@ -44,10 +44,10 @@ int main(int argc, char** argv) {
     else if (a == "-i") o.inputs.push_back(argv[k + 1]);
   }
   try {
-    auto r = mxte::export_model(o);
+    auto r = mx::torch_export::export_model(o);
     std::ofstream(out, std::ios::binary) << r.onnx_bytes;
     if (!hierarchy.empty()) std::ofstream(hierarchy) << r.hierarchy_json;
-  } catch (const mxte::Error& e) {
+  } catch (const mx::torch_export::Error& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return e.code;
   }

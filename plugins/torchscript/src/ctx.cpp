@@ -6,7 +6,7 @@
 
 #include "modelexport/modelexport.h"
 
-namespace mxts {
+namespace mx::torchscript {
 
 std::unordered_map<std::string, LowerFn>& registry() {
   static std::unordered_map<std::string, LowerFn> r;
@@ -295,4 +295,4 @@ void Ctx::unsupported(const std::string& what) const {
   throw Error(MX_ERR_UNSUPPORTED, "unsupported op " + kind + ": " + what + " " + location());
 }
 
-}  // namespace mxts
+}  // namespace mx::torchscript

@@ -31,7 +31,7 @@
 #include "mx/aten_onnx/op_context.hpp"
 #include "mx/aten_onnx/patterns.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 namespace tj = torch::jit;
 
 struct Val;
@@ -223,6 +223,6 @@ struct Registrar {
 #define MXTS_CAT(a, b) MXTS_CAT2(a, b)
 // MXTS_LOWER(fn, "aten::foo", "aten::foo_") registers fn for those symbols.
 #define MXTS_LOWER(fn, ...) \
-  static ::mxts::Registrar MXTS_CAT(mxts_reg_, __LINE__)({__VA_ARGS__}, fn)
+  static ::mx::torchscript::Registrar MXTS_CAT(mxts_reg_, __LINE__)({__VA_ARGS__}, fn)
 
-}  // namespace mxts
+}  // namespace mx::torchscript

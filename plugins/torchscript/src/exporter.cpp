@@ -27,7 +27,7 @@
 #include "spec.hpp"
 #include "walker.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 namespace {
 
 std::string first_line(const std::string& s) {
@@ -332,4 +332,4 @@ std::string module_tree_json(const std::string& model_path, bool drop_builtin_ta
   return mx::aten_onnx::module_tree_document({"torchscript", MXTS_VERSION, model_path, 0}, tree).dump();
 }
 
-}  // namespace mxts
+}  // namespace mx::torchscript

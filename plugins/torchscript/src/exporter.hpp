@@ -6,7 +6,7 @@
 #include "mx/aten_onnx/error.hpp"
 #include "mx/aten_onnx/frontend_plugin.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 
 // Error with an mx_code (modelexport.h) attached; where the weights go
 // (docs/plugin-protocol.md, "external_data"). Both from the shared layer.
@@ -26,4 +26,4 @@ bool looks_like_torchscript(const std::string& model_path);
 // Hierarchy document with the module tree only (nodes empty).
 std::string module_tree_json(const std::string& model_path, bool drop_builtin_tags);
 
-}  // namespace mxts
+}  // namespace mx::torchscript

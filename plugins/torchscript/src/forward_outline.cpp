@@ -3,7 +3,7 @@
 #include <set>
 #include <unordered_map>
 
-namespace mxts {
+namespace mx::torchscript {
 namespace {
 
 namespace tj = torch::jit;
@@ -115,4 +115,4 @@ nlohmann::json forward_outline(const torch::jit::Module& module, const std::stri
   return out;
 }
 
-}  // namespace mxts
+}  // namespace mx::torchscript

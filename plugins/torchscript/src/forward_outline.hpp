@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace mxts {
+namespace mx::torchscript {
 
 // [{"call": "encoder.layer.0"}, {"op": "aten::add"}, ...] for the module at
 // `path`; call targets are full module paths (resolved through GetAttr
@@ -22,4 +22,4 @@ namespace mxts {
 // Null when the module has no forward (ModuleList, ModuleDict).
 nlohmann::json forward_outline(const torch::jit::Module& module, const std::string& path);
 
-}  // namespace mxts
+}  // namespace mx::torchscript

@@ -1,6 +1,6 @@
 #include "list_values.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 
 std::vector<VP> elems_of(Ctx& cx, const VP& l) {
   if (l->has_elems) return l->elems;
@@ -18,4 +18,4 @@ std::vector<VP> elems_of(Ctx& cx, const VP& l) {
   cx.unsupported("a list whose elements are unknown");
 }
 
-}  // namespace mxts
+}  // namespace mx::torchscript

@@ -5,8 +5,8 @@
 
 #include "ctx.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 // Known elements, or the items of a folded (static) list; an
 // unsupported-op error otherwise.
 std::vector<VP> elems_of(Ctx& cx, const VP& list);
-}  // namespace mxts
+}  // namespace mx::torchscript

@@ -14,7 +14,7 @@
 
 #include "modelexport/modelexport.h"
 
-namespace mxts {
+namespace mx::torchscript {
 using mx::aten_onnx::ArgKind;
 using mx::aten_onnx::Dim;
 using mx::aten_onnx::Value;
@@ -266,4 +266,4 @@ std::string Ctx::where() const {
   return std::string("op ") + (node ? node->kind().toQualString() : "?") + " " + location();
 }
 
-}  // namespace mxts
+}  // namespace mx::torchscript

@@ -10,7 +10,7 @@
 
 #include "ctx.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 
 std::unordered_map<std::string, LowerFn>& scalar_registry();
 struct ScalarRegistrar {
@@ -20,6 +20,6 @@ struct ScalarRegistrar {
 };
 // MXTS_LOWER_SCALARS(fn, "aten::add") registers fn for the scalar overloads of those symbols.
 #define MXTS_LOWER_SCALARS(fn, ...) \
-  static ::mxts::ScalarRegistrar MXTS_CAT(mxts_scalar_reg_, __LINE__)({__VA_ARGS__}, fn)
+  static ::mx::torchscript::ScalarRegistrar MXTS_CAT(mxts_scalar_reg_, __LINE__)({__VA_ARGS__}, fn)
 
-}  // namespace mxts
+}  // namespace mx::torchscript

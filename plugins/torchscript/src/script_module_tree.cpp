@@ -7,7 +7,7 @@
 #include <set>
 #include <unordered_set>
 
-namespace mxts {
+namespace mx::torchscript {
 
 std::string clean_qualified_name(const std::string& q) {
   std::string out;
@@ -58,4 +58,4 @@ ModuleTree build_module_tree(const torch::jit::Module& root, const std::map<std:
   return mx::aten_onnx::build_module_tree(infos, drop_builtin_tags);
 }
 
-}  // namespace mxts
+}  // namespace mx::torchscript

@@ -8,7 +8,7 @@
 
 #include "mx/aten_onnx/module_tree.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 
 std::string clean_qualified_name(const std::string& qualified);  // strips __torch__ / mangles
 
@@ -19,4 +19,4 @@ using ModuleTree = mx::aten_onnx::ModuleTree;
 ModuleTree build_module_tree(const torch::jit::Module& root, const std::map<std::string, int>& order,
                              bool drop_builtin_tags);
 
-}  // namespace mxts
+}  // namespace mx::torchscript

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <unordered_set>
 
-namespace mxts {
+namespace mx::torchscript {
 namespace {
 
 // Returns v with every tensor (in lists and tuples too) replaced by f(t);
@@ -179,4 +179,4 @@ void exec_shapes(const tj::Node* n, tj::Stack& stack, const ExecHooks& hooks,
   stack = std::move(real);
 }
 
-}  // namespace mxts
+}  // namespace mx::torchscript

@@ -22,7 +22,7 @@
 #include <set>
 #include <string>
 
-namespace mxts {
+namespace mx::torchscript {
 namespace tj = torch::jit;
 
 // Above this many elements a non-static result is not kept as a real value.
@@ -49,4 +49,4 @@ struct ExecHooks {
 void exec_shapes(const tj::Node* n, tj::Stack& stack, const ExecHooks& hooks,
                  std::set<std::string>* stand_in_ops);
 
-}  // namespace mxts
+}  // namespace mx::torchscript

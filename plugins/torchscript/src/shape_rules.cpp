@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-namespace mxts {
+namespace mx::torchscript {
 namespace {
 
 at::Tensor meta_like(const at::Tensor& t, at::IntArrayRef sizes) {
@@ -210,4 +210,4 @@ bool apply_shape_rule(const torch::jit::Node* n, torch::jit::Stack& stack) {
   return recurrent_rule(kind, stack);
 }
 
-}  // namespace mxts
+}  // namespace mx::torchscript

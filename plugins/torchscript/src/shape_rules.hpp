@@ -8,10 +8,10 @@
 #pragma once
 #include <torch/script.h>
 
-namespace mxts {
+namespace mx::torchscript {
 
 // Replaces the node's input stack (meta tensors) by its outputs (meta
 // tensors of the right dtype and shape). False when no rule applies.
 bool apply_shape_rule(const torch::jit::Node* n, torch::jit::Stack& stack);
 
-}  // namespace mxts
+}  // namespace mx::torchscript

@@ -4,7 +4,7 @@
 
 #include "mx/aten_onnx/weights.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 namespace {
 
 // The file, read as LibTorch asks, remembering where each read went.
@@ -48,4 +48,4 @@ uint64_t SourceOffsets::offset_of(const at::Tensor& t) const {
 #endif
 }
 
-}  // namespace mxts
+}  // namespace mx::torchscript

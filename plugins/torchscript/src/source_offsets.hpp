@@ -16,7 +16,7 @@
 #include <string>
 #include <unordered_map>
 
-namespace mxts {
+namespace mx::torchscript {
 
 class SourceOffsets {
  public:
@@ -36,4 +36,4 @@ class SourceOffsets {
   std::shared_ptr<Reads> reads_ = std::make_shared<Reads>();
 };
 
-}  // namespace mxts
+}  // namespace mx::torchscript

@@ -6,7 +6,7 @@
 #include "exporter.hpp"
 #include "modelexport/modelexport.h"
 
-namespace mxts {
+namespace mx::torchscript {
 namespace {
 std::string trim(const std::string& s) {
   size_t a = 0, b = s.size();
@@ -69,4 +69,4 @@ InputSpec parse_input_spec(const std::string& text) {
   return s;
 }
 
-}  // namespace mxts
+}  // namespace mx::torchscript

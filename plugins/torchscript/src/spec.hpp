@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace mxts {
+namespace mx::torchscript {
 
 struct DimSpec {
   int64_t size = 0;
@@ -18,7 +18,7 @@ struct InputSpec {
   std::string text;   // as given
 };
 
-// Throws mxts::Error(MX_ERR_INVALID_ARGUMENT) on malformed specs.
+// Throws mx::torchscript::Error(MX_ERR_INVALID_ARGUMENT) on malformed specs.
 InputSpec parse_input_spec(const std::string& text);
 
-}  // namespace mxts
+}  // namespace mx::torchscript

@@ -7,7 +7,7 @@
 
 #include "view_write_back.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 
 bool is_view_op(const std::string& k) {
   static const std::set<std::string> views = {
@@ -110,4 +110,4 @@ void write_back_view(Ctx& cx, const VP& old_val, const VP& new_val) {
   write_back_view(cx, base, v);
 }
 
-}  // namespace mxts
+}  // namespace mx::torchscript

@@ -6,10 +6,10 @@
 
 #include "ctx.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 // Symbols whose output aliases their first input (views).
 bool is_view_op(const std::string& kind);
 // After an in-place op replaced `old_val` (a view) by `new_val`, rebuild the
 // base tensor(s) the view was taken from and rebind them in the frame.
 void write_back_view(Ctx& cx, const VP& old_val, const VP& new_val);
-}  // namespace mxts
+}  // namespace mx::torchscript

@@ -8,7 +8,7 @@
 #include "exporter.hpp"
 #include "modelexport/modelexport.h"
 
-namespace mxts {
+namespace mx::torchscript {
 namespace {
 
 namespace tj = torch::jit;
@@ -88,4 +88,4 @@ void WalkProgress::finish() {
   if (!report_(done_, total_)) throw Error(MX_ERR_CANCELLED, "torchscript: export cancelled");
 }
 
-}  // namespace mxts
+}  // namespace mx::torchscript

@@ -8,7 +8,7 @@
 
 #include <torch/script.h>
 
-namespace mxts {
+namespace mx::torchscript {
 
 class WalkProgress {
  public:
@@ -34,4 +34,4 @@ class WalkProgress {
 // where control flow depends on values; the walk clamps to it.
 uint64_t count_walk_ops(const torch::jit::Graph& graph);
 
-}  // namespace mxts
+}  // namespace mx::torchscript

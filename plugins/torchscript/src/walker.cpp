@@ -9,7 +9,7 @@
 #include "modelexport/modelexport.h"
 #include "mx/common/module_path.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 namespace {
 using mx::common::join_path;
 
@@ -352,4 +352,4 @@ void Walker::generic(tj::Node* n) {
   }
 }
 
-}  // namespace mxts
+}  // namespace mx::torchscript

@@ -11,7 +11,7 @@
 #include "ctx.hpp"
 #include "walk_progress.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 
 class Walker {
  public:
@@ -40,4 +40,4 @@ class Walker {
   int depth_ = 0;
 };
 
-}  // namespace mxts
+}  // namespace mx::torchscript

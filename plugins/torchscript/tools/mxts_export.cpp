@@ -13,7 +13,7 @@
 #include "exporter.hpp"
 
 int main(int argc, char** argv) {
-  mxts::ExportOptions o;
+  mx::torchscript::ExportOptions o;
   std::string out, hier;
   bool tree_only = false;
   std::vector<std::string> pos;
@@ -39,10 +39,10 @@ int main(int argc, char** argv) {
   o.model_path = pos[0];
   try {
     if (tree_only) {
-      std::cout << mxts::module_tree_json(o.model_path, o.drop_builtin_tags) << "\n";
+      std::cout << mx::torchscript::module_tree_json(o.model_path, o.drop_builtin_tags) << "\n";
       return 0;
     }
-    auto r = mxts::export_model(o);
+    auto r = mx::torchscript::export_model(o);
     std::ofstream(pos[1], std::ios::binary) << r.onnx_bytes;
     if (hier.empty()) {  // out.onnx -> out.hierarchy.json (like the CLI's sidecar)
       std::string stem = pos[1];
@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
     }
     std::ofstream(hier) << r.hierarchy_json;
     return 0;
-  } catch (const mxts::Error& e) {
+  } catch (const mx::torchscript::Error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return e.code;
   } catch (const std::exception& e) {

@@ -14,7 +14,7 @@
 #include "util/json_text.hpp"
 #include "util/options.hpp"
 
-using namespace modelexport;
+using namespace mx;
 
 extern "C" {
 

@@ -1,6 +1,6 @@
 // Runs a C API body and converts every exception into an mx_status, so no
 // C++ exception ever crosses the boundary. Usage:
-//   return modelexport::guard([&] { ...; });
+//   return mx::guard([&] { ...; });
 #pragma once
 #include <exception>
 #include <new>
@@ -8,7 +8,7 @@
 #include "c_api/status.hpp"
 #include "util/error.hpp"
 
-namespace modelexport {
+namespace mx {
 
 template <typename Body>
 mx_status* guard(Body&& body) noexcept {
@@ -31,4 +31,4 @@ inline void require(const void* p, const char* what) {
   if (!p) fail(MX_ERR_INVALID_ARGUMENT, std::string(what) + " must not be NULL");
 }
 
-}  // namespace modelexport
+}  // namespace mx

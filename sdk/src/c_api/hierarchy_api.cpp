@@ -10,7 +10,7 @@
 #include "model/model.hpp"
 #include "c_api/out_buffer.hpp"
 
-using namespace modelexport;
+using namespace mx;
 
 namespace {
 // Text with an explicit length (no NUL needed); size 0 -> strlen.

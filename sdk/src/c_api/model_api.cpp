@@ -8,7 +8,7 @@
 #include "model/persistence.hpp"
 #include "c_api/out_buffer.hpp"
 
-using namespace modelexport;
+using namespace mx;
 
 extern "C" {
 

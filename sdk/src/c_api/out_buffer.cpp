@@ -3,7 +3,7 @@
 #include "c_api/guard.hpp"
 #include "mx/common/copy_out.hpp"
 
-namespace modelexport {
+namespace mx {
 
 void copy_out_text(std::string_view text, char** out, size_t* out_size) {
   require(out, "out_json");
@@ -11,4 +11,4 @@ void copy_out_text(std::string_view text, char** out, size_t* out_size) {
   if (out_size) *out_size = text.size();
 }
 
-}  // namespace modelexport
+}  // namespace mx

@@ -6,10 +6,10 @@
 #include <cstddef>
 #include <string_view>
 
-namespace modelexport {
+namespace mx {
 
 // Copies `text` into a NUL-terminated malloc'd buffer; throws on OOM and
 // MX_ERR_INVALID_ARGUMENT when `out` is NULL.
 void copy_out_text(std::string_view text, char** out, size_t* out_size);
 
-}  // namespace modelexport
+}  // namespace mx

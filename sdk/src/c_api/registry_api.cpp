@@ -12,12 +12,12 @@
 #include "tagging/tagger.hpp"
 
 struct mx_registry {
-  explicit mx_registry(const modelexport::RegistryOptions& options) : registry(options) {}
-  modelexport::Registry registry;
+  explicit mx_registry(const mx::RegistryOptions& options) : registry(options) {}
+  mx::Registry registry;
 };
 
-using modelexport::guard;
-using modelexport::require;
+using mx::guard;
+using mx::require;
 
 extern "C" {
 
@@ -25,7 +25,7 @@ MX_API mx_status* mx_registry_create(const char* options_json, mx_registry** out
   return guard([&] {
     require(out, "out");
     *out = nullptr;
-    auto options = modelexport::parse_registry_options(options_json);
+    auto options = mx::parse_registry_options(options_json);
     *out = new mx_registry(options);
   });
 }
@@ -38,7 +38,7 @@ MX_API mx_status* mx_registry_load_plugin(mx_registry* registry, const char* pat
     require(path, "path");
     std::string reason = registry->registry.load(path);
     if (!reason.empty())
-      modelexport::fail(MX_ERR_PLUGIN, "plugin '" + std::string(path) + "' refused: " + reason);
+      mx::fail(MX_ERR_PLUGIN, "plugin '" + std::string(path) + "' refused: " + reason);
   });
 }
 
@@ -47,7 +47,7 @@ MX_API mx_status* mx_registry_plugins_json(const mx_registry* registry, char** o
   return guard([&] {
     require(registry, "registry");
     require(out_json, "out_json");
-    modelexport::copy_out_text(modelexport::dump_text(registry->registry.listing()), out_json, out_size);
+    mx::copy_out_text(mx::dump_text(registry->registry.listing()), out_json, out_size);
   });
 }
 
@@ -63,9 +63,9 @@ MX_API mx_status* mx_registry_tag_with_progress(const mx_registry* registry, con
     require(registry, "registry");
     require(strategy, "strategy");
     require(model, "model");
-    modelexport::Progress reporter(progress);
-    auto options = modelexport::parse_options_json(options_json, "tag options");
-    modelexport::tag_model(registry->registry, strategy, model, options, reporter);
+    mx::Progress reporter(progress);
+    auto options = mx::parse_options_json(options_json, "tag options");
+    mx::tag_model(registry->registry, strategy, model, options, reporter);
   });
 }
 
@@ -84,10 +84,10 @@ MX_API mx_status* mx_registry_export_with_progress(const mx_registry* registry,
     *out = nullptr;
     require(registry, "registry");
     require(model_path, "model_path");
-    modelexport::Progress reporter(progress);
-    auto options = modelexport::parse_options_json(options_json, "export options");
-    const auto& plugin = modelexport::select_frontend(registry->registry, frontend ? frontend : "auto", model_path);
-    *out = modelexport::export_model(plugin, model_path, options, reporter,
+    mx::Progress reporter(progress);
+    auto options = mx::parse_options_json(options_json, "export options");
+    const auto& plugin = mx::select_frontend(registry->registry, frontend ? frontend : "auto", model_path);
+    *out = mx::export_model(plugin, model_path, options, reporter,
                                      registry->registry.lowering_libraries());
   });
 }
@@ -99,9 +99,9 @@ MX_API mx_status* mx_registry_module_tree(const mx_registry* registry, const cha
     require(registry, "registry");
     require(model_path, "model_path");
     require(out_json, "out_json");
-    const auto& plugin = modelexport::select_frontend(registry->registry, frontend ? frontend : "auto", model_path);
-    auto doc = modelexport::frontend_module_tree(plugin, model_path);
-    modelexport::copy_out_text(modelexport::dump_text(doc), out_json, out_size);
+    const auto& plugin = mx::select_frontend(registry->registry, frontend ? frontend : "auto", model_path);
+    auto doc = mx::frontend_module_tree(plugin, model_path);
+    mx::copy_out_text(mx::dump_text(doc), out_json, out_size);
   });
 }
 

@@ -9,7 +9,7 @@ struct mx_status {
   std::string message;
 };
 
-namespace modelexport {
+namespace mx {
 // Allocates a status; never throws (returns a static out-of-memory status).
 mx_status* make_status(mx_code code, std::string message) noexcept;
-}  // namespace modelexport
+}  // namespace mx

@@ -9,7 +9,7 @@ namespace {
 mx_status out_of_memory_status{MX_ERR_INTERNAL, "out of memory"};
 }  // namespace
 
-namespace modelexport {
+namespace mx {
 
 mx_status* make_status(mx_code code, std::string message) noexcept {
   try {
@@ -19,7 +19,7 @@ mx_status* make_status(mx_code code, std::string message) noexcept {
   }
 }
 
-}  // namespace modelexport
+}  // namespace mx
 
 extern "C" {
 

@@ -9,7 +9,7 @@
 #include "util/error.hpp"
 #include "util/options.hpp"
 
-namespace modelexport::compare {
+namespace mx::compare {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -128,4 +128,4 @@ Json compare_models(const mx_model& a, const mx_model& b, const CompareOptions& 
   return out;
 }
 
-}  // namespace modelexport::compare
+}  // namespace mx::compare

@@ -9,7 +9,7 @@
 
 #include "model/model.hpp"
 
-namespace modelexport::compare {
+namespace mx::compare {
 
 struct CompareOptions {
   std::string a_name = "model A";  // labels used in messages and the report
@@ -24,4 +24,4 @@ CompareOptions parse_compare_options(const char* options_json);
 nlohmann::ordered_json compare_models(const mx_model& a, const mx_model& b,
                                       const CompareOptions& options);
 
-}  // namespace modelexport::compare
+}  // namespace mx::compare

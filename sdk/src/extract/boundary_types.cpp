@@ -9,7 +9,7 @@
 #include "mx/onnx_proto.hpp"
 #include <onnx/shape_inference/implementation.h>
 
-namespace modelexport::extract {
+namespace mx::extract {
 namespace {
 
 using Shape = onnx::TensorShapeProto;
@@ -301,4 +301,4 @@ const onnx::ValueInfoProto* BoundaryTypes::find(const std::string& name) {
   return &it->second;
 }
 
-}  // namespace modelexport::extract
+}  // namespace mx::extract

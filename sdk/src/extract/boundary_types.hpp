@@ -21,7 +21,7 @@
 
 #include "mx/onnx_proto.hpp"
 
-namespace modelexport::extract {
+namespace mx::extract {
 
 class BoundaryTypes {
  public:
@@ -41,4 +41,4 @@ class BoundaryTypes {
   std::unique_ptr<Inferred> inferred_;  // computed on the first miss
 };
 
-}  // namespace modelexport::extract
+}  // namespace mx::extract

@@ -11,7 +11,7 @@
 #include "util/error.hpp"
 #include "util/options.hpp"
 
-namespace modelexport::extract {
+namespace mx::extract {
 namespace {
 
 using mx::common::is_ancestor_or_self;
@@ -193,4 +193,4 @@ std::unique_ptr<mx_model> extract_module(const mx_model& model, const std::strin
   return out;
 }
 
-}  // namespace modelexport::extract
+}  // namespace mx::extract

@@ -10,7 +10,7 @@
 
 #include "model/model.hpp"
 
-namespace modelexport::extract {
+namespace mx::extract {
 
 struct ExtractOptions {
   // Copy input-less Constant nodes that feed the module from outside, so
@@ -31,4 +31,4 @@ size_t edit_distance(const std::string& a, const std::string& b);
 std::vector<std::string> closest(const std::string& query,
                                  const std::vector<std::string>& candidates, size_t limit);
 
-}  // namespace modelexport::extract
+}  // namespace mx::extract

@@ -8,7 +8,7 @@
 #include "mx/common/module_path.hpp"
 #include "util/error.hpp"
 
-namespace modelexport::functions {
+namespace mx::functions {
 
 using mx::common::join_path;
 
@@ -144,4 +144,4 @@ std::map<std::string, std::string> instance_functions(const onnx::ModelProto& pr
   return out;
 }
 
-}  // namespace modelexport::functions
+}  // namespace mx::functions

@@ -11,7 +11,7 @@
 
 #include "hierarchy/document.hpp"
 
-namespace modelexport::functions {
+namespace mx::functions {
 
 // Domain of the local functions written by the functions pass.
 inline constexpr const char* kFunctionDomain = "modelexport.fn";
@@ -54,4 +54,4 @@ BodyRecord read_body_record(const onnx::NodeProto& node);
 
 bool has_local_functions(const onnx::ModelProto& proto);
 
-}  // namespace modelexport::functions
+}  // namespace mx::functions

@@ -13,7 +13,7 @@
 #include "util/error.hpp"
 #include "util/options.hpp"
 
-namespace modelexport::functions {
+namespace mx::functions {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -564,4 +564,4 @@ Json to_functions(mx_model& model, const FunctionOptions& options, Progress& pro
   return report;
 }
 
-}  // namespace modelexport::functions
+}  // namespace mx::functions

@@ -11,7 +11,7 @@
 #include "model/model.hpp"
 #include "progress/progress.hpp"
 
-namespace modelexport::functions {
+namespace mx::functions {
 
 struct FunctionOptions {
   std::vector<std::string> classes;  // class or qualified class names
@@ -32,4 +32,4 @@ FunctionOptions parse_function_options(const char* options_json);
 nlohmann::ordered_json to_functions(mx_model& model, const FunctionOptions& options,
                                     Progress& progress = Progress::none());
 
-}  // namespace modelexport::functions
+}  // namespace mx::functions

@@ -12,7 +12,7 @@
 #include "util/error.hpp"
 #include "util/utf8.hpp"
 
-namespace modelexport::hierarchy {
+namespace mx::hierarchy {
 using mx::common::is_ancestor_or_self;
 using mx::common::is_valid_module_path;
 namespace {
@@ -227,4 +227,4 @@ void validate_records(const Document& doc, const ModuleIndex& paths, const std::
   }
 }
 
-}  // namespace modelexport::hierarchy
+}  // namespace mx::hierarchy

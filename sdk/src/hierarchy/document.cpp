@@ -4,7 +4,7 @@
 
 #include "mx/common/module_path.hpp"
 
-namespace modelexport::hierarchy {
+namespace mx::hierarchy {
 namespace {
 constexpr size_t kAhead = 8;  // how far ahead the loops below prefetch
 }  // namespace
@@ -138,4 +138,4 @@ std::string_view parent_view(const Module& m) {
   return m.parent ? std::string_view(*m.parent) : mx::common::parent_view(m.path);
 }
 
-}  // namespace modelexport::hierarchy
+}  // namespace mx::hierarchy

@@ -18,7 +18,7 @@
 #include "hierarchy/path_table.hpp"
 #include "util/value_ptr.hpp"
 
-namespace modelexport::hierarchy {
+namespace mx::hierarchy {
 
 using Json = nlohmann::ordered_json;
 
@@ -236,4 +236,4 @@ const std::string& record_tag(const Document& doc, const NodeRecord& record);
 // record (its tag may be its module's).
 Json record_to_json(const Document& doc, const NodeRecord& record, bool with_name);
 
-}  // namespace modelexport::hierarchy
+}  // namespace mx::hierarchy

@@ -27,7 +27,7 @@
 #include "util/json_text.hpp"
 #include "util/utf8.hpp"
 
-namespace modelexport::hierarchy {
+namespace mx::hierarchy {
 namespace {
 
 // A value in a message, between quotes (not std::quoted's escaping).
@@ -822,4 +822,4 @@ NodeRecord parse_record(const Json& json, const std::string& where) {
   return reader.take_record();
 }
 
-}  // namespace modelexport::hierarchy
+}  // namespace mx::hierarchy

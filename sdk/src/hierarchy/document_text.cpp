@@ -3,7 +3,7 @@
 #include "hierarchy/fields.hpp"
 #include "util/json_text.hpp"
 
-namespace modelexport::hierarchy {
+namespace mx::hierarchy {
 namespace {
 
 // A member name in quotes, the way append_json_string writes a name of
@@ -204,4 +204,4 @@ std::string document_text(const Document& doc, int indent) {
   return out;
 }
 
-}  // namespace modelexport::hierarchy
+}  // namespace mx::hierarchy

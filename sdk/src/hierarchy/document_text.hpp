@@ -11,7 +11,7 @@
 
 #include "hierarchy/document.hpp"
 
-namespace modelexport::hierarchy {
+namespace mx::hierarchy {
 
 // `indent` < 0: compact; else spaces per level, as nlohmann's dump(indent).
 std::string document_text(const Document& doc, int indent);
@@ -20,4 +20,4 @@ std::string modules_text(const std::vector<Module>& modules);
 // The document's "statistics" object: node count, evidence mix, at_root.
 Json statistics_json(const Document& doc);
 
-}  // namespace modelexport::hierarchy
+}  // namespace mx::hierarchy

@@ -1,6 +1,6 @@
 #include "hierarchy/evidence.hpp"
 
-namespace modelexport::hierarchy {
+namespace mx::hierarchy {
 
 const char* evidence_name(Evidence e) {
   switch (e) {
@@ -26,4 +26,4 @@ std::string evidence_choices() {
   return out;
 }
 
-}  // namespace modelexport::hierarchy
+}  // namespace mx::hierarchy

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace modelexport::hierarchy {
+namespace mx::hierarchy {
 
 enum class Evidence { direct, scope, metadata, parameter, propagated, root };
 
@@ -19,4 +19,4 @@ std::optional<Evidence> evidence_from_name(std::string_view name);
 // "direct|scope|metadata|parameter|propagated|root", for error messages.
 std::string evidence_choices();
 
-}  // namespace modelexport::hierarchy
+}  // namespace mx::hierarchy

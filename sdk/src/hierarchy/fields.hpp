@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace modelexport::hierarchy {
+namespace mx::hierarchy {
 
 // What a field's value must be; the reader's type checks and messages
 // follow from it.
@@ -98,4 +98,4 @@ inline constexpr FieldTable kModuleTable{kModuleFields};
 inline constexpr FieldTable kRecordTable{kRecordFields};
 inline constexpr FieldTable kDocumentTable{kDocumentFields};
 
-}  // namespace modelexport::hierarchy
+}  // namespace mx::hierarchy

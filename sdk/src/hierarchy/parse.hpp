@@ -9,7 +9,7 @@
 
 #include "hierarchy/document.hpp"
 
-namespace modelexport::hierarchy {
+namespace mx::hierarchy {
 
 // `where` prefixes messages: "hierarchy", or a sidecar's file name.
 Document parse_document(const Json& json, const std::string& where);
@@ -41,4 +41,4 @@ void validate_consistency(const Document& doc, const ModuleIndex& paths, const s
 // record keys, record modules present in the tree.
 void validate_records(const Document& doc, const ModuleIndex& paths, const std::string& where);
 
-}  // namespace modelexport::hierarchy
+}  // namespace mx::hierarchy

@@ -13,7 +13,7 @@
 
 #include <tsl/robin_map.h>
 
-namespace modelexport::hierarchy {
+namespace mx::hierarchy {
 
 class PathTable {
  public:
@@ -46,4 +46,4 @@ class PathTable {
       map_;
 };
 
-}  // namespace modelexport::hierarchy
+}  // namespace mx::hierarchy

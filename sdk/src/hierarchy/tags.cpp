@@ -4,7 +4,7 @@
 
 #include "mx/common/class_path_tag.hpp"
 
-namespace modelexport::hierarchy {
+namespace mx::hierarchy {
 namespace {
 
 // This module's part of its tag ("" for one the tags leave out), by the one
@@ -92,4 +92,4 @@ void derive_tags(Document& doc, const ModuleIndex& index, const TagOptions& opts
   }
 }
 
-}  // namespace modelexport::hierarchy
+}  // namespace mx::hierarchy

@@ -3,7 +3,7 @@
 #pragma once
 #include "hierarchy/document.hpp"
 
-namespace modelexport::hierarchy {
+namespace mx::hierarchy {
 
 struct TagOptions {
   // Leave torch.nn built-ins (qualified class "torch.nn.…") out of tags, the
@@ -22,4 +22,4 @@ void derive_tags(Document& doc, const TagOptions& opts);
 // The same with the document's index (valid for `doc`'s modules).
 void derive_tags(Document& doc, const ModuleIndex& index, const TagOptions& opts);
 
-}  // namespace modelexport::hierarchy
+}  // namespace mx::hierarchy

@@ -6,7 +6,7 @@
 #include "mx/common/module_path.hpp"
 #include "util/utf8.hpp"
 
-namespace modelexport::hierarchy {
+namespace mx::hierarchy {
 using mx::common::is_valid_module_path;
 namespace {
 
@@ -74,4 +74,4 @@ std::vector<TreeProblem> module_tree_problems(const std::vector<Module>& modules
   return p.take();
 }
 
-}  // namespace modelexport::hierarchy
+}  // namespace mx::hierarchy

@@ -13,7 +13,7 @@
 
 #include "hierarchy/document.hpp"
 
-namespace modelexport::hierarchy {
+namespace mx::hierarchy {
 
 struct TreeProblem {
   std::string module;   // the module concerned ("" for the tree as a whole)
@@ -25,4 +25,4 @@ struct TreeProblem {
 std::vector<TreeProblem> module_tree_problems(const std::vector<Module>& modules,
                                               size_t limit = 1000);
 
-}  // namespace modelexport::hierarchy
+}  // namespace mx::hierarchy

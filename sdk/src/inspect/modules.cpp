@@ -9,7 +9,7 @@
 #include "mx/common/module_path.hpp"
 #include "util/json_text.hpp"
 
-namespace modelexport::inspect {
+namespace mx::inspect {
 namespace {
 
 using mx::common::parent_path;
@@ -284,4 +284,4 @@ std::string module_counts_json_text(const mx_model& model, bool statistics) {
   return out;
 }
 
-}  // namespace modelexport::inspect
+}  // namespace mx::inspect

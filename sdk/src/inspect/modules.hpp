@@ -15,7 +15,7 @@
 
 #include "model/model.hpp"
 
-namespace modelexport::inspect {
+namespace mx::inspect {
 
 using OpCounts = std::map<std::string, int64_t>;  // "Add" or "domain::Op" -> count
 
@@ -58,4 +58,4 @@ std::string module_counts_json_text(const mx_model& model, bool statistics);
 // tree (hashed lookups: linear in the number of modules overall).
 std::string nearest_known(const std::string& path, const hierarchy::ModuleIndex& tree);
 
-}  // namespace modelexport::inspect
+}  // namespace mx::inspect

@@ -11,7 +11,7 @@
 #include "util/error.hpp"
 #include "util/utf8.hpp"
 
-namespace modelexport::inspect {
+namespace mx::inspect {
 namespace {
 
 using mx::common::parent_path;
@@ -223,4 +223,4 @@ std::string render(const mx_model& model, const std::string& format) {
   fail(MX_ERR_INVALID_ARGUMENT, "render: format '" + format + "' is not one of dot|graphml");
 }
 
-}  // namespace modelexport::inspect
+}  // namespace mx::inspect

@@ -7,9 +7,9 @@
 
 #include "model/model.hpp"
 
-namespace modelexport::inspect {
+namespace mx::inspect {
 
 // format: "dot" | "graphml"; MX_ERR_INVALID_ARGUMENT otherwise.
 std::string render(const mx_model& model, const std::string& format);
 
-}  // namespace modelexport::inspect
+}  // namespace mx::inspect

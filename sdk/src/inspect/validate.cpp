@@ -22,7 +22,7 @@
 #include "util/files.hpp"
 #include "util/utf8.hpp"
 
-namespace modelexport::inspect {
+namespace mx::inspect {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -291,4 +291,4 @@ Json validate_file(const std::string& path) {
   return out;
 }
 
-}  // namespace modelexport::inspect
+}  // namespace mx::inspect

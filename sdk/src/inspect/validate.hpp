@@ -6,9 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
-namespace modelexport::inspect {
+namespace mx::inspect {
 
 // {"file","ok":bool,"checked":{...},"issues":[{"kind","message",...}]}
 nlohmann::ordered_json validate_file(const std::string& path);
 
-}  // namespace modelexport::inspect
+}  // namespace mx::inspect

@@ -18,7 +18,7 @@
 #include "model/value_table.hpp"
 #include "util/error.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 namespace {
 
 // ---------------------------------------------------------------- structure
@@ -302,4 +302,4 @@ void check_onnx(const onnx::ModelProto& proto, const std::string& where) {
   }
 }
 
-}  // namespace modelexport::model
+}  // namespace mx::model

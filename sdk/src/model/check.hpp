@@ -24,7 +24,7 @@
 
 #include "model/value_table.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 
 void check_graph_structure(const onnx::ModelProto& proto, const std::string& where);
 // The same with the top-level graph's values already interned (the tagger
@@ -40,4 +40,4 @@ void check_onnx(const onnx::ModelProto& proto, const std::string& where);
 // this build's ONNX 1.23.2 knows IR <= 14 and opset <= 28"), or "" when it can.
 std::string newer_than_library(const onnx::ModelProto& proto);
 
-}  // namespace modelexport::model
+}  // namespace mx::model

@@ -3,7 +3,7 @@
 #include <string_view>
 #include <vector>
 
-namespace modelexport::model {
+namespace mx::model {
 namespace {
 
 const std::string& class_of(const hierarchy::Module& m) {
@@ -129,4 +129,4 @@ std::string DynamoNamespaces::of(const std::string& module_path, const std::stri
   return out;
 }
 
-}  // namespace modelexport::model
+}  // namespace mx::model

@@ -12,7 +12,7 @@
 #include "hierarchy/document.hpp"
 #include "model/module_lookup.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 
 // One per save (of the document's `modules`), asked for the nodes in file
 // order: consecutive nodes of one module (the usual case: an op lowers to
@@ -93,4 +93,4 @@ class DynamoNamespaces {
   std::vector<size_t> chain_scratch_;
 };
 
-}  // namespace modelexport::model
+}  // namespace mx::model

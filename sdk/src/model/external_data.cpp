@@ -12,7 +12,7 @@
 
 #include "util/error.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 namespace {
 
 using onnx::TensorProto;
@@ -407,4 +407,4 @@ size_t externalize(onnx::ModelProto& proto, const DataFiles& files, const std::s
   return moved;
 }
 
-}  // namespace modelexport::model
+}  // namespace mx::model

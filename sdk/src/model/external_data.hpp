@@ -27,7 +27,7 @@
 #include "progress/progress.hpp"
 #include "util/files.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 
 // An open, validated external data file. A borrowed one is not the model's
 // own data file but the source model a frontend exported from (a .pt2
@@ -120,4 +120,4 @@ size_t externalize(onnx::ModelProto& proto, const DataFiles& files, const std::s
                  size_t min_bytes, const std::string& where, StagedWriter& out,
                  Progress& progress = Progress::none());
 
-}  // namespace modelexport::model
+}  // namespace mx::model

@@ -2,7 +2,7 @@
 
 #include "model/node_metadata.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -110,4 +110,4 @@ Json graph_view(const onnx::ModelProto& proto) {
   return j;
 }
 
-}  // namespace modelexport::model
+}  // namespace mx::model

@@ -5,11 +5,11 @@
 #include <nlohmann/json.hpp>
 #include "mx/onnx_proto.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 
 nlohmann::ordered_json graph_view(const onnx::ModelProto& proto);
 nlohmann::ordered_json node_view(const onnx::NodeProto& node, size_t index);
 // "float32", "int64", ... (numpy spelling, as in input specs).
 const char* dtype_name(int32_t elem_type);
 
-}  // namespace modelexport::model
+}  // namespace mx::model

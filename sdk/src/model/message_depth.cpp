@@ -8,7 +8,7 @@
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/wire_format_lite.h>
 
-namespace modelexport::model {
+namespace mx::model {
 
 int message_depth(std::string_view bytes, const google::protobuf::Descriptor* root, int stop_after) {
   using google::protobuf::FieldDescriptor;
@@ -48,4 +48,4 @@ int message_depth(std::string_view bytes, const google::protobuf::Descriptor* ro
   return deepest;
 }
 
-}  // namespace modelexport::model
+}  // namespace mx::model

@@ -8,11 +8,11 @@
 
 #include <google/protobuf/descriptor.h>
 
-namespace modelexport::model {
+namespace mx::model {
 
 // Depth of the deepest message below the root (a root's direct message
 // fields are 1), counted up to `stop_after` + 1; the walk is iterative and
 // stops at the first malformed field.
 int message_depth(std::string_view bytes, const google::protobuf::Descriptor* root, int stop_after);
 
-}  // namespace modelexport::model
+}  // namespace mx::model

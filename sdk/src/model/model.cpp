@@ -35,7 +35,7 @@ void mx_model::swap_proto(mx_model& other) noexcept {
   std::swap(proto_, other.proto_);
 }
 
-namespace modelexport::model {
+namespace mx::model {
 namespace {
 
 // A stable sort by graph position (each record's index), nothing moved
@@ -167,4 +167,4 @@ void set_node_record(mx_model& model, size_t position, hierarchy::NodeRecord rec
   }
 }
 
-}  // namespace modelexport::model
+}  // namespace mx::model

@@ -27,12 +27,12 @@ struct mx_model {
   void swap_proto(mx_model& other) noexcept;
 
   // Records are kept in graph order; tags are filled in.
-  modelexport::hierarchy::Document hierarchy;
+  mx::hierarchy::Document hierarchy;
   // File the model was loaded from ("" for bytes); names it in messages.
   std::string source_path;
   // External data files the model's tensors refer to, opened and checked at
   // load time (model/external_data.hpp); empty when all data is inline.
-  modelexport::model::DataFiles external_files;
+  mx::model::DataFiles external_files;
 
  private:
   // The proto lives in an arena of its own: a model is parsed once and
@@ -47,7 +47,7 @@ struct mx_model {
   onnx::ModelProto* proto_;
 };
 
-namespace modelexport::model {
+namespace mx::model {
 
 // How a model names itself in error messages: its file, or "model".
 std::string display_name(const mx_model& model);
@@ -87,4 +87,4 @@ void set_hierarchy(mx_model& model, hierarchy::Document doc, const std::string& 
 // last node, MX_ERR_SCHEMA if the module is not in a non-empty module tree.
 void set_node_record(mx_model& model, size_t position, hierarchy::NodeRecord record);
 
-}  // namespace modelexport::model
+}  // namespace mx::model

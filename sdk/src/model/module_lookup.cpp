@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace modelexport::model {
+namespace mx::model {
 namespace {
 
 constexpr size_t kUnknown = ModuleLookup::kNone - 1;
@@ -76,4 +76,4 @@ size_t ModuleLookup::parent(size_t position) {
   return p;
 }
 
-}  // namespace modelexport::model
+}  // namespace mx::model

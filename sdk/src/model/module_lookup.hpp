@@ -18,7 +18,7 @@
 
 #include "hierarchy/document.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 
 class ModuleLookup {
  public:
@@ -49,4 +49,4 @@ class ModuleLookup {
   std::vector<size_t> parents_;                    // kUnknown until asked
 };
 
-}  // namespace modelexport::model
+}  // namespace mx::model

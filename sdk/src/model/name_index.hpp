@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-namespace modelexport::model {
+namespace mx::model {
 
 class NameIndex {
  public:
@@ -94,4 +94,4 @@ class NameIndex {
   std::vector<Slot> slots_;              // a power of two of them, or none
 };
 
-}  // namespace modelexport::model
+}  // namespace mx::model

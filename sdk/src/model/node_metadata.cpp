@@ -5,7 +5,7 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/wire_format_lite.h>
 
-namespace modelexport::model {
+namespace mx::model {
 
 
 MetadataEntries read_node_metadata(const onnx::NodeProto& node) {
@@ -101,4 +101,4 @@ const std::string* find_model_metadata(const onnx::ModelProto& proto, const std:
   return nullptr;
 }
 
-}  // namespace modelexport::model
+}  // namespace mx::model

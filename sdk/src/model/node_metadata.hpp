@@ -11,7 +11,7 @@
 #include <google/protobuf/io/coded_stream.h>
 #include "mx/onnx_proto.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 
 inline constexpr int kNodeMetadataField = 9;
 
@@ -47,4 +47,4 @@ void set_model_metadata(onnx::ModelProto& proto, const std::string& key, std::st
 void erase_model_metadata(onnx::ModelProto& proto, const std::string& key);
 const std::string* find_model_metadata(const onnx::ModelProto& proto, const std::string& key);
 
-}  // namespace modelexport::model
+}  // namespace mx::model

@@ -8,7 +8,7 @@
 #include "model/message_depth.hpp"
 #include "util/error.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 
 onnx::ModelProto parse_onnx(std::string_view bytes, const std::string& where) {
   onnx::ModelProto proto;
@@ -55,4 +55,4 @@ std::string serialize_onnx(const onnx::ModelProto& proto, const std::string& whe
   return out;
 }
 
-}  // namespace modelexport::model
+}  // namespace mx::model

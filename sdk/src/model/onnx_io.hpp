@@ -6,7 +6,7 @@
 
 #include "mx/onnx_proto.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 
 // `where` names the source (file path or "bytes"). MX_ERR_PARSE when the
 // bytes are empty, not protobuf, or protobuf without a graph.
@@ -18,4 +18,4 @@ void parse_onnx_into(std::string_view bytes, const std::string& where, onnx::Mod
 // MX_ERR_UNSUPPORTED beyond protobuf's 2 GB message limit.
 std::string serialize_onnx(const onnx::ModelProto& proto, const std::string& where);
 
-}  // namespace modelexport::model
+}  // namespace mx::model

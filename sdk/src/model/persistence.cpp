@@ -25,7 +25,7 @@
 #include "util/warn.hpp"
 #include "util/options.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 namespace {
 
 // Every node carries its own record and the file has its module tree: the
@@ -296,4 +296,4 @@ void save_model_file(const mx_model& model, const std::string& path,
   output.commit();
 }
 
-}  // namespace modelexport::model
+}  // namespace mx::model

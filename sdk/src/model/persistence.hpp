@@ -9,7 +9,7 @@
 #include "model/tag_storage.hpp"
 #include "progress/progress.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 
 // "external_data": true | false | absent (auto: external when the model
 // already has external data or would exceed protobuf's 2 GB limit).
@@ -57,4 +57,4 @@ void save_model_bytes(const mx_model& model, const SaveOptions& options, void** 
 void save_model_file(const mx_model& model, const std::string& path,
                      const SaveOptions& options, Progress& progress = Progress::none());
 
-}  // namespace modelexport::model
+}  // namespace mx::model

@@ -3,7 +3,7 @@
 #include "util/error.hpp"
 #include "util/utf8.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 
 NodeKeys::NodeKeys(const onnx::GraphProto& graph, std::string label)
     : graph_(graph), label_(std::move(label)) {
@@ -75,4 +75,4 @@ size_t NodeKeys::by_name(const std::string& name, const std::string& model_name)
            "(the record's \"index\", mx_model_hierarchy_json)");
 }
 
-}  // namespace modelexport::model
+}  // namespace mx::model

@@ -17,7 +17,7 @@
 
 #include "hierarchy/document.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 
 class NodeKeys {
  public:
@@ -48,4 +48,4 @@ class NodeKeys {
   std::deque<std::string> repaired_;  // names that were not valid UTF-8
 };
 
-}  // namespace modelexport::model
+}  // namespace mx::model

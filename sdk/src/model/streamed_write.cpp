@@ -8,7 +8,7 @@
 
 #include "util/error.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 namespace {
 
 using google::protobuf::io::CodedOutputStream;
@@ -97,4 +97,4 @@ void write_inline_streamed(const onnx::ModelProto& proto, const DataFiles& files
   progress.report("write", "bytes", out.written(), total);
 }
 
-}  // namespace modelexport::model
+}  // namespace mx::model

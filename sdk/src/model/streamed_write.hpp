@@ -21,7 +21,7 @@
 #include "progress/progress.hpp"
 #include "util/files.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 
 // Writes `proto` with every external tensor made inline; external tensors
 // outside the main graph's initializers (Constant attributes, functions,
@@ -31,4 +31,4 @@ namespace modelexport::model {
 void write_inline_streamed(const onnx::ModelProto& proto, const DataFiles& files, const std::string& where,
                            StagedWriter& out, Progress& progress);
 
-}  // namespace modelexport::model
+}  // namespace mx::model

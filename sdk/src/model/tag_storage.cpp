@@ -11,7 +11,7 @@
 #include "util/error.hpp"
 #include "util/utf8.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 namespace {
 
 using hierarchy::Json;
@@ -242,4 +242,4 @@ hierarchy::Document load_hierarchy(const onnx::ModelProto& proto,
   return doc;
 }
 
-}  // namespace modelexport::model
+}  // namespace mx::model

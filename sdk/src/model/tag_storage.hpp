@@ -10,7 +10,7 @@
 #include "hierarchy/document.hpp"
 #include "model/dynamo_namespace.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 
 enum class TagStorage { metadata, doc_string, none };
 
@@ -79,4 +79,4 @@ hierarchy::Document load_hierarchy(const onnx::ModelProto& proto,
                                    std::optional<hierarchy::Document> sidecar,
                                    const std::string& where, bool* sidecar_modules = nullptr);
 
-}  // namespace modelexport::model
+}  // namespace mx::model

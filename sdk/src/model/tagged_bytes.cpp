@@ -12,7 +12,7 @@
 
 #include "util/error.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 namespace {
 
 using google::protobuf::Arena;
@@ -277,4 +277,4 @@ std::optional<std::string> tagged_bytes(const mx_model& model, TagStorage storag
   return out;
 }
 
-}  // namespace modelexport::model
+}  // namespace mx::model

@@ -21,7 +21,7 @@
 #include "model/model.hpp"
 #include "model/tag_storage.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 
 class TaggedModel;
 
@@ -52,4 +52,4 @@ class TaggedBytes {
 // refuses) or the model has no graph.
 std::optional<std::string> tagged_bytes(const mx_model& model, TagStorage storage, size_t limit);
 
-}  // namespace modelexport::model
+}  // namespace mx::model

@@ -6,7 +6,7 @@
 #include "util/error.hpp"
 #include "util/utf8.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 namespace {
 
 using onnx::TensorProto;
@@ -107,4 +107,4 @@ void check_tensor_data(const TensorList& tensors, const DataFiles& files, const 
   for (const TensorProto* t : tensors) check_one(*t, files, where);
 }
 
-}  // namespace modelexport::model
+}  // namespace mx::model

@@ -15,11 +15,11 @@
 
 #include "model/external_data.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 
 // `tensors`: the model's (all_tensors). `files`: the model's open external
 // data (external lengths are checked against what each reference resolves
 // to); empty for bytes.
 void check_tensor_data(const TensorList& tensors, const DataFiles& files, const std::string& where);
 
-}  // namespace modelexport::model
+}  // namespace mx::model

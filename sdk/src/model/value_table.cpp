@@ -5,7 +5,7 @@
 #include "util/recent_names.hpp"
 #include "util/utf8.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 namespace {
 
 // How many nodes (or declarations) ahead the table's slots are prefetched:
@@ -122,4 +122,4 @@ ValueTable intern_values(const onnx::GraphProto& g) {
   return t;
 }
 
-}  // namespace modelexport::model
+}  // namespace mx::model

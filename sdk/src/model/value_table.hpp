@@ -24,7 +24,7 @@
 
 #include "model/name_index.hpp"
 
-namespace modelexport::model {
+namespace mx::model {
 
 struct ValueTable {
   static constexpr uint32_t kNone = NameIndex::kNone;  // "": an omitted optional input or output
@@ -68,4 +68,4 @@ struct ValueTable {
 // The graph's own values (not its subgraphs').
 ValueTable intern_values(const onnx::GraphProto& g);
 
-}  // namespace modelexport::model
+}  // namespace mx::model

@@ -5,7 +5,7 @@
 
 #include "util/error.hpp"
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 constexpr uint32_t kDefaultIntervalMs = 100;  // ~10 updates a second
@@ -74,4 +74,4 @@ void Progress::throw_if_cancelled() const {
                                (stage_.empty() ? std::string() : " during '" + stage_ + "'"));
 }
 
-}  // namespace modelexport
+}  // namespace mx

@@ -12,7 +12,7 @@
 
 #include "modelexport/modelexport.h"
 
-namespace modelexport {
+namespace mx {
 
 class Progress {
  public:
@@ -54,4 +54,4 @@ class Progress {
   bool cancelled_ = false;
 };
 
-}  // namespace modelexport
+}  // namespace mx

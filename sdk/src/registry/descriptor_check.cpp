@@ -2,7 +2,7 @@
 
 #include <cstddef>
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 std::string abi_text(uint32_t major, uint32_t minor) {
@@ -63,4 +63,4 @@ std::string check_descriptor(const mx_plugin_descriptor* d) {
   return {};
 }
 
-}  // namespace modelexport
+}  // namespace mx

@@ -6,7 +6,7 @@
 
 #include "modelexport/plugin.h"
 
-namespace modelexport {
+namespace mx {
 
 // Empty when the descriptor is acceptable, else the refusal reason, e.g.
 // "built against plugin ABI 2.0, host supports 1.x".
@@ -17,4 +17,4 @@ bool is_valid_plugin_name(const char* name);
 
 const char* plugin_kind_name(uint32_t kind);
 
-}  // namespace modelexport
+}  // namespace mx

@@ -14,7 +14,7 @@
 #include "util/json_text.hpp"
 #include "util/stale_leftovers.hpp"
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 using json = nlohmann::json;
@@ -212,7 +212,7 @@ mx_model* export_model(const Plugin& frontend, const std::string& model_path, co
   try {  // bytes, files or document the core rejects are the frontend's fault
     if (onnx_file.empty()) {
       const bool keep_external = request.value("external_data", false);
-      model = modelexport::model::load_exported_bytes(onnx, request.at("model_path"), scratch.path(),
+      model = mx::model::load_exported_bytes(onnx, request.at("model_path"), scratch.path(),
                                                       keep_external);
     } else {
       // Checked like any file (external locations inside the directory);
@@ -221,13 +221,13 @@ mx_model* export_model(const Plugin& frontend, const std::string& model_path, co
       // borrowed ones: inline when the model fits (a frontend may write a
       // file for other reasons than size, e.g. weights it had to rewrite).
       const bool asked_external = request.value("external_data", false);
-      model = modelexport::model::load_model_file(onnx_file, !asked_external);
+      model = mx::model::load_model_file(onnx_file, !asked_external);
       model->source_path.clear();
     }
     // As mx_model_set_hierarchy_json does: the document as text, parsed
     // and validated against the graph.
-    modelexport::model::set_hierarchy(
-        *model, modelexport::hierarchy::parse_document_text(dump_text(hierarchy), "hierarchy"),
+    mx::model::set_hierarchy(
+        *model, mx::hierarchy::parse_document_text(dump_text(hierarchy), "hierarchy"),
         "hierarchy");
   } catch (const Error& e) {
     fail(MX_ERR_PLUGIN, "plugin '" + frontend.name() + "' answered badly: " + e.what());
@@ -243,4 +243,4 @@ json frontend_module_tree(const Plugin& frontend, const std::string& model_path)
   return doc;
 }
 
-}  // namespace modelexport
+}  // namespace mx

@@ -9,7 +9,7 @@
 #include "progress/progress.hpp"
 #include "registry/registry.hpp"
 
-namespace modelexport {
+namespace mx {
 
 // MX_ERR_NOT_FOUND listing the available frontends when `name` is not one.
 // The frontend plugin `name`; "auto" (or empty) asks every frontend
@@ -35,4 +35,4 @@ mx_model* export_model(const Plugin& frontend, const std::string& model_path,
 // Runs "module_tree"; the answer must be a hierarchy document.
 nlohmann::json frontend_module_tree(const Plugin& frontend, const std::string& model_path);
 
-}  // namespace modelexport
+}  // namespace mx

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 // malloc/free, so that buffers returned by plugins and buffers the SDK hands
@@ -41,4 +41,4 @@ const mx_host_api* host_api() noexcept { return &table; }
 
 void host_free(void* buffer) noexcept { host_free_fn(buffer); }
 
-}  // namespace modelexport
+}  // namespace mx

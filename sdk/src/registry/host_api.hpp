@@ -4,7 +4,7 @@
 #pragma once
 #include "modelexport/plugin.h"
 
-namespace modelexport {
+namespace mx {
 
 // One process-wide table: its functions are stateless, so every plugin can
 // share it and it outlives every plugin.
@@ -13,4 +13,4 @@ const mx_host_api* host_api() noexcept;
 // Frees a buffer a plugin allocated with host_api()->alloc.
 void host_free(void* buffer) noexcept;
 
-}  // namespace modelexport
+}  // namespace mx

@@ -11,7 +11,7 @@
 #include "registry/strategy_route.hpp"
 #include "util/error.hpp"
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 // Boost.DLL folds dlerror() into its exception text, "… (dlerror system
@@ -225,4 +225,4 @@ nlohmann::json Plugin::describe() const {
           {"status", "loaded"}};
 }
 
-}  // namespace modelexport
+}  // namespace mx

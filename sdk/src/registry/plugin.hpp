@@ -12,7 +12,7 @@
 
 #include "modelexport/plugin.h"
 
-namespace modelexport {
+namespace mx {
 
 // Raised while opening/starting a plugin; the registry records it as a
 // refusal (never an error of the caller's operation unless loaded explicitly).
@@ -92,4 +92,4 @@ class Plugin {
   mutable std::mutex run_mutex_;
 };
 
-}  // namespace modelexport
+}  // namespace mx

@@ -8,7 +8,7 @@
 
 namespace fs = boost::filesystem;
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 // Number of path components in a relative install dir ("lib/x86_64" → 2).
@@ -88,4 +88,4 @@ std::vector<std::string> plugin_files(const std::string& dir) {
   return files;
 }
 
-}  // namespace modelexport
+}  // namespace mx

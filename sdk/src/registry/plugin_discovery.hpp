@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace modelexport {
+namespace mx {
 
 // <dir of this library>/<up to prefix>/<MODELEXPORT_PLUGIN_SUBDIR>.
 std::string install_plugin_dir();
@@ -23,4 +23,4 @@ std::vector<std::string> discovery_dirs(bool discover,
 // directory yields nothing.
 std::vector<std::string> plugin_files(const std::string& dir);
 
-}  // namespace modelexport
+}  // namespace mx

@@ -4,7 +4,7 @@
 
 #include "registry/host_api.hpp"
 
-namespace modelexport {
+namespace mx {
 
 PluginOutput::~PluginOutput() {
   host_free(raw_.json);
@@ -29,4 +29,4 @@ std::string PluginOutput::error(const std::string& fallback) const {
   return raw_.error;
 }
 
-}  // namespace modelexport
+}  // namespace mx

@@ -5,7 +5,7 @@
 
 #include "modelexport/plugin.h"
 
-namespace modelexport {
+namespace mx {
 
 class PluginOutput {
  public:
@@ -25,4 +25,4 @@ class PluginOutput {
   mx_plugin_output raw_{};
 };
 
-}  // namespace modelexport
+}  // namespace mx

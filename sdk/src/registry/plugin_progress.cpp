@@ -1,6 +1,6 @@
 #include "registry/plugin_progress.hpp"
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 thread_local Progress* current = nullptr;
@@ -19,4 +19,4 @@ int32_t host_progress(void* /*host_context*/, const char* stage, const char* uni
   return current->report_nothrow(stage ? stage : "", unit ? unit : "", done, total) ? 0 : 1;
 }
 
-}  // namespace modelexport
+}  // namespace mx

@@ -8,7 +8,7 @@
 
 #include "progress/progress.hpp"
 
-namespace modelexport {
+namespace mx {
 
 class PluginProgressScope {
  public:
@@ -26,4 +26,4 @@ class PluginProgressScope {
 int32_t host_progress(void* host_context, const char* stage, const char* unit, uint64_t done,
                       uint64_t total) noexcept;
 
-}  // namespace modelexport
+}  // namespace mx

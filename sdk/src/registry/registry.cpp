@@ -6,7 +6,7 @@
 
 #include "registry/plugin_discovery.hpp"
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 std::string canonical_file(const std::string& path) {
@@ -130,4 +130,4 @@ std::string Registry::names_of_kind(uint32_t kind) const {
   return out.empty() ? "none" : out;
 }
 
-}  // namespace modelexport
+}  // namespace mx

@@ -12,7 +12,7 @@
 
 #include "registry/plugin.hpp"
 
-namespace modelexport {
+namespace mx {
 
 struct RegistryOptions {
   bool discover = true;                  // install dir + MODELEXPORT_PLUGIN_PATH
@@ -69,4 +69,4 @@ class Registry {
   std::vector<Attempt> attempts_;
 };
 
-}  // namespace modelexport
+}  // namespace mx

@@ -3,7 +3,7 @@
 
 #include "util/error.hpp"
 
-namespace modelexport {
+namespace mx {
 
 using json = nlohmann::json;
 
@@ -45,4 +45,4 @@ RegistryOptions parse_registry_options(const char* options_json) {
   return out;
 }
 
-}  // namespace modelexport
+}  // namespace mx

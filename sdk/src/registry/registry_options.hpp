@@ -3,7 +3,7 @@
 #pragma once
 #include "registry/registry.hpp"
 
-namespace modelexport {
+namespace mx {
 
 RegistryOptions parse_registry_options(const char* options_json);
 
@@ -11,4 +11,4 @@ RegistryOptions parse_registry_options(const char* options_json);
 // MX_ERR_INVALID_ARGUMENT. Shared by every registry entry point.
 nlohmann::json parse_options_json(const char* options_json, const char* what);
 
-}  // namespace modelexport
+}  // namespace mx

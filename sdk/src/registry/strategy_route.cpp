@@ -1,6 +1,6 @@
 #include "registry/strategy_route.hpp"
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 thread_local const mx_graph_reader* current_graph = nullptr;
@@ -23,4 +23,4 @@ StrategyRouteScope::~StrategyRouteScope() {
 const mx_graph_reader* host_graph(void* /*host_context*/) noexcept { return current_graph; }
 const mx_strategy_answer* host_answer(void* /*host_context*/) noexcept { return current_answer; }
 
-}  // namespace modelexport
+}  // namespace mx

@@ -6,7 +6,7 @@
 #pragma once
 #include "modelexport/plugin.h"
 
-namespace modelexport {
+namespace mx {
 
 class StrategyRouteScope {
  public:
@@ -25,4 +25,4 @@ class StrategyRouteScope {
 const mx_graph_reader* host_graph(void* host_context) noexcept;
 const mx_strategy_answer* host_answer(void* host_context) noexcept;
 
-}  // namespace modelexport
+}  // namespace mx

@@ -14,7 +14,7 @@
 #include <mutex>
 #include <vector>
 
-namespace modelexport {
+namespace mx {
 
 template <typename Table, typename Target>
 struct TableSlot {
@@ -61,4 +61,4 @@ class SlotPool {
   }
 };
 
-}  // namespace modelexport
+}  // namespace mx

@@ -6,7 +6,7 @@
 
 #include "hierarchy/evidence.hpp"
 
-namespace modelexport {
+namespace mx {
 
 // Default-constructed: not placed yet (no strategy or rule has placed the
 // node). The evidence is the record's kind itself, checked once where a
@@ -25,4 +25,4 @@ struct Assignment {
 // placed, and the same vector is the answer (no second copy of it).
 using Assignments = std::vector<Assignment>;
 
-}  // namespace modelexport
+}  // namespace mx

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 int priority(const std::string& name) {
@@ -22,4 +22,4 @@ std::vector<std::string> auto_strategy_order(std::vector<std::string> names) {
   return names;
 }
 
-}  // namespace modelexport
+}  // namespace mx

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-namespace modelexport {
+namespace mx {
 
 std::vector<std::string> auto_strategy_order(std::vector<std::string> strategy_names);
 
-}  // namespace modelexport
+}  // namespace mx

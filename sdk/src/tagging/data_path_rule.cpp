@@ -12,7 +12,7 @@
 #include "mx/common/module_path.hpp"
 #include "tagging/op_classes.hpp"
 
-namespace modelexport {
+namespace mx {
 using mx::common::is_ancestor_or_self;
 using mx::common::onnx_ops_of;
 namespace {
@@ -523,4 +523,4 @@ void place_data_nodes(const GraphView& g, const GraphValues& values, const Edges
   DataPathRule(g, values, e, side, order, facts, a, modules).run();
 }
 
-}  // namespace modelexport
+}  // namespace mx

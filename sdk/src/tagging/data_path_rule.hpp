@@ -8,7 +8,7 @@
 #include "tagging/graph_edges.hpp"
 #include "tagging/module_facts.hpp"
 
-namespace modelexport {
+namespace mx {
 
 // Step 0: a node is "side" when it is Shape/Size or every input is an
 // initializer or a side node's output (constants and the shape arithmetic
@@ -24,4 +24,4 @@ void place_data_nodes(const GraphView& g, const GraphValues& values, const Edges
                       const ModuleFacts& facts, Assignments& a,
                       std::vector<ModuleFacts::Id>& modules);
 
-}  // namespace modelexport
+}  // namespace mx

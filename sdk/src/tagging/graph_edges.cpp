@@ -7,7 +7,7 @@
 
 #include "util/recent_names.hpp"
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 // v[start..] sorted, without duplicates (what a std::set per node gave,
@@ -163,4 +163,4 @@ std::vector<size_t> topological_order(const GraphView& graph, const Edges& e) {
   return order;
 }
 
-}  // namespace modelexport
+}  // namespace mx

@@ -14,7 +14,7 @@
 #include "model/value_table.hpp"
 #include "tagging/graph_topology.hpp"
 
-namespace modelexport {
+namespace mx {
 
 // Node → its neighbours, sorted and distinct, in one flat list (a vector
 // per node was 400,000 allocations at 200,000 nodes).
@@ -70,4 +70,4 @@ Edges edges_of(const GraphView& graph, const GraphValues& values);
 std::vector<size_t> topological_order(const GraphView& graph);
 std::vector<size_t> topological_order(const GraphView& graph, const Edges& e);
 
-}  // namespace modelexport
+}  // namespace mx

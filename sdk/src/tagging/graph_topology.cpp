@@ -6,7 +6,7 @@
 #include "util/json_text.hpp"
 #include "util/utf8.hpp"
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 using json = nlohmann::json;
@@ -163,4 +163,4 @@ void append_strategy_graph_text(const onnx::ModelProto& proto, std::string& out)
   out += '}';
 }
 
-}  // namespace modelexport
+}  // namespace mx

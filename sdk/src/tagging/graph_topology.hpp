@@ -11,7 +11,7 @@
 
 #include "model/value_table.hpp"
 
-namespace modelexport {
+namespace mx {
 
 struct GraphNode {
   // A copy, taken while the node is read anyway: it becomes the node's
@@ -103,4 +103,4 @@ GraphView graph_view_of(const onnx::ModelProto& proto);
 GraphView graph_view_of(const onnx::ModelProto& proto, model::ValueTable& values);
 void append_strategy_graph_text(const onnx::ModelProto& proto, std::string& out);
 
-}  // namespace modelexport
+}  // namespace mx

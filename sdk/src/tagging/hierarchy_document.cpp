@@ -3,7 +3,7 @@
 #include "util/json_text.hpp"
 #include "util/utf8.hpp"
 
-namespace modelexport {
+namespace mx {
 
 using json = nlohmann::json;
 
@@ -81,4 +81,4 @@ hierarchy::Document build_document(const onnx::GraphProto& proto, GraphView&& gr
   return doc;
 }
 
-}  // namespace modelexport
+}  // namespace mx

@@ -13,7 +13,7 @@
 #include "tagging/graph_topology.hpp"
 #include "tagging/rebuilt_tree.hpp"
 
-namespace modelexport {
+namespace mx {
 
 struct TaggingProvenance {
   std::string strategy;                 // as requested: "scope", "auto", …
@@ -39,4 +39,4 @@ hierarchy::Document build_document(const onnx::GraphProto& proto, GraphView&& gr
                                    std::vector<Assignment>&& assignments, ModuleTree& tree,
                                    const TaggingProvenance& provenance);
 
-}  // namespace modelexport
+}  // namespace mx

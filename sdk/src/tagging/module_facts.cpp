@@ -8,7 +8,7 @@
 #include "mx/common/aten_op_classes.hpp"
 #include "mx/common/module_path.hpp"
 
-namespace modelexport {
+namespace mx {
 using mx::common::onnx_ops_of;
 using mx::common::is_ancestor_or_self;
 using mx::common::last_view;
@@ -396,4 +396,4 @@ uint32_t ModuleFacts::add(std::string_view path, uint32_t near) {
   return id;
 }
 
-}  // namespace modelexport
+}  // namespace mx

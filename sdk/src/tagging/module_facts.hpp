@@ -20,7 +20,7 @@
 #include "model/name_index.hpp"
 #include "tagging/rebuilt_tree.hpp"
 
-namespace modelexport {
+namespace mx {
 
 // One step of a forward outline: a call (name = module path) or an own op
 // (name = TorchScript op kind, "aten::add").
@@ -207,4 +207,4 @@ class ModuleFacts {
   mutable size_t next_recent_ = 0;
 };
 
-}  // namespace modelexport
+}  // namespace mx

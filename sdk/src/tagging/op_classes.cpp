@@ -5,7 +5,7 @@
 #include <iterator>
 #include <string_view>
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 std::string lower(std::string s) {
@@ -72,4 +72,4 @@ std::vector<std::string> ops_of_module_class(const std::string& cls) {
   return {};
 }
 
-}  // namespace modelexport
+}  // namespace mx

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace modelexport {
+namespace mx {
 
 // Reshape, Transpose, Squeeze, Unsqueeze, Flatten.
 bool is_layout_op(std::string_view op);
@@ -22,4 +22,4 @@ bool is_glue(std::string_view op);
 // the class is not known to be an activation/pooling/etc. module).
 std::vector<std::string> ops_of_module_class(const std::string& cls);
 
-}  // namespace modelexport
+}  // namespace mx

@@ -12,7 +12,7 @@
 #include "tagging/module_facts.hpp"
 #include "tagging/op_classes.hpp"
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 using json = nlohmann::json;
@@ -176,4 +176,4 @@ std::vector<Assignment> propagate(const GraphView& graph, model::ValueTable&& in
   return propagate_with(graph, values_of(graph, std::move(interned)), std::move(a), modules);
 }
 
-}  // namespace modelexport
+}  // namespace mx

@@ -35,7 +35,7 @@
 #include "tagging/graph_topology.hpp"
 #include "tagging/rebuilt_tree.hpp"
 
-namespace modelexport {
+namespace mx {
 
 // `modules`: the "modules" array of a supplied hierarchy (path, class,
 // qualified_class, parameters, own_parameters, children, forward), already
@@ -54,4 +54,4 @@ std::vector<Assignment> propagate(const GraphView& graph, Assignments assignment
 std::vector<Assignment> propagate(const GraphView& graph, model::ValueTable&& interned,
                                   Assignments assignments, const ModuleTree& modules);
 
-}  // namespace modelexport
+}  // namespace mx

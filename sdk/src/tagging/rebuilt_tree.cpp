@@ -15,7 +15,7 @@
 #include "util/error.hpp"
 #include "util/json_text.hpp"
 
-namespace modelexport {
+namespace mx {
 using mx::common::parent_path;
 using mx::common::parent_view;
 using mx::common::last_view;
@@ -471,4 +471,4 @@ bool ModuleTree::plainly_consistent() const {
   return true;
 }
 
-}  // namespace modelexport
+}  // namespace mx

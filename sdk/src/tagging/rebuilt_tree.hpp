@@ -17,7 +17,7 @@
 #include "hierarchy/document.hpp"
 #include "model/name_index.hpp"
 
-namespace modelexport {
+namespace mx {
 
 class ModuleTree {
  public:
@@ -155,4 +155,4 @@ class ModuleTree {
   mutable std::unordered_map<std::string, std::string> loose_tags_;
 };
 
-}  // namespace modelexport
+}  // namespace mx

@@ -10,7 +10,7 @@
 #include "util/utf8.hpp"
 #include "util/warn.hpp"
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 using AnswerSlot = TableSlot<mx_strategy_answer, StrategyAnswerSink>;
@@ -111,4 +111,4 @@ int32_t StrategyAnswerSink::module_class(std::string path, std::string class_nam
   return MX_OK;
 }
 
-}  // namespace modelexport
+}  // namespace mx

@@ -12,7 +12,7 @@
 #include "registry/table_slot.hpp"
 #include "tagging/strategy_response.hpp"
 
-namespace modelexport {
+namespace mx {
 
 class StrategyAnswerSink {
  public:
@@ -49,4 +49,4 @@ class StrategyAnswerSink {
   TableSlot<mx_strategy_answer, StrategyAnswerSink>* slot_;
 };
 
-}  // namespace modelexport
+}  // namespace mx

@@ -4,7 +4,7 @@
 #include "util/error.hpp"
 #include "util/json_text.hpp"
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 // The strategy request (docs/plugin-protocol.md): {"graph", "modules",
@@ -75,4 +75,4 @@ StrategyAnswer StrategyCall::ask(const Registry& registry, const Plugin& plugin)
   return sink.take();
 }
 
-}  // namespace modelexport
+}  // namespace mx

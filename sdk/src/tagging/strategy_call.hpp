@@ -16,7 +16,7 @@
 #include "tagging/strategy_graph.hpp"
 #include "tagging/strategy_response.hpp"
 
-namespace modelexport {
+namespace mx {
 
 class StrategyCall {
  public:
@@ -45,4 +45,4 @@ class StrategyCall {
   std::optional<std::string> json_request_, reader_request_;
 };
 
-}  // namespace modelexport
+}  // namespace mx

@@ -3,7 +3,7 @@
 #include <array>
 #include <utility>
 
-namespace modelexport {
+namespace mx {
 
 std::optional<hierarchy::Evidence> strategy_evidence(std::string_view name) {
   using hierarchy::Evidence;
@@ -20,4 +20,4 @@ std::optional<hierarchy::Evidence> strategy_evidence(std::string_view name) {
   return std::nullopt;
 }
 
-}  // namespace modelexport
+}  // namespace mx

@@ -7,9 +7,9 @@
 
 #include "hierarchy/evidence.hpp"
 
-namespace modelexport {
+namespace mx {
 
 // The kind named `name` if a strategy may claim it, else nothing.
 std::optional<hierarchy::Evidence> strategy_evidence(std::string_view name);
 
-}  // namespace modelexport
+}  // namespace mx

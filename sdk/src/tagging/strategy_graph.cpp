@@ -4,7 +4,7 @@
 #include "util/utf8.hpp"
 #include "util/warn.hpp"
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 using ReaderSlot = TableSlot<mx_graph_reader, const StrategyGraph>;
@@ -211,4 +211,4 @@ const StrategyGraph::Metadata* StrategyGraph::metadata(uint64_t node) const {
   return &metadata_[node];
 }
 
-}  // namespace modelexport
+}  // namespace mx

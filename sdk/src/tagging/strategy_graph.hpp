@@ -22,7 +22,7 @@
 #include "tagging/graph_topology.hpp"
 #include "tagging/rebuilt_tree.hpp"
 
-namespace modelexport {
+namespace mx {
 
 class StrategyGraph {
  public:
@@ -60,4 +60,4 @@ class StrategyGraph {
   mutable std::deque<std::string> replaced_;  // stable addresses
 };
 
-}  // namespace modelexport
+}  // namespace mx

@@ -5,7 +5,7 @@
 #include "util/error.hpp"
 #include "util/utf8.hpp"
 
-namespace modelexport {
+namespace mx {
 using mx::common::is_valid_module_path;
 namespace {
 
@@ -126,4 +126,4 @@ StrategyAnswer combine_answers(std::vector<StrategyAnswer>&& answers, size_t nod
   return out;
 }
 
-}  // namespace modelexport
+}  // namespace mx

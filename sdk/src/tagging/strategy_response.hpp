@@ -11,7 +11,7 @@
 
 #include "tagging/assignment.hpp"
 
-namespace modelexport {
+namespace mx {
 
 struct StrategyAnswer {
   Assignments assignments;                     // one slot per node
@@ -40,4 +40,4 @@ StrategyAnswer parse_strategy_response(const std::string& plugin,
 StrategyAnswer combine_answers(std::vector<StrategyAnswer>&& answers,
                                size_t node_count);
 
-}  // namespace modelexport
+}  // namespace mx

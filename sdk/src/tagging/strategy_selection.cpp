@@ -3,7 +3,7 @@
 #include "tagging/auto_order.hpp"
 #include "util/error.hpp"
 
-namespace modelexport {
+namespace mx {
 
 std::vector<const Plugin*> select_strategies(const Registry& registry, const std::string& name) {
   std::vector<const Plugin*> chosen;
@@ -23,4 +23,4 @@ std::vector<const Plugin*> select_strategies(const Registry& registry, const std
   return chosen;
 }
 
-}  // namespace modelexport
+}  // namespace mx

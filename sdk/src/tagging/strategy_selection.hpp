@@ -5,10 +5,10 @@
 
 #include "registry/registry.hpp"
 
-namespace modelexport {
+namespace mx {
 
 // "auto" → every loaded strategy in auto_strategy_order(); otherwise the
 // strategy of that name. MX_ERR_NOT_FOUND lists the available strategies.
 std::vector<const Plugin*> select_strategies(const Registry& registry, const std::string& name);
 
-}  // namespace modelexport
+}  // namespace mx

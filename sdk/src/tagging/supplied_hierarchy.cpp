@@ -9,7 +9,7 @@
 #include "util/error.hpp"
 #include "util/files.hpp"
 
-namespace modelexport {
+namespace mx {
 using mx::common::is_valid_module_path;
 namespace {
 
@@ -96,4 +96,4 @@ SuppliedHierarchy load_supplied_hierarchy(const json& option) {
   return {std::move(doc), std::move(tree)};
 }
 
-}  // namespace modelexport
+}  // namespace mx

@@ -8,7 +8,7 @@
 
 #include "tagging/rebuilt_tree.hpp"
 
-namespace modelexport {
+namespace mx {
 
 struct SuppliedHierarchy {
   nlohmann::json document;  // as given (null: no hierarchy)
@@ -21,4 +21,4 @@ struct SuppliedHierarchy {
 // MX_ERR_SCHEMA (no "modules" array), MX_ERR_INVALID_ARGUMENT (other types).
 SuppliedHierarchy load_supplied_hierarchy(const nlohmann::json& option);
 
-}  // namespace modelexport
+}  // namespace mx

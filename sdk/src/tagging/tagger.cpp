@@ -15,7 +15,7 @@
 #include "util/error.hpp"
 #include "util/warn.hpp"
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 using json = nlohmann::json;
@@ -135,7 +135,7 @@ void tag_model(const Registry& registry, const std::string& strategy, mx_model* 
   Tagged t = run_strategies(registry, strategy, proto, view, std::move(values), options, progress);
   hierarchy::Document doc =
       build_document(proto.graph(), std::move(view), std::move(t.assignments), t.tree, t.provenance);
-  modelexport::model::set_hierarchy(*model, std::move(doc), "hierarchy", vouched);
+  mx::model::set_hierarchy(*model, std::move(doc), "hierarchy", vouched);
 }
 
-}  // namespace modelexport
+}  // namespace mx

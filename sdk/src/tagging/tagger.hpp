@@ -10,7 +10,7 @@
 #include "progress/progress.hpp"
 #include "registry/registry.hpp"
 
-namespace modelexport {
+namespace mx {
 
 // `options`: {"hierarchy": doc|path, "strategy_options": {...}}; unknown keys
 // are MX_ERR_INVALID_ARGUMENT. Reports "tag" (strategies run / to run) and
@@ -18,4 +18,4 @@ namespace modelexport {
 void tag_model(const Registry& registry, const std::string& strategy, mx_model* model,
                const nlohmann::json& options, Progress& progress);
 
-}  // namespace modelexport
+}  // namespace mx

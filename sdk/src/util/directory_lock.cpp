@@ -6,7 +6,7 @@
 
 #include <cerrno>
 
-namespace modelexport {
+namespace mx {
 
 DirectoryLock::DirectoryLock(const std::string& dir) {
   fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -24,4 +24,4 @@ DirectoryLock::~DirectoryLock() {
   if (fd_ >= 0) ::close(fd_);  // closing the descriptor releases the lock
 }
 
-}  // namespace modelexport
+}  // namespace mx

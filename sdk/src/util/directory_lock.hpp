@@ -12,7 +12,7 @@
 #pragma once
 #include <string>
 
-namespace modelexport {
+namespace mx {
 
 class DirectoryLock {
  public:
@@ -27,4 +27,4 @@ class DirectoryLock {
   int fd_ = -1;
 };
 
-}  // namespace modelexport
+}  // namespace mx

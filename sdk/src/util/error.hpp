@@ -1,5 +1,5 @@
 // The core's one exception type. Everything inside the SDK throws
-// modelexport::Error with an mx_code; the C API boundary (c_api/guard.hpp)
+// mx::Error with an mx_code; the C API boundary (c_api/guard.hpp)
 // converts it — and anything else — into an mx_status.
 #pragma once
 #include <stdexcept>
@@ -7,7 +7,7 @@
 
 #include "modelexport/modelexport.h"
 
-namespace modelexport {
+namespace mx {
 
 class Error : public std::runtime_error {
  public:
@@ -23,4 +23,4 @@ class Error : public std::runtime_error {
   throw Error(code, std::move(message));
 }
 
-}  // namespace modelexport
+}  // namespace mx

@@ -14,7 +14,7 @@
 #include "util/error.hpp"
 #include "util/output_set.hpp"
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 std::string errno_text() { return std::strerror(errno); }
@@ -226,4 +226,4 @@ void write_file_atomically(const std::string& path, std::string_view data) {
   out.commit();
 }
 
-}  // namespace modelexport
+}  // namespace mx

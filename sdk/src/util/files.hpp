@@ -18,7 +18,7 @@
 
 #include "util/signal_cleanup.hpp"
 
-namespace modelexport {
+namespace mx {
 
 // Reads a whole regular file. MX_ERR_IO for missing files, directories,
 // FIFOs, devices and unreadable files; an empty file is returned as ""
@@ -84,4 +84,4 @@ class StagedWriter {
 // Convenience: one file written atomically (an OutputSet of one).
 void write_file_atomically(const std::string& path, std::string_view data);
 
-}  // namespace modelexport
+}  // namespace mx

@@ -18,7 +18,7 @@
 #include "mx/common/json_limits.hpp"
 #include "util/error.hpp"
 
-namespace modelexport {
+namespace mx {
 
 template <typename Json>
 std::string dump_text(const Json& j, int indent = -1) {
@@ -95,4 +95,4 @@ void check_json_value_depth(const Json& value, const std::string& where) {
   }
 }
 
-}  // namespace modelexport
+}  // namespace mx

@@ -5,7 +5,7 @@
 
 #include "util/error.hpp"
 
-namespace modelexport {
+namespace mx {
 
 nlohmann::json parse_options(const char* json, const char* what,
                              std::initializer_list<const char*> allowed) {
@@ -49,4 +49,4 @@ std::string option_string(const nlohmann::json& options, const char* key,
   return it->get<std::string>();
 }
 
-}  // namespace modelexport
+}  // namespace mx

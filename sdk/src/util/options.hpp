@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace modelexport {
+namespace mx {
 
 // NULL or "" -> {}. Not an object, malformed JSON, or a key outside
 // `allowed` -> MX_ERR_INVALID_ARGUMENT naming `what` and the key.
@@ -18,4 +18,4 @@ bool option_bool(const nlohmann::json& options, const char* key, bool fallback);
 std::string option_string(const nlohmann::json& options, const char* key,
                           const std::string& fallback);
 
-}  // namespace modelexport
+}  // namespace mx

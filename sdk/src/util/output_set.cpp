@@ -14,7 +14,7 @@
 #include "util/error.hpp"
 #include "util/stale_leftovers.hpp"
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 constexpr const char* kUnchanged = " (the output was not written; no file was changed)";
@@ -152,4 +152,4 @@ void OutputSet::commit() {
   files_.clear();
 }
 
-}  // namespace modelexport
+}  // namespace mx

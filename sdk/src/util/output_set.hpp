@@ -26,7 +26,7 @@
 
 #include "util/files.hpp"
 
-namespace modelexport {
+namespace mx {
 
 class OutputSet {
  public:
@@ -46,4 +46,4 @@ class OutputSet {
   std::vector<std::unique_ptr<StagedWriter>> files_;
 };
 
-}  // namespace modelexport
+}  // namespace mx

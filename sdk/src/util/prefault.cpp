@@ -5,7 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-namespace modelexport {
+namespace mx {
 
 void prefault_for_writing(void* data, size_t size) {
 #ifdef MADV_POPULATE_WRITE
@@ -24,4 +24,4 @@ void prefault_for_writing(void* data, size_t size) {
 #endif
 }
 
-}  // namespace modelexport
+}  // namespace mx

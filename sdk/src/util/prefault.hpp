@@ -8,10 +8,10 @@
 #pragma once
 #include <cstddef>
 
-namespace modelexport {
+namespace mx {
 
 // Populates the whole pages of [data, data + size) for writing; only for
 // buffers of several megabytes (a syscall is not worth less). Never fails.
 void prefault_for_writing(void* data, size_t size);
 
-}  // namespace modelexport
+}  // namespace mx

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <utility>
 
-namespace modelexport {
+namespace mx {
 
 class RecentNames {
  public:
@@ -36,4 +36,4 @@ class RecentNames {
   size_t next_ = 0;
 };
 
-}  // namespace modelexport
+}  // namespace mx

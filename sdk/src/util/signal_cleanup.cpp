@@ -9,7 +9,7 @@
 #include <atomic>
 #include <mutex>
 
-namespace modelexport::signal_cleanup {
+namespace mx::signal_cleanup {
 namespace {
 
 enum State : int { kFree = 0, kFilling = 1, kArmed = 2 };
@@ -102,4 +102,4 @@ Action restore_on_signal(const std::string& backup, const std::string& target) {
   return Action(arm(kRestore, backup, target));
 }
 
-}  // namespace modelexport::signal_cleanup
+}  // namespace mx::signal_cleanup

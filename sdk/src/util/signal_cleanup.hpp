@@ -15,7 +15,7 @@
 #pragma once
 #include <string>
 
-namespace modelexport::signal_cleanup {
+namespace mx::signal_cleanup {
 
 inline constexpr int kSlots = 48;
 
@@ -44,4 +44,4 @@ Action remove_on_signal(const std::string& path);
 // backup and target were the same file, which rename() leaves alone).
 Action restore_on_signal(const std::string& backup, const std::string& target);
 
-}  // namespace modelexport::signal_cleanup
+}  // namespace mx::signal_cleanup

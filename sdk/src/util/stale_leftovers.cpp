@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <vector>
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 // The pid of "<prefix><pid>-...", or 0 when the name is not of that form.
@@ -79,4 +79,4 @@ void remove_stale_backups(const std::string& directory) {
   for (const auto& path : stale) ::unlink(path.c_str());
 }
 
-}  // namespace modelexport
+}  // namespace mx

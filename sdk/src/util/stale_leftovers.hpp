@@ -13,7 +13,7 @@
 #pragma once
 #include <string>
 
-namespace modelexport {
+namespace mx {
 
 inline constexpr int kStaleAfterSeconds = 10 * 60;
 
@@ -29,4 +29,4 @@ void remove_stale_leftovers(const std::string& directory, const std::string& pre
 // target exists. Call it only while holding the directory's lock.
 void remove_stale_backups(const std::string& directory);
 
-}  // namespace modelexport
+}  // namespace mx

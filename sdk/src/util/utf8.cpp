@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
-namespace modelexport {
+namespace mx {
 namespace {
 
 constexpr const char* kReplacement = "\xEF\xBF\xBD";  // U+FFFD
@@ -93,4 +93,4 @@ std::string printable(std::string_view s) {
   return out;
 }
 
-}  // namespace modelexport
+}  // namespace mx

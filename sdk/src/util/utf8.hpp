@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-namespace modelexport {
+namespace mx {
 
 // Length of the valid UTF-8 sequence starting at s[i], or 0 if invalid
 // (overlong forms, surrogates and code points past U+10FFFF are invalid).
@@ -36,4 +36,4 @@ std::string to_valid_utf8(std::string_view s);
 // For messages: to_valid_utf8, plus control characters as \xNN.
 std::string printable(std::string_view s);
 
-}  // namespace modelexport
+}  // namespace mx

@@ -10,7 +10,7 @@
 #include <memory>
 #include <utility>
 
-namespace modelexport {
+namespace mx {
 
 template <typename T>
 class ValuePtr {
@@ -37,4 +37,4 @@ class ValuePtr {
   std::unique_ptr<T> p_;
 };
 
-}  // namespace modelexport
+}  // namespace mx

@@ -5,7 +5,7 @@
 
 #include "util/utf8.hpp"
 
-namespace modelexport {
+namespace mx {
 
 void warn(const std::string& message) {
   static const int threshold = [] {
@@ -16,4 +16,4 @@ void warn(const std::string& message) {
   std::fprintf(stderr, "modelexport: warning: %s\n", printable(message).c_str());
 }
 
-}  // namespace modelexport
+}  // namespace mx

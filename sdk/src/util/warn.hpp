@@ -5,8 +5,8 @@
 #pragma once
 #include <string>
 
-namespace modelexport {
+namespace mx {
 
 void warn(const std::string& message);
 
-}  // namespace modelexport
+}  // namespace mx

@@ -43,9 +43,9 @@ bool definition(const std::vector<std::string_view>& names, const std::vector<st
   std::vector<std::string_view> steps;
   std::string path;
   for (std::string_view name : names)
-    if (mx_scope::scope_path_of(name, steps, path)) add_prefixes(path, all);
+    if (mx::scope::scope_path_of(name, steps, path)) add_prefixes(path, all);
   for (const std::string& p : all) {
-    const std::string base(mx_scope::repeated_call_base(last_of(p)));
+    const std::string base(mx::scope::repeated_call_base(last_of(p)));
     if (base.empty() || owners.count(p)) continue;
     const std::string parent = parent_of(p);
     if (all.count(parent.empty() ? base : parent + "." + base)) return true;
@@ -96,7 +96,7 @@ TEST_CASE("shows_repeated_calls: the same answer as its definition on random fil
     const bool expected = definition(name_views, init_views);
     repeated += expected;
     CAPTURE(round);
-    CHECK(mx_scope::shows_repeated_calls(name_views, init_views) == expected);
+    CHECK(mx::scope::shows_repeated_calls(name_views, init_views) == expected);
   }
   // Both answers occur often enough for the comparison to mean something.
   CHECK(repeated > 300);

@@ -4,7 +4,7 @@
 
 #include "scope_name.hpp"
 
-using mx_scope::scope_module_path;
+using mx::scope::scope_module_path;
 
 TEST_CASE("plain nested scopes join with dots") {
   CHECK(scope_module_path("/encoder/layer.0/attention/self/query/MatMul") ==
@@ -39,13 +39,13 @@ TEST_CASE("names without a scope are not assigned") {
 }
 
 TEST_CASE("a slash and an op name is the root's own forward") {
-  CHECK(mx_scope::is_root_scope_name("/Mul_3"));
-  CHECK(mx_scope::is_root_scope_name("/Constant"));
-  CHECK_FALSE(mx_scope::is_root_scope_name("Constant_12"));
-  CHECK_FALSE(mx_scope::is_root_scope_name("/encoder/MatMul"));
-  CHECK_FALSE(mx_scope::is_root_scope_name("/"));
-  CHECK_FALSE(mx_scope::is_root_scope_name("/a b"));
-  CHECK_FALSE(mx_scope::is_root_scope_name("onnx::Add_5"));
+  CHECK(mx::scope::is_root_scope_name("/Mul_3"));
+  CHECK(mx::scope::is_root_scope_name("/Constant"));
+  CHECK_FALSE(mx::scope::is_root_scope_name("Constant_12"));
+  CHECK_FALSE(mx::scope::is_root_scope_name("/encoder/MatMul"));
+  CHECK_FALSE(mx::scope::is_root_scope_name("/"));
+  CHECK_FALSE(mx::scope::is_root_scope_name("/a b"));
+  CHECK_FALSE(mx::scope::is_root_scope_name("onnx::Add_5"));
 }
 
 TEST_CASE("malformed scopes are not assigned") {

@@ -17,7 +17,7 @@ namespace {
 // tree `modules`; the answer as the JSON response the plugin would send.
 json assign(const json& graph, const json& modules = json::array()) {
   return mx_strategy::answer_json(
-      mx_scope::assign_from_scopes(mx_strategy::JsonGraph(graph), mx_strategy::JsonModules(modules)));
+      mx::scope::assign_from_scopes(mx_strategy::JsonGraph(graph), mx_strategy::JsonModules(modules)));
 }
 
 json request(const std::vector<std::string>& names, const std::vector<std::string>& modules) {
@@ -43,7 +43,7 @@ TEST_CASE("assign leaves scope-less nodes out and tags the rest 'scope'") {
 }
 
 TEST_CASE("snapping to the supplied modules") {
-  mx_scope::ModuleSnap snap({"", "encoder", "encoder.blocks", "encoder.blocks.attn",
+  mx::scope::ModuleSnap snap({"", "encoder", "encoder.blocks", "encoder.blocks.attn",
                              "encoder.blocks.attn.proj", "head"});
   SUBCASE("exact path") { CHECK(snap.resolve({"encoder", "blocks", "attn"}) == "encoder.blocks.attn"); }
   SUBCASE("an uncalled container skipped by the scope") {
@@ -56,7 +56,7 @@ TEST_CASE("snapping to the supplied modules") {
 }
 
 TEST_CASE("ambiguous descendants are not guessed") {
-  mx_scope::ModuleSnap snap({"", "a", "a.x", "a.x.attn", "a.y", "a.y.attn"});
+  mx::scope::ModuleSnap snap({"", "a", "a.x", "a.x.attn", "a.y", "a.y.attn"});
   CHECK(snap.resolve({"a", "attn"}) == "a");
 }
 
@@ -68,7 +68,7 @@ TEST_CASE("with modules, an unresolvable scope is left to propagation") {
 }
 
 TEST_CASE("a module's repeated call (torch.onnx scope 'relu_1') is that module") {
-  mx_scope::ModuleSnap snap({"", "layer1", "layer1.0", "layer1.0.conv1", "layer1.0.relu",
+  mx::scope::ModuleSnap snap({"", "layer1", "layer1.0", "layer1.0.conv1", "layer1.0.relu",
                              "h", "h.0", "h.0.ln_1", "h.0.ln"});
   CHECK(snap.resolve({"layer1", "0", "relu_1"}) == "layer1.0.relu");
   CHECK(snap.resolve({"layer1", "0", "relu_12"}) == "layer1.0.relu");
@@ -96,12 +96,12 @@ TEST_CASE("without a tree, a scope repeating a parameter-free sibling is its rep
 }
 
 TEST_CASE("repeated-call suffixes") {
-  CHECK(mx_scope::repeated_call_base("relu_1") == "relu");
-  CHECK(mx_scope::repeated_call_base("conv_12") == "conv");
-  CHECK(mx_scope::repeated_call_base("relu").empty());
-  CHECK(mx_scope::repeated_call_base("_1").empty());
-  CHECK(mx_scope::repeated_call_base("relu_").empty());
-  CHECK(mx_scope::repeated_call_base("relu_1a").empty());
+  CHECK(mx::scope::repeated_call_base("relu_1") == "relu");
+  CHECK(mx::scope::repeated_call_base("conv_12") == "conv");
+  CHECK(mx::scope::repeated_call_base("relu").empty());
+  CHECK(mx::scope::repeated_call_base("_1").empty());
+  CHECK(mx::scope::repeated_call_base("relu_").empty());
+  CHECK(mx::scope::repeated_call_base("relu_1a").empty());
 }
 
 TEST_CASE("names read in a row resolve as each alone (the walk resumes after shared scopes)") {
@@ -147,12 +147,12 @@ TEST_CASE("without a tree, '_N' scopes that are no repeated call keep their path
   std::vector<std::string> got;
   for (const auto& a : r["assignments"]) got.push_back(a["module"]);
   CHECK(got == std::vector<std::string>{"h.0.ln_1", "act_1", "block_1.conv", ""});
-  CHECK_FALSE(mx_scope::shows_repeated_calls({"/h.0/ln_1/X", "/act_1/Y", "/block_1/conv/Z"},
+  CHECK_FALSE(mx::scope::shows_repeated_calls({"/h.0/ln_1/X", "/act_1/Y", "/block_1/conv/Z"},
                                              {"h.0.ln_1.weight", "h.0.ln.weight"}));
   // A parameter-free ln_2 beside ln (only ln owns a weight) is one.
-  CHECK(mx_scope::shows_repeated_calls({"/h.0/ln_2/X"}, {"h.0.ln.weight"}));
+  CHECK(mx::scope::shows_repeated_calls({"/h.0/ln_2/X"}, {"h.0.ln.weight"}));
   // So is a sibling shown only by another node's deeper scope.
-  CHECK(mx_scope::shows_repeated_calls({"/relu_1/Relu", "/relu/inner/Relu"}, {}));
+  CHECK(mx::scope::shows_repeated_calls({"/relu_1/Relu", "/relu/inner/Relu"}, {}));
 }
 
 // The identity placement, read once per name: every node where its own
@@ -169,14 +169,14 @@ TEST_CASE("place_at_scope_paths: each node at its own scope path, read name by n
   for (size_t i = 0; i < names.size(); ++i) nodes.push_back({{"index", i}, {"name", names[i]}});
   const json graph_json = {{"nodes", nodes}};
   const mx_strategy::JsonGraph graph(graph_json);
-  const mx_scope::PathPlacement placed = mx_scope::place_at_scope_paths(graph);
+  const mx::scope::PathPlacement placed = mx::scope::place_at_scope_paths(graph);
 
   std::vector<std::pair<size_t, std::string>> expected;
   std::vector<std::string_view> steps;
   std::string alone;
   for (size_t i = 0; i < names.size(); ++i) {
-    if (mx_scope::scope_path_of(names[i], steps, alone)) expected.emplace_back(i, alone);
-    else if (mx_scope::is_root_scope_name(names[i])) expected.emplace_back(i, "");
+    if (mx::scope::scope_path_of(names[i], steps, alone)) expected.emplace_back(i, alone);
+    else if (mx::scope::is_root_scope_name(names[i])) expected.emplace_back(i, "");
   }
   std::vector<std::pair<size_t, std::string>> got;
   for (const auto& a : placed.answer.assignments) {
@@ -195,13 +195,13 @@ TEST_CASE("place_at_scope_paths: each node at its own scope path, read name by n
 }
 
 TEST_CASE("has_repeated_call_atom: an atom ending in _<digits>, anywhere in the path") {
-  CHECK(mx_scope::has_repeated_call_atom("relu_1"));
-  CHECK(mx_scope::has_repeated_call_atom("layer1.0.relu_12.inner"));
-  CHECK(mx_scope::has_repeated_call_atom("a.b_2"));
-  CHECK_FALSE(mx_scope::has_repeated_call_atom(""));
-  CHECK_FALSE(mx_scope::has_repeated_call_atom("encoder.layer.0.dense"));
-  CHECK_FALSE(mx_scope::has_repeated_call_atom("a._1.b"));      // "_1": nothing before the '_'
-  CHECK_FALSE(mx_scope::has_repeated_call_atom("relu_.x"));     // no digits after it
-  CHECK_FALSE(mx_scope::has_repeated_call_atom("relu_1a.x_y"));  // not only digits
-  CHECK(mx_scope::has_repeated_call_atom("x_1_2"));             // the last '_' counts
+  CHECK(mx::scope::has_repeated_call_atom("relu_1"));
+  CHECK(mx::scope::has_repeated_call_atom("layer1.0.relu_12.inner"));
+  CHECK(mx::scope::has_repeated_call_atom("a.b_2"));
+  CHECK_FALSE(mx::scope::has_repeated_call_atom(""));
+  CHECK_FALSE(mx::scope::has_repeated_call_atom("encoder.layer.0.dense"));
+  CHECK_FALSE(mx::scope::has_repeated_call_atom("a._1.b"));      // "_1": nothing before the '_'
+  CHECK_FALSE(mx::scope::has_repeated_call_atom("relu_.x"));     // no digits after it
+  CHECK_FALSE(mx::scope::has_repeated_call_atom("relu_1a.x_y"));  // not only digits
+  CHECK(mx::scope::has_repeated_call_atom("x_1_2"));             // the last '_' counts
 }

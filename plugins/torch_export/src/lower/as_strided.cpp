@@ -6,7 +6,7 @@
 
 #include "lower_ctx.hpp"
 
-namespace mxte {
+namespace mx::torch_export {
 namespace {
 
 // as_strided(self, size, stride, storage_offset=None) reads self's
@@ -115,4 +115,4 @@ void lower_as_strided(LowerCtx& cx) {
 MXTE_LOWER(lower_as_strided, "aten.as_strided");
 
 }  // namespace
-}  // namespace mxte
+}  // namespace mx::torch_export

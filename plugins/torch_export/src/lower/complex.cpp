@@ -10,7 +10,7 @@
 
 #include "lower_ctx.hpp"
 
-namespace mxte {
+namespace mx::torch_export {
 namespace {
 
 // view_as_complex(self): a real [..., 2] already is the pair layout.
@@ -70,4 +70,4 @@ void lower_complex_permute(LowerCtx& cx) {
 MXTE_LOWER(lower_complex_permute, "complex.aten.permute", "complex.aten.transpose");
 
 }  // namespace
-}  // namespace mxte
+}  // namespace mx::torch_export

@@ -12,7 +12,7 @@
 
 #include "lower_ctx.hpp"
 
-namespace mxte {
+namespace mx::torch_export {
 namespace {
 
 onnx::AttributeProto graph_attr(const std::string& name, onnx::GraphProto g) {
@@ -259,4 +259,4 @@ void lower_scan(LowerCtx& cx) {
 MXTE_LOWER(lower_scan, "higher_order.scan");
 
 }  // namespace
-}  // namespace mxte
+}  // namespace mx::torch_export

@@ -15,7 +15,7 @@
 #include "lower_ctx.hpp"
 #include "json_integers.hpp"
 
-namespace mxte {
+namespace mx::torch_export {
 namespace {
 
 void lower_sym_size(LowerCtx& cx) {
@@ -206,4 +206,4 @@ MXTE_LOWER(lower_sym_compare, "_operator.ge", "_operator.gt", "_operator.le", "_
            "_operator.ne");
 
 }  // namespace
-}  // namespace mxte
+}  // namespace mx::torch_export

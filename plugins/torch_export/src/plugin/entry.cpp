@@ -10,8 +10,8 @@ namespace {
 
 const mx::aten_onnx::Frontend kTorchExport = {
     "torch_export", "lower", "nodes",
-    [](const std::string& path) { return mxte::Archive::looks_like_pt2(path); },
-    mxte::module_tree_json, mxte::export_model};
+    [](const std::string& path) { return mx::torch_export::Archive::looks_like_pt2(path); },
+    mx::torch_export::module_tree_json, mx::torch_export::export_model};
 
 int32_t te_create(const mx_host_api* host, void** state, mx_plugin_output* error) {
   return mx::aten_onnx::create_frontend(kTorchExport, host, state, error);

@@ -7,7 +7,7 @@
 
 #include "ctx.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 namespace {
 
 // [B, L, E] -> [B, H, L, D]
@@ -141,4 +141,4 @@ void lower_sdpa(Ctx& cx, const tj::Node*) {
 MXTS_LOWER(lower_sdpa, "aten::scaled_dot_product_attention");
 
 }  // namespace
-}  // namespace mxts
+}  // namespace mx::torchscript

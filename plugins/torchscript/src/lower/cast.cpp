@@ -3,7 +3,7 @@
 // aten::to (dtype, device+dtype, other tensor) is handled the same way.
 #include "ctx.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 namespace {
 
 void lower_cast(Ctx& cx, const tj::Node*) {
@@ -16,4 +16,4 @@ MXTS_LOWER(lower_cast, "aten::to", "aten::type_as", "aten::float", "aten::long",
            "aten::half", "aten::double", "aten::_to_copy");
 
 }  // namespace
-}  // namespace mxts
+}  // namespace mx::torchscript

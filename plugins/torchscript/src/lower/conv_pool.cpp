@@ -1,7 +1,7 @@
 // Convolutions (conv1d/2d/3d, _convolution incl. transposed) and pooling.
 #include "ctx.hpp"  // the Conv/pool patterns: aten_onnx/src/patterns/conv_pool.cpp
 
-namespace mxts {
+namespace mx::torchscript {
 namespace {
 
 // Binds the node's output to the shared Conv/ConvTranspose pattern.
@@ -104,4 +104,4 @@ MXTS_LOWER(lower_adaptive_pool, "aten::adaptive_avg_pool1d", "aten::adaptive_avg
            "aten::adaptive_max_pool3d");
 
 }  // namespace
-}  // namespace mxts
+}  // namespace mx::torchscript

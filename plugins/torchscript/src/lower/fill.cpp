@@ -3,7 +3,7 @@
 
 #include "ctx.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 namespace {
 
 std::string fill_like(Ctx& cx, const std::string& like, size_t vidx, at::ScalarType dt) {
@@ -28,4 +28,4 @@ void lower_copy(Ctx& cx, const tj::Node*) {  // copy_(self, src): src broadcast 
 MXTS_LOWER(lower_copy, "aten::copy_");
 
 }  // namespace
-}  // namespace mxts
+}  // namespace mx::torchscript

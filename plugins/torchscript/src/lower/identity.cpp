@@ -2,7 +2,7 @@
 // alias, unchecked_cast, lift, eval-mode dropout.
 #include "ctx.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 namespace {
 
 void lower_identity(Ctx& cx, const tj::Node* n) {
@@ -20,4 +20,4 @@ MXTS_LOWER(lower_identity, "aten::contiguous", "aten::detach", "aten::clone", "p
            "prim::data", "aten::positive");
 
 }  // namespace
-}  // namespace mxts
+}  // namespace mx::torchscript

@@ -2,7 +2,7 @@
 // TupleUnpack, TupleIndex/ListIndex/__getitem__.
 #include "ctx.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 namespace {
 
 void lower_list_construct(Ctx& cx, const tj::Node* n) {
@@ -39,4 +39,4 @@ void lower_getitem(Ctx& cx, const tj::Node*) { cx.out_val(0, element(cx, cx.in(0
 MXTS_LOWER(lower_getitem, "prim::TupleIndex", "aten::__getitem__", "prim::ListIndex");
 
 }  // namespace
-}  // namespace mxts
+}  // namespace mx::torchscript

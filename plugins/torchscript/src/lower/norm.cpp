@@ -2,7 +2,7 @@
 // _weight_norm.
 #include "ctx.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 namespace {
 
 void lower_layer_norm(Ctx& cx, const tj::Node*) {
@@ -66,4 +66,4 @@ void lower_weight_norm(Ctx& cx, const tj::Node*) {
 MXTS_LOWER(lower_weight_norm, "aten::_weight_norm");
 
 }  // namespace
-}  // namespace mxts
+}  // namespace mx::torchscript

@@ -5,7 +5,7 @@
 #include "ctx.hpp"
 #include "list_values.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 namespace {
 
 void lower_flip(Ctx& cx, const tj::Node*) {
@@ -107,9 +107,9 @@ void lower_tile(Ctx& cx, const tj::Node*) {
 MXTS_LOWER(lower_tile, "aten::tile");
 
 }  // namespace
-}  // namespace mxts
+}  // namespace mx::torchscript
 
-namespace mxts {
+namespace mx::torchscript {
 namespace {
 
 void lower_meshgrid(Ctx& cx, const tj::Node*) {
@@ -144,4 +144,4 @@ void lower_meshgrid(Ctx& cx, const tj::Node*) {
 MXTS_LOWER(lower_meshgrid, "aten::meshgrid");
 
 }  // namespace
-}  // namespace mxts
+}  // namespace mx::torchscript

@@ -5,7 +5,7 @@
 
 #include "ctx.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 namespace {
 
 std::vector<int64_t> dims_arg(Ctx& cx, size_t idx, int64_t r) {
@@ -180,4 +180,4 @@ void lower_norm(Ctx& cx, const tj::Node* n) {
 MXTS_LOWER(lower_norm, "aten::norm", "aten::linalg_vector_norm", "aten::frobenius_norm");
 
 }  // namespace
-}  // namespace mxts
+}  // namespace mx::torchscript

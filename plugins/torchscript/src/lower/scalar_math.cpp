@@ -6,7 +6,7 @@
 #include "ctx.hpp"
 #include "scalar_lowerings.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 
 std::unordered_map<std::string, LowerFn>& scalar_registry() {
   static std::unordered_map<std::string, LowerFn> r;
@@ -102,4 +102,4 @@ MXTS_LOWER_SCALARS(lower_unary, "aten::neg", "aten::sqrt", "aten::exp", "aten::l
                    "aten::ceil", "aten::sin", "aten::cos", "aten::tanh");
 
 }  // namespace
-}  // namespace mxts
+}  // namespace mx::torchscript

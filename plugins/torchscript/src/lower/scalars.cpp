@@ -3,7 +3,7 @@
 // from the example (dim, dtype, device, len, is/isnot, ...).
 #include "ctx.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 namespace {
 
 void lower_num_to_tensor(Ctx& cx, const tj::Node*) {
@@ -58,4 +58,4 @@ MXTS_LOWER(lower_static, "aten::dim", "prim::dtype", "prim::device", "prim::is_c
            "prim::requires_grad");
 
 }  // namespace
-}  // namespace mxts
+}  // namespace mx::torchscript

@@ -5,7 +5,7 @@
 
 #include "list_values.hpp"
 
-namespace mxts {
+namespace mx::torchscript {
 namespace {
 
 void lower_reshape(Ctx& cx, const tj::Node*) {
@@ -245,4 +245,4 @@ void lower_cat(Ctx& cx, const tj::Node* n) {
 MXTS_LOWER(lower_cat, "aten::cat", "aten::stack", "aten::concat");
 
 }  // namespace
-}  // namespace mxts
+}  // namespace mx::torchscript

@@ -10,7 +10,7 @@
 namespace {
 
 const mx::aten_onnx::Frontend kTorchScript = {
-    "torchscript", "walk", "ops", mxts::looks_like_torchscript, mxts::module_tree_json, mxts::export_model};
+    "torchscript", "walk", "ops", mx::torchscript::looks_like_torchscript, mx::torchscript::module_tree_json, mx::torchscript::export_model};
 
 int32_t ts_create(const mx_host_api* host, void** state, mx_plugin_output* error) {
   return mx::aten_onnx::create_frontend(kTorchScript, host, state, error);
