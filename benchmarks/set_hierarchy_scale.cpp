@@ -63,8 +63,7 @@ int main(int argc, char** argv) {
   }
   const mx::hierarchy::Document doc =
       mx::hierarchy::parse_document_text(read_file(prefix + ".hierarchy.json"), "h");
-  std::cout << "document: " << doc.modules.size() << " modules, " << doc.nodes.size()
-            << " records\n";
+  std::cout << "document: " << doc.modules.size() << " modules, " << doc.nodes.size() << " records\n";
   double best = 1e9, total = 0;
   for (int r = 0; r < runs; ++r) {
     mx::hierarchy::Document copy = doc;
@@ -75,7 +74,7 @@ int main(int argc, char** argv) {
     best = std::min(best, took);
     total += took;
   }
-  std::cout << "set_hierarchy: best " << best * 1e3 << " ms, mean " << total / runs * 1e3
-            << " ms over " << runs << " runs\n";
+  std::cout << "set_hierarchy: best " << best * 1e3 << " ms, mean " << total / runs * 1e3 << " ms over "
+            << runs << " runs\n";
   return 0;
 }

@@ -299,7 +299,7 @@ void must(mx_status* s, const char* what) {
 // The floor: protobuf parse + serialize of the same bytes.
 struct Floor {
   double parse = 0, serialize = 0;
-  double cpu = 0;  // CPU seconds of parse + serialize
+  double cpu = 0;   // CPU seconds of parse + serialize
   long faults = 0;  // minor page faults of parse + serialize
   double total() const { return parse + serialize; }
 };
@@ -323,10 +323,10 @@ Floor measure_floor(const std::string& bytes) {
 // One `modelexport tag` through the C API: load bytes, tag, save bytes.
 struct TagRun {
   double load = 0, tag = 0, save = 0;
-  double output_serialize = 0;  // protobuf serializing the tagged output
-  double check = 0;             // --check: libonnx checker, not in total()
-  double release = 0;           // mx_model_release, not in total()
-  double cpu = 0;               // CPU seconds of load + tag + save
+  double output_serialize = 0;                            // protobuf serializing the tagged output
+  double check = 0;                                       // --check: libonnx checker, not in total()
+  double release = 0;                                     // mx_model_release, not in total()
+  double cpu = 0;                                         // CPU seconds of load + tag + save
   long load_faults = 0, tag_faults = 0, save_faults = 0;  // minor page faults
   size_t out_size = 0;
   double total() const { return load + tag + save; }
@@ -360,7 +360,8 @@ TagRun measure_tag(const mx_registry* reg, const std::string& bytes, bool check,
     char* doc = nullptr;
     size_t doc_size = 0;
     must(mx_model_hierarchy_json(model, &doc, &doc_size), "hierarchy");
-    std::ofstream(write_prefix + ".hierarchy.json", std::ios::binary).write(doc, static_cast<std::streamsize>(doc_size));
+    std::ofstream(write_prefix + ".hierarchy.json", std::ios::binary)
+        .write(doc, static_cast<std::streamsize>(doc_size));
     mx_free(doc);
   }
   // A second floor: parse the input, serialize the output. The tagged
@@ -403,11 +404,11 @@ double measure_json_tag(const std::string& opts, const std::string& bytes) {
 }
 
 void print_run(const char* label, const Floor& f, const TagRun& r) {
-  std::printf("%-6s floor %.3f s (parse %.3f + serialize %.3f); load %.3f + tag %.3f + save %.3f = %.3f s"
-              " = %.1fx (load %.1fx, tag %.1fx, save %.1fx); cpu %.3f / %.3f s = %.1fx\n",
-              label, f.total(), f.parse, f.serialize, r.load, r.tag, r.save, r.total(),
-              r.total() / f.total(), r.load / f.total(), r.tag / f.total(), r.save / f.total(), r.cpu, f.cpu,
-              r.cpu / f.cpu);
+  std::printf(
+      "%-6s floor %.3f s (parse %.3f + serialize %.3f); load %.3f + tag %.3f + save %.3f = %.3f s"
+      " = %.1fx (load %.1fx, tag %.1fx, save %.1fx); cpu %.3f / %.3f s = %.1fx\n",
+      label, f.total(), f.parse, f.serialize, r.load, r.tag, r.save, r.total(), r.total() / f.total(),
+      r.load / f.total(), r.tag / f.total(), r.save / f.total(), r.cpu, f.cpu, r.cpu / f.cpu);
   std::printf("%-6s page faults: floor %ld; load %ld + tag %ld + save %ld\n", "", f.faults, r.load_faults,
               r.tag_faults, r.save_faults);
 }
@@ -427,23 +428,26 @@ double children_cpu_seconds() {
   return u.ru_utime.tv_sec + u.ru_stime.tv_sec + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
-CliRuns measure_cli(const std::string& cli, const std::string& plugin_dir, const std::string& bytes, int runs) {
+CliRuns measure_cli(const std::string& cli, const std::string& plugin_dir, const std::string& bytes,
+                    int runs) {
   char dir_template[] = "/tmp/tagging_scale_cli.XXXXXX";
   const char* dir = mkdtemp(dir_template);
   if (!dir) std::exit(1);
   const std::string in = std::string(dir) + "/in.onnx", out = std::string(dir) + "/out.onnx";
   std::ofstream(in, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  const std::string command = "MODELEXPORT_PLUGIN_PATH='" + plugin_dir + "' '" + cli + "' tag '" + in + "' -o '" +
-                              out + "' --strategy scope --quiet > /dev/null";
+  const std::string command = "MODELEXPORT_PLUGIN_PATH='" + plugin_dir + "' '" + cli + "' tag '" + in +
+                              "' -o '" + out + "' --strategy scope --quiet > /dev/null";
   CliRuns times;
   for (int run = 0; run < runs; ++run) {
     const double cpu0 = children_cpu_seconds();
     const auto t0 = Clock::now();
-    if (std::system(command.c_str()) != 0) std::fprintf(stderr, "cli: '%s' failed\n", command.c_str()), std::exit(1);
+    if (std::system(command.c_str()) != 0)
+      std::fprintf(stderr, "cli: '%s' failed\n", command.c_str()), std::exit(1);
     times.wall.push_back(seconds_since(t0));
     times.cpu.push_back(children_cpu_seconds() - cpu0);
   }
-  if (std::system(("rm -rf '" + std::string(dir) + "'").c_str()) != 0) std::fprintf(stderr, "cli: %s left\n", dir);
+  if (std::system(("rm -rf '" + std::string(dir) + "'").c_str()) != 0)
+    std::fprintf(stderr, "cli: %s left\n", dir);
   return times;
 }
 
@@ -474,7 +478,8 @@ int run_fresh(int count, const std::string& plugin_dir, long nodes) {
     bool seen = false;
     while (std::fgets(line, sizeof line, child)) {
       double f = 0, parse = 0, serialize = 0, load = 0, tag = 0, save = 0, total = 0;
-      if (std::sscanf(line, "run 1 floor %lf s (parse %lf + serialize %lf); load %lf + tag %lf + save %lf = %lf s",
+      if (std::sscanf(line,
+                      "run 1 floor %lf s (parse %lf + serialize %lf); load %lf + tag %lf + save %lf = %lf s",
                       &f, &parse, &serialize, &load, &tag, &save, &total) == 7) {
         std::printf("fresh %2d: %s", k + 1, line);
         floors.push_back(f), loads.push_back(load), tags.push_back(tag), saves.push_back(save);
@@ -484,10 +489,11 @@ int run_fresh(int count, const std::string& plugin_dir, long nodes) {
     }
     if (pclose(child) != 0 || !seen) return std::fprintf(stderr, "fresh %d: the child failed\n", k + 1), 1;
   }
-  std::printf("fresh, medians of %d processes: floor %.3f s; load %.3f + tag %.3f + save %.3f, total %.3f s"
-              " = %.2fx the floor (median of the ratios %.2fx)\n",
-              count, median(floors), median(loads), median(tags), median(saves), median(totals),
-              median(totals) / median(floors), median(ratios));
+  std::printf(
+      "fresh, medians of %d processes: floor %.3f s; load %.3f + tag %.3f + save %.3f, total %.3f s"
+      " = %.2fx the floor (median of the ratios %.2fx)\n",
+      count, median(floors), median(loads), median(tags), median(saves), median(totals),
+      median(totals) / median(floors), median(ratios));
   return 0;
 }
 
@@ -495,10 +501,11 @@ int run_fresh(int count, const std::string& plugin_dir, long nodes) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr,
-                 "usage: %s PLUGIN_DIR [NODES] [--runs N] [--fresh N] [--check] [--json-protocol] [--write PREFIX]"
-                 " [--cli EXE]\n",
-                 argv[0]);
+    std::fprintf(
+        stderr,
+        "usage: %s PLUGIN_DIR [NODES] [--runs N] [--fresh N] [--check] [--json-protocol] [--write PREFIX]"
+        " [--cli EXE]\n",
+        argv[0]);
     return 2;
   }
   const std::string plugin_dir = argv[1];
@@ -564,28 +571,35 @@ int main(int argc, char** argv) {
   std::printf("floor   parse %.3f s + serialize %.3f s = %.3f s\n", f.parse, f.serialize, f.total());
   std::printf("tag     load %.3f s + tag (scope + propagation) %.3f s + save %.3f s = %.3f s\n", r.load,
               r.tag, r.save, r.total());
-  if (check) std::printf("checker %.3f s (libonnx check_model + shape inference, not in the ratio)\n", r.check);
+  if (check)
+    std::printf("checker %.3f s (libonnx check_model + shape inference, not in the ratio)\n", r.check);
   std::printf("release %.3f s (mx_model_release, not in the ratio)\n", r.release);
   if (json_protocol)
-    std::printf("json    tag with the graph as JSON text (graph_reader: false), best of %d: %.3f s = %.2fx "
-                "the reader's best\n", runs, best_json, best_json / best.tag);
+    std::printf(
+        "json    tag with the graph as JSON text (graph_reader: false), best of %d: %.3f s = %.2fx "
+        "the reader's best\n",
+        runs, best_json, best_json / best.tag);
   std::printf("ratio   tag / floor = %.1fx   (load %.1fx, tag %.1fx, save %.1fx)\n", r.total() / f.total(),
               r.load / f.total(), r.tag / f.total(), r.save / f.total());
-  std::printf("cpu     tag / floor = %.1fx   (process CPU time: %.3f s / %.3f s)\n", r.cpu / f.cpu, r.cpu, f.cpu);
+  std::printf("cpu     tag / floor = %.1fx   (process CPU time: %.3f s / %.3f s)\n", r.cpu / f.cpu, r.cpu,
+              f.cpu);
   const double output_floor = f.parse + r.output_serialize;
-  std::printf("floor2  parse input %.3f s + serialize the tagged output (%.1f MB) %.3f s = %.3f s; "
-              "tag / floor2 = %.1fx\n",
-              f.parse, r.out_size / 1e6, r.output_serialize, output_floor, r.total() / output_floor);
+  std::printf(
+      "floor2  parse input %.3f s + serialize the tagged output (%.1f MB) %.3f s = %.3f s; "
+      "tag / floor2 = %.1fx\n",
+      f.parse, r.out_size / 1e6, r.output_serialize, output_floor, r.total() / output_floor);
   mx_registry_release(reg);
   if (!cli.empty()) {
     const CliRuns c = measure_cli(cli, plugin_dir, bytes, runs);
-    std::printf("cli     `tag` in a fresh process, %d runs: wall first %.3f s, median %.3f s, best %.3f s; "
-                "cpu median %.3f s\n",
-                runs, c.wall[0], median(c.wall), *std::min_element(c.wall.begin(), c.wall.end()), median(c.cpu));
-    std::printf("cli     / library load + tag + save: wall median / run 1 %.2fx, best / best %.2fx; "
-                "cpu median / run 1 %.2fx, best / best %.2fx\n",
-                median(c.wall) / r.total(), *std::min_element(c.wall.begin(), c.wall.end()) / best.total(),
-                median(c.cpu) / r.cpu, *std::min_element(c.cpu.begin(), c.cpu.end()) / best_cpu);
+    std::printf(
+        "cli     `tag` in a fresh process, %d runs: wall first %.3f s, median %.3f s, best %.3f s; "
+        "cpu median %.3f s\n",
+        runs, c.wall[0], median(c.wall), *std::min_element(c.wall.begin(), c.wall.end()), median(c.cpu));
+    std::printf(
+        "cli     / library load + tag + save: wall median / run 1 %.2fx, best / best %.2fx; "
+        "cpu median / run 1 %.2fx, best / best %.2fx\n",
+        median(c.wall) / r.total(), *std::min_element(c.wall.begin(), c.wall.end()) / best.total(),
+        median(c.cpu) / r.cpu, *std::min_element(c.cpu.begin(), c.cpu.end()) / best_cpu);
   }
   return 0;
 }

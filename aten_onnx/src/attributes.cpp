@@ -55,39 +55,55 @@ size_t element_size(int32_t t) {
   switch (t) {
     case onnx::TensorProto::DOUBLE:
     case onnx::TensorProto::INT64:
-    case onnx::TensorProto::UINT64: return 8;
+    case onnx::TensorProto::UINT64:
+      return 8;
     case onnx::TensorProto::FLOAT:
     case onnx::TensorProto::INT32:
-    case onnx::TensorProto::UINT32: return 4;
+    case onnx::TensorProto::UINT32:
+      return 4;
     case onnx::TensorProto::FLOAT16:
     case onnx::TensorProto::BFLOAT16:
     case onnx::TensorProto::INT16:
-    case onnx::TensorProto::UINT16: return 2;
+    case onnx::TensorProto::UINT16:
+      return 2;
     case onnx::TensorProto::INT8:
     case onnx::TensorProto::UINT8:
-    case onnx::TensorProto::BOOL: return 1;
-    default: return 0;
+    case onnx::TensorProto::BOOL:
+      return 1;
+    default:
+      return 0;
   }
 }
 
 bool is_floating(int32_t t) {
-  return t == onnx::TensorProto::FLOAT || t == onnx::TensorProto::DOUBLE ||
-         t == onnx::TensorProto::FLOAT16 || t == onnx::TensorProto::BFLOAT16;
+  return t == onnx::TensorProto::FLOAT || t == onnx::TensorProto::DOUBLE || t == onnx::TensorProto::FLOAT16 ||
+         t == onnx::TensorProto::BFLOAT16;
 }
 
 std::string dtype_name(int32_t t) {
   switch (t) {
-    case onnx::TensorProto::FLOAT: return "float32";
-    case onnx::TensorProto::DOUBLE: return "float64";
-    case onnx::TensorProto::FLOAT16: return "float16";
-    case onnx::TensorProto::BFLOAT16: return "bfloat16";
-    case onnx::TensorProto::INT64: return "int64";
-    case onnx::TensorProto::INT32: return "int32";
-    case onnx::TensorProto::INT16: return "int16";
-    case onnx::TensorProto::INT8: return "int8";
-    case onnx::TensorProto::UINT8: return "uint8";
-    case onnx::TensorProto::BOOL: return "bool";
-    default: return "onnx-type-" + std::to_string(t);
+    case onnx::TensorProto::FLOAT:
+      return "float32";
+    case onnx::TensorProto::DOUBLE:
+      return "float64";
+    case onnx::TensorProto::FLOAT16:
+      return "float16";
+    case onnx::TensorProto::BFLOAT16:
+      return "bfloat16";
+    case onnx::TensorProto::INT64:
+      return "int64";
+    case onnx::TensorProto::INT32:
+      return "int32";
+    case onnx::TensorProto::INT16:
+      return "int16";
+    case onnx::TensorProto::INT8:
+      return "int8";
+    case onnx::TensorProto::UINT8:
+      return "uint8";
+    case onnx::TensorProto::BOOL:
+      return "bool";
+    default:
+      return "onnx-type-" + std::to_string(t);
   }
 }
 
@@ -132,17 +148,38 @@ void append(std::string& out, T v) {
 
 void append_value(std::string& out, int32_t dtype, double v) {
   switch (dtype) {
-    case onnx::TensorProto::FLOAT: append(out, static_cast<float>(v)); return;
-    case onnx::TensorProto::DOUBLE: append(out, v); return;
-    case onnx::TensorProto::FLOAT16: append(out, to_half(static_cast<float>(v))); return;
-    case onnx::TensorProto::BFLOAT16: append(out, to_bfloat16(static_cast<float>(v))); return;
-    case onnx::TensorProto::INT64: append(out, static_cast<int64_t>(v)); return;
-    case onnx::TensorProto::INT32: append(out, static_cast<int32_t>(v)); return;
-    case onnx::TensorProto::INT16: append(out, static_cast<int16_t>(v)); return;
-    case onnx::TensorProto::INT8: append(out, static_cast<int8_t>(v)); return;
-    case onnx::TensorProto::UINT8: append(out, static_cast<uint8_t>(v)); return;
-    case onnx::TensorProto::BOOL: append(out, static_cast<uint8_t>(v != 0)); return;
-    default: throw Error(MX_ERR_UNSUPPORTED, "no constant of dtype " + dtype_name(dtype));
+    case onnx::TensorProto::FLOAT:
+      append(out, static_cast<float>(v));
+      return;
+    case onnx::TensorProto::DOUBLE:
+      append(out, v);
+      return;
+    case onnx::TensorProto::FLOAT16:
+      append(out, to_half(static_cast<float>(v)));
+      return;
+    case onnx::TensorProto::BFLOAT16:
+      append(out, to_bfloat16(static_cast<float>(v)));
+      return;
+    case onnx::TensorProto::INT64:
+      append(out, static_cast<int64_t>(v));
+      return;
+    case onnx::TensorProto::INT32:
+      append(out, static_cast<int32_t>(v));
+      return;
+    case onnx::TensorProto::INT16:
+      append(out, static_cast<int16_t>(v));
+      return;
+    case onnx::TensorProto::INT8:
+      append(out, static_cast<int8_t>(v));
+      return;
+    case onnx::TensorProto::UINT8:
+      append(out, static_cast<uint8_t>(v));
+      return;
+    case onnx::TensorProto::BOOL:
+      append(out, static_cast<uint8_t>(v != 0));
+      return;
+    default:
+      throw Error(MX_ERR_UNSUPPORTED, "no constant of dtype " + dtype_name(dtype));
   }
 }
 

@@ -46,7 +46,8 @@ ExportRequest export_request(const Frontend& f, const nlohmann::json& req, const
     throw Error(MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": \"fused_ops\" must be true or false");
   r.fused_ops = req.value("fused_ops", true);
   if (req.contains("fold_batch_norms") && !req["fold_batch_norms"].is_boolean())
-    throw Error(MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": \"fold_batch_norms\" must be true or false");
+    throw Error(MX_ERR_INVALID_ARGUMENT,
+                std::string(f.name) + ": \"fold_batch_norms\" must be true or false");
   r.fold_batch_norms = req.value("fold_batch_norms", true);
   if (req.contains("upcast_bf16") && !req["upcast_bf16"].is_boolean())
     throw Error(MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": \"upcast_bf16\" must be true or false");
@@ -63,10 +64,12 @@ ExportRequest export_request(const Frontend& f, const nlohmann::json& req, const
   if (req.contains("lowering_plugins")) {
     const auto& list = req["lowering_plugins"];
     if (!list.is_array())
-      throw Error(MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": \"lowering_plugins\" must be an array of paths");
+      throw Error(MX_ERR_INVALID_ARGUMENT,
+                  std::string(f.name) + ": \"lowering_plugins\" must be an array of paths");
     for (const auto& path : list) {
       if (!path.is_string())
-        throw Error(MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": \"lowering_plugins\" entries must be strings");
+        throw Error(MX_ERR_INVALID_ARGUMENT,
+                    std::string(f.name) + ": \"lowering_plugins\" entries must be strings");
       r.lowering_plugins.push_back(path.get<std::string>());
     }
   }
@@ -86,9 +89,11 @@ ExportRequest export_request(const Frontend& f, const nlohmann::json& req, const
 // <document keys>}, no bytes) or the model's bytes and the document.
 int32_t answer_export(const Frontend& f, const mx_host_api& h, mx_plugin_output* out, ExportAnswer& a) {
   if (!a.onnx_file.empty()) {
-    std::string js = "{\"onnx_file\":" + nlohmann::json(a.onnx_file).dump() + "," + a.hierarchy_json.substr(1);
-    return answer_json(h, out, js) == MX_OK ? MX_OK
-                                            : fail(h, out, MX_ERR_INTERNAL, std::string(f.name) + ": out of memory");
+    std::string js =
+        "{\"onnx_file\":" + nlohmann::json(a.onnx_file).dump() + "," + a.hierarchy_json.substr(1);
+    return answer_json(h, out, js) == MX_OK
+               ? MX_OK
+               : fail(h, out, MX_ERR_INTERNAL, std::string(f.name) + ": out of memory");
   }
   out->bytes = static_cast<uint8_t*>(h.alloc(a.onnx_bytes.size()));
   if (!out->bytes) return fail(h, out, MX_ERR_INTERNAL, std::string(f.name) + ": out of memory");
@@ -103,9 +108,11 @@ int32_t handle(const Frontend& f, const mx_host_api& h, const char* request, siz
   nlohmann::json req = nlohmann::json::parse(std::string(request ? request : "", request ? request_size : 0));
   std::string op = req.value("operation", "");
   std::string path = req.value("model_path", "");
-  if (path.empty()) return fail(h, out, MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": request without model_path");
+  if (path.empty())
+    return fail(h, out, MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": request without model_path");
   bool drop = req.value("drop_builtin_tags", false);
-  if (req.contains("options") && req["options"].is_object()) drop = req["options"].value("drop_builtin_tags", drop);
+  if (req.contains("options") && req["options"].is_object())
+    drop = req["options"].value("drop_builtin_tags", drop);
   if (op == "probe")  // does this frontend read the file?
     return answer_json(h, out, std::string("{\"accepts\":") + (f.accepts(path) ? "true" : "false") + "}");
   if (op == "module_tree") return answer_json(h, out, f.module_tree_json(path, drop));
@@ -133,7 +140,9 @@ int32_t create_frontend(const Frontend& f, const mx_host_api* host, void** state
   }
 }
 
-void destroy_frontend(void* state) { delete static_cast<State*>(state); }
+void destroy_frontend(void* state) {
+  delete static_cast<State*>(state);
+}
 
 int32_t run_frontend_request(const Frontend& f, void* state, const char* request, size_t request_size,
                              mx_plugin_output* out) {

@@ -25,8 +25,12 @@ std::string repository_path(const std::string& file) {
 
 }  // namespace
 
-const std::map<std::string, Registration>& lowering_registry() { return registry(); }
-const std::vector<std::string>& duplicate_lowerings() { return duplicates(); }
+const std::map<std::string, Registration>& lowering_registry() {
+  return registry();
+}
+const std::vector<std::string>& duplicate_lowerings() {
+  return duplicates();
+}
 
 LoweringRegistrar::LoweringRegistrar(std::initializer_list<const char*> names, LowerFn fn, const char* file,
                                      const char* frontend) {

@@ -39,7 +39,8 @@ void infer_and_check(onnx::ModelProto& model, bool external) {
   try {
     onnx::shape_inference::InferShapes(checked);
   } catch (const std::exception& e) {
-    throw Error(MX_ERR_INTERNAL, std::string("ONNX shape inference failed on the exported graph: ") + e.what());
+    throw Error(MX_ERR_INTERNAL,
+                std::string("ONNX shape inference failed on the exported graph: ") + e.what());
   }
   auto* g = checked.mutable_graph();
   for (auto& o : *g->mutable_output())
@@ -58,10 +59,12 @@ void infer_and_check(onnx::ModelProto& model, bool external) {
 
 }  // namespace
 
-std::string output_name(size_t k, size_t n) { return n == 1 ? "output" : "output_" + std::to_string(k); }
+std::string output_name(size_t k, size_t n) {
+  return n == 1 ? "output" : "output_" + std::to_string(k);
+}
 
-std::string add_graph_output(OnnxEmitter& e, const std::string& src, const std::string& name, int32_t elem_type,
-                      int64_t rank) {
+std::string add_graph_output(OnnxEmitter& e, const std::string& src, const std::string& name,
+                             int32_t elem_type, int64_t rank) {
   auto& g = e.graph;
   bool special = false;
   for (const auto& i : g.input()) special |= i.name() == src;
@@ -142,8 +145,8 @@ bool fits_by_reference(const onnx::ModelProto& model, const WeightMap& weights, 
     auto it = weights.find(t.name());
     if (it == weights.end()) continue;  // refer_to_source names it
     const WeightBytes& w = it->second;
-    const bool referred = w.size >= kExternalMinBytes &&
-                          (w.derived() ? permuted_external : w.source_offset != kNotInSource);
+    const bool referred =
+        w.size >= kExternalMinBytes && (w.derived() ? permuted_external : w.source_offset != kNotInSource);
     if (!referred) inline_bytes += w.size;
   }
   return inline_bytes <= kInlineLimit;
@@ -165,8 +168,8 @@ uint64_t permuted_bytes(const WeightMap& weights) {
 
 // An answer by reference: stored weights named in the source file,
 // permuted ones streamed into output_dir when the host accepts that.
-AssembledModel assemble_by_reference(onnx::ModelProto& model, const WeightMap& weights, const AssemblyOptions& o,
-                                     bool permuted_external) {
+AssembledModel assemble_by_reference(onnx::ModelProto& model, const WeightMap& weights,
+                                     const AssemblyOptions& o, bool permuted_external) {
   const std::string permuted_path = permuted_external ? o.output_dir + "/permuted.data" : std::string();
   refer_to_source(*model.mutable_graph(), weights, o.weights_source, permuted_path);
   struct RemoveOnError {  // a failed export leaves nothing in output_dir
@@ -178,7 +181,8 @@ AssembledModel assemble_by_reference(onnx::ModelProto& model, const WeightMap& w
   } cleanup{permuted_path};
   if (o.check) infer_and_check(model, true);
   AssembledModel out;
-  if (!model.SerializeToString(&out.onnx_bytes)) throw Error(MX_ERR_INTERNAL, "cannot serialize the ONNX model");
+  if (!model.SerializeToString(&out.onnx_bytes))
+    throw Error(MX_ERR_INTERNAL, "cannot serialize the ONNX model");
   cleanup.armed = false;
   return out;
 }
@@ -201,21 +205,21 @@ AssembledModel assemble_model(onnx::GraphProto&& graph, const WeightMap& weights
   // rather than inline copies in an answer by reference.
   const bool by_reference = !o.weights_source.empty();
   const bool permuted_external = by_reference && o.output_dir_references && !o.output_dir.empty();
-  const bool permuted_heavy = !permuted_external && !o.output_dir.empty() && o.external_data != ExternalData::no &&
+  const bool permuted_heavy = !permuted_external && !o.output_dir.empty() &&
+                              o.external_data != ExternalData::no &&
                               permuted_bytes(weights) > kPermutedInlineBudget;
   if (by_reference && fits_by_reference(model, weights, permuted_external) && !permuted_heavy)
     return assemble_by_reference(model, weights, o, permuted_external);
   const uint64_t wbytes = weight_bytes(model.graph(), weights);
   const uint64_t inline_size = wbytes + model.ByteSizeLong();
   const bool over_limit = inline_size > kInlineLimit;
-  const bool external =
-      o.external_data == ExternalData::yes ||
-      (o.external_data == ExternalData::automatic && (over_limit || permuted_heavy));
+  const bool external = o.external_data == ExternalData::yes ||
+                        (o.external_data == ExternalData::automatic && (over_limit || permuted_heavy));
   if (!external && over_limit)
-    throw Error(MX_ERR_INVALID_ARGUMENT,
-                "the exported model (" + gigabytes(inline_size) + ", weights " + gigabytes(wbytes) +
-                    ") exceeds protobuf's 2 GB limit; export it with external data "
-                    "(leave \"external_data\" unset or true; CLI: --external-data)");
+    throw Error(MX_ERR_INVALID_ARGUMENT, "the exported model (" + gigabytes(inline_size) + ", weights " +
+                                             gigabytes(wbytes) +
+                                             ") exceeds protobuf's 2 GB limit; export it with external data "
+                                             "(leave \"external_data\" unset or true; CLI: --external-data)");
   if (external && o.output_dir.empty())
     throw Error(MX_ERR_UNSUPPORTED,
                 std::string(o.external_data == ExternalData::yes
@@ -240,7 +244,8 @@ AssembledModel assemble_model(onnx::GraphProto&& graph, const WeightMap& weights
     inline_weights(*model.mutable_graph(), weights);
   }
   if (o.check) infer_and_check(model, external);
-  if (!model.SerializeToString(&out.onnx_bytes)) throw Error(MX_ERR_INTERNAL, "cannot serialize the ONNX model");
+  if (!model.SerializeToString(&out.onnx_bytes))
+    throw Error(MX_ERR_INTERNAL, "cannot serialize the ONNX model");
   if (external) {
     write_file(out.onnx_file, out.onnx_bytes);
     out.onnx_bytes.clear();

@@ -25,7 +25,9 @@ std::vector<std::string> chain_from_root(const std::string& path) {
 }  // namespace
 
 // A qualified class name splits at dots as a module path does.
-std::string class_of(const std::string& qualified) { return last_segment(qualified); }
+std::string class_of(const std::string& qualified) {
+  return last_segment(qualified);
+}
 
 ModuleTree build_module_tree(const std::vector<ModuleInfo>& infos, bool drop_builtin_tags) {
   std::map<std::string, size_t> index;

@@ -43,7 +43,8 @@ std::vector<std::string> OnnxEmitter::emit(const std::string& op, const std::vec
 }
 
 std::vector<std::string> OnnxEmitter::emit_node(const std::string& op, const std::vector<std::string>& ins,
-                                                const std::vector<onnx::AttributeProto>& attrs, size_t n_out) {
+                                                const std::vector<onnx::AttributeProto>& attrs,
+                                                size_t n_out) {
   const std::string& module = current_module();
   onnx::NodeProto* nd = graph.add_node();
   std::string name = unique_node_name(scope_prefix(module) + "/" + op);
@@ -85,9 +86,15 @@ std::string OnnxEmitter::constant(const onnx::TensorProto& value) {
   return out;
 }
 
-std::string OnnxEmitter::ci64(const std::vector<int64_t>& v) { return constant(int64_tensor(v)); }
-std::string OnnxEmitter::ci64s(int64_t v) { return constant(int64_tensor({v}, true)); }
-std::string OnnxEmitter::cscalar(double v, int32_t dtype) { return constant(filled_tensor(dtype, {}, v)); }
+std::string OnnxEmitter::ci64(const std::vector<int64_t>& v) {
+  return constant(int64_tensor(v));
+}
+std::string OnnxEmitter::ci64s(int64_t v) {
+  return constant(int64_tensor({v}, true));
+}
+std::string OnnxEmitter::cscalar(double v, int32_t dtype) {
+  return constant(filled_tensor(dtype, {}, v));
+}
 
 std::string OnnxEmitter::cast(const std::string& x, int32_t from, int32_t to) {
   if (from == to) return x;

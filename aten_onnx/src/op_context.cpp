@@ -20,7 +20,8 @@ void OpContext::unsupported(const std::string& what) const {
 std::vector<int64_t> OpContext::static_shape(const std::string& name) {
   std::vector<int64_t> out;
   for (const auto& d : value_of(name).shape) {
-    if (!d.is_static) unsupported("argument '" + name + "' has a dynamic dim (" + d.expr + ") where a static one is needed");
+    if (!d.is_static)
+      unsupported("argument '" + name + "' has a dynamic dim (" + d.expr + ") where a static one is needed");
     out.push_back(d.value);
   }
   return out;

@@ -35,9 +35,10 @@ int ir_version_for(int opset) {
 
 void require_supported_opset(int opset) {
   if (opset < kMinOpset || opset > max_opset())
-    throw Error(MX_ERR_INVALID_ARGUMENT, "opset " + std::to_string(opset) + " is not supported: choose one from " +
-                                             std::to_string(kMinOpset) + " to " + std::to_string(max_opset()) +
-                                             " (the newest of ONNX " ONNX_VERSION_STRING ")");
+    throw Error(MX_ERR_INVALID_ARGUMENT,
+                "opset " + std::to_string(opset) + " is not supported: choose one from " +
+                    std::to_string(kMinOpset) + " to " + std::to_string(max_opset()) +
+                    " (the newest of ONNX " ONNX_VERSION_STRING ")");
 }
 
 }  // namespace mx::aten_onnx

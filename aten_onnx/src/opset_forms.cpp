@@ -11,8 +11,9 @@ namespace mx::aten_onnx {
 namespace {
 
 bool takes_axes_input_from_18(std::string_view op) {
-  static constexpr std::string_view kOps[] = {"ReduceMean", "ReduceMax",  "ReduceMin",    "ReduceProd",     "ReduceLogSumExp",
-                                              "ReduceL1",   "ReduceL2",   "ReduceLogSum", "ReduceSumSquare"};
+  static constexpr std::string_view kOps[] = {"ReduceMean", "ReduceMax",       "ReduceMin",
+                                              "ReduceProd", "ReduceLogSumExp", "ReduceL1",
+                                              "ReduceL2",   "ReduceLogSum",    "ReduceSumSquare"};
   return std::find(std::begin(kOps), std::end(kOps), op) != std::end(kOps);
 }
 
@@ -22,7 +23,8 @@ const onnx::AttributeProto* find_attr(const std::vector<onnx::AttributeProto>& a
   return nullptr;
 }
 
-std::vector<onnx::AttributeProto> without(const std::vector<onnx::AttributeProto>& attrs, std::string_view name) {
+std::vector<onnx::AttributeProto> without(const std::vector<onnx::AttributeProto>& attrs,
+                                          std::string_view name) {
   std::vector<onnx::AttributeProto> out;
   for (const auto& a : attrs)
     if (a.name() != name) out.push_back(a);
@@ -94,7 +96,8 @@ void require_in_opset(const std::string& op, const std::vector<onnx::AttributePr
   throw OpsetTooLow("ONNX has no " + what + " in any opset up to " + std::to_string(max_opset()));
 }
 
-std::optional<NodeForm> opset_form(OnnxEmitter& e, const std::string& op, const std::vector<std::string>& inputs,
+std::optional<NodeForm> opset_form(OnnxEmitter& e, const std::string& op,
+                                   const std::vector<std::string>& inputs,
                                    const std::vector<onnx::AttributeProto>& attrs, size_t n_out) {
   if (e.opset < 18) return std::nullopt;
   if (takes_axes_input_from_18(op)) return reduction_axes_as_input(e, inputs, attrs);

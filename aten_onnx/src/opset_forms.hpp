@@ -33,7 +33,8 @@ void require_in_opset(const std::string& op, const std::vector<onnx::AttributePr
 
 // The node's form at e.opset, or nullopt when it is the opset-17 form
 // unchanged. May emit constants (the axes of a reduction) into `e`.
-std::optional<NodeForm> opset_form(OnnxEmitter& e, const std::string& op, const std::vector<std::string>& inputs,
+std::optional<NodeForm> opset_form(OnnxEmitter& e, const std::string& op,
+                                   const std::vector<std::string>& inputs,
                                    const std::vector<onnx::AttributeProto>& attrs, size_t n_out);
 
 }  // namespace mx::aten_onnx

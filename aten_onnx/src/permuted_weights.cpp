@@ -94,18 +94,24 @@ struct Element {
   char b[N];
 };
 
-void transpose_part(size_t es, const char* data, uint64_t rows, uint64_t cols, uint64_t c0, uint64_t n, char* out,
-                    uint64_t stride) {
+void transpose_part(size_t es, const char* data, uint64_t rows, uint64_t cols, uint64_t c0, uint64_t n,
+                    char* out, uint64_t stride) {
   switch (es) {
-    case 1: return transpose_tiles<uint8_t>(data, rows, cols, c0, n, out, stride);
-    case 2: return transpose_tiles<uint16_t>(data, rows, cols, c0, n, out, stride);
+    case 1:
+      return transpose_tiles<uint8_t>(data, rows, cols, c0, n, out, stride);
+    case 2:
+      return transpose_tiles<uint16_t>(data, rows, cols, c0, n, out, stride);
 #if defined(__SSE2__)
-    case 4: return transpose_tiles_32(data, rows, cols, c0, n, out, stride);
+    case 4:
+      return transpose_tiles_32(data, rows, cols, c0, n, out, stride);
 #else
-    case 4: return transpose_tiles<uint32_t>(data, rows, cols, c0, n, out, stride);
+    case 4:
+      return transpose_tiles<uint32_t>(data, rows, cols, c0, n, out, stride);
 #endif
-    case 8: return transpose_tiles<uint64_t>(data, rows, cols, c0, n, out, stride);
-    case 16: return transpose_tiles<Element<16>>(data, rows, cols, c0, n, out, stride);
+    case 8:
+      return transpose_tiles<uint64_t>(data, rows, cols, c0, n, out, stride);
+    case 16:
+      return transpose_tiles<Element<16>>(data, rows, cols, c0, n, out, stride);
     default:
       for (uint64_t r = 0; r < rows; ++r)
         for (uint64_t k = 0; k < n; ++k)
@@ -117,10 +123,11 @@ void transpose_part(size_t es, const char* data, uint64_t rows, uint64_t cols, u
 // output rows; within a chunk, block by block of source rows.
 void transpose_2d(const WeightBytes& w, const OutputPiece& put) {
   const auto& p = *w.permuted;
-  const uint64_t rows = static_cast<uint64_t>(p.source_dims[0]), cols = static_cast<uint64_t>(p.source_dims[1]);
+  const uint64_t rows = static_cast<uint64_t>(p.source_dims[0]),
+                 cols = static_cast<uint64_t>(p.source_dims[1]);
   const size_t es = p.element_size;
   const uint64_t row_bytes = cols * es, out_row = rows * es;
-  const uint64_t chunk_rows = std::max<uint64_t>(1, kChunkBytes / out_row);   // output rows
+  const uint64_t chunk_rows = std::max<uint64_t>(1, kChunkBytes / out_row);    // output rows
   const uint64_t block_rows = std::max<uint64_t>(1, kBlockBytes / row_bytes);  // source rows
   std::string buf;
   for (uint64_t c0 = 0; c0 < cols; c0 += chunk_rows) {

@@ -16,7 +16,8 @@ namespace {
 
 const WeightBytes& bytes_of(const WeightMap& data, const onnx::TensorProto& t) {
   auto it = data.find(t.name());
-  if (it == data.end()) throw Error(MX_ERR_INTERNAL, "internal: no weight for initializer '" + t.name() + "'");
+  if (it == data.end())
+    throw Error(MX_ERR_INTERNAL, "internal: no weight for initializer '" + t.name() + "'");
   return it->second;
 }
 
@@ -70,7 +71,8 @@ class OutFile {
   // ends at the furthest byte written.
   void write_at(uint64_t offset, const char* p, uint64_t n) {
     while (n > 0) {
-      ssize_t w = ::pwrite(fd_, p, static_cast<size_t>(std::min<uint64_t>(n, 1u << 30)), static_cast<off_t>(offset));
+      ssize_t w =
+          ::pwrite(fd_, p, static_cast<size_t>(std::min<uint64_t>(n, 1u << 30)), static_cast<off_t>(offset));
       if (w < 0 && errno == EINTR) continue;
       if (w <= 0) fail("cannot write");
       p += w;
@@ -83,7 +85,8 @@ class OutFile {
   uint64_t append(const WeightBytes& w) {
     const uint64_t base = written_;
     for_each_output_piece(w, [&](uint64_t at, const char* d, uint64_t n) { write_at(base + at, d, n); });
-    if (written_ != base + w.size) throw Error(MX_ERR_INTERNAL, "internal: a weight's pieces do not cover it");
+    if (written_ != base + w.size)
+      throw Error(MX_ERR_INTERNAL, "internal: a weight's pieces do not cover it");
     return base;
   }
   void close() {

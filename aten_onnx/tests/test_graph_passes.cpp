@@ -34,7 +34,9 @@ void add_weight(TestEmitter& e, WeightMap& w, const std::string& name, const std
   w[name] = WeightBytes{reinterpret_cast<const char*>(bytes.data()), bytes.size() * sizeof(float)};
 }
 
-void mark_output(TestEmitter& e, const std::string& v) { e.graph.add_output()->set_name(v); }
+void mark_output(TestEmitter& e, const std::string& v) {
+  e.graph.add_output()->set_name(v);
+}
 
 int count_op(const onnx::GraphProto& g, const std::string& op) {
   int n = 0;
@@ -83,7 +85,8 @@ TEST_CASE("a Linear weight read through Transpose is stored transposed under its
   const auto out = floats_of(e.graph.initializer(0).raw_data());
   REQUIRE(out.size() == 20);
   for (int i = 0; i < 4; ++i)
-    for (int o = 0; o < 5; ++o) CHECK(out[static_cast<size_t>(i * 5 + o)] == bytes[static_cast<size_t>(o * 4 + i)]);
+    for (int o = 0; o < 5; ++o)
+      CHECK(out[static_cast<size_t>(i * 5 + o)] == bytes[static_cast<size_t>(o * 4 + i)]);
 }
 
 TEST_CASE("a weight read through Transposes of different perms keeps its layout") {
@@ -128,12 +131,14 @@ TEST_CASE("a weight read as it is and through Transpose gets a permuted copy") {
   std::map<std::string, const onnx::TensorProto*> inits;
   for (const auto& t : e.graph.initializer()) inits[t.name()] = &t;
   REQUIRE(inits.count(copy));
-  CHECK(std::vector<int64_t>(inits[copy]->dims().begin(), inits[copy]->dims().end()) == std::vector<int64_t>{4, 6});
+  CHECK(std::vector<int64_t>(inits[copy]->dims().begin(), inits[copy]->dims().end()) ==
+        std::vector<int64_t>{4, 6});
   CHECK(floats_of(inits["emb.weight"]->raw_data()) == bytes);
   const auto out = floats_of(inits[copy]->raw_data());
   REQUIRE(out.size() == 24);
   for (int i = 0; i < 4; ++i)
-    for (int o = 0; o < 6; ++o) CHECK(out[static_cast<size_t>(i * 6 + o)] == bytes[static_cast<size_t>(o * 4 + i)]);
+    for (int o = 0; o < 6; ++o)
+      CHECK(out[static_cast<size_t>(i * 6 + o)] == bytes[static_cast<size_t>(o * 4 + i)]);
   e.graph.clear_output();
   CHECK(e.check(logits) == std::vector<int64_t>{2, 3, 6});
 }
@@ -158,7 +163,8 @@ TEST_CASE("a permuted weight streams chunk by chunk, any rank") {
     REQUIRE(out.size() == bytes.size());
     bool same = true;
     for (int64_t c = 0; c < cols; ++c)
-      for (int64_t r = 0; r < rows; ++r) same &= out[static_cast<size_t>(c * rows + r)] == bytes[static_cast<size_t>(r * cols + c)];
+      for (int64_t r = 0; r < rows; ++r)
+        same &= out[static_cast<size_t>(c * rows + r)] == bytes[static_cast<size_t>(r * cols + c)];
     CHECK(same);
   }
   SUBCASE("rank 3") {
@@ -172,7 +178,9 @@ TEST_CASE("a permuted weight streams chunk by chunk, any rank") {
     REQUIRE(out.size() == 24);
     for (int k = 0; k < 4; ++k)
       for (int i = 0; i < 2; ++i)
-        for (int j = 0; j < 3; ++j) CHECK(out[static_cast<size_t>((k * 2 + i) * 3 + j)] == bytes[static_cast<size_t>((i * 3 + j) * 4 + k)]);
+        for (int j = 0; j < 3; ++j)
+          CHECK(out[static_cast<size_t>((k * 2 + i) * 3 + j)] ==
+                bytes[static_cast<size_t>((i * 3 + j) * 4 + k)]);
   }
 }
 
@@ -387,7 +395,8 @@ TEST_CASE("a Transpose of a Transpose reads the source with the composed perm, o
   WeightMap w;
   e.input("x", onnx::TensorProto::FLOAT, {2, 3, 4, 5});
   e.module = "m";
-  const auto heads = e.emit1("Transpose", {e.emit1("Relu", {"x"})}, {attr("perm", std::vector<int64_t>{0, 2, 1, 3})});
+  const auto heads =
+      e.emit1("Transpose", {e.emit1("Relu", {"x"})}, {attr("perm", std::vector<int64_t>{0, 2, 1, 3})});
   const auto kt = e.emit1("Transpose", {heads}, {attr("perm", std::vector<int64_t>{0, 1, 3, 2})});
   const auto back = e.emit1("Transpose", {heads}, {attr("perm", std::vector<int64_t>{0, 2, 1, 3})});
   const auto y = e.emit1("Add", {e.emit1("ReduceSum", {kt}), e.emit1("ReduceSum", {back})});
@@ -440,8 +449,9 @@ TEST_CASE("an eval BatchNormalization after a Conv folds into its weight and bia
     if (conv_bias) conv_in.push_back("conv.bias");
     const auto c = e.emit1("Conv", conv_in);
     e.module = "bn";
-    const auto y = e.emit1("BatchNormalization", {c, "bn.weight", "bn.bias", "bn.running_mean", "bn.running_var"},
-                           {attr("epsilon", 0.0f)});
+    const auto y =
+        e.emit1("BatchNormalization", {c, "bn.weight", "bn.bias", "bn.running_mean", "bn.running_var"},
+                {attr("epsilon", 0.0f)});
     mark_output(e, e.emit1("Relu", {y}));
     const auto report = lean_graph(e.graph, w, 17);
     CHECK(e.ops() == std::vector<std::string>{"Conv", "Relu"});
@@ -452,7 +462,8 @@ TEST_CASE("an eval BatchNormalization after a Conv folds into its weight and bia
     const auto& folded = summary["folded_batch_norms"]["conv.weight"];
     CHECK(folded["module"] == "bn");
     CHECK(folded["bias"] == bias_name);
-    CHECK(folded["parameters"] == nlohmann::json({"bn.weight", "bn.bias", "bn.running_mean", "bn.running_var"}));
+    CHECK(folded["parameters"] ==
+          nlohmann::json({"bn.weight", "bn.bias", "bn.running_mean", "bn.running_var"}));
     CHECK(summary["folded_nodes"]["bn"] == 1);
 
     inline_weights(e.graph, w);
@@ -461,7 +472,8 @@ TEST_CASE("an eval BatchNormalization after a Conv folds into its weight and bia
     CHECK(out.size() == 2);  // the BN's other parameters are gone
     for (size_t o = 0; o < 3; ++o) {
       const float s = gamma[o] / std::sqrt(var[o]);
-      for (size_t i = 0; i < 2; ++i) CHECK(out["conv.weight"][o * 2 + i] == doctest::Approx(weight[o * 2 + i] * s));
+      for (size_t i = 0; i < 2; ++i)
+        CHECK(out["conv.weight"][o * 2 + i] == doctest::Approx(weight[o * 2 + i] * s));
       CHECK(out[bias_name][o] == doctest::Approx(((conv_bias ? b[o] : 0.0f) - mean[o]) * s + beta[o]));
     }
   }
@@ -473,9 +485,11 @@ TEST_CASE("a Conv output read by more than its BatchNormalization is not folded"
   e.input("x", onnx::TensorProto::FLOAT, {1, 2, 4, 4});
   const auto ones = std::vector<float>(6, 1.0f), three = std::vector<float>(3, 1.0f);
   add_weight(e, w, "conv.weight", {3, 2, 1, 1}, ones);
-  for (const char* p : {"bn.weight", "bn.bias", "bn.running_mean", "bn.running_var"}) add_weight(e, w, p, {3}, three);
+  for (const char* p : {"bn.weight", "bn.bias", "bn.running_mean", "bn.running_var"})
+    add_weight(e, w, p, {3}, three);
   const auto c = e.emit1("Conv", {"x", "conv.weight"});
-  const auto y = e.emit1("BatchNormalization", {c, "bn.weight", "bn.bias", "bn.running_mean", "bn.running_var"});
+  const auto y =
+      e.emit1("BatchNormalization", {c, "bn.weight", "bn.bias", "bn.running_mean", "bn.running_var"});
   mark_output(e, e.emit1("Add", {y, c}));
   const auto report = lean_graph(e.graph, w, 17);
   CHECK(count_op(e.graph, "BatchNormalization") == 1);

@@ -61,7 +61,9 @@ struct MapOpContext : OpContext {
   const std::vector<Dim>& out_shape(size_t) const override { return shape; }
   int32_t out_dtype(size_t) const override { return onnx::TensorProto::FLOAT; }
   void out(size_t, const std::string& onnx_name) override { outputs.push_back(onnx_name); }
-  void out_sym(size_t, const std::string& onnx_name, std::optional<int64_t>) override { outputs.push_back(onnx_name); }
+  void out_sym(size_t, const std::string& onnx_name, std::optional<int64_t>) override {
+    outputs.push_back(onnx_name);
+  }
   size_t list_size(size_t) const override { unsupported("list output"); }
   const std::vector<Dim>& list_item_shape(size_t, size_t) const override { unsupported("list output"); }
   void out_list(size_t, const std::vector<std::string>&) override { unsupported("list output"); }
@@ -79,7 +81,9 @@ struct MapOpContext : OpContext {
   std::string module_;
 };
 
-bool found(const std::string& target, const std::string& frontend) { return find_lowering(target, frontend) != nullptr; }
+bool found(const std::string& target, const std::string& frontend) {
+  return find_lowering(target, frontend) != nullptr;
+}
 
 }  // namespace
 
@@ -104,7 +108,8 @@ TEST_CASE("lowering registry: an overload falls back to the op's name") {
 
 TEST_CASE("a shared lowering runs through the argument interface") {
   MapOpContext cx("aten.softmax.int");
-  cx.tensors["self"] = Value{Value::tensor, "x", onnx::TensorProto::FLOAT, {Dim{true, 2}, Dim{false, 3, "s0", "s0"}}};
+  cx.tensors["self"] =
+      Value{Value::tensor, "x", onnx::TensorProto::FLOAT, {Dim{true, 2}, Dim{false, 3, "s0", "s0"}}};
   cx.ints_by_name["dim"] = -1;
   cx.shape = cx.tensors["self"].shape;
   LowerFn fn = find_lowering(cx.target(), "test");
@@ -115,5 +120,6 @@ TEST_CASE("a shared lowering runs through the argument interface") {
   REQUIRE(cx.outputs.size() == 1);
   CHECK(cx.graph.node(0).attribute(0).i() == 1);  // -1 normalised against rank 2
   MapOpContext missing("aten.softmax.int");
-  CHECK_THROWS_WITH(find_lowering("aten.softmax.int", "test")(missing), "unsupported: no tensor self at test");
+  CHECK_THROWS_WITH(find_lowering("aten.softmax.int", "test")(missing),
+                    "unsupported: no tensor self at test");
 }

@@ -17,8 +17,9 @@ ModuleInfo info(const std::string& path, const std::string& qual, bool executed,
 }  // namespace
 
 TEST_CASE("tags: one component per module, list items numbered, idle containers skipped") {
-  std::vector<ModuleInfo> infos = {info("", "m.Bert", true), info("layers", "torch.nn.modules.container.ModuleList", false, true),
-                                   info("layers.0", "m.Layer", true), info("layers.0.fc", "torch.nn.modules.linear.Linear", true)};
+  std::vector<ModuleInfo> infos = {
+      info("", "m.Bert", true), info("layers", "torch.nn.modules.container.ModuleList", false, true),
+      info("layers.0", "m.Layer", true), info("layers.0.fc", "torch.nn.modules.linear.Linear", true)};
   auto t = build_module_tree(infos, false);
   CHECK(t.tags["layers.0.fc"] == "/Bert/Layer.0/Linear");
   CHECK(t.tags["layers"] == "/Bert");

@@ -21,7 +21,9 @@ bool has_attr(const onnx::NodeProto& n, const std::string& name) {
   return false;
 }
 
-const onnx::NodeProto& last(const TestEmitter& e) { return e.graph.node(e.graph.node_size() - 1); }
+const onnx::NodeProto& last(const TestEmitter& e) {
+  return e.graph.node(e.graph.node_size() - 1);
+}
 
 }  // namespace
 
@@ -44,7 +46,8 @@ TEST_CASE("reductions: axes attribute up to 17, input from 18") {
     CAPTURE(opset);
     TestEmitter e(opset);
     e.input("x", F, {2, 3, 4});
-    std::string y = e.emit1("ReduceMean", {"x"}, {attr("axes", std::vector<int64_t>{-1}), attr("keepdims", int64_t{1})});
+    std::string y =
+        e.emit1("ReduceMean", {"x"}, {attr("axes", std::vector<int64_t>{-1}), attr("keepdims", int64_t{1})});
     const auto& n = last(e);
     CHECK(has_attr(n, "axes") == (opset < 18));
     CHECK(n.input_size() == (opset < 18 ? 1 : 2));
@@ -93,7 +96,8 @@ TEST_CASE("fused ops: Gelu 20+, GroupNormalization 21+, Attention 23+, and off o
   auto* out = group.graph.add_output();
   out->set_name(g);
   out->mutable_type()->mutable_tensor_type()->set_elem_type(F);
-  for (int64_t d : {2, 4, 3}) out->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(d);
+  for (int64_t d : {2, 4, 3})
+    out->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(d);
   onnx::ModelProto m;
   m.set_ir_version(ir_version_for(21));
   m.add_opset_import()->set_version(21);
@@ -118,7 +122,8 @@ TEST_CASE("RMSNorm arithmetic becomes one RMSNormalization in its module") {
   e.input("w", F, {8});
   const std::string mean = e.emit1("ReduceMean", {e.emit1("Mul", {"x", "x"})},
                                    {attr("axes", std::vector<int64_t>{2}), attr("keepdims", int64_t{1})});
-  const std::string r = e.emit1("Reciprocal", {e.emit1("Sqrt", {e.emit1("Add", {mean, e.cscalar(1e-6, F)})})});
+  const std::string r =
+      e.emit1("Reciprocal", {e.emit1("Sqrt", {e.emit1("Add", {mean, e.cscalar(1e-6, F)})})});
   const std::string y = e.emit1("Mul", {"w", e.emit1("Mul", {"x", r})});
   e.graph.add_output()->set_name(y);
   WeightMap weights;

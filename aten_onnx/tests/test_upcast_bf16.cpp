@@ -16,7 +16,8 @@ void add_input(onnx::GraphProto& g, const std::string& name, int32_t type, int64
   t->mutable_shape()->add_dim()->set_dim_value(n);
 }
 
-onnx::NodeProto& add_node(onnx::GraphProto& g, const std::string& op, std::vector<std::string> in, const std::string& out) {
+onnx::NodeProto& add_node(onnx::GraphProto& g, const std::string& op, std::vector<std::string> in,
+                          const std::string& out) {
   auto* n = g.add_node();
   n->set_name("/" + out);
   n->set_op_type(op);
@@ -32,9 +33,9 @@ TEST_CASE("upcast_bf16 wraps bf16 arithmetic in Casts and leaves the rest") {
   add_input(g, "a", onnx::TensorProto::BFLOAT16, 4);
   add_input(g, "b", onnx::TensorProto::BFLOAT16, 4);
   add_input(g, "f", onnx::TensorProto::FLOAT, 4);
-  add_node(g, "Add", {"a", "b"}, "sum");         // bf16 arithmetic: wrapped
-  add_node(g, "Identity", {"sum"}, "same");      // data movement: left alone
-  add_node(g, "Mul", {"f", "f"}, "product");     // float32: left alone
+  add_node(g, "Add", {"a", "b"}, "sum");      // bf16 arithmetic: wrapped
+  add_node(g, "Identity", {"sum"}, "same");   // data movement: left alone
+  add_node(g, "Mul", {"f", "f"}, "product");  // float32: left alone
   g.add_output()->set_name("same");
   g.add_output()->set_name("product");
 

@@ -6,11 +6,19 @@ namespace {
 constexpr uint32_t kLocalHeader = 0x04034b50, kCentralHeader = 0x02014b50, kEndOfDirectory = 0x06054b50,
                    kZip64Locator = 0x07064b50, kZip64End = 0x06064b50;
 
-uint16_t u16(const unsigned char* p) { return static_cast<uint16_t>(p[0] | p[1] << 8); }
-uint32_t u32(const unsigned char* p) { return u16(p) | static_cast<uint32_t>(u16(p + 2)) << 16; }
-uint64_t u64(const unsigned char* p) { return u32(p) | static_cast<uint64_t>(u32(p + 4)) << 32; }
+uint16_t u16(const unsigned char* p) {
+  return static_cast<uint16_t>(p[0] | p[1] << 8);
+}
+uint32_t u32(const unsigned char* p) {
+  return u16(p) | static_cast<uint32_t>(u16(p + 2)) << 16;
+}
+uint64_t u64(const unsigned char* p) {
+  return u32(p) | static_cast<uint64_t>(u32(p + 4)) << 32;
+}
 
-[[noreturn]] void fail(const std::string& what) { throw ZipError(what); }
+[[noreturn]] void fail(const std::string& what) {
+  throw ZipError(what);
+}
 
 struct Directory {
   uint64_t count, size, offset;
@@ -33,7 +41,8 @@ Directory find_directory(const unsigned char* base, uint64_t size) {
     if (z64 > size || size - z64 < 56 || u32(base + z64) != kZip64End) fail("bad ZIP64 end of directory");
     d = {u64(base + z64 + 32), u64(base + z64 + 40), u64(base + z64 + 48)};
   }
-  if (d.offset > size || d.size > size - d.offset) fail("the central directory overruns the file (truncated?)");
+  if (d.offset > size || d.size > size - d.offset)
+    fail("the central directory overruns the file (truncated?)");
   return d;
 }
 
@@ -65,7 +74,8 @@ std::vector<ZipEntry> read_zip_directory(const unsigned char* base, uint64_t siz
   const unsigned char* end = p + d.size;
   std::vector<ZipEntry> entries;
   for (uint64_t k = 0; k < d.count; ++k) {
-    if (end - p < 46 || u32(p) != kCentralHeader) fail("corrupt central directory entry " + std::to_string(k));
+    if (end - p < 46 || u32(p) != kCentralHeader)
+      fail("corrupt central directory entry " + std::to_string(k));
     const uint16_t name_len = u16(p + 28), extra_len = u16(p + 30), comment_len = u16(p + 32);
     if (static_cast<uint64_t>(end - p) < 46ull + name_len + extra_len + comment_len)
       fail("corrupt central directory entry " + std::to_string(k));

@@ -9,14 +9,19 @@ using mx::common::kMaxJsonDepth;
 using mx::common::kMaxJsonStringBytes;
 
 namespace {
-std::string nested(int depth) { return std::string(depth, '[') + std::string(depth, ']'); }
-std::string quoted(size_t n, char c = 'a') { return "\"" + std::string(n, c) + "\""; }
+std::string nested(int depth) {
+  return std::string(depth, '[') + std::string(depth, ']');
+}
+std::string quoted(size_t n, char c = 'a') {
+  return "\"" + std::string(n, c) + "\"";
+}
 }  // namespace
 
 TEST_CASE("json limits: depth counts brackets and braces outside strings only") {
   CHECK(json_limit_violation(nested(kMaxJsonDepth)).empty());
   CHECK(json_limit_violation(nested(kMaxJsonDepth + 1)) == "JSON nested deeper than 512 levels");
-  CHECK(json_limit_violation("{\"a\":" + nested(kMaxJsonDepth) + "}") == "JSON nested deeper than 512 levels");
+  CHECK(json_limit_violation("{\"a\":" + nested(kMaxJsonDepth) + "}") ==
+        "JSON nested deeper than 512 levels");
   CHECK(json_limit_violation("[\"" + std::string(1000, '[') + "\"]").empty());
   // An escaped quote does not end the string; an escaped backslash before a quote does.
   CHECK(json_limit_violation("[\"\\\"" + std::string(1000, '[') + "\"]").empty());

@@ -76,7 +76,9 @@ static int32_t regex_create(const mx_host_api* host, void** state, mx_plugin_out
   return 0;
 }
 
-static void regex_destroy(void* state) { free(state); }
+static void regex_destroy(void* state) {
+  free(state);
+}
 
 /* Options parsed from the request. */
 typedef struct options {
@@ -101,7 +103,8 @@ static int parse_options(const cJSON* obj, options* o, char* why, size_t why_siz
     const char* k = item->string;
     if (strcmp(k, "pattern") == 0 && cJSON_IsString(item)) {
       o->pattern = item->valuestring;
-    } else if (strcmp(k, "group") == 0 && cJSON_IsNumber(item) && item->valueint >= 0 && item->valueint < 10) {
+    } else if (strcmp(k, "group") == 0 && cJSON_IsNumber(item) && item->valueint >= 0 &&
+               item->valueint < 10) {
       o->group = item->valueint;
     } else if (strcmp(k, "separator") == 0 && cJSON_IsString(item) && item->valuestring[0] != '\0') {
       o->separator = item->valuestring;
@@ -113,8 +116,7 @@ static int parse_options(const cJSON* obj, options* o, char* why, size_t why_siz
                "regex: option '%s' has the wrong type (pattern, separator, prefix: strings; group: 0..9)", k);
       return 0;
     } else {
-      snprintf(why, why_size,
-               "regex: unknown option '%s' (known: pattern, group, separator, prefix)", k);
+      snprintf(why, why_size, "regex: unknown option '%s' (known: pattern, group, separator, prefix)", k);
       return 0;
     }
   }
@@ -187,8 +189,8 @@ static int32_t regex_run(void* state, const char* request_json, size_t request_s
     }
     compiled = 1;
     if ((size_t)o.group > re.re_nsub) {
-      snprintf(why, sizeof why, "regex: group %d requested but pattern '%s' has %zu group(s)",
-               o.group, o.pattern, (size_t)re.re_nsub);
+      snprintf(why, sizeof why, "regex: group %d requested but pattern '%s' has %zu group(s)", o.group,
+               o.pattern, (size_t)re.re_nsub);
       rc = fail(host, output, CODE_INVALID_ARGUMENT, why);
       goto done;
     }

@@ -47,13 +47,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } catch (const json::type_error&) {
       return 0;
     }
-    json graph = {{"nodes", json::array({{{"index", 0}, {"name", "n"}, {"op_type", "MatMul"},
-                                          {"domain", ""}, {"inputs", json::array()},
-                                          {"outputs", json::array()}, {"metadata", metadata},
+    json graph = {{"nodes", json::array({{{"index", 0},
+                                          {"name", "n"},
+                                          {"op_type", "MatMul"},
+                                          {"domain", ""},
+                                          {"inputs", json::array()},
+                                          {"outputs", json::array()},
+                                          {"metadata", metadata},
                                           {"doc_string", ""}}})},
-                  {"initializers", json::array()}, {"inputs", json::array()},
+                  {"initializers", json::array()},
+                  {"inputs", json::array()},
                   {"outputs", json::array()}};
-    auto result = mx::metadata::assign_from_metadata(mx_strategy::JsonGraph(graph), mx_strategy::JsonModules(json::array()));
+    auto result = mx::metadata::assign_from_metadata(mx_strategy::JsonGraph(graph),
+                                                     mx_strategy::JsonModules(json::array()));
     for (const auto& a : result.assignments)
       if (!mx::common::is_valid_module_path(a.module))
         mxfuzz::finding("metadata strategy", "assigned invalid module path '" + a.module + "'");

@@ -26,8 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     mxfuzz::finding("setup", "TinyNet does not load");
   // size 0 means "NUL-terminated" in the API: give it a terminated copy.
   const std::string text(reinterpret_cast<const char*>(data), size);
-  if (!ok(mx_model_set_hierarchy_json(model, text.c_str(), text.size()),
-          "mx_model_set_hierarchy_json")) {
+  if (!ok(mx_model_set_hierarchy_json(model, text.c_str(), text.size()), "mx_model_set_hierarchy_json")) {
     mx_model_release(model);
     return 0;
   }
@@ -51,12 +50,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                               "{\"check\":false,\"tag_storage\":\"none\"}", ""}) {
     void* saved = nullptr;
     size_t saved_size = 0;
-    if (!ok(mx_model_save_bytes(model, options, &saved, &saved_size), "mx_model_save_bytes"))
-      continue;
+    if (!ok(mx_model_save_bytes(model, options, &saved, &saved_size), "mx_model_save_bytes")) continue;
     mx_model* again = nullptr;
     mx_status* st = mx_model_load_bytes(saved, saved_size, &again);
-    if (st)
-      mxfuzz::finding("save/load", std::string("options ") + options + ": " + mx_status_message(st));
+    if (st) mxfuzz::finding("save/load", std::string("options ") + options + ": " + mx_status_message(st));
     mx_model_release(again);
     mx_free(saved);
   }

@@ -22,8 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const mx::torchscript::Error& e) {
     if (e.code != MX_ERR_INVALID_ARGUMENT) mxfuzz::finding("input spec", e.what());
   } catch (const std::exception& e) {
-    mxfuzz::finding("input spec", std::string("unexpected exception (") + e.what() +
-                                      ") for '" + text + "'");
+    mxfuzz::finding("input spec", std::string("unexpected exception (") + e.what() + ") for '" + text + "'");
   }
   return 0;
 }

@@ -48,21 +48,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const char* options : {"", "{\"check\":false}", "{\"check\":false,\"tag_storage\":\"doc_string\"}"}) {
     void* saved = nullptr;
     size_t saved_size = 0;
-    if (!ok(mx_model_save_bytes(model, options, &saved, &saved_size), "mx_model_save_bytes"))
-      continue;
+    if (!ok(mx_model_save_bytes(model, options, &saved, &saved_size), "mx_model_save_bytes")) continue;
     mx_model* again = nullptr;
     mx_status* s = mx_model_load_bytes(saved, saved_size, &again);
     if (s) {
       std::string msg = mx_status_message(s);
       mx_status_release(s);
-      mxfuzz::finding("round trip", std::string("saved bytes (options '") + options +
-                                        "') do not load again: " + msg);
+      mxfuzz::finding("round trip",
+                      std::string("saved bytes (options '") + options + "') do not load again: " + msg);
     }
-    if (mx_model_node_count(again) != nodes)
-      mxfuzz::finding("round trip", "node count changed");
+    if (mx_model_node_count(again) != nodes) mxfuzz::finding("round trip", "node count changed");
     if (record_count(again) != records)
-      mxfuzz::finding("round trip", "record count changed: " + std::to_string(records) +
-                                        " -> " + std::to_string(record_count(again)));
+      mxfuzz::finding("round trip", "record count changed: " + std::to_string(records) + " -> " +
+                                        std::to_string(record_count(again)));
     mx_model_release(again);
     mx_free(saved);
   }

@@ -30,7 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         std::string what = e.what();
         // The checker refusing a graph built from a hostile program is a
         // refusal, not a crash; only other internal errors are findings.
-        if (what.find("ONNX checker") == std::string::npos && what.find("shape inference") == std::string::npos) {
+        if (what.find("ONNX checker") == std::string::npos &&
+            what.find("shape inference") == std::string::npos) {
           unlink(path);
           mxfuzz::finding("pt2 archive", what);
         }

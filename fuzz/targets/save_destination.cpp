@@ -62,11 +62,20 @@ struct Before {
 
 Before plant(const fs::path& target, Kind kind, const fs::path& victim) {
   switch (kind) {
-    case kOld: put(target, "old " + target.filename().string()); break;
-    case kDir: fs::create_directory(target); break;
-    case kLink: fs::create_symlink(victim, target); break;
-    case kFifo: ::mkfifo(target.c_str(), 0644); break;
-    case kNone: break;
+    case kOld:
+      put(target, "old " + target.filename().string());
+      break;
+    case kDir:
+      fs::create_directory(target);
+      break;
+    case kLink:
+      fs::create_symlink(victim, target);
+      break;
+    case kFifo:
+      ::mkfifo(target.c_str(), 0644);
+      break;
+    case kNone:
+      break;
   }
   return {kind, kind == kOld ? slurp(target) : std::string()};
 }
@@ -74,11 +83,16 @@ Before plant(const fs::path& target, Kind kind, const fs::path& victim) {
 bool unchanged(const fs::path& target, const Before& b) {
   const auto st = fs::symlink_status(target);
   switch (b.kind) {
-    case kNone: return !fs::exists(st);
-    case kOld: return fs::is_regular_file(st) && slurp(target) == b.content;
-    case kDir: return fs::is_directory(st);
-    case kLink: return fs::is_symlink(st);
-    case kFifo: return fs::is_fifo(st);
+    case kNone:
+      return !fs::exists(st);
+    case kOld:
+      return fs::is_regular_file(st) && slurp(target) == b.content;
+    case kDir:
+      return fs::is_directory(st);
+    case kLink:
+      return fs::is_symlink(st);
+    case kFifo:
+      return fs::is_fifo(st);
   }
   return false;
 }
@@ -112,9 +126,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const fs::path targets[3] = {dir / "o.onnx", dir / "o.hierarchy.json", dir / "o.onnx.data"};
   std::vector<Before> before;
   for (int i = 0; i < 3; ++i)
-    before.push_back(plant(targets[i], static_cast<Kind>(((data[0] >> (2 * i)) & 3) +
-                                                          (i == 1 && (data[0] & 0x40) ? 1 : 0)),
-                           victim));
+    before.push_back(
+        plant(targets[i],
+              static_cast<Kind>(((data[0] >> (2 * i)) & 3) + (i == 1 && (data[0] & 0x40) ? 1 : 0)), victim));
   mx_model* model = model_from(data + 2, size - 2);
   static const char* const kOptions[] = {"{\"check\":false}", "{\"check\":false,\"external_data\":true}",
                                          "{\"check\":false,\"sidecar\":false}",

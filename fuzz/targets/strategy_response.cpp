@@ -46,9 +46,9 @@ std::string cyclic_bytes() {
   };
   add("/c/Constant", "Constant", {}, {"k"});
   add("/c/Shape", "Shape", {"k"}, {"s"});
-  add("/loop/A", "Add", {"s", "b_out"}, {"a_out"});  // A <-> B: a cycle
+  add("/loop/A", "Add", {"s", "b_out"}, {"a_out"});        // A <-> B: a cycle
   add("/loop/B", "Add", {"a_out", "nowhere"}, {"b_out"});  // dangling input
-  add("", "Identity", {"a_out"}, {"id"});  // unnamed
+  add("", "Identity", {"a_out"}, {"id"});                  // unnamed
   return m.SerializeAsString();
 }
 
@@ -82,8 +82,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     StrategyAnswer empty;
     empty.assignments.resize(n);
     StrategyAnswer combined = combine_answers({empty, answer}, n);
-    std::vector<Assignment> assignments =
-        propagate(view, std::move(combined.assignments), json::array());
+    std::vector<Assignment> assignments = propagate(view, std::move(combined.assignments), json::array());
     ModuleTree tree(combined.classes);
     for (const auto& a : assignments) tree.add_path(a.module);
     document = build_document(model->proto().graph(), std::move(view), std::move(assignments), tree,
@@ -101,15 +100,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     mx::model::set_hierarchy(*model, std::move(document), "hierarchy");
     mx_model* vouched = load(graphs[data[0] & 1]);
-    mx::model::set_hierarchy(*vouched, std::move(unchecked), "hierarchy",
-                                      mx::model::Vouched::everything);
+    mx::model::set_hierarchy(*vouched, std::move(unchecked), "hierarchy", mx::model::Vouched::everything);
     if (hierarchy::document_text(vouched->hierarchy, -1) != hierarchy::document_text(model->hierarchy, -1))
       mxfuzz::finding("build_document", "the document stored unchecked differs from the checked one");
     mx_model_release(vouched);
   } catch (const Error& e) {
     // Documented refusal: a graph whose node names cannot key records.
-    if (!cyclic || e.code() != MX_ERR_SCHEMA)
-      mxfuzz::finding("accepted answer, refused document", e.what());
+    if (!cyclic || e.code() != MX_ERR_SCHEMA) mxfuzz::finding("accepted answer, refused document", e.what());
   } catch (const std::exception& e) {
     mxfuzz::finding("set_hierarchy", std::string("unexpected exception: ") + e.what());
   }

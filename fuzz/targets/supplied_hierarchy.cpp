@@ -71,8 +71,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const nlohmann::json& doc = supplied.document;
     const Fixture& f = fixture();
     auto result = propagate(f.graph, f.placed, doc.at("modules"));
-    if (result.size() != f.graph.nodes.size())
-      mxfuzz::finding("propagate", "node count changed");
+    if (result.size() != f.graph.nodes.size()) mxfuzz::finding("propagate", "node count changed");
     ModuleTree& tree = *supplied.tree;
     for (const auto& a : result) {
       if (!is_valid_module_path(a.module))

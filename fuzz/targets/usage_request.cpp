@@ -33,8 +33,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       options.use_shared_parameters = shared;
       for (const auto& a : mx::usage::assign_by_usage(graph, options))
         if (a.node >= graph.nodes.size())
-          mxfuzz::finding("usage_request", "assignment to node " + std::to_string(a.node) +
-                                               " of " + std::to_string(graph.nodes.size()));
+          mxfuzz::finding("usage_request", "assignment to node " + std::to_string(a.node) + " of " +
+                                               std::to_string(graph.nodes.size()));
     }
   } catch (const std::exception& e) {
     mxfuzz::finding("usage_request", std::string("exception: ") + e.what());

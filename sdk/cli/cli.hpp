@@ -24,8 +24,7 @@ std::vector<std::string> save_targets(const std::string& out);
 
 // Refuses an output file that is the source file itself (`export m.pt -o
 // m.pt`): MX_ERR_INVALID_ARGUMENT naming both.
-void refuse_overwriting_source(const std::string& source,
-                               const std::vector<std::string>& targets);
+void refuse_overwriting_source(const std::string& source, const std::vector<std::string>& targets);
 
 // Writes text to `path` with the SDK's writer (mx_write_file): O_EXCL
 // temporary with an unpredictable name, rename; never follows a symlink.

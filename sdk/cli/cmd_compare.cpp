@@ -20,7 +20,8 @@ std::string label(const Json& row) {
   const auto path = row["path"].get<std::string>();
   const auto cls = row.value("class", std::string());
   std::string s = path.empty() ? "(root)" : path;
-  if (!cls.empty()) s += " (" + cls + (row.contains("class_b") ? " -> " + row["class_b"].get<std::string>() : "") + ")";
+  if (!cls.empty())
+    s += " (" + cls + (row.contains("class_b") ? " -> " + row["class_b"].get<std::string>() : "") + ")";
   return s;
 }
 
@@ -56,17 +57,16 @@ void print_text(const Json& r) {
     }
     if (status == "equal") {
       if (row["descendants_differ"].get<bool>())
-        below += (below.empty() ? "" : ", ") + std::string(row["path"].get<std::string>().empty()
-                                                               ? "(root)"
-                                                               : row["path"].get<std::string>());
+        below +=
+            (below.empty() ? "" : ", ") +
+            std::string(row["path"].get<std::string>().empty() ? "(root)" : row["path"].get<std::string>());
       continue;
     }
     std::string parts;
-    for (const auto& s : {change("own nodes", row["own_nodes"]),
-                          change("total nodes", row["total_nodes"]),
-                          change("own parameters", row["own_parameters"]),
-                          change("parameters", row["parameters"]),
-                          ops(row["ops_added"], "+"), ops(row["ops_removed"], "-")})
+    for (const auto& s :
+         {change("own nodes", row["own_nodes"]), change("total nodes", row["total_nodes"]),
+          change("own parameters", row["own_parameters"]), change("parameters", row["parameters"]),
+          ops(row["ops_added"], "+"), ops(row["ops_removed"], "-")})
       if (!s.empty()) parts += (parts.empty() ? "" : "; ") + s;
     if (row.contains("class_b") && parts.empty()) parts = "class differs";
     std::printf("  %-10s %s: %s\n", "different", label(row).c_str(), parts.c_str());
@@ -74,9 +74,8 @@ void print_text(const Json& r) {
   if (!below.empty()) std::printf("  totals differ only in descendants: %s\n", below.c_str());
   const auto& s = r["summary"];
   std::printf("summary: %lld modules: %lld equal, %lld different, %lld only in A, %lld only in B\n",
-              s["modules"].get<long long>(), s["equal"].get<long long>(),
-              s["different"].get<long long>(), s["only_in_a"].get<long long>(),
-              s["only_in_b"].get<long long>());
+              s["modules"].get<long long>(), s["equal"].get<long long>(), s["different"].get<long long>(),
+              s["only_in_a"].get<long long>(), s["only_in_b"].get<long long>());
 }
 
 struct CompareOptions {
@@ -91,10 +90,8 @@ int run_compare(const CompareOptions& o) {
   const Model b = Model::load_file(pb);
   const Json options{{"a_name", pa}, {"b_name", pb}};
   const Json report = Json::parse(a.compare_json(b, options.dump()));
-  if (o.json)
-    std::cout << report.dump(2) << "\n";
-  else
-    print_text(report);
+  if (o.json) std::cout << report.dump(2) << "\n";
+  else print_text(report);
   return 0;
 }
 
@@ -102,11 +99,11 @@ int run_compare(const CompareOptions& o) {
 
 Command add_compare(CLI::App& parent) {
   auto o = std::make_shared<CompareOptions>();
-  CLI::App* app = add_command(
-      parent, "compare", "per-module differences (nodes, ops, parameters) between two tagged files",
-      "Compares over the union of both module trees. Differences are data: the\n"
-      "exit code is 0 whenever the comparison ran.",
-      "modelexport compare before.onnx after.onnx --json");
+  CLI::App* app = add_command(parent, "compare",
+                              "per-module differences (nodes, ops, parameters) between two tagged files",
+                              "Compares over the union of both module trees. Differences are data: the\n"
+                              "exit code is 0 whenever the comparison ran.",
+                              "modelexport compare before.onnx after.onnx --json");
   add_positional(app, "A.onnx", o->a, "the first tagged ONNX file");
   add_positional(app, "B.onnx", o->b, "the second tagged ONNX file");
   app->add_flag("--json", o->json, "the report as JSON");

@@ -60,14 +60,14 @@ int run_export(ExportOptions& o) {
 
 Command add_export(CLI::App& parent) {
   auto o = std::make_shared<ExportOptions>();
-  CLI::App* app = add_command(
-      parent, "export", "export a .pt2 or TorchScript model to ONNX with its module hierarchy",
-      "A torch.export archive (.pt2) knows its inputs: --input is optional and\n"
-      "overrides sizes or names dynamic dimensions. A TorchScript file (.pt)\n"
-      "needs one --input per model input.\n"
-      "input SPEC: name:dtype[dims], e.g. input_ids:int64[batch=2,seq=16]\n"
-      "(a named dimension is dynamic, a number is static).",
-      "modelexport export model.pt2 -o model.onnx --input x:float32[batch=1,3,224,224]");
+  CLI::App* app =
+      add_command(parent, "export", "export a .pt2 or TorchScript model to ONNX with its module hierarchy",
+                  "A torch.export archive (.pt2) knows its inputs: --input is optional and\n"
+                  "overrides sizes or names dynamic dimensions. A TorchScript file (.pt)\n"
+                  "needs one --input per model input.\n"
+                  "input SPEC: name:dtype[dims], e.g. input_ids:int64[batch=2,seq=16]\n"
+                  "(a named dimension is dynamic, a number is static).",
+                  "modelexport export model.pt2 -o model.onnx --input x:float32[batch=1,3,224,224]");
   // Not add_positional's required(): `--functions MODEL` is resolved first.
   app->add_option("MODEL", o->model, "the model: a torch.export archive (.pt2) or TorchScript (.pt)")
       ->type_name("");
@@ -78,8 +78,8 @@ Command add_export(CLI::App& parent) {
   app->add_option("--frontend", o->frontend, "frontend plugin (default: chosen by the file's content)")
       ->type_name("NAME");
   o->opset_option = app->add_option("--opset", o->opset, "ONNX opset of the output, 14..28 (default 18)")
-      ->type_name("N")
-      ->check(whole_number());
+                        ->type_name("N")
+                        ->check(whole_number());
   app->add_flag("--no-fused-ops", o->no_fused_ops,
                 "decompose Gelu (opset 20+), GroupNormalization (21+), Attention and\n"
                 "RMSNormalization (23+) for runtimes without those ops");
@@ -90,15 +90,13 @@ Command add_export(CLI::App& parent) {
                 "compute bf16 ops in float32, rounding each result to bf16, for\n"
                 "runtimes without bf16 kernels (ONNX Runtime's CPU provider); .pt2 only");
   add_tag_storage(app, o->tag_storage);
-  app->add_flag("--drop-builtin-tags", o->drop_builtin_tags,
-                "omit torch.nn built-in modules from the tags");
-  o->functions_option =
-      app->add_option("--functions", o->functions,
-                      "then modules as ONNX local functions (see 'functions --help')")
-          ->type_name("[CLASS,...]")
-          ->expected(0, 1)
-          ->allow_extra_args(false)
-          ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app->add_flag("--drop-builtin-tags", o->drop_builtin_tags, "omit torch.nn built-in modules from the tags");
+  o->functions_option = app->add_option("--functions", o->functions,
+                                        "then modules as ONNX local functions (see 'functions --help')")
+                            ->type_name("[CLASS,...]")
+                            ->expected(0, 1)
+                            ->allow_extra_args(false)
+                            ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app->add_flag("--external-data", o->external_data,
                 "weights in OUT.onnx.data (automatic over protobuf's 2 GB limit)");
   add_quiet(app, o->quiet);

@@ -27,8 +27,8 @@ int run_extract(const ExtractOptions& o) {
   const Model part = model.extract(o.module, options.dump());
   const auto graph = nlohmann::json::parse(part.graph_json());
   std::printf("module %s: %zu nodes, %zu inputs, %zu outputs, %zu initializers\n",
-              o.module.empty() ? "(root)" : o.module.c_str(), graph["nodes"].size(),
-              graph["inputs"].size(), graph["outputs"].size(), graph["initializers"].size());
+              o.module.empty() ? "(root)" : o.module.c_str(), graph["nodes"].size(), graph["inputs"].size(),
+              graph["outputs"].size(), graph["initializers"].size());
   save_and_report(part, o.out, o.tag_storage);
   return 0;
 }
@@ -37,15 +37,14 @@ int run_extract(const ExtractOptions& o) {
 
 Command add_extract(CLI::App& parent) {
   auto o = std::make_shared<ExtractOptions>();
-  CLI::App* app = add_command(
-      parent, "extract", "write one module and its descendants as a standalone model",
-      "Values the module reads from outside become graph inputs; input-less\n"
-      "Constant nodes feeding it are copied in unless --no-constants.",
-      "modelexport extract model.onnx --module encoder.layer.0 -o layer0.onnx");
+  CLI::App* app = add_command(parent, "extract", "write one module and its descendants as a standalone model",
+                              "Values the module reads from outside become graph inputs; input-less\n"
+                              "Constant nodes feeding it are copied in unless --no-constants.",
+                              "modelexport extract model.onnx --module encoder.layer.0 -o layer0.onnx");
   add_positional(app, "IN.onnx", o->input, "a tagged ONNX file");
   add_output(app, o->out, "OUT.onnx", "the extracted model");
-  o->module_option = app->add_option("--module", o->module, "module path, e.g. encoder.layer.0")
-                         ->type_name("PATH");
+  o->module_option =
+      app->add_option("--module", o->module, "module path, e.g. encoder.layer.0")->type_name("PATH");
   app->add_flag("--no-constants", o->no_constants,
                 "Constant nodes from outside the module become inputs instead of being copied");
   add_tag_storage(app, o->tag_storage);

@@ -39,15 +39,16 @@ int run_functions(const FunctionsOptions& o) {
 
 Command add_functions(CLI::App& parent) {
   auto o = std::make_shared<FunctionsOptions>();
-  CLI::App* app = add_command(
-      parent, "functions", "turn modules into ONNX local functions, identical structures shared",
-      "The input must carry hierarchy records (from 'export' or 'tag');\n"
-      "docs/functions.md describes which instances share a function.",
-      "modelexport functions model.onnx -o model.functions.onnx --classes BertLayer");
+  CLI::App* app =
+      add_command(parent, "functions", "turn modules into ONNX local functions, identical structures shared",
+                  "The input must carry hierarchy records (from 'export' or 'tag');\n"
+                  "docs/functions.md describes which instances share a function.",
+                  "modelexport functions model.onnx -o model.functions.onnx --classes BertLayer");
   add_positional(app, "IN.onnx", o->input, "a tagged ONNX file");
   add_output(app, o->out, "OUT.onnx", "the ONNX file with local functions");
   app->add_option("--classes", o->classes,
-                  "only modules of these classes (comma-separated, may repeat; default: every executed module but the root and torch.nn built-ins)")
+                  "only modules of these classes (comma-separated, may repeat; default: every executed "
+                  "module but the root and torch.nn built-ins)")
       ->type_name("CLASS,...")
       ->allow_extra_args(false);
   add_tag_storage(app, o->tag_storage);

@@ -20,7 +20,8 @@ int run_hierarchy(const HierarchyOptions& o) {
   const auto registry = Registry::create();
   const auto tree = nlohmann::json::parse(registry.module_tree("auto", o.model));
   write_text_atomically(o.out, tree.dump(2) + "\n");
-  std::printf("wrote %s: %zu modules\n", o.out.c_str(), tree.value("modules", nlohmann::json::array()).size());
+  std::printf("wrote %s: %zu modules\n", o.out.c_str(),
+              tree.value("modules", nlohmann::json::array()).size());
   return 0;
 }
 
@@ -28,11 +29,11 @@ int run_hierarchy(const HierarchyOptions& o) {
 
 Command add_hierarchy(CLI::App& parent) {
   auto o = std::make_shared<HierarchyOptions>();
-  CLI::App* app = add_command(
-      parent, "hierarchy", "write the module tree of a .pt2 or TorchScript model as JSON",
-      "The tree (modules and classes, no node records) can be handed to\n"
-      "'modelexport tag --hierarchy' for an ONNX file exported from the same model.",
-      "modelexport hierarchy model.pt -o model.hierarchy.json");
+  CLI::App* app =
+      add_command(parent, "hierarchy", "write the module tree of a .pt2 or TorchScript model as JSON",
+                  "The tree (modules and classes, no node records) can be handed to\n"
+                  "'modelexport tag --hierarchy' for an ONNX file exported from the same model.",
+                  "modelexport hierarchy model.pt -o model.hierarchy.json");
   add_positional(app, "MODEL", o->model, "a torch.export archive (.pt2) or TorchScript file (.pt)");
   add_output(app, o->out, "H.json", "the hierarchy document to write");
   return {app, [o] { return run_hierarchy(*o); }};

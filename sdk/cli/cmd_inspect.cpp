@@ -51,8 +51,8 @@ json graph_summary(const std::string& path, const json& graph) {
   s["file"] = path;
   s["ir_version"] = graph["ir_version"];
   s["opset_import"] = graph["opset_import"];
-  s["producer"] = graph["producer_name"].get<std::string>() + " " +
-                  graph["producer_version"].get<std::string>();
+  s["producer"] =
+      graph["producer_name"].get<std::string>() + " " + graph["producer_version"].get<std::string>();
   s["nodes"] = graph["nodes"].size();
   s["initializers"] = graph["initializers"].size();
   s["ops"] = op_histogram(graph);
@@ -126,16 +126,14 @@ void print_text(const json& s, const ModuleRows* modules) {
   for (const char* kind : {"inputs", "outputs"}) {
     std::printf("%s:\n", kind);
     for (const auto& v : s[kind])
-      std::printf("  %-24s %s\n", v["name"].get<std::string>().c_str(),
-                  v["type"].get<std::string>().c_str());
+      std::printf("  %-24s %s\n", v["name"].get<std::string>().c_str(), v["type"].get<std::string>().c_str());
   }
   if (!modules) {
     std::printf("hierarchy:    none\n");
     return;
   }
   const json& stats = modules->rest;
-  std::printf("hierarchy:    %zu records; evidence: %s\n",
-              stats["statistics"]["nodes"].get<size_t>(),
+  std::printf("hierarchy:    %zu records; evidence: %s\n", stats["statistics"]["nodes"].get<size_t>(),
               evidence_mix(stats["statistics"]).c_str());
   if (!stats["functions"].empty()) {
     std::printf("functions:    %zu (%zu top-level nodes, %s flat)\n", stats["functions"].size(),
@@ -151,8 +149,8 @@ void print_text(const json& s, const ModuleRows* modules) {
                               (path.empty() ? "(root)" : path) + "  " + row.class_name;
     std::printf("  %-56s %5lld / %5lld  %10lld  %-16s %s\n", label.c_str(),
                 static_cast<long long>(row.own_nodes), static_cast<long long>(row.total_nodes),
-                static_cast<long long>(row.parameters),
-                row.function ? row.function->c_str() : "-", top_ops(row.ops, 4).c_str());
+                static_cast<long long>(row.parameters), row.function ? row.function->c_str() : "-",
+                top_ops(row.ops, 4).c_str());
   }
 }
 
@@ -199,16 +197,15 @@ int run_inspect(const InspectOptions& o) {
 
 Command add_inspect(CLI::App& parent) {
   auto o = std::make_shared<InspectOptions>();
-  CLI::App* app = add_command(
-      parent, "inspect", "graph summary and per-module statistics, or a drawing of the graph",
-      "The text and JSON reports list inputs, outputs, ops and, for a tagged\n"
-      "file, every module's own/total nodes, parameters, function and ops.\n"
-      "graphml and dot draw the nodes nested in their modules.",
-      "modelexport inspect model.onnx --format dot -o model.dot");
+  CLI::App* app =
+      add_command(parent, "inspect", "graph summary and per-module statistics, or a drawing of the graph",
+                  "The text and JSON reports list inputs, outputs, ops and, for a tagged\n"
+                  "file, every module's own/total nodes, parameters, function and ops.\n"
+                  "graphml and dot draw the nodes nested in their modules.",
+                  "modelexport inspect model.onnx --format dot -o model.dot");
   add_positional(app, "FILE.onnx", o->path, "the ONNX file to inspect");
   app->add_flag("--json", o->json, "the report as JSON (same as --format json)");
-  app->add_option("--format", o->format, "report format (default text)")
-      ->type_name("text|json|graphml|dot");
+  app->add_option("--format", o->format, "report format (default text)")->type_name("text|json|graphml|dot");
   add_output(app, o->out_path, "OUT", "write the graphml or dot drawing here instead of stdout");
   return {app, [o] { return run_inspect(*o); }};
 }

@@ -37,11 +37,10 @@ int run_plugins(bool json) {
 
 Command add_plugins(CLI::App& parent) {
   auto json = std::make_shared<bool>(false);
-  CLI::App* app = add_command(
-      parent, "plugins", "list the plugins found, and why any was refused",
-      "Plugins are found in the install's plugin directory and in the\n"
-      "directories of MODELEXPORT_PLUGIN_PATH (colon-separated).",
-      "modelexport plugins --json");
+  CLI::App* app = add_command(parent, "plugins", "list the plugins found, and why any was refused",
+                              "Plugins are found in the install's plugin directory and in the\n"
+                              "directories of MODELEXPORT_PLUGIN_PATH (colon-separated).",
+                              "modelexport plugins --json");
   app->add_flag("--json", *json, "the listing as JSON");
   return {app, [json] { return run_plugins(*json); }};
 }

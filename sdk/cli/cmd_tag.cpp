@@ -45,8 +45,10 @@ int run_tag(const TagOptions& o) {
     const Status input_check(mx_model_check(model.get()));
     progress.clear();
     if (!input_check.ok())
-      std::fprintf(stderr, "modelexport: warning: input does not pass the ONNX checker; "
-                           "saving without checking (%s)\n", input_check.message().c_str());
+      std::fprintf(stderr,
+                   "modelexport: warning: input does not pass the ONNX checker; "
+                   "saving without checking (%s)\n",
+                   input_check.message().c_str());
   }
   progress.stage("plugins");
   const auto registry = Registry::create();
@@ -60,11 +62,10 @@ int run_tag(const TagOptions& o) {
 
 Command add_tag(CLI::App& parent) {
   auto o = std::make_shared<TagOptions>();
-  CLI::App* app = add_command(
-      parent, "tag", "recover the module hierarchy of any ONNX file",
-      "Strategies read the evidence the file holds (scoped node names, dynamo\n"
-      "metadata, parameter names); 'modelexport plugins' lists them.",
-      "modelexport tag model.onnx -o model.tagged.onnx --strategy scope");
+  CLI::App* app = add_command(parent, "tag", "recover the module hierarchy of any ONNX file",
+                              "Strategies read the evidence the file holds (scoped node names, dynamo\n"
+                              "metadata, parameter names); 'modelexport plugins' lists them.",
+                              "modelexport tag model.onnx -o model.tagged.onnx --strategy scope");
   add_positional(app, "IN.onnx", o->input, "the ONNX file to tag");
   add_output(app, o->out, "OUT.onnx", "the tagged ONNX file (and OUT.hierarchy.json next to it)");
   app->add_option("--strategy", o->strategy, "strategy plugin (default auto: the best that applies)")

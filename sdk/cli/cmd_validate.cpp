@@ -30,7 +30,9 @@ int run_validate(const ValidateOptions& o) {
               report["file"].get<std::string>().c_str(), c["nodes"].get<size_t>(),
               c["function_nodes"].get<size_t>(), c["modules"].get<size_t>(),
               c["sidecar"].is_null() ? "none" : c["sidecar"].get<std::string>().c_str(),
-              c["checker"].is_null() ? "not run" : c["checker"].get<bool>() ? "ok" : "FAILED");
+              c["checker"].is_null()     ? "not run"
+              : c["checker"].get<bool>() ? "ok"
+                                         : "FAILED");
   if (report.contains("checker_skipped"))
     std::printf("  note: checker not run: %s\n", report["checker_skipped"].get<std::string>().c_str());
   for (const auto& issue : report["issues"])
@@ -44,10 +46,10 @@ int run_validate(const ValidateOptions& o) {
 
 Command add_validate(CLI::App& parent) {
   auto o = std::make_shared<ValidateOptions>();
-  CLI::App* app = add_command(
-      parent, "validate", "check that records, sidecar, module tree and the ONNX checker agree",
-      "Lists every inconsistency; exits with 1 when there is any, 0 otherwise.",
-      "modelexport validate model.onnx --json");
+  CLI::App* app =
+      add_command(parent, "validate", "check that records, sidecar, module tree and the ONNX checker agree",
+                  "Lists every inconsistency; exits with 1 when there is any, 0 otherwise.",
+                  "modelexport validate model.onnx --json");
   add_positional(app, "FILE.onnx", o->path, "the ONNX file to validate");
   app->add_flag("--json", o->json, "the report as JSON");
   return {app, [o] { return run_validate(*o); }};

@@ -4,8 +4,8 @@
 
 namespace mx::cli {
 
-CLI::App* add_command(CLI::App& parent, const char* name, const char* summary,
-                      const std::string& details, const std::string& example) {
+CLI::App* add_command(CLI::App& parent, const char* name, const char* summary, const std::string& details,
+                      const std::string& example) {
   CLI::App* app = parent.add_subcommand(name, summary);
   app->allow_extras();
   app->group("commands");
@@ -14,19 +14,16 @@ CLI::App* add_command(CLI::App& parent, const char* name, const char* summary,
   return app;
 }
 
-CLI::Option* add_positional(CLI::App* app, const char* name, std::string& value,
-                            const char* description) {
+CLI::Option* add_positional(CLI::App* app, const char* name, std::string& value, const char* description) {
   return app->add_option(name, value, description)->required()->type_name("");
 }
 
-void add_output(CLI::App* app, std::string& out, const char* placeholder,
-                const char* description) {
+void add_output(CLI::App* app, std::string& out, const char* placeholder, const char* description) {
   app->add_option("-o,--output", out, description)->type_name(placeholder);
 }
 
 void add_quiet(CLI::App* app, bool& quiet) {
-  app->add_flag("-q,--quiet", quiet,
-                "no progress line (shown on stderr only when it is a terminal)");
+  app->add_flag("-q,--quiet", quiet, "no progress line (shown on stderr only when it is a terminal)");
 }
 
 void add_tag_storage(CLI::App* app, std::string& storage) {

@@ -29,16 +29,14 @@ Command add_compare(CLI::App& parent);
 // `example` invocation. Unknown options and surplus arguments are kept
 // aside by the parser and refused by refuse_extras(), so that the message
 // can say which kind of argument was wrong.
-CLI::App* add_command(CLI::App& parent, const char* name, const char* summary,
-                      const std::string& details, const std::string& example);
+CLI::App* add_command(CLI::App& parent, const char* name, const char* summary, const std::string& details,
+                      const std::string& example);
 
 // A required positional argument, shown in the usage line as `name`.
-CLI::Option* add_positional(CLI::App* app, const char* name, std::string& value,
-                            const char* description);
+CLI::Option* add_positional(CLI::App* app, const char* name, std::string& value, const char* description);
 // -o,--output PLACEHOLDER; a missing output is checked by require_output()
 // ("missing -o OUT.onnx"), not by CLI11.
-void add_output(CLI::App* app, std::string& out, const char* placeholder,
-                const char* description);
+void add_output(CLI::App* app, std::string& out, const char* placeholder, const char* description);
 void add_quiet(CLI::App* app, bool& quiet);
 void add_tag_storage(CLI::App* app, std::string& storage);
 

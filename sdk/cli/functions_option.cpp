@@ -33,16 +33,15 @@ std::vector<std::string> split_commas(const std::string& text) {
 void apply_functions(Model& model, const std::vector<std::string>& classes, ProgressBar* progress) {
   nlohmann::json options = nlohmann::json::object();
   if (!classes.empty()) options["classes"] = classes;
-  const auto report = nlohmann::json::parse(
-      model.to_functions(options.dump(), progress ? progress->listener() : nullptr));
+  const auto report =
+      nlohmann::json::parse(model.to_functions(options.dump(), progress ? progress->listener() : nullptr));
   if (progress) progress->clear();
   std::printf("functions: %zu definitions, %zu calls, %zu top-level nodes\n",
               report["functions"].get<size_t>(), report["calls"].get<size_t>(),
               report["top_level_nodes"].get<size_t>());
   for (const auto& d : report["definitions"])
     std::printf("  %-28s %-24s %4zu nodes  x%zu\n", d["name"].get<std::string>().c_str(),
-                d["class"].get<std::string>().c_str(), d["body_nodes"].get<size_t>(),
-                d["instances"].size());
+                d["class"].get<std::string>().c_str(), d["body_nodes"].get<size_t>(), d["instances"].size());
   for (const auto& s : report["skipped"])
     std::printf("  skipped %s: %s\n", s["module"].get<std::string>().c_str(),
                 s["reason"].get<std::string>().c_str());

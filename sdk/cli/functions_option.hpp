@@ -18,7 +18,6 @@ std::vector<std::string> split_commas(const std::string& text);
 
 // Applies the pass with `classes` (empty = default selection) and prints
 // "functions: N definitions, M calls" plus one line per definition.
-void apply_functions(Model& model, const std::vector<std::string>& classes,
-                     ProgressBar* progress = nullptr);
+void apply_functions(Model& model, const std::vector<std::string>& classes, ProgressBar* progress = nullptr);
 
 }  // namespace mx::cli

@@ -28,7 +28,7 @@ int error(const std::string& message, int code, const std::string& command = "")
 
 std::vector<Command> add_commands(CLI::App& app) {
   using namespace mx::cli;
-  return {add_plugins(app), add_inspect(app), add_export(app),    add_tag(app),    add_hierarchy(app),
+  return {add_plugins(app),   add_inspect(app), add_export(app),   add_tag(app),    add_hierarchy(app),
           add_functions(app), add_extract(app), add_validate(app), add_compare(app)};
 }
 
@@ -62,9 +62,10 @@ int run(CLI::App& app, const Command& command, int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app("modelexport: export PyTorch models to ONNX keeping the module hierarchy, "
-               "and recover it for any ONNX file.",
-               "modelexport");
+  CLI::App app(
+      "modelexport: export PyTorch models to ONNX keeping the module hierarchy, "
+      "and recover it for any ONNX file.",
+      "modelexport");
   // Set before the commands are added: they share the parent's formatter.
   auto formatter = std::make_shared<CLI::Formatter>();
   // Lower case, as the help read before CLI11 ("usage: modelexport ...").

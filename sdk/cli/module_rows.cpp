@@ -67,10 +67,9 @@ class RowsHandler : public nlohmann::json_sax<json> {
     if (depth_ == 1) key_ = k;
     return dom_.key(k);
   }
-  bool parse_error(std::size_t pos, const std::string& token,
-                   const nlohmann::detail::exception& e) override {
-    throw std::runtime_error("module rows: " + std::string(e.what()) + " at " +
-                             std::to_string(pos) + " near '" + token + "'");
+  bool parse_error(std::size_t pos, const std::string& token, const nlohmann::detail::exception& e) override {
+    throw std::runtime_error("module rows: " + std::string(e.what()) + " at " + std::to_string(pos) +
+                             " near '" + token + "'");
   }
 
  private:
@@ -119,9 +118,8 @@ class RowsHandler : public nlohmann::json_sax<json> {
 // A JSON string as nlohmann's dump() writes it (plain printable ASCII, nearly
 // every name, is copied).
 void append_string(std::string& out, const std::string& s) {
-  const bool plain = std::all_of(s.begin(), s.end(), [](char c) {
-    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
-  });
+  const bool plain =
+      std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
   if (!plain) {
     out += json(s).dump();
     return;
@@ -145,8 +143,7 @@ void member(std::string& out, const char* key, int indent, int level, bool first
   out += "\": ";
 }
 
-void append_ops(std::string& out, std::vector<std::pair<std::string, int64_t>> ops, int indent,
-                int level) {
+void append_ops(std::string& out, std::vector<std::pair<std::string, int64_t>> ops, int indent, int level) {
   if (ops.empty()) {
     out += "{}";
     return;

@@ -40,8 +40,7 @@ std::vector<std::string> save_targets(const std::string& out) {
   return {out, stem + ".hierarchy.json", out + ".data"};
 }
 
-void refuse_overwriting_source(const std::string& source,
-                               const std::vector<std::string>& targets) {
+void refuse_overwriting_source(const std::string& source, const std::vector<std::string>& targets) {
   for (const auto& target : targets)
     if (same_file(source, target))
       throw Error(MX_ERR_INVALID_ARGUMENT,

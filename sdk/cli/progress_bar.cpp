@@ -44,7 +44,9 @@ ProgressBar::ProgressBar(std::string command, bool quiet)
   listener_.user_data = this;
 }
 
-ProgressBar::~ProgressBar() { clear(); }
+ProgressBar::~ProgressBar() {
+  clear();
+}
 
 int32_t ProgressBar::on_event(const mx_progress_event* event, void* self) {
   auto* bar = static_cast<ProgressBar*>(self);

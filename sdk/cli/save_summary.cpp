@@ -11,8 +11,8 @@ void validate_tag_storage(const std::string& tag_storage) {
     throw UsageError("--tag-storage must be metadata, doc_string or none, not '" + tag_storage + "'");
 }
 
-void save_and_report(const Model& model, const std::string& path, const std::string& tag_storage,
-                     bool check, bool external_data, ProgressBar* progress) {
+void save_and_report(const Model& model, const std::string& path, const std::string& tag_storage, bool check,
+                     bool external_data, ProgressBar* progress) {
   validate_tag_storage(tag_storage);
   nlohmann::json options{{"tag_storage", tag_storage}, {"check", check}};
   if (external_data) options["external_data"] = true;

@@ -15,7 +15,6 @@ void validate_tag_storage(const std::string& tag_storage);
 // prints "wrote PATH: N nodes, evidence: ...". `progress` (may be null)
 // shows the save and is cleared before the summary.
 void save_and_report(const Model& model, const std::string& path, const std::string& tag_storage,
-                     bool check = true, bool external_data = false,
-                     ProgressBar* progress = nullptr);
+                     bool check = true, bool external_data = false, ProgressBar* progress = nullptr);
 
 }  // namespace mx::cli

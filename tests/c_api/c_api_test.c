@@ -10,19 +10,18 @@
 
 static int failures = 0;
 
-#define EXPECT(cond)                                                   \
-  do {                                                                 \
-    if (!(cond)) {                                                     \
+#define EXPECT(cond)                                                      \
+  do {                                                                    \
+    if (!(cond)) {                                                        \
       fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                      \
-    }                                                                  \
+      ++failures;                                                         \
+    }                                                                     \
   } while (0)
 
 /* Succeeds or reports the status message; releases the status. */
 static int ok(mx_status* st, const char* what) {
   if (st == NULL) return 1;
-  fprintf(stderr, "%s failed: [%s] %s\n", what, mx_code_name(mx_status_code(st)),
-          mx_status_message(st));
+  fprintf(stderr, "%s failed: [%s] %s\n", what, mx_code_name(mx_status_code(st)), mx_status_message(st));
   mx_status_release(st);
   ++failures;
   return 0;
@@ -98,8 +97,7 @@ static void test_model(const char* fixture, const char* outdir) {
   }
   ok(mx_model_check(model), "check");
 
-  if (ok(mx_model_save_bytes(model, "{\"tag_storage\":\"doc_string\"}", &bytes, &bytes_size),
-         "save_bytes")) {
+  if (ok(mx_model_save_bytes(model, "{\"tag_storage\":\"doc_string\"}", &bytes, &bytes_size), "save_bytes")) {
     if (ok(mx_model_load_bytes(bytes, bytes_size, &again), "reload")) {
       EXPECT(mx_model_has_hierarchy(again) == 1);
       mx_model_release(again);

@@ -10,7 +10,9 @@
 #include "modelexport/modelexport.hpp"
 
 namespace {
-const char* fixture_path() { return std::getenv("MX_TINY_ONNX"); }
+const char* fixture_path() {
+  return std::getenv("MX_TINY_ONNX");
+}
 }  // namespace
 
 TEST_CASE("wrapper: load, records, save round trip") {

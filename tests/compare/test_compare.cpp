@@ -34,7 +34,9 @@ ModelPtr load(const std::string& bytes, const std::string& hierarchy) {
 ModelPtr stack(int blocks = 3) {
   return load(stack_net(blocks).SerializeAsString(), stack_net_hierarchy(blocks));
 }
-ModelPtr extra() { return load(stack_net_extra_bytes(), stack_net_extra_hierarchy()); }
+ModelPtr extra() {
+  return load(stack_net_extra_bytes(), stack_net_extra_hierarchy());
+}
 
 json compare(const mx_model* a, const mx_model* b, const char* options = nullptr) {
   char* out = nullptr;

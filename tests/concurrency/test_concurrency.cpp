@@ -72,8 +72,7 @@ void concurrently_equal(const std::vector<std::string>& expected, Fn fn) {
   for (int round = 0; round < kRounds; ++round) {
     std::vector<std::string> got(expected.size());
     std::vector<std::thread> threads;
-    for (size_t i = 0; i < expected.size(); ++i)
-      threads.emplace_back([&, i] { got[i] = fn(i); });
+    for (size_t i = 0; i < expected.size(); ++i) threads.emplace_back([&, i] { got[i] = fn(i); });
     for (auto& t : threads) t.join();
     for (size_t i = 0; i < expected.size(); ++i) {
       INFO("round " << round << ", thread " << i);
@@ -124,8 +123,7 @@ TEST_CASE("concurrent const calls on one shared model") {
     mx_free(b);
     // Unchecked: written straight from the shared model (model/tagged_bytes),
     // whose cached sizes every thread computes.
-    if (mx_status* s = mx_model_save_bytes(m, "{\"check\":false}", &b, &n))
-      return "ERROR " + take_error(s);
+    if (mx_status* s = mx_model_save_bytes(m, "{\"check\":false}", &b, &n)) return "ERROR " + take_error(s);
     out.append(static_cast<char*>(b), n);
     mx_free(b);
     if (mx_status* s = mx_model_check(m)) return "ERROR " + take_error(s);
@@ -145,8 +143,8 @@ TEST_CASE("8 threads exporting different TorchScript models = the sequential byt
     return;
   }
   mx_registry* reg = nullptr;
-  const std::string opts = std::string("{\"discover\":false,\"plugin_dirs\":[\"") + plugin_dir +
-                           "\",\"" MX_TEST_PLUGIN_DIR "\"]}";
+  const std::string opts =
+      std::string("{\"discover\":false,\"plugin_dirs\":[\"") + plugin_dir + "\",\"" MX_TEST_PLUGIN_DIR "\"]}";
   REQUIRE(mx_registry_create(opts.c_str(), &reg) == nullptr);
   const std::string manifest_path = std::string(fixtures) + "/manifest.json";
   std::ifstream mf(manifest_path);

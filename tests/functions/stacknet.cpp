@@ -19,11 +19,12 @@ void weight(onnx::GraphProto* g, const std::string& name, std::vector<int64_t> d
   t->set_data_type(onnx::TensorProto::FLOAT);
   int64_t n = 1;
   for (auto d : dims) t->add_dims(d), n *= d;
-  for (int64_t i = 0; i < n; ++i) t->add_float_data(0.05f * static_cast<float>((i * 7 + seed * 3) % 11) - 0.25f);
+  for (int64_t i = 0; i < n; ++i)
+    t->add_float_data(0.05f * static_cast<float>((i * 7 + seed * 3) % 11) - 0.25f);
 }
 
-void node(onnx::GraphProto* g, const std::string& name, const std::string& op,
-          std::vector<std::string> in, std::vector<std::string> out) {
+void node(onnx::GraphProto* g, const std::string& name, const std::string& op, std::vector<std::string> in,
+          std::vector<std::string> out) {
   auto* n = g->add_node();
   n->set_name(name);
   n->set_op_type(op);
@@ -65,29 +66,49 @@ std::string stack_net_hierarchy(int blocks) {
   json modules = json::array(), nodes = json::array();
   json block_paths = json::array();
   for (int b = 0; b < blocks; ++b) block_paths.push_back("blocks." + std::to_string(b));
-  modules.push_back({{"path", ""}, {"class", "StackNet"}, {"qualified_class", "__main__.StackNet"},
-                     {"parent", nullptr}, {"children", {"blocks", "head"}}, {"executed", true}});
-  modules.push_back({{"path", "blocks"}, {"class", "ModuleList"},
+  modules.push_back({{"path", ""},
+                     {"class", "StackNet"},
+                     {"qualified_class", "__main__.StackNet"},
+                     {"parent", nullptr},
+                     {"children", {"blocks", "head"}},
+                     {"executed", true}});
+  modules.push_back({{"path", "blocks"},
+                     {"class", "ModuleList"},
                      {"qualified_class", "torch.nn.modules.container.ModuleList"},
-                     {"parent", ""}, {"children", block_paths}, {"executed", false}});
+                     {"parent", ""},
+                     {"children", block_paths},
+                     {"executed", false}});
   for (int b = 0; b < blocks; ++b) {
     const std::string p = "blocks." + std::to_string(b), s = "/blocks." + std::to_string(b);
-    modules.push_back({{"path", p}, {"class", "Block"}, {"qualified_class", "__main__.Block"},
-                       {"parent", "blocks"}, {"children", {p + ".fc", p + ".act"}}, {"executed", true}});
-    modules.push_back({{"path", p + ".fc"}, {"class", "Linear"},
-                       {"qualified_class", "torch.nn.modules.linear.Linear"}, {"parent", p},
-                       {"children", json::array()}, {"executed", true}});
-    modules.push_back({{"path", p + ".act"}, {"class", "ReLU"},
-                       {"qualified_class", "torch.nn.modules.activation.ReLU"}, {"parent", p},
-                       {"children", json::array()}, {"executed", true}});
+    modules.push_back({{"path", p},
+                       {"class", "Block"},
+                       {"qualified_class", "__main__.Block"},
+                       {"parent", "blocks"},
+                       {"children", {p + ".fc", p + ".act"}},
+                       {"executed", true}});
+    modules.push_back({{"path", p + ".fc"},
+                       {"class", "Linear"},
+                       {"qualified_class", "torch.nn.modules.linear.Linear"},
+                       {"parent", p},
+                       {"children", json::array()},
+                       {"executed", true}});
+    modules.push_back({{"path", p + ".act"},
+                       {"class", "ReLU"},
+                       {"qualified_class", "torch.nn.modules.activation.ReLU"},
+                       {"parent", p},
+                       {"children", json::array()},
+                       {"executed", true}});
     nodes.push_back({{"name", s + "/fc/MatMul"}, {"module", p + ".fc"}, {"evidence", "direct"}});
     nodes.push_back({{"name", s + "/fc/Add"}, {"module", p + ".fc"}, {"evidence", "direct"}});
     nodes.push_back({{"name", s + "/act/Relu"}, {"module", p + ".act"}, {"evidence", "direct"}});
     nodes.push_back({{"name", s + "/Add"}, {"module", p}, {"evidence", "direct"}});
   }
-  modules.push_back({{"path", "head"}, {"class", "Linear"},
-                     {"qualified_class", "torch.nn.modules.linear.Linear"}, {"parent", ""},
-                     {"children", json::array()}, {"executed", true}});
+  modules.push_back({{"path", "head"},
+                     {"class", "Linear"},
+                     {"qualified_class", "torch.nn.modules.linear.Linear"},
+                     {"parent", ""},
+                     {"children", json::array()},
+                     {"executed", true}});
   nodes.push_back({{"name", "/head/MatMul"}, {"module", "head"}, {"evidence", "direct"}});
   nodes.push_back({{"name", "/head/Add"}, {"module", "head"}, {"evidence", "direct"}});
   return json{{"schema", "modelexport.hierarchy/1"}, {"modules", modules}, {"nodes", nodes}}.dump();

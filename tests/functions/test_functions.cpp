@@ -17,9 +17,9 @@
 #include "scratch_dir.hpp"
 #include "stacknet.hpp"
 
-using nlohmann::json;
 using mx::testing::stack_net;
 using mx::testing::stack_net_hierarchy;
+using nlohmann::json;
 
 namespace {
 
@@ -46,7 +46,9 @@ ModelPtr load(const std::string& bytes, const std::string& hierarchy) {
   }
   return ModelPtr(m, &mx_model_release);
 }
-ModelPtr stack() { return load(stack_net().SerializeAsString(), stack_net_hierarchy()); }
+ModelPtr stack() {
+  return load(stack_net().SerializeAsString(), stack_net_hierarchy());
+}
 
 json take(char* text) {
   json j = json::parse(text);

@@ -68,8 +68,8 @@ inline std::string read(const fs::path& p) {
 inline mx_registry* registry() {
   static mx_registry* r = [] {
     mx_registry* reg = nullptr;
-    const std::string opts = std::string("{\"discover\":false,\"plugin_dirs\":[\"") +
-                             MX_TEST_PLUGIN_DIR + "\"]}";
+    const std::string opts =
+        std::string("{\"discover\":false,\"plugin_dirs\":[\"") + MX_TEST_PLUGIN_DIR + "\"]}";
     mx_status* s = mx_registry_create(opts.c_str(), &reg);
     REQUIRE_MESSAGE(s == nullptr, mx_status_message(s));
     return reg;
@@ -78,8 +78,7 @@ inline mx_registry* registry() {
 }
 
 // load -> tag with the scope strategy -> save (default options: checker on).
-inline Result pipeline(const fs::path& in, const fs::path& out,
-                       const char* save_options = nullptr) {
+inline Result pipeline(const fs::path& in, const fs::path& out, const char* save_options = nullptr) {
   mx_model* m = nullptr;
   if (mx_status* s = mx_model_load_file(in.c_str(), &m)) {
     CHECK(m == nullptr);

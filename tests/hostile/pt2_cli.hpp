@@ -20,7 +20,8 @@ inline CliRun export_pt2(const Scratch& s, const fs::path& in, std::vector<std::
 }
 
 inline CliRun hierarchy_of_pt2(const Scratch& s, const fs::path& in) {
-  return run_cli({"hierarchy", in.string(), "-o", (s.out() / "h.json").string()}, MX_TEST_PLUGIN_DIR, s.root());
+  return run_cli({"hierarchy", in.string(), "-o", (s.out() / "h.json").string()}, MX_TEST_PLUGIN_DIR,
+                 s.root());
 }
 
 // Exit 1 (not a signal), `why` in the message, nothing in out/.

@@ -17,7 +17,7 @@
 namespace mx::hostile {
 
 struct Pt2 {
-  std::string folder;  // "tiny_mlp/"
+  std::string folder;                                        // "tiny_mlp/"
   std::vector<std::pair<std::string, std::string>> entries;  // name -> bytes, in zip order
 
   // The bytes of folder + `name` (the first entry of that name).
@@ -67,8 +67,12 @@ inline uint32_t crc32(const std::string& s) {
   for (unsigned char b : s) c = table[(c ^ b) & 0xFF] ^ (c >> 8);
   return c ^ 0xFFFFFFFFu;
 }
-inline void u16(std::string& o, uint32_t v) { o.push_back(char(v & 0xFF)), o.push_back(char((v >> 8) & 0xFF)); }
-inline void u32(std::string& o, uint32_t v) { u16(o, v & 0xFFFF), u16(o, v >> 16); }
+inline void u16(std::string& o, uint32_t v) {
+  o.push_back(char(v & 0xFF)), o.push_back(char((v >> 8) & 0xFF));
+}
+inline void u32(std::string& o, uint32_t v) {
+  u16(o, v & 0xFFFF), u16(o, v >> 16);
+}
 }  // namespace zip_detail
 
 inline void write_pt2(const fs::path& path, const Pt2& archive) {
@@ -85,7 +89,8 @@ inline void write_pt2(const fs::path& path, const Pt2& archive) {
     u16(out, 0x4246), u16(out, uint32_t(pad));
     out.append(pad, 'Z');
     out += bytes;
-    u32(central, 0x02014b50), u16(central, 20), u16(central, 20), u16(central, 0), u16(central, 0), u32(central, 0);
+    u32(central, 0x02014b50), u16(central, 20), u16(central, 20), u16(central, 0), u16(central, 0),
+        u32(central, 0);
     u32(central, crc), u32(central, uint32_t(bytes.size())), u32(central, uint32_t(bytes.size()));
     u16(central, uint32_t(name.size())), u16(central, 0), u16(central, 0), u16(central, 0), u16(central, 0);
     u32(central, 0), u32(central, offset);
@@ -94,7 +99,8 @@ inline void write_pt2(const fs::path& path, const Pt2& archive) {
   const uint32_t cd_offset = static_cast<uint32_t>(out.size());
   out += central;
   u32(out, 0x06054b50), u16(out, 0), u16(out, 0), u16(out, uint32_t(archive.entries.size()));
-  u16(out, uint32_t(archive.entries.size())), u32(out, uint32_t(central.size())), u32(out, cd_offset), u16(out, 0);
+  u16(out, uint32_t(archive.entries.size())), u32(out, uint32_t(central.size())), u32(out, cd_offset),
+      u16(out, 0);
   write(path, out);
 }
 

@@ -44,7 +44,8 @@ TEST_CASE("answer table: a module path of SIZE_MAX bytes is refused before it is
   const Result r = tag_with("path_size_max");
   CHECK(r.code == MX_ERR_PLUGIN);
   CHECK_MESSAGE(r.message.find("a module path of 18446744073709551615 bytes (the limit is 1048576)") !=
-                    std::string::npos, r.message);
+                    std::string::npos,
+                r.message);
 }
 
 TEST_CASE("answer table: a class of SIZE_MAX bytes is refused") {
@@ -72,7 +73,8 @@ TEST_CASE("reader and answer tables called after their run (from destroy) are re
   ::setenv("MX_HOSTILE_LATE_OUT", out.c_str(), 1);
   ::setenv("MX_HOSTILE_ANSWER", "late", 1);
   mx_registry* reg = nullptr;
-  const std::string opts = std::string("{\"discover\":false,\"plugin_dirs\":[\"") + MX_TEST_HOSTILE_PLUGIN_DIR + "\"]}";
+  const std::string opts =
+      std::string("{\"discover\":false,\"plugin_dirs\":[\"") + MX_TEST_HOSTILE_PLUGIN_DIR + "\"]}";
   REQUIRE(mx_registry_create(opts.c_str(), &reg) == nullptr);
   mx_model* m = nullptr;
   const std::string bytes = mx::testing::tiny_net().SerializeAsString();

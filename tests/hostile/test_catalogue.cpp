@@ -17,7 +17,9 @@ using mx::testing::tiny_net;
 
 namespace {
 
-std::string bytes_of(const onnx::ModelProto& m) { return m.SerializeAsString(); }
+std::string bytes_of(const onnx::ModelProto& m) {
+  return m.SerializeAsString();
+}
 
 void expect_refused(const Scratch& s, const Result& r, mx_code code, const char* stage,
                     const std::string& in_message) {
@@ -72,8 +74,8 @@ TEST_CASE("truncated ONNX, at every length") {
   CHECK(refused > full.size() / 2);
   // The classic case: half a file.
   write(s.models() / "half.onnx", full.substr(0, full.size() / 2));
-  expect_refused(s, pipeline(s.models() / "half.onnx", s.out() / "o.onnx"), MX_ERR_PARSE,
-                 "load", "truncated or not ONNX");
+  expect_refused(s, pipeline(s.models() / "half.onnx", s.out() / "o.onnx"), MX_ERR_PARSE, "load",
+                 "truncated or not ONNX");
 }
 
 TEST_CASE("bit-flipped ONNX: every single-bit flip of a tagged model") {
@@ -93,8 +95,8 @@ TEST_CASE("bit-flipped ONNX: every single-bit flip of a tagged model") {
         continue;
       }
       ++refused;
-      INFO("byte " << i << " bit " << bit << ": " << r.stage << " " << mx_code_name(r.code)
-                   << ": " << r.message);
+      INFO("byte " << i << " bit " << bit << ": " << r.stage << " " << mx_code_name(r.code) << ": "
+                   << r.message);
       CHECK(r.code != MX_ERR_INTERNAL);
       CHECK(s.outputs().empty());
     }
@@ -155,9 +157,8 @@ TEST_CASE("empty node names are tagged") {
 
 TEST_CASE("not ONNX at all: text, JSON, a TorchScript zip header") {
   Scratch s("notonnx");
-  for (const std::string& junk :
-       {std::string("hello world\n"), std::string("{\"schema\":\"x\"}"),
-        std::string("PK\x03\x04\x14\x00\x00\x00\x08\x00", 10)}) {
+  for (const std::string& junk : {std::string("hello world\n"), std::string("{\"schema\":\"x\"}"),
+                                  std::string("PK\x03\x04\x14\x00\x00\x00\x08\x00", 10)}) {
     write(s.models() / "j.onnx", junk);
     auto r = pipeline(s.models() / "j.onnx", s.out() / "o.onnx");
     INFO(r.message);

@@ -17,8 +17,9 @@ TEST_CASE("8. an input spec too large to allocate: one line naming the input and
                            MX_TEST_PLUGIN_DIR, s.root());
   CHECK(r.exit_code == 1);
   CHECK_MESSAGE(std::count(r.err.begin(), r.err.end(), '\n') == 1, r.err);
-  CHECK_MESSAGE(contains(r.err, "input 'x' (x:float32[100000000000,4]): its example tensor cannot "
-                                "be allocated"),
+  CHECK_MESSAGE(contains(r.err,
+                         "input 'x' (x:float32[100000000000,4]): its example tensor cannot "
+                         "be allocated"),
                 r.err);
   CHECK_MESSAGE(contains(r.err, "1600000000000 bytes"), r.err);
   CHECK_FALSE(contains(r.err, "frame #"));

@@ -71,9 +71,13 @@ onnx::ModelProto net(const std::string& location = "", const std::string& offset
   return m;
 }
 
-void write_model(const fs::path& p, const onnx::ModelProto& m) { write(p, m.SerializeAsString()); }
+void write_model(const fs::path& p, const onnx::ModelProto& m) {
+  write(p, m.SerializeAsString());
+}
 
-void write_weights(const fs::path& p) { write(p, std::string(16, 'x') + weight_bytes()); }
+void write_weights(const fs::path& p) {
+  write(p, std::string(16, 'x') + weight_bytes());
+}
 
 onnx::ModelProto parse(const std::string& bytes) {
   onnx::ModelProto m;
@@ -81,7 +85,9 @@ onnx::ModelProto parse(const std::string& bytes) {
   return m;
 }
 
-const onnx::TensorProto& weight_of(const onnx::ModelProto& m) { return m.graph().initializer(0); }
+const onnx::TensorProto& weight_of(const onnx::ModelProto& m) {
+  return m.graph().initializer(0);
+}
 
 std::string location_of(const onnx::TensorProto& t) {
   for (const auto& e : t.external_data())
@@ -135,8 +141,7 @@ TEST_CASE("external data: load, tag, save keeps it external, bytes inline it") {
   CHECK(weight_of(inlined).raw_data() == weight_bytes());
 
   // "external_data": false inlines into the file; no data file.
-  REQUIRE(mx_model_save_file(m, (s.out() / "inline.onnx").c_str(),
-                             "{\"external_data\":false}") == nullptr);
+  REQUIRE(mx_model_save_file(m, (s.out() / "inline.onnx").c_str(), "{\"external_data\":false}") == nullptr);
   CHECK_FALSE(fs::exists(s.out() / "inline.onnx.data"));
   CHECK(weight_of(parse(read(s.out() / "inline.onnx"))).raw_data() == weight_bytes());
   // true with bytes is a usage error.
@@ -158,16 +163,14 @@ TEST_CASE("external data: \"external_data\": true moves large inline weights out
   // Small models without large tensors get no empty data file.
   Scratch t("ext_small");
   write(t.models() / "tiny.onnx", mx::testing::tiny_net_bytes());
-  REQUIRE(pipeline(t.models() / "tiny.onnx", t.out() / "o.onnx", "{\"external_data\":true}").code ==
-          MX_OK);
+  REQUIRE(pipeline(t.models() / "tiny.onnx", t.out() / "o.onnx", "{\"external_data\":true}").code == MX_OK);
   CHECK_FALSE(fs::exists(t.out() / "o.onnx.data"));
 }
 
 TEST_CASE("external data: saving over the file the model reads from (tag in place)") {
   Scratch s("ext_inplace");
   write_model(s.models() / "m.onnx", net());
-  REQUIRE(pipeline(s.models() / "m.onnx", s.models() / "m.onnx", "{\"external_data\":true}").code ==
-          MX_OK);
+  REQUIRE(pipeline(s.models() / "m.onnx", s.models() / "m.onnx", "{\"external_data\":true}").code == MX_OK);
   // m.onnx now reads m.onnx.data; saving it again over itself must not
   // read the half-rewritten data file.
   for (int round = 0; round < 2; ++round) {

@@ -82,8 +82,7 @@ TEST_CASE("8. nesting deeper than protobuf's limit is named, not 'truncated or n
   write(s.models() / "deep.onnx", nested_ifs(40).SerializeAsString());
   const Result deep = load_file(s.models() / "deep.onnx");
   CHECK(deep.code == MX_ERR_UNSUPPORTED);
-  CHECK_MESSAGE(contains(deep.message, "deep.onnx: messages nested more than 100 levels deep"),
-                deep.message);
+  CHECK_MESSAGE(contains(deep.message, "deep.onnx: messages nested more than 100 levels deep"), deep.message);
   CHECK_MESSAGE(contains(deep.message, "deeper than protobuf's limit of 100"), deep.message);
   CHECK_FALSE(contains(deep.message, "truncated"));
 
@@ -109,13 +108,12 @@ TEST_CASE("8. a plugin file that is not a shared library: which file and why, no
   REQUIRE_MESSAGE(st == nullptr, mx_status_message(st));
   const std::string reason = refusal_of(r, "libbroken.so");
   mx_registry_release(r);
-  CHECK(reason == "not a loadable shared library: " + (s.models() / "libbroken.so").string() +
-                      ": file too short");
+  CHECK(reason ==
+        "not a loadable shared library: " + (s.models() / "libbroken.so").string() + ": file too short");
 
   // The text listing of the CLI says the same.
   const CliRun cli = run_cli({"plugins"}, s.models().string(), s.root());
   CHECK(cli.exit_code == 0);
-  CHECK_MESSAGE(contains(cli.out, (s.models() / "libbroken.so").string() + ": file too short\n"),
-                cli.out);
+  CHECK_MESSAGE(contains(cli.out, (s.models() / "libbroken.so").string() + ": file too short\n"), cli.out);
   CHECK_FALSE(contains(cli.out, "Bad file descriptor"));
 }

@@ -26,8 +26,8 @@ namespace {
 
 struct Dir {
   explicit Dir(const char* name)
-      : path(fs::temp_directory_path() / (std::string("mx_rollback_") + name + "_" +
-                                          std::to_string(::getpid()))) {
+      : path(fs::temp_directory_path() /
+             (std::string("mx_rollback_") + name + "_" + std::to_string(::getpid()))) {
     fs::remove_all(path);
     fs::create_directories(path);
   }
@@ -35,7 +35,9 @@ struct Dir {
   fs::path path;
 };
 
-void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
 
 std::string read(const fs::path& p) {
   std::ifstream f(p, std::ios::binary);

@@ -44,8 +44,9 @@ TEST_CASE("a plugin exception escaping run() is the plugin's failure, named") {
     ThrowIn in("run");
     const Result r = tag_with_throwing(reg);
     CHECK(r.code == MX_ERR_PLUGIN);
-    CHECK_MESSAGE(contains(r.message, "plugin 'hostile-throwing' failed: an exception escaped run() through the C ABI "
-                                      "(thrown by run)"),
+    CHECK_MESSAGE(contains(r.message,
+                           "plugin 'hostile-throwing' failed: an exception escaped run() through the C ABI "
+                           "(thrown by run)"),
                   r.message);
   }
   {
@@ -62,7 +63,8 @@ TEST_CASE("a plugin exception escaping create() refuses the plugin, named") {
   ThrowIn in("create");
   const Result r = take(mx_registry_load_plugin(reg, MX_TEST_THROWING_PLUGIN), "load");
   CHECK(r.code == MX_ERR_PLUGIN);
-  CHECK_MESSAGE(contains(r.message, "an exception escaped create() through the C ABI (thrown by create)"), r.message);
+  CHECK_MESSAGE(contains(r.message, "an exception escaped create() through the C ABI (thrown by create)"),
+                r.message);
   mx_registry_release(reg);
 }
 

@@ -23,7 +23,8 @@ TEST_CASE("a second weight entry of one name is refused") {
   Pt2 a = read_pt2(pt2_fixture("tiny_mlp"));
   a.entries.emplace_back(a.folder + "data/weights/weight_0", std::string(2048, '\0'));
   write_pt2(s.models() / "dup.pt2", a);
-  check_refused(export_pt2(s, s.models() / "dup.pt2"), s, "entry 'tiny_mlp/data/weights/weight_0' appears twice");
+  check_refused(export_pt2(s, s.models() / "dup.pt2"), s,
+                "entry 'tiny_mlp/data/weights/weight_0' appears twice");
 }
 
 TEST_CASE("an archive with two top-level folders is refused") {
@@ -45,7 +46,8 @@ TEST_CASE("range_constraints with min above max are refused without --input too"
   program["range_constraints"]["s77"] = {{"min_val", 10}, {"max_val", 4}};
   a.set_json("models/model.json", program);
   write_pt2(s.models() / "r.pt2", a);
-  check_refused(export_pt2(s, s.models() / "r.pt2"), s, "range_constraints of s77: min_val 10 is above max_val 4");
+  check_refused(export_pt2(s, s.models() / "r.pt2"), s,
+                "range_constraints of s77: min_val 10 is above max_val 4");
 }
 
 TEST_CASE("a value defined twice in the program is refused") {
@@ -64,9 +66,10 @@ TEST_CASE("a value defined twice inside a nested graph is refused") {
   Scratch s("pt2_defined_twice_nested");
   Pt2 a = read_pt2(pt2_fixture("tiny_mlp"));
   nlohmann::json program = a.json("models/model.json");
-  const nlohmann::json relu = {{"target", "torch.ops.aten.relu.default"},
-                               {"inputs", {{{"name", "self"}, {"arg", {{"as_tensor", {{"name", "inner_x"}}}}}}}},
-                               {"outputs", {{{"as_tensor", {{"name", "inner"}}}}}}};
+  const nlohmann::json relu = {
+      {"target", "torch.ops.aten.relu.default"},
+      {"inputs", {{{"name", "self"}, {"arg", {{"as_tensor", {{"name", "inner_x"}}}}}}}},
+      {"outputs", {{{"as_tensor", {{"name", "inner"}}}}}}};
   nlohmann::json body = {{"inputs", {{{"as_tensor", {{"name", "inner_x"}}}}}},
                          {"nodes", {relu, relu}},
                          {"outputs", {{{"as_tensor", {{"name", "inner"}}}}}},
@@ -77,6 +80,7 @@ TEST_CASE("a value defined twice inside a nested graph is refused") {
        {"outputs", nlohmann::json::array()}});
   a.set_json("models/model.json", program);
   write_pt2(s.models() / "n.pt2", a);
-  check_refused(export_pt2(s, s.models() / "n.pt2"), s,
-                "value 'inner' is defined twice (again by node 1 of a nested graph, torch.ops.aten.relu.default)");
+  check_refused(
+      export_pt2(s, s.models() / "n.pt2"), s,
+      "value 'inner' is defined twice (again by node 1 of a nested graph, torch.ops.aten.relu.default)");
 }

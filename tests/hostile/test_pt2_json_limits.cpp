@@ -12,7 +12,9 @@ using namespace mx::hostile;
 
 namespace {
 
-std::string nested(size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+std::string nested(size_t depth) {
+  return std::string(depth, '[') + std::string(depth, ']');
+}
 
 // tiny_mlp with one value of its program replaced by `raw` JSON text.
 fs::path program_with(const Scratch& s, const std::string& raw, void (*mark)(nlohmann::json&)) {
@@ -25,8 +27,12 @@ fs::path program_with(const Scratch& s, const std::string& raw, void (*mark)(nlo
   return path;
 }
 
-void in_dtype(nlohmann::json& p) { p["graph_module"]["graph"]["tensor_values"]["x"]["dtype"] = "@@"; }
-void in_argument(nlohmann::json& p) { p["graph_module"]["graph"]["nodes"][1]["inputs"][0]["arg"] = "@@"; }
+void in_dtype(nlohmann::json& p) {
+  p["graph_module"]["graph"]["tensor_values"]["x"]["dtype"] = "@@";
+}
+void in_argument(nlohmann::json& p) {
+  p["graph_module"]["graph"]["nodes"][1]["inputs"][0]["arg"] = "@@";
+}
 void in_output_spec(nlohmann::json& p) {
   p["graph_module"]["signature"]["output_specs"][0]["user_output"]["arg"] = "@@";
 }
@@ -70,9 +76,8 @@ TEST_CASE("higher-order ops nested 20,000 deep are refused, not recursed into") 
   const std::string close = R"(]}}}}],"outputs":[]})";
   for (int k = 0; k < 20000; ++k) body += open;
   for (int k = 0; k < 20000; ++k) body += close;
-  const fs::path in = program_with(s, body, [](nlohmann::json& p) {
-    p["graph_module"]["graph"]["nodes"].push_back("@@");
-  });
+  const fs::path in =
+      program_with(s, body, [](nlohmann::json& p) { p["graph_module"]["graph"]["nodes"].push_back("@@"); });
   check_refused(export_pt2(s, in), s, "JSON nested deeper than 512 levels");
   check_refused(hierarchy_of_pt2(s, in), s, "JSON nested deeper than 512 levels");
 }
@@ -88,9 +93,8 @@ TEST_CASE("an op without a lowering 60 bodies deep is reported with its node") {
   for (int k = 0; k < 60; ++k) body += open;
   body += R"({"target":"torch.ops.aten.no_such_op.default","name":"innermost","inputs":[],"outputs":[]})";
   for (int k = 0; k < 60; ++k) body += close;
-  const fs::path in = program_with(s, body, [](nlohmann::json& p) {
-    p["graph_module"]["graph"]["nodes"].push_back("@@");
-  });
+  const fs::path in =
+      program_with(s, body, [](nlohmann::json& p) { p["graph_module"]["graph"]["nodes"].push_back("@@"); });
   const CliRun r = export_pt2(s, in);
   check_refused(r, s, "aten.no_such_op.default (node 'innermost'");
 }
@@ -125,8 +129,9 @@ TEST_CASE("an --input spec over 1 MiB is refused, naming the limit") {
   const std::string spec = "x:float32[batch=3," + std::string(size_t{2} << 20, ' ') + "16]";
   const std::string options = nlohmann::json{{"inputs", {spec}}}.dump();
   mx_model* m = nullptr;
-  const Result r = take(mx_registry_export(registry(), "torch_export", pt2_fixture("tiny_mlp").c_str(),
-                                           options.c_str(), &m), "export");
+  const Result r = take(
+      mx_registry_export(registry(), "torch_export", pt2_fixture("tiny_mlp").c_str(), options.c_str(), &m),
+      "export");
   CHECK(m == nullptr);
   CHECK(r.code == MX_ERR_PARSE);
   CHECK_MESSAGE(contains(r.message, "export options: a JSON string of "), r.message.substr(0, 400));
@@ -136,8 +141,10 @@ TEST_CASE("an --input spec over 1 MiB is refused, naming the limit") {
 TEST_CASE("export and tag options nested 100,000 deep are refused") {
   const std::string deep = "{\"inputs\":" + nested(100000) + "}";
   mx_model* m = nullptr;
-  const Result r = take(mx_registry_export(registry(), "torch_export", pt2_fixture("tiny_mlp").c_str(),
-                                           deep.c_str(), &m), "export");
+  const Result r =
+      take(mx_registry_export(registry(), "torch_export", pt2_fixture("tiny_mlp").c_str(), deep.c_str(), &m),
+           "export");
   CHECK(m == nullptr);
-  CHECK_MESSAGE(contains(r.message, "export options: JSON nested deeper than 512 levels"), r.message.substr(0, 400));
+  CHECK_MESSAGE(contains(r.message, "export options: JSON nested deeper than 512 levels"),
+                r.message.substr(0, 400));
 }

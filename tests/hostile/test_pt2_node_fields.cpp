@@ -44,16 +44,18 @@ TEST_CASE("a malformed nn_module_stack is refused naming its own node, op and th
   check_refused(hierarchy_of_pt2(s, not_text), s, why);
   // The first node: the error said node '?'.
   const fs::path garbage = with_module_stack(s, 0, "L__self__;garbage");
-  check_refused(export_pt2(s, garbage), s,
-                "node 'linear' (aten.linear.default): metadata.nn_module_stack entry 0 (L__self__) is not of the "
-                "form key,path,class");
+  check_refused(
+      export_pt2(s, garbage), s,
+      "node 'linear' (aten.linear.default): metadata.nn_module_stack entry 0 (L__self__) is not of the "
+      "form key,path,class");
   check_refused(hierarchy_of_pt2(s, garbage), s, "metadata.nn_module_stack entry 0");
 }
 
 TEST_CASE("a value's dtype code outside torch.export's ScalarType is refused naming the value") {
   Scratch s("pt2_dtype_code");
   const fs::path unknown = with_dtype(s, "relu", 99);
-  check_refused(export_pt2(s, unknown), s, "tensor_values 'relu': dtype 99 is not a torch.export ScalarType code");
+  check_refused(export_pt2(s, unknown), s,
+                "tensor_values 'relu': dtype 99 is not a torch.export ScalarType code");
   check_refused(hierarchy_of_pt2(s, unknown), s, "dtype 99 is not a torch.export ScalarType code");
   // uint16 (28) is a code of the schema ONNX export has no type for here:
   // on the model's output it is named, not left to the ONNX checker.

@@ -22,7 +22,9 @@ using mx::testing::tiny_net;
 
 namespace {
 
-std::string bytes_of(const onnx::ModelProto& m) { return m.SerializeAsString(); }
+std::string bytes_of(const onnx::ModelProto& m) {
+  return m.SerializeAsString();
+}
 
 mx_model* load(const fs::path& p) {
   mx_model* m = nullptr;
@@ -51,8 +53,7 @@ bool no_leftovers(const fs::path& dir) {
   return true;
 }
 
-std::string json_of(mx_status* (*fn)(const mx_model*, const char*, char**, size_t*),
-                    const mx_model* m) {
+std::string json_of(mx_status* (*fn)(const mx_model*, const char*, char**, size_t*), const mx_model* m) {
   char* text = nullptr;
   size_t n = 0;
   mx_status* s = fn(m, nullptr, &text, &n);
@@ -191,7 +192,8 @@ TEST_CASE("3. unnamed and duplicate-named nodes: tag, save, load, inspect, valid
   write(s.models() / "u.onnx", bytes_of(unnamed_and_duplicate_net()));
   mx_model* m = load_tagged(s.models() / "u.onnx");
   const std::string h = json_of(
-      [](const mx_model* x, const char*, char** o, size_t* n) { return mx_model_hierarchy_json(x, o, n); }, m);
+      [](const mx_model* x, const char*, char** o, size_t* n) { return mx_model_hierarchy_json(x, o, n); },
+      m);
   CHECK(h.find("\"index\":3") != std::string::npos);
   for (const char* storage : {"metadata", "doc_string", "none"}) {
     INFO(storage);
@@ -333,8 +335,8 @@ TEST_CASE("7. sidecar module paths follow the --hierarchy rule") {
   for (const char* bad : {"..", "a/b c"}) {
     write(s.models() / "m.hierarchy.json",
           std::string("{\"schema\":\"modelexport.hierarchy/1\",\"modules\":[{\"path\":\"\","
-                      "\"class\":\"Net\",\"children\":[\"") + bad + "\"]},{\"path\":\"" + bad +
-              "\",\"class\":\"X\",\"parent\":\"\"}],\"nodes\":[]}");
+                      "\"class\":\"Net\",\"children\":[\"") +
+              bad + "\"]},{\"path\":\"" + bad + "\",\"class\":\"X\",\"parent\":\"\"}],\"nodes\":[]}");
     auto r = pipeline(s.models() / "m.onnx", s.out() / "o.onnx");
     INFO(r.message);
     CHECK(r.code == MX_ERR_SCHEMA);

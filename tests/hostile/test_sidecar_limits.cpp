@@ -41,12 +41,14 @@ TEST_CASE("a hierarchy document with a 2 MiB class string is refused, naming the
   mx_model* m = nullptr;
   REQUIRE(mx_model_load_file((s.out() / "o.onnx").c_str(), &m) == nullptr);
 
-  const Result as_text = take(mx_model_set_hierarchy_json(m, document_with_class_of(m, size_t{2} << 20).c_str(), 0),
-                              "set");
+  const Result as_text =
+      take(mx_model_set_hierarchy_json(m, document_with_class_of(m, size_t{2} << 20).c_str(), 0), "set");
   CHECK(as_text.code == MX_ERR_PARSE);
-  CHECK_MESSAGE(as_text.message.find("strings are limited to 1048576 bytes") != std::string::npos, as_text.message);
+  CHECK_MESSAGE(as_text.message.find("strings are limited to 1048576 bytes") != std::string::npos,
+                as_text.message);
   // Just under the limit is a document like any other.
-  CHECK(mx_model_set_hierarchy_json(m, document_with_class_of(m, (size_t{1} << 20) - 16).c_str(), 0) == nullptr);
+  CHECK(mx_model_set_hierarchy_json(m, document_with_class_of(m, (size_t{1} << 20) - 16).c_str(), 0) ==
+        nullptr);
 
   // The same document as the sidecar `validate` reads.
   write(s.out() / "o.hierarchy.json", document_with_class_of(m, size_t{2} << 20));
@@ -60,7 +62,8 @@ TEST_CASE("a hierarchy document with a 2 MiB class string is refused, naming the
   mx_model_release(m);
 }
 
-TEST_CASE("hierarchy numbers: past int64, negative counts, impossible indexes and fractions are refused by name") {
+TEST_CASE(
+    "hierarchy numbers: past int64, negative counts, impossible indexes and fractions are refused by name") {
   Scratch s("sidecar_numbers");
   write(s.models() / "m.onnx", mx::testing::tiny_net().SerializeAsString());
   REQUIRE(pipeline(s.models() / "m.onnx", s.out() / "o.onnx").code == MX_OK);
@@ -80,13 +83,15 @@ TEST_CASE("hierarchy numbers: past int64, negative counts, impossible indexes an
   };
   nlohmann::json d = doc;
   d["modules"][0]["parameters"] = 18446744073709551615ull;
-  CHECK(contains_text(refusal(d.dump()), "modules[0].parameters: must be an integer below 2^63, got 18446744073709551615"));
+  CHECK(contains_text(refusal(d.dump()),
+                      "modules[0].parameters: must be an integer below 2^63, got 18446744073709551615"));
   d = doc;
   d["modules"][0]["own_parameters"] = -5;
   CHECK(contains_text(refusal(d.dump()), "modules[0].own_parameters: must be a count (>= 0), got -5"));
   d = doc;
   d["nodes"][0]["index"] = int64_t{1} << 62;  // no graph has that many nodes (tiny_net has a few)
-  CHECK(contains_text(refusal(d.dump()), "nodes[0].index: must be a node position (0 to 2^31-1), got 4611686018427387904"));
+  CHECK(contains_text(refusal(d.dump()),
+                      "nodes[0].index: must be a node position (0 to 2^31-1), got 4611686018427387904"));
   d = doc;
   d["nodes"][0]["index"] = 0.0;
   CHECK(contains_text(refusal(d.dump()), "nodes[0].index: must be an integer, got 0.0"));

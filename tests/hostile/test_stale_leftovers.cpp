@@ -57,13 +57,13 @@ TEST_CASE("a save removes the stale temporaries and backups of a killed run, and
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   CHECK_FALSE(fs::exists(stale));
   CHECK_FALSE(fs::exists(stale_data));
-  CHECK(fs::exists(fresh));   // may belong to a writer in another pid namespace
-  CHECK(fs::exists(mine));    // a live process
-  CHECK(fs::exists(other));   // another output's
-  CHECK_FALSE(fs::exists(backup));       // its target m.onnx is there
+  CHECK(fs::exists(fresh));         // may belong to a writer in another pid namespace
+  CHECK(fs::exists(mine));          // a live process
+  CHECK(fs::exists(other));         // another output's
+  CHECK_FALSE(fs::exists(backup));  // its target m.onnx is there
   CHECK_FALSE(fs::exists(data_backup));
-  CHECK(fs::exists(only_copy));          // gone.onnx is not: the only copy
-  CHECK(fs::exists(live_backup));        // a commit still running
+  CHECK(fs::exists(only_copy));    // gone.onnx is not: the only copy
+  CHECK(fs::exists(live_backup));  // a commit still running
 }
 
 TEST_CASE("an export removes the stale scratch directory of a killed export") {
@@ -83,7 +83,8 @@ TEST_CASE("an export removes the stale scratch directory of a killed export") {
   ::setenv("TMPDIR", tmp.c_str(), 1);
   mx_model* m = nullptr;
   const Result r = take(mx_registry_export(registry(), "torch_export", pt2_fixture("tiny_mlp").c_str(),
-                                           "{\"external_data\":true}", &m), "export");
+                                           "{\"external_data\":true}", &m),
+                        "export");
   if (before) ::setenv("TMPDIR", saved.c_str(), 1);
   else ::unsetenv("TMPDIR");
   CHECK_MESSAGE(r.code == MX_OK, r.message);
@@ -117,8 +118,10 @@ size_t scratch_dirs_during_export(const fs::path& tmp, const char* options) {
   progress.callback = count_tmpdir;
   progress.user_data = &seen;
   mx_model* m = nullptr;
-  const Result r = take(mx_registry_export_with_progress(registry(), "torch_export", pt2_fixture("tiny_mlp").c_str(),
-                                                         options, &progress, &m), "export");
+  const Result r =
+      take(mx_registry_export_with_progress(registry(), "torch_export", pt2_fixture("tiny_mlp").c_str(),
+                                            options, &progress, &m),
+           "export");
   if (before) ::setenv("TMPDIR", saved.c_str(), 1);
   else ::unsetenv("TMPDIR");
   CHECK_MESSAGE(r.code == MX_OK, r.message);
@@ -133,5 +136,6 @@ TEST_CASE("an export that writes no file creates no scratch directory") {
   const fs::path tmp = s.root() / "tmp";
   fs::create_directories(tmp);
   CHECK(scratch_dirs_during_export(tmp, "{\"external_data\":false}") == 0);
-  CHECK(scratch_dirs_during_export(tmp, "{\"external_data\":true}") == 1);  // the test sees one when there is one
+  CHECK(scratch_dirs_during_export(tmp, "{\"external_data\":true}") ==
+        1);  // the test sees one when there is one
 }

@@ -13,8 +13,7 @@ namespace {
 
 // The bundled strategies, plus a directory holding one broken plugin.
 struct ThirdParty {
-  explicit ThirdParty(const Scratch& s, const char* library, const char* as)
-      : dir(s.root() / "third_party") {
+  explicit ThirdParty(const Scratch& s, const char* library, const char* as) : dir(s.root() / "third_party") {
     fs::create_directories(dir);
     fs::copy_file(library, dir / as);
     plugin_path = std::string(MX_TEST_PLUGIN_DIR) + ":" + dir.string();
@@ -59,8 +58,8 @@ TEST_CASE("9. tag --strategy auto skips a strategy whose answer is not JSON, nam
   CHECK(fs::exists(out));
   for (const auto& name : s.outputs()) fs::remove(s.out() / name);  // model and sidecar
 
-  const CliRun by_name = run_cli({"tag", in, "-o", out, "--strategy", "malformed-json"},
-                                 plugins.plugin_path, s.root());
+  const CliRun by_name =
+      run_cli({"tag", in, "-o", out, "--strategy", "malformed-json"}, plugins.plugin_path, s.root());
   CHECK(by_name.exit_code == 1);
   CHECK_MESSAGE(contains(by_name.err, "'malformed-json'"), by_name.err);
   CHECK(s.outputs().empty());

@@ -36,10 +36,9 @@ TEST_CASE("export loads the frontend's ONNX bytes and stores its hierarchy") {
           "invalid_argument: \"inputs\" must be an array of input specs");
     // no frontend named: each is asked "probe"; the fake one does not know
     // the operation, which counts as "not mine"
-    CHECK(status_text(mx_registry_export(r, nullptr, path.c_str(), "{}", &out)).find("unsupported: no frontend reads") ==
-          0);
-    CHECK(status_text(mx_registry_export(r, "fake", path.c_str(),
-                                         "{\"inputs\":[\"x\"],\"opset\":99}", &out))
+    CHECK(status_text(mx_registry_export(r, nullptr, path.c_str(), "{}", &out))
+              .find("unsupported: no frontend reads") == 0);
+    CHECK(status_text(mx_registry_export(r, "fake", path.c_str(), "{\"inputs\":[\"x\"],\"opset\":99}", &out))
               .find("invalid_argument: \"opset\"") == 0);
     CHECK(status_text(mx_registry_export(r, "fake", "/nonexistent.pt", "{\"inputs\":[\"x\"]}", &out))
               .find("io: ") == 0);
@@ -97,8 +96,8 @@ TEST_CASE("export loads a frontend's answer file from output_dir, then removes t
     const std::string outside = "test_frontend_outside.onnx";
     std::filesystem::copy_file(path, outside, std::filesystem::copy_options::overwrite_existing);
     const std::string abs = std::filesystem::absolute(outside).string();
-    std::string text = status_text(mx_registry_export(
-        r, "fake", outside.c_str(), "{\"inputs\":[\"x\"],\"external_data\":true}", &out));
+    std::string text = status_text(
+        mx_registry_export(r, "fake", outside.c_str(), "{\"inputs\":[\"x\"],\"external_data\":true}", &out));
     CHECK(text.find("plugin: plugin 'fake' answered badly: \"onnx_file\" '" + abs +
                     "' is not a file of the output_dir") == 0);
     CHECK(empty());
@@ -106,8 +105,8 @@ TEST_CASE("export loads a frontend's answer file from output_dir, then removes t
   }
   SUBCASE("no usable TMPDIR: no output_dir, the frontend says so") {
     setenv("TMPDIR", (tmpdir + "/missing").c_str(), 1);
-    std::string text = status_text(mx_registry_export(
-        r, "fake", path.c_str(), "{\"inputs\":[\"x\"],\"external_data\":true}", &out));
+    std::string text = status_text(
+        mx_registry_export(r, "fake", path.c_str(), "{\"inputs\":[\"x\"],\"external_data\":true}", &out));
     CHECK(text == "unsupported: plugin 'fake' failed: external data without output_dir");
   }
   if (old) setenv("TMPDIR", old_tmpdir.c_str(), 1);
@@ -150,8 +149,10 @@ TEST_CASE("export refuses an answer whose weights refer to a file other than the
   const std::string abs = std::filesystem::absolute(path).lexically_normal().string();
   // (and to files of the request's output_dir: the next test case)
   CHECK(status_text(mx_registry_export(r, "fake", path.c_str(), "{\"inputs\":[\"x\"]}", &out))
-            .find("plugin: plugin 'fake' answered badly: bytes: tensor 'W' external data: refers to 'elsewhere.data'; "
-                  "an export may refer only to its source '" + abs + "' and to files of its output_dir '") == 0);
+            .find("plugin: plugin 'fake' answered badly: bytes: tensor 'W' external data: refers to "
+                  "'elsewhere.data'; "
+                  "an export may refer only to its source '" +
+                  abs + "' and to files of its output_dir '") == 0);
   CHECK(out == nullptr);
   std::remove(path.c_str());
   std::remove("elsewhere.data");
@@ -187,7 +188,8 @@ TEST_CASE("export takes weights by reference from a file of output_dir, and noth
       if (t.name() != "W") continue;
       t.clear_float_data();
       t.set_data_location(onnx::TensorProto::EXTERNAL);
-      for (auto [k, v] : {std::pair<std::string, std::string>{"location", location}, {"offset", "0"}, {"length", "16"}}) {
+      for (auto [k, v] :
+           {std::pair<std::string, std::string>{"location", location}, {"offset", "0"}, {"length", "16"}}) {
         auto* e = t.add_external_data();
         e->set_key(k);
         e->set_value(v);
@@ -223,7 +225,8 @@ TEST_CASE("export takes weights by reference from a file of output_dir, and noth
     model_referring_to(path, dir + "/permuted.data");
     const std::string text =
         status_text(mx_registry_export(r, "fake", path.c_str(), "{\"inputs\":[\"x\"]}", &out));
-    CHECK(text.find("plugin: plugin 'fake' answered badly: bytes: tensor 'W' external data: cannot open '") == 0);
+    CHECK(text.find("plugin: plugin 'fake' answered badly: bytes: tensor 'W' external data: cannot open '") ==
+          0);
     CHECK(out == nullptr);
   }
   SUBCASE("a file in a subdirectory of output_dir is refused") {
@@ -231,7 +234,8 @@ TEST_CASE("export takes weights by reference from a file of output_dir, and noth
     model_referring_to(path, dir + "/sub/permuted.data");
     const std::string text =
         status_text(mx_registry_export(r, "fake", path.c_str(), "{\"inputs\":[\"x\"]}", &out));
-    CHECK(text.find("plugin: plugin 'fake' answered badly: bytes: tensor 'W' external data: refers to '") == 0);
+    CHECK(text.find("plugin: plugin 'fake' answered badly: bytes: tensor 'W' external data: refers to '") ==
+          0);
     CHECK(text.find("an export may refer only to its source") != std::string::npos);
     CHECK(out == nullptr);
   }

@@ -11,8 +11,8 @@ namespace {
 
 // Real plugins first so the duplicate "scope" is the one refused.
 mx_registry* registry_with_bad_plugins() {
-  return registry_with(nlohmann::json{{"discover", false},
-                        {"plugin_dirs", {MX_TEST_PLUGIN_DIR, MX_TEST_BAD_DIR, MX_TEST_GOOD_DIR}}});
+  return registry_with(nlohmann::json{
+      {"discover", false}, {"plugin_dirs", {MX_TEST_PLUGIN_DIR, MX_TEST_BAD_DIR, MX_TEST_GOOD_DIR}}});
 }
 
 std::string reason_for(const json& listing, const std::string& file) {
@@ -31,8 +31,7 @@ TEST_CASE("each refusal is listed with its reason") {
         "built against plugin ABI 2.0, host supports 1.x");
   CHECK(reason_for(listing, "libmx_test_newer_minor.so") ==
         "built against plugin ABI 1.5, newer than host 1.2");
-  CHECK(reason_for(listing, "libmx_test_no_entry.so") ==
-        "no entry point 'modelexport_plugin_entry'");
+  CHECK(reason_for(listing, "libmx_test_no_entry.so") == "no entry point 'modelexport_plugin_entry'");
   CHECK(reason_for(listing, "libmx_test_create_fails.so") == "create() failed: no GPU found");
   CHECK(reason_for(listing, "/bad.so").rfind("not a loadable shared library: ", 0) == 0);
   CHECK(reason_for(listing, "libmx_test_duplicate_scope.so") ==
@@ -53,8 +52,7 @@ TEST_CASE("each refusal is listed with its reason") {
 
 TEST_CASE("explicit loading returns the refusal as MX_ERR_PLUGIN") {
   mx_registry* r = registry_with(nlohmann::json{{"discover", false}});
-  std::string text = status_text(
-      mx_registry_load_plugin(r, MX_TEST_BAD_DIR "/libmx_test_wrong_major.so"));
+  std::string text = status_text(mx_registry_load_plugin(r, MX_TEST_BAD_DIR "/libmx_test_wrong_major.so"));
   CHECK(text.find("plugin: ") == 0);
   CHECK(text.find("built against plugin ABI 2.0, host supports 1.x") != std::string::npos);
   text = status_text(mx_registry_load_plugin(r, "/nonexistent/libnothing.so"));
@@ -107,8 +105,8 @@ TEST_CASE("argument and option errors") {
   mx_model* m = make_scoped_model();
   CHECK(status_text(mx_registry_tag(r, "scope", m, "{\"strategy\":1}")) ==
         "invalid_argument: unknown tag option 'strategy'");
-  CHECK(status_text(mx_registry_tag(r, "scope", m, "{\"hierarchy\":\"/nonexistent.json\"}"))
-            .find("io: ") == 0);
+  CHECK(status_text(mx_registry_tag(r, "scope", m, "{\"hierarchy\":\"/nonexistent.json\"}")).find("io: ") ==
+        0);
   mx_model* out = reinterpret_cast<mx_model*>(0x1);
   std::string text = status_text(mx_registry_export(r, "nope", "/dev/null", "{}", &out));
   CHECK(text.find("not_found: no frontend plugin named 'nope' (available: ") == 0);

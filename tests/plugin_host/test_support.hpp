@@ -9,8 +9,7 @@
 
 // Takes ownership of a status and returns "<code>: <message>" ("ok" for NULL).
 inline std::string status_text(mx_status* s) {
-  std::string text = s ? std::string(mx_code_name(mx_status_code(s))) + ": " + mx_status_message(s)
-                       : "ok";
+  std::string text = s ? std::string(mx_code_name(mx_status_code(s))) + ": " + mx_status_message(s) : "ok";
   mx_status_release(s);
   return text;
 }
@@ -53,6 +52,5 @@ inline mx_registry* registry_with(const nlohmann::json& options) {
   return r;
 }
 
-inline const std::string kScopePlugin =
-    std::string(MX_TEST_PLUGIN_DIR) + "/libmodelexport_strategy_scope.so";
+inline const std::string kScopePlugin = std::string(MX_TEST_PLUGIN_DIR) + "/libmodelexport_strategy_scope.so";
 inline const std::string kGoodPlugin = std::string(MX_TEST_GOOD_DIR) + "/libmx_test_good.so";

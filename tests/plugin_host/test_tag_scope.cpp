@@ -16,8 +16,7 @@ std::map<std::string, std::pair<std::string, std::string>> records(const mx_mode
   std::map<std::string, std::pair<std::string, std::string>> out;
   const json doc = hierarchy_of(m);  // named: iterating a temporary's member dangles
   for (const auto& n : doc["nodes"])
-    out[n["name"].get<std::string>()] = {n["module"].get<std::string>(),
-                                         n["evidence"].get<std::string>()};
+    out[n["name"].get<std::string>()] = {n["module"].get<std::string>(), n["evidence"].get<std::string>()};
   return out;
 }
 
@@ -64,15 +63,17 @@ TEST_CASE("scope strategy + propagation on a scoped model") {
 TEST_CASE("a supplied hierarchy gives classes and tags") {
   mx_registry* r = registry_loading({kScopePlugin});
   mx_model* m = make_scoped_model();
-  json hierarchy = {{"schema", "modelexport.hierarchy/1"}, {"nodes", json::array()},
-                    {"modules", {{{"path", ""}, {"class", "BertModel"}},
-                                 {{"path", "encoder"}, {"class", "BertEncoder"}},
-                                 {{"path", "encoder.layer"}, {"class", "ModuleList"}},
-                                 {{"path", "encoder.layer.0"}, {"class", "BertLayer"}},
-                                 {{"path", "encoder.layer.0.attention"}, {"class", "BertAttention"}},
-                                 {{"path", kSelf}, {"class", "BertSelfAttention"}},
-                                 {{"path", kSelf + ".query"}, {"class", "Linear"}},
-                                 {{"path", kSelf + ".key"}, {"class", "Linear"}}}}};
+  json hierarchy = {{"schema", "modelexport.hierarchy/1"},
+                    {"nodes", json::array()},
+                    {"modules",
+                     {{{"path", ""}, {"class", "BertModel"}},
+                      {{"path", "encoder"}, {"class", "BertEncoder"}},
+                      {{"path", "encoder.layer"}, {"class", "ModuleList"}},
+                      {{"path", "encoder.layer.0"}, {"class", "BertLayer"}},
+                      {{"path", "encoder.layer.0.attention"}, {"class", "BertAttention"}},
+                      {{"path", kSelf}, {"class", "BertSelfAttention"}},
+                      {{"path", kSelf + ".query"}, {"class", "Linear"}},
+                      {{"path", kSelf + ".key"}, {"class", "Linear"}}}}};
   REQUIRE_OK(mx_registry_tag(r, "scope", m, json{{"hierarchy", hierarchy}}.dump().c_str()));
   json doc = hierarchy_of(m);
   for (const auto& n : doc["nodes"])

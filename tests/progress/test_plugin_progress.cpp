@@ -29,8 +29,12 @@ int32_t counting_progress(void*, const char*, const char*, uint64_t done, uint64
   counter.last_total = total;
   return counter.answer;
 }
-void* test_alloc(size_t n) { return std::malloc(n ? n : 1); }
-void test_free(void* p) { std::free(p); }
+void* test_alloc(size_t n) {
+  return std::malloc(n ? n : 1);
+}
+void test_free(void* p) {
+  std::free(p);
+}
 void test_log(void*, int32_t, const char*) {}
 
 struct LoadedPlugin {
@@ -54,8 +58,10 @@ struct LoadedPlugin {
     // survive a dlclose/dlopen cycle in one process.
   }
   int32_t export_model() const {
-    const std::string request = std::string("{\"schema\":\"modelexport.frontend-request/1\",\"operation\":\"export\","
-                                            "\"model_path\":\"") + MX_TEST_PT2 + "\",\"inputs\":[],\"opset\":17}";
+    const std::string request = std::string(
+                                    "{\"schema\":\"modelexport.frontend-request/1\",\"operation\":\"export\","
+                                    "\"model_path\":\"") +
+                                MX_TEST_PT2 + "\",\"inputs\":[],\"opset\":17}";
     mx_plugin_output out{};
     const int32_t code = descriptor->run(state, request.c_str(), request.size(), &out);
     std::free(out.json), std::free(out.bytes), std::free(out.error);

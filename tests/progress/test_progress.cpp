@@ -189,7 +189,8 @@ TEST_CASE("cancelling a save leaves no file behind") {
   SUBCASE("inline") {
     Recorder recorder;
     recorder.cancel_when = [](const Event& e) { return e.stage == "write" && e.done > 0; };
-    CHECK(status_text(mx_model_save_file_with_progress(model.get(), path.c_str(), nullptr, &recorder.listener)) ==
+    CHECK(status_text(
+              mx_model_save_file_with_progress(model.get(), path.c_str(), nullptr, &recorder.listener)) ==
           "cancelled: cancelled by the progress callback during 'write'");
   }
   SUBCASE("external data") {
@@ -202,8 +203,9 @@ TEST_CASE("cancelling a save leaves no file behind") {
   SUBCASE("at commit, the last moment") {
     Recorder recorder;
     recorder.cancel_when = [](const Event& e) { return e.stage == "commit"; };
-    CHECK(status_text(mx_model_save_file_with_progress(model.get(), path.c_str(), nullptr, &recorder.listener))
-              .rfind("cancelled: ", 0) == 0);
+    CHECK(
+        status_text(mx_model_save_file_with_progress(model.get(), path.c_str(), nullptr, &recorder.listener))
+            .rfind("cancelled: ", 0) == 0);
   }
   CHECK(entries(dir) == 0);  // no model, data, sidecar or temporary
 }
@@ -211,10 +213,12 @@ TEST_CASE("cancelling a save leaves no file behind") {
 TEST_CASE("no listener, or no callback, is the plain call; a short struct is refused") {
   auto model = stack_net();
   const fs::path dir = fresh_dir("plain");
-  REQUIRE_OK(mx_model_save_file_with_progress(model.get(), (dir / "a.onnx").string().c_str(), nullptr, nullptr));
+  REQUIRE_OK(
+      mx_model_save_file_with_progress(model.get(), (dir / "a.onnx").string().c_str(), nullptr, nullptr));
   mx_progress silent{};
   silent.struct_size = sizeof(mx_progress);
-  REQUIRE_OK(mx_model_save_file_with_progress(model.get(), (dir / "b.onnx").string().c_str(), nullptr, &silent));
+  REQUIRE_OK(
+      mx_model_save_file_with_progress(model.get(), (dir / "b.onnx").string().c_str(), nullptr, &silent));
   CHECK(fs::exists(dir / "a.onnx"));
   CHECK(fs::exists(dir / "b.onnx"));
   mx_progress short_struct{};
@@ -246,7 +250,8 @@ TEST_CASE("cancelling the functions pass leaves the model unchanged") {
   Recorder recorder;
   // Reports between the first and the last may be throttled away: ">= 1".
   recorder.cancel_when = [](const Event& e) { return e.done >= 1; };
-  CHECK(status_text(mx_model_to_functions_with_progress(model.get(), nullptr, &recorder.listener, nullptr, nullptr))
+  CHECK(status_text(
+            mx_model_to_functions_with_progress(model.get(), nullptr, &recorder.listener, nullptr, nullptr))
             .rfind("cancelled: ", 0) == 0);
   CHECK(saved_bytes(model.get()) == before);
 }
@@ -267,7 +272,8 @@ TEST_CASE("tagging reports the strategies and propagation; cancelled, the model 
   SUBCASE("cancelled at propagation") {
     Recorder recorder;
     recorder.cancel_when = [](const Event& e) { return e.stage == "propagate"; };
-    CHECK(status_text(mx_registry_tag_with_progress(registry, "scope", model.get(), nullptr, &recorder.listener)) ==
+    CHECK(status_text(
+              mx_registry_tag_with_progress(registry, "scope", model.get(), nullptr, &recorder.listener)) ==
           "cancelled: cancelled by the progress callback during 'propagate'");
     CHECK(hierarchy(model.get()) == before);
   }

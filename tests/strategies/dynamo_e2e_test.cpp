@@ -60,8 +60,7 @@ void check_fixture(mx_registry* registry, const std::string& name) {
     ++checked;
   }
   CHECK(checked > 0);
-  MESSAGE(name << ": " << checked << " of " << nodes.size()
-               << " nodes carry name_scopes; all matched");
+  MESSAGE(name << ": " << checked << " of " << nodes.size() << " nodes carry name_scopes; all matched");
 }
 
 std::map<std::string, std::string> classes_of(const json& document) {
@@ -83,8 +82,7 @@ TEST_CASE("metadata strategy on real dynamo exports equals name_scopes") {
 
 TEST_CASE("dynamo class hierarchy reaches the module tree") {
   mx_registry* registry = plugin_registry();
-  json document = tag(registry, "metadata",
-                      std::string(MX_TEST_DYNAMO_DIR) + "/mini_transformer.onnx");
+  json document = tag(registry, "metadata", std::string(MX_TEST_DYNAMO_DIR) + "/mini_transformer.onnx");
   auto classes = classes_of(document);
   CHECK(classes[""] == "MiniTransformer");
   CHECK(classes["layers.0"] == "TransformerBlock");

@@ -6,10 +6,10 @@
 using namespace mx::metadata;
 
 TEST_CASE("name_scopes + class_hierarchy give full paths and classes") {
-  auto chain = chain_from_lists(
-      {"", "layers.0", "layers.0.attention", "layers.0.attention.query", "linear"},
-      {"__main__.MiniTransformer", "__main__.TransformerBlock", "__main__.Attention",
-       "torch.nn.modules.linear.Linear", "aten.linear.default"});
+  auto chain =
+      chain_from_lists({"", "layers.0", "layers.0.attention", "layers.0.attention.query", "linear"},
+                       {"__main__.MiniTransformer", "__main__.TransformerBlock", "__main__.Attention",
+                        "torch.nn.modules.linear.Linear", "aten.linear.default"});
   REQUIRE(chain.ok);
   REQUIRE(chain.modules.size() == 4);  // the FX node entry is dropped
   CHECK(chain.modules.back().path == "layers.0.attention.query");
@@ -53,8 +53,8 @@ TEST_CASE("namespace strings") {
     CHECK(chain.modules.size() == 1);
   }
   SUBCASE("malformed") {
-    const char* bad[] = {"", ":", "no colon here", ": M", "a: M/b: N",
-                         ": M//x: y", ": M/a b: N/n: t", "garbage/: x"};
+    const char* bad[] = {"",          ":",         "no colon here",   ": M",
+                         "a: M/b: N", ": M//x: y", ": M/a b: N/n: t", "garbage/: x"};
     for (const char* text : bad) {
       CAPTURE(text);
       auto chain = chain_from_namespace(text);

@@ -21,10 +21,8 @@ namespace {
 
 mx_registry* registry(bool graph_reader) {
   mx_registry* r = nullptr;
-  std::string options = json{{"discover", false},
-                             {"plugin_dirs", {MX_TEST_PLUGIN_DIR}},
-                             {"graph_reader", graph_reader}}
-                            .dump();
+  std::string options =
+      json{{"discover", false}, {"plugin_dirs", {MX_TEST_PLUGIN_DIR}}, {"graph_reader", graph_reader}}.dump();
   ok(mx_registry_create(options.c_str(), &r));
   return r;
 }
@@ -33,8 +31,7 @@ struct Tagged {
   std::string document, bytes;
 };
 
-Tagged tag(mx_registry* r, const std::string& strategy, mx_model* model,
-           const std::string& options = "{}") {
+Tagged tag(mx_registry* r, const std::string& strategy, mx_model* model, const std::string& options = "{}") {
   ok(mx_registry_tag(r, strategy.c_str(), model, options.c_str()));
   Tagged out;
   char* text = nullptr;
@@ -105,7 +102,8 @@ json supplied_hierarchy(const std::string& path) {
   for (json module : doc.at("modules")) {
     json forward = json::array();
     for (const auto& child : module.value("children", json::array())) forward.push_back({{"call", child}});
-    forward.push_back({{"op", module.value("children", json::array()).empty() ? "aten::linear" : "aten::add"}});
+    forward.push_back(
+        {{"op", module.value("children", json::array()).empty() ? "aten::linear" : "aten::add"}});
     module["forward"] = forward;
     if (module.value("children", json::array()).empty()) module["own_parameters"] = 8;
     modules.push_back(module);
@@ -117,11 +115,14 @@ json supplied_hierarchy(const std::string& path) {
 TEST_CASE("a supplied hierarchy with outlines: reader and JSON request tag alike") {
   const std::string path = std::string(MX_TEST_DYNAMO_DIR) + "/mini_transformer.onnx";
   const std::string options = json{{"hierarchy", supplied_hierarchy(path)}}.dump();
-  check_same("mini_transformer + hierarchy", [&] {
-    mx_model* m = nullptr;
-    ok(mx_model_load_file(path.c_str(), &m));
-    return m;
-  }, options);
+  check_same(
+      "mini_transformer + hierarchy",
+      [&] {
+        mx_model* m = nullptr;
+        ok(mx_model_load_file(path.c_str(), &m));
+        return m;
+      },
+      options);
 }
 
 TEST_CASE("supplied modules reach a reader: scope snaps to them, as with the JSON request") {
@@ -131,14 +132,17 @@ TEST_CASE("supplied modules reach a reader: scope snaps to them, as with the JSO
   // would take encoder.layer.K.dense from the file's own names).
   const int layers = 20;
   const std::string bytes = synthetic::scoped_model(layers).SerializeAsString();
-  json modules = json::array({{{"path", ""}, {"class", "Net"}}, {{"path", "encoder"}, {"class", "Encoder"}},
+  json modules = json::array({{{"path", ""}, {"class", "Net"}},
+                              {{"path", "encoder"}, {"class", "Encoder"}},
                               {{"path", "encoder.layer"}, {"class", "ModuleList"}}});
   for (int k = 0; k < layers; ++k)
-    modules.push_back({{"path", "encoder.layer." + std::to_string(k)}, {"class", "Layer"},
+    modules.push_back({{"path", "encoder.layer." + std::to_string(k)},
+                       {"class", "Layer"},
                        {"own_parameters", 64},
                        {"forward", json::array({{{"op", "aten::matmul"}}, {{"op", "aten::relu"}}})}});
   const std::string options =
-      json{{"hierarchy", {{"schema", "modelexport.hierarchy/1"}, {"modules", modules}, {"nodes", json::array()}}}}
+      json{{"hierarchy",
+            {{"schema", "modelexport.hierarchy/1"}, {"modules", modules}, {"nodes", json::array()}}}}
           .dump();
   auto load = [&] {
     mx_model* m = nullptr;

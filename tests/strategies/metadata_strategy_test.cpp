@@ -16,12 +16,18 @@ mx::metadata::MetadataResult assign_from_metadata(const json& graph, const json&
 }
 
 json node(size_t index, json metadata, std::string doc = "") {
-  return {{"index", index}, {"name", "n" + std::to_string(index)}, {"op_type", "Relu"},
-          {"inputs", json::array()}, {"outputs", json::array()},
-          {"metadata", std::move(metadata)}, {"doc_string", std::move(doc)}};
+  return {{"index", index},
+          {"name", "n" + std::to_string(index)},
+          {"op_type", "Relu"},
+          {"inputs", json::array()},
+          {"outputs", json::array()},
+          {"metadata", std::move(metadata)},
+          {"doc_string", std::move(doc)}};
 }
 
-json graph_of(std::vector<json> nodes) { return {{"nodes", nodes}}; }
+json graph_of(std::vector<json> nodes) {
+  return {{"nodes", nodes}};
+}
 
 }  // namespace
 
@@ -63,15 +69,15 @@ TEST_CASE("namespace is used when name_scopes is absent or malformed") {
 
 TEST_CASE("malformed values never assign and never throw") {
   std::vector<json> nodes;
-  const char* bad_scopes[] = {"", "[", "['a', 'b']", "['', 'x y', 'n']", "[1, 2]",
-                              "['', 'a..b', 'n']", "['', 'a/b', 'n']", "['']"};
+  const char* bad_scopes[] = {
+      "", "[", "['a', 'b']", "['', 'x y', 'n']", "[1, 2]", "['', 'a..b', 'n']", "['', 'a/b', 'n']", "['']"};
   size_t i = 0;
   for (const char* v : bad_scopes) nodes.push_back(node(i++, {{"pkg.torch.onnx.name_scopes", v}}));
   nodes.push_back(node(i++, {{"namespace", "not a namespace"}}));
-  nodes.push_back(node(i++, {{"namespace", 42}}));                          // not a string
+  nodes.push_back(node(i++, {{"namespace", 42}}));  // not a string
   nodes.push_back(node(i++, "metadata is not an object"));
-  nodes.push_back(node(i++, {{"modelexport.module", "a b"}}));             // invalid path
-  nodes.push_back(node(i++, {{"modelexport.module", ".a"}}));          // invalid path
+  nodes.push_back(node(i++, {{"modelexport.module", "a b"}}));  // invalid path
+  nodes.push_back(node(i++, {{"modelexport.module", ".a"}}));   // invalid path
   nodes.push_back(node(i++, json::object(), "modelexport:{not json"));
   auto r = assign_from_metadata(graph_of(nodes), json::array());
   CHECK(r.assignments.empty());
@@ -79,10 +85,9 @@ TEST_CASE("malformed values never assign and never throw") {
 }
 
 TEST_CASE("class_hierarchy that does not line up costs the classes, not the path") {
-  auto r = assign_from_metadata(
-      graph_of({node(0, {{"pkg.torch.onnx.name_scopes", "['', 'a', 'n']"},
-                         {"pkg.torch.onnx.class_hierarchy", "['M', 'n']"}})}),
-      json::array());
+  auto r = assign_from_metadata(graph_of({node(0, {{"pkg.torch.onnx.name_scopes", "['', 'a', 'n']"},
+                                                   {"pkg.torch.onnx.class_hierarchy", "['M', 'n']"}})}),
+                                json::array());
   REQUIRE(r.assignments.size() == 1);
   CHECK(r.assignments[0].module == "a");
   CHECK(r.modules.empty());
@@ -91,7 +96,8 @@ TEST_CASE("class_hierarchy that does not line up costs the classes, not the path
 
 TEST_CASE("our own records win and guesses are not re-read") {
   auto g = graph_of({
-      node(0, {{"modelexport.module", "encoder.layer.0"}, {"modelexport.evidence", "direct"},
+      node(0, {{"modelexport.module", "encoder.layer.0"},
+               {"modelexport.evidence", "direct"},
                {"namespace", ": M/other: X/n: t"}}),
       node(1, {{"modelexport.module", "encoder"}, {"modelexport.evidence", "propagated"}}),
       node(2, json::object(), R"(modelexport:{"module":"pooler","evidence":"scope"})"),
@@ -107,8 +113,8 @@ TEST_CASE("our own records win and guesses are not re-read") {
 }
 
 TEST_CASE("last-component scopes are repaired from a known module tree") {
-  json tree = json::array({{{"path", ""}}, {{"path", "layer1"}}, {{"path", "layer1.0"}},
-                           {{"path", "layer1.0.conv1"}}});
+  json tree = json::array(
+      {{{"path", ""}}, {{"path", "layer1"}}, {{"path", "layer1.0"}}, {{"path", "layer1.0.conv1"}}});
   auto g = graph_of({node(0, {{"pkg.torch.onnx.name_scopes", "['', 'layer1', '0', 'conv1', 'conv2d']"}})});
   auto r = assign_from_metadata(g, tree);
   REQUIRE(r.assignments.size() == 1);

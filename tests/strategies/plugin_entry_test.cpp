@@ -23,8 +23,14 @@ void test_log(void*, int32_t level, const char* message) {
   logged().push_back(std::to_string(level) + " " + message);
 }
 
-const mx_host_api kHost = {sizeof(mx_host_api), MX_PLUGIN_ABI_MAJOR, MX_PLUGIN_ABI_MINOR,
-                           "test", std::malloc, std::free, test_log, nullptr};
+const mx_host_api kHost = {sizeof(mx_host_api),
+                           MX_PLUGIN_ABI_MAJOR,
+                           MX_PLUGIN_ABI_MINOR,
+                           "test",
+                           std::malloc,
+                           std::free,
+                           test_log,
+                           nullptr};
 
 struct Loaded {
   void* handle = nullptr;
@@ -60,8 +66,10 @@ struct Loaded {
 };
 
 std::string request(nlohmann::json graph) {
-  return nlohmann::json{{"schema", "modelexport.strategy-request/1"}, {"operation", "assign"},
-                        {"options", nlohmann::json::object()}, {"graph", graph},
+  return nlohmann::json{{"schema", "modelexport.strategy-request/1"},
+                        {"operation", "assign"},
+                        {"options", nlohmann::json::object()},
+                        {"graph", graph},
                         {"modules", nlohmann::json::array()}}
       .dump();
 }
@@ -89,13 +97,18 @@ TEST_CASE("metadata plugin through its C entry point") {
   CHECK(p.d->kind == MX_PLUGIN_STRATEGY);
   CHECK(std::string(p.d->name) == "metadata");
   logged().clear();
-  nlohmann::json graph = {{"nodes", {
-      {{"index", 0}, {"name", "a"}, {"op_type", "Relu"},
-       {"metadata", {{"pkg.torch.onnx.name_scopes", "['', 'body', 'body.0', 'relu']"},
-                     {"pkg.torch.onnx.class_hierarchy",
-                      "['m.Net', 'torch.nn.Sequential', 'torch.nn.ReLU', 'aten.relu.default']"}}}},
-      {{"index", 1}, {"name", "b"}, {"op_type", "Add"},
-       {"metadata", {{"pkg.torch.onnx.name_scopes", "['', 'body'"}}}}}}};
+  nlohmann::json graph = {{"nodes",
+                           {{{"index", 0},
+                             {"name", "a"},
+                             {"op_type", "Relu"},
+                             {"metadata",
+                              {{"pkg.torch.onnx.name_scopes", "['', 'body', 'body.0', 'relu']"},
+                               {"pkg.torch.onnx.class_hierarchy",
+                                "['m.Net', 'torch.nn.Sequential', 'torch.nn.ReLU', 'aten.relu.default']"}}}},
+                            {{"index", 1},
+                             {"name", "b"},
+                             {"op_type", "Add"},
+                             {"metadata", {{"pkg.torch.onnx.name_scopes", "['', 'body'"}}}}}}};
   nlohmann::json answer;
   std::string error;
   REQUIRE(p.run(request(graph), answer, error) == MX_OK);
@@ -103,8 +116,7 @@ TEST_CASE("metadata plugin through its C entry point") {
   REQUIRE(answer["assignments"].size() == 1);
   CHECK(answer["assignments"][0] ==
         nlohmann::json{{"node", 0}, {"module", "body.0"}, {"evidence", "metadata"}});
-  CHECK(answer["modules"][0] ==
-        nlohmann::json{{"path", ""}, {"class", "Net"}, {"qualified_class", "m.Net"}});
+  CHECK(answer["modules"][0] == nlohmann::json{{"path", ""}, {"class", "Net"}, {"qualified_class", "m.Net"}});
   REQUIRE(logged().size() == 1);  // the malformed node b, as a warning
   CHECK(logged()[0].rfind("2 ", 0) == 0);
   CHECK(logged()[0].find("'b'") != std::string::npos);
@@ -116,8 +128,9 @@ TEST_CASE("usage plugin through its C entry point") {
   CHECK(std::string(p.d->name) == "usage");
   CHECK(p.d->kind == MX_PLUGIN_STRATEGY);
   nlohmann::json graph = {
-      {"nodes", {{{"index", 0}, {"op_type", "Transpose"}, {"inputs", {"fc.weight"}}, {"outputs", {"wt"}}},
-                 {{"index", 1}, {"op_type", "MatMul"}, {"inputs", {"x", "wt"}}, {"outputs", {"y"}}}}},
+      {"nodes",
+       {{{"index", 0}, {"op_type", "Transpose"}, {"inputs", {"fc.weight"}}, {"outputs", {"wt"}}},
+        {{"index", 1}, {"op_type", "MatMul"}, {"inputs", {"x", "wt"}}, {"outputs", {"y"}}}}},
       {"initializers", {"fc.weight"}}};
   nlohmann::json answer;
   std::string error;

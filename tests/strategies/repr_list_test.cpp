@@ -43,22 +43,22 @@ TEST_CASE("repr lists as the dynamo exporter writes them") {
 
 TEST_CASE("malformed repr lists fail with a message, never throw") {
   const char* bad[] = {
-      "",                    // nothing
-      "'a'",                 // not a list
-      "['a'",                // unterminated list
-      "['a",                 // unterminated string
-      "['a' 'b']",           // missing comma
-      "['a',, 'b']",         // empty item
-      "[a]",                 // bare word
-      "[None]",              // not a string
-      "['a'] trailing",      // junk after the list
-      "['\\x4']",            // short hex escape
-      "['\\ud800']",         // lone surrogate
-      "['\\U00110000']",     // beyond Unicode
-      "['a\\",               // dangling backslash
-      "['a\nb']",            // raw newline inside a string
-      "['a')",               // mismatched brackets
-      "[[]]",                // nested list
+      "",                 // nothing
+      "'a'",              // not a list
+      "['a'",             // unterminated list
+      "['a",              // unterminated string
+      "['a' 'b']",        // missing comma
+      "['a',, 'b']",      // empty item
+      "[a]",              // bare word
+      "[None]",           // not a string
+      "['a'] trailing",   // junk after the list
+      "['\\x4']",         // short hex escape
+      "['\\ud800']",      // lone surrogate
+      "['\\U00110000']",  // beyond Unicode
+      "['a\\",            // dangling backslash
+      "['a\nb']",         // raw newline inside a string
+      "['a')",            // mismatched brackets
+      "[[]]",             // nested list
   };
   for (const char* text : bad) {
     CAPTURE(text);

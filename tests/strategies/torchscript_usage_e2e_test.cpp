@@ -45,7 +45,7 @@ json tag_usage(const std::string& file, const std::string& hierarchy = "") {
 }
 
 struct Score {
-  size_t scoped = 0, matched = 0;            // all nodes with a ground truth
+  size_t scoped = 0, matched = 0;             // all nodes with a ground truth
   size_t by_parameter = 0, parameter_ok = 0;  // nodes placed by evidence
   double share() const { return scoped ? double(matched) / double(scoped) : 0; }
 };
@@ -65,8 +65,8 @@ Score score(const std::string& name, bool with_hierarchy = false) {
     if (want.is_null()) continue;
     bool match = nodes[i].at("module") == want;
     if (!match && with_hierarchy)
-      MESSAGE(truth["nodes"][i]["name"].get<std::string>() << ": " << nodes[i]["module"] << " ("
-              << nodes[i]["evidence"] << "), scope says " << want);
+      MESSAGE(truth["nodes"][i]["name"].get<std::string>()
+              << ": " << nodes[i]["module"] << " (" << nodes[i]["evidence"] << "), scope says " << want);
     ++s.scoped;
     s.matched += match;
     if (nodes[i].at("evidence") == "parameter") {
@@ -79,8 +79,7 @@ Score score(const std::string& name, bool with_hierarchy = false) {
   }
   const std::string label = name + (with_hierarchy ? " +H" : "");
   MESSAGE(label << ": " << s.matched << "/" << s.scoped << " nodes match the removed scopes ("
-               << 100.0 * s.share() << "%); parameter evidence " << s.parameter_ok << "/"
-               << s.by_parameter);
+                << 100.0 * s.share() << "%); parameter evidence " << s.parameter_ok << "/" << s.by_parameter);
   return s;
 }
 

@@ -44,9 +44,9 @@ TEST_CASE("parameter names") {
   CHECK(module_of_parameter("blocks.my-key.weight") == "blocks.my-key");  // ModuleDict key
   CHECK_FALSE(module_of_parameter("onnx::MatMul_123"));
   CHECK_FALSE(module_of_parameter("/encoder/layer.0/Constant_output_0"));
-  CHECK_FALSE(module_of_parameter("input.1"));       // TorchScript value name
-  CHECK_FALSE(module_of_parameter("_val_12"));       // dynamo constant
-  CHECK_FALSE(module_of_parameter("class_token"));   // root-level: no evidence
+  CHECK_FALSE(module_of_parameter("input.1"));      // TorchScript value name
+  CHECK_FALSE(module_of_parameter("_val_12"));      // dynamo constant
+  CHECK_FALSE(module_of_parameter("class_token"));  // root-level: no evidence
   CHECK_FALSE(module_of_parameter(""));
   CHECK_FALSE(module_of_parameter("."));
   CHECK_FALSE(module_of_parameter("a..weight"));
@@ -69,8 +69,7 @@ TEST_CASE("module choice rule") {
 TEST_CASE("direct consumers get the parameter's module") {
   GraphView g;
   g.initializers = {"fc.weight", "fc.bias", "onnx::MatMul_9"};
-  g.nodes = {n("Gemm", {"x", "fc.weight", "fc.bias"}, {"y"}),
-             n("Relu", {"y"}, {"z"}),
+  g.nodes = {n("Gemm", {"x", "fc.weight", "fc.bias"}, {"y"}), n("Relu", {"y"}, {"z"}),
              n("MatMul", {"z", "onnx::MatMul_9"}, {"w"})};
   auto got = run(g);
   CHECK(got == std::map<size_t, std::string>{{0, "fc"}});
@@ -101,7 +100,7 @@ TEST_CASE("a pass-through op on an activation is computation, not a chain") {
   GraphView g;
   g.initializers = {"a.weight", "shape"};
   g.nodes = {n("MatMul", {"x", "a.weight"}, {"y"}),
-             n("Reshape", {"y", "shape"}, {"z"}),        // activation: not a chain
+             n("Reshape", {"y", "shape"}, {"z"}),  // activation: not a chain
              n("Transpose", {"z"}, {"t"})};
   auto got = run(g);
   CHECK(got == std::map<size_t, std::string>{{0, "a"}});
@@ -110,8 +109,7 @@ TEST_CASE("a pass-through op on an activation is computation, not a chain") {
 TEST_CASE("chain resolution does not depend on node order") {
   GraphView g;
   g.initializers = {"m.weight"};
-  g.nodes = {n("MatMul", {"x", "w2"}, {"y"}),
-             n("Cast", {"w1"}, {"w2"}),
+  g.nodes = {n("MatMul", {"x", "w2"}, {"y"}), n("Cast", {"w1"}, {"w2"}),
              n("Transpose", {"m.weight"}, {"w1"})};
   auto got = run(g);
   CHECK(got == std::map<size_t, std::string>{{0, "m"}, {1, "m"}, {2, "m"}});
@@ -120,8 +118,7 @@ TEST_CASE("chain resolution does not depend on node order") {
 TEST_CASE("shared parameters are no evidence unless asked for") {
   GraphView g;
   g.initializers = {"wte.weight"};
-  g.nodes = {n("Gather", {"wte.weight", "ids"}, {"h"}),
-             n("Transpose", {"wte.weight"}, {"wt"}),
+  g.nodes = {n("Gather", {"wte.weight", "ids"}, {"h"}), n("Transpose", {"wte.weight"}, {"wt"}),
              n("MatMul", {"h2", "wt"}, {"logits"})};
   CHECK(run(g).empty());
   UsageOptions share;
@@ -146,9 +143,12 @@ TEST_CASE("torch.onnx de-duplicated initializers: Identity(kept) -> parameter na
              n("LayerNormalization", {"q", "layer.0.ln.weight", "layer.0.ln.bias"}, {"y"}),
              n("Identity", {"emb.ln.bias"}, {"not_a_parameter"})};
   auto got = run(g);
-  CHECK(got == std::map<size_t, std::string>{{0, "layer.0.ln"}, {1, "layer.0.ln"},
-                                             {2, "layer.0.q"}, {3, "emb.ln"},
-                                             {5, "layer.0.q"}, {6, "layer.0.ln"},
+  CHECK(got == std::map<size_t, std::string>{{0, "layer.0.ln"},
+                                             {1, "layer.0.ln"},
+                                             {2, "layer.0.q"},
+                                             {3, "emb.ln"},
+                                             {5, "layer.0.q"},
+                                             {6, "layer.0.ln"},
                                              {7, "emb.ln"}});
 }
 
@@ -204,10 +204,9 @@ TEST_CASE("outlines: a tied embedding keeps its Gather, the head's MatMul stays 
   g.initializers = {"wte.weight"};
   g.nodes = {n("Gather", {"wte.weight", "ids"}, {"e"}), n("Transpose", {"wte.weight"}, {"wt"}),
              n("MatMul", {"h", "wt"}, {"y"})};
-  nlohmann::json modules = nlohmann::json::array(
-      {mod("", "LM", 0, {{"call", "wte"}, {"call", "lm_head"}}),
-       mod("wte", "Embedding", 64, {{"op", "aten::embedding"}}),
-       mod("lm_head", "Linear", 64, {{"op", "aten::linear"}})});
+  nlohmann::json modules = nlohmann::json::array({mod("", "LM", 0, {{"call", "wte"}, {"call", "lm_head"}}),
+                                                  mod("wte", "Embedding", 64, {{"op", "aten::embedding"}}),
+                                                  mod("lm_head", "Linear", 64, {{"op", "aten::linear"}})});
   UsageOptions with;
   with.outlines = ModuleOutlines(mx_strategy::JsonModules(modules));
   auto r = run(g, with);
@@ -220,10 +219,10 @@ TEST_CASE("outlines: merged LayerNorm weights (one owner, called once) stay no e
   g.initializers = {"l0.ln.weight"};
   g.nodes = {n("LayerNormalization", {"x", "l0.ln.weight"}, {"a"}),
              n("LayerNormalization", {"a", "l0.ln.weight"}, {"b"})};
-  nlohmann::json modules = nlohmann::json::array(
-      {mod("", "Net", 0, {{"call", "l0.ln"}, {"call", "l1.ln"}}),
-       mod("l0.ln", "LayerNorm", 8, {{"op", "aten::layer_norm"}}),
-       mod("l1.ln", "LayerNorm", 8, {{"op", "aten::layer_norm"}})});
+  nlohmann::json modules =
+      nlohmann::json::array({mod("", "Net", 0, {{"call", "l0.ln"}, {"call", "l1.ln"}}),
+                             mod("l0.ln", "LayerNorm", 8, {{"op", "aten::layer_norm"}}),
+                             mod("l1.ln", "LayerNorm", 8, {{"op", "aten::layer_norm"}})});
   UsageOptions with;
   with.outlines = ModuleOutlines(mx_strategy::JsonModules(modules));
   CHECK(run(g, with).empty());
@@ -233,10 +232,10 @@ TEST_CASE("outlines: a module called twice keeps both of its ops") {
   GraphView g;
   g.initializers = {"shared.conv.weight"};
   g.nodes = {n("Conv", {"x", "shared.conv.weight"}, {"a"}), n("Conv", {"a", "shared.conv.weight"}, {"b"})};
-  nlohmann::json modules = nlohmann::json::array(
-      {mod("", "Net", 0, {{"call", "shared"}, {"call", "shared"}}),
-       mod("shared", "Block", 0, {{"call", "shared.conv"}}),
-       mod("shared.conv", "Conv2d", 9, {{"op", "aten::_convolution"}})});
+  nlohmann::json modules =
+      nlohmann::json::array({mod("", "Net", 0, {{"call", "shared"}, {"call", "shared"}}),
+                             mod("shared", "Block", 0, {{"call", "shared.conv"}}),
+                             mod("shared.conv", "Conv2d", 9, {{"op", "aten::_convolution"}})});
   UsageOptions with;
   with.outlines = ModuleOutlines(mx_strategy::JsonModules(modules));
   CHECK(run(g, with) == std::map<size_t, std::string>{{0, "shared.conv"}, {1, "shared.conv"}});
@@ -247,8 +246,7 @@ TEST_CASE("outlines: a parameter named after a module nobody calls goes to its r
   g.initializers = {"shared.weight"};
   g.nodes = {n("Gather", {"shared.weight", "ids"}, {"e"})};
   nlohmann::json modules = nlohmann::json::array(
-      {mod("", "T5", 0, {{"call", "encoder"}}),
-       mod("shared", "Embedding", 64, {{"op", "aten::embedding"}}),
+      {mod("", "T5", 0, {{"call", "encoder"}}), mod("shared", "Embedding", 64, {{"op", "aten::embedding"}}),
        mod("encoder", "T5Stack", 0, {{"op", "aten::view"}, {"call", "encoder.embed_tokens"}}),
        mod("encoder.embed_tokens", "Embedding", 64, {{"op", "aten::embedding"}})});
   UsageOptions with;
@@ -268,7 +266,8 @@ TEST_CASE("outlines: a module that never runs lends its weights to the ancestor 
   nlohmann::json modules = nlohmann::json::array(
       {mod("", "Net", 0, {{"call", "attn"}}),
        mod("attn", "MultiheadAttention", 0, {{"op", "aten::_native_multi_head_attention"}}),
-       {{"path", "attn.out_proj"}, {"class", "NonDynamicallyQuantizableLinear"},
+       {{"path", "attn.out_proj"},
+        {"class", "NonDynamicallyQuantizableLinear"},
         {"own_parameters", 16}}});  // no "forward": the tracer never entered it
   UsageOptions with;
   with.outlines = ModuleOutlines(mx_strategy::JsonModules(modules));
@@ -287,26 +286,33 @@ TEST_CASE("renamed weights: folded Convs are matched by size and call order") {
   // weight and a new bias); conv1 and conv2 have the same size, conv3 not.
   GraphView g;
   g.initializer_order = {"onnx::Conv_1", "onnx::Conv_2", "onnx::Conv_3", "onnx::Conv_4",
-                         "onnx::Conv_5", "onnx::Conv_6", "fc.weight", "fc.bias"};
+                         "onnx::Conv_5", "onnx::Conv_6", "fc.weight",    "fc.bias"};
   for (const auto& i : g.initializer_order) g.initializers.insert(i);
-  g.shapes = {{"onnx::Conv_1", {4, 4, 3, 3}}, {"onnx::Conv_2", {4}}, {"onnx::Conv_3", {4, 4, 3, 3}},
-              {"onnx::Conv_4", {4}}, {"onnx::Conv_5", {8, 4, 1, 1}}, {"onnx::Conv_6", {8}},
-              {"fc.weight", {2, 8}}, {"fc.bias", {2}}};
+  g.shapes = {{"onnx::Conv_1", {4, 4, 3, 3}}, {"onnx::Conv_2", {4}},
+              {"onnx::Conv_3", {4, 4, 3, 3}}, {"onnx::Conv_4", {4}},
+              {"onnx::Conv_5", {8, 4, 1, 1}}, {"onnx::Conv_6", {8}},
+              {"fc.weight", {2, 8}},          {"fc.bias", {2}}};
   g.nodes = {n("Conv", {"x", "onnx::Conv_1", "onnx::Conv_2"}, {"a"}), n("Relu", {"a"}, {"b"}),
              n("Conv", {"b", "onnx::Conv_3", "onnx::Conv_4"}, {"c"}),
              n("Conv", {"c", "onnx::Conv_5", "onnx::Conv_6"}, {"d"}),
              n("Gemm", {"d", "fc.weight", "fc.bias"}, {"y"})};
-  nlohmann::json modules = nlohmann::json::array(
-      {mod("", "Net", 0, {{"call", "conv1"}, {"call", "bn1"}, {"call", "relu"}, {"call", "conv2"},
-                          {"call", "bn2"}, {"call", "conv3"}, {"call", "bn3"}, {"call", "fc"}}),
-       mod("conv1", "Conv2d", 144, {{"op", "aten::_convolution"}}),
-       mod("bn1", "BatchNorm2d", 8, {{"op", "aten::batch_norm"}}),
-       mod("relu", "ReLU", 0, {{"op", "aten::relu"}}),
-       mod("conv2", "Conv2d", 144, {{"op", "aten::_convolution"}}),
-       mod("bn2", "BatchNorm2d", 8, {{"op", "aten::batch_norm"}}),
-       mod("conv3", "Conv2d", 32, {{"op", "aten::_convolution"}}),
-       mod("bn3", "BatchNorm2d", 16, {{"op", "aten::batch_norm"}}),
-       mod("fc", "Linear", 18, {{"op", "aten::linear"}})});
+  nlohmann::json modules = nlohmann::json::array({mod("", "Net", 0,
+                                                      {{"call", "conv1"},
+                                                       {"call", "bn1"},
+                                                       {"call", "relu"},
+                                                       {"call", "conv2"},
+                                                       {"call", "bn2"},
+                                                       {"call", "conv3"},
+                                                       {"call", "bn3"},
+                                                       {"call", "fc"}}),
+                                                  mod("conv1", "Conv2d", 144, {{"op", "aten::_convolution"}}),
+                                                  mod("bn1", "BatchNorm2d", 8, {{"op", "aten::batch_norm"}}),
+                                                  mod("relu", "ReLU", 0, {{"op", "aten::relu"}}),
+                                                  mod("conv2", "Conv2d", 144, {{"op", "aten::_convolution"}}),
+                                                  mod("bn2", "BatchNorm2d", 8, {{"op", "aten::batch_norm"}}),
+                                                  mod("conv3", "Conv2d", 32, {{"op", "aten::_convolution"}}),
+                                                  mod("bn3", "BatchNorm2d", 16, {{"op", "aten::batch_norm"}}),
+                                                  mod("fc", "Linear", 18, {{"op", "aten::linear"}})});
   UsageOptions with;
   with.outlines = ModuleOutlines(mx_strategy::JsonModules(modules));
   const std::map<size_t, std::string> want = {{0, "conv1"}, {2, "conv2"}, {3, "conv3"}, {4, "fc"}};
@@ -343,14 +349,17 @@ TEST_CASE("renamed weights: the reader of a named bias anchors its MatMul, then 
   GraphView g;
   g.initializer_order = {"onnx::MatMul_1", "onnx::MatMul_2", "q.bias", "k.bias", "onnx::Slice_9"};
   for (const auto& i : g.initializer_order) g.initializers.insert(i);
-  g.shapes = {{"onnx::MatMul_1", {4, 4}}, {"onnx::MatMul_2", {4, 4}}, {"q.bias", {4}},
-              {"k.bias", {4}}, {"onnx::Slice_9", {4, 4}}};
+  g.shapes = {{"onnx::MatMul_1", {4, 4}},
+              {"onnx::MatMul_2", {4, 4}},
+              {"q.bias", {4}},
+              {"k.bias", {4}},
+              {"onnx::Slice_9", {4, 4}}};
   g.nodes = {n("MatMul", {"x", "onnx::MatMul_2"}, {"km"}), n("Add", {"km", "k.bias"}, {"k"}),
              n("MatMul", {"x", "onnx::MatMul_1"}, {"qm"}), n("Add", {"qm", "q.bias"}, {"q"}),
              n("Slice", {"onnx::Slice_9", "s"}, {"pos"})};  // a folded buffer: no layer
-  nlohmann::json modules = nlohmann::json::array(
-      {mod("", "Attn", 0, {{"call", "q"}, {"call", "k"}}),
-       mod("q", "Linear", 20, {{"op", "aten::linear"}}), mod("k", "Linear", 20, {{"op", "aten::linear"}})});
+  nlohmann::json modules = nlohmann::json::array({mod("", "Attn", 0, {{"call", "q"}, {"call", "k"}}),
+                                                  mod("q", "Linear", 20, {{"op", "aten::linear"}}),
+                                                  mod("k", "Linear", 20, {{"op", "aten::linear"}})});
   UsageOptions with;
   with.outlines = ModuleOutlines(mx_strategy::JsonModules(modules));
   CHECK(run(g, with) == std::map<size_t, std::string>{{0, "k"}, {1, "k"}, {2, "q"}, {3, "q"}});
@@ -372,15 +381,17 @@ TEST_CASE("graph view decoding: initializer shapes") {
   std::vector<std::string> problems;
   auto g = graph_from_json(nlohmann::json::parse(R"({"nodes": [],
       "initializers": ["a.weight", "onnx::Conv_1", "c"],
-      "initializer_shapes": [[2, 3], [], [-1]]})"), problems);
+      "initializer_shapes": [[2, 3], [], [-1]]})"),
+                           problems);
   CHECK(g.shapes.at("a.weight") == std::vector<int64_t>{2, 3});
   CHECK(g.shapes.at("onnx::Conv_1").empty());  // a scalar
-  CHECK_FALSE(g.shapes.count("c"));             // negative: not a shape
+  CHECK_FALSE(g.shapes.count("c"));            // negative: not a shape
   REQUIRE(problems.size() == 1);
   CHECK(problems[0] == "graph.initializer_shapes[2] is not a shape");
   problems.clear();
   graph_from_json(nlohmann::json::parse(R"({"nodes": [], "initializers": ["a"],
-      "initializer_shapes": []})"), problems);
+      "initializer_shapes": []})"),
+                  problems);
   CHECK(problems == std::vector<std::string>{"graph.initializer_shapes does not match graph.initializers"});
 }
 
@@ -398,7 +409,8 @@ TEST_CASE("renamed weights: the bias dimension follows the op (MatMul [in, out],
   nlohmann::json modules = nlohmann::json::array(
       {mod("", "Block", 0, {{"call", "norm"}, {"call", "fc2"}, {"call", "fc1"}}),  // call order: fc2 first
        mod("norm", "LayerNorm", 8, {{"op", "aten::layer_norm"}}),
-       mod("fc1", "Linear", 40, {{"op", "aten::linear"}}), mod("fc2", "Linear", 36, {{"op", "aten::linear"}})});
+       mod("fc1", "Linear", 40, {{"op", "aten::linear"}}),
+       mod("fc2", "Linear", 36, {{"op", "aten::linear"}})});
   UsageOptions with;
   with.outlines = ModuleOutlines(mx_strategy::JsonModules(modules));
   auto r = run(g, with);

@@ -24,18 +24,24 @@ namespace {
 // UTF-8 beyond ASCII and bytes that are no UTF-8 at all.
 std::string node_name(std::mt19937& rng, size_t i) {
   switch (rng() % 8) {
-    case 0: return "";
-    case 1: return "dup";
-    case 2: return "n\xc3\xa9" + std::to_string(i);
-    case 3: return "bad\xff\xfe" + std::to_string(i);
-    case 4: return "cut\xe2\x82";  // a truncated sequence, repeated
-    default: return "node" + std::to_string(i);
+    case 0:
+      return "";
+    case 1:
+      return "dup";
+    case 2:
+      return "n\xc3\xa9" + std::to_string(i);
+    case 3:
+      return "bad\xff\xfe" + std::to_string(i);
+    case 4:
+      return "cut\xe2\x82";  // a truncated sequence, repeated
+    default:
+      return "node" + std::to_string(i);
   }
 }
 
 std::string module_path(std::mt19937& rng) {
-  static const std::vector<std::string> pieces = {"encoder", "layer", "0", "1", "10", "2", "x-y",
-                                                  "p,q", "_z", "\xc3\xa9", "list", "dict", "k+1"};
+  static const std::vector<std::string> pieces = {"encoder", "layer", "0",        "1",    "10",   "2",  "x-y",
+                                                  "p,q",     "_z",    "\xc3\xa9", "list", "dict", "k+1"};
   std::string p;
   for (int depth = static_cast<int>(rng() % 5); depth > 0; --depth)
     p += (p.empty() ? "" : ".") + pieces[rng() % pieces.size()];
@@ -50,7 +56,8 @@ TEST_CASE("a document build_document writes is what set_hierarchy's checks leave
   // ordinary ones: tags of every shape, including the empty tag of a
   // container right below an unknown root.
   const std::vector<std::string> classes = {"", "", "ModuleList", "ModuleDict", "Linear", "BertLayer"};
-  const std::vector<std::string> evidences = {"direct", "scope", "metadata", "parameter", "propagated", "root"};
+  const std::vector<std::string> evidences = {"direct",    "scope",      "metadata",
+                                              "parameter", "propagated", "root"};
   for (int round = 0; round < 150; ++round) {
     CAPTURE(round);
     onnx::ModelProto proto;
@@ -102,8 +109,7 @@ TEST_CASE("a document build_document writes is what set_hierarchy's checks leave
     hierarchy::Document copy = doc;
     model::set_hierarchy(vouched, std::move(doc), "h", model::Vouched::everything);
     REQUIRE_NOTHROW(model::set_hierarchy(checked, std::move(copy), "h", model::Vouched::nothing));
-    CHECK(hierarchy::document_text(vouched.hierarchy, -1) ==
-          hierarchy::document_text(checked.hierarchy, -1));
+    CHECK(hierarchy::document_text(vouched.hierarchy, -1) == hierarchy::document_text(checked.hierarchy, -1));
     // What set_node_record reads: an index, built on first use.
     CHECK(vouched.hierarchy.module_index() == nullptr);
     CHECK_NOTHROW(model::set_node_record(vouched, 0, vouched.hierarchy.nodes[0]));

@@ -106,8 +106,9 @@ TEST_CASE("module facts: asked by id, the same answers as by path") {
     Assignments a;
     for (int i = static_cast<int>(rng() % 20); i > 0; --i)
       if (rng() % 4 == 0) a.push_back(Assignment());
-      else a.push_back(Assignment{paths[rng() % paths.size()],
-                                  rng() % 2 ? hierarchy::Evidence::parameter : hierarchy::Evidence::scope});
+      else
+        a.push_back(Assignment{paths[rng() % paths.size()],
+                               rng() % 2 ? hierarchy::Evidence::parameter : hierarchy::Evidence::scope});
     ModuleFacts facts(supplied, a);
     const std::vector<Id> nodes = facts.take_node_modules();
     REQUIRE(nodes.size() == a.size());

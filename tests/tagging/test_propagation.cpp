@@ -73,7 +73,9 @@ TEST_CASE("ancestor-or-self: a consumer's own module counts as common") {
 
 TEST_CASE("chains of constants and shape ops resolve through unplaced consumers") {
   G g;  // Constant -> Cast -> Unsqueeze -> MatMul(enc.q); listed out of order on purpose
-  g.node("mm", {"u"}, {"y"}).node("unsq", {"cast"}, {"u"}).node("cast", {"k"}, {"cast"})
+  g.node("mm", {"u"}, {"y"})
+      .node("unsq", {"cast"}, {"u"})
+      .node("cast", {"k"}, {"cast"})
       .node("const", {}, {"k"});
   auto r = propagate(g.view, {A("enc.q"), Assignment(), Assignment(), Assignment()});
   check(r[1], "enc.q", "propagated");
@@ -127,7 +129,9 @@ TEST_CASE("nothing placed: everything is root") {
 
 TEST_CASE("topological order is deterministic and respects edges") {
   G g;
-  g.node("mm", {"u"}, {"y"}).node("unsq", {"cast"}, {"u"}).node("cast", {"k"}, {"cast"})
+  g.node("mm", {"u"}, {"y"})
+      .node("unsq", {"cast"}, {"u"})
+      .node("cast", {"k"}, {"cast"})
       .node("const", {}, {"k"});
   CHECK(topological_order(g.view) == std::vector<size_t>{3, 2, 1, 0});
 }
@@ -150,8 +154,7 @@ struct D {
 
 nlohmann::json module(const std::string& path, const std::string& cls, long long params,
                       const std::string& qualified = "") {
-  nlohmann::json m = {{"path", path}, {"class", cls}, {"parameters", params},
-                      {"own_parameters", params}};
+  nlohmann::json m = {{"path", path}, {"class", cls}, {"parameters", params}, {"own_parameters", params}};
   if (!qualified.empty()) m["qualified_class"] = qualified;
   return m;
 }
@@ -160,19 +163,20 @@ nlohmann::json module(const std::string& path, const std::string& cls, long long
 
 TEST_CASE("post-processing after a leaf stays with the producers' parent (attention scores)") {
   D g;  // q, k: Linear leaves of enc.self; scores = q.k / c feed enc.out.dense
-  g.node("q", "MatMul", {"x"}, {"q"}).node("k", "MatMul", {"x"}, {"k"})
-      .node("s", "MatMul", {"q", "k"}, {"s"}).node("sm", "Softmax", {"s"}, {"p"})
+  g.node("q", "MatMul", {"x"}, {"q"})
+      .node("k", "MatMul", {"x"}, {"k"})
+      .node("s", "MatMul", {"q", "k"}, {"s"})
+      .node("sm", "Softmax", {"s"}, {"p"})
       .node("d", "MatMul", {"p"}, {"y"});
-  auto r = propagate(g.view, {A("enc.self.q", "parameter"), A("enc.self.k", "parameter"),
-                              Assignment(), Assignment(), A("enc.out.dense", "parameter")});
+  auto r = propagate(g.view, {A("enc.self.q", "parameter"), A("enc.self.k", "parameter"), Assignment(),
+                              Assignment(), A("enc.out.dense", "parameter")});
   check(r[2], "enc.self", "propagated");
   check(r[3], "enc.self", "propagated");
 }
 
 TEST_CASE("side nodes still take their consumers' module") {
   D g;  // a Constant feeding the consumer's op goes with the consumer
-  g.node("a", "MatMul", {"x"}, {"a"}).node("c", "Constant", {}, {"c"})
-      .node("b", "Add", {"a", "c"}, {"y"});
+  g.node("a", "MatMul", {"x"}, {"a"}).node("c", "Constant", {}, {"c"}).node("b", "Add", {"a", "c"}, {"y"});
   auto r = propagate(g.view, {A("m.a", "scope"), Assignment(), A("m.b", "scope")});
   check(r[1], "m.b", "propagated");
   // ... unless that module is a leaf known to own parameters (by evidence
@@ -183,34 +187,39 @@ TEST_CASE("side nodes still take their consumers' module") {
 
 TEST_CASE("a residual Add climbs out of a branch whose scope cannot see its other input") {
   D g;  // h.attn.c_proj output + residual r (read by h.ln_1 outside attn) -> h.ln_2
-  g.node("emb", "Gather", {"x"}, {"r"}).node("ln1", "LayerNormalization", {"r"}, {"l"})
-      .node("proj", "Gemm", {"l"}, {"p"}).node("add", "Add", {"p", "r"}, {"s"})
+  g.node("emb", "Gather", {"x"}, {"r"})
+      .node("ln1", "LayerNormalization", {"r"}, {"l"})
+      .node("proj", "Gemm", {"l"}, {"p"})
+      .node("add", "Add", {"p", "r"}, {"s"})
       .node("ln2", "LayerNormalization", {"s"}, {"y"});
   auto r = propagate(g.view, {A("wte", "parameter"), A("h.ln_1", "parameter"),
-                              A("h.attn.c_proj", "parameter"), Assignment(),
-                              A("h.ln_2", "parameter")});
+                              A("h.attn.c_proj", "parameter"), Assignment(), A("h.ln_2", "parameter")});
   check(r[3], "h", "propagated");
 }
 
 TEST_CASE("a residual Add whose next consumer is inside the branch stays in it") {
   D g;  // BERT's BertSelfOutput: LayerNorm(dense(x) + input_tensor)
-  g.node("q", "MatMul", {"r"}, {"q"}).node("dense", "MatMul", {"q"}, {"d"})
-      .node("add", "Add", {"d", "r"}, {"s"}).node("ln", "LayerNormalization", {"s"}, {"y"});
-  auto r = propagate(g.view, {A("att.self.q", "parameter"), A("att.out.dense", "parameter"),
-                              Assignment(), A("att.out.LayerNorm", "parameter")});
+  g.node("q", "MatMul", {"r"}, {"q"})
+      .node("dense", "MatMul", {"q"}, {"d"})
+      .node("add", "Add", {"d", "r"}, {"s"})
+      .node("ln", "LayerNormalization", {"s"}, {"y"});
+  auto r = propagate(g.view, {A("att.self.q", "parameter"), A("att.out.dense", "parameter"), Assignment(),
+                              A("att.out.LayerNorm", "parameter")});
   check(r[2], "att.out", "propagated");
 }
 
 TEST_CASE("with a module tree, a parameter-free child whose class matches takes the op") {
   D g;  // block: conv -> bn -> relu(module) -> conv2; residual add -> relu again
-  g.node("conv", "Conv", {"x"}, {"c"}).node("relu", "Relu", {"c"}, {"r"})
-      .node("conv2", "Conv", {"r"}, {"c2"}).node("add", "Add", {"c2", "x"}, {"s"})
+  g.node("conv", "Conv", {"x"}, {"c"})
+      .node("relu", "Relu", {"c"}, {"r"})
+      .node("conv2", "Conv", {"r"}, {"c2"})
+      .node("add", "Add", {"c2", "x"}, {"s"})
       .node("relu2", "Relu", {"s"}, {"y"});
-  nlohmann::json modules = nlohmann::json::array(
-      {module("", "Net", 20), module("b", "Block", 20), module("b.conv", "Conv2d", 10),
-       module("b.relu", "ReLU", 0), module("b.conv2", "Conv2d", 10)});
-  Assignments a = {A("b.conv", "parameter"), Assignment(), A("b.conv2", "parameter"),
-                   Assignment(), Assignment()};
+  nlohmann::json modules =
+      nlohmann::json::array({module("", "Net", 20), module("b", "Block", 20), module("b.conv", "Conv2d", 10),
+                             module("b.relu", "ReLU", 0), module("b.conv2", "Conv2d", 10)});
+  Assignments a = {A("b.conv", "parameter"), Assignment(), A("b.conv2", "parameter"), Assignment(),
+                   Assignment()};
   auto with_tree = with_modules(g.view, a, modules);
   check(with_tree[1], "b.relu", "propagated");
   check(with_tree[3], "b", "propagated");  // residual Add: not the ReLU's
@@ -221,14 +230,19 @@ TEST_CASE("with a module tree, a parameter-free child whose class matches takes 
 
 TEST_CASE("GELU pattern goes to the activation module, pure containers own nothing") {
   D g;  // seq.0 (Linear) -> 0.5*x*(1+erf(x/c)) -> seq.2 (Linear); act = seq.1
-  g.node("fc", "MatMul", {"x"}, {"h"}).node("c1", "Constant", {}, {"k1"})
-      .node("m", "Mul", {"h", "k1"}, {"m"}).node("c2", "Constant", {}, {"k2"})
-      .node("dv", "Div", {"h", "k2"}, {"dv"}).node("erf", "Erf", {"dv"}, {"e"})
-      .node("c3", "Constant", {}, {"k3"}).node("ad", "Add", {"e", "k3"}, {"ad"})
-      .node("m2", "Mul", {"m", "ad"}, {"g"}).node("fc2", "MatMul", {"g"}, {"y"});
-  nlohmann::json modules = nlohmann::json::array(
-      {module("", "Net", 20), module("seq", "Sequential", 20), module("seq.0", "Linear", 10),
-       module("seq.1", "GELU", 0), module("seq.2", "Linear", 10)});
+  g.node("fc", "MatMul", {"x"}, {"h"})
+      .node("c1", "Constant", {}, {"k1"})
+      .node("m", "Mul", {"h", "k1"}, {"m"})
+      .node("c2", "Constant", {}, {"k2"})
+      .node("dv", "Div", {"h", "k2"}, {"dv"})
+      .node("erf", "Erf", {"dv"}, {"e"})
+      .node("c3", "Constant", {}, {"k3"})
+      .node("ad", "Add", {"e", "k3"}, {"ad"})
+      .node("m2", "Mul", {"m", "ad"}, {"g"})
+      .node("fc2", "MatMul", {"g"}, {"y"});
+  nlohmann::json modules = nlohmann::json::array({module("", "Net", 20), module("seq", "Sequential", 20),
+                                                  module("seq.0", "Linear", 10), module("seq.1", "GELU", 0),
+                                                  module("seq.2", "Linear", 10)});
   Assignments a(g.view.nodes.size());
   a[0] = A("seq.0", "parameter");
   a[9] = A("seq.2", "parameter");
@@ -243,9 +257,12 @@ TEST_CASE("GELU pattern goes to the activation module, pure containers own nothi
 
 TEST_CASE("layout ops around a non-built-in leaf's parameter op stay in it") {
   D g;  // GPT-2 Conv1D: view -> addmm -> view; then a Split of the parent
-  g.node("ln", "LayerNormalization", {"x"}, {"l"}).node("r1", "Reshape", {"l"}, {"r1"})
-      .node("gemm", "Gemm", {"r1"}, {"g"}).node("r2", "Reshape", {"g"}, {"r2"})
-      .node("split", "Split", {"r2"}, {"s"}).node("out", "Gemm", {"s"}, {"y"});
+  g.node("ln", "LayerNormalization", {"x"}, {"l"})
+      .node("r1", "Reshape", {"l"}, {"r1"})
+      .node("gemm", "Gemm", {"r1"}, {"g"})
+      .node("r2", "Reshape", {"g"}, {"r2"})
+      .node("split", "Split", {"r2"}, {"s"})
+      .node("out", "Gemm", {"s"}, {"y"});
   nlohmann::json modules = nlohmann::json::array(
       {module("", "M", 30), module("ln", "LayerNorm", 10, "torch.nn.modules.normalization.LayerNorm"),
        module("attn", "Attention", 20), module("attn.c_attn", "Conv1D", 10, "transformers.Conv1D"),
@@ -262,7 +279,8 @@ TEST_CASE("layout ops around a non-built-in leaf's parameter op stay in it") {
 
 TEST_CASE("side nodes feeding a built-in leaf go to its parent") {
   D g;  // position ids (constants only) -> Gather(position_embeddings)
-  g.node("c", "Constant", {}, {"ids"}).node("u", "Unsqueeze", {"ids"}, {"u"})
+  g.node("c", "Constant", {}, {"ids"})
+      .node("u", "Unsqueeze", {"ids"}, {"u"})
       .node("emb", "Gather", {"w", "u"}, {"e"});
   g.view.initializers = {"w"};
   auto r = propagate(g.view, {Assignment(), Assignment(), A("emb.pos", "parameter")});
@@ -302,25 +320,23 @@ nlohmann::json with_forward(nlohmann::json m, nlohmann::json forward) {
 // each layer = [call attn, add, call ln]; pooler = [slice, call pooler.dense].
 nlohmann::json bert_like_tree() {
   using J = nlohmann::json;
-  J m = J::array({with_forward(module("", "Model", 40), outline({"call emb", "aten::slice", "aten::mul",
-                                                                  "call enc", "call pooler"})),
-                  with_forward(module("emb", "Embedding", 10, "torch.nn.Embedding"),
-                               outline({"aten::embedding"})),
-                  with_forward(module("enc", "Encoder", 20),
-                               outline({"call enc.layer.0", "call enc.layer.1"})),
-                  module("enc.layer", "ModuleList", 20)});
+  J m = J::array(
+      {with_forward(module("", "Model", 40),
+                    outline({"call emb", "aten::slice", "aten::mul", "call enc", "call pooler"})),
+       with_forward(module("emb", "Embedding", 10, "torch.nn.Embedding"), outline({"aten::embedding"})),
+       with_forward(module("enc", "Encoder", 20), outline({"call enc.layer.0", "call enc.layer.1"})),
+       module("enc.layer", "ModuleList", 20)});
   for (std::string i : {"0", "1"}) {
     std::string l = "enc.layer." + i;
-    m.push_back(with_forward(module(l, "Layer", 10), outline({"call " + l + ".attn", "aten::add",
-                                                               "call " + l + ".ln"})));
-    m.push_back(with_forward(module(l + ".attn", "Linear", 5, "torch.nn.Linear"),
-                             outline({"aten::linear"})));
-    m.push_back(with_forward(module(l + ".ln", "LayerNorm", 5, "torch.nn.LayerNorm"),
-                             outline({"aten::layer_norm"})));
+    m.push_back(with_forward(module(l, "Layer", 10),
+                             outline({"call " + l + ".attn", "aten::add", "call " + l + ".ln"})));
+    m.push_back(with_forward(module(l + ".attn", "Linear", 5, "torch.nn.Linear"), outline({"aten::linear"})));
+    m.push_back(
+        with_forward(module(l + ".ln", "LayerNorm", 5, "torch.nn.LayerNorm"), outline({"aten::layer_norm"})));
   }
   m.push_back(with_forward(module("pooler", "Pooler", 5), outline({"aten::slice", "call pooler.dense"})));
-  m.push_back(with_forward(module("pooler.dense", "Linear", 5, "torch.nn.Linear"),
-                           outline({"aten::linear"})));
+  m.push_back(
+      with_forward(module("pooler.dense", "Linear", 5, "torch.nn.Linear"), outline({"aten::linear"})));
   return m;
 }
 
@@ -328,13 +344,20 @@ nlohmann::json bert_like_tree() {
 
 TEST_CASE("outlines: an op after modules that have all returned is the next callee's first op") {
   D g;  // ... enc.layer.1.ln -> Slice (pooler's hidden[:, 0]) -> pooler.dense
-  g.node("e", "Gather", {"x"}, {"h"}).node("a0", "MatMul", {"h"}, {"a0"})
-      .node("n0", "LayerNormalization", {"a0"}, {"l0"}).node("a1", "MatMul", {"l0"}, {"a1"})
-      .node("n1", "LayerNormalization", {"a1"}, {"l1"}).node("s", "Slice", {"l1"}, {"s"})
+  g.node("e", "Gather", {"x"}, {"h"})
+      .node("a0", "MatMul", {"h"}, {"a0"})
+      .node("n0", "LayerNormalization", {"a0"}, {"l0"})
+      .node("a1", "MatMul", {"l0"}, {"a1"})
+      .node("n1", "LayerNormalization", {"a1"}, {"l1"})
+      .node("s", "Slice", {"l1"}, {"s"})
       .node("d", "Gemm", {"s"}, {"y"});
-  Assignments a = {A("emb", "parameter"), A("enc.layer.0.attn", "parameter"),
-                   A("enc.layer.0.ln", "parameter"), A("enc.layer.1.attn", "parameter"),
-                   A("enc.layer.1.ln", "parameter"), Assignment(), A("pooler.dense", "parameter")};
+  Assignments a = {A("emb", "parameter"),
+                   A("enc.layer.0.attn", "parameter"),
+                   A("enc.layer.0.ln", "parameter"),
+                   A("enc.layer.1.attn", "parameter"),
+                   A("enc.layer.1.ln", "parameter"),
+                   Assignment(),
+                   A("pooler.dense", "parameter")};
   check(propagate(g.view, a, bert_like_tree())[5], "pooler", "propagated");
   // Without outlines the op stays after the module it follows.
   check(propagate(g.view, a)[5], "enc.layer.1", "propagated");
@@ -342,15 +365,24 @@ TEST_CASE("outlines: an op after modules that have all returned is the next call
 
 TEST_CASE("outlines: a value built from a graph input for several layers is the caller's") {
   D g;  // mask -> Slice -> Mul, read by an Add in each layer (enc passes through)
-  g.node("e", "Gather", {"x"}, {"h"}).node("ms", "Slice", {"mask"}, {"ms"})
-      .node("mm", "Mul", {"ms"}, {"m"}).node("a0", "MatMul", {"h"}, {"a0"})
-      .node("add0", "Add", {"a0", "m"}, {"s0"}).node("n0", "LayerNormalization", {"s0"}, {"l0"})
-      .node("a1", "MatMul", {"l0"}, {"a1"}).node("add1", "Add", {"a1", "m"}, {"s1"})
+  g.node("e", "Gather", {"x"}, {"h"})
+      .node("ms", "Slice", {"mask"}, {"ms"})
+      .node("mm", "Mul", {"ms"}, {"m"})
+      .node("a0", "MatMul", {"h"}, {"a0"})
+      .node("add0", "Add", {"a0", "m"}, {"s0"})
+      .node("n0", "LayerNormalization", {"s0"}, {"l0"})
+      .node("a1", "MatMul", {"l0"}, {"a1"})
+      .node("add1", "Add", {"a1", "m"}, {"s1"})
       .node("n1", "LayerNormalization", {"s1"}, {"y"});
-  Assignments a = {A("emb", "parameter"), Assignment(), Assignment(),
-                   A("enc.layer.0.attn", "parameter"), Assignment(),
-                   A("enc.layer.0.ln", "parameter"), A("enc.layer.1.attn", "parameter"),
-                   Assignment(), A("enc.layer.1.ln", "parameter")};
+  Assignments a = {A("emb", "parameter"),
+                   Assignment(),
+                   Assignment(),
+                   A("enc.layer.0.attn", "parameter"),
+                   Assignment(),
+                   A("enc.layer.0.ln", "parameter"),
+                   A("enc.layer.1.attn", "parameter"),
+                   Assignment(),
+                   A("enc.layer.1.ln", "parameter")};
   auto r = propagate(g.view, a, bert_like_tree());
   check(r[4], "enc.layer.0", "propagated");  // the layer's own add
   check(r[7], "enc.layer.1", "propagated");
@@ -362,9 +394,12 @@ TEST_CASE("outlines: a value built from a graph input for several layers is the 
 
 TEST_CASE("outlines: a parameter-free leaf lowered to several nodes keeps them all") {
   D g;  // fc -> GELU as Div, Erf, Add, Mul -> fc2, inside mlp = [call fc, call act, call fc2]
-  g.node("fc", "MatMul", {"x"}, {"h"}).node("dv", "Div", {"h"}, {"dv"})
-      .node("erf", "Erf", {"dv"}, {"e"}).node("ad", "Add", {"e"}, {"ad"})
-      .node("m", "Mul", {"h", "ad"}, {"g"}).node("fc2", "MatMul", {"g"}, {"y"});
+  g.node("fc", "MatMul", {"x"}, {"h"})
+      .node("dv", "Div", {"h"}, {"dv"})
+      .node("erf", "Erf", {"dv"}, {"e"})
+      .node("ad", "Add", {"e"}, {"ad"})
+      .node("m", "Mul", {"h", "ad"}, {"g"})
+      .node("fc2", "MatMul", {"g"}, {"y"});
   nlohmann::json modules = nlohmann::json::array(
       {with_forward(module("", "Net", 20), outline({"call mlp"})),
        with_forward(module("mlp", "MLP", 20), outline({"call mlp.fc", "call mlp.act", "call mlp.fc2"})),
@@ -383,7 +418,8 @@ TEST_CASE("outlines: a parameter-free leaf lowered to several nodes keeps them a
 
 TEST_CASE("outlines: a module that does nothing (eval Dropout) takes no node") {
   D g;  // fc -> Add (the parent's own op) -> ln; drop = [] sits between fc and add
-  g.node("fc", "MatMul", {"x"}, {"h"}).node("add", "Add", {"h", "x"}, {"s"})
+  g.node("fc", "MatMul", {"x"}, {"h"})
+      .node("add", "Add", {"h", "x"}, {"s"})
       .node("ln", "LayerNormalization", {"s"}, {"y"});
   nlohmann::json modules = nlohmann::json::array(
       {with_forward(module("", "Net", 20), outline({"call out"})),
@@ -400,20 +436,25 @@ TEST_CASE("outlines: an RMSNorm after a residual add is the next module's, all o
   // layer.0 = [call layer.0.attn, add]; layer.1 = [call layer.1.norm, call layer.1.fc];
   // norm (custom leaf with a weight) = [pow, mean, add, rsqrt, mul, mul]
   D g;
-  g.node("a", "MatMul", {"x"}, {"a"}).node("res", "Add", {"a", "x"}, {"r"})
-      .node("pow", "Pow", {"r"}, {"p"}).node("mean", "ReduceMean", {"p"}, {"m"})
-      .node("eps", "Add", {"m"}, {"e"}).node("sq", "Sqrt", {"e"}, {"s"})
-      .node("rc", "Reciprocal", {"s"}, {"rc"}).node("mul", "Mul", {"r", "rc"}, {"n"})
-      .node("w", "Mul", {"n", "weight"}, {"nw"}).node("fc", "MatMul", {"nw"}, {"y"});
+  g.node("a", "MatMul", {"x"}, {"a"})
+      .node("res", "Add", {"a", "x"}, {"r"})
+      .node("pow", "Pow", {"r"}, {"p"})
+      .node("mean", "ReduceMean", {"p"}, {"m"})
+      .node("eps", "Add", {"m"}, {"e"})
+      .node("sq", "Sqrt", {"e"}, {"s"})
+      .node("rc", "Reciprocal", {"s"}, {"rc"})
+      .node("mul", "Mul", {"r", "rc"}, {"n"})
+      .node("w", "Mul", {"n", "weight"}, {"nw"})
+      .node("fc", "MatMul", {"nw"}, {"y"});
   g.view.initializers = {"weight"};
   nlohmann::json modules = nlohmann::json::array(
       {with_forward(module("", "Net", 30), outline({"call layer.0", "call layer.1"})),
        with_forward(module("layer.0", "Attn", 10), outline({"call layer.0.attn", "aten::add"})),
        with_forward(module("layer.0.attn", "Linear", 10, "torch.nn.Linear"), outline({"aten::linear"})),
        with_forward(module("layer.1", "FF", 20), outline({"call layer.1.norm", "call layer.1.fc"})),
-       with_forward(module("layer.1.norm", "RMSNorm", 10, "x.RMSNorm"),
-                    outline({"aten::pow", "aten::mean", "aten::add", "aten::rsqrt", "aten::mul",
-                             "aten::mul"})),
+       with_forward(
+           module("layer.1.norm", "RMSNorm", 10, "x.RMSNorm"),
+           outline({"aten::pow", "aten::mean", "aten::add", "aten::rsqrt", "aten::mul", "aten::mul"})),
        with_forward(module("layer.1.fc", "Linear", 10, "torch.nn.Linear"), outline({"aten::linear"}))});
   Assignments a(g.view.nodes.size());
   a[0] = A("layer.0.attn", "parameter");
@@ -432,9 +473,12 @@ TEST_CASE("outlines: an RMSNorm after a residual add is the next module's, all o
 TEST_CASE("outlines: a product of an activation and another branch is the caller's") {
   // mlp = [call gate, call act, call up, mul, call down]; act = SiLU (Sigmoid, Mul)
   D g;
-  g.node("gate", "MatMul", {"x"}, {"g"}).node("sig", "Sigmoid", {"g"}, {"s"})
-      .node("silu", "Mul", {"g", "s"}, {"a"}).node("up", "MatMul", {"x"}, {"u"})
-      .node("prod", "Mul", {"a", "u"}, {"p"}).node("down", "MatMul", {"p"}, {"y"});
+  g.node("gate", "MatMul", {"x"}, {"g"})
+      .node("sig", "Sigmoid", {"g"}, {"s"})
+      .node("silu", "Mul", {"g", "s"}, {"a"})
+      .node("up", "MatMul", {"x"}, {"u"})
+      .node("prod", "Mul", {"a", "u"}, {"p"})
+      .node("down", "MatMul", {"p"}, {"y"});
   nlohmann::json modules = nlohmann::json::array(
       {with_forward(module("", "Net", 30), outline({"call mlp"})),
        with_forward(module("mlp", "MLP", 30),
@@ -456,9 +500,12 @@ TEST_CASE("outlines: a product of an activation and another branch is the caller
 TEST_CASE("outlines: side values for every layer computed by a module the caller calls first") {
   // root = [call rot, call l.0, call l.1]; rot = [matmul, cos]; cos read by both layers
   D g;
-  g.node("pos", "Constant", {}, {"pos"}).node("mm", "MatMul", {"inv_freq", "pos"}, {"f"})
-      .node("cos", "Cos", {"f"}, {"c"}).node("a0", "MatMul", {"x"}, {"a0"})
-      .node("m0", "Mul", {"a0", "c"}, {"r0"}).node("a1", "MatMul", {"r0"}, {"a1"})
+  g.node("pos", "Constant", {}, {"pos"})
+      .node("mm", "MatMul", {"inv_freq", "pos"}, {"f"})
+      .node("cos", "Cos", {"f"}, {"c"})
+      .node("a0", "MatMul", {"x"}, {"a0"})
+      .node("m0", "Mul", {"a0", "c"}, {"r0"})
+      .node("a1", "MatMul", {"r0"}, {"a1"})
       .node("m1", "Mul", {"a1", "c"}, {"y"});
   g.view.initializers = {"inv_freq"};
   nlohmann::json modules = nlohmann::json::array(
@@ -486,8 +533,10 @@ TEST_CASE("outlines: a value read by a callee's first call was computed by the c
   // enc = [view, call enc.emb, ...]; dec = [size, call dec.emb, ...].
   // ids -> Equal -> Where -> Gather(dec.emb) ; ids -> Reshape -> Gather(enc.emb)
   D g;
-  g.node("eq", "Equal", {"ids", "pad"}, {"e"}).node("wh", "Where", {"e", "pad", "ids"}, {"dids"})
-      .node("demb", "Gather", {"dw", "dids"}, {"dh"}).node("rs", "Reshape", {"ids", "shape"}, {"ids2"})
+  g.node("eq", "Equal", {"ids", "pad"}, {"e"})
+      .node("wh", "Where", {"e", "pad", "ids"}, {"dids"})
+      .node("demb", "Gather", {"dw", "dids"}, {"dh"})
+      .node("rs", "Reshape", {"ids", "shape"}, {"ids2"})
       .node("eemb", "Gather", {"ew", "ids2"}, {"eh"});
   g.view.initializers = {"pad", "shape", "dw", "ew"};
   nlohmann::json modules = nlohmann::json::array(
@@ -499,8 +548,7 @@ TEST_CASE("outlines: a value read by a callee's first call was computed by the c
                     outline({"aten::embedding", "aten::mul"})),
        with_forward(module("dec", "Decoder", 10, "x.Decoder"),
                     outline({"aten::size", "call dec.emb", "aten::masked_fill", "aten::add"})),
-       with_forward(module("dec.emb", "Embedding", 10, "torch.nn.Embedding"),
-                    outline({"aten::embedding"}))});
+       with_forward(module("dec.emb", "Embedding", 10, "torch.nn.Embedding"), outline({"aten::embedding"}))});
   Assignments a(g.view.nodes.size());
   a[2] = A("dec.emb", "parameter");
   a[4] = A("enc.emb", "parameter");
@@ -521,13 +569,16 @@ TEST_CASE("outlines: an own op right after a call stays, even with an input from
   // out (ViTOutput) = [call out.dense, call out.drop, add]: its residual add
   // reads the layer's first sum, which the layer's LayerNorm read before.
   D g;
-  g.node("a", "MatMul", {"x"}, {"a"}).node("r1", "Add", {"a", "x"}, {"r1"})
-      .node("ln", "LayerNormalization", {"r1"}, {"l"}).node("d", "MatMul", {"l"}, {"d"})
-      .node("r2", "Add", {"d", "r1"}, {"r2"}).node("fin", "LayerNormalization", {"r2"}, {"y"});
+  g.node("a", "MatMul", {"x"}, {"a"})
+      .node("r1", "Add", {"a", "x"}, {"r1"})
+      .node("ln", "LayerNormalization", {"r1"}, {"l"})
+      .node("d", "MatMul", {"l"}, {"d"})
+      .node("r2", "Add", {"d", "r1"}, {"r2"})
+      .node("fin", "LayerNormalization", {"r2"}, {"y"});
   nlohmann::json modules = nlohmann::json::array(
       {with_forward(module("", "Net", 20), outline({"call layer", "call norm"})),
-       with_forward(module("layer", "Layer", 15), outline({"call layer.attn", "aten::add",
-                                                           "call layer.ln", "call layer.out"})),
+       with_forward(module("layer", "Layer", 15),
+                    outline({"call layer.attn", "aten::add", "call layer.ln", "call layer.out"})),
        with_forward(module("layer.attn", "Linear", 5, "torch.nn.Linear"), outline({"aten::linear"})),
        with_forward(module("layer.ln", "LayerNorm", 5, "torch.nn.LayerNorm"), outline({"aten::layer_norm"})),
        with_forward(module("layer.out", "Output", 5, "x.Output"),
@@ -535,7 +586,7 @@ TEST_CASE("outlines: an own op right after a call stays, even with an input from
        with_forward(module("layer.out.dense", "Linear", 5, "torch.nn.Linear"), outline({"aten::linear"})),
        with_forward(module("layer.out.drop", "Dropout", 0, "torch.nn.Dropout"), outline({})),
        with_forward(module("norm", "LayerNorm", 5, "torch.nn.LayerNorm"), outline({"aten::layer_norm"}))});
-  Assignments a = {A("layer.attn", "parameter"), Assignment(), A("layer.ln", "parameter"),
+  Assignments a = {A("layer.attn", "parameter"),      Assignment(), A("layer.ln", "parameter"),
                    A("layer.out.dense", "parameter"), Assignment(), A("norm", "parameter")};
   auto r = with_modules(g.view, a, modules);
   check(r[1], "layer", "propagated");
@@ -548,21 +599,24 @@ TEST_CASE("outlines: a BatchNorm folded into its Conv leaves no trace; the ReLU 
   // Sequential [conv0, bn1, relu2, conv3, bn4, relu5]; both BatchNorms were
   // folded into the Convs before them, so the file has Conv, Relu, Conv, Relu.
   D g;
-  g.node("c0", "Conv", {"x"}, {"a"}).node("r0", "Relu", {"a"}, {"b"})
-      .node("c3", "Conv", {"b"}, {"c"}).node("r1", "Relu", {"c"}, {"y"});
+  g.node("c0", "Conv", {"x"}, {"a"})
+      .node("r0", "Relu", {"a"}, {"b"})
+      .node("c3", "Conv", {"b"}, {"c"})
+      .node("r1", "Relu", {"c"}, {"y"});
   nlohmann::json modules = nlohmann::json::array(
       {with_forward(module("", "Net", 20), outline({"call layers"})),
        with_forward(module("layers", "Sequential", 20, "torch.nn.modules.container.Sequential"),
                     outline({"call layers.0", "call layers.1", "call layers.2", "call layers.3",
                              "call layers.4", "call layers.5"}))});
   for (std::string i : {"0", "3"})
-    modules.push_back(with_forward(module("layers." + i, "Conv2d", 5, "torch.nn.Conv2d"),
-                                   outline({"aten::_convolution"})));
+    modules.push_back(
+        with_forward(module("layers." + i, "Conv2d", 5, "torch.nn.Conv2d"), outline({"aten::_convolution"})));
   for (std::string i : {"1", "4"})
     modules.push_back(with_forward(module("layers." + i, "BatchNorm2d", 5, "torch.nn.BatchNorm2d"),
                                    outline({"aten::batch_norm"})));
   for (std::string i : {"2", "5"})
-    modules.push_back(with_forward(module("layers." + i, "ReLU", 0, "torch.nn.ReLU"), outline({"aten::relu"})));
+    modules.push_back(
+        with_forward(module("layers." + i, "ReLU", 0, "torch.nn.ReLU"), outline({"aten::relu"})));
   Assignments a = {A("layers.0", "parameter"), Assignment(), A("layers.3", "parameter"), Assignment()};
   auto r = with_modules(g.view, a, modules);
   check(r[1], "layers.2", "propagated");
@@ -578,10 +632,14 @@ TEST_CASE("outlines: an op the module runs only before the producer starts the n
   // ShuffleNet in small: each block = [chunk, call branch, cat, view,
   // transpose, view]; the Slice after block 0's last view is block 1's chunk.
   D g;
-  g.node("s0", "Slice", {"x"}, {"h0"}).node("c0", "Conv", {"h0"}, {"b0"})
-      .node("k0", "Concat", {"h0", "b0"}, {"k0"}).node("v0", "Reshape", {"k0"}, {"v0"})
-      .node("t0", "Transpose", {"v0"}, {"t0"}).node("w0", "Reshape", {"t0"}, {"w0"})
-      .node("s1", "Slice", {"w0"}, {"h1"}).node("c1", "Conv", {"h1"}, {"y"});
+  g.node("s0", "Slice", {"x"}, {"h0"})
+      .node("c0", "Conv", {"h0"}, {"b0"})
+      .node("k0", "Concat", {"h0", "b0"}, {"k0"})
+      .node("v0", "Reshape", {"k0"}, {"v0"})
+      .node("t0", "Transpose", {"v0"}, {"t0"})
+      .node("w0", "Reshape", {"t0"}, {"w0"})
+      .node("s1", "Slice", {"w0"}, {"h1"})
+      .node("c1", "Conv", {"h1"}, {"y"});
   nlohmann::json modules = nlohmann::json::array(
       {with_forward(module("", "Net", 20), outline({"call s"})),
        with_forward(module("s", "Sequential", 20, "torch.nn.modules.container.Sequential"),
@@ -608,8 +666,11 @@ TEST_CASE("outlines: a MaxPool after a MaxPool module heads the branch the value
   // call inc.b4, cat]; b1 = [call inc.b1.conv]; b4 = Sequential [MaxPool2d,
   // Conv]. The pooled value is read by b1's Conv and b4's MaxPool.
   D g;
-  g.node("stem", "Conv", {"x"}, {"s"}).node("p", "MaxPool", {"s"}, {"p"}).node("c1", "Conv", {"p"}, {"c1"})
-      .node("m4", "MaxPool", {"p"}, {"m4"}).node("c4", "Conv", {"m4"}, {"c4"})
+  g.node("stem", "Conv", {"x"}, {"s"})
+      .node("p", "MaxPool", {"s"}, {"p"})
+      .node("c1", "Conv", {"p"}, {"c1"})
+      .node("m4", "MaxPool", {"p"}, {"m4"})
+      .node("c4", "Conv", {"m4"}, {"c4"})
       .node("cat", "Concat", {"c1", "c4"}, {"y"});
   nlohmann::json modules = nlohmann::json::array(
       {with_forward(module("", "Net", 30), outline({"call stem", "call pool", "call inc"})),

@@ -15,8 +15,7 @@ using nlohmann::json;
 
 namespace {
 
-const hierarchy::Module& entry(const std::vector<hierarchy::Module>& modules,
-                               const std::string& path) {
+const hierarchy::Module& entry(const std::vector<hierarchy::Module>& modules, const std::string& path) {
   for (const auto& m : modules)
     if (m.path == path) return m;
   FAIL("no module '" << path << "'");
@@ -47,10 +46,10 @@ TEST_CASE("tags without classes mirror scoped names") {
 
 TEST_CASE("tags with classes: list items carry their index, pure containers vanish") {
   ModuleTree tree({{"", "BertModel"},
-                                  {"encoder", "BertEncoder"},
-                                  {"encoder.layer", "ModuleList"},
-                                  {"encoder.layer.0", "BertLayer"},
-                                  {"encoder.layer.0.attention", "BertAttention"}});
+                   {"encoder", "BertEncoder"},
+                   {"encoder.layer", "ModuleList"},
+                   {"encoder.layer.0", "BertLayer"},
+                   {"encoder.layer.0.attention", "BertAttention"}});
   tree.add_path("encoder.layer.0.attention");
   CHECK(tree.tag_of("encoder.layer.0.attention") == "/BertModel/BertEncoder/BertLayer.0/BertAttention");
   SUBCASE("an unknown item class under a ModuleList keeps the list's name") {
@@ -87,14 +86,17 @@ TEST_CASE("plainly_consistent: never says yes to a tree module_tree_problems wou
   const std::vector<std::pair<json, bool>> cases = {
       {json::parse(R"([{"path": "", "class": "N"}, {"path": "a", "class": "A"}])"), true},
       {json::parse(R"([{"path": "", "class": "N", "children": ["a"]},
-                       {"path": "a", "class": "A", "parent": ""}, {"path": "a.b", "class": "B"}])"), true},
+                       {"path": "a", "class": "A", "parent": ""}, {"path": "a.b", "class": "B"}])"),
+       true},
       {json::parse(R"([{"path": "a", "class": "A"}])"), true},  // the root is added
       {json::parse(R"([{"path": "", "class": "N"}, {"path": "a", "class": "A", "parent": null}])"), false},
       {json::parse(R"([{"path": "", "class": "N", "parent": "a"}, {"path": "a", "class": "A"}])"), false},
       {json::parse(R"([{"path": "", "class": "N", "children": ["a", "a.b"]},
-                       {"path": "a", "class": "A"}, {"path": "a.b", "class": "B"}])"), false},
+                       {"path": "a", "class": "A"}, {"path": "a.b", "class": "B"}])"),
+       false},
       {json::parse(R"([{"path": "", "class": "N"}, {"path": "a", "class": "A"},
-                       {"path": "a.b", "class": "B"}, {"path": "a.b.c", "class": "C", "parent": "a"}])"), false},
+                       {"path": "a.b", "class": "B"}, {"path": "a.b.c", "class": "C", "parent": "a"}])"),
+       false},
       {json::parse(R"([{"path": "", "class": "N", "children": ["x"]}])"), false},
   };
   for (const auto& [entries, consistent] : cases) {
@@ -207,8 +209,8 @@ TEST_CASE("thousands of modules: rows across storage blocks keep their paths and
 // order: the tree taken must pass the full checks.
 TEST_CASE("a tree built from checked paths alone passes validate_consistency") {
   std::mt19937 rng(20261125);
-  const std::vector<std::string> pieces = {"a", "b", "layer", "0", "1", "10", "2", "x-y", "p,q", "_z",
-                                           "A", "\xc3\xa9", "m!", "k+1", "Z9"};
+  const std::vector<std::string> pieces = {"a",   "b",  "layer", "0",        "1",  "10",  "2", "x-y",
+                                           "p,q", "_z", "A",     "\xc3\xa9", "m!", "k+1", "Z9"};
   auto segment = [&] {
     std::string s = pieces[rng() % pieces.size()];
     if (rng() % 4 == 0) s += pieces[rng() % pieces.size()];
@@ -244,9 +246,9 @@ TEST_CASE("a tree built from checked paths alone passes validate_consistency") {
 // the segments themselves compared only where keys tie: the order must be
 // the paths' order whatever the segments share or how long they are.
 TEST_CASE("siblings in path order: long shared prefixes, 8-byte segments, high bytes, numbers") {
-  Paths paths = {"m.abcdefghZ", "m.abcdefghA", "m.abcdefgh", "m.abcdefgh0", "m.abcdefg",
-                 "m.abcdefgi", "m.abcdefghij.x", "m.abcdefghi", "m.\xff", "m.\xc3\xa9",
-                 "m.~", "m.A", "m.a"};
+  Paths paths = {
+      "m.abcdefghZ", "m.abcdefghA", "m.abcdefgh", "m.abcdefgh0", "m.abcdefg", "m.abcdefgi", "m.abcdefghij.x",
+      "m.abcdefghi", "m.\xff",      "m.\xc3\xa9", "m.~",         "m.A",       "m.a"};
   for (int k = 120; k >= 0; --k) paths.push_back("n." + std::to_string(k));  // "10" before "9"
   ModuleTree tree;
   for (const auto& p : paths) tree.add_path(p);

@@ -17,7 +17,8 @@ using namespace mx;
 
 namespace {
 
-onnx::ModelProto chain(const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>>& nodes) {
+onnx::ModelProto chain(
+    const std::vector<std::pair<std::vector<std::string>, std::vector<std::string>>>& nodes) {
   onnx::ModelProto m;
   auto* g = m.mutable_graph();
   g->add_input()->set_name("x");
@@ -102,7 +103,8 @@ void check_same_view(const GraphView& a, const GraphView& b) {
     CHECK(a.nodes[i].name == b.nodes[i].name);
     CHECK(a.nodes[i].op_type == b.nodes[i].op_type);
     const auto same = [](ValueNames x, ValueNames y) {
-      return std::vector<std::string_view>(x.begin(), x.end()) == std::vector<std::string_view>(y.begin(), y.end());
+      return std::vector<std::string_view>(x.begin(), x.end()) ==
+             std::vector<std::string_view>(y.begin(), y.end());
     };
     CHECK(same(a.inputs(i), b.inputs(i)));
     CHECK(same(a.outputs(i), b.outputs(i)));
@@ -149,7 +151,7 @@ TEST_CASE("value table: each slot's name, whether all are ASCII, the nodes holdi
 TEST_CASE("graph view from the interned table: as read from the proto alone") {
   const std::vector<onnx::ModelProto> graphs = {
       chain({{{"x", "w"}, {"a"}}, {{"a", "", "w"}, {"b"}}, {{"b", "a"}, {"c", "d"}}}),
-      chain({{{"x"}, {"\xC3\xA9"}}, {{"\xC3\xA9"}, {"b"}}}),                            // valid UTF-8: kept
+      chain({{{"x"}, {"\xC3\xA9"}}, {{"\xC3\xA9"}, {"b"}}}),                       // valid UTF-8: kept
       chain({{{"x"}, {"v\xFF"}}, {{"x"}, {"v\xFE"}}, {{"v\xFE", "w"}, {"out"}}}),  // replaced
       chain({}),
   };
@@ -181,7 +183,8 @@ TEST_CASE("structure check with the table: the same messages, also once a view t
   };
   model::ValueTable t = model::intern_values(m.graph());
   const std::string expected =
-      "m.onnx: undefined input: node #1 (Op) reads 'nowhere' (no node, graph input or initializer defines it)";
+      "m.onnx: undefined input: node #1 (Op) reads 'nowhere' (no node, graph input or initializer defines "
+      "it)";
   CHECK(message(t) == expected);
   const GraphView view = graph_view_of(m, t);
   CHECK(t.slot_names.inputs.empty());

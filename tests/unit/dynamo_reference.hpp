@@ -25,7 +25,8 @@ inline hierarchy::Module dynamo_module(const std::string& path, const std::strin
 // (layer k itself uncalled when k % period == uncalled) and a module whose
 // parent is no module, in path order.
 inline std::vector<hierarchy::Module> layered_modules(int layers, int period, int uncalled) {
-  std::vector<hierarchy::Module> modules = {dynamo_module("", "Root"), dynamo_module("encoder", "Encoder", true),
+  std::vector<hierarchy::Module> modules = {dynamo_module("", "Root"),
+                                            dynamo_module("encoder", "Encoder", true),
                                             dynamo_module("encoder.layer", "ModuleList", false)};
   for (int k = 0; k < layers; ++k) {
     const std::string layer = "encoder.layer." + std::to_string(k);

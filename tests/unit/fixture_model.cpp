@@ -63,7 +63,9 @@ onnx::ModelProto tiny_net() {
   return m;
 }
 
-std::string tiny_net_bytes() { return tiny_net().SerializeAsString(); }
+std::string tiny_net_bytes() {
+  return tiny_net().SerializeAsString();
+}
 
 std::string tiny_net_hierarchy() {
   return R"({"schema": "modelexport.hierarchy/1",

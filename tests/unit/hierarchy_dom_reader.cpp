@@ -20,10 +20,13 @@ std::string field_name(const std::string& prefix, const char* key) {
   fail(MX_ERR_SCHEMA, where + ": " + field + ": " + problem);
 }
 
-std::string quoted(std::string_view s) { return "'" + printable(s) + "'"; }
+std::string quoted(std::string_view s) {
+  return "'" + printable(s) + "'";
+}
 // (Beside std::quoted, which argument-dependent lookup finds for a string.)
-std::string quoted(const std::string& s) { return quoted(std::string_view(s)); }
-
+std::string quoted(const std::string& s) {
+  return quoted(std::string_view(s));
+}
 
 // The field readers below take either JSON flavour (J): documents are read
 // as ordered_json, a supplied hierarchy's entries arrive as nlohmann::json,
@@ -31,15 +34,14 @@ std::string quoted(const std::string& s) { return quoted(std::string_view(s)); }
 
 // Reads an object member, checking its JSON type; nullptr if absent.
 template <typename J>
-const J* member(const J& obj, const char* key, const std::string& where,
-                const std::string& prefix, typename J::value_t type, bool required) {
+const J* member(const J& obj, const char* key, const std::string& where, const std::string& prefix,
+                typename J::value_t type, bool required) {
   auto it = obj.find(key);
   if (it == obj.end()) {
     if (required) schema_error(where, field_name(prefix, key), "required field is missing");
     return nullptr;
   }
-  bool ok = it->type() == type ||
-            (type == J::value_t::number_integer && it->is_number_unsigned());
+  bool ok = it->type() == type || (type == J::value_t::number_integer && it->is_number_unsigned());
   if (!ok && type == J::value_t::number_integer && it->is_number_float())  // not "number, got number"
     schema_error(where, field_name(prefix, key), "must be an integer, got " + dump_text(*it));
   if (!ok)
@@ -49,8 +51,8 @@ const J* member(const J& obj, const char* key, const std::string& where,
 }
 
 template <typename J>
-const J* string_member(const J& o, const char* key, const std::string& where,
-                       const std::string& prefix, bool required) {
+const J* string_member(const J& o, const char* key, const std::string& where, const std::string& prefix,
+                       bool required) {
   return member(o, key, where, prefix, J::value_t::string, required);
 }
 
@@ -72,7 +74,8 @@ template <typename J>
 std::optional<int64_t> count_member(const J& o, const char* key, const std::string& where,
                                     const std::string& prefix) {
   const std::optional<int64_t> v = int_member(o, key, where, prefix);
-  if (v && *v < 0) schema_error(where, field_name(prefix, key), "must be a count (>= 0), got " + std::to_string(*v));
+  if (v && *v < 0)
+    schema_error(where, field_name(prefix, key), "must be a count (>= 0), got " + std::to_string(*v));
   return v;
 }
 
@@ -100,8 +103,7 @@ void check_schema_version(const J& json, const std::string& where) {
 
 // "forward": [{"op": "aten::add"} | {"call": "path"[, "method": "name"]}, ...]
 template <typename J>
-std::vector<ForwardStep> parse_forward(const J& steps, const std::string& where,
-                                       const std::string& at) {
+std::vector<ForwardStep> parse_forward(const J& steps, const std::string& where, const std::string& at) {
   std::vector<ForwardStep> out;
   out.reserve(steps.size());
   for (size_t i = 0; i < steps.size(); ++i) {
@@ -153,16 +155,14 @@ Module parse_module(const J& j, const std::string& where, const std::string& at)
     const J* f = member(j, "forward", where, at, J::value_t::array, false);
     m.details().forward = parse_forward(*f, where, at + ".forward");
   }
-  Json extra = leftovers(j, {"path", "class", "qualified_class", "parent", "children", "tag",
-                             "parameters", "own_parameters", "executed", "execution_order",
-                             "forward"});
+  Json extra = leftovers(j, {"path", "class", "qualified_class", "parent", "children", "tag", "parameters",
+                             "own_parameters", "executed", "execution_order", "forward"});
   if (!extra.is_null()) m.details().extra = std::move(extra);
   return m;
 }
 
 template <typename J>
-NodeRecord parse_record_at(const J& j, const std::string& where, const std::string& at,
-                           bool name_required) {
+NodeRecord parse_record_at(const J& j, const std::string& where, const std::string& at, bool name_required) {
   if (!j.is_object()) schema_error(where, at.empty() ? "record" : at, "must be an object");
   NodeRecord r;
   if (auto* n = string_member(j, "name", where, at, name_required)) r.name = n->template get<std::string>();
@@ -178,8 +178,7 @@ NodeRecord parse_record_at(const J& j, const std::string& where, const std::stri
   if (auto* t = string_member(j, "tag", where, at, false)) r.tag = t->template get<std::string>();
   const std::string ev = string_member(j, "evidence", where, at, true)->template get<std::string>();
   auto parsed = evidence_from_name(ev);
-  if (!parsed)
-    schema_error(where, at + ".evidence", quoted(ev) + " is not one of " + evidence_choices());
+  if (!parsed) schema_error(where, at + ".evidence", quoted(ev) + " is not one of " + evidence_choices());
   r.evidence = *parsed;
   r.extra = leftovers(j, {"name", "index", "module", "tag", "evidence"});
   return r;
@@ -200,8 +199,7 @@ Document parse_document_as(const J& json, const std::string& where) {
   const J* nodes = member(json, "nodes", where, "", J::value_t::array, true);
   doc.nodes.reserve(nodes->size());
   for (size_t i = 0; i < nodes->size(); ++i)
-    doc.nodes.push_back(
-        parse_record_at((*nodes)[i], where, "nodes[" + std::to_string(i) + "]", true));
+    doc.nodes.push_back(parse_record_at((*nodes)[i], where, "nodes[" + std::to_string(i) + "]", true));
   // Statistics are derived data, recomputed on every write: not kept.
   doc.extra = leftovers(json, {"schema", "producer", "model", "modules", "nodes", "statistics"});
   return doc;

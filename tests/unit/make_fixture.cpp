@@ -24,8 +24,9 @@ int report(mx_status* st) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: mx_make_fixture OUT.onnx [--tag-storage S] [--no-hierarchy] [--invalid]\n"
-                         "       [--broken cycle|undefined|duplicate [--ir N] [--opset N]]\n");
+    std::fprintf(stderr,
+                 "usage: mx_make_fixture OUT.onnx [--tag-storage S] [--no-hierarchy] [--invalid]\n"
+                 "       [--broken cycle|undefined|duplicate [--ir N] [--opset N]]\n");
     return 2;
   }
   std::string storage = "metadata";
@@ -50,16 +51,16 @@ int main(int argc, char** argv) {
     if (!ok) std::fprintf(stderr, "mx_make_fixture: cannot write %s\n", argv[1]);
     return ok ? 0 : 1;
   }
-  const std::string bytes = invalid ? mx::testing::invalid_net().SerializeAsString()
-                                    : mx::testing::tiny_net_bytes();
+  const std::string bytes =
+      invalid ? mx::testing::invalid_net().SerializeAsString() : mx::testing::tiny_net_bytes();
   mx_model* model = nullptr;
   if (mx_status* st = mx_model_load_bytes(bytes.data(), bytes.size(), &model)) return report(st);
   if (with_hierarchy && !invalid) {
     const std::string h = mx::testing::tiny_net_hierarchy();
     if (mx_status* st = mx_model_set_hierarchy_json(model, h.data(), h.size())) return report(st);
   }
-  const std::string options = "{\"tag_storage\":\"" + storage + "\",\"check\":" +
-                              (invalid ? "false" : "true") + "}";
+  const std::string options =
+      "{\"tag_storage\":\"" + storage + "\",\"check\":" + (invalid ? "false" : "true") + "}";
   mx_status* st = mx_model_save_file(model, argv[1], options.c_str());
   mx_model_release(model);
   return st ? report(st) : 0;

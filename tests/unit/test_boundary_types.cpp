@@ -26,7 +26,8 @@ void add_input(onnx::GraphProto* g, const std::string& name, std::initializer_li
 }
 
 // A Constant node, as the native exporter writes small constants.
-void add_ints(onnx::GraphProto* g, const std::string& name, std::vector<int64_t> values, bool scalar = false) {
+void add_ints(onnx::GraphProto* g, const std::string& name, std::vector<int64_t> values,
+              bool scalar = false) {
   auto* n = g->add_node();
   n->set_name("/" + name);
   n->set_op_type("Constant");
@@ -40,7 +41,8 @@ void add_ints(onnx::GraphProto* g, const std::string& name, std::vector<int64_t>
   for (auto v : values) t->add_int64_data(v);
 }
 
-void add_node(onnx::GraphProto* g, const std::string& op, std::initializer_list<const char*> in, const char* out) {
+void add_node(onnx::GraphProto* g, const std::string& op, std::initializer_list<const char*> in,
+              const char* out) {
   auto* n = g->add_node();
   n->set_name("/" + std::string(out));
   n->set_op_type(op);
@@ -95,8 +97,9 @@ std::string dims(const onnx::ValueInfoProto* v) {
   if (!v) return "none";
   std::string s;
   for (const auto& d : v->type().tensor_type().shape().dim())
-    s += (s.empty() ? "" : ",") + (d.has_dim_value() ? std::to_string(d.dim_value())
-                                   : d.has_dim_param() ? d.dim_param() : std::string("?"));
+    s += (s.empty() ? "" : ",") + (d.has_dim_value()   ? std::to_string(d.dim_value())
+                                   : d.has_dim_param() ? d.dim_param()
+                                                       : std::string("?"));
   return "[" + s + "]";
 }
 
@@ -122,8 +125,13 @@ TEST_CASE("boundary types: a Slice to a dynamic size keeps its symbol" * doctest
 
 TEST_CASE("boundary types: anonymous dynamic dims stay dynamic, unnamed" * doctest::should_fail()) {
   onnx::ModelProto m = position_slice_model();
-  m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()
-      ->mutable_dim(1)->clear_dim_param();
+  m.mutable_graph()
+      ->mutable_input(0)
+      ->mutable_type()
+      ->mutable_tensor_type()
+      ->mutable_shape()
+      ->mutable_dim(1)
+      ->clear_dim_param();
   BoundaryTypes types(m);
   CHECK(dims(types.find("positions")) == "[1,?]");
   CHECK(dims(types.find("out")) == "[batch,?]");

@@ -17,9 +17,13 @@ using hierarchy::Json;
 
 namespace {
 
-std::string described(const hierarchy::Document& doc) { return dump_text(hierarchy::document_to_json(doc)); }
+std::string described(const hierarchy::Document& doc) {
+  return dump_text(hierarchy::document_to_json(doc));
+}
 
-std::string failure(const Error& e) { return std::to_string(static_cast<int>(e.code())) + " " + e.what(); }
+std::string failure(const Error& e) {
+  return std::to_string(static_cast<int>(e.code())) + " " + e.what();
+}
 
 // What the reader makes of `text`: the document, or its code and message.
 std::string outcome(const std::string& text) {
@@ -56,7 +60,9 @@ std::string tree_outcome(const std::string& text) {
   }
 }
 
-Json fixture() { return Json::parse(testing::tiny_net_hierarchy()); }
+Json fixture() {
+  return Json::parse(testing::tiny_net_hierarchy());
+}
 
 std::string with(void (*edit)(Json&)) {
   Json j = fixture();
@@ -123,13 +129,19 @@ TEST_CASE("reader: the oracle's message for every problem") {
       with([](Json& j) { j["schema"] = "modelexport.hierarchy/1.7"; }),
       with([](Json& j) { j["modules"] = Json::object(); }),
       with([](Json& j) { j["modules"][1]["class"] = 3; }),
-      with([](Json& j) { j["modules"][1]["class"] = Json::object({{"a", 1}}); }),
+      with([](Json& j) {
+        j["modules"][1]["class"] = Json::object({{"a", 1}});
+      }),
       with([](Json& j) { j["modules"][1].erase("class"); }),
       with([](Json& j) { j["modules"][1].erase("class"), j["modules"][1].erase("path"); }),
       with([](Json& j) { j["modules"][1]["path"] = 1, j["modules"][1]["tag"] = 2; }),
       with([](Json& j) { j["modules"][1]["children"] = nullptr; }),
-      with([](Json& j) { j["modules"][1]["children"] = {"fc", 1, Json::array()}; }),
-      with([](Json& j) { j["modules"][1]["children"] = {Json::object(), "x"}; }),
+      with([](Json& j) {
+        j["modules"][1]["children"] = {"fc", 1, Json::array()};
+      }),
+      with([](Json& j) {
+        j["modules"][1]["children"] = {Json::object(), "x"};
+      }),
       with([](Json& j) { j["modules"][1]["parent"] = 5; }),
       with([](Json& j) { j["modules"][1]["executed"] = nullptr; }),
       with([](Json& j) { j["modules"][1]["executed"] = "yes"; }),
@@ -139,9 +151,15 @@ TEST_CASE("reader: the oracle's message for every problem") {
       with([](Json& j) { j["modules"][1]["own_parameters"] = Json::array(); }),
       with([](Json& j) { j["modules"][1]["execution_order"] = -4; }),
       with([](Json& j) { j["modules"][1]["parameters"] = 18446744073709551615ull; }),
-      with([](Json& j) { j["modules"][1]["forward"] = {{{"op", "a"}, {"call", "b"}}}; }),
-      with([](Json& j) { j["modules"][1]["forward"] = {{{"op", "a"}, {"method", "b"}}}; }),
-      with([](Json& j) { j["modules"][1]["forward"] = {{{"call", 3}}}; }),
+      with([](Json& j) {
+        j["modules"][1]["forward"] = {{{"op", "a"}, {"call", "b"}}};
+      }),
+      with([](Json& j) {
+        j["modules"][1]["forward"] = {{{"op", "a"}, {"method", "b"}}};
+      }),
+      with([](Json& j) {
+        j["modules"][1]["forward"] = {{{"call", 3}}};
+      }),
       with([](Json& j) { j["modules"][1]["forward"] = {5}; }),
       with([](Json& j) { j["modules"][1]["forward"] = Json::object(); }),
       with([](Json& j) { j["modules"][1]["forward"] = "x"; }),
@@ -184,15 +202,16 @@ TEST_CASE("reader: a repeated key goes the tree's way (the last one wins)") {
 TEST_CASE("reader: a lone record and a modules array, as the oracle reads them") {
   auto record = [](const Json& j) {
     try {
-      return dump_text(hierarchy::record_to_json(hierarchy::Document{}, hierarchy::parse_record(j, "m"), true));
+      return dump_text(
+          hierarchy::record_to_json(hierarchy::Document{}, hierarchy::parse_record(j, "m"), true));
     } catch (const Error& e) {
       return failure(e);
     }
   };
   auto oracle_record = [](const Json& j) {
     try {
-      return dump_text(
-          hierarchy::record_to_json(hierarchy::Document{}, hierarchy::oracle::dom_parse_record(j, "m"), true));
+      return dump_text(hierarchy::record_to_json(hierarchy::Document{},
+                                                 hierarchy::oracle::dom_parse_record(j, "m"), true));
     } catch (const Error& e) {
       return failure(e);
     }

@@ -16,8 +16,7 @@ namespace {
 
 void check_same(const hierarchy::Document& doc) {
   for (int indent : {-1, 0, 2, 4})
-    CHECK(hierarchy::document_text(doc, indent) ==
-          dump_text(hierarchy::document_to_json(doc), indent));
+    CHECK(hierarchy::document_text(doc, indent) == dump_text(hierarchy::document_to_json(doc), indent));
   CHECK(hierarchy::modules_text(doc.modules) == dump_text(hierarchy::modules_to_json(doc.modules)));
 }
 

@@ -42,9 +42,7 @@ TEST_CASE("dynamo namespaces: called chain, folded containers, siblings") {
         ": Root/encoder: Encoder/layer.0: Layer/act: ReLU//encoder/layer.0/act/Relu: Relu");
 }
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("dynamo namespaces: kept chains give the namespace's definition in any order") {
   // Path order (the module lookup's neighbour guesses and binary search)

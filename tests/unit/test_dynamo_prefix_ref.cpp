@@ -25,7 +25,9 @@ std::string joined(const model::DynamoNamespaces::PrefixParts& parts) {
   return out;
 }
 
-std::vector<hierarchy::Module> layered(int layers) { return testing::layered_modules(layers, 4, 1); }
+std::vector<hierarchy::Module> layered(int layers) {
+  return testing::layered_modules(layers, 4, 1);
+}
 
 }  // namespace
 
@@ -38,9 +40,11 @@ TEST_CASE("dynamo namespaces: prefix references stay valid and equal the prefix"
     std::vector<std::string> asked;
     for (int k = 0; k < 40; ++k) {
       const std::string layer = "encoder.layer." + std::to_string(k);
-      for (const char* sub : {".blocks.0.dense", "", ".act", ".blocks.0", ".blocks"}) asked.push_back(layer + sub);
+      for (const char* sub : {".blocks.0.dense", "", ".act", ".blocks.0", ".blocks"})
+        asked.push_back(layer + sub);
     }
-    for (const char* other : {"", "encoder", "encoder.layer", "orphan.child", "missing", "encoder.layer.7.act"})
+    for (const char* other :
+         {"", "encoder", "encoder.layer", "orphan.child", "missing", "encoder.layer.7.act"})
       asked.push_back(other);
 
     model::DynamoNamespaces ns(modules);
@@ -69,7 +73,8 @@ TEST_CASE("dynamo namespaces: layout is the prefix, the node's name, ': ', its o
                                                   dynamo_module("fc", "Linear", true)};
   model::DynamoNamespaces ns(modules);
   std::string value;
-  for (std::string_view p : model::DynamoNamespaces::layout(ns.parts_of(ns.prefix_ref("fc", 1)), "/fc/Gemm", "Gemm"))
+  for (std::string_view p :
+       model::DynamoNamespaces::layout(ns.parts_of(ns.prefix_ref("fc", 1)), "/fc/Gemm", "Gemm"))
     value += p;
   CHECK(value == ": Root/fc: Linear//fc/Gemm: Gemm");
   CHECK(ns.of("fc", "/fc/Gemm", "Gemm") == value);

@@ -52,8 +52,9 @@ TEST_CASE("hierarchy: schema errors name the field") {
   SUBCASE("bad evidence") {
     auto [code, msg] = error_of([](Json& d) { d["nodes"][2]["evidence"] = "foo"; });
     CHECK(code == MX_ERR_SCHEMA);
-    CHECK(msg == "hierarchy: nodes[2].evidence: 'foo' is not one of "
-                 "direct|scope|metadata|parameter|propagated|root");
+    CHECK(msg ==
+          "hierarchy: nodes[2].evidence: 'foo' is not one of "
+          "direct|scope|metadata|parameter|propagated|root");
   }
   SUBCASE("missing required field") {
     auto [code, msg] = error_of([](Json& d) { d["modules"][1].erase("class"); });
@@ -87,8 +88,9 @@ TEST_CASE("hierarchy: schema errors name the field") {
   }
   SUBCASE("duplicate record") {
     auto [code, msg] = error_of([](Json& d) { d["nodes"][1]["name"] = "/fc/MatMul"; });
-    CHECK(msg == "hierarchy: nodes[1].name: '/fc/MatMul' has two records (records of nodes sharing a name "
-               "need \"index\", the node's position in the graph)");
+    CHECK(msg ==
+          "hierarchy: nodes[1].name: '/fc/MatMul' has two records (records of nodes sharing a name "
+          "need \"index\", the node's position in the graph)");
   }
   SUBCASE("nodes missing") {
     auto [code, msg] = error_of([](Json& d) { d.erase("nodes"); });
@@ -121,8 +123,8 @@ TEST_CASE("hierarchy: serialization keeps unknown keys and recomputes statistics
 }
 
 TEST_CASE("hierarchy: a module's forward outline is checked and kept") {
-  Json outline = Json::array({{{"call", "fc"}}, {{"op", "aten::add"}},
-                              {{"call", "fc"}, {"method", "reset"}}});
+  Json outline =
+      Json::array({{{"call", "fc"}}, {{"op", "aten::add"}}, {{"call", "fc"}, {"method", "reset"}}});
   Json in = Json::parse(testing::tiny_net_hierarchy());
   in["modules"][0]["forward"] = outline;
   auto doc = hierarchy::parse_document(in, "hierarchy");
@@ -151,9 +153,7 @@ TEST_CASE("hierarchy: a module's forward outline is checked and kept") {
     CHECK(msg == "hierarchy: modules[0].forward[0]: must be an object");
   }
   SUBCASE("a call to a non-string") {
-    auto [code, msg] = error_of([](Json& d) {
-      d["modules"][0]["forward"] = Json::array({{{"call", 3}}});
-    });
+    auto [code, msg] = error_of([](Json& d) { d["modules"][0]["forward"] = Json::array({{{"call", 3}}}); });
     CHECK(msg == "hierarchy: modules[0].forward[0].call: must be string, got number");
   }
   SUBCASE("a method on an op") {

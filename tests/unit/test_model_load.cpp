@@ -49,7 +49,8 @@ TEST_CASE("load: bad files") {
     write(dir.file("cut.onnx"), bytes.substr(0, bytes.size() - 7));
     auto o = load(dir.file("cut.onnx"));
     CHECK(o.code == MX_ERR_PARSE);
-    CHECK(o.message.find("cut.onnx: not an ONNX model (protobuf parse failed at byte") == 0 + dir.file("").size());
+    CHECK(o.message.find("cut.onnx: not an ONNX model (protobuf parse failed at byte") ==
+          0 + dir.file("").size());
   }
   SUBCASE("protobuf without a graph") {
     onnx::ModelProto m;
@@ -78,8 +79,7 @@ TEST_CASE("load: bytes") {
     CHECK(mx_model_has_hierarchy(m) == 0);
   }
   SUBCASE("NULL arguments") {
-    CHECK(outcome(mx_model_load_bytes(bytes.data(), bytes.size(), nullptr)).code ==
-          MX_ERR_INVALID_ARGUMENT);
+    CHECK(outcome(mx_model_load_bytes(bytes.data(), bytes.size(), nullptr)).code == MX_ERR_INVALID_ARGUMENT);
     CHECK(outcome(mx_model_load_bytes(nullptr, 10, &m)).code == MX_ERR_INVALID_ARGUMENT);
     CHECK(outcome(mx_model_load_file(nullptr, &m)).message == "path must not be NULL");
   }

@@ -106,8 +106,8 @@ TEST_CASE("set_hierarchy_json: record keys") {
     CHECK(mx_model_has_hierarchy(model.get()) == 0);
   }
   SUBCASE("records in graph order with their indexes") {
-    CHECK(set(json::array({record("/fc/MatMul", 0), record("/fc/Add", 1), record("/act/Relu", 2)}))
-              .code == MX_OK);
+    CHECK(set(json::array({record("/fc/MatMul", 0), record("/fc/Add", 1), record("/act/Relu", 2)})).code ==
+          MX_OK);
   }
 }
 

@@ -59,9 +59,9 @@ TEST_CASE("save/load round trip per tag storage") {
     CHECK(entries[0] == std::make_pair(std::string("modelexport.module"), std::string("fc")));
     CHECK(entries[1].second == "/TinyNet/Linear");
     CHECK(entries[2].second == "direct");
-    CHECK(entries[3] == std::make_pair(std::string("namespace"),
-                                       std::string(": __main__.TinyNet/fc: torch.nn.modules."
-                                                   "linear.Linear//fc/MatMul: MatMul")));
+    CHECK(entries[3] ==
+          std::make_pair(std::string("namespace"), std::string(": __main__.TinyNet/fc: torch.nn.modules."
+                                                               "linear.Linear//fc/MatMul: MatMul")));
     CHECK(proto.graph().node(0).doc_string().empty());
     CHECK(hierarchy_of(load_bytes(bytes).get()) == expected);
   }
@@ -85,9 +85,9 @@ TEST_CASE("save: re-saving replaces our entries and keeps foreign ones") {
   auto model = tiny_with_hierarchy();
   // Foreign metadata and a stale record of ours on the first node.
   auto* node = model->proto().mutable_graph()->mutable_node(0);
-  model::write_node_metadata(*node, {{"pkg.torch.onnx.name_scopes", "['', 'fc']"},
-                                     {"modelexport.module", "stale"},
-                                     {"namespace", "old"}});
+  model::write_node_metadata(
+      *node,
+      {{"pkg.torch.onnx.name_scopes", "['', 'fc']"}, {"modelexport.module", "stale"}, {"namespace", "old"}});
   const std::string first = save_bytes(model.get(), nullptr);
   auto reloaded = load_bytes(first);
   const std::string second = save_bytes(reloaded.get(), nullptr);
@@ -120,15 +120,14 @@ TEST_CASE("save file: sidecar and atomicity") {
     CHECK(hierarchy_of(adopt(m).get()) == expected);
   }
   SUBCASE("storage none: the sidecar alone restores the hierarchy") {
-    REQUIRE(mx_model_save_file(model.get(), dir.file("s.onnx").c_str(),
-                               R"({"tag_storage":"none"})") == nullptr);
+    REQUIRE(mx_model_save_file(model.get(), dir.file("s.onnx").c_str(), R"({"tag_storage":"none"})") ==
+            nullptr);
     mx_model* m = nullptr;
     REQUIRE(mx_model_load_file(dir.file("s.onnx").c_str(), &m) == nullptr);
     CHECK(hierarchy_of(adopt(m).get()) == expected);
   }
   SUBCASE("sidecar false") {
-    REQUIRE(mx_model_save_file(model.get(), dir.file("n.onnx").c_str(),
-                               R"({"sidecar":false})") == nullptr);
+    REQUIRE(mx_model_save_file(model.get(), dir.file("n.onnx").c_str(), R"({"sidecar":false})") == nullptr);
     CHECK(dir.entries() == std::vector<std::string>{"n.onnx"});
   }
   SUBCASE("non-existent directory fails and leaves nothing") {

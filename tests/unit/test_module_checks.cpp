@@ -30,7 +30,9 @@ using hierarchy::ModuleIndex;
 
 namespace {
 
-std::string q(const std::string& s) { return "'" + printable(s) + "'"; }
+std::string q(const std::string& s) {
+  return "'" + printable(s) + "'";
+}
 
 // The rules of parse.hpp's validate_consistency, written plainly: a map
 // lookup for every path, every byte of every path scanned, every chain
@@ -59,8 +61,7 @@ std::string plain_check(const Document& doc) {
       return w + mod(i) + ".parent: " + q(*m.parent) + " is not a module path";
     if (m.parent && !m.path.empty() && !m.parent->empty() &&
         (m.path == *m.parent || !mx::common::is_ancestor_or_self(*m.parent, m.path)))
-      return w + mod(i) + ".parent: " + q(*m.parent) + " is not a prefix of the module's path " +
-             q(m.path);
+      return w + mod(i) + ".parent: " + q(*m.parent) + " is not a prefix of the module's path " + q(m.path);
     for (size_t c = 0; c < m.children.size(); ++c)
       if (!first.count(m.children[c]))
         return w + mod(i) + ".children[" + std::to_string(c) + "]: " + q(m.children[c]) +
@@ -80,8 +81,7 @@ std::string plain_check(const Document& doc) {
   }
   for (size_t i = 0; i < doc.nodes.size(); ++i)
     if (!doc.modules.empty() && !first.count(doc.nodes[i].module))
-      return w + "nodes[" + std::to_string(i) + "].module: " + q(doc.nodes[i].module) +
-             " is not in modules";
+      return w + "nodes[" + std::to_string(i) + "].module: " + q(doc.nodes[i].module) + " is not in modules";
   return "";
 }
 
@@ -132,17 +132,39 @@ void mutate(Document& doc, std::mt19937& rng) {
   if (mods.size() < 2) return;  // nothing left to break
   Module& m = mods[rng() % mods.size()];
   switch (rng() % 11) {
-    case 0: m.path += " x"; break;                       // not a module path
-    case 1: m.path += "..z"; break;                      // an empty segment
-    case 2: mods.push_back(mods[rng() % mods.size()]); break;  // a path twice
-    case 3: mods.erase(mods.begin() + static_cast<long>(rng() % mods.size())); break;
-    case 4: m.parent = "nowhere"; break;
-    case 5: m.parent = mods[rng() % mods.size()].path; break;  // perhaps not a prefix
-    case 6: m.children.push_back("ghost.child"); break;
-    case 7: std::shuffle(m.children.begin(), m.children.end(), rng); break;
-    case 8: std::shuffle(mods.begin(), mods.end(), rng); break;
-    case 9: doc.nodes[rng() % doc.nodes.size()].module = "no.such"; break;
-    case 10: std::reverse(mods.begin(), mods.end()); break;
+    case 0:
+      m.path += " x";
+      break;  // not a module path
+    case 1:
+      m.path += "..z";
+      break;  // an empty segment
+    case 2:
+      mods.push_back(mods[rng() % mods.size()]);
+      break;  // a path twice
+    case 3:
+      mods.erase(mods.begin() + static_cast<long>(rng() % mods.size()));
+      break;
+    case 4:
+      m.parent = "nowhere";
+      break;
+    case 5:
+      m.parent = mods[rng() % mods.size()].path;
+      break;  // perhaps not a prefix
+    case 6:
+      m.children.push_back("ghost.child");
+      break;
+    case 7:
+      std::shuffle(m.children.begin(), m.children.end(), rng);
+      break;
+    case 8:
+      std::shuffle(mods.begin(), mods.end(), rng);
+      break;
+    case 9:
+      doc.nodes[rng() % doc.nodes.size()].module = "no.such";
+      break;
+    case 10:
+      std::reverse(mods.begin(), mods.end());
+      break;
   }
 }
 

@@ -32,8 +32,8 @@ void check_hints(const std::vector<hierarchy::Module>& modules) {
   for (const std::string& path : asked) {
     const hierarchy::Module* found = index.find(path);
     const size_t right = found ? index.position(*found) : model::ModuleLookup::kNone;
-    for (size_t hint : {right, (right + 1) % modules.size(), modules.size(), modules.size() + 7,
-                        hierarchy::kNoPosition}) {
+    for (size_t hint :
+         {right, (right + 1) % modules.size(), modules.size(), modules.size() + 7, hierarchy::kNoPosition}) {
       CAPTURE(path);
       CAPTURE(hint);
       CHECK(lookup.find(path, hint) == right);

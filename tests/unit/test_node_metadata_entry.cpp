@@ -25,8 +25,8 @@ TEST_CASE("node metadata entry: size and bytes as protobuf writes them") {
       std::string written(expected.size(), '\0');
       const std::string_view v(value);
       const size_t half = v.size() / 2;
-      char* end = model::write_node_metadata_entry(written.data(), key, {v.substr(0, half), "", v.substr(half)},
-                                                   v.size());
+      char* end = model::write_node_metadata_entry(written.data(), key,
+                                                   {v.substr(0, half), "", v.substr(half)}, v.size());
       CHECK(static_cast<size_t>(end - written.data()) == expected.size());
       CHECK(written == expected);
       std::string appended;

@@ -46,7 +46,9 @@ Document net() {
 TEST_CASE("record_tag: a record's own tag, else its module's") {
   Document doc = net();
   NodeRecord& r = doc.nodes[0];
-  SUBCASE("the module at the record's position") { CHECK(record_tag(doc, r) == "/Net/Linear"); }
+  SUBCASE("the module at the record's position") {
+    CHECK(record_tag(doc, r) == "/Net/Linear");
+  }
   SUBCASE("its own tag when it has one") {
     r.tag_from_module = false;
     r.tag = "/Own";
@@ -76,8 +78,7 @@ TEST_CASE("record_tag: writers read the module's tag as if the record held a cop
   CHECK(document_text(reading, -1) == document_text(copied, -1));
   CHECK(document_text(reading, 2) == document_text(copied, 2));
   CHECK(document_to_json(reading) == document_to_json(copied));
-  CHECK(record_to_json(reading, reading.nodes[0], false) ==
-        record_to_json(copied, copied.nodes[0], false));
+  CHECK(record_to_json(reading, reading.nodes[0], false) == record_to_json(copied, copied.nodes[0], false));
   CHECK(record_to_json(reading, reading.nodes[0], false)["tag"] == "/Net/Linear");
 }
 

@@ -28,7 +28,9 @@ inline Outcome outcome(mx_status* st) {
 }
 
 using ModelPtr = std::unique_ptr<mx_model, decltype(&mx_model_release)>;
-inline ModelPtr adopt(mx_model* m) { return ModelPtr(m, &mx_model_release); }
+inline ModelPtr adopt(mx_model* m) {
+  return ModelPtr(m, &mx_model_release);
+}
 
 inline std::string take_text(char* text) {
   std::string s = text ? text : "";

@@ -43,8 +43,7 @@ std::string copy_path_bytes(const mx_model& model, model::TagStorage storage) {
 }
 
 void check_same_bytes(const mx_model& model) {
-  for (auto storage : {model::TagStorage::metadata, model::TagStorage::doc_string,
-                       model::TagStorage::none}) {
+  for (auto storage : {model::TagStorage::metadata, model::TagStorage::doc_string, model::TagStorage::none}) {
     CAPTURE(static_cast<int>(storage));
     const auto direct = model::tagged_bytes(model, storage, INT_MAX);
     REQUIRE(direct.has_value());
@@ -64,7 +63,9 @@ ModelPtr resaved(model::TagStorage storage) {
 }  // namespace
 
 TEST_CASE("tagged bytes equal the copy path's") {
-  SUBCASE("fresh nodes") { check_same_bytes(*tagged(tiny_net())); }
+  SUBCASE("fresh nodes") {
+    check_same_bytes(*tagged(tiny_net()));
+  }
 
   SUBCASE("nodes already carrying our metadata entries") {
     auto model = resaved(model::TagStorage::metadata);
@@ -103,7 +104,9 @@ TEST_CASE("tagged bytes equal the copy path's") {
     check_same_bytes(*model);
   }
 
-  SUBCASE("no hierarchy at all") { check_same_bytes(*load(tiny_net_bytes())); }
+  SUBCASE("no hierarchy at all") {
+    check_same_bytes(*load(tiny_net_bytes()));
+  }
 }
 
 TEST_CASE("tagged bytes: larger than the limit leaves the choice to the caller") {

@@ -30,14 +30,15 @@ Document bert_like() {
 
 TEST_CASE("tags: class path from the root") {
   Document doc = bert_like();
-  SUBCASE("root") { CHECK(derive_tag(doc, "", {}) == "/BertModel"); }
+  SUBCASE("root") {
+    CHECK(derive_tag(doc, "", {}) == "/BertModel");
+  }
   SUBCASE("uncalled ModuleList contributes nothing, items carry their index") {
     CHECK(derive_tag(doc, "encoder.layer", {}) == "/BertModel/BertEncoder");
     CHECK(derive_tag(doc, "encoder.layer.0", {}) == "/BertModel/BertEncoder/BertLayer.0");
   }
   SUBCASE("built-ins kept by default") {
-    CHECK(derive_tag(doc, "encoder.layer.0.query", {}) ==
-          "/BertModel/BertEncoder/BertLayer.0/Linear");
+    CHECK(derive_tag(doc, "encoder.layer.0.query", {}) == "/BertModel/BertEncoder/BertLayer.0/Linear");
   }
   SUBCASE("drop_builtin leaves torch.nn classes out") {
     TagOptions opts;

@@ -140,9 +140,9 @@ typedef struct mx_lowering_api {
    *  optional input): the program's tensors (`tensor`), constants and
    *  earlier outputs. The host names the node in PyTorch's scoped style
    *  and its outputs: `outputs[k]` receives output k's name (lent). */
-  int32_t (*emit)(mx_lowering_context* cx, const char* op_type, const char* domain,
-                  const char* const* inputs, size_t input_count, const mx_lowering_attribute* attributes,
-                  size_t attribute_count, size_t output_count, const char** outputs);
+  int32_t (*emit)(mx_lowering_context* cx, const char* op_type, const char* domain, const char* const* inputs,
+                  size_t input_count, const mx_lowering_attribute* attributes, size_t attribute_count,
+                  size_t output_count, const char** outputs);
   /** A constant tensor of ONNX type `dtype` and shape `dims` (rank 0 = a
    *  scalar) from `size` bytes, little-endian, row-major (size must equal
    *  the element count times the element size; strings are not supported).
@@ -187,10 +187,10 @@ typedef struct mx_lowering_op {
 
 typedef struct mx_lowering_descriptor {
   /* Read first, before anything else in this struct. */
-  uint32_t abi_major;   /* MX_LOWERING_ABI_MAJOR */
-  uint32_t abi_minor;   /* MX_LOWERING_ABI_MINOR */
-  uint32_t struct_size; /* sizeof(mx_lowering_descriptor) as compiled */
-  uint32_t op_size;     /* sizeof(mx_lowering_op): the stride of `ops` */
+  uint32_t abi_major;      /* MX_LOWERING_ABI_MAJOR */
+  uint32_t abi_minor;      /* MX_LOWERING_ABI_MINOR */
+  uint32_t struct_size;    /* sizeof(mx_lowering_descriptor) as compiled */
+  uint32_t op_size;        /* sizeof(mx_lowering_op): the stride of `ops` */
   const char* name;        /* unique, [a-z0-9_-]+, e.g. "mylib" */
   const char* version;     /* the plugin's own version, "1.0.0"  */
   const char* description; /* one line                          */
@@ -201,9 +201,9 @@ typedef struct mx_lowering_descriptor {
 typedef const mx_lowering_descriptor* (*mx_lowering_entry_fn)(void);
 
 #ifdef __cplusplus
-#  define MX_LOWERING_EXTERN_C extern "C"
+#define MX_LOWERING_EXTERN_C extern "C"
 #else
-#  define MX_LOWERING_EXTERN_C
+#define MX_LOWERING_EXTERN_C
 #endif
 /* Declare the entry point:
  *   MX_LOWERING_ENTRY { static const mx_lowering_descriptor d = {...}; return &d; } */

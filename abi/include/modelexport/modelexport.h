@@ -154,8 +154,7 @@ typedef struct mx_progress_event {
  * MX_ERR_CANCELLED as soon as it can, leaving no output file behind and the
  * model unchanged. The callback must not call back into the SDK with the
  * same model, and must not throw or longjmp across the SDK. */
-typedef int32_t (*mx_progress_fn)(const mx_progress_event* event,
-                                  void* user_data);
+typedef int32_t (*mx_progress_fn)(const mx_progress_event* event, void* user_data);
 
 /* How a caller listens. Zero-initialise, then set struct_size =
  * sizeof(mx_progress) (newer SDKs may read fields appended later only when
@@ -201,8 +200,7 @@ MX_API mx_status* mx_model_load_file(const char* path, mx_model** out);
  *         MX_ERR_UNSUPPORTED (the model refers to external data).
  *         Thread-safe.
  */
-MX_API mx_status* mx_model_load_bytes(const void* data, size_t size,
-                                      mx_model** out);
+MX_API mx_status* mx_model_load_bytes(const void* data, size_t size, mx_model** out);
 /**
  * @brief Frees a model. Accepts NULL. Needs the model alone.
  */
@@ -239,17 +237,14 @@ MX_API void mx_model_release(mx_model* model);
  *         MX_ERR_SCHEMA (the checker refuses the model). Concurrent saves
  *         of one model are safe (const call).
  */
-MX_API mx_status* mx_model_save_file(const mx_model* model, const char* path,
-                                     const char* options_json);
+MX_API mx_status* mx_model_save_file(const mx_model* model, const char* path, const char* options_json);
 /**
  * @brief mx_model_save_file() reporting the stages "check", "write" and
  *        "commit" to `progress` (NULL: nobody listens). Cancelled, it writes
  *        nothing and returns MX_ERR_CANCELLED.
  */
-MX_API mx_status* mx_model_save_file_with_progress(const mx_model* model,
-                                                   const char* path,
-                                                   const char* options_json,
-                                                   const mx_progress* progress);
+MX_API mx_status* mx_model_save_file_with_progress(const mx_model* model, const char* path,
+                                                   const char* options_json, const mx_progress* progress);
 /**
  * @brief Serializes the model with its records into memory (no sidecar;
  *        external data is inlined).
@@ -260,8 +255,7 @@ MX_API mx_status* mx_model_save_file_with_progress(const mx_model* model,
  * @return NULL, or MX_ERR_INVALID_ARGUMENT, MX_ERR_SCHEMA (checker).
  *         Const call: concurrent calls on one model are safe.
  */
-MX_API mx_status* mx_model_save_bytes(const mx_model* model,
-                                      const char* options_json, void** out,
+MX_API mx_status* mx_model_save_bytes(const mx_model* model, const char* options_json, void** out,
                                       size_t* out_size);
 
 /**
@@ -276,8 +270,7 @@ MX_API mx_status* mx_model_save_bytes(const mx_model* model,
  * @return NULL, or MX_ERR_INVALID_ARGUMENT (NULL model or out_json).
  *         Const call.
  */
-MX_API mx_status* mx_model_graph_json(const mx_model* model, char** out_json,
-                                      size_t* out_size);
+MX_API mx_status* mx_model_graph_json(const mx_model* model, char** out_json, size_t* out_size);
 /**
  * @brief Number of top-level nodes of the graph; 0 for NULL. Const call.
  */
@@ -291,8 +284,7 @@ MX_API size_t mx_model_node_count(const mx_model* model);
  * @return NULL, or MX_ERR_INVALID_ARGUMENT (NULL argument),
  *         MX_ERR_NOT_FOUND (index out of range). Const call.
  */
-MX_API mx_status* mx_model_node_json(const mx_model* model, size_t index,
-                                     char** out_json, size_t* out_size);
+MX_API mx_status* mx_model_node_json(const mx_model* model, size_t index, char** out_json, size_t* out_size);
 
 /**
  * @brief Runs the ONNX checker (full check, with shape inference).
@@ -316,8 +308,7 @@ MX_API mx_status* mx_model_check(const mx_model* model);
  *         MX_ERR_NOT_FOUND (no such node, or the node has no record).
  *         Const call.
  */
-MX_API mx_status* mx_model_node_record(const mx_model* model,
-                                       const char* node_name, char** out_json,
+MX_API mx_status* mx_model_node_record(const mx_model* model, const char* node_name, char** out_json,
                                        size_t* out_size);
 /**
  * @brief Sets one node's record.
@@ -329,9 +320,7 @@ MX_API mx_status* mx_model_node_record(const mx_model* model,
  *         MX_ERR_SCHEMA (not a record), MX_ERR_NOT_FOUND (no such node).
  *         On error the model is unchanged. Needs the model alone.
  */
-MX_API mx_status* mx_model_set_node_record(mx_model* model,
-                                           const char* node_name,
-                                           const char* record_json,
+MX_API mx_status* mx_model_set_node_record(mx_model* model, const char* node_name, const char* record_json,
                                            size_t record_size);
 
 /**
@@ -341,8 +330,7 @@ MX_API mx_status* mx_model_set_node_record(mx_model* model,
  * @param[out] out_size  May be NULL.
  * @return NULL, or MX_ERR_INVALID_ARGUMENT (NULL argument). Const call.
  */
-MX_API mx_status* mx_model_hierarchy_json(const mx_model* model,
-                                          char** out_json, size_t* out_size);
+MX_API mx_status* mx_model_hierarchy_json(const mx_model* model, char** out_json, size_t* out_size);
 /**
  * @brief Replaces the model's hierarchy with a document.
  * @param json, size  The document (`size` bytes, copied).
@@ -351,8 +339,7 @@ MX_API mx_status* mx_model_hierarchy_json(const mx_model* model,
  *         modules the model does not have). On error the model is
  *         unchanged. Needs the model alone.
  */
-MX_API mx_status* mx_model_set_hierarchy_json(mx_model* model,
-                                              const char* json, size_t size);
+MX_API mx_status* mx_model_set_hierarchy_json(mx_model* model, const char* json, size_t size);
 /**
  * @brief 1 if the model carries a module tree or any node record, else 0
  *        (also for NULL). Const call.
@@ -387,8 +374,7 @@ typedef struct mx_registry mx_registry;
  * @return NULL, or MX_ERR_INVALID_ARGUMENT (unknown or malformed option).
  *         Thread-safe.
  */
-MX_API mx_status* mx_registry_create(const char* options_json,
-                                     mx_registry** out);
+MX_API mx_status* mx_registry_create(const char* options_json, mx_registry** out);
 /**
  * @brief Frees a registry and unloads its plugins. Accepts NULL. No other
  *        call may use the registry, nor a model it is still exporting or
@@ -403,8 +389,7 @@ MX_API void mx_registry_release(mx_registry* registry);
  *         reason is in the message and in mx_registry_plugins_json()).
  *         Thread-safe (synchronised with running plugins).
  */
-MX_API mx_status* mx_registry_load_plugin(mx_registry* registry,
-                                          const char* path);
+MX_API mx_status* mx_registry_load_plugin(mx_registry* registry, const char* path);
 
 /**
  * @brief The loaded and refused plugins as JSON:
@@ -416,8 +401,7 @@ MX_API mx_status* mx_registry_load_plugin(mx_registry* registry,
  * @param[out] out_size  May be NULL.
  * @return NULL, or MX_ERR_INVALID_ARGUMENT. Thread-safe.
  */
-MX_API mx_status* mx_registry_plugins_json(const mx_registry* registry,
-                                           char** out_json, size_t* out_size);
+MX_API mx_status* mx_registry_plugins_json(const mx_registry* registry, char** out_json, size_t* out_size);
 
 /**
  * @brief Tags a model: runs a strategy plugin, then the core's propagation
@@ -435,18 +419,15 @@ MX_API mx_status* mx_registry_plugins_json(const mx_registry* registry,
  *         badly). On error the model is unchanged. Needs the model alone;
  *         the registry may be shared.
  */
-MX_API mx_status* mx_registry_tag(const mx_registry* registry,
-                                  const char* strategy, mx_model* model,
+MX_API mx_status* mx_registry_tag(const mx_registry* registry, const char* strategy, mx_model* model,
                                   const char* options_json);
 /**
  * @brief mx_registry_tag() reporting "tag" and "propagate" to `progress`
  *        (NULL: nobody listens); cancelled (MX_ERR_CANCELLED), the model is
  *        unchanged.
  */
-MX_API mx_status* mx_registry_tag_with_progress(const mx_registry* registry,
-                                                const char* strategy,
-                                                mx_model* model,
-                                                const char* options_json,
+MX_API mx_status* mx_registry_tag_with_progress(const mx_registry* registry, const char* strategy,
+                                                mx_model* model, const char* options_json,
                                                 const mx_progress* progress);
 
 /**
@@ -499,22 +480,16 @@ MX_API mx_status* mx_registry_tag_with_progress(const mx_registry* registry,
  *         the message names it), MX_ERR_PLUGIN, MX_ERR_CANCELLED. Thread-safe: the registry
  *         serialises calls into a plugin that is not thread-safe.
  */
-MX_API mx_status* mx_registry_export(const mx_registry* registry,
-                                     const char* frontend,
-                                     const char* model_path,
-                                     const char* options_json,
-                                     mx_model** out);
+MX_API mx_status* mx_registry_export(const mx_registry* registry, const char* frontend,
+                                     const char* model_path, const char* options_json, mx_model** out);
 /**
  * @brief mx_registry_export() reporting "export", the frontend's own stages
  *        ("walk", "lower"; frontends of plugin ABI 1.1 and later) and "load"
  *        to `progress` (NULL: nobody listens).
  */
-MX_API mx_status* mx_registry_export_with_progress(const mx_registry* registry,
-                                                   const char* frontend,
-                                                   const char* model_path,
-                                                   const char* options_json,
-                                                   const mx_progress* progress,
-                                                   mx_model** out);
+MX_API mx_status* mx_registry_export_with_progress(const mx_registry* registry, const char* frontend,
+                                                   const char* model_path, const char* options_json,
+                                                   const mx_progress* progress, mx_model** out);
 
 /**
  * @brief The module tree of a source model (.pt2, TorchScript) as a
@@ -525,10 +500,8 @@ MX_API mx_status* mx_registry_export_with_progress(const mx_registry* registry,
  * @param[out] out_size  May be NULL.
  * @return NULL, or the errors of mx_registry_export(). Thread-safe.
  */
-MX_API mx_status* mx_registry_module_tree(const mx_registry* registry,
-                                          const char* frontend,
-                                          const char* model_path,
-                                          char** out_json, size_t* out_size);
+MX_API mx_status* mx_registry_module_tree(const mx_registry* registry, const char* frontend,
+                                          const char* model_path, char** out_json, size_t* out_size);
 
 /* ------------------------------------------------------------------ */
 /* Modules as functions, extraction, inspection, validation            */
@@ -560,16 +533,14 @@ MX_API mx_status* mx_registry_module_tree(const mx_registry* registry,
  * @return NULL, or MX_ERR_INVALID_ARGUMENT, MX_ERR_NOT_FOUND,
  *         MX_ERR_UNSUPPORTED as above. Needs the model alone.
  */
-MX_API mx_status* mx_model_to_functions(mx_model* model, const char* options_json,
-                                        char** out_report_json, size_t* out_size);
+MX_API mx_status* mx_model_to_functions(mx_model* model, const char* options_json, char** out_report_json,
+                                        size_t* out_size);
 /**
  * @brief mx_model_to_functions() reporting "functions" to `progress` (NULL:
  *        nobody listens); cancelled (MX_ERR_CANCELLED), the model is unchanged.
  */
-MX_API mx_status* mx_model_to_functions_with_progress(mx_model* model,
-                                                      const char* options_json,
-                                                      const mx_progress* progress,
-                                                      char** out_report_json,
+MX_API mx_status* mx_model_to_functions_with_progress(mx_model* model, const char* options_json,
+                                                      const mx_progress* progress, char** out_report_json,
                                                       size_t* out_size);
 
 /**
@@ -587,8 +558,8 @@ MX_API mx_status* mx_model_to_functions_with_progress(mx_model* model,
  * @return NULL, or MX_ERR_INVALID_ARGUMENT, MX_ERR_NOT_FOUND,
  *         MX_ERR_UNSUPPORTED. Const call: the source model is not changed.
  */
-MX_API mx_status* mx_model_extract(const mx_model* model, const char* module_path,
-                                   const char* options_json, mx_model** out);
+MX_API mx_status* mx_model_extract(const mx_model* model, const char* module_path, const char* options_json,
+                                   mx_model** out);
 
 /**
  * @brief Per-module statistics as JSON: {"nodes":N,"top_level_nodes":K,
@@ -606,8 +577,8 @@ MX_API mx_status* mx_model_extract(const mx_model* model, const char* module_pat
  * @return NULL, or MX_ERR_INVALID_ARGUMENT (NULL argument, unknown
  *         option). Const call.
  */
-MX_API mx_status* mx_model_modules_json(const mx_model* model, const char* options_json,
-                                        char** out_json, size_t* out_size);
+MX_API mx_status* mx_model_modules_json(const mx_model* model, const char* options_json, char** out_json,
+                                        size_t* out_size);
 
 /**
  * @brief Draws the top-level graph with nodes nested in their modules.
@@ -619,9 +590,8 @@ MX_API mx_status* mx_model_modules_json(const mx_model* model, const char* optio
  * @return NULL, or MX_ERR_INVALID_ARGUMENT (unknown format or option).
  *         Const call.
  */
-MX_API mx_status* mx_model_render(const mx_model* model, const char* format,
-                                  const char* options_json, char** out_text,
-                                  size_t* out_size);
+MX_API mx_status* mx_model_render(const mx_model* model, const char* format, const char* options_json,
+                                  char** out_text, size_t* out_size);
 
 /**
  * @brief Validates a file: every node (top level and inside modelexport
@@ -637,8 +607,8 @@ MX_API mx_status* mx_model_render(const mx_model* model, const char* format,
  * @return NULL (whatever the report says), or MX_ERR_INVALID_ARGUMENT,
  *         MX_ERR_IO, MX_ERR_PARSE. Thread-safe.
  */
-MX_API mx_status* mx_validate_file(const char* path, const char* options_json,
-                                   char** out_report_json, size_t* out_size);
+MX_API mx_status* mx_validate_file(const char* path, const char* options_json, char** out_report_json,
+                                   size_t* out_size);
 
 /**
  * @brief Writes `size` bytes to `path` the way the SDK writes its own outputs:
@@ -653,8 +623,7 @@ MX_API mx_status* mx_validate_file(const char* path, const char* options_json,
  * @return NULL, or MX_ERR_INVALID_ARGUMENT, MX_ERR_IO. Thread-safe (two
  *         calls on one path: the last rename wins).
  */
-MX_API mx_status* mx_write_file(const char* path, const void* data, size_t size,
-                                const char* options_json);
+MX_API mx_status* mx_write_file(const char* path, const void* data, size_t size, const char* options_json);
 
 /**
  * @brief Per-module differences between two tagged models (for example a native
@@ -676,9 +645,8 @@ MX_API mx_status* mx_write_file(const char* path, const void* data, size_t size,
  * @return NULL, or MX_ERR_INVALID_ARGUMENT, MX_ERR_UNSUPPORTED. Const call
  *         on both models.
  */
-MX_API mx_status* mx_model_compare(const mx_model* a, const mx_model* b,
-                                   const char* options_json, char** out_json,
-                                   size_t* out_size);
+MX_API mx_status* mx_model_compare(const mx_model* a, const mx_model* b, const char* options_json,
+                                   char** out_json, size_t* out_size);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -24,8 +24,7 @@ namespace mx {
 // A failed call: code() is the C API's mx_code, what() its message.
 class Error : public std::runtime_error {
  public:
-  Error(mx_code code, const std::string& message)
-      : std::runtime_error(message), code_(code) {}
+  Error(mx_code code, const std::string& message) : std::runtime_error(message), code_(code) {}
   mx_code code() const noexcept { return code_; }
   const char* code_name() const noexcept { return mx_code_name(code_); }
 
@@ -64,7 +63,9 @@ class Status {
   std::unique_ptr<mx_status, detail::StatusDeleter> status_;
 };
 
-inline void check(mx_status* status) { Status(status).check(); }
+inline void check(mx_status* status) {
+  Status(status).check();
+}
 
 // A buffer returned by the SDK (freed with mx_free).
 class Buffer {
@@ -91,10 +92,14 @@ std::string text_out(Fn&& fn) {
   check(fn(&out, &size));
   return Buffer(out, size).str();
 }
-inline const char* opt(const std::string& s) { return s.empty() ? nullptr : s.c_str(); }
+inline const char* opt(const std::string& s) {
+  return s.empty() ? nullptr : s.c_str();
+}
 }  // namespace detail
 
-inline std::string version_string() { return mx_version_string(); }
+inline std::string version_string() {
+  return mx_version_string();
+}
 inline std::tuple<uint32_t, uint32_t, uint32_t> version() {
   uint32_t major = 0, minor = 0, patch = 0;
   mx_version(&major, &minor, &patch);
@@ -116,9 +121,7 @@ class Model {
     check(mx_model_load_bytes(data, size, &m));
     return Model(m);
   }
-  static Model load_bytes(const std::string& bytes) {
-    return load_bytes(bytes.data(), bytes.size());
-  }
+  static Model load_bytes(const std::string& bytes) { return load_bytes(bytes.data(), bytes.size()); }
 
   // options_json: "" for defaults (see mx_model_save_file); `progress`
   // (may be null) hears how the save goes (mx_model_save_file_with_progress).
@@ -138,23 +141,19 @@ class Model {
   }
   std::size_t node_count() const noexcept { return mx_model_node_count(get()); }
   std::string node_json(std::size_t index) const {
-    return detail::text_out(
-        [&](char** o, std::size_t* s) { return mx_model_node_json(get(), index, o, s); });
+    return detail::text_out([&](char** o, std::size_t* s) { return mx_model_node_json(get(), index, o, s); });
   }
   void check_model() const { check(mx_model_check(get())); }
 
   std::string node_record(const std::string& node_name) const {
-    return detail::text_out([&](char** o, std::size_t* s) {
-      return mx_model_node_record(get(), node_name.c_str(), o, s);
-    });
+    return detail::text_out(
+        [&](char** o, std::size_t* s) { return mx_model_node_record(get(), node_name.c_str(), o, s); });
   }
   void set_node_record(const std::string& node_name, const std::string& record_json) {
-    check(mx_model_set_node_record(get(), node_name.c_str(), record_json.data(),
-                                   record_json.size()));
+    check(mx_model_set_node_record(get(), node_name.c_str(), record_json.data(), record_json.size()));
   }
   std::string hierarchy_json() const {
-    return detail::text_out(
-        [&](char** o, std::size_t* s) { return mx_model_hierarchy_json(get(), o, s); });
+    return detail::text_out([&](char** o, std::size_t* s) { return mx_model_hierarchy_json(get(), o, s); });
   }
   void set_hierarchy_json(const std::string& json) {
     check(mx_model_set_hierarchy_json(get(), json.data(), json.size()));
@@ -162,8 +161,7 @@ class Model {
   bool has_hierarchy() const noexcept { return mx_model_has_hierarchy(get()) != 0; }
 
   // Modules as local functions (see mx_model_to_functions); returns the report.
-  std::string to_functions(const std::string& options_json = "",
-                           const mx_progress* progress = nullptr) {
+  std::string to_functions(const std::string& options_json = "", const mx_progress* progress = nullptr) {
     return detail::text_out([&](char** o, std::size_t* s) {
       return mx_model_to_functions_with_progress(get(), detail::opt(options_json), progress, o, s);
     });
@@ -190,9 +188,8 @@ class Model {
   }
   // "dot" or "graphml" (mx_model_render).
   std::string render(const std::string& format) const {
-    return detail::text_out([&](char** o, std::size_t* s) {
-      return mx_model_render(get(), format.c_str(), nullptr, o, s);
-    });
+    return detail::text_out(
+        [&](char** o, std::size_t* s) { return mx_model_render(get(), format.c_str(), nullptr, o, s); });
   }
 
   mx_model* get() const noexcept { return handle_.get(); }
@@ -224,18 +221,15 @@ class Registry {
     return Registry(r);
   }
 
-  void load_plugin(const std::string& path) {
-    check(mx_registry_load_plugin(get(), path.c_str()));
-  }
+  void load_plugin(const std::string& path) { check(mx_registry_load_plugin(get(), path.c_str())); }
   std::string plugins_json() const {
-    return detail::text_out(
-        [&](char** o, std::size_t* s) { return mx_registry_plugins_json(get(), o, s); });
+    return detail::text_out([&](char** o, std::size_t* s) { return mx_registry_plugins_json(get(), o, s); });
   }
   // `progress` (may be null) hears how the call goes (mx_progress).
   void tag(const std::string& strategy, Model& model, const std::string& options_json = "",
            const mx_progress* progress = nullptr) const {
-    check(mx_registry_tag_with_progress(get(), strategy.c_str(), model.get(),
-                                        detail::opt(options_json), progress));
+    check(mx_registry_tag_with_progress(get(), strategy.c_str(), model.get(), detail::opt(options_json),
+                                        progress));
   }
   Model export_model(const std::string& frontend, const std::string& model_path,
                      const std::string& options_json, const mx_progress* progress = nullptr) const {

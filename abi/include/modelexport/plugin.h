@@ -140,8 +140,8 @@ typedef struct mx_strategy_answer {
                     const char* evidence);
   /* The class of a module the strategy learned ("Conv2d"); the first class
    * given for a path is kept. Optional for a strategy to call. */
-  int32_t (*module_class)(void* answer, const char* path, size_t path_size,
-                          const char* class_name, size_t class_size);
+  int32_t (*module_class)(void* answer, const char* path, size_t path_size, const char* class_name,
+                          size_t class_size);
 } mx_strategy_answer;
 
 /* Functions the host offers to a plugin. Buffers a plugin returns in
@@ -177,8 +177,7 @@ typedef struct mx_host_api {
    * Returns 0 to go on; non-zero when the caller asked to cancel: the
    * plugin should then stop and return MX_ERR_CANCELLED (the host discards
    * whatever a cancelled run answers, so stopping early only saves time). */
-  int32_t (*progress)(void* host_context, const char* stage, const char* unit,
-                      uint64_t done, uint64_t total);
+  int32_t (*progress)(void* host_context, const char* stage, const char* unit, uint64_t done, uint64_t total);
 
   /* ---- Plugin ABI 1.2 and later: the graph read through the host -----
    * For a strategy that declares MX_PLUGIN_FLAG_GRAPH_READER. Inside `run`
@@ -198,28 +197,27 @@ typedef struct mx_host_api {
 /* 1 if the host's table contains `member` (a field appended by a newer
  * minor than the host may have been built with), e.g.
  *   if (MX_HOST_API_HAS(host, progress)) host->progress(...); */
-#define MX_HOST_API_HAS(host, member)                      \
-  ((host)->struct_size >= offsetof(mx_host_api, member) + \
-                              sizeof(((mx_host_api*)0)->member))
+#define MX_HOST_API_HAS(host, member) \
+  ((host)->struct_size >= offsetof(mx_host_api, member) + sizeof(((mx_host_api*)0)->member))
 
 /* What a call returns. The plugin fills the fields it produces (allocated
  * with mx_host_api.alloc) and returns a code from mx_code (0 = success).
  * On failure, `error` holds a UTF-8 message naming the problem. */
 typedef struct mx_plugin_output {
-  char* json;           /* NUL-terminated JSON response            */
-  size_t json_size;     /* bytes, excluding the NUL                */
-  uint8_t* bytes;       /* binary payload (a frontend's ONNX model) */
+  char* json;       /* NUL-terminated JSON response            */
+  size_t json_size; /* bytes, excluding the NUL                */
+  uint8_t* bytes;   /* binary payload (a frontend's ONNX model) */
   size_t bytes_size;
-  char* error;          /* NUL-terminated message on failure       */
+  char* error; /* NUL-terminated message on failure       */
 } mx_plugin_output;
 
 typedef struct mx_plugin_descriptor {
   /* Read first, before anything else in this struct. */
   uint32_t abi_major;
   uint32_t abi_minor;
-  uint32_t struct_size; /* sizeof(mx_plugin_descriptor) as compiled */
-  uint32_t kind;        /* mx_plugin_kind */
-  uint32_t flags;       /* MX_PLUGIN_FLAG_* */
+  uint32_t struct_size;    /* sizeof(mx_plugin_descriptor) as compiled */
+  uint32_t kind;           /* mx_plugin_kind */
+  uint32_t flags;          /* MX_PLUGIN_FLAG_* */
   const char* name;        /* unique, [a-z0-9_-]+, e.g. "torchscript" */
   const char* version;     /* plugin's own version, e.g. "1.2.0"      */
   const char* description; /* one line                                */
@@ -232,8 +230,7 @@ typedef struct mx_plugin_descriptor {
    *                    (allocated with host->alloc).
    * @return 0, or an mx_code that refuses the plugin (listed with the message).
    */
-  int32_t (*create)(const mx_host_api* host, void** state,
-                    mx_plugin_output* error);
+  int32_t (*create)(const mx_host_api* host, void** state, mx_plugin_output* error);
   /** Releases the state; called once at unload, after every `run` has
    *  returned. May be NULL. */
   void (*destroy)(void* state);
@@ -247,8 +244,7 @@ typedef struct mx_plugin_descriptor {
    * @return 0, or an mx_code; MX_ERR_CANCELLED when progress asked to stop.
    *         Called concurrently only with MX_PLUGIN_FLAG_THREAD_SAFE.
    */
-  int32_t (*run)(void* state, const char* request_json, size_t request_size,
-                 mx_plugin_output* output);
+  int32_t (*run)(void* state, const char* request_json, size_t request_size, mx_plugin_output* output);
 
 } mx_plugin_descriptor;
 
@@ -257,13 +253,12 @@ typedef const mx_plugin_descriptor* (*mx_plugin_entry_fn)(void);
 /* Declare the entry point in a plugin:
  *   MX_PLUGIN_ENTRY { static const mx_plugin_descriptor d = {...}; return &d; } */
 #ifdef __cplusplus
-#  define MX_PLUGIN_EXTERN_C extern "C"
+#define MX_PLUGIN_EXTERN_C extern "C"
 #else
-#  define MX_PLUGIN_EXTERN_C
+#define MX_PLUGIN_EXTERN_C
 #endif
-#define MX_PLUGIN_ENTRY                        \
-  MX_PLUGIN_EXTERN_C MX_PLUGIN_EXPORT const mx_plugin_descriptor* \
-  modelexport_plugin_entry(void)
+#define MX_PLUGIN_ENTRY \
+  MX_PLUGIN_EXTERN_C MX_PLUGIN_EXPORT const mx_plugin_descriptor* modelexport_plugin_entry(void)
 
 #ifdef __cplusplus
 } /* extern "C" */

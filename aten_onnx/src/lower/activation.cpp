@@ -25,8 +25,10 @@ MX_ATEN_LOWER(lower_silu, "aten.silu", "aten.silu_");
 void lower_hardtanh(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const bool relu6 = cx.target().find("relu6") != std::string::npos;
-  const double lo = relu6 ? 0.0 : cx.float_arg("min_val", -1.0), hi = relu6 ? 6.0 : cx.float_arg("max_val", 1.0);
-  cx.out(0, cx.emit1("Min", {cx.emit1("Max", {cx.operand("self", dt), cx.cscalar(lo, dt)}), cx.cscalar(hi, dt)}));
+  const double lo = relu6 ? 0.0 : cx.float_arg("min_val", -1.0),
+               hi = relu6 ? 6.0 : cx.float_arg("max_val", 1.0);
+  cx.out(0, cx.emit1("Min",
+                     {cx.emit1("Max", {cx.operand("self", dt), cx.cscalar(lo, dt)}), cx.cscalar(hi, dt)}));
 }
 MX_ATEN_LOWER(lower_hardtanh, "aten.hardtanh", "aten.hardtanh_", "aten.relu6", "aten.relu6_");
 
@@ -38,7 +40,8 @@ void lower_hardsigmoid(OpContext& cx) {
   std::string hs = cx.emit1("HardSigmoid", {x}, {attr("alpha", 1.0f / 6.0f), attr("beta", 0.5f)});
   cx.out(0, swish ? cx.emit1("Mul", {x, hs}) : hs);
 }
-MX_ATEN_LOWER(lower_hardsigmoid, "aten.hardsigmoid", "aten.hardsigmoid_", "aten.hardswish", "aten.hardswish_");
+MX_ATEN_LOWER(lower_hardsigmoid, "aten.hardsigmoid", "aten.hardsigmoid_", "aten.hardswish",
+              "aten.hardswish_");
 
 // softsign(x) = x / (1 + |x|)
 void lower_softsign(OpContext& cx) {
@@ -62,7 +65,7 @@ void lower_softmax(OpContext& cx) {
   cx.out(0, cx.emit1(log ? "LogSoftmax" : "Softmax", {cx.operand("self", dt)}, {attr("axis", axis)}));
 }
 MX_ATEN_LOWER(lower_softmax, "aten.softmax", "aten._softmax", "aten.log_softmax", "aten._log_softmax",
-           "aten._safe_softmax");
+              "aten._safe_softmax");
 
 }  // namespace
 }  // namespace mx::aten_onnx

@@ -16,7 +16,8 @@ std::string repeat_kv_heads(OpContext& cx, const std::string& kv, int64_t repeat
   if (repeats == 1) return kv;
   const std::string shape = cx.shape_of(kv);
   auto at = [&](int64_t k) { return cx.emit1("Slice", {shape, cx.ci64({k}), cx.ci64({k + 1})}); };
-  const std::string five = cx.emit1("Concat", {at(0), at(1), cx.ci64({repeats}), at(2), at(3)}, {attr("axis", int64_t{0})});
+  const std::string five =
+      cx.emit1("Concat", {at(0), at(1), cx.ci64({repeats}), at(2), at(3)}, {attr("axis", int64_t{0})});
   const std::string heads = cx.emit1("Mul", {at(1), cx.ci64({repeats})});
   const std::string four = cx.emit1("Concat", {at(0), heads, at(2), at(3)}, {attr("axis", int64_t{0})});
   return cx.emit1("Reshape", {cx.emit1("Expand", {cx.unsqueeze(kv, {2}), five}), four});
@@ -27,9 +28,12 @@ void lower_sdpa(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const auto& q = cx.value_of("query").shape;
   const int64_t r = static_cast<int64_t>(q.size());
-  if (r != 4 && r != 3) cx.unsupported("scaled_dot_product_attention on inputs of rank " + std::to_string(r) + " (3 or 4 are lowered)");
+  if (r != 4 && r != 3)
+    cx.unsupported("scaled_dot_product_attention on inputs of rank " + std::to_string(r) +
+                   " (3 or 4 are lowered)");
   if (!q[r - 1].is_static) cx.unsupported("scaled_dot_product_attention with a dynamic head dim");
-  const double scale = cx.has("scale") ? cx.float_arg("scale") : 1.0 / std::sqrt(static_cast<double>(q[r - 1].value));
+  const double scale =
+      cx.has("scale") ? cx.float_arg("scale") : 1.0 / std::sqrt(static_cast<double>(q[r - 1].value));
   std::string query = cx.tensor("query"), key = cx.tensor("key"), value = cx.tensor("value");
   std::string mask;
   int32_t mask_type = 0;
@@ -51,11 +55,13 @@ void lower_sdpa(OpContext& cx) {
     key = repeat_kv_heads(cx, key, q[1].value / k[1].value);
     value = repeat_kv_heads(cx, value, q[1].value / k[1].value);
   }
-  std::string out = mx::aten_onnx::emit_sdpa(cx, query, key, value, mask, mask_type, cx.bool_arg("is_causal", false), scale, dt);
+  std::string out = mx::aten_onnx::emit_sdpa(cx, query, key, value, mask, mask_type,
+                                             cx.bool_arg("is_causal", false), scale, dt);
   cx.out(0, r == 3 ? cx.squeeze(out, {1}) : out);
 }
-MX_ATEN_LOWER(lower_sdpa, "aten.scaled_dot_product_attention", "aten._scaled_dot_product_flash_attention_for_cpu",
-           "aten._scaled_dot_product_efficient_attention", "aten._scaled_dot_product_attention_math");
+MX_ATEN_LOWER(lower_sdpa, "aten.scaled_dot_product_attention",
+              "aten._scaled_dot_product_flash_attention_for_cpu",
+              "aten._scaled_dot_product_efficient_attention", "aten._scaled_dot_product_attention_math");
 
 }  // namespace
 }  // namespace mx::aten_onnx

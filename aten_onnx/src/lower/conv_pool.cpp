@@ -34,8 +34,8 @@ void lower_conv(OpContext& cx) {
   const std::string b = cx.has("bias") ? cx.tensor("bias") : "";
   cx.out(0, mx::aten_onnx::emit_conv(cx, cx.tensor("input"), cx.tensor("weight"), b, p));
 }
-MX_ATEN_LOWER(lower_conv, "aten.conv1d", "aten.conv2d", "aten.conv3d", "aten.convolution", "aten._convolution",
-           "aten.conv_transpose1d", "aten.conv_transpose2d", "aten.conv_transpose3d");
+MX_ATEN_LOWER(lower_conv, "aten.conv1d", "aten.conv2d", "aten.conv3d", "aten.convolution",
+              "aten._convolution", "aten.conv_transpose1d", "aten.conv_transpose2d", "aten.conv_transpose3d");
 
 // max_pool2d(self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False);
 // core ATen's max_pool2d_with_indices has a second output (the indices),
@@ -45,13 +45,13 @@ void lower_max_pool(OpContext& cx) {
   const auto k = expand_to(cx.ints("kernel_size"), n);
   auto s = cx.ints("stride", std::vector<int64_t>{});
   s = s.empty() ? k : expand_to(s, n);
-  cx.out(0, mx::aten_onnx::emit_max_pool(cx, cx.tensor("self"), k, s,
-                                         symmetric_pads(expand_to(cx.ints("padding", std::vector<int64_t>{0}), n)),
-                                         expand_to(cx.ints("dilation", std::vector<int64_t>{1}), n),
-                                         cx.bool_arg("ceil_mode", false)));
+  cx.out(0, mx::aten_onnx::emit_max_pool(
+                cx, cx.tensor("self"), k, s,
+                symmetric_pads(expand_to(cx.ints("padding", std::vector<int64_t>{0}), n)),
+                expand_to(cx.ints("dilation", std::vector<int64_t>{1}), n), cx.bool_arg("ceil_mode", false)));
 }
-MX_ATEN_LOWER(lower_max_pool, "aten.max_pool1d", "aten.max_pool2d", "aten.max_pool3d", "aten.max_pool2d_with_indices",
-           "aten.max_pool3d_with_indices");
+MX_ATEN_LOWER(lower_max_pool, "aten.max_pool1d", "aten.max_pool2d", "aten.max_pool3d",
+              "aten.max_pool2d_with_indices", "aten.max_pool3d_with_indices");
 
 // avg_pool2d(self, kernel_size, stride=[], padding=0, ceil_mode=False,
 //            count_include_pad=True, divisor_override=None)
@@ -87,8 +87,9 @@ void lower_adaptive_pool(OpContext& cx) {
   }
   cx.out(0, mx::aten_onnx::emit_adaptive_pool(cx, cx.tensor("self"), in, out, is_max));
 }
-MX_ATEN_LOWER(lower_adaptive_pool, "aten.adaptive_avg_pool1d", "aten.adaptive_avg_pool2d", "aten._adaptive_avg_pool2d",
-           "aten.adaptive_avg_pool3d", "aten._adaptive_avg_pool3d", "aten.adaptive_max_pool2d");
+MX_ATEN_LOWER(lower_adaptive_pool, "aten.adaptive_avg_pool1d", "aten.adaptive_avg_pool2d",
+              "aten._adaptive_avg_pool2d", "aten.adaptive_avg_pool3d", "aten._adaptive_avg_pool3d",
+              "aten.adaptive_max_pool2d");
 
 }  // namespace
 }  // namespace mx::aten_onnx

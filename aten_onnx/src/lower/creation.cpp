@@ -12,7 +12,8 @@ void lower_to(OpContext& cx) {
   const char* in = cx.has("self") ? "self" : "input";
   cx.out(0, cx.cast(cx.tensor(in), cx.dtype_of(in), cx.out_dtype()));
 }
-MX_ATEN_LOWER(lower_to, "aten._to_copy", "aten.to", "aten.type_as", "aten._assert_tensor_metadata_passthrough");
+MX_ATEN_LOWER(lower_to, "aten._to_copy", "aten.to", "aten.type_as",
+              "aten._assert_tensor_metadata_passthrough");
 
 // arange(end) / arange.start(start, end) / arange.start_step(start, end, step)
 void lower_arange(OpContext& cx) {
@@ -35,8 +36,8 @@ void lower_full(OpContext& cx) {
   cx.out(0, cx.emit1("Expand", {value, shape}));
 }
 MX_ATEN_LOWER(lower_full, "aten.full", "aten.ones", "aten.zeros", "aten.full_like", "aten.ones_like",
-           "aten.zeros_like", "aten.new_ones", "aten.new_zeros", "aten.new_full", "aten.empty", "aten.empty_like",
-           "aten.new_empty", "aten.empty_permuted", "aten.empty_strided");
+              "aten.zeros_like", "aten.new_ones", "aten.new_zeros", "aten.new_full", "aten.empty",
+              "aten.empty_like", "aten.new_empty", "aten.empty_permuted", "aten.empty_strided");
 
 // eye(n) / eye.m(n, m): EyeLike of an [n, m] tensor, made in float (ONNX
 // Runtime's EyeLike has no bool kernel) and cast to the result dtype.
@@ -44,7 +45,8 @@ void lower_eye(OpContext& cx) {
   const int32_t f = onnx::TensorProto::FLOAT;
   const std::string n = cx.unsqueeze(cx.sym_int("n"), {0});
   const std::string m = cx.has("m") ? cx.unsqueeze(cx.sym_int("m"), {0}) : n;
-  const std::string zeros = cx.emit1("Expand", {cx.cscalar(0, f), cx.emit1("Concat", {n, m}, {attr("axis", int64_t{0})})});
+  const std::string zeros =
+      cx.emit1("Expand", {cx.cscalar(0, f), cx.emit1("Concat", {n, m}, {attr("axis", int64_t{0})})});
   cx.out(0, cx.cast(cx.emit1("EyeLike", {zeros}), f, cx.out_dtype()));
 }
 MX_ATEN_LOWER(lower_eye, "aten.eye");
@@ -63,7 +65,9 @@ void lower_linspace(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_linspace, "aten.linspace");
 
-void lower_scalar_tensor(OpContext& cx) { cx.out(0, cx.operand("s", cx.out_dtype())); }
+void lower_scalar_tensor(OpContext& cx) {
+  cx.out(0, cx.operand("s", cx.out_dtype()));
+}
 MX_ATEN_LOWER(lower_scalar_tensor, "aten.scalar_tensor");
 
 // promote_types(type1, type2) -> ScalarType: torch.tensor([...]) of

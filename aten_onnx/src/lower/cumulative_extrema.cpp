@@ -20,11 +20,14 @@ using onnx::TensorProto;
 std::string neutral(OpContext& cx, bool max, int32_t dt) {
   const bool floating = dt == TensorProto::FLOAT || dt == TensorProto::DOUBLE || dt == TensorProto::FLOAT16 ||
                         dt == TensorProto::BFLOAT16;
-  if (floating) return cx.cscalar(max ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity(), dt);
+  if (floating)
+    return cx.cscalar(
+        max ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity(), dt);
   if (dt == TensorProto::INT32)
     return cx.cscalar(max ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int32_t>::max(), dt);
   if (dt == TensorProto::INT64) {
-    onnx::TensorProto t = mx::aten_onnx::int64_tensor({max ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max()}, true);
+    onnx::TensorProto t = mx::aten_onnx::int64_tensor(
+        {max ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max()}, true);
     return cx.constant(t);
   }
   if (dt == TensorProto::UINT8) return cx.cscalar(max ? 0 : 255, dt);
@@ -49,10 +52,10 @@ void lower_cum_extremum(OpContext& cx) {
   const bool moved = d != r - 1;
   std::string x = moved ? cx.transpose(v.onnx, perm) : v.onnx;
   const std::string n = cx.dim_size(x, r - 1);
-  const std::string j = cx.emit1("Range", {cx.ci64s(0), n, cx.ci64s(1)});                 // [N]
-  const std::string i = cx.unsqueeze(j, {1});                                            // [N, 1]
-  const std::string seen = cx.emit1("LessOrEqual", {j, i});                               // [N, N]: j <= i
-  const std::string xj = cx.unsqueeze(x, {r - 1});                                       // [..., 1, N]
+  const std::string j = cx.emit1("Range", {cx.ci64s(0), n, cx.ci64s(1)});               // [N]
+  const std::string i = cx.unsqueeze(j, {1});                                           // [N, 1]
+  const std::string seen = cx.emit1("LessOrEqual", {j, i});                             // [N, N]: j <= i
+  const std::string xj = cx.unsqueeze(x, {r - 1});                                      // [..., 1, N]
   const std::string masked = cx.emit1("Where", {seen, xj, neutral(cx, max, v.dtype)});  // [..., N, N]
   const std::string values =
       mx::aten_onnx::emit_reduce(cx, max ? "ReduceMax" : "ReduceMin", masked, {r}, false);  // [..., N]

@@ -18,10 +18,14 @@ std::string p_norm(OpContext& cx, const std::string& a, const std::string& b, do
   const std::string d = cx.emit1("Abs", {cx.emit1("Sub", {a, b})});
   const std::string last = cx.ci64({-1});
   const std::vector<onnx::AttributeProto> drop = {attr("keepdims", int64_t{0})};
-  if (std::isinf(p)) return cx.emit1("ReduceMax", {d}, {attr("axes", std::vector<int64_t>{-1}), attr("keepdims", int64_t{0})});
+  if (std::isinf(p))
+    return cx.emit1("ReduceMax", {d}, {attr("axes", std::vector<int64_t>{-1}), attr("keepdims", int64_t{0})});
   if (p == 0.0)
-    return cx.emit1("ReduceSum", {cx.cast(cx.emit1("Not", {cx.emit1("Equal", {d, cx.cscalar(0, dt)})}),
-                                          onnx::TensorProto::BOOL, dt), last}, drop);
+    return cx.emit1(
+        "ReduceSum",
+        {cx.cast(cx.emit1("Not", {cx.emit1("Equal", {d, cx.cscalar(0, dt)})}), onnx::TensorProto::BOOL, dt),
+         last},
+        drop);
   if (p == 1.0) return cx.emit1("ReduceSum", {d, last}, drop);
   if (p == 2.0) return cx.emit1("Sqrt", {cx.emit1("ReduceSum", {cx.emit1("Mul", {d, d}), last}, drop)});
   const std::string s = cx.emit1("ReduceSum", {cx.emit1("Pow", {d, cx.cscalar(p, dt)}), last}, drop);
@@ -40,14 +44,16 @@ MX_ATEN_LOWER(lower_cdist, "aten._cdist_forward", "aten.cdist");
 void lower_pdist(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const Value& v = cx.value_of("self");
-  if (v.shape.size() != 2 || !v.shape[0].is_static) cx.unsupported("pdist of a tensor that is not [N, M] with static N");
+  if (v.shape.size() != 2 || !v.shape[0].is_static)
+    cx.unsupported("pdist of a tensor that is not [N, M] with static N");
   const int64_t n = v.shape[0].value;
   const std::string x = cx.cast(v.onnx, v.dtype, dt);
   const std::string all = p_norm(cx, cx.unsqueeze(x, {1}), cx.unsqueeze(x, {0}), cx.float_arg("p", 2.0), dt);
   std::vector<int64_t> flat;  // i * n + j for i < j, row by row
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = i + 1; j < n; ++j) flat.push_back(i * n + j);
-  cx.out(0, cx.emit1("Gather", {cx.emit1("Reshape", {all, cx.ci64({-1})}), cx.ci64(flat)}, {attr("axis", int64_t{0})}));
+  cx.out(0, cx.emit1("Gather", {cx.emit1("Reshape", {all, cx.ci64({-1})}), cx.ci64(flat)},
+                     {attr("axis", int64_t{0})}));
 }
 MX_ATEN_LOWER(lower_pdist, "aten._pdist_forward", "aten.pdist");
 
@@ -61,7 +67,8 @@ void lower_cosine_similarity(OpContext& cx) {
   const std::vector<onnx::AttributeProto> drop = {attr("keepdims", int64_t{0})};
   auto sum = [&](const std::string& t) { return cx.emit1("ReduceSum", {t, axis}, drop); };
   const std::string dot = sum(cx.emit1("Mul", {a, b}));
-  const std::string norms = cx.emit1("Sqrt", {cx.emit1("Mul", {sum(cx.emit1("Mul", {a, a})), sum(cx.emit1("Mul", {b, b}))})});
+  const std::string norms =
+      cx.emit1("Sqrt", {cx.emit1("Mul", {sum(cx.emit1("Mul", {a, a})), sum(cx.emit1("Mul", {b, b}))})});
   cx.out(0, cx.emit1("Div", {dot, cx.emit1("Max", {norms, cx.cscalar(cx.float_arg("eps", 1e-8), dt)})}));
 }
 MX_ATEN_LOWER(lower_cosine_similarity, "aten.cosine_similarity");

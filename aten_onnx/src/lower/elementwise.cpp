@@ -11,11 +11,15 @@ namespace mx::aten_onnx {
 namespace {
 
 const std::map<std::string, std::string>& unary_ops() {
-  static const std::map<std::string, std::string> m = {
-      {"neg", "Neg"},   {"exp", "Exp"},   {"log", "Log"},     {"sqrt", "Sqrt"},   {"abs", "Abs"},
-      {"sin", "Sin"},   {"cos", "Cos"},   {"tanh", "Tanh"},   {"sigmoid", "Sigmoid"}, {"erf", "Erf"},
-      {"floor", "Floor"}, {"ceil", "Ceil"}, {"relu", "Relu"}, {"reciprocal", "Reciprocal"},
-      {"sign", "Sign"}, {"round", "Round"}, {"logical_not", "Not"}, {"bitwise_not", "Not"}};
+  static const std::map<std::string, std::string> m = {{"neg", "Neg"},         {"exp", "Exp"},
+                                                       {"log", "Log"},         {"sqrt", "Sqrt"},
+                                                       {"abs", "Abs"},         {"sin", "Sin"},
+                                                       {"cos", "Cos"},         {"tanh", "Tanh"},
+                                                       {"sigmoid", "Sigmoid"}, {"erf", "Erf"},
+                                                       {"floor", "Floor"},     {"ceil", "Ceil"},
+                                                       {"relu", "Relu"},       {"reciprocal", "Reciprocal"},
+                                                       {"sign", "Sign"},       {"round", "Round"},
+                                                       {"logical_not", "Not"}, {"bitwise_not", "Not"}};
   return m;
 }
 
@@ -25,10 +29,10 @@ void lower_unary(OpContext& cx) {
   std::string x = cx.operand("self", onnx_op == "Not" ? onnx::TensorProto::BOOL : dt);
   cx.out(0, cx.emit1(onnx_op, {x}));
 }
-MX_ATEN_LOWER(lower_unary, "aten.neg", "aten.exp", "aten.log", "aten.sqrt", "aten.abs", "aten.sin", "aten.cos",
-           "aten.tanh", "aten.sigmoid", "aten.erf", "aten.floor", "aten.ceil", "aten.relu", "aten.relu_",
-           "aten.reciprocal", "aten.sign", "aten.round", "aten.logical_not", "aten.bitwise_not", "aten.tanh_",
-           "aten.sigmoid_", "aten.neg_", "aten.exp_");
+MX_ATEN_LOWER(lower_unary, "aten.neg", "aten.exp", "aten.log", "aten.sqrt", "aten.abs", "aten.sin",
+              "aten.cos", "aten.tanh", "aten.sigmoid", "aten.erf", "aten.floor", "aten.ceil", "aten.relu",
+              "aten.relu_", "aten.reciprocal", "aten.sign", "aten.round", "aten.logical_not",
+              "aten.bitwise_not", "aten.tanh_", "aten.sigmoid_", "aten.neg_", "aten.exp_");
 
 void lower_rsqrt(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
@@ -79,13 +83,15 @@ void lower_div(OpContext& cx) {
     const int32_t f = onnx::TensorProto::DOUBLE;
     std::string q = cx.emit1("Div", {cx.operand("self", f), cx.operand("other", f)});
     q = cx.emit1(mode == "trunc" ? "Identity" : "Floor", {q});
-    if (mode == "trunc") q = cx.emit1("Cast", {q}, {attr("to", static_cast<int64_t>(onnx::TensorProto::INT64))});
+    if (mode == "trunc")
+      q = cx.emit1("Cast", {q}, {attr("to", static_cast<int64_t>(onnx::TensorProto::INT64))});
     cx.out(0, cx.cast(q, mode == "trunc" ? onnx::TensorProto::INT64 : f, dt));
     return;
   }
   std::string q = cx.emit1("Div", {cx.operand("self", dt), cx.operand("other", dt)});
   if (mode == "floor") q = cx.emit1("Floor", {q});
-  else if (mode == "trunc") q = cx.emit1("Mul", {cx.emit1("Floor", {cx.emit1("Abs", {q})}), cx.emit1("Sign", {q})});
+  else if (mode == "trunc")
+    q = cx.emit1("Mul", {cx.emit1("Floor", {cx.emit1("Abs", {q})}), cx.emit1("Sign", {q})});
   cx.out(0, q);
 }
 MX_ATEN_LOWER(lower_div, "aten.div", "aten.div_", "aten.divide", "aten.true_divide");
@@ -112,13 +118,14 @@ int32_t promoted(OpContext& cx) {
   int32_t a = kind("self"), b = kind("other");
   if (a == 0) return b ? b : onnx::TensorProto::INT64;
   if (b == 0 || a == b) return a;
-  if (mx::aten_onnx::is_floating(a) != mx::aten_onnx::is_floating(b)) return mx::aten_onnx::is_floating(a) ? a : b;
+  if (mx::aten_onnx::is_floating(a) != mx::aten_onnx::is_floating(b))
+    return mx::aten_onnx::is_floating(a) ? a : b;
   return mx::aten_onnx::element_size(a) >= mx::aten_onnx::element_size(b) ? a : b;
 }
 
 void lower_compare(OpContext& cx) {
-  static const std::map<std::string, std::string> ops = {{"eq", "Equal"},   {"lt", "Less"},
-                                                         {"gt", "Greater"}, {"le", "LessOrEqual"},
+  static const std::map<std::string, std::string> ops = {{"eq", "Equal"},          {"lt", "Less"},
+                                                         {"gt", "Greater"},        {"le", "LessOrEqual"},
                                                          {"ge", "GreaterOrEqual"}, {"ne", "Equal"}};
   static const std::map<std::string, std::string> aliases = {
       {"greater", "gt"}, {"less", "lt"}, {"greater_equal", "ge"}, {"less_equal", "le"}, {"not_equal", "ne"}};
@@ -134,16 +141,16 @@ MX_ATEN_LOWER(lower_compare, "aten.eq", "aten.lt", "aten.gt", "aten.le", "aten.g
 
 void lower_logical(OpContext& cx) {
   static const std::map<std::string, std::string> ops = {
-      {"logical_and", "And"}, {"logical_or", "Or"}, {"bitwise_and", "And"}, {"bitwise_or", "Or"},
-      {"__and__", "And"},     {"__or__", "Or"},     {"logical_xor", "Xor"}, {"__iand__", "And"},
-      {"__ior__", "Or"}};
+      {"logical_and", "And"}, {"logical_or", "Or"}, {"bitwise_and", "And"},
+      {"bitwise_or", "Or"},   {"__and__", "And"},   {"__or__", "Or"},
+      {"logical_xor", "Xor"}, {"__iand__", "And"},  {"__ior__", "Or"}};
   const std::string n = cx.op();
   if (cx.out_dtype() != onnx::TensorProto::BOOL) cx.unsupported("bitwise ops on integers");
   const int32_t b = onnx::TensorProto::BOOL;
   cx.out(0, cx.emit1(ops.at(n), {cx.operand("self", b), cx.operand("other", b)}));
 }
 MX_ATEN_LOWER(lower_logical, "aten.logical_and", "aten.logical_or", "aten.bitwise_and", "aten.bitwise_or",
-           "aten.__and__", "aten.__or__", "aten.logical_xor", "aten.__iand__", "aten.__ior__");
+              "aten.__and__", "aten.__or__", "aten.logical_xor", "aten.__iand__", "aten.__ior__");
 
 void lower_where(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
@@ -151,7 +158,7 @@ void lower_where(OpContext& cx) {
                                cx.operand("other", dt)}));
 }
 MX_ATEN_LOWER(lower_where, "aten.where.self", "aten.where.ScalarOther", "aten.where.ScalarSelf",
-           "aten.where.Scalar");
+              "aten.where.Scalar");
 
 // masked_fill(self, mask, value): Where(mask, value, self)
 void lower_masked_fill(OpContext& cx) {

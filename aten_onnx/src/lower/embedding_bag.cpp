@@ -19,9 +19,11 @@ using onnx::TensorProto;
 // Which bag each index is in: how many bag starts are at or before it, minus one.
 std::string bag_of_each_index(OpContext& cx, const std::string& starts, const std::string& n_indices) {
   const std::string positions = cx.emit1("Range", {cx.ci64s(0), n_indices, cx.ci64s(1)});
-  const std::string started = cx.emit1("LessOrEqual", {cx.unsqueeze(starts, {0}), cx.unsqueeze(positions, {1})});
-  const std::string count = cx.emit1("ReduceSum", {cx.cast(started, TensorProto::BOOL, TensorProto::INT64), cx.ci64({1})},
-                                     {attr("keepdims", int64_t{0})});
+  const std::string started =
+      cx.emit1("LessOrEqual", {cx.unsqueeze(starts, {0}), cx.unsqueeze(positions, {1})});
+  const std::string count =
+      cx.emit1("ReduceSum", {cx.cast(started, TensorProto::BOOL, TensorProto::INT64), cx.ci64({1})},
+               {attr("keepdims", int64_t{0})});
   return cx.emit1("Sub", {count, cx.ci64s(1)});
 }
 
@@ -33,7 +35,8 @@ std::string filled(OpContext& cx, double value, int32_t dt, const std::string& s
 void lower_embedding_bag(OpContext& cx) {
   const int64_t mode = cx.int_arg("mode", 0);  // 0 sum, 1 mean, 2 max
   if (mode < 0 || mode > 2) cx.unsupported("embedding_bag mode " + std::to_string(mode));
-  if (cx.rank_of("indices") != 1) cx.unsupported("embedding_bag with indices of rank " + std::to_string(cx.rank_of("indices")));
+  if (cx.rank_of("indices") != 1)
+    cx.unsupported("embedding_bag with indices of rank " + std::to_string(cx.rank_of("indices")));
   const int32_t dt = cx.dtype_of("weight");
   const std::string weight = cx.tensor("weight");
   const std::string indices = cx.cast(cx.tensor("indices"), cx.dtype_of("indices"), TensorProto::INT64);
@@ -42,7 +45,7 @@ void lower_embedding_bag(OpContext& cx) {
     starts = cx.emit1("Slice", {starts, cx.ci64({0}), cx.ci64({-1}), cx.ci64({0})});
   const std::string n_indices = cx.dim_size(indices, 0);
   const std::string bag = cx.unsqueeze(bag_of_each_index(cx, starts, n_indices), {1});  // [N, 1]
-  const std::string n_bags = cx.emit1("Shape", {starts});                                  // [1]
+  const std::string n_bags = cx.emit1("Shape", {starts});                               // [1]
   const std::string width = cx.unsqueeze(cx.dim_size(weight, 1), {0});
   const std::string out_shape = cx.emit1("Concat", {n_bags, width}, {attr("axis", int64_t{0})});
 
@@ -55,32 +58,37 @@ void lower_embedding_bag(OpContext& cx) {
     kept = cx.cast(cx.emit1("Not", {cx.emit1("Equal", {indices, cx.ci64s(padding)})}), TensorProto::BOOL, dt);
   // [B]: the indices each bag holds
   auto count = [&] {
-    return cx.emit1("ScatterND",
-                    {filled(cx, 0, dt, n_bags), bag, cx.emit1("Expand", {kept, cx.emit1("Shape", {indices})})},
-                    {attr("reduction", std::string("add"))});
+    return cx.emit1(
+        "ScatterND",
+        {filled(cx, 0, dt, n_bags), bag, cx.emit1("Expand", {kept, cx.emit1("Shape", {indices})})},
+        {attr("reduction", std::string("add"))});
   };
   if (mode == 2) {
     if (cx.has("per_sample_weights")) cx.unsupported("embedding_bag max with per_sample_weights");
     // The emitter knows ScatterND's 'reduction' from opset 16; 'max' came in 18.
     if (cx.opset < 18)
-      cx.unsupported("needs ONNX opset 18 (ScatterND max/min); this export is opset " + std::to_string(cx.opset) +
-                     ": export with --opset 18 or newer");
+      cx.unsupported("needs ONNX opset 18 (ScatterND max/min); this export is opset " +
+                     std::to_string(cx.opset) + ": export with --opset 18 or newer");
     const double lowest = -std::numeric_limits<double>::infinity();
     if (padding >= 0)
-      rows = cx.emit1("Where", {cx.cast(cx.unsqueeze(kept, {1}), dt, TensorProto::BOOL), rows, cx.cscalar(lowest, dt)});
+      rows = cx.emit1(
+          "Where", {cx.cast(cx.unsqueeze(kept, {1}), dt, TensorProto::BOOL), rows, cx.cscalar(lowest, dt)});
     const std::string most = cx.emit1("ScatterND", {filled(cx, lowest, dt, out_shape), bag, rows},
                                       {attr("reduction", std::string("max"))});
     const std::string nonempty = cx.emit1("Greater", {cx.unsqueeze(count(), {1}), cx.cscalar(0, dt)});
     return cx.out(0, cx.emit1("Where", {nonempty, most, cx.cscalar(0, dt)}));
   }
-  if (cx.has("per_sample_weights")) rows = cx.emit1("Mul", {rows, cx.unsqueeze(cx.operand("per_sample_weights", dt), {1})});
+  if (cx.has("per_sample_weights"))
+    rows = cx.emit1("Mul", {rows, cx.unsqueeze(cx.operand("per_sample_weights", dt), {1})});
   if (padding >= 0) rows = cx.emit1("Mul", {rows, cx.unsqueeze(kept, {1})});
-  std::string sum = cx.emit1("ScatterND", {filled(cx, 0, dt, out_shape), bag, rows}, {attr("reduction", std::string("add"))});
+  std::string sum = cx.emit1("ScatterND", {filled(cx, 0, dt, out_shape), bag, rows},
+                             {attr("reduction", std::string("add"))});
   if (mode == 1)
     sum = cx.emit1("Div", {sum, cx.unsqueeze(cx.emit1("Max", {count(), cx.cscalar(1, dt)}), {1})});
   cx.out(0, sum);
 }
-MX_ATEN_LOWER(lower_embedding_bag, "aten._embedding_bag", "aten.embedding_bag", "aten._embedding_bag_forward_only");
+MX_ATEN_LOWER(lower_embedding_bag, "aten._embedding_bag", "aten.embedding_bag",
+              "aten._embedding_bag_forward_only");
 
 }  // namespace
 }  // namespace mx::aten_onnx

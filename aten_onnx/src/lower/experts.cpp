@@ -25,8 +25,9 @@ void lower_histc(OpContext& cx) {
   const std::string x = cx.emit1("Reshape", {cx.operand("self", f), cx.ci64({-1})});
   const std::string inside = cx.emit1("And", {cx.emit1("GreaterOrEqual", {x, cx.cscalar(lo, f)}),
                                               cx.emit1("LessOrEqual", {x, cx.cscalar(hi, f)})});
-  std::string bin = cx.emit1("Floor", {cx.emit1("Mul", {cx.emit1("Sub", {x, cx.cscalar(lo, f)}),
-                                                        cx.cscalar(static_cast<double>(bins) / (hi - lo), f)})});
+  std::string bin =
+      cx.emit1("Floor", {cx.emit1("Mul", {cx.emit1("Sub", {x, cx.cscalar(lo, f)}),
+                                          cx.cscalar(static_cast<double>(bins) / (hi - lo), f)})});
   bin = cx.emit1("Min", {cx.cast(bin, f, i64), cx.ci64s(bins - 1)});
   bin = cx.emit1("Where", {inside, bin, cx.ci64s(-1)});  // -1 matches no bin
   const std::string ids = cx.emit1("Range", {cx.ci64s(0), cx.ci64s(bins), cx.ci64s(1)});
@@ -45,7 +46,8 @@ void lower_grouped_mm(OpContext& cx) {
   const char* b_name = aten ? "mat2" : "weight";
   const int32_t dt = cx.out_dtype();
   const Value& w = cx.value_of(b_name);
-  if (w.shape.size() != 3 || !w.shape[0].is_static) cx.unsupported("a grouped mm whose weight is not [G, K, N] with static G");
+  if (w.shape.size() != 3 || !w.shape[0].is_static)
+    cx.unsupported("a grouped mm whose weight is not [G, K, N] with static G");
   if (cx.rank_of(a_name) != 2) cx.unsupported("a grouped mm whose input is not 2-D");
   if (aten && cx.has("bias")) cx.unsupported("_grouped_mm with a bias");
   const int64_t groups = w.shape[0].value;
@@ -56,11 +58,13 @@ void lower_grouped_mm(OpContext& cx) {
   for (int64_t g = 0; g < groups; ++g) {
     const std::string end = cx.emit1("Slice", {ends, cx.ci64({g}), cx.ci64({g + 1})});
     const std::string rows = cx.emit1("Slice", {a, start, end, cx.ci64({0})});
-    const std::string wg = cx.squeeze(cx.emit1("Slice", {b, cx.ci64({g}), cx.ci64({g + 1}), cx.ci64({0})}), {0});
+    const std::string wg =
+        cx.squeeze(cx.emit1("Slice", {b, cx.ci64({g}), cx.ci64({g + 1}), cx.ci64({0})}), {0});
     parts.push_back(cx.emit1("MatMul", {rows, wg}));
     start = end;
   }
-  cx.out(0, parts.size() == 1 ? cx.emit1("Identity", {parts[0]}) : cx.emit1("Concat", parts, {attr("axis", int64_t{0})}));
+  cx.out(0, parts.size() == 1 ? cx.emit1("Identity", {parts[0]})
+                              : cx.emit1("Concat", parts, {attr("axis", int64_t{0})}));
 }
 MX_ATEN_LOWER(lower_grouped_mm, "transformers.grouped_mm_fallback.default", "aten._grouped_mm");
 

@@ -20,9 +20,15 @@
 namespace mx::aten_onnx {
 namespace {
 
-bool is_complex(int32_t dt) { return dt == onnx::TensorProto::COMPLEX64 || dt == onnx::TensorProto::COMPLEX128; }
-int32_t component(int32_t dt) { return dt == onnx::TensorProto::COMPLEX128 ? onnx::TensorProto::DOUBLE : onnx::TensorProto::FLOAT; }
-int32_t complex_of(int32_t dt) { return dt == onnx::TensorProto::DOUBLE ? onnx::TensorProto::COMPLEX128 : onnx::TensorProto::COMPLEX64; }
+bool is_complex(int32_t dt) {
+  return dt == onnx::TensorProto::COMPLEX64 || dt == onnx::TensorProto::COMPLEX128;
+}
+int32_t component(int32_t dt) {
+  return dt == onnx::TensorProto::COMPLEX128 ? onnx::TensorProto::DOUBLE : onnx::TensorProto::FLOAT;
+}
+int32_t complex_of(int32_t dt) {
+  return dt == onnx::TensorProto::DOUBLE ? onnx::TensorProto::COMPLEX128 : onnx::TensorProto::COMPLEX64;
+}
 
 // The one transformed dim and the scaling, from either overload:
 // fft_rfft(self, n=None, dim=-1, norm=None) / _fft_r2c(self, dim, normalization, onesided).
@@ -35,7 +41,8 @@ Transform transform_of(OpContext& cx, int64_t rank, bool inverse) {
   Transform t;
   if (cx.target().find("._fft_") != std::string::npos) {
     const auto dims = cx.ints("dim");
-    if (dims.size() != 1) cx.unsupported("an FFT over " + std::to_string(dims.size()) + " dims (one is lowered)");
+    if (dims.size() != 1)
+      cx.unsupported("an FFT over " + std::to_string(dims.size()) + " dims (one is lowered)");
     t.dim = norm_dim(dims[0], rank);
     t.normalization = static_cast<int>(cx.int_arg("normalization", 0));
     return t;
@@ -86,7 +93,8 @@ void lower_irfft(OpContext& cx) {
   std::string full = head;
   const int64_t tail_n = l - (l / 2 + 1);  // conj(X[k]) for k = tail_n .. 1
   if (tail_n > 0) {
-    std::string tail = cx.emit1("Slice", {v.onnx, cx.ci64({tail_n}), cx.ci64({0}), cx.ci64({t.dim}), cx.ci64({-1})});
+    std::string tail =
+        cx.emit1("Slice", {v.onnx, cx.ci64({tail_n}), cx.ci64({0}), cx.ci64({t.dim}), cx.ci64({-1})});
     onnx::TensorProto conj;  // (re, im) * (1, -1)
     conj.set_data_type(dt);
     conj.add_dims(2);
@@ -127,7 +135,9 @@ void lower_complex_abs(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_complex_abs, "complex.aten.abs");
 
-void lower_view_as_real(OpContext& cx) { cx.out(0, cx.emit1("Identity", {cx.tensor("self")})); }
+void lower_view_as_real(OpContext& cx) {
+  cx.out(0, cx.emit1("Identity", {cx.tensor("self")}));
+}
 MX_ATEN_LOWER(lower_view_as_real, "complex.aten.view_as_real");
 
 void lower_real_imag(OpContext& cx) {
@@ -171,13 +181,17 @@ void lower_complex_arith(OpContext& cx) {
   const std::string im = cx.emit1("Add", {cx.emit1("Mul", {ar, bi}), cx.emit1("Mul", {ai, br})});
   cx.out(0, cx.emit1("Concat", {re, im}, {attr("axis", r)}));
 }
-MX_ATEN_LOWER(lower_complex_arith, "complex.aten.mul", "complex.aten.div", "complex.aten.add", "complex.aten.sub");
+MX_ATEN_LOWER(lower_complex_arith, "complex.aten.mul", "complex.aten.div", "complex.aten.add",
+              "complex.aten.sub");
 
 // fft_irfft / _fft_c2r take a complex input: they are only reached through
 // the complex dispatch. Registered under their plain names too, so the
 // program-wide check for missing lowerings knows them.
-void lower_needs_complex(OpContext& cx) { cx.unsupported("an inverse real FFT of a real tensor"); }
-MX_ATEN_LOWER(lower_needs_complex, "aten.fft_irfft", "aten._fft_c2r", "aten.view_as_real", "aten.real", "aten.imag");
+void lower_needs_complex(OpContext& cx) {
+  cx.unsupported("an inverse real FFT of a real tensor");
+}
+MX_ATEN_LOWER(lower_needs_complex, "aten.fft_irfft", "aten._fft_c2r", "aten.view_as_real", "aten.real",
+              "aten.imag");
 
 }  // namespace
 }  // namespace mx::aten_onnx

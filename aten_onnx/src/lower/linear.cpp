@@ -19,7 +19,8 @@ MX_ATEN_LOWER(lower_matmul, "aten.matmul", "aten.mm", "aten.bmm");
 
 // addmm(self, mat1, mat2, beta=1, alpha=1) = beta*self + alpha*(mat1 @ mat2)
 void lower_addmm(OpContext& cx) {
-  const float beta = static_cast<float>(cx.float_arg("beta", 1.0)), alpha = static_cast<float>(cx.float_arg("alpha", 1.0));
+  const float beta = static_cast<float>(cx.float_arg("beta", 1.0)),
+              alpha = static_cast<float>(cx.float_arg("alpha", 1.0));
   cx.out(0, cx.emit1("Gemm", {cx.tensor("mat1"), cx.tensor("mat2"), cx.tensor("self")},
                      {attr("alpha", alpha), attr("beta", beta)}));
 }

@@ -17,7 +17,7 @@ namespace {
 
 void lower_unary_math(OpContext& cx) {
   static const std::map<std::string, std::string> direct = {
-      {"acos", "Acos"}, {"asin", "Asin"}, {"atan", "Atan"},   {"tan", "Tan"},     {"sinh", "Sinh"},
+      {"acos", "Acos"}, {"asin", "Asin"},   {"atan", "Atan"},   {"tan", "Tan"},    {"sinh", "Sinh"},
       {"cosh", "Cosh"}, {"asinh", "Asinh"}, {"acosh", "Acosh"}, {"atanh", "Atanh"}};
   const std::string n = cx.op();
   const int32_t dt = cx.out_dtype();
@@ -29,7 +29,8 @@ void lower_unary_math(OpContext& cx) {
   cx.out(0, cx.emit1("Div", {cx.emit1("Log", {x}), cx.cscalar(base, dt)}));
 }
 MX_ATEN_LOWER(lower_unary_math, "aten.acos", "aten.asin", "aten.atan", "aten.tan", "aten.sinh", "aten.cosh",
-           "aten.asinh", "aten.acosh", "aten.atanh", "aten.expm1", "aten.log1p", "aten.log2", "aten.log10");
+              "aten.asinh", "aten.acosh", "aten.atanh", "aten.expm1", "aten.log1p", "aten.log2",
+              "aten.log10");
 
 // exp2(x) = 2^x, square(x) = x * x: torch.export decomposes both, a
 // TorchScript graph keeps them.
@@ -60,9 +61,9 @@ void lower_isnan_isinf(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const bool nan = cx.op() == "isnan";
   if (!mx::aten_onnx::is_floating(v.dtype)) {
-    const std::string f = cx.emit1("Equal", {cx.cast(v.onnx, v.dtype, onnx::TensorProto::INT64),
-                                             cx.emit1("Add", {cx.cast(v.onnx, v.dtype, onnx::TensorProto::INT64),
-                                                              cx.ci64s(1)})});
+    const std::string f = cx.emit1(
+        "Equal", {cx.cast(v.onnx, v.dtype, onnx::TensorProto::INT64),
+                  cx.emit1("Add", {cx.cast(v.onnx, v.dtype, onnx::TensorProto::INT64), cx.ci64s(1)})});
     return cx.out(0, f);  // x == x + 1 is false for every int64
   }
   // ONNX IsNaN/IsInf take float, double, half, bfloat16.
@@ -127,10 +128,12 @@ void lower_elu(OpContext& cx) {
   const std::string x = cx.operand("self", dt);
   const double alpha = cx.float_arg("alpha", 1.0), scale = cx.float_arg("scale", 1.0);
   const double input_scale = cx.float_arg("input_scale", 1.0);
-  if (scale == 1.0 && input_scale == 1.0) return cx.out(0, cx.emit1("Elu", {x}, {attr("alpha", static_cast<float>(alpha))}));
-  const std::string neg = cx.emit1("Mul", {cx.cscalar(alpha, dt),
-                                           cx.emit1("Sub", {cx.emit1("Exp", {cx.emit1("Mul", {x, cx.cscalar(input_scale, dt)})}),
-                                                            cx.cscalar(1, dt)})});
+  if (scale == 1.0 && input_scale == 1.0)
+    return cx.out(0, cx.emit1("Elu", {x}, {attr("alpha", static_cast<float>(alpha))}));
+  const std::string neg =
+      cx.emit1("Mul", {cx.cscalar(alpha, dt),
+                       cx.emit1("Sub", {cx.emit1("Exp", {cx.emit1("Mul", {x, cx.cscalar(input_scale, dt)})}),
+                                        cx.cscalar(1, dt)})});
   const std::string y = cx.emit1("Where", {cx.emit1("Greater", {x, cx.cscalar(0, dt)}), x, neg});
   cx.out(0, cx.emit1("Mul", {y, cx.cscalar(scale, dt)}));
 }
@@ -149,8 +152,10 @@ void lower_celu(OpContext& cx) {
     return cx.out(0, cx.emit1("Celu", {cx.operand("self", dt)}, {attr("alpha", static_cast<float>(alpha))}));
   // Celu is float-only in ONNX: max(0,x) + min(0, alpha*(exp(x/alpha)-1))
   const std::string x = cx.operand("self", dt), zero = cx.cscalar(0, dt);
-  const std::string e = cx.emit1("Sub", {cx.emit1("Exp", {cx.emit1("Div", {x, cx.cscalar(alpha, dt)})}), cx.cscalar(1, dt)});
-  cx.out(0, cx.emit1("Add", {cx.emit1("Max", {x, zero}), cx.emit1("Min", {zero, cx.emit1("Mul", {e, cx.cscalar(alpha, dt)})})}));
+  const std::string e =
+      cx.emit1("Sub", {cx.emit1("Exp", {cx.emit1("Div", {x, cx.cscalar(alpha, dt)})}), cx.cscalar(1, dt)});
+  cx.out(0, cx.emit1("Add", {cx.emit1("Max", {x, zero}),
+                             cx.emit1("Min", {zero, cx.emit1("Mul", {e, cx.cscalar(alpha, dt)})})}));
 }
 MX_ATEN_LOWER(lower_celu, "aten.celu", "aten.celu_");
 
@@ -210,7 +215,9 @@ void lower_shrink(OpContext& cx) {
   }
   const double l = cx.float_arg("lambd", 0.5);
   const bool soft = cx.target().rfind("aten.softshrink", 0) == 0;
-  cx.out(0, cx.emit1(soft ? "Shrink" : "Shrink", {x}, {attr("lambd", static_cast<float>(l)), attr("bias", static_cast<float>(soft ? l : 0.0))}));
+  cx.out(0,
+         cx.emit1(soft ? "Shrink" : "Shrink", {x},
+                  {attr("lambd", static_cast<float>(l)), attr("bias", static_cast<float>(soft ? l : 0.0))}));
 }
 MX_ATEN_LOWER(lower_shrink, "aten.hardshrink", "aten.softshrink", "aten.threshold", "aten.threshold_");
 
@@ -237,19 +244,21 @@ void lower_binary_formula(OpContext& cx) {
   }
   if (t.rfind("aten.xlogy", 0) == 0) {  // 0 where self == 0 (unless other is NaN)
     const std::string prod = cx.emit1("Mul", {a, cx.emit1("Log", {b})});
-    const std::string zero = cx.emit1("And", {cx.emit1("Equal", {a, cx.cscalar(0, dt)}), cx.emit1("Not", {cx.emit1("IsNaN", {b})})});
+    const std::string zero = cx.emit1(
+        "And", {cx.emit1("Equal", {a, cx.cscalar(0, dt)}), cx.emit1("Not", {cx.emit1("IsNaN", {b})})});
     return cx.out(0, cx.emit1("Where", {zero, cx.cscalar(0, dt), prod}));
   }
   if (t.rfind("aten.hypot", 0) == 0)
     return cx.out(0, cx.emit1("Sqrt", {cx.emit1("Add", {cx.emit1("Mul", {a, a}), cx.emit1("Mul", {b, b})})}));
   // copysign: |a| with b's sign bit (-0.0 counts as negative only through 1/b)
-  const std::string neg = cx.emit1("Or", {cx.emit1("Less", {b, cx.cscalar(0, dt)}),
-                                          cx.emit1("Less", {cx.emit1("Reciprocal", {b}), cx.cscalar(0, dt)})});
+  const std::string neg =
+      cx.emit1("Or", {cx.emit1("Less", {b, cx.cscalar(0, dt)}),
+                      cx.emit1("Less", {cx.emit1("Reciprocal", {b}), cx.cscalar(0, dt)})});
   const std::string m = cx.emit1("Abs", {a});
   cx.out(0, cx.emit1("Where", {neg, cx.emit1("Neg", {m}), m}));
 }
-MX_ATEN_LOWER(lower_binary_formula, "aten.logaddexp", "aten.xlogy", "aten.hypot", "aten.copysign", "aten.lerp",
-           "aten.addcmul", "aten.addcdiv");
+MX_ATEN_LOWER(lower_binary_formula, "aten.logaddexp", "aten.xlogy", "aten.hypot", "aten.copysign",
+              "aten.lerp", "aten.addcmul", "aten.addcdiv");
 
 void lower_frac_sgn(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
@@ -265,8 +274,11 @@ void lower_nan_to_num(OpContext& cx) {
   std::string x = cx.operand("self", dt);
   if (!mx::aten_onnx::is_floating(dt)) return cx.out(0, cx.emit1("Identity", {x}));
   const bool half = dt == onnx::TensorProto::FLOAT16;
-  const double big = dt == onnx::TensorProto::DOUBLE ? 1.7976931348623157e308 : half ? 65504.0 : 3.4028234663852886e38;
-  x = cx.emit1("Where", {cx.emit1("IsNaN", {x}), cx.cscalar(cx.has("nan") ? cx.float_arg("nan") : 0.0, dt), x});
+  const double big = dt == onnx::TensorProto::DOUBLE ? 1.7976931348623157e308
+                     : half                          ? 65504.0
+                                                     : 3.4028234663852886e38;
+  x = cx.emit1("Where",
+               {cx.emit1("IsNaN", {x}), cx.cscalar(cx.has("nan") ? cx.float_arg("nan") : 0.0, dt), x});
   x = cx.emit1("Where", {cx.emit1("IsInf", {x}, {attr("detect_negative", int64_t{0})}),
                          cx.cscalar(cx.has("posinf") ? cx.float_arg("posinf") : big, dt), x});
   x = cx.emit1("Where", {cx.emit1("IsInf", {x}, {attr("detect_positive", int64_t{0})}),

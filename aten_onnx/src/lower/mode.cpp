@@ -39,12 +39,15 @@ void lower_mode(OpContext& cx) {
     if (k != d) perm.push_back(k);
   perm.push_back(d);
   const std::string x = d == r - 1 ? v.onnx : cx.transpose(v.onnx, perm);  // [..., N]
-  const std::string same = cx.emit1("Equal", {cx.unsqueeze(x, {r}), cx.unsqueeze(x, {r - 1})});  // [..., N, N]
-  const std::string counts =
-      mx::aten_onnx::emit_reduce(cx, "ReduceSum", cx.cast(same, TensorProto::BOOL, TensorProto::INT64), {r}, false);
+  const std::string same =
+      cx.emit1("Equal", {cx.unsqueeze(x, {r}), cx.unsqueeze(x, {r - 1})});  // [..., N, N]
+  const std::string counts = mx::aten_onnx::emit_reduce(
+      cx, "ReduceSum", cx.cast(same, TensorProto::BOOL, TensorProto::INT64), {r}, false);
   const std::string best = mx::aten_onnx::emit_reduce(cx, "ReduceMax", counts, {r - 1}, true);  // [..., 1]
-  const std::string candidates = cx.emit1("Where", {cx.emit1("Equal", {counts, best}), x, largest(cx, v.dtype)});
-  const std::string value = mx::aten_onnx::emit_reduce(cx, "ReduceMin", candidates, {r - 1}, true);  // [..., 1]
+  const std::string candidates =
+      cx.emit1("Where", {cx.emit1("Equal", {counts, best}), x, largest(cx, v.dtype)});
+  const std::string value =
+      mx::aten_onnx::emit_reduce(cx, "ReduceMin", candidates, {r - 1}, true);  // [..., 1]
   const std::string n = cx.dim_size(x, r - 1);
   const std::string j = cx.emit1("Range", {cx.ci64s(0), n, cx.ci64s(1)});
   const std::string at = cx.emit1("Where", {cx.emit1("Equal", {x, value}), j, cx.ci64s(-1)});

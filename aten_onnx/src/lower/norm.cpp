@@ -46,7 +46,8 @@ void lower_instance_norm(OpContext& cx) {
     if (!cx.bool_arg("use_input_stats", true)) cx.unsupported("instance_norm with running statistics");
     if (!shape[1].is_static) cx.unsupported("instance_norm with a dynamic channel dim");
     const int64_t c = shape[1].value;
-    return cx.out(0, cx.emit1("InstanceNormalization", {x, ones_or(cx, "weight", c, 1, dt), ones_or(cx, "bias", c, 0, dt)},
+    return cx.out(0, cx.emit1("InstanceNormalization",
+                              {x, ones_or(cx, "weight", c, 1, dt), ones_or(cx, "bias", c, 0, dt)},
                               {attr("epsilon", eps)}));
   }
   if (!cx.bool_arg("training", true)) cx.unsupported("_native_batch_norm_legit.no_stats without training");
@@ -54,7 +55,8 @@ void lower_instance_norm(OpContext& cx) {
   for (int64_t k = 2; k < r; ++k) axes.push_back(k);
   const std::string mean = mx::aten_onnx::emit_reduce(cx, "ReduceMean", x, axes, true);
   const std::string dev = cx.emit1("Sub", {x, mean});
-  const std::string var = mx::aten_onnx::emit_reduce(cx, "ReduceMean", cx.emit1("Mul", {dev, dev}), axes, true);
+  const std::string var =
+      mx::aten_onnx::emit_reduce(cx, "ReduceMean", cx.emit1("Mul", {dev, dev}), axes, true);
   std::string y = cx.emit1("Div", {dev, cx.emit1("Sqrt", {cx.emit1("Add", {var, cx.cscalar(eps, dt)})})});
   std::vector<int64_t> trailing;
   for (int64_t k = 1; k < r - 1; ++k) trailing.push_back(k);
@@ -72,8 +74,7 @@ void lower_layer_norm(OpContext& cx) {
   if (w.empty() && cx.opset >= 17) w = cx.constant(mx::aten_onnx::filled_tensor(dt, shape, 1.0));
   cx.out(0, mx::aten_onnx::emit_layer_norm(cx, cx.tensor("input"), cx.rank_of("input"),
                                            static_cast<int64_t>(shape.size()), w, b,
-                                           cx.float_arg("eps", 1e-5),
-                                           dt));
+                                           cx.float_arg("eps", 1e-5), dt));
 }
 MX_ATEN_LOWER(lower_layer_norm, "aten.layer_norm", "aten.native_layer_norm");
 
@@ -83,10 +84,10 @@ void lower_group_norm(OpContext& cx) {
   // group_norm(input, num_groups, weight, bias, eps); core ATen's
   // native_group_norm(input, weight, bias, N, C, HxW, group, eps).
   const bool native = cx.target().rfind("aten.native_group_norm", 0) == 0;
-  cx.out(0, mx::aten_onnx::emit_group_norm(cx, cx.tensor("input"), cx.rank_of("input"),
-                                           cx.int_arg(native ? "group" : "num_groups"),
-                                           cx.has("weight") ? cx.tensor("weight") : "",
-                                           cx.has("bias") ? cx.tensor("bias") : "", cx.float_arg("eps", 1e-5), dt));
+  cx.out(0, mx::aten_onnx::emit_group_norm(
+                cx, cx.tensor("input"), cx.rank_of("input"), cx.int_arg(native ? "group" : "num_groups"),
+                cx.has("weight") ? cx.tensor("weight") : "", cx.has("bias") ? cx.tensor("bias") : "",
+                cx.float_arg("eps", 1e-5), dt));
 }
 MX_ATEN_LOWER(lower_group_norm, "aten.group_norm", "aten.native_group_norm");
 
@@ -97,7 +98,8 @@ void lower_weight_norm(OpContext& cx) {
   for (int64_t k = 0; k < r; ++k)
     if (k != dim) axes.push_back(k);
   std::string v = cx.tensor("v");
-  std::string norm = cx.emit1("Sqrt", {mx::aten_onnx::emit_reduce(cx, "ReduceSum", cx.emit1("Mul", {v, v}), axes, true)});
+  std::string norm =
+      cx.emit1("Sqrt", {mx::aten_onnx::emit_reduce(cx, "ReduceSum", cx.emit1("Mul", {v, v}), axes, true)});
   cx.out(0, cx.emit1("Mul", {v, cx.emit1("Div", {cx.tensor("g"), norm})}));
 }
 MX_ATEN_LOWER(lower_weight_norm, "aten._weight_norm");

@@ -26,11 +26,17 @@ struct QuantRange {
 
 QuantRange range_of(OpContext& cx, int32_t qtype) {
   switch (qtype) {
-    case TensorProto::INT8: return {-128, 127, 13};
-    case TensorProto::UINT8: return {0, 255, 13};
-    case TensorProto::INT16: return {-32768, 32767, 21};
-    case TensorProto::UINT16: return {0, 65535, 21};
-    default: cx.unsupported("quantization to " + mx::aten_onnx::dtype_name(qtype) + " (ONNX has int8, uint8, int16, uint16)");
+    case TensorProto::INT8:
+      return {-128, 127, 13};
+    case TensorProto::UINT8:
+      return {0, 255, 13};
+    case TensorProto::INT16:
+      return {-32768, 32767, 21};
+    case TensorProto::UINT16:
+      return {0, 65535, 21};
+    default:
+      cx.unsupported("quantization to " + mx::aten_onnx::dtype_name(qtype) +
+                     " (ONNX has int8, uint8, int16, uint16)");
   }
 }
 
@@ -46,7 +52,9 @@ int32_t quantized_dtype(OpContext& cx) {
 }
 
 // A zero point (an int, or an int64 tensor in torch) as the quantized dtype.
-std::string zero_point(OpContext& cx, const std::string& name, int32_t qtype) { return cx.operand(name, qtype); }
+std::string zero_point(OpContext& cx, const std::string& name, int32_t qtype) {
+  return cx.operand(name, qtype);
+}
 
 // Clip to [quant_min, quant_max] where that is narrower than the dtype.
 std::string clip_to_range(OpContext& cx, const std::string& q, int32_t qtype) {
@@ -63,20 +71,22 @@ std::string as_float32(OpContext& cx, const std::string& name) {
 
 void lower_quantize_per_tensor(OpContext& cx) {
   const int32_t qtype = quantized_dtype(cx);
-  const std::string q = cx.emit1("QuantizeLinear", {as_float32(cx, "input"), cx.operand("scale", TensorProto::FLOAT),
-                                                    zero_point(cx, "zero_point", qtype)});
+  const std::string q =
+      cx.emit1("QuantizeLinear", {as_float32(cx, "input"), cx.operand("scale", TensorProto::FLOAT),
+                                  zero_point(cx, "zero_point", qtype)});
   cx.out(0, clip_to_range(cx, q, qtype));
 }
 MX_ATEN_LOWER(lower_quantize_per_tensor, "quantized_decomposed.quantize_per_tensor.default",
-           "quantized_decomposed.quantize_per_tensor.tensor", "quantized_decomposed.quantize_per_tensor.tensor2");
+              "quantized_decomposed.quantize_per_tensor.tensor",
+              "quantized_decomposed.quantize_per_tensor.tensor2");
 
 void lower_quantize_per_channel(OpContext& cx) {
   const int32_t qtype = quantized_dtype(cx);
   const int64_t axis = norm_dim(cx.int_arg("axis"), cx.rank_of("input"));
-  const std::string q =
-      cx.emit1("QuantizeLinear",
-               {as_float32(cx, "input"), cx.operand("scales", TensorProto::FLOAT), zero_point(cx, "zero_points", qtype)},
-               {attr("axis", axis)});
+  const std::string q = cx.emit1("QuantizeLinear",
+                                 {as_float32(cx, "input"), cx.operand("scales", TensorProto::FLOAT),
+                                  zero_point(cx, "zero_points", qtype)},
+                                 {attr("axis", axis)});
   cx.out(0, clip_to_range(cx, q, qtype));
 }
 MX_ATEN_LOWER(lower_quantize_per_channel, "quantized_decomposed.quantize_per_channel.default");
@@ -88,16 +98,20 @@ void finish_dequantize(OpContext& cx, const std::string& x) {
 
 void lower_dequantize_per_tensor(OpContext& cx) {
   const int32_t qtype = quantized_dtype(cx);
-  if (cx.dtype_of("input") != qtype) cx.unsupported("dequantize of a tensor whose dtype is not the 'dtype' argument");
-  finish_dequantize(cx, cx.emit1("DequantizeLinear", {cx.tensor("input"), cx.operand("scale", TensorProto::FLOAT),
-                                                      zero_point(cx, "zero_point", qtype)}));
+  if (cx.dtype_of("input") != qtype)
+    cx.unsupported("dequantize of a tensor whose dtype is not the 'dtype' argument");
+  finish_dequantize(cx,
+                    cx.emit1("DequantizeLinear", {cx.tensor("input"), cx.operand("scale", TensorProto::FLOAT),
+                                                  zero_point(cx, "zero_point", qtype)}));
 }
 MX_ATEN_LOWER(lower_dequantize_per_tensor, "quantized_decomposed.dequantize_per_tensor.default",
-           "quantized_decomposed.dequantize_per_tensor.tensor", "quantized_decomposed.dequantize_per_tensor.tensor2");
+              "quantized_decomposed.dequantize_per_tensor.tensor",
+              "quantized_decomposed.dequantize_per_tensor.tensor2");
 
 void lower_dequantize_per_channel(OpContext& cx) {
   const int32_t qtype = quantized_dtype(cx);
-  if (cx.dtype_of("input") != qtype) cx.unsupported("dequantize of a tensor whose dtype is not the 'dtype' argument");
+  if (cx.dtype_of("input") != qtype)
+    cx.unsupported("dequantize of a tensor whose dtype is not the 'dtype' argument");
   const int64_t axis = norm_dim(cx.int_arg("axis"), cx.rank_of("input"));
   std::vector<std::string> inputs{cx.tensor("input"), cx.operand("scales", TensorProto::FLOAT)};
   if (cx.has("zero_points")) inputs.push_back(zero_point(cx, "zero_points", qtype));

@@ -18,14 +18,16 @@ void lower_rand(OpContext& cx) {
   const std::string shape = cx.has("size") ? cx.int_list("size") : cx.shape_of(cx.tensor("self"));
   const std::string like = cx.emit1("Expand", {cx.cscalar(0, dt), shape});
   const bool normal = cx.target().find("randn") != std::string::npos;
-  cx.out(0, cx.emit1(normal ? "RandomNormalLike" : "RandomUniformLike", {like}, {attr("dtype", static_cast<int64_t>(dt))}));
+  cx.out(0, cx.emit1(normal ? "RandomNormalLike" : "RandomUniformLike", {like},
+                     {attr("dtype", static_cast<int64_t>(dt))}));
 }
 MX_ATEN_LOWER(lower_rand, "aten.rand", "aten.randn", "aten.rand_like", "aten.randn_like");
 
 void lower_randperm(OpContext& cx) {
   if (cx.has("generator")) cx.unsupported("randperm with an explicit generator");
   const std::string n = cx.unsqueeze(cx.sym_int("n"), {0});
-  const std::string draws = cx.emit1("RandomUniformLike", {cx.emit1("Expand", {cx.cscalar(0, onnx::TensorProto::FLOAT), n})});
+  const std::string draws =
+      cx.emit1("RandomUniformLike", {cx.emit1("Expand", {cx.cscalar(0, onnx::TensorProto::FLOAT), n})});
   const auto top = cx.emit("TopK", {draws, n}, {attr("axis", int64_t{0})}, 2);
   cx.out(0, cx.cast(top[1], onnx::TensorProto::INT64, cx.out_dtype()));
 }

@@ -49,7 +49,8 @@ MX_ATEN_LOWER(lower_numpy_t, "aten.numpy_T", "aten.permute_copy.numpy_T");
 
 void lower_outer(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
-  cx.out(0, cx.emit1("Mul", {cx.unsqueeze(cx.operand("self", dt), {1}), cx.unsqueeze(cx.operand("vec2", dt), {0})}));
+  cx.out(0, cx.emit1("Mul",
+                     {cx.unsqueeze(cx.operand("self", dt), {1}), cx.unsqueeze(cx.operand("vec2", dt), {0})}));
 }
 MX_ATEN_LOWER(lower_outer, "aten.outer", "aten.ger");
 
@@ -64,13 +65,15 @@ void lower_meshgrid(OpContext& cx) {
   for (int64_t k = 0; k < n; ++k) sizes.push_back(cx.emit1("Reshape", {in[k]->onnx, cx.ci64({-1})}));
   auto axis_of = [&](int64_t k) { return xy && n >= 2 && k < 2 ? 1 - k : k; };
   std::vector<std::string> dims(static_cast<size_t>(n));
-  for (int64_t k = 0; k < n; ++k) dims[static_cast<size_t>(axis_of(k))] = cx.shape_of(sizes[static_cast<size_t>(k)]);
+  for (int64_t k = 0; k < n; ++k)
+    dims[static_cast<size_t>(axis_of(k))] = cx.shape_of(sizes[static_cast<size_t>(k)]);
   const std::string grid = cx.emit1("Concat", dims, {attr("axis", int64_t{0})});
   std::vector<std::string> outs;
   for (int64_t k = 0; k < n; ++k) {
     std::vector<int64_t> shape(static_cast<size_t>(n), 1);
     shape[static_cast<size_t>(axis_of(k))] = -1;
-    outs.push_back(cx.emit1("Expand", {cx.emit1("Reshape", {sizes[static_cast<size_t>(k)], cx.ci64(shape)}), grid}));
+    outs.push_back(
+        cx.emit1("Expand", {cx.emit1("Reshape", {sizes[static_cast<size_t>(k)], cx.ci64(shape)}), grid}));
   }
   cx.out_list(0, outs);
 }
@@ -92,10 +95,11 @@ std::string static_window_indices(OpContext& cx, int64_t length, int64_t size, i
 }
 
 // The same along a dynamic dim: Range(0, n * step, step)[:, None] + [0, size).
-std::string dynamic_window_indices(OpContext& cx, const std::string& x, int64_t d, int64_t size, int64_t step) {
+std::string dynamic_window_indices(OpContext& cx, const std::string& x, int64_t d, int64_t size,
+                                   int64_t step) {
   const std::string length = cx.dim_size(x, d);
-  const std::string n = cx.emit1("Add", {cx.emit1("Div", {cx.emit1("Sub", {length, cx.ci64s(size)}), cx.ci64s(step)}),
-                                         cx.ci64s(1)});
+  const std::string n = cx.emit1(
+      "Add", {cx.emit1("Div", {cx.emit1("Sub", {length, cx.ci64s(size)}), cx.ci64s(step)}), cx.ci64s(1)});
   const std::string starts =
       cx.emit1("Range", {cx.ci64s(0), cx.emit1("Mul", {n, cx.ci64s(step)}), cx.ci64s(step)});
   std::vector<int64_t> offsets;
@@ -113,7 +117,7 @@ void lower_unfold(OpContext& cx) {
   const std::string idx = v.shape[d].is_static ? static_window_indices(cx, v.shape[d].value, size, step)
                                                : dynamic_window_indices(cx, v.onnx, d, size, step);
   std::string g = cx.emit1("Gather", {v.onnx, idx}, {attr("axis", d)});  // [.., n, size, ..]
-  std::vector<int64_t> perm;  // move the window axis (d + 1) last
+  std::vector<int64_t> perm;                                             // move the window axis (d + 1) last
   for (int64_t k = 0; k <= r; ++k)
     if (k != d + 1) perm.push_back(k);
   perm.push_back(d + 1);
@@ -125,12 +129,14 @@ MX_ATEN_LOWER(lower_unfold, "aten.unfold");
 void lower_channel_shuffle(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const int64_t g = cx.int_arg("groups");
-  if (v.shape.size() < 3 || !v.shape[1].is_static) cx.unsupported("channel_shuffle without a static channel dim");
+  if (v.shape.size() < 3 || !v.shape[1].is_static)
+    cx.unsupported("channel_shuffle without a static channel dim");
   const int64_t c = v.shape[1].value, r = static_cast<int64_t>(v.shape.size());
   const std::string shape = cx.shape_of(v.onnx);
   const std::string rest = cx.emit1("Slice", {shape, cx.ci64({2}), cx.ci64({INT64_MAX})});
-  const std::string five = cx.emit1("Concat", {cx.emit1("Slice", {shape, cx.ci64({0}), cx.ci64({1})}), cx.ci64({g, c / g}), rest},
-                                    {attr("axis", int64_t{0})});
+  const std::string five =
+      cx.emit1("Concat", {cx.emit1("Slice", {shape, cx.ci64({0}), cx.ci64({1})}), cx.ci64({g, c / g}), rest},
+               {attr("axis", int64_t{0})});
   std::vector<int64_t> perm = {0, 2, 1};
   for (int64_t k = 3; k <= r; ++k) perm.push_back(k);
   const std::string t = cx.transpose(cx.emit1("Reshape", {v.onnx, five}), perm);
@@ -141,7 +147,8 @@ MX_ATEN_LOWER(lower_channel_shuffle, "aten.channel_shuffle", "aten.native_channe
 // repeat_interleave.self_int(self, repeats, dim=None, output_size=None):
 // each element repeated `repeats` times along dim (flattened without one).
 void lower_repeat_interleave(OpContext& cx) {
-  if (!cx.has("self")) cx.unsupported("repeat_interleave of a repeats tensor alone (its output size is data-dependent)");
+  if (!cx.has("self"))
+    cx.unsupported("repeat_interleave of a repeats tensor alone (its output size is data-dependent)");
   const Value& v = cx.value_of("self");
   std::string x = v.onnx;
   int64_t r = static_cast<int64_t>(v.shape.size());
@@ -151,17 +158,20 @@ void lower_repeat_interleave(OpContext& cx) {
   }
   const int64_t d = cx.has("dim") ? norm_dim(cx.int_arg("dim"), r) : 0;
   const ArgKind rep = cx.arg_kind("repeats");
-  if (rep != ArgKind::integer && rep != ArgKind::sym_int) cx.unsupported("repeat_interleave with a repeats tensor");
+  if (rep != ArgKind::integer && rep != ArgKind::sym_int)
+    cx.unsupported("repeat_interleave with a repeats tensor");
   const std::string n = cx.unsqueeze(cx.sym_int("repeats"), {0});
   // [.., s, ..] -> [.., s, 1, ..] -> expand [.., s, n, ..] -> [.., s*n, ..]
   const std::string shape = cx.shape_of(x);
   const std::string up = cx.unsqueeze(x, {d + 1});
-  const std::string big = cx.emit1("Concat", {cx.emit1("Slice", {shape, cx.ci64({0}), cx.ci64({d + 1})}), n,
-                                              cx.emit1("Slice", {shape, cx.ci64({d + 1}), cx.ci64({INT64_MAX})})},
+  const std::string big = cx.emit1("Concat",
+                                   {cx.emit1("Slice", {shape, cx.ci64({0}), cx.ci64({d + 1})}), n,
+                                    cx.emit1("Slice", {shape, cx.ci64({d + 1}), cx.ci64({INT64_MAX})})},
                                    {attr("axis", int64_t{0})});
   const std::string size = cx.emit1("Mul", {cx.emit1("Slice", {shape, cx.ci64({d}), cx.ci64({d + 1})}), n});
-  const std::string out = cx.emit1("Concat", {cx.emit1("Slice", {shape, cx.ci64({0}), cx.ci64({d})}), size,
-                                              cx.emit1("Slice", {shape, cx.ci64({d + 1}), cx.ci64({INT64_MAX})})},
+  const std::string out = cx.emit1("Concat",
+                                   {cx.emit1("Slice", {shape, cx.ci64({0}), cx.ci64({d})}), size,
+                                    cx.emit1("Slice", {shape, cx.ci64({d + 1}), cx.ci64({INT64_MAX})})},
                                    {attr("axis", int64_t{0})});
   cx.out(0, cx.emit1("Reshape", {cx.emit1("Expand", {up, big}), out}));
 }

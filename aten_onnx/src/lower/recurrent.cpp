@@ -10,7 +10,8 @@ namespace mx::aten_onnx {
 namespace {
 
 std::vector<const Value*> tensor_values(OpContext& cx, const char* name) {
-  if (cx.arg_kind(name) != ArgKind::tensors) cx.unsupported(std::string("'") + name + "' is not a tensor list");
+  if (cx.arg_kind(name) != ArgKind::tensors)
+    cx.unsupported(std::string("'") + name + "' is not a tensor list");
   return cx.tensor_list(name);
 }
 
@@ -27,9 +28,11 @@ void lower_recurrent(OpContext& cx) {
   a.batch_first = cx.bool_arg("batch_first", false);
   const auto params = tensor_values(cx, "params");
   const int64_t per = (a.has_biases ? 4 : 2) * (a.bidirectional ? 2 : 1);
-  if (static_cast<int64_t>(params.size()) != a.layers * per) cx.unsupported("a recurrent layer with projections (proj_size)");
+  if (static_cast<int64_t>(params.size()) != a.layers * per)
+    cx.unsupported("a recurrent layer with projections (proj_size)");
   const auto& w_hh = params[1]->shape;  // [gates * H, H]
-  if (w_hh.size() != 2 || !w_hh[1].is_static) cx.unsupported("a recurrent weight without a static hidden size");
+  if (w_hh.size() != 2 || !w_hh[1].is_static)
+    cx.unsupported("a recurrent weight without a static hidden size");
   a.hidden = w_hh[1].value;
   const int32_t dt = cx.dtype_of("input");
   for (const Value* p : params) a.params.push_back(cx.cast(p->onnx, p->dtype, dt));

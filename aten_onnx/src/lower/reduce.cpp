@@ -43,7 +43,8 @@ void lower_max_dim(OpContext& cx) {
   const bool keep = cx.bool_arg("keepdim", false);
   std::string x = cx.tensor("self");
   cx.out(0, mx::aten_onnx::emit_reduce(cx, is_max ? "ReduceMax" : "ReduceMin", x, {dim}, keep));
-  cx.out(1, cx.emit1(is_max ? "ArgMax" : "ArgMin", {x}, {attr("axis", dim), attr("keepdims", int64_t{keep})}));
+  cx.out(1,
+         cx.emit1(is_max ? "ArgMax" : "ArgMin", {x}, {attr("axis", dim), attr("keepdims", int64_t{keep})}));
 }
 MX_ATEN_LOWER(lower_max_dim, "aten.max.dim", "aten.min.dim");
 
@@ -78,9 +79,10 @@ void lower_any_all(OpContext& cx) {
   if (cx.has("dim")) axes = cx.ints("dim");
   for (auto& a : axes) a = norm_dim(a, r);
   std::string x = cx.emit1("Not", {cx.emit1("Equal", {cx.cast(v.onnx, v.dtype, onnx::TensorProto::INT32),
-                                                     cx.cscalar(0, onnx::TensorProto::INT32)})});
+                                                      cx.cscalar(0, onnx::TensorProto::INT32)})});
   x = cx.cast(x, onnx::TensorProto::BOOL, onnx::TensorProto::INT32);
-  std::string red = mx::aten_onnx::emit_reduce(cx, any ? "ReduceMax" : "ReduceMin", x, axes, cx.bool_arg("keepdim", false));
+  std::string red =
+      mx::aten_onnx::emit_reduce(cx, any ? "ReduceMax" : "ReduceMin", x, axes, cx.bool_arg("keepdim", false));
   cx.out(0, cx.cast(red, onnx::TensorProto::INT32, onnx::TensorProto::BOOL));
 }
 MX_ATEN_LOWER(lower_any_all, "aten.any", "aten.all");
@@ -126,7 +128,8 @@ std::string count_of(OpContext& cx, const Value& v, const std::vector<int64_t>& 
   }
   if (!dynamic) return cx.cscalar(static_cast<double>(n), dt);
   std::string dims = cx.emit1("Gather", {cx.shape_of(v.onnx), cx.ci64(axes)}, {attr("axis", int64_t{0})});
-  return cx.cast(cx.emit1("ReduceProd", {dims}, {attr("keepdims", int64_t{0})}), onnx::TensorProto::INT64, dt);
+  return cx.cast(cx.emit1("ReduceProd", {dims}, {attr("keepdims", int64_t{0})}), onnx::TensorProto::INT64,
+                 dt);
 }
 
 // var / std / var_mean / std_mean over `dim` with `correction` (or the
@@ -203,7 +206,8 @@ void lower_cumprod(OpContext& cx) {
     acc = acc.empty() ? s : cx.emit1("Mul", {acc, s});
     parts.push_back(acc);
   }
-  cx.out(0, parts.size() == 1 ? cx.emit1("Identity", {parts[0]}) : cx.emit1("Concat", parts, {attr("axis", d)}));
+  cx.out(0,
+         parts.size() == 1 ? cx.emit1("Identity", {parts[0]}) : cx.emit1("Concat", parts, {attr("axis", d)}));
 }
 MX_ATEN_LOWER(lower_cumprod, "aten.cumprod");
 
@@ -218,7 +222,8 @@ void lower_logsumexp(OpContext& cx) {
   std::string m = mx::aten_onnx::emit_reduce(cx, "ReduceMax", x, axes, true);
   // an all -inf slice would give NaN from -inf - -inf: shift by 0 there.
   m = cx.emit1("Where", {cx.emit1("IsInf", {m}), cx.cscalar(0, dt), m});
-  std::string s = mx::aten_onnx::emit_reduce(cx, "ReduceSum", cx.emit1("Exp", {cx.emit1("Sub", {x, m})}), axes, keep);
+  std::string s =
+      mx::aten_onnx::emit_reduce(cx, "ReduceSum", cx.emit1("Exp", {cx.emit1("Sub", {x, m})}), axes, keep);
   cx.out(0, cx.emit1("Add", {cx.emit1("Log", {s}), keep ? m : cx.squeeze(m, axes)}));
 }
 MX_ATEN_LOWER(lower_logsumexp, "aten.logsumexp");
@@ -235,10 +240,12 @@ void lower_vector_norm(OpContext& cx) {
   const std::string x = cx.emit1("Abs", {cx.cast(v.onnx, v.dtype, dt)});
   using mx::aten_onnx::emit_reduce;
   if (p == 1.0) return cx.out(0, emit_reduce(cx, "ReduceSum", x, axes, keep));
-  if (p == 2.0) return cx.out(0, cx.emit1("Sqrt", {emit_reduce(cx, "ReduceSum", cx.emit1("Mul", {x, x}), axes, keep)}));
+  if (p == 2.0)
+    return cx.out(0, cx.emit1("Sqrt", {emit_reduce(cx, "ReduceSum", cx.emit1("Mul", {x, x}), axes, keep)}));
   if (std::isinf(p)) return cx.out(0, emit_reduce(cx, p > 0 ? "ReduceMax" : "ReduceMin", x, axes, keep));
   if (p == 0.0) {
-    const std::string nz = cx.cast(cx.emit1("Not", {cx.emit1("Equal", {x, cx.cscalar(0, dt)})}), onnx::TensorProto::BOOL, dt);
+    const std::string nz =
+        cx.cast(cx.emit1("Not", {cx.emit1("Equal", {x, cx.cscalar(0, dt)})}), onnx::TensorProto::BOOL, dt);
     return cx.out(0, emit_reduce(cx, "ReduceSum", nz, axes, keep));
   }
   const std::string s = emit_reduce(cx, "ReduceSum", cx.emit1("Pow", {x, cx.cscalar(p, dt)}), axes, keep);

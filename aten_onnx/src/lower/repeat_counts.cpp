@@ -20,10 +20,12 @@ using onnx::TensorProto;
 
 // [T] int64: element k of `repeats` ([N] int64) repeated repeats[k] times.
 std::string repeated_indices(OpContext& cx, const std::string& repeats) {
-  const std::string ends = cx.emit1("CumSum", {repeats, cx.ci64s(0)});                          // [N]
+  const std::string ends = cx.emit1("CumSum", {repeats, cx.ci64s(0)});                         // [N]
   const std::string total = mx::aten_onnx::emit_reduce(cx, "ReduceSum", repeats, {0}, false);  // []
-  const std::string positions = cx.unsqueeze(cx.emit1("Range", {cx.ci64s(0), total, cx.ci64s(1)}), {1});  // [T, 1]
-  const std::string passed = cx.cast(cx.emit1("LessOrEqual", {ends, positions}), TensorProto::BOOL, TensorProto::INT64);
+  const std::string positions =
+      cx.unsqueeze(cx.emit1("Range", {cx.ci64s(0), total, cx.ci64s(1)}), {1});  // [T, 1]
+  const std::string passed =
+      cx.cast(cx.emit1("LessOrEqual", {ends, positions}), TensorProto::BOOL, TensorProto::INT64);
   return mx::aten_onnx::emit_reduce(cx, "ReduceSum", passed, {1}, false);  // [T]
 }
 
@@ -56,13 +58,15 @@ void lower_bincount(OpContext& cx) {
   // max(self) + 1 bins, at least minlength; the -1 keeps an empty self valid.
   const std::string with_floor = cx.emit1("Concat", {x, cx.ci64({-1})}, {attr("axis", int64_t{0})});
   const std::string top = mx::aten_onnx::emit_reduce(cx, "ReduceMax", with_floor, {0}, false);
-  const std::string bins = cx.emit1("Max", {cx.emit1("Add", {top, cx.ci64s(1)}), cx.ci64s(cx.int_arg("minlength", 0))});
-  const std::string values = cx.emit1("Range", {cx.ci64s(0), bins, cx.ci64s(1)});             // [S]
+  const std::string bins =
+      cx.emit1("Max", {cx.emit1("Add", {top, cx.ci64s(1)}), cx.ci64s(cx.int_arg("minlength", 0))});
+  const std::string values = cx.emit1("Range", {cx.ci64s(0), bins, cx.ci64s(1)});                // [S]
   const std::string hit = cx.emit1("Equal", {cx.unsqueeze(x, {1}), cx.unsqueeze(values, {0})});  // [N, S]
   std::string per_element;
   if (cx.has("weights")) {
     const Value& w = cx.value_of("weights");
-    per_element = cx.emit1("Where", {hit, cx.unsqueeze(cx.cast(w.onnx, w.dtype, dt), {1}), cx.cscalar(0, dt)});
+    per_element =
+        cx.emit1("Where", {hit, cx.unsqueeze(cx.cast(w.onnx, w.dtype, dt), {1}), cx.cscalar(0, dt)});
   } else {
     per_element = cx.cast(hit, TensorProto::BOOL, dt);
   }

@@ -19,7 +19,8 @@ void lower_upsample(OpContext& cx) {
   const std::string op = cx.op();
   const bool corners = cx.bool_arg("align_corners", false);
   const std::string x = cx.tensor("input");
-  if (cx.has("output_size")) return cx.out(0, mx::aten_onnx::emit_resize_to(cx, op, corners, x, cx.int_list("output_size")));
+  if (cx.has("output_size"))
+    return cx.out(0, mx::aten_onnx::emit_resize_to(cx, op, corners, x, cx.int_list("output_size")));
   if (!cx.has("scale_factors")) cx.unsupported("upsample without an output size or scale factors");
   if (cx.arg_kind("scale_factors") != ArgKind::floats) cx.unsupported("upsample with dynamic scale factors");
   std::vector<float> scales;
@@ -27,9 +28,9 @@ void lower_upsample(OpContext& cx) {
   cx.out(0, mx::aten_onnx::emit_resize_by(cx, op, corners, x, scales));
 }
 MX_ATEN_LOWER(lower_upsample, "aten.upsample_nearest1d", "aten.upsample_nearest2d", "aten.upsample_nearest3d",
-           "aten.upsample_linear1d", "aten.upsample_bilinear2d", "aten.upsample_trilinear3d",
-           "aten.upsample_bicubic2d", "aten._upsample_nearest_exact1d", "aten._upsample_nearest_exact2d",
-           "aten._upsample_nearest_exact3d");
+              "aten.upsample_linear1d", "aten.upsample_bilinear2d", "aten.upsample_trilinear3d",
+              "aten.upsample_bicubic2d", "aten._upsample_nearest_exact1d", "aten._upsample_nearest_exact2d",
+              "aten._upsample_nearest_exact3d");
 
 void lower_pixel_shuffle(OpContext& cx) {
   if (cx.rank_of("self") != 4) cx.unsupported("pixel_shuffle of a tensor that is not 4-D");
@@ -63,7 +64,8 @@ MX_ATEN_LOWER(lower_pixel_unshuffle, "aten.pixel_unshuffle");
 void lower_grid_sampler(OpContext& cx) {
   static const char* modes[] = {"bilinear", "nearest", "bicubic"};
   static const char* pads[] = {"zeros", "border", "reflection"};
-  if (cx.rank_of("input") != 4) cx.unsupported("grid_sampler of a tensor that is not 4-D (GridSample is 2-D)");
+  if (cx.rank_of("input") != 4)
+    cx.unsupported("grid_sampler of a tensor that is not 4-D (GridSample is 2-D)");
   const int64_t mode = cx.int_arg("interpolation_mode"), pad = cx.int_arg("padding_mode");
   if (mode < 0 || mode > 2 || pad < 0 || pad > 2) cx.unsupported("grid_sampler mode codes outside ATen's");
   const int32_t dt = cx.out_dtype();
@@ -83,8 +85,10 @@ void lower_im2col(OpContext& cx) {
   if (!v.shape[1].is_static) cx.unsupported("im2col with a dynamic channel count");
   if (v.dtype != onnx::TensorProto::FLOAT) cx.unsupported("im2col of a tensor that is not float32");
   const int64_t c = v.shape[1].value;
-  const auto k = cx.ints("kernel_size"), d = cx.ints("dilation"), p = cx.ints("padding"), s = cx.ints("stride");
-  if (k.size() != 2 || d.size() != 2 || p.size() != 2 || s.size() != 2) cx.unsupported("im2col arguments that are not pairs");
+  const auto k = cx.ints("kernel_size"), d = cx.ints("dilation"), p = cx.ints("padding"),
+             s = cx.ints("stride");
+  if (k.size() != 2 || d.size() != 2 || p.size() != 2 || s.size() != 2)
+    cx.unsupported("im2col arguments that are not pairs");
   const int64_t kk = k[0] * k[1];
   onnx::TensorProto w;
   w.set_data_type(v.dtype);
@@ -92,10 +96,10 @@ void lower_im2col(OpContext& cx) {
   std::vector<float> one_hot(static_cast<size_t>(c * kk * kk), 0.f);
   for (int64_t o = 0; o < c * kk; ++o) one_hot[static_cast<size_t>(o * kk + o % kk)] = 1.f;
   for (float f : one_hot) w.add_float_data(f);
-  const std::string cols = cx.emit1("Conv", {v.onnx, cx.constant(w)},
-                                    {attr("kernel_shape", k), attr("dilations", d), attr("strides", s),
-                                     attr("pads", std::vector<int64_t>{p[0], p[1], p[0], p[1]}),
-                                     attr("group", c)});
+  const std::string cols =
+      cx.emit1("Conv", {v.onnx, cx.constant(w)},
+               {attr("kernel_shape", k), attr("dilations", d), attr("strides", s),
+                attr("pads", std::vector<int64_t>{p[0], p[1], p[0], p[1]}), attr("group", c)});
   cx.out(0, cx.emit1("Reshape", {cols, cx.ci64({0, c * kk, -1})}));
 }
 MX_ATEN_LOWER(lower_im2col, "aten.im2col");
@@ -111,9 +115,9 @@ void lower_col2im(OpContext& cx) {
   const bool unbatched = cx.rank_of("self") == 2;
   std::string x = cx.tensor("self");
   if (unbatched) x = cx.unsqueeze(x, {0});
-  std::string y = cx.emit1("Col2Im", {x, cx.ci64(cx.ints("output_size")), cx.ci64(cx.ints("kernel_size"))},
-                           {attr("dilations", d), attr("strides", s),
-                            attr("pads", std::vector<int64_t>{p[0], p[1], p[0], p[1]})});
+  std::string y = cx.emit1(
+      "Col2Im", {x, cx.ci64(cx.ints("output_size")), cx.ci64(cx.ints("kernel_size"))},
+      {attr("dilations", d), attr("strides", s), attr("pads", std::vector<int64_t>{p[0], p[1], p[0], p[1]})});
   cx.out(0, unbatched ? cx.squeeze(y, {0}) : y);
 }
 MX_ATEN_LOWER(lower_col2im, "aten.col2im");

@@ -11,8 +11,9 @@ namespace {
 
 std::string flipped(OpContext& cx, const std::string& x, const std::vector<int64_t>& axes) {
   const size_t n = axes.size();
-  return cx.emit1("Slice", {x, cx.ci64(std::vector<int64_t>(n, -1)), cx.ci64(std::vector<int64_t>(n, INT64_MIN)),
-                            cx.ci64(axes), cx.ci64(std::vector<int64_t>(n, -1))});
+  return cx.emit1("Slice",
+                  {x, cx.ci64(std::vector<int64_t>(n, -1)), cx.ci64(std::vector<int64_t>(n, INT64_MIN)),
+                   cx.ci64(axes), cx.ci64(std::vector<int64_t>(n, -1))});
 }
 
 void lower_rot90(OpContext& cx) {

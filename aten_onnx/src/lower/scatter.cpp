@@ -46,21 +46,25 @@ void lower_scatter(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_scatter, "aten.scatter", "aten.scatter_");
 
-void lower_scatter_add(OpContext& cx) { cx.out(0, scatter_elements(cx, cx.operand("src", cx.out_dtype()), "add")); }
+void lower_scatter_add(OpContext& cx) {
+  cx.out(0, scatter_elements(cx, cx.operand("src", cx.out_dtype()), "add"));
+}
 MX_ATEN_LOWER(lower_scatter_add, "aten.scatter_add", "aten.scatter_add_");
 
 // Positions of self that some index writes to (bool, self's shape).
 std::string written_positions(OpContext& cx) {
   const std::string zeros = cx.emit1("Expand", {cx.ci64s(0), cx.shape_of(cx.tensor("self"))});
   const std::string ones = cx.emit1("Expand", {cx.ci64s(1), cx.shape_of(cx.tensor("index"))});
-  return cx.cast(scatter_elements_into(cx, zeros, ones, ""), onnx::TensorProto::INT64, onnx::TensorProto::BOOL);
+  return cx.cast(scatter_elements_into(cx, zeros, ones, ""), onnx::TensorProto::INT64,
+                 onnx::TensorProto::BOOL);
 }
 
 // The value a reduction starts from when self takes no part in it.
 double reduction_identity(OpContext& cx, const std::string& r, int32_t dt) {
   if (r == "sum" || r == "mean") return 0.0;
   if (r == "prod") return 1.0;
-  if (!mx::aten_onnx::is_floating(dt)) cx.unsupported("scatter_reduce '" + r + "' with include_self=False on integers");
+  if (!mx::aten_onnx::is_floating(dt))
+    cx.unsupported("scatter_reduce '" + r + "' with include_self=False on integers");
   return r == "amax" ? -INFINITY : INFINITY;
 }
 
@@ -73,7 +77,11 @@ void lower_scatter_reduce(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const std::string r = cx.string_arg("reduce", "");
   const bool include_self = cx.bool_arg("include_self", true);
-  std::string reduction = r == "sum" || r == "mean" ? "add" : r == "prod" ? "mul" : r == "amax" ? "max" : r == "amin" ? "min" : "";
+  std::string reduction = r == "sum" || r == "mean" ? "add"
+                          : r == "prod"             ? "mul"
+                          : r == "amax"             ? "max"
+                          : r == "amin"             ? "min"
+                                                    : "";
   if (reduction.empty()) cx.unsupported("scatter_reduce with reduce='" + r + "'");
   if (r == "mean" && !mx::aten_onnx::is_floating(dt)) cx.unsupported("scatter_reduce 'mean' on integers");
   if ((reduction == "max" || reduction == "min") && cx.opset < 18)
@@ -109,7 +117,8 @@ void lower_index_put(OpContext& cx) {
   std::vector<const Value*> idx;  // one per leading dim; nullptr = None
   idx = cx.tensor_list("indices");
   std::string values = cx.operand("values", dt);
-  if (idx.size() == 1 && idx[0] && idx[0]->dtype == onnx::TensorProto::BOOL && idx[0]->shape.size() == self.shape.size()) {
+  if (idx.size() == 1 && idx[0] && idx[0]->dtype == onnx::TensorProto::BOOL &&
+      idx[0]->shape.size() == self.shape.size()) {
     if (acc) cx.unsupported("index_put with a boolean mask and accumulate=True");
     const std::string x = cx.cast(self.onnx, self.dtype, dt);
     return cx.out(0, cx.emit1("Where", {idx[0]->onnx, cx.emit1("Expand", {values, cx.shape_of(x)}), x}));
@@ -118,16 +127,19 @@ void lower_index_put(OpContext& cx) {
   int64_t first = -1, k = 0;
   for (size_t d = 0; d < idx.size(); ++d) {
     if (!idx[d]) continue;
-    if (idx[d]->dtype == onnx::TensorProto::BOOL) cx.unsupported("index_put with a boolean index among others");
+    if (idx[d]->dtype == onnx::TensorProto::BOOL)
+      cx.unsupported("index_put with a boolean index among others");
     if (first < 0) first = static_cast<int64_t>(d);
-    else if (static_cast<int64_t>(d) != first + k) cx.unsupported("index_put with index tensors on dims that are not adjacent");
+    else if (static_cast<int64_t>(d) != first + k)
+      cx.unsupported("index_put with index tensors on dims that are not adjacent");
     ++k;
   }
   if (first < 0) cx.unsupported("index_put without an index tensor");
   // Broadcast the index tensors together; negative ones count from the end.
   std::string shape = cx.shape_of(idx[first]->onnx);
   for (int64_t j = 1; j < k; ++j)
-    shape = cx.shape_of(cx.emit1("Add", {cx.emit1("Expand", {idx[first]->onnx, shape}), idx[first + j]->onnx}));
+    shape =
+        cx.shape_of(cx.emit1("Add", {cx.emit1("Expand", {idx[first]->onnx, shape}), idx[first + j]->onnx}));
   std::vector<std::string> parts;
   for (int64_t j = 0; j < k; ++j) {
     std::string i = cx.cast(idx[first + j]->onnx, idx[first + j]->dtype, onnx::TensorProto::INT64);
@@ -135,12 +147,14 @@ void lower_index_put(OpContext& cx) {
     i = cx.emit1("Where", {cx.emit1("Less", {i, cx.ci64s(0)}), cx.emit1("Add", {i, size}), i});
     parts.push_back(cx.emit1("Unsqueeze", {cx.emit1("Expand", {i, shape}), cx.ci64({-1})}));
   }
-  const std::string nd = parts.size() == 1 ? parts[0] : cx.emit1("Concat", parts, {attr("axis", int64_t{-1})});
+  const std::string nd =
+      parts.size() == 1 ? parts[0] : cx.emit1("Concat", parts, {attr("axis", int64_t{-1})});
   // values to x[indices]'s shape: self[:first] ++ index shape ++ self[first+k:]
   const std::string self_shape = cx.shape_of(self.onnx);
   const std::string before = cx.emit1("Slice", {self_shape, cx.ci64({0}), cx.ci64({first})});
   const std::string after = cx.emit1("Slice", {self_shape, cx.ci64({first + k}), cx.ci64({INT64_MAX})});
-  values = cx.emit1("Expand", {values, cx.emit1("Concat", {before, shape, after}, {attr("axis", int64_t{0})})});
+  values =
+      cx.emit1("Expand", {values, cx.emit1("Concat", {before, shape, after}, {attr("axis", int64_t{0})})});
   std::string x = cx.cast(self.onnx, self.dtype, dt);
   std::vector<int64_t> perm, inverse(static_cast<size_t>(r));
   if (first > 0) {  // indexed dims first, for ScatterND; values' index dims first too
@@ -151,7 +165,8 @@ void lower_index_put(OpContext& cx) {
     x = cx.transpose(x, perm);
     const int64_t b = idx[first]->shape.size() > 0 ? static_cast<int64_t>(idx[first]->shape.size()) : 0;
     int64_t br = b;
-    for (int64_t j = 1; j < k; ++j) br = std::max<int64_t>(br, static_cast<int64_t>(idx[first + j]->shape.size()));
+    for (int64_t j = 1; j < k; ++j)
+      br = std::max<int64_t>(br, static_cast<int64_t>(idx[first + j]->shape.size()));
     std::vector<int64_t> vperm;
     const int64_t vr = first + br + (r - first - k);
     for (int64_t d = first; d < first + br; ++d) vperm.push_back(d);
@@ -164,7 +179,8 @@ void lower_index_put(OpContext& cx) {
   std::string y = cx.emit1("ScatterND", {x, nd, values}, a);
   cx.out(0, first > 0 ? cx.transpose(y, inverse) : y);
 }
-MX_ATEN_LOWER(lower_index_put, "aten.index_put", "aten.index_put_", "aten._index_put_impl_", "aten._unsafe_index_put");
+MX_ATEN_LOWER(lower_index_put, "aten.index_put", "aten.index_put_", "aten._index_put_impl_",
+              "aten._unsafe_index_put");
 
 // masked_scatter(self, mask, source): the positions where mask is true, in
 // row-major order, take source's leading elements in order.
@@ -175,9 +191,10 @@ void lower_masked_scatter(OpContext& cx) {
   const std::string mask = cx.emit1("Expand", {cx.operand("mask", onnx::TensorProto::BOOL), shape});
   const std::string flat_mask = cx.emit1("Reshape", {mask, cx.ci64({-1})});
   // position of each true element among the true ones: cumsum - 1
-  const std::string rank = cx.emit1("Sub", {cx.emit1("CumSum", {cx.cast(flat_mask, onnx::TensorProto::BOOL, onnx::TensorProto::INT64),
-                                                                 cx.ci64s(0)}),
-                                            cx.ci64s(1)});
+  const std::string rank = cx.emit1(
+      "Sub", {cx.emit1("CumSum",
+                       {cx.cast(flat_mask, onnx::TensorProto::BOOL, onnx::TensorProto::INT64), cx.ci64s(0)}),
+              cx.ci64s(1)});
   const std::string src = cx.emit1("Reshape", {cx.operand("source", dt), cx.ci64({-1})});
   const std::string safe = cx.emit1("Max", {rank, cx.ci64s(0)});
   const std::string taken = cx.emit1("Gather", {src, safe}, {attr("axis", int64_t{0})});
@@ -226,14 +243,17 @@ void lower_index_write(OpContext& cx) {
     // the slices at the positions, of self's shape but n long along dim
     const std::string shape = cx.shape_of(x);
     const std::string n = cx.shape_of(idx);
-    const std::string sliced = cx.emit1("Concat", {cx.emit1("Slice", {shape, cx.ci64({0}), cx.ci64({dim})}), n,
-                                                   cx.emit1("Slice", {shape, cx.ci64({dim + 1}), cx.ci64({INT64_MAX})})},
-                                        {attr("axis", int64_t{0})});
+    const std::string sliced =
+        cx.emit1("Concat",
+                 {cx.emit1("Slice", {shape, cx.ci64({0}), cx.ci64({dim})}), n,
+                  cx.emit1("Slice", {shape, cx.ci64({dim + 1}), cx.ci64({INT64_MAX})})},
+                 {attr("axis", int64_t{0})});
     where = spread(sliced);
     src = cx.emit1("Expand", {cx.operand("value", dt), sliced});
   } else {
     src = cx.operand("source", dt);
-    if (cx.has("alpha") && cx.float_arg("alpha") != 1.0) src = cx.emit1("Mul", {src, cx.operand("alpha", dt)});
+    if (cx.has("alpha") && cx.float_arg("alpha") != 1.0)
+      src = cx.emit1("Mul", {src, cx.operand("alpha", dt)});
     where = spread(cx.shape_of(src));
   }
   std::vector<onnx::AttributeProto> a = {attr("axis", dim)};
@@ -241,7 +261,7 @@ void lower_index_write(OpContext& cx) {
   cx.out(0, cx.emit1("ScatterElements", {x, where, src}, a));
 }
 MX_ATEN_LOWER(lower_index_write, "aten.index_add", "aten.index_add_", "aten.index_copy", "aten.index_copy_",
-           "aten.index_fill", "aten.index_fill_");
+              "aten.index_fill", "aten.index_fill_");
 
 }  // namespace
 }  // namespace mx::aten_onnx

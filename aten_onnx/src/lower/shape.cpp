@@ -14,9 +14,9 @@ void lower_identity(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   cx.out(0, cx.cast(cx.tensor(in), cx.dtype_of(in), dt));
 }
-MX_ATEN_LOWER(lower_identity, "aten.clone", "aten.contiguous", "aten.alias", "aten.dropout", "aten.detach", "aten.detach_",
-           "aten.lift_fresh_copy", "aten.feature_dropout", "aten.alpha_dropout", "aten.dropout_",
-           "aten.native_dropout");
+MX_ATEN_LOWER(lower_identity, "aten.clone", "aten.contiguous", "aten.alias", "aten.dropout", "aten.detach",
+              "aten.detach_", "aten.lift_fresh_copy", "aten.feature_dropout", "aten.alpha_dropout",
+              "aten.dropout_", "aten.native_dropout");
 
 void lower_view(OpContext& cx) {
   const char* shape = cx.has("size") ? "size" : "shape";
@@ -38,9 +38,11 @@ void lower_transpose(OpContext& cx) {
   if (cx.target().rfind("aten.t.", 0) == 0) {
     if (r == 2) std::swap(perm[0], perm[1]);
   } else {
-    const bool swap = cx.target().rfind("aten.swap", 0) == 0;  // swapaxes(axis0, axis1) / swapdims(dim0, dim1)
+    const bool swap =
+        cx.target().rfind("aten.swap", 0) == 0;  // swapaxes(axis0, axis1) / swapdims(dim0, dim1)
     const bool axes = swap && cx.has("axis0");
-    std::swap(perm[norm_dim(cx.int_arg(axes ? "axis0" : "dim0"), r)], perm[norm_dim(cx.int_arg(axes ? "axis1" : "dim1"), r)]);
+    std::swap(perm[norm_dim(cx.int_arg(axes ? "axis0" : "dim0"), r)],
+              perm[norm_dim(cx.int_arg(axes ? "axis1" : "dim1"), r)]);
   }
   cx.out(0, cx.transpose(cx.tensor("self"), perm));
 }
@@ -56,7 +58,8 @@ void lower_squeeze(OpContext& cx) {
   const int64_t r = static_cast<int64_t>(shape.size());
   std::vector<int64_t> dims;
   if (cx.has("dim")) dims = cx.ints("dim");
-  else for (int64_t k = 0; k < r; ++k) dims.push_back(k);
+  else
+    for (int64_t k = 0; k < r; ++k) dims.push_back(k);
   std::vector<int64_t> axes;  // only dims of size 1 squeeze, as in ATen
   for (auto d : dims) {
     d = norm_dim(d, r);
@@ -79,7 +82,9 @@ void lower_flatten(OpContext& cx) {
   if (s > 0) parts.push_back(cx.emit1("Slice", {shape, cx.ci64({0}), cx.ci64({s})}));
   parts.push_back(cx.ci64({-1}));
   if (e < r - 1) parts.push_back(cx.emit1("Slice", {shape, cx.ci64({e + 1}), cx.ci64({r})}));
-  cx.out(0, cx.emit1("Reshape", {x, parts.size() == 1 ? parts[0] : cx.emit1("Concat", parts, {attr("axis", int64_t{0})})}));
+  cx.out(0,
+         cx.emit1("Reshape",
+                  {x, parts.size() == 1 ? parts[0] : cx.emit1("Concat", parts, {attr("axis", int64_t{0})})}));
 }
 MX_ATEN_LOWER(lower_flatten, "aten.flatten");
 
@@ -133,7 +138,9 @@ std::vector<std::string> tensor_list(OpContext& cx, const char* name, int32_t dt
 // A legacy empty tensor: 1-D of static size 0. ATen's cat skips them when
 // the other inputs have another rank (transformers' DynamicCache starts
 // every layer's cache as torch.tensor([]) and concatenates onto it).
-bool legacy_empty(const Value& v) { return v.shape.size() == 1 && v.shape[0].is_static && v.shape[0].value == 0; }
+bool legacy_empty(const Value& v) {
+  return v.shape.size() == 1 && v.shape[0].is_static && v.shape[0].value == 0;
+}
 
 void lower_cat(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
@@ -145,7 +152,8 @@ void lower_cat(OpContext& cx) {
     parts.push_back(cx.cast(v->onnx, v->dtype, dt));
   }
   if (parts.empty()) cx.unsupported("cat of legacy empty tensors only");
-  cx.out(0, parts.size() == 1 ? cx.emit1("Identity", {parts[0]}) : cx.emit1("Concat", parts, {attr("axis", dim)}));
+  cx.out(0, parts.size() == 1 ? cx.emit1("Identity", {parts[0]})
+                              : cx.emit1("Concat", parts, {attr("axis", dim)}));
 }
 MX_ATEN_LOWER(lower_cat, "aten.cat", "aten.concat");
 
@@ -178,7 +186,8 @@ void lower_split(OpContext& cx) {
     for (auto& p : parts) p = cx.squeeze(p, {dim});
   cx.out_list(0, parts);
 }
-MX_ATEN_LOWER(lower_split, "aten.split", "aten.split_with_sizes", "aten.chunk", "aten.unbind", "aten.tensor_split");
+MX_ATEN_LOWER(lower_split, "aten.split", "aten.split_with_sizes", "aten.chunk", "aten.unbind",
+              "aten.tensor_split");
 
 // repeat(self, repeats) is Tile. The repeats may be SymInts (Whisper's
 // decoder repeats its position ids by the batch size): int_list makes them a
@@ -189,12 +198,12 @@ void lower_repeat(OpContext& cx) {
   std::string x = cx.tensor("self");
   if (n > r) {  // leading new dims
     std::vector<int64_t> shape(n - r, 1);
-    x = cx.emit1("Reshape", {x, cx.emit1("Concat", {cx.ci64(shape), cx.shape_of(x)}, {attr("axis", int64_t{0})})});
+    x = cx.emit1("Reshape",
+                 {x, cx.emit1("Concat", {cx.ci64(shape), cx.shape_of(x)}, {attr("axis", int64_t{0})})});
   }
   cx.out(0, cx.emit1("Tile", {x, cx.int_list("repeats")}));
 }
 MX_ATEN_LOWER(lower_repeat, "aten.repeat");
-
 
 void lower_tril(OpContext& cx) {
   const bool upper = cx.target().rfind("aten.triu", 0) == 0;
@@ -202,7 +211,6 @@ void lower_tril(OpContext& cx) {
                      {attr("upper", static_cast<int64_t>(upper))}));
 }
 MX_ATEN_LOWER(lower_tril, "aten.tril", "aten.triu");
-
 
 // unflatten(self, dim, sizes): the dim split into `sizes` (one may be -1).
 void lower_unflatten(OpContext& cx) {
@@ -261,7 +269,8 @@ void lower_pad(OpContext& cx) {
                      {attr("mode", std::string(mode == "reflect" ? "reflect" : "edge"))}));
 }
 MX_ATEN_LOWER(lower_pad, "aten.constant_pad_nd", "aten.pad", "aten.reflection_pad1d", "aten.reflection_pad2d",
-           "aten.reflection_pad3d", "aten.replication_pad1d", "aten.replication_pad2d", "aten.replication_pad3d");
+              "aten.reflection_pad3d", "aten.replication_pad1d", "aten.replication_pad2d",
+              "aten.replication_pad3d");
 
 // diagonal(self, offset=0, dim1=0, dim2=1): dim1 and dim2 moved to the
 // front, GatherND of the (i, i + offset) pairs, the diagonal moved last
@@ -287,7 +296,8 @@ void lower_diagonal(OpContext& cx) {
   idx.add_dims(static_cast<int64_t>(pairs.size() / 2));
   idx.add_dims(2);
   for (int64_t p : pairs) idx.add_int64_data(p);
-  const std::string diag = cx.emit1("GatherND", {cx.transpose(v.onnx, perm), cx.constant(idx)});  // [L, rest...]
+  const std::string diag =
+      cx.emit1("GatherND", {cx.transpose(v.onnx, perm), cx.constant(idx)});  // [L, rest...]
   std::vector<int64_t> back;
   for (int64_t k = 1; k < r - 1; ++k) back.push_back(k);
   back.push_back(0);
@@ -312,8 +322,9 @@ void lower_roll(OpContext& cx) {
   const std::string in = cx.tensor("self");
   std::string x = in;
   if (dims.empty()) cx.unsupported("roll without dims (over the flattened tensor)");
-  if (dims.size() != shifts.size()) cx.unsupported("roll with " + std::to_string(shifts.size()) + " shifts for " +
-                                                   std::to_string(dims.size()) + " dims");
+  if (dims.size() != shifts.size())
+    cx.unsupported("roll with " + std::to_string(shifts.size()) + " shifts for " +
+                   std::to_string(dims.size()) + " dims");
   for (size_t k = 0; k < dims.size(); ++k) {
     const int64_t d = norm_dim(dims[k], r);
     const auto& dim = cx.value_of("self").shape.at(d);

@@ -45,7 +45,9 @@ void lower_sort(OpContext& cx) {
 MX_ATEN_LOWER(lower_sort, "aten.sort");
 
 // argsort(self, dim=-1, descending=False) / argsort.stable
-void lower_argsort(OpContext& cx) { cx.out(0, sorted(cx).indices); }
+void lower_argsort(OpContext& cx) {
+  cx.out(0, sorted(cx).indices);
+}
 MX_ATEN_LOWER(lower_argsort, "aten.argsort");
 
 // searchsorted(sorted_sequence, self, out_int32=False, right=False, side=None)
@@ -61,19 +63,22 @@ void lower_searchsorted(OpContext& cx) {
   if (cx.has("side")) right = cx.string_arg("side", "left") == "right";
   if (cx.has("sorter")) cx.unsupported("searchsorted with a sorter");
   const int32_t work = mx::aten_onnx::is_floating(seq.dtype) || mx::aten_onnx::is_floating(val.dtype)
-                           ? onnx::TensorProto::DOUBLE : onnx::TensorProto::INT64;
+                           ? onnx::TensorProto::DOUBLE
+                           : onnx::TensorProto::INT64;
   std::string s = cx.cast(seq.onnx, seq.dtype, work), v = cx.cast(val.onnx, val.dtype, work);
   const int64_t vr = static_cast<int64_t>(val.shape.size());
   if (seq.shape.size() == 1) {
-    v = cx.unsqueeze(v, {vr});                  // [..., N, 1] against [M]
+    v = cx.unsqueeze(v, {vr});  // [..., N, 1] against [M]
   } else {
-    if (static_cast<int64_t>(seq.shape.size()) != vr) cx.unsupported("searchsorted with sequence and values of other ranks");
-    s = cx.unsqueeze(s, {vr - 1});              // [..., 1, M]
-    v = cx.unsqueeze(v, {vr});                  // [..., N, 1]
+    if (static_cast<int64_t>(seq.shape.size()) != vr)
+      cx.unsupported("searchsorted with sequence and values of other ranks");
+    s = cx.unsqueeze(s, {vr - 1});  // [..., 1, M]
+    v = cx.unsqueeze(v, {vr});      // [..., N, 1]
   }
   const std::string before = cx.emit1(right ? "LessOrEqual" : "Less", {s, v});
-  const std::string count = cx.emit1("ReduceSum", {cx.cast(before, onnx::TensorProto::BOOL, onnx::TensorProto::INT64),
-                                                   cx.ci64({-1})}, {attr("keepdims", int64_t{0})});
+  const std::string count = cx.emit1(
+      "ReduceSum", {cx.cast(before, onnx::TensorProto::BOOL, onnx::TensorProto::INT64), cx.ci64({-1})},
+      {attr("keepdims", int64_t{0})});
   cx.out(0, cx.cast(count, onnx::TensorProto::INT64, cx.out_dtype()));
 }
 MX_ATEN_LOWER(lower_searchsorted, "aten.searchsorted", "aten.bucketize");

@@ -32,18 +32,24 @@ std::string stft_window(OpContext& cx, int64_t n_fft, int64_t win_length, int32_
 
 void lower_stft(OpContext& cx) {
   const Value& x = cx.value_of("self");
-  if (x.shape.size() != 1 && x.shape.size() != 2) cx.unsupported("stft of a tensor of rank " + std::to_string(x.shape.size()));
-  if (x.dtype != TensorProto::FLOAT && x.dtype != TensorProto::DOUBLE) cx.unsupported("stft of a complex or integer signal");
-  if (cx.has("align_to_window") && cx.bool_arg("align_to_window")) cx.unsupported("stft with align_to_window=True");
+  if (x.shape.size() != 1 && x.shape.size() != 2)
+    cx.unsupported("stft of a tensor of rank " + std::to_string(x.shape.size()));
+  if (x.dtype != TensorProto::FLOAT && x.dtype != TensorProto::DOUBLE)
+    cx.unsupported("stft of a complex or integer signal");
+  if (cx.has("align_to_window") && cx.bool_arg("align_to_window"))
+    cx.unsupported("stft with align_to_window=True");
   if (cx.has("onesided") && !cx.bool_arg("onesided")) cx.unsupported("a two-sided stft of a real signal");
   const int64_t n_fft = cx.int_arg("n_fft");
   const int64_t hop = cx.has("hop_length") ? cx.int_arg("hop_length") : n_fft / 4;
   const int64_t win_length = cx.has("win_length") ? cx.int_arg("win_length") : n_fft;
-  if (win_length <= 0 || win_length > n_fft || hop <= 0) cx.unsupported("stft with win_length or hop_length out of range");
+  if (win_length <= 0 || win_length > n_fft || hop <= 0)
+    cx.unsupported("stft with win_length or hop_length out of range");
   const bool batched = x.shape.size() == 2;
-  const std::string signal = cx.unsqueeze(x.onnx, batched ? std::vector<int64_t>{2} : std::vector<int64_t>{0, 2});
-  std::string s = cx.emit1("STFT", {signal, cx.ci64s(hop), stft_window(cx, n_fft, win_length, x.dtype), cx.ci64s(n_fft)},
-                           {attr("onesided", int64_t{1})});
+  const std::string signal =
+      cx.unsqueeze(x.onnx, batched ? std::vector<int64_t>{2} : std::vector<int64_t>{0, 2});
+  std::string s =
+      cx.emit1("STFT", {signal, cx.ci64s(hop), stft_window(cx, n_fft, win_length, x.dtype), cx.ci64s(n_fft)},
+               {attr("onesided", int64_t{1})});
   if (cx.has("normalized") && cx.bool_arg("normalized"))
     s = cx.emit1("Mul", {s, cx.cscalar(1.0 / std::sqrt(static_cast<double>(n_fft)), x.dtype)});
   s = cx.transpose(s, {0, 2, 1, 3});  // [batch, bins, frames, 2]

@@ -12,7 +12,8 @@ void lower_triangle_indices(OpContext& cx) {
   const bool upper = cx.op() == "triu_indices";
   const int64_t rows = cx.int_arg("row"), cols = cx.int_arg("col"), offset = cx.int_arg("offset", 0);
   if (rows < 0 || cols < 0) cx.unsupported("negative row or col");
-  if (rows > 4096 || cols > 4096) cx.unsupported("more than 4096 rows or columns (the indices become a constant)");
+  if (rows > 4096 || cols > 4096)
+    cx.unsupported("more than 4096 rows or columns (the indices become a constant)");
   std::vector<int64_t> r, c;
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j)

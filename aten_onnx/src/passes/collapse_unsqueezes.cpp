@@ -15,8 +15,8 @@ namespace mx::aten_onnx {
 namespace {
 
 struct Index {
-  std::map<std::string, int> producer;   // value -> node index
-  std::map<std::string, int> readers;    // value -> top-level reads
+  std::map<std::string, int> producer;  // value -> node index
+  std::map<std::string, int> readers;   // value -> top-level reads
 };
 
 Index index_of(const onnx::GraphProto& g) {
@@ -45,7 +45,9 @@ int64_t int_attr(const onnx::NodeProto& n, const char* name, int64_t dflt) {
   return dflt;
 }
 
-bool is(const onnx::NodeProto* n, const char* op) { return n && n->op_type() == op && n->domain().empty(); }
+bool is(const onnx::NodeProto* n, const char* op) {
+  return n && n->op_type() == op && n->domain().empty();
+}
 
 // Unsqueeze(Gather(Shape(x), i), [0]) -> Shape(x, start=i, end=i+1).
 bool slice_of_shape(const onnx::GraphProto& g, Index& ix, onnx::NodeProto& u) {

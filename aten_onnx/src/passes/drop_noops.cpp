@@ -21,8 +21,9 @@ namespace {
 constexpr int64_t kSliceToEnd = int64_t{1} << 62;  // an `end` at least this large keeps the rest
 
 struct Values {
-  std::map<std::string, const onnx::TensorProto*> constants;  // Constant nodes' and inline initializers' tensors
-  std::map<std::string, int> producer;                         // value -> node index
+  std::map<std::string, const onnx::TensorProto*>
+      constants;                        // Constant nodes' and inline initializers' tensors
+  std::map<std::string, int> producer;  // value -> node index
 };
 
 Values index_values(const onnx::GraphProto& g) {
@@ -50,7 +51,8 @@ const onnx::TensorProto* constant(const Values& v, const std::string& name) {
 bool scalar_equal(const onnx::TensorProto* t, double value) {
   if (!t || t->dims_size() != 0 || element_size(t->data_type()) == 0) return false;
   if (t->raw_data() == filled_tensor(t->data_type(), {}, value).raw_data()) return true;
-  return value == 0.0 && is_floating(t->data_type()) && t->raw_data() == filled_tensor(t->data_type(), {}, -0.0).raw_data();
+  return value == 0.0 && is_floating(t->data_type()) &&
+         t->raw_data() == filled_tensor(t->data_type(), {}, -0.0).raw_data();
 }
 
 // The values of an int64 constant of rank <= 1 (constants are raw: see above).
@@ -115,7 +117,8 @@ std::optional<bool> compose_transposes(onnx::GraphProto& g, const Values& v, onn
   auto p = v.producer.find(n.input(0));
   if (p == v.producer.end()) return std::nullopt;
   const auto& inner = g.node(p->second);
-  if (inner.op_type() != "Transpose" || !inner.domain().empty() || inner.input_size() != 1) return std::nullopt;
+  if (inner.op_type() != "Transpose" || !inner.domain().empty() || inner.input_size() != 1)
+    return std::nullopt;
   const auto p1 = perm_attr(inner), p2 = perm_attr(n);
   if (!p1 || !p2 || p1->size() != p2->size()) return std::nullopt;
   std::vector<int64_t> q;

@@ -17,8 +17,8 @@ namespace mx::aten_onnx {
 namespace {
 
 struct Graph {
-  std::map<std::string, int> producer;                   // value -> node index
-  std::map<std::string, int> reads;                      // value -> top-level reads
+  std::map<std::string, int> producer;  // value -> node index
+  std::map<std::string, int> reads;     // value -> top-level reads
   std::map<std::string, onnx::TensorProto*> initializers;
   std::map<std::string, const onnx::TensorProto*> constants;  // Constant nodes' values
   std::set<std::string> inputs, outputs, in_subgraphs;
@@ -49,8 +49,8 @@ bool read_once(const Graph& x, const std::string& v) {
 }
 
 // The float32 values of a [c] parameter: a weight's bytes, or a constant's.
-std::optional<std::vector<double>> channel_values(const Graph& x, const WeightMap& weights, const std::string& v,
-                                                  int64_t c) {
+std::optional<std::vector<double>> channel_values(const Graph& x, const WeightMap& weights,
+                                                  const std::string& v, int64_t c) {
   const char* data = nullptr;
   uint64_t size = 0;
   auto init = x.initializers.find(v);
@@ -67,7 +67,8 @@ std::optional<std::vector<double>> channel_values(const Graph& x, const WeightMa
   } else if (k != x.constants.end()) {
     t = k->second;
   }
-  if (!t || t->data_type() != onnx::TensorProto::FLOAT || t->dims_size() != 1 || t->dims(0) != c) return std::nullopt;
+  if (!t || t->data_type() != onnx::TensorProto::FLOAT || t->dims_size() != 1 || t->dims(0) != c)
+    return std::nullopt;
   if (!data && t->has_raw_data()) {
     data = t->raw_data().data();
     size = t->raw_data().size();
@@ -108,7 +109,8 @@ void fold_batch_norms(onnx::GraphProto& g, WeightMap& weights, PassReport& repor
   std::set<std::string> removed;
   for (int i = 0; i < g.node_size(); ++i) {
     const auto& bn = g.node(i);
-    if (bn.op_type() != "BatchNormalization" || !bn.domain().empty() || bn.input_size() != 5 || training_mode(bn))
+    if (bn.op_type() != "BatchNormalization" || !bn.domain().empty() || bn.input_size() != 5 ||
+        training_mode(bn))
       continue;
     bool extra_outputs = false;
     for (int k = 1; k < bn.output_size(); ++k) extra_outputs |= !bn.output(k).empty();
@@ -125,8 +127,10 @@ void fold_batch_norms(onnx::GraphProto& g, WeightMap& weights, PassReport& repor
       continue;
     const int64_t c = wt->second->dims(0);
     const bool has_bias = conv.input_size() > 2 && !conv.input(2).empty();
-    const auto gamma = channel_values(x, weights, bn.input(1), c), beta = channel_values(x, weights, bn.input(2), c);
-    const auto mean = channel_values(x, weights, bn.input(3), c), var = channel_values(x, weights, bn.input(4), c);
+    const auto gamma = channel_values(x, weights, bn.input(1), c),
+               beta = channel_values(x, weights, bn.input(2), c);
+    const auto mean = channel_values(x, weights, bn.input(3), c),
+               var = channel_values(x, weights, bn.input(4), c);
     const auto bias = has_bias ? channel_values(x, weights, conv.input(2), c) : std::vector<double>(c, 0.0);
     if (!gamma || !beta || !mean || !var || !bias) continue;
     if (has_bias && !read_once(x, conv.input(2))) continue;
@@ -152,7 +156,8 @@ void fold_batch_norms(onnx::GraphProto& g, WeightMap& weights, PassReport& repor
       while (conv.input_size() < 3) conv.add_input("");
       conv.set_input(2, bias_name);
     }
-    report.folded_batch_norms[wname] = {bn.name(), {bn.input(1), bn.input(2), bn.input(3), bn.input(4)}, bias_name, eps};
+    report.folded_batch_norms[wname] = {
+        bn.name(), {bn.input(1), bn.input(2), bn.input(3), bn.input(4)}, bias_name, eps};
     renames[bn.output(0)] = conv.output(0);
     removed.insert(bn.name());
   }

@@ -173,8 +173,11 @@ std::optional<IntTensor> eval_comparison(const std::string& op, const IntTensor&
   const int64_t n = count(r.dims);
   for (int64_t i = 0; i < n; ++i) {
     const int64_t x = a.v[a.numel() == 1 ? 0 : i], y = b.v[b.numel() == 1 ? 0 : i];
-    const bool v = op == "Equal" ? x == y : op == "Less" ? x < y : op == "LessOrEqual" ? x <= y
-                 : op == "Greater" ? x > y : x >= y;
+    const bool v = op == "Equal"         ? x == y
+                   : op == "Less"        ? x < y
+                   : op == "LessOrEqual" ? x <= y
+                   : op == "Greater"     ? x > y
+                                         : x >= y;
     r.v.push_back(v);
   }
   return r;
@@ -228,7 +231,8 @@ std::optional<IntTensor> eval(const onnx::GraphProto& g, const onnx::NodeProto& 
       }
       r.dims.clear();
       size_t k = 0;
-      for (int64_t d = 0; d < out_rank; ++d) r.dims.push_back(is_new[static_cast<size_t>(d)] ? 1 : x.dims[k++]);
+      for (int64_t d = 0; d < out_rank; ++d)
+        r.dims.push_back(is_new[static_cast<size_t>(d)] ? 1 : x.dims[k++]);
       return r;
     }
     std::vector<bool> drop(x.dims.size(), false);
@@ -252,7 +256,8 @@ std::optional<IntTensor> eval(const onnx::GraphProto& g, const onnx::NodeProto& 
     const int64_t start = x.v[0], limit = in[1]->v[0], delta = in[2]->v[0];
     if (delta == 0) return std::nullopt;
     const int64_t span = limit - start;
-    const int64_t n = std::max<int64_t>(0, (span + delta + (delta > 0 ? -1 : 1)) / delta);  // ceil(span / delta)
+    const int64_t n =
+        std::max<int64_t>(0, (span + delta + (delta > 0 ? -1 : 1)) / delta);  // ceil(span / delta)
     if (n > kMaxElements) return std::nullopt;
     IntTensor r;
     r.dtype = x.dtype;

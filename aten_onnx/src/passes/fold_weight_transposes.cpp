@@ -68,7 +68,8 @@ void fold_weight_transposes(onnx::GraphProto& g, WeightMap& weights, PassReport&
     bool same = true;
     for (int i : idx) {
       const auto& n = g.node(i);
-      if (n.op_type() != "Transpose" || !n.domain().empty() || n.input_size() != 1 || outputs.count(n.output(0)))
+      if (n.op_type() != "Transpose" || !n.domain().empty() || n.input_size() != 1 ||
+          outputs.count(n.output(0)))
         continue;
       auto p = perm_of(n, rank);
       if (perm.empty()) perm = p;

@@ -21,7 +21,9 @@ namespace {
 
 using Writers = std::map<std::string, const onnx::NodeProto*>;
 
-std::string scope_of(const onnx::NodeProto& n) { return n.name().substr(0, n.name().rfind('/')); }
+std::string scope_of(const onnx::NodeProto& n) {
+  return n.name().substr(0, n.name().rfind('/'));
+}
 
 const onnx::NodeProto* writer(const Writers& w, const std::string& value, const char* op) {
   auto it = w.find(value);
@@ -30,7 +32,8 @@ const onnx::NodeProto* writer(const Writers& w, const std::string& value, const 
 
 // The float value of a Constant node holding one float32 element.
 std::optional<float> float_scalar(const onnx::NodeProto* n) {
-  if (!n || n->op_type() != "Constant" || n->attribute_size() != 1 || !n->attribute(0).has_t()) return std::nullopt;
+  if (!n || n->op_type() != "Constant" || n->attribute_size() != 1 || !n->attribute(0).has_t())
+    return std::nullopt;
   const onnx::TensorProto& t = n->attribute(0).t();
   if (t.data_type() != onnx::TensorProto::FLOAT) return std::nullopt;
   if (t.float_data_size() == 1) return t.float_data(0);
@@ -85,8 +88,7 @@ std::optional<Match> match(const Writers& w, const onnx::NodeProto& n, const Sym
         auto eps = float_scalar(writer(w, add->input(1 - ms), "Constant"));
         auto shape = shapes.find(x);
         const int64_t rank = shape == shapes.end() ? -1 : static_cast<int64_t>(shape->second.size());
-        if (!same_scope(mean) || !eps || !mean_over_last_axis(w, *mean, rank))
-          continue;
+        if (!same_scope(mean) || !eps || !mean_over_last_axis(w, *mean, rank)) continue;
         if (squared(w, mean->input(0)) == x) return Match{x, n.input(1 - side), *eps};
       }
     }

@@ -24,7 +24,9 @@ int64_t int_attr(const onnx::NodeProto& n, const char* name, int64_t dflt) {
   return dflt;
 }
 
-bool is(const onnx::NodeProto* n, const char* op) { return n && n->op_type() == op && n->domain().empty(); }
+bool is(const onnx::NodeProto* n, const char* op) {
+  return n && n->op_type() == op && n->domain().empty();
+}
 
 // Whether `n`, a 1-D input of a Concat, holds exactly one element: an
 // Unsqueeze of one axis (its result is 1-D, so its input is a scalar) or
@@ -111,7 +113,8 @@ void infer_reshape_dim(onnx::GraphProto& g, PassReport&, const SymbolicShapes& s
     const auto& n = g.node(i);
     if (!is(&n, "Reshape") || n.input_size() != 2) continue;
     auto p = producer.find(n.input(1));
-    if (p == producer.end() || passes::int64_constant(*p->second)) continue;  // an initializer or constant already
+    if (p == producer.end() || passes::int64_constant(*p->second))
+      continue;  // an initializer or constant already
     auto dims = from_program(n, shapes);
     if (!dims) dims = with_inferred_dim(*p->second, producer);
     if (!dims) continue;

@@ -49,11 +49,15 @@ nlohmann::json pass_summary(const std::vector<NodeRecord>& records, const PassRe
     std::string module;
     for (const auto& r : records)
       if (r.name == bn.node) module = r.module;
-    folded_bns[weight] = {{"module", module}, {"parameters", bn.parameters}, {"bias", bn.bias}, {"epsilon", bn.epsilon}};
+    folded_bns[weight] = {
+        {"module", module}, {"parameters", bn.parameters}, {"bias", bn.bias}, {"epsilon", bn.epsilon}};
   }
   nlohmann::json copies = nlohmann::json::object();
-  for (const auto& [name, copy] : report.permuted_copies) copies[name] = {{"of", copy.of}, {"perm", copy.perm}};
-  return {{"folded_nodes", folded}, {"stored_permuted", permuted}, {"permuted_copies", copies},
+  for (const auto& [name, copy] : report.permuted_copies)
+    copies[name] = {{"of", copy.of}, {"perm", copy.perm}};
+  return {{"folded_nodes", folded},
+          {"stored_permuted", permuted},
+          {"permuted_copies", copies},
           {"folded_batch_norms", folded_bns}};
 }
 

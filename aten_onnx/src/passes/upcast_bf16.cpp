@@ -24,9 +24,9 @@ constexpr int32_t kFloat = onnx::TensorProto::FLOAT;
 
 bool moves_data_only(const std::string& op) {
   // If/Loop/Scan: their bodies are not rewritten (upcast_bf16 in graph_passes.hpp).
-  static const std::set<std::string> ops = {"Cast",  "Identity",  "Shape", "Size",     "Reshape",
-                                            "Squeeze", "Unsqueeze", "Flatten", "Constant", "Transpose",
-                                            "Concat", "Slice", "Split", "Gather", "If", "Loop", "Scan"};
+  static const std::set<std::string> ops = {
+      "Cast",      "Identity", "Shape", "Size",  "Reshape", "Squeeze", "Unsqueeze", "Flatten", "Constant",
+      "Transpose", "Concat",   "Slice", "Split", "Gather",  "If",      "Loop",      "Scan"};
   return ops.count(op) > 0;
 }
 
@@ -53,7 +53,8 @@ std::unordered_map<std::string, int32_t> value_types(const onnx::GraphProto& g, 
   return types;
 }
 
-onnx::NodeProto cast_node(const std::string& name, const std::string& in, const std::string& out, int32_t to) {
+onnx::NodeProto cast_node(const std::string& name, const std::string& in, const std::string& out,
+                          int32_t to) {
   onnx::NodeProto c;
   c.set_name(name);
   c.set_op_type("Cast");

@@ -23,12 +23,14 @@ namespace {
 // ONNX Attention (opset 23) on [B, heads, L, D]: the same boolean (true =
 // attend) or additive mask, the causal flag and the scale; fewer key/value
 // heads than query heads (GQA) are Attention's own.
-std::string emit_fused_attention(OnnxEmitter& e, const std::string& q, const std::string& k, const std::string& v,
-                                 const std::string& attn_mask, int32_t mask_dtype, bool is_causal, double scale,
-                                 int32_t dt) {
+std::string emit_fused_attention(OnnxEmitter& e, const std::string& q, const std::string& k,
+                                 const std::string& v, const std::string& attn_mask, int32_t mask_dtype,
+                                 bool is_causal, double scale, int32_t dt) {
   std::vector<std::string> ins{q, k, v};
   if (!attn_mask.empty())
-    ins.push_back(mask_dtype == onnx::TensorProto::BOOL || mask_dtype == dt ? attn_mask : e.cast(attn_mask, mask_dtype, dt));
+    ins.push_back(mask_dtype == onnx::TensorProto::BOOL || mask_dtype == dt
+                      ? attn_mask
+                      : e.cast(attn_mask, mask_dtype, dt));
   return e.emit1("Attention", ins,
                  {attr("is_causal", int64_t{is_causal ? 1 : 0}), attr("scale", static_cast<float>(scale))});
 }
@@ -36,8 +38,10 @@ std::string emit_fused_attention(OnnxEmitter& e, const std::string& q, const std
 }  // namespace
 
 std::string emit_sdpa(OnnxEmitter& e, const std::string& q, const std::string& k, const std::string& v,
-                      const std::string& attn_mask, int32_t mask_dtype, bool is_causal, double scale, int32_t dt) {
-  if (e.fused_ops && e.opset >= 23) return emit_fused_attention(e, q, k, v, attn_mask, mask_dtype, is_causal, scale, dt);
+                      const std::string& attn_mask, int32_t mask_dtype, bool is_causal, double scale,
+                      int32_t dt) {
+  if (e.fused_ops && e.opset >= 23)
+    return emit_fused_attention(e, q, k, v, attn_mask, mask_dtype, is_causal, scale, dt);
   const double neg_inf = -std::numeric_limits<double>::infinity();
   std::string mask;
   if (!attn_mask.empty()) {

@@ -34,8 +34,8 @@ std::string emit_max_pool(OnnxEmitter& e, const std::string& x, const std::vecto
 }
 
 std::string emit_avg_pool(OnnxEmitter& e, const std::string& x, const std::vector<int64_t>& kernel,
-                          const std::vector<int64_t>& stride, const std::vector<int64_t>& pads, bool ceil_mode,
-                          bool count_include_pad) {
+                          const std::vector<int64_t>& stride, const std::vector<int64_t>& pads,
+                          bool ceil_mode, bool count_include_pad) {
   return e.emit1("AveragePool", {x},
                  {attr("kernel_shape", kernel), attr("strides", stride), attr("pads", pads),
                   attr("ceil_mode", static_cast<int64_t>(ceil_mode)),
@@ -54,7 +54,8 @@ std::string emit_adaptive_pool(OnnxEmitter& e, const std::string& x0, const std:
     kernel.push_back(out[d] ? in[d] / out[d] : 1);
   }
   if (divisible)
-    return e.emit1(is_max ? "MaxPool" : "AveragePool", {x0}, {attr("kernel_shape", kernel), attr("strides", kernel)});
+    return e.emit1(is_max ? "MaxPool" : "AveragePool", {x0},
+                   {attr("kernel_shape", kernel), attr("strides", kernel)});
   std::string x = x0;
   for (size_t d = 0; d < out.size(); ++d) {
     int64_t n = in[d], o = out[d], ax = 2 + static_cast<int64_t>(d);

@@ -18,9 +18,10 @@ std::string channel_fill(OnnxEmitter& e, const std::string& x, double value, int
 std::string emit_group_norm(OnnxEmitter& e, const std::string& x, int64_t rank, int64_t groups,
                             const std::string& w, const std::string& b, double eps, int32_t dt) {
   if (e.fused_ops && e.opset >= 21) {
-    return e.emit1("GroupNormalization",
-                   {x, w.empty() ? channel_fill(e, x, 1.0, dt) : w, b.empty() ? channel_fill(e, x, 0.0, dt) : b},
-                   {attr("num_groups", groups), attr("epsilon", static_cast<float>(eps))});
+    return e.emit1(
+        "GroupNormalization",
+        {x, w.empty() ? channel_fill(e, x, 1.0, dt) : w, b.empty() ? channel_fill(e, x, 0.0, dt) : b},
+        {attr("num_groups", groups), attr("epsilon", static_cast<float>(eps))});
   }
   const std::string xg = e.emit1("Reshape", {x, e.ci64({0, groups, -1})});
   std::string y = emit_layer_norm(e, xg, 3, 1, "", "", eps, dt);

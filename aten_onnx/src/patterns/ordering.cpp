@@ -7,12 +7,13 @@
 
 namespace mx::aten_onnx {
 
-TopKResult emit_top_k(OnnxEmitter& e, const std::string& x, int32_t dtype, int64_t rank, const std::string& k1d,
-                      int64_t axis, bool largest) {
+TopKResult emit_top_k(OnnxEmitter& e, const std::string& x, int32_t dtype, int64_t rank,
+                      const std::string& k1d, int64_t axis, bool largest) {
   const int32_t work = dtype == onnx::TensorProto::BOOL ? onnx::TensorProto::UINT8 : dtype;
   std::string in = e.cast(x, dtype, work);
   if (rank == 0) in = e.unsqueeze(in, {0});
-  auto r = e.emit("TopK", {in, k1d}, {attr("axis", axis), attr("largest", int64_t{largest}), attr("sorted", int64_t{1})}, 2);
+  auto r = e.emit("TopK", {in, k1d},
+                  {attr("axis", axis), attr("largest", int64_t{largest}), attr("sorted", int64_t{1})}, 2);
   if (rank == 0) r = {e.squeeze(r[0], {0}), e.squeeze(r[1], {0})};
   return {e.cast(r[0], work, dtype), r[1]};
 }

@@ -23,15 +23,20 @@ struct CellKind {
 
 CellKind cell_kind(RecurrentCell c) {
   switch (c) {
-    case RecurrentCell::lstm: return {"LSTM", {0, 3, 1, 2}, nullptr};
-    case RecurrentCell::gru: return {"GRU", {1, 0, 2}, nullptr};
-    case RecurrentCell::rnn_relu: return {"RNN", {0}, "Relu"};
-    default: return {"RNN", {0}, "Tanh"};
+    case RecurrentCell::lstm:
+      return {"LSTM", {0, 3, 1, 2}, nullptr};
+    case RecurrentCell::gru:
+      return {"GRU", {1, 0, 2}, nullptr};
+    case RecurrentCell::rnn_relu:
+      return {"RNN", {0}, "Relu"};
+    default:
+      return {"RNN", {0}, "Tanh"};
   }
 }
 
 // Gate blocks of a [gates * H, ...] weight or [gates * H] bias in ONNX order.
-std::string onnx_gate_order(OnnxEmitter& e, const std::string& w, int64_t hidden, const std::vector<int>& order) {
+std::string onnx_gate_order(OnnxEmitter& e, const std::string& w, int64_t hidden,
+                            const std::vector<int>& order) {
   if (order.size() == 1) return w;
   const std::vector<int64_t> sizes(order.size(), hidden);
   auto blocks = e.emit("Split", {w, e.ci64(sizes)}, {attr("axis", int64_t{0})}, order.size());
@@ -52,21 +57,24 @@ LayerWeights layer_weights(OnnxEmitter& e, const RecurrentLayer& a, const CellKi
   const size_t per_dir = a.has_biases ? 4 : 2;
   const int64_t dirs = a.bidirectional ? 2 : 1;
   auto gates = [&](int64_t dir, size_t k) {
-    return onnx_gate_order(e, a.params[static_cast<size_t>(layer * dirs + dir) * per_dir + k], a.hidden, cell.gate_order);
+    return onnx_gate_order(e, a.params[static_cast<size_t>(layer * dirs + dir) * per_dir + k], a.hidden,
+                           cell.gate_order);
   };
   std::vector<std::string> W, R, B;
   for (int64_t d = 0; d < dirs; ++d) {
     W.push_back(e.unsqueeze(gates(d, 0), {0}));
     R.push_back(e.unsqueeze(gates(d, 1), {0}));
     if (a.has_biases)
-      B.push_back(e.unsqueeze(e.emit1("Concat", {gates(d, 2), gates(d, 3)}, {attr("axis", int64_t{0})}), {0}));
+      B.push_back(
+          e.unsqueeze(e.emit1("Concat", {gates(d, 2), gates(d, 3)}, {attr("axis", int64_t{0})}), {0}));
   }
   return {concat0(e, W), concat0(e, R), a.has_biases ? concat0(e, B) : ""};
 }
 
 std::vector<onnx::AttributeProto> cell_attributes(const RecurrentLayer& a, const CellKind& cell) {
   std::vector<onnx::AttributeProto> attrs = {
-      attr("hidden_size", a.hidden), attr("direction", std::string(a.bidirectional ? "bidirectional" : "forward"))};
+      attr("hidden_size", a.hidden),
+      attr("direction", std::string(a.bidirectional ? "bidirectional" : "forward"))};
   if (std::string(cell.onnx_op) == "GRU") attrs.push_back(attr("linear_before_reset", int64_t{1}));
   if (cell.activation) {  // one activation per direction
     onnx::AttributeProto act;

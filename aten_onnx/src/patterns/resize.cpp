@@ -32,15 +32,15 @@ std::vector<onnx::AttributeProto> resize_attributes(const std::string& aten_op, 
 
 }  // namespace
 
-std::string emit_resize_to(OnnxEmitter& e, const std::string& aten_op, bool align_corners, const std::string& x,
-                           const std::string& spatial_sizes) {
+std::string emit_resize_to(OnnxEmitter& e, const std::string& aten_op, bool align_corners,
+                           const std::string& x, const std::string& spatial_sizes) {
   const std::string head = e.emit1("Slice", {e.shape_of(x), e.ci64({0}), e.ci64({2})});
   const std::string sizes = e.emit1("Concat", {head, spatial_sizes}, {attr("axis", int64_t{0})});
   return e.emit1("Resize", {x, "", "", sizes}, resize_attributes(aten_op, align_corners));
 }
 
-std::string emit_resize_by(OnnxEmitter& e, const std::string& aten_op, bool align_corners, const std::string& x,
-                           const std::vector<float>& spatial_scales) {
+std::string emit_resize_by(OnnxEmitter& e, const std::string& aten_op, bool align_corners,
+                           const std::string& x, const std::vector<float>& spatial_scales) {
   onnx::TensorProto t;
   t.set_data_type(onnx::TensorProto::FLOAT);
   t.add_dims(static_cast<int64_t>(spatial_scales.size() + 2));

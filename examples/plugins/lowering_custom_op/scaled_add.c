@@ -37,8 +37,8 @@
 
 /* alpha as a 0-d constant of y's floating type (float32 or float64 here;
  * float16 would need a conversion this example leaves out). */
-static int32_t alpha_constant(const mx_lowering_api* api, mx_lowering_context* cx, int32_t dtype, double alpha,
-                              const char** name) {
+static int32_t alpha_constant(const mx_lowering_api* api, mx_lowering_context* cx, int32_t dtype,
+                              double alpha, const char** name) {
   if (dtype == 1 /* FLOAT */) {
     float value = (float)alpha;
     return api->constant(cx, dtype, NULL, 0, &value, sizeof value, name);
@@ -53,7 +53,8 @@ static int32_t lower_scaled_add(const mx_lowering_api* api, mx_lowering_context*
   double alpha = 1.0; /* not in the schema's defaults, but absent would mean its default */
   (void)user_data;
   if ((code = api->tensor(cx, "x", &x)) || (code = api->tensor(cx, "y", &y))) return code;
-  if ((code = api->tensor_dtype(cx, "x", &x_type)) || (code = api->tensor_dtype(cx, "y", &y_type))) return code;
+  if ((code = api->tensor_dtype(cx, "x", &x_type)) || (code = api->tensor_dtype(cx, "y", &y_type)))
+    return code;
   if (x_type != y_type) return api->fail(cx, MX_ERR_UNSUPPORTED, "scaled_add: x and y differ in dtype");
   if (api->has_arg(cx, "alpha") && (code = api->float_arg(cx, "alpha", &alpha))) return code;
   if ((code = alpha_constant(api, cx, y_type, alpha, &alpha_name))) return code;
@@ -77,9 +78,14 @@ static const mx_lowering_op kOps[] = {
 };
 
 MX_LOWERING_ENTRY {
-  static const mx_lowering_descriptor d = {
-      SCALED_ADD_ABI_MAJOR, MX_LOWERING_ABI_MINOR, sizeof(mx_lowering_descriptor), sizeof(mx_lowering_op),
-      SCALED_ADD_NAME, "1.0.0", "mylib::scaled_add (x + alpha * y) as ONNX Mul + Add",
-      kOps, sizeof kOps / sizeof kOps[0]};
+  static const mx_lowering_descriptor d = {SCALED_ADD_ABI_MAJOR,
+                                           MX_LOWERING_ABI_MINOR,
+                                           sizeof(mx_lowering_descriptor),
+                                           sizeof(mx_lowering_op),
+                                           SCALED_ADD_NAME,
+                                           "1.0.0",
+                                           "mylib::scaled_add (x + alpha * y) as ONNX Mul + Add",
+                                           kOps,
+                                           sizeof kOps / sizeof kOps[0]};
   return &d;
 }

@@ -30,7 +30,8 @@ static int own_count(const cJSON* nodes, const char* path) {
 }
 
 static int is_root(const cJSON* m) {
-  return strcmp(str_or(m, "path", ""), "") == 0 || !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(m, "parent"));
+  return strcmp(str_or(m, "path", ""), "") == 0 ||
+         !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(m, "parent"));
 }
 
 static int is_child(const cJSON* m, const char* parent) {
@@ -49,8 +50,8 @@ static int total_count(const cJSON* modules, const cJSON* nodes, const char* pat
 static void print_module(const cJSON* modules, const cJSON* nodes, const cJSON* mod, int depth) {
   const char* path = str_or(mod, "path", "");
   const cJSON* m;
-  printf("%*s%s [%s] nodes=%d total=%d\n", depth * 2, "", path[0] ? path : "(root)",
-         str_or(mod, "class", ""), own_count(nodes, path), total_count(modules, nodes, path));
+  printf("%*s%s [%s] nodes=%d total=%d\n", depth * 2, "", path[0] ? path : "(root)", str_or(mod, "class", ""),
+         own_count(nodes, path), total_count(modules, nodes, path));
   cJSON_ArrayForEach(m, modules) {
     if (is_child(m, path)) print_module(modules, nodes, m, depth + 1);
   }

@@ -48,17 +48,11 @@ class ReaderGraph final : public Graph {
   size_t node_count() const override { return r_.node_count(r_.graph); }
   std::string_view name(size_t n) const override { return view(r_.node_name(r_.graph, n)); }
   std::string_view op_type(size_t n) const override { return view(r_.node_op_type(r_.graph, n)); }
-  std::string_view doc_string(size_t n) const override {
-    return view(r_.node_doc_string(r_.graph, n));
-  }
+  std::string_view doc_string(size_t n) const override { return view(r_.node_doc_string(r_.graph, n)); }
   size_t input_count(size_t n) const override { return r_.node_input_count(r_.graph, n); }
-  std::string_view input(size_t n, size_t i) const override {
-    return view(r_.node_input(r_.graph, n, i));
-  }
+  std::string_view input(size_t n, size_t i) const override { return view(r_.node_input(r_.graph, n, i)); }
   size_t output_count(size_t n) const override { return r_.node_output_count(r_.graph, n); }
-  std::string_view output(size_t n, size_t i) const override {
-    return view(r_.node_output(r_.graph, n, i));
-  }
+  std::string_view output(size_t n, size_t i) const override { return view(r_.node_output(r_.graph, n, i)); }
   std::optional<std::string> metadata(size_t n, std::string_view key) const override {
     std::optional<std::string> found;
     const uint64_t count = r_.node_metadata_count(r_.graph, n);
@@ -197,13 +191,13 @@ class JsonGraph final : public Graph {
 class Modules {
  public:
   struct Step {
-    bool call;         // a call of module `name`, else an op kind
+    bool call;  // a call of module `name`, else an op kind
     std::string name;
   };
   virtual ~Modules() = default;
   virtual size_t count() const = 0;
   virtual std::string path(size_t i) const = 0;
-  virtual std::string class_name(size_t i) const = 0;  // "" when not given
+  virtual std::string class_name(size_t i) const = 0;    // "" when not given
   virtual long long own_parameters(size_t i) const = 0;  // -1 when not given
   // Nothing when the module has no outline.
   virtual std::optional<std::vector<Step>> forward(size_t i) const = 0;

@@ -68,8 +68,7 @@ class Host {
     return MX_HOST_API_HAS(api_, answer) && api_->graph ? api_->graph(api_->host_context) : nullptr;
   }
   const mx_strategy_answer* answer_sink() const {
-    return MX_HOST_API_HAS(api_, answer) && api_->answer ? api_->answer(api_->host_context)
-                                                         : nullptr;
+    return MX_HOST_API_HAS(api_, answer) && api_->answer ? api_->answer(api_->host_context) : nullptr;
   }
 
  private:
@@ -140,8 +139,8 @@ inline int32_t send_answer(const Answer& answer, const mx_strategy_answer& sink)
     if (int32_t code = sink.assign(sink.answer, a.node, a.module.data(), a.module.size(), a.evidence))
       return code;
   for (const auto& m : answer.modules)
-    if (int32_t code = sink.module_class(sink.answer, m.path.data(), m.path.size(),
-                                         m.class_name.data(), m.class_name.size()))
+    if (int32_t code = sink.module_class(sink.answer, m.path.data(), m.path.size(), m.class_name.data(),
+                                         m.class_name.size()))
       return code;
   return MX_OK;
 }
@@ -151,8 +150,7 @@ class Plugin {
  public:
   static int32_t create(const mx_host_api* api, void** state, mx_plugin_output* error) {
     if (!api || !state) return MX_ERR_INVALID_ARGUMENT;
-    if (api->struct_size < offsetof(mx_host_api, host_context) + sizeof(void*) || !api->alloc ||
-        !api->free)
+    if (api->struct_size < offsetof(mx_host_api, host_context) + sizeof(void*) || !api->alloc || !api->free)
       return MX_ERR_PLUGIN;  // no allocator: cannot even report why
     *state = new (std::nothrow) Host(api, Strategy::name);
     return *state ? MX_OK : Host(api, Strategy::name).fail(error, MX_ERR_INTERNAL, "out of memory");
@@ -219,11 +217,17 @@ class Plugin {
 // be string literals (the descriptor keeps the pointers).
 template <class Strategy>
 const mx_plugin_descriptor* descriptor(const char* version, const char* description) {
-  static const mx_plugin_descriptor d = {
-      MX_PLUGIN_ABI_MAJOR, MX_PLUGIN_ABI_MINOR, sizeof(mx_plugin_descriptor),
-      MX_PLUGIN_STRATEGY, MX_PLUGIN_FLAG_THREAD_SAFE | MX_PLUGIN_FLAG_GRAPH_READER,
-      Strategy::name, version, description,
-      Plugin<Strategy>::create, Plugin<Strategy>::destroy, Plugin<Strategy>::run};
+  static const mx_plugin_descriptor d = {MX_PLUGIN_ABI_MAJOR,
+                                         MX_PLUGIN_ABI_MINOR,
+                                         sizeof(mx_plugin_descriptor),
+                                         MX_PLUGIN_STRATEGY,
+                                         MX_PLUGIN_FLAG_THREAD_SAFE | MX_PLUGIN_FLAG_GRAPH_READER,
+                                         Strategy::name,
+                                         version,
+                                         description,
+                                         Plugin<Strategy>::create,
+                                         Plugin<Strategy>::destroy,
+                                         Plugin<Strategy>::run};
   return &d;
 }
 

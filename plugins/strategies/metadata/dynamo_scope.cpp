@@ -30,8 +30,7 @@ ScopeChain validate(std::vector<ScopeEntry> modules) {
     return failure("first entry is '" + modules.front().path + "', not the root ''");
   for (size_t i = 1; i < modules.size(); ++i)
     if (!plausible_path(modules[i].path))
-      return failure("entry " + std::to_string(i) + " ('" + modules[i].path +
-                     "') is not a module path");
+      return failure("entry " + std::to_string(i) + " ('" + modules[i].path + "') is not a module path");
   ScopeChain chain;
   chain.ok = true;
   chain.modules = std::move(modules);
@@ -56,8 +55,7 @@ ScopeChain chain_from_lists(const std::vector<std::string>& name_scopes,
                    " entries but name_scopes has " + std::to_string(name_scopes.size()));
   std::vector<ScopeEntry> modules;
   for (size_t i = 0; i + 1 < name_scopes.size(); ++i)  // last = the FX node
-    modules.push_back({name_scopes[i],
-                       class_hierarchy.empty() ? std::string() : class_hierarchy[i]});
+    modules.push_back({name_scopes[i], class_hierarchy.empty() ? std::string() : class_hierarchy[i]});
   return validate(std::move(modules));
 }
 
@@ -67,26 +65,22 @@ ScopeChain chain_from_namespace(std::string_view text) {
   while (start <= text.size()) {
     size_t slash = text.find('/', start);
     std::string_view segment =
-        text.substr(start, slash == std::string_view::npos ? std::string_view::npos
-                                                          : slash - start);
+        text.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
     size_t colon = segment.find(": ");
-    if (colon == std::string_view::npos)
-      return failure("segment '" + std::string(segment) + "' has no ': '");
-    entries.push_back({std::string(trim(segment.substr(0, colon))),
-                       std::string(trim(segment.substr(colon + 2)))});
+    if (colon == std::string_view::npos) return failure("segment '" + std::string(segment) + "' has no ': '");
+    entries.push_back(
+        {std::string(trim(segment.substr(0, colon))), std::string(trim(segment.substr(colon + 2)))});
     if (slash == std::string_view::npos) break;
     start = slash + 1;
   }
-  if (entries.size() < 2)
-    return failure("namespace has no module before the node entry");
+  if (entries.size() < 2) return failure("namespace has no module before the node entry");
   entries.pop_back();  // the FX node: "linear: aten.linear.default"
   return validate(std::move(entries));
 }
 
 std::string short_class(std::string_view qualified_class) {
   size_t dot = qualified_class.rfind('.');
-  return std::string(dot == std::string_view::npos ? qualified_class
-                                                   : qualified_class.substr(dot + 1));
+  return std::string(dot == std::string_view::npos ? qualified_class : qualified_class.substr(dot + 1));
 }
 
 }  // namespace mx::metadata

@@ -26,13 +26,10 @@ class Collector {
   void warn(const std::string& node, const std::string& key, const std::string& what) {
     result_.warnings.push_back("node '" + node + "': " + key + ": " + what);
   }
-  void assign(size_t node, std::string module) {
-    result_.assignments.push_back({node, std::move(module)});
-  }
+  void assign(size_t node, std::string module) { result_.assignments.push_back({node, std::move(module)}); }
   void learn(const ScopeEntry& entry) {
     if (entry.qualified_class.empty() || !seen_.insert(entry.path).second) return;
-    result_.modules.push_back(
-        {entry.path, short_class(entry.qualified_class), entry.qualified_class});
+    result_.modules.push_back({entry.path, short_class(entry.qualified_class), entry.qualified_class});
   }
   const PathSet& known() const { return known_; }
   MetadataResult take() { return std::move(result_); }
@@ -69,8 +66,7 @@ void resolve_paths(ScopeChain& chain, const PathSet& known) {
   }
 }
 
-std::optional<ScopeChain> chain_from_scope_lists(const NodeRef& node,
-                                                 const std::string& label,
+std::optional<ScopeChain> chain_from_scope_lists(const NodeRef& node, const std::string& label,
                                                  Collector& out) {
   auto scopes_text = node.value(kNameScopes);
   if (!scopes_text) return std::nullopt;
@@ -84,8 +80,7 @@ std::optional<ScopeChain> chain_from_scope_lists(const NodeRef& node,
     classes = parse_repr_list(*classes_text);
     if (!classes.ok) out.warn(label, kClassHierarchy, classes.error + " (classes ignored)");
   }
-  ScopeChain chain = chain_from_lists(scopes.items, classes.ok ? classes.items
-                                                               : std::vector<std::string>{});
+  ScopeChain chain = chain_from_lists(scopes.items, classes.ok ? classes.items : std::vector<std::string>{});
   if (!chain.ok && classes.ok && !classes.items.empty()) {
     // A class list that does not line up must not cost us the paths.
     out.warn(label, kClassHierarchy, chain.error + " (classes ignored)");
@@ -98,8 +93,7 @@ std::optional<ScopeChain> chain_from_scope_lists(const NodeRef& node,
   return chain;
 }
 
-std::optional<ScopeChain> chain_from_namespace_key(const NodeRef& node,
-                                                   const std::string& label,
+std::optional<ScopeChain> chain_from_namespace_key(const NodeRef& node, const std::string& label,
                                                    Collector& out) {
   auto text = node.value(kNamespace);
   if (!text) return std::nullopt;

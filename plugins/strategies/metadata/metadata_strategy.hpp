@@ -38,7 +38,6 @@ struct MetadataResult {
 // `module_tree` is the supplied hierarchy's modules (maybe none), used only
 // to repair scopes that hold a last component instead of a full path (see
 // resolve_path in the .cpp).
-MetadataResult assign_from_metadata(const mx_strategy::Graph& graph,
-                                    const mx_strategy::Modules& module_tree);
+MetadataResult assign_from_metadata(const mx_strategy::Graph& graph, const mx_strategy::Modules& module_tree);
 
 }  // namespace mx::metadata

@@ -19,8 +19,8 @@ std::optional<OwnRecord> from_metadata(const mx_strategy::Graph& graph, size_t n
 
 std::optional<OwnRecord> from_doc_string(std::string_view doc, std::string& problem) {
   if (doc.substr(0, sizeof kDocPrefix - 1) != kDocPrefix) return std::nullopt;
-  auto parsed = nlohmann::json::parse(doc.begin() + (sizeof kDocPrefix - 1),
-                                      doc.end(), nullptr, /*allow_exceptions=*/false);
+  auto parsed = nlohmann::json::parse(doc.begin() + (sizeof kDocPrefix - 1), doc.end(), nullptr,
+                                      /*allow_exceptions=*/false);
   if (!parsed.is_object() || !parsed.contains("module") || !parsed["module"].is_string()) {
     problem = "doc_string record is not {\"module\": \"…\", …}";
     return std::nullopt;
@@ -33,8 +33,7 @@ std::optional<OwnRecord> from_doc_string(std::string_view doc, std::string& prob
 
 }  // namespace
 
-std::optional<OwnRecord> read_own_record(const mx_strategy::Graph& graph, size_t node,
-                                         std::string& problem) {
+std::optional<OwnRecord> read_own_record(const mx_strategy::Graph& graph, size_t node, std::string& problem) {
   auto record = from_metadata(graph, node);
   if (!record) record = from_doc_string(graph.doc_string(node), problem);
   if (!record) return std::nullopt;
@@ -42,8 +41,7 @@ std::optional<OwnRecord> read_own_record(const mx_strategy::Graph& graph, size_t
     problem = "module '" + record->module + "' is not a module path";
     return std::nullopt;
   }
-  if (record->evidence == "propagated" || record->evidence == "root")
-    return std::nullopt;
+  if (record->evidence == "propagated" || record->evidence == "root") return std::nullopt;
   return record;
 }
 

@@ -22,7 +22,6 @@ struct OwnRecord {
 // evidence rather than have them masquerade as metadata.
 // `problem` is set (and nullopt returned) for a record that is present but
 // malformed.
-std::optional<OwnRecord> read_own_record(const mx_strategy::Graph& graph, size_t node,
-                                         std::string& problem);
+std::optional<OwnRecord> read_own_record(const mx_strategy::Graph& graph, size_t node, std::string& problem);
 
 }  // namespace mx::metadata

@@ -17,14 +17,11 @@ class Cursor {
   size_t pos() const { return pos_; }
 
   void skip_spaces() {
-    while (!at_end() && (peek() == ' ' || peek() == '\t' || peek() == '\n' ||
-                         peek() == '\r'))
-      ++pos_;
+    while (!at_end() && (peek() == ' ' || peek() == '\t' || peek() == '\n' || peek() == '\r')) ++pos_;
   }
 
   bool fail(const std::string& what) {
-    if (error_.empty())
-      error_ = what + " at offset " + std::to_string(pos_);
+    if (error_.empty()) error_ = what + " at offset " + std::to_string(pos_);
     return false;
   }
   const std::string& error() const { return error_; }
@@ -68,8 +65,7 @@ bool read_hex_escape(Cursor& in, int digits, std::string& out) {
     if (v < 0) return in.fail("bad hex digit in escape");
     cp = cp * 16 + static_cast<uint32_t>(v);
   }
-  if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-    return in.fail("escape is not a Unicode scalar value");
+  if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return in.fail("escape is not a Unicode scalar value");
   append_utf8(out, cp);
   return true;
 }
@@ -87,21 +83,46 @@ bool read_escape(Cursor& in, std::string& out) {
   if (in.at_end()) return in.fail("unterminated escape");
   char c = in.take();
   switch (c) {
-    case '\\': out += '\\'; return true;
-    case '\'': out += '\''; return true;
-    case '"': out += '"'; return true;
-    case 'n': out += '\n'; return true;
-    case 'r': out += '\r'; return true;
-    case 't': out += '\t'; return true;
-    case 'a': out += '\a'; return true;
-    case 'b': out += '\b'; return true;
-    case 'f': out += '\f'; return true;
-    case 'v': out += '\v'; return true;
-    case '\n': return true;  // line continuation
-    case 'x': return read_hex_escape(in, 2, out);
-    case 'u': return read_hex_escape(in, 4, out);
-    case 'U': return read_hex_escape(in, 8, out);
-    default: break;
+    case '\\':
+      out += '\\';
+      return true;
+    case '\'':
+      out += '\'';
+      return true;
+    case '"':
+      out += '"';
+      return true;
+    case 'n':
+      out += '\n';
+      return true;
+    case 'r':
+      out += '\r';
+      return true;
+    case 't':
+      out += '\t';
+      return true;
+    case 'a':
+      out += '\a';
+      return true;
+    case 'b':
+      out += '\b';
+      return true;
+    case 'f':
+      out += '\f';
+      return true;
+    case 'v':
+      out += '\v';
+      return true;
+    case '\n':
+      return true;  // line continuation
+    case 'x':
+      return read_hex_escape(in, 2, out);
+    case 'u':
+      return read_hex_escape(in, 4, out);
+    case 'U':
+      return read_hex_escape(in, 8, out);
+    default:
+      break;
   }
   if (c >= '0' && c <= '7') {
     read_octal_escape(in, c, out);
@@ -131,7 +152,10 @@ bool read_string(Cursor& in, std::string& out) {
 
 bool read_items(Cursor& in, char close, std::vector<std::string>& items) {
   in.skip_spaces();
-  if (in.peek() == close) { in.take(); return true; }
+  if (in.peek() == close) {
+    in.take();
+    return true;
+  }
   while (true) {
     std::string item;
     if (!read_string(in, item)) return false;
@@ -141,7 +165,10 @@ bool read_items(Cursor& in, char close, std::vector<std::string>& items) {
     if (c == close) return true;
     if (c != ',') return in.fail(std::string("expected ',' or '") + close + "'");
     in.skip_spaces();
-    if (in.peek() == close) { in.take(); return true; }  // trailing comma
+    if (in.peek() == close) {
+      in.take();
+      return true;
+    }  // trailing comma
   }
 }
 
@@ -153,8 +180,7 @@ ReprList parse_repr_list(std::string_view text) {
   in.skip_spaces();
   char open = in.take();
   char close = open == '[' ? ']' : open == '(' ? ')' : '\0';
-  bool ok = close != '\0' ? read_items(in, close, result.items)
-                          : in.fail("expected '[' or '('");
+  bool ok = close != '\0' ? read_items(in, close, result.items) : in.fail("expected '[' or '('");
   if (ok) {
     in.skip_spaces();
     if (!in.at_end()) ok = in.fail("unexpected text after the list");

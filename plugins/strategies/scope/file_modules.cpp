@@ -22,8 +22,7 @@ void add_with_ancestors(ModulePaths& paths, std::string_view path, bool owner) {
   const size_t before = paths.size();
   const std::string_view own = paths.add(path, owner);
   if (paths.size() == before) return;
-  for (std::string_view p = parent_view(own); !p.empty() && paths.add_stored(p, owner); p = parent_view(p)) {
-  }
+  for (std::string_view p = parent_view(own); !p.empty() && paths.add_stored(p, owner); p = parent_view(p)) {}
 }
 
 // Visits every '.'-prefix of `path`, itself last ("a.b" → "a", "a.b").
@@ -79,8 +78,7 @@ bool any_repeated_call_atom(const std::vector<std::string_view>& scope_paths,
 
 }  // namespace
 
-bool scope_path_of(std::string_view node_name, std::vector<std::string_view>& steps,
-                   std::string& path) {
+bool scope_path_of(std::string_view node_name, std::vector<std::string_view>& steps, std::string& path) {
   if (!scope_steps(node_name, steps)) return false;
   path.clear();
   for (std::string_view step : steps) {
@@ -168,8 +166,7 @@ bool shows_repeated_calls_on_paths(const std::vector<std::string_view>& scope_pa
 
 std::string_view repeated_call_base(std::string_view step) {
   size_t underscore = step.rfind('_');
-  if (underscore == std::string_view::npos || underscore == 0 || underscore + 1 == step.size())
-    return {};
+  if (underscore == std::string_view::npos || underscore == 0 || underscore + 1 == step.size()) return {};
   for (size_t i = underscore + 1; i < step.size(); ++i)
     if (step[i] < '0' || step[i] > '9') return {};
   return step.substr(0, underscore);

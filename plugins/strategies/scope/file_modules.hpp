@@ -50,8 +50,7 @@ bool has_repeated_call_atom(std::string_view path);
 
 // The module path a scoped node name shows (its steps joined) into `path`;
 // false for a name without a scope.
-bool scope_path_of(std::string_view node_name, std::vector<std::string_view>& steps,
-                   std::string& path);
+bool scope_path_of(std::string_view node_name, std::vector<std::string_view>& steps, std::string& path);
 
 // "relu_1" -> "relu"; "" when the step has no `_<digits>` suffix.
 std::string_view repeated_call_base(std::string_view step);

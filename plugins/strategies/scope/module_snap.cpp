@@ -23,8 +23,7 @@ ModuleSnap::ModuleSnap(ModulePaths module_paths) : paths_(std::move(module_paths
 
 // The result does not depend on the order `paths_` is walked in: only a
 // unique shallowest candidate is an answer.
-bool ModuleSnap::descendant_for(const std::string& base, std::string_view step,
-                                std::string& out) const {
+bool ModuleSnap::descendant_for(const std::string& base, std::string_view step, std::string& out) const {
   size_t best_depth = 0;
   int found = 0;
   paths_.each([&](std::string_view path) {
@@ -39,8 +38,7 @@ bool ModuleSnap::descendant_for(const std::string& base, std::string_view step,
   return found == 1;
 }
 
-bool ModuleSnap::resolve_step(const std::string& current, std::string_view step,
-                              std::string& next) const {
+bool ModuleSnap::resolve_step(const std::string& current, std::string_view step, std::string& next) const {
   next = current;
   if (!next.empty() && !step.empty()) next += '.';
   next += step;

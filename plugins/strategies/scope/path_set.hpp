@@ -37,9 +37,7 @@ class PathSet {
   }
   // Adds a view the set already keeps valid (a prefix of one of its
   // paths); true when it was not there.
-  bool add_stored(std::string_view own, bool marked = false) {
-    return set_.emplace(own, marked).second;
-  }
+  bool add_stored(std::string_view own, bool marked = false) { return set_.emplace(own, marked).second; }
   bool contains(std::string_view path) const { return set_.find(path) != set_.end(); }
   bool marked(std::string_view path) const {
     auto it = set_.find(path);

@@ -5,7 +5,9 @@ namespace {
 
 // A module name atom character: no whitespace/control characters (dots and
 // slashes are separators).
-bool atom_char(unsigned char c) { return c > 0x20 && c != 0x7f; }
+bool atom_char(unsigned char c) {
+  return c > 0x20 && c != 0x7f;
+}
 
 // Non-empty '.'-separated atoms, each non-empty ("a..b", ".a", "a." are not).
 bool is_scope(std::string_view scope) {

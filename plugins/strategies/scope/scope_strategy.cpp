@@ -70,8 +70,7 @@ class Namer {
 
 }  // namespace
 
-mx_strategy::Answer assign_from_scopes(const mx_strategy::Graph& graph,
-                                       const mx_strategy::Modules& modules) {
+mx_strategy::Answer assign_from_scopes(const mx_strategy::Graph& graph, const mx_strategy::Modules& modules) {
   ModulePaths known = module_paths(modules);
   if (known.empty()) {  // the modules the file itself shows
     // Without repeated calls, snapping is the identity (file_modules.hpp).
@@ -85,8 +84,7 @@ mx_strategy::Answer assign_from_scopes(const mx_strategy::Graph& graph,
   mx_strategy::Answer answer;
   std::string module;
   for (size_t i = 0; i < graph.node_count(); ++i)
-    if (namer.module_named(graph.name(i), module))
-      answer.place(i, module, "scope");
+    if (namer.module_named(graph.name(i), module)) answer.place(i, module, "scope");
   return answer;
 }
 

@@ -11,7 +11,6 @@
 
 namespace mx::scope {
 
-mx_strategy::Answer assign_from_scopes(const mx_strategy::Graph& graph,
-                                       const mx_strategy::Modules& modules);
+mx_strategy::Answer assign_from_scopes(const mx_strategy::Graph& graph, const mx_strategy::Modules& modules);
 
 }  // namespace mx::scope

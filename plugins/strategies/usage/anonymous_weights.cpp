@@ -23,8 +23,7 @@ long long element_count(const std::vector<int64_t>& dims) {
 // The anonymous initializers reaching node `i`'s inputs: read directly or
 // through chain nodes (a Transpose of the weight, a DequantizeLinear).
 std::vector<std::string> anonymous_inputs(const GraphView& graph, const ParameterFlow& flow,
-                                          const std::unordered_map<std::string, size_t>& producer,
-                                          size_t i) {
+                                          const std::unordered_map<std::string, size_t>& producer, size_t i) {
   std::vector<std::string> found, pending(graph.nodes[i].inputs);
   std::unordered_set<std::string> seen;
   while (!pending.empty()) {
@@ -59,19 +58,21 @@ bool reads_weights(const std::string& op) {
 // lowers to BatchNormalization) is no candidate, so its size does not spoil
 // the size class of a depthwise Conv.
 const std::vector<std::string>& layer_ops() {
-  static const std::vector<std::string> ops = {"Conv", "ConvTranspose", "Gemm", "MatMul", "Gather",
-                                               "Einsum", "LSTM", "GRU", "RNN"};
+  static const std::vector<std::string> ops = {"Conv",   "ConvTranspose", "Gemm", "MatMul", "Gather",
+                                               "Einsum", "LSTM",          "GRU",  "RNN"};
   return ops;
 }
 
 // Which dimension of the weight counts the op's output channels: a bias
 // has that many elements. -1: none known.
 int output_dim(const std::string& op, size_t rank) {
-  static const std::unordered_set<std::string> in_out = {  // weight [in, out]: MatMul's B
+  static const std::unordered_set<std::string> in_out = {
+      // weight [in, out]: MatMul's B
       "MatMul", "FusedMatMul", "MatMulInteger", "QLinearMatMul"};
-  static const std::unordered_set<std::string> out_in = {  // weight [out, in, ...]
-      "Conv", "FusedConv", "NhwcConv", "ConvInteger", "QLinearConv",
-      "Gemm", "FusedGemm", "QGemm"};  // torch writes Gemm with transB=1
+  static const std::unordered_set<std::string> out_in = {
+      // weight [out, in, ...]
+      "Conv",        "FusedConv", "NhwcConv",  "ConvInteger",
+      "QLinearConv", "Gemm",      "FusedGemm", "QGemm"};  // torch writes Gemm with transB=1
   if (in_out.count(op)) return static_cast<int>(rank) - 1;
   if (out_in.count(op)) return 0;
   if (op == "ConvTranspose") return 1;  // [in, out/groups, ...]
@@ -103,8 +104,7 @@ std::vector<long long> sizes_of(const GraphView& graph, const std::string& op,
 
 // Own parameter count minus what the file's named initializers of the
 // module explain.
-std::map<std::string, long long> unexplained_sizes(const GraphView& graph,
-                                                   const ModuleOutlines& modules,
+std::map<std::string, long long> unexplained_sizes(const GraphView& graph, const ModuleOutlines& modules,
                                                    const std::vector<std::string>& order) {
   std::map<std::string, long long> left;
   for (const auto& m : order) left[m] = modules.own_parameters(m);
@@ -164,10 +164,9 @@ std::map<long long, std::vector<size_t>> size_classes(
 
 }  // namespace
 
-std::vector<UsageAssignment> match_anonymous_weights(const GraphView& graph,
-                                                     const ParameterFlow& flow,
-                                                     const ModuleOutlines& modules,
-                                                     const std::vector<std::optional<std::string>>& placed_modules) {
+std::vector<UsageAssignment> match_anonymous_weights(
+    const GraphView& graph, const ParameterFlow& flow, const ModuleOutlines& modules,
+    const std::vector<std::optional<std::string>>& placed_modules) {
   std::vector<UsageAssignment> out;
   const std::vector<std::string> calls = modules.parameter_modules_in_call_order();
   if (calls.empty() || graph.shapes.empty()) return out;
@@ -189,8 +188,7 @@ std::vector<UsageAssignment> match_anonymous_weights(const GraphView& graph,
         !reads_weights(graph.nodes[i].op_type))
       continue;
     std::vector<long long> viable;
-    for (long long size :
-         sizes_of(graph, graph.nodes[i].op_type, anonymous_inputs(graph, flow, producer, i)))
+    for (long long size : sizes_of(graph, graph.nodes[i].op_type, anonymous_inputs(graph, flow, producer, i)))
       if (modules_of_size.count(size) && std::find(viable.begin(), viable.end(), size) == viable.end())
         viable.push_back(size);
     if (!viable.empty()) weight_readers.push_back({i, std::move(viable)});

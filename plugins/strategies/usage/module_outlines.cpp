@@ -43,16 +43,15 @@ bool ModuleOutlines::called(const std::string& module) const {
   return it != call_steps_.end() && it->second > 0;
 }
 
-std::string ModuleOutlines::running_alias(const std::string& module,
-                                          const std::string& op_type) const {
+std::string ModuleOutlines::running_alias(const std::string& module, const std::string& op_type) const {
   auto self = identity_.find(module);
   if (module.empty() || empty() || called(module) || self == identity_.end() ||
       self->second.own_parameters <= 0)
     return "";
   std::string found;
   for (const auto& [path, id] : identity_) {
-    if (path == module || id.cls != self->second.cls ||
-        id.own_parameters != self->second.own_parameters || !called(path) || !runs(path, op_type))
+    if (path == module || id.cls != self->second.cls || id.own_parameters != self->second.own_parameters ||
+        !called(path) || !runs(path, op_type))
       continue;
     if (!found.empty()) return "";  // several candidates: no guess
     found = path;
@@ -60,14 +59,12 @@ std::string ModuleOutlines::running_alias(const std::string& module,
   return found;
 }
 
-std::string ModuleOutlines::reading_ancestor(const std::string& module,
-                                             const std::string& op_type) const {
+std::string ModuleOutlines::reading_ancestor(const std::string& module, const std::string& op_type) const {
   // No forward outline at all (a submodule torch.jit.trace never entered has
   // no forward method) or an empty one; known to the hierarchy; outlines
   // present for the model (else nothing is known about calls).
   const bool runs_nothing = !own_ops_.count(module) || empty_.count(module);
-  if (module.empty() || empty() || called(module) || !identity_.count(module) || !runs_nothing)
-    return "";
+  if (module.empty() || empty() || called(module) || !identity_.count(module) || !runs_nothing) return "";
   std::string a = module;
   while (!a.empty()) {
     a = mx::common::parent_path(a);
@@ -87,8 +84,7 @@ int ModuleOutlines::calls(const std::string& module) const {
   }
 }
 
-bool ModuleOutlines::may_run_any(const std::string& module,
-                                 const std::vector<std::string>& op_types) const {
+bool ModuleOutlines::may_run_any(const std::string& module, const std::vector<std::string>& op_types) const {
   if (!own_ops_.count(module) || unknown_ops_.count(module)) return true;
   for (const auto& op : op_types)
     if (runs(module, op)) return true;

@@ -30,9 +30,9 @@ struct UsageStrategy {
     auto assignments = mx::usage::assign_by_usage(graph, options);
     size_t by_size = 0;
     for (const auto& a : assignments) by_size += a.by_size;
-    host.info(std::to_string(assignments.size() - by_size) + " of " +
-              std::to_string(graph.nodes.size()) + " nodes consume named parameters, " +
-              std::to_string(by_size) + " renamed weights matched by size and call order");
+    host.info(std::to_string(assignments.size() - by_size) + " of " + std::to_string(graph.nodes.size()) +
+              " nodes consume named parameters, " + std::to_string(by_size) +
+              " renamed weights matched by size and call order");
     return answer_of(std::move(assignments));
   }
 };

@@ -22,8 +22,8 @@ GraphView usage_view(const mx_strategy::Graph& graph) {
     out.inputs = strings(graph.input_count(n), [&](size_t i) { return graph.input(n, i); });
     out.outputs = strings(graph.output_count(n), [&](size_t i) { return graph.output(n, i); });
   }
-  view.initializer_order = strings(graph.initializer_count(),
-                                         [&](size_t i) { return graph.initializer_name(i); });
+  view.initializer_order =
+      strings(graph.initializer_count(), [&](size_t i) { return graph.initializer_name(i); });
   for (size_t i = 0; i < view.initializer_order.size(); ++i) {
     const std::string& name = view.initializer_order[i];
     if (name.empty()) continue;

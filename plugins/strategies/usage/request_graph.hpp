@@ -14,12 +14,12 @@ namespace mx::usage {
 
 struct NodeView {
   std::string op_type;
-  std::vector<std::string> inputs;   // "" marks an omitted optional input
+  std::vector<std::string> inputs;  // "" marks an omitted optional input
   std::vector<std::string> outputs;
 };
 
 struct GraphView {
-  std::vector<NodeView> nodes;       // position == the node's index
+  std::vector<NodeView> nodes;  // position == the node's index
   std::unordered_set<std::string> initializers;
   // Initializer shapes, when the sender gave them (an older host did not).
   std::unordered_map<std::string, std::vector<int64_t>> shapes;

@@ -16,10 +16,9 @@ ValueSet initial_static_values(const GraphView& graph, ParameterFlow& flow) {
   ValueSet known(graph.initializers.begin(), graph.initializers.end());
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     const NodeView& node = graph.nodes[i];
-    bool no_inputs = std::none_of(node.inputs.begin(), node.inputs.end(),
-                                  [](const std::string& s) { return !s.empty(); });
-    flow.is_constant[i] = no_inputs && (node.op_type == "Constant" ||
-                                        node.op_type == "ConstantOfShape");
+    bool no_inputs =
+        std::none_of(node.inputs.begin(), node.inputs.end(), [](const std::string& s) { return !s.empty(); });
+    flow.is_constant[i] = no_inputs && (node.op_type == "Constant" || node.op_type == "ConstantOfShape");
     if (flow.is_constant[i])
       for (const auto& out : node.outputs) known.insert(out);
   }
@@ -47,10 +46,8 @@ bool all_inputs_static(const NodeView& node, const ValueSet& known) {
 // random or fresh weights every LayerNorm/bias of a model points at the
 // first one (`embeddings.LayerNorm.bias`), which would make the kept name
 // wrong for all its readers and, being shared, no evidence at all.
-void absorb_chain_node(const NodeView& node, ValueSet& known,
-                       ParameterFlow& flow) {
-  if (node.op_type == "Identity" && node.outputs.size() == 1 &&
-      module_of_parameter(node.outputs[0])) {
+void absorb_chain_node(const NodeView& node, ValueSet& known, ParameterFlow& flow) {
+  if (node.op_type == "Identity" && node.outputs.size() == 1 && module_of_parameter(node.outputs[0])) {
     known.insert(node.outputs[0]);
     flow.origins[node.outputs[0]] = {node.outputs[0]};
     return;
@@ -60,8 +57,7 @@ void absorb_chain_node(const NodeView& node, ValueSet& known,
     auto it = flow.origins.find(in);
     if (it == flow.origins.end()) continue;
     for (const auto& p : it->second)
-      if (std::find(merged.begin(), merged.end(), p) == merged.end())
-        merged.push_back(p);
+      if (std::find(merged.begin(), merged.end(), p) == merged.end()) merged.push_back(p);
   }
   for (const auto& out : node.outputs) {
     known.insert(out);
@@ -72,9 +68,8 @@ void absorb_chain_node(const NodeView& node, ValueSet& known,
 }  // namespace
 
 bool is_pass_through(const std::string& op_type) {
-  static const ValueSet kOps = {"Transpose", "Cast", "DequantizeLinear",
-                                "Identity", "Reshape", "Unsqueeze", "Squeeze",
-                                "Flatten", "QuantizeLinear"};
+  static const ValueSet kOps = {"Transpose", "Cast",    "DequantizeLinear", "Identity",      "Reshape",
+                                "Unsqueeze", "Squeeze", "Flatten",          "QuantizeLinear"};
   return kOps.count(op_type) > 0;
 }
 

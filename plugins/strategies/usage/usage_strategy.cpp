@@ -12,22 +12,19 @@ namespace mx::usage {
 namespace {
 
 // Parameters reaching one node's inputs (through chains), without repeats.
-std::vector<std::string> parameters_into(const NodeView& node,
-                                         const ParameterFlow& flow) {
+std::vector<std::string> parameters_into(const NodeView& node, const ParameterFlow& flow) {
   std::vector<std::string> params;
   for (const auto& in : node.inputs) {
     auto it = flow.origins.find(in);
     if (it == flow.origins.end()) continue;
     for (const auto& p : it->second)
-      if (std::find(params.begin(), params.end(), p) == params.end())
-        params.push_back(p);
+      if (std::find(params.begin(), params.end(), p) == params.end()) params.push_back(p);
   }
   return params;
 }
 
 // Parameters reaching one chain node's outputs.
-std::vector<std::string> parameters_out_of(const NodeView& node,
-                                           const ParameterFlow& flow) {
+std::vector<std::string> parameters_out_of(const NodeView& node, const ParameterFlow& flow) {
   std::vector<std::string> params;
   for (const auto& out : node.outputs) {
     auto it = flow.origins.find(out);
@@ -43,20 +40,19 @@ bool is_compute(size_t i, const ParameterFlow& flow) {
 // The parameters each node reads: a chain node passes on what reaches its
 // outputs, a compute node what reaches its inputs; constants read none.
 // Computed once: both counts below and the assignment use it.
-std::vector<std::vector<std::string>> parameters_read(const GraphView& graph,
-                                                      const ParameterFlow& flow) {
+std::vector<std::vector<std::string>> parameters_read(const GraphView& graph, const ParameterFlow& flow) {
   std::vector<std::vector<std::string>> read(graph.nodes.size());
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     if (flow.is_constant[i]) continue;
-    read[i] = flow.is_chain[i] ? parameters_out_of(graph.nodes[i], flow)
-                               : parameters_into(graph.nodes[i], flow);
+    read[i] =
+        flow.is_chain[i] ? parameters_out_of(graph.nodes[i], flow) : parameters_into(graph.nodes[i], flow);
   }
   return read;
 }
 
 // How many compute nodes consume each parameter (through chains).
-std::unordered_map<std::string, int> count_consumers(
-    const ParameterFlow& flow, const std::vector<std::vector<std::string>>& read) {
+std::unordered_map<std::string, int> count_consumers(const ParameterFlow& flow,
+                                                     const std::vector<std::vector<std::string>>& read) {
   std::unordered_map<std::string, int> count;
   for (size_t i = 0; i < read.size(); ++i)
     if (is_compute(i, flow))
@@ -66,9 +62,9 @@ std::unordered_map<std::string, int> count_consumers(
 
 // How many nodes (compute or chain) read each parameter with an op that
 // its owner's own code produces (UsageOptions::outlines).
-std::unordered_map<std::string, int> count_owner_readers(
-    const GraphView& graph, const std::vector<std::vector<std::string>>& read,
-    const ModuleOutlines& outlines) {
+std::unordered_map<std::string, int> count_owner_readers(const GraphView& graph,
+                                                         const std::vector<std::vector<std::string>>& read,
+                                                         const ModuleOutlines& outlines) {
   std::unordered_map<std::string, int> count;
   if (outlines.empty()) return count;
   for (size_t i = 0; i < read.size(); ++i)
@@ -83,8 +79,7 @@ std::unordered_map<std::string, int> count_owner_readers(
 // reader (see UsageOptions::outlines).
 void drop_shared(std::vector<std::string>& params, const NodeView& node,
                  const std::unordered_map<std::string, int>& consumers,
-                 const std::unordered_map<std::string, int>& owner_readers,
-                 const ModuleOutlines& outlines) {
+                 const std::unordered_map<std::string, int>& owner_readers, const ModuleOutlines& outlines) {
   params.erase(std::remove_if(params.begin(), params.end(),
                               [&](const std::string& p) {
                                 auto it = consumers.find(p);
@@ -101,8 +96,7 @@ void drop_shared(std::vector<std::string>& params, const NodeView& node,
 
 }  // namespace
 
-std::vector<UsageAssignment> assign_by_usage(const GraphView& graph,
-                                             const UsageOptions& options) {
+std::vector<UsageAssignment> assign_by_usage(const GraphView& graph, const UsageOptions& options) {
   ParameterFlow flow = trace_parameter_flow(graph);
   auto read = parameters_read(graph, flow);
   auto consumers = count_consumers(flow, read);
@@ -112,8 +106,7 @@ std::vector<UsageAssignment> assign_by_usage(const GraphView& graph,
     if (flow.is_constant[i]) continue;  // constants follow their consumers
     const NodeView& node = graph.nodes[i];
     auto& params = read[i];
-    if (!options.use_shared_parameters)
-      drop_shared(params, node, consumers, owner_readers, options.outlines);
+    if (!options.use_shared_parameters) drop_shared(params, node, consumers, owner_readers, options.outlines);
     if (auto module = choose_module(params)) {
       std::string owner = options.outlines.running_alias(*module, node.op_type);
       if (owner.empty()) owner = options.outlines.reading_ancestor(*module, node.op_type);

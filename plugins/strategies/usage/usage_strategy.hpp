@@ -38,7 +38,6 @@ struct UsageAssignment {
   bool by_size = false;  // an anonymous weight matched by size and order (anonymous_weights.hpp)
 };
 
-std::vector<UsageAssignment> assign_by_usage(const GraphView& graph,
-                                             const UsageOptions& options);
+std::vector<UsageAssignment> assign_by_usage(const GraphView& graph, const UsageOptions& options);
 
 }  // namespace mx::usage

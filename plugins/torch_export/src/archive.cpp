@@ -74,7 +74,8 @@ std::string Archive::read(const std::string& name) const {
     const ssize_t n = ::pread(fd_, out.data() + done, out.size() - done,
                               static_cast<off_t>(offset_of(mapped.data()) + done));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail("entry '" + prefix_ + name + "' could not be read (the file changed while it was read?)");
+    if (n <= 0)
+      fail("entry '" + prefix_ + name + "' could not be read (the file changed while it was read?)");
     done += static_cast<size_t>(n);
   }
   return out;
@@ -90,14 +91,17 @@ void Archive::read_directory() {
     directory = mx::common::read_zip_directory(base_, size_);
     for (const auto& e : directory) {
       if (unsafe_name(e.name)) fail("entry name '" + e.name + "' is absolute or climbs out with '..'");
-      if (e.method != 0) fail("entry '" + e.name + "' is compressed (method " + std::to_string(e.method) +
-                              "); torch.export.save writes stored entries only");
+      if (e.method != 0)
+        fail("entry '" + e.name + "' is compressed (method " + std::to_string(e.method) +
+             "); torch.export.save writes stored entries only");
       if (e.compressed_size != e.size) fail("entry '" + e.name + "' has different stored and original sizes");
       const uint64_t data = mx::common::zip_data_offset(base_, size_, e);
-      if (data > size_ || e.size > size_ - data) fail("entry '" + e.name + "' overruns the file (truncated?)");
+      if (data > size_ || e.size > size_ - data)
+        fail("entry '" + e.name + "' overruns the file (truncated?)");
       // Readers disagree on which of two same-named entries counts (torch
       // takes the first): the program or a weight could differ silently.
-      if (!entries_.emplace(e.name, std::string_view(reinterpret_cast<const char*>(base_ + data), e.size)).second)
+      if (!entries_.emplace(e.name, std::string_view(reinterpret_cast<const char*>(base_ + data), e.size))
+               .second)
         fail("entry '" + e.name + "' appears twice");
     }
   } catch (const mx::common::ZipError& e) {

@@ -37,7 +37,9 @@ class Archive {
   std::string read(const std::string& name) const;
   bool has(const std::string& name) const { return entries_.count(prefix_ + name) > 0; }
   // File offset of `p`, a pointer into an entry's bytes.
-  uint64_t offset_of(const char* p) const { return static_cast<uint64_t>(reinterpret_cast<const unsigned char*>(p) - base_); }
+  uint64_t offset_of(const char* p) const {
+    return static_cast<uint64_t>(reinterpret_cast<const unsigned char*>(p) - base_);
+  }
 
   // The frontend probe: a zip whose tail names an archive_format entry, or
   // any file named *.pt2 - claimed even when damaged, so that exporting it

@@ -97,7 +97,8 @@ void collect_missing(const json& graph, std::map<std::string, std::vector<std::s
       f.bodies_walked = true;
       std::vector<const json*> bodies;
       for (const auto& in : node.at("inputs"))
-        if (in.at("arg").contains("as_graph")) bodies.push_back(&in.at("arg").at("as_graph").at("graph").at("nodes"));
+        if (in.at("arg").contains("as_graph"))
+          bodies.push_back(&in.at("arg").at("as_graph").at("graph").at("nodes"));
       for (auto it = bodies.rbegin(); it != bodies.rend(); ++it) stack.push_back({*it});  // first body on top
       continue;
     }
@@ -119,10 +120,12 @@ void require_lowerings(const Program& p) {
   } catch (const Error&) {
     throw;
   } catch (const std::exception& e) {  // the top graph's nodes were checked by read_program, nested ones not
-    throw Error(MX_ERR_PARSE, "'" + p.file + "': a nested graph does not follow the torch.export schema: " + e.what());
+    throw Error(MX_ERR_PARSE,
+                "'" + p.file + "': a nested graph does not follow the torch.export schema: " + e.what());
   }
   if (missing.empty()) return;
-  std::string msg = "'" + p.file + "': " + std::to_string(missing.size()) + " op(s) of the program have no ONNX lowering:";
+  std::string msg =
+      "'" + p.file + "': " + std::to_string(missing.size()) + " op(s) of the program have no ONNX lowering:";
   for (const auto& [target, where] : missing) {
     msg += "\n  " + target + " (";
     for (size_t k = 0; k < where.size(); ++k) msg += (k ? "; " : "") + where[k];
@@ -133,15 +136,19 @@ void require_lowerings(const Program& p) {
   std::string custom;
   for (const auto& [target, where] : missing) {
     const std::string ns = target.substr(0, target.find('.'));
-    if (ns != "aten" && ns != "prims" && ns != "higher_order" && ns != "_operator" && ns != "torch" && ns != "math")
+    if (ns != "aten" && ns != "prims" && ns != "higher_order" && ns != "_operator" && ns != "torch" &&
+        ns != "math")
       custom += (custom.empty() ? "" : ", ") + target;
   }
   if (!custom.empty())
-    msg += "\n" + custom + " " + (custom.find(',') == std::string::npos ? "is a custom op" : "are custom ops") +
-           " of another library: export the program after ep.run_decompositions() if the library registered a "
-           "decomposition, put a lowering plugin for it on MODELEXPORT_PLUGIN_PATH (docs/lowering-plugins.md; "
-           "lowering plugins found: " + active_lowering_plugins() + "), or replace the op in the model before "
-           "torch.export";
+    msg +=
+        "\n" + custom + " " + (custom.find(',') == std::string::npos ? "is a custom op" : "are custom ops") +
+        " of another library: export the program after ep.run_decompositions() if the library registered a "
+        "decomposition, put a lowering plugin for it on MODELEXPORT_PLUGIN_PATH (docs/lowering-plugins.md; "
+        "lowering plugins found: " +
+        active_lowering_plugins() +
+        "), or replace the op in the model before "
+        "torch.export";
   throw Error(MX_ERR_UNSUPPORTED, msg);
 }
 
@@ -150,7 +157,8 @@ void require_lowerings(const Program& p) {
 mx::aten_onnx::WeightMap bind_stored(const Program& p, const StoredTensors& stored, LowerCtx& cx) {
   mx::aten_onnx::WeightMap weights;
   for (const auto& in : p.inputs) {
-    if (in.kind != InputSlot::parameter && in.kind != InputSlot::buffer && in.kind != InputSlot::constant) continue;
+    if (in.kind != InputSlot::parameter && in.kind != InputSlot::buffer && in.kind != InputSlot::constant)
+      continue;
     const StoredTensor* t = stored.find(in.target);
     if (!t)
       throw Error(MX_ERR_PARSE, "'" + p.file + "': " + in.target + " (graph value '" + in.value +
@@ -159,8 +167,9 @@ mx::aten_onnx::WeightMap bind_stored(const Program& p, const StoredTensors& stor
     init->set_name(in.target);
     // A complex tensor's bytes are its real pairs: the initializer is the
     // real tensor with a trailing axis of 2 that lower/fft.cpp computes on.
-    const bool complex = t->dtype == onnx::TensorProto::COMPLEX64 || t->dtype == onnx::TensorProto::COMPLEX128;
-    init->set_data_type(!complex ? t->dtype
+    const bool complex =
+        t->dtype == onnx::TensorProto::COMPLEX64 || t->dtype == onnx::TensorProto::COMPLEX128;
+    init->set_data_type(!complex                                   ? t->dtype
                         : t->dtype == onnx::TensorProto::COMPLEX64 ? onnx::TensorProto::FLOAT
                                                                    : onnx::TensorProto::DOUBLE);
     for (auto d : t->dims) init->add_dims(d);
@@ -191,8 +200,9 @@ mx::aten_onnx::LowerFn lowering_for(LowerCtx& cx, const json& node) {
   }
   if (!complex) return lowering_of(cx.target());
   if (mx::aten_onnx::LowerFn fn = find_lowering("complex." + cx.target())) return fn;
-  cx.unsupported("a complex tensor as input (complex values are lowered for the real FFTs, abs, real/imag, "
-                 "view_as_real and element-wise add/sub/mul/div only)");
+  cx.unsupported(
+      "a complex tensor as input (complex values are lowered for the real FFTs, abs, real/imag, "
+      "view_as_real and element-wise add/sub/mul/div only)");
 }
 
 // The node's records get evidence `root` when the program placed it in
@@ -207,7 +217,8 @@ void lower_node(LowerCtx& cx, const json& node, std::map<std::string, SeenModule
     const json& a = in.at("arg");
     if (a.contains("as_tensor") && !cx.values.count(a.at("as_tensor").at("name").get<std::string>()))
       cx.unsupported("input '" + in.value("name", std::string()) + "' reads value '" +
-                     a.at("as_tensor").at("name").get<std::string>() + "', which nothing defines before this node");
+                     a.at("as_tensor").at("name").get<std::string>() +
+                     "', which nothing defines before this node");
   }
   lowering_for(cx, node)(cx);
   if (!place.placed)
@@ -316,7 +327,8 @@ void lower_graph(LowerCtx& cx, const Program& program, std::map<std::string, See
   for (size_t k = 0; k < program.user_outputs.size(); ++k) {
     auto it = cx.values.find(program.user_outputs[k]);
     if (it == cx.values.end())
-      throw Error(MX_ERR_PARSE, "'" + program.file + "': output '" + program.user_outputs[k] + "' is never computed");
+      throw Error(MX_ERR_PARSE,
+                  "'" + program.file + "': output '" + program.user_outputs[k] + "' is never computed");
     // A complex output is written as torch.view_as_real gives it: real
     // pairs on a last axis of 2 (lower/fft.cpp).
     int32_t dtype = it->second.dtype;
@@ -328,8 +340,8 @@ void lower_graph(LowerCtx& cx, const Program& program, std::map<std::string, See
       dtype = dtype == onnx::TensorProto::COMPLEX64 ? onnx::TensorProto::FLOAT : onnx::TensorProto::DOUBLE;
       ++rank;
     }
-    mx::aten_onnx::add_graph_output(cx, it->second.onnx, mx::aten_onnx::output_name(k, program.user_outputs.size()),
-                                    dtype, rank);
+    mx::aten_onnx::add_graph_output(cx, it->second.onnx,
+                                    mx::aten_onnx::output_name(k, program.user_outputs.size()), dtype, rank);
   }
 }
 
@@ -377,9 +389,11 @@ void lower_program_for_check(const Program& program) {
   LowerCtx cx(17, program);
   bind_inputs(cx, program, {});
   for (const auto& in : program.inputs) {  // weights as typed values, no bytes
-    if (in.kind != InputSlot::parameter && in.kind != InputSlot::buffer && in.kind != InputSlot::constant) continue;
+    if (in.kind != InputSlot::parameter && in.kind != InputSlot::buffer && in.kind != InputSlot::constant)
+      continue;
     auto m = program.tensors.find(in.value);
-    if (m == program.tensors.end()) throw Error(MX_ERR_PARSE, "'" + program.file + "': no metadata for " + in.value);
+    if (m == program.tensors.end())
+      throw Error(MX_ERR_PARSE, "'" + program.file + "': no metadata for " + in.value);
     cx.values[in.value] = Value{Value::tensor, in.target, m->second.dtype, m->second.sizes, std::nullopt};
   }
   std::map<std::string, SeenModule> seen;
@@ -404,11 +418,12 @@ ExportResult export_model(const ExportOptions& opt) {
   lower_graph(cx, program, seen, opt.progress);
   auto removed = mx::aten_onnx::eliminate_dead_nodes(cx.graph);
   const auto lean = mx::aten_onnx::lean_graph(cx.graph, weights, opt.opset, symbolic_shapes(cx), cx.fused_ops,
-                                                opt.fold_batch_norms);
+                                              opt.fold_batch_norms);
   removed.insert(lean.removed.begin(), lean.removed.end());
   if (opt.upcast_bf16) record_inserted(cx, mx::aten_onnx::upcast_bf16(cx.graph, opt.opset));
 
-  const auto tree = mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), opt.drop_builtin_tags);
+  const auto tree =
+      mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), opt.drop_builtin_tags);
   mx::aten_onnx::AssemblyOptions assembly;
   assembly.opset = opt.opset;
   assembly.graph_name = tree.root_class;
@@ -420,9 +435,10 @@ ExportResult export_model(const ExportOptions& opt) {
   assembly.output_dir_references = opt.output_dir_references;
   auto model = mx::aten_onnx::assemble_model(std::move(cx.graph), weights, assembly);
 
-  const json doc = mx::aten_onnx::export_document(document_source(opt.model_path, opt.opset), tree,
-                                                  mx::aten_onnx::hierarchy_nodes(cx.records, removed, tree.tags),
-                                                  mx::aten_onnx::pass_summary(cx.records, lean));
+  const json doc =
+      mx::aten_onnx::export_document(document_source(opt.model_path, opt.opset), tree,
+                                     mx::aten_onnx::hierarchy_nodes(cx.records, removed, tree.tags),
+                                     mx::aten_onnx::pass_summary(cx.records, lean));
   return {std::move(model.onnx_bytes), std::move(model.onnx_file), doc.dump()};
 }
 

@@ -18,7 +18,8 @@
 namespace mx::torch_export {
 
 inline int64_t as_int64(const nlohmann::json& v) {
-  if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+  if (v.is_number_unsigned() &&
+      v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
     throw std::runtime_error("integer " + brief(v) + " is out of the int64 range");
   if (!v.is_number_integer()) throw std::runtime_error("expected an integer, found " + brief(v));
   return v.get<int64_t>();

@@ -30,9 +30,11 @@ std::string node_name(const json& node) {
     auto it = j.find(key);
     return it != j.end() && it->is_string() ? &*it : nullptr;
   };
-  if (const json* name = string_at(node, "name")) return mx::common::excerpt(name->get_ref<const std::string&>());
+  if (const json* name = string_at(node, "name"))
+    return mx::common::excerpt(name->get_ref<const std::string&>());
   auto outputs = node.is_object() ? node.find("outputs") : node.end();
-  if (outputs == node.end() || !outputs->is_array() || outputs->empty() || !(*outputs)[0].is_object()) return "?";
+  if (outputs == node.end() || !outputs->is_array() || outputs->empty() || !(*outputs)[0].is_object())
+    return "?";
   const json& out = (*outputs)[0];
   const json* name = nullptr;
   if (out.contains("as_tensor")) name = string_at(out.at("as_tensor"), "name");
@@ -43,7 +45,8 @@ std::string node_name(const json& node) {
 }
 
 std::string LowerCtx::where() const {
-  return "node '" + (node ? node_name(*node) : std::string("?")) + "' (" + target() + ") in module '" + module + "'";
+  return "node '" + (node ? node_name(*node) : std::string("?")) + "' (" + target() + ") in module '" +
+         module + "'";
 }
 
 int LowerCtx::current_call() const {
@@ -138,14 +141,16 @@ std::optional<std::vector<int64_t>> LowerCtx::static_ints(const std::string& nam
 
 size_t LowerCtx::list_length(const std::string& name) {
   const json& a = required(name);
-  for (const char* key : {"as_ints", "as_sym_ints", "as_floats", "as_tensors", "as_optional_tensors", "as_bools"})
+  for (const char* key :
+       {"as_ints", "as_sym_ints", "as_floats", "as_tensors", "as_optional_tensors", "as_bools"})
     if (a.contains(key)) return a.at(key).size();
   return 0;
 }
 
 std::vector<double> LowerCtx::floats(const std::string& name) {
   const json& a = required(name);
-  if (!a.contains("as_floats")) unsupported("argument '" + name + "' must be a static float list, got " + brief(a));
+  if (!a.contains("as_floats"))
+    unsupported("argument '" + name + "' must be a static float list, got " + brief(a));
   std::vector<double> out;
   for (const auto& f : a.at("as_floats")) out.push_back(json_float(f));
   return out;
@@ -159,7 +164,8 @@ const Value& LowerCtx::value_of(const std::string& name) {
     vname = a.at("as_optional_tensor").at("as_tensor").at("name").get<std::string>();
   else unsupported("argument '" + name + "' is not a tensor: " + brief(a));
   auto it = values.find(vname);
-  if (it == values.end()) unsupported("argument '" + name + "' reads value '" + vname + "', which nothing defines");
+  if (it == values.end())
+    unsupported("argument '" + name + "' reads value '" + vname + "', which nothing defines");
   return it->second;
 }
 
@@ -171,7 +177,8 @@ int64_t LowerCtx::int_arg(const std::string& name, std::optional<int64_t> fallba
   }
   if (a->contains("as_int")) return as_int64((*a).at("as_int"));
   if (a->contains("as_bool")) return (*a).at("as_bool").get<bool>();
-  if (a->contains("as_sym_int") && (*a).at("as_sym_int").contains("as_int")) return as_int64((*a).at("as_sym_int").at("as_int"));
+  if (a->contains("as_sym_int") && (*a).at("as_sym_int").contains("as_int"))
+    return as_int64((*a).at("as_sym_int").at("as_int"));
   if (a->contains("as_sym_int")) {
     auto it = values.find((*a).at("as_sym_int").at("as_name").get<std::string>());
     if (it != values.end() && it->second.int_value) return *it->second.int_value;
@@ -220,7 +227,10 @@ std::vector<int64_t> LowerCtx::ints(const std::string& name, std::optional<std::
   if (a->contains("as_sym_ints")) {
     std::vector<int64_t> out;
     for (const auto& s : (*a).at("as_sym_ints")) {
-      if (s.contains("as_int")) { out.push_back(as_int64(s.at("as_int"))); continue; }
+      if (s.contains("as_int")) {
+        out.push_back(as_int64(s.at("as_int")));
+        continue;
+      }
       auto it = values.find(s.at("as_name").get<std::string>());
       if (it == values.end() || !it->second.int_value)
         unsupported("argument '" + name + "' holds a dynamic size where static ones are needed");
@@ -257,7 +267,8 @@ std::string LowerCtx::int_list(const std::string& name) {
   for (const auto& s : a.at("as_sym_ints")) {
     std::optional<int64_t> known;
     if (s.contains("as_int")) known = as_int64(s.at("as_int"));
-    else if (auto it = values.find(s.at("as_name").get<std::string>()); it != values.end()) known = it->second.int_value;
+    else if (auto it = values.find(s.at("as_name").get<std::string>()); it != values.end())
+      known = it->second.int_value;
     if (known) {
       run.push_back(*known);
       continue;
@@ -298,13 +309,16 @@ std::string LowerCtx::operand(const std::string& name, int32_t dtype) {
 int32_t LowerCtx::dtype_arg(const std::string& name, int32_t fallback) {
   const json* a = arg(name);
   if (!a) return fallback;
-  if (!a->contains("as_scalar_type")) unsupported("argument '" + name + "' must be a dtype, got " + brief(*a));
+  if (!a->contains("as_scalar_type"))
+    unsupported("argument '" + name + "' must be a dtype, got " + brief(*a));
   int32_t t = onnx_dtype_of_torch(as_int64((*a).at("as_scalar_type")));
   if (t == 0) unsupported("dtype code " + brief((*a).at("as_scalar_type")) + " has no ONNX equivalent");
   return t;
 }
 
-size_t LowerCtx::n_outputs() const { return node->at("outputs").size(); }
+size_t LowerCtx::n_outputs() const {
+  return node->at("outputs").size();
+}
 
 const TensorMeta& LowerCtx::meta_of(const std::string& value) const {
   auto it = tensors->find(value);

@@ -34,7 +34,8 @@ std::string node_name(const json& node);
 
 class LowerCtx : public mx::aten_onnx::OpContext {
  public:
-  LowerCtx(int opset, const Program& program) : OpContext(opset), program(program), tensors(&program.tensors) {}
+  LowerCtx(int opset, const Program& program)
+      : OpContext(opset), program(program), tensors(&program.tensors) {}
   const Program& program;
   // Tensor metadata of the graph being lowered (the program's, or a nested
   // graph's while a higher-order op's body is inlined).
@@ -42,8 +43,8 @@ class LowerCtx : public mx::aten_onnx::OpContext {
   const TensorMeta& meta_of(const std::string& value) const;
   // Lowers one node of a nested graph in this context (set by the exporter).
   std::function<void(const json& node)> lower_nested;
-  const json* node = nullptr;  // the node being lowered
-  std::string module;          // its module path
+  const json* node = nullptr;   // the node being lowered
+  std::string module;           // its module path
   using OpContext::set_target;  // "aten.conv2d.default", the node's target
   std::unordered_map<std::string, Value> values;
 
@@ -82,7 +83,9 @@ class LowerCtx : public mx::aten_onnx::OpContext {
  protected:
   const std::string& current_module() const override { return module; }
   std::string current_source_node() const override {
-    return node && node->contains("name") && (*node).at("name").is_string() ? (*node).at("name").get<std::string>() : "";
+    return node && node->contains("name") && (*node).at("name").is_string()
+               ? (*node).at("name").get<std::string>()
+               : "";
   }
   // The @N of the node's innermost nn_module_stack key, read once per node.
   int current_call() const override;
@@ -100,7 +103,7 @@ class LowerCtx : public mx::aten_onnx::OpContext {
   bool read_after_current(const std::string& value) const;
   struct ViewArgs;
   std::unordered_map<std::string, const json*> producers_;  // value -> node of the program's graph
-  mutable const json* call_of_node_ = nullptr;  // the node call_ was read from
+  mutable const json* call_of_node_ = nullptr;              // the node call_ was read from
   mutable int call_ = 0;
   std::string symint_onnx(const json& sym);
 };
@@ -121,11 +124,10 @@ void with_lower_ctx(mx::aten_onnx::OpContext& cx) {
 #define MXTE_CAT2(a, b) a##b
 #define MXTE_CAT(a, b) MXTE_CAT2(a, b)
 // MXTE_LOWER(fn, "higher_order.cond") registers fn(LowerCtx&) for the .pt2 frontend only.
-#define MXTE_LOWER(fn, ...)                                                                               \
-  static ::mx::aten_onnx::LoweringRegistrar MXTE_CAT(mxte_reg_, __LINE__)({__VA_ARGS__}, &::mx::torch_export::with_lower_ctx<fn>, \
-                                                                          __FILE__, "torch_export")
+#define MXTE_LOWER(fn, ...)                                                \
+  static ::mx::aten_onnx::LoweringRegistrar MXTE_CAT(mxte_reg_, __LINE__)( \
+      {__VA_ARGS__}, &::mx::torch_export::with_lower_ctx<fn>, __FILE__, "torch_export")
 
 double json_float(const json& v);
-
 
 }  // namespace mx::torch_export

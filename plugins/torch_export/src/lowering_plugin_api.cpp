@@ -16,11 +16,11 @@
 // The opaque context of one callback (global namespace: the header's type).
 struct mx_lowering_context {
   mx::torch_export::LowerCtx* cx = nullptr;
-  std::string message;                 // the last failure's reason
-  std::deque<std::string> lent;        // texts lent until the callback returns
+  std::string message;           // the last failure's reason
+  std::deque<std::string> lent;  // texts lent until the callback returns
   std::deque<std::vector<int64_t>> lent_ints;
-  std::set<std::string> names;         // value names handed to the plugin
-  std::set<size_t> bound;              // outputs bound
+  std::set<std::string> names;  // value names handed to the plugin
+  std::set<size_t> bound;       // outputs bound
 };
 
 namespace mx::torch_export {
@@ -28,7 +28,9 @@ namespace {
 
 using mx::aten_onnx::Error;
 
-const char* lend(mx_lowering_context* c, std::string text) { return c->lent.emplace_back(std::move(text)).c_str(); }
+const char* lend(mx_lowering_context* c, std::string text) {
+  return c->lent.emplace_back(std::move(text)).c_str();
+}
 
 int32_t failed(mx_lowering_context* c, int32_t code, const std::string& message) {
   c->message = message;
@@ -49,15 +51,26 @@ int32_t guarded(mx_lowering_context* c, const char* name, Body body) {
   }
 }
 
-const char* node_target(mx_lowering_context* c) { return c ? c->cx->target().c_str() : ""; }
-const char* node_name_of(mx_lowering_context* c) { return c ? lend(c, node_name(*c->cx->node)) : ""; }
-const char* node_module(mx_lowering_context* c) { return c ? c->cx->module.c_str() : ""; }
-int64_t export_opset(mx_lowering_context* c) { return c ? c->cx->opset : 0; }
+const char* node_target(mx_lowering_context* c) {
+  return c ? c->cx->target().c_str() : "";
+}
+const char* node_name_of(mx_lowering_context* c) {
+  return c ? lend(c, node_name(*c->cx->node)) : "";
+}
+const char* node_module(mx_lowering_context* c) {
+  return c ? c->cx->module.c_str() : "";
+}
+int64_t export_opset(mx_lowering_context* c) {
+  return c ? c->cx->opset : 0;
+}
 
-int32_t has_arg(mx_lowering_context* c, const char* name) { return c && name && c->cx->has(name) ? 1 : 0; }
+int32_t has_arg(mx_lowering_context* c, const char* name) {
+  return c && name && c->cx->has(name) ? 1 : 0;
+}
 
 int32_t absent(mx_lowering_context* c, const char* name) {
-  return failed(c, MX_ERR_NOT_FOUND, std::string("argument '") + name + "' is absent (None, or its schema default)");
+  return failed(c, MX_ERR_NOT_FOUND,
+                std::string("argument '") + name + "' is absent (None, or its schema default)");
 }
 
 int32_t tensor(mx_lowering_context* c, const char* name, const char** onnx_name) {
@@ -89,14 +102,16 @@ int32_t tensor_rank(mx_lowering_context* c, const char* name, int64_t* rank) {
   });
 }
 
-int32_t tensor_dim(mx_lowering_context* c, const char* name, int64_t axis, int64_t* size, const char** symbol) {
+int32_t tensor_dim(mx_lowering_context* c, const char* name, int64_t axis, int64_t* size,
+                   const char** symbol) {
   return guarded(c, name, [&] {
     if (!size || !symbol) return failed(c, MX_ERR_INVALID_ARGUMENT, "NULL size or symbol");
     if (!c->cx->has(name)) return absent(c, name);
     const auto& shape = c->cx->value_of(name).shape;
     if (axis < 0 || axis >= static_cast<int64_t>(shape.size()))
-      return failed(c, MX_ERR_NOT_FOUND, std::string("argument '") + name + "' has rank " +
-                                             std::to_string(shape.size()) + ", no dim " + std::to_string(axis));
+      return failed(c, MX_ERR_NOT_FOUND,
+                    std::string("argument '") + name + "' has rank " + std::to_string(shape.size()) +
+                        ", no dim " + std::to_string(axis));
     const Dim& d = shape[static_cast<size_t>(axis)];
     *size = d.is_static ? d.value : -1;
     *symbol = d.is_static ? nullptr : lend(c, d.symbol.empty() ? d.expr : d.symbol);
@@ -140,16 +155,21 @@ onnx::AttributeProto onnx_attribute(const mx_lowering_attribute& a) {
   if (!a.name || !*a.name) throw Error(MX_ERR_INVALID_ARGUMENT, "an attribute without a name");
   const std::string name = a.name;
   const bool list = a.type == MX_LOWERING_ATTR_INTS || a.type == MX_LOWERING_ATTR_FLOATS;
-  if (list && a.count && !(a.type == MX_LOWERING_ATTR_INTS ? static_cast<const void*>(a.ints)
-                                                           : static_cast<const void*>(a.floats)))
-    throw Error(MX_ERR_INVALID_ARGUMENT, "attribute '" + name + "': count " + std::to_string(a.count) + " but no values");
+  if (list && a.count &&
+      !(a.type == MX_LOWERING_ATTR_INTS ? static_cast<const void*>(a.ints)
+                                        : static_cast<const void*>(a.floats)))
+    throw Error(MX_ERR_INVALID_ARGUMENT,
+                "attribute '" + name + "': count " + std::to_string(a.count) + " but no values");
   switch (a.type) {
-    case MX_LOWERING_ATTR_INT: return attr(name, a.i);
-    case MX_LOWERING_ATTR_FLOAT: return attr(name, static_cast<float>(a.f));
+    case MX_LOWERING_ATTR_INT:
+      return attr(name, a.i);
+    case MX_LOWERING_ATTR_FLOAT:
+      return attr(name, static_cast<float>(a.f));
     case MX_LOWERING_ATTR_STRING:
       if (!a.s) throw Error(MX_ERR_INVALID_ARGUMENT, "attribute '" + name + "': a NULL string");
       return attr(name, std::string(a.s));
-    case MX_LOWERING_ATTR_INTS: return attr(name, std::vector<int64_t>(a.ints, a.ints + a.count));
+    case MX_LOWERING_ATTR_INTS:
+      return attr(name, std::vector<int64_t>(a.ints, a.ints + a.count));
     case MX_LOWERING_ATTR_FLOATS: {
       std::vector<float> values;
       for (size_t k = 0; k < a.count; ++k) values.push_back(static_cast<float>(a.floats[k]));
@@ -160,21 +180,23 @@ onnx::AttributeProto onnx_attribute(const mx_lowering_attribute& a) {
 }
 
 int32_t emit(mx_lowering_context* c, const char* op_type, const char* domain, const char* const* inputs,
-             size_t input_count, const mx_lowering_attribute* attributes, size_t attribute_count, size_t output_count,
-             const char** outputs) {
+             size_t input_count, const mx_lowering_attribute* attributes, size_t attribute_count,
+             size_t output_count, const char** outputs) {
   return guarded(c, "emit", [&] {
     if (!op_type || !*op_type) return failed(c, MX_ERR_INVALID_ARGUMENT, "emit: no op_type");
     if ((input_count && !inputs) || (attribute_count && !attributes) || !output_count || !outputs)
       return failed(c, MX_ERR_INVALID_ARGUMENT, std::string("emit ") + op_type + ": NULL array or no output");
     if (domain && *domain && std::string(domain) != "ai.onnx")
-      return failed(c, MX_ERR_UNSUPPORTED, std::string("emit ") + op_type + ": domain '" + domain +
-                                               "' (this host emits the default ONNX domain only)");
+      return failed(c, MX_ERR_UNSUPPORTED,
+                    std::string("emit ") + op_type + ": domain '" + domain +
+                        "' (this host emits the default ONNX domain only)");
     std::vector<std::string> ins;
     for (size_t k = 0; k < input_count; ++k) {
       const std::string in = inputs[k] ? inputs[k] : "";
       if (!in.empty() && !c->names.count(in))
-        return failed(c, MX_ERR_INVALID_ARGUMENT, std::string("emit ") + op_type + ": input " + std::to_string(k) +
-                                                      " '" + in + "' is no value the host handed out for this node");
+        return failed(c, MX_ERR_INVALID_ARGUMENT,
+                      std::string("emit ") + op_type + ": input " + std::to_string(k) + " '" + in +
+                          "' is no value the host handed out for this node");
       ins.push_back(in);
     }
     std::vector<onnx::AttributeProto> attrs;
@@ -194,20 +216,24 @@ int32_t constant(mx_lowering_context* c, int32_t dtype, const int64_t* dims, siz
     if (!onnx_name || (rank && !dims) || (size && !data))
       return failed(c, MX_ERR_INVALID_ARGUMENT, "constant: NULL dims, data or onnx_name");
     const size_t element = mx::aten_onnx::element_size(dtype);
-    if (!element) return failed(c, MX_ERR_UNSUPPORTED, "constant: ONNX type " + std::to_string(dtype) + " is not a fixed-size type");
+    if (!element)
+      return failed(c, MX_ERR_UNSUPPORTED,
+                    "constant: ONNX type " + std::to_string(dtype) + " is not a fixed-size type");
     size_t numel = 1;
     onnx::TensorProto t;
     t.set_data_type(dtype);
     for (size_t k = 0; k < rank; ++k) {
-      if (dims[k] < 0 || (dims[k] && numel > std::numeric_limits<size_t>::max() / static_cast<size_t>(dims[k])))
-        return failed(c, MX_ERR_INVALID_ARGUMENT, "constant: dim " + std::to_string(k) + " is " + std::to_string(dims[k]));
+      if (dims[k] < 0 ||
+          (dims[k] && numel > std::numeric_limits<size_t>::max() / static_cast<size_t>(dims[k])))
+        return failed(c, MX_ERR_INVALID_ARGUMENT,
+                      "constant: dim " + std::to_string(k) + " is " + std::to_string(dims[k]));
       numel *= static_cast<size_t>(dims[k]);
       t.add_dims(dims[k]);
     }
     if (numel > std::numeric_limits<size_t>::max() / element || numel * element != size)
-      return failed(c, MX_ERR_INVALID_ARGUMENT, "constant: " + std::to_string(size) + " bytes for " +
-                                                    std::to_string(numel) + " elements of " + std::to_string(element) +
-                                                    " bytes");
+      return failed(c, MX_ERR_INVALID_ARGUMENT,
+                    "constant: " + std::to_string(size) + " bytes for " + std::to_string(numel) +
+                        " elements of " + std::to_string(element) + " bytes");
     t.set_raw_data(std::string(static_cast<const char*>(data), size));
     const std::string name = c->cx->constant(t);
     c->names.insert(name);
@@ -226,8 +252,9 @@ int32_t output_count(mx_lowering_context* c, size_t* count) {
 
 int32_t output_index(mx_lowering_context* c, size_t k) {
   return k < c->cx->n_outputs() ? 0
-                                : failed(c, MX_ERR_NOT_FOUND, "the node has " + std::to_string(c->cx->n_outputs()) +
-                                                                  " output(s), no output " + std::to_string(k));
+                                : failed(c, MX_ERR_NOT_FOUND,
+                                         "the node has " + std::to_string(c->cx->n_outputs()) +
+                                             " output(s), no output " + std::to_string(k));
 }
 
 int32_t output_dtype(mx_lowering_context* c, size_t k, int32_t* dtype) {
@@ -252,9 +279,9 @@ int32_t bind_output(mx_lowering_context* c, size_t k, const char* onnx_name) {
   return guarded(c, "bind_output", [&] {
     if (int32_t code = output_index(c, k)) return code;
     if (!onnx_name || !c->names.count(onnx_name))
-      return failed(c, MX_ERR_INVALID_ARGUMENT, "bind_output " + std::to_string(k) + ": '" +
-                                                    (onnx_name ? onnx_name : "(null)") +
-                                                    "' is no value the host handed out for this node");
+      return failed(c, MX_ERR_INVALID_ARGUMENT,
+                    "bind_output " + std::to_string(k) + ": '" + (onnx_name ? onnx_name : "(null)") +
+                        "' is no value the host handed out for this node");
     c->cx->out(k, onnx_name);
     c->bound.insert(k);
     return 0;
@@ -266,13 +293,30 @@ int32_t fail(mx_lowering_context* c, int32_t code, const char* message) {
   return failed(c, code, message ? message : "(no message)");
 }
 
-const mx_lowering_api kApi = {
-    sizeof(mx_lowering_api), MX_LOWERING_ABI_MAJOR, MX_LOWERING_ABI_MINOR, MXTE_VERSION,
-    node_target, node_name_of, node_module, export_opset,
-    has_arg, tensor, tensor_dtype, tensor_rank, tensor_dim, int_arg, float_arg, bool_arg, int_list_arg,
-    emit, constant,
-    output_count, output_dtype, output_rank, bind_output,
-    fail};
+const mx_lowering_api kApi = {sizeof(mx_lowering_api),
+                              MX_LOWERING_ABI_MAJOR,
+                              MX_LOWERING_ABI_MINOR,
+                              MXTE_VERSION,
+                              node_target,
+                              node_name_of,
+                              node_module,
+                              export_opset,
+                              has_arg,
+                              tensor,
+                              tensor_dtype,
+                              tensor_rank,
+                              tensor_dim,
+                              int_arg,
+                              float_arg,
+                              bool_arg,
+                              int_list_arg,
+                              emit,
+                              constant,
+                              output_count,
+                              output_dtype,
+                              output_rank,
+                              bind_output,
+                              fail};
 
 // A plugin's code describes the user's problem when it is one of those the
 // host keeps (docs/plugin-protocol.md, "Errors"); anything else is the
@@ -281,8 +325,10 @@ int32_t reported(int32_t code) {
   switch (code) {
     case MX_ERR_INVALID_ARGUMENT:
     case MX_ERR_NOT_FOUND:
-    case MX_ERR_UNSUPPORTED: return code;
-    default: return MX_ERR_PLUGIN;
+    case MX_ERR_UNSUPPORTED:
+      return code;
+    default:
+      return MX_ERR_PLUGIN;
   }
 }
 
@@ -296,11 +342,13 @@ void lower_with_plugin(LowerCtx& cx, const PluginOp& op) {
   try {
     code = op.op->lower(&kApi, &c, op.op->user_data);
   } catch (...) {  // a C++ plugin that broke the header's rule
-    throw Error(MX_ERR_PLUGIN, who + ": an exception escaped its lowering through the C ABI at " + cx.where());
+    throw Error(MX_ERR_PLUGIN,
+                who + ": an exception escaped its lowering through the C ABI at " + cx.where());
   }
   if (code != 0)
-    throw Error(reported(code), who + " failed at " + cx.where() + ": " +
-                                    (c.message.empty() ? "returned code " + std::to_string(code) : c.message));
+    throw Error(reported(code),
+                who + " failed at " + cx.where() + ": " +
+                    (c.message.empty() ? "returned code " + std::to_string(code) : c.message));
   for (size_t k = 0; k < cx.n_outputs(); ++k)
     if (cx.node->at("outputs").at(k).contains("as_tensor") && !c.bound.count(k))
       throw Error(MX_ERR_PLUGIN, who + " left output " + std::to_string(k) + " unbound at " + cx.where());

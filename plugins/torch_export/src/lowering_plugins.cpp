@@ -43,10 +43,11 @@ const mx_lowering_descriptor* checked_descriptor(void* handle, const std::string
   if (d->abi_major != MX_LOWERING_ABI_MAJOR || d->abi_minor > MX_LOWERING_ABI_MINOR)
     refuse(path, "built against lowering plugin ABI " + std::to_string(d->abi_major) + "." +
                      std::to_string(d->abi_minor) + ", this frontend supports " +
-                     std::to_string(MX_LOWERING_ABI_MAJOR) + ".0 to " + std::to_string(MX_LOWERING_ABI_MAJOR) + "." +
-                     std::to_string(MX_LOWERING_ABI_MINOR));
+                     std::to_string(MX_LOWERING_ABI_MAJOR) + ".0 to " +
+                     std::to_string(MX_LOWERING_ABI_MAJOR) + "." + std::to_string(MX_LOWERING_ABI_MINOR));
   if (d->struct_size < offsetof(mx_lowering_descriptor, op_count) + sizeof(size_t))
-    refuse(path, "descriptor struct_size " + std::to_string(d->struct_size) + " is smaller than the ABI 1.0 layout");
+    refuse(path, "descriptor struct_size " + std::to_string(d->struct_size) +
+                     " is smaller than the ABI 1.0 layout");
   if (d->op_size < offsetof(mx_lowering_op, user_data) + sizeof(void*))
     refuse(path, "op_size " + std::to_string(d->op_size) + " is smaller than the ABI 1.0 mx_lowering_op");
   if (!valid_name(d->name)) refuse(path, "invalid name: it must match [a-z0-9_-]+");
@@ -83,17 +84,20 @@ LoweringPlugins::LoweringPlugins(const std::vector<std::string>& paths) {
     const mx_lowering_descriptor* d = checked_descriptor(library->handle, path);
     const std::string name = d->name;
     for (size_t k = 0; k < d->op_count; ++k) {
-      const auto* op = reinterpret_cast<const mx_lowering_op*>(reinterpret_cast<const char*>(d->ops) + k * d->op_size);
-      if (!op->target || !*op->target || !op->lower) refuse(path, "op " + std::to_string(k) + " has no target or no function");
+      const auto* op =
+          reinterpret_cast<const mx_lowering_op*>(reinterpret_cast<const char*>(d->ops) + k * d->op_size);
+      if (!op->target || !*op->target || !op->lower)
+        refuse(path, "op " + std::to_string(k) + " has no target or no function");
       const std::string target = op->target;
       if (find_lowering(target))
-        throw Error(MX_ERR_INVALID_ARGUMENT, "lowering plugin '" + name + "' (" + path + ") lowers " + target +
-                                                 ", which the built-in lowering of " + builtin_file(target) +
+        throw Error(MX_ERR_INVALID_ARGUMENT, "lowering plugin '" + name + "' (" + path + ") lowers " +
+                                                 target + ", which the built-in lowering of " +
+                                                 builtin_file(target) +
                                                  " lowers already: one op, one lowering");
       if (auto it = ops_.find(target); it != ops_.end())
-        throw Error(MX_ERR_INVALID_ARGUMENT, "lowering plugins '" + it->second.plugin + "' (" + it->second.path +
-                                                 ") and '" + name + "' (" + path + ") both lower " + target +
-                                                 ": one op, one lowering");
+        throw Error(MX_ERR_INVALID_ARGUMENT, "lowering plugins '" + it->second.plugin + "' (" +
+                                                 it->second.path + ") and '" + name + "' (" + path +
+                                                 ") both lower " + target + ": one op, one lowering");
       ops_[target] = PluginOp{op, library, name, path};
     }
     names_.push_back(name + " (" + path + ")");
@@ -111,8 +115,12 @@ std::string LoweringPlugins::names() const {
   return out.empty() ? "none" : out;
 }
 
-LoweringPluginScope::LoweringPluginScope(const LoweringPlugins* plugins) : previous_(active) { active = plugins; }
-LoweringPluginScope::~LoweringPluginScope() { active = previous_; }
+LoweringPluginScope::LoweringPluginScope(const LoweringPlugins* plugins) : previous_(active) {
+  active = plugins;
+}
+LoweringPluginScope::~LoweringPluginScope() {
+  active = previous_;
+}
 
 LowerFn lowering_of(const std::string& target) {
   if (LowerFn fn = find_lowering(target)) return fn;
@@ -120,6 +128,8 @@ LowerFn lowering_of(const std::string& target) {
   return nullptr;
 }
 
-std::string active_lowering_plugins() { return active ? active->names() : "none"; }
+std::string active_lowering_plugins() {
+  return active ? active->names() : "none";
+}
 
 }  // namespace mx::torch_export

@@ -40,10 +40,10 @@ bool is_inplace(const std::string& target) {
 // Ops whose output aliases their input's storage (a write through them
 // changes the input) beyond the slice/select/alias handled here.
 const std::set<std::string>& other_views() {
-  static const std::set<std::string> ops = {"view", "permute", "transpose", "t", "unsqueeze", "squeeze",
-                                            "expand", "as_strided", "unfold", "diagonal", "narrow",
-                                            "view_as", "unflatten", "split", "chunk", "unbind",
-                                            "split_with_sizes", "flatten", "reshape", "_reshape_alias"};
+  static const std::set<std::string> ops = {
+      "view",       "permute", "transpose",        "t",       "unsqueeze", "squeeze",       "expand",
+      "as_strided", "unfold",  "diagonal",         "narrow",  "view_as",   "unflatten",     "split",
+      "chunk",      "unbind",  "split_with_sizes", "flatten", "reshape",   "_reshape_alias"};
   return ops;
 }
 
@@ -92,7 +92,8 @@ void LowerCtx::write_back(const std::string& value, const std::string& onnx) {
   const json* prod = producer_of(value);
   if (!prod) return;  // a graph input: rebinding is all
   const std::string view = op_name(target_of(*prod));
-  if (view != "slice" && view != "select" && view != "alias" && !other_views().count(view)) return;  // not a view
+  if (view != "slice" && view != "select" && view != "alias" && !other_views().count(view))
+    return;  // not a view
   const json* base_arg = nullptr;
   for (const auto& in : prod->at("inputs"))
     if (in.at("name") == "self" || in.at("name") == "input") base_arg = &in.at("arg");
@@ -102,7 +103,8 @@ void LowerCtx::write_back(const std::string& value, const std::string& onnx) {
   if (view != "slice" && view != "select") {
     if (read_after_current(base))
       unsupported("an in-place write through a '" + view + "' view (node '" + prod->value("name", "?") +
-                  "') of '" + base + "', which is read later; export the core ATen program "
+                  "') of '" + base +
+                  "', which is read later; export the core ATen program "
                   "(ep.run_decompositions()), which has no in-place ops");
     return;
   }
@@ -145,7 +147,8 @@ std::string LowerCtx::select_back(const json& view, const std::string& base, con
     if (a && a->contains("as_int")) {
       int64_t i = as_int64((*a).at("as_int"));
       if (i < 0) {
-        if (!self.shape.at(dim).is_static) unsupported("an in-place write through select with a negative index on a dynamic dim");
+        if (!self.shape.at(dim).is_static)
+          unsupported("an in-place write through select with a negative index on a dynamic dim");
         i += self.shape[dim].value;
       }
       index = ci64({i});

@@ -97,10 +97,13 @@ void refuse_values_defined_twice(const Program& p, const json& top_nodes) {
         if (!tensor.is_object() || !tensor.contains("name") || !tensor.at("name").is_string()) return;
         const std::string& name = tensor.at("name").get_ref<const std::string&>();
         if (g.defined.insert(name).second) return;
-        const json* target = node.contains("target") && node.at("target").is_string() ? &node.at("target") : nullptr;
+        const json* target =
+            node.contains("target") && node.at("target").is_string() ? &node.at("target") : nullptr;
         bad(p.file, "value '" + mx::common::excerpt(name) + "' is defined twice (again by " +
-                        (g.nested ? "node " + std::to_string(k) + " of a nested graph" : "graph node " + std::to_string(k)) +
-                        ", " + (target ? mx::common::excerpt(target->get<std::string>()) : std::string("?")) + ")");
+                        (g.nested ? "node " + std::to_string(k) + " of a nested graph"
+                                  : "graph node " + std::to_string(k)) +
+                        ", " + (target ? mx::common::excerpt(target->get<std::string>()) : std::string("?")) +
+                        ")");
       };
       if (node.contains("outputs") && node.at("outputs").is_array())
         for (const auto& out : node.at("outputs")) {
@@ -111,7 +114,8 @@ void refuse_values_defined_twice(const Program& p, const json& top_nodes) {
         }
       if (!node.contains("inputs") || !node.at("inputs").is_array()) continue;
       for (const auto& in : node.at("inputs")) {
-        if (!in.is_object() || !in.contains("arg") || !in.at("arg").is_object() || !in.at("arg").contains("as_graph"))
+        if (!in.is_object() || !in.contains("arg") || !in.at("arg").is_object() ||
+            !in.at("arg").contains("as_graph"))
           continue;
         const json& body = in.at("arg").at("as_graph");
         if (!body.is_object() || !body.contains("graph") || !body.at("graph").is_object()) continue;
@@ -133,8 +137,8 @@ std::map<std::string, TensorMeta> read_tensor_values(const json& graph) {
     TensorMeta t;
     const int64_t code = as_int64(meta.at("dtype"));
     if (!is_torch_dtype_code(code))  // torch.export.load refuses it too
-      throw std::runtime_error("tensor_values '" + mx::common::excerpt(name) + "': dtype " + std::to_string(code) +
-                               " is not a torch.export ScalarType code");
+      throw std::runtime_error("tensor_values '" + mx::common::excerpt(name) + "': dtype " +
+                               std::to_string(code) + " is not a torch.export ScalarType code");
     t.dtype = onnx_dtype_of_torch(code);
     for (const auto& d : meta.at("sizes")) t.sizes.push_back(read_dim(d));
     if (meta.contains("strides") && meta.at("strides").is_array())
@@ -146,23 +150,38 @@ std::map<std::string, TensorMeta> read_tensor_values(const json& graph) {
   return out;
 }
 
-bool is_torch_dtype_code(int64_t t) { return (t >= 0 && t <= 13) || (t >= 28 && t <= 35); }
+bool is_torch_dtype_code(int64_t t) {
+  return (t >= 0 && t <= 13) || (t >= 28 && t <= 35);
+}
 
 int32_t onnx_dtype_of_torch(int64_t t) {
   switch (t) {
-    case 1: return onnx::TensorProto::UINT8;
-    case 2: return onnx::TensorProto::INT8;
-    case 3: return onnx::TensorProto::INT16;
-    case 4: return onnx::TensorProto::INT32;
-    case 5: return onnx::TensorProto::INT64;
-    case 6: return onnx::TensorProto::FLOAT16;
-    case 7: return onnx::TensorProto::FLOAT;
-    case 8: return onnx::TensorProto::DOUBLE;
-    case 12: return onnx::TensorProto::BOOL;
-    case 10: return onnx::TensorProto::COMPLEX64;   // lowered as float [..., 2] (lower/fft.cpp)
-    case 11: return onnx::TensorProto::COMPLEX128;  // double [..., 2]
-    case 13: return onnx::TensorProto::BFLOAT16;
-    default: return 0;
+    case 1:
+      return onnx::TensorProto::UINT8;
+    case 2:
+      return onnx::TensorProto::INT8;
+    case 3:
+      return onnx::TensorProto::INT16;
+    case 4:
+      return onnx::TensorProto::INT32;
+    case 5:
+      return onnx::TensorProto::INT64;
+    case 6:
+      return onnx::TensorProto::FLOAT16;
+    case 7:
+      return onnx::TensorProto::FLOAT;
+    case 8:
+      return onnx::TensorProto::DOUBLE;
+    case 12:
+      return onnx::TensorProto::BOOL;
+    case 10:
+      return onnx::TensorProto::COMPLEX64;  // lowered as float [..., 2] (lower/fft.cpp)
+    case 11:
+      return onnx::TensorProto::COMPLEX128;  // double [..., 2]
+    case 13:
+      return onnx::TensorProto::BFLOAT16;
+    default:
+      return 0;
   }
 }
 
@@ -173,7 +192,8 @@ Program read_program(const Archive& archive) {
   if (format != "pt2") bad(p.file, "archive_format is '" + format + "', expected 'pt2'");
   if (archive.has("byteorder")) {
     const std::string order = trimmed(archive.read("byteorder"));
-    if (order != "little") bad(p.file, "byteorder is '" + order + "'; only little-endian archives are supported");
+    if (order != "little")
+      bad(p.file, "byteorder is '" + order + "'; only little-endian archives are supported");
   }
   return parse_program(p.file, archive.read("models/model.json"));
 }
@@ -192,10 +212,13 @@ Program parse_program(const std::string& file, std::string_view text) {
     const json& v = p.model.at("schema_version");
     const int major = static_cast<int>(as_int64(v.at("major")));
     if (major != kSchemaMajor)
-      throw Error(MX_ERR_UNSUPPORTED, "'" + p.file + "' was written with torch.export schema version " +
-                                          std::to_string(major) + "." + std::to_string(v.contains("minor") && v.at("minor").is_number_integer() ? as_int64(v.at("minor")) : 0) +
-                                          "; this frontend reads major version " + std::to_string(kSchemaMajor) +
-                                          " (torch 2.6 and later)");
+      throw Error(
+          MX_ERR_UNSUPPORTED,
+          "'" + p.file + "' was written with torch.export schema version " + std::to_string(major) + "." +
+              std::to_string(
+                  v.contains("minor") && v.at("minor").is_number_integer() ? as_int64(v.at("minor")) : 0) +
+              "; this frontend reads major version " + std::to_string(kSchemaMajor) +
+              " (torch 2.6 and later)");
     const json& gm = p.model.at("graph_module");
     const json& nodes = gm.at("graph").at("nodes");
     if (!nodes.is_array()) bad(p.file, "graph.nodes is not a list");
@@ -223,15 +246,18 @@ Program parse_program(const std::string& file, std::string_view text) {
     }
     if (p.model.contains("range_constraints"))
       for (const auto& [sym, r] : p.model.at("range_constraints").items()) {
-
-        const int64_t lo = r.contains("min_val") && !r.at("min_val").is_null() ? as_int64(r.at("min_val")) : INT64_MIN;
-        const int64_t hi = r.contains("max_val") && r.at("max_val").is_number_integer() ? as_int64(r.at("max_val")) : INT64_MAX;
+        const int64_t lo =
+            r.contains("min_val") && !r.at("min_val").is_null() ? as_int64(r.at("min_val")) : INT64_MIN;
+        const int64_t hi = r.contains("max_val") && r.at("max_val").is_number_integer()
+                               ? as_int64(r.at("max_val"))
+                               : INT64_MAX;
         if (lo > hi)  // torch.export.load refuses it too: no size satisfies it
           bad(p.file, "range_constraints of " + mx::common::excerpt(sym) + ": min_val " + std::to_string(lo) +
                           " is above max_val " + std::to_string(hi));
         p.ranges[sym] = {lo, hi};
       }
-    if (p.model.contains("verifiers") && p.model.at("verifiers").is_array() && !p.model.at("verifiers").empty())
+    if (p.model.contains("verifiers") && p.model.at("verifiers").is_array() &&
+        !p.model.at("verifiers").empty())
       p.dialect = p.model.at("verifiers")[0].get<std::string>();
   } catch (const Error&) {
     throw;

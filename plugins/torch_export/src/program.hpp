@@ -35,14 +35,14 @@ struct InputSlot {
 };
 
 struct Program {
-  std::string file;  // for messages
+  std::string file;      // for messages
   nlohmann::json model;  // models/model.json
   const nlohmann::json& graph() const { return model.at("graph_module").at("graph"); }
   std::map<std::string, TensorMeta> tensors;  // graph.tensor_values
   std::vector<InputSlot> inputs;
-  std::vector<std::string> user_outputs;  // value names (as_tensor) in order
+  std::vector<std::string> user_outputs;                      // value names (as_tensor) in order
   std::map<std::string, std::pair<int64_t, int64_t>> ranges;  // symbol -> [min, max]
-  std::string dialect;  // "TRAINING" or "ATEN"
+  std::string dialect;                                        // "TRAINING" or "ATEN"
 };
 
 // Reads and checks archive_format, byteorder and the schema version, then

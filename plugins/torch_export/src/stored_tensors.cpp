@@ -16,7 +16,9 @@ using mx::aten_onnx::Error;
 using json = nlohmann::json;
 namespace {
 
-bool mul_overflows(uint64_t a, uint64_t b, uint64_t& out) { return __builtin_mul_overflow(a, b, &out); }
+bool mul_overflows(uint64_t a, uint64_t b, uint64_t& out) {
+  return __builtin_mul_overflow(a, b, &out);
+}
 
 int64_t as_int(const json& d, const std::string& what) {
   if (!d.contains("as_int")) throw std::runtime_error(what + " is symbolic");
@@ -24,8 +26,8 @@ int64_t as_int(const json& d, const std::string& what) {
 }
 
 // Copies the elements of a strided view into a contiguous buffer.
-void gather(const char* base, const std::vector<int64_t>& dims, const std::vector<int64_t>& strides, size_t esize,
-            std::string& out) {
+void gather(const char* base, const std::vector<int64_t>& dims, const std::vector<int64_t>& strides,
+            size_t esize, std::string& out) {
   const size_t rank = dims.size();
   std::vector<int64_t> idx(rank, 0);
   uint64_t n = 1;
@@ -53,7 +55,8 @@ void check_gathered_size(const std::string& what, uint64_t numel, size_t esize, 
   const uint64_t limit = std::max(file_bytes, kMaxExpandedBytes);
   if (__builtin_mul_overflow(numel, esize, &bytes) || bytes > limit)
     throw Error(MX_ERR_PARSE, what + ": a strided view of " + std::to_string(numel) + " elements of " +
-                                  std::to_string(esize) + " bytes over a data file of " + std::to_string(file_bytes) +
+                                  std::to_string(esize) + " bytes over a data file of " +
+                                  std::to_string(file_bytes) +
                                   " bytes (copied out, a view may take its file's size or " +
                                   std::to_string(kMaxExpandedBytes) + " bytes, whichever is more)");
 }
@@ -79,7 +82,8 @@ const StoredTensor* StoredTensors::find(const std::string& fqn) const {
 
 void StoredTensors::check_against(const Program& program) const {
   for (const auto& in : program.inputs) {
-    if (in.kind != InputSlot::parameter && in.kind != InputSlot::buffer && in.kind != InputSlot::constant) continue;
+    if (in.kind != InputSlot::parameter && in.kind != InputSlot::buffer && in.kind != InputSlot::constant)
+      continue;
     const StoredTensor* t = find(in.target);
     auto meta = program.tensors.find(in.value);
     if (!t || meta == program.tensors.end()) continue;  // reported where they are bound
@@ -96,12 +100,14 @@ void StoredTensors::check_against(const Program& program) const {
     std::vector<int64_t> want;
     for (const Dim& d : m.sizes) want.push_back(d.value);
     throw Error(MX_ERR_PARSE, "'" + program.file + "': the stored data of " + in.target + " is " +
-                                  mx::aten_onnx::dtype_name(t->dtype) + shape(t->dims) + " but the program's '" +
-                                  in.value + "' is " + mx::aten_onnx::dtype_name(m.dtype) + shape(want));
+                                  mx::aten_onnx::dtype_name(t->dtype) + shape(t->dims) +
+                                  " but the program's '" + in.value + "' is " +
+                                  mx::aten_onnx::dtype_name(m.dtype) + shape(want));
   }
 }
 
-void StoredTensors::read_config(const Archive& archive, const std::string& folder, const std::string& config) {
+void StoredTensors::read_config(const Archive& archive, const std::string& folder,
+                                const std::string& config) {
   if (!archive.has(folder + config)) return;
   const std::string text = archive.read(folder + config);
   const std::string where = "'" + archive.path() + "': " + folder + config;
@@ -113,12 +119,14 @@ void StoredTensors::read_config(const Archive& archive, const std::string& folde
   } catch (const std::exception& e) {
     throw Error(MX_ERR_PARSE, where + " is not JSON: " + e.what());
   }
-  if (!doc.contains("config") || !doc.at("config").is_object()) throw Error(MX_ERR_PARSE, where + " has no \"config\"");
+  if (!doc.contains("config") || !doc.at("config").is_object())
+    throw Error(MX_ERR_PARSE, where + " has no \"config\"");
   for (const auto& [fqn, entry] : doc.at("config").items()) {
     const std::string what = where + ", tensor '" + fqn + "'";
     try {
       if (entry.value("use_pickle", false))
-        throw Error(MX_ERR_UNSUPPORTED, what + " is pickled (a tensor subclass?); only plain tensors are supported");
+        throw Error(MX_ERR_UNSUPPORTED,
+                    what + " is pickled (a tensor subclass?); only plain tensors are supported");
       const json& meta = entry.at("tensor_meta");
       StoredTensor t;
       t.dtype = onnx_dtype_of_torch(as_int64(meta.at("dtype")));
@@ -129,8 +137,10 @@ void StoredTensors::read_config(const Archive& archive, const std::string& folde
       std::vector<int64_t> strides;
       for (const auto& d : meta.at("sizes")) t.dims.push_back(as_int(d, "a size"));
       for (const auto& d : meta.at("strides")) strides.push_back(as_int(d, "a stride"));
-      const int64_t offset = meta.contains("storage_offset") ? as_int(meta.at("storage_offset"), "the offset") : 0;
-      if (strides.size() != t.dims.size()) throw Error(MX_ERR_PARSE, what + ": sizes and strides differ in rank");
+      const int64_t offset =
+          meta.contains("storage_offset") ? as_int(meta.at("storage_offset"), "the offset") : 0;
+      if (strides.size() != t.dims.size())
+        throw Error(MX_ERR_PARSE, what + ": sizes and strides differ in rank");
       // Highest element index the view touches, checked for overflow.
       uint64_t last = static_cast<uint64_t>(offset), numel = 1;
       bool overflow = offset < 0;

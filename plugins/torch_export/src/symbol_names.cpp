@@ -3,8 +3,12 @@
 namespace mx::torch_export {
 namespace {
 
-bool identifier_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
-bool identifier_char(char c) { return identifier_start(c) || (c >= '0' && c <= '9'); }
+bool identifier_start(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+bool identifier_char(char c) {
+  return identifier_start(c) || (c >= '0' && c <= '9');
+}
 
 }  // namespace
 

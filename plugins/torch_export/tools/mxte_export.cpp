@@ -22,7 +22,8 @@ int list_lowerings() {
   for (const auto& [name, reg] : mx::aten_onnx::lowering_registry()) by_file[reg.file].insert(name);
   for (const auto& [file, names] : by_file)
     for (const auto& n : names) std::printf("%s\t%s\n", file.c_str(), n.c_str());
-  for (const auto& d : mx::aten_onnx::duplicate_lowerings()) std::fprintf(stderr, "registered twice: %s\n", d.c_str());
+  for (const auto& d : mx::aten_onnx::duplicate_lowerings())
+    std::fprintf(stderr, "registered twice: %s\n", d.c_str());
   return mx::aten_onnx::duplicate_lowerings().empty() ? 0 : 1;
 }
 
@@ -31,7 +32,8 @@ int list_lowerings() {
 int main(int argc, char** argv) {
   if (argc == 2 && std::string(argv[1]) == "--lowerings") return list_lowerings();
   if (argc < 3) {
-    std::fprintf(stderr, "usage: mxte-export model.pt2 out.onnx [--hierarchy h.json] [--opset N] [-i SPEC ...]\n");
+    std::fprintf(stderr,
+                 "usage: mxte-export model.pt2 out.onnx [--hierarchy h.json] [--opset N] [-i SPEC ...]\n");
     return 2;
   }
   mx::torch_export::ExportOptions o;

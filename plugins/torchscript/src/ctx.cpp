@@ -15,37 +15,60 @@ std::unordered_map<std::string, LowerFn>& registry() {
 
 int32_t onnx_type_of(at::ScalarType t) {
   switch (t) {
-    case at::kFloat: return onnx::TensorProto::FLOAT;
-    case at::kDouble: return onnx::TensorProto::DOUBLE;
-    case at::kHalf: return onnx::TensorProto::FLOAT16;
-    case at::kBFloat16: return onnx::TensorProto::BFLOAT16;
-    case at::kLong: return onnx::TensorProto::INT64;
-    case at::kInt: return onnx::TensorProto::INT32;
-    case at::kShort: return onnx::TensorProto::INT16;
-    case at::kChar: return onnx::TensorProto::INT8;
-    case at::kByte: return onnx::TensorProto::UINT8;
-    case at::kBool: return onnx::TensorProto::BOOL;
-    default: throw Error(MX_ERR_UNSUPPORTED, std::string("unsupported dtype ") + c10::toString(t));
+    case at::kFloat:
+      return onnx::TensorProto::FLOAT;
+    case at::kDouble:
+      return onnx::TensorProto::DOUBLE;
+    case at::kHalf:
+      return onnx::TensorProto::FLOAT16;
+    case at::kBFloat16:
+      return onnx::TensorProto::BFLOAT16;
+    case at::kLong:
+      return onnx::TensorProto::INT64;
+    case at::kInt:
+      return onnx::TensorProto::INT32;
+    case at::kShort:
+      return onnx::TensorProto::INT16;
+    case at::kChar:
+      return onnx::TensorProto::INT8;
+    case at::kByte:
+      return onnx::TensorProto::UINT8;
+    case at::kBool:
+      return onnx::TensorProto::BOOL;
+    default:
+      throw Error(MX_ERR_UNSUPPORTED, std::string("unsupported dtype ") + c10::toString(t));
   }
 }
 at::ScalarType scalar_type_of_onnx(int32_t t) {
   switch (t) {
-    case onnx::TensorProto::FLOAT: return at::kFloat;
-    case onnx::TensorProto::DOUBLE: return at::kDouble;
-    case onnx::TensorProto::FLOAT16: return at::kHalf;
-    case onnx::TensorProto::BFLOAT16: return at::kBFloat16;
-    case onnx::TensorProto::INT64: return at::kLong;
-    case onnx::TensorProto::INT32: return at::kInt;
-    case onnx::TensorProto::INT16: return at::kShort;
-    case onnx::TensorProto::INT8: return at::kChar;
-    case onnx::TensorProto::UINT8: return at::kByte;
-    case onnx::TensorProto::BOOL: return at::kBool;
-    default: throw Error(MX_ERR_INTERNAL, "unknown onnx type " + std::to_string(t));
+    case onnx::TensorProto::FLOAT:
+      return at::kFloat;
+    case onnx::TensorProto::DOUBLE:
+      return at::kDouble;
+    case onnx::TensorProto::FLOAT16:
+      return at::kHalf;
+    case onnx::TensorProto::BFLOAT16:
+      return at::kBFloat16;
+    case onnx::TensorProto::INT64:
+      return at::kLong;
+    case onnx::TensorProto::INT32:
+      return at::kInt;
+    case onnx::TensorProto::INT16:
+      return at::kShort;
+    case onnx::TensorProto::INT8:
+      return at::kChar;
+    case onnx::TensorProto::UINT8:
+      return at::kByte;
+    case onnx::TensorProto::BOOL:
+      return at::kBool;
+    default:
+      throw Error(MX_ERR_INTERNAL, "unknown onnx type " + std::to_string(t));
   }
 }
 
 onnx::TensorProto to_tensor_proto(const at::Tensor& t0, const std::string& name) {
-  if (t0.is_meta()) throw Error(MX_ERR_INTERNAL, "internal: a constant without a value (meta tensor) for '" + name + "'");
+  if (t0.is_meta())
+    throw Error(MX_ERR_INTERNAL, "internal: a constant without a value (meta tensor) for '" + name + "'");
   at::Tensor t = t0.detach().contiguous().cpu();
   onnx::TensorProto p;
   p.set_name(name);
@@ -68,7 +91,8 @@ VP Ctx::get(const tj::Value* v) const {
 // carries as shapes only (shape_exec.hpp).
 const at::Tensor& Ctx::value_of(const at::Tensor& t, size_t idx) const {
   if (t.is_meta())
-    unsupported("argument " + std::to_string(idx) + " must be known at export time, but it is a tensor computed "
+    unsupported("argument " + std::to_string(idx) +
+                " must be known at export time, but it is a tensor computed "
                 "from the model's inputs (the export computes shapes only)");
   return t;
 }
@@ -175,8 +199,10 @@ std::string Ctx::tensor_as(const VP& v, at::ScalarType st) {
   if (v->name.empty() && v->is_static && !v->is_module) {
     const auto& iv = v->iv;
     if (iv.isInt() || iv.isDouble() || iv.isBool())
-      return cscalar(iv.isInt() ? static_cast<double>(iv.toInt())
-                                : iv.isBool() ? (iv.toBool() ? 1.0 : 0.0) : iv.toDouble(), st);
+      return cscalar(iv.isInt()    ? static_cast<double>(iv.toInt())
+                     : iv.isBool() ? (iv.toBool() ? 1.0 : 0.0)
+                                   : iv.toDouble(),
+                     st);
     if (iv.isTensor() && iv.toTensor().scalar_type() != st) return constant(iv.toTensor().to(st));
   }
   std::string n = tensor(v);
@@ -198,8 +224,10 @@ std::string Ctx::shape_list(const VP& v) {
     std::vector<int64_t> vals;
     if (iv.isInt()) vals = {iv.toInt()};
     else if (iv.isIntList()) vals = iv.toIntVector();
-    else if (iv.isList()) for (const auto& e : iv.toListRef()) vals.push_back(e.toInt());
-    else if (iv.isTuple()) for (const auto& e : iv.toTupleRef().elements()) vals.push_back(e.toInt());
+    else if (iv.isList())
+      for (const auto& e : iv.toListRef()) vals.push_back(e.toInt());
+    else if (iv.isTuple())
+      for (const auto& e : iv.toTupleRef().elements()) vals.push_back(e.toInt());
     else unsupported("expected an int list");
     return ci64(vals);
   }
@@ -213,8 +241,14 @@ std::string Ctx::shape_list(const VP& v) {
   std::vector<std::string> parts;
   std::vector<int64_t> run;
   for (const auto& e : v->elems) {
-    if (e->is_static && e->name.empty() && e->iv.isInt()) { run.push_back(e->iv.toInt()); continue; }
-    if (!run.empty()) { parts.push_back(ci64(run)); run.clear(); }
+    if (e->is_static && e->name.empty() && e->iv.isInt()) {
+      run.push_back(e->iv.toInt());
+      continue;
+    }
+    if (!run.empty()) {
+      parts.push_back(ci64(run));
+      run.clear();
+    }
     parts.push_back(unsqueeze(scalar_i64(e), {0}));
   }
   if (!run.empty()) parts.push_back(ci64(run));
@@ -223,7 +257,9 @@ std::string Ctx::shape_list(const VP& v) {
 }
 
 // ------------------------------------------------------------ constants
-std::string Ctx::constant(const at::Tensor& t) { return constant(to_tensor_proto(t, "")); }
+std::string Ctx::constant(const at::Tensor& t) {
+  return constant(to_tensor_proto(t, ""));
+}
 
 std::string Ctx::initializer(const at::Tensor& t, const std::string& path) {
   std::ostringstream k;
@@ -278,15 +314,13 @@ std::string Ctx::location() const {
       // prefer the real source line when the file is readable
       std::ifstream f(std::get<0>(*flc));
       std::string l;
-      for (size_t k = 0; f && k < std::get<1>(*flc) && std::getline(f, l); ++k) {
-      }
+      for (size_t k = 0; f && k < std::get<1>(*flc) && std::getline(f, l); ++k) {}
       if (f && !l.empty()) line = l;
       while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
       size_t a = line.find_first_not_of(" \t");
       o << ": " << (a == std::string::npos ? line : line.substr(a));
     }
-  } catch (...) {
-  }
+  } catch (...) {}
   return o.str();
 }
 

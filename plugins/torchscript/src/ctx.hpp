@@ -44,7 +44,7 @@ struct Val {
   bool has_elems = false;
   std::vector<VP> elems;
   bool is_module = false;
-  std::string path;       // module path (is_module)
+  std::string path;  // module path (is_module)
   // the node that produced this value as a view of its first input
   // (slice/select/view/transpose/...): in-place writes go back to the base
   const tj::Node* view_of = nullptr;
@@ -117,7 +117,7 @@ class Ctx : public mx::aten_onnx::OpContext {
   bool arg_bool(size_t idx) const;
   std::string arg_string(size_t idx) const;
   std::vector<int64_t> arg_int_list(size_t idx) const;
-  at::Tensor ex_t(size_t idx) const;        // example of a tensor input
+  at::Tensor ex_t(size_t idx) const;  // example of a tensor input
   at::Tensor ex_out_t(size_t idx = 0) const;
   int64_t rank(size_t idx) const { return ex_t(idx).dim(); }
   at::ScalarType dtype(size_t idx) const { return ex_t(idx).scalar_type(); }
@@ -128,10 +128,10 @@ class Ctx : public mx::aten_onnx::OpContext {
   // ---- materialisation
   using OpContext::tensor;
   std::string tensor(size_t idx) { return tensor(in(idx)); }
-  std::string tensor(const VP& v);                         // ONNX tensor of v
+  std::string tensor(const VP& v);  // ONNX tensor of v
   std::string tensor_as(size_t idx, at::ScalarType st) { return tensor_as(in(idx), st); }
-  std::string tensor_as(const VP& v, at::ScalarType st);   // ... cast to st
-  int32_t onnx_type(const VP& v);                          // type of tensor(v)
+  std::string tensor_as(const VP& v, at::ScalarType st);  // ... cast to st
+  int32_t onnx_type(const VP& v);                         // type of tensor(v)
   using OnnxEmitter::cast;
   std::string cast_to(const std::string& x, int32_t from, at::ScalarType to) {
     return cast(x, from, onnx_type_of(to));
@@ -209,7 +209,9 @@ class Ctx : public mx::aten_onnx::OpContext {
   std::map<std::string, int> init_names_;
 };
 
-inline int64_t norm_dim(int64_t d, int64_t rank) { return d < 0 ? d + rank : d; }
+inline int64_t norm_dim(int64_t d, int64_t rank) {
+  return d < 0 ? d + rank : d;
+}
 
 // ---- op registry: one lowering per ATen/prim symbol
 using LowerFn = void (*)(Ctx&, const tj::Node*);

@@ -41,7 +41,8 @@ std::string first_line(const std::string& s) {
 // when it names none. By hand, in one pass: std::regex recursed once per
 // character of the message, which quotes the file.
 std::string unknown_op_name(std::string_view what) {
-  static constexpr std::string_view kPhrases[] = {"Unknown builtin op", "Unknown function", "unknown operator"};
+  static constexpr std::string_view kPhrases[] = {"Unknown builtin op", "Unknown function",
+                                                  "unknown operator"};
   auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
   for (size_t pos = 0; pos < what.size(); ++pos)
     for (std::string_view phrase : kPhrases) {
@@ -70,13 +71,17 @@ torch::jit::Module load_module(const std::string& path, SourceOffsets* offsets =
     const std::string what = e.what();
     const std::string op = unknown_op_name(what);
     if (!op.empty())
-      throw Error(MX_ERR_UNSUPPORTED, "'" + path + "' uses the operator " + op +
-                                          ", which this LibTorch (" TORCH_VERSION ") does not know: the file was "
-                                          "written by a newer PyTorch. Export the model with torch.export instead "
-                                          "(ep = torch.export.export(model, args); torch.export.save(ep, 'model.pt2')) "
-                                          "and run `modelexport export model.pt2 -o model.onnx`");
-    throw Error(MX_ERR_PARSE, "'" + path + "' is not a TorchScript file (expected the output of "
-                              "torch.jit.save / torch.jit.trace(...).save): " + first_line(e.what()));
+      throw Error(MX_ERR_UNSUPPORTED,
+                  "'" + path + "' uses the operator " + op +
+                      ", which this LibTorch (" TORCH_VERSION
+                      ") does not know: the file was "
+                      "written by a newer PyTorch. Export the model with torch.export instead "
+                      "(ep = torch.export.export(model, args); torch.export.save(ep, 'model.pt2')) "
+                      "and run `modelexport export model.pt2 -o model.onnx`");
+    throw Error(MX_ERR_PARSE, "'" + path +
+                                  "' is not a TorchScript file (expected the output of "
+                                  "torch.jit.save / torch.jit.trace(...).save): " +
+                                  first_line(e.what()));
   }
 }
 
@@ -100,7 +105,8 @@ at::Tensor example_for(const InputSpec& s) {
   auto st = dtype_of_spec(s.dtype);
   const double bytes = std::accumulate(shape.begin(), shape.end(), static_cast<double>(c10::elementSize(st)),
                                        [](double a, int64_t d) { return a * static_cast<double>(d); });
-  const double memory = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+  const double memory =
+      static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
   if (bytes > memory) {
     char b[64];
     std::snprintf(b, sizeof b, "%.0f", bytes);
@@ -121,7 +127,8 @@ std::string required_kind(const torch::jit::Value* v, const torch::jit::Module& 
     std::string k = n->kind().toQualString();
     if (k == "aten::embedding" && use.offset == 1) return "integer";
     if ((k == "aten::linear" || k == "aten::layer_norm" || k == "aten::conv2d" || k == "aten::conv1d" ||
-         k == "aten::_convolution" || k == "aten::matmul") && use.offset == 0)
+         k == "aten::_convolution" || k == "aten::matmul") &&
+        use.offset == 0)
       return "floating";
     if (k == "prim::CallMethod" && use.offset > 0) {
       // resolve the callee when the receiver is a GetAttr chain from self
@@ -138,8 +145,7 @@ std::string required_kind(const torch::jit::Value* v, const torch::jit::Module& 
         auto g = sub.get_method(n->s(c10::attr::name)).graph();
         auto r2 = required_kind(g->inputs()[use.offset], sub, depth + 1);
         if (!r2.empty()) return r2;
-      } catch (...) {
-      }
+      } catch (...) {}
     }
   }
   return "";
@@ -216,8 +222,8 @@ ExportResult export_model(const ExportOptions& opt) {
     auto v = std::make_shared<Val>();
     if (it == by_name.end()) {
       if (!arg.default_value())
-        throw Error(MX_ERR_INVALID_ARGUMENT, "missing input '" + arg.name() + "' (the model's forward takes: " +
-                                                 arg_names + ")");
+        throw Error(MX_ERR_INVALID_ARGUMENT,
+                    "missing input '" + arg.name() + "' (the model's forward takes: " + arg_names + ")");
       v->iv = *arg.default_value();
       v->is_static = true;
       call_args.push_back(v);
@@ -228,10 +234,12 @@ ExportResult export_model(const ExportOptions& opt) {
     auto st = dtype_of_spec(s.dtype);
     if (auto tt = gv->type()->cast<c10::TensorType>()) {
       if (tt->scalarType() && *tt->scalarType() != st)
-        throw Error(MX_ERR_INVALID_ARGUMENT, "input '" + s.name + "' has dtype " + s.dtype + " but the model expects " +
+        throw Error(MX_ERR_INVALID_ARGUMENT, "input '" + s.name + "' has dtype " + s.dtype +
+                                                 " but the model expects " +
                                                  c10::toString(*tt->scalarType()));
       if (tt->dim() && *tt->dim() != s.dims.size())
-        throw Error(MX_ERR_INVALID_ARGUMENT, "input '" + s.name + "' has rank " + std::to_string(s.dims.size()) +
+        throw Error(MX_ERR_INVALID_ARGUMENT, "input '" + s.name + "' has rank " +
+                                                 std::to_string(s.dims.size()) +
                                                  " but the model expects rank " + std::to_string(*tt->dim()));
     } else if (!gv->type()->isSubtypeOf(*c10::TensorType::get())) {
       throw Error(MX_ERR_UNSUPPORTED, "input '" + s.name + "' has type " + gv->type()->repr_str() +
@@ -240,8 +248,9 @@ ExportResult export_model(const ExportOptions& opt) {
     std::string req = required_kind(gv, module);
     bool is_int = at::isIntegralType(st, true);
     if (req == "integer" && !is_int)
-      throw Error(MX_ERR_INVALID_ARGUMENT, "input '" + s.name + "' has dtype " + s.dtype +
-                                               " but the model uses it as embedding indices (int64/int32 expected)");
+      throw Error(MX_ERR_INVALID_ARGUMENT,
+                  "input '" + s.name + "' has dtype " + s.dtype +
+                      " but the model uses it as embedding indices (int64/int32 expected)");
     if (req == "floating" && is_int)
       throw Error(MX_ERR_INVALID_ARGUMENT, "input '" + s.name + "' has dtype " + s.dtype +
                                                " but the model uses it as floating-point data");
@@ -249,7 +258,8 @@ ExportResult export_model(const ExportOptions& opt) {
     v->name = s.name;
     v->onnx_type = onnx_type_of(st);
     if (cx.input_names.size() < 64) v->from_inputs = uint64_t{1} << cx.input_names.size();
-    const bool dynamic = std::any_of(s.dims.begin(), s.dims.end(), [](const DimSpec& d) { return !d.name.empty(); });
+    const bool dynamic =
+        std::any_of(s.dims.begin(), s.dims.end(), [](const DimSpec& d) { return !d.name.empty(); });
     if (dynamic && cx.input_names.size() < 64) cx.dynamic_inputs |= v->from_inputs;
     if (dynamic && cx.input_names.size() >= 64) cx.dynamic_past_64 = true;
     cx.input_names.push_back(s.name);
@@ -293,7 +303,8 @@ ExportResult export_model(const ExportOptions& opt) {
       opt.weights_by_reference && !(opt.external_data == ExternalData::yes && opt.output_dir.empty());
   mx::aten_onnx::WeightMap weights;
   for (const auto& [name, t] : cx.init_data)
-    weights[name] = {static_cast<const char*>(t.data_ptr()), static_cast<uint64_t>(t.numel()) * t.element_size(),
+    weights[name] = {static_cast<const char*>(t.data_ptr()),
+                     static_cast<uint64_t>(t.numel()) * t.element_size(),
                      by_reference ? offsets.offset_of(t) : mx::aten_onnx::kNotInSource};
   mx::aten_onnx::AssemblyOptions assembly;
   assembly.opset = opt.opset;

@@ -11,27 +11,49 @@ namespace tj = torch::jit;
 // Building, reading or converting Python values: no computation of the
 // module's own, nothing in an ONNX graph.
 bool structural(const std::string& kind) {
-  static const std::set<std::string> kinds = {
-      "prim::Constant",      "prim::GetAttr",     "prim::TupleConstruct", "prim::TupleUnpack",
-      "prim::TupleIndex",    "prim::ListConstruct", "prim::ListUnpack",   "prim::DictConstruct",
-      "prim::NumToTensor",   "prim::unchecked_cast", "prim::RaiseException", "prim::Uninitialized",
-      "prim::Print",         "prim::SetAttr",     "prim::If",             "prim::Loop",
-      "aten::warn",          "aten::Int",         "aten::Float",          "aten::ScalarImplicit",
-      "aten::contiguous",    "aten::detach",      "aten::__getitem__",    "aten::len",
-      "aten::__is__",        "aten::__isnot__",   "aten::format",         "aten::dim"};
+  static const std::set<std::string> kinds = {"prim::Constant",
+                                              "prim::GetAttr",
+                                              "prim::TupleConstruct",
+                                              "prim::TupleUnpack",
+                                              "prim::TupleIndex",
+                                              "prim::ListConstruct",
+                                              "prim::ListUnpack",
+                                              "prim::DictConstruct",
+                                              "prim::NumToTensor",
+                                              "prim::unchecked_cast",
+                                              "prim::RaiseException",
+                                              "prim::Uninitialized",
+                                              "prim::Print",
+                                              "prim::SetAttr",
+                                              "prim::If",
+                                              "prim::Loop",
+                                              "aten::warn",
+                                              "aten::Int",
+                                              "aten::Float",
+                                              "aten::ScalarImplicit",
+                                              "aten::contiguous",
+                                              "aten::detach",
+                                              "aten::__getitem__",
+                                              "aten::len",
+                                              "aten::__is__",
+                                              "aten::__isnot__",
+                                              "aten::format",
+                                              "aten::dim"};
   return kinds.count(kind) != 0;
 }
 
 // dropout(x, p, train) with a constant train=False is the identity.
 bool eval_dropout(const tj::Node* n, const std::string& kind) {
-  static const std::set<std::string> kinds = {"aten::dropout", "aten::feature_dropout",
-                                              "aten::alpha_dropout", "aten::feature_alpha_dropout"};
+  static const std::set<std::string> kinds = {"aten::dropout", "aten::feature_dropout", "aten::alpha_dropout",
+                                              "aten::feature_alpha_dropout"};
   if (!kinds.count(kind) || n->inputs().size() < 3) return false;
   auto train = tj::toIValue(n->input(2));
   return train && train->isBool() && !train->toBool();
 }
 
-std::string join(const std::string& a, const std::string& b) { return a.empty() ? b : a + "." + b; }
+std::string join(const std::string& a, const std::string& b) {
+  return a.empty() ? b : a + "." + b;
+}
 
 class OutlineReader {
  public:

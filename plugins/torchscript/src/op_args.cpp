@@ -57,7 +57,8 @@ ArgKind Ctx::arg_kind(const std::string& name) const {
       type->expectRef<c10::OptionalType>().getElementType()->kind() == c10::TypeKind::ScalarTypeType)
     return ArgKind::dtype;
   if (type->kind() == c10::TypeKind::ScalarTypeType) return ArgKind::dtype;
-  if (iv.isTensorList() || (iv.isList() && type->str().find("Tensor") != std::string::npos)) return ArgKind::tensors;
+  if (iv.isTensorList() || (iv.isList() && type->str().find("Tensor") != std::string::npos))
+    return ArgKind::tensors;
   if (iv.isInt()) return v->is_static || v->name.empty() ? ArgKind::integer : ArgKind::sym_int;
   if (iv.isDouble()) return ArgKind::floating;
   if (iv.isBool()) return ArgKind::boolean;
@@ -195,9 +196,13 @@ std::vector<double> Ctx::floats(const std::string& name) {
   unsupported("argument '" + name + "' must be a static float list");
 }
 
-std::string Ctx::int_list(const std::string& name) { return shape_list(arg_index(name)); }
+std::string Ctx::int_list(const std::string& name) {
+  return shape_list(arg_index(name));
+}
 
-std::string Ctx::sym_int(const std::string& name) { return scalar_i64(in(arg_index(name))); }
+std::string Ctx::sym_int(const std::string& name) {
+  return scalar_i64(in(arg_index(name)));
+}
 
 std::string Ctx::operand(const std::string& name, int32_t dtype) {
   return tensor_as(arg_index(name), scalar_type_of_onnx(dtype));

@@ -38,7 +38,7 @@ int64_t count_params(const torch::jit::Module& m, bool recurse) {
 ModuleTree build_module_tree(const torch::jit::Module& root, const std::map<std::string, int>& order,
                              bool drop_builtin_tags) {
   static const std::set<std::string> containers = {"ModuleList", "ModuleDict", "Sequential", "ParameterList",
-                                                    "ParameterDict"};
+                                                   "ParameterDict"};
   std::vector<mx::aten_onnx::ModuleInfo> infos;
   for (const auto& nm : root.named_modules()) {
     mx::aten_onnx::ModuleInfo in;

@@ -26,7 +26,8 @@ c10::IValue map_tensors(const c10::IValue& v, const F& f, bool& changed, int dep
   if (v.isList())
     for (const c10::IValue& e : v.toListRef()) items.push_back(map_tensors(e, f, inner, depth + 1));
   else
-    for (const c10::IValue& e : v.toTupleRef().elements()) items.push_back(map_tensors(e, f, inner, depth + 1));
+    for (const c10::IValue& e : v.toTupleRef().elements())
+      items.push_back(map_tensors(e, f, inner, depth + 1));
   if (!inner) return v;
   changed = true;
   if (v.isTuple()) return c10::ivalue::Tuple::create(std::move(items));
@@ -75,7 +76,9 @@ void report_stand_in(const tj::Node* n, const char* why) {
   if (f != stderr) std::fclose(f);
 }
 
-bool is_meta_device(const c10::IValue& v) { return v.isDevice() && v.toDevice().is_meta(); }
+bool is_meta_device(const c10::IValue& v) {
+  return v.isDevice() && v.toDevice().is_meta();
+}
 
 // Meta execution: devices named by the node (x.to(device), factories with
 // device=...) become meta, and a factory without one allocates on meta.
@@ -105,12 +108,18 @@ bool holds_meta(const c10::IValue& v) {
 }
 
 bool data_dependent_op(const tj::Node* n, const tj::Stack& inputs) {
-  static const std::unordered_set<std::string> always = {
-      "aten::item", "aten::Int", "aten::Float", "aten::Bool", "aten::IntImplicit", "aten::FloatImplicit",
-      "aten::ScalarImplicit", "aten::tolist", "prim::tolist", "aten::_local_scalar_dense", "aten::is_nonzero",
-      "aten::nonzero", "aten::nonzero_numpy", "aten::argwhere", "aten::masked_select", "aten::unique",
-      "aten::_unique", "aten::_unique2", "aten::unique_dim", "aten::unique_consecutive", "aten::bincount",
-      "aten::equal", "aten::allclose", "aten::__bool__"};
+  static const std::unordered_set<std::string> always = {"aten::item",           "aten::Int",
+                                                         "aten::Float",          "aten::Bool",
+                                                         "aten::IntImplicit",    "aten::FloatImplicit",
+                                                         "aten::ScalarImplicit", "aten::tolist",
+                                                         "prim::tolist",         "aten::_local_scalar_dense",
+                                                         "aten::is_nonzero",     "aten::nonzero",
+                                                         "aten::nonzero_numpy",  "aten::argwhere",
+                                                         "aten::masked_select",  "aten::unique",
+                                                         "aten::_unique",        "aten::_unique2",
+                                                         "aten::unique_dim",     "aten::unique_consecutive",
+                                                         "aten::bincount",       "aten::equal",
+                                                         "aten::allclose",       "aten::__bool__"};
   const std::string kind = n->kind().toQualString();
   if (always.count(kind)) return true;
   // torch.where(cond) is nonzero(cond) as a tuple
@@ -145,7 +154,8 @@ void exec_shapes(const tj::Node* n, tj::Stack& stack, const ExecHooks& hooks,
     // Shape arithmetic and small tensors made from it: the real value.
     hooks.run(stack);
     for (auto& v : stack)
-      if (v.isTensor() && v.toTensor().defined() && v.toTensor().numel() > kRealLimit) v = to_meta(v.toTensor());
+      if (v.isTensor() && v.toTensor().defined() && v.toTensor().numel() > kRealLimit)
+        v = to_meta(v.toTensor());
     return;
   }
   if (any_meta && data_dependent_op(n, stack)) hooks.data_dependent_error();

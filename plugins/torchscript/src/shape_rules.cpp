@@ -49,10 +49,8 @@ at::Tensor conv_output(const at::Tensor& x, const at::Tensor& w, const ConvArgs&
   for (size_t k = 0; k < n; ++k) {
     const int64_t in = x.size(first + static_cast<int64_t>(k)), kk = w.size(2 + static_cast<int64_t>(k));
     if (same) out.push_back(in);
-    else if (a.transposed)
-      out.push_back((in - 1) * stride[k] - 2 * pad[k] + dil[k] * (kk - 1) + opad[k] + 1);
-    else
-      out.push_back((in + 2 * pad[k] - dil[k] * (kk - 1) - 1) / stride[k] + 1);
+    else if (a.transposed) out.push_back((in - 1) * stride[k] - 2 * pad[k] + dil[k] * (kk - 1) + opad[k] + 1);
+    else out.push_back((in + 2 * pad[k] - dil[k] * (kk - 1) - 1) / stride[k] + 1);
     if (out.back() <= 0 || stride[k] <= 0) return {};
   }
   return meta_like(x, out);
@@ -62,14 +60,24 @@ at::Tensor conv_output(const at::Tensor& x, const at::Tensor& w, const ConvArgs&
 bool conv_rule(const std::string& kind, const torch::jit::Stack& s, at::Tensor& out) {
   ConvArgs a;
   if (kind == "aten::_convolution" || kind == "aten::convolution") {
-    a.stride = s.at(3); a.padding = s.at(4); a.dilation = s.at(5);
-    a.transposed = s.at(6).toBool(); a.output_padding = s.at(7); a.groups = s.at(8).toInt();
+    a.stride = s.at(3);
+    a.padding = s.at(4);
+    a.dilation = s.at(5);
+    a.transposed = s.at(6).toBool();
+    a.output_padding = s.at(7);
+    a.groups = s.at(8).toInt();
   } else if (kind == "aten::conv1d" || kind == "aten::conv2d" || kind == "aten::conv3d") {
-    a.stride = s.at(3); a.padding = s.at(4); a.dilation = s.at(5); a.groups = s.at(6).toInt();
+    a.stride = s.at(3);
+    a.padding = s.at(4);
+    a.dilation = s.at(5);
+    a.groups = s.at(6).toInt();
   } else if (kind == "aten::conv_transpose1d" || kind == "aten::conv_transpose2d" ||
              kind == "aten::conv_transpose3d") {
     a.transposed = true;
-    a.stride = s.at(3); a.padding = s.at(4); a.output_padding = s.at(5); a.groups = s.at(6).toInt();
+    a.stride = s.at(3);
+    a.padding = s.at(4);
+    a.output_padding = s.at(5);
+    a.groups = s.at(6).toInt();
     a.dilation = s.at(7);
   } else {
     return false;
@@ -103,9 +111,9 @@ void native_mha(torch::jit::Stack& stack) {
 // Out-of-place element-wise ops (and flip/roll) found without a meta kernel
 // in LibTorch 1.13 by the test suite: output = input's shape and dtype.
 bool shape_preserving(const std::string& kind) {
-  static const char* const ops[] = {"aten::relu",       "aten::abs",  "aten::hardtanh", "aten::relu6",
-                                    "aten::hardswish",  "aten::prelu", "aten::log_sigmoid", "aten::flip",
-                                    "aten::roll"};
+  static const char* const ops[] = {"aten::relu",        "aten::abs",       "aten::hardtanh",
+                                    "aten::relu6",       "aten::hardswish", "aten::prelu",
+                                    "aten::log_sigmoid", "aten::flip",      "aten::roll"};
   for (const char* op : ops)
     if (kind == op) return true;
   return false;
@@ -125,7 +133,8 @@ bool norm_fits(const std::string& kind, const torch::jit::Stack& s) {
     if (shape.size() > static_cast<size_t>(x.dim())) return false;
     int64_t numel = 1;
     for (size_t k = 0; k < shape.size(); ++k) {
-      if (x.size(x.dim() - static_cast<int64_t>(shape.size()) + static_cast<int64_t>(k)) != shape[k]) return false;
+      if (x.size(x.dim() - static_cast<int64_t>(shape.size()) + static_cast<int64_t>(k)) != shape[k])
+        return false;
       numel *= shape[k];
     }
     return numel_or(s.at(2), numel) == numel && numel_or(s.at(3), numel) == numel;
@@ -153,8 +162,8 @@ bool norm_fits(const std::string& kind, const torch::jit::Stack& s) {
 // so a mismatch still gets the CPU kernel's message.
 bool recurrent_rule(const std::string& kind, torch::jit::Stack& s) {
   if (kind != "aten::rnn_relu" && kind != "aten::rnn_tanh") return false;
-  if (s.size() != 9 || !s[0].isTensor() || !s[1].isTensor() || !s[2].isTensorList() ||
-      !s[4].isInt() || !s[7].isBool() || !s[8].isBool())
+  if (s.size() != 9 || !s[0].isTensor() || !s[1].isTensor() || !s[2].isTensorList() || !s[4].isInt() ||
+      !s[7].isBool() || !s[8].isBool())
     return false;  // the packed `.data` overload: left to the kernel
   const at::Tensor x = s[0].toTensor(), hx = s[1].toTensor();
   const auto params = s[2].toTensorVector();
@@ -162,8 +171,8 @@ bool recurrent_rule(const std::string& kind, torch::jit::Stack& s) {
   const bool batch_first = s[8].toBool();
   if ((x.dim() != 3 && x.dim() != 2) || hx.dim() != x.dim() || layers < 1) return false;
   const int64_t hidden = hx.size(-1);
-  if (hx.size(0) != layers * dirs || params.empty() || params[0].dim() != 2 ||
-      params[0].size(0) != hidden || params[0].size(1) != x.size(-1))
+  if (hx.size(0) != layers * dirs || params.empty() || params[0].dim() != 2 || params[0].size(0) != hidden ||
+      params[0].size(1) != x.size(-1))
     return false;
   if (x.dim() == 3 && hx.size(1) != x.size(batch_first ? 0 : 1)) return false;
   std::vector<int64_t> out(x.sizes().begin(), x.sizes().end());

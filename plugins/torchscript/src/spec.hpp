@@ -15,7 +15,7 @@ struct InputSpec {
   std::string name;
   std::string dtype;  // canonical: float32 float16 float64 int64 int32 bool
   std::vector<DimSpec> dims;
-  std::string text;   // as given
+  std::string text;  // as given
 };
 
 // Throws mx::torchscript::Error(MX_ERR_INVALID_ARGUMENT) on malformed specs.

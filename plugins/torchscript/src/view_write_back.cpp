@@ -11,10 +11,10 @@ namespace mx::torchscript {
 
 bool is_view_op(const std::string& k) {
   static const std::set<std::string> views = {
-      "aten::slice", "aten::select", "aten::view", "aten::reshape", "aten::_reshape_alias", "aten::unsqueeze",
-      "aten::squeeze", "aten::flatten", "aten::view_as", "aten::reshape_as", "aten::transpose", "aten::permute",
-      "aten::t", "aten::contiguous", "aten::detach", "aten::alias", "aten::narrow", "aten::expand",
-      "aten::expand_as", "aten::unflatten"};
+      "aten::slice",     "aten::select",  "aten::view",    "aten::reshape",    "aten::_reshape_alias",
+      "aten::unsqueeze", "aten::squeeze", "aten::flatten", "aten::view_as",    "aten::reshape_as",
+      "aten::transpose", "aten::permute", "aten::t",       "aten::contiguous", "aten::detach",
+      "aten::alias",     "aten::narrow",  "aten::expand",  "aten::expand_as",  "aten::unflatten"};
   return views.count(k) > 0;
 }
 
@@ -49,9 +49,9 @@ void write_back_view(Ctx& cx, const VP& old_val, const VP& new_val) {
   };
   if (k == "aten::contiguous" || k == "aten::detach" || k == "aten::alias") {
     nb = nv;
-  } else if (k == "aten::view" || k == "aten::reshape" || k == "aten::_reshape_alias" || k == "aten::unsqueeze" ||
-             k == "aten::squeeze" || k == "aten::flatten" || k == "aten::view_as" || k == "aten::reshape_as" ||
-             k == "aten::unflatten") {
+  } else if (k == "aten::view" || k == "aten::reshape" || k == "aten::_reshape_alias" ||
+             k == "aten::unsqueeze" || k == "aten::squeeze" || k == "aten::flatten" || k == "aten::view_as" ||
+             k == "aten::reshape_as" || k == "aten::unflatten") {
     nb = cx.emit1("Reshape", {nv, cx.shape_of(b)});
   } else if (k == "aten::transpose" || k == "aten::t" || k == "aten::permute") {
     std::vector<int64_t> p;

@@ -34,9 +34,8 @@ class OpCounter {
 
   uint64_t node(const tj::Node& n) {
     const auto kind = n.kind();
-    if (kind == c10::prim::Constant || kind == c10::prim::GetAttr ||
-        kind == c10::prim::RaiseException || kind == c10::prim::Uninitialized ||
-        kind == c10::prim::Print)
+    if (kind == c10::prim::Constant || kind == c10::prim::GetAttr || kind == c10::prim::RaiseException ||
+        kind == c10::prim::Uninitialized || kind == c10::prim::Print)
       return 0;
     if (kind == c10::prim::CallMethod) {
       auto cls = n.input(0)->type()->cast<c10::ClassType>();
@@ -65,10 +64,11 @@ class OpCounter {
 
 }  // namespace
 
-uint64_t count_walk_ops(const tj::Graph& graph) { return OpCounter().graph(graph); }
+uint64_t count_walk_ops(const tj::Graph& graph) {
+  return OpCounter().graph(graph);
+}
 
-WalkProgress::WalkProgress(const tj::Graph& forward,
-                           std::function<bool(uint64_t, uint64_t)> report)
+WalkProgress::WalkProgress(const tj::Graph& forward, std::function<bool(uint64_t, uint64_t)> report)
     : report_(std::move(report)) {
   if (!report_) return;
   total_ = count_walk_ops(forward);

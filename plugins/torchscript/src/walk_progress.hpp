@@ -14,8 +14,7 @@ class WalkProgress {
  public:
   // `report` as in ExportOptions::progress; empty: every call is a no-op
   // and nothing is counted.
-  WalkProgress(const torch::jit::Graph& forward,
-               std::function<bool(uint64_t done, uint64_t total)> report);
+  WalkProgress(const torch::jit::Graph& forward, std::function<bool(uint64_t done, uint64_t total)> report);
   // One more op lowered. Throws Error(MX_ERR_CANCELLED) when the caller
   // asked to stop.
   void op_done();

@@ -20,8 +20,8 @@ bool is_module_object(const c10::IValue& iv) {
 // Flags nodes that must never be folded even when all inputs are constant.
 bool never_fold(const tj::Node* n) {
   std::string k = n->kind().toQualString();
-  return k.find("rand") != std::string::npos || k == "aten::dropout" ||
-         k == "aten::bernoulli" || k == "aten::normal";
+  return k.find("rand") != std::string::npos || k == "aten::dropout" || k == "aten::bernoulli" ||
+         k == "aten::normal";
 }
 // Structural prim ops the interpreter handles as instructions (no Operator):
 // computed here on the example values. Returns false for other kinds.
@@ -44,8 +44,10 @@ bool exec_structural(const tj::Node* n, tj::Stack& st) {
   if (k == c10::prim::ListUnpack || k == c10::prim::TupleUnpack) {
     c10::IValue v = st.at(0);
     st.clear();
-    if (v.isTuple()) for (const auto& e : v.toTupleRef().elements()) st.push_back(e);
-    else for (const auto& e : v.toListRef()) st.push_back(e);
+    if (v.isTuple())
+      for (const auto& e : v.toTupleRef().elements()) st.push_back(e);
+    else
+      for (const auto& e : v.toListRef()) st.push_back(e);
     return true;
   }
   if (k == c10::prim::TupleIndex) {
@@ -277,9 +279,11 @@ void Walker::generic(tj::Node* n) {
     op(st);
   };
   auto data_dependent = [&]() {
-    cx_.unsupported("its result depends on the values (not only the shapes) of a tensor computed from the "
-                    "model's inputs" + inputs_read(cx_, from_inputs) +
-                    ", and the export computes shapes only (plugins/torchscript/README.md, \"Shapes, not values\")");
+    cx_.unsupported(
+        "its result depends on the values (not only the shapes) of a tensor computed from the "
+        "model's inputs" +
+        inputs_read(cx_, from_inputs) +
+        ", and the export computes shapes only (plugins/torchscript/README.md, \"Shapes, not values\")");
   };
   try {
     if (all_static) run(stack);
@@ -290,13 +294,13 @@ void Walker::generic(tj::Node* n) {
     std::string msg = e.what();
     auto nl = msg.find("\nException raised from");
     if (nl != std::string::npos) msg = msg.substr(0, nl);
-    throw Error(MX_ERR_INVALID_ARGUMENT,
-                "running " + kind + " on the example inputs failed " + cx_.location() +
-                    inputs_read(cx_, from_inputs) +
-                    ": " + msg + " (check the input specs: names, dtypes and ranks)");
+    throw Error(MX_ERR_INVALID_ARGUMENT, "running " + kind + " on the example inputs failed " +
+                                             cx_.location() + inputs_read(cx_, from_inputs) + ": " + msg +
+                                             " (check the input specs: names, dtypes and ranks)");
   }
   if (stack.size() != n->outputs().size())
-    throw Error(MX_ERR_INTERNAL, "internal: " + kind + " produced " + std::to_string(stack.size()) + " values");
+    throw Error(MX_ERR_INTERNAL,
+                "internal: " + kind + " produced " + std::to_string(stack.size()) + " values");
   cx_.ex_out.assign(stack.begin(), stack.end());
   if (all_static && !never_fold(n)) {
     for (size_t k = 0; k < stack.size(); ++k) {

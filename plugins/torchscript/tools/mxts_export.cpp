@@ -20,7 +20,10 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string {
-      if (i + 1 >= argc) { std::cerr << "missing value after " << a << "\n"; std::exit(1); }
+      if (i + 1 >= argc) {
+        std::cerr << "missing value after " << a << "\n";
+        std::exit(1);
+      }
       return argv[++i];
     };
     if (a == "-i" || a == "--input") o.inputs.push_back(next());

@@ -12,14 +12,22 @@
 // ONNX element type of a weight (the dtypes models store weights in).
 static int onnx_type(at::ScalarType t) {
   switch (t) {
-    case at::kFloat: return onnx::TensorProto::FLOAT;
-    case at::kHalf: return onnx::TensorProto::FLOAT16;
-    case at::kBFloat16: return onnx::TensorProto::BFLOAT16;
-    case at::kDouble: return onnx::TensorProto::DOUBLE;
-    case at::kLong: return onnx::TensorProto::INT64;
-    case at::kInt: return onnx::TensorProto::INT32;
-    case at::kBool: return onnx::TensorProto::BOOL;
-    default: return onnx::TensorProto::UINT8;
+    case at::kFloat:
+      return onnx::TensorProto::FLOAT;
+    case at::kHalf:
+      return onnx::TensorProto::FLOAT16;
+    case at::kBFloat16:
+      return onnx::TensorProto::BFLOAT16;
+    case at::kDouble:
+      return onnx::TensorProto::DOUBLE;
+    case at::kLong:
+      return onnx::TensorProto::INT64;
+    case at::kInt:
+      return onnx::TensorProto::INT32;
+    case at::kBool:
+      return onnx::TensorProto::BOOL;
+    default:
+      return onnx::TensorProto::UINT8;
   }
 }
 

@@ -18,14 +18,14 @@ using namespace mx;
 
 extern "C" {
 
-MX_API mx_status* mx_model_to_functions(mx_model* model, const char* options_json,
-                                        char** out_report_json, size_t* out_size) {
+MX_API mx_status* mx_model_to_functions(mx_model* model, const char* options_json, char** out_report_json,
+                                        size_t* out_size) {
   return mx_model_to_functions_with_progress(model, options_json, nullptr, out_report_json, out_size);
 }
 
 MX_API mx_status* mx_model_to_functions_with_progress(mx_model* model, const char* options_json,
-                                                      const mx_progress* progress,
-                                                      char** out_report_json, size_t* out_size) {
+                                                      const mx_progress* progress, char** out_report_json,
+                                                      size_t* out_size) {
   return guard([&] {
     require(model, "model");
     if (out_report_json) *out_report_json = nullptr;
@@ -37,8 +37,8 @@ MX_API mx_status* mx_model_to_functions_with_progress(mx_model* model, const cha
   });
 }
 
-MX_API mx_status* mx_model_extract(const mx_model* model, const char* module_path,
-                                   const char* options_json, mx_model** out) {
+MX_API mx_status* mx_model_extract(const mx_model* model, const char* module_path, const char* options_json,
+                                   mx_model** out) {
   return guard([&] {
     require(model, "model");
     require(module_path, "module_path");
@@ -49,8 +49,8 @@ MX_API mx_status* mx_model_extract(const mx_model* model, const char* module_pat
   });
 }
 
-MX_API mx_status* mx_model_modules_json(const mx_model* model, const char* options_json,
-                                        char** out_json, size_t* out_size) {
+MX_API mx_status* mx_model_modules_json(const mx_model* model, const char* options_json, char** out_json,
+                                        size_t* out_size) {
   return guard([&] {
     require(model, "model");
     require(out_json, "out_json");
@@ -63,8 +63,8 @@ MX_API mx_status* mx_model_modules_json(const mx_model* model, const char* optio
   });
 }
 
-MX_API mx_status* mx_model_render(const mx_model* model, const char* format,
-                                  const char* options_json, char** out_text, size_t* out_size) {
+MX_API mx_status* mx_model_render(const mx_model* model, const char* format, const char* options_json,
+                                  char** out_text, size_t* out_size) {
   return guard([&] {
     require(model, "model");
     require(format, "format");
@@ -75,8 +75,8 @@ MX_API mx_status* mx_model_render(const mx_model* model, const char* format,
   });
 }
 
-MX_API mx_status* mx_validate_file(const char* path, const char* options_json,
-                                   char** out_report_json, size_t* out_size) {
+MX_API mx_status* mx_validate_file(const char* path, const char* options_json, char** out_report_json,
+                                   size_t* out_size) {
   return guard([&] {
     require(path, "path");
     require(out_report_json, "out_report_json");
@@ -86,8 +86,7 @@ MX_API mx_status* mx_validate_file(const char* path, const char* options_json,
   });
 }
 
-MX_API mx_status* mx_write_file(const char* path, const void* data, size_t size,
-                                const char* options_json) {
+MX_API mx_status* mx_write_file(const char* path, const void* data, size_t size, const char* options_json) {
   return guard([&] {
     require(path, "path");
     if (size > 0) require(data, "data");
@@ -96,9 +95,8 @@ MX_API mx_status* mx_write_file(const char* path, const void* data, size_t size,
   });
 }
 
-MX_API mx_status* mx_model_compare(const mx_model* a, const mx_model* b,
-                                   const char* options_json, char** out_json,
-                                   size_t* out_size) {
+MX_API mx_status* mx_model_compare(const mx_model* a, const mx_model* b, const char* options_json,
+                                   char** out_json, size_t* out_size) {
   return guard([&] {
     require(a, "a");
     require(b, "b");

@@ -31,8 +31,8 @@ hierarchy::Json parse_json(std::string_view text, const std::string& where) {
 
 extern "C" {
 
-MX_API mx_status* mx_model_node_record(const mx_model* model, const char* node_name,
-                                       char** out_json, size_t* out_size) {
+MX_API mx_status* mx_model_node_record(const mx_model* model, const char* node_name, char** out_json,
+                                       size_t* out_size) {
   return guard([&] {
     require(model, "model");
     require(node_name, "node_name");
@@ -40,30 +40,29 @@ MX_API mx_status* mx_model_node_record(const mx_model* model, const char* node_n
         model::NodeKeys(model->proto().graph()).by_name(node_name, model::display_name(*model));
     const auto* record = model->hierarchy.find_record_at(position);
     if (!record)
-      fail(MX_ERR_NOT_FOUND, "node '" + printable(node_name) + "' has no hierarchy record in " +
-                                 model::display_name(*model));
+      fail(MX_ERR_NOT_FOUND,
+           "node '" + printable(node_name) + "' has no hierarchy record in " + model::display_name(*model));
     copy_out_text(dump_text(hierarchy::record_to_json(model->hierarchy, *record, false)), out_json, out_size);
   });
 }
 
-MX_API mx_status* mx_model_set_node_record(mx_model* model, const char* node_name,
-                                           const char* record_json, size_t record_size) {
+MX_API mx_status* mx_model_set_node_record(mx_model* model, const char* node_name, const char* record_json,
+                                           size_t record_size) {
   return guard([&] {
     require(model, "model");
     require(node_name, "node_name");
     auto text = text_arg(record_json, record_size, "record_json");
     auto record = hierarchy::parse_record(parse_json(text, "record"), "record");
     if (!record.name.empty() && record.name != node_name)
-      fail(MX_ERR_INVALID_ARGUMENT, std::string("record.name: '") + record.name +
-                                        "' does not match node_name '" + node_name + "'");
+      fail(MX_ERR_INVALID_ARGUMENT,
+           std::string("record.name: '") + record.name + "' does not match node_name '" + node_name + "'");
     const size_t position =
         model::NodeKeys(model->proto().graph()).by_name(node_name, model::display_name(*model));
     model::set_node_record(*model, position, std::move(record));
   });
 }
 
-MX_API mx_status* mx_model_hierarchy_json(const mx_model* model, char** out_json,
-                                          size_t* out_size) {
+MX_API mx_status* mx_model_hierarchy_json(const mx_model* model, char** out_json, size_t* out_size) {
   return guard([&] {
     require(model, "model");
     copy_out_text(hierarchy::document_text(model->hierarchy, -1), out_json, out_size);

@@ -31,16 +31,16 @@ MX_API mx_status* mx_model_load_bytes(const void* data, size_t size, mx_model** 
   });
 }
 
-MX_API void mx_model_release(mx_model* model) { delete model; }
+MX_API void mx_model_release(mx_model* model) {
+  delete model;
+}
 
-MX_API mx_status* mx_model_save_file(const mx_model* model, const char* path,
-                                     const char* options_json) {
+MX_API mx_status* mx_model_save_file(const mx_model* model, const char* path, const char* options_json) {
   return mx_model_save_file_with_progress(model, path, options_json, nullptr);
 }
 
 MX_API mx_status* mx_model_save_file_with_progress(const mx_model* model, const char* path,
-                                                   const char* options_json,
-                                                   const mx_progress* progress) {
+                                                   const char* options_json, const mx_progress* progress) {
   return guard([&] {
     require(model, "model");
     require(path, "path");
@@ -49,8 +49,8 @@ MX_API mx_status* mx_model_save_file_with_progress(const mx_model* model, const 
   });
 }
 
-MX_API mx_status* mx_model_save_bytes(const mx_model* model, const char* options_json,
-                                      void** out, size_t* out_size) {
+MX_API mx_status* mx_model_save_bytes(const mx_model* model, const char* options_json, void** out,
+                                      size_t* out_size) {
   return guard([&] {
     require(model, "model");
     require(out, "out");
@@ -62,8 +62,7 @@ MX_API mx_status* mx_model_save_bytes(const mx_model* model, const char* options
   });
 }
 
-MX_API mx_status* mx_model_graph_json(const mx_model* model, char** out_json,
-                                      size_t* out_size) {
+MX_API mx_status* mx_model_graph_json(const mx_model* model, char** out_json, size_t* out_size) {
   return guard([&] {
     require(model, "model");
     copy_out_text(dump_text(model::graph_view(model->proto())), out_json, out_size);
@@ -74,15 +73,14 @@ MX_API size_t mx_model_node_count(const mx_model* model) {
   return model ? static_cast<size_t>(model->proto().graph().node_size()) : 0;
 }
 
-MX_API mx_status* mx_model_node_json(const mx_model* model, size_t index, char** out_json,
-                                     size_t* out_size) {
+MX_API mx_status* mx_model_node_json(const mx_model* model, size_t index, char** out_json, size_t* out_size) {
   return guard([&] {
     require(model, "model");
     const auto& graph = model->proto().graph();
     if (index >= static_cast<size_t>(graph.node_size()))
       fail(MX_ERR_NOT_FOUND, "node index " + std::to_string(index) + " out of range (" +
-                                 model::display_name(*model) + " has " +
-                                 std::to_string(graph.node_size()) + " nodes)");
+                                 model::display_name(*model) + " has " + std::to_string(graph.node_size()) +
+                                 " nodes)");
     const auto view = model::node_view(graph.node(static_cast<int>(index)), index);
     copy_out_text(dump_text(view), out_json, out_size);
   });

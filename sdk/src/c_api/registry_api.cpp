@@ -30,20 +30,20 @@ MX_API mx_status* mx_registry_create(const char* options_json, mx_registry** out
   });
 }
 
-MX_API void mx_registry_release(mx_registry* registry) { delete registry; }
+MX_API void mx_registry_release(mx_registry* registry) {
+  delete registry;
+}
 
 MX_API mx_status* mx_registry_load_plugin(mx_registry* registry, const char* path) {
   return guard([&] {
     require(registry, "registry");
     require(path, "path");
     std::string reason = registry->registry.load(path);
-    if (!reason.empty())
-      mx::fail(MX_ERR_PLUGIN, "plugin '" + std::string(path) + "' refused: " + reason);
+    if (!reason.empty()) mx::fail(MX_ERR_PLUGIN, "plugin '" + std::string(path) + "' refused: " + reason);
   });
 }
 
-MX_API mx_status* mx_registry_plugins_json(const mx_registry* registry, char** out_json,
-                                           size_t* out_size) {
+MX_API mx_status* mx_registry_plugins_json(const mx_registry* registry, char** out_json, size_t* out_size) {
   return guard([&] {
     require(registry, "registry");
     require(out_json, "out_json");
@@ -51,8 +51,8 @@ MX_API mx_status* mx_registry_plugins_json(const mx_registry* registry, char** o
   });
 }
 
-MX_API mx_status* mx_registry_tag(const mx_registry* registry, const char* strategy,
-                                  mx_model* model, const char* options_json) {
+MX_API mx_status* mx_registry_tag(const mx_registry* registry, const char* strategy, mx_model* model,
+                                  const char* options_json) {
   return mx_registry_tag_with_progress(registry, strategy, model, options_json, nullptr);
 }
 
@@ -70,14 +70,12 @@ MX_API mx_status* mx_registry_tag_with_progress(const mx_registry* registry, con
 }
 
 MX_API mx_status* mx_registry_export(const mx_registry* registry, const char* frontend,
-                                     const char* model_path, const char* options_json,
-                                     mx_model** out) {
+                                     const char* model_path, const char* options_json, mx_model** out) {
   return mx_registry_export_with_progress(registry, frontend, model_path, options_json, nullptr, out);
 }
 
-MX_API mx_status* mx_registry_export_with_progress(const mx_registry* registry,
-                                                   const char* frontend, const char* model_path,
-                                                   const char* options_json,
+MX_API mx_status* mx_registry_export_with_progress(const mx_registry* registry, const char* frontend,
+                                                   const char* model_path, const char* options_json,
                                                    const mx_progress* progress, mx_model** out) {
   return guard([&] {
     require(out, "out");
@@ -87,14 +85,12 @@ MX_API mx_status* mx_registry_export_with_progress(const mx_registry* registry,
     mx::Progress reporter(progress);
     auto options = mx::parse_options_json(options_json, "export options");
     const auto& plugin = mx::select_frontend(registry->registry, frontend ? frontend : "auto", model_path);
-    *out = mx::export_model(plugin, model_path, options, reporter,
-                                     registry->registry.lowering_libraries());
+    *out = mx::export_model(plugin, model_path, options, reporter, registry->registry.lowering_libraries());
   });
 }
 
 MX_API mx_status* mx_registry_module_tree(const mx_registry* registry, const char* frontend,
-                                          const char* model_path, char** out_json,
-                                          size_t* out_size) {
+                                          const char* model_path, char** out_json, size_t* out_size) {
   return guard([&] {
     require(registry, "registry");
     require(model_path, "model_path");

@@ -37,22 +37,35 @@ MX_API void mx_status_release(mx_status* status) {
 
 MX_API const char* mx_code_name(mx_code code) {
   switch (code) {
-    case MX_OK: return "ok";
-    case MX_ERR_INVALID_ARGUMENT: return "invalid_argument";
-    case MX_ERR_IO: return "io";
-    case MX_ERR_PARSE: return "parse";
-    case MX_ERR_SCHEMA: return "schema";
-    case MX_ERR_NOT_FOUND: return "not_found";
-    case MX_ERR_UNSUPPORTED: return "unsupported";
-    case MX_ERR_PLUGIN: return "plugin";
-    case MX_ERR_SECURITY: return "security";
-    case MX_ERR_INTERNAL: return "internal";
-    case MX_ERR_CANCELLED: return "cancelled";
+    case MX_OK:
+      return "ok";
+    case MX_ERR_INVALID_ARGUMENT:
+      return "invalid_argument";
+    case MX_ERR_IO:
+      return "io";
+    case MX_ERR_PARSE:
+      return "parse";
+    case MX_ERR_SCHEMA:
+      return "schema";
+    case MX_ERR_NOT_FOUND:
+      return "not_found";
+    case MX_ERR_UNSUPPORTED:
+      return "unsupported";
+    case MX_ERR_PLUGIN:
+      return "plugin";
+    case MX_ERR_SECURITY:
+      return "security";
+    case MX_ERR_INTERNAL:
+      return "internal";
+    case MX_ERR_CANCELLED:
+      return "cancelled";
   }
   return "unknown";
 }
 
 // Buffers are malloc'd (c_api/out_buffer.hpp), so this is free().
-MX_API void mx_free(void* buffer) { std::free(buffer); }
+MX_API void mx_free(void* buffer) {
+  std::free(buffer);
+}
 
 }  // extern "C"

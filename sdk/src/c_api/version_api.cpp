@@ -27,6 +27,8 @@ MX_API void mx_version(uint32_t* major, uint32_t* minor, uint32_t* patch) {
   if (patch) *patch = v.patch;
 }
 
-MX_API const char* mx_version_string(void) { return MODELEXPORT_VERSION_STRING; }
+MX_API const char* mx_version_string(void) {
+  return MODELEXPORT_VERSION_STRING;
+}
 
 }  // extern "C"

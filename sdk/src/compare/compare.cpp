@@ -16,15 +16,16 @@ using Json = nlohmann::ordered_json;
 
 void require_records(const mx_model& m, const std::string& name) {
   if (m.hierarchy.nodes.empty())
-    fail(MX_ERR_UNSUPPORTED,
-         name + " carries no hierarchy records: tag it first with modelexport tag");
+    fail(MX_ERR_UNSUPPORTED, name + " carries no hierarchy records: tag it first with modelexport tag");
 }
 
 int64_t num(const Json& row, const char* key) {
   return row.contains(key) && row[key].is_number() ? row[key].get<int64_t>() : 0;
 }
 
-Json pair(int64_t a, int64_t b) { return Json{{"a", a}, {"b", b}, {"delta", b - a}}; }
+Json pair(int64_t a, int64_t b) {
+  return Json{{"a", a}, {"b", b}, {"delta", b - a}};
+}
 
 // Ops whose count grows from A to B ("added", count = increase) and those
 // whose count shrinks ("removed", count = decrease).
@@ -93,8 +94,7 @@ Json compare_models(const mx_model& a, const mx_model& b, const CompareOptions& 
     op_delta(x["ops"], y["ops"], added, removed);
     const auto ca = x["class"].get<std::string>(), cb = y["class"].get<std::string>();
     const bool own_differs = num(x, "own_nodes") != num(y, "own_nodes") || !added.empty() ||
-                             !removed.empty() ||
-                             num(x, "own_parameters") != num(y, "own_parameters") ||
+                             !removed.empty() || num(x, "own_parameters") != num(y, "own_parameters") ||
                              (!ca.empty() && !cb.empty() && ca != cb);
     const bool total_differs = num(x, "total_nodes") != num(y, "total_nodes") ||
                                num(x, "parameters") != num(y, "parameters") ||

@@ -21,7 +21,6 @@ CompareOptions parse_compare_options(const char* options_json);
 
 // Report (see mx_model_compare in modelexport.h). Throws MX_ERR_UNSUPPORTED
 // when either model carries no node records.
-nlohmann::ordered_json compare_models(const mx_model& a, const mx_model& b,
-                                      const CompareOptions& options);
+nlohmann::ordered_json compare_models(const mx_model& a, const mx_model& b, const CompareOptions& options);
 
 }  // namespace mx::compare

@@ -18,7 +18,9 @@ using ShapeMap = std::unordered_map<std::string, Shape>;
 bool is_typed_tensor(const onnx::ValueInfoProto& v) {
   return v.has_type() && v.type().has_tensor_type() && v.type().tensor_type().elem_type() != 0;
 }
-bool has_shape(const onnx::ValueInfoProto& v) { return v.type().tensor_type().has_shape(); }
+bool has_shape(const onnx::ValueInfoProto& v) {
+  return v.type().tensor_type().has_shape();
+}
 
 onnx::ValueInfoProto tensor_info(const std::string& name, int32_t elem_type, const Shape* shape) {
   onnx::ValueInfoProto v;
@@ -104,8 +106,7 @@ void infer(onnx::ModelProto& m, ShapeMap* data = nullptr) {
     onnx::ShapeInferenceOptions lenient(/*check_type=*/false, /*error_mode=*/0,
                                         /*enable_data_propagation=*/true);
     onnx::shape_inference::InferShapes(m, onnx::OpSchemaRegistry::Instance(), lenient, data);
-  } catch (const std::exception&) {
-  }
+  } catch (const std::exception&) {}
   forget_generated_symbols(*m.mutable_graph());
 }
 
@@ -116,7 +117,8 @@ void infer(onnx::ModelProto& m, ShapeMap* data = nullptr) {
 // values are plain int64 constants: each becomes an initializer its
 // consumers read instead, and inference runs again. Returns whether
 // anything was folded.
-bool fold_propagated_values(onnx::ModelProto& m, const ShapeMap& data, std::unordered_set<std::string>& folded) {
+bool fold_propagated_values(onnx::ModelProto& m, const ShapeMap& data,
+                            std::unordered_set<std::string>& folded) {
   auto* g = m.mutable_graph();
   std::unordered_map<std::string, const onnx::ValueInfoProto*> types;
   for (const auto& v : g->value_info()) types[v.name()] = &v;
@@ -126,7 +128,8 @@ bool fold_propagated_values(onnx::ModelProto& m, const ShapeMap& data, std::unor
     if (folded.count(name) || t == types.end() || !has_shape(*t->second)) continue;
     const auto& tt = t->second->type().tensor_type();
     const int rank = tt.shape().dim_size();
-    if (tt.elem_type() != onnx::TensorProto::INT64 || rank > 1 || (rank == 0 && value.dim_size() != 1)) continue;
+    if (tt.elem_type() != onnx::TensorProto::INT64 || rank > 1 || (rank == 0 && value.dim_size() != 1))
+      continue;
     onnx::TensorProto c;
     c.set_name("modelexport::folded::" + name);
     c.set_data_type(onnx::TensorProto::INT64);
@@ -193,7 +196,10 @@ std::pair<Binding, Binding> two_bindings(size_t n) {
   for (int64_t p = 17; primes.size() < 2 * n; p += 2) {
     bool prime = true;
     for (int64_t q = 3; q * q <= p; q += 2)
-      if (p % q == 0) { prime = false; break; }
+      if (p % q == 0) {
+        prime = false;
+        break;
+      }
     if (prime) primes.push_back(p);
   }
   Binding a, b;
@@ -208,8 +214,12 @@ ShapeMap shapes_at(const onnx::ModelProto& weightless, const InputSymbols& syms,
   onnx::ModelProto m = weightless;
   auto* g = m.mutable_graph();
   for (const auto& [where, sym] : syms.at)
-    g->mutable_input(where.first)->mutable_type()->mutable_tensor_type()->mutable_shape()
-        ->mutable_dim(where.second)->set_dim_value(values[sym]);
+    g->mutable_input(where.first)
+        ->mutable_type()
+        ->mutable_tensor_type()
+        ->mutable_shape()
+        ->mutable_dim(where.second)
+        ->set_dim_value(values[sym]);
   for (auto& o : *g->mutable_output()) o.mutable_type()->mutable_tensor_type()->clear_shape();
   // Each round resolves the shapes the previous one's constants unlock; a
   // chain of dependent Shape -> Slice -> Shape steps per round at most.
@@ -228,8 +238,8 @@ ShapeMap shapes_at(const onnx::ModelProto& weightless, const InputSymbols& syms,
 }
 
 // One shape from the two concrete ones (see the header).
-std::optional<Shape> generalise(const Shape& a, const Shape& b, const InputSymbols& syms,
-                                const Binding& va, const Binding& vb) {
+std::optional<Shape> generalise(const Shape& a, const Shape& b, const InputSymbols& syms, const Binding& va,
+                                const Binding& vb) {
   if (a.dim_size() != b.dim_size()) return std::nullopt;
   Shape out;
   for (int d = 0; d < a.dim_size(); ++d) {
@@ -281,8 +291,9 @@ const onnx::ValueInfoProto* BoundaryTypes::find(const std::string& name) {
   auto sym = in.symbolic.find(name);
   if (sym != in.symbolic.end() && has_shape(sym->second)) return &sym->second;
   // The element type, from wherever it is known.
-  const onnx::ValueInfoProto* typed = sym != in.symbolic.end() ? &sym->second
-                                      : known != declared_.end() ? &known->second : nullptr;
+  const onnx::ValueInfoProto* typed = sym != in.symbolic.end()   ? &sym->second
+                                      : known != declared_.end() ? &known->second
+                                                                 : nullptr;
   if (!typed) return nullptr;
   if (auto g = in.generalised.find(name); g != in.generalised.end()) return &g->second;
   if (!in.concrete_done) {
@@ -296,8 +307,8 @@ const onnx::ValueInfoProto* BoundaryTypes::find(const std::string& name) {
   if (a == in.at_a.end() || b == in.at_b.end()) return nullptr;
   const auto shape = generalise(a->second, b->second, in.syms, in.va, in.vb);
   if (!shape) return nullptr;
-  auto [it, _] = in.generalised.emplace(
-      name, tensor_info(name, typed->type().tensor_type().elem_type(), &*shape));
+  auto [it, _] =
+      in.generalised.emplace(name, tensor_info(name, typed->type().tensor_type().elem_type(), &*shape));
   return &it->second;
 }
 

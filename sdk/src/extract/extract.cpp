@@ -37,8 +37,8 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   return prev[b.size()];
 }
 
-std::vector<std::string> closest(const std::string& query,
-                                 const std::vector<std::string>& candidates, size_t limit) {
+std::vector<std::string> closest(const std::string& query, const std::vector<std::string>& candidates,
+                                 size_t limit) {
   std::vector<std::pair<size_t, std::string>> scored;
   for (const auto& c : candidates) scored.emplace_back(edit_distance(query, c), c);
   std::stable_sort(scored.begin(), scored.end(),
@@ -60,8 +60,9 @@ std::unique_ptr<mx_model> extract_module(const mx_model& model, const std::strin
   const std::string where = model::display_name(model);
   const auto& doc = model.hierarchy;
   if (functions::has_local_functions(model.proto()))
-    fail(MX_ERR_UNSUPPORTED, where + ": extraction works on flat models; this one has "
-                                     "modelexport.fn functions (extract from the flat export)");
+    fail(MX_ERR_UNSUPPORTED, where +
+                                 ": extraction works on flat models; this one has "
+                                 "modelexport.fn functions (extract from the flat export)");
   const auto paths = known_paths(doc);
   if (!std::count(paths.begin(), paths.end(), module)) {
     std::string msg = where + ": no module '" + module + "'";

@@ -28,7 +28,7 @@ std::unique_ptr<mx_model> extract_module(const mx_model& model, const std::strin
 
 // Levenshtein distance; the `limit` closest of `candidates` to `query`.
 size_t edit_distance(const std::string& a, const std::string& b);
-std::vector<std::string> closest(const std::string& query,
-                                 const std::vector<std::string>& candidates, size_t limit);
+std::vector<std::string> closest(const std::string& query, const std::vector<std::string>& candidates,
+                                 size_t limit);
 
 }  // namespace mx::extract

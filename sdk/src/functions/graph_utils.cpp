@@ -66,10 +66,9 @@ FunctionIndex function_index(const onnx::ModelProto& proto) {
   return idx;
 }
 
-void expand_nodes(const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes,
-                  const FunctionIndex& fns, const RecordLookup* top, const std::string& base,
-                  std::vector<std::string>& chain, const std::string& fn_name,
-                  std::vector<LeafNode>& out, int depth) {
+void expand_nodes(const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes, const FunctionIndex& fns,
+                  const RecordLookup* top, const std::string& base, std::vector<std::string>& chain,
+                  const std::string& fn_name, std::vector<LeafNode>& out, int depth) {
   if (depth > 64) fail(MX_ERR_SCHEMA, "local functions nest deeper than 64 (recursive?)");
   for (int i = 0; i < nodes.size(); ++i) {
     const onnx::NodeProto& node = nodes.Get(i);
@@ -87,8 +86,7 @@ void expand_nodes(const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nod
     auto f = fns.find({node.domain(), node.op_type()});
     if (node.domain() == kFunctionDomain && f != fns.end()) {
       chain.push_back(module);
-      expand_nodes(f->second->node(), fns, nullptr, module, chain, f->second->name(), out,
-                   depth + 1);
+      expand_nodes(f->second->node(), fns, nullptr, module, chain, f->second->name(), out, depth + 1);
       chain.pop_back();
       continue;
     }
@@ -103,9 +101,9 @@ void expand_nodes(const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nod
   }
 }
 
-void walk_calls(const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes,
-                const FunctionIndex& fns, const RecordLookup* top, const std::string& base,
-                std::map<std::string, std::string>& out, int depth) {
+void walk_calls(const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes, const FunctionIndex& fns,
+                const RecordLookup* top, const std::string& base, std::map<std::string, std::string>& out,
+                int depth) {
   if (depth > 64) return;
   for (int i = 0; i < nodes.size(); ++i) {
     const onnx::NodeProto& node = nodes.Get(i);

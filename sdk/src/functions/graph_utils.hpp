@@ -25,11 +25,11 @@ std::vector<onnx::NodeProto> topo_sorted(std::vector<onnx::NodeProto> nodes);
 // expanding every call to a modelexport.fn function.
 struct LeafNode {
   const onnx::NodeProto* node = nullptr;
-  std::string module;     // absolute module path ("" when unknown)
-  std::string evidence;   // "" when the node carries no record
+  std::string module;    // absolute module path ("" when unknown)
+  std::string evidence;  // "" when the node carries no record
   bool has_record = false;
   std::vector<std::string> call_chain;  // enclosing calls' modules, outermost first
-  std::string function;   // innermost enclosing function name ("" at top level)
+  std::string function;                 // innermost enclosing function name ("" at top level)
 };
 
 // Record of each top-level node by position (nullptr: none), see

@@ -102,8 +102,7 @@ class Renamer {
     auto it = map_.find(name);
     if (it != map_.end()) return it->second;
     std::string c = name;
-    if (!param_.empty() && c.rfind(param_, 0) == 0 && c.size() > param_.size())
-      c = c.substr(param_.size());
+    if (!param_.empty() && c.rfind(param_, 0) == 0 && c.size() > param_.size()) c = c.substr(param_.size());
     else if (!scope_.empty() && c.rfind(scope_, 0) == 0 && c.size() > scope_.size())
       c = "/" + c.substr(scope_.size());
     std::string u = c;
@@ -123,8 +122,8 @@ std::string relative_tag(const std::string& tag, const std::string& base_tag) {
   return tag;
 }
 
-void write_body_record(onnx::NodeProto& node, const std::string& rel_module,
-                       const std::string& rel_tag, Evidence evidence) {
+void write_body_record(onnx::NodeProto& node, const std::string& rel_module, const std::string& rel_tag,
+                       Evidence evidence) {
   model::MetadataEntries kept;
   for (auto& e : model::read_node_metadata(node))
     if (e.first.rfind("modelexport.", 0) != 0 && e.first != "namespace") kept.push_back(e);
@@ -143,13 +142,13 @@ class Pass {
   Json run() {
     auto& doc = model_.hierarchy;
     if (doc.modules.empty())
-      fail(MX_ERR_UNSUPPORTED, model::display_name(model_) +
-                                   ": has no module tree; tag it first (modelexport tag)");
-    if (has_local_functions(model_.proto()))
       fail(MX_ERR_UNSUPPORTED,
-           model::display_name(model_) + ": already has modelexport.fn local functions");
+           model::display_name(model_) + ": has no module tree; tag it first (modelexport tag)");
+    if (has_local_functions(model_.proto()))
+      fail(MX_ERR_UNSUPPORTED, model::display_name(model_) + ": already has modelexport.fn local functions");
     for (const auto& c : options_.modules)
-      if (!hierarchy::ModuleIndex(doc).find(c)) fail(MX_ERR_NOT_FOUND, "functions: module '" + c + "' is not in the module tree");
+      if (!hierarchy::ModuleIndex(doc).find(c))
+        fail(MX_ERR_NOT_FOUND, "functions: module '" + c + "' is not in the module tree");
     load_items();
     for (const auto& o : model_.proto().graph().output()) graph_outputs_.insert(o.name());
     for (const auto& f : model_.proto().functions()) taken_names_.insert(f.name());
@@ -200,7 +199,8 @@ class Pass {
       bool chosen;
       if (explicit_choice) {
         const bool by_class = classes.count(m.class_name) || classes.count(m.qualified_class());
-        if (by_class) matched_classes.insert(classes.count(m.class_name) ? m.class_name : m.qualified_class());
+        if (by_class)
+          matched_classes.insert(classes.count(m.class_name) ? m.class_name : m.qualified_class());
         chosen = by_class || modules.count(m.path);
       } else {
         chosen = m.executed().value_or(true) && (options_.include_builtin || !is_builtin(m)) &&
@@ -211,9 +211,8 @@ class Pass {
     for (const auto& c : classes)
       if (!matched_classes.count(c))
         fail(MX_ERR_NOT_FOUND, "functions: no module of class '" + c + "' in the module tree");
-    std::stable_sort(out.begin(), out.end(), [](const auto* a, const auto* b) {
-      return path_depth(a->path) > path_depth(b->path);
-    });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const auto* a, const auto* b) { return path_depth(a->path) > path_depth(b->path); });
     return out;
   }
 
@@ -261,8 +260,7 @@ class Pass {
     for (size_t i : idx)
       if (has_graph_attribute(items_[i].node))
         return skip(m.path, "contains control flow (graph attributes)");
-    if (!convex(member))
-      return skip(m.path, "not convex: a path leaves the module and re-enters it");
+    if (!convex(member)) return skip(m.path, "not convex: a path leaves the module and re-enters it");
 
     // Body in topological order (stable w.r.t. graph order).
     std::vector<onnx::NodeProto> body_nodes;
@@ -313,7 +311,8 @@ class Pass {
     if (outputs.empty()) return skip(m.path, "no outputs used outside the module");
 
     // Canonical structure: ops, attributes, wiring by position, arity.
-    std::string canon = "in=" + std::to_string(inputs.size()) + ";out=" + std::to_string(outputs.size()) + "\n";
+    std::string canon =
+        "in=" + std::to_string(inputs.size()) + ";out=" + std::to_string(outputs.size()) + "\n";
     for (const auto& n : body_nodes) {
       canon += n.domain() + "|" + n.op_type() + "|";
       std::vector<const onnx::AttributeProto*> attrs;
@@ -333,7 +332,8 @@ class Pass {
       canon += "|";
       for (const auto& o : n.output()) {
         if (o.empty()) canon += "-,";
-        else if (auto p = output_pos.find(o); p != output_pos.end()) canon += "o" + std::to_string(p->second) + ",";
+        else if (auto p = output_pos.find(o); p != output_pos.end())
+          canon += "o" + std::to_string(p->second) + ",";
         else canon += "t,";
       }
       canon += "\n";
@@ -357,7 +357,8 @@ class Pass {
       Definition d;
       d.class_name = m.class_name;
       d.name = sanitize(m.class_name);
-      for (int k = 1; taken_names_.count(d.name); ++k) d.name = sanitize(m.class_name) + "_" + std::to_string(k);
+      for (int k = 1; taken_names_.count(d.name); ++k)
+        d.name = sanitize(m.class_name) + "_" + std::to_string(k);
       taken_names_.insert(d.name);
       d.structure = hex16(fnv1a(canon));
       d.body_nodes = body_nodes.size();
@@ -377,8 +378,8 @@ class Pass {
     call.node.set_domain(kFunctionDomain);
     for (const auto& in : inputs) call.node.add_input(in);
     for (const auto& o : outputs) call.node.add_output(o);
-    std::string name = scope.empty() ? "/" + m.path + "/" + def.name
-                                     : scope.substr(0, scope.size() - 1) + "/" + def.name;
+    std::string name =
+        scope.empty() ? "/" + m.path + "/" + def.name : scope.substr(0, scope.size() - 1) + "/" + def.name;
     std::unordered_set<std::string> names;
     for (size_t i = 0; i < items_.size(); ++i)
       if (!member[i]) names.insert(items_[i].node.name());
@@ -389,9 +390,8 @@ class Pass {
     call.tag = m.tag;
     std::map<Evidence, int> ev;
     for (size_t i : idx) ev[items_[i].evidence]++;
-    call.evidence = std::max_element(ev.begin(), ev.end(), [](auto& a, auto& b) {
-                      return a.second < b.second;
-                    })->first;
+    call.evidence =
+        std::max_element(ev.begin(), ev.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
     ++calls_;
 
     std::vector<onnx::NodeProto> order;
@@ -418,7 +418,8 @@ class Pass {
     nodes = topo_sorted(std::move(nodes));
     std::vector<Item> out;
     out.reserve(items.size());
-    for (auto& n : nodes) out.push_back(std::move(items[static_cast<size_t>(n.attribute(n.attribute_size() - 1).i())]));
+    for (auto& n : nodes)
+      out.push_back(std::move(items[static_cast<size_t>(n.attribute(n.attribute_size() - 1).i())]));
     return out;
   }
 
@@ -499,8 +500,11 @@ class Pass {
   Json summary() const {
     Json defs = Json::array();
     for (const auto& d : definitions_)
-      defs.push_back({{"name", d.name}, {"domain", kFunctionDomain}, {"class", d.class_name},
-                      {"structure", d.structure}, {"body_nodes", d.body_nodes},
+      defs.push_back({{"name", d.name},
+                      {"domain", kFunctionDomain},
+                      {"class", d.class_name},
+                      {"structure", d.structure},
+                      {"body_nodes", d.body_nodes},
                       {"instances", d.instances}});
     return {{"domain", kFunctionDomain}, {"definitions", defs}};
   }
@@ -537,9 +541,13 @@ FunctionOptions parse_function_options(const char* options_json) {
   FunctionOptions o;
   for (const char* key : {"classes", "modules"}) {
     if (!j.contains(key)) continue;
-    if (!j[key].is_array()) fail(MX_ERR_INVALID_ARGUMENT, std::string("functions options: ") + key + " must be an array of strings");
+    if (!j[key].is_array())
+      fail(MX_ERR_INVALID_ARGUMENT,
+           std::string("functions options: ") + key + " must be an array of strings");
     for (const auto& v : j[key]) {
-      if (!v.is_string()) fail(MX_ERR_INVALID_ARGUMENT, std::string("functions options: ") + key + " must be an array of strings");
+      if (!v.is_string())
+        fail(MX_ERR_INVALID_ARGUMENT,
+             std::string("functions options: ") + key + " must be an array of strings");
       (std::string(key) == "classes" ? o.classes : o.modules).push_back(v.get<std::string>());
     }
   }

@@ -22,9 +22,13 @@ namespace {
   fail(MX_ERR_SCHEMA, where + ": " + field + ": " + problem);
 }
 
-std::string quoted(std::string_view s) { return "'" + printable(s) + "'"; }
+std::string quoted(std::string_view s) {
+  return "'" + printable(s) + "'";
+}
 // (Beside std::quoted, which argument-dependent lookup finds for a string.)
-std::string quoted(const std::string& s) { return quoted(std::string_view(s)); }
+std::string quoted(const std::string& s) {
+  return quoted(std::string_view(s));
+}
 
 // `path` is `parent` + "." + a name (compared in place: building the
 // prefix string cost an allocation per module).
@@ -34,8 +38,7 @@ bool is_child_path(std::string_view path, std::string_view parent) {
 
 // Every walk to the root ends (at the root, or at a parent that is no
 // module): a module cannot be its own ancestor.
-void check_parent_chains(const Document& doc, const std::vector<size_t>& parents,
-                         const std::string& where) {
+void check_parent_chains(const Document& doc, const std::vector<size_t>& parents, const std::string& where) {
   // 0 = unvisited, 1 = on the current chain, 2 = reaches the end.
   std::vector<char> state(doc.modules.size(), 0);
   std::vector<size_t> chain;
@@ -82,8 +85,9 @@ void check_paths(const Document& doc, const ModuleIndex& paths, const std::vecto
     // to accept '..' and 'a/b c', which --hierarchy refused).
     if (!has_module_path(doc, parents, i))
       schema_error(where, "modules[" + std::to_string(i) + "].path",
-                   quoted(doc.modules[i].path) + " is not a module path (dot-separated names "
-                                                 "without '/', spaces or control characters)");
+                   quoted(doc.modules[i].path) +
+                       " is not a module path (dot-separated names "
+                       "without '/', spaces or control characters)");
     // The index keeps the first module of a path.
     if (!unique && paths.find(doc.modules[i].path) != &doc.modules[i])
       schema_error(where, "modules[" + std::to_string(i) + "].path",
@@ -216,8 +220,9 @@ void validate_records(const Document& doc, const ModuleIndex& paths, const std::
                    "required for a record of an unnamed node (the node's position in the graph)");
     } else if (!names.insert(r.name).second) {
       schema_error(where, at() + ".name",
-                   quoted(r.name) + " has two records (records of nodes sharing a name need "
-                                    "\"index\", the node's position in the graph)");
+                   quoted(r.name) +
+                       " has two records (records of nodes sharing a name need "
+                       "\"index\", the node's position in the graph)");
     }
     if (paths.size() == 0 || found_recently(r.module)) continue;
     if (!paths.contains(r.module))

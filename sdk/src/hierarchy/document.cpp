@@ -33,8 +33,7 @@ void Document::keep_module_index(std::unique_ptr<const ModuleIndex> index) {
 
 ModuleIndex::ModuleIndex(const Document& doc) : ModuleIndex(doc.modules) {}
 
-ModuleIndex::ModuleIndex(const std::vector<Module>& modules)
-    : base_(modules.data()), count_(modules.size()) {
+ModuleIndex::ModuleIndex(const std::vector<Module>& modules) : base_(modules.data()), count_(modules.size()) {
   by_path_.reserve(modules.size());
   for (size_t i = 0; i < modules.size(); ++i) {
     // A path's characters are read to hash it: fetched a few modules ahead
@@ -52,8 +51,7 @@ std::vector<const NodeRecord*> records_by_position(const Document& doc, size_t s
   return out;
 }
 
-ModuleIndex::ModuleIndex(const std::vector<Module>& modules,
-                         const std::unordered_set<std::string_view>& only)
+ModuleIndex::ModuleIndex(const std::vector<Module>& modules, const std::unordered_set<std::string_view>& only)
     : base_(modules.data()), count_(modules.size()) {
   complete_ = false;
   by_path_.reserve(only.size());
@@ -132,7 +130,9 @@ std::optional<std::string_view> stated_parent(const Module& m) {
   return std::nullopt;
 }
 
-std::string parent_of(const Module& m) { return std::string(parent_view(m)); }
+std::string parent_of(const Module& m) {
+  return std::string(parent_view(m));
+}
 
 std::string_view parent_view(const Module& m) {
   return m.parent ? std::string_view(*m.parent) : mx::common::parent_view(m.path);

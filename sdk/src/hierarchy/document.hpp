@@ -110,7 +110,7 @@ struct NodeRecord {
   // process). Whoever gives such a record a tag of its own clears it. Not
   // part of the schema.
   bool tag_from_module = false;
-  Json extra;  // null when there are no unknown keys
+  Json extra;                    // null when there are no unknown keys
   std::optional<int64_t> index;  // position of the node in graph.node
   // Where `module` is in the document's modules, when the writer of the
   // record knew it (tagging does): a hint for passes that would look the

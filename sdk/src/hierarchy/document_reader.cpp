@@ -31,7 +31,9 @@ namespace mx::hierarchy {
 namespace {
 
 // A value in a message, between quotes (not std::quoted's escaping).
-std::string in_quotes(std::string_view s) { return "'" + printable(s) + "'"; }
+std::string in_quotes(std::string_view s) {
+  return "'" + printable(s) + "'";
+}
 
 // A JSON value of any shape built from events (producer, model, keys this
 // version does not know, forward outlines): what a JSON tree would hold for
@@ -81,22 +83,32 @@ struct Scalar {
 
   Json to_json() const {
     switch (kind) {
-      case Kind::null: return Json();
-      case Kind::boolean: return Json(b);
-      case Kind::integer: return Json(i);
-      case Kind::unsigned_integer: return Json(u);
-      case Kind::floating: return Json(d);
-      case Kind::string: return Json(std::move(*s));
+      case Kind::null:
+        return Json();
+      case Kind::boolean:
+        return Json(b);
+      case Kind::integer:
+        return Json(i);
+      case Kind::unsigned_integer:
+        return Json(u);
+      case Kind::floating:
+        return Json(d);
+      case Kind::string:
+        return Json(std::move(*s));
     }
     return Json();
   }
   // The JSON type name a tree would give the value ("number", "string").
   const char* type_name() const {
     switch (kind) {
-      case Kind::null: return "null";
-      case Kind::boolean: return "boolean";
-      case Kind::string: return "string";
-      default: return "number";
+      case Kind::null:
+        return "null";
+      case Kind::boolean:
+        return "boolean";
+      case Kind::string:
+        return "string";
+      default:
+        return "number";
     }
   }
 };
@@ -105,12 +117,16 @@ const char* type_name_of(ValueKind kind) {
   switch (kind) {
     case ValueKind::string:
     case ValueKind::string_or_null:
-    case ValueKind::evidence: return "string";
-    case ValueKind::boolean: return "boolean";
+    case ValueKind::evidence:
+      return "string";
+    case ValueKind::boolean:
+      return "boolean";
     case ValueKind::count:
     case ValueKind::integer:
-    case ValueKind::position: return "number";
-    default: return "array";  // strings, forward, modules, records
+    case ValueKind::position:
+      return "number";
+    default:
+      return "array";  // strings, forward, modules, records
   }
 }
 
@@ -119,8 +135,11 @@ const char* type_name_of(ValueKind kind) {
 std::optional<int64_t> integer_value(const Scalar& s, ValueKind kind, std::string& why) {
   int64_t v = 0;
   switch (s.kind) {
-    case Scalar::Kind::null: return std::nullopt;
-    case Scalar::Kind::integer: v = s.i; break;
+    case Scalar::Kind::null:
+      return std::nullopt;
+    case Scalar::Kind::integer:
+      v = s.i;
+      break;
     case Scalar::Kind::unsigned_integer:
       // A tree's get<int64_t>() would wrap 18446744073709551615 to -1.
       if (s.u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
@@ -132,7 +151,9 @@ std::optional<int64_t> integer_value(const Scalar& s, ValueKind kind, std::strin
     case Scalar::Kind::floating:  // not "must be number, got number"
       why = "must be an integer, got " + dump_text(Json(s.d));
       return std::nullopt;
-    default: why = std::string("must be number, got ") + s.type_name(); return std::nullopt;
+    default:
+      why = std::string("must be number, got ") + s.type_name();
+      return std::nullopt;
   }
   if (kind == ValueKind::count && v < 0) why = "must be a count (>= 0), got " + std::to_string(v);
   // A graph holds at most 2^31-1 nodes (protobuf's repeated fields): a
@@ -151,8 +172,7 @@ std::vector<ForwardStep> forward_steps(const Json& steps, const std::string& whe
   auto string_of = [&](const Json& step, const char* key, const std::string& step_at) -> const Json* {
     auto it = step.find(key);
     if (it == step.end()) return nullptr;
-    if (!it->is_string())
-      problem(step_at + "." + key, std::string("must be string, got ") + it->type_name());
+    if (!it->is_string()) problem(step_at + "." + key, std::string("must be string, got ") + it->type_name());
     return &*it;
   };
   std::vector<ForwardStep> out;
@@ -163,7 +183,8 @@ std::vector<ForwardStep> forward_steps(const Json& steps, const std::string& whe
     if (!j.is_object()) problem(step_at, "must be an object");
     const Json* op = string_of(j, "op", step_at);
     const Json* call = string_of(j, "call", step_at);
-    if ((op != nullptr) == (call != nullptr)) problem(step_at, "must have exactly one of \"op\" and \"call\"");
+    if ((op != nullptr) == (call != nullptr))
+      problem(step_at, "must have exactly one of \"op\" and \"call\"");
     ForwardStep s;
     s.kind = op ? ForwardStep::Kind::op : ForwardStep::Kind::call;
     s.name = (op ? op : call)->get<std::string>();
@@ -183,7 +204,13 @@ enum class Where {
   modules_root,   // a "modules" array alone (model metadata)
   module_root,    // one module entry alone (a supplied hierarchy's)
   record_root,    // one record alone
-  top, modules, module, children, nodes, record, end
+  top,
+  modules,
+  module,
+  children,
+  nodes,
+  record,
+  end
 };
 
 // The object being read (the document, a module, a record): which fields
@@ -384,13 +411,26 @@ void Reader::reset_field() {
   if (where_ == Where::module) {
     Module& m = doc_.modules.back();
     switch (static_cast<ModuleField>(row_)) {
-      case ModuleField::parent: m.parent.reset(); break;
-      case ModuleField::children: m.children.clear(); break;
-      case ModuleField::parameters: if (m.has_details()) m.details().parameters.reset(); break;
-      case ModuleField::own_parameters: if (m.has_details()) m.details().own_parameters.reset(); break;
-      case ModuleField::execution_order: if (m.has_details()) m.details().execution_order.reset(); break;
-      case ModuleField::forward: if (m.has_details()) m.details().forward.reset(); break;
-      default: break;  // the value is replaced
+      case ModuleField::parent:
+        m.parent.reset();
+        break;
+      case ModuleField::children:
+        m.children.clear();
+        break;
+      case ModuleField::parameters:
+        if (m.has_details()) m.details().parameters.reset();
+        break;
+      case ModuleField::own_parameters:
+        if (m.has_details()) m.details().own_parameters.reset();
+        break;
+      case ModuleField::execution_order:
+        if (m.has_details()) m.details().execution_order.reset();
+        break;
+      case ModuleField::forward:
+        if (m.has_details()) m.details().forward.reset();
+        break;
+      default:
+        break;  // the value is replaced
     }
   } else if (where_ == Where::record) {
     if (static_cast<RecordField>(row_) == RecordField::index) doc_.nodes.back().index.reset();
@@ -427,7 +467,9 @@ bool Reader::scalar(const Scalar& s) {
   switch (where_) {
     case Where::module:
     case Where::record:
-    case Where::top: store(s); return true;
+    case Where::top:
+      store(s);
+      return true;
     case Where::children:
       if (s.kind == Scalar::Kind::string) {
         doc_.modules.back().children.push_back(std::move(*s.s));
@@ -436,7 +478,8 @@ bool Reader::scalar(const Scalar& s) {
       }
       return true;
     case Where::modules:
-    case Where::nodes: return entry_not_object(1);
+    case Where::nodes:
+      return entry_not_object(1);
     case Where::document_root:
       root_problem_ = where_name_ + ": the document must be a JSON object";
       return true;
@@ -447,7 +490,8 @@ bool Reader::scalar(const Scalar& s) {
     case Where::record_root:
       root_problem_ = where_name_ + ": " + (root_at_.empty() ? "record" : root_at_) + ": must be an object";
       return true;
-    default: return true;  // after the end: the parser reports it
+    default:
+      return true;  // after the end: the parser reports it
   }
 }
 
@@ -462,12 +506,11 @@ void Reader::store(const Scalar& s) {
                         kind == ValueKind::integer || kind == ValueKind::position ||
                         kind == ValueKind::forward || kind == ValueKind::any;
   if (is_null && nullable && kind != ValueKind::any) return;  // absent
-  const bool wants_string = kind == ValueKind::string || kind == ValueKind::string_or_null ||
-                            kind == ValueKind::evidence;
+  const bool wants_string =
+      kind == ValueKind::string || kind == ValueKind::string_or_null || kind == ValueKind::evidence;
   if ((wants_string && s.kind != Scalar::Kind::string) ||
-      (kind == ValueKind::boolean && s.kind != Scalar::Kind::boolean) ||
-      kind == ValueKind::strings || kind == ValueKind::forward || kind == ValueKind::modules ||
-      kind == ValueKind::records)
+      (kind == ValueKind::boolean && s.kind != Scalar::Kind::boolean) || kind == ValueKind::strings ||
+      kind == ValueKind::forward || kind == ValueKind::modules || kind == ValueKind::records)
     return type_problem(s.type_name());
   if (where_ == Where::module) return store_module(static_cast<ModuleField>(row_), s);
   if (where_ == Where::record) return store_record(static_cast<RecordField>(row_), s);
@@ -477,12 +520,24 @@ void Reader::store(const Scalar& s) {
 void Reader::store_module(ModuleField f, const Scalar& s) {
   Module& m = doc_.modules.back();
   switch (f) {
-    case ModuleField::path: m.path = std::move(*s.s); return;
-    case ModuleField::class_name: m.class_name = std::move(*s.s); return;
-    case ModuleField::qualified_class: m.details().qualified_class = std::move(*s.s); return;
-    case ModuleField::parent: m.parent = std::move(*s.s); return;
-    case ModuleField::tag: m.tag = std::move(*s.s); return;
-    case ModuleField::executed: m.details().executed = s.b; return;
+    case ModuleField::path:
+      m.path = std::move(*s.s);
+      return;
+    case ModuleField::class_name:
+      m.class_name = std::move(*s.s);
+      return;
+    case ModuleField::qualified_class:
+      m.details().qualified_class = std::move(*s.s);
+      return;
+    case ModuleField::parent:
+      m.parent = std::move(*s.s);
+      return;
+    case ModuleField::tag:
+      m.tag = std::move(*s.s);
+      return;
+    case ModuleField::executed:
+      m.details().executed = s.b;
+      return;
     case ModuleField::parameters:
     case ModuleField::own_parameters:
     case ModuleField::execution_order: {
@@ -490,25 +545,34 @@ void Reader::store_module(ModuleField f, const Scalar& s) {
       const std::optional<int64_t> v = integer_value(s, spec().kind, why);
       if (!why.empty()) return problem(entry_.field_name(entry_at(), row_), why);
       ModuleDetails& d = m.details();
-      (f == ModuleField::parameters ? d.parameters
-       : f == ModuleField::own_parameters ? d.own_parameters : d.execution_order) = v;
+      (f == ModuleField::parameters       ? d.parameters
+       : f == ModuleField::own_parameters ? d.own_parameters
+                                          : d.execution_order) = v;
       return;
     }
-    default: return;  // children and forward are arrays (start_array)
+    default:
+      return;  // children and forward are arrays (start_array)
   }
 }
 
 void Reader::store_record(RecordField f, const Scalar& s) {
   NodeRecord& r = doc_.nodes.back();
   switch (f) {
-    case RecordField::name: r.name = std::move(*s.s); return;
-    case RecordField::module: r.module = std::move(*s.s); return;
-    case RecordField::tag: r.tag = std::move(*s.s); return;
+    case RecordField::name:
+      r.name = std::move(*s.s);
+      return;
+    case RecordField::module:
+      r.module = std::move(*s.s);
+      return;
+    case RecordField::tag:
+      r.tag = std::move(*s.s);
+      return;
     case RecordField::evidence:
       if (auto e = evidence_from_name(*s.s)) {
         r.evidence = *e;
       } else {
-        problem(entry_.field_name(entry_at(), row_), in_quotes(*s.s) + " is not one of " + evidence_choices());
+        problem(entry_.field_name(entry_at(), row_),
+                in_quotes(*s.s) + " is not one of " + evidence_choices());
       }
       return;
     case RecordField::index: {
@@ -527,9 +591,14 @@ void Reader::store_document(DocumentField f, const Scalar& s) {
       if (!is_supported_schema(schema_))
         problem("schema", in_quotes(schema_) + " is not supported (expected " + kSchema + ")");
       return;
-    case DocumentField::producer: doc_.producer = s.to_json(); return;
-    case DocumentField::model: doc_.model = s.to_json(); return;
-    default: return;  // statistics: derived data, recomputed on write
+    case DocumentField::producer:
+      doc_.producer = s.to_json();
+      return;
+    case DocumentField::model:
+      doc_.model = s.to_json();
+      return;
+    default:
+      return;  // statistics: derived data, recomputed on write
   }
 }
 
@@ -557,8 +626,7 @@ void Reader::store_capture() {
 // problem of its field, skipped; one that is any value is captured.
 bool Reader::start_container(bool is_object) {
   const char* got = is_object ? "object" : "array";
-  if (!known() || spec().kind == ValueKind::any ||
-      (!is_object && spec().kind == ValueKind::forward)) {
+  if (!known() || spec().kind == ValueKind::any || (!is_object && spec().kind == ValueKind::forward)) {
     capture_.begin();
     capture_.open(is_object ? Json::object() : Json::array());
     capture_depth_ = 1;
@@ -624,16 +692,23 @@ bool Reader::start_object(std::size_t) {
       entry_in_root_ = true;
       start_entry(where_ == Where::module_root ? Where::module : Where::record);
       return true;
-    case Where::modules: start_entry(Where::module); return true;
-    case Where::nodes: start_entry(Where::record); return true;
+    case Where::modules:
+      start_entry(Where::module);
+      return true;
+    case Where::nodes:
+      start_entry(Where::record);
+      return true;
     case Where::top:
     case Where::module:
-    case Where::record: return start_container(true);
-    case Where::children: return child_not_string(), skip();
+    case Where::record:
+      return start_container(true);
+    case Where::children:
+      return child_not_string(), skip();
     case Where::modules_root:
       root_problem_ = where_name_ + ": modules: must be an array";
       return skip();
-    default: return skip();
+    default:
+      return skip();
   }
 }
 
@@ -656,16 +731,27 @@ bool Reader::end_container() {
       end_entry();
       if (entry_in_root_) where_ = Where::end;
       return true;
-    case Where::children: where_ = Where::module; return true;
+    case Where::children:
+      where_ = Where::module;
+      return true;
     case Where::modules:
-    case Where::nodes: where_ = root_ == Where::modules_root ? Where::end : Where::top; return true;
-    case Where::top: where_ = Where::end; return true;
-    default: return true;
+    case Where::nodes:
+      where_ = root_ == Where::modules_root ? Where::end : Where::top;
+      return true;
+    case Where::top:
+      where_ = Where::end;
+      return true;
+    default:
+      return true;
   }
 }
 
-bool Reader::end_object() { return end_container(); }
-bool Reader::end_array() { return end_container(); }
+bool Reader::end_object() {
+  return end_container();
+}
+bool Reader::end_array() {
+  return end_container();
+}
 
 bool Reader::start_array(std::size_t) {
   if (skip_depth_ > 0) return ++skip_depth_, true;
@@ -677,20 +763,26 @@ bool Reader::start_array(std::size_t) {
   switch (where_) {
     case Where::top:
     case Where::module:
-    case Where::record: return start_container(false);
+    case Where::record:
+      return start_container(false);
     case Where::modules_root:
       where_ = Where::modules;
       entry_count_ = 0;
       return true;
     case Where::modules:
-    case Where::nodes: return entry_not_object(2);  // this array, then the one of entries
-    case Where::children: return child_not_string(), skip();
-    case Where::document_root: root_problem_ = where_name_ + ": the document must be a JSON object"; return skip();
+    case Where::nodes:
+      return entry_not_object(2);  // this array, then the one of entries
+    case Where::children:
+      return child_not_string(), skip();
+    case Where::document_root:
+      root_problem_ = where_name_ + ": the document must be a JSON object";
+      return skip();
     case Where::module_root:
     case Where::record_root:
       root_problem_ = where_name_ + ": " + (root_at_.empty() ? "record" : root_at_) + ": must be an object";
       return skip();
-    default: return skip();
+    default:
+      return skip();
   }
 }
 
@@ -730,11 +822,21 @@ NodeRecord Reader::take_record() {
 template <typename J>
 void replay(const J& v, Reader& r) {
   switch (v.type()) {
-    case J::value_t::null: r.null(); return;
-    case J::value_t::boolean: r.boolean(v.template get<bool>()); return;
-    case J::value_t::number_integer: r.number_integer(v.template get<int64_t>()); return;
-    case J::value_t::number_unsigned: r.number_unsigned(v.template get<uint64_t>()); return;
-    case J::value_t::number_float: r.number_float(v.template get<double>(), {}); return;
+    case J::value_t::null:
+      r.null();
+      return;
+    case J::value_t::boolean:
+      r.boolean(v.template get<bool>());
+      return;
+    case J::value_t::number_integer:
+      r.number_integer(v.template get<int64_t>());
+      return;
+    case J::value_t::number_unsigned:
+      r.number_unsigned(v.template get<uint64_t>());
+      return;
+    case J::value_t::number_float:
+      r.number_float(v.template get<double>(), {});
+      return;
     case J::value_t::string: {
       std::string s = v.template get_ref<const std::string&>();
       r.string(s);
@@ -754,7 +856,9 @@ void replay(const J& v, Reader& r) {
       for (const auto& item : v) replay(item, r);
       r.end_array();
       return;
-    default: r.null(); return;  // binary, discarded: never in a parsed document
+    default:
+      r.null();
+      return;  // binary, discarded: never in a parsed document
   }
 }
 
@@ -796,7 +900,9 @@ Document parse_document_text(std::string_view text, const std::string& where) {
   return doc;
 }
 
-Document parse_document(const Json& json, const std::string& where) { return read_tree(json, where); }
+Document parse_document(const Json& json, const std::string& where) {
+  return read_tree(json, where);
+}
 
 Document parse_document(const nlohmann::json& json, const std::string& where) {
   return read_tree(json, where);

@@ -17,10 +17,9 @@ struct Quoted {
 
 constexpr Quoted kPath{"\"path\""}, kClass{"\"class\""}, kQualifiedClass{"\"qualified_class\""},
     kParent{"\"parent\""}, kChildren{"\"children\""}, kTag{"\"tag\""}, kParameters{"\"parameters\""},
-    kOwnParameters{"\"own_parameters\""}, kExecuted{"\"executed\""},
-    kExecutionOrder{"\"execution_order\""}, kForward{"\"forward\""}, kOp{"\"op\""}, kCall{"\"call\""},
-    kMethod{"\"method\""}, kName{"\"name\""}, kIndex{"\"index\""}, kModule{"\"module\""},
-    kEvidence{"\"evidence\""};
+    kOwnParameters{"\"own_parameters\""}, kExecuted{"\"executed\""}, kExecutionOrder{"\"execution_order\""},
+    kForward{"\"forward\""}, kOp{"\"op\""}, kCall{"\"call\""}, kMethod{"\"method\""}, kName{"\"name\""},
+    kIndex{"\"index\""}, kModule{"\"module\""}, kEvidence{"\"evidence\""};
 
 // Writes JSON text the way nlohmann's dump(indent, ' ', false, replace)
 // lays it out: compact when indent < 0, else one member or element per line

@@ -4,12 +4,18 @@ namespace mx::hierarchy {
 
 const char* evidence_name(Evidence e) {
   switch (e) {
-    case Evidence::direct: return "direct";
-    case Evidence::scope: return "scope";
-    case Evidence::metadata: return "metadata";
-    case Evidence::parameter: return "parameter";
-    case Evidence::propagated: return "propagated";
-    case Evidence::root: return "root";
+    case Evidence::direct:
+      return "direct";
+    case Evidence::scope:
+      return "scope";
+    case Evidence::metadata:
+      return "metadata";
+    case Evidence::parameter:
+      return "parameter";
+    case Evidence::propagated:
+      return "propagated";
+    case Evidence::root:
+      return "root";
   }
   return "root";
 }

@@ -10,9 +10,9 @@ namespace mx::hierarchy {
 
 enum class Evidence { direct, scope, metadata, parameter, propagated, root };
 
-inline constexpr std::array<Evidence, 6> kAllEvidence = {
-    Evidence::direct,    Evidence::scope,      Evidence::metadata,
-    Evidence::parameter, Evidence::propagated, Evidence::root};
+inline constexpr std::array<Evidence, 6> kAllEvidence = {Evidence::direct,     Evidence::scope,
+                                                         Evidence::metadata,   Evidence::parameter,
+                                                         Evidence::propagated, Evidence::root};
 
 const char* evidence_name(Evidence e);
 std::optional<Evidence> evidence_from_name(std::string_view name);

@@ -51,17 +51,24 @@ inline constexpr FieldSpec kModuleFields[] = {
     {"forward", ValueKind::forward, false},
 };
 enum class ModuleField {
-  path, class_name, qualified_class, parent, children, tag, parameters, own_parameters, executed,
-  execution_order, forward
+  path,
+  class_name,
+  qualified_class,
+  parent,
+  children,
+  tag,
+  parameters,
+  own_parameters,
+  executed,
+  execution_order,
+  forward
 };
 
 // "name" is not required of a record that travels alone (the caller knows
 // its node: node metadata, doc_string, mx_model_set_node_record).
 inline constexpr FieldSpec kRecordFields[] = {
-    {"name", ValueKind::string, true},
-    {"index", ValueKind::position, false},
-    {"module", ValueKind::string, true},
-    {"tag", ValueKind::string, false},
+    {"name", ValueKind::string, true},       {"index", ValueKind::position, false},
+    {"module", ValueKind::string, true},     {"tag", ValueKind::string, false},
     {"evidence", ValueKind::evidence, true},
 };
 enum class RecordField { name, index, module, tag, evidence };
@@ -69,12 +76,9 @@ enum class RecordField { name, index, module, tag, evidence };
 // "statistics" is derived data: read (any value) and dropped, recomputed
 // on every write.
 inline constexpr FieldSpec kDocumentFields[] = {
-    {"schema", ValueKind::string, true},
-    {"producer", ValueKind::any, false},
-    {"model", ValueKind::any, false},
-    {"modules", ValueKind::modules, true},
-    {"nodes", ValueKind::records, true},
-    {"statistics", ValueKind::any, false},
+    {"schema", ValueKind::string, true}, {"producer", ValueKind::any, false},
+    {"model", ValueKind::any, false},    {"modules", ValueKind::modules, true},
+    {"nodes", ValueKind::records, true}, {"statistics", ValueKind::any, false},
 };
 enum class DocumentField { schema, producer, model, modules, nodes, statistics };
 

@@ -23,8 +23,7 @@ std::vector<Module> parse_modules(const Json& json, const std::string& where);
 
 // One entry of a "modules" array, held as nlohmann::json (a supplied
 // hierarchy's), read as parse_modules reads entry `at` of its array.
-Module parse_module_entry(const nlohmann::json& entry, const std::string& where,
-                          const std::string& at);
+Module parse_module_entry(const nlohmann::json& entry, const std::string& where, const std::string& at);
 
 // "modelexport.hierarchy/1" or a later minor version of it.
 bool is_supported_schema(const std::string& schema);

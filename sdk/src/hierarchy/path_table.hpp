@@ -40,8 +40,7 @@ class PathTable {
   static constexpr float kMaxLoad = 0.8f;
   // Positions in 32 bits (a table of 4 billion paths is not a module tree);
   // hashes stored beside them so a probe compares keys only on a match.
-  tsl::robin_map<std::string_view, uint32_t, std::hash<std::string_view>,
-                 std::equal_to<std::string_view>,
+  tsl::robin_map<std::string_view, uint32_t, std::hash<std::string_view>, std::equal_to<std::string_view>,
                  std::allocator<std::pair<std::string_view, uint32_t>>, /*StoreHash=*/true>
       map_;
 };

@@ -15,10 +15,9 @@ std::string own_component(const Module& m, const TagOptions& opts) {
                                    opts.drop_builtin);
 }
 
-std::string derive_tag_with(const ModuleIndex& index, const std::string& path,
-                            const TagOptions& opts) {
+std::string derive_tag_with(const ModuleIndex& index, const std::string& path, const TagOptions& opts) {
   std::vector<const Module*> chain;  // module .. root
-  for (const Module* m = index.find(path); m; ) {
+  for (const Module* m = index.find(path); m;) {
     chain.push_back(m);
     if (m->path.empty()) break;
     m = index.find(parent_view(*m));
@@ -42,8 +41,7 @@ namespace {
 // derive_tag_with for every module at once: a tag is its parent's tag plus
 // its own component, so each is built from the one above it (one string per
 // module, no walk to the root per module).
-std::vector<std::string> all_tags(const Document& doc, const ModuleIndex& index,
-                                  const TagOptions& opts) {
+std::vector<std::string> all_tags(const Document& doc, const ModuleIndex& index, const TagOptions& opts) {
   const std::vector<size_t>& parents = index.parents();
   const size_t n = doc.modules.size();
   std::vector<std::string> tags(n);

@@ -10,7 +10,9 @@ namespace mx::hierarchy {
 using mx::common::is_valid_module_path;
 namespace {
 
-std::string q(std::string_view s) { return "'" + printable(s) + "'"; }
+std::string q(std::string_view s) {
+  return "'" + printable(s) + "'";
+}
 
 class Problems {
  public:
@@ -35,14 +37,12 @@ void check_links(const Module& m, const std::unordered_map<std::string_view, con
     } else {
       const auto& siblings = it->second->children;
       if (std::find(siblings.begin(), siblings.end(), m.path) == siblings.end())
-        p.add(m.path, "module " + q(m.path) + " is not among the children of its parent " +
-                          q(*parent));
+        p.add(m.path, "module " + q(m.path) + " is not among the children of its parent " + q(*parent));
     }
   }
   for (const auto& c : m.children) {
     auto it = by_path.find(c);
-    if (it == by_path.end())
-      p.add(m.path, "module " + q(m.path) + ": child " + q(c) + " is not a module");
+    if (it == by_path.end()) p.add(m.path, "module " + q(m.path) + ": child " + q(c) + " is not a module");
     else if (stated_parent(*it->second) != std::optional<std::string_view>(m.path))
       p.add(m.path, "module " + q(m.path) + " lists child " + q(c) + " whose parent is different");
   }
@@ -58,8 +58,9 @@ std::vector<TreeProblem> module_tree_problems(const std::vector<Module>& modules
   size_t roots = 0;
   for (const auto& m : modules) {
     if (!is_valid_module_path(m.path))
-      p.add(m.path, "module " + q(m.path) + " is not a module path (dot-separated names "
-                    "without '/', spaces or control characters)");
+      p.add(m.path, "module " + q(m.path) +
+                        " is not a module path (dot-separated names "
+                        "without '/', spaces or control characters)");
     if (!by_path.emplace(m.path, &m).second) p.add(m.path, "module " + q(m.path) + " appears twice");
     if (!stated_parent(m)) {
       ++roots;

@@ -22,7 +22,6 @@ struct TreeProblem {
 
 // At most `limit` problems (a broken 1M-module tree should not make a 1M
 // line report).
-std::vector<TreeProblem> module_tree_problems(const std::vector<Module>& modules,
-                                              size_t limit = 1000);
+std::vector<TreeProblem> module_tree_problems(const std::vector<Module>& modules, size_t limit = 1000);
 
 }  // namespace mx::hierarchy

@@ -24,8 +24,7 @@ int64_t elements(const onnx::TensorProto& t) {
 // when the tree lacks it. Views into `doc` and `leaves`. The tree's paths
 // are told apart by its index (a second hash set of a million paths cost
 // as much as the index).
-std::vector<std::string_view> row_order(const hierarchy::Document& doc,
-                                        const hierarchy::ModuleIndex& index,
+std::vector<std::string_view> row_order(const hierarchy::Document& doc, const hierarchy::ModuleIndex& index,
                                         const std::vector<functions::LeafNode>& leaves) {
   std::vector<std::string_view> order;
   order.reserve(doc.modules.size() + 1);
@@ -97,7 +96,9 @@ Tally tally(const mx_model& model, const std::vector<functions::LeafNode>& leave
 }
 
 // A JSON integer as nlohmann writes it.
-void append_int(std::string& out, int64_t v) { out += std::to_string(v); }
+void append_int(std::string& out, int64_t v) {
+  out += std::to_string(v);
+}
 
 void append_op_counts(std::string& out, const OpCounts& ops) {
   out += '{';
@@ -234,8 +235,8 @@ nlohmann::ordered_json modules_json(const mx_model& model) {
   }
   Json fns = Json::array();
   for (const auto& f : stats.functions)
-    fns.push_back({{"name", f.name}, {"domain", f.domain}, {"body_nodes", f.body_nodes},
-                   {"instances", f.instances}});
+    fns.push_back(
+        {{"name", f.name}, {"domain", f.domain}, {"body_nodes", f.body_nodes}, {"instances", f.instances}});
   Json out;
   out["nodes"] = stats.nodes;
   out["top_level_nodes"] = stats.top_level_nodes;
@@ -254,8 +255,8 @@ std::string modules_json_text(const mx_model& model, bool statistics) {
   // A handful of entries: nlohmann writes them.
   nlohmann::ordered_json fns = nlohmann::ordered_json::array();
   for (const auto& f : source.functions())
-    fns.push_back({{"name", f.name}, {"domain", f.domain}, {"body_nodes", f.body_nodes},
-                   {"instances", f.instances}});
+    fns.push_back(
+        {{"name", f.name}, {"domain", f.domain}, {"body_nodes", f.body_nodes}, {"instances", f.instances}});
   out += dump_text(fns);
   out += ",\"modules\":[";
   ModuleRow row;

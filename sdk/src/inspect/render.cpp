@@ -24,7 +24,7 @@ struct Cluster {
 };
 
 struct Layout {
-  std::map<std::string, Cluster> clusters;  // by module path, "" = root
+  std::map<std::string, Cluster> clusters;                 // by module path, "" = root
   std::vector<std::pair<std::string, std::string>> edges;  // node ids
   std::vector<std::string> inputs, outputs;
 };
@@ -100,12 +100,24 @@ std::string xml_escape(const std::string& raw) {
   std::string o;
   for (char c : s) {
     switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      case '\'': o += "&apos;"; break;
-      case '\n': o += "&#10;"; break;
+      case '&':
+        o += "&amp;";
+        break;
+      case '<':
+        o += "&lt;";
+        break;
+      case '>':
+        o += "&gt;";
+        break;
+      case '"':
+        o += "&quot;";
+        break;
+      case '\'':
+        o += "&apos;";
+        break;
+      case '\n':
+        o += "&#10;";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20 && c != '\t') break;  // not allowed in XML 1.0
         o += c;
@@ -120,8 +132,8 @@ std::string node_label(const onnx::NodeProto& n) {
   return op + "\n" + n.name();
 }
 
-void dot_cluster(std::ostringstream& os, const Layout& L, const mx_model& model,
-                 const Cluster& c, int depth, int& counter) {
+void dot_cluster(std::ostringstream& os, const Layout& L, const mx_model& model, const Cluster& c, int depth,
+                 int& counter) {
   const std::string pad(static_cast<size_t>(2 * depth), ' ');
   const auto& g = model.proto().graph();
   if (depth > 0) {
@@ -130,8 +142,9 @@ void dot_cluster(std::ostringstream& os, const Layout& L, const mx_model& model,
   }
   for (int i : c.nodes) {
     const auto& n = g.node(i);
-    os << pad << "  n" << i << " [label=" << dot_quote(node_label(n)) << ", tooltip="
-       << dot_quote(c.path) << (n.domain() == functions::kFunctionDomain ? ", shape=box3d, style=filled, fillcolor=lightyellow" : "")
+    os << pad << "  n" << i << " [label=" << dot_quote(node_label(n)) << ", tooltip=" << dot_quote(c.path)
+       << (n.domain() == functions::kFunctionDomain ? ", shape=box3d, style=filled, fillcolor=lightyellow"
+                                                    : "")
        << "];\n";
   }
   for (const auto& child : c.children) dot_cluster(os, L, model, L.clusters.at(child), depth + 1, counter);
@@ -155,8 +168,7 @@ std::string to_dot(const mx_model& model) {
 }
 
 void graphml_cluster(std::ostringstream& os, const Layout& L, const mx_model& model,
-                     const hierarchy::ModuleIndex& modules, const Cluster& c, int depth,
-                     int& counter) {
+                     const hierarchy::ModuleIndex& modules, const Cluster& c, int depth, int& counter) {
   const std::string pad(static_cast<size_t>(2 * depth), ' ');
   const auto& g = model.proto().graph();
   const auto lookup = functions::record_lookup(model.hierarchy, model.proto());

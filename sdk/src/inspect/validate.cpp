@@ -44,7 +44,9 @@ class Report {
   Json issues_ = Json::array();
 };
 
-std::string q(const std::string& s) { return "'" + printable(s) + "'"; }
+std::string q(const std::string& s) {
+  return "'" + printable(s) + "'";
+}
 
 // One check of a possibly malformed file: whatever it throws becomes an
 // issue of `kind` (validate reports, it never fails with an internal error
@@ -146,8 +148,9 @@ void check_records(const onnx::ModelProto& proto, const Sources& src,
     for (const auto& r : src.sidecar->nodes) {
       std::string why;
       if (auto at = keys.find(r, &why)) side[*at] = &r;
-      else rep.add("sidecar_mismatch", "sidecar record " + q(r.name) + " matches no node: " + why,
-                   {{"node", to_valid_utf8(r.name)}});
+      else
+        rep.add("sidecar_mismatch", "sidecar record " + q(r.name) + " matches no node: " + why,
+                {{"node", to_valid_utf8(r.name)}});
     }
   }
   for (size_t i = 0; i < n; ++i) {
@@ -168,14 +171,16 @@ void check_records(const onnx::ModelProto& proto, const Sources& src,
     if (!tree.empty() && !modules.contains(rec->module))
       rep.add("unknown_module", label + ": module " + q(rec->module) + " is not in the module tree", at);
     else if (!tags.ok(rec->module, tag))
-      rep.add("tag_mismatch", label + ": tag " + q(tag) + " does not match module " +
-                                  q(rec->module) + " (" + printable(tags.derived(rec->module)) + ")", at);
+      rep.add("tag_mismatch",
+              label + ": tag " + q(tag) + " does not match module " + q(rec->module) + " (" +
+                  printable(tags.derived(rec->module)) + ")",
+              at);
     if (r && s &&
         (r->module != s->module || r->evidence != s->evidence ||
          (!r_tag.empty() && !s_tag.empty() && r_tag != s_tag)))
-      rep.add("sidecar_mismatch", label + ": file says module " + q(r->module) + " (" +
-                                      hierarchy::evidence_name(r->evidence) + "), sidecar says " +
-                                      q(s->module) + " (" + hierarchy::evidence_name(s->evidence) + ")",
+      rep.add("sidecar_mismatch",
+              label + ": file says module " + q(r->module) + " (" + hierarchy::evidence_name(r->evidence) +
+                  "), sidecar says " + q(s->module) + " (" + hierarchy::evidence_name(s->evidence) + ")",
               at);
   }
 }
@@ -187,8 +192,11 @@ void compare_trees(const Sources& src, Report& rep) {
   for (const auto& m : src.sidecar->modules) b[m.path] = m.class_name;
   for (const auto& [p, c] : a) {
     const Json at = {{"module", to_valid_utf8(p)}};
-    if (!b.count(p)) rep.add("sidecar_mismatch", "module " + q(p) + " is in the file's tree, not in the sidecar's", at);
-    else if (b[p] != c) rep.add("sidecar_mismatch", "module " + q(p) + ": class " + q(c) + " in the file, " + q(b[p]) + " in the sidecar", at);
+    if (!b.count(p))
+      rep.add("sidecar_mismatch", "module " + q(p) + " is in the file's tree, not in the sidecar's", at);
+    else if (b[p] != c)
+      rep.add("sidecar_mismatch",
+              "module " + q(p) + ": class " + q(c) + " in the file, " + q(b[p]) + " in the sidecar", at);
   }
   for (const auto& [p, c] : b)
     if (!a.count(p))
@@ -208,16 +216,18 @@ size_t check_functions(const onnx::ModelProto& proto, const Sources& src,
     for (const auto& n : f.node()) {
       ++function_nodes;
       if (!functions::read_body_record(n).present)
-        rep.add("missing_record", "function " + printable(f.name()) + ": node " + q(n.name()) + " (" +
-                                      printable(n.op_type()) + ") carries no record",
+        rep.add("missing_record",
+                "function " + printable(f.name()) + ": node " + q(n.name()) + " (" + printable(n.op_type()) +
+                    ") carries no record",
                 {{"function", to_valid_utf8(f.name())}, {"node", to_valid_utf8(n.name())}});
     }
   }
   auto check_calls = [&](const auto& nodes, const std::string& where) {
     for (const auto& n : nodes)
       if (n.domain() == functions::kFunctionDomain && !defined.count({n.domain(), n.op_type()}))
-        rep.add("missing_function", where + ": node " + q(n.name()) + " calls undefined function " +
-                                        printable(n.op_type()), {{"node", to_valid_utf8(n.name())}});
+        rep.add("missing_function",
+                where + ": node " + q(n.name()) + " calls undefined function " + printable(n.op_type()),
+                {{"node", to_valid_utf8(n.name())}});
   };
   check_calls(proto.graph().node(), "graph");
   for (const auto& f : proto.functions()) check_calls(f.node(), "function " + printable(f.name()));
@@ -229,10 +239,10 @@ size_t check_functions(const onnx::ModelProto& proto, const Sources& src,
     for (const auto& leaf : functions::expand(proto, d)) {
       if (leaf.call_chain.empty() || modules.contains(leaf.module) || !reported.insert(leaf.module).second)
         continue;
-      rep.add("unknown_module", "function " + printable(leaf.function) + " called from " +
-                                    q(leaf.call_chain.back()) + ": its node " + q(leaf.node->name()) +
-                                    " resolves to module " + q(leaf.module) +
-                                    ", which is not in the module tree",
+      rep.add("unknown_module",
+              "function " + printable(leaf.function) + " called from " + q(leaf.call_chain.back()) +
+                  ": its node " + q(leaf.node->name()) + " resolves to module " + q(leaf.module) +
+                  ", which is not in the module tree",
               {{"module", to_valid_utf8(leaf.module)}});
     }
   });
@@ -269,7 +279,8 @@ Json validate_file(const std::string& path) {
   // A file newer than the ONNX library is not checked by it, and not
   // called invalid for that: the report says why ("checker": null).
   const std::string unchecked = model::newer_than_library(proto);
-  const bool checker_ok = unchecked.empty() && guarded(rep, "checker", [&] { model::check_onnx(proto, path); });
+  const bool checker_ok =
+      unchecked.empty() && guarded(rep, "checker", [&] { model::check_onnx(proto, path); });
   const Sources src = read_sources(proto, path, rep);
   // The module tree: the file's, else the sidecar's.
   std::vector<hierarchy::Module> tree = src.embedded.modules;

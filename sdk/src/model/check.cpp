@@ -58,8 +58,8 @@ class StructureCheck {
   // subgraphs; returns the names `g` reads from the enclosing graphs (a
   // subgraph's implicit inputs: for the DAG of the enclosing graph they are
   // inputs of the node owning the subgraph).
-  std::unordered_set<Name> check(const onnx::GraphProto& g, const ValueTable& values,
-                                 const Scopes& enclosing, const std::string& scope) {
+  std::unordered_set<Name> check(const onnx::GraphProto& g, const ValueTable& values, const Scopes& enclosing,
+                                 const std::string& scope) {
     if (values.two_writers) name_two_writers(g, scope);
     Scopes inner = enclosing;
     inner.push_back(&values);
@@ -168,7 +168,8 @@ class StructureCheck {
     return std::any_of(scopes.begin(), scopes.end(), [&](const ValueTable* t) { return t->defines(n); });
   }
 
-  [[noreturn]] void report_undefined(const std::vector<std::string>& undefined, const std::string& scope) const {
+  [[noreturn]] void report_undefined(const std::vector<std::string>& undefined,
+                                     const std::string& scope) const {
     std::string msg = "undefined input" + std::string(undefined.size() > 1 ? "s" : "") + ": ";
     for (size_t k = 0; k < undefined.size() && k < kListed; ++k) msg += (k ? "; " : "") + undefined[k];
     if (undefined.size() > kListed) msg += "; ...";
@@ -207,15 +208,18 @@ class StructureCheck {
         if (!--pending[static_cast<size_t>(consumers[k])]) ready.push_back(consumers[k]);
     }
     if (ordered == n) return;
-    error(scope, "the nodes form a cycle: " + describe_cycle(g, values, reads, pending) +
-                     " (" + std::to_string(n - ordered) + " node(s) lie on or after a cycle)");
+    error(scope, "the nodes form a cycle: " + describe_cycle(g, values, reads, pending) + " (" +
+                     std::to_string(n - ordered) + " node(s) lie on or after a cycle)");
   }
 
   // Every unordered node has an unordered writer among its inputs, so
   // walking writers backwards from one of them must revisit a node.
-  static std::string describe_cycle(const onnx::GraphProto& g, const ValueTable& values,
-                                    const Reads& reads, const std::vector<size_t>& pending) {
-    struct Step { int node; Name value; };  // `node` reads `value`
+  static std::string describe_cycle(const onnx::GraphProto& g, const ValueTable& values, const Reads& reads,
+                                    const std::vector<size_t>& pending) {
+    struct Step {
+      int node;
+      Name value;
+    };  // `node` reads `value`
     std::vector<Step> path;
     std::unordered_map<int, size_t> at;
     int u = static_cast<int>(std::find_if(pending.begin(), pending.end(), [](size_t p) { return p > 0; }) -
@@ -223,7 +227,8 @@ class StructureCheck {
     while (!at.count(u)) {
       at[u] = path.size();
       const size_t before = path.size();
-      for (uint32_t k = reads.begin[static_cast<size_t>(u)]; k < reads.begin[static_cast<size_t>(u) + 1]; ++k) {
+      for (uint32_t k = reads.begin[static_cast<size_t>(u)]; k < reads.begin[static_cast<size_t>(u) + 1];
+           ++k) {
         const uint32_t id = reads.ids[k];
         const int w = id == ValueTable::kNone ? kDeclared : values.writer[id];
         if (w >= 0 && pending[static_cast<size_t>(w)]) {
@@ -250,7 +255,8 @@ void check_graph_structure(const onnx::ModelProto& proto, const std::string& whe
   check_graph_structure(proto, intern_values(proto.graph()), where);
 }
 
-void check_graph_structure(const onnx::ModelProto& proto, const ValueTable& values, const std::string& where) {
+void check_graph_structure(const onnx::ModelProto& proto, const ValueTable& values,
+                           const std::string& where) {
   // A table whose slot names went to a graph view cannot name what it finds.
   if (values.slot_names.inputs.size() != values.inputs.size()) return check_graph_structure(proto, where);
   StructureCheck(where).check(proto.graph(), values, {}, "");
@@ -263,7 +269,8 @@ std::string newer_than_library(const onnx::ModelProto& proto) {
     if (o.domain().empty() || o.domain() == "ai.onnx") opset = std::max<int64_t>(opset, o.version());
   const bool ir_newer = proto.ir_version() > onnx::Version::IR_VERSION;
   if (!ir_newer && opset <= max_opset) return {};
-  return "the file has IR version " + std::to_string(proto.ir_version()) + " and opset " + std::to_string(opset) +
+  return "the file has IR version " + std::to_string(proto.ir_version()) + " and opset " +
+         std::to_string(opset) +
          "; this build's ONNX library " ONNX_VERSION_STRING " knows IR versions up to " +
          std::to_string(onnx::Version::IR_VERSION) + " and opsets up to " + std::to_string(max_opset) +
          ": it cannot check the file (a newer modelexport can)";

@@ -113,8 +113,8 @@ const std::string& DynamoNamespaces::prefix(const std::string& module_path, size
   return last_prefix_;
 }
 
-void DynamoNamespaces::append(std::string& out, const std::string& module_path,
-                              const std::string& node_name, const std::string& op_type) {
+void DynamoNamespaces::append(std::string& out, const std::string& module_path, const std::string& node_name,
+                              const std::string& op_type) {
   const auto pieces = layout({prefix(module_path)}, node_name, op_type);
   size_t size = 0;
   for (std::string_view p : pieces) size += p.size();

@@ -27,8 +27,7 @@ namespace mx::model {
 class DynamoNamespaces {
  public:
   explicit DynamoNamespaces(const std::vector<hierarchy::Module>& modules);
-  std::string of(const std::string& module_path, const std::string& node_name,
-                 const std::string& op_type);
+  std::string of(const std::string& module_path, const std::string& node_name, const std::string& op_type);
   // The same value appended to `out` (a buffer reused node after node).
   void append(std::string& out, const std::string& module_path, const std::string& node_name,
               const std::string& op_type);
@@ -49,8 +48,7 @@ class DynamoNamespaces {
   using PrefixParts = std::array<std::string_view, 2>;
   // `at`: where the module may be in the modules (a record's module_at
   // hint; checked, else looked up: ModuleLookup::find).
-  PrefixRef prefix_ref(const std::string& module_path,
-                       size_t at = hierarchy::kNoPosition);
+  PrefixRef prefix_ref(const std::string& module_path, size_t at = hierarchy::kNoPosition);
   // The pieces of a prefix, in order: the chain above, the module's own part.
   PrefixParts parts_of(const PrefixRef& ref) const;
   // A node's value from its module's prefix: prefix, node name, ": ",
@@ -61,8 +59,7 @@ class DynamoNamespaces {
   }
   // The part of `of` before the node's own "name: op_type" (ends in "/", or is
   // empty); valid until the next call. `at` as for prefix_ref.
-  const std::string& prefix(const std::string& module_path,
-                            size_t at = hierarchy::kNoPosition);
+  const std::string& prefix(const std::string& module_path, size_t at = hierarchy::kNoPosition);
 
  private:
   // The chain of called modules down to a module (`of`, a position): its
@@ -77,7 +74,7 @@ class DynamoNamespaces {
   const Chain& chain_above(size_t position);
 
   const std::vector<hierarchy::Module>& modules_;
-  ModuleLookup lookup_;  // positions in modules_
+  ModuleLookup lookup_;                     // positions in modules_
   std::optional<std::string> last_module_;  // none before the first `prefix`
   std::string last_prefix_;                 // "…/" of last_module_
   // Every chain built, one after the other (a PrefixRef refers to them);

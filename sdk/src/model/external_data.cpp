@@ -20,9 +20,13 @@ using onnx::TensorProto;
 // Const and mutable access to one field, picked by overload on constness,
 // so the same walk serves both (a const walk must not call mutable_*():
 // concurrent const calls on a model are documented as safe).
-#define MX_FIELD(Type, name)                                              \
-  [[maybe_unused]] const auto& name##_of(const Type& m) { return m.name(); } \
-  [[maybe_unused]] auto& name##_of(Type& m) { return *m.mutable_##name(); }
+#define MX_FIELD(Type, name)                              \
+  [[maybe_unused]] const auto& name##_of(const Type& m) { \
+    return m.name();                                      \
+  }                                                       \
+  [[maybe_unused]] auto& name##_of(Type& m) {             \
+    return *m.mutable_##name();                           \
+  }
 MX_FIELD(onnx::ModelProto, graph)
 MX_FIELD(onnx::ModelProto, functions)
 MX_FIELD(onnx::FunctionProto, node)
@@ -87,7 +91,9 @@ void walk_tensors(Model& m, Visit visit) {
   w.model(m);
 }
 
-std::string errno_text() { return std::strerror(errno); }
+std::string errno_text() {
+  return std::strerror(errno);
+}
 
 const std::string* entry(const TensorProto& t, const char* key) {
   const std::string* found = nullptr;
@@ -101,8 +107,7 @@ std::string tensor_label(const TensorProto& t, const std::string& where) {
 }
 
 uint64_t parse_u64(const std::string& text, const std::string& label, const char* key) {
-  if (text.empty() || text.size() > 19 ||
-      text.find_first_not_of("0123456789") != std::string::npos)
+  if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos)
     fail(MX_ERR_SCHEMA, label + ": \"" + key + "\" is not a non-negative integer: '" + text + "'");
   return std::strtoull(text.c_str(), nullptr, 10);
 }
@@ -119,11 +124,10 @@ void check_location_text(const std::string& location, const std::string& label) 
   size_t start = 0;
   for (;;) {
     size_t slash = location.find('/', start);
-    const std::string part = location.substr(start, slash == std::string::npos ? std::string::npos
-                                                                               : slash - start);
+    const std::string part =
+        location.substr(start, slash == std::string::npos ? std::string::npos : slash - start);
     if (part == "..")
-      fail(MX_ERR_SECURITY, label + ": location '" + location +
-                                "' leaves the model's directory ('..')");
+      fail(MX_ERR_SECURITY, label + ": location '" + location + "' leaves the model's directory ('..')");
     if (slash == std::string::npos) break;
     start = slash + 1;
   }
@@ -138,13 +142,11 @@ std::string directory_of(const std::string& path) {
 
 std::string real_path(const std::string& path, const std::string& label, mx_code missing) {
   char buf[PATH_MAX];
-  if (!::realpath(path.c_str(), buf))
-    fail(missing, label + ": '" + path + "': " + errno_text());
+  if (!::realpath(path.c_str(), buf)) fail(missing, label + ": '" + path + "': " + errno_text());
   return buf;
 }
 
-std::shared_ptr<const DataFile> open_data_file(const std::string& model_dir,
-                                               const std::string& location,
+std::shared_ptr<const DataFile> open_data_file(const std::string& model_dir, const std::string& location,
                                                const std::string& label, bool borrowed) {
   const std::string base = real_path(model_dir, label, MX_ERR_IO);
   const std::string canonical = real_path(model_dir + "/" + location, label, MX_ERR_IO);
@@ -176,8 +178,9 @@ void DataFile::read(uint64_t offset, uint64_t length, char* out) const {
     const size_t chunk = static_cast<size_t>(std::min<uint64_t>(length, 1u << 30));
     ssize_t n = ::pread(fd_, out, chunk, static_cast<off_t>(offset));
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail(MX_ERR_IO, path_ + ": read failed at offset " + std::to_string(offset) +
-                                    (n < 0 ? ": " + errno_text() : std::string(": file shrank")));
+    if (n <= 0)
+      fail(MX_ERR_IO, path_ + ": read failed at offset " + std::to_string(offset) +
+                          (n < 0 ? ": " + errno_text() : std::string(": file shrank")));
     out += n;
     offset += static_cast<uint64_t>(n);
     length -= static_cast<uint64_t>(n);
@@ -186,8 +189,8 @@ void DataFile::read(uint64_t offset, uint64_t length, char* out) const {
 
 void DataFile::copy_to(uint64_t offset, uint64_t length, StagedWriter& out) const {
   if (offset > size_ || length > size_ - offset)
-    fail(MX_ERR_INTERNAL, path_ + ": copy of " + std::to_string(length) + " bytes at " + std::to_string(offset) +
-                              " is past its end");
+    fail(MX_ERR_INTERNAL, path_ + ": copy of " + std::to_string(length) + " bytes at " +
+                              std::to_string(offset) + " is past its end");
   out.copy_from(fd_, offset, length, path_);
 }
 
@@ -209,7 +212,8 @@ bool is_external(const TensorProto& t) {
 
 bool has_external_data(const onnx::ModelProto& proto) {
   bool found = false;
-  walk_tensors<const TensorProto>(proto, [&found](const TensorProto* t) { found = found || is_external(*t); });
+  walk_tensors<const TensorProto>(proto,
+                                  [&found](const TensorProto* t) { found = found || is_external(*t); });
   return found;
 }
 
@@ -255,8 +259,8 @@ std::shared_ptr<const DataFile> open_regular(const std::string& path, int flags,
 
 }  // namespace
 
-DataFiles open_source_data(const TensorList& tensors, const std::string& source_path, const std::string& output_dir,
-                           const std::string& where, bool borrowed) {
+DataFiles open_source_data(const TensorList& tensors, const std::string& source_path,
+                           const std::string& output_dir, const std::string& where, bool borrowed) {
   DataFiles files;
   for (const auto* t : tensors) {
     if (!is_external(*t)) continue;
@@ -271,9 +275,10 @@ DataFiles open_source_data(const TensorList& tensors, const std::string& source_
         // symlink there is refused, not followed.
         files[*location] = open_regular(*location, O_NOFOLLOW, label, borrowed);
       } else {
-        fail(MX_ERR_SECURITY, label + ": refers to '" + *location + "'; an export may refer only to its source '" +
-                                  source_path + "'" +
-                                  (output_dir.empty() ? "" : " and to files of its output_dir '" + output_dir + "'"));
+        fail(MX_ERR_SECURITY,
+             label + ": refers to '" + *location + "'; an export may refer only to its source '" +
+                 source_path + "'" +
+                 (output_dir.empty() ? "" : " and to files of its output_dir '" + output_dir + "'"));
       }
     }
     external_ref(*t, files, where);  // bounds
@@ -309,7 +314,8 @@ ExternalRef external_ref(const TensorProto& t, const DataFiles& files, const std
   if (!location) fail(MX_ERR_SCHEMA, label + ": no \"location\" entry");
   auto it = files.find(*location);
   if (it == files.end())
-    fail(MX_ERR_UNSUPPORTED, label + ": '" + *location + "' was not opened with the model "
+    fail(MX_ERR_UNSUPPORTED, label + ": '" + *location +
+                                 "' was not opened with the model "
                                  "(a model built in memory cannot refer to external files)");
   ExternalRef ref{*location, 0, 0};
   if (const auto* o = entry(t, "offset")) ref.offset = parse_u64(*o, label, "offset");
@@ -321,21 +327,21 @@ ExternalRef external_ref(const TensorProto& t, const DataFiles& files, const std
     ref.length = parse_u64(*l, label, "length");
     if (ref.length > size - ref.offset)
       fail(MX_ERR_SCHEMA, label + ": offset " + std::to_string(ref.offset) + " + length " +
-                              std::to_string(ref.length) + " is past the end of '" + *location +
-                              "' (" + std::to_string(size) + " bytes)");
+                              std::to_string(ref.length) + " is past the end of '" + *location + "' (" +
+                              std::to_string(size) + " bytes)");
   } else {
     ref.length = size - ref.offset;
   }
   return ref;
 }
 
-void inline_external_data(onnx::ModelProto& proto, const DataFiles& files,
-                          const std::string& where) {
+void inline_external_data(onnx::ModelProto& proto, const DataFiles& files, const std::string& where) {
   for (auto* t : all_tensors(proto)) {
     if (!is_external(*t)) continue;
     const ExternalRef ref = external_ref(*t, files, where);
     if (ref.length > static_cast<uint64_t>(INT_MAX))
-      fail(MX_ERR_UNSUPPORTED, tensor_label(*t, where) + ": a tensor over 2 GB cannot be "
+      fail(MX_ERR_UNSUPPORTED, tensor_label(*t, where) +
+                                   ": a tensor over 2 GB cannot be "
                                    "stored inside the ONNX file; save with "
                                    "{\"external_data\": true}");
     std::string bytes(static_cast<size_t>(ref.length), '\0');
@@ -350,14 +356,12 @@ namespace {
 
 // What externalize() will write: the bytes of every external tensor and of
 // every inline one of at least `min_bytes`.
-uint64_t bytes_to_externalize(const onnx::ModelProto& proto, const DataFiles& files,
-                              size_t min_bytes, const std::string& where) {
+uint64_t bytes_to_externalize(const onnx::ModelProto& proto, const DataFiles& files, size_t min_bytes,
+                              const std::string& where) {
   uint64_t total = 0;
   for (const auto* t : all_tensors(proto)) {
-    if (is_external(*t))
-      total += external_ref(*t, files, where).length;
-    else if (t->has_raw_data() && t->raw_data().size() >= min_bytes)
-      total += t->raw_data().size();
+    if (is_external(*t)) total += external_ref(*t, files, where).length;
+    else if (t->has_raw_data() && t->raw_data().size() >= min_bytes) total += t->raw_data().size();
   }
   return total;
 }
@@ -365,10 +369,8 @@ uint64_t bytes_to_externalize(const onnx::ModelProto& proto, const DataFiles& fi
 }  // namespace
 
 size_t externalize(onnx::ModelProto& proto, const DataFiles& files, const std::string& location,
-                 size_t min_bytes, const std::string& where, StagedWriter& out,
-                 Progress& progress) {
-  const uint64_t total =
-      progress.listening() ? bytes_to_externalize(proto, files, min_bytes, where) : 0;
+                   size_t min_bytes, const std::string& where, StagedWriter& out, Progress& progress) {
+  const uint64_t total = progress.listening() ? bytes_to_externalize(proto, files, min_bytes, where) : 0;
   progress.report("write", "bytes", 0, total);
   size_t moved = 0;
   for (auto* t : all_tensors(proto)) {

@@ -103,12 +103,10 @@ uint64_t borrowed_bytes(const onnx::ModelProto& proto, const DataFiles& files);
 void refuse_external_data(const TensorList& tensors, const std::string& where);
 
 // The checked reference of an external tensor (bounds against its file).
-ExternalRef external_ref(const onnx::TensorProto& t, const DataFiles& files,
-                         const std::string& where);
+ExternalRef external_ref(const onnx::TensorProto& t, const DataFiles& files, const std::string& where);
 
 // Replaces every external tensor's reference by its bytes (raw_data).
-void inline_external_data(onnx::ModelProto& proto, const DataFiles& files,
-                          const std::string& where);
+void inline_external_data(onnx::ModelProto& proto, const DataFiles& files, const std::string& where);
 
 // Streams the data of external tensors (read from `files`) and of inline
 // raw_data tensors of at least `min_bytes` into `out`, rewriting each
@@ -117,7 +115,7 @@ void inline_external_data(onnx::ModelProto& proto, const DataFiles& files,
 // holds at most one chunk of an external tensor. Returns how many tensors
 // went to `out`. Reports "write" (bytes written / to write) to `progress`.
 size_t externalize(onnx::ModelProto& proto, const DataFiles& files, const std::string& location,
-                 size_t min_bytes, const std::string& where, StagedWriter& out,
-                 Progress& progress = Progress::none());
+                   size_t min_bytes, const std::string& where, StagedWriter& out,
+                   Progress& progress = Progress::none());
 
 }  // namespace mx::model

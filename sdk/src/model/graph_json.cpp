@@ -53,23 +53,40 @@ Json array_of(const List& list, Fn fn) {
 const char* dtype_name(int32_t elem_type) {
   using T = onnx::TensorProto;
   switch (elem_type) {
-    case T::FLOAT: return "float32";
-    case T::UINT8: return "uint8";
-    case T::INT8: return "int8";
-    case T::UINT16: return "uint16";
-    case T::INT16: return "int16";
-    case T::INT32: return "int32";
-    case T::INT64: return "int64";
-    case T::STRING: return "string";
-    case T::BOOL: return "bool";
-    case T::FLOAT16: return "float16";
-    case T::DOUBLE: return "float64";
-    case T::UINT32: return "uint32";
-    case T::UINT64: return "uint64";
-    case T::COMPLEX64: return "complex64";
-    case T::COMPLEX128: return "complex128";
-    case T::BFLOAT16: return "bfloat16";
-    default: return "undefined";
+    case T::FLOAT:
+      return "float32";
+    case T::UINT8:
+      return "uint8";
+    case T::INT8:
+      return "int8";
+    case T::UINT16:
+      return "uint16";
+    case T::INT16:
+      return "int16";
+    case T::INT32:
+      return "int32";
+    case T::INT64:
+      return "int64";
+    case T::STRING:
+      return "string";
+    case T::BOOL:
+      return "bool";
+    case T::FLOAT16:
+      return "float16";
+    case T::DOUBLE:
+      return "float64";
+    case T::UINT32:
+      return "uint32";
+    case T::UINT64:
+      return "uint64";
+    case T::COMPLEX64:
+      return "complex64";
+    case T::COMPLEX128:
+      return "complex128";
+    case T::BFLOAT16:
+      return "bfloat16";
+    default:
+      return "undefined";
   }
 }
 

@@ -49,8 +49,7 @@ void sort_in_graph_order(hierarchy::Document& doc) {
   if (sorted) return;
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), size_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return position(a) < position(b); });
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return position(a) < position(b); });
   std::vector<hierarchy::NodeRecord> in_order;
   in_order.reserve(n);
   for (size_t i : order) in_order.push_back(std::move(doc.nodes[i]));
@@ -59,8 +58,8 @@ void sort_in_graph_order(hierarchy::Document& doc) {
 
 // Every record gets its node's position (model/record_keys.hpp); two
 // records for one node are refused.
-void attach_records(hierarchy::Document& doc, const onnx::GraphProto& graph,
-                    const std::string& where, const std::string& model_name) {
+void attach_records(hierarchy::Document& doc, const onnx::GraphProto& graph, const std::string& where,
+                    const std::string& model_name) {
   // The name index is built only for a record whose index does not name its
   // node by the record's very name: a document the tagger just wrote, or one
   // read back from a model, never needs it (at 200,000 nodes the index was
@@ -95,14 +94,12 @@ void attach_records(hierarchy::Document& doc, const onnx::GraphProto& graph,
     if (owner[position] != SIZE_MAX)
       fail(MX_ERR_SCHEMA, at(i) + ": node " + std::to_string(position) + " ('" +
                               printable(graph.node(static_cast<int>(position)).name()) +
-                              "') already has a record (nodes[" + std::to_string(owner[position]) +
-                              "])");
+                              "') already has a record (nodes[" + std::to_string(owner[position]) + "])");
     owner[position] = i;
     r.index = static_cast<int64_t>(position);
     // The node's name as valid UTF-8; most records hold it already.
     const std::string& name = graph.node(static_cast<int>(position)).name();
-    if ((!same_name && r.name != name) || !is_valid_utf8(name))
-      r.name = to_valid_utf8(name);
+    if ((!same_name && r.name != name) || !is_valid_utf8(name)) r.name = to_valid_utf8(name);
   }
 }
 
@@ -112,8 +109,7 @@ std::string display_name(const mx_model& model) {
   return model.source_path.empty() ? std::string("model") : model.source_path;
 }
 
-void set_hierarchy(mx_model& model, hierarchy::Document doc, const std::string& where,
-                   Vouched vouched) {
+void set_hierarchy(mx_model& model, hierarchy::Document doc, const std::string& where, Vouched vouched) {
   if (vouched == Vouched::everything) {
     doc.keep_module_index(nullptr);
     model.hierarchy = std::move(doc);
@@ -123,10 +119,8 @@ void set_hierarchy(mx_model& model, hierarchy::Document doc, const std::string& 
   // and tags do not move the modules; the document's move into the model
   // keeps the vector's storage, which the index views).
   auto index = std::make_unique<const hierarchy::ModuleIndex>(doc);
-  if (vouched == Vouched::modules)
-    hierarchy::validate_records(doc, *index, where);
-  else
-    hierarchy::validate_consistency(doc, *index, where);
+  if (vouched == Vouched::modules) hierarchy::validate_records(doc, *index, where);
+  else hierarchy::validate_consistency(doc, *index, where);
   attach_records(doc, model.proto().graph(), where, display_name(model));
   hierarchy::derive_tags(doc, *index, {});
   sort_in_graph_order(doc);
@@ -140,8 +134,7 @@ void set_hierarchy(mx_model& model, hierarchy::Document doc, const std::string& 
 void set_node_record(mx_model& model, size_t position, hierarchy::NodeRecord record) {
   const auto& graph = model.proto().graph();
   if (position >= static_cast<size_t>(graph.node_size()))
-    fail(MX_ERR_NOT_FOUND, "no node at position " + std::to_string(position) + " in " +
-                               display_name(model));
+    fail(MX_ERR_NOT_FOUND, "no node at position " + std::to_string(position) + " in " + display_name(model));
   auto& doc = model.hierarchy;
   // The index set_hierarchy kept (the modules have not changed since), or
   // one built now and kept for the next record (a caller setting records

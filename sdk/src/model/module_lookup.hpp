@@ -43,10 +43,10 @@ class ModuleLookup {
   size_t parent_of(size_t position);
 
   const std::vector<hierarchy::Module>& modules_;
-  std::optional<bool> sorted_;                     // checked on first use
-  std::optional<hierarchy::ModuleIndex> index_;    // unsorted modules only
-  size_t last_ = 0;                                // the last position found
-  std::vector<size_t> parents_;                    // kUnknown until asked
+  std::optional<bool> sorted_;                   // checked on first use
+  std::optional<hierarchy::ModuleIndex> index_;  // unsorted modules only
+  size_t last_ = 0;                              // the last position found
+  std::vector<size_t> parents_;                  // kUnknown until asked
 };
 
 }  // namespace mx::model

@@ -7,7 +7,6 @@
 
 namespace mx::model {
 
-
 MetadataEntries read_node_metadata(const onnx::NodeProto& node) {
   MetadataEntries entries;
   entries.reserve(static_cast<size_t>(node.metadata_props_size()));

@@ -19,8 +19,9 @@ onnx::ModelProto parse_onnx(std::string_view bytes, const std::string& where) {
 void parse_onnx_into(std::string_view bytes, const std::string& where, onnx::ModelProto& proto) {
   if (bytes.empty()) fail(MX_ERR_PARSE, where + ": empty file (0 bytes), not an ONNX model");
   if (bytes.size() > static_cast<size_t>(INT_MAX))
-    fail(MX_ERR_UNSUPPORTED, where + ": larger than protobuf's 2 GB limit; an ONNX file "
-                                     "this large must keep its weights in external data");
+    fail(MX_ERR_UNSUPPORTED, where +
+                                 ": larger than protobuf's 2 GB limit; an ONNX file "
+                                 "this large must keep its weights in external data");
   google::protobuf::io::ArrayInputStream raw(bytes.data(), static_cast<int>(bytes.size()));
   google::protobuf::io::CodedInputStream in(&raw);
   // The default 64 MB limit would reject real models; allow up to 2 GB.
@@ -30,22 +31,22 @@ void parse_onnx_into(std::string_view bytes, const std::string& where, onnx::Mod
   if (!ok && message_depth(bytes, onnx::ModelProto::descriptor(), limit) > limit)
     fail(MX_ERR_UNSUPPORTED, where + ": messages nested more than " + std::to_string(limit) +
                                  " levels deep (graphs inside node attributes inside graphs …), "
-                                 "deeper than protobuf's limit of " + std::to_string(limit) +
-                                 "; the file is not read");
+                                 "deeper than protobuf's limit of " +
+                                 std::to_string(limit) + "; the file is not read");
   if (!ok)
     fail(MX_ERR_PARSE, where + ": not an ONNX model (protobuf parse failed at byte " +
-                           std::to_string(in.CurrentPosition()) + " of " +
-                           std::to_string(bytes.size()) + "; truncated or not ONNX)");
+                           std::to_string(in.CurrentPosition()) + " of " + std::to_string(bytes.size()) +
+                           "; truncated or not ONNX)");
   // Arbitrary bytes sometimes parse as a protobuf with only unknown fields.
-  if (!proto.has_graph())
-    fail(MX_ERR_PARSE, where + ": not an ONNX model (valid protobuf but no graph)");
+  if (!proto.has_graph()) fail(MX_ERR_PARSE, where + ": not an ONNX model (valid protobuf but no graph)");
 }
 
 std::string serialize_onnx(const onnx::ModelProto& proto, const std::string& where) {
   const size_t size = proto.ByteSizeLong();
   if (size > static_cast<size_t>(INT_MAX))
-    fail(MX_ERR_UNSUPPORTED, where + ": model exceeds protobuf's 2 GB limit; save it to a "
-                                     "file with {\"external_data\": true}");
+    fail(MX_ERR_UNSUPPORTED, where +
+                                 ": model exceeds protobuf's 2 GB limit; save it to a "
+                                 "file with {\"external_data\": true}");
   // With the sizes just cached: SerializeToString would compute them all
   // again (a tenth of a 200,000-node save).
   std::string out(size, '\0');

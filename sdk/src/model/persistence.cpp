@@ -63,8 +63,7 @@ std::unique_ptr<mx_model> parsed(std::string_view bytes, const std::string& wher
 }
 
 std::unique_ptr<mx_model> build(std::unique_ptr<mx_model> model, std::string source_path,
-                                std::optional<hierarchy::Document> sidecar,
-                                DataFiles external_files = {}) {
+                                std::optional<hierarchy::Document> sidecar, DataFiles external_files = {}) {
   model->source_path = std::move(source_path);
   model->external_files = std::move(external_files);
   const std::string where = display_name(*model);
@@ -104,8 +103,7 @@ std::unique_ptr<Prepared> prepared(const mx_model& model, const SaveOptions& opt
     progress.report("check", "", 0, 0);
     check_onnx(out, where);
   }
-  if (inline_external && has_external_data(out))
-    inline_external_data(out, model.external_files, where);
+  if (inline_external && has_external_data(out)) inline_external_data(out, model.external_files, where);
   return copy;
 }
 
@@ -113,8 +111,8 @@ std::unique_ptr<Prepared> prepared(const mx_model& model, const SaveOptions& opt
 // (model/tagged_bytes.hpp), unless something needs the copy: the checker
 // runs on a proto, and external data is inlined or externalized into one.
 bool writes_directly(const mx_model& model, const SaveOptions& options) {
-  return !options.check && options.external_data != ExternalData::yes &&
-         model.proto().has_graph() && !has_external_data(model.proto());
+  return !options.check && options.external_data != ExternalData::yes && model.proto().has_graph() &&
+         !has_external_data(model.proto());
 }
 
 std::string base_name(const std::string& path) {
@@ -141,9 +139,12 @@ bool has_own_external_data(const onnx::ModelProto& proto, const DataFiles& files
 // too: protobuf's size cache is a relaxed atomic, see model/tagged_bytes).
 bool wants_external(const onnx::ModelProto& out, const DataFiles& files, const SaveOptions& options) {
   switch (options.external_data) {
-    case ExternalData::yes: return true;
-    case ExternalData::no: return false;
-    case ExternalData::automatic: break;
+    case ExternalData::yes:
+      return true;
+    case ExternalData::no:
+      return false;
+    case ExternalData::automatic:
+      break;
   }
   return has_own_external_data(out, files) || out.ByteSizeLong() + borrowed_bytes(out, files) > kInlineLimit;
 }
@@ -176,15 +177,14 @@ void write_reporting(StagedWriter& out, std::string_view bytes, Progress& progre
 }  // namespace
 
 SaveOptions parse_save_options(const char* options_json) {
-  auto json = parse_options(options_json, "save options",
-                            {"tag_storage", "sidecar", "check", "external_data"});
+  auto json =
+      parse_options(options_json, "save options", {"tag_storage", "sidecar", "check", "external_data"});
   SaveOptions options;
   options.tag_storage = tag_storage_from_name(option_string(json, "tag_storage", "metadata"));
   options.sidecar = option_bool(json, "sidecar", true);
   options.check = option_bool(json, "check", true);
   if (json.contains("external_data"))
-    options.external_data = option_bool(json, "external_data", false) ? ExternalData::yes
-                                                                       : ExternalData::no;
+    options.external_data = option_bool(json, "external_data", false) ? ExternalData::yes : ExternalData::no;
   return options;
 }
 
@@ -226,19 +226,19 @@ std::unique_ptr<mx_model> load_model_bytes(std::string_view bytes) {
   return build(std::move(model), "", std::nullopt);
 }
 
-void save_model_bytes(const mx_model& model, const SaveOptions& options, void** out,
-                      size_t* out_size) {
+void save_model_bytes(const mx_model& model, const SaveOptions& options, void** out, size_t* out_size) {
   if (options.external_data == ExternalData::yes)
-    fail(MX_ERR_INVALID_ARGUMENT, "save options: \"external_data\": true needs a file "
-                                  "(mx_model_save_file), not bytes");
+    fail(MX_ERR_INVALID_ARGUMENT,
+         "save options: \"external_data\": true needs a file "
+         "(mx_model_save_file), not bytes");
   if (writes_directly(model, options)) {
     const TaggedBytes tagged(model, options.tag_storage);
     // Past protobuf's limit the copy path refuses, naming the way out.
     if (tagged.size() <= static_cast<size_t>(INT_MAX)) {
       // Written where the caller gets it: an 89 MB model is not also
       // zero-filled and copied once more.
-      std::unique_ptr<char, decltype(&std::free)> buffer(
-          static_cast<char*>(std::malloc(tagged.size() + 1)), &std::free);
+      std::unique_ptr<char, decltype(&std::free)> buffer(static_cast<char*>(std::malloc(tagged.size() + 1)),
+                                                         &std::free);
       if (!buffer) throw std::bad_alloc();
       prefault_for_writing(buffer.get(), tagged.size());
       tagged.write_to(buffer.get());
@@ -254,8 +254,8 @@ void save_model_bytes(const mx_model& model, const SaveOptions& options, void** 
   *out_size = bytes.size();
 }
 
-void save_model_file(const mx_model& model, const std::string& path,
-                     const SaveOptions& options, Progress& progress) {
+void save_model_file(const mx_model& model, const std::string& path, const SaveOptions& options,
+                     Progress& progress) {
   // Every file of the output is staged before any is renamed, and the
   // renames are undone if one fails (util/output_set.hpp): a reader never
   // sees a model without its data or its sidecar, nor a mix of old and new.
@@ -276,8 +276,8 @@ void save_model_file(const mx_model& model, const std::string& path,
     onnx::ModelProto& out = copy->proto;
     if (wants_external(out, model.external_files, options)) {
       // Nothing large enough: no (empty) data file; the temp file goes.
-      if (externalize(out, model.external_files, external_data_location(path),
-                      kExternalDataMinBytes, path, output.add(data_path), progress) == 0)
+      if (externalize(out, model.external_files, external_data_location(path), kExternalDataMinBytes, path,
+                      output.add(data_path), progress) == 0)
         output.discard(data_path);
       // The model file holds no weights now: "write" counted the data
       // file, and this small write is not worth a report.
@@ -290,8 +290,7 @@ void save_model_file(const mx_model& model, const std::string& path,
     }
   }
   if (options.sidecar)
-    output.add(sidecar_path(path))
-        .write(hierarchy::document_text(model.hierarchy, 2) + "\n");
+    output.add(sidecar_path(path)).write(hierarchy::document_text(model.hierarchy, 2) + "\n");
   progress.report("commit", "", 0, 0);
   output.commit();
 }

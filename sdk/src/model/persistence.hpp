@@ -49,12 +49,11 @@ std::unique_ptr<mx_model> load_exported_bytes(std::string_view bytes, const std:
 
 // The saved model in a malloc'd buffer (NUL after the last byte, not
 // counted in *out_size), as mx_model_save_bytes hands it out.
-void save_model_bytes(const mx_model& model, const SaveOptions& options, void** out,
-                      size_t* out_size);
+void save_model_bytes(const mx_model& model, const SaveOptions& options, void** out, size_t* out_size);
 // Reports "check", "write" (bytes of the model file, or with external data
 // of the data file) and "commit" to `progress`; cancelled, nothing is
 // written (the staged temporaries go).
-void save_model_file(const mx_model& model, const std::string& path,
-                     const SaveOptions& options, Progress& progress = Progress::none());
+void save_model_file(const mx_model& model, const std::string& path, const SaveOptions& options,
+                     Progress& progress = Progress::none());
 
 }  // namespace mx::model

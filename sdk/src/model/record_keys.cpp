@@ -50,8 +50,7 @@ std::optional<size_t> NodeKeys::find(const hierarchy::NodeRecord& record, std::s
   }
   const std::string actual = to_valid_utf8(graph_.node(static_cast<int>(index)).name());
   if (actual != key) {
-    *why = "index: node " + std::to_string(index) + " is named '" + printable(actual) +
-           "', not " + name;
+    *why = "index: node " + std::to_string(index) + " is named '" + printable(actual) + "', not " + name;
     return std::nullopt;
   }
   return static_cast<size_t>(index);
@@ -67,12 +66,11 @@ size_t NodeKeys::resolve(const hierarchy::NodeRecord& record, const std::string&
 size_t NodeKeys::by_name(const std::string& name, const std::string& model_name) const {
   if (auto at = unique(name)) return *at;
   const size_t count = uses(name);
-  if (count == 0)
-    fail(MX_ERR_NOT_FOUND, "no node named '" + printable(name) + "' in " + model_name);
-  fail(MX_ERR_INVALID_ARGUMENT,
-       "node name '" + printable(name) + "' does not identify one node of " + model_name + " (" +
-           std::to_string(count) + " nodes have it); such nodes are addressed by position " +
-           "(the record's \"index\", mx_model_hierarchy_json)");
+  if (count == 0) fail(MX_ERR_NOT_FOUND, "no node named '" + printable(name) + "' in " + model_name);
+  fail(MX_ERR_INVALID_ARGUMENT, "node name '" + printable(name) + "' does not identify one node of " +
+                                    model_name + " (" + std::to_string(count) +
+                                    " nodes have it); such nodes are addressed by position " +
+                                    "(the record's \"index\", mx_model_hierarchy_json)");
 }
 
 }  // namespace mx::model

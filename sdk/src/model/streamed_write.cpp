@@ -27,7 +27,9 @@ std::string varint(uint64_t v) {
   return out;
 }
 
-uint64_t framed_size(uint64_t payload) { return 1 + CodedOutputStream::VarintSize64(payload) + payload; }
+uint64_t framed_size(uint64_t payload) {
+  return 1 + CodedOutputStream::VarintSize64(payload) + payload;
+}
 
 // One initializer as it goes out: its message without data, and where the
 // data comes from (nothing when it is inline already).
@@ -38,7 +40,8 @@ struct Initializer {
   uint64_t size() const { return file ? head.size() + framed_size(ref.length) : head.size(); }
 };
 
-std::vector<Initializer> take_initializers(onnx::GraphProto& graph, const DataFiles& files, const std::string& where) {
+std::vector<Initializer> take_initializers(onnx::GraphProto& graph, const DataFiles& files,
+                                           const std::string& where) {
   std::vector<Initializer> out;
   for (auto& t : *graph.mutable_initializer()) {
     Initializer i;
@@ -75,8 +78,9 @@ void write_inline_streamed(const onnx::ModelProto& proto, const DataFiles& files
   for (const auto& i : inits) graph_size += framed_size(i.size());
   const uint64_t total = head.size() + framed_size(graph_size);
   if (total > static_cast<uint64_t>(INT_MAX))
-    fail(MX_ERR_UNSUPPORTED, where + ": model exceeds protobuf's 2 GB limit; save it with "
-                                     "{\"external_data\": true} (CLI: --external-data)");
+    fail(MX_ERR_UNSUPPORTED, where +
+                                 ": model exceeds protobuf's 2 GB limit; save it with "
+                                 "{\"external_data\": true} (CLI: --external-data)");
 
   progress.report("write", "bytes", 0, total);
   out.write(head);

@@ -25,7 +25,9 @@ constexpr const char* kModulesKey = "modelexport.modules";
 constexpr const char* kProducerKey = "modelexport.producer";
 constexpr const char* kModelKey = "modelexport.model";
 
-bool is_ours(const std::string& key) { return key.rfind("modelexport.", 0) == 0; }
+bool is_ours(const std::string& key) {
+  return key.rfind("modelexport.", 0) == 0;
+}
 
 bool has_our_doc_string(const onnx::NodeProto& node) {
   return node.doc_string().rfind(kDocStringPrefix, 0) == 0;
@@ -45,10 +47,8 @@ MetadataEntries foreign_entries(const onnx::NodeProto& node, bool drop_namespace
 
 }  // namespace
 
-void store_model_metadata(onnx::ModelProto& proto, const hierarchy::Document& doc,
-                          TagStorage storage) {
-  for (const char* key : {kSchemaKey, kModulesKey, kProducerKey, kModelKey})
-    erase_model_metadata(proto, key);
+void store_model_metadata(onnx::ModelProto& proto, const hierarchy::Document& doc, TagStorage storage) {
+  for (const char* key : {kSchemaKey, kModulesKey, kProducerKey, kModelKey}) erase_model_metadata(proto, key);
   if (storage == TagStorage::none || doc.empty()) return;
   set_model_metadata(proto, kSchemaKey, hierarchy::kSchema);
   set_model_metadata(proto, kModulesKey, hierarchy::modules_text(doc.modules));
@@ -103,8 +103,7 @@ std::optional<Json> model_metadata_json(const onnx::ModelProto& proto, const cha
 // Moves the sidecar's fields (a copy of a million-module tree cost as much
 // as parsing it).
 // Returns whether the modules are the sidecar's.
-bool load_document_fields(const onnx::ModelProto& proto,
-                          std::optional<hierarchy::Document>& sidecar,
+bool load_document_fields(const onnx::ModelProto& proto, std::optional<hierarchy::Document>& sidecar,
                           const std::string& where, hierarchy::Document& doc) {
   bool sidecar_modules = sidecar.has_value();
   if (sidecar) {
@@ -128,8 +127,7 @@ TagStorage tag_storage_from_name(const std::string& name) {
   if (name == "metadata") return TagStorage::metadata;
   if (name == "doc_string") return TagStorage::doc_string;
   if (name == "none") return TagStorage::none;
-  fail(MX_ERR_INVALID_ARGUMENT,
-       "tag_storage: '" + name + "' is not one of metadata|doc_string|none");
+  fail(MX_ERR_INVALID_ARGUMENT, "tag_storage: '" + name + "' is not one of metadata|doc_string|none");
 }
 
 NodeTagWriter::NodeTagWriter(const onnx::GraphProto& graph, const hierarchy::Document& doc,
@@ -166,7 +164,8 @@ std::optional<size_t> NodeTagWriter::plan_suffix(size_t position, const onnx::No
   if (!record || storage_ != TagStorage::metadata) return 0;  // the node as it is
   if (planned_.empty()) planned_.resize(records_.size());
   Plan& plan = planned_[position];
-  const Plan* last = last_record_ && last_record_->module == record->module ? &planned_[last_position_] : nullptr;
+  const Plan* last =
+      last_record_ && last_record_->module == record->module ? &planned_[last_position_] : nullptr;
   plan.prefix = last ? last->prefix : namespaces_.prefix_ref(record->module, record->module_at);
   // Records of a run that read their module's tag read the same one.
   plan.tag = last && record->tag_from_module && last_record_->tag_from_module
@@ -199,16 +198,14 @@ void NodeTagWriter::write_suffix(size_t position, const onnx::NodeProto& node, c
   write_node_metadata_entry(out, kNamespaceKey, {ns[0], ns[1], ns[2], ns[3], ns[4]}, ns_size);
 }
 
-void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc,
-                     TagStorage storage) {
+void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc, TagStorage storage) {
   NodeTagWriter writer(proto.graph(), doc, storage);
   auto* nodes = proto.mutable_graph()->mutable_node();
   for (int i = 0; i < nodes->size(); ++i) writer.write_to(static_cast<size_t>(i), *nodes->Mutable(i));
   store_model_metadata(proto, doc, storage);
 }
 
-hierarchy::Document load_hierarchy(const onnx::ModelProto& proto,
-                                   std::optional<hierarchy::Document> sidecar,
+hierarchy::Document load_hierarchy(const onnx::ModelProto& proto, std::optional<hierarchy::Document> sidecar,
                                    const std::string& where, bool* sidecar_modules) {
   hierarchy::Document doc;
   const bool from_sidecar = load_document_fields(proto, sidecar, where, doc);

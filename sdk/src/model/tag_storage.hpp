@@ -22,13 +22,11 @@ inline constexpr const char* kDocStringPrefix = "modelexport:";
 // Writes `doc` into `proto` (a copy the caller is about to serialize).
 // Our own keys/doc_strings are replaced, never duplicated; other metadata
 // entries are kept.
-void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc,
-                     TagStorage storage);
+void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc, TagStorage storage);
 
 // store_hierarchy's model-level part: the module tree, schema, producer
 // and model entries of metadata_props (ours replaced, others kept).
-void store_model_metadata(onnx::ModelProto& proto, const hierarchy::Document& doc,
-                          TagStorage storage);
+void store_model_metadata(onnx::ModelProto& proto, const hierarchy::Document& doc, TagStorage storage);
 
 // store_hierarchy's node-level part, one node at a time, for the graph it
 // was made for (records by position): also used by the encoder that writes
@@ -75,8 +73,7 @@ class NodeTagWriter {
 // from model metadata, then the sidecar. `where` names the file.
 // `sidecar_modules`, when given, is set to whether the document's modules
 // are the sidecar's (the file carries no tree of its own).
-hierarchy::Document load_hierarchy(const onnx::ModelProto& proto,
-                                   std::optional<hierarchy::Document> sidecar,
+hierarchy::Document load_hierarchy(const onnx::ModelProto& proto, std::optional<hierarchy::Document> sidecar,
                                    const std::string& where, bool* sidecar_modules = nullptr);
 
 }  // namespace mx::model

@@ -128,10 +128,8 @@ void TaggedGraph::write_nodes(CodedOutputStream& out) const {
 
 void TaggedGraph::write(CodedOutputStream& out) const {
   for (const FieldDescriptor* f : fields_) {
-    if (f->number() == onnx::GraphProto::kNodeFieldNumber)
-      write_nodes(out);
-    else
-      WireFormat::SerializeFieldWithCachedSizes(f, graph_, &out);
+    if (f->number() == onnx::GraphProto::kNodeFieldNumber) write_nodes(out);
+    else WireFormat::SerializeFieldWithCachedSizes(f, graph_, &out);
   }
   WireFormat::SerializeUnknownFields(graph_.unknown_fields(), &out);
 }
@@ -153,7 +151,7 @@ class TaggedModel {
   Arena arena_;
   NodeTagWriter writer_;
   TaggedGraph graph_;
-  onnx::ModelProto& metadata_;  // only metadata_props, as stored
+  onnx::ModelProto& metadata_;                  // only metadata_props, as stored
   std::vector<const FieldDescriptor*> fields_;  // set ones, in order
   size_t size_ = 0;
 };
@@ -194,26 +192,27 @@ void TaggedModel::write(CodedOutputStream& out) const {
   WireFormat::SerializeUnknownFields(proto_.unknown_fields(), &out);
 }
 
-
 TaggedBytes::TaggedBytes(const mx_model& model, TagStorage storage)
     : tagged_(std::make_unique<TaggedModel>(model, storage)) {}
 
 TaggedBytes::~TaggedBytes() = default;
 
-size_t TaggedBytes::size() const { return tagged_->size(); }
+size_t TaggedBytes::size() const {
+  return tagged_->size();
+}
 
 void TaggedBytes::write_to(void* out) const {
   const size_t size = tagged_->size();
   if (size > static_cast<size_t>(INT_MAX))
-    fail(MX_ERR_INTERNAL, "saving the tagged model: " + std::to_string(size) +
-                              " bytes is past protobuf's 2 GB limit");
+    fail(MX_ERR_INTERNAL,
+         "saving the tagged model: " + std::to_string(size) + " bytes is past protobuf's 2 GB limit");
   google::protobuf::io::ArrayOutputStream array(out, static_cast<int>(size));
   CodedOutputStream coded(&array);
   tagged_->write(coded);
   coded.Trim();
   if (coded.HadError() || static_cast<size_t>(coded.ByteCount()) != size)
-    fail(MX_ERR_INTERNAL, "saving the tagged model: wrote " + std::to_string(coded.ByteCount()) +
-                              " of the " + std::to_string(size) + " bytes computed");
+    fail(MX_ERR_INTERNAL, "saving the tagged model: wrote " + std::to_string(coded.ByteCount()) + " of the " +
+                              std::to_string(size) + " bytes computed");
 }
 
 namespace {
@@ -246,8 +245,8 @@ class SinkStream : public google::protobuf::io::CopyingOutputStream {
 void TaggedBytes::write_in_pieces(const std::function<void(std::string_view)>& sink, size_t piece) const {
   const size_t size = tagged_->size();
   if (size > static_cast<size_t>(INT_MAX))
-    fail(MX_ERR_INTERNAL, "saving the tagged model: " + std::to_string(size) +
-                              " bytes is past protobuf's 2 GB limit");
+    fail(MX_ERR_INTERNAL,
+         "saving the tagged model: " + std::to_string(size) + " bytes is past protobuf's 2 GB limit");
   SinkStream stream(sink);
   size_t written = 0;
   {

@@ -15,35 +15,57 @@ using onnx::TensorProto;
 // (STRING, UNDEFINED, types newer than this libonnx).
 std::optional<uint64_t> element_bytes(int type) {
   switch (type) {
-    case TensorProto::BOOL: case TensorProto::INT8: case TensorProto::UINT8: return 1;
-    case TensorProto::INT16: case TensorProto::UINT16: case TensorProto::FLOAT16:
-    case TensorProto::BFLOAT16: return 2;
-    case TensorProto::INT32: case TensorProto::UINT32: case TensorProto::FLOAT: return 4;
-    case TensorProto::INT64: case TensorProto::UINT64: case TensorProto::DOUBLE:
-    case TensorProto::COMPLEX64: return 8;
-    case TensorProto::COMPLEX128: return 16;
-    default: return std::nullopt;
+    case TensorProto::BOOL:
+    case TensorProto::INT8:
+    case TensorProto::UINT8:
+      return 1;
+    case TensorProto::INT16:
+    case TensorProto::UINT16:
+    case TensorProto::FLOAT16:
+    case TensorProto::BFLOAT16:
+      return 2;
+    case TensorProto::INT32:
+    case TensorProto::UINT32:
+    case TensorProto::FLOAT:
+      return 4;
+    case TensorProto::INT64:
+    case TensorProto::UINT64:
+    case TensorProto::DOUBLE:
+    case TensorProto::COMPLEX64:
+      return 8;
+    case TensorProto::COMPLEX128:
+      return 16;
+    default:
+      return std::nullopt;
   }
 }
 
 // Values the typed field holds per element (complex numbers take two).
 uint64_t typed_count(const TensorProto& t) {
   switch (t.data_type()) {
-    case TensorProto::FLOAT: return static_cast<uint64_t>(t.float_data_size());
-    case TensorProto::COMPLEX64: return static_cast<uint64_t>(t.float_data_size()) / 2;
-    case TensorProto::DOUBLE: return static_cast<uint64_t>(t.double_data_size());
-    case TensorProto::COMPLEX128: return static_cast<uint64_t>(t.double_data_size()) / 2;
-    case TensorProto::INT64: return static_cast<uint64_t>(t.int64_data_size());
-    case TensorProto::UINT32: case TensorProto::UINT64:
+    case TensorProto::FLOAT:
+      return static_cast<uint64_t>(t.float_data_size());
+    case TensorProto::COMPLEX64:
+      return static_cast<uint64_t>(t.float_data_size()) / 2;
+    case TensorProto::DOUBLE:
+      return static_cast<uint64_t>(t.double_data_size());
+    case TensorProto::COMPLEX128:
+      return static_cast<uint64_t>(t.double_data_size()) / 2;
+    case TensorProto::INT64:
+      return static_cast<uint64_t>(t.int64_data_size());
+    case TensorProto::UINT32:
+    case TensorProto::UINT64:
       return static_cast<uint64_t>(t.uint64_data_size());
-    case TensorProto::STRING: return static_cast<uint64_t>(t.string_data_size());
-    default: return static_cast<uint64_t>(t.int32_data_size());
+    case TensorProto::STRING:
+      return static_cast<uint64_t>(t.string_data_size());
+    default:
+      return static_cast<uint64_t>(t.int32_data_size());
   }
 }
 
 bool has_typed_data(const TensorProto& t) {
-  return t.float_data_size() || t.double_data_size() || t.int64_data_size() ||
-         t.uint64_data_size() || t.int32_data_size() || t.string_data_size();
+  return t.float_data_size() || t.double_data_size() || t.int64_data_size() || t.uint64_data_size() ||
+         t.int32_data_size() || t.string_data_size();
 }
 
 std::string label(const TensorProto& t, const std::string& where) {
@@ -55,8 +77,8 @@ uint64_t element_count(const TensorProto& t, const std::string& where) {
   for (int i = 0; i < t.dims_size(); ++i) {
     const int64_t d = t.dims(i);
     if (d < 0)
-      fail(MX_ERR_SCHEMA, label(t, where) + ": dims[" + std::to_string(i) + "] is " +
-                              std::to_string(d) + " (a tensor's dims cannot be negative)");
+      fail(MX_ERR_SCHEMA, label(t, where) + ": dims[" + std::to_string(i) + "] is " + std::to_string(d) +
+                              " (a tensor's dims cannot be negative)");
     if (d != 0 && n > (UINT64_C(1) << 62) / static_cast<uint64_t>(d))
       fail(MX_ERR_SCHEMA, label(t, where) + ": dims claim more than 2^62 elements");
     n *= static_cast<uint64_t>(d);
@@ -64,8 +86,7 @@ uint64_t element_count(const TensorProto& t, const std::string& where) {
   return n;
 }
 
-void mismatch(const TensorProto& t, const std::string& where, uint64_t elements,
-              const std::string& holds) {
+void mismatch(const TensorProto& t, const std::string& where, uint64_t elements, const std::string& holds) {
   std::string dims;
   for (int i = 0; i < t.dims_size(); ++i) dims += (i ? "," : "") + std::to_string(t.dims(i));
   fail(MX_ERR_SCHEMA, label(t, where) + ": dims [" + dims + "] claim " + std::to_string(elements) +
@@ -87,8 +108,9 @@ void check_one(const TensorProto& t, const DataFiles& files, const std::string& 
     if (!size) return;  // STRING cannot use raw_data: the ONNX checker says so
     const uint64_t bytes = t.raw_data().size();
     if (bytes / *size != elements || bytes % *size != 0)
-      mismatch(t, where, elements, "is " + std::to_string(bytes) + " bytes of raw_data (" +
-                                       std::to_string(*size) + " per element)");
+      mismatch(
+          t, where, elements,
+          "is " + std::to_string(bytes) + " bytes of raw_data (" + std::to_string(*size) + " per element)");
     return;
   }
   if (!has_typed_data(t)) {

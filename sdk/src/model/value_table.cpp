@@ -60,8 +60,7 @@ ValueTable intern_values(const onnx::GraphProto& g) {
   }
   // Values are mostly node outputs, plus the declared names (a larger guess
   // doubled the flat table for nothing).
-  const size_t expected =
-      output_slots + static_cast<size_t>(g.input_size() + g.initializer_size()) + 16;
+  const size_t expected = output_slots + static_cast<size_t>(g.input_size() + g.initializer_size()) + 16;
   t.ids.reserve(expected);
   t.writer.reserve(expected);
   t.input_begin.reserve(n + 1);
@@ -101,7 +100,8 @@ ValueTable intern_values(const onnx::GraphProto& g) {
   t.output_begin.push_back(static_cast<uint32_t>(t.outputs.size()));
 
   for (const auto& v : g.input())
-    if (const uint32_t id = names.id(v.name()); id != ValueTable::kNone) names.write(id, ValueTable::kDeclared);
+    if (const uint32_t id = names.id(v.name()); id != ValueTable::kNone)
+      names.write(id, ValueTable::kDeclared);
   std::vector<uint32_t> initializers;
   initializers.reserve(static_cast<size_t>(g.initializer_size()));
   t.slot_names.initializers.reserve(static_cast<size_t>(g.initializer_size()));

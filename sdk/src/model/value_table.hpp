@@ -28,14 +28,14 @@ namespace mx::model {
 
 struct ValueTable {
   static constexpr uint32_t kNone = NameIndex::kNone;  // "": an omitted optional input or output
-  static constexpr int32_t kDeclared = -1;       // a graph input or initializer
-  static constexpr int32_t kUnwritten = -2;      // read, but nothing in this graph writes it
+  static constexpr int32_t kDeclared = -1;             // a graph input or initializer
+  static constexpr int32_t kUnwritten = -2;            // read, but nothing in this graph writes it
 
   // Flat lists; `*_begin` holds each node's start, one more entry than nodes.
   std::vector<uint32_t> input_begin, inputs;    // node → its explicit inputs' ids
   std::vector<uint32_t> output_begin, outputs;  // node → its outputs' ids
-  std::vector<int32_t> writer;     // id → the first node writing it, kDeclared or kUnwritten
-  std::vector<bool> initializer;   // id → named by one of the graph's initializers
+  std::vector<int32_t> writer;                  // id → the first node writing it, kDeclared or kUnwritten
+  std::vector<bool> initializer;                // id → named by one of the graph's initializers
   // Each slot's name as the graph spells it ("" for an omitted one), views
   // into the graph beside `inputs` and `outputs`, and every initializer's
   // name in the graph's order.

@@ -18,8 +18,7 @@ bool has_field(const mx_progress& p, size_t offset, const Member&) {
 
 }  // namespace
 
-Progress::Progress(const mx_progress* listener)
-    : interval_(std::chrono::milliseconds(kDefaultIntervalMs)) {
+Progress::Progress(const mx_progress* listener) : interval_(std::chrono::milliseconds(kDefaultIntervalMs)) {
   if (!listener) return;
   if (!has_field(*listener, offsetof(mx_progress, user_data), listener->user_data))
     fail(MX_ERR_INVALID_ARGUMENT, "progress: struct_size " + std::to_string(listener->struct_size) +
@@ -49,8 +48,7 @@ bool Progress::due(const char* stage, uint64_t done, uint64_t total) {
   return true;
 }
 
-bool Progress::report_nothrow(const char* stage, const char* unit, uint64_t done,
-                              uint64_t total) noexcept {
+bool Progress::report_nothrow(const char* stage, const char* unit, uint64_t done, uint64_t total) noexcept {
   if (!callback_) return true;
   if (cancelled_) return false;
   try {

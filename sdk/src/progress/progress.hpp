@@ -34,8 +34,7 @@ class Progress {
   // The same without throwing, for reports coming from a plugin: true
   // means "go on", false "stop" (the caller's request, or a callback that
   // threw). Never lets an exception out.
-  bool report_nothrow(const char* stage, const char* unit, uint64_t done,
-                      uint64_t total) noexcept;
+  bool report_nothrow(const char* stage, const char* unit, uint64_t done, uint64_t total) noexcept;
 
   bool cancelled() const noexcept { return cancelled_; }
   // Throws Error(MX_ERR_CANCELLED) naming the stage, when cancelled().

@@ -31,8 +31,7 @@ std::string absolute_model_path(const std::string& path) {
 }
 
 json checked_inputs(const json& value) {
-  if (!value.is_array())
-    fail(MX_ERR_INVALID_ARGUMENT, "\"inputs\" must be an array of input specs");
+  if (!value.is_array()) fail(MX_ERR_INVALID_ARGUMENT, "\"inputs\" must be an array of input specs");
   for (const auto& spec : value)
     if (!spec.is_string()) fail(MX_ERR_INVALID_ARGUMENT, "\"inputs\" entries must be strings");
   return value;
@@ -86,7 +85,8 @@ std::string answered_file(const Plugin& plugin, const json& value, const std::st
   if (!value.is_string()) bad("\"onnx_file\" is not a string");
   const std::string file = value.get<std::string>();
   const std::string name = file.size() > dir.size() + 1 && file.compare(0, dir.size() + 1, dir + "/") == 0
-                               ? file.substr(dir.size() + 1) : std::string();
+                               ? file.substr(dir.size() + 1)
+                               : std::string();
   if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..")
     bad("\"onnx_file\" '" + file + "' is not a file of the output_dir '" + dir + "'");
   boost::system::error_code ec;
@@ -106,7 +106,8 @@ namespace {
 
 bool accepts(const Plugin& frontend, const std::string& model_path) {
   try {
-    json answer = frontend.run_json({{"schema", kFrontendSchema}, {"operation", "probe"}, {"model_path", model_path}});
+    json answer =
+        frontend.run_json({{"schema", kFrontendSchema}, {"operation", "probe"}, {"model_path", model_path}});
     return answer.is_object() && answer.value("accepts", false);
   } catch (const std::exception&) {
     return false;  // a frontend that does not know "probe" claims nothing
@@ -115,25 +116,30 @@ bool accepts(const Plugin& frontend, const std::string& model_path) {
 
 }  // namespace
 
-const Plugin& select_frontend(const Registry& registry, const std::string& name, const std::string& model_path) {
+const Plugin& select_frontend(const Registry& registry, const std::string& name,
+                              const std::string& model_path) {
   if (name.empty() || name == "auto") {
     const std::string path = absolute_model_path(model_path);
     for (const auto& plugin : registry.plugins())
       if (plugin->is_frontend() && accepts(*plugin, path)) return *plugin;
-    fail(MX_ERR_UNSUPPORTED, "no frontend reads '" + model_path + "' (a torch.export .pt2 archive or a TorchScript "
-                             "file is expected; frontends: " + registry.names_of_kind(MX_PLUGIN_FRONTEND) + ")");
+    fail(MX_ERR_UNSUPPORTED, "no frontend reads '" + model_path +
+                                 "' (a torch.export .pt2 archive or a TorchScript "
+                                 "file is expected; frontends: " +
+                                 registry.names_of_kind(MX_PLUGIN_FRONTEND) + ")");
   }
   const Plugin* plugin = registry.find(name);
   if (!plugin || !plugin->is_frontend())
-    fail(MX_ERR_NOT_FOUND, "no frontend plugin named '" + name + "' (available: " +
-                               registry.names_of_kind(MX_PLUGIN_FRONTEND) + ")");
+    fail(MX_ERR_NOT_FOUND, "no frontend plugin named '" + name +
+                               "' (available: " + registry.names_of_kind(MX_PLUGIN_FRONTEND) + ")");
   return *plugin;
 }
 
 json export_request(const std::string& model_path, const json& options) {
-  json request = {{"schema", kFrontendSchema}, {"operation", "export"},
+  json request = {{"schema", kFrontendSchema},
+                  {"operation", "export"},
                   {"model_path", absolute_model_path(model_path)},
-                  {"opset", mx::aten_onnx::kDefaultOpset}, {"drop_builtin_tags", false},
+                  {"opset", mx::aten_onnx::kDefaultOpset},
+                  {"drop_builtin_tags", false},
                   // Weights stored as they are in the model file may be
                   // referred to there: the save copies them once, from the
                   // source to the output (docs/plugin-protocol.md).
@@ -142,12 +148,14 @@ json export_request(const std::string& model_path, const json& options) {
     if (key == "inputs") request["inputs"] = checked_inputs(value);
     else if (key == "opset") request["opset"] = checked_opset(value);
     else if (key == "drop_builtin_tags" && value.is_boolean()) request[key] = value;
-    else if (key == "drop_builtin_tags") fail(MX_ERR_INVALID_ARGUMENT, "\"drop_builtin_tags\" must be true or false");
+    else if (key == "drop_builtin_tags")
+      fail(MX_ERR_INVALID_ARGUMENT, "\"drop_builtin_tags\" must be true or false");
     else if (key == "external_data" && value.is_boolean()) request[key] = value;
     else if (key == "fused_ops" && value.is_boolean()) request[key] = value;
     else if (key == "fused_ops") fail(MX_ERR_INVALID_ARGUMENT, "\"fused_ops\" must be true or false");
     else if (key == "fold_batch_norms" && value.is_boolean()) request[key] = value;
-    else if (key == "fold_batch_norms") fail(MX_ERR_INVALID_ARGUMENT, "\"fold_batch_norms\" must be true or false");
+    else if (key == "fold_batch_norms")
+      fail(MX_ERR_INVALID_ARGUMENT, "\"fold_batch_norms\" must be true or false");
     else if (key == "upcast_bf16" && value.is_boolean()) request[key] = value;
     else if (key == "upcast_bf16") fail(MX_ERR_INVALID_ARGUMENT, "\"upcast_bf16\" must be true or false");
     else if (key == "external_data") fail(MX_ERR_INVALID_ARGUMENT, "\"external_data\" must be true or false");
@@ -212,8 +220,7 @@ mx_model* export_model(const Plugin& frontend, const std::string& model_path, co
   try {  // bytes, files or document the core rejects are the frontend's fault
     if (onnx_file.empty()) {
       const bool keep_external = request.value("external_data", false);
-      model = mx::model::load_exported_bytes(onnx, request.at("model_path"), scratch.path(),
-                                                      keep_external);
+      model = mx::model::load_exported_bytes(onnx, request.at("model_path"), scratch.path(), keep_external);
     } else {
       // Checked like any file (external locations inside the directory);
       // the data file stays open by fd, so the scratch directory can go.
@@ -226,9 +233,8 @@ mx_model* export_model(const Plugin& frontend, const std::string& model_path, co
     }
     // As mx_model_set_hierarchy_json does: the document as text, parsed
     // and validated against the graph.
-    mx::model::set_hierarchy(
-        *model, mx::hierarchy::parse_document_text(dump_text(hierarchy), "hierarchy"),
-        "hierarchy");
+    mx::model::set_hierarchy(*model, mx::hierarchy::parse_document_text(dump_text(hierarchy), "hierarchy"),
+                             "hierarchy");
   } catch (const Error& e) {
     fail(MX_ERR_PLUGIN, "plugin '" + frontend.name() + "' answered badly: " + e.what());
   }
@@ -236,7 +242,8 @@ mx_model* export_model(const Plugin& frontend, const std::string& model_path, co
 }
 
 json frontend_module_tree(const Plugin& frontend, const std::string& model_path) {
-  json request = {{"schema", kFrontendSchema}, {"operation", "module_tree"},
+  json request = {{"schema", kFrontendSchema},
+                  {"operation", "module_tree"},
                   {"model_path", absolute_model_path(model_path)}};
   json doc = frontend.run_json(request);
   require_hierarchy_document(frontend, doc);

@@ -28,9 +28,8 @@ nlohmann::json export_request(const std::string& model_path, const nlohmann::jso
 // function) and "load" to `progress`; MX_ERR_CANCELLED when it cancels.
 // `lowering_plugins` (Registry::lowering_libraries) go to the request as
 // "lowering_plugins" when there are any.
-mx_model* export_model(const Plugin& frontend, const std::string& model_path,
-                       const nlohmann::json& options, Progress& progress,
-                       const std::vector<std::string>& lowering_plugins = {});
+mx_model* export_model(const Plugin& frontend, const std::string& model_path, const nlohmann::json& options,
+                       Progress& progress, const std::vector<std::string>& lowering_plugins = {});
 
 // Runs "module_tree"; the answer must be a hierarchy document.
 nlohmann::json frontend_module_tree(const Plugin& frontend, const std::string& model_path);

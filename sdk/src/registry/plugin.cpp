@@ -41,7 +41,9 @@ boost::dll::shared_library load_library(const std::string& path) {
   }
 }
 
-std::string text_or_empty(const char* s) { return s ? s : ""; }
+std::string text_or_empty(const char* s) {
+  return s ? s : "";
+}
 
 // What escaped a plugin's function: plugin.h forbids exceptions through the
 // C ABI, but a C++ plugin built with unwind tables can still throw one into
@@ -61,7 +63,8 @@ std::string escaped_exception(const std::string& function) {
 // A library with the lowering entry and no plugin entry: its descriptor's
 // ABI and name are checked here so that `modelexport plugins` shows a
 // broken one as refused; the frontend that opens it checks it again.
-[[noreturn]] void describe_lowering_library(const boost::dll::shared_library& library, const std::string& path) {
+[[noreturn]] void describe_lowering_library(const boost::dll::shared_library& library,
+                                            const std::string& path) {
   auto entry = library.get<const mx_lowering_descriptor*()>(MX_LOWERING_ENTRY_SYMBOL);
   const mx_lowering_descriptor* d = nullptr;
   try {
@@ -73,8 +76,8 @@ std::string escaped_exception(const std::string& function) {
   const std::string abi = std::to_string(d->abi_major) + "." + std::to_string(d->abi_minor);
   if (d->abi_major != MX_LOWERING_ABI_MAJOR || d->abi_minor > MX_LOWERING_ABI_MINOR)
     throw PluginRefused("built against lowering plugin ABI " + abi + ", host supports " +
-                        std::to_string(MX_LOWERING_ABI_MAJOR) + ".0 to " + std::to_string(MX_LOWERING_ABI_MAJOR) +
-                        "." + std::to_string(MX_LOWERING_ABI_MINOR));
+                        std::to_string(MX_LOWERING_ABI_MAJOR) + ".0 to " +
+                        std::to_string(MX_LOWERING_ABI_MAJOR) + "." + std::to_string(MX_LOWERING_ABI_MINOR));
   if (!is_valid_plugin_name(d->name))
     throw PluginRefused(std::string("invalid lowering plugin name '") + (d->name ? d->name : "(null)") +
                         "': must match [a-z0-9_-]+");
@@ -108,8 +111,7 @@ std::unique_ptr<Plugin> Plugin::open(const std::string& path) {
   return std::unique_ptr<Plugin>(new Plugin(std::move(library), descriptor, path));
 }
 
-Plugin::Plugin(boost::dll::shared_library library, const mx_plugin_descriptor* d,
-               std::string path)
+Plugin::Plugin(boost::dll::shared_library library, const mx_plugin_descriptor* d, std::string path)
     : library_(std::move(library)),
       descriptor_(d),
       path_(std::move(path)),
@@ -137,8 +139,7 @@ void Plugin::start() {
   } catch (...) {
     throw PluginRefused(escaped_exception("create()"));
   }
-  if (code != 0)
-    throw PluginRefused("create() failed: " + error.error("code " + std::to_string(code)));
+  if (code != 0) throw PluginRefused("create() failed: " + error.error("code " + std::to_string(code)));
   started_ = true;
 }
 
@@ -170,8 +171,8 @@ PluginReply Plugin::call_run(const std::string& request) const {
     fail(MX_ERR_PLUGIN, "plugin '" + name_ + "' failed: " + escaped_exception("run()"));
   }
   if (code != 0)
-    fail(reported_code(code), "plugin '" + name_ + "' failed: " +
-                                  output.error("returned code " + std::to_string(code)));
+    fail(reported_code(code),
+         "plugin '" + name_ + "' failed: " + output.error("returned code " + std::to_string(code)));
   return PluginReply{output.json(), output.bytes()};
 }
 
@@ -218,8 +219,7 @@ nlohmann::json Plugin::describe() const {
           {"version", version_},
           {"description", description_},
           {"path", path_},
-          {"abi", std::to_string(descriptor_->abi_major) + "." +
-                      std::to_string(descriptor_->abi_minor)},
+          {"abi", std::to_string(descriptor_->abi_major) + "." + std::to_string(descriptor_->abi_minor)},
           {"thread_safe", (descriptor_->flags & MX_PLUGIN_FLAG_THREAD_SAFE) != 0},
           {"graph_reader", reads_graph()},
           {"status", "loaded"}};

@@ -56,11 +56,9 @@ class Plugin {
   PluginReply run(const std::string& request) const;
   // run() with JSON in and out; malformed JSON from the plugin is
   // MX_ERR_PLUGIN naming the plugin and the parse error.
-  nlohmann::json run_json(const nlohmann::json& request,
-                          std::string* bytes = nullptr) const;
+  nlohmann::json run_json(const nlohmann::json& request, std::string* bytes = nullptr) const;
   // The same with the request already written as JSON text.
-  nlohmann::json run_json_text(const std::string& request,
-                               std::string* bytes = nullptr) const;
+  nlohmann::json run_json_text(const std::string& request, std::string* bytes = nullptr) const;
 
   // ABI 1.2 strategies: one "assign" run whose request has no "graph"; the
   // plugin reads `graph` and answers into `answer` through the host table
@@ -78,8 +76,7 @@ class Plugin {
   nlohmann::json describe() const;  // one entry of mx_registry_plugins_json
 
  private:
-  Plugin(boost::dll::shared_library library, const mx_plugin_descriptor* d,
-         std::string path);
+  Plugin(boost::dll::shared_library library, const mx_plugin_descriptor* d, std::string path);
   PluginReply call_run(const std::string& request) const;
 
   // Declared first so it is destroyed last: the code of destroy() and the

@@ -57,8 +57,7 @@ std::vector<std::string> split_path_list(const std::string& list) {
   return out;
 }
 
-std::vector<std::string> discovery_dirs(bool discover,
-                                        const std::vector<std::string>& extra) {
+std::vector<std::string> discovery_dirs(bool discover, const std::vector<std::string>& extra) {
   std::vector<std::string> dirs;
   if (discover) {
     dirs.push_back(install_plugin_dir());

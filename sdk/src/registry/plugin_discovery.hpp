@@ -15,8 +15,7 @@ std::vector<std::string> split_path_list(const std::string& list);
 
 // The discovery order: install dir, MODELEXPORT_PLUGIN_PATH, `extra`;
 // duplicates (after canonicalisation) are dropped keeping the first.
-std::vector<std::string> discovery_dirs(bool discover,
-                                        const std::vector<std::string>& extra);
+std::vector<std::string> discovery_dirs(bool discover, const std::vector<std::string>& extra);
 
 // Regular files ending in ".so" in `dir`, sorted so that loading order (and
 // so which of two same-named plugins wins) is deterministic. A missing

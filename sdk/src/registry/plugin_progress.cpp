@@ -11,7 +11,9 @@ PluginProgressScope::PluginProgressScope(Progress& progress) noexcept : outer_(c
   current = &progress;
 }
 
-PluginProgressScope::~PluginProgressScope() { current = outer_; }
+PluginProgressScope::~PluginProgressScope() {
+  current = outer_;
+}
 
 int32_t host_progress(void* /*host_context*/, const char* stage, const char* unit, uint64_t done,
                       uint64_t total) noexcept {

@@ -18,8 +18,7 @@ std::string canonical_file(const std::string& path) {
 }  // namespace
 
 Registry::Registry(const RegistryOptions& options)
-    : dirs_(discovery_dirs(options.discover, options.plugin_dirs)),
-      graph_reader_(options.graph_reader) {
+    : dirs_(discovery_dirs(options.discover, options.plugin_dirs)), graph_reader_(options.graph_reader) {
   for (const auto& dir : dirs_)
     for (const auto& file : plugin_files(dir)) load(file);
 }
@@ -41,8 +40,7 @@ std::string Registry::load_locked(const std::string& path) {
   // The same file reached twice (install dir also on MODELEXPORT_PLUGIN_PATH)
   // is not a conflict: it is the same plugin.
   std::string canonical = canonical_file(path);
-  if (std::find(loaded_files_.begin(), loaded_files_.end(), canonical) != loaded_files_.end())
-    return {};
+  if (std::find(loaded_files_.begin(), loaded_files_.end(), canonical) != loaded_files_.end()) return {};
   try {
     std::unique_ptr<Plugin> plugin = Plugin::open(path);
     std::string reason = admit_locked(std::move(plugin));
@@ -60,8 +58,7 @@ std::string Registry::load_locked(const std::string& path) {
 std::string Registry::admit_locked(std::unique_ptr<Plugin> plugin) {
   for (const auto& other : plugins_)
     if (other->name() == plugin->name())
-      return "a plugin named '" + plugin->name() + "' is already registered from " +
-             other->path();
+      return "a plugin named '" + plugin->name() + "' is already registered from " + other->path();
   for (const auto& a : attempts_)
     if (!a.lowering.is_null() && a.lowering.value("name", "") == plugin->name())
       return "a lowering plugin named '" + plugin->name() + "' is already registered from " + a.path;
@@ -91,12 +88,9 @@ nlohmann::json Registry::listing() const {
   std::lock_guard<std::mutex> lock(mutex_);
   nlohmann::json entries = nlohmann::json::array();
   for (const auto& a : attempts_) {
-    if (a.plugin)
-      entries.push_back(a.plugin->describe());
-    else if (!a.lowering.is_null())
-      entries.push_back(a.lowering);
-    else
-      entries.push_back({{"path", a.path}, {"status", "refused"}, {"reason", a.reason}});
+    if (a.plugin) entries.push_back(a.plugin->describe());
+    else if (!a.lowering.is_null()) entries.push_back(a.lowering);
+    else entries.push_back({{"path", a.path}, {"status", "refused"}, {"reason", a.reason}});
   }
   return {{"plugin_dirs", dirs_}, {"plugins", entries}};
 }

@@ -35,7 +35,7 @@ class Registry {
   nlohmann::json listing() const;
 
   const Plugin* find(const std::string& name) const;  // nullptr if absent
-  std::vector<const Plugin*> plugins() const;          // in load order
+  std::vector<const Plugin*> plugins() const;         // in load order
 
   // "a, b" (the loaded plugins of `kind`, in load order) or "none": for
   // NOT_FOUND messages.
@@ -52,9 +52,9 @@ class Registry {
  private:
   struct Attempt {
     std::string path;
-    std::string reason;      // empty when loaded
-    const Plugin* plugin;    // null when refused
-    nlohmann::json lowering; // a lowering plugin's listing entry, else null
+    std::string reason;       // empty when loaded
+    const Plugin* plugin;     // null when refused
+    nlohmann::json lowering;  // a lowering plugin's listing entry, else null
   };
   std::string load_locked(const std::string& path);
   std::string admit_locked(std::unique_ptr<Plugin> plugin);

@@ -20,7 +20,11 @@ StrategyRouteScope::~StrategyRouteScope() {
   current_answer = outer_answer_;
 }
 
-const mx_graph_reader* host_graph(void* /*host_context*/) noexcept { return current_graph; }
-const mx_strategy_answer* host_answer(void* /*host_context*/) noexcept { return current_answer; }
+const mx_graph_reader* host_graph(void* /*host_context*/) noexcept {
+  return current_graph;
+}
+const mx_strategy_answer* host_answer(void* /*host_context*/) noexcept {
+  return current_answer;
+}
 
 }  // namespace mx

@@ -23,11 +23,20 @@ using Ref = ModuleFacts::Ref;
 // Step 1 (see propagation.hpp / docs/tagging.md §3.1).
 class DataPathRule {
  public:
-  DataPathRule(const GraphView& g, const GraphValues& values, const Edges& e,
-               const std::vector<bool>& side, const std::vector<size_t>& order,
-               const ModuleFacts& facts, Assignments& a, std::vector<ModuleFacts::Id>& modules)
-      : g_(g), values_(values), e_(e), order_(order), facts_(facts), a_(a), modules_(modules), pos_(g.nodes.size()),
-        evidence_(g.nodes.size()), side_(side), next_evidence_(g.nodes.size(), kNoNode) {
+  DataPathRule(const GraphView& g, const GraphValues& values, const Edges& e, const std::vector<bool>& side,
+               const std::vector<size_t>& order, const ModuleFacts& facts, Assignments& a,
+               std::vector<ModuleFacts::Id>& modules)
+      : g_(g),
+        values_(values),
+        e_(e),
+        order_(order),
+        facts_(facts),
+        a_(a),
+        modules_(modules),
+        pos_(g.nodes.size()),
+        evidence_(g.nodes.size()),
+        side_(side),
+        next_evidence_(g.nodes.size(), kNoNode) {
     for (size_t i = 0; i < order.size(); ++i) pos_[order[i]] = static_cast<uint32_t>(i);
     for (size_t i = 0; i < a.size(); ++i) evidence_[i] = a[i].placed();
     // next_evidence: the evidence-placed node earliest in topological order
@@ -66,8 +75,14 @@ class DataPathRule {
       std::optional<Ref> target;
       bool all = !e_.consumers[n].empty();
       for (size_t c : e_.consumers[n]) {
-        if (!evidence_[c]) { all = false; break; }
-        if (target && target->path != a_[c].module) { all = false; break; }
+        if (!evidence_[c]) {
+          all = false;
+          break;
+        }
+        if (target && target->path != a_[c].module) {
+          all = false;
+          break;
+        }
         target = module_of(c);
       }
       if (all && target && facts_.open_parameter_leaf(*target)) {
@@ -90,7 +105,7 @@ class DataPathRule {
         resumed = after_return(m, m0, n, data_producers, next);
       }
     } else if (!m0.path.empty() && (facts_.can_run(m0, node.op_type) == ModuleFacts::Answer::no ||
-                               none_after_producer(m0, last, n))) {
+                                    none_after_producer(m0, last, n))) {
       resumed = after_own_op(m0, last, n, data_producers, next);
     }
     if (resumed) m = resumed->module;
@@ -100,9 +115,11 @@ class DataPathRule {
     // that runs this op right after the call knows it can (a residual add
     // right after the module's own dense), and a callee it named gets the
     // value as an argument (every parallel branch reads the block's input).
-    const std::string_view limit = next == kNone ? std::string_view() : mx::common::common_ancestor_view(m0.path, a_[next].module);
+    const std::string_view limit =
+        next == kNone ? std::string_view() : mx::common::common_ancestor_view(m0.path, a_[next].module);
     if (!(resumed && (resumed->own_op || resumed->callee)))
-      while (m.path != limit && is_ancestor_or_self(limit, m.path) && !inputs_visible(n, data_producers, m.path))
+      while (m.path != limit && is_ancestor_or_self(limit, m.path) &&
+             !inputs_visible(n, data_producers, m.path))
         m = facts_.owning(facts_.parent(m));
 
     // The op-class search is for ops whose module the outline could not
@@ -135,13 +152,13 @@ class DataPathRule {
   // Its modules view the facts, an outline or an assignment (all outlive
   // the rule).
   struct Resumed {
-    Ref module;  // where the op goes (before the visibility check)
-    Ref caller;  // the module whose forward resumed: where matching_child starts
+    Ref module;           // where the op goes (before the visibility check)
+    Ref caller;           // the module whose forward resumed: where matching_child starts
     bool callee = false;  // `module` is the next callee's first computing module
     bool own_op = false;  // an own op follows the call, and the caller's code can produce this type
   };
-  std::optional<Resumed> after_return(Ref cur, Ref m0, size_t n,
-                                      const std::vector<size_t>& producers, size_t next) const {
+  std::optional<Resumed> after_return(Ref cur, Ref m0, size_t n, const std::vector<size_t>& producers,
+                                      size_t next) const {
     for (;;) {
       if (facts_.is_container(cur) && !facts_.outline(cur)) {  // ModuleList: no forward
         if (cur.path.empty()) return std::nullopt;
@@ -187,8 +204,8 @@ class DataPathRule {
   // block's); else the callee the value flows into (of two residual adds,
   // one is followed by a norm module, the other by the return), or the one
   // callee all agree on if it runs the op.
-  std::optional<Resumed> after_own_op(Ref m0, size_t p, size_t n,
-                                      const std::vector<size_t>& producers, size_t next) const {
+  std::optional<Resumed> after_own_op(Ref m0, size_t p, size_t n, const std::vector<size_t>& producers,
+                                      size_t next) const {
     const Outline* o = facts_.outline(m0);
     if (!o) return std::nullopt;
     std::vector<size_t> candidates;  // own ops of m0 that could be the producer
@@ -219,8 +236,7 @@ class DataPathRule {
   // (ModuleFacts::can_run_after: the next block's `chunk`, a pooling
   // module's second pooling).
   bool none_after_producer(Ref m0, size_t p, size_t n) const {
-    return facts_.can_run_after(m0, g_.nodes[p].op_type, g_.nodes[n].op_type) ==
-           ModuleFacts::Answer::no;
+    return facts_.can_run_after(m0, g_.nodes[p].op_type, g_.nodes[n].op_type) == ModuleFacts::Answer::no;
   }
 
   // Calls of modules that do something, after step `i` of an outline.
@@ -233,8 +249,8 @@ class DataPathRule {
 
   // The first module called after step `i` of `caller`'s outline that the
   // value flows into (the next evidence-placed node is inside it).
-  std::optional<Resumed> into_later_callee(const Outline& o, size_t i, Ref caller,
-                                           size_t n, size_t next) const {
+  std::optional<Resumed> into_later_callee(const Outline& o, size_t i, Ref caller, size_t n,
+                                           size_t next) const {
     for (std::string_view c : later_callees(o, i))
       if (flows_into(c, next)) {
         if (auto d = first_computing(c, n)) return Resumed{*d, caller, true};
@@ -253,9 +269,8 @@ class DataPathRule {
   // cannot run the op (a BatchNorm the exporter folded into the Conv before
   // it: the ReLU after the Conv is the next callee's).
   bool leaves_no_trace(std::string_view callee, std::string_view op) const {
-    return facts_.empty_forward(callee) ||
-           (facts_.closed_leaf(callee) && !facts_.has_nodes(callee) &&
-            facts_.can_run(callee, op) == ModuleFacts::Answer::no);
+    return facts_.empty_forward(callee) || (facts_.closed_leaf(callee) && !facts_.has_nodes(callee) &&
+                                            facts_.can_run(callee, op) == ModuleFacts::Answer::no);
   }
 
   // What `cur`'s outline runs after the call(s) into `m0`'s branch, skipping
@@ -294,8 +309,7 @@ class DataPathRule {
                                 [&](const Step& s) { return !s.call || !facts_.empty_forward(s.name); });
       if (first == o->end()) return std::nullopt;
       if (!first->call) {
-        if (facts_.closed_leaf(d) &&
-            facts_.can_run(d, g_.nodes[n].op_type) != ModuleFacts::Answer::yes)
+        if (facts_.closed_leaf(d) && facts_.can_run(d, g_.nodes[n].op_type) != ModuleFacts::Answer::yes)
           return std::nullopt;
         return d;
       }
@@ -360,8 +374,7 @@ class DataPathRule {
   // with `with_parameters`, any leaf except a built-in parameter leaf whose
   // outline lowers to it. Arithmetic ops only with a data input from the
   // module or a single data value (see arithmetic_fits).
-  bool lowers_to(Ref module, size_t n, const std::vector<size_t>& producers,
-                 bool with_parameters) const {
+  bool lowers_to(Ref module, size_t n, const std::vector<size_t>& producers, bool with_parameters) const {
     const std::string_view op = g_.nodes[n].op_type;
     return can_lower(module, op, with_parameters) &&
            (!is_arithmetic(op) || arithmetic_fits(n, producers, module.path));
@@ -402,8 +415,8 @@ class DataPathRule {
   // A parameter-free child module whose class lowers to this op, searched
   // from `x` (the module left by the latest producer, containers included)
   // up to the higher of `m` (chosen so far) and `limit`.
-  std::optional<Ref> matching_child(size_t n, const std::vector<size_t>& producers, Ref x,
-                                    std::string_view m, std::string_view limit) const {
+  std::optional<Ref> matching_child(size_t n, const std::vector<size_t>& producers, Ref x, std::string_view m,
+                                    std::string_view limit) const {
     const std::string_view op = g_.nodes[n].op_type;
     for (;;) {
       for (std::string_view child : lowering_children(x, op))
@@ -488,7 +501,7 @@ class DataPathRule {
   std::vector<bool> evidence_;
   const std::vector<bool>& side_;
   std::vector<uint32_t> next_evidence_;  // kNoNode: none
-  std::vector<size_t> producers_;  // place()'s data producers
+  std::vector<size_t> producers_;        // place()'s data producers
   mutable std::unordered_map<std::string, std::vector<std::string_view>> lowering_children_;
 };
 
@@ -518,8 +531,7 @@ std::vector<bool> side_nodes(const GraphView& g, const GraphValues& values,
 
 void place_data_nodes(const GraphView& g, const GraphValues& values, const Edges& e,
                       const std::vector<bool>& side, const std::vector<size_t>& order,
-                      const ModuleFacts& facts, Assignments& a,
-                      std::vector<ModuleFacts::Id>& modules) {
+                      const ModuleFacts& facts, Assignments& a, std::vector<ModuleFacts::Id>& modules) {
   DataPathRule(g, values, e, side, order, facts, a, modules).run();
 }
 

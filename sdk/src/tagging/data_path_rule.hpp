@@ -13,15 +13,13 @@ namespace mx {
 // Step 0: a node is "side" when it is Shape/Size or every input is an
 // initializer or a side node's output (constants and the shape arithmetic
 // computed from them); the others carry an activation from a graph input.
-std::vector<bool> side_nodes(const GraphView& g, const GraphValues& values,
-                             const std::vector<size_t>& order);
+std::vector<bool> side_nodes(const GraphView& g, const GraphValues& values, const std::vector<size_t>& order);
 
 // Step 1: places the unplaced data nodes of `a`, in `order`. `modules`
 // holds each placed node's module id (ModuleFacts::Id::none when unknown:
 // looked up by path), and gets the ids of the modules placed here.
 void place_data_nodes(const GraphView& g, const GraphValues& values, const Edges& e,
                       const std::vector<bool>& side, const std::vector<size_t>& order,
-                      const ModuleFacts& facts, Assignments& a,
-                      std::vector<ModuleFacts::Id>& modules);
+                      const ModuleFacts& facts, Assignments& a, std::vector<ModuleFacts::Id>& modules);
 
 }  // namespace mx

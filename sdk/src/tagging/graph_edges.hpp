@@ -28,9 +28,7 @@ struct Neighbours {
   };
   std::vector<size_t> begin;  // node → start in `items`; one more entry than nodes
   std::vector<size_t> items;
-  Span operator[](size_t node) const {
-    return {items.data() + begin[node], items.data() + begin[node + 1]};
-  }
+  Span operator[](size_t node) const { return {items.data() + begin[node], items.data() + begin[node + 1]}; }
   size_t size() const { return begin.empty() ? 0 : begin.size() - 1; }
 };
 
@@ -43,11 +41,11 @@ struct Edges {
 // holds each row's start, one more entry than rows).
 struct GraphValues {
   static constexpr uint32_t kNone = UINT32_MAX;
-  std::vector<uint32_t> input_begin, inputs;    // node → its inputs' ids (kNone: omitted "")
-  std::vector<uint32_t> output_begin, outputs;  // node → its outputs' ids (kNone: "")
-  std::vector<uint32_t> producer;               // value → the first node producing it, or kNone
+  std::vector<uint32_t> input_begin, inputs;        // node → its inputs' ids (kNone: omitted "")
+  std::vector<uint32_t> output_begin, outputs;      // node → its outputs' ids (kNone: "")
+  std::vector<uint32_t> producer;                   // value → the first node producing it, or kNone
   std::vector<uint32_t> consumer_begin, consumers;  // value → nodes reading it, once per input slot
-  std::vector<bool> initializer;                // value → named by the graph's initializers
+  std::vector<bool> initializer;                    // value → named by the graph's initializers
 
   uint32_t input(size_t node, size_t i) const { return inputs[input_begin[node] + i]; }
   uint32_t output(size_t node, size_t k) const { return outputs[output_begin[node] + k]; }

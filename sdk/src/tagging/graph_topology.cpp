@@ -29,9 +29,15 @@ void append_names(std::string& out, const List& list, Name name) {
   out += ']';
 }
 
-const std::string& self(const std::string& s) { return s; }
-const std::string& value_name(const onnx::ValueInfoProto& v) { return v.name(); }
-const std::string& tensor_name(const onnx::TensorProto& t) { return t.name(); }
+const std::string& self(const std::string& s) {
+  return s;
+}
+const std::string& value_name(const onnx::ValueInfoProto& v) {
+  return v.name();
+}
+const std::string& tensor_name(const onnx::TensorProto& t) {
+  return t.name();
+}
 
 // A view of `s`: into the proto when it reads as it is, else into the
 // view's own storage (clearing `unchanged`).
@@ -50,8 +56,12 @@ void add_nodes(const onnx::GraphProto& g, GraphView& view) {
   uint32_t inputs = 0, outputs = 0;
   bool unchanged = true;  // (only the value names' flag is kept)
   for (const auto& n : g.node()) {
-    GraphNode node{as_view_text(n.name()), view_of(n.op_type(), view, unchanged), inputs,
-                   static_cast<uint32_t>(n.input_size()), outputs, static_cast<uint32_t>(n.output_size())};
+    GraphNode node{as_view_text(n.name()),
+                   view_of(n.op_type(), view, unchanged),
+                   inputs,
+                   static_cast<uint32_t>(n.input_size()),
+                   outputs,
+                   static_cast<uint32_t>(n.output_size())};
     inputs += node.input_count;
     outputs += node.output_count;
     view.nodes.push_back(std::move(node));
@@ -140,8 +150,7 @@ void append_strategy_graph_text(const onnx::ModelProto& proto, std::string& out)
     out += ",\"metadata\":{";
     // The view's object: the last entry of a repeated key wins; keys sorted.
     std::map<std::string, std::string> metadata;
-    for (auto& [key, value] : model::read_node_metadata(n))
-      metadata[as_view_text(key)] = as_view_text(value);
+    for (auto& [key, value] : model::read_node_metadata(n)) metadata[as_view_text(key)] = as_view_text(value);
     bool first = true;
     for (const auto& [key, value] : metadata) {
       if (!first) out += ',';

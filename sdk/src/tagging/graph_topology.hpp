@@ -77,8 +77,9 @@ struct GraphView {
   // For views built by hand (tests): a node whose value names the view keeps.
   void add_node(std::string name, std::string op_type, const std::vector<std::string>& inputs,
                 const std::vector<std::string>& outputs) {
-    nodes.push_back(GraphNode{std::move(name), own(std::move(op_type)), static_cast<uint32_t>(input_names.size()),
-                              static_cast<uint32_t>(inputs.size()), static_cast<uint32_t>(output_names.size()),
+    nodes.push_back(GraphNode{std::move(name), own(std::move(op_type)),
+                              static_cast<uint32_t>(input_names.size()), static_cast<uint32_t>(inputs.size()),
+                              static_cast<uint32_t>(output_names.size()),
                               static_cast<uint32_t>(outputs.size())});
     for (const auto& v : inputs) input_names.push_back(own(v));
     for (const auto& v : outputs) output_names.push_back(own(v));

@@ -17,14 +17,15 @@ json producer_json(const TaggingProvenance& provenance) {
 
 json model_json(const ModuleTree& tree, const TaggingProvenance& provenance) {
   json model = provenance.model.is_object() ? provenance.model : json::object();
-  if (!model.contains("root_class") && !tree.class_of("").empty())
-    model["root_class"] = tree.class_of("");
+  if (!model.contains("root_class") && !tree.class_of("").empty()) model["root_class"] = tree.class_of("");
   return model;
 }
 
 // A small JSON value as the hierarchy parser would hold it after reading its
 // text (key order, number kinds).
-hierarchy::Json reparsed(const json& j) { return hierarchy::Json::parse(dump_text(j)); }
+hierarchy::Json reparsed(const json& j) {
+  return hierarchy::Json::parse(dump_text(j));
+}
 
 }  // namespace
 

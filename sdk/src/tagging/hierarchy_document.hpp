@@ -16,8 +16,8 @@
 namespace mx {
 
 struct TaggingProvenance {
-  std::string strategy;                 // as requested: "scope", "auto", …
-  std::vector<std::string> strategies;  // the plugins actually run, in order
+  std::string strategy;                             // as requested: "scope", "auto", …
+  std::vector<std::string> strategies;              // the plugins actually run, in order
   nlohmann::json model = nlohmann::json::object();  // kept from a supplied document
 };
 

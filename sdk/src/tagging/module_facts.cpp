@@ -9,16 +9,14 @@
 #include "mx/common/module_path.hpp"
 
 namespace mx {
-using mx::common::onnx_ops_of;
 using mx::common::is_ancestor_or_self;
 using mx::common::last_view;
+using mx::common::onnx_ops_of;
 using mx::common::parent_view;
 namespace {
 
-
 bool numeric(std::string_view s) {
-  return !s.empty() &&
-         std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit((unsigned char)c); });
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit((unsigned char)c); });
 }
 
 std::optional<long long> integer(const nlohmann::json& m, const char* key) {
@@ -210,8 +208,7 @@ bool ModuleFacts::builtin(Ref p) const {
 std::vector<std::string_view> ModuleFacts::children(Ref p) const {
   std::vector<std::string_view> out;
   if (const Facts* f = find(p))
-    for (uint32_t c = f->first_child; c != kNoModule; c = facts_[c].next_sibling)
-      out.push_back(path_of(c));
+    for (uint32_t c = f->first_child; c != kNoModule; c = facts_[c].next_sibling) out.push_back(path_of(c));
   return out;
 }
 
@@ -238,22 +235,19 @@ ModuleFacts::Answer ModuleFacts::can_run(Ref p, std::string_view op_type) const 
 ModuleFacts::Answer ModuleFacts::can_run_before_call(Ref p, std::string_view branch,
                                                      std::string_view op_type) const {
   if (branch == p.path) return can_run(p, op_type);
-  return memoised('b', p, branch, op_type, [&](const Outline& steps) {
-    return answer_before_call(steps, branch, op_type);
-  });
+  return memoised('b', p, branch, op_type,
+                  [&](const Outline& steps) { return answer_before_call(steps, branch, op_type); });
 }
 
 ModuleFacts::Answer ModuleFacts::can_run_after(Ref p, std::string_view producer_op,
                                                std::string_view op_type) const {
-  return memoised('a', p, producer_op, op_type, [&](const Outline& steps) {
-    return answer_after(steps, producer_op, op_type);
-  });
+  return memoised('a', p, producer_op, op_type,
+                  [&](const Outline& steps) { return answer_after(steps, producer_op, op_type); });
 }
 
 template <class Compute>
-ModuleFacts::Answer ModuleFacts::memoised(char question, Ref p,
-                                          std::string_view about, std::string_view op_type,
-                                          Compute compute) const {
+ModuleFacts::Answer ModuleFacts::memoised(char question, Ref p, std::string_view about,
+                                          std::string_view op_type, Compute compute) const {
   const Outline* o = outline(p);
   if (!o) return Answer::unknown;
   std::string key(1, question);
@@ -352,8 +346,7 @@ Outline ModuleFacts::read_outline(const nlohmann::json& steps) {
   return out;
 }
 
-ModuleFacts::OwnOps ModuleFacts::own_ops_of(Outline::const_iterator begin,
-                                            Outline::const_iterator end) {
+ModuleFacts::OwnOps ModuleFacts::own_ops_of(Outline::const_iterator begin, Outline::const_iterator end) {
   OwnOps own;
   for (auto s = begin; s != end; ++s) {
     if (s->call) continue;
@@ -363,7 +356,9 @@ ModuleFacts::OwnOps ModuleFacts::own_ops_of(Outline::const_iterator begin,
   return own;
 }
 
-std::string_view ModuleFacts::stored(std::string_view path) const { return paths_.store(path); }
+std::string_view ModuleFacts::stored(std::string_view path) const {
+  return paths_.store(path);
+}
 
 uint32_t ModuleFacts::ancestor_named(uint32_t near, std::string_view p) const {
   while (near != kNoModule && path_of(near).size() > p.size()) near = facts_[near].parent;

@@ -49,9 +49,9 @@ class ModuleFacts {
   struct Ref {
     std::string_view path;
     Id id = Id::none;
-    Ref(std::string_view p) : path(p) {}  // NOLINT: a path converts implicitly
+    Ref(std::string_view p) : path(p) {}    // NOLINT: a path converts implicitly
     Ref(const std::string& p) : path(p) {}  // NOLINT
-    Ref(const char* p) : path(p) {}  // NOLINT
+    Ref(const char* p) : path(p) {}         // NOLINT
     Ref(std::string_view p, Id i) : path(p), id(i) {}
   };
   // The id of the module at `p`, or none for a path that is no module here.
@@ -98,8 +98,7 @@ class ModuleFacts {
   // container of callees), i.e. what `p` can compute before that code runs.
   // `branch == p` asks about all own ops (can_run). Unknown when `p` has no
   // outline or never calls into `branch`.
-  Answer can_run_before_call(Ref p, std::string_view branch,
-                             std::string_view op_type) const;
+  Answer can_run_before_call(Ref p, std::string_view branch, std::string_view op_type) const;
   // The same question for the own ops from the first one that could have
   // produced a `producer_op` node on: what `p` can still compute after it
   // (ShuffleNet: a block's `chunk` Slice does not follow its own channel
@@ -107,8 +106,7 @@ class ModuleFacts {
   // counts itself when it lowers to several node types (gelu: Div, Erf,
   // Mul...). Unknown when `p` has no outline, no own op could be the
   // producer, or an op is not in the lowering table.
-  Answer can_run_after(Ref p, std::string_view producer_op,
-                       std::string_view op_type) const;
+  Answer can_run_after(Ref p, std::string_view producer_op, std::string_view op_type) const;
   // Its forward runs no op of its own (BertEncoder, BertLayer: only calls).
   bool passes_through(Ref p) const;
   // Its forward does nothing at all (eval-mode Dropout, Identity): it
@@ -149,8 +147,8 @@ class ModuleFacts {
     uint32_t first_child = kNoModule, last_child = kNoModule, next_sibling = kNoModule;
     uint32_t supplied = kNoModule;  // index into supplied_, or none
     bool parameter_evidence = false;
-    bool placed = false;     // a strategy placed a node here
-    bool container = false;  // is_container, decided once all modules are in
+    bool placed = false;                // a strategy placed a node here
+    bool container = false;             // is_container, decided once all modules are in
     bool parameter_free_child = false;  // likewise
   };
   const Supplied* supplied_of(const Facts& f) const {
@@ -162,15 +160,13 @@ class ModuleFacts {
   static Outline read_outline(const nlohmann::json& steps);
   void add_placed(const Assignments& a);
   void decide_from_children();
-  static Answer answer_before_call(const Outline& steps, std::string_view branch,
-                                   std::string_view op_type);
-  static Answer answer_after(const Outline& steps, std::string_view producer_op,
-                             std::string_view op_type);
+  static Answer answer_before_call(const Outline& steps, std::string_view branch, std::string_view op_type);
+  static Answer answer_after(const Outline& steps, std::string_view producer_op, std::string_view op_type);
   // The two outline-slice questions, memoised: asked once per node placed,
   // they depend only on the module, a branch or producer op, and an op type.
   template <class Compute>
-  Answer memoised(char question, Ref p, std::string_view about,
-                  std::string_view op_type, Compute compute) const;
+  Answer memoised(char question, Ref p, std::string_view about, std::string_view op_type,
+                  Compute compute) const;
   static OwnOps own_ops_of(Outline::const_iterator begin, Outline::const_iterator end);
   // A copy of `path` in paths_ (stable: blocks are never moved).
   std::string_view stored(std::string_view path) const;

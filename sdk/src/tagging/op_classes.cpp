@@ -33,8 +33,8 @@ bool is_arithmetic(std::string_view op) {
 }
 
 bool is_glue(std::string_view op) {
-  static constexpr std::string_view ops[] = {"Constant", "Shape", "Gather",   "Unsqueeze",
-                                             "Squeeze",  "Concat", "Cast",     "Reshape",
+  static constexpr std::string_view ops[] = {"Constant", "Shape",  "Gather", "Unsqueeze",
+                                             "Squeeze",  "Concat", "Cast",   "Reshape",
                                              "Identity", "Slice",  "Size"};
   return one_of(ops, op);
 }

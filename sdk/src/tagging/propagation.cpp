@@ -48,8 +48,7 @@ Ref callee_that_runs(const ModuleFacts& facts, std::string_view op, Ref m) {
   if (!o || is_glue(op) || is_arithmetic(op) || facts.can_run(m, op) != Answer::no) return m;
   std::string_view found;
   for (const Step& s : *o) {
-    if (!s.call || s.name == found || facts.closed_leaf(s.name) ||
-        facts.can_run(s.name, op) != Answer::yes)
+    if (!s.call || s.name == found || facts.closed_leaf(s.name) || facts.can_run(s.name, op) != Answer::yes)
       continue;
     if (!found.empty()) return m;  // two candidates: no guess
     found = s.name;
@@ -67,8 +66,7 @@ Ref callee_that_runs(const ModuleFacts& facts, std::string_view op, Ref m) {
 // encoder's). `m` is kept when an outline is missing, an answer is unknown,
 // or no caller can.
 // The answer views `m` (a caller is a prefix of it).
-Ref caller_that_computes(const ModuleFacts& facts, std::string_view op, Ref m,
-                         std::string_view branch) {
+Ref caller_that_computes(const ModuleFacts& facts, std::string_view op, Ref m, std::string_view branch) {
   using Answer = ModuleFacts::Answer;
   Ref cur = m;
   std::string_view below = branch;
@@ -88,9 +86,8 @@ Ref caller_that_computes(const ModuleFacts& facts, std::string_view op, Ref m,
 // `pending`: the unplaced nodes in the sweep's order; what it places leaves
 // the list (each sweep visited every node, placed or not, at least twice).
 template <class Adjust>
-void sweep_to_fixed_point(std::vector<size_t>& pending, const Neighbours& neighbours,
-                          Assignments& a, std::vector<Id>& modules, const ModuleFacts& facts,
-                          Adjust adjust) {
+void sweep_to_fixed_point(std::vector<size_t>& pending, const Neighbours& neighbours, Assignments& a,
+                          std::vector<Id>& modules, const ModuleFacts& facts, Adjust adjust) {
   for (bool changed = true; changed;) {
     changed = false;
     size_t kept = 0;
@@ -143,7 +140,8 @@ void place_all(const GraphView& graph, GraphValues values, Assignments& a, const
     return callee_that_runs(facts, op, owner);
   });
   pending = unplaced(order, a, false);
-  sweep_to_fixed_point(pending, e.producers, a, modules, facts, [&](size_t, Ref m) { return facts.owning(m); });
+  sweep_to_fixed_point(pending, e.producers, a, modules, facts,
+                       [&](size_t, Ref m) { return facts.owning(m); });
 }
 
 // Steps 0 to 3, then step 4. The answer is `a` itself, every slot placed

@@ -47,8 +47,7 @@ std::vector<Assignment> propagate(const GraphView& graph, Assignments assignment
                                   const nlohmann::json& modules = nlohmann::json());
 // The same with the supplied modules as the tree holds them (its supplied
 // entries; none for a tree without a supplied hierarchy).
-std::vector<Assignment> propagate(const GraphView& graph, Assignments assignments,
-                                  const ModuleTree& modules);
+std::vector<Assignment> propagate(const GraphView& graph, Assignments assignments, const ModuleTree& modules);
 // The same with the graph's values already interned from the proto `graph`
 // was read from (the tagger's, after the structure check read them); taken.
 std::vector<Assignment> propagate(const GraphView& graph, model::ValueTable&& interned,

@@ -16,9 +16,9 @@
 #include "util/json_text.hpp"
 
 namespace mx {
+using mx::common::last_view;
 using mx::common::parent_path;
 using mx::common::parent_view;
-using mx::common::last_view;
 namespace {
 
 using json = nlohmann::json;
@@ -81,13 +81,12 @@ ModuleTree::ModuleTree(const json& entries, std::vector<hierarchy::Module>&& sup
   add_path("");
 }
 
-ModuleTree ModuleTree::from_entries(const json& entries,
-                                    const std::map<std::string, std::string>& classes) {
+ModuleTree ModuleTree::from_entries(const json& entries, const std::map<std::string, std::string>& classes) {
   std::vector<hierarchy::Module> parsed;
   if (entries.is_array())
     for (size_t i = 0; i < entries.size(); ++i)
-      parsed.push_back(hierarchy::parse_module_entry(entries[i], "hierarchy",
-                                                     "modules[" + std::to_string(i) + "]"));
+      parsed.push_back(
+          hierarchy::parse_module_entry(entries[i], "hierarchy", "modules[" + std::to_string(i) + "]"));
   ModuleTree tree(entries, std::move(parsed), classes);
   tree.unvalidated_ = true;
   return tree;
@@ -148,7 +147,9 @@ void ModuleTree::add_classes(const std::map<std::string, std::string>& classes) 
   for (const auto& [path, cls] : classes) classes_[path] = cls;
 }
 
-size_t ModuleTree::add_path(const std::string& path) { return add_path_row(path); }
+size_t ModuleTree::add_path(const std::string& path) {
+  return add_path_row(path);
+}
 
 // Each new row is linked to its parent row as the walk up finds or adds it:
 // tags and the output's children then never look a parent up by its path.
@@ -326,9 +327,9 @@ std::vector<size_t> ModuleTree::output_order(const Children& children) const {
     size_t at = supplied_;
     for (size_t i = supplied_; i < rows_.size(); ++i) at += rows_[i].path < first.first;
     fail(MX_ERR_SCHEMA, "hierarchy: modules[" + std::to_string(at) +
-                            "].path: required field is missing (module '" +
-                            path_of(first.second) + "' has no parent module '" +
-                            std::string(first.first) + "': every module's parent path must be listed)");
+                            "].path: required field is missing (module '" + path_of(first.second) +
+                            "' has no parent module '" + std::string(first.first) +
+                            "': every module's parent path must be listed)");
   }
   // Supplied rows are the first ones, in their order; the others sorted.
   std::vector<size_t> order;
@@ -347,7 +348,8 @@ std::vector<size_t> ModuleTree::output_order(const Children& children) const {
       const size_t r = stack.back();
       stack.pop_back();
       if (r >= supplied_) order.push_back(r);
-      for (size_t k = children.begin[r + 1]; k > children.begin[r]; --k) stack.push_back(children.rows[k - 1]);
+      for (size_t k = children.begin[r + 1]; k > children.begin[r]; --k)
+        stack.push_back(children.rows[k - 1]);
     }
     if (order.size() != rows_.size())
       fail(MX_ERR_INTERNAL, "module tree: " + std::to_string(rows_.size() - order.size()) +
@@ -436,7 +438,9 @@ std::vector<hierarchy::Module> ModuleTree::build(bool tags, std::vector<size_t>*
   return out;
 }
 
-std::vector<hierarchy::Module> ModuleTree::to_modules(bool tags) const { return build<false>(tags); }
+std::vector<hierarchy::Module> ModuleTree::to_modules(bool tags) const {
+  return build<false>(tags);
+}
 
 std::vector<hierarchy::Module> ModuleTree::take_modules(std::vector<size_t>* positions) {
   std::vector<hierarchy::Module> out = build<true>(true, positions);
@@ -466,8 +470,7 @@ bool ModuleTree::plainly_consistent() const {
   }
   // Filled-in parents ("parent" missing) were not checked by the parser.
   for (size_t i = 0; i < supplied_; ++i)
-    if (rows_[i].parent_filled && given_[i].parent && !contains(*given_[i].parent))
-      return false;
+    if (rows_[i].parent_filled && given_[i].parent && !contains(*given_[i].parent)) return false;
   return true;
 }
 

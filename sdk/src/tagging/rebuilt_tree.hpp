@@ -86,13 +86,13 @@ class ModuleTree {
   // bytes) per row moved into a second vector of them was a fifth of
   // take_modules in page faults and copies.
   struct Row {
-    std::string path;          // new rows; "" for supplied ones (their module's)
-    std::string tag;           // new rows: tag_of(path) once tag_done
-    uint64_t segment_key = 0;  // the last segment's first 8 bytes (segment_key())
+    std::string path;               // new rows; "" for supplied ones (their module's)
+    std::string tag;                // new rows: tag_of(path) once tag_done
+    uint64_t segment_key = 0;       // the last segment's first 8 bytes (segment_key())
     size_t parent_row = kUnlinked;  // row of the path's parent (kNone: none)
-    bool tag_given = false;    // a supplied "tag": authoritative
-    bool parent_filled = false;  // a supplied entry without "parent"
-    bool tag_done = false;     // the row's tag holds tag_of(path)
+    bool tag_given = false;         // a supplied "tag": authoritative
+    bool parent_filled = false;     // a supplied entry without "parent"
+    bool tag_done = false;          // the row's tag holds tag_of(path)
   };
   static constexpr size_t kNone = static_cast<size_t>(-1);
   static constexpr size_t kUnlinked = static_cast<size_t>(-2);
@@ -133,8 +133,9 @@ class ModuleTree {
   // Rows in blocks that never move (a deque), so index_ can view their
   // paths. std::deque's blocks are 512 bytes, five rows: a malloc and a
   // free per few modules; Boost's deque takes the block size as an option.
-  using RowStore = boost::container::deque<
-      Row, void, boost::container::deque_options_t<boost::container::block_size<1024u>>>;
+  using RowStore =
+      boost::container::deque<Row, void,
+                              boost::container::deque_options_t<boost::container::block_size<1024u>>>;
   // Mutable: tags (and the classes of new modules) are filled in when
   // first needed.
   mutable RowStore rows_;
@@ -148,8 +149,8 @@ class ModuleTree {
   // three quarters of add_path_row).
   model::NameIndex index_;
   size_t supplied_ = 0;
-  bool unvalidated_ = false;  // built from entries alone: nothing checked
-  bool below_dot_ = false;    // a path has a character that sorts before '.'
+  bool unvalidated_ = false;                              // built from entries alone: nothing checked
+  bool below_dot_ = false;                                // a path has a character that sorts before '.'
   std::unordered_map<std::string, std::string> classes_;  // strategies' classes
   // Tags of paths that are no module (asked for anyway); rows keep theirs.
   mutable std::unordered_map<std::string, std::string> loose_tags_;

@@ -16,7 +16,9 @@ namespace {
 using AnswerSlot = TableSlot<mx_strategy_answer, StrategyAnswerSink>;
 
 // The sink of a table, or null once its run is over.
-StrategyAnswerSink* sink_of(void* answer) { return static_cast<AnswerSlot*>(answer)->live.load(); }
+StrategyAnswerSink* sink_of(void* answer) {
+  return static_cast<AnswerSlot*>(answer)->live.load();
+}
 
 int32_t late_call(const char* what) {
   warn(std::string("a strategy called the answer table's ") + what +
@@ -27,21 +29,24 @@ int32_t late_call(const char* what) {
 // A path or class a plugin hands over is at most as long as a string of a
 // JSON answer may be (mx/common/json_limits.hpp); a longer size (SIZE_MAX)
 // is refused before a byte is read.
-bool too_long(size_t size) { return size > mx::common::kMaxJsonStringBytes; }
+bool too_long(size_t size) {
+  return size > mx::common::kMaxJsonStringBytes;
+}
 
-std::string text_of(const char* data, size_t size) { return data ? std::string(data, size) : ""; }
+std::string text_of(const char* data, size_t size) {
+  return data ? std::string(data, size) : "";
+}
 
 // No exception may leave these, of any kind: they are called by plugin
 // code, which may have no unwind tables.
-int32_t assign_fn(void* answer, uint64_t node, const char* module, size_t module_size,
-                  const char* evidence) {
+int32_t assign_fn(void* answer, uint64_t node, const char* module, size_t module_size, const char* evidence) {
   try {
     StrategyAnswerSink* sink = sink_of(answer);
     if (!sink) return late_call("assign");
     if (too_long(module_size))
       return sink->refuse("node " + std::to_string(node) + ": a module path of " +
-                                 std::to_string(module_size) + " bytes (the limit is " +
-                                 std::to_string(mx::common::kMaxJsonStringBytes) + ")");
+                          std::to_string(module_size) + " bytes (the limit is " +
+                          std::to_string(mx::common::kMaxJsonStringBytes) + ")");
     return sink->assign(node, text_of(module, module_size), evidence);
   } catch (...) {  // bad_alloc included
     return MX_ERR_INTERNAL;
@@ -55,8 +60,8 @@ int32_t module_class_fn(void* answer, const char* path, size_t path_size, const 
     if (!sink) return late_call("module_class");
     if (too_long(path_size) || too_long(class_size))
       return sink->refuse("module class: a path or class of " +
-                                 std::to_string(std::max(path_size, class_size)) + " bytes (the limit is " +
-                                 std::to_string(mx::common::kMaxJsonStringBytes) + ")");
+                          std::to_string(std::max(path_size, class_size)) + " bytes (the limit is " +
+                          std::to_string(mx::common::kMaxJsonStringBytes) + ")");
     return sink->module_class(text_of(path, path_size), text_of(class_name, class_size));
   } catch (...) {
     return MX_ERR_INTERNAL;
@@ -71,7 +76,9 @@ StrategyAnswerSink::StrategyAnswerSink(size_t node_count) : slot_(SlotPool<Answe
   slot_->live.store(this);
 }
 
-StrategyAnswerSink::~StrategyAnswerSink() { SlotPool<AnswerSlot>::retire(slot_); }
+StrategyAnswerSink::~StrategyAnswerSink() {
+  SlotPool<AnswerSlot>::retire(slot_);
+}
 
 int32_t StrategyAnswerSink::refuse(std::string what) {
   if (refusal_.empty()) refusal_ = std::move(what);

@@ -38,8 +38,7 @@ std::string request_text(const onnx::ModelProto* proto, const nlohmann::json* mo
 StrategyCall::StrategyCall(const onnx::ModelProto& proto, const GraphView& view,
                            const nlohmann::json& modules, const ModuleTree* supplied,
                            const nlohmann::json& options)
-    : proto_(proto), view_(view), modules_(modules), options_(options),
-      graph_(proto, view, supplied) {}
+    : proto_(proto), view_(view), modules_(modules), options_(options), graph_(proto, view, supplied) {}
 
 const std::string& StrategyCall::json_request() {
   if (!json_request_) json_request_ = request_text(&proto_, &modules_, options_);
@@ -57,8 +56,7 @@ bool StrategyCall::sends_json(const Registry& registry, const Plugin& plugin) {
 
 StrategyAnswer StrategyCall::ask(const Registry& registry, const Plugin& plugin) {
   if (sends_json(registry, plugin))
-    return parse_strategy_response(plugin.name(), plugin.run_json_text(json_request()),
-                                   view_.nodes.size());
+    return parse_strategy_response(plugin.name(), plugin.run_json_text(json_request()), view_.nodes.size());
   StrategyAnswerSink sink(view_.nodes.size());
   auto refused = [&] {
     fail(MX_ERR_PLUGIN, "plugin '" + plugin.name() + "' answered badly: " + sink.refusal());

@@ -28,16 +28,26 @@ const StrategyGraph& self(const void* graph) {
   return empty_graph();
 }
 
-mx_text none() { return mx_text{nullptr, 0}; }
+mx_text none() {
+  return mx_text{nullptr, 0};
+}
 
-mx_text view_text(const std::string& s) { return mx_text{s.c_str(), s.size()}; }
+mx_text view_text(const std::string& s) {
+  return mx_text{s.c_str(), s.size()};
+}
 // A value name of the view: a whole string of the proto or of the view's
 // own storage, so NUL-terminated like the others.
-mx_text view_text(std::string_view s) { return mx_text{s.data(), s.size()}; }
+mx_text view_text(std::string_view s) {
+  return mx_text{s.data(), s.size()};
+}
 
-bool in_range(uint64_t i, size_t size) { return i < size; }
+bool in_range(uint64_t i, size_t size) {
+  return i < size;
+}
 
-uint64_t node_count(const void* g) { return self(g).view().nodes.size(); }
+uint64_t node_count(const void* g) {
+  return self(g).view().nodes.size();
+}
 
 mx_text node_name(const void* g, uint64_t n) {
   const auto& nodes = self(g).view().nodes;
@@ -96,7 +106,9 @@ mx_text node_metadata_value(const void* g, uint64_t n, uint64_t i) {
   return metadata && in_range(i, metadata->size()) ? view_text((*metadata)[i].second) : none();
 }
 
-uint64_t initializer_count(const void* g) { return self(g).view().initializers.size(); }
+uint64_t initializer_count(const void* g) {
+  return self(g).view().initializers.size();
+}
 
 mx_text initializer_name(const void* g, uint64_t i) {
   const auto& names = self(g).view().initializers;
@@ -115,21 +127,27 @@ int64_t initializer_dim(const void* g, uint64_t i, uint64_t d) {
   return in_range(d, dims.size()) ? dims[d] : -1;
 }
 
-uint64_t graph_input_count(const void* g) { return self(g).graph().input_size(); }
+uint64_t graph_input_count(const void* g) {
+  return self(g).graph().input_size();
+}
 
 mx_text graph_input(const void* g, uint64_t i) {
   const auto& graph = self(g).graph();
   return in_range(i, graph.input_size()) ? self(g).text(graph.input(i).name()) : none();
 }
 
-uint64_t graph_output_count(const void* g) { return self(g).graph().output_size(); }
+uint64_t graph_output_count(const void* g) {
+  return self(g).graph().output_size();
+}
 
 mx_text graph_output(const void* g, uint64_t i) {
   const auto& graph = self(g).graph();
   return in_range(i, graph.output_size()) ? self(g).text(graph.output(i).name()) : none();
 }
 
-uint64_t module_count(const void* g) { return self(g).supplied_count(); }
+uint64_t module_count(const void* g) {
+  return self(g).supplied_count();
+}
 
 mx_text module_path(const void* g, uint64_t i) {
   const auto* m = self(g).supplied_module(i);
@@ -162,23 +180,46 @@ mx_text module_forward_step(const void* g, uint64_t i, uint64_t k, int32_t* is_c
 
 }  // namespace
 
-StrategyGraph::StrategyGraph(const onnx::ModelProto& proto, const GraphView& view,
-                             const ModuleTree* supplied)
+StrategyGraph::StrategyGraph(const onnx::ModelProto& proto, const GraphView& view, const ModuleTree* supplied)
     : proto_(proto), view_(view), supplied_(supplied), slot_(SlotPool<ReaderSlot>::lease()) {
-  slot_->table = mx_graph_reader{sizeof(mx_graph_reader), slot_,
-                            node_count, node_name, node_op_type, node_domain, node_doc_string,
-                            node_input_count, node_input, node_output_count, node_output,
-                            node_metadata_count, node_metadata_key, node_metadata_value,
-                            initializer_count, initializer_name, initializer_rank, initializer_dim,
-                            graph_input_count, graph_input, graph_output_count, graph_output,
-                            module_count, module_path, module_class, module_own_parameters,
-                            module_forward_count, module_forward_step};
+  slot_->table = mx_graph_reader{sizeof(mx_graph_reader),
+                                 slot_,
+                                 node_count,
+                                 node_name,
+                                 node_op_type,
+                                 node_domain,
+                                 node_doc_string,
+                                 node_input_count,
+                                 node_input,
+                                 node_output_count,
+                                 node_output,
+                                 node_metadata_count,
+                                 node_metadata_key,
+                                 node_metadata_value,
+                                 initializer_count,
+                                 initializer_name,
+                                 initializer_rank,
+                                 initializer_dim,
+                                 graph_input_count,
+                                 graph_input,
+                                 graph_output_count,
+                                 graph_output,
+                                 module_count,
+                                 module_path,
+                                 module_class,
+                                 module_own_parameters,
+                                 module_forward_count,
+                                 module_forward_step};
   slot_->live.store(this);
 }
 
-StrategyGraph::~StrategyGraph() { SlotPool<ReaderSlot>::retire(slot_); }
+StrategyGraph::~StrategyGraph() {
+  SlotPool<ReaderSlot>::retire(slot_);
+}
 
-uint64_t StrategyGraph::supplied_count() const { return supplied_ ? supplied_->supplied_count() : 0; }
+uint64_t StrategyGraph::supplied_count() const {
+  return supplied_ ? supplied_->supplied_count() : 0;
+}
 
 const hierarchy::Module* StrategyGraph::supplied_module(uint64_t i) const {
   return i < supplied_count() ? &supplied_->supplied_module(static_cast<size_t>(i)) : nullptr;

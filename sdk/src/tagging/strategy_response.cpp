@@ -17,8 +17,8 @@ constexpr const char* kResponseSchema = "modelexport.strategy-response/1";
   fail(MX_ERR_PLUGIN, "plugin '" + plugin + "' answered badly: " + what);
 }
 
-std::string string_field(const std::string& plugin, const json& entry,
-                         const char* key, const std::string& where) {
+std::string string_field(const std::string& plugin, const json& entry, const char* key,
+                         const std::string& where) {
   if (!entry.contains(key) || !entry.at(key).is_string())
     bad(plugin, where + ": \"" + key + "\" must be a string");
   return entry.at(key).get<std::string>();
@@ -34,8 +34,7 @@ size_t node_field(const std::string& plugin, const json& entry, const Assignment
   return static_cast<size_t>(node);
 }
 
-Assignment checked_assignment(const std::string& plugin, const json& entry,
-                              const std::string& where) {
+Assignment checked_assignment(const std::string& plugin, const json& entry, const std::string& where) {
   std::string module = string_field(plugin, entry, "module", where);
   const std::string evidence = string_field(plugin, entry, "evidence", where);
   const std::string problem = placement_problem(module, evidence);
@@ -69,8 +68,8 @@ void read_classes(const std::string& plugin, const json& list, StrategyAnswer& o
 
 std::string node_problem(const Assignments& slots, long long node) {
   if (node < 0 || static_cast<unsigned long long>(node) >= slots.size())
-    return "node " + std::to_string(node) + " is out of range (graph has " +
-           std::to_string(slots.size()) + " nodes)";
+    return "node " + std::to_string(node) + " is out of range (graph has " + std::to_string(slots.size()) +
+           " nodes)";
   if (slots[static_cast<size_t>(node)].placed()) return "node " + std::to_string(node) + " assigned twice";
   return {};
 }
@@ -93,8 +92,7 @@ std::string placement_problem(const std::string& module, std::string_view eviden
   return problem.empty() ? evidence_problem(evidence) : problem;
 }
 
-StrategyAnswer parse_strategy_response(const std::string& plugin, const json& response,
-                                       size_t node_count) {
+StrategyAnswer parse_strategy_response(const std::string& plugin, const json& response, size_t node_count) {
   if (!response.is_object()) bad(plugin, "the response is not a JSON object");
   // Not response.value("schema", ""): it throws json::type_error when a
   // plugin answers a non-string (fuzz/corpus/strategy_response/schema_number).
@@ -119,7 +117,8 @@ StrategyAnswer combine_answers(std::vector<StrategyAnswer>&& answers, size_t nod
   for (size_t k = 1; k < answers.size(); ++k) {
     StrategyAnswer& answer = answers[k];
     for (size_t i = 0; i < node_count; ++i)
-      if (!out.assignments[i].placed() && answer.assignments[i].placed()) out.assignments[i] = std::move(answer.assignments[i]);
+      if (!out.assignments[i].placed() && answer.assignments[i].placed())
+        out.assignments[i] = std::move(answer.assignments[i]);
     for (auto& kv : answer.classes) out.classes.emplace(kv.first, std::move(kv.second));  // keeps the first
   }
   answers.clear();

@@ -31,13 +31,11 @@ std::string evidence_problem(std::string_view evidence);
 // (strategy_evidence.hpp, which then gives the kind).
 std::string placement_problem(const std::string& module, std::string_view evidence);
 
-StrategyAnswer parse_strategy_response(const std::string& plugin,
-                                       const nlohmann::json& response,
+StrategyAnswer parse_strategy_response(const std::string& plugin, const nlohmann::json& response,
                                        size_t node_count);
 
 // "auto": the first answer that places a node wins (answers in priority
 // order); classes likewise. The answers are consumed (moved from).
-StrategyAnswer combine_answers(std::vector<StrategyAnswer>&& answers,
-                               size_t node_count);
+StrategyAnswer combine_answers(std::vector<StrategyAnswer>&& answers, size_t node_count);
 
 }  // namespace mx

@@ -17,8 +17,8 @@ std::vector<const Plugin*> select_strategies(const Registry& registry, const std
   }
   const Plugin* plugin = registry.find(name);
   if (!plugin || !plugin->is_strategy())
-    fail(MX_ERR_NOT_FOUND, "no strategy plugin named '" + name + "' (available: " +
-                               registry.names_of_kind(MX_PLUGIN_STRATEGY) + ", auto)");
+    fail(MX_ERR_NOT_FOUND, "no strategy plugin named '" + name +
+                               "' (available: " + registry.names_of_kind(MX_PLUGIN_STRATEGY) + ", auto)");
   chosen.push_back(plugin);
   return chosen;
 }

@@ -1,7 +1,6 @@
 #include "tagging/supplied_hierarchy.hpp"
 #include "util/json_text.hpp"
 
-
 #include "hierarchy/parse.hpp"
 #include "hierarchy/tree_check.hpp"
 #include "tagging/rebuilt_tree.hpp"
@@ -45,8 +44,8 @@ void check_forward_calls(const hierarchy::Document& doc, const std::string& wher
     for (size_t k = 0; k < forward->size(); ++k) {
       const auto& step = (*forward)[k];
       if (step.kind == hierarchy::ForwardStep::Kind::call && !is_valid_module_path(step.name))
-        fail(MX_ERR_SCHEMA, where + ": modules[" + std::to_string(i) + "].forward[" +
-                                std::to_string(k) + "].call: '" + step.name +
+        fail(MX_ERR_SCHEMA, where + ": modules[" + std::to_string(i) + "].forward[" + std::to_string(k) +
+                                "].call: '" + step.name +
                                 "' is not a module path (dot-separated names without '/', "
                                 "spaces or control characters)");
     }

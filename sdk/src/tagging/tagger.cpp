@@ -21,7 +21,7 @@ namespace {
 using json = nlohmann::json;
 
 struct TagOptions {
-  json hierarchy;  // supplied document or null
+  json hierarchy;                           // supplied document or null
   std::optional<ModuleTree> supplied_tree;  // its modules, checked (set with it)
   json strategy_options = json::object();
 };
@@ -58,17 +58,17 @@ struct Tagged {
 
 // Strategies → validated assignments → propagation → classes of the module
 // tree (build_document adds the modules the nodes are in).
-Tagged run_strategies(const Registry& registry, const std::string& strategy,
-                      const onnx::ModelProto& proto, const GraphView& view,
-                      model::ValueTable&& values, TagOptions& options, Progress& progress) {
+Tagged run_strategies(const Registry& registry, const std::string& strategy, const onnx::ModelProto& proto,
+                      const GraphView& view, model::ValueTable&& values, TagOptions& options,
+                      Progress& progress) {
   std::vector<const Plugin*> plugins = select_strategies(registry, strategy);
   // The supplied document's modules were parsed into the tree; only a
   // strategy sent the JSON request reads them as JSON again. When none is,
   // their DOM goes now rather than live beside the tree and the document
   // being built (a million modules: about a gigabyte).
-  if (!options.hierarchy.is_null() &&
-      std::none_of(plugins.begin(), plugins.end(),
-                   [&](const Plugin* p) { return StrategyCall::sends_json(registry, *p); }))
+  if (!options.hierarchy.is_null() && std::none_of(plugins.begin(), plugins.end(), [&](const Plugin* p) {
+        return StrategyCall::sends_json(registry, *p);
+      }))
     options.hierarchy["modules"] = json::array();
   StrategyCall call(proto, view, supplied_modules(options),
                     options.supplied_tree ? &*options.supplied_tree : nullptr, options.strategy_options);
@@ -88,15 +88,15 @@ Tagged run_strategies(const Registry& registry, const std::string& strategy,
     }
     provenance.strategies.push_back(plugin->name());
   }
-  if (answers.empty())
-    fail(MX_ERR_PLUGIN, "strategy 'auto': every strategy failed (see the warnings above)");
+  if (answers.empty()) fail(MX_ERR_PLUGIN, "strategy 'auto': every strategy failed (see the warnings above)");
   progress.report("tag", "strategies", plugins.size(), plugins.size());
   progress.report("propagate", "", 0, 0);
   StrategyAnswer combined = combine_answers(std::move(answers), view.nodes.size());
   // The supplied tree was built (and checked) when the option was read;
   // propagation reads the supplied modules from it.
   ModuleTree tree = options.supplied_tree ? std::move(*options.supplied_tree) : ModuleTree();
-  std::vector<Assignment> assignments = propagate(view, std::move(values), std::move(combined.assignments), tree);
+  std::vector<Assignment> assignments =
+      propagate(view, std::move(values), std::move(combined.assignments), tree);
   tree.add_classes(combined.classes);
   if (!options.hierarchy.is_null()) provenance.model = options.hierarchy.value("model", json::object());
   return Tagged{std::move(assignments), std::move(tree), std::move(provenance)};
@@ -130,8 +130,7 @@ void tag_model(const Registry& registry, const std::string& strategy, mx_model* 
   // checks would leave them (test_hierarchy_document): the document is
   // stored as it is. A supplied tree was not necessarily checked whole when
   // it was read: it is checked again, with the records.
-  const model::Vouched vouched =
-      options.supplied_tree ? model::Vouched::nothing : model::Vouched::everything;
+  const model::Vouched vouched = options.supplied_tree ? model::Vouched::nothing : model::Vouched::everything;
   Tagged t = run_strategies(registry, strategy, proto, view, std::move(values), options, progress);
   hierarchy::Document doc =
       build_document(proto.graph(), std::move(view), std::move(t.assignments), t.tree, t.provenance);

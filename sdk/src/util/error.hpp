@@ -11,8 +11,7 @@ namespace mx {
 
 class Error : public std::runtime_error {
  public:
-  Error(mx_code code, std::string message)
-      : std::runtime_error(std::move(message)), code_(code) {}
+  Error(mx_code code, std::string message) : std::runtime_error(std::move(message)), code_(code) {}
   mx_code code() const noexcept { return code_; }
 
  private:

@@ -17,7 +17,9 @@
 namespace mx {
 namespace {
 
-std::string errno_text() { return std::strerror(errno); }
+std::string errno_text() {
+  return std::strerror(errno);
+}
 
 std::string kind_text(mode_t mode) {
   if (S_ISDIR(mode)) return "is a directory, not a file";
@@ -30,8 +32,7 @@ std::string kind_text(mode_t mode) {
 // 12 letters/digits from the kernel's random source: 62^12 names, so a
 // name cannot be guessed (and planted) in advance.
 std::string random_suffix() {
-  static const char alphabet[] =
-      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  static const char alphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   unsigned char bytes[12];
   size_t got = 0;
   while (got < sizeof bytes) {
@@ -92,12 +93,15 @@ PathKind path_kind(const std::string& path) {
   return PathKind::other;
 }
 
-bool file_exists(const std::string& path) { return path_kind(path) == PathKind::regular; }
+bool file_exists(const std::string& path) {
+  return path_kind(path) == PathKind::regular;
+}
 
-std::string describe_file_type(unsigned mode) { return kind_text(static_cast<mode_t>(mode)); }
+std::string describe_file_type(unsigned mode) {
+  return kind_text(static_cast<mode_t>(mode));
+}
 
-std::string random_sibling_name(const std::string& directory, const std::string& hint,
-                                const char* tag) {
+std::string random_sibling_name(const std::string& directory, const std::string& hint, const char* tag) {
   // Keep the name under NAME_MAX (255) whatever the target's length.
   return directory + "/" + pid_tagged("." + hint.substr(0, 200) + "." + tag + "-") + random_suffix();
 }
@@ -107,8 +111,7 @@ std::string read_file(const std::string& path) {
   // O_NONBLOCK: opening a FIFO for reading returns at once instead of
   // waiting for a writer; fstat() then refuses it. Regular files ignore it.
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0)
-    fail(MX_ERR_IO, path + ": " + (errno == ENOENT ? std::string("no such file") : errno_text()));
+  if (fd < 0) fail(MX_ERR_IO, path + ": " + (errno == ENOENT ? std::string("no such file") : errno_text()));
   struct stat st;
   const bool stated = ::fstat(fd, &st) == 0;
   if (!stated || !S_ISREG(st.st_mode)) {
@@ -126,8 +129,8 @@ std::string read_file(const std::string& path) {
   }
 }
 
-int create_unique_file(const std::string& directory, const std::string& hint,
-                       const std::string& label, std::string& name) {
+int create_unique_file(const std::string& directory, const std::string& hint, const std::string& label,
+                       std::string& name) {
   remove_stale_leftovers(directory, "." + hint.substr(0, 200) + ".tmp-", false);
   for (int attempt = 0; attempt < 100; ++attempt) {
     name = random_sibling_name(directory, hint, "tmp");

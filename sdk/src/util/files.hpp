@@ -41,15 +41,14 @@ std::string base_name_of(const std::string& path);
 // A fresh, unpredictable name "<directory>/.<hint>.<tag>-<pid>-XXXXXXXXXXXX"
 // (12 random letters/digits; nothing is created). The pid lets a later run
 // recognise what a killed one left (util/stale_leftovers.hpp).
-std::string random_sibling_name(const std::string& directory, const std::string& hint,
-                                const char* tag);
+std::string random_sibling_name(const std::string& directory, const std::string& hint, const char* tag);
 
 // A new file in `directory` named ".<hint>.tmp-<pid>-XXXXXXXXXXXX" (random
 // letters), created with O_EXCL, after removing the stale temporaries of
 // the same hint; returns the descriptor and sets `name`.
 // MX_ERR_IO naming `label` on failure.
-int create_unique_file(const std::string& directory, const std::string& hint,
-                       const std::string& label, std::string& name);
+int create_unique_file(const std::string& directory, const std::string& hint, const std::string& label,
+                       std::string& name);
 
 // One staged file: bytes are appended in pieces (external weights are
 // copied tensor by tensor, never held whole), then finish() fsyncs and
@@ -70,7 +69,10 @@ class StagedWriter {
   const std::string& target() const { return target_; }
   const std::string& temp() const { return temp_; }
   // The temporary became the target (or was removed): nothing to clean up.
-  void release() { released_ = true; cleanup_.cancel(); }
+  void release() {
+    released_ = true;
+    cleanup_.cancel();
+  }
 
  private:
   std::string target_;

@@ -42,7 +42,7 @@ inline bool is_plain_json_text(std::string_view s) {
     uint64_t x;
     std::memcpy(&x, p, 8);
     const uint64_t control = (x - 0x20 * kOnes) & ~x & kHigh;  // a byte < 0x20
-    const uint64_t high = (x + kOnes) | x;                      // a byte >= 0x7f
+    const uint64_t high = (x + kOnes) | x;                     // a byte >= 0x7f
     if ((control | (high & kHigh) | has_zero(x ^ ('"' * kOnes)) | has_zero(x ^ ('\\' * kOnes))) != 0)
       return false;
   }
@@ -89,8 +89,7 @@ void check_json_value_depth(const Json& value, const std::string& where) {
     stack.pop_back();
     if (!v->is_structured()) continue;
     if (depth > kMaxJsonDepth)
-      fail(MX_ERR_PARSE, where + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) +
-                             " levels");
+      fail(MX_ERR_PARSE, where + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     for (const auto& child : *v) stack.emplace_back(&child, depth + 1);
   }
 }

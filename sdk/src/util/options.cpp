@@ -7,8 +7,7 @@
 
 namespace mx {
 
-nlohmann::json parse_options(const char* json, const char* what,
-                             std::initializer_list<const char*> allowed) {
+nlohmann::json parse_options(const char* json, const char* what, std::initializer_list<const char*> allowed) {
   if (!json || !*json) return nlohmann::json::object();
   check_json_limits(json, what);
   nlohmann::json options;
@@ -17,16 +16,15 @@ nlohmann::json parse_options(const char* json, const char* what,
   } catch (const nlohmann::json::exception& e) {
     fail(MX_ERR_INVALID_ARGUMENT, std::string(what) + ": malformed JSON: " + e.what());
   }
-  if (!options.is_object())
-    fail(MX_ERR_INVALID_ARGUMENT, std::string(what) + ": must be a JSON object");
+  if (!options.is_object()) fail(MX_ERR_INVALID_ARGUMENT, std::string(what) + ": must be a JSON object");
   for (const auto& item : options.items()) {
     bool known = false;
     for (const char* key : allowed) known = known || item.key() == key;
     if (!known) {
       std::string list;
       for (const char* key : allowed) list += (list.empty() ? "" : ", ") + std::string(key);
-      fail(MX_ERR_INVALID_ARGUMENT, std::string(what) + ": unknown option '" +
-                                        item.key() + "' (known: " + list + ")");
+      fail(MX_ERR_INVALID_ARGUMENT,
+           std::string(what) + ": unknown option '" + item.key() + "' (known: " + list + ")");
     }
   }
   return options;
@@ -40,12 +38,10 @@ bool option_bool(const nlohmann::json& options, const char* key, bool fallback) 
   return it->get<bool>();
 }
 
-std::string option_string(const nlohmann::json& options, const char* key,
-                          const std::string& fallback) {
+std::string option_string(const nlohmann::json& options, const char* key, const std::string& fallback) {
   auto it = options.find(key);
   if (it == options.end()) return fallback;
-  if (!it->is_string())
-    fail(MX_ERR_INVALID_ARGUMENT, std::string("option '") + key + "' must be a string");
+  if (!it->is_string()) fail(MX_ERR_INVALID_ARGUMENT, std::string("option '") + key + "' must be a string");
   return it->get<std::string>();
 }
 

@@ -19,7 +19,9 @@ namespace {
 
 constexpr const char* kUnchanged = " (the output was not written; no file was changed)";
 
-std::string errno_text() { return std::strerror(errno); }
+std::string errno_text() {
+  return std::strerror(errno);
+}
 
 // A target may be replaced when it is absent, a regular file, or a symlink
 // (rename() replaces the link itself and never writes through it).
@@ -87,8 +89,7 @@ void put_in_place(Step& step) {
   const std::string& target = step.file->target();
   if (step.backup.empty()) step.undo = signal_cleanup::remove_on_signal(target);
   if (::rename(step.file->temp().c_str(), target.c_str()) != 0)
-    fail(MX_ERR_IO, target + ": cannot rename the temporary file into place: " + errno_text() +
-                        kUnchanged);
+    fail(MX_ERR_IO, target + ": cannot rename the temporary file into place: " + errno_text() + kUnchanged);
   step.renamed = true;
   step.file->release();
 }
@@ -106,8 +107,7 @@ void sync_directory(const std::string& dir) {
 
 StagedWriter& OutputSet::add(const std::string& target) {
   for (const auto& f : files_)
-    if (f->target() == target)
-      fail(MX_ERR_INVALID_ARGUMENT, target + ": written twice by one output");
+    if (f->target() == target) fail(MX_ERR_INVALID_ARGUMENT, target + ": written twice by one output");
   files_.push_back(std::make_unique<StagedWriter>(target));
   return *files_.back();
 }

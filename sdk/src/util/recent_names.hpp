@@ -30,9 +30,9 @@ class RecentNames {
   static constexpr size_t kSlots = 8;
   // Empty slots hold no id: a default {"", 0} answered id 0 for an omitted
   // ("") input among the first few nodes.
-  std::pair<std::string_view, uint32_t> slots_[kSlots] = {
-      {{}, kAbsent}, {{}, kAbsent}, {{}, kAbsent}, {{}, kAbsent},
-      {{}, kAbsent}, {{}, kAbsent}, {{}, kAbsent}, {{}, kAbsent}};
+  std::pair<std::string_view, uint32_t> slots_[kSlots] = {{{}, kAbsent}, {{}, kAbsent}, {{}, kAbsent},
+                                                          {{}, kAbsent}, {{}, kAbsent}, {{}, kAbsent},
+                                                          {{}, kAbsent}, {{}, kAbsent}};
   size_t next_ = 0;
 };
 

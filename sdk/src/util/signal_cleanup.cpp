@@ -62,7 +62,9 @@ void install_once() {
   });
 }
 
-bool fits(const std::string& s) { return s.size() < PATH_MAX && s.find('\0') == std::string::npos; }
+bool fits(const std::string& s) {
+  return s.size() < PATH_MAX && s.find('\0') == std::string::npos;
+}
 
 int arm(int kind, const std::string& path, const std::string& target) {
   if (!fits(path) || !fits(target)) return -1;
@@ -96,7 +98,9 @@ void Action::cancel() {
   slot_ = -1;
 }
 
-Action remove_on_signal(const std::string& path) { return Action(arm(kRemove, path, "")); }
+Action remove_on_signal(const std::string& path) {
+  return Action(arm(kRemove, path, ""));
+}
 
 Action restore_on_signal(const std::string& backup, const std::string& target) {
   return Action(arm(kRestore, backup, target));

@@ -35,11 +35,15 @@ std::string backup_target(const std::string& name, pid_t& pid) {
   return pid != 0 && target.size() < kKeptBytes && target != "." && target != ".." ? target : "";
 }
 
-bool gone(pid_t pid) { return pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH; }
+bool gone(pid_t pid) {
+  return pid != ::getpid() && ::kill(pid, 0) != 0 && errno == ESRCH;
+}
 
 }  // namespace
 
-std::string pid_tagged(const std::string& prefix) { return prefix + std::to_string(::getpid()) + "-"; }
+std::string pid_tagged(const std::string& prefix) {
+  return prefix + std::to_string(::getpid()) + "-";
+}
 
 void remove_stale_leftovers(const std::string& directory, const std::string& prefix, bool directories) {
   DIR* d = ::opendir(directory.c_str());

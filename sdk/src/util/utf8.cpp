@@ -9,7 +9,9 @@ namespace {
 
 constexpr const char* kReplacement = "\xEF\xBF\xBD";  // U+FFFD
 
-bool continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
+bool continuation(unsigned char c) {
+  return (c & 0xC0) == 0x80;
+}
 
 }  // namespace
 
@@ -20,11 +22,11 @@ size_t utf8_sequence_length(std::string_view s, size_t i) {
   size_t len;
   unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
   if (c >= 0xC2 && c <= 0xDF) len = 2;
-  else if (c == 0xE0) len = 3, lo = 0xA0;            // no overlong forms
-  else if (c == 0xED) len = 3, hi = 0x9F;            // no surrogates
+  else if (c == 0xE0) len = 3, lo = 0xA0;  // no overlong forms
+  else if (c == 0xED) len = 3, hi = 0x9F;  // no surrogates
   else if (c >= 0xE1 && c <= 0xEF) len = 3;
-  else if (c == 0xF0) len = 4, lo = 0x90;            // no overlong forms
-  else if (c == 0xF4) len = 4, hi = 0x8F;            // nothing past U+10FFFF
+  else if (c == 0xF0) len = 4, lo = 0x90;  // no overlong forms
+  else if (c == 0xF4) len = 4, hi = 0x8F;  // nothing past U+10FFFF
   else if (c >= 0xF1 && c <= 0xF3) len = 4;
   else return 0;
   if (i + len > s.size()) return 0;

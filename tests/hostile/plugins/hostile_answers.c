@@ -25,7 +25,8 @@ static void destroy(void* state) {
   int32_t code = g_cached_answer->assign(g_cached_answer->answer, 0, "blk", 3, "direct");
   FILE* f = fopen(out, "w");
   if (!f) return;
-  fprintf(f, "count=%llu name=%s assign=%d\n", (unsigned long long)count, name.data ? "text" : "null", (int)code);
+  fprintf(f, "count=%llu name=%s assign=%d\n", (unsigned long long)count, name.data ? "text" : "null",
+          (int)code);
   fclose(f);
 }
 
@@ -54,8 +55,16 @@ static int32_t run(void* state, const char* request, size_t size, mx_plugin_outp
 }
 
 MX_PLUGIN_ENTRY {
-  static const mx_plugin_descriptor descriptor = {
-      1, 2, sizeof(mx_plugin_descriptor), MX_PLUGIN_STRATEGY, MX_PLUGIN_FLAG_GRAPH_READER,
-      "hostile-answers", "0.0.1", "test plugin", create, destroy, run};
+  static const mx_plugin_descriptor descriptor = {1,
+                                                  2,
+                                                  sizeof(mx_plugin_descriptor),
+                                                  MX_PLUGIN_STRATEGY,
+                                                  MX_PLUGIN_FLAG_GRAPH_READER,
+                                                  "hostile-answers",
+                                                  "0.0.1",
+                                                  "test plugin",
+                                                  create,
+                                                  destroy,
+                                                  run};
   return &descriptor;
 }

@@ -35,8 +35,16 @@ int32_t run(void*, const char*, size_t, mx_plugin_output*) {
 }  // namespace
 
 MX_PLUGIN_ENTRY {
-  static const mx_plugin_descriptor descriptor = {
-      1, 2, sizeof(mx_plugin_descriptor), MX_PLUGIN_STRATEGY, 0,
-      "hostile-throwing", "0.0.1", "test plugin", create, destroy, run};
+  static const mx_plugin_descriptor descriptor = {1,
+                                                  2,
+                                                  sizeof(mx_plugin_descriptor),
+                                                  MX_PLUGIN_STRATEGY,
+                                                  0,
+                                                  "hostile-throwing",
+                                                  "0.0.1",
+                                                  "test plugin",
+                                                  create,
+                                                  destroy,
+                                                  run};
   return &descriptor;
 }

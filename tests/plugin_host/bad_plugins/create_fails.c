@@ -11,8 +11,16 @@ static int32_t run(void* s, const char* r, size_t n, mx_plugin_output* out) {
   return test_answer(out, EMPTY_RESPONSE);
 }
 MX_PLUGIN_ENTRY {
-  static const mx_plugin_descriptor descriptor = {
-      1, 0, sizeof(mx_plugin_descriptor), MX_PLUGIN_STRATEGY, 0, "create-fails", "0.0.1",
-      "test plugin", create, NULL, run};
+  static const mx_plugin_descriptor descriptor = {1,
+                                                  0,
+                                                  sizeof(mx_plugin_descriptor),
+                                                  MX_PLUGIN_STRATEGY,
+                                                  0,
+                                                  "create-fails",
+                                                  "0.0.1",
+                                                  "test plugin",
+                                                  create,
+                                                  NULL,
+                                                  run};
   return &descriptor;
 }

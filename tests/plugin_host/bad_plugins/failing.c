@@ -5,4 +5,6 @@ static int32_t run(void* s, const char* r, size_t n, mx_plugin_output* out) {
   out->error = test_copy("the model is too interesting");
   return 6;
 }
-MX_PLUGIN_ENTRY { TEST_DESCRIPTOR(1, 0, MX_PLUGIN_STRATEGY, "failing", run) }
+MX_PLUGIN_ENTRY {
+  TEST_DESCRIPTOR(1, 0, MX_PLUGIN_STRATEGY, "failing", run)
+}

@@ -10,13 +10,22 @@ static int32_t run(void* s, const char* r, size_t n, mx_plugin_output* out) {
     out->error = test_copy("no graph in the request");
     return 9;
   }
-  return test_answer(out, "{\"schema\":\"modelexport.strategy-response/1\",\"assignments\":"
-                          "[{\"node\":0,\"module\":\"old\",\"evidence\":\"scope\"}]}");
+  return test_answer(out,
+                     "{\"schema\":\"modelexport.strategy-response/1\",\"assignments\":"
+                     "[{\"node\":0,\"module\":\"old\",\"evidence\":\"scope\"}]}");
 }
 
 MX_PLUGIN_ENTRY {
-  static const mx_plugin_descriptor descriptor = {
-      1, 1, sizeof(mx_plugin_descriptor), MX_PLUGIN_STRATEGY, 2u,
-      "old-flag-bit", "0.0.1", "test plugin", test_create, NULL, run};
+  static const mx_plugin_descriptor descriptor = {1,
+                                                  1,
+                                                  sizeof(mx_plugin_descriptor),
+                                                  MX_PLUGIN_STRATEGY,
+                                                  2u,
+                                                  "old-flag-bit",
+                                                  "0.0.1",
+                                                  "test plugin",
+                                                  test_create,
+                                                  NULL,
+                                                  run};
   return &descriptor;
 }

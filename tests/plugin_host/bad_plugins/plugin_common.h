@@ -28,10 +28,10 @@ static int32_t test_answer(mx_plugin_output* out, const char* json) {
   return 0;
 }
 
-#define TEST_DESCRIPTOR(major, minor, kind, name, run)                        \
-  static const mx_plugin_descriptor descriptor = {                           \
-      major, minor, sizeof(mx_plugin_descriptor), kind, 0, name, "0.0.1",     \
-      "test plugin", test_create, NULL, run};                                 \
+#define TEST_DESCRIPTOR(major, minor, kind, name, run)                                                \
+  static const mx_plugin_descriptor descriptor = {                                                    \
+      major, minor, sizeof(mx_plugin_descriptor), kind, 0, name, "0.0.1", "test plugin", test_create, \
+      NULL,  run};                                                                                    \
   return &descriptor;
 
 #define EMPTY_RESPONSE "{\"schema\":\"modelexport.strategy-response/1\",\"assignments\":[]}"

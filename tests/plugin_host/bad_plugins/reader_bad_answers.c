@@ -27,8 +27,16 @@ static int32_t run(void* s, const char* r, size_t n, mx_plugin_output* out) {
 }
 
 MX_PLUGIN_ENTRY {
-  static const mx_plugin_descriptor descriptor = {
-      1, 2, sizeof(mx_plugin_descriptor), MX_PLUGIN_STRATEGY, MX_PLUGIN_FLAG_GRAPH_READER,
-      "reader-bad-answers", "0.0.1", "test plugin", test_create, NULL, run};
+  static const mx_plugin_descriptor descriptor = {1,
+                                                  2,
+                                                  sizeof(mx_plugin_descriptor),
+                                                  MX_PLUGIN_STRATEGY,
+                                                  MX_PLUGIN_FLAG_GRAPH_READER,
+                                                  "reader-bad-answers",
+                                                  "0.0.1",
+                                                  "test plugin",
+                                                  test_create,
+                                                  NULL,
+                                                  run};
   return &descriptor;
 }

@@ -22,8 +22,8 @@
 
 #include "../bad_plugins/plugin_common.h"
 
-#define FAKE_DOC                                                              \
-  "{\"schema\":\"modelexport.hierarchy/1\",\"nodes\":[],"                     \
+#define FAKE_DOC                                          \
+  "{\"schema\":\"modelexport.hierarchy/1\",\"nodes\":[]," \
   "\"modules\":[{\"path\":\"\",\"class\":\"FakeNet\"}]}"
 
 /* The string value of `key` ("\"name\":\"") in the request (no escapes in
@@ -102,7 +102,8 @@ static int32_t run(void* s, const char* request, size_t n, mx_plugin_output* out
   char path[4096];
   if (strstr(request, "\"external_data\":true")) {
     char dir[4096], file[4200];
-    if (!model_path(request, path, sizeof path) || !string_value(request, "\"output_dir\":\"", dir, sizeof dir)) {
+    if (!model_path(request, path, sizeof path) ||
+        !string_value(request, "\"output_dir\":\"", dir, sizeof dir)) {
       out->error = test_copy("external data without output_dir");
       return 6; /* MX_ERR_UNSUPPORTED */
     }
@@ -115,7 +116,8 @@ static int32_t run(void* s, const char* request, size_t n, mx_plugin_output* out
     return answer_file(out, file);
   }
   if (MX_HOST_API_HAS(g_host, progress) && g_host->progress)
-    for (uint64_t step = 0; step <= 3; ++step) g_host->progress(g_host->host_context, "fake", "steps", step, 3);
+    for (uint64_t step = 0; step <= 3; ++step)
+      g_host->progress(g_host->host_context, "fake", "steps", step, 3);
   if (!model_path(request, path, sizeof path) || !read_file(path, out)) {
     out->error = test_copy("cannot read model_path");
     return 2;
@@ -126,4 +128,6 @@ static int32_t run(void* s, const char* request, size_t n, mx_plugin_output* out
   }
   return test_answer(out, FAKE_DOC);
 }
-MX_PLUGIN_ENTRY { TEST_DESCRIPTOR(1, 1, MX_PLUGIN_FRONTEND, "fake", run) }
+MX_PLUGIN_ENTRY {
+  TEST_DESCRIPTOR(1, 1, MX_PLUGIN_FRONTEND, "fake", run)
+}

@@ -41,7 +41,8 @@ static int32_t answer(const char* request, size_t n, mx_plugin_output* out) {
     const char* next = strstr(p + 8, "\"index\":");
     const char* op = strstr(p, "\"op_type\":\"MatMul\"");
     if (op && (!next || op < next)) {
-      used += (size_t)sprintf(buffer + used, "%s{\"node\":%ld,\"module\":\"good.matmul\",\"evidence\":\"parameter\"}",
+      used += (size_t)sprintf(buffer + used,
+                              "%s{\"node\":%ld,\"module\":\"good.matmul\",\"evidence\":\"parameter\"}",
                               first ? "" : ",", index);
       first = 0;
     }
@@ -52,4 +53,6 @@ static int32_t answer(const char* request, size_t n, mx_plugin_output* out) {
   free(buffer);
   return rc;
 }
-MX_PLUGIN_ENTRY { TEST_DESCRIPTOR(1, 0, MX_PLUGIN_STRATEGY, "good", run) }
+MX_PLUGIN_ENTRY {
+  TEST_DESCRIPTOR(1, 0, MX_PLUGIN_STRATEGY, "good", run)
+}

@@ -65,9 +65,9 @@ struct ExportAnswer {
 };
 
 struct Frontend {
-  const char* name;            // prefixes every message: "torch_export: ..."
-  const char* progress_stage;  // what the host's progress function is told
-  const char* progress_unit;   //   ("lower"/"nodes", "walk"/"ops")
+  const char* name;                                // prefixes every message: "torch_export: ..."
+  const char* progress_stage;                      // what the host's progress function is told
+  const char* progress_unit;                       //   ("lower"/"nodes", "walk"/"ops")
   bool (*accepts)(const std::string& model_path);  // the "probe" operation
   std::string (*module_tree_json)(const std::string& model_path, bool drop_builtin_tags);
   ExportAnswer (*export_model)(const ExportRequest& request);
@@ -78,7 +78,7 @@ struct Frontend {
 int32_t create_frontend(const Frontend& frontend, const mx_host_api* host, void** state,
                         mx_plugin_output* error);
 void destroy_frontend(void* state);
-int32_t run_frontend_request(const Frontend& frontend, void* state, const char* request,
-                             size_t request_size, mx_plugin_output* out);
+int32_t run_frontend_request(const Frontend& frontend, void* state, const char* request, size_t request_size,
+                             mx_plugin_output* out);
 
 }  // namespace mx::aten_onnx

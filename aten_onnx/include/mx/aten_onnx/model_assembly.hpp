@@ -31,8 +31,8 @@ std::string output_name(size_t k, size_t n);
 // initializer or already an output. `elem_type`/`rank` type the output
 // (dims unknown; shape inference fills them in). Returns the name the
 // value has afterwards (`name` when the producer's output was renamed).
-std::string add_graph_output(OnnxEmitter& e, const std::string& value, const std::string& name, int32_t elem_type,
-                      int64_t rank);
+std::string add_graph_output(OnnxEmitter& e, const std::string& value, const std::string& name,
+                             int32_t elem_type, int64_t rank);
 
 // Removes nodes whose outputs reach no graph output and initializers no
 // node reads; returns the names of the removed nodes.

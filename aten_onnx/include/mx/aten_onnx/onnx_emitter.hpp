@@ -59,9 +59,9 @@ class OnnxEmitter {
 
   // ---- constants, emitted in the current module (small ones once per module)
   std::string constant(const onnx::TensorProto& value);
-  std::string ci64(const std::vector<int64_t>& values);  // 1-D int64
-  std::string ci64s(int64_t value);                      // 0-d int64
-  std::string cscalar(double value, int32_t onnx_dtype); // 0-d of that dtype
+  std::string ci64(const std::vector<int64_t>& values);   // 1-D int64
+  std::string ci64s(int64_t value);                       // 0-d int64
+  std::string cscalar(double value, int32_t onnx_dtype);  // 0-d of that dtype
 
   // ---- small patterns every lowering uses
   std::string cast(const std::string& x, int32_t from, int32_t to);

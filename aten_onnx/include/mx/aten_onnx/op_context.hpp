@@ -19,7 +19,21 @@ namespace mx::aten_onnx {
 
 // What an argument holds, for lowerings that branch on it (conv's padding
 // 'same' vs ints, pow's exponent 2.0, a Scalar vs a Tensor operand).
-enum class ArgKind { none, tensor, tensors, integer, floating, boolean, string, ints, floats, sym_int, sym_float, dtype, other };
+enum class ArgKind {
+  none,
+  tensor,
+  tensors,
+  integer,
+  floating,
+  boolean,
+  string,
+  ints,
+  floats,
+  sym_int,
+  sym_float,
+  dtype,
+  other
+};
 
 class OpContext : public OnnxEmitter {
  public:
@@ -52,7 +66,7 @@ class OpContext : public OnnxEmitter {
                                     std::optional<std::vector<int64_t>> fallback = std::nullopt) = 0;
   // The same, or nullopt when an element is dynamic.
   virtual std::optional<std::vector<int64_t>> static_ints(const std::string& name) = 0;
-  virtual size_t list_length(const std::string& name) = 0;  // elements of a list argument
+  virtual size_t list_length(const std::string& name) = 0;          // elements of a list argument
   virtual std::vector<double> floats(const std::string& name) = 0;  // a static float list
   // An int list that may hold SymInts, as a 1-D int64 ONNX tensor.
   virtual std::string int_list(const std::string& name) = 0;
@@ -87,6 +101,8 @@ class OpContext : public OnnxEmitter {
   std::string target_;
 };
 
-inline int64_t norm_dim(int64_t d, int64_t rank) { return d < 0 ? d + rank : d; }
+inline int64_t norm_dim(int64_t d, int64_t rank) {
+  return d < 0 ? d + rank : d;
+}
 
 }  // namespace mx::aten_onnx

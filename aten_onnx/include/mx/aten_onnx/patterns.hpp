@@ -65,8 +65,8 @@ std::string emit_max_pool(OnnxEmitter& e, const std::string& x, const std::vecto
                           const std::vector<int64_t>& stride, const std::vector<int64_t>& pads,
                           const std::vector<int64_t>& dilation, bool ceil_mode);
 std::string emit_avg_pool(OnnxEmitter& e, const std::string& x, const std::vector<int64_t>& kernel,
-                          const std::vector<int64_t>& stride, const std::vector<int64_t>& pads, bool ceil_mode,
-                          bool count_include_pad);
+                          const std::vector<int64_t>& stride, const std::vector<int64_t>& pads,
+                          bool ceil_mode, bool count_include_pad);
 // Adaptive pooling over static spatial sizes `in` to `out`: global, one
 // divisible pool, or ATen's windows [floor(i*in/out), ceil((i+1)*in/out)).
 std::string emit_adaptive_pool(OnnxEmitter& e, const std::string& x, const std::vector<int64_t>& in,
@@ -83,8 +83,8 @@ struct TopKResult {
   std::string values, indices;  // indices int64
 };
 // TopK of `k1d` (1-D int64) elements along `axis`; any dtype, rank 0 too.
-TopKResult emit_top_k(OnnxEmitter& e, const std::string& x, int32_t dtype, int64_t rank, const std::string& k1d,
-                      int64_t axis, bool largest);
+TopKResult emit_top_k(OnnxEmitter& e, const std::string& x, int32_t dtype, int64_t rank,
+                      const std::string& k1d, int64_t axis, bool largest);
 // A full sort along `axis` (static_size < 0: the dim is dynamic).
 TopKResult emit_sort(OnnxEmitter& e, const std::string& x, int32_t dtype, int64_t rank, int64_t axis,
                      int64_t static_size, bool descending);
@@ -92,10 +92,10 @@ TopKResult emit_sort(OnnxEmitter& e, const std::string& x, int32_t dtype, int64_
 // ---- resize.cpp
 // upsample_<mode> ("upsample_bilinear2d", "_upsample_nearest_exact1d", ...)
 // to spatial sizes (1-D int64, one per spatial dim) or by static scales.
-std::string emit_resize_to(OnnxEmitter& e, const std::string& aten_op, bool align_corners, const std::string& x,
-                           const std::string& spatial_sizes);
-std::string emit_resize_by(OnnxEmitter& e, const std::string& aten_op, bool align_corners, const std::string& x,
-                           const std::vector<float>& spatial_scales);
+std::string emit_resize_to(OnnxEmitter& e, const std::string& aten_op, bool align_corners,
+                           const std::string& x, const std::string& spatial_sizes);
+std::string emit_resize_by(OnnxEmitter& e, const std::string& aten_op, bool align_corners,
+                           const std::string& x, const std::vector<float>& spatial_scales);
 
 // ---- recurrent.cpp
 enum class RecurrentCell { rnn_tanh, rnn_relu, gru, lstm };

@@ -42,8 +42,8 @@ struct WeightBytes {
   const char* data = nullptr;
   uint64_t size = 0;
   uint64_t source_offset = kNotInSource;  // file offset of `data` in the source model
-  std::optional<Permutation> permuted;     // set: written permuted (never by reference)
-  std::optional<ChannelScale> scaled;      // set: written scaled (never by reference)
+  std::optional<Permutation> permuted;    // set: written permuted (never by reference)
+  std::optional<ChannelScale> scaled;     // set: written scaled (never by reference)
   // Written as other bytes than its source's (permuted or scaled).
   bool derived() const { return permuted.has_value() || scaled.has_value(); }
   // `data` lies in a read-only file mapping: once written out, its pages

@@ -19,7 +19,7 @@
 namespace mx::common {
 
 inline constexpr int kMaxJsonDepth = 512;
-inline constexpr size_t kMaxJsonStringBytes = size_t{1} << 20;  // 1 MiB
+inline constexpr size_t kMaxJsonStringBytes = size_t{1} << 20;    // 1 MiB
 inline constexpr uint64_t kMaxJsonTextBytes = uint64_t{1} << 30;  // 1 GiB
 
 // What is wrong with `text` under the limits ("JSON nested deeper than 512

@@ -28,8 +28,9 @@ inline std::string_view last_view(std::string_view path) {
   const std::size_t dot = path.rfind('.');
   return dot == std::string_view::npos ? path : path.substr(dot + 1);
 }
-std::string join_path(std::string_view base, std::string_view rel);  // "a"+"b.c" → "a.b.c"; "" joins to the other
-std::size_t path_depth(std::string_view path);                  // "" → 0, "a.b" → 2
+std::string join_path(std::string_view base,
+                      std::string_view rel);    // "a"+"b.c" → "a.b.c"; "" joins to the other
+std::size_t path_depth(std::string_view path);  // "" → 0, "a.b" → 2
 
 // True when `ancestor` is `path` or one of its ancestors ("" is everyone's;
 // "a.b" is not an ancestor of "a.bc").

@@ -54,7 +54,8 @@ bool definition(const std::vector<std::string_view>& names, const std::vector<st
 }
 
 std::string random_scope(std::mt19937& rng, const std::string& previous) {
-  static const std::vector<std::string> steps = {"a", "b", "relu", "relu_1", "relu_2", "ln", "ln_1", "x_10", "h"};
+  static const std::vector<std::string> steps = {"a",  "b",    "relu", "relu_1", "relu_2",
+                                                 "ln", "ln_1", "x_10", "h"};
   std::vector<std::string> parts;
   // Often a neighbour of the previous scope: the same, or a prefix of it
   // with new steps after (graph order).

@@ -14,8 +14,7 @@ TEST_CASE("plain nested scopes join with dots") {
 
 TEST_CASE("a called Sequential repeats its name in its items' scopes") {
   CHECK(scope_module_path("/layer1/layer1.0/conv1/Conv") == "layer1.0.conv1");
-  CHECK(scope_module_path("/layer1/layer1.0/downsample/downsample.0/Conv") ==
-        "layer1.0.downsample.0");
+  CHECK(scope_module_path("/layer1/layer1.0/downsample/downsample.0/Conv") == "layer1.0.downsample.0");
   SUBCASE("nested Sequential items") {
     CHECK(scope_module_path("/seq/seq.0/seq.0.1/Relu") == "seq.0.1");
   }
@@ -56,7 +55,6 @@ TEST_CASE("malformed scopes are not assigned") {
 }
 
 TEST_CASE("op suffixes and scoped constants") {
-  CHECK(scope_module_path("/encoder/layer.0/attention/self/MatMul_1") ==
-        "encoder.layer.0.attention.self");
+  CHECK(scope_module_path("/encoder/layer.0/attention/self/MatMul_1") == "encoder.layer.0.attention.self");
   CHECK(scope_module_path("/embeddings/Constant_2") == "embeddings");
 }

@@ -33,8 +33,7 @@ TEST_CASE("assign leaves scope-less nodes out and tags the rest 'scope'") {
   json r = request({"/encoder/layer.0/dense/MatMul", "Constant_1", "/Mul"}, {});
   CHECK(r["schema"] == "modelexport.strategy-response/1");
   REQUIRE(r["assignments"].size() == 2);
-  CHECK(r["assignments"][0] == json{{"node", 0}, {"module", "encoder.layer.0.dense"},
-                                    {"evidence", "scope"}});
+  CHECK(r["assignments"][0] == json{{"node", 0}, {"module", "encoder.layer.0.dense"}, {"evidence", "scope"}});
   // "/Mul": the root's own forward; "Constant_1" (no slash): no evidence.
   CHECK(r["assignments"][1] == json{{"node", 2}, {"module", ""}, {"evidence", "scope"}});
   json with_tree = request({"/Mul"}, {"", "encoder"});
@@ -43,16 +42,20 @@ TEST_CASE("assign leaves scope-less nodes out and tags the rest 'scope'") {
 }
 
 TEST_CASE("snapping to the supplied modules") {
-  mx::scope::ModuleSnap snap({"", "encoder", "encoder.blocks", "encoder.blocks.attn",
-                             "encoder.blocks.attn.proj", "head"});
-  SUBCASE("exact path") { CHECK(snap.resolve({"encoder", "blocks", "attn"}) == "encoder.blocks.attn"); }
+  mx::scope::ModuleSnap snap(
+      {"", "encoder", "encoder.blocks", "encoder.blocks.attn", "encoder.blocks.attn.proj", "head"});
+  SUBCASE("exact path") {
+    CHECK(snap.resolve({"encoder", "blocks", "attn"}) == "encoder.blocks.attn");
+  }
   SUBCASE("an uncalled container skipped by the scope") {
     CHECK(snap.resolve({"encoder", "attn", "proj"}) == "encoder.blocks.attn.proj");
   }
   SUBCASE("unknown tail stops at the deepest known module") {
     CHECK(snap.resolve({"encoder", "blocks", "nope", "proj"}) == "encoder.blocks");
   }
-  SUBCASE("nothing known") { CHECK(snap.resolve({"decoder"}).empty()); }
+  SUBCASE("nothing known") {
+    CHECK(snap.resolve({"decoder"}).empty());
+  }
 }
 
 TEST_CASE("ambiguous descendants are not guessed") {
@@ -68,23 +71,27 @@ TEST_CASE("with modules, an unresolvable scope is left to propagation") {
 }
 
 TEST_CASE("a module's repeated call (torch.onnx scope 'relu_1') is that module") {
-  mx::scope::ModuleSnap snap({"", "layer1", "layer1.0", "layer1.0.conv1", "layer1.0.relu",
-                             "h", "h.0", "h.0.ln_1", "h.0.ln"});
+  mx::scope::ModuleSnap snap(
+      {"", "layer1", "layer1.0", "layer1.0.conv1", "layer1.0.relu", "h", "h.0", "h.0.ln_1", "h.0.ln"});
   CHECK(snap.resolve({"layer1", "0", "relu_1"}) == "layer1.0.relu");
   CHECK(snap.resolve({"layer1", "0", "relu_12"}) == "layer1.0.relu");
   CHECK(snap.resolve({"layer1", "0_1", "conv1"}) == "layer1.0.conv1");  // the block called twice
-  CHECK(snap.resolve({"h", "0", "ln_1"}) == "h.0.ln_1");  // a real module named ln_1 wins
-  CHECK(snap.resolve({"layer1", "0", "conv2_1"}) == "layer1.0");  // no base module either
+  CHECK(snap.resolve({"h", "0", "ln_1"}) == "h.0.ln_1");                // a real module named ln_1 wins
+  CHECK(snap.resolve({"layer1", "0", "conv2_1"}) == "layer1.0");        // no base module either
   CHECK(snap.resolve({"layer1", "0", "relu_"}) == "layer1.0");
   CHECK(snap.resolve({"layer1", "0", "_1"}) == "layer1.0");
 }
 
 TEST_CASE("without a tree, a scope repeating a parameter-free sibling is its repeated call") {
   json nodes = json::array();
-  const std::vector<std::string> names = {
-      "/layer1/layer1.0/relu/Relu",   "/layer1/layer1.0/relu_1/Relu", "/layer1/layer1.0/relu_2/Relu",
-      "/h.0/ln_1/LayerNormalization", "/h.0/ln/LayerNormalization",  "/act_1/Sigmoid",
-      "/block/conv/Conv",             "/block_1/conv/Conv"};
+  const std::vector<std::string> names = {"/layer1/layer1.0/relu/Relu",
+                                          "/layer1/layer1.0/relu_1/Relu",
+                                          "/layer1/layer1.0/relu_2/Relu",
+                                          "/h.0/ln_1/LayerNormalization",
+                                          "/h.0/ln/LayerNormalization",
+                                          "/act_1/Sigmoid",
+                                          "/block/conv/Conv",
+                                          "/block_1/conv/Conv"};
   for (size_t i = 0; i < names.size(); ++i) nodes.push_back({{"index", i}, {"name", names[i]}});
   json graph = {{"nodes", nodes},
                 {"initializers", {"h.0.ln_1.weight", "h.0.ln.weight", "block.conv.weight", "onnx::Conv_7"}}};
@@ -115,10 +122,10 @@ TEST_CASE("names read in a row resolve as each alone (the walk resumes after sha
                                             "encoder.blocks.relu",
                                             "head"};
   const std::vector<std::string> names = {
-      "/encoder/attn/proj/MatMul", "/encoder/attn/Softmax",     "/encoder/attn/proj/Add",
-      "/encoder/nope/proj/Add",    "/encoder/nope/attn/Mul",    "/encoder/nope/Mul",
-      "/encoder/relu_1/Relu",      "/encoder/relu_1/x/Relu",    "Constant_3",
-      "/encoder/relu_1/Relu",      "/head/MatMul",              "/encoder/attn/proj/Add",
+      "/encoder/attn/proj/MatMul", "/encoder/attn/Softmax",  "/encoder/attn/proj/Add",
+      "/encoder/nope/proj/Add",    "/encoder/nope/attn/Mul", "/encoder/nope/Mul",
+      "/encoder/relu_1/Relu",      "/encoder/relu_1/x/Relu", "Constant_3",
+      "/encoder/relu_1/Relu",      "/head/MatMul",           "/encoder/attn/proj/Add",
       "/encoder/attn/MatMul"};
   json together = request(names, modules);
   std::vector<json> alone;
@@ -131,8 +138,8 @@ TEST_CASE("names read in a row resolve as each alone (the walk resumes after sha
   CHECK(got == alone);
   CHECK(got == std::vector<json>{"encoder.blocks.attn.proj", "encoder.blocks.attn",
                                  "encoder.blocks.attn.proj", "encoder", "encoder", "encoder",
-                                 "encoder.blocks.relu", "encoder.blocks.relu", "encoder.blocks.relu",
-                                 "head", "encoder.blocks.attn.proj", "encoder.blocks.attn"});
+                                 "encoder.blocks.relu", "encoder.blocks.relu", "encoder.blocks.relu", "head",
+                                 "encoder.blocks.attn.proj", "encoder.blocks.attn"});
 }
 
 TEST_CASE("without a tree, '_N' scopes that are no repeated call keep their paths") {
@@ -148,7 +155,7 @@ TEST_CASE("without a tree, '_N' scopes that are no repeated call keep their path
   for (const auto& a : r["assignments"]) got.push_back(a["module"]);
   CHECK(got == std::vector<std::string>{"h.0.ln_1", "act_1", "block_1.conv", ""});
   CHECK_FALSE(mx::scope::shows_repeated_calls({"/h.0/ln_1/X", "/act_1/Y", "/block_1/conv/Z"},
-                                             {"h.0.ln_1.weight", "h.0.ln.weight"}));
+                                              {"h.0.ln_1.weight", "h.0.ln.weight"}));
   // A parameter-free ln_2 beside ln (only ln owns a weight) is one.
   CHECK(mx::scope::shows_repeated_calls({"/h.0/ln_2/X"}, {"h.0.ln.weight"}));
   // So is a sibling shown only by another node's deeper scope.
@@ -160,11 +167,22 @@ TEST_CASE("without a tree, '_N' scopes that are no repeated call keep their path
 // scopes repeat an earlier name's sharing its path (also across scope-less
 // names), and each path listed once per run of nodes placed at it.
 TEST_CASE("place_at_scope_paths: each node at its own scope path, read name by name") {
-  const std::vector<std::string> names = {
-      "/encoder/layer.0/dense/MatMul", "/encoder/layer.0/dense/Add", "Constant_3", "/Mul",
-      "/encoder/layer.0/act/Relu",     "/encoder/layer.0/act/X/",    "a/b/C",      "a/b/D",
-      "/bad..scope/Op",                "/bad..scope/Op2",             "/",          "/top/Op",
-      "Add_4",                         "/top/Op2",                    "/top/ Op",   "/ln_1/ln_1.0/Y"};
+  const std::vector<std::string> names = {"/encoder/layer.0/dense/MatMul",
+                                          "/encoder/layer.0/dense/Add",
+                                          "Constant_3",
+                                          "/Mul",
+                                          "/encoder/layer.0/act/Relu",
+                                          "/encoder/layer.0/act/X/",
+                                          "a/b/C",
+                                          "a/b/D",
+                                          "/bad..scope/Op",
+                                          "/bad..scope/Op2",
+                                          "/",
+                                          "/top/Op",
+                                          "Add_4",
+                                          "/top/Op2",
+                                          "/top/ Op",
+                                          "/ln_1/ln_1.0/Y"};
   json nodes = json::array();
   for (size_t i = 0; i < names.size(); ++i) nodes.push_back({{"index", i}, {"name", names[i]}});
   const json graph_json = {{"nodes", nodes}};
@@ -200,8 +218,8 @@ TEST_CASE("has_repeated_call_atom: an atom ending in _<digits>, anywhere in the 
   CHECK(mx::scope::has_repeated_call_atom("a.b_2"));
   CHECK_FALSE(mx::scope::has_repeated_call_atom(""));
   CHECK_FALSE(mx::scope::has_repeated_call_atom("encoder.layer.0.dense"));
-  CHECK_FALSE(mx::scope::has_repeated_call_atom("a._1.b"));      // "_1": nothing before the '_'
-  CHECK_FALSE(mx::scope::has_repeated_call_atom("relu_.x"));     // no digits after it
+  CHECK_FALSE(mx::scope::has_repeated_call_atom("a._1.b"));       // "_1": nothing before the '_'
+  CHECK_FALSE(mx::scope::has_repeated_call_atom("relu_.x"));      // no digits after it
   CHECK_FALSE(mx::scope::has_repeated_call_atom("relu_1a.x_y"));  // not only digits
-  CHECK(mx::scope::has_repeated_call_atom("x_1_2"));             // the last '_' counts
+  CHECK(mx::scope::has_repeated_call_atom("x_1_2"));              // the last '_' counts
 }

@@ -66,8 +66,9 @@ void for_each_position(const StridedLayout& l, Fn fn) {
 std::vector<int64_t> static_dims(LowerCtx& cx, const std::vector<Dim>& dims, const std::string& what) {
   std::vector<int64_t> out;
   for (const auto& d : dims) {
-    if (!d.is_static) cx.unsupported("as_strided with a symbolic " + what + " (" + (d.expr.empty() ? d.symbol : d.expr) +
-                                     ") outside the contiguous case");
+    if (!d.is_static)
+      cx.unsupported("as_strided with a symbolic " + what + " (" + (d.expr.empty() ? d.symbol : d.expr) +
+                     ") outside the contiguous case");
     out.push_back(d.value);
   }
   return out;
@@ -96,7 +97,8 @@ void lower_as_strided(LowerCtx& cx) {
   const TensorMeta& out = cx.out_meta();
   StridedLayout self, view;
   self.strides = static_dims(cx, in.strides, "input stride");
-  if (self.strides.size() != in.sizes.size()) cx.unsupported("as_strided of an input without recorded strides");
+  if (self.strides.size() != in.sizes.size())
+    cx.unsupported("as_strided of an input without recorded strides");
   self.offset = static_dims(cx, {in.storage_offset}, "input storage offset")[0];
   view.strides = cx.ints("stride");
   view.offset = cx.has("storage_offset") ? cx.int_arg("storage_offset") : self.offset;  // None: self's own

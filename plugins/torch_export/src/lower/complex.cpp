@@ -14,7 +14,9 @@ namespace mx::torch_export {
 namespace {
 
 // view_as_complex(self): a real [..., 2] already is the pair layout.
-void lower_view_as_complex(LowerCtx& cx) { cx.out(0, cx.emit1("Identity", {cx.tensor("self")})); }
+void lower_view_as_complex(LowerCtx& cx) {
+  cx.out(0, cx.emit1("Identity", {cx.tensor("self")}));
+}
 MXTE_LOWER(lower_view_as_complex, "aten.view_as_complex");
 
 // polar(abs, angle) = abs * (cos(angle), sin(angle)).
@@ -50,7 +52,8 @@ MXTE_LOWER(lower_complex_view, "complex.aten.view", "complex.aten.reshape", "com
 // expand: the pair axis is kept (-1 keeps a dim, as 1 does for Expand).
 void lower_complex_expand(LowerCtx& cx) {
   const std::string size = cx.emit1("Abs", {cx.int_list("size")});
-  cx.out(0, cx.emit1("Expand", {cx.tensor("self"), cx.emit1("Concat", {size, cx.ci64({2})}, {attr("axis", int64_t{0})})}));
+  cx.out(0, cx.emit1("Expand", {cx.tensor("self"),
+                                cx.emit1("Concat", {size, cx.ci64({2})}, {attr("axis", int64_t{0})})}));
 }
 MXTE_LOWER(lower_complex_expand, "complex.aten.expand");
 

@@ -31,7 +31,8 @@ std::vector<Value> lower_inline(LowerCtx& cx, const json& g, const std::vector<V
   std::unordered_map<std::string, Value> scope = cx.values;
   const json& params = g.at("inputs");
   if (params.size() != bindings.size())
-    cx.unsupported("a nested graph of " + std::to_string(params.size()) + " inputs given " + std::to_string(bindings.size()));
+    cx.unsupported("a nested graph of " + std::to_string(params.size()) + " inputs given " +
+                   std::to_string(bindings.size()));
   for (size_t k = 0; k < params.size(); ++k) {
     if (!params[k].contains("as_tensor")) cx.unsupported("a nested graph input that is not a tensor");
     scope[params[k].at("as_tensor").at("name").get<std::string>()] = bindings[k];
@@ -72,7 +73,8 @@ std::vector<Value> lower_inline(LowerCtx& cx, const json& g, const std::vector<V
 // through the node that holds it (its record names the module that ran the
 // control flow): the hierarchy document and the tagging core list the
 // graph's top-level nodes only.
-onnx::GraphProto build_subgraph(LowerCtx& cx, const std::string& name, const std::vector<std::pair<std::string, Value>>& inputs,
+onnx::GraphProto build_subgraph(LowerCtx& cx, const std::string& name,
+                                const std::vector<std::pair<std::string, Value>>& inputs,
                                 const std::function<std::vector<Value>()>& build) {
   const size_t first_record = cx.records.size();
   const std::string module = cx.module;
@@ -119,7 +121,8 @@ void lower_wrapped_body(LowerCtx& cx) {
   const json& body = inputs[g].at("arg").at("as_graph").at("graph");
   std::vector<Value> bindings;
   for (size_t at = g + 1; at < g + 1 + body.at("inputs").size(); ++at) {
-    if (at >= inputs.size() || !inputs[at].at("arg").contains("as_tensor")) cx.unsupported("a body input that is not a tensor");
+    if (at >= inputs.size() || !inputs[at].at("arg").contains("as_tensor"))
+      cx.unsupported("a body input that is not a tensor");
     auto it = cx.values.find(inputs[at].at("arg").at("as_tensor").at("name").get<std::string>());
     if (it == cx.values.end()) cx.unsupported("a body input reads a value nothing defines");
     bindings.push_back(it->second);
@@ -127,14 +130,16 @@ void lower_wrapped_body(LowerCtx& cx) {
   const std::vector<Value> results = lower_inline(cx, body, bindings);
   const json& outs = cx.node->at("outputs");
   for (size_t k = 0; k < outs.size() && k < results.size(); ++k)
-    if (outs[k].contains("as_tensor")) cx.values[outs[k].at("as_tensor").at("name").get<std::string>()] = results[k];
+    if (outs[k].contains("as_tensor"))
+      cx.values[outs[k].at("as_tensor").at("name").get<std::string>()] = results[k];
 }
 MXTE_LOWER(lower_wrapped_body, "higher_order.wrap_with_set_grad_enabled", "higher_order.wrap_with_autocast");
 
 // The tensors of a list argument (positional inputs of a higher-order op).
 std::vector<Value> tensor_list_at(LowerCtx& cx, size_t k) {
   const json& in = cx.node->at("inputs");
-  if (k >= in.size() || !in[k].at("arg").contains("as_tensors")) cx.unsupported("a higher-order op without its tensor list");
+  if (k >= in.size() || !in[k].at("arg").contains("as_tensors"))
+    cx.unsupported("a higher-order op without its tensor list");
   std::vector<Value> out;
   for (const auto& t : in[k].at("arg").at("as_tensors")) {
     auto it = cx.values.find(t.at("name").get<std::string>());
@@ -146,7 +151,8 @@ std::vector<Value> tensor_list_at(LowerCtx& cx, size_t k) {
 
 const json& graph_at(LowerCtx& cx, size_t k) {
   const json& in = cx.node->at("inputs");
-  if (k >= in.size() || !in[k].at("arg").contains("as_graph")) cx.unsupported("a higher-order op without its graph");
+  if (k >= in.size() || !in[k].at("arg").contains("as_graph"))
+    cx.unsupported("a higher-order op without its graph");
   return in[k].at("arg").at("as_graph").at("graph");
 }
 
@@ -170,11 +176,14 @@ void lower_cond(LowerCtx& cx) {
   const std::string base = cx.node->value("name", std::string("cond"));
   const json& then_graph = graph_at(cx, 1);
   const json& else_graph = graph_at(cx, 2);
-  onnx::GraphProto then_g = build_subgraph(cx, base + "_then", {}, [&] { return lower_inline(cx, then_graph, operands); });
-  onnx::GraphProto else_g = build_subgraph(cx, base + "_else", {}, [&] { return lower_inline(cx, else_graph, operands); });
+  onnx::GraphProto then_g =
+      build_subgraph(cx, base + "_then", {}, [&] { return lower_inline(cx, then_graph, operands); });
+  onnx::GraphProto else_g =
+      build_subgraph(cx, base + "_else", {}, [&] { return lower_inline(cx, else_graph, operands); });
   const size_t n = cx.n_outputs();
-  auto outs = cx.emit("If", {scalar_bool(cx, pred)},
-                      {graph_attr("then_branch", std::move(then_g)), graph_attr("else_branch", std::move(else_g))}, n);
+  auto outs = cx.emit(
+      "If", {scalar_bool(cx, pred)},
+      {graph_attr("then_branch", std::move(then_g)), graph_attr("else_branch", std::move(else_g))}, n);
   for (size_t k = 0; k < n; ++k) cx.out(k, outs[k]);
 }
 MXTE_LOWER(lower_cond, "higher_order.cond");
@@ -234,7 +243,8 @@ MXTE_LOWER(lower_while_loop, "higher_order.while_loop");
 // gives (next carry..., y_t...); the node gives (final carry..., ys...).
 void lower_scan(LowerCtx& cx) {
   const json& combine = graph_at(cx, 0);
-  const std::vector<Value> init = tensor_list_at(cx, 1), xs = tensor_list_at(cx, 2), extra = tensor_list_at(cx, 3);
+  const std::vector<Value> init = tensor_list_at(cx, 1), xs = tensor_list_at(cx, 2),
+                           extra = tensor_list_at(cx, 3);
   const std::string base = cx.node->value("name", std::string("scan"));
   auto state = renamed(init, base + "_carry_");
   std::vector<Value> slices;
@@ -253,7 +263,9 @@ void lower_scan(LowerCtx& cx) {
   for (const Value& v : init) ins.push_back(v.onnx);
   for (const Value& v : xs) ins.push_back(v.onnx);
   const size_t n = cx.n_outputs();
-  auto outs = cx.emit("Scan", ins, {graph_attr("body", std::move(body)), attr("num_scan_inputs", static_cast<int64_t>(xs.size()))}, n);
+  auto outs = cx.emit(
+      "Scan", ins,
+      {graph_attr("body", std::move(body)), attr("num_scan_inputs", static_cast<int64_t>(xs.size()))}, n);
   for (size_t k = 0; k < n; ++k) cx.out(k, outs[k]);
 }
 MXTE_LOWER(lower_scan, "higher_order.scan");

@@ -55,12 +55,14 @@ struct SymOperand {
 SymOperand operand(LowerCtx& cx, size_t k) {
   const json& a = cx.node->at("inputs").at(k).at("arg");
   if (a.contains("as_int")) return {as_int64(a.at("as_int")), "", onnx::TensorProto::INT64};
-  if (a.contains("as_float")) return {std::nullopt, cx.cscalar(json_float(a.at("as_float")), onnx::TensorProto::DOUBLE),
-                                      onnx::TensorProto::DOUBLE};
+  if (a.contains("as_float"))
+    return {std::nullopt, cx.cscalar(json_float(a.at("as_float")), onnx::TensorProto::DOUBLE),
+            onnx::TensorProto::DOUBLE};
   const json& s = a.contains("as_sym_float") ? a.at("as_sym_float") : a.at("as_sym_int");
   if (s.contains("as_int")) return {as_int64(s.at("as_int")), "", onnx::TensorProto::INT64};
-  if (s.contains("as_float")) return {std::nullopt, cx.cscalar(json_float(s.at("as_float")), onnx::TensorProto::DOUBLE),
-                                      onnx::TensorProto::DOUBLE};
+  if (s.contains("as_float"))
+    return {std::nullopt, cx.cscalar(json_float(s.at("as_float")), onnx::TensorProto::DOUBLE),
+            onnx::TensorProto::DOUBLE};
   auto it = cx.values.find(s.at("as_name").get<std::string>());
   if (it == cx.values.end()) cx.unsupported("a symbolic value is used before anything defines it");
   return {it->second.int_value, it->second.onnx, it->second.dtype};
@@ -82,8 +84,9 @@ void out_sym_float(LowerCtx& cx, const std::string& onnx_name) {
 }
 
 void lower_float_operator(LowerCtx& cx, const std::string& op, const SymOperand& a, const SymOperand& b) {
-  static const std::map<std::string, std::string> ops = {{"add", "Add"}, {"sub", "Sub"}, {"mul", "Mul"},
-                                                         {"truediv", "Div"}, {"sym_max", "Max"}, {"sym_min", "Min"}};
+  static const std::map<std::string, std::string> ops = {{"add", "Add"},     {"sub", "Sub"},
+                                                         {"mul", "Mul"},     {"truediv", "Div"},
+                                                         {"sym_max", "Max"}, {"sym_min", "Min"}};
   auto it = ops.find(op);
   if (it == ops.end()) cx.unsupported("SymFloat operator " + op);
   const int32_t d = onnx::TensorProto::DOUBLE;
@@ -117,8 +120,8 @@ void lower_operator(LowerCtx& cx) {
   }
   const int32_t i64 = onnx::TensorProto::INT64;
   std::string x = onnx_of(cx, a, i64), y = onnx_of(cx, b, i64);
-  static const std::map<std::string, std::string> ops = {{"add", "Add"}, {"sub", "Sub"},         {"mul", "Mul"},
-                                                         {"sym_max", "Max"}, {"sym_min", "Min"}, {"mod", "Mod"}};
+  static const std::map<std::string, std::string> ops = {
+      {"add", "Add"}, {"sub", "Sub"}, {"mul", "Mul"}, {"sym_max", "Max"}, {"sym_min", "Min"}, {"mod", "Mod"}};
   if (op == "floordiv") {  // sizes are non-negative: integer Div is floor division
     return cx.out_sym(0, cx.emit1("Div", {x, y}), std::nullopt);
   }
@@ -126,8 +129,8 @@ void lower_operator(LowerCtx& cx) {
   if (it == ops.end()) cx.unsupported("SymInt operator " + op);
   cx.out_sym(0, cx.emit1(it->second, {x, y}), std::nullopt);
 }
-MXTE_LOWER(lower_operator, "_operator.add", "_operator.sub", "_operator.mul", "_operator.floordiv", "_operator.neg",
-           "_operator.mod", "_operator.truediv", "torch.sym_max", "torch.sym_min");
+MXTE_LOWER(lower_operator, "_operator.add", "_operator.sub", "_operator.mul", "_operator.floordiv",
+           "_operator.neg", "_operator.mod", "_operator.truediv", "torch.sym_max", "torch.sym_min");
 
 // torch.sym_float(a): a SymInt as a SymFloat.
 void lower_sym_float(LowerCtx& cx) {
@@ -162,7 +165,8 @@ void lower_local_scalar(LowerCtx& cx) {
   s.kind = Value::sym_int;
   s.onnx = scalar;
   s.dtype = to;
-  cx.values[(is_float ? o.at("as_sym_float") : o.at("as_sym_int")).at("as_name").get<std::string>()] = std::move(s);
+  cx.values[(is_float ? o.at("as_sym_float") : o.at("as_sym_int")).at("as_name").get<std::string>()] =
+      std::move(s);
 }
 MXTE_LOWER(lower_local_scalar, "aten._local_scalar_dense", "aten.item");
 
@@ -176,7 +180,8 @@ void lower_sym_layout(LowerCtx& cx) {
   Dim d = m.storage_offset;
   if (cx.target().rfind("aten.sym_stride", 0) == 0) {
     const int64_t k = norm_dim(cx.int_arg("dim"), static_cast<int64_t>(m.strides.size()));
-    if (k < 0 || k >= static_cast<int64_t>(m.strides.size())) cx.unsupported("a stride of a dim the tensor lacks");
+    if (k < 0 || k >= static_cast<int64_t>(m.strides.size()))
+      cx.unsupported("a stride of a dim the tensor lacks");
     d = m.strides[k];
   }
   if (!d.is_static) cx.unsupported("a symbolic stride or storage offset (" + d.expr + ")");
@@ -188,13 +193,15 @@ MXTE_LOWER(lower_sym_layout, "aten.sym_stride.int", "aten.sym_storage_offset.def
 // assertions (which emit nothing, so these end as dead nodes) or by
 // torch.cond predicates - a 0-d bool.
 void lower_sym_compare(LowerCtx& cx) {
-  static const std::map<std::string, std::string> ops = {{"ge", "GreaterOrEqual"}, {"gt", "Greater"}, {"le", "LessOrEqual"},
-                                                         {"lt", "Less"}, {"eq", "Equal"}, {"ne", "Equal"}};
+  static const std::map<std::string, std::string> ops = {{"ge", "GreaterOrEqual"}, {"gt", "Greater"},
+                                                         {"le", "LessOrEqual"},    {"lt", "Less"},
+                                                         {"eq", "Equal"},          {"ne", "Equal"}};
   const std::string op = cx.target().substr(cx.target().rfind('.') + 1);
   const json& o = cx.node->at("outputs").at(0);
   if (!o.contains("as_sym_bool")) cx.unsupported("a comparison whose result is not a SymBool");
   const int32_t work = onnx::TensorProto::DOUBLE;
-  std::string r = cx.emit1(ops.at(op), {onnx_of(cx, operand(cx, 0), work), onnx_of(cx, operand(cx, 1), work)});
+  std::string r =
+      cx.emit1(ops.at(op), {onnx_of(cx, operand(cx, 0), work), onnx_of(cx, operand(cx, 1), work)});
   if (op == "ne") r = cx.emit1("Not", {r});
   Value v;
   v.kind = Value::sym_int;

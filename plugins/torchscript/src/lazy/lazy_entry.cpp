@@ -66,8 +66,9 @@ bool looks_like_torchscript(const std::string& path) {
     for (const auto& e : mx::common::read_zip_directory(static_cast<const unsigned char*>(map),
                                                         static_cast<uint64_t>(st.st_size))) {
       auto ends_with = [&](const std::string& tail) {
-        return e.name == tail || (e.name.size() > tail.size() &&
-                                  e.name.compare(e.name.size() - tail.size() - 1, std::string::npos, "/" + tail) == 0);
+        return e.name == tail ||
+               (e.name.size() > tail.size() &&
+                e.name.compare(e.name.size() - tail.size() - 1, std::string::npos, "/" + tail) == 0);
       };
       pickle |= ends_with("data.pkl");
       pt2 |= ends_with("archive_format");
@@ -81,7 +82,8 @@ bool looks_like_torchscript(const std::string& path) {
 
 std::string frontend_path() {
   Dl_info info{};
-  if (!::dladdr(reinterpret_cast<void*>(&looks_like_torchscript), &info) || !info.dli_fname) return kFrontendLibrary;
+  if (!::dladdr(reinterpret_cast<void*>(&looks_like_torchscript), &info) || !info.dli_fname)
+    return kFrontendLibrary;
   std::string self = info.dli_fname;
   const auto slash = self.find_last_of('/');
   return (slash == std::string::npos ? std::string() : self.substr(0, slash + 1)) + kFrontendLibrary;
@@ -94,18 +96,22 @@ void open_frontend(State& s) {
   void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char* why = ::dlerror();
-    s.frontend.error = "torchscript: cannot load its LibTorch part '" + path + "': " + (why ? why : "unknown error");
+    s.frontend.error =
+        "torchscript: cannot load its LibTorch part '" + path + "': " + (why ? why : "unknown error");
     return;
   }
   auto entry = reinterpret_cast<mx_plugin_entry_fn>(::dlsym(handle, MX_PLUGIN_ENTRY_SYMBOL));
   const mx_plugin_descriptor* d = entry ? entry() : nullptr;
-  if (!d || d->abi_major != MX_PLUGIN_ABI_MAJOR || d->abi_minor > MX_PLUGIN_ABI_MINOR || !d->create || !d->run) {
-    s.frontend.error = "torchscript: '" + path + "' is not a matching torchscript frontend (rebuild and reinstall)";
+  if (!d || d->abi_major != MX_PLUGIN_ABI_MAJOR || d->abi_minor > MX_PLUGIN_ABI_MINOR || !d->create ||
+      !d->run) {
+    s.frontend.error =
+        "torchscript: '" + path + "' is not a matching torchscript frontend (rebuild and reinstall)";
     return;
   }
   mx_plugin_output err{};
   if (int32_t rc = d->create(&s.host, &s.frontend.state, &err); rc != MX_OK) {
-    s.frontend.error = "torchscript: its LibTorch part failed to start: " + std::string(err.error ? err.error : "?");
+    s.frontend.error =
+        "torchscript: its LibTorch part failed to start: " + std::string(err.error ? err.error : "?");
     if (err.error) s.host.free(err.error);
     return;
   }
@@ -133,7 +139,8 @@ int32_t lazy_create(const mx_host_api* host, void** state, mx_plugin_output* err
 
 void lazy_destroy(void* state) {
   auto* s = static_cast<State*>(state);
-  if (s && s->frontend.descriptor && s->frontend.descriptor->destroy) s->frontend.descriptor->destroy(s->frontend.state);
+  if (s && s->frontend.descriptor && s->frontend.descriptor->destroy)
+    s->frontend.descriptor->destroy(s->frontend.state);
   delete s;
 }
 
@@ -141,7 +148,8 @@ int32_t lazy_run(void* state, const char* request, size_t size, mx_plugin_output
   if (!state || !out) return MX_ERR_INVALID_ARGUMENT;
   auto& s = *static_cast<State*>(state);
   try {
-    const auto req = nlohmann::json::parse(std::string_view(request ? request : "", request ? size : 0), nullptr, false);
+    const auto req =
+        nlohmann::json::parse(std::string_view(request ? request : "", request ? size : 0), nullptr, false);
     if (req.is_object() && req.value("operation", "") == "probe" && req.value("model_path", "") != "") {
       const bool yes = looks_like_torchscript(req["model_path"].get<std::string>());
       out->json = copy_text(s.host, yes ? "{\"accepts\":true}" : "{\"accepts\":false}", &out->json_size);
@@ -163,9 +171,16 @@ int32_t lazy_run(void* state, const char* request, size_t size, mx_plugin_output
 
 MX_PLUGIN_ENTRY {
   static const mx_plugin_descriptor d = {
-      MX_PLUGIN_ABI_MAJOR, MX_PLUGIN_ABI_MINOR, sizeof(mx_plugin_descriptor), MX_PLUGIN_FRONTEND,
-      MX_PLUGIN_FLAG_THREAD_SAFE, "torchscript", MXTS_VERSION,
+      MX_PLUGIN_ABI_MAJOR,
+      MX_PLUGIN_ABI_MINOR,
+      sizeof(mx_plugin_descriptor),
+      MX_PLUGIN_FRONTEND,
+      MX_PLUGIN_FLAG_THREAD_SAFE,
+      "torchscript",
+      MXTS_VERSION,
       "TorchScript (.pt) to ONNX through LibTorch, every node tagged with its module",
-      lazy_create, lazy_destroy, lazy_run};
+      lazy_create,
+      lazy_destroy,
+      lazy_run};
   return &d;
 }

@@ -43,15 +43,17 @@ struct Mha {
 };
 
 // q/k/v: [B, L, E]; returns projected output [B, L, E] and probabilities [B,H,L,S]
-Mha native_mha(Ctx& cx, const std::string& q, const std::string& k, const std::string& v, int64_t e, int64_t h,
-               const std::string& qkv_w, const std::string& qkv_b, const std::string& proj_w,
+Mha native_mha(Ctx& cx, const std::string& q, const std::string& k, const std::string& v, int64_t e,
+               int64_t h, const std::string& qkv_w, const std::string& qkv_b, const std::string& proj_w,
                const std::string& proj_b, const std::string& mask, at::ScalarType dt) {
   int64_t d = e / h;
   std::string qp, kp, vp;
   if (q == k && k == v) {  // self-attention: one fused projection, then split
     std::string qkv = cx.emit1("Add", {cx.emit1("MatMul", {q, cx.transpose(qkv_w, {1, 0})}), qkv_b});
     auto parts = cx.emit("Split", {qkv, cx.ci64({e, e, e})}, {attr("axis", int64_t{-1})}, 3);
-    qp = parts[0]; kp = parts[1]; vp = parts[2];
+    qp = parts[0];
+    kp = parts[1];
+    vp = parts[2];
   } else {
     auto ws = cx.emit("Split", {qkv_w, cx.ci64({e, e, e})}, {attr("axis", int64_t{0})}, 3);
     auto bs = cx.emit("Split", {qkv_b, cx.ci64({e, e, e})}, {attr("axis", int64_t{0})}, 3);
@@ -72,7 +74,8 @@ void lower_native_mha(Ctx& cx, const tj::Node*) {
   if (cx.rank(0) != 3) cx.unsupported("_native_multi_head_attention on unbatched input");
   int64_t mask_type = cx.n_in() > 12 && !cx.is_none(12) ? cx.arg_int(12) : 1;
   std::string mask = additive_mask(cx, 9, mask_type, dt);
-  auto r = native_mha(cx, cx.tensor(0), cx.tensor(1), cx.tensor(2), cx.arg_int(3), cx.arg_int(4), cx.tensor(5), cx.tensor(6), cx.tensor(7), cx.tensor(8), mask, dt);
+  auto r = native_mha(cx, cx.tensor(0), cx.tensor(1), cx.tensor(2), cx.arg_int(3), cx.arg_int(4),
+                      cx.tensor(5), cx.tensor(6), cx.tensor(7), cx.tensor(8), mask, dt);
   cx.out(0, r.out);
   bool need = cx.n_in() > 10 && cx.arg_bool(10);
   if (!need) {
@@ -83,8 +86,8 @@ void lower_native_mha(Ctx& cx, const tj::Node*) {
     return;
   }
   bool avg = cx.n_in() > 11 && cx.arg_bool(11);
-  cx.out(1, avg ? cx.emit1("ReduceMean", {r.weights}, {attr("axes", std::vector<int64_t>{1}),
-                                                        attr("keepdims", int64_t{0})})
+  cx.out(1, avg ? cx.emit1("ReduceMean", {r.weights},
+                           {attr("axes", std::vector<int64_t>{1}), attr("keepdims", int64_t{0})})
                 : r.weights);
 }
 MXTS_LOWER(lower_native_mha, "aten::_native_multi_head_attention");
@@ -128,7 +131,8 @@ void lower_sdpa(Ctx& cx, const tj::Node*) {
   auto dt = cx.out_st();
   auto q = cx.ex_t(0);
   if (q.dim() != 4) cx.unsupported("scaled_dot_product_attention on non 4-D inputs");
-  double scale = cx.n_in() > 6 && !cx.is_none(6) ? cx.arg_double(6) : 1.0 / std::sqrt(static_cast<double>(q.size(-1)));
+  double scale =
+      cx.n_in() > 6 && !cx.is_none(6) ? cx.arg_double(6) : 1.0 / std::sqrt(static_cast<double>(q.size(-1)));
   std::string mask;
   int32_t mask_type = 0;
   if (cx.n_in() > 3 && !cx.is_none(3)) {
@@ -136,7 +140,8 @@ void lower_sdpa(Ctx& cx, const tj::Node*) {
     mask_type = cx.onnx_type(cx.in(3));
   }
   bool causal = cx.n_in() > 5 && cx.arg_bool(5);
-  cx.out(0, emit_sdpa(cx, cx.tensor(0), cx.tensor(1), cx.tensor(2), mask, mask_type, causal, scale, onnx_type_of(dt)));
+  cx.out(0, emit_sdpa(cx, cx.tensor(0), cx.tensor(1), cx.tensor(2), mask, mask_type, causal, scale,
+                      onnx_type_of(dt)));
 }
 MXTS_LOWER(lower_sdpa, "aten::scaled_dot_product_attention");
 

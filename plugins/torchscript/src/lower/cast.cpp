@@ -9,7 +9,10 @@ namespace {
 void lower_cast(Ctx& cx, const tj::Node*) {
   VP x = cx.in(0);
   auto to = onnx_type_of(cx.out_st());
-  if (cx.onnx_type(x) == to) { cx.same(0, x); return; }
+  if (cx.onnx_type(x) == to) {
+    cx.same(0, x);
+    return;
+  }
   cx.out(0, cx.cast(cx.tensor(x), cx.onnx_type(x), to));
 }
 MXTS_LOWER(lower_cast, "aten::to", "aten::type_as", "aten::float", "aten::long", "aten::int", "aten::bool",

@@ -6,8 +6,8 @@ namespace {
 
 // Binds the node's output to the shared Conv/ConvTranspose pattern.
 void conv_out(Ctx& cx, const std::string& x, const std::string& w, const std::string& b,
-              std::vector<int64_t> stride, std::vector<int64_t> pads, std::vector<int64_t> dil, int64_t groups,
-              bool transposed, std::vector<int64_t> out_pad) {
+              std::vector<int64_t> stride, std::vector<int64_t> pads, std::vector<int64_t> dil,
+              int64_t groups, bool transposed, std::vector<int64_t> out_pad) {
   cx.out(0, emit_conv(cx, x, w, b, ConvParams{stride, pads, dil, groups, transposed, out_pad}));
 }
 
@@ -16,8 +16,9 @@ void lower_convolution(Ctx& cx, const tj::Node*) {
   size_t n = cx.ex_t(1).dim() - 2;
   std::string b = cx.is_none(2) ? "" : cx.tensor(2);
   bool tr = cx.arg_bool(6);
-  conv_out(cx, cx.tensor(0), cx.tensor(1), b, expand_to(cx.arg_int_list(3), n), symmetric_pads(expand_to(cx.arg_int_list(4), n)),
-            expand_to(cx.arg_int_list(5), n), cx.arg_int(8), tr, tr ? expand_to(cx.arg_int_list(7), n) : std::vector<int64_t>{});
+  conv_out(cx, cx.tensor(0), cx.tensor(1), b, expand_to(cx.arg_int_list(3), n),
+           symmetric_pads(expand_to(cx.arg_int_list(4), n)), expand_to(cx.arg_int_list(5), n), cx.arg_int(8),
+           tr, tr ? expand_to(cx.arg_int_list(7), n) : std::vector<int64_t>{});
 }
 MXTS_LOWER(lower_convolution, "aten::_convolution");
 
@@ -53,8 +54,8 @@ void lower_max_pool(Ctx& cx, const tj::Node*) {
   auto k = expand_to(cx.arg_int_list(1), n);
   auto s = cx.arg_int_list(2);
   s = s.empty() ? k : expand_to(s, n);
-  cx.out(0, emit_max_pool(cx, cx.tensor(0), k, s, symmetric_pads(expand_to(cx.arg_int_list(3), n)), expand_to(cx.arg_int_list(4), n),
-                          cx.arg_bool(5)));
+  cx.out(0, emit_max_pool(cx, cx.tensor(0), k, s, symmetric_pads(expand_to(cx.arg_int_list(3), n)),
+                          expand_to(cx.arg_int_list(4), n), cx.arg_bool(5)));
 }
 MXTS_LOWER(lower_max_pool, "aten::max_pool1d", "aten::max_pool2d", "aten::max_pool3d");
 

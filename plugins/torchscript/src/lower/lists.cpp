@@ -35,7 +35,9 @@ void lower_list_unpack(Ctx& cx, const tj::Node* n) {
 }
 MXTS_LOWER(lower_list_unpack, "prim::ListUnpack", "prim::TupleUnpack");
 
-void lower_getitem(Ctx& cx, const tj::Node*) { cx.out_val(0, element(cx, cx.in(0), cx.arg_int(1), 0)); }
+void lower_getitem(Ctx& cx, const tj::Node*) {
+  cx.out_val(0, element(cx, cx.in(0), cx.arg_int(1), 0));
+}
 MXTS_LOWER(lower_getitem, "prim::TupleIndex", "aten::__getitem__", "prim::ListIndex");
 
 }  // namespace

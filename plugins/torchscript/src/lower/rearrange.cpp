@@ -78,7 +78,8 @@ MXTS_LOWER(lower_movedim, "aten::movedim", "aten::moveaxis");
 
 void lower_pixel_shuffle(Ctx& cx, const tj::Node*) {
   if (cx.rank(0) != 4) cx.unsupported("pixel_shuffle on non 4-D input");
-  cx.out(0, cx.emit1("DepthToSpace", {cx.tensor(0)}, {attr("blocksize", cx.arg_int(1)), attr("mode", std::string("CRD"))}));
+  cx.out(0, cx.emit1("DepthToSpace", {cx.tensor(0)},
+                     {attr("blocksize", cx.arg_int(1)), attr("mode", std::string("CRD"))}));
 }
 MXTS_LOWER(lower_pixel_shuffle, "aten::pixel_shuffle");
 

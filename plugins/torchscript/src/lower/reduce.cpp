@@ -26,10 +26,14 @@ void lower_mean_sum(Ctx& cx, const tj::Node* n) {
   int64_t r = cx.rank(0);
   std::string x = cx.tensor_as(0, dt);
   // mean(self, dtype) / sum(self, dtype): all axes
-  bool has_dims = cx.n_in() >= 3 && (cx.in(1)->iv.isIntList() || cx.in(1)->iv.isList() || cx.in(1)->iv.isNone());
+  bool has_dims =
+      cx.n_in() >= 3 && (cx.in(1)->iv.isIntList() || cx.in(1)->iv.isList() || cx.in(1)->iv.isNone());
   std::vector<int64_t> axes = has_dims ? dims_arg(cx, 1, r) : std::vector<int64_t>{};
   bool keep = has_dims ? cx.arg_bool(2) : false;
-  if (r == 0) { cx.out(0, cx.emit1("Identity", {x})); return; }
+  if (r == 0) {
+    cx.out(0, cx.emit1("Identity", {x}));
+    return;
+  }
   cx.out(0, reduce(cx, k == "aten::mean" ? "ReduceMean" : "ReduceSum", x, axes, keep));
 }
 MXTS_LOWER(lower_mean_sum, "aten::mean", "aten::sum");
@@ -136,14 +140,15 @@ void lower_var(Ctx& cx, const tj::Node* n) {
     else if (nm == "correction" && !cx.is_none(a)) corr = cx.arg_double(a);
     else if (nm == "keepdim") keep = cx.arg_bool(a);
   }
-  if (axes.empty()) for (int64_t d = 0; d < r; ++d) axes.push_back(d);
+  if (axes.empty())
+    for (int64_t d = 0; d < r; ++d) axes.push_back(d);
   std::string mean = reduce(cx, "ReduceMean", x, axes, true);
   std::string d = cx.emit1("Sub", {x, mean});
   std::string v = reduce(cx, "ReduceMean", cx.emit1("Mul", {d, d}), axes, keep);
   if (corr != 0.0) {  // * N / (N - correction), N from the runtime shape
-    std::string nn = cx.emit1("ReduceProd", {cx.emit1("Gather", {cx.shape_of(x), cx.ci64(axes)},
-                                                        {attr("axis", int64_t{0})})},
-                              {attr("keepdims", int64_t{0})});
+    std::string nn = cx.emit1(
+        "ReduceProd", {cx.emit1("Gather", {cx.shape_of(x), cx.ci64(axes)}, {attr("axis", int64_t{0})})},
+        {attr("keepdims", int64_t{0})});
     std::string nf = cx.cast_to(nn, onnx::TensorProto::INT64, dt);
     v = cx.emit1("Mul", {v, cx.emit1("Div", {nf, cx.emit1("Sub", {nf, cx.cscalar(corr, dt)})})});
   }
@@ -172,7 +177,8 @@ void lower_norm(Ctx& cx, const tj::Node* n) {
   else if (p == 1.0) y = reduce(cx, "ReduceL1", x, axes, keep);
   else if (std::isinf(p)) y = reduce(cx, p > 0 ? "ReduceMax" : "ReduceMin", cx.emit1("Abs", {x}), axes, keep);
   else {
-    std::string s = reduce(cx, "ReduceSum", cx.emit1("Pow", {cx.emit1("Abs", {x}), cx.cscalar(p, dt)}), axes, keep);
+    std::string s =
+        reduce(cx, "ReduceSum", cx.emit1("Pow", {cx.emit1("Abs", {x}), cx.cscalar(p, dt)}), axes, keep);
     y = cx.emit1("Pow", {s, cx.cscalar(1.0 / p, dt)});
   }
   cx.out(0, y);

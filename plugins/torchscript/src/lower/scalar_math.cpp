@@ -54,14 +54,15 @@ void lower_binary(Ctx& cx, const tj::Node* n) {
   else if (k == "mul") r = cx.emit1("Mul", {a, b});
   else if (k == "div") r = cx.emit1("Div", {a, b});
   else if (k == "pow") r = cx.emit1("Pow", {a, b});
-  else if (k == "remainder" && dt == at::kDouble) r = cx.emit1("Sub", {a, cx.emit1("Mul", {cx.emit1("Floor", {cx.emit1("Div", {a, b})}), b})});
+  else if (k == "remainder" && dt == at::kDouble)
+    r = cx.emit1("Sub", {a, cx.emit1("Mul", {cx.emit1("Floor", {cx.emit1("Div", {a, b})}), b})});
   else if (k == "remainder") r = cx.emit1("Mod", {a, b}, {attr("fmod", int64_t{0})});
   else if (k == "fmod") r = cx.emit1("Mod", {a, b}, {attr("fmod", int64_t{1})});
   else cx.unsupported("scalar op");
   cx.out(0, cx.cast(r, onnx_type_of(dt), onnx_type_of(cx.out_st())));
 }
-MXTS_LOWER_SCALARS(lower_binary, "aten::add", "aten::sub", "aten::mul", "aten::div", "aten::pow", "aten::remainder",
-                   "aten::fmod");
+MXTS_LOWER_SCALARS(lower_binary, "aten::add", "aten::sub", "aten::mul", "aten::div", "aten::pow",
+                   "aten::remainder", "aten::fmod");
 
 void lower_compare(Ctx& cx, const tj::Node* n) {
   const std::string k = n->kind().toUnqualString();
@@ -89,7 +90,7 @@ MXTS_LOWER_SCALARS(lower_logic, "aten::__and__", "aten::__or__", "aten::__xor__"
 
 void lower_unary(Ctx& cx, const tj::Node* n) {
   static const std::unordered_map<std::string, std::string> ops = {
-      {"neg", "Neg"}, {"sqrt", "Sqrt"}, {"exp", "Exp"}, {"log", "Log"}, {"abs", "Abs"},
+      {"neg", "Neg"},     {"sqrt", "Sqrt"}, {"exp", "Exp"}, {"log", "Log"}, {"abs", "Abs"},
       {"floor", "Floor"}, {"ceil", "Ceil"}, {"sin", "Sin"}, {"cos", "Cos"}, {"tanh", "Tanh"}};
   const std::string k = n->kind().toUnqualString();
   const at::ScalarType out = cx.out_st();
@@ -98,8 +99,8 @@ void lower_unary(Ctx& cx, const tj::Node* n) {
   const std::string r = cx.emit1(ops.at(k), {cx.tensor_as(0, dt)});
   cx.out(0, cx.cast(r, onnx_type_of(dt), onnx_type_of(out)));
 }
-MXTS_LOWER_SCALARS(lower_unary, "aten::neg", "aten::sqrt", "aten::exp", "aten::log", "aten::abs", "aten::floor",
-                   "aten::ceil", "aten::sin", "aten::cos", "aten::tanh");
+MXTS_LOWER_SCALARS(lower_unary, "aten::neg", "aten::sqrt", "aten::exp", "aten::log", "aten::abs",
+                   "aten::floor", "aten::ceil", "aten::sin", "aten::cos", "aten::tanh");
 
 }  // namespace
 }  // namespace mx::torchscript

@@ -13,7 +13,9 @@ void lower_num_to_tensor(Ctx& cx, const tj::Node*) {
 }
 MXTS_LOWER(lower_num_to_tensor, "prim::NumToTensor", "aten::scalar_tensor");
 
-void lower_int(Ctx& cx, const tj::Node*) { cx.out(0, cx.scalar_i64(cx.in(0)), onnx::TensorProto::INT64); }
+void lower_int(Ctx& cx, const tj::Node*) {
+  cx.out(0, cx.scalar_i64(cx.in(0)), onnx::TensorProto::INT64);
+}
 MXTS_LOWER(lower_int, "aten::Int", "aten::IntImplicit");
 
 void lower_float(Ctx& cx, const tj::Node*) {

@@ -20,10 +20,17 @@ MXTS_LOWER(lower_reshape_as, "aten::view_as", "aten::reshape_as");
 
 void lower_flatten(Ctx& cx, const tj::Node*) {
   int64_t r = cx.rank(0);
-  int64_t s = cx.n_in() > 1 ? norm_dim(cx.arg_int(1), r) : 0, e = cx.n_in() > 2 ? norm_dim(cx.arg_int(2), r) : r - 1;
+  int64_t s = cx.n_in() > 1 ? norm_dim(cx.arg_int(1), r) : 0,
+          e = cx.n_in() > 2 ? norm_dim(cx.arg_int(2), r) : r - 1;
   std::string x = cx.tensor(0);
-  if (r == 0) { cx.out(0, cx.emit1("Reshape", {x, cx.ci64({1})})); return; }
-  if (s >= e) { cx.same(0, cx.in(0)); return; }
+  if (r == 0) {
+    cx.out(0, cx.emit1("Reshape", {x, cx.ci64({1})}));
+    return;
+  }
+  if (s >= e) {
+    cx.same(0, cx.in(0));
+    return;
+  }
   if (e == r - 1) {  // [0]*s + [-1]: leading dims copied, rest flattened
     std::vector<int64_t> target(s, 0);
     target.push_back(-1);
@@ -51,8 +58,14 @@ void lower_transpose(Ctx& cx, const tj::Node* n) {
   int64_t r = cx.rank(0);
   std::string k = n->kind().toQualString();
   int64_t a = r - 2, b = r - 1;
-  if (k != "aten::t") { a = norm_dim(cx.arg_int(1), r); b = norm_dim(cx.arg_int(2), r); }
-  if (r < 2 || a == b) { cx.same(0, cx.in(0)); return; }
+  if (k != "aten::t") {
+    a = norm_dim(cx.arg_int(1), r);
+    b = norm_dim(cx.arg_int(2), r);
+  }
+  if (r < 2 || a == b) {
+    cx.same(0, cx.in(0));
+    return;
+  }
   std::vector<int64_t> p;
   for (int64_t k2 = 0; k2 < r; ++k2) p.push_back(k2);
   std::swap(p[a], p[b]);
@@ -71,7 +84,10 @@ void lower_squeeze(Ctx& cx, const tj::Node*) {
   if (cx.n_in() == 1) {  // squeeze(): ONNX Squeeze without axes drops every size-1 dim at run time
     bool any = false;
     for (int64_t d = 0; d < ex.dim(); ++d) any |= ex.size(d) == 1;
-    if (!any && ex.dim() > 0) { cx.same(0, cx.in(0)); return; }
+    if (!any && ex.dim() > 0) {
+      cx.same(0, cx.in(0));
+      return;
+    }
     cx.out(0, cx.emit1("Squeeze", {cx.tensor(0)}));
     return;
   } else {
@@ -80,7 +96,10 @@ void lower_squeeze(Ctx& cx, const tj::Node*) {
       if (ex.dim() > 0 && ex.size(d) == 1) axes.push_back(d);
     }
   }
-  if (axes.empty()) { cx.same(0, cx.in(0)); return; }
+  if (axes.empty()) {
+    cx.same(0, cx.in(0));
+    return;
+  }
   cx.out(0, cx.squeeze(cx.tensor(0), axes));
 }
 MXTS_LOWER(lower_squeeze, "aten::squeeze", "aten::squeeze_");
@@ -90,7 +109,8 @@ void lower_expand(Ctx& cx, const tj::Node*) {
   std::string shape;
   if (sz->is_static) {
     auto v = cx.arg_int_list(1);
-    for (auto& d : v) if (d == -1) d = 1;  // Expand broadcasts: 1 keeps the input dim
+    for (auto& d : v)
+      if (d == -1) d = 1;  // Expand broadcasts: 1 keeps the input dim
     shape = cx.ci64(v);
   } else {
     std::string s = cx.shape_list(sz);
@@ -136,7 +156,8 @@ void lower_slice(Ctx& cx, const tj::Node*) {
   int64_t dim = norm_dim(cx.arg_int(1), cx.rank(0));
   int64_t step = cx.n_in() > 4 ? cx.arg_int(4) : 1;
   std::string x = cx.tensor(0);
-  cx.out(0, cx.emit1("Slice", {x, bound(cx, 2, 0), bound(cx, 3, INT64_MAX), cx.ci64({dim}), cx.ci64({step})}));
+  cx.out(0,
+         cx.emit1("Slice", {x, bound(cx, 2, 0), bound(cx, 3, INT64_MAX), cx.ci64({dim}), cx.ci64({step})}));
 }
 MXTS_LOWER(lower_slice, "aten::slice");
 
@@ -189,8 +210,8 @@ void lower_split(Ctx& cx, const tj::Node* n) {
     int64_t size = cx.arg_int(1);
     for (size_t j = 0; j < m; ++j) {
       int64_t end = j + 1 == m ? INT64_MAX : static_cast<int64_t>(j + 1) * size;
-      parts.push_back(cx.emit1("Slice", {x, cx.ci64({static_cast<int64_t>(j) * size}), cx.ci64({end}),
-                                         cx.ci64({dim})}));
+      parts.push_back(
+          cx.emit1("Slice", {x, cx.ci64({static_cast<int64_t>(j) * size}), cx.ci64({end}), cx.ci64({dim})}));
     }
   } else if (k == "aten::chunk" || k == "aten::unsafe_chunk") {
     int64_t chunks = cx.arg_int(1);
