@@ -10,10 +10,10 @@ function(mx_fuzz_add_targets mode)
   set(root ${MX_FUZZ_DIR}/..)
   # Torch-free sources of plugins, compiled into the drivers directly.
   add_library(mx_fuzz_support_${mode} STATIC
-    ${root}/tests/unit/fixture_model.cpp
+    ${root}/tests/support/fixture_model.cpp
     ${root}/plugins/torchscript/src/spec.cpp)
   target_include_directories(mx_fuzz_support_${mode} PUBLIC
-    ${root}/tests/unit ${root}/plugins/torchscript/src ${MX_FUZZ_DIR})
+    ${root}/tests/support ${root}/plugins/torchscript/src ${MX_FUZZ_DIR})
   target_link_libraries(mx_fuzz_support_${mode} PUBLIC
     modelexport_internal mx_strategy_metadata_logic mx_strategy_usage_logic mxte_core)
   foreach(name ${MX_FUZZ_TARGETS})

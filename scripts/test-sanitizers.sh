@@ -52,7 +52,7 @@ cmake -S "$repo" -B "$build" -G Ninja \
 # Only what the selected tests need (the CLI and the binding/example
 # helpers are not run here).
 targets=(modelexport modelexport_strategy_scope modelexport_strategy_metadata
-         modelexport_strategy_usage modelexport_unit_tests mx_make_fixture test_tagging
+         modelexport_strategy_usage test_hierarchy test_model test_util test_extract mx_make_fixture test_tagging
          mx_c_api_test mx_cpp_wrapper_test test_plugin_host test_hostile test_concurrency
          replay_onnx_model replay_hierarchy_json replay_strategy_response replay_input_spec
          replay_dynamo_metadata replay_supplied_hierarchy replay_usage_request
@@ -67,6 +67,6 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 export MODELEXPORT_PLUGIN_PATH="$build/plugins-out"
 
 ctest --test-dir "$build" --output-on-failure -j"${MX_JOBS:-2}" --no-tests=error \
-  -R '^(unit|aten_onnx|tagging|c_api_fixture|c_api_c99|c_api_cpp_wrapper|plugin_host|hostile|fuzz_replay_.*|concurrency.*)$'
+  -R '^(hierarchy|model|util|extract|aten_onnx|tagging|c_api_fixture|c_api_c99|c_api_cpp_wrapper|plugin_host|hostile|fuzz_replay_.*|concurrency.*)$'
 end=$(date +%s)
 echo "sanitizers: build $((built - start)) s, tests $((end - built)) s, total $((end - start)) s"

@@ -26,7 +26,7 @@ namespace {
 // Every module's tag at once: a tag is its parent's tag plus its own
 // component, so each is built from the one above it (one string per
 // module, no walk to the root per module; the walk per module is the
-// tests' oracle, tests/unit/test_tags.cpp).
+// tests' oracle, tests/hierarchy/test_tags.cpp).
 std::vector<std::string> all_tags(const Document& doc, const ModuleIndex& index, const TagOptions& opts) {
   const std::vector<size_t>& parents = index.parents();
   const size_t n = doc.modules.size();

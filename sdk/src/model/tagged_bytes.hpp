@@ -12,7 +12,7 @@
 // field of the graph and the model is serialized from the original by
 // protobuf (reflection, in field-number order, unknown fields last), so
 // the result is byte for byte what serializing a tagged copy gives (the
-// oracle of tests/unit/test_tagged_bytes.cpp).
+// oracle of tests/model/test_tagged_bytes.cpp).
 #pragma once
 #include <functional>
 #include <memory>
