@@ -20,7 +20,7 @@ namespace mx::model {
 // above them, kept for the last few parents and continued from a kept
 // ancestor's; each is built once for the run of nodes, walking parent
 // positions. Only the last ones are kept: a map of every module's part
-// cost more than it saved on a graph with a module per node or two.
+// costs more than it saves on a graph with a module per node or two.
 //
 // Modules are found by the positions the document's writer noted (a
 // record's module_at, a module's parent_at; checked here, the one place
@@ -40,11 +40,11 @@ class DynamoNamespaces {
 
   // A module's prefix (see `prefix`) as where its two pieces are, valid
   // as long as the namespaces: what a writer keeps that plans every node
-  // before writing any (NodeTagWriter), instead of a copy of each prefix
-  // (10 MB at 200,000 nodes, copied twice). The chain above the module is
-  // shared by its siblings; the module's own part ("/name: class/") is
-  // written when the reference is made, while the module is at hand (read
-  // from the modules when writing, it was a cache miss per node).
+  // before writing any (NodeTagWriter), instead of a copy of each prefix.
+  // The chain above the module is shared by its siblings; the module's own
+  // part ("/name: class/") is written when the reference is made, while the
+  // module is at hand (read from the modules when writing, it would be a
+  // cache miss per node).
   struct PrefixRef {
     size_t chain_begin = 0;  // in the kept chains' text
     size_t chain_size = 0;

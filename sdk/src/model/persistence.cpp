@@ -82,8 +82,7 @@ constexpr size_t kInlineLimit = static_cast<size_t>(INT_MAX) - (64u << 20);
 // data inlined here for bytes or a file saved without external data, or
 // externalized after for a file saved with it): the model tagged the one
 // way a save tags it (model/tagged_bytes) and parsed back. It lives in an
-// arena, which frees its million small objects (at 200,000 nodes) at once
-// instead of one by one.
+// arena, which frees its small objects at once instead of one by one.
 struct Prepared {
   google::protobuf::Arena arena;
   onnx::ModelProto& proto;

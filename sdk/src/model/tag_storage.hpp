@@ -43,9 +43,8 @@ class NodeTagWriter {
   // of nodes share their module's part: DynamoNamespaces).
   std::optional<size_t> plan_suffix(size_t position, const onnx::NodeProto& node);
   // Writes the `size` bytes plan_suffix gave for the node at `position`
-  // (in any order: what varies per module is kept from the plan; a whole
-  // buffer of every node's entries was 40 MB at 200,000 nodes, written
-  // and then copied).
+  // (in any order: what varies per module is kept from the plan, so no
+  // buffer of every node's entries is written and then copied).
   void write_suffix(size_t position, const onnx::NodeProto& node, char* out) const;
 
  private:

@@ -1,8 +1,8 @@
 // The bytes of a model saved with its hierarchy, written straight from the
 // loaded model: the one way a save tags a model (a save that needs a proto,
 // to check it or to move its external data, parses these bytes back). No
-// copy of the proto to store the records on: its million small objects at
-// 200,000 nodes cost more than the rest of the save.
+// copy of the proto to store the records on: its small objects, several
+// per node, cost more than the rest of the save.
 //
 // A node whose stored form only gains metadata entries (no unknown fields,
 // no doc_string of ours: the usual case) is written as its own bytes
@@ -40,8 +40,8 @@ class TaggedBytes {
   // Writes exactly size() bytes; size() must be at most INT_MAX.
   void write_to(void* out) const;
   // The same bytes handed to `sink` in pieces of `piece` bytes (the last
-  // one shorter), for a file: no buffer of the whole model (89 MB at
-  // 200,000 nodes, faulted in page by page and zero-filled first). An
+  // one shorter), for a file: no buffer of the whole model (faulted in
+  // page by page and zero-filled first). An
   // exception from `sink` ends the writing and is rethrown.
   void write_in_pieces(const std::function<void(std::string_view)>& sink, size_t piece) const;
 
