@@ -3,9 +3,10 @@
 # UndefinedBehaviorSanitizer (-fno-sanitize-recover=all: any UB fails the
 # test), with LeakSanitizer on (detect_leaks=1), then the test groups that
 # exercise the core directly:
-#   unit, tagging, c_api (C99 + C++ wrapper), plugin_host (bad plugins: a
-#   failing call, malformed JSON, out-of-range answers, create() failing),
-#   hostile (catalogue + fuzz corpus replay), concurrency.
+#   hierarchy, model, util, extract, tagging, c_api (C99 + C++ wrapper),
+#   plugin_host (bad plugins: a failing call, malformed JSON, out-of-range
+#   answers, create() failing), hostile (catalogue + fuzz corpus replay),
+#   concurrency.
 # Python-driven tests are excluded: an ASan library cannot be loaded into an
 # uninstrumented interpreter without LD_PRELOAD games.
 #
