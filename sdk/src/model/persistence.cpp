@@ -86,6 +86,10 @@ constexpr size_t kInlineLimit = static_cast<size_t>(INT_MAX) - (64u << 20);
 struct Prepared {
   google::protobuf::Arena arena;
   onnx::ModelProto& proto;
+  // The encoder's bytes `proto` was parsed from, which are what serializing
+  // it gives until it changes (external data inlined): written as they
+  // are, the proto is not serialized again. Nullopt once it changed.
+  std::optional<std::string> bytes;
   Prepared() : proto(*google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena)) {}
 };
 
@@ -99,16 +103,19 @@ std::unique_ptr<Prepared> prepared(const mx_model& model, const SaveOptions& opt
       fail(MX_ERR_UNSUPPORTED, where +
                                    ": the tagged model is larger than protobuf's 2 GB limit; a "
                                    "model this large must keep its weights in external data");
-    std::string bytes(tagged.size(), '\0');
-    tagged.write_to(bytes.data());
-    parse_onnx_into(bytes, where, copy->proto);
+    copy->bytes.emplace(tagged.size(), '\0');
+    tagged.write_to(copy->bytes->data());
+    parse_onnx_into(*copy->bytes, where, copy->proto);
   }
   onnx::ModelProto& out = copy->proto;
   if (options.check) {
     progress.report("check", "", 0, 0);
     check_onnx(out, where);
   }
-  if (inline_external && has_external_data(out)) inline_external_data(out, model.external_files, where);
+  if (inline_external && has_external_data(out)) {
+    inline_external_data(out, model.external_files, where);
+    copy->bytes.reset();
+  }
   return copy;
 }
 
@@ -253,7 +260,8 @@ void save_model_bytes(const mx_model& model, const SaveOptions& options, void** 
     }
   }
   const std::string where = display_name(model);
-  const std::string bytes = serialize_onnx(prepared(model, options, where, true)->proto, where);
+  const auto copy = prepared(model, options, where, true);
+  const std::string bytes = copy->bytes ? std::move(*copy->bytes) : serialize_onnx(copy->proto, where);
   *out = mx::common::malloc_copy(bytes);
   *out_size = bytes.size();
 }
@@ -289,6 +297,9 @@ void save_model_file(const mx_model& model, const std::string& path, const SaveO
     } else if (has_external_data(out)) {
       // The weights go from their files to the output, never held whole.
       write_inline_streamed(out, model.external_files, path, output.add(path), progress);
+    } else if (copy->bytes) {
+      // Nothing changed the proto: the encoder's bytes are its serialization.
+      write_reporting(output.add(path), *copy->bytes, progress);
     } else {
       write_reporting(output.add(path), serialize_onnx(out, path), progress);
     }
