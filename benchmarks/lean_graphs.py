@@ -14,7 +14,9 @@ inputs; the ratios ours / anchor; the wall time and peak RSS of each export
     /work/venvs/pt2/bin/python benchmarks/lean_graphs.py --models bert_tiny --skip-anchor
     options: --baseline-cli PATH [--baseline-plugins DIR], --markdown FILE, --workdir DIR (keeps the files),
              --reuse-anchor (with --workdir: re-measure the anchor files found there), --repeat N,
-             --rounds N (each file in N fresh processes, ours and the anchor's in turn)
+             --rounds N (each file in N fresh processes, ours and the anchor's in turn),
+             --interleaved N (also: session creation of ours and the anchor's in one process,
+             in turn N times; the median of each, steadier than fresh processes under load)
 
 The CLI is found as benchmarks/pt2_anchor.py finds it (MODELEXPORT_BIN, ...).
 Runs in the venv with torch 2.15 + onnxruntime (not an SDK dependency).
@@ -102,6 +104,22 @@ def ort_child(model, inputs, repeat):
     print(json.dumps(dict(counts, create_s=statistics.median(creations), rss_mb=rss_mb, run_s=run_s)))
 
 
+def interleave_child(count, paths):
+    """Session creation of each file, the files in turn `count` times in this
+    one process (SessionOptions as ort_child's); the median of each."""
+    import onnxruntime as ort
+    times = {p: [] for p in paths}
+    for _ in range(count):
+        for p in paths:
+            so = ort.SessionOptions()
+            so.intra_op_num_threads = 2
+            so.inter_op_num_threads = 1
+            t0 = time.perf_counter()
+            ort.InferenceSession(p, so, providers=["CPUExecutionProvider"])
+            times[p].append(time.perf_counter() - t0)
+    print(json.dumps({p: statistics.median(t) for p, t in times.items()}))
+
+
 # ------------------------------------------------------------------ driver
 def run_json(cmd, env=None, timeout=1800):
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
@@ -170,8 +188,9 @@ def markdown(rows):
     """The results table of the rows main() prints (one JSON object a line)."""
     lines = ["| program | nodes: before / ours / anchor | Transpose: before / ours / anchor | "
              "shape glue: before / ours / anchor | session creation ms: ours / anchor | "
+             "creation in one process ms: ours / anchor | "
              "session peak RSS MB: ours / anchor | run ms: ours / anchor | export s, MB: ours / anchor |",
-             "|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         b, m, a = r.get("before", {}), r["mx"], r.get("anchor", {})
         ms = lambda d, k: None if d.get(k) is None else d[k] * 1e3  # noqa: E731
@@ -180,6 +199,8 @@ def markdown(rows):
             f"| {b.get('Transpose', '—')} / {m['Transpose']} / {a.get('Transpose', '—')} "
             f"| {b.get('glue', '—')} / {m['glue']} / {a.get('glue', '—')}{ratio(m, a, 'glue')} "
             f"| {fmt(ms(m, 'create_s'), '.1f')} / {fmt(ms(a, 'create_s'), '.1f')}{ratio(m, a, 'create_s')} "
+            f"| {fmt(ms(m, 'create_one_process_s'), '.2f')} / {fmt(ms(a, 'create_one_process_s'), '.2f')}"
+            f"{ratio(m, a, 'create_one_process_s')} "
             f"| {fmt(m.get('rss_mb'), '.0f')} / {fmt(a.get('rss_mb'), '.0f')}{ratio(m, a, 'rss_mb')} "
             f"| {fmt(ms(m, 'run_s'), '.2f')} / {fmt(ms(a, 'run_s'), '.2f')}{ratio(m, a, 'run_s')} "
             f"| {fmt(r.get('mx_export_s'), '.1f')} s {fmt(r.get('mx_export_mb'), '.0f')} MB / "
@@ -199,6 +220,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=1,
                     help="measure each file in this many fresh processes, ours and the anchor's in turn "
                          "(timings: the median over the rounds)")
+    ap.add_argument("--interleaved", type=int, default=0,
+                    help="also time session creation of ours and the anchor's in one process, in turn N times")
     ap.add_argument("--workdir")
     ap.add_argument("--reuse-anchor", action="store_true",
                     help="an anchor file already in --workdir is measured again, not exported again")
@@ -238,6 +261,11 @@ def main():
                 except Exception as e:  # noqa: BLE001 - reported, the row stays
                     row["anchor_error"] = str(e)[-300:]
             row.update(measure_rounds(files, inputs, args.repeat, args.rounds))
+            if args.interleaved and "mx" in row and "anchor" in row:
+                both = run_json([sys.executable, __file__, "--interleave-child", str(args.interleaved),
+                                 files["mx"], files["anchor"]])
+                row["mx"]["create_one_process_s"] = both[files["mx"]]
+                row["anchor"]["create_one_process_s"] = both[files["anchor"]]
             rows.append(row)
             print(json.dumps(row), flush=True)
     finally:
@@ -253,6 +281,8 @@ def main():
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--anchor-child":
         anchor_child(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) > 1 and sys.argv[1] == "--interleave-child":
+        interleave_child(int(sys.argv[2]), sys.argv[3:])
     elif len(sys.argv) > 1 and sys.argv[1] == "--ort-child":
         ort_child(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     else:
