@@ -32,8 +32,7 @@ OPSETS = (LOWEST, DEFAULT, NEWEST_RUN)
 # Refused by design ("sample" for both IR levels, "sample@level" for one).
 # Each must fail with its reason and write nothing.
 REFUSED = {
-    "upsample_bilinear_antialias": "ONNX Resize's antialias filter does not reproduce ATen's",
-    "upsample_bicubic_antialias": "ONNX Resize's antialias filter does not reproduce ATen's",
+    "upsample_bilinear_antialias_corners": "ONNX Resize's antialias filter does not reproduce ATen's with align_corners",
 }
 # Refused below an opset: the ONNX op they need is that new. col2im's core
 # form (index_put with None indices) converts at any opset.
@@ -60,6 +59,13 @@ NEEDS_OPSET = {
     "stft_hann@core": (17, "needs ONNX opset 17 (DFT)"),
     "stft_plain@training": (17, "needs ONNX opset 17 (STFT)"),
     "stft_plain@core": (17, "needs ONNX opset 17 (DFT)"),
+    "istft@training": (18, "needs ONNX opset 18 (Col2Im)"),
+    "istft@core": (17, "needs ONNX opset 17 (DFT)"),
+    "istft_plain@training": (18, "needs ONNX opset 18 (Col2Im)"),
+    "istft_plain@core": (17, "needs ONNX opset 17 (DFT)"),
+    "upsample_bilinear_antialias": (18, "needs ONNX opset 18 (Resize with 'antialias')"),
+    "upsample_bicubic_antialias": (18, "needs ONNX opset 18 (Resize with 'antialias')"),
+    "upsample_bicubic_antialias_grow": (18, "needs ONNX opset 18 (Resize with 'antialias')"),
 }
 
 
