@@ -25,7 +25,7 @@ LEVELS = {"training": "{}.pt2", "core": "{}.core.pt2"}
 # where every sample is exported and checked by the ONNX checker only
 # (test_sample_checked_at_newest_opset).
 LOWEST = 14
-DEFAULT = 18
+DEFAULT = 20
 NEWEST_RUN = 26
 NEWEST = 28
 OPSETS = (LOWEST, DEFAULT, NEWEST_RUN)
@@ -187,3 +187,20 @@ def test_sample_checked_at_newest_opset(name, cli, tmp_path):
             continue
         assert rc == 0, f"export of {name} ({level}) at opset {NEWEST} failed:\n{log}"
         onnx.checker.check_model(onnx.load(out), full_check=True)
+
+
+def test_default_opset(cli, tmp_path):
+    """An export without --opset is at the default the suite runs (DEFAULT),
+    IR 9: what torch.onnx.export(dynamo=True) writes."""
+    path, plugin_dir = cli
+    env = dict(os.environ)
+    if plugin_dir:
+        env["MODELEXPORT_PLUGIN_PATH"] = plugin_dir
+    out = str(tmp_path / "add_mul.onnx")
+    p = subprocess.run([path, "export", os.path.join(FIXTURES, "add_mul.pt2"), "-o", out],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    model = onnx.load(out)
+    assert [o.version for o in model.opset_import if o.domain in ("", "ai.onnx")] == [DEFAULT]
+    assert model.ir_version == 9
+    onnx.checker.check_model(model, full_check=True)
