@@ -9,11 +9,11 @@
 
 #include <google/protobuf/arena.h>
 
-#include "hierarchy/document_text.hpp"
 #include "hierarchy/parse.hpp"
 #include "model/check.hpp"
 #include "model/external_data.hpp"
 #include "model/onnx_io.hpp"
+#include "model/sidecar_file.hpp"
 #include "model/streamed_write.hpp"
 #include "model/tagged_bytes.hpp"
 #include "util/prefault.hpp"
@@ -152,9 +152,11 @@ bool wants_external(const onnx::ModelProto& out, const DataFiles& files, const S
 // The serialized model, in pieces so that a large inline model shows its
 // progress (and can be cancelled) while it goes to disk.
 // The same for a model written straight from its tagged bytes, a piece at
-// a time (the same pieces and reports): never the whole file in memory.
+// a time: never the whole file in memory. The pieces are smaller, as the
+// buffer protobuf writes them into is fresh memory, which costs more to
+// touch than the writes it saves.
 void write_reporting(StagedWriter& out, const TaggedBytes& bytes, Progress& progress) {
-  constexpr size_t kPiece = 8u << 20;
+  constexpr size_t kPiece = 1u << 20;
   const size_t total = bytes.size();
   progress.report("write", "bytes", 0, total);
   bytes.write_in_pieces(
@@ -270,7 +272,13 @@ void save_model_file(const mx_model& model, const std::string& path, const SaveO
     if (direct->size() > kInlineLimit || direct->size() > static_cast<size_t>(INT_MAX)) direct.reset();
   }
   if (direct) {
-    write_reporting(output.add(path), *direct, progress);
+    StagedWriter& model_file = output.add(path);
+    // The sidecar is written meanwhile, on a second thread: its text is
+    // as long to make as the model's bytes are to write.
+    std::optional<BackgroundSidecar> sidecar;
+    if (options.sidecar) sidecar.emplace(output.add(sidecar_path(path)), model.hierarchy);
+    write_reporting(model_file, *direct, progress);
+    if (sidecar) sidecar->finish();
   } else {
     const auto copy = prepared(model, options, path, false, progress);
     onnx::ModelProto& out = copy->proto;
@@ -288,9 +296,8 @@ void save_model_file(const mx_model& model, const std::string& path, const SaveO
     } else {
       write_reporting(output.add(path), serialize_onnx(out, path), progress);
     }
+    if (options.sidecar) write_sidecar(output.add(sidecar_path(path)), model.hierarchy);
   }
-  if (options.sidecar)
-    output.add(sidecar_path(path)).write(hierarchy::document_text(model.hierarchy, 2) + "\n");
   progress.report("commit", "", 0, 0);
   output.commit();
 }
