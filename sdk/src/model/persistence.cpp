@@ -176,6 +176,27 @@ void write_reporting(StagedWriter& out, std::string_view bytes, Progress& progre
   }
 }
 
+// The model file written from the tagged bytes, and the sidecar on a second
+// thread meanwhile (its text takes about as long to make as the model's
+// bytes take to size and write), started first. False, with nothing left
+// staged, when the bytes would be too large to stay inline.
+bool write_tagged_bytes(const mx_model& model, const std::string& path, const SaveOptions& options,
+                        OutputSet& output, Progress& progress) {
+  StagedWriter& model_file = output.add(path);
+  std::optional<BackgroundSidecar> sidecar;
+  if (options.sidecar) sidecar.emplace(output.add(sidecar_path(path)), model.hierarchy);
+  const TaggedBytes bytes(model, options.tag_storage);
+  if (bytes.size() > kInlineLimit || bytes.size() > static_cast<size_t>(INT_MAX)) {
+    sidecar.reset();
+    if (options.sidecar) output.discard(sidecar_path(path));
+    output.discard(path);
+    return false;
+  }
+  write_reporting(model_file, bytes, progress);
+  if (sidecar) sidecar->finish();
+  return true;
+}
+
 }  // namespace
 
 SaveOptions parse_save_options(const char* options_json) {
@@ -263,23 +284,12 @@ void save_model_file(const mx_model& model, const std::string& path, const SaveO
   // sees a model without its data or its sidecar, nor a mix of old and new.
   OutputSet output;
   const std::string data_path = path + ".data";
-  // Written from the model itself when it can be, in pieces (no buffer of
-  // the whole file); a model too large to stay inline takes the copy path,
-  // which externalizes.
-  std::optional<TaggedBytes> direct;
-  if (writes_directly(model, options) && model.proto().has_graph()) {
-    direct.emplace(model, options.tag_storage);
-    if (direct->size() > kInlineLimit || direct->size() > static_cast<size_t>(INT_MAX)) direct.reset();
-  }
-  if (direct) {
-    StagedWriter& model_file = output.add(path);
-    // The sidecar is written meanwhile, on a second thread: its text is
-    // as long to make as the model's bytes are to write.
-    std::optional<BackgroundSidecar> sidecar;
-    if (options.sidecar) sidecar.emplace(output.add(sidecar_path(path)), model.hierarchy);
-    write_reporting(model_file, *direct, progress);
-    if (sidecar) sidecar->finish();
-  } else {
+  // Written from the model itself when it can be (no copy, no buffer of the
+  // whole file); otherwise, and for a model too large to stay inline, the
+  // copy path, which externalizes.
+  const bool written = writes_directly(model, options) && model.proto().has_graph() &&
+                       write_tagged_bytes(model, path, options, output, progress);
+  if (!written) {
     const auto copy = prepared(model, options, path, false, progress);
     onnx::ModelProto& out = copy->proto;
     if (wants_external(out, model.external_files, options)) {
