@@ -2,18 +2,22 @@
 // (util/chunked_writes.hpp): the committed file holds exactly the bytes
 // appended, whatever the sizes of the pieces, on a file system that takes
 // O_DIRECT (the temporary directory) and on tmpfs (/dev/shm), which may
-// refuse it; bytes copied in the kernel (copy_from) land between the
-// writes around them. Linked against the internal view of the core.
+// refuse it; where the flag is refused (a socket) every chunk goes through
+// write(2) as it is; bytes copied in the kernel (copy_from) land between
+// the writes around them. Linked against the internal view of the core.
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "util/chunked_writes.hpp"
 #include "util/output_set.hpp"
 
 namespace fs = std::filesystem;
@@ -104,4 +108,27 @@ TEST_CASE("bytes copied in the kernel land between the writes around them") {
   }
   ::close(fd);
   CHECK(read(path) == head + source_bytes.substr(1000, 2u << 20) + tail);
+}
+
+TEST_CASE("where O_DIRECT is refused, chunks are written through write(2) unchanged") {
+  int ends[2];
+  REQUIRE(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) == 0);
+  std::string received;
+  std::thread reader([&] {
+    char buffer[1 << 16];
+    for (ssize_t n; (n = ::read(ends[1], buffer, sizeof buffer)) > 0;) received.append(buffer, n);
+  });
+  const std::string bytes = pattern((size_t{9} << 20) + 5);
+  {
+    mx::ChunkedWrites chunks;
+    for (size_t at = 0; at < bytes.size(); at += 1000003)
+      chunks.append(ends[0], std::string_view(bytes).substr(at, 1000003), "socket");
+    chunks.flush(ends[0], "socket");
+    CHECK(chunks.pending() == 0);
+    CHECK((::fcntl(ends[0], F_GETFL) & O_DIRECT) == 0);
+  }
+  ::close(ends[0]);
+  reader.join();
+  ::close(ends[1]);
+  CHECK(received == bytes);
 }
