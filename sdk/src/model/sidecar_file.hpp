@@ -19,9 +19,9 @@ void write_sidecar(StagedWriter& file, const hierarchy::Document& doc);
 
 // write_sidecar on a second thread, started by the constructor; `file` and
 // `doc` must stay unchanged until finish() or the destructor returns.
-// The thread keeps SIGINT, SIGTERM and SIGHUP blocked (they are handled
-// where they were before: util/signal_cleanup.hpp) and reports no progress
-// (listeners are called on the caller's thread). Where no thread can be
+// The thread keeps SIGINT, SIGTERM and SIGHUP blocked (the cleanup of
+// util/signal_cleanup.hpp runs on the caller's threads) and reports no
+// progress (listeners are called on the caller's thread). Where no thread can be
 // started, finish() writes the sidecar itself.
 class BackgroundSidecar {
  public:
