@@ -1,6 +1,6 @@
 // Element-wise math beyond the arithmetic of elementwise.cpp: inverse and
 // hyperbolic trigonometry, the log/exp variants, NaN/Inf tests, trunc,
-// atan2, integer xor, floor division, and the exponential-linear
+// atan2, integer xor, shifts, floor division, and the exponential-linear
 // activations (elu, selu, celu), softplus and mish.
 // Where ONNX has no op (expm1, log1p, log2, log10, trunc, atan2) the
 // formula is written out; ATen's accuracy differences near 0 for expm1 and
@@ -66,14 +66,14 @@ void lower_isnan_isinf(OpContext& cx) {
                   cx.emit1("Add", {cx.cast(v.onnx, v.dtype, onnx::TensorProto::INT64), cx.ci64s(1)})});
     return cx.out(0, f);  // x == x + 1 is false for every int64
   }
-  // ONNX IsNaN/IsInf take float, double, half, bfloat16.
-  cx.out(0, cx.emit1(nan ? "IsNaN" : "IsInf", {v.onnx}));
+  cx.out(0, nan ? emit_is_nan(cx, v.onnx, v.dtype) : emit_is_inf(cx, v.onnx, v.dtype));
 }
 MX_ATEN_LOWER(lower_isnan_isinf, "aten.isnan", "aten.isinf");
 
 void lower_isfinite(OpContext& cx) {
   const Value& v = cx.value_of("self");
-  const std::string bad = cx.emit1("Or", {cx.emit1("IsNaN", {v.onnx}), cx.emit1("IsInf", {v.onnx})});
+  const std::string bad =
+      cx.emit1("Or", {emit_is_nan(cx, v.onnx, v.dtype), emit_is_inf(cx, v.onnx, v.dtype)});
   cx.out(0, cx.emit1("Not", {bad}));
 }
 MX_ATEN_LOWER(lower_isfinite, "aten.isfinite");
@@ -108,6 +108,27 @@ void lower_bitwise_xor(OpContext& cx) {
   cx.out(0, cx.emit1("BitwiseXor", {cx.operand("self", dt), cx.operand("other", dt)}));
 }
 MX_ATEN_LOWER(lower_bitwise_xor, "aten.bitwise_xor", "aten.__xor__", "aten.__ixor__");
+
+// Shifts. ONNX's BitShift takes unsigned types only, and ATen's right shift
+// of a signed integer is arithmetic: a << b = a * 2^b and a >> b =
+// floor(a / 2^b), the quotient in double (exact for |a| < 2^53).
+void lower_shift(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const bool left = cx.op().find("left") != std::string::npos || cx.op().find("lshift") != std::string::npos;
+  const bool is_unsigned = dt == onnx::TensorProto::UINT8 || dt == onnx::TensorProto::UINT16 ||
+                           dt == onnx::TensorProto::UINT32 || dt == onnx::TensorProto::UINT64;
+  if (is_unsigned)
+    return cx.out(0, cx.emit1("BitShift", {cx.operand("self", dt), cx.operand("other", dt)},
+                              {attr("direction", std::string(left ? "LEFT" : "RIGHT"))}));
+  if (mx::aten_onnx::is_floating(dt)) cx.unsupported("a shift of a floating-point tensor");
+  const int32_t f = onnx::TensorProto::DOUBLE;
+  const std::string scale = cx.emit1("Pow", {cx.cscalar(2, f), cx.operand("other", f)});
+  if (left) return cx.out(0, cx.emit1("Mul", {cx.operand("self", dt), cx.cast(scale, f, dt)}));
+  const std::string q = cx.emit1("Floor", {cx.emit1("Div", {cx.operand("self", f), scale})});
+  cx.out(0, cx.cast(q, f, dt));
+}
+MX_ATEN_LOWER(lower_shift, "aten.__lshift__", "aten.__rshift__", "aten.__ilshift__", "aten.__irshift__",
+              "aten.bitwise_left_shift", "aten.bitwise_right_shift");
 
 // floor_divide: floor(a / b) on floats; on integers the floor of the
 // double-precision quotient (exact for |values| < 2^53).
@@ -245,7 +266,7 @@ void lower_binary_formula(OpContext& cx) {
   if (t.rfind("aten.xlogy", 0) == 0) {  // 0 where self == 0 (unless other is NaN)
     const std::string prod = cx.emit1("Mul", {a, cx.emit1("Log", {b})});
     const std::string zero = cx.emit1(
-        "And", {cx.emit1("Equal", {a, cx.cscalar(0, dt)}), cx.emit1("Not", {cx.emit1("IsNaN", {b})})});
+        "And", {cx.emit1("Equal", {a, cx.cscalar(0, dt)}), cx.emit1("Not", {emit_is_nan(cx, b, dt)})});
     return cx.out(0, cx.emit1("Where", {zero, cx.cscalar(0, dt), prod}));
   }
   if (t.rfind("aten.hypot", 0) == 0)
@@ -278,10 +299,10 @@ void lower_nan_to_num(OpContext& cx) {
                      : half                          ? 65504.0
                                                      : 3.4028234663852886e38;
   x = cx.emit1("Where",
-               {cx.emit1("IsNaN", {x}), cx.cscalar(cx.has("nan") ? cx.float_arg("nan") : 0.0, dt), x});
-  x = cx.emit1("Where", {cx.emit1("IsInf", {x}, {attr("detect_negative", int64_t{0})}),
+               {emit_is_nan(cx, x, dt), cx.cscalar(cx.has("nan") ? cx.float_arg("nan") : 0.0, dt), x});
+  x = cx.emit1("Where", {emit_is_inf(cx, x, dt, true, false),
                          cx.cscalar(cx.has("posinf") ? cx.float_arg("posinf") : big, dt), x});
-  x = cx.emit1("Where", {cx.emit1("IsInf", {x}, {attr("detect_positive", int64_t{0})}),
+  x = cx.emit1("Where", {emit_is_inf(cx, x, dt, false, true),
                          cx.cscalar(cx.has("neginf") ? cx.float_arg("neginf") : -big, dt), x});
   cx.out(0, x);
 }
