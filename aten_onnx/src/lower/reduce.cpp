@@ -48,6 +48,13 @@ void lower_max_dim(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_max_dim, "aten.max.dim", "aten.min.dim");
 
+// max() / min() without a dim: the full reduction.
+void lower_max_all(OpContext& cx) {
+  const bool is_max = cx.target().rfind("aten.max", 0) == 0;
+  cx.out(0, mx::aten_onnx::emit_reduce(cx, is_max ? "ReduceMax" : "ReduceMin", cx.tensor("self"), {}, false));
+}
+MX_ATEN_LOWER(lower_max_all, "aten.max.default", "aten.min.default");
+
 void lower_argmax(OpContext& cx) {
   const std::string op = cx.target().rfind("aten.argmax", 0) == 0 ? "ArgMax" : "ArgMin";
   const bool keep = cx.bool_arg("keepdim", false);
@@ -228,8 +235,8 @@ void lower_logsumexp(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_logsumexp, "aten.logsumexp");
 
-// linalg_vector_norm(self, ord=2, dim=None, keepdim=False, dtype=None) and
-// norm.ScalarOpt_dim: ord 1 / 2 / inf / -inf / 0 / p.
+// linalg_vector_norm(self, ord=2, dim=None, keepdim=False, dtype=None),
+// norm.ScalarOpt_dim and frobenius_norm (ord 2): ord 1 / 2 / inf / -inf / 0 / p.
 void lower_vector_norm(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const Value& v = cx.value_of("self");
@@ -251,7 +258,7 @@ void lower_vector_norm(OpContext& cx) {
   const std::string s = emit_reduce(cx, "ReduceSum", cx.emit1("Pow", {x, cx.cscalar(p, dt)}), axes, keep);
   cx.out(0, cx.emit1("Pow", {s, cx.cscalar(1.0 / p, dt)}));
 }
-MX_ATEN_LOWER(lower_vector_norm, "aten.linalg_vector_norm", "aten.norm");
+MX_ATEN_LOWER(lower_vector_norm, "aten.linalg_vector_norm", "aten.norm", "aten.frobenius_norm");
 
 // aminmax(self, dim=None, keepdim=False) -> (min, max)
 void lower_aminmax(OpContext& cx) {
