@@ -14,7 +14,10 @@ inputs; the ratios ours / anchor; the wall time and peak RSS of each export
     /work/venvs/pt2/bin/python benchmarks/lean_graphs.py --models bert_tiny --skip-anchor
     options: --baseline-cli PATH [--baseline-plugins DIR], --markdown FILE, --workdir DIR (keeps the files),
              --reuse-anchor (with --workdir: re-measure the anchor files found there), --repeat N,
-             --rounds N (each file in N fresh processes, ours and the anchor's in turn)
+             --rounds N (each file in N fresh processes, ours and the anchor's in turn),
+             --interleaved N (also, in one process: session creation of ours and the anchor's in
+             turn N times, then 10 N steady runs in turn; medians, steadier than fresh processes
+             under load)
 
 The CLI is found as benchmarks/pt2_anchor.py finds it (MODELEXPORT_BIN, ...).
 Runs in the venv with torch 2.15 + onnxruntime (not an SDK dependency).
@@ -60,7 +63,6 @@ def anchor_child(pt2, out):
 
 
 def ort_child(model, inputs, repeat):
-    import numpy as np
     import onnx
     import onnxruntime as ort
     m = onnx.load(model, load_external_data=False)
@@ -80,17 +82,7 @@ def ort_child(model, inputs, repeat):
         creations.append(time.perf_counter() - t0)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     run_s = None
-    feed = None
-    if inputs and os.path.exists(inputs):
-        data = dict(np.load(inputs))
-        names = [i.name for i in sess.get_inputs()]
-        values = list(data.values())
-        if all(n in data for n in names):
-            feed = {n: data[n] for n in names}
-        elif len(values) == len(names):  # same order, other names
-            feed = dict(zip(names, values))
-        else:
-            feed = None
+    feed = feed_for(sess, inputs)
     if feed is not None:
         sess.run(None, feed)
         runs = []
@@ -100,6 +92,50 @@ def ort_child(model, inputs, repeat):
             runs.append(time.perf_counter() - t0)
         run_s = statistics.median(runs)
     print(json.dumps(dict(counts, create_s=statistics.median(creations), rss_mb=rss_mb, run_s=run_s)))
+
+
+def feed_for(sess, inputs):
+    """The fixture's inputs by the session's input names (or in order)."""
+    import numpy as np
+    if not inputs or not os.path.exists(inputs):
+        return None
+    data = dict(np.load(inputs))
+    names = [i.name for i in sess.get_inputs()]
+    values = list(data.values())
+    if all(n in data for n in names):
+        return {n: data[n] for n in names}
+    return dict(zip(names, values)) if len(values) == len(names) else None
+
+
+def interleave_child(count, inputs, paths):
+    """Session creation of each file, the files in turn `count` times in this
+    one process (SessionOptions as ort_child's), then 10 x `count` steady runs
+    of each, in turn; the median of each: load changes hit both files alike."""
+    import onnxruntime as ort
+    create = {p: [] for p in paths}
+    sessions = {}
+    for p in paths:  # untimed: the process's first session pays ORT's own start
+        ort.InferenceSession(p, providers=["CPUExecutionProvider"])
+    for _ in range(count):
+        for p in paths:
+            so = ort.SessionOptions()
+            so.intra_op_num_threads = 2
+            so.inter_op_num_threads = 1
+            t0 = time.perf_counter()
+            sessions[p] = ort.InferenceSession(p, so, providers=["CPUExecutionProvider"])
+            create[p].append(time.perf_counter() - t0)
+    feeds = {p: feed_for(sessions[p], inputs) for p in paths}
+    run = {p: [] for p in paths}
+    if all(f is not None for f in feeds.values()):
+        for p in paths:
+            sessions[p].run(None, feeds[p])
+        for _ in range(10 * count):
+            for p in paths:
+                t0 = time.perf_counter()
+                sessions[p].run(None, feeds[p])
+                run[p].append(time.perf_counter() - t0)
+    print(json.dumps({p: {"create_s": statistics.median(create[p]),
+                          "run_s": statistics.median(run[p]) if run[p] else None} for p in paths}))
 
 
 # ------------------------------------------------------------------ driver
@@ -170,8 +206,9 @@ def markdown(rows):
     """The results table of the rows main() prints (one JSON object a line)."""
     lines = ["| program | nodes: before / ours / anchor | Transpose: before / ours / anchor | "
              "shape glue: before / ours / anchor | session creation ms: ours / anchor | "
+             "in one process: creation ms, run ms: ours / anchor | "
              "session peak RSS MB: ours / anchor | run ms: ours / anchor | export s, MB: ours / anchor |",
-             "|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         b, m, a = r.get("before", {}), r["mx"], r.get("anchor", {})
         ms = lambda d, k: None if d.get(k) is None else d[k] * 1e3  # noqa: E731
@@ -180,6 +217,10 @@ def markdown(rows):
             f"| {b.get('Transpose', '—')} / {m['Transpose']} / {a.get('Transpose', '—')} "
             f"| {b.get('glue', '—')} / {m['glue']} / {a.get('glue', '—')}{ratio(m, a, 'glue')} "
             f"| {fmt(ms(m, 'create_s'), '.1f')} / {fmt(ms(a, 'create_s'), '.1f')}{ratio(m, a, 'create_s')} "
+            f"| {fmt(ms(m, 'create_one_process_s'), '.2f')} / {fmt(ms(a, 'create_one_process_s'), '.2f')}"
+            f"{ratio(m, a, 'create_one_process_s')}; "
+            f"{fmt(ms(m, 'run_one_process_s'), '.3f')} / {fmt(ms(a, 'run_one_process_s'), '.3f')}"
+            f"{ratio(m, a, 'run_one_process_s')} "
             f"| {fmt(m.get('rss_mb'), '.0f')} / {fmt(a.get('rss_mb'), '.0f')}{ratio(m, a, 'rss_mb')} "
             f"| {fmt(ms(m, 'run_s'), '.2f')} / {fmt(ms(a, 'run_s'), '.2f')}{ratio(m, a, 'run_s')} "
             f"| {fmt(r.get('mx_export_s'), '.1f')} s {fmt(r.get('mx_export_mb'), '.0f')} MB / "
@@ -199,6 +240,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=1,
                     help="measure each file in this many fresh processes, ours and the anchor's in turn "
                          "(timings: the median over the rounds)")
+    ap.add_argument("--interleaved", type=int, default=0,
+                    help="also time session creation of ours and the anchor's in one process, in turn N times")
     ap.add_argument("--workdir")
     ap.add_argument("--reuse-anchor", action="store_true",
                     help="an anchor file already in --workdir is measured again, not exported again")
@@ -238,6 +281,12 @@ def main():
                 except Exception as e:  # noqa: BLE001 - reported, the row stays
                     row["anchor_error"] = str(e)[-300:]
             row.update(measure_rounds(files, inputs, args.repeat, args.rounds))
+            if args.interleaved and "mx" in row and "anchor" in row:
+                both = run_json([sys.executable, __file__, "--interleave-child", str(args.interleaved),
+                                 inputs, files["mx"], files["anchor"]])
+                for key in ("mx", "anchor"):
+                    row[key]["create_one_process_s"] = both[files[key]]["create_s"]
+                    row[key]["run_one_process_s"] = both[files[key]]["run_s"]
             rows.append(row)
             print(json.dumps(row), flush=True)
     finally:
@@ -253,6 +302,8 @@ def main():
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--anchor-child":
         anchor_child(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) > 1 and sys.argv[1] == "--interleave-child":
+        interleave_child(int(sys.argv[2]), sys.argv[3], sys.argv[4:])
     elif len(sys.argv) > 1 and sys.argv[1] == "--ort-child":
         ort_child(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     else:

@@ -12,8 +12,10 @@ function(mx_fuzz_add_targets mode)
   add_library(mx_fuzz_support_${mode} STATIC
     ${root}/tests/unit/fixture_model.cpp
     ${root}/plugins/torchscript/src/spec.cpp)
-  target_include_directories(mx_fuzz_support_${mode} PUBLIC
-    ${root}/tests/unit ${root}/plugins/torchscript/src ${MX_FUZZ_DIR})
+  # The torchscript sources stay off the shared include path: both
+  # frontends have an exporter.hpp, and the pt2 targets mean the other one.
+  target_include_directories(mx_fuzz_support_${mode} PUBLIC ${root}/tests/unit ${MX_FUZZ_DIR})
+  target_include_directories(mx_fuzz_support_${mode} PRIVATE ${root}/plugins/torchscript/src)
   target_link_libraries(mx_fuzz_support_${mode} PUBLIC
     modelexport_internal mx_strategy_metadata_logic mx_strategy_usage_logic mxte_core)
   foreach(name ${MX_FUZZ_TARGETS})
@@ -26,5 +28,8 @@ function(mx_fuzz_add_targets mode)
       add_executable(${exe} ${MX_FUZZ_DIR}/targets/${name}.cpp ${MX_FUZZ_DIR}/replay_main.cpp)
     endif()
     target_link_libraries(${exe} PRIVATE mx_fuzz_support_${mode})
+    if(name STREQUAL input_spec)
+      target_include_directories(${exe} PRIVATE ${root}/plugins/torchscript/src)
+    endif()
   endforeach()
 endfunction()

@@ -527,3 +527,140 @@ TEST_CASE("a comparison of integer constants folds into a bool constant") {
   CHECK(e.graph.initializer(0).data_type() == onnx::TensorProto::BOOL);
   CHECK(e.graph.initializer(0).raw_data() == std::string("\0\1\1\1", 4));
 }
+
+namespace {
+
+const onnx::TensorProto* initializer_of(const onnx::GraphProto& g, const std::string& name) {
+  for (const auto& t : g.initializer())
+    if (t.name() == name) return &t;
+  return nullptr;
+}
+
+SymbolicShapes static_shape(const std::string& value, const std::vector<int64_t>& dims) {
+  std::vector<SymbolicDim> d;
+  for (auto v : dims) d.push_back(SymbolicDim{v, ""});
+  return {{value, d}};
+}
+
+}  // namespace
+
+TEST_CASE("a tensor written slice by slice into a constant folds into one constant, bit for bit") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.input("x", f, {2, 3});
+  e.module = "m";
+  // mask = zeros(3, 4); mask[1, 1:3] = 5; mask = mask.T[[2, 0, 1, 3]].T
+  const auto mask = e.emit1("Expand", {e.cscalar(0.0, f), e.ci64({3, 4})});
+  const auto row = e.emit1("Slice", {mask, e.ci64({1}), e.ci64({2}), e.ci64({0})});
+  const auto left = e.emit1("Slice", {row, e.ci64({0}), e.ci64({1}), e.ci64({1})});
+  const auto right = e.emit1("Slice", {row, e.ci64({-1}), e.ci64({INT64_MAX}), e.ci64({1})});
+  const auto fives = e.emit1(
+      "Expand",
+      {e.cscalar(5.0, f), e.emit1("Shape", {e.emit1("Concat", {left, left}, {attr("axis", int64_t{1})})})});
+  const auto new_row = e.emit1("Concat", {left, fives, right}, {attr("axis", int64_t{1})});
+  const auto top = e.emit1("Slice", {mask, e.ci64({0}), e.ci64({1}), e.ci64({0})});
+  const auto bottom = e.emit1("Slice", {mask, e.ci64({2}), e.ci64({3}), e.ci64({0})});
+  auto written = e.emit1("Concat", {top, new_row, bottom}, {attr("axis", int64_t{0})});
+  written = e.emit1("Transpose", {written}, {attr("perm", std::vector<int64_t>{1, 0})});
+  written = e.emit1("Gather", {written, e.ci64({2, 0, 1, 3})}, {attr("axis", int64_t{0})});
+  written = e.emit1("Transpose", {e.emit1("Unsqueeze", {written, e.ci64({0})})},
+                    {attr("perm", std::vector<int64_t>{0, 2, 1})});
+  written = e.emit1("Squeeze", {written, e.ci64({0})});
+  const auto y = e.emit1("MatMul", {"x", written});
+  // arithmetic on float data is not evaluated: the Add stays
+  const auto z = e.emit1("Add", {written, e.cscalar(1.0, f)});
+  mark_output(e, y);
+  mark_output(e, z);
+  const int before = e.graph.node_size();
+  const auto report = lean_graph(e.graph, w, 17);
+  CHECK(e.ops() == std::vector<std::string>{"MatMul", "Add"});
+  const auto* value = initializer_of(e.graph, e.graph.node(0).input(1));
+  REQUIRE(value);
+  CHECK(std::vector<int64_t>(value->dims().begin(), value->dims().end()) == std::vector<int64_t>{3, 4});
+  // rows: mask with its columns permuted [2, 0, 1, 3]
+  CHECK(floats_of(value->raw_data()) == std::vector<float>{0, 0, 0, 0, 5, 0, 5, 0, 0, 0, 0, 0});
+  CHECK(static_cast<int>(report.removed.size()) == before - e.graph.node_size());
+  CHECK(pass_summary(e.records, report)["folded_nodes"]["m"].get<int>() == before - 2);
+  e.graph.clear_output();
+  CHECK(e.check(y) == std::vector<int64_t>{2, 4});
+}
+
+TEST_CASE("data movement on constants folds only up to 1024 elements") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.module = "m";
+  const auto big = e.emit1("Expand", {e.cscalar(0.0, f), e.ci64({64, 64})});
+  const auto small = e.emit1("Expand", {e.cscalar(2.0, f), e.ci64({32, 32})});
+  mark_output(e, e.emit1("Add", {big, e.cscalar(1.0, f)}));
+  mark_output(e, e.emit1("Add", {small, e.cscalar(1.0, f)}));
+  lean_graph(e.graph, w, 17);
+  CHECK(e.ops() == std::vector<std::string>{"Expand", "Add", "Add"});
+}
+
+TEST_CASE("Slices that tile a static axis become one Split") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.input("x", f, {2, 3, 8});
+  e.module = "m";
+  // rotate_half: cat(-x[..., 4:], x[..., :4])
+  const auto lo = e.emit1("Slice", {"x", e.ci64({0}), e.ci64({4}), e.ci64({-1}), e.ci64({1})});
+  const auto hi = e.emit1("Slice", {"x", e.ci64({4}), e.ci64({INT64_MAX}), e.ci64({-1})});
+  const auto y = e.emit1("Concat", {e.emit1("Neg", {hi}), lo}, {attr("axis", int64_t{-1})});
+  // a gap (rows 0 and 2 of axis 1) stays two Slices
+  const auto r0 = e.emit1("Slice", {"x", e.ci64({0}), e.ci64({1}), e.ci64({1})});
+  const auto r2 = e.emit1("Slice", {"x", e.ci64({2}), e.ci64({3}), e.ci64({1})});
+  const auto z = e.emit1("Add", {r0, r2});
+  mark_output(e, y);
+  mark_output(e, z);
+  const auto report = lean_graph(e.graph, w, 17, static_shape("x", {2, 3, 8}));
+  CHECK(count_op(e.graph, "Split") == 1);
+  CHECK(count_op(e.graph, "Slice") == 2);
+  for (const auto& n : e.graph.node())
+    if (n.op_type() == "Split") {
+      CHECK(n.name() == e.graph.node(0).name());  // the first Slice, rewritten in place
+      CHECK(std::vector<std::string>(n.output().begin(), n.output().end()) ==
+            std::vector<std::string>{lo, hi});
+      const auto* sizes = initializer_of(e.graph, n.input(1));
+      REQUIRE(sizes);
+      std::vector<int64_t> v(2);
+      std::memcpy(v.data(), sizes->raw_data().data(), 16);
+      CHECK(v == std::vector<int64_t>{4, 4});
+      CHECK(n.attribute(0).i() == 2);
+    }
+  CHECK(pass_summary(e.records, report)["folded_nodes"]["m"].get<int>() >= 1);
+  e.graph.clear_output();
+  CHECK(e.check(y) == std::vector<int64_t>{2, 3, 8});
+}
+
+TEST_CASE("Slices of an axis the program does not know statically stay") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.input("x", f, {2, 8});
+  e.module = "m";
+  const auto lo = e.emit1("Slice", {"x", e.ci64({0}), e.ci64({4}), e.ci64({1})});
+  const auto hi = e.emit1("Slice", {"x", e.ci64({4}), e.ci64({INT64_MAX}), e.ci64({1})});
+  mark_output(e, e.emit1("Add", {lo, hi}));
+  lean_graph(e.graph, w, 17);  // no program dims
+  CHECK(count_op(e.graph, "Slice") == 2);
+  CHECK(count_op(e.graph, "Split") == 0);
+}
+
+TEST_CASE("an Expand of a buffer to ones no longer than its rank is dropped") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.input("x", f, {2, 8});
+  add_weight(e, w, "buf", {1, 8}, iota_floats(8));
+  e.module = "m";
+  const auto same = e.emit1("Expand", {"buf", e.ci64({1, 1})});
+  const auto wider = e.emit1("Expand", {"buf", e.ci64({1, 1, 1})});  // rank 3: not a no-op
+  mark_output(e, e.emit1("Add", {"x", same}));
+  mark_output(e, e.emit1("Add", {"x", wider}));
+  lean_graph(e.graph, w, 17);
+  CHECK(e.ops() == std::vector<std::string>{"Expand", "Add", "Add"});
+  CHECK(e.graph.node(1).input(1) == "buf");
+}

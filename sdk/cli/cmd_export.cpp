@@ -77,7 +77,7 @@ Command add_export(CLI::App& parent) {
       ->allow_extra_args(false);
   app->add_option("--frontend", o->frontend, "frontend plugin (default: chosen by the file's content)")
       ->type_name("NAME");
-  o->opset_option = app->add_option("--opset", o->opset, "ONNX opset of the output, 14..28 (default 18)")
+  o->opset_option = app->add_option("--opset", o->opset, "ONNX opset of the output, 14..28 (default 20)")
                         ->type_name("N")
                         ->check(whole_number());
   app->add_flag("--no-fused-ops", o->no_fused_ops,

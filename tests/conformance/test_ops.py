@@ -25,15 +25,14 @@ LEVELS = {"training": "{}.pt2", "core": "{}.core.pt2"}
 # where every sample is exported and checked by the ONNX checker only
 # (test_sample_checked_at_newest_opset).
 LOWEST = 14
-DEFAULT = 18
+DEFAULT = 20
 NEWEST_RUN = 26
 NEWEST = 28
 OPSETS = (LOWEST, DEFAULT, NEWEST_RUN)
 # Refused by design ("sample" for both IR levels, "sample@level" for one).
 # Each must fail with its reason and write nothing.
 REFUSED = {
-    "upsample_bilinear_antialias": "ONNX Resize's antialias filter does not reproduce ATen's",
-    "upsample_bicubic_antialias": "ONNX Resize's antialias filter does not reproduce ATen's",
+    "upsample_bilinear_antialias_corners": "ONNX Resize's antialias filter does not reproduce ATen's with align_corners",
 }
 # Refused below an opset: the ONNX op they need is that new. col2im's core
 # form (index_put with None indices) converts at any opset.
@@ -60,6 +59,13 @@ NEEDS_OPSET = {
     "stft_hann@core": (17, "needs ONNX opset 17 (DFT)"),
     "stft_plain@training": (17, "needs ONNX opset 17 (STFT)"),
     "stft_plain@core": (17, "needs ONNX opset 17 (DFT)"),
+    "istft@training": (18, "needs ONNX opset 18 (Col2Im)"),
+    "istft@core": (17, "needs ONNX opset 17 (DFT)"),
+    "istft_plain@training": (18, "needs ONNX opset 18 (Col2Im)"),
+    "istft_plain@core": (17, "needs ONNX opset 17 (DFT)"),
+    "upsample_bilinear_antialias": (18, "needs ONNX opset 18 (Resize with 'antialias')"),
+    "upsample_bicubic_antialias": (18, "needs ONNX opset 18 (Resize with 'antialias')"),
+    "upsample_bicubic_antialias_grow": (18, "needs ONNX opset 18 (Resize with 'antialias')"),
 }
 
 
@@ -181,3 +187,20 @@ def test_sample_checked_at_newest_opset(name, cli, tmp_path):
             continue
         assert rc == 0, f"export of {name} ({level}) at opset {NEWEST} failed:\n{log}"
         onnx.checker.check_model(onnx.load(out), full_check=True)
+
+
+def test_default_opset(cli, tmp_path):
+    """An export without --opset is at the default the suite runs (DEFAULT),
+    IR 9: what torch.onnx.export(dynamo=True) writes."""
+    path, plugin_dir = cli
+    env = dict(os.environ)
+    if plugin_dir:
+        env["MODELEXPORT_PLUGIN_PATH"] = plugin_dir
+    out = str(tmp_path / "add_mul.onnx")
+    p = subprocess.run([path, "export", os.path.join(FIXTURES, "add_mul.pt2"), "-o", out],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    model = onnx.load(out)
+    assert [o.version for o in model.opset_import if o.domain in ("", "ai.onnx")] == [DEFAULT]
+    assert model.ir_version == 9
+    onnx.checker.check_model(model, full_check=True)

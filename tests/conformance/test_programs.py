@@ -41,7 +41,7 @@ def _export(cli, name, level, out, opset):
     assert p.returncode == 0, p.stdout + p.stderr
 
 
-@pytest.mark.parametrize("opset", [18, 23])
+@pytest.mark.parametrize("opset", [20, 23])
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("name", ["llama_decode", "mixtral_decode"])
 def test_greedy_decode_matches_eager(name, level, opset, cli, tmp_path):

@@ -38,7 +38,7 @@ def _max_diff(path, fixtures_dir, name, suffix=""):
     return worst
 
 
-@pytest.mark.parametrize("opset", [14, 17, 18, 21, 23, 26])
+@pytest.mark.parametrize("opset", [14, 17, 18, 20, 21, 23, 26])
 @pytest.mark.parametrize("name", ["bert_tiny", "test_transformer"])
 def test_opsets(name, opset, exporter, fixtures_dir, manifest, tmp_path):
     _cli(exporter)
@@ -52,6 +52,18 @@ def test_opsets(name, opset, exporter, fixtures_dir, manifest, tmp_path):
     _max_diff(out, fixtures_dir, name)
     _max_diff(out, fixtures_dir, name, "2")
     assert hier["model"]["opset"] == opset
+
+
+def test_default_opset(exporter, fixtures_dir, manifest, tmp_path):
+    """Without --opset the export is opset 20 (IR 9), what torch.onnx writes."""
+    _cli(exporter)
+    out, hier = _export(exporter, fixtures_dir, manifest, tmp_path, "test_transformer", [])
+    model = onnx.load(out)
+    onnx.checker.check_model(model, full_check=True)
+    assert {o.domain: o.version for o in model.opset_import}[""] == 20
+    assert model.ir_version == 9
+    assert hier["model"]["opset"] == 20
+    _max_diff(out, fixtures_dir, "test_transformer")
 
 
 @pytest.mark.parametrize("opset", [13, 29])

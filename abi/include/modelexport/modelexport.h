@@ -441,7 +441,7 @@ MX_API mx_status* mx_registry_tag_with_progress(const mx_registry* registry, con
  *   "inputs": ["input_ids:int64[batch=2,seq=16]", ...]
  *             (required for TorchScript; optional for .pt2, whose program
  *             knows its inputs: a spec overrides the sizes and names dims)
- *   "opset": 18 (14..28: 14 to the newest opset of the ONNX library the
+ *   "opset": 20 (14..28: 14 to the newest opset of the ONNX library the
  *             SDK is built with; the IR version follows the opset)
  *   "fused_ops": true  -> Gelu (opset 20+), GroupNormalization (21+),
  *             Attention and RMSNormalization (23+) where the opset has

@@ -89,27 +89,7 @@ void lower_irfft(OpContext& cx) {
   const int64_t l = cx.has("last_dim_size") ? cx.int_arg("last_dim_size") : cx.int_arg("n", 2 * (m - 1));
   if (l < 1 || l / 2 + 1 > m) cx.unsupported("irfft to a length the spectrum does not cover");
   const int32_t dt = component(v.dtype);
-  std::string head = cx.emit1("Slice", {v.onnx, cx.ci64({0}), cx.ci64({l / 2 + 1}), cx.ci64({t.dim})});
-  std::string full = head;
-  const int64_t tail_n = l - (l / 2 + 1);  // conj(X[k]) for k = tail_n .. 1
-  if (tail_n > 0) {
-    std::string tail =
-        cx.emit1("Slice", {v.onnx, cx.ci64({tail_n}), cx.ci64({0}), cx.ci64({t.dim}), cx.ci64({-1})});
-    onnx::TensorProto conj;  // (re, im) * (1, -1)
-    conj.set_data_type(dt);
-    conj.add_dims(2);
-    if (dt == onnx::TensorProto::FLOAT) {
-      conj.add_float_data(1.f);
-      conj.add_float_data(-1.f);
-    } else {
-      conj.add_double_data(1.0);
-      conj.add_double_data(-1.0);
-    }
-    tail = cx.emit1("Mul", {tail, cx.constant(conj)});
-    full = cx.emit1("Concat", {head, tail}, {attr("axis", t.dim)});
-  }
-  const std::string time = cx.emit1("DFT", {full}, {attr("axis", t.dim), attr("inverse", int64_t{1})});
-  std::string real = cx.squeeze(cx.emit1("Slice", {time, cx.ci64({0}), cx.ci64({1}), cx.ci64({r})}), {r});
+  std::string real = emit_inverse_real_dft(cx, v.onnx, r, t.dim, l, dt);
   // the inverse DFT divided by L: undo it unless ATen divides too
   const double len = static_cast<double>(l);
   if (t.normalization == 0) real = cx.emit1("Mul", {real, cx.cscalar(len, dt)});
@@ -184,14 +164,14 @@ void lower_complex_arith(OpContext& cx) {
 MX_ATEN_LOWER(lower_complex_arith, "complex.aten.mul", "complex.aten.div", "complex.aten.add",
               "complex.aten.sub");
 
-// fft_irfft / _fft_c2r take a complex input: they are only reached through
+// fft_irfft / _fft_c2r / istft take a complex input: they are only reached through
 // the complex dispatch. Registered under their plain names too, so the
 // program-wide check for missing lowerings knows them.
 void lower_needs_complex(OpContext& cx) {
   cx.unsupported("an inverse real FFT of a real tensor");
 }
 MX_ATEN_LOWER(lower_needs_complex, "aten.fft_irfft", "aten._fft_c2r", "aten.view_as_real", "aten.real",
-              "aten.imag");
+              "aten.imag", "aten.istft");
 
 }  // namespace
 }  // namespace mx::aten_onnx

@@ -235,14 +235,14 @@ void lower_logsumexp(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_logsumexp, "aten.logsumexp");
 
+// The p-norm over stat_axes: ord 1 / 2 / inf / -inf / 0 / p, shared by
 // linalg_vector_norm(self, ord=2, dim=None, keepdim=False, dtype=None),
-// norm.ScalarOpt_dim and frobenius_norm (ord 2): ord 1 / 2 / inf / -inf / 0 / p.
-void lower_vector_norm(OpContext& cx) {
+// norm.ScalarOpt_dim, frobenius_norm (ord 2) and linalg_norm.
+void emit_p_norm(OpContext& cx, double p) {
   const int32_t dt = cx.out_dtype();
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
   const bool keep = cx.bool_arg("keepdim", false);
-  const double p = cx.has("ord") ? cx.float_arg("ord") : (cx.has("p") ? cx.float_arg("p") : 2.0);
   const auto axes = stat_axes(cx, r);
   const std::string x = cx.emit1("Abs", {cx.cast(v.onnx, v.dtype, dt)});
   using mx::aten_onnx::emit_reduce;
@@ -258,7 +258,40 @@ void lower_vector_norm(OpContext& cx) {
   const std::string s = emit_reduce(cx, "ReduceSum", cx.emit1("Pow", {x, cx.cscalar(p, dt)}), axes, keep);
   cx.out(0, cx.emit1("Pow", {s, cx.cscalar(1.0 / p, dt)}));
 }
+void lower_vector_norm(OpContext& cx) {
+  emit_p_norm(cx, cx.has("ord") ? cx.float_arg("ord") : (cx.has("p") ? cx.float_arg("p") : 2.0));
+}
 MX_ATEN_LOWER(lower_vector_norm, "aten.linalg_vector_norm", "aten.norm", "aten.frobenius_norm");
+
+// linalg_norm(self, ord=None, dim=None, keepdim=False, dtype=None) and its
+// .ord_str overload: without ord, or with 'fro', the 2-norm of the elements
+// over dim (a vector, a matrix's Frobenius norm, or the whole tensor); a
+// numeric ord over one dim is that vector norm. Matrix norms with a
+// numeric ord (spectral, nuclear, max row or column sums) are not lowered.
+void lower_linalg_norm(OpContext& cx) {
+  const int64_t r = cx.rank_of("self");
+  const size_t n_dims = cx.has("dim") ? cx.ints("dim").size() : static_cast<size_t>(r);
+  if (cx.arg_kind("ord") == ArgKind::string) {
+    const std::string ord = cx.string_arg("ord", "fro");
+    if (ord != "fro") cx.unsupported("linalg_norm with ord='" + ord + "'");
+    return emit_p_norm(cx, 2.0);
+  }
+  if (!cx.has("ord")) return emit_p_norm(cx, 2.0);
+  if (n_dims != 1) cx.unsupported("a matrix norm with a numeric ord");
+  emit_p_norm(cx, cx.float_arg("ord"));
+}
+MX_ATEN_LOWER(lower_linalg_norm, "aten.linalg_norm");
+
+// count_nonzero(self, dim=None) / .dim_IntList(self, dim): the int64 sum
+// of (self != 0) over dim (every dim when None or empty).
+void lower_count_nonzero(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const auto axes = stat_axes(cx, static_cast<int64_t>(v.shape.size()));
+  const std::string nonzero = cx.emit1("Not", {cx.emit1("Equal", {v.onnx, cx.cscalar(0, v.dtype)})});
+  const std::string ones = cx.cast(nonzero, onnx::TensorProto::BOOL, onnx::TensorProto::INT64);
+  cx.out(0, mx::aten_onnx::emit_reduce(cx, "ReduceSum", ones, axes, false));
+}
+MX_ATEN_LOWER(lower_count_nonzero, "aten.count_nonzero");
 
 // aminmax(self, dim=None, keepdim=False) -> (min, max)
 void lower_aminmax(OpContext& cx) {

@@ -2,6 +2,8 @@
 // pattern); pixel_shuffle
 // / pixel_unshuffle; grid_sampler -> GridSample; im2col (nn.Unfold) as a
 // grouped convolution with one-hot kernels; col2im (nn.Fold) -> Col2Im.
+#include <optional>
+
 #include "mx/onnx_proto.hpp"
 
 #include "mx/aten_onnx/lowering_registry.hpp"
@@ -10,27 +12,55 @@
 namespace mx::aten_onnx {
 namespace {
 
+// The scale factors of an upsample, if the call states one per spatial dim:
+// .vec's scale_factors, or .default's scales / scales_h, scales_w /
+// scales_d, scales_h, scales_w (None unless the caller gave scale_factor).
+std::optional<std::vector<float>> stated_scales(OpContext& cx) {
+  if (cx.has("scale_factors")) {
+    if (cx.arg_kind("scale_factors") != ArgKind::floats)
+      cx.unsupported("upsample with dynamic scale factors");
+    std::vector<float> scales;
+    for (double f : cx.floats("scale_factors")) scales.push_back(static_cast<float>(f));
+    return scales;
+  }
+  const size_t spatial = static_cast<size_t>(cx.rank_of(cx.has("input") ? "input" : "self")) - 2;
+  const std::vector<std::string> names = spatial == 1 ? std::vector<std::string>{"scales"}
+                                         : spatial == 2
+                                             ? std::vector<std::string>{"scales_h", "scales_w"}
+                                             : std::vector<std::string>{"scales_d", "scales_h", "scales_w"};
+  std::vector<float> scales;
+  for (const auto& n : names) {
+    if (!cx.has(n)) return std::nullopt;
+    scales.push_back(static_cast<float>(cx.float_arg(n)));
+  }
+  return scales;
+}
+
 // upsample_<mode>.vec(input, output_size?, [align_corners,] scale_factors?)
-// and .default(input, output_size, [align_corners,] scales_*?): with an
-// output size, Resize to [N, C, size...]; with only scale factors, Resize
-// by [1, 1, scales...] (ATen's output is floor(in * scale), as Resize's).
-// The ONNX form is the shared pattern (patterns/resize.cpp).
+// and .default(self, output_size, [align_corners,] scales_*?). Stated scale
+// factors win over the output size: ATen maps coordinates with 1/scale when
+// the caller gave one (and sizes its antialias filter by it), and Resize
+// does the same given scales, with ATen's output size floor(in * scale).
+// Otherwise Resize to [N, C, size...]. The ONNX form is the shared pattern
+// (patterns/resize.cpp).
 void lower_upsample(OpContext& cx) {
   const std::string op = cx.op();
   const bool corners = cx.bool_arg("align_corners", false);
-  const std::string x = cx.tensor("input");
-  if (cx.has("output_size"))
-    return cx.out(0, mx::aten_onnx::emit_resize_to(cx, op, corners, x, cx.int_list("output_size")));
-  if (!cx.has("scale_factors")) cx.unsupported("upsample without an output size or scale factors");
-  if (cx.arg_kind("scale_factors") != ArgKind::floats) cx.unsupported("upsample with dynamic scale factors");
-  std::vector<float> scales;
-  for (double f : cx.floats("scale_factors")) scales.push_back(static_cast<float>(f));
-  cx.out(0, mx::aten_onnx::emit_resize_by(cx, op, corners, x, scales));
+  if (corners && op.find("_aa") != std::string::npos)
+    cx.unsupported(
+        "interpolate with antialias=True and align_corners=True: ONNX Resize's antialias filter does "
+        "not reproduce ATen's with align_corners; use align_corners=False");
+  const std::string x = cx.tensor(cx.has("input") ? "input" : "self");
+  if (auto scales = stated_scales(cx))
+    return cx.out(0, mx::aten_onnx::emit_resize_by(cx, op, corners, x, *scales));
+  if (!cx.has("output_size")) cx.unsupported("upsample without an output size or scale factors");
+  cx.out(0, mx::aten_onnx::emit_resize_to(cx, op, corners, x, cx.int_list("output_size")));
 }
 MX_ATEN_LOWER(lower_upsample, "aten.upsample_nearest1d", "aten.upsample_nearest2d", "aten.upsample_nearest3d",
               "aten.upsample_linear1d", "aten.upsample_bilinear2d", "aten.upsample_trilinear3d",
               "aten.upsample_bicubic2d", "aten._upsample_nearest_exact1d", "aten._upsample_nearest_exact2d",
-              "aten._upsample_nearest_exact3d");
+              "aten._upsample_nearest_exact3d", "aten._upsample_bilinear2d_aa",
+              "aten._upsample_bicubic2d_aa");
 
 void lower_pixel_shuffle(OpContext& cx) {
   if (cx.rank_of("self") != 4) cx.unsupported("pixel_shuffle of a tensor that is not 4-D");

@@ -286,51 +286,112 @@ std::string pad_mode(OpContext& cx) {
   return cx.string_arg("mode", "constant");
 }
 
-void lower_pad(OpContext& cx) {
-  const std::string mode = pad_mode(cx);
-  const int64_t r = cx.rank_of("self");
-  const auto pad = cx.ints(cx.has("pad") ? "pad" : "padding");
+// ONNX's pads from a pad list with SymInts (a signal padded to a length
+// that depends on the input): the list plus a trailing 0, gathered into
+// ONNX's order, the 0 standing in for every dim the list leaves alone.
+std::string dynamic_onnx_pads(OpContext& cx, const std::string& list_arg, int64_t r) {
+  const int64_t k = static_cast<int64_t>(cx.list_length(list_arg)) / 2;
+  const std::string list =
+      cx.emit1("Concat", {cx.int_list(list_arg), cx.ci64({0})}, {attr("axis", int64_t{0})});
+  std::vector<int64_t> begin, end;
+  for (int64_t d = 0; d < r; ++d) {
+    const int64_t j = r - 1 - d;  // the pair of dim d counts from the last dim
+    begin.push_back(j < k ? 2 * j : 2 * k);
+    end.push_back(j < k ? 2 * j + 1 : 2 * k);
+  }
+  begin.insert(begin.end(), end.begin(), end.end());
+  return cx.emit1("Gather", {list, cx.ci64(begin)}, {attr("axis", int64_t{0})});
+}
+
+// ONNX's pads as begin of every dim, then end of every dim.
+std::vector<int64_t> static_onnx_pads(const std::vector<int64_t>& pad, int64_t r) {
   std::vector<int64_t> begin(r, 0), end(r, 0);
   for (size_t k = 0; k + 1 < pad.size(); k += 2) {
     begin[r - 1 - k / 2] = pad[k];
     end[r - 1 - k / 2] = pad[k + 1];
   }
   begin.insert(begin.end(), end.begin(), end.end());
+  return begin;
+}
+
+// Circular: wrap around - per dim, the tail before and the head after.
+std::string circular_pad(OpContext& cx, const std::vector<int64_t>& pads, int64_t r) {
+  std::string x = cx.tensor("self");
+  for (int64_t d = 0; d < r; ++d) {
+    const int64_t lo = pads[d], hi = pads[r + d];
+    if (lo < 0 || hi < 0) cx.unsupported("circular pad with a negative pad");
+    if (lo == 0 && hi == 0) continue;
+    std::vector<std::string> parts;
+    if (lo) parts.push_back(cx.emit1("Slice", {x, cx.ci64({-lo}), cx.ci64({INT64_MAX}), cx.ci64({d})}));
+    parts.push_back(x);
+    if (hi) parts.push_back(cx.emit1("Slice", {x, cx.ci64({0}), cx.ci64({hi}), cx.ci64({d})}));
+    x = cx.emit1("Concat", parts, {attr("axis", d)});
+  }
+  return x == cx.tensor("self") ? cx.emit1("Identity", {x}) : x;
+}
+
+void lower_pad(OpContext& cx) {
+  const std::string mode = pad_mode(cx);
+  const int64_t r = cx.rank_of("self");
+  const std::string list_arg = cx.has("pad") ? "pad" : "padding";
+  const auto static_pad = cx.static_ints(list_arg);
+  if (mode == "circular") {
+    if (!static_pad) cx.unsupported("circular pad of a dynamic size");
+    return cx.out(0, circular_pad(cx, static_onnx_pads(*static_pad, r), r));
+  }
+  const std::string pads =
+      static_pad ? cx.ci64(static_onnx_pads(*static_pad, r)) : dynamic_onnx_pads(cx, list_arg, r);
   if (mode == "constant") {
     const double v = cx.has("value") ? cx.float_arg("value") : 0.0;
-    return cx.out(0, cx.emit1("Pad", {cx.tensor("self"), cx.ci64(begin), cx.cscalar(v, cx.out_dtype())}));
-  }
-  if (mode == "circular") {  // wrap around: per dim, the tail before and the head after
-    std::string x = cx.tensor("self");
-    for (int64_t d = 0; d < r; ++d) {
-      const int64_t lo = begin[d], hi = begin[r + d];
-      if (lo < 0 || hi < 0) cx.unsupported("circular pad with a negative pad");
-      if (lo == 0 && hi == 0) continue;
-      std::vector<std::string> parts;
-      if (lo) parts.push_back(cx.emit1("Slice", {x, cx.ci64({-lo}), cx.ci64({INT64_MAX}), cx.ci64({d})}));
-      parts.push_back(x);
-      if (hi) parts.push_back(cx.emit1("Slice", {x, cx.ci64({0}), cx.ci64({hi}), cx.ci64({d})}));
-      x = cx.emit1("Concat", parts, {attr("axis", d)});
-    }
-    return cx.out(0, x == cx.tensor("self") ? cx.emit1("Identity", {x}) : x);
+    return cx.out(0, cx.emit1("Pad", {cx.tensor("self"), pads, cx.cscalar(v, cx.out_dtype())}));
   }
   if (mode != "reflect" && mode != "replicate") cx.unsupported("pad mode '" + mode + "'");
-  cx.out(0, cx.emit1("Pad", {cx.tensor("self"), cx.ci64(begin)},
+  cx.out(0, cx.emit1("Pad", {cx.tensor("self"), pads},
                      {attr("mode", std::string(mode == "reflect" ? "reflect" : "edge"))}));
 }
 MX_ATEN_LOWER(lower_pad, "aten.constant_pad_nd", "aten.pad", "aten.reflection_pad1d", "aten.reflection_pad2d",
               "aten.reflection_pad3d", "aten.replication_pad1d", "aten.replication_pad2d",
               "aten.replication_pad3d");
 
+// A diagonal over dynamic dims: dim1 and dim2 moved last and flattened
+// into one, whose elements (i + row0) * cols + (i + col0) are gathered for
+// i < the diagonal's length, computed from the runtime sizes.
+std::string dynamic_diagonal(OpContext& cx, const Value& v, int64_t d1, int64_t d2, int64_t off) {
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  std::vector<int64_t> perm;
+  for (int64_t k = 0; k < r; ++k)
+    if (k != d1 && k != d2) perm.push_back(k);
+  perm.push_back(d1);
+  perm.push_back(d2);
+  const std::string t = cx.transpose(v.onnx, perm);  // [rest..., rows, cols]
+  const std::string shape = cx.shape_of(t);
+  const std::string rows = cx.emit1("Slice", {shape, cx.ci64({r - 2}), cx.ci64({r - 1})});
+  const std::string cols = cx.emit1("Slice", {shape, cx.ci64({r - 1}), cx.ci64({r})});
+  const int64_t row0 = std::max<int64_t>(0, -off), col0 = std::max<int64_t>(0, off);
+  const std::string length = cx.emit1(
+      "Max",
+      {cx.emit1("Min", {cx.emit1("Sub", {rows, cx.ci64({row0})}), cx.emit1("Sub", {cols, cx.ci64({col0})})}),
+       cx.ci64({0})});
+  const std::string i = cx.emit1("Range", {cx.ci64s(0), cx.squeeze(length, {0}), cx.ci64s(1)});
+  const std::string at = cx.emit1("Add", {cx.emit1("Mul", {cx.emit1("Add", {i, cx.ci64({row0})}), cols}),
+                                          cx.emit1("Add", {i, cx.ci64({col0})})});
+  const std::string flat_shape =
+      cx.emit1("Concat", {cx.emit1("Slice", {shape, cx.ci64({0}), cx.ci64({r - 2})}), cx.ci64({-1})},
+               {attr("axis", int64_t{0})});
+  return cx.emit1("Gather", {cx.emit1("Reshape", {t, flat_shape}), at}, {attr("axis", r - 2)});
+}
+
 // diagonal(self, offset=0, dim1=0, dim2=1): dim1 and dim2 moved to the
 // front, GatherND of the (i, i + offset) pairs, the diagonal moved last
-// (where ATen puts it). Both dims must be static (they size the pairs).
+// (where ATen puts it); over a dynamic dim, dynamic_diagonal.
 void lower_diagonal(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
   const int64_t d1 = norm_dim(cx.int_arg("dim1", 0), r), d2 = norm_dim(cx.int_arg("dim2", 1), r);
   const int64_t off = cx.int_arg("offset", 0);
-  if (!v.shape[d1].is_static || !v.shape[d2].is_static) cx.unsupported("diagonal over a dynamic dim");
+  if (d1 == d2) cx.unsupported("diagonal with dim1 == dim2");
+  if (!v.shape[d1].is_static || !v.shape[d2].is_static)
+    return cx.out(0, dynamic_diagonal(cx, v, d1, d2, off));
   const int64_t n1 = v.shape[d1].value, n2 = v.shape[d2].value;
   std::vector<int64_t> pairs;
   for (int64_t i = std::max<int64_t>(0, -off); i < n1 && i + off < n2; ++i) {

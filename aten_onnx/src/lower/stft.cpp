@@ -1,4 +1,5 @@
-// stft -> ONNX STFT (opset 17), and the window functions it is given. torch.stft pads a centred signal before
+// stft -> ONNX STFT (opset 17), its inverse istft, and the window
+// functions they are given. torch.stft pads a centred signal before
 // it calls aten.stft, so the op itself frames the signal as given. ONNX
 // frames [batch, length, 1] into [batch, frames, bins, 2]; PyTorch's
 // complex [batch, bins, frames] is the same values with the frame and bin
@@ -7,6 +8,7 @@
 #include "mx/onnx_proto.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "mx/aten_onnx/lowering_registry.hpp"
 #include "mx/aten_onnx/patterns.hpp"
@@ -56,6 +58,65 @@ void lower_stft(OpContext& cx) {
   cx.out(0, batched ? s : cx.squeeze(s, {0}));
 }
 MX_ATEN_LOWER(lower_stft, "aten.stft");
+
+// istft(self, n_fft, hop_length?, win_length?, window?, center, normalized,
+// onesided?, length?, return_complex): ONNX has no inverse STFT, so it is
+// written as ATen computes it - each frame's inverse real DFT times the
+// window, overlap-added by Col2Im (opset 18) over a [1, length] image, and
+// divided by the overlap-added squared window; then the centre padding is
+// cut and the signal cut or zero-padded to `length`. Only the core IR level
+// has istft decomposed already; a program saved as exported carries it whole.
+void lower_istft(OpContext& cx) {
+  // Checked first: the inverse DFT (opset 17) would otherwise be the refusal.
+  if (cx.opset < 18) cx.unsupported("istft needs ONNX opset 18 (Col2Im)");
+  const Value& v = cx.value_of("self");  // complex [batch?, bins, frames]
+  const int64_t rank = static_cast<int64_t>(v.shape.size());
+  if (rank != 2 && rank != 3) cx.unsupported("istft of a spectrum of rank " + std::to_string(rank));
+  if (cx.bool_arg("return_complex", false)) cx.unsupported("istft with return_complex=True");
+  if (cx.has("onesided") && !cx.bool_arg("onesided")) cx.unsupported("a two-sided istft");
+  const int64_t n_fft = cx.int_arg("n_fft");
+  const int64_t hop = cx.has("hop_length") ? cx.int_arg("hop_length") : n_fft / 4;
+  const int64_t win_length = cx.has("win_length") ? cx.int_arg("win_length") : n_fft;
+  if (win_length <= 0 || win_length > n_fft || hop <= 0)
+    cx.unsupported("istft with win_length or hop_length out of range");
+  const int32_t dt = v.dtype == TensorProto::COMPLEX128 ? TensorProto::DOUBLE : TensorProto::FLOAT;
+  const std::string spectrum = rank == 3 ? v.onnx : cx.unsqueeze(v.onnx, {0});  // [batch, bins, frames, 2]
+  std::string frames = emit_inverse_real_dft(cx, spectrum, 3, 1, n_fft, dt);    // [batch, n_fft, frames]
+  if (cx.bool_arg("normalized", false))
+    frames = cx.emit1("Mul", {frames, cx.cscalar(std::sqrt(static_cast<double>(n_fft)), dt)});
+  const std::string window = cx.unsqueeze(stft_window(cx, n_fft, win_length, dt), {1});  // [n_fft, 1]
+  const std::string n_frames = cx.emit1("Slice", {cx.shape_of(spectrum), cx.ci64({2}), cx.ci64({3})});
+  const std::string total = cx.emit1(
+      "Add",
+      {cx.ci64({n_fft}), cx.emit1("Mul", {cx.ci64({hop}), cx.emit1("Sub", {n_frames, cx.ci64({1})})})});
+  const std::string image = cx.emit1("Concat", {cx.ci64({1}), total}, {attr("axis", int64_t{0})});
+  auto overlap_add = [&](const std::string& columns) {  // [N, n_fft, frames] -> [N, total]
+    const std::string img = cx.emit1("Col2Im", {columns, image, cx.ci64({1, n_fft})},
+                                     {attr("strides", std::vector<int64_t>{1, hop})});
+    return cx.squeeze(img, {1, 2});
+  };
+  const std::string signal = overlap_add(cx.emit1("Mul", {frames, window}));
+  const std::string squared = cx.unsqueeze(cx.emit1("Mul", {window, window}), {0});  // [1, n_fft, 1]
+  const std::string envelope = overlap_add(cx.emit1(
+      "Expand", {squared, cx.emit1("Concat", {cx.ci64({1, n_fft}), n_frames}, {attr("axis", int64_t{0})})}));
+  std::string y = cx.emit1("Div", {signal, envelope});
+  const bool center = cx.bool_arg("center", true);
+  const int64_t start = center ? n_fft / 2 : 0;
+  if (cx.has("length")) {
+    const std::string length = cx.unsqueeze(cx.sym_int("length"), {0});
+    y = cx.emit1("Slice", {y, cx.ci64({start}), cx.emit1("Add", {cx.ci64({start}), length}), cx.ci64({1})});
+    // ATen zero-pads a signal shorter than `length`.
+    const std::string have = cx.emit1("Slice", {cx.shape_of(y), cx.ci64({1}), cx.ci64({2})});
+    const std::string missing = cx.emit1("Max", {cx.emit1("Sub", {length, have}), cx.ci64({0})});
+    y = cx.emit1("Pad", {y, cx.emit1("Concat", {cx.ci64({0, 0, 0}), missing}, {attr("axis", int64_t{0})})});
+  } else {
+    y = cx.emit1("Slice",
+                 {y, cx.ci64({start}), cx.ci64({center ? -(n_fft / 2) : std::numeric_limits<int64_t>::max()}),
+                  cx.ci64({1})});
+  }
+  cx.out(0, cx.cast(rank == 3 ? y : cx.squeeze(y, {0}), dt, cx.out_dtype()));
+}
+MX_ATEN_LOWER(lower_istft, "complex.aten.istft");
 
 // hann / hamming / blackman windows of a static length: constants. A
 // periodic window of N is the symmetric one of N + 1 without its last value.

@@ -1,12 +1,14 @@
 // Nodes that compute nothing: x + 0 and x * 1 of a scalar constant (a
 // rotary scaling of 1.0, a position offset of 0), a Slice that keeps every
-// element, an Expand to an empty shape, an Identity, and a Transpose of a
+// element, an Expand to an empty shape or to ones no longer than its input's
+// rank (a buffer expanded to [1, 1]), an Identity, and a Transpose of a
 // Transpose (one Transpose of the composed perm, or none). ONNX Runtime
 // removes them itself while it creates a session, but each rewrite it
 // makes costs it a pass over the whole graph again (its level-1
 // transformers run a second round whenever one of them changed the graph),
 // so a file without them loads measurably faster. A dropped node's readers
 // read its input; a rewritten Transpose keeps its name and record.
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -24,13 +26,21 @@ struct Values {
   std::map<std::string, const onnx::TensorProto*>
       constants;                        // Constant nodes' and inline initializers' tensors
   std::map<std::string, int> producer;  // value -> node index
+  std::map<std::string, int> rank;      // initializers', graph inputs' and constants' ranks
 };
 
 Values index_values(const onnx::GraphProto& g) {
   Values v;
-  for (const auto& t : g.initializer())
+  for (const auto& t : g.initializer()) {
     if (t.has_raw_data()) v.constants[t.name()] = &t;
-  for (const auto& i : g.input()) v.constants.erase(i.name());  // an input may override its initializer
+    v.rank[t.name()] = t.dims_size();
+  }
+  for (const auto& i : g.input()) {
+    v.constants.erase(i.name());  // an input may override its initializer
+    v.rank.erase(i.name());
+    if (i.type().has_tensor_type() && i.type().tensor_type().has_shape())
+      v.rank[i.name()] = i.type().tensor_type().shape().dim_size();
+  }
   for (int i = 0; i < g.node_size(); ++i) {
     const auto& n = g.node(i);
     for (const auto& o : n.output()) v.producer[o] = i;
@@ -38,6 +48,7 @@ Values index_values(const onnx::GraphProto& g) {
         n.attribute(0).name() == "value" && n.attribute(0).has_t() && n.attribute(0).t().has_raw_data())
       v.constants[n.output(0)] = &n.attribute(0).t();
   }
+  for (const auto& [name, t] : v.constants) v.rank[name] = t->dims_size();
   return v;
 }
 
@@ -92,7 +103,11 @@ std::optional<std::string> passed_through(const onnx::NodeProto& n, const Values
   if (op == "Slice" && slice_keeps_all(n, v)) return n.input(0);
   if (op == "Expand" && n.input_size() == 2) {
     const auto shape = int64_values(constant(v, n.input(1)));
-    if (shape && shape->empty()) return n.input(0);
+    const auto rank = v.rank.find(n.input(0));
+    const bool ones = shape && std::all_of(shape->begin(), shape->end(), [](int64_t d) { return d == 1; });
+    if (shape && (shape->empty() ||
+                  (ones && rank != v.rank.end() && static_cast<size_t>(rank->second) >= shape->size())))
+      return n.input(0);
   }
   if (n.input_size() != 2) return std::nullopt;
   const auto* a = constant(v, n.input(0));

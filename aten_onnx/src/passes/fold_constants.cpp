@@ -1,12 +1,16 @@
 // Shape arithmetic whose operands are all known at export (static dims,
 // axes, scalars) is evaluated here, so the file carries its result instead
-// of the nodes computing it. Only integer tensors of up to kMaxElements are
-// evaluated: shape glue, never data.
+// of the nodes computing it: integer arithmetic and comparisons on integer
+// tensors, and data movement (Slice, Concat, Expand, Gather, ...; see
+// constant_data.hpp) on constants of any dtype, which copies elements and
+// so folds bit-exactly. Arithmetic on floating-point data is never
+// evaluated. Results hold at most kMaxElements.
 #include <algorithm>
 #include <cstring>
 #include <map>
 #include <optional>
 
+#include "constant_data.hpp"
 #include "graph_edit.hpp"
 #include "mx/aten_onnx/attributes.hpp"
 #include "mx/aten_onnx/graph_passes.hpp"
@@ -15,6 +19,8 @@ namespace mx::aten_onnx {
 namespace {
 
 constexpr int64_t kMaxElements = 1024;
+// The largest constant read as the operand of a data-movement op.
+constexpr int64_t kMaxDataOperand = int64_t{1} << 16;
 
 struct IntTensor {
   int32_t dtype = onnx::TensorProto::INT64;  // INT64 or INT32 (BOOL: a comparison's result, 0 or 1)
@@ -324,26 +330,50 @@ std::optional<IntTensor> eval(const onnx::GraphProto& g, const onnx::NodeProto& 
   return std::nullopt;
 }
 
+// A data-movement op on constants (an omitted optional input is nullptr).
+std::optional<passes::ConstantData> eval_data(const onnx::NodeProto& n,
+                                              const std::map<std::string, passes::ConstantData>& data) {
+  std::vector<const passes::ConstantData*> in;
+  for (const auto& i : n.input()) {
+    if (i.empty()) {
+      in.push_back(nullptr);
+      continue;
+    }
+    auto it = data.find(i);
+    if (it == data.end()) return std::nullopt;
+    in.push_back(&it->second);
+  }
+  return passes::eval_data_movement(n, in, kMaxElements);
+}
+
 }  // namespace
 
 void fold_constants(onnx::GraphProto& g, PassReport&) {
   Known known;
+  std::map<std::string, passes::ConstantData> data;
   for (auto& n : *g.mutable_node()) {
     if (n.op_type() == "Constant" && n.domain().empty()) {
       if (auto v = constant_value(n)) known[n.output(0)] = std::move(*v);
+      if (auto d = passes::constant_node_data(n, kMaxDataOperand)) data[n.output(0)] = std::move(*d);
       continue;
     }
     if (passes::has_subgraph(n)) continue;
     auto v = eval(g, n, known);
-    if (!v || v->numel() > kMaxElements) continue;
+    if (v && v->numel() > kMaxElements) v.reset();
+    onnx::TensorProto value;
+    if (v) value = to_tensor(*v);
+    else if (auto d = eval_data(n, data)) value = passes::to_tensor(*d);
+    else continue;
+    if (!v) v = from_tensor(value);
     // The node becomes a Constant under its own name: its record (module,
     // source node) stays valid; the inputs it no longer reads go with the
     // dead-node pass and are counted as folded.
     n.clear_input();
     n.clear_attribute();
     n.set_op_type("Constant");
-    *n.add_attribute() = attr("value", to_tensor(*v));
-    known[n.output(0)] = std::move(*v);
+    *n.add_attribute() = attr("value", value);
+    if (v) known[n.output(0)] = std::move(*v);
+    if (auto d = passes::constant_data(value, kMaxDataOperand)) data[n.output(0)] = std::move(*d);
   }
 }
 

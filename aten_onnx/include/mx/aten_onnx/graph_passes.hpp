@@ -5,7 +5,9 @@
 //   fold_batch_norms        an eval BatchNormalization folded into its Conv
 //   fold_weight_transposes  a weight read only through Transpose is written
 //                           permuted instead (same initializer name)
-//   fold_constants          shape arithmetic on constants becomes a constant
+//   fold_constants          shape arithmetic and data movement on constants
+//                           becomes a constant
+//   merge_slices_to_split   Slices that tile an axis become one Split
 //   collapse_unsqueezes     the Unsqueezes of sym_size glue
 //   drop_noops              x + 0, x * 1, whole Slices, Transpose pairs, ...
 //   merge_duplicate_nodes   CSE: identical constants, Shape reads, ...
@@ -111,10 +113,17 @@ void fold_weight_transposes(onnx::GraphProto& g, WeightMap& weights, PassReport&
 void fold_batch_norms(onnx::GraphProto& g, WeightMap& weights, PassReport& report);
 
 // Nodes of a small set of integer shape ops (Shape of a static input,
-// Gather, Unsqueeze, Squeeze, Concat, Cast, Add/Sub/Mul/Div, Reshape,
-// Identity, Range) whose inputs are all constants become a Constant node under
-// their own name.
+// Gather, Unsqueeze, Squeeze, Concat, Cast, Add/Sub/Mul/Div, comparisons,
+// Reshape, Identity, Range) whose inputs are all constants, and
+// data-movement ops (Identity, Shape, Expand, Slice, Concat, Gather,
+// Transpose, Reshape, Unsqueeze, Squeeze) on constants of any dtype, become
+// a Constant node under their own name (results of at most 1024 elements).
 void fold_constants(onnx::GraphProto& g, PassReport& report);
+
+// Two or more Slices of one value along one axis (constant starts and ends,
+// step 1) that tile the axis, static in `shapes`, are one Split: the first
+// Slice in graph order becomes it (name kept), the others are removed.
+void merge_slices_to_split(onnx::GraphProto& g, PassReport& report, const SymbolicShapes& shapes);
 
 // Unsqueeze(Gather(Shape(x), i), [0]) -> Shape(x, start=i, end=i+1) at
 // opset >= 15; Unsqueeze(Unsqueeze(x, A), B) with the inner one read once ->

@@ -89,6 +89,12 @@ TopKResult emit_top_k(OnnxEmitter& e, const std::string& x, int32_t dtype, int64
 TopKResult emit_sort(OnnxEmitter& e, const std::string& x, int32_t dtype, int64_t rank, int64_t axis,
                      int64_t static_size, bool descending);
 
+// ---- inverse_real_dft.cpp
+// irfft of `spectrum` (complex in the pair layout, PyTorch rank `rank`)
+// along `dim` to n real points, scaled by 1/n as ONNX's inverse DFT is.
+std::string emit_inverse_real_dft(OnnxEmitter& e, const std::string& spectrum, int64_t rank, int64_t dim,
+                                  int64_t n, int32_t dt);
+
 // ---- resize.cpp
 // upsample_<mode> ("upsample_bilinear2d", "_upsample_nearest_exact1d", ...)
 // to spatial sizes (1-D int64, one per spatial dim) or by static scales.

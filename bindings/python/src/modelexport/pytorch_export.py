@@ -43,7 +43,7 @@ def export(model: Any, args: Any = (), f: Optional[PathLike] = None, *,
     tuple, or a single tensor. Errors of ``torch.export`` propagate as they
     are. ``f=None`` writes nothing.
 
-    ``opset``: 14..28 (default 18); ``fused_ops=False`` keeps Gelu,
+    ``opset``: 14..28 (default 20); ``fused_ops=False`` keeps Gelu,
     GroupNormalization, Attention and RMSNormalization decomposed;
     ``fold_batch_norms=False`` keeps a BatchNormalization after a Conv as a
     node (default: folded into the Conv); ``upcast_bf16=True`` computes bf16

@@ -1,0 +1,46 @@
+// Constant tensors of any element type held as their bytes, and the
+// data-movement ops evaluated on them (Identity, Shape, Expand, Slice,
+// Concat, Gather, Transpose, Reshape, Unsqueeze, Squeeze). These ops copy
+// elements and never compute on them, so a folded result is, bit for bit,
+// what a runtime would produce: fold_constants uses them to fold data built
+// from constants (a mask written slice by slice) of any dtype.
+#pragma once
+#include "mx/onnx_proto.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mx::aten_onnx::passes {
+
+struct ConstantData {
+  int32_t dtype = 0;
+  std::vector<int64_t> dims;
+  std::string bytes;  // row-major, element_size(dtype) bytes per element
+  int64_t numel() const;
+};
+
+// Bytes per element of an ONNX dtype; 0 for the ones not held here
+// (strings, sub-byte types).
+size_t element_size(int32_t dtype);
+
+// The tensor's value (raw_data or its typed field), when it is stored in
+// the tensor and has at most `max_elements` elements.
+std::optional<ConstantData> constant_data(const onnx::TensorProto& t, int64_t max_elements);
+
+// A Constant node's value (`value`, `value_float(s)`, `value_int(s)`).
+std::optional<ConstantData> constant_node_data(const onnx::NodeProto& n, int64_t max_elements);
+
+// The tensor of `c`, its bytes as raw_data.
+onnx::TensorProto to_tensor(const ConstantData& c);
+
+// The value of `n`'s single output when `n` is a default-domain
+// data-movement op and `in` holds its inputs (nullptr: an omitted optional
+// input); nothing when the op, its attributes or its inputs are outside
+// what is evaluated, or the result has more than `max_elements` elements.
+std::optional<ConstantData> eval_data_movement(const onnx::NodeProto& n,
+                                               const std::vector<const ConstantData*>& in,
+                                               int64_t max_elements);
+
+}  // namespace mx::aten_onnx::passes
