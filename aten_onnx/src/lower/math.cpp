@@ -66,14 +66,14 @@ void lower_isnan_isinf(OpContext& cx) {
                   cx.emit1("Add", {cx.cast(v.onnx, v.dtype, onnx::TensorProto::INT64), cx.ci64s(1)})});
     return cx.out(0, f);  // x == x + 1 is false for every int64
   }
-  // ONNX IsNaN/IsInf take float, double, half, bfloat16.
-  cx.out(0, cx.emit1(nan ? "IsNaN" : "IsInf", {v.onnx}));
+  cx.out(0, nan ? emit_is_nan(cx, v.onnx, v.dtype) : emit_is_inf(cx, v.onnx, v.dtype));
 }
 MX_ATEN_LOWER(lower_isnan_isinf, "aten.isnan", "aten.isinf");
 
 void lower_isfinite(OpContext& cx) {
   const Value& v = cx.value_of("self");
-  const std::string bad = cx.emit1("Or", {cx.emit1("IsNaN", {v.onnx}), cx.emit1("IsInf", {v.onnx})});
+  const std::string bad =
+      cx.emit1("Or", {emit_is_nan(cx, v.onnx, v.dtype), emit_is_inf(cx, v.onnx, v.dtype)});
   cx.out(0, cx.emit1("Not", {bad}));
 }
 MX_ATEN_LOWER(lower_isfinite, "aten.isfinite");
@@ -245,7 +245,7 @@ void lower_binary_formula(OpContext& cx) {
   if (t.rfind("aten.xlogy", 0) == 0) {  // 0 where self == 0 (unless other is NaN)
     const std::string prod = cx.emit1("Mul", {a, cx.emit1("Log", {b})});
     const std::string zero = cx.emit1(
-        "And", {cx.emit1("Equal", {a, cx.cscalar(0, dt)}), cx.emit1("Not", {cx.emit1("IsNaN", {b})})});
+        "And", {cx.emit1("Equal", {a, cx.cscalar(0, dt)}), cx.emit1("Not", {emit_is_nan(cx, b, dt)})});
     return cx.out(0, cx.emit1("Where", {zero, cx.cscalar(0, dt), prod}));
   }
   if (t.rfind("aten.hypot", 0) == 0)
@@ -278,10 +278,10 @@ void lower_nan_to_num(OpContext& cx) {
                      : half                          ? 65504.0
                                                      : 3.4028234663852886e38;
   x = cx.emit1("Where",
-               {cx.emit1("IsNaN", {x}), cx.cscalar(cx.has("nan") ? cx.float_arg("nan") : 0.0, dt), x});
-  x = cx.emit1("Where", {cx.emit1("IsInf", {x}, {attr("detect_negative", int64_t{0})}),
+               {emit_is_nan(cx, x, dt), cx.cscalar(cx.has("nan") ? cx.float_arg("nan") : 0.0, dt), x});
+  x = cx.emit1("Where", {emit_is_inf(cx, x, dt, true, false),
                          cx.cscalar(cx.has("posinf") ? cx.float_arg("posinf") : big, dt), x});
-  x = cx.emit1("Where", {cx.emit1("IsInf", {x}, {attr("detect_positive", int64_t{0})}),
+  x = cx.emit1("Where", {emit_is_inf(cx, x, dt, false, true),
                          cx.cscalar(cx.has("neginf") ? cx.float_arg("neginf") : -big, dt), x});
   cx.out(0, x);
 }

@@ -48,10 +48,11 @@ void lower_max_dim(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_max_dim, "aten.max.dim", "aten.min.dim");
 
-// max() / min() without a dim: the full reduction.
+// max() / min() of a whole tensor: a 0-d value.
 void lower_max_all(OpContext& cx) {
   const bool is_max = cx.target().rfind("aten.max", 0) == 0;
-  cx.out(0, mx::aten_onnx::emit_reduce(cx, is_max ? "ReduceMax" : "ReduceMin", cx.tensor("self"), {}, false));
+  cx.out(0,
+         cx.emit1(is_max ? "ReduceMax" : "ReduceMin", {cx.tensor("self")}, {attr("keepdims", int64_t{0})}));
 }
 MX_ATEN_LOWER(lower_max_all, "aten.max.default", "aten.min.default");
 
@@ -228,7 +229,7 @@ void lower_logsumexp(OpContext& cx) {
   const std::string x = cx.cast(v.onnx, v.dtype, dt);
   std::string m = mx::aten_onnx::emit_reduce(cx, "ReduceMax", x, axes, true);
   // an all -inf slice would give NaN from -inf - -inf: shift by 0 there.
-  m = cx.emit1("Where", {cx.emit1("IsInf", {m}), cx.cscalar(0, dt), m});
+  m = cx.emit1("Where", {emit_is_inf(cx, m, dt), cx.cscalar(0, dt), m});
   std::string s =
       mx::aten_onnx::emit_reduce(cx, "ReduceSum", cx.emit1("Exp", {cx.emit1("Sub", {x, m})}), axes, keep);
   cx.out(0, cx.emit1("Add", {cx.emit1("Log", {s}), keep ? m : cx.squeeze(m, axes)}));
@@ -338,7 +339,7 @@ void lower_logcumsumexp(OpContext& cx) {
   const int64_t d = norm_dim(cx.int_arg("dim"), r);
   const std::string x = cx.operand("self", dt);
   std::string m = mx::aten_onnx::emit_reduce(cx, "ReduceMax", x, {d}, true);
-  m = cx.emit1("Where", {cx.emit1("IsInf", {m}), cx.cscalar(0, dt), m});
+  m = cx.emit1("Where", {emit_is_inf(cx, m, dt), cx.cscalar(0, dt), m});
   const std::string c = cx.emit1("CumSum", {cx.emit1("Exp", {cx.emit1("Sub", {x, m})}), cx.ci64s(d)});
   cx.out(0, cx.emit1("Add", {cx.emit1("Log", {c}), m}));
 }

@@ -89,6 +89,13 @@ TopKResult emit_top_k(OnnxEmitter& e, const std::string& x, int32_t dtype, int64
 TopKResult emit_sort(OnnxEmitter& e, const std::string& x, int32_t dtype, int64_t rank, int64_t axis,
                      int64_t static_size, bool descending);
 
+// ---- float_tests.cpp
+// IsNaN / IsInf of x (a floating `dtype`), half precision included below
+// opset 20; is_inf detects +inf and/or -inf.
+std::string emit_is_nan(OnnxEmitter& e, const std::string& x, int32_t dtype);
+std::string emit_is_inf(OnnxEmitter& e, const std::string& x, int32_t dtype, bool positive = true,
+                        bool negative = true);
+
 // ---- inverse_real_dft.cpp
 // irfft of `spectrum` (complex in the pair layout, PyTorch rank `rank`)
 // along `dim` to n real points, scaled by 1/n as ONNX's inverse DFT is.
