@@ -38,6 +38,8 @@ REFUSED = {
 # form (index_put with None indices) converts at any opset.
 NEEDS_OPSET = {
     "bitwise_xor": (18, "needs ONNX opset 18 (BitwiseXor)"),
+    "int64_bitwise": (18, "on integers needs ONNX opset 18 (BitwiseAnd)"),
+    "f16_index_ops": (16, "needs ONNX opset 16 (ScatterElements with 'reduction')"),
     "scatter_reduce_amax": (18, "needs ONNX opset 18 (ScatterElements max/min)"),
     "scatter_reduce_amax_excluding_self": (18, "needs ONNX opset 18 (ScatterElements max/min)"),
     "scatter_reduce_excluding_self": (16, "needs ONNX opset 16 (ScatterElements with 'reduction')"),

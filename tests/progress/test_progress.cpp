@@ -193,6 +193,13 @@ TEST_CASE("cancelling a save leaves no file behind") {
               mx_model_save_file_with_progress(model.get(), path.c_str(), nullptr, &recorder.listener)) ==
           "cancelled: cancelled by the progress callback during 'write'");
   }
+  SUBCASE("inline, unchecked: written from the tagged bytes, the sidecar on a second thread") {
+    Recorder recorder;
+    recorder.cancel_when = [](const Event& e) { return e.stage == "write" && e.done > 0; };
+    CHECK(status_text(mx_model_save_file_with_progress(model.get(), path.c_str(), "{\"check\":false}",
+                                                       &recorder.listener)) ==
+          "cancelled: cancelled by the progress callback during 'write'");
+  }
   SUBCASE("external data") {
     Recorder recorder;
     recorder.cancel_when = [](const Event& e) { return e.stage == "write" && e.done > 0; };

@@ -14,9 +14,20 @@ using hierarchy::Json;
 
 namespace {
 
+// write_document_text's pieces, put back together.
+std::string from_pieces(const hierarchy::Document& doc, int indent, size_t piece) {
+  std::string out;
+  hierarchy::write_document_text(
+      doc, indent, [&](std::string_view text) { out += text; }, piece);
+  return out;
+}
+
 void check_same(const hierarchy::Document& doc) {
-  for (int indent : {-1, 0, 2, 4})
+  for (int indent : {-1, 0, 2, 4}) {
     CHECK(hierarchy::document_text(doc, indent) == dump_text(hierarchy::document_to_json(doc), indent));
+    for (size_t piece : {size_t{1}, size_t{64}, size_t{1} << 20})
+      CHECK(from_pieces(doc, indent, piece) == hierarchy::document_text(doc, indent));
+  }
   CHECK(hierarchy::modules_text(doc.modules) == dump_text(hierarchy::modules_to_json(doc.modules)));
 }
 

@@ -23,9 +23,24 @@ const std::map<std::string, std::string>& unary_ops() {
   return m;
 }
 
+bool is_signed_integer(int32_t dt) {
+  return dt == onnx::TensorProto::INT8 || dt == onnx::TensorProto::INT16 || dt == onnx::TensorProto::INT32 ||
+         dt == onnx::TensorProto::INT64;
+}
+
+// ~a on integers: -a - 1 in two's complement, at any opset; unsigned
+// integers need opset 18's BitwiseNot.
+std::string bitwise_not(OpContext& cx, int32_t dt) {
+  const std::string x = cx.operand("self", dt);
+  if (is_signed_integer(dt)) return cx.emit1("Sub", {cx.emit1("Neg", {x}), cx.cscalar(1, dt)});
+  if (cx.opset < 18) cx.unsupported("bitwise_not of an unsigned integer needs ONNX opset 18 (BitwiseNot)");
+  return cx.emit1("BitwiseNot", {x});
+}
+
 void lower_unary(OpContext& cx) {
   const std::string onnx_op = unary_ops().at(cx.op());
   const int32_t dt = cx.out_dtype();
+  if (cx.op() == "bitwise_not" && dt != onnx::TensorProto::BOOL) return cx.out(0, bitwise_not(cx, dt));
   std::string x = cx.operand("self", onnx_op == "Not" ? onnx::TensorProto::BOOL : dt);
   cx.out(0, cx.emit1(onnx_op, {x}));
 }
@@ -145,7 +160,12 @@ void lower_logical(OpContext& cx) {
       {"bitwise_or", "Or"},   {"__and__", "And"},   {"__or__", "Or"},
       {"logical_xor", "Xor"}, {"__iand__", "And"},  {"__ior__", "Or"}};
   const std::string n = cx.op();
-  if (cx.out_dtype() != onnx::TensorProto::BOOL) cx.unsupported("bitwise ops on integers");
+  const int32_t dt = cx.out_dtype();
+  if (dt != onnx::TensorProto::BOOL) {  // and / or of integers: opset 18's BitwiseAnd / BitwiseOr
+    const std::string op = ops.at(n) == "And" ? "BitwiseAnd" : "BitwiseOr";
+    if (cx.opset < 18) cx.unsupported(n + " on integers needs ONNX opset 18 (" + op + ")");
+    return cx.out(0, cx.emit1(op, {cx.operand("self", dt), cx.operand("other", dt)}));
+  }
   const int32_t b = onnx::TensorProto::BOOL;
   cx.out(0, cx.emit1(ops.at(n), {cx.operand("self", b), cx.operand("other", b)}));
 }

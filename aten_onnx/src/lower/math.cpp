@@ -1,6 +1,6 @@
 // Element-wise math beyond the arithmetic of elementwise.cpp: inverse and
 // hyperbolic trigonometry, the log/exp variants, NaN/Inf tests, trunc,
-// atan2, integer xor, floor division, and the exponential-linear
+// atan2, integer xor, shifts, floor division, and the exponential-linear
 // activations (elu, selu, celu), softplus and mish.
 // Where ONNX has no op (expm1, log1p, log2, log10, trunc, atan2) the
 // formula is written out; ATen's accuracy differences near 0 for expm1 and
@@ -108,6 +108,27 @@ void lower_bitwise_xor(OpContext& cx) {
   cx.out(0, cx.emit1("BitwiseXor", {cx.operand("self", dt), cx.operand("other", dt)}));
 }
 MX_ATEN_LOWER(lower_bitwise_xor, "aten.bitwise_xor", "aten.__xor__", "aten.__ixor__");
+
+// Shifts. ONNX's BitShift takes unsigned types only, and ATen's right shift
+// of a signed integer is arithmetic: a << b = a * 2^b and a >> b =
+// floor(a / 2^b), the quotient in double (exact for |a| < 2^53).
+void lower_shift(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const bool left = cx.op().find("left") != std::string::npos || cx.op().find("lshift") != std::string::npos;
+  const bool is_unsigned = dt == onnx::TensorProto::UINT8 || dt == onnx::TensorProto::UINT16 ||
+                           dt == onnx::TensorProto::UINT32 || dt == onnx::TensorProto::UINT64;
+  if (is_unsigned)
+    return cx.out(0, cx.emit1("BitShift", {cx.operand("self", dt), cx.operand("other", dt)},
+                              {attr("direction", std::string(left ? "LEFT" : "RIGHT"))}));
+  if (mx::aten_onnx::is_floating(dt)) cx.unsupported("a shift of a floating-point tensor");
+  const int32_t f = onnx::TensorProto::DOUBLE;
+  const std::string scale = cx.emit1("Pow", {cx.cscalar(2, f), cx.operand("other", f)});
+  if (left) return cx.out(0, cx.emit1("Mul", {cx.operand("self", dt), cx.cast(scale, f, dt)}));
+  const std::string q = cx.emit1("Floor", {cx.emit1("Div", {cx.operand("self", f), scale})});
+  cx.out(0, cx.cast(q, f, dt));
+}
+MX_ATEN_LOWER(lower_shift, "aten.__lshift__", "aten.__rshift__", "aten.__ilshift__", "aten.__irshift__",
+              "aten.bitwise_left_shift", "aten.bitwise_right_shift");
 
 // floor_divide: floor(a / b) on floats; on integers the floor of the
 // double-precision quotient (exact for |values| < 2^53).

@@ -5,6 +5,7 @@
 // the destination's value, as ATen's include_self=True does.
 #include "mx/onnx_proto.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 
@@ -14,6 +15,20 @@
 namespace mx::aten_onnx {
 namespace {
 
+// A Scatter node; one that reduces (add, mul, max, min) in half precision
+// runs in float32 and is cast back: ONNX Runtime's CPU provider has no
+// float16 / bfloat16 kernels for the reductions (one rounding at the end,
+// where ATen rounds after each add).
+std::string scatter_node(OpContext& cx, const std::string& op, const std::string& data,
+                         const std::string& index, const std::string& updates,
+                         const std::vector<onnx::AttributeProto>& a, int32_t dt) {
+  const bool reduces = std::any_of(a.begin(), a.end(), [](const auto& x) { return x.name() == "reduction"; });
+  const bool half = dt == onnx::TensorProto::FLOAT16 || dt == onnx::TensorProto::BFLOAT16;
+  if (!reduces || !half) return cx.emit1(op, {data, index, updates}, a);
+  const int32_t f = onnx::TensorProto::FLOAT;
+  return cx.cast(cx.emit1(op, {cx.cast(data, dt, f), index, cx.cast(updates, dt, f)}, a), f, dt);
+}
+
 // ScatterElements of `src` into `into` (a tensor of self's shape) at the
 // node's index along its dim.
 std::string scatter_elements_into(OpContext& cx, const std::string& into, const std::string& src,
@@ -22,7 +37,7 @@ std::string scatter_elements_into(OpContext& cx, const std::string& into, const 
   std::vector<onnx::AttributeProto> a = {attr("axis", dim)};
   if (!reduction.empty()) a.push_back(attr("reduction", reduction));
   const std::string index = cx.cast(cx.tensor("index"), cx.dtype_of("index"), onnx::TensorProto::INT64);
-  return cx.emit1("ScatterElements", {into, index, src}, a);
+  return scatter_node(cx, "ScatterElements", into, index, src, a, cx.out_dtype());
 }
 
 std::string scatter_elements(OpContext& cx, const std::string& src, const std::string& reduction) {
@@ -176,7 +191,7 @@ void lower_index_put(OpContext& cx) {
   }
   std::vector<onnx::AttributeProto> a;
   if (acc) a.push_back(attr("reduction", std::string("add")));
-  std::string y = cx.emit1("ScatterND", {x, nd, values}, a);
+  std::string y = scatter_node(cx, "ScatterND", x, nd, values, a, cx.out_dtype());
   cx.out(0, first > 0 ? cx.transpose(y, inverse) : y);
 }
 MX_ATEN_LOWER(lower_index_put, "aten.index_put", "aten.index_put_", "aten._index_put_impl_",
@@ -258,7 +273,7 @@ void lower_index_write(OpContext& cx) {
   }
   std::vector<onnx::AttributeProto> a = {attr("axis", dim)};
   if (cx.target().rfind("aten.index_add", 0) == 0) a.push_back(attr("reduction", std::string("add")));
-  cx.out(0, cx.emit1("ScatterElements", {x, where, src}, a));
+  cx.out(0, scatter_node(cx, "ScatterElements", x, where, src, a, dt));
 }
 MX_ATEN_LOWER(lower_index_write, "aten.index_add", "aten.index_add_", "aten.index_copy", "aten.index_copy_",
               "aten.index_fill", "aten.index_fill_");

@@ -29,6 +29,18 @@ constexpr Quoted kPath{"\"path\""}, kClass{"\"class\""}, kQualifiedClass{"\"qual
 class Writer {
  public:
   Writer(std::string& out, int indent) : out_(out), indent_(indent) {}
+  // Text is handed to `sink` whenever `piece` bytes are pending, between
+  // elements (flush_if_full), so that a large document never lives in
+  // memory whole.
+  Writer(std::string& out, int indent, const TextSink& sink, size_t piece)
+      : out_(out), indent_(indent), sink_(&sink), piece_(piece) {}
+
+  void flush_if_full() {
+    if (sink_ && out_.size() >= piece_) flush();
+  }
+  void flush() {
+    if (sink_ && !out_.empty()) (*sink_)(out_), out_.clear();
+  }
 
   void open(char bracket) {
     out_ += bracket;
@@ -88,6 +100,8 @@ class Writer {
   int indent_;
   int depth_ = 0;
   bool first_ = true;
+  const TextSink* sink_ = nullptr;
+  size_t piece_ = 0;
 };
 
 // Unknown keys after the known ones (fields.hpp), unless a known key has
@@ -136,7 +150,7 @@ void module(Writer& w, const Module& m) {
 
 void modules(Writer& w, const std::vector<Module>& list) {
   w.open('[');
-  for (const auto& m : list) w.element(), module(w, m);
+  for (const auto& m : list) w.element(), module(w, m), w.flush_if_full();
   w.close(']', list.empty());
 }
 
@@ -155,6 +169,21 @@ void record(Writer& w, const Document& doc, const NodeRecord& r) {
   w.key(kTag), w.string(record_tag(doc, r));
   w.key(kEvidence), w.string(evidence_name(r.evidence));
   extra_members(w, r.extra, kRecordTable);
+  w.close('}', false);
+}
+
+void document(Writer& w, const Document& doc) {
+  w.open('{');
+  w.key("schema"), w.string(kSchema);
+  if (!doc.producer.is_null()) w.key("producer"), w.json(doc.producer);
+  if (!doc.model.is_null()) w.key("model"), w.json(doc.model);
+  w.key("modules"), modules(w, doc.modules);
+  w.key("nodes");
+  w.open('[');
+  for (const auto& r : doc.nodes) w.element(), record(w, doc, r), w.flush_if_full();
+  w.close(']', doc.nodes.empty());
+  w.key("statistics"), w.json(statistics_json(doc));
+  extra_members(w, doc.extra, kDocumentTable);
   w.close('}', false);
 }
 
@@ -188,19 +217,16 @@ std::string document_text(const Document& doc, int indent) {
   std::string out;
   out.reserve((doc.modules.size() + doc.nodes.size()) * (indent < 0 ? 96 : 160) + 256);
   Writer w(out, indent);
-  w.open('{');
-  w.key("schema"), w.string(kSchema);
-  if (!doc.producer.is_null()) w.key("producer"), w.json(doc.producer);
-  if (!doc.model.is_null()) w.key("model"), w.json(doc.model);
-  w.key("modules"), modules(w, doc.modules);
-  w.key("nodes");
-  w.open('[');
-  for (const auto& r : doc.nodes) w.element(), record(w, doc, r);
-  w.close(']', doc.nodes.empty());
-  w.key("statistics"), w.json(statistics_json(doc));
-  extra_members(w, doc.extra, kDocumentTable);
-  w.close('}', false);
+  document(w, doc);
   return out;
+}
+
+void write_document_text(const Document& doc, int indent, const TextSink& sink, size_t piece) {
+  std::string out;
+  out.reserve(piece + (64u << 10));
+  Writer w(out, indent, sink, piece);
+  document(w, doc);
+  w.flush();
 }
 
 }  // namespace mx::hierarchy

@@ -9,11 +9,11 @@
 
 #include <google/protobuf/arena.h>
 
-#include "hierarchy/document_text.hpp"
 #include "hierarchy/parse.hpp"
 #include "model/check.hpp"
 #include "model/external_data.hpp"
 #include "model/onnx_io.hpp"
+#include "model/sidecar_file.hpp"
 #include "model/streamed_write.hpp"
 #include "model/tagged_bytes.hpp"
 #include "util/prefault.hpp"
@@ -152,9 +152,11 @@ bool wants_external(const onnx::ModelProto& out, const DataFiles& files, const S
 // The serialized model, in pieces so that a large inline model shows its
 // progress (and can be cancelled) while it goes to disk.
 // The same for a model written straight from its tagged bytes, a piece at
-// a time (the same pieces and reports): never the whole file in memory.
+// a time: never the whole file in memory. The pieces are smaller, as the
+// buffer protobuf writes them into is fresh memory, which costs more to
+// touch than the writes it saves.
 void write_reporting(StagedWriter& out, const TaggedBytes& bytes, Progress& progress) {
-  constexpr size_t kPiece = 8u << 20;
+  constexpr size_t kPiece = 1u << 20;
   const size_t total = bytes.size();
   progress.report("write", "bytes", 0, total);
   bytes.write_in_pieces(
@@ -172,6 +174,27 @@ void write_reporting(StagedWriter& out, std::string_view bytes, Progress& progre
     out.write(bytes.substr(at, kPiece));
     progress.report("write", "bytes", out.written(), bytes.size());
   }
+}
+
+// The model file written from the tagged bytes, and the sidecar on a second
+// thread meanwhile (its text takes about as long to make as the model's
+// bytes take to size and write), started first. False, with nothing left
+// staged, when the bytes would be too large to stay inline.
+bool write_tagged_bytes(const mx_model& model, const std::string& path, const SaveOptions& options,
+                        OutputSet& output, Progress& progress) {
+  StagedWriter& model_file = output.add(path);
+  std::optional<BackgroundSidecar> sidecar;
+  if (options.sidecar) sidecar.emplace(output.add(sidecar_path(path)), model.hierarchy);
+  const TaggedBytes bytes(model, options.tag_storage);
+  if (bytes.size() > kInlineLimit || bytes.size() > static_cast<size_t>(INT_MAX)) {
+    sidecar.reset();
+    if (options.sidecar) output.discard(sidecar_path(path));
+    output.discard(path);
+    return false;
+  }
+  write_reporting(model_file, bytes, progress);
+  if (sidecar) sidecar->finish();
+  return true;
 }
 
 }  // namespace
@@ -261,17 +284,12 @@ void save_model_file(const mx_model& model, const std::string& path, const SaveO
   // sees a model without its data or its sidecar, nor a mix of old and new.
   OutputSet output;
   const std::string data_path = path + ".data";
-  // Written from the model itself when it can be, in pieces (no buffer of
-  // the whole file); a model too large to stay inline takes the copy path,
-  // which externalizes.
-  std::optional<TaggedBytes> direct;
-  if (writes_directly(model, options) && model.proto().has_graph()) {
-    direct.emplace(model, options.tag_storage);
-    if (direct->size() > kInlineLimit || direct->size() > static_cast<size_t>(INT_MAX)) direct.reset();
-  }
-  if (direct) {
-    write_reporting(output.add(path), *direct, progress);
-  } else {
+  // Written from the model itself when it can be (no copy, no buffer of the
+  // whole file); otherwise, and for a model too large to stay inline, the
+  // copy path, which externalizes.
+  const bool written = writes_directly(model, options) && model.proto().has_graph() &&
+                       write_tagged_bytes(model, path, options, output, progress);
+  if (!written) {
     const auto copy = prepared(model, options, path, false, progress);
     onnx::ModelProto& out = copy->proto;
     if (wants_external(out, model.external_files, options)) {
@@ -288,9 +306,8 @@ void save_model_file(const mx_model& model, const std::string& path, const SaveO
     } else {
       write_reporting(output.add(path), serialize_onnx(out, path), progress);
     }
+    if (options.sidecar) write_sidecar(output.add(sidecar_path(path)), model.hierarchy);
   }
-  if (options.sidecar)
-    output.add(sidecar_path(path)).write(hierarchy::document_text(model.hierarchy, 2) + "\n");
   progress.report("commit", "", 0, 0);
   output.commit();
 }

@@ -46,18 +46,6 @@ std::string random_suffix() {
   return out;
 }
 
-void write_all(int fd, std::string_view data, const std::string& target) {
-  const char* p = data.data();
-  size_t left = data.size();
-  while (left > 0) {
-    ssize_t n = ::write(fd, p, left);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) fail(MX_ERR_IO, target + ": write failed: " + errno_text());
-    p += n;
-    left -= static_cast<size_t>(n);
-  }
-}
-
 std::string read_all(int fd, const std::string& path, size_t expected) {
   std::string data;
   data.reserve(expected);
@@ -170,7 +158,8 @@ StagedWriter::~StagedWriter() {
 
 void StagedWriter::write(std::string_view data) {
   if (fd_ < 0) fail(MX_ERR_INTERNAL, target_ + ": write after finish");
-  write_all(fd_, data, target_);
+  if (chunked_) chunks_.append(fd_, data, target_);
+  else write_fully(fd_, data, target_);
   written_ += data.size();
 }
 
@@ -179,6 +168,10 @@ void StagedWriter::copy_from(int fd, uint64_t offset, uint64_t length, const std
   auto failed = [&](const std::string& why) {
     fail(MX_ERR_IO, target_ + ": copying from '" + source + "' failed: " + why);
   };
+  if (chunked_) {
+    chunks_.flush(fd_, target_);
+    chunked_ = false;
+  }
   auto in = static_cast<loff_t>(offset);
   bool in_kernel = true;
   std::string buffer;
@@ -195,7 +188,7 @@ void StagedWriter::copy_from(int fd, uint64_t offset, uint64_t length, const std
       buffer.resize(std::min<size_t>(chunk, 8u << 20));
       n = ::pread(fd, buffer.data(), buffer.size(), in);
       if (n > 0) {
-        write_all(fd_, std::string_view(buffer.data(), static_cast<size_t>(n)), target_);
+        write_fully(fd_, std::string_view(buffer.data(), static_cast<size_t>(n)), target_);
         in += n;
       }
     }
@@ -213,6 +206,7 @@ void StagedWriter::copy_from(int fd, uint64_t offset, uint64_t length, const std
 
 void StagedWriter::finish() {
   if (fd_ < 0) return;
+  chunks_.flush(fd_, target_);
   const int fd = fd_;
   fd_ = -1;
   if (::fsync(fd) != 0) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 
+#include "util/chunked_writes.hpp"
 #include "util/signal_cleanup.hpp"
 
 namespace mx {
@@ -52,7 +53,9 @@ int create_unique_file(const std::string& directory, const std::string& hint, co
 
 // One staged file: bytes are appended in pieces (external weights are
 // copied tensor by tensor, never held whole), then finish() fsyncs and
-// closes. Committing (the rename) is OutputSet's job.
+// closes. Committing (the rename) is OutputSet's job. Appended bytes are
+// written in chunks around the page cache (util/chunked_writes.hpp), so a
+// write error may be reported by a later write or by finish().
 class StagedWriter {
  public:
   explicit StagedWriter(std::string target);
@@ -79,6 +82,8 @@ class StagedWriter {
   std::string temp_;
   int fd_ = -1;
   uint64_t written_ = 0;
+  ChunkedWrites chunks_;
+  bool chunked_ = true;  // until copy_from, which writes in the kernel
   bool released_ = false;
   signal_cleanup::Action cleanup_;
 };
