@@ -89,7 +89,7 @@ void lower_adaptive_pool(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_adaptive_pool, "aten.adaptive_avg_pool1d", "aten.adaptive_avg_pool2d",
               "aten._adaptive_avg_pool2d", "aten.adaptive_avg_pool3d", "aten._adaptive_avg_pool3d",
-              "aten.adaptive_max_pool2d");
+              "aten.adaptive_max_pool1d", "aten.adaptive_max_pool2d", "aten.adaptive_max_pool3d");
 
 }  // namespace
 }  // namespace mx::aten_onnx

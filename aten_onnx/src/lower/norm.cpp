@@ -43,9 +43,13 @@ void lower_instance_norm(OpContext& cx) {
   if (r < 3) cx.unsupported("instance/batch statistics of an input without spatial dims");
   const std::string x = cx.operand("input", dt);
   if (cx.target().rfind("aten._native_batch_norm_legit", 0) != 0) {
-    if (!cx.bool_arg("use_input_stats", true)) cx.unsupported("instance_norm with running statistics");
     if (!shape[1].is_static) cx.unsupported("instance_norm with a dynamic channel dim");
     const int64_t c = shape[1].value;
+    if (!cx.bool_arg("use_input_stats", true))  // track_running_stats in eval: the running statistics
+      return cx.out(0, cx.emit1("BatchNormalization",
+                                {x, ones_or(cx, "weight", c, 1, dt), ones_or(cx, "bias", c, 0, dt),
+                                 cx.tensor("running_mean"), cx.tensor("running_var")},
+                                {attr("epsilon", eps)}));
     return cx.out(0, cx.emit1("InstanceNormalization",
                               {x, ones_or(cx, "weight", c, 1, dt), ones_or(cx, "bias", c, 0, dt)},
                               {attr("epsilon", eps)}));
@@ -91,9 +95,10 @@ void lower_group_norm(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_group_norm, "aten.group_norm", "aten.native_group_norm");
 
-// _weight_norm(v, g, dim=0): g * v / ||v||, the norm over every dim but `dim`.
+// _weight_norm(v, g, dim=0): g * v / ||v||, the norm over every dim but
+// `dim` (over all of them for dim = -1, as ATen's norm_except_dim).
 void lower_weight_norm(OpContext& cx) {
-  const int64_t r = cx.rank_of("v"), dim = norm_dim(cx.int_arg("dim", 0), r);
+  const int64_t r = cx.rank_of("v"), raw = cx.int_arg("dim", 0), dim = raw == -1 ? -1 : norm_dim(raw, r);
   std::vector<int64_t> axes;
   for (int64_t k = 0; k < r; ++k)
     if (k != dim) axes.push_back(k);

@@ -1,5 +1,5 @@
 // Rearrangements the TRAINING dialect keeps whole (the core dialect
-// decomposes them into views): narrow, tile, broadcast_to, meshgrid,
+// decomposes them into views): narrow, tile, meshgrid, movedim,
 // numpy_T, outer, Tensor.unfold, channel_shuffle, repeat_interleave.
 #include "mx/onnx_proto.hpp"
 
@@ -13,8 +13,14 @@ namespace {
 
 void lower_narrow(OpContext& cx) {  // narrow(self, dim, start, length)
   const int64_t dim = norm_dim(cx.int_arg("dim"), cx.rank_of("self"));
-  const std::string start = cx.unsqueeze(cx.sym_int("start"), {0});
-  const std::string end = cx.emit1("Add", {start, cx.unsqueeze(cx.sym_int("length"), {0})});
+  auto one = [&](const char* n) {  // a 1-element int64 tensor, a constant when static
+    return cx.arg_kind(n) == ArgKind::integer ? cx.ci64({cx.int_arg(n)}) : cx.unsqueeze(cx.sym_int(n), {0});
+  };
+  const std::string start = one("start");
+  const std::string end =
+      cx.arg_kind("start") == ArgKind::integer && cx.arg_kind("length") == ArgKind::integer
+          ? cx.ci64({cx.int_arg("start") + cx.int_arg("length")})
+          : cx.emit1("Add", {start, one("length")});
   cx.out(0, cx.emit1("Slice", {cx.tensor("self"), start, end, cx.ci64({dim})}));
 }
 MX_ATEN_LOWER(lower_narrow, "aten.narrow");
@@ -34,10 +40,27 @@ void lower_tile(OpContext& cx) {  // tile(self, dims): dims padded with leading 
 }
 MX_ATEN_LOWER(lower_tile, "aten.tile");
 
-void lower_broadcast_to(OpContext& cx) {  // -1 keeps the input's size: the output's recorded shape decides
-  cx.out(0, cx.emit1("Expand", {cx.tensor("self"), cx.int_list("size")}));
+// movedim(self, source, destination) / moveaxis: the moved dims at their
+// destinations, the others in their order around them.
+void lower_movedim(OpContext& cx) {
+  const int64_t r = cx.rank_of("self");
+  const auto src = cx.ints("source"), dst = cx.ints("destination");
+  if (src.size() != dst.size()) cx.unsupported("movedim with source and destination of different lengths");
+  std::vector<int64_t> perm(static_cast<size_t>(r), -1);
+  std::vector<bool> moved(static_cast<size_t>(r), false);
+  for (size_t k = 0; k < src.size(); ++k) {
+    perm[static_cast<size_t>(norm_dim(dst[k], r))] = norm_dim(src[k], r);
+    moved[static_cast<size_t>(norm_dim(src[k], r))] = true;
+  }
+  int64_t next = 0;
+  for (auto& p : perm) {
+    if (p >= 0) continue;
+    while (moved[static_cast<size_t>(next)]) ++next;
+    p = next++;
+  }
+  cx.out(0, cx.transpose(cx.tensor("self"), perm));
 }
-MX_ATEN_LOWER(lower_broadcast_to, "aten.broadcast_to");
+MX_ATEN_LOWER(lower_movedim, "aten.movedim", "aten.moveaxis");
 
 void lower_numpy_t(OpContext& cx) {  // reverse every dim
   const int64_t r = cx.rank_of("self");

@@ -238,7 +238,7 @@ MX_ATEN_LOWER(lower_logsumexp, "aten.logsumexp");
 
 // The p-norm over stat_axes: ord 1 / 2 / inf / -inf / 0 / p, shared by
 // linalg_vector_norm(self, ord=2, dim=None, keepdim=False, dtype=None),
-// norm.ScalarOpt_dim and linalg_norm.
+// norm.ScalarOpt_dim, frobenius_norm (ord 2) and linalg_norm.
 void emit_p_norm(OpContext& cx, double p) {
   const int32_t dt = cx.out_dtype();
   const Value& v = cx.value_of("self");
@@ -262,7 +262,7 @@ void emit_p_norm(OpContext& cx, double p) {
 void lower_vector_norm(OpContext& cx) {
   emit_p_norm(cx, cx.has("ord") ? cx.float_arg("ord") : (cx.has("p") ? cx.float_arg("p") : 2.0));
 }
-MX_ATEN_LOWER(lower_vector_norm, "aten.linalg_vector_norm", "aten.norm");
+MX_ATEN_LOWER(lower_vector_norm, "aten.linalg_vector_norm", "aten.norm", "aten.frobenius_norm");
 
 // linalg_norm(self, ord=None, dim=None, keepdim=False, dtype=None) and its
 // .ord_str overload: without ord, or with 'fro', the 2-norm of the elements

@@ -9,20 +9,27 @@
 namespace mx::aten_onnx {
 namespace {
 
+// Identities of an eval graph. dropout(input, p, train) in training mode is
+// refused unless p == 0 (torchvision's swin calls F.dropout(attn, p=0.0)
+// with the default training=True).
 void lower_identity(OpContext& cx) {
   const char* in = cx.has("self") ? "self" : "input";
+  if (cx.target().find("native_dropout") == std::string::npos && cx.arg_kind("train") == ArgKind::boolean &&
+      cx.bool_arg("train") && cx.float_arg("p", 0.0) != 0.0)
+    cx.unsupported("dropout in training mode (call model.eval() before exporting)");
   const int32_t dt = cx.out_dtype();
   cx.out(0, cx.cast(cx.tensor(in), cx.dtype_of(in), dt));
 }
 MX_ATEN_LOWER(lower_identity, "aten.clone", "aten.contiguous", "aten.alias", "aten.dropout", "aten.detach",
               "aten.detach_", "aten.lift_fresh_copy", "aten.feature_dropout", "aten.alpha_dropout",
-              "aten.dropout_", "aten.native_dropout");
+              "aten.dropout_", "aten.native_dropout", "aten.feature_alpha_dropout", "aten.lift_fresh",
+              "aten.lift", "aten.positive");
 
 void lower_view(OpContext& cx) {
   const char* shape = cx.has("size") ? "size" : "shape";
   cx.out(0, cx.emit1("Reshape", {cx.tensor("self"), cx.int_list(shape)}));
 }
-MX_ATEN_LOWER(lower_view, "aten.view", "aten.reshape", "aten._unsafe_view");
+MX_ATEN_LOWER(lower_view, "aten.view", "aten.reshape", "aten._unsafe_view", "aten._reshape_alias");
 
 void lower_permute(OpContext& cx) {
   auto d = cx.ints("dims");
@@ -60,10 +67,15 @@ void lower_squeeze(OpContext& cx) {
   if (cx.has("dim")) dims = cx.ints("dim");
   else
     for (int64_t k = 0; k < r; ++k) dims.push_back(k);
-  std::vector<int64_t> axes;  // only dims of size 1 squeeze, as in ATen
+  bool dynamic = false;
+  for (const auto& d : shape) dynamic |= !d.is_static;
+  // squeeze() of a tensor with a dynamic dim: ONNX Squeeze without axes
+  // drops the dims that are 1 at run time, as ATen does.
+  if (!cx.has("dim") && dynamic) return cx.out(0, cx.emit1("Squeeze", {cx.tensor("self")}));
+  std::vector<int64_t> axes;  // only dims of size 1 squeeze, as in ATen (a dynamic dim: as its example)
   for (auto d : dims) {
     d = norm_dim(d, r);
-    if (shape[d].is_static && shape[d].value == 1) axes.push_back(d);
+    if (shape[d].value == 1) axes.push_back(d);
   }
   cx.out(0, axes.empty() ? cx.emit1("Identity", {cx.tensor("self")}) : cx.squeeze(cx.tensor("self"), axes));
 }
@@ -88,7 +100,8 @@ void lower_flatten(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_flatten, "aten.flatten");
 
-// expand(self, size): -1 keeps the dim; ONNX Expand broadcasts, so -1 -> 1.
+// expand(self, size) / broadcast_to(self, size): -1 keeps the dim; ONNX
+// Expand broadcasts, so -1 -> 1.
 void lower_expand(OpContext& cx) {
   std::string size;
   if (auto v = cx.static_ints("size")) {
@@ -99,7 +112,7 @@ void lower_expand(OpContext& cx) {
   }
   cx.out(0, cx.emit1("Expand", {cx.tensor("self"), size}));
 }
-MX_ATEN_LOWER(lower_expand, "aten.expand");
+MX_ATEN_LOWER(lower_expand, "aten.expand", "aten.broadcast_to");
 
 void lower_reshape_as(OpContext& cx) {
   cx.out(0, cx.emit1("Reshape", {cx.tensor("self"), cx.shape_of(cx.tensor("other"))}));
@@ -116,6 +129,7 @@ void lower_slice(OpContext& cx) {
   const int64_t dim = norm_dim(cx.int_arg("dim", 0), cx.rank_of("self"));
   auto bound = [&](const char* n, int64_t fallback) {
     if (!cx.has(n)) return cx.ci64({fallback});
+    if (cx.arg_kind(n) == ArgKind::integer) return cx.ci64({cx.int_arg(n)});
     return cx.unsqueeze(cx.sym_int(n), {0});
   };
   cx.out(0, cx.emit1("Slice", {cx.tensor("self"), bound("start", 0), bound("end", INT64_MAX), cx.ci64({dim}),
@@ -166,28 +180,64 @@ void lower_stack(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_stack, "aten.stack");
 
+// Pieces of a split along a dynamic dim, `n` of them as in the example:
+// split(size) slices k*size..(k+1)*size, the last open-ended (right for
+// every length that gives n pieces); chunk(n) computes the piece length
+// ceil(d/n) at run time; split_with_sizes uses its explicit sizes.
+std::vector<std::string> split_dynamic(OpContext& cx, const std::string& x, int64_t dim, size_t n) {
+  const std::string& t = cx.target();
+  if (t.rfind("aten.split_with_sizes", 0) == 0 || cx.arg_kind("split_size") == ArgKind::ints) {
+    const auto sizes = cx.ints(cx.has("split_sizes") ? "split_sizes" : "split_size");
+    return cx.emit("Split", {x, cx.ci64(sizes)}, {attr("axis", dim)}, n);
+  }
+  std::string piece;  // 1-element int64
+  if (t.rfind("aten.split.", 0) == 0 && cx.arg_kind("split_size") == ArgKind::integer) {
+    piece = cx.ci64({cx.int_arg("split_size")});
+  } else if (t.rfind("aten.chunk", 0) == 0) {
+    const int64_t chunks = cx.int_arg("chunks");
+    const std::string d = cx.emit1("Slice", {cx.shape_of(x), cx.ci64({dim}), cx.ci64({dim + 1})});
+    piece = cx.emit1("Div", {cx.emit1("Add", {d, cx.ci64({chunks - 1})}), cx.ci64({chunks})});
+  } else {
+    cx.unsupported("split along a dynamic dim");
+  }
+  std::vector<std::string> parts;
+  for (size_t k = 0; k < n; ++k) {
+    const std::string start = k == 0 ? cx.ci64({0}) : cx.emit1("Mul", {piece, cx.ci64({int64_t(k)})});
+    const std::string end =
+        k + 1 == n ? cx.ci64({INT64_MAX}) : cx.emit1("Mul", {piece, cx.ci64({int64_t(k + 1)})});
+    parts.push_back(cx.emit1("Slice", {x, start, end, cx.ci64({dim})}));
+  }
+  return parts;
+}
+
 // split(self, split_size, dim=0) / split_with_sizes(self, split_sizes, dim=0)
 // / chunk / unbind: sizes from the outputs' static dims when the split
-// dim is static, else from the split size.
+// dim is static, else split_dynamic.
 void lower_split(OpContext& cx) {
   const int64_t r = cx.rank_of("self");
   const int64_t dim = norm_dim(cx.int_arg("dim", 0), r);
   const size_t n = cx.list_size(0);
-  std::vector<int64_t> sizes;
-  for (size_t k = 0; k < n; ++k) {
-    const std::vector<Dim>& m = cx.list_item_shape(0, k);
-    const bool unbind = cx.target().rfind("aten.unbind", 0) == 0;
-    if (unbind) sizes.push_back(1);
-    else if (!m.at(dim).is_static) cx.unsupported("split along a dynamic dim");
-    else sizes.push_back(m[dim].value);
+  const bool unbind = cx.target().rfind("aten.unbind", 0) == 0;
+  const std::string x = cx.tensor("self");
+  std::vector<std::string> parts;
+  if (!unbind && !cx.value_of("self").shape.at(dim).is_static) {
+    parts = n == 1 ? std::vector<std::string>{cx.emit1("Identity", {x})} : split_dynamic(cx, x, dim, n);
+  } else {
+    std::vector<int64_t> sizes;
+    for (size_t k = 0; k < n; ++k) {
+      const std::vector<Dim>& m = cx.list_item_shape(0, k);
+      if (unbind) sizes.push_back(1);
+      else if (!m.at(dim).is_static) cx.unsupported("split along a dynamic dim");
+      else sizes.push_back(m[dim].value);
+    }
+    parts = cx.emit("Split", {x, cx.ci64(sizes)}, {attr("axis", dim)}, n);
   }
-  auto parts = cx.emit("Split", {cx.tensor("self"), cx.ci64(sizes)}, {attr("axis", dim)}, n);
-  if (cx.target().rfind("aten.unbind", 0) == 0)
+  if (unbind)
     for (auto& p : parts) p = cx.squeeze(p, {dim});
   cx.out_list(0, parts);
 }
 MX_ATEN_LOWER(lower_split, "aten.split", "aten.split_with_sizes", "aten.chunk", "aten.unbind",
-              "aten.tensor_split");
+              "aten.tensor_split", "aten.unsafe_split", "aten.unsafe_chunk", "aten.unsafe_split_with_sizes");
 
 // repeat(self, repeats) is Tile. The repeats may be SymInts (Whisper's
 // decoder repeats its position ids by the batch size): int_list makes them a
@@ -436,9 +486,11 @@ void lower_slice_scatter(OpContext& cx) {
 MX_ATEN_LOWER(lower_slice_scatter, "aten.slice_scatter");
 
 void lower_fill(OpContext& cx) {
-  cx.out(0, cx.emit1("Expand", {cx.operand("value", cx.out_dtype()), cx.shape_of(cx.tensor("self"))}));
+  const int32_t dt = cx.out_dtype();
+  const std::string value = cx.has("value") ? cx.operand("value", dt) : cx.cscalar(0, dt);  // zero_: 0
+  cx.out(0, cx.emit1("Expand", {value, cx.shape_of(cx.tensor("self"))}));
 }
-MX_ATEN_LOWER(lower_fill, "aten.fill", "aten.fill_");
+MX_ATEN_LOWER(lower_fill, "aten.fill", "aten.fill_", "aten.zero", "aten.zero_");
 
 }  // namespace
 }  // namespace mx::aten_onnx

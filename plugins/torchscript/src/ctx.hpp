@@ -11,7 +11,9 @@
 //   * name      the ONNX tensor carrying it (tensors, dynamic scalars as 0-d
 //               tensors, int lists as 1-D int64 tensors);
 //   * elems     per-element Vals of lists/tuples;
-//   * module    submodule objects (with their path).
+//   * module    submodule objects (with their path);
+//   * shifted   the same value at the shifted example shapes, which tells
+//               its dynamic dims (dynamic_dims.hpp).
 #pragma once
 #include <torch/script.h>
 #include "mx/onnx_proto.hpp"
@@ -36,6 +38,10 @@ namespace tj = torch::jit;
 
 struct Val;
 using VP = std::shared_ptr<Val>;
+// Whether a value has a twin from the shifted run (dynamic_dims.hpp): none
+// (it reads no named input dim), known (Val::shifted holds it) or unknown
+// (the shifted run failed: every dim counts as dynamic).
+enum class Shift : uint8_t { none, known, unknown };
 struct Val {
   c10::IValue iv;
   bool is_static = false;
@@ -51,6 +57,8 @@ struct Val {
   // Bit k: computed from the model's k-th input (the first 64), so that an
   // op failing on the example inputs can say which inputs it reads.
   uint64_t from_inputs = 0;
+  Shift shift = Shift::none;
+  c10::IValue shifted;  // Shift::known: the value at the shifted example shapes
 };
 
 struct Frame {
@@ -90,12 +98,11 @@ class Ctx : public mx::aten_onnx::OpContext {
   Frame* frame = nullptr;
   const tj::Node* node = nullptr;
   std::vector<c10::IValue> ex_out;  // example outputs of `node`
+  // The shifted run of `node` (dynamic_dims.hpp): its outputs when known.
+  Shift out_shift = Shift::none;
+  std::vector<c10::IValue> shifted_out;
 
   std::vector<std::string> input_names;  // the model's inputs, in Val::from_inputs bit order
-  // The model inputs with a named (dynamic) dim, as Val::from_inputs bits;
-  // past the 64th input every value computed from the inputs counts.
-  uint64_t dynamic_inputs = 0;
-  bool dynamic_past_64 = false;
   // Weights by initializer name. The initializers in `graph` carry name,
   // data type and dims only: their bytes are taken from these tensors (the
   // module's own storage, not a copy) when the model is written — inline
@@ -203,8 +210,8 @@ class Ctx : public mx::aten_onnx::OpContext {
   mutable std::map<std::pair<size_t, size_t>, std::vector<mx::aten_onnx::Dim>> shared_shapes_;
   size_t arg_index(const std::string& name) const;  // the node input of a schema argument
   std::optional<size_t> find_arg(const std::string& name) const;
-  bool shape_is_dynamic(const VP& v) const;
-  std::vector<mx::aten_onnx::Dim> dims_of(const at::Tensor& t, bool dynamic) const;
+  std::vector<mx::aten_onnx::Dim> dims_of(const at::Tensor& t, const std::vector<bool>& dynamic) const;
+  const c10::IValue& shifted_output(size_t k) const;
   const mx::aten_onnx::Value& shared_value(const VP& v, const std::string& key);
   std::map<std::string, int> init_names_;
 };

@@ -19,6 +19,7 @@
 #include <unordered_set>
 
 #include "ctx.hpp"
+#include "dynamic_dims.hpp"
 #include "mx/aten_onnx/hierarchy_document.hpp"
 #include "mx/aten_onnx/opset.hpp"
 #include "modelexport/modelexport.h"
@@ -258,10 +259,13 @@ ExportResult export_model(const ExportOptions& opt) {
     v->name = s.name;
     v->onnx_type = onnx_type_of(st);
     if (cx.input_names.size() < 64) v->from_inputs = uint64_t{1} << cx.input_names.size();
-    const bool dynamic =
-        std::any_of(s.dims.begin(), s.dims.end(), [](const DimSpec& d) { return !d.name.empty(); });
-    if (dynamic && cx.input_names.size() < 64) cx.dynamic_inputs |= v->from_inputs;
-    if (dynamic && cx.input_names.size() >= 64) cx.dynamic_past_64 = true;
+    // Named dims are dynamic: the shifted run doubles them (dynamic_dims.hpp).
+    if (std::any_of(s.dims.begin(), s.dims.end(), [](const DimSpec& d) { return !d.name.empty(); })) {
+      std::vector<int64_t> shifted;
+      for (const auto& d : s.dims) shifted.push_back(d.name.empty() ? d.size : shifted_size(d.size));
+      v->shift = Shift::known;
+      v->shifted = at::empty(shifted, at::TensorOptions().dtype(st).device(at::kMeta));
+    }
     cx.input_names.push_back(s.name);
     auto* vi = cx.graph.add_input();
     vi->set_name(s.name);

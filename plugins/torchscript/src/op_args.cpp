@@ -4,13 +4,12 @@
 // as constants), so a schema argument is always an input. Scalars and lists
 // are read from their example values, as this frontend's own lowerings do.
 //
-// Shapes: the walk runs on example shapes and does not track which dim of a
-// value is symbolic. A tensor computed from a model input that has a named
-// (dynamic) dim reports every dim dynamic, with its example size as the
-// hint; a tensor computed only from weights, constants and inputs of static
-// shape reports its sizes static. A lowering that needs a static dim of a
-// dynamic-shaped tensor refuses it rather than bake the example size.
+// Shapes: a dim is static unless it follows a named (dynamic) input dim,
+// which the shifted run tells (dynamic_dims.hpp); a dynamic dim carries its
+// example size as the hint. A lowering that needs a static dim where it is
+// dynamic refuses it rather than bake the example size.
 #include "ctx.hpp"
+#include "dynamic_dims.hpp"
 
 #include "modelexport/modelexport.h"
 
@@ -69,23 +68,21 @@ ArgKind Ctx::arg_kind(const std::string& name) const {
   return ArgKind::other;
 }
 
-// Past the 64th input the walk does not know what a value reads: every
-// value that is not folded counts as dynamic then (weights too).
-bool Ctx::shape_is_dynamic(const VP& v) const {
-  if (v->is_static) return false;
-  return dynamic_past_64 || (v->from_inputs & dynamic_inputs) != 0;
-}
-
-std::vector<Dim> Ctx::dims_of(const at::Tensor& t, bool dynamic) const {
+std::vector<Dim> Ctx::dims_of(const at::Tensor& t, const std::vector<bool>& dynamic) const {
   std::vector<Dim> dims;
   for (int64_t k = 0; k < t.dim(); ++k) {
     Dim d;
     d.value = t.size(k);
-    d.is_static = !dynamic;
-    if (dynamic) d.expr = "?";
+    d.is_static = !dynamic[static_cast<size_t>(k)];
+    if (!d.is_static) d.expr = "?";
     dims.push_back(d);
   }
   return dims;
+}
+
+const c10::IValue& Ctx::shifted_output(size_t k) const {
+  static const c10::IValue none;
+  return out_shift == Shift::known && k < shifted_out.size() ? shifted_out[k] : none;
 }
 
 const Value& Ctx::shared_value(const VP& v, const std::string& key) {
@@ -93,7 +90,10 @@ const Value& Ctx::shared_value(const VP& v, const std::string& key) {
   Value out;
   out.onnx = tensor(v);
   out.dtype = onnx_type(v);
-  if (v->iv.isTensor()) out.shape = dims_of(v->iv.toTensor(), shape_is_dynamic(v));
+  if (v->iv.isTensor()) {
+    const at::Tensor& t = v->iv.toTensor();
+    out.shape = dims_of(t, dynamic_dims(t, v->shift, v->shifted));
+  }
   shared_values_.push_back(std::move(out));
   shared_by_name_[key] = &shared_values_.back();
   return shared_values_.back();
@@ -220,9 +220,8 @@ int32_t Ctx::dtype_arg(const std::string& name, int32_t fallback) {
 const std::vector<Dim>& Ctx::out_shape(size_t k) const {
   auto key = std::make_pair(k, SIZE_MAX);
   if (auto it = shared_shapes_.find(key); it != shared_shapes_.end()) return it->second;
-  bool dynamic = false;
-  for (size_t i = 0; i < node->inputs().size(); ++i) dynamic |= shape_is_dynamic(in(i));
-  return shared_shapes_[key] = dims_of(ex_out_t(k), dynamic);
+  const at::Tensor t = ex_out_t(k);
+  return shared_shapes_[key] = dims_of(t, dynamic_dims(t, out_shift, shifted_output(k)));
 }
 
 void Ctx::out_sym(size_t k, const std::string& onnx_name, std::optional<int64_t> static_value) {
@@ -244,9 +243,12 @@ size_t Ctx::list_size(size_t k) const {
 const std::vector<Dim>& Ctx::list_item_shape(size_t k, size_t item) const {
   auto key = std::make_pair(k, item);
   if (auto it = shared_shapes_.find(key); it != shared_shapes_.end()) return it->second;
-  bool dynamic = false;
-  for (size_t i = 0; i < node->inputs().size(); ++i) dynamic |= shape_is_dynamic(in(i));
-  return shared_shapes_[key] = dims_of(ex_out.at(k).toTensorList().get(item), dynamic);
+  const at::Tensor t = ex_out.at(k).toTensorList().get(item);
+  const c10::IValue& list = shifted_output(k);
+  const bool same_length = list.isTensorList() && list.toTensorList().size() == list_size(k);
+  const c10::IValue shifted = same_length ? c10::IValue(list.toTensorList().get(item)) : c10::IValue();
+  const Shift shift = out_shift == Shift::known && !same_length ? Shift::unknown : out_shift;
+  return shared_shapes_[key] = dims_of(t, dynamic_dims(t, shift, shifted));
 }
 
 void Ctx::out_list(size_t k, const std::vector<std::string>& onnx_names) {

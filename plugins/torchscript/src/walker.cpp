@@ -4,6 +4,7 @@
 #include <ATen/core/function.h>
 #include <torch/csrc/jit/api/function_impl.h>
 
+#include "dynamic_dims.hpp"
 #include "shape_exec.hpp"
 #include "view_write_back.hpp"
 #include "modelexport/modelexport.h"
@@ -285,6 +286,14 @@ void Walker::generic(tj::Node* n) {
         inputs_read(cx_, from_inputs) +
         ", and the export computes shapes only (plugins/torchscript/README.md, \"Shapes, not values\")");
   };
+  // The shifted run first (dynamic_dims.hpp): the main run may write its
+  // inputs in place.
+  cx_.out_shift = all_static ? Shift::none : shift_of_inputs(ins);
+  cx_.shifted_out.clear();
+  if (cx_.out_shift == Shift::known) {
+    if (auto shifted = run_shifted(n, ins, run)) cx_.shifted_out.assign(shifted->begin(), shifted->end());
+    else cx_.out_shift = Shift::unknown;
+  }
   try {
     if (all_static) run(stack);
     else exec_shapes(n, stack, ExecHooks{run, data_dependent}, &stand_in_ops_);
@@ -319,11 +328,22 @@ void Walker::generic(tj::Node* n) {
     cx_.begin_shared(n);
     shared(cx_);
   }
-  for (auto* o : n->outputs()) {
-    if (!cx_.frame->env.count(o))
-      throw Error(MX_ERR_INTERNAL, "internal: lowering of " + kind + " did not bind %" + o->debugName());
+  for (size_t k = 0; k < n->outputs().size(); ++k) {
+    auto* o = n->output(k);
+    if (!cx_.frame->env.count(o)) {
+      // Shared lowerings leave outputs no ONNX graph of an eval model reads
+      // unbound (max_pool2d_with_indices' indices): a use of one is an error.
+      if (own)
+        throw Error(MX_ERR_INTERNAL, "internal: lowering of " + kind + " did not bind %" + o->debugName());
+      auto unbound = std::make_shared<Val>();
+      unbound->iv = cx_.ex_out[k];
+      cx_.bind(o, unbound);
+    }
     VP out = cx_.get(o);
     if (!out->is_static) out->from_inputs |= from_inputs;  // static values may be shared constants
+    if (cx_.out_shift != Shift::none)
+      cx_.bind(o,
+               with_shift(out, cx_.out_shift, cx_.out_shift == Shift::known ? &cx_.shifted_out[k] : nullptr));
   }
   if (!is_view_op(kind)) {  // results of other ops (clone, to, ...) are not views
     for (auto* o : n->outputs()) {

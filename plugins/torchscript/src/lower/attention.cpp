@@ -1,6 +1,7 @@
-// Attention: scaled_dot_product_attention and PyTorch's fused fast-path
-// ops (eval + no_grad): _native_multi_head_attention and
-// _transformer_encoder_layer_fwd, decomposed following ATen
+// Attention: PyTorch's fused fast-path ops (eval + no_grad) that TorchScript
+// files of nn.MultiheadAttention / nn.TransformerEncoderLayer hold:
+// _native_multi_head_attention and _transformer_encoder_layer_fwd,
+// decomposed following ATen
 // (aten/src/ATen/native/transformers/attention.cpp, transformer.cpp).
 #include <cmath>
 #include <limits>
@@ -125,25 +126,6 @@ void lower_encoder_layer(Ctx& cx, const tj::Node*) {
   cx.out(0, out);
 }
 MXTS_LOWER(lower_encoder_layer, "aten::_transformer_encoder_layer_fwd");
-
-void lower_sdpa(Ctx& cx, const tj::Node*) {
-  // scaled_dot_product_attention(q, k, v, attn_mask=None, dropout_p=0, is_causal=False, scale=None)
-  auto dt = cx.out_st();
-  auto q = cx.ex_t(0);
-  if (q.dim() != 4) cx.unsupported("scaled_dot_product_attention on non 4-D inputs");
-  double scale =
-      cx.n_in() > 6 && !cx.is_none(6) ? cx.arg_double(6) : 1.0 / std::sqrt(static_cast<double>(q.size(-1)));
-  std::string mask;
-  int32_t mask_type = 0;
-  if (cx.n_in() > 3 && !cx.is_none(3)) {
-    mask = cx.tensor(3);
-    mask_type = cx.onnx_type(cx.in(3));
-  }
-  bool causal = cx.n_in() > 5 && cx.arg_bool(5);
-  cx.out(0, emit_sdpa(cx, cx.tensor(0), cx.tensor(1), cx.tensor(2), mask, mask_type, causal, scale,
-                      onnx_type_of(dt)));
-}
-MXTS_LOWER(lower_sdpa, "aten::scaled_dot_product_attention");
 
 }  // namespace
 }  // namespace mx::torchscript

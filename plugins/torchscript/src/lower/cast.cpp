@@ -1,6 +1,7 @@
-// dtype conversions: to / type_as / float / long / int / bool / half / double.
-// The target dtype is the executed output's dtype, so every overload of
-// aten::to (dtype, device+dtype, other tensor) is handled the same way.
+// The dtype conversions of scripted code that are no ATen ops of the
+// shared lowerings: aten::float / long / int / bool / half / double. The
+// target dtype is the executed output's dtype. aten::to, type_as and
+// _to_copy are the shared lowering's (aten_onnx/src/lower/creation.cpp).
 #include "ctx.hpp"
 
 namespace mx::torchscript {
@@ -15,8 +16,7 @@ void lower_cast(Ctx& cx, const tj::Node*) {
   }
   cx.out(0, cx.cast(cx.tensor(x), cx.onnx_type(x), to));
 }
-MXTS_LOWER(lower_cast, "aten::to", "aten::type_as", "aten::float", "aten::long", "aten::int", "aten::bool",
-           "aten::half", "aten::double", "aten::_to_copy");
+MXTS_LOWER(lower_cast, "aten::float", "aten::long", "aten::int", "aten::bool", "aten::half", "aten::double");
 
 }  // namespace
 }  // namespace mx::torchscript

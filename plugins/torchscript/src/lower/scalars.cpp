@@ -11,7 +11,7 @@ void lower_num_to_tensor(Ctx& cx, const tj::Node*) {
   std::string n = cx.tensor(s);
   cx.out(0, cx.cast(n, cx.onnx_type(s), onnx_type_of(cx.out_st())));
 }
-MXTS_LOWER(lower_num_to_tensor, "prim::NumToTensor", "aten::scalar_tensor");
+MXTS_LOWER(lower_num_to_tensor, "prim::NumToTensor");
 
 void lower_int(Ctx& cx, const tj::Node*) {
   cx.out(0, cx.scalar_i64(cx.in(0)), onnx::TensorProto::INT64);
