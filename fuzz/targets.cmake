@@ -10,11 +10,11 @@ function(mx_fuzz_add_targets mode)
   set(root ${MX_FUZZ_DIR}/..)
   # Torch-free sources of plugins, compiled into the drivers directly.
   add_library(mx_fuzz_support_${mode} STATIC
-    ${root}/tests/unit/fixture_model.cpp
+    ${root}/tests/support/fixture_model.cpp
     ${root}/plugins/torchscript/src/spec.cpp)
   # The torchscript sources stay off the shared include path: both
   # frontends have an exporter.hpp, and the pt2 targets mean the other one.
-  target_include_directories(mx_fuzz_support_${mode} PUBLIC ${root}/tests/unit ${MX_FUZZ_DIR})
+  target_include_directories(mx_fuzz_support_${mode} PUBLIC ${root}/tests/support ${MX_FUZZ_DIR})
   target_include_directories(mx_fuzz_support_${mode} PRIVATE ${root}/plugins/torchscript/src)
   target_link_libraries(mx_fuzz_support_${mode} PUBLIC
     modelexport_internal mx_strategy_metadata_logic mx_strategy_usage_logic mxte_core)

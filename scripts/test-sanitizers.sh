@@ -3,9 +3,10 @@
 # UndefinedBehaviorSanitizer (-fno-sanitize-recover=all: any UB fails the
 # test), with LeakSanitizer on (detect_leaks=1), then the test groups that
 # exercise the core directly:
-#   unit, tagging, c_api (C99 + C++ wrapper), plugin_host (bad plugins: a
-#   failing call, malformed JSON, out-of-range answers, create() failing),
-#   hostile (catalogue + fuzz corpus replay), concurrency.
+#   hierarchy, model, util, extract, tagging, c_api (C99 + C++ wrapper),
+#   plugin_host (bad plugins: a failing call, malformed JSON, out-of-range
+#   answers, create() failing), hostile (catalogue + fuzz corpus replay),
+#   concurrency.
 # Python-driven tests are excluded: an ASan library cannot be loaded into an
 # uninstrumented interpreter without LD_PRELOAD games.
 #
@@ -52,7 +53,7 @@ cmake -S "$repo" -B "$build" -G Ninja \
 # Only what the selected tests need (the CLI and the binding/example
 # helpers are not run here).
 targets=(modelexport modelexport_strategy_scope modelexport_strategy_metadata
-         modelexport_strategy_usage modelexport_unit_tests mx_make_fixture test_tagging
+         modelexport_strategy_usage test_hierarchy test_model test_util test_extract mx_make_fixture test_tagging
          mx_c_api_test mx_cpp_wrapper_test test_plugin_host test_hostile test_concurrency
          replay_onnx_model replay_hierarchy_json replay_strategy_response replay_input_spec
          replay_dynamo_metadata replay_supplied_hierarchy replay_usage_request
@@ -67,6 +68,6 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 export MODELEXPORT_PLUGIN_PATH="$build/plugins-out"
 
 ctest --test-dir "$build" --output-on-failure -j"${MX_JOBS:-2}" --no-tests=error \
-  -R '^(unit|aten_onnx|tagging|c_api_fixture|c_api_c99|c_api_cpp_wrapper|plugin_host|hostile|fuzz_replay_.*|concurrency.*)$'
+  -R '^(hierarchy|model|util|extract|aten_onnx|tagging|c_api_fixture|c_api_c99|c_api_cpp_wrapper|plugin_host|hostile|fuzz_replay_.*|concurrency.*)$'
 end=$(date +%s)
 echo "sanitizers: build $((built - start)) s, tests $((end - built)) s, total $((end - start)) s"

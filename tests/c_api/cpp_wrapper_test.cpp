@@ -1,5 +1,5 @@
 // The header-only C++ wrapper over the shared library. A separate program
-// from tests/unit on purpose: the wrapper's mx::Error and the
+// from the core's test groups on purpose: the wrapper's mx::Error and the
 // core's internal one must never meet in one binary.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>

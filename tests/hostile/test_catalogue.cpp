@@ -133,7 +133,7 @@ TEST_CASE("dangling inputs are refused at tag") {
 }
 
 // Duplicate and empty node names: records are keyed by index for such
-// nodes (issue 16); test_round_two.cpp checks the whole round trip.
+// nodes (issue 16); test_unnamed_nodes.cpp checks the whole round trip.
 TEST_CASE("duplicate node names are tagged") {
   Scratch s("duplicate");
   auto m = tiny_net();

@@ -100,19 +100,22 @@ MX_API mx_code mx_status_code(const mx_status* status);
  */
 MX_API const char* mx_status_message(const mx_status* status);
 /**
- * @brief Frees a status. Accepts NULL.
+ * @brief Frees a status.
+ * @param status  A status the SDK returned, or NULL (nothing to free).
+ * Needs the status alone: no other thread may read it meanwhile.
  */
 MX_API void mx_status_release(mx_status* status);
 /**
  * @brief The stable name of a code: "ok", "invalid_argument", "io", ...;
  *        "unknown" for a value outside mx_code.
+ * @param code  Any value.
  * @return Static storage: never free it. Thread-safe.
  */
 MX_API const char* mx_code_name(mx_code code);
 
 /**
  * @brief Frees a buffer the SDK returned (text, JSON, saved model bytes).
- *        Accepts NULL. Thread-safe.
+ * @param buffer  The buffer, or NULL (nothing to free). Thread-safe.
  */
 MX_API void mx_free(void* buffer);
 
@@ -202,7 +205,8 @@ MX_API mx_status* mx_model_load_file(const char* path, mx_model** out);
  */
 MX_API mx_status* mx_model_load_bytes(const void* data, size_t size, mx_model** out);
 /**
- * @brief Frees a model. Accepts NULL. Needs the model alone.
+ * @brief Frees a model.
+ * @param model  The model, or NULL (nothing to free). Needs the model alone.
  */
 MX_API void mx_model_release(mx_model* model);
 
@@ -240,14 +244,19 @@ MX_API void mx_model_release(mx_model* model);
 MX_API mx_status* mx_model_save_file(const mx_model* model, const char* path, const char* options_json);
 /**
  * @brief mx_model_save_file() reporting the stages "check", "write" and
- *        "commit" to `progress` (NULL: nobody listens). Cancelled, it writes
- *        nothing and returns MX_ERR_CANCELLED.
+ *        "commit" to `progress`.
+ * @param model, path, options_json  As mx_model_save_file().
+ * @param progress  The listener, or NULL (nobody listens); read during the
+ *                  call only.
+ * @return The errors of mx_model_save_file(), or MX_ERR_CANCELLED (nothing
+ *         was written). Const call, as mx_model_save_file().
  */
 MX_API mx_status* mx_model_save_file_with_progress(const mx_model* model, const char* path,
                                                    const char* options_json, const mx_progress* progress);
 /**
  * @brief Serializes the model with its records into memory (no sidecar;
  *        external data is inlined).
+ * @param model  The model (not changed).
  * @param options_json   As mx_model_save_file() ("external_data": true is
  *                       MX_ERR_INVALID_ARGUMENT), or NULL.
  * @param[out] out       The bytes; free with mx_free(). NULL on failure.
@@ -264,6 +273,7 @@ MX_API mx_status* mx_model_save_bytes(const mx_model* model, const char* options
  *  "metadata":{k:v},"inputs":[{"name","dtype","shape"}],"outputs":[...],
  *  "initializers":[{"name","dtype","shape"}],
  *  "nodes":[{"name","op_type","domain","inputs":[],"outputs":[]}]}
+ * @param model  The model.
  * @param[out] out_json  NUL-terminated UTF-8; free with mx_free(). Written
  *                       only on success.
  * @param[out] out_size  Its length without the NUL; may be NULL.
@@ -272,12 +282,14 @@ MX_API mx_status* mx_model_save_bytes(const mx_model* model, const char* options
  */
 MX_API mx_status* mx_model_graph_json(const mx_model* model, char** out_json, size_t* out_size);
 /**
- * @brief Number of top-level nodes of the graph; 0 for NULL. Const call.
+ * @brief Number of top-level nodes of the graph.
+ * @param model  The model, or NULL (0). Const call.
  */
 MX_API size_t mx_model_node_count(const mx_model* model);
 /**
  * @brief One top-level node of the graph view by position:
  *        {"name","op_type","domain","inputs":[],"outputs":[]}.
+ * @param model  The model.
  * @param index          0 .. mx_model_node_count() - 1.
  * @param[out] out_json  Free with mx_free(); written only on success.
  * @param[out] out_size  May be NULL.
@@ -288,6 +300,7 @@ MX_API mx_status* mx_model_node_json(const mx_model* model, size_t index, char**
 
 /**
  * @brief Runs the ONNX checker (full check, with shape inference).
+ * @param model  The model (not changed).
  * @return NULL when the model passes, MX_ERR_SCHEMA with the checker's
  *         message when it does not, MX_ERR_INVALID_ARGUMENT for NULL.
  *         Const call.
@@ -301,6 +314,7 @@ MX_API mx_status* mx_model_check(const mx_model* model);
 /**
  * @brief A node's record: {"module":"encoder.layer.0","tag":"/BertModel/...",
  *        "evidence":"direct"} (docs/hierarchy-schema.md).
+ * @param model  The model.
  * @param node_name      The node's name (NUL-terminated UTF-8).
  * @param[out] out_json  Free with mx_free(); written only on success.
  * @param[out] out_size  May be NULL.
@@ -312,6 +326,8 @@ MX_API mx_status* mx_model_node_record(const mx_model* model, const char* node_n
                                        size_t* out_size);
 /**
  * @brief Sets one node's record.
+ * @param model        The model; changed only on success.
+ * @param record_size  The length of `record_json` in bytes.
  * @param node_name    The node's name.
  * @param record_json  {"module","tag","evidence"} (a "name", if present,
  *                     must equal node_name); `record_size` bytes, not
@@ -326,6 +342,7 @@ MX_API mx_status* mx_model_set_node_record(mx_model* model, const char* node_nam
 /**
  * @brief The whole hierarchy document ("schema":"modelexport.hierarchy/1"):
  *        module tree, per-node records and statistics, as the sidecar holds it.
+ * @param model  The model.
  * @param[out] out_json  Free with mx_free(); written only on success.
  * @param[out] out_size  May be NULL.
  * @return NULL, or MX_ERR_INVALID_ARGUMENT (NULL argument). Const call.
@@ -333,6 +350,7 @@ MX_API mx_status* mx_model_set_node_record(mx_model* model, const char* node_nam
 MX_API mx_status* mx_model_hierarchy_json(const mx_model* model, char** out_json, size_t* out_size);
 /**
  * @brief Replaces the model's hierarchy with a document.
+ * @param model  The model; changed only on success.
  * @param json, size  The document (`size` bytes, copied).
  * @return NULL, or MX_ERR_INVALID_ARGUMENT, MX_ERR_PARSE (not JSON),
  *         MX_ERR_SCHEMA (does not match the schema, or names nodes or
@@ -341,8 +359,9 @@ MX_API mx_status* mx_model_hierarchy_json(const mx_model* model, char** out_json
  */
 MX_API mx_status* mx_model_set_hierarchy_json(mx_model* model, const char* json, size_t size);
 /**
- * @brief 1 if the model carries a module tree or any node record, else 0
- *        (also for NULL). Const call.
+ * @brief Whether the model carries a module tree or any node record.
+ * @param model  The model, or NULL.
+ * @return 1 if it does, else 0 (also for NULL). Const call.
  */
 MX_API int mx_model_has_hierarchy(const mx_model* model);
 
@@ -369,6 +388,7 @@ typedef struct mx_registry mx_registry;
  * Plugins that are refused do not make creation fail: they are listed with
  * their reason by mx_registry_plugins_json().
  *
+ * @param options_json  The options above, or NULL for the defaults.
  * @param[out] out  The registry; free with mx_registry_release(). NULL on
  *                  failure.
  * @return NULL, or MX_ERR_INVALID_ARGUMENT (unknown or malformed option).
@@ -376,14 +396,17 @@ typedef struct mx_registry mx_registry;
  */
 MX_API mx_status* mx_registry_create(const char* options_json, mx_registry** out);
 /**
- * @brief Frees a registry and unloads its plugins. Accepts NULL. No other
- *        call may use the registry, nor a model it is still exporting or
- *        tagging, at the same time.
+ * @brief Frees a registry and unloads its plugins.
+ * @param registry  The registry, or NULL (nothing to free). No other call
+ *                  may use the registry, nor a model it is still exporting
+ *                  or tagging, at the same time.
  */
 MX_API void mx_registry_release(mx_registry* registry);
 
 /**
  * @brief Loads one plugin library by path.
+ * @param registry  The registry that keeps the plugin until it is released.
+ * @param path      The shared library (UTF-8).
  * @return NULL, or MX_ERR_INVALID_ARGUMENT (NULL argument), MX_ERR_PLUGIN
  *         (refused: incompatible ABI, no entry point, duplicate name; the
  *         reason is in the message and in mx_registry_plugins_json()).
@@ -397,6 +420,7 @@ MX_API mx_status* mx_registry_load_plugin(mx_registry* registry, const char* pat
  *   "path","abi":"1.2","thread_safe","graph_reader","status":"loaded"}, {"path","status":"refused",
  *   "reason":"..."}]}; a lowering plugin (modelexport/lowering_plugin.h) is listed as
  *   {"name","kind":"lowering","version","description","path","abi":"1.0","ops":N,"status":"loaded"}
+ * @param registry  The registry.
  * @param[out] out_json  Free with mx_free(); written only on success.
  * @param[out] out_size  May be NULL.
  * @return NULL, or MX_ERR_INVALID_ARGUMENT. Thread-safe.
@@ -406,6 +430,8 @@ MX_API mx_status* mx_registry_plugins_json(const mx_registry* registry, char** o
 /**
  * @brief Tags a model: runs a strategy plugin, then the core's propagation
  *        to the nodes without evidence; the model's hierarchy is replaced.
+ * @param registry      The registry whose strategies run.
+ * @param options_json  The options below, or NULL.
  * @param strategy  A strategy's name, or NULL / "auto" (each strategy in
  *                  turn; docs/tagging.md).
  * @param model     The model to tag.
@@ -422,9 +448,12 @@ MX_API mx_status* mx_registry_plugins_json(const mx_registry* registry, char** o
 MX_API mx_status* mx_registry_tag(const mx_registry* registry, const char* strategy, mx_model* model,
                                   const char* options_json);
 /**
- * @brief mx_registry_tag() reporting "tag" and "propagate" to `progress`
- *        (NULL: nobody listens); cancelled (MX_ERR_CANCELLED), the model is
- *        unchanged.
+ * @brief mx_registry_tag() reporting "tag" and "propagate" to `progress`.
+ * @param registry, strategy, model, options_json  As mx_registry_tag().
+ * @param progress  The listener, or NULL (nobody listens); read during the
+ *                  call only.
+ * @return The errors of mx_registry_tag(), or MX_ERR_CANCELLED (the model
+ *         is unchanged). Needs the model alone; the registry may be shared.
  */
 MX_API mx_status* mx_registry_tag_with_progress(const mx_registry* registry, const char* strategy,
                                                 mx_model* model, const char* options_json,
@@ -468,6 +497,8 @@ MX_API mx_status* mx_registry_tag_with_progress(const mx_registry* registry, con
  *                  `<path>.data` (its automatic choice for a model with
  *                  external data); mx_model_save_bytes() inlines them.
  *
+ * @param registry      The registry whose frontends read the file.
+ * @param options_json  The options above, or NULL.
  * @param frontend    A frontend's name, or NULL / "auto".
  * @param model_path  The model file (UTF-8).
  * @param[out] out    The exported model with its hierarchy, in memory;
@@ -485,7 +516,13 @@ MX_API mx_status* mx_registry_export(const mx_registry* registry, const char* fr
 /**
  * @brief mx_registry_export() reporting "export", the frontend's own stages
  *        ("walk", "lower"; frontends of plugin ABI 1.1 and later) and "load"
- *        to `progress` (NULL: nobody listens).
+ *        to `progress`.
+ * @param registry, frontend, model_path, options_json  As mx_registry_export().
+ * @param progress  The listener, or NULL (nobody listens); read during the
+ *                  call only.
+ * @param[out] out  The model; free with mx_model_release(). NULL on failure.
+ * @return The errors of mx_registry_export() (MX_ERR_CANCELLED when the
+ *         listener stopped it). Thread-safe, as mx_registry_export().
  */
 MX_API mx_status* mx_registry_export_with_progress(const mx_registry* registry, const char* frontend,
                                                    const char* model_path, const char* options_json,
@@ -495,7 +532,9 @@ MX_API mx_status* mx_registry_export_with_progress(const mx_registry* registry, 
  * @brief The module tree of a source model (.pt2, TorchScript) as a
  *        hierarchy document without node records, for mx_registry_tag()'s
  *        "hierarchy" option.
+ * @param registry       The registry whose frontends read the file.
  * @param frontend       A frontend's name, or NULL / "auto".
+ * @param model_path     The model file (UTF-8).
  * @param[out] out_json  Free with mx_free(); written only on success.
  * @param[out] out_size  May be NULL.
  * @return NULL, or the errors of mx_registry_export(). Thread-safe.
@@ -525,19 +564,29 @@ MX_API mx_status* mx_registry_module_tree(const mx_registry* registry, const cha
  * Default selection (no classes/modules): executed modules other than the
  * root and torch.nn built-ins with at least min_nodes nodes. A module whose
  * nodes do not form a convex subgraph, or that holds control flow, is
- * skipped and listed. `out_report_json` (may be NULL) receives
- * {"functions":N,"calls":M,"top_level_nodes":K,"definitions":[{"name",
- *  "domain","class","structure","body_nodes","instances":[...]}],
- *  "skipped":[{"module","reason"}],"record_mismatches":R}; free it with
- * mx_free(); `out_size` may be NULL.
+ * skipped and listed.
+ * @param model         The model, rewritten in place.
+ * @param options_json  The options above, or NULL.
+ * @param[out] out_report_json  May be NULL; else receives
+ *              {"functions":N,"calls":M,"top_level_nodes":K,"definitions":[{"name",
+ *              "domain","class","structure","body_nodes","instances":[...]}],
+ *              "skipped":[{"module","reason"}],"record_mismatches":R}; free it
+ *              with mx_free(). Written only on success.
+ * @param[out] out_size  Its length; may be NULL.
  * @return NULL, or MX_ERR_INVALID_ARGUMENT, MX_ERR_NOT_FOUND,
  *         MX_ERR_UNSUPPORTED as above. Needs the model alone.
  */
 MX_API mx_status* mx_model_to_functions(mx_model* model, const char* options_json, char** out_report_json,
                                         size_t* out_size);
 /**
- * @brief mx_model_to_functions() reporting "functions" to `progress` (NULL:
- *        nobody listens); cancelled (MX_ERR_CANCELLED), the model is unchanged.
+ * @brief mx_model_to_functions() reporting "functions" to `progress`.
+ * @param model, options_json  As mx_model_to_functions().
+ * @param progress  The listener, or NULL (nobody listens); read during the
+ *                  call only.
+ * @param[out] out_report_json, out_size  As mx_model_to_functions(); free
+ *              the report with mx_free().
+ * @return The errors of mx_model_to_functions(), or MX_ERR_CANCELLED (the
+ *         model is unchanged). Needs the model alone.
  */
 MX_API mx_status* mx_model_to_functions_with_progress(mx_model* model, const char* options_json,
                                                       const mx_progress* progress, char** out_report_json,
@@ -552,6 +601,8 @@ MX_API mx_status* mx_model_to_functions_with_progress(mx_model* model, const cha
  * MX_ERR_NOT_FOUND whose message lists the closest paths. Options (JSON):
  *   "include_constants": true -> copy input-less Constant nodes feeding the
  *                               module, instead of making them inputs
+ * @param model         The source model (not changed).
+ * @param options_json  The options above, or NULL.
  * @param module_path  The module ("encoder.layer.0"; "" = the root).
  * @param[out] out     The new model; free with mx_model_release(). NULL on
  *                     failure.
@@ -572,6 +623,8 @@ MX_API mx_status* mx_model_extract(const mx_model* model, const char* module_pat
  * object of that name (without asking for the whole document);
  * {"rows": false} answers the counts alone, without a row per module:
  * {"top_level_nodes":K,"module_count":M} (plus "statistics" if asked).
+ * @param model         The model.
+ * @param options_json  As above, or NULL.
  * @param[out] out_json  Free with mx_free(); written only on success.
  * @param[out] out_size  May be NULL.
  * @return NULL, or MX_ERR_INVALID_ARGUMENT (NULL argument, unknown
@@ -582,6 +635,7 @@ MX_API mx_status* mx_model_modules_json(const mx_model* model, const char* optio
 
 /**
  * @brief Draws the top-level graph with nodes nested in their modules.
+ * @param model  The model.
  * @param format         "dot" (Graphviz clusters) or "graphml" (nested
  *                       graphs; yEd, Gephi).
  * @param options_json   NULL or "{}".
@@ -602,6 +656,8 @@ MX_API mx_status* mx_model_render(const mx_model* model, const char* format, con
  * parsed. Report: {"file","ok":bool,"checked":{"nodes","function_nodes",
  * "modules","sidecar","checker"},"issues":[{"kind","message",...}]}.
  * `options_json` must be NULL or "{}".
+ * @param path          The ONNX file (UTF-8); its sidecar is read if there is one.
+ * @param options_json  NULL or "{}".
  * @param[out] out_report_json  Free with mx_free(); written only on success.
  * @param[out] out_size         May be NULL.
  * @return NULL (whatever the report says), or MX_ERR_INVALID_ARGUMENT,
@@ -619,6 +675,8 @@ MX_API mx_status* mx_validate_file(const char* path, const char* options_json, c
  * SIGINT/SIGTERM/SIGHUP (when the application has no handler of its own).
  * For tools that save renders or reports next to models (the CLI's
  * `inspect -o`, `hierarchy -o`). `options_json` must be NULL or "{}".
+ * @param path          The file to write (UTF-8).
+ * @param options_json  NULL or "{}".
  * @param data, size  The bytes (`data` may be NULL when `size` is 0).
  * @return NULL, or MX_ERR_INVALID_ARGUMENT, MX_ERR_IO. Thread-safe (two
  *         calls on one path: the last rename wins).
@@ -640,6 +698,9 @@ MX_API mx_status* mx_write_file(const char* path, const void* data, size_t size,
  * Differences are data, not errors; a model without node records is
  * MX_ERR_UNSUPPORTED. Options (JSON): "a_name", "b_name" -> labels used in
  * messages and the report (default "model A" / "model B").
+ * @param a             The first model (not changed).
+ * @param b             The second model (not changed).
+ * @param options_json  The options above, or NULL.
  * @param[out] out_json  Free with mx_free(); written only on success.
  * @param[out] out_size  May be NULL.
  * @return NULL, or MX_ERR_INVALID_ARGUMENT, MX_ERR_UNSUPPORTED. Const call

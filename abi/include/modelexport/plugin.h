@@ -133,13 +133,27 @@ typedef struct mx_graph_reader {
 typedef struct mx_strategy_answer {
   uint32_t struct_size; /* sizeof(mx_strategy_answer) as the host compiled it */
   void* answer;         /* pass to every function below                      */
-  /* Places `node` in module `module` (a dotted path, "" = the root).
-   * `evidence` is NUL-terminated: "direct", "scope", "metadata" or
-   * "parameter" (docs/hierarchy-schema.md). */
+  /**
+   * @brief Places `node` in a module.
+   * @param answer               The `answer` member above.
+   * @param node                 0 .. node_count - 1 of the graph reader.
+   * @param module, module_size  The module's dotted path ("" = the root);
+   *                             copied.
+   * @param evidence             NUL-terminated: "direct", "scope",
+   *                             "metadata" or "parameter"
+   *                             (docs/hierarchy-schema.md).
+   * @return 0, or the mx_code of the refusal. From the thread of `run`.
+   */
   int32_t (*assign)(void* answer, uint64_t node, const char* module, size_t module_size,
                     const char* evidence);
-  /* The class of a module the strategy learned ("Conv2d"); the first class
-   * given for a path is kept. Optional for a strategy to call. */
+  /**
+   * @brief The class of a module the strategy learned ("Conv2d"); the first
+   *        class given for a path is kept. Optional for a strategy to call.
+   * @param answer                 The `answer` member above.
+   * @param path, path_size        The module's dotted path; copied.
+   * @param class_name, class_size The class name; copied.
+   * @return 0, or the mx_code of the refusal. From the thread of `run`.
+   */
   int32_t (*module_class)(void* answer, const char* path, size_t path_size, const char* class_name,
                           size_t class_size);
 } mx_strategy_answer;
@@ -151,14 +165,18 @@ typedef struct mx_host_api {
   uint32_t abi_major;
   uint32_t abi_minor;
   const char* host_version; /* "0.1.0" */
-  /** Allocates `size` bytes for what the plugin returns in mx_plugin_output
-   *  (the host frees them); NULL when out of memory. Thread-safe. */
+  /** @brief Allocates `size` bytes for what the plugin returns in
+   *  mx_plugin_output (the host frees them).
+   *  @return The buffer, or NULL when out of memory. Thread-safe. */
   void* (*alloc)(size_t size);
-  /** Frees a buffer from `alloc` the plugin decided not to return. Accepts
-   *  NULL. Thread-safe. */
+  /** @brief Frees a buffer from `alloc` the plugin decided not to return.
+   *  @param buffer  The buffer, or NULL (nothing to free). Thread-safe. */
   void (*free)(void* buffer);
-  /** Logs a NUL-terminated UTF-8 message (copied); `level`: 0 debug,
-   *  1 info, 2 warning, 3 error. Pass `host_context`. */
+  /** @brief Logs a message.
+   *  @param host_context  The `host_context` member of this table.
+   *  @param level         0 debug, 1 info, 2 warning, 3 error.
+   *  @param message       NUL-terminated UTF-8; copied.
+   *  Thread-safe. */
   void (*log)(void* host_context, int32_t level, const char* message);
   void* host_context;
 
@@ -231,11 +249,13 @@ typedef struct mx_plugin_descriptor {
    * @return 0, or an mx_code that refuses the plugin (listed with the message).
    */
   int32_t (*create)(const mx_host_api* host, void** state, mx_plugin_output* error);
-  /** Releases the state; called once at unload, after every `run` has
-   *  returned. May be NULL. */
+  /** @brief Releases the state; called once at unload, after every `run`
+   *  has returned. May be NULL (nothing to release).
+   *  @param state  What `create` made. */
   void (*destroy)(void* state);
   /**
    * @brief Handles one request (docs/plugin-protocol.md).
+   * @param state       What `create` made.
    * @param request_json, request_size  The request, lent for the call
    *                    (NUL-terminated; the NUL is not counted).
    * @param[out] output Zeroed by the host; the plugin fills what it answers,

@@ -72,7 +72,7 @@ const std::vector<size_t>& ModuleIndex::parents() const {
   // by comparing paths needs no hash lookup. In a listing in path order
   // (every tree tagging writes) a module's parent is the previous module or
   // one of its nearest ancestors; a few steps up that chain are tried
-  // before the lookup (at 150,000 modules the lookups were most of this).
+  // before the lookup, which is most of the cost otherwise.
   const bool all_distinct = by_path_.size() == count_;
   constexpr int kSteps = 8;
   for (size_t i = 0; i < count_; ++i) {

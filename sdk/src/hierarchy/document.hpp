@@ -40,8 +40,8 @@ struct ForwardStep {
 
 // The schema fields of a module that frontends may fill and tagging never
 // does. Kept out of line (see Module::details) because nearly every module
-// has none of them: inline they were 136 of Module's 304 bytes, and a fresh
-// process tagging 150,000 modules paid a page fault per 4 KB of them.
+// has none of them: inline they would be almost half of every Module, all
+// of it fresh memory a tagging process faults in.
 struct ModuleDetails {
   std::string qualified_class;  // "transformers....BertLayer" or ""
   std::optional<int64_t> parameters;
@@ -65,8 +65,8 @@ struct Module {
   // twice, which no check accepts, may have a hint naming the second.)
   size_t parent_at = kNoPosition;
   // The module's parent is its path's prefix and `parent` is left unset:
-  // what tagging writes for the modules it adds (150,000 copies of a
-  // parent's path at 200,000 nodes otherwise). Whoever states a parent
+  // what tagging writes for the modules it adds (a copy of the parent's
+  // path per module otherwise). Whoever states a parent
   // clears it. Not part of the schema.
   bool parent_from_path = false;
 
@@ -105,9 +105,8 @@ struct NodeRecord {
   std::string tag;     // "" = derive from the module tree; read through record_tag()
   Evidence evidence = Evidence::root;
   // The record's tag is its module's (modules[module_at].tag) and `tag` is
-  // left empty: what tagging writes, so that 200,000 records do not each
-  // carry a copy of their module's tag (11 MB of fresh memory in a fresh
-  // process). Whoever gives such a record a tag of its own clears it. Not
+  // left empty: what tagging writes, so that records do not each carry a
+  // copy of their module's tag (fresh memory per record). Whoever gives such a record a tag of its own clears it. Not
   // part of the schema.
   bool tag_from_module = false;
   Json extra;                    // null when there are no unknown keys

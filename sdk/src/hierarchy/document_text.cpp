@@ -9,7 +9,7 @@ namespace {
 // A member name in quotes, the way append_json_string writes a name of
 // plain printable ASCII (every name of the schema): writing it needs no
 // check per module and record for characters to escape (the names were a
-// third of writing 150,000 modules). test_document_text compares the
+// third of writing a large tree). test_document_text compares the
 // output with nlohmann's.
 struct Quoted {
   std::string_view text;

@@ -1,7 +1,7 @@
 // The one writer of hierarchy documents (docs/hierarchy-schema.md): JSON
 // text written straight from the Document, without building a JSON value
 // first (for a million modules the value cost a third of a tagging run).
-// The layout is nlohmann's dump(indent); tests/unit/hierarchy_dom_writer
+// The layout is nlohmann's dump(indent); tests/hierarchy/hierarchy_dom_writer
 // builds the same document as a JSON value, the oracle the tests compare
 // this writer with. Statistics are recomputed on every write, so they can
 // never disagree with the records.

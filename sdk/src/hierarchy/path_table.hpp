@@ -35,8 +35,8 @@ class PathTable {
 
  private:
   // Fuller than tsl's default 0.5 (robin hood probing keeps lookups short
-  // at this load): 150,000 paths take 2^18 slots (8 MB) instead of 2^19,
-  // and building and probing the table is mostly cache misses.
+  // at this load): half the slots, and building and probing the table is
+  // mostly cache misses.
   static constexpr float kMaxLoad = 0.8f;
   // Positions in 32 bits (a table of 4 billion paths is not a module tree);
   // hashes stored beside them so a probe compares keys only on a match.

@@ -15,22 +15,7 @@ std::string own_component(const Module& m, const TagOptions& opts) {
                                    opts.drop_builtin);
 }
 
-std::string derive_tag_with(const ModuleIndex& index, const std::string& path, const TagOptions& opts) {
-  std::vector<const Module*> chain;  // module .. root
-  for (const Module* m = index.find(path); m;) {
-    chain.push_back(m);
-    if (m->path.empty()) break;
-    m = index.find(parent_view(*m));
-  }
-  std::string tag;
-  for (auto it = chain.rbegin(); it != chain.rend(); ++it) tag += own_component(**it, opts);
-  return tag;
-}
 }  // namespace
-
-std::string derive_tag(const Document& doc, const std::string& path, const TagOptions& opts) {
-  return derive_tag_with(ModuleIndex(doc), path, opts);
-}
 
 void derive_tags(Document& doc, const TagOptions& opts) {
   derive_tags(doc, ModuleIndex(doc), opts);
@@ -38,9 +23,10 @@ void derive_tags(Document& doc, const TagOptions& opts) {
 
 namespace {
 
-// derive_tag_with for every module at once: a tag is its parent's tag plus
-// its own component, so each is built from the one above it (one string per
-// module, no walk to the root per module).
+// Every module's tag at once: a tag is its parent's tag plus its own
+// component, so each is built from the one above it (one string per
+// module, no walk to the root per module; the walk per module is the
+// tests' oracle, tests/hierarchy/test_tags.cpp).
 std::vector<std::string> all_tags(const Document& doc, const ModuleIndex& index, const TagOptions& opts) {
   const std::vector<size_t>& parents = index.parents();
   const size_t n = doc.modules.size();

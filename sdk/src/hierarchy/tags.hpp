@@ -14,9 +14,6 @@ struct TagOptions {
   bool overwrite = false;
 };
 
-// The tag of one module path, from the tree in `doc`.
-std::string derive_tag(const Document& doc, const std::string& path, const TagOptions& opts);
-
 // Fills module tags, then record tags from their module's tag.
 void derive_tags(Document& doc, const TagOptions& opts);
 // The same with the document's index (valid for `doc`'s modules).

@@ -32,8 +32,29 @@ void append_named(std::string& out, const hierarchy::Module& m, std::string_view
 
 }  // namespace
 
-DynamoNamespaces::DynamoNamespaces(const std::vector<hierarchy::Module>& modules)
-    : modules_(modules), lookup_(modules) {}
+DynamoNamespaces::DynamoNamespaces(const std::vector<hierarchy::Module>& modules,
+                                   const hierarchy::ModuleIndex* kept)
+    : modules_(modules), kept_(kept) {}
+
+const hierarchy::ModuleIndex& DynamoNamespaces::index() {
+  if (kept_) return *kept_;
+  if (!own_) own_.emplace(modules_);
+  return *own_;
+}
+
+size_t DynamoNamespaces::position_of(std::string_view path, size_t hint) {
+  if (hint < modules_.size() && modules_[hint].path == path) return hint;
+  const hierarchy::Module* m = index().find(path);
+  return m ? index().position(*m) : kNone;
+}
+
+size_t DynamoNamespaces::parent_of(size_t position) {
+  const hierarchy::Module& m = modules_[position];
+  if (m.path.empty()) return kNone;  // the root ends every walk
+  const std::string_view parent = hierarchy::parent_view(m);
+  if (m.parent_at < modules_.size() && modules_[m.parent_at].path == parent) return m.parent_at;
+  return index().parents()[position];
+}
 
 // The called modules from the root down to the module at `position`, as
 // they stand above a node of one of its children: an uncalled container
@@ -47,7 +68,7 @@ const DynamoNamespaces::Chain& DynamoNamespaces::chain_above(size_t position) {
   const Chain* base = nullptr;
   std::vector<size_t>& chain = chain_scratch_;  // position .. (base or root), excluded base
   chain.clear();
-  for (size_t at = position; at != ModuleLookup::kNone; at = lookup_.parent(at)) {
+  for (size_t at = position; at != kNone; at = parent_of(at)) {
     if (at != position)
       for (const Chain& c : chains_)
         if (c.of == at) base = &c;
@@ -81,12 +102,12 @@ const DynamoNamespaces::Chain& DynamoNamespaces::chain_above(size_t position) {
 
 DynamoNamespaces::PrefixRef DynamoNamespaces::prefix_ref(const std::string& module_path, size_t at) {
   PrefixRef ref;
-  const size_t position = lookup_.find(module_path, at);
-  if (position == ModuleLookup::kNone) return ref;  // no module: no chain
+  const size_t position = position_of(module_path, at);
+  if (position == kNone) return ref;  // no module: no chain
   const hierarchy::Module& m = modules_[position];
-  const size_t parent = m.path.empty() ? ModuleLookup::kNone : lookup_.parent(position);
+  const size_t parent = parent_of(position);
   std::string_view scope;
-  if (parent != ModuleLookup::kNone) {
+  if (parent != kNone) {
     const Chain& above = chain_above(parent);
     ref.chain_begin = above.begin;
     ref.chain_size = above.size;
@@ -105,27 +126,16 @@ DynamoNamespaces::PrefixParts DynamoNamespaces::parts_of(const PrefixRef& ref) c
           std::string_view(own_text_.data() + ref.own_begin, ref.own_size)};
 }
 
-const std::string& DynamoNamespaces::prefix(const std::string& module_path, size_t at) {
-  if (last_module_ && *last_module_ == module_path) return last_prefix_;
-  last_module_ = module_path;
-  last_prefix_.clear();
-  for (std::string_view piece : parts_of(prefix_ref(module_path, at))) last_prefix_ += piece;
-  return last_prefix_;
-}
-
-void DynamoNamespaces::append(std::string& out, const std::string& module_path, const std::string& node_name,
-                              const std::string& op_type) {
-  const auto pieces = layout({prefix(module_path)}, node_name, op_type);
-  size_t size = 0;
-  for (std::string_view p : pieces) size += p.size();
-  out.reserve(out.size() + size);
-  for (std::string_view p : pieces) out += p;
+std::string DynamoNamespaces::prefix(const std::string& module_path, size_t at) {
+  std::string out;
+  for (std::string_view piece : parts_of(prefix_ref(module_path, at))) out += piece;
+  return out;
 }
 
 std::string DynamoNamespaces::of(const std::string& module_path, const std::string& node_name,
                                  const std::string& op_type) {
   std::string out;
-  append(out, module_path, node_name, op_type);
+  for (std::string_view piece : layout(parts_of(prefix_ref(module_path)), node_name, op_type)) out += piece;
   return out;
 }
 

@@ -62,8 +62,8 @@ void attach_records(hierarchy::Document& doc, const onnx::GraphProto& graph, con
                     const std::string& model_name) {
   // The name index is built only for a record whose index does not name its
   // node by the record's very name: a document the tagger just wrote, or one
-  // read back from a model, never needs it (at 200,000 nodes the index was
-  // a hash node per name, built even for a load without records).
+  // read back from a model, never needs it (the index is a hash node per
+  // name).
   std::optional<NodeKeys> keys;
   std::vector<size_t> owner(static_cast<size_t>(graph.node_size()), SIZE_MAX);
   // Messages name the record; the prefix is built only for one.
@@ -72,7 +72,7 @@ void attach_records(hierarchy::Document& doc, const onnx::GraphProto& graph, con
   for (size_t i = 0; i < doc.nodes.size(); ++i) {
     // Records name their nodes in graph order, mostly: a node's name is
     // three allocations deep (node, string, characters), fetched in steps
-    // ahead of the compare (each wait was a cache miss per record).
+    // ahead of the compare (each is a cache miss otherwise).
     auto node = [&](size_t k) -> const onnx::NodeProto& { return graph.node(static_cast<int>(k)); };
     if (i + 24 < static_cast<size_t>(nodes)) __builtin_prefetch(&node(i + 24));
     if (i + 16 < static_cast<size_t>(nodes)) __builtin_prefetch(&node(i + 16).name());

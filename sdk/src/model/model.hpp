@@ -36,11 +36,10 @@ struct mx_model {
 
  private:
   // The proto lives in an arena of its own: a model is parsed once and
-  // then read (tagging, saving) and released. At 200,000 nodes the parse
-  // allocates a million small objects; in an arena they are laid out in
-  // parse order (later walks read neighbours) and freed at once on
-  // release instead of one by one (benchmarks/tagging_scale.cpp, its
-  // eighth round: release 0.15 -> 0.04 s at 200,000 nodes). The only pass
+  // then read (tagging, saving) and released. The parse allocates several
+  // small objects per node; in an arena they are laid out in parse order
+  // (later walks read neighbours) and freed at once on release instead of
+  // one by one (docs/performance.md). The only pass
   // that rewrites the proto (functions) works on a model of its own and
   // swaps it in, so the arena holds no garbage from replaced fields.
   std::unique_ptr<google::protobuf::Arena> arena_;
@@ -53,7 +52,7 @@ namespace mx::model {
 std::string display_name(const mx_model& model);
 
 // What a caller of set_hierarchy vouches for, so that it is not checked
-// again (the checks and indexes were a seventh of tagging 200,000 nodes).
+// again (the checks and their indexes are a large part of tagging).
 enum class Vouched {
   // Nothing: a user's document (mx_model_set_hierarchy_json, a frontend's
   // answer, an extracted or rewritten model). Everything is checked.

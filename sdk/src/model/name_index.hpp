@@ -4,9 +4,9 @@
 //
 // An insert-only open-addressing table (linear probing) of 8-byte slots,
 // each an id and its name's 32-bit hash, with the id → name list beside
-// it. At 200,000 nodes a tsl::robin_map of string views was 16 MB per
-// table, and nearly all of its time was cache misses on random slots;
-// here a probe mostly reads one cache line, the stored hash spares the
+// it. A node-based or wide-slot map spends nearly all of its time in cache
+// misses on random slots (docs/performance.md); here a probe mostly reads
+// one cache line, the stored hash spares the
 // name comparison on nearly every slot that is not the name looked for,
 // and prefetch() lets a loop ask for a slot some names ahead of its use.
 // Names are views: their text must outlive the index.

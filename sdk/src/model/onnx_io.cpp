@@ -48,7 +48,7 @@ std::string serialize_onnx(const onnx::ModelProto& proto, const std::string& whe
                                  ": model exceeds protobuf's 2 GB limit; save it to a "
                                  "file with {\"external_data\": true}");
   // With the sizes just cached: SerializeToString would compute them all
-  // again (a tenth of a 200,000-node save).
+  // again.
   std::string out(size, '\0');
   auto* end = proto.SerializeWithCachedSizesToArray(reinterpret_cast<uint8_t*>(out.data()));
   if (static_cast<size_t>(end - reinterpret_cast<uint8_t*>(out.data())) != size)

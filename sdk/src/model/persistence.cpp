@@ -78,41 +78,52 @@ std::unique_ptr<mx_model> build(std::unique_ptr<mx_model> model, std::string sou
 // Protobuf refuses messages over 2 GB; keep a margin for the hierarchy.
 constexpr size_t kInlineLimit = static_cast<size_t>(INT_MAX) - (64u << 20);
 
-// The proto as it goes to disk: hierarchy stored as asked, then checked.
-// External tensors are inlined here (bytes, or a file saved without
-// external data); a file saved with external data externalizes them after.
-// The copy lives in an arena: at 200,000 nodes, allocating and then freeing
-// its million small objects one by one was a third of the save
-// (benchmarks/tagging_scale.cpp); the arena frees them all at once.
+// The proto as it goes to disk, for what needs one (the checker; external
+// data inlined here for bytes or a file saved without external data, or
+// externalized after for a file saved with it): the model tagged the one
+// way a save tags it (model/tagged_bytes) and parsed back. It lives in an
+// arena, which frees its small objects at once instead of one by one.
 struct Prepared {
   google::protobuf::Arena arena;
   onnx::ModelProto& proto;
-  explicit Prepared(const onnx::ModelProto& from)
-      : proto(*google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena)) {
-    proto.CopyFrom(from);
-  }
+  // The encoder's bytes `proto` was parsed from, which are what serializing
+  // it gives until it changes (external data inlined): written as they
+  // are, the proto is not serialized again. Nullopt once it changed.
+  std::optional<std::string> bytes;
+  Prepared() : proto(*google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena)) {}
 };
 
 std::unique_ptr<Prepared> prepared(const mx_model& model, const SaveOptions& options,
                                    const std::string& where, bool inline_external,
                                    Progress& progress = Progress::none()) {
-  auto copy = std::make_unique<Prepared>(model.proto());
+  auto copy = std::make_unique<Prepared>();
+  {
+    const TaggedBytes tagged(model, options.tag_storage);
+    if (tagged.size() > static_cast<size_t>(INT_MAX))
+      fail(MX_ERR_UNSUPPORTED, where +
+                                   ": the tagged model is larger than protobuf's 2 GB limit; a "
+                                   "model this large must keep its weights in external data");
+    copy->bytes.emplace(tagged.size(), '\0');
+    tagged.write_to(copy->bytes->data());
+    parse_onnx_into(*copy->bytes, where, copy->proto);
+  }
   onnx::ModelProto& out = copy->proto;
-  store_hierarchy(out, model.hierarchy, options.tag_storage);
   if (options.check) {
     progress.report("check", "", 0, 0);
     check_onnx(out, where);
   }
-  if (inline_external && has_external_data(out)) inline_external_data(out, model.external_files, where);
+  if (inline_external && has_external_data(out)) {
+    inline_external_data(out, model.external_files, where);
+    copy->bytes.reset();
+  }
   return copy;
 }
 
-// The tagged bytes can be written from the model itself, without a copy
-// (model/tagged_bytes.hpp), unless something needs the copy: the checker
-// runs on a proto, and external data is inlined or externalized into one.
+// The tagged bytes are written straight from the model (no proto to parse
+// them into) unless something needs the proto: the checker runs on one,
+// and external data is inlined or externalized into one.
 bool writes_directly(const mx_model& model, const SaveOptions& options) {
-  return !options.check && options.external_data != ExternalData::yes && model.proto().has_graph() &&
-         !has_external_data(model.proto());
+  return !options.check && options.external_data != ExternalData::yes && !has_external_data(model.proto());
 }
 
 std::string base_name(const std::string& path) {
@@ -256,7 +267,7 @@ void save_model_bytes(const mx_model& model, const SaveOptions& options, void** 
          "(mx_model_save_file), not bytes");
   if (writes_directly(model, options)) {
     const TaggedBytes tagged(model, options.tag_storage);
-    // Past protobuf's limit the copy path refuses, naming the way out.
+    // Past protobuf's limit `prepared` refuses, naming the way out.
     if (tagged.size() <= static_cast<size_t>(INT_MAX)) {
       // Written where the caller gets it: an 89 MB model is not also
       // zero-filled and copied once more.
@@ -272,7 +283,8 @@ void save_model_bytes(const mx_model& model, const SaveOptions& options, void** 
     }
   }
   const std::string where = display_name(model);
-  const std::string bytes = serialize_onnx(prepared(model, options, where, true)->proto, where);
+  const auto copy = prepared(model, options, where, true);
+  const std::string bytes = copy->bytes ? std::move(*copy->bytes) : serialize_onnx(copy->proto, where);
   *out = mx::common::malloc_copy(bytes);
   *out_size = bytes.size();
 }
@@ -285,10 +297,10 @@ void save_model_file(const mx_model& model, const std::string& path, const SaveO
   OutputSet output;
   const std::string data_path = path + ".data";
   // Written from the model itself when it can be (no copy, no buffer of the
-  // whole file); otherwise, and for a model too large to stay inline, the
-  // copy path, which externalizes.
-  const bool written = writes_directly(model, options) && model.proto().has_graph() &&
-                       write_tagged_bytes(model, path, options, output, progress);
+  // whole file); otherwise, and for a model too large to stay inline, parsed
+  // back (`prepared`), which externalizes.
+  const bool written =
+      writes_directly(model, options) && write_tagged_bytes(model, path, options, output, progress);
   if (!written) {
     const auto copy = prepared(model, options, path, false, progress);
     onnx::ModelProto& out = copy->proto;
@@ -303,6 +315,9 @@ void save_model_file(const mx_model& model, const std::string& path, const SaveO
     } else if (has_external_data(out)) {
       // The weights go from their files to the output, never held whole.
       write_inline_streamed(out, model.external_files, path, output.add(path), progress);
+    } else if (copy->bytes) {
+      // Nothing changed the proto: the encoder's bytes are its serialization.
+      write_reporting(output.add(path), *copy->bytes, progress);
     } else {
       write_reporting(output.add(path), serialize_onnx(out, path), progress);
     }

@@ -134,23 +134,22 @@ NodeTagWriter::NodeTagWriter(const onnx::GraphProto& graph, const hierarchy::Doc
                              TagStorage storage)
     : doc_(doc),
       records_(hierarchy::records_by_position(doc, static_cast<size_t>(graph.node_size()))),
-      namespaces_(doc.modules),
+      namespaces_(doc.modules, doc.module_index()),
       storage_(storage) {}
 
 void NodeTagWriter::write_to(size_t position, onnx::NodeProto& node) {
   const hierarchy::NodeRecord* record = records_.at(position);
   const bool as_metadata = record && storage_ == TagStorage::metadata;
-  MetadataEntries entries = foreign_entries(node, as_metadata);
-  if (as_metadata) {
-    entries.emplace_back(kModuleKey, record->module);
-    entries.emplace_back(kTagKey, hierarchy::record_tag(doc_, *record));
-    entries.emplace_back(kEvidenceKey, hierarchy::evidence_name(record->evidence));
-    entries.emplace_back(kNamespaceKey, namespaces_.of(record->module, node.name(), node.op_type()));
-  }
-  write_node_metadata(node, entries);
+  write_node_metadata(node, foreign_entries(node, as_metadata));
   if (has_our_doc_string(node)) node.clear_doc_string();
   if (record && storage_ == TagStorage::doc_string)
     node.set_doc_string(kDocStringPrefix + dump_text(record_to_json(doc_, *record, false)));
+  if (!as_metadata) return;
+  // Our entries after the kept ones, from the bytes write_suffix writes:
+  // they are spelled in one place.
+  std::string entries(plan(position, node), '\0');
+  write_suffix(position, node, entries.data());
+  if (!node.MergeFromString(entries)) fail(MX_ERR_INTERNAL, "storing a node's records: bad metadata bytes");
 }
 
 std::optional<size_t> NodeTagWriter::plan_suffix(size_t position, const onnx::NodeProto& node) {
@@ -159,8 +158,12 @@ std::optional<size_t> NodeTagWriter::plan_suffix(size_t position, const onnx::No
   // node rewritten.
   if (node.metadata_props_size() > 0 || !node.unknown_fields().empty() || has_our_doc_string(node))
     return std::nullopt;
+  if (records_.at(position) && storage_ == TagStorage::doc_string) return std::nullopt;
+  return plan(position, node);
+}
+
+size_t NodeTagWriter::plan(size_t position, const onnx::NodeProto& node) {
   const hierarchy::NodeRecord* record = records_.at(position);
-  if (record && storage_ == TagStorage::doc_string) return std::nullopt;
   if (!record || storage_ != TagStorage::metadata) return 0;  // the node as it is
   if (planned_.empty()) planned_.resize(records_.size());
   Plan& plan = planned_[position];
@@ -173,7 +176,7 @@ std::optional<size_t> NodeTagWriter::plan_suffix(size_t position, const onnx::No
                  : &hierarchy::record_tag(doc_, *record);
   last_record_ = record;
   last_position_ = position;
-  // The entries write_to adds, in its order.
+  // The entries write_suffix writes, in its order.
   size_t ns_size = 0;
   for (std::string_view piece :
        DynamoNamespaces::layout(namespaces_.parts_of(plan.prefix), node.name(), node.op_type()))
@@ -196,13 +199,6 @@ void NodeTagWriter::write_suffix(size_t position, const onnx::NodeProto& node, c
   out = write_node_metadata_entry(out, kTagKey, {*plan.tag}, plan.tag->size());
   out = write_node_metadata_entry(out, kEvidenceKey, {evidence}, evidence.size());
   write_node_metadata_entry(out, kNamespaceKey, {ns[0], ns[1], ns[2], ns[3], ns[4]}, ns_size);
-}
-
-void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc, TagStorage storage) {
-  NodeTagWriter writer(proto.graph(), doc, storage);
-  auto* nodes = proto.mutable_graph()->mutable_node();
-  for (int i = 0; i < nodes->size(); ++i) writer.write_to(static_cast<size_t>(i), *nodes->Mutable(i));
-  store_model_metadata(proto, doc, storage);
 }
 
 hierarchy::Document load_hierarchy(const onnx::ModelProto& proto, std::optional<hierarchy::Document> sidecar,

@@ -19,22 +19,21 @@ TagStorage tag_storage_from_name(const std::string& name);
 
 inline constexpr const char* kDocStringPrefix = "modelexport:";
 
-// Writes `doc` into `proto` (a copy the caller is about to serialize).
-// Our own keys/doc_strings are replaced, never duplicated; other metadata
-// entries are kept.
-void store_hierarchy(onnx::ModelProto& proto, const hierarchy::Document& doc, TagStorage storage);
-
-// store_hierarchy's model-level part: the module tree, schema, producer
-// and model entries of metadata_props (ours replaced, others kept).
+// Storing `doc` in a model as it is saved (model/tagged_bytes, the one
+// encoder): our own keys and doc_strings are replaced, never duplicated;
+// other metadata entries are kept.
+//
+// The model-level part: the module tree, schema, producer and model
+// entries of metadata_props (ours replaced, others kept).
 void store_model_metadata(onnx::ModelProto& proto, const hierarchy::Document& doc, TagStorage storage);
 
-// store_hierarchy's node-level part, one node at a time, for the graph it
-// was made for (records by position): also used by the encoder that writes
-// the tagged bytes without copying the model (model/tagged_bytes.hpp).
+// The node-level part, one node at a time in file order, for the graph it
+// was made for (records by position).
 class NodeTagWriter {
  public:
   NodeTagWriter(const onnx::GraphProto& graph, const hierarchy::Document& doc, TagStorage storage);
-  // Stores the record of the node at `position` on `node` (a copy).
+  // Stores the record of the node at `position` on `node` (a copy), for a
+  // node plan_suffix refused.
   void write_to(size_t position, onnx::NodeProto& node);
   // When storing leaves the node's serialized fields as they are (the
   // usual case: no unknown fields, no doc_string of ours) and at most adds
@@ -44,12 +43,15 @@ class NodeTagWriter {
   // of nodes share their module's part: DynamoNamespaces).
   std::optional<size_t> plan_suffix(size_t position, const onnx::NodeProto& node);
   // Writes the `size` bytes plan_suffix gave for the node at `position`
-  // (in any order: what varies per module is kept from the plan; a whole
-  // buffer of every node's entries was 40 MB at 200,000 nodes, written
-  // and then copied).
+  // (in any order: what varies per module is kept from the plan, so no
+  // buffer of every node's entries is written and then copied).
   void write_suffix(size_t position, const onnx::NodeProto& node, char* out) const;
 
  private:
+  // plan_suffix without its refusals: the size of the entries the node at
+  // `position` gains (0 when it gains none).
+  size_t plan(size_t position, const onnx::NodeProto& node);
+
   const hierarchy::Document& doc_;  // the records' tags may be their modules'
   std::vector<const hierarchy::NodeRecord*> records_;
   DynamoNamespaces namespaces_;

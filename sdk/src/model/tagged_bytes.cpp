@@ -266,9 +266,6 @@ void TaggedBytes::write_in_pieces(const std::function<void(std::string_view)>& s
 }
 
 std::optional<std::string> tagged_bytes(const mx_model& model, TagStorage storage, size_t limit) {
-  // A model without a graph (never from a file: parse_onnx refuses it)
-  // would gain an empty one on the copy path; leave it to that path.
-  if (!model.proto().has_graph()) return std::nullopt;
   const TaggedBytes tagged(model, storage);
   if (tagged.size() > limit || tagged.size() > static_cast<size_t>(INT_MAX)) return std::nullopt;
   std::string out(tagged.size(), '\0');

@@ -2,8 +2,8 @@
 // input and initializer gets a dense id, and each id its writer. The passes
 // that each hashed every name of the graph again (the structure check,
 // model/check.hpp, and tagging's propagation, tagging/graph_edges.hpp) read
-// ids from one table instead: at 200,000 nodes hashing and probing the
-// names was most of their time.
+// ids from one table instead: hashing and probing the names was most of
+// their time on large graphs (docs/performance.md).
 //
 // Ids follow the first appearance in the nodes' inputs and outputs (node
 // order), then the declared names (graph inputs, initializers) no node

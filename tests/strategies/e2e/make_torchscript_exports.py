@@ -23,27 +23,14 @@ import torch
 import torchvision
 from torch import nn
 
-
-class Attention(nn.Module):
-    def __init__(self, dim, heads):
-        super().__init__()
-        self.heads = heads
-        self.query = nn.Linear(dim, dim)
-        self.key = nn.Linear(dim, dim)
-        self.value = nn.Linear(dim, dim)
-        self.out = nn.Linear(dim, dim)
-
-    def forward(self, x):
-        b, s, d = x.shape
-        h = self.heads
-        q = self.query(x).view(b, s, h, d // h).transpose(1, 2)
-        k = self.key(x).view(b, s, h, d // h).transpose(1, 2)
-        v = self.value(x).view(b, s, h, d // h).transpose(1, 2)
-        scores = torch.softmax(q @ k.transpose(-2, -1) / (d // h) ** 0.5, dim=-1)
-        return self.out((scores @ v).transpose(1, 2).reshape(b, s, d))
+# tests/fixtures: the modules fixture scripts share
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "fixtures"))
+from torch_modules import Attention  # noqa: E402
 
 
-class Block(nn.Module):
+class TransformerLayer(nn.Module):
+    """Pre-norm attention and a GELU feed-forward, each added back."""
+
     def __init__(self, dim):
         super().__init__()
         self.ln1 = nn.LayerNorm(dim)
@@ -61,7 +48,7 @@ class MiniTransformer(nn.Module):
     def __init__(self, vocab=100, dim=32, layers=2):
         super().__init__()
         self.embed = nn.Embedding(vocab, dim)
-        self.layers = nn.ModuleList([Block(dim) for _ in range(layers)])
+        self.layers = nn.ModuleList([TransformerLayer(dim) for _ in range(layers)])
         self.norm = nn.LayerNorm(dim)
 
     def forward(self, ids):

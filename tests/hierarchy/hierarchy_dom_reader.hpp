@@ -1,6 +1,6 @@
 // The test oracle of the hierarchy reader: the JSON-tree reader the SDK
 // had before its one reader (sdk/src/hierarchy/document_reader.cpp), field
-// by field, in check order. tests/unit/test_document_reader.cpp holds the
+// by field, in check order. tests/hierarchy/test_document_reader.cpp holds the
 // reader to it: the same Document, or the same message, for every text.
 #pragma once
 #include <string>

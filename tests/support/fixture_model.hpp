@@ -2,6 +2,8 @@
 // fixtures. TinyNet: Y = Relu(X @ W + B), X float32[N,4], modules fc/act.
 #pragma once
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "mx/onnx_proto.hpp"
 
@@ -23,5 +25,10 @@ onnx::ModelProto invalid_net();
 // (/fc/Shadow writes h, as /fc/MatMul does). `ir` and `opset` set the
 // versions: above 8 / 17 the libonnx 1.12 checker cannot judge the file.
 onnx::ModelProto broken_net(const std::string& defect, int64_t ir = 8, int64_t opset = 17);
+
+// Nodes of op type "Op", each given as its (inputs, outputs), after graph
+// input x and initializer w: the value names of a graph, nothing else.
+using NodeValues = std::pair<std::vector<std::string>, std::vector<std::string>>;
+onnx::ModelProto chain_net(const std::vector<NodeValues>& nodes);
 
 }  // namespace mx::testing

@@ -1,5 +1,5 @@
 // The save's bytes written straight from the model (model/tagged_bytes) are
-// the bytes of the copy path (store_hierarchy on a copy, then protobuf):
+// the bytes of the oracle (tagged_copy.hpp: a tagged copy, then protobuf):
 // for each tag storage, on fresh nodes, on nodes that already carry our
 // entries, foreign entries, other unknown fields or a doc_string of ours,
 // and with fields and unknown fields at every level around the nodes.
@@ -15,6 +15,7 @@
 #include "model/onnx_io.hpp"
 #include "model/tag_storage.hpp"
 #include "model/tagged_bytes.hpp"
+#include "tagged_copy.hpp"
 #include "test_support.hpp"
 
 using namespace mx;
@@ -36,18 +37,12 @@ ModelPtr tagged(const onnx::ModelProto& proto) {
   return model;
 }
 
-std::string copy_path_bytes(const mx_model& model, model::TagStorage storage) {
-  onnx::ModelProto copy = model.proto();
-  model::store_hierarchy(copy, model.hierarchy, storage);
-  return model::serialize_onnx(copy, "copy");
-}
-
 void check_same_bytes(const mx_model& model) {
   for (auto storage : {model::TagStorage::metadata, model::TagStorage::doc_string, model::TagStorage::none}) {
     CAPTURE(static_cast<int>(storage));
     const auto direct = model::tagged_bytes(model, storage, INT_MAX);
     REQUIRE(direct.has_value());
-    CHECK(*direct == copy_path_bytes(model, storage));
+    CHECK(*direct == tagged_copy_bytes(model, storage));
   }
 }
 
@@ -62,7 +57,7 @@ ModelPtr resaved(model::TagStorage storage) {
 
 }  // namespace
 
-TEST_CASE("tagged bytes equal the copy path's") {
+TEST_CASE("tagged bytes equal the tagged copy's") {
   SUBCASE("fresh nodes") {
     check_same_bytes(*tagged(tiny_net()));
   }

@@ -5,10 +5,32 @@
 
 #include "hierarchy/parse.hpp"
 #include "hierarchy/tags.hpp"
+#include "mx/common/class_path_tag.hpp"
 
 using namespace mx::hierarchy;
 
 namespace {
+
+// The oracle: one module's tag by walking from it to the root through the
+// index, each level's component by the one class-path rule (derive_tags
+// builds every tag from its parent's instead).
+std::string derive_tag(const Document& doc, const std::string& path, const TagOptions& opts) {
+  const ModuleIndex index(doc);
+  std::vector<const Module*> chain;  // module .. root
+  for (const Module* m = index.find(path); m;) {
+    chain.push_back(m);
+    if (m->path.empty()) break;
+    m = index.find(parent_view(*m));
+  }
+  std::string tag;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const Module& m = **it;
+    tag += mx::common::tag_component({m.path, m.class_name, m.qualified_class(), m.executed(), std::nullopt},
+                                     opts.drop_builtin);
+  }
+  return tag;
+}
+
 // A BERT-shaped tree: the ModuleList `encoder.layer` is never called.
 Document bert_like() {
   return parse_document_text(R"({"schema": "modelexport.hierarchy/1", "nodes": [], "modules": [

@@ -1,5 +1,5 @@
 // A fresh directory of the test process's own, removed with its content
-// when the object goes (std only: any test group can use it; tests/unit's
+// when the object goes (std only: any test group can use it; tests/support's
 // mx_test_fixtures puts this directory on the include path). A fixed name
 // under /tmp was overwritten by each run but left behind by all of them.
 #pragma once

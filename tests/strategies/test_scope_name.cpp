@@ -1,5 +1,4 @@
 // Scope parsing on the names the TorchScript exporter really produces.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include "scope_name.hpp"

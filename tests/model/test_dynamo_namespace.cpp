@@ -42,11 +42,8 @@ TEST_CASE("dynamo namespaces: called chain, folded containers, siblings") {
         ": Root/encoder: Encoder/layer.0: Layer/act: ReLU//encoder/layer.0/act/Relu: Relu");
 }
 
-namespace {}  // namespace
-
 TEST_CASE("dynamo namespaces: kept chains give the namespace's definition in any order") {
-  // Path order (the module lookup's neighbour guesses and binary search)
-  // and another order (its index), with uncalled containers at two levels
+  // Path order and another order, with uncalled containers at two levels
   // and a module whose parent is no module.
   std::vector<hierarchy::Module> modules = testing::layered_modules(12, 5, 3);
   std::vector<std::string> asked;
@@ -82,4 +79,39 @@ TEST_CASE("dynamo namespaces: kept chains give the namespace's definition in any
       }
     }
   }
+}
+
+TEST_CASE("dynamo namespaces: parent hints and a kept index give the same prefixes") {
+  std::vector<hierarchy::Module> modules = testing::layered_modules(6, 4, 1);
+  const hierarchy::ModuleIndex index(modules);
+  std::vector<std::string> asked;
+  for (const auto& m : modules) asked.push_back(m.path);
+  asked.push_back("missing");
+  std::vector<std::string> expected;
+  for (const auto& path : asked) expected.push_back(reference_prefix(modules, path));
+  // Parent hints (hierarchy::Module::parent_at, as tagging sets them):
+  // right ones, another module's and ones past the end.
+  for (size_t i = 0; i < modules.size(); ++i) {
+    const size_t right = index.parents()[i];
+    modules[i].parent_at = i % 3 == 0 ? right : i % 3 == 1 ? (i * 7) % modules.size() : modules.size() + i;
+  }
+  model::DynamoNamespaces own(modules);
+  model::DynamoNamespaces kept(modules, &index);
+  for (size_t k = 0; k < asked.size(); ++k) {
+    CAPTURE(asked[k]);
+    CHECK(own.prefix(asked[k]) == expected[k]);
+    CHECK(kept.prefix(asked[k]) == expected[k]);
+  }
+}
+
+TEST_CASE("dynamo namespaces: a hint naming a repeated path's second module is taken") {
+  // No check accepts such a document; the hint is trusted as documented
+  // (hierarchy::NodeRecord::module_at), a lookup without one gives the first.
+  std::vector<hierarchy::Module> modules = {testing::dynamo_module("", "Root"),
+                                            testing::dynamo_module("a", "First", true),
+                                            testing::dynamo_module("a", "Second", true)};
+  model::DynamoNamespaces ns(modules);
+  CHECK(ns.prefix("a", 2) == ": Root/a: Second/");
+  CHECK(ns.prefix("a", 0) == ": Root/a: First/");
+  CHECK(ns.prefix("a") == ": Root/a: First/");
 }

@@ -113,4 +113,18 @@ onnx::ModelProto broken_net(const std::string& defect, int64_t ir, int64_t opset
   return m;
 }
 
+onnx::ModelProto chain_net(const std::vector<NodeValues>& nodes) {
+  onnx::ModelProto m;
+  auto* g = m.mutable_graph();
+  g->add_input()->set_name("x");
+  g->add_initializer()->set_name("w");
+  for (const auto& [in, out] : nodes) {
+    auto* n = g->add_node();
+    n->set_op_type("Op");
+    for (const auto& v : in) n->add_input(v);
+    for (const auto& v : out) n->add_output(v);
+  }
+  return m;
+}
+
 }  // namespace mx::testing
