@@ -247,30 +247,7 @@ std::optional<ConstantData> transpose(const onnx::NodeProto& n, const ConstantDa
 std::optional<Dims> reshaped(const onnx::NodeProto& n, const ConstantData& x, const Dims& shape) {
   const auto* az = find_attr(n, "allowzero");
   if (az && az->i() != 0) return std::nullopt;
-  Dims out;
-  int64_t infer = -1, known = 1;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    int64_t s = shape[d];
-    if (s == 0) {
-      if (d >= x.dims.size()) return std::nullopt;
-      s = x.dims[d];
-    }
-    if (s == -1) {
-      if (infer >= 0) return std::nullopt;
-      infer = static_cast<int64_t>(d);
-    } else if (s < 0) {
-      return std::nullopt;
-    } else {
-      known *= s;
-    }
-    out.push_back(s);
-  }
-  if (infer >= 0) {
-    if (known == 0 || x.numel() % known != 0) return std::nullopt;
-    out[static_cast<size_t>(infer)] = x.numel() / known;
-  }
-  if (count(out) != x.numel()) return std::nullopt;
-  return out;
+  return reshape_dims(x.dims, x.numel(), shape);
 }
 
 std::optional<Dims> unsqueezed(const ConstantData& x, const Dims& axes) {
@@ -465,6 +442,34 @@ std::optional<ConstantData> eval_data_movement(const onnx::NodeProto& n,
   auto r = eval(n, in, max_elements);
   if (!r || r->numel() > max_elements) return std::nullopt;
   return r;
+}
+
+std::optional<std::vector<int64_t>> reshape_dims(const std::vector<int64_t>& from, int64_t numel,
+                                                 const std::vector<int64_t>& shape) {
+  std::vector<int64_t> out;
+  int64_t infer = -1, known = 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    int64_t s = shape[d];
+    if (s == 0) {
+      if (d >= from.size()) return std::nullopt;
+      s = from[d];
+    }
+    if (s == -1) {
+      if (infer >= 0) return std::nullopt;
+      infer = static_cast<int64_t>(d);
+    } else if (s < 0) {
+      return std::nullopt;
+    } else {
+      known *= s;
+    }
+    out.push_back(s);
+  }
+  if (infer >= 0) {
+    if (known == 0 || numel % known != 0) return std::nullopt;
+    out[static_cast<size_t>(infer)] = numel / known;
+  }
+  if (count(out) != numel) return std::nullopt;
+  return out;
 }
 
 }  // namespace mx::aten_onnx::passes

@@ -43,4 +43,10 @@ std::optional<ConstantData> eval_data_movement(const onnx::NodeProto& n,
                                                const std::vector<const ConstantData*>& in,
                                                int64_t max_elements);
 
+// The dims ONNX Reshape (allowzero = 0) gives a tensor of dims `from`
+// holding `numel` elements for the target `shape`: a 0 copies the input's
+// dim, one -1 is inferred. Nothing for a target Reshape refuses.
+std::optional<std::vector<int64_t>> reshape_dims(const std::vector<int64_t>& from, int64_t numel,
+                                                 const std::vector<int64_t>& shape);
+
 }  // namespace mx::aten_onnx::passes

@@ -301,30 +301,10 @@ std::optional<IntTensor> eval(const onnx::GraphProto& g, const onnx::NodeProto& 
   if (is_comparison(op) && in.size() == 2) return eval_comparison(op, x, *in[1]);
   if (op == "Reshape" && in.size() == 2) {
     if (int_attr(n, "allowzero", 0) != 0) return std::nullopt;
+    auto dims = passes::reshape_dims(x.dims, x.numel(), in[1]->v);
+    if (!dims) return std::nullopt;
     IntTensor r = x;
-    r.dims.clear();
-    int64_t infer = -1, known_n = 1;
-    for (size_t d = 0; d < in[1]->v.size(); ++d) {
-      int64_t s = in[1]->v[d];
-      if (s == 0) {
-        if (d >= x.dims.size()) return std::nullopt;
-        s = x.dims[d];
-      }
-      if (s == -1) {
-        if (infer >= 0) return std::nullopt;
-        infer = static_cast<int64_t>(d);
-      } else if (s < 0) {
-        return std::nullopt;
-      } else {
-        known_n *= s;
-      }
-      r.dims.push_back(s);
-    }
-    if (infer >= 0) {
-      if (known_n == 0 || x.numel() % known_n != 0) return std::nullopt;
-      r.dims[static_cast<size_t>(infer)] = x.numel() / known_n;
-    }
-    if (count(r.dims) != x.numel()) return std::nullopt;
+    r.dims = std::move(*dims);
     return r;
   }
   return std::nullopt;
