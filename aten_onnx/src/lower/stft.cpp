@@ -32,6 +32,20 @@ std::string stft_window(OpContext& cx, int64_t n_fft, int64_t win_length, int32_
   return cx.emit1("Pad", {w, cx.ci64({left, n_fft - win_length - left})});
 }
 
+// n_fft, hop_length (n_fft / 4 by default) and win_length (n_fft by
+// default) of an stft or istft, checked as ATen checks them.
+struct Framing {
+  int64_t n_fft, hop, win_length;
+};
+Framing framing_of(OpContext& cx) {
+  const int64_t n_fft = cx.int_arg("n_fft");
+  const int64_t hop = cx.has("hop_length") ? cx.int_arg("hop_length") : n_fft / 4;
+  const int64_t win_length = cx.has("win_length") ? cx.int_arg("win_length") : n_fft;
+  if (win_length <= 0 || win_length > n_fft || hop <= 0)
+    cx.unsupported(cx.op() + " with win_length or hop_length out of range");
+  return {n_fft, hop, win_length};
+}
+
 void lower_stft(OpContext& cx) {
   const Value& x = cx.value_of("self");
   if (x.shape.size() != 1 && x.shape.size() != 2)
@@ -41,11 +55,7 @@ void lower_stft(OpContext& cx) {
   if (cx.has("align_to_window") && cx.bool_arg("align_to_window"))
     cx.unsupported("stft with align_to_window=True");
   if (cx.has("onesided") && !cx.bool_arg("onesided")) cx.unsupported("a two-sided stft of a real signal");
-  const int64_t n_fft = cx.int_arg("n_fft");
-  const int64_t hop = cx.has("hop_length") ? cx.int_arg("hop_length") : n_fft / 4;
-  const int64_t win_length = cx.has("win_length") ? cx.int_arg("win_length") : n_fft;
-  if (win_length <= 0 || win_length > n_fft || hop <= 0)
-    cx.unsupported("stft with win_length or hop_length out of range");
+  const auto [n_fft, hop, win_length] = framing_of(cx);
   const bool batched = x.shape.size() == 2;
   const std::string signal =
       cx.unsqueeze(x.onnx, batched ? std::vector<int64_t>{2} : std::vector<int64_t>{0, 2});
@@ -74,11 +84,8 @@ void lower_istft(OpContext& cx) {
   if (rank != 2 && rank != 3) cx.unsupported("istft of a spectrum of rank " + std::to_string(rank));
   if (cx.bool_arg("return_complex", false)) cx.unsupported("istft with return_complex=True");
   if (cx.has("onesided") && !cx.bool_arg("onesided")) cx.unsupported("a two-sided istft");
-  const int64_t n_fft = cx.int_arg("n_fft");
-  const int64_t hop = cx.has("hop_length") ? cx.int_arg("hop_length") : n_fft / 4;
-  const int64_t win_length = cx.has("win_length") ? cx.int_arg("win_length") : n_fft;
-  if (win_length <= 0 || win_length > n_fft || hop <= 0)
-    cx.unsupported("istft with win_length or hop_length out of range");
+  const Framing f = framing_of(cx);  // named members: a lambda below captures them
+  const int64_t n_fft = f.n_fft, hop = f.hop, win_length = f.win_length;
   const int32_t dt = v.dtype == TensorProto::COMPLEX128 ? TensorProto::DOUBLE : TensorProto::FLOAT;
   const std::string spectrum = rank == 3 ? v.onnx : cx.unsqueeze(v.onnx, {0});  // [batch, bins, frames, 2]
   std::string frames = emit_inverse_real_dft(cx, spectrum, 3, 1, n_fft, dt);    // [batch, n_fft, frames]
