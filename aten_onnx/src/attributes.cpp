@@ -80,6 +80,16 @@ bool is_floating(int32_t t) {
          t == onnx::TensorProto::BFLOAT16;
 }
 
+bool is_signed_integer(int32_t t) {
+  return t == onnx::TensorProto::INT8 || t == onnx::TensorProto::INT16 || t == onnx::TensorProto::INT32 ||
+         t == onnx::TensorProto::INT64;
+}
+
+bool is_unsigned_integer(int32_t t) {
+  return t == onnx::TensorProto::UINT8 || t == onnx::TensorProto::UINT16 || t == onnx::TensorProto::UINT32 ||
+         t == onnx::TensorProto::UINT64;
+}
+
 std::string dtype_name(int32_t t) {
   switch (t) {
     case onnx::TensorProto::FLOAT:

@@ -23,16 +23,11 @@ const std::map<std::string, std::string>& unary_ops() {
   return m;
 }
 
-bool is_signed_integer(int32_t dt) {
-  return dt == onnx::TensorProto::INT8 || dt == onnx::TensorProto::INT16 || dt == onnx::TensorProto::INT32 ||
-         dt == onnx::TensorProto::INT64;
-}
-
 // ~a on integers: -a - 1 in two's complement, at any opset; unsigned
 // integers need opset 18's BitwiseNot.
 std::string bitwise_not(OpContext& cx, int32_t dt) {
   const std::string x = cx.operand("self", dt);
-  if (is_signed_integer(dt)) return cx.emit1("Sub", {cx.emit1("Neg", {x}), cx.cscalar(1, dt)});
+  if (mx::aten_onnx::is_signed_integer(dt)) return cx.emit1("Sub", {cx.emit1("Neg", {x}), cx.cscalar(1, dt)});
   if (cx.opset < 18) cx.unsupported("bitwise_not of an unsigned integer needs ONNX opset 18 (BitwiseNot)");
   return cx.emit1("BitwiseNot", {x});
 }

@@ -115,9 +115,7 @@ MX_ATEN_LOWER(lower_bitwise_xor, "aten.bitwise_xor", "aten.__xor__", "aten.__ixo
 void lower_shift(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const bool left = cx.op().find("left") != std::string::npos || cx.op().find("lshift") != std::string::npos;
-  const bool is_unsigned = dt == onnx::TensorProto::UINT8 || dt == onnx::TensorProto::UINT16 ||
-                           dt == onnx::TensorProto::UINT32 || dt == onnx::TensorProto::UINT64;
-  if (is_unsigned)
+  if (mx::aten_onnx::is_unsigned_integer(dt))
     return cx.out(0, cx.emit1("BitShift", {cx.operand("self", dt), cx.operand("other", dt)},
                               {attr("direction", std::string(left ? "LEFT" : "RIGHT"))}));
   if (mx::aten_onnx::is_floating(dt)) cx.unsupported("a shift of a floating-point tensor");

@@ -19,6 +19,8 @@ onnx::AttributeProto attr(const std::string& name, const onnx::TensorProto& v);
 // fixed size, such as STRING).
 size_t element_size(int32_t onnx_dtype);
 bool is_floating(int32_t onnx_dtype);
+bool is_signed_integer(int32_t onnx_dtype);
+bool is_unsigned_integer(int32_t onnx_dtype);
 // "float32", "int64", ... as PyTorch spells dtypes (for messages).
 std::string dtype_name(int32_t onnx_dtype);
 
