@@ -5,7 +5,6 @@
 
 #include <algorithm>
 
-#include <caffe2/serialize/inline_container.h>
 #include <torch/version.h>
 
 #include <unistd.h>
@@ -330,15 +329,6 @@ ExportResult export_model(const ExportOptions& opt) {
   res.onnx_file = std::move(model.onnx_file);
   res.hierarchy_json = doc.dump();
   return res;
-}
-
-bool looks_like_torchscript(const std::string& path) {
-  try {
-    caffe2::serialize::PyTorchStreamReader reader(path);
-    return reader.hasRecord("data.pkl") && !reader.hasRecord("archive_format");
-  } catch (...) {
-    return false;
-  }
 }
 
 std::string module_tree_json(const std::string& model_path, bool drop_builtin_tags) {
