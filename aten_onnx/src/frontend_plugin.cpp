@@ -118,6 +118,18 @@ int32_t handle(const Frontend& f, const mx_host_api& h, const char* request, siz
 
 }  // namespace
 
+AssemblyOptions assembly_options(const ExportRequest& request, const std::string& graph_name,
+                                 const char* producer_version) {
+  AssemblyOptions assembly;
+  assembly.opset = request.opset;
+  assembly.graph_name = graph_name;
+  assembly.producer_version = producer_version;
+  assembly.check = request.check;
+  assembly.external_data = request.external_data;
+  assembly.output_dir = request.output_dir;
+  return assembly;
+}
+
 int32_t create_frontend(const Frontend& f, const mx_host_api* host, void** state, mx_plugin_output* error) {
   if (int32_t rc = check_create(f.identity.name, host, state, error); rc != MX_OK) return rc;
   try {

@@ -309,13 +309,7 @@ ExportResult export_model(const ExportOptions& opt) {
     weights[name] = {static_cast<const char*>(t.data_ptr()),
                      static_cast<uint64_t>(t.numel()) * t.element_size(),
                      by_reference ? offsets.offset_of(t) : mx::aten_onnx::kNotInSource};
-  mx::aten_onnx::AssemblyOptions assembly;
-  assembly.opset = opt.opset;
-  assembly.graph_name = tree.root_class;
-  assembly.producer_version = MXTS_VERSION;
-  assembly.check = opt.check;
-  assembly.external_data = opt.external_data;
-  assembly.output_dir = opt.output_dir;
+  auto assembly = mx::aten_onnx::assembly_options(opt, tree.root_class, MXTS_VERSION);
   if (by_reference) assembly.weights_source = opt.model_path;
   auto model = mx::aten_onnx::assemble_model(std::move(cx.graph), weights, assembly);
   cx.init_data.clear();

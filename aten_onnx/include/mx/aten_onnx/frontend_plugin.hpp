@@ -65,6 +65,13 @@ struct ExportAnswer {
   std::string hierarchy_json;
 };
 
+// The assembly options the request states (opset, checks, external data
+// and its directory) for a model called `graph_name` made by
+// `producer_version`. What a frontend decides itself, such as weights by
+// reference, it sets on the result.
+AssemblyOptions assembly_options(const ExportRequest& request, const std::string& graph_name,
+                                 const char* producer_version);
+
 struct Frontend {
   FrontendIdentity identity;
   const char* progress_stage;                      // what the host's progress function is told
