@@ -146,6 +146,19 @@ std::string real_path(const std::string& path, const std::string& label, mx_code
   return buf;
 }
 
+// Opens a regular file (`flags` added to O_RDONLY, e.g. O_NOFOLLOW).
+std::shared_ptr<const DataFile> open_regular(const std::string& path, int flags, const std::string& label,
+                                             bool borrowed) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | flags);
+  if (fd < 0) fail(MX_ERR_IO, label + ": cannot open '" + path + "': " + errno_text());
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    fail(MX_ERR_IO, label + ": '" + path + "' is not a regular file");
+  }
+  return std::make_shared<DataFile>(fd, static_cast<uint64_t>(st.st_size), path, borrowed);
+}
+
 std::shared_ptr<const DataFile> open_data_file(const std::string& model_dir, const std::string& location,
                                                const std::string& label, bool borrowed) {
   const std::string base = real_path(model_dir, label, MX_ERR_IO);
@@ -157,14 +170,7 @@ std::shared_ptr<const DataFile> open_data_file(const std::string& model_dir, con
                               "' (symlinks are followed before this check)");
   // O_NOFOLLOW: the canonical path has no symlink left; one swapped in since
   // realpath() is refused rather than followed.
-  int fd = ::open(canonical.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) fail(MX_ERR_IO, label + ": cannot open '" + canonical + "': " + errno_text());
-  struct stat st;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    fail(MX_ERR_IO, label + ": '" + canonical + "' is not a regular file");
-  }
-  return std::make_shared<DataFile>(fd, static_cast<uint64_t>(st.st_size), canonical, borrowed);
+  return open_regular(canonical, O_NOFOLLOW, label, borrowed);
 }
 
 }  // namespace
@@ -242,19 +248,6 @@ bool directly_inside(const std::string& location, const std::string& dir) {
     return false;
   const std::string name = location.substr(dir.size() + 1);
   return name.find('/') == std::string::npos && name != "." && name != "..";
-}
-
-// Opens a regular file (`flags` added to O_RDONLY, e.g. O_NOFOLLOW).
-std::shared_ptr<const DataFile> open_regular(const std::string& path, int flags, const std::string& label,
-                                             bool borrowed) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | flags);
-  if (fd < 0) fail(MX_ERR_IO, label + ": cannot open '" + path + "': " + errno_text());
-  struct stat st;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    fail(MX_ERR_IO, label + ": '" + path + "' is not a regular file");
-  }
-  return std::make_shared<DataFile>(fd, static_cast<uint64_t>(st.st_size), path, borrowed);
 }
 
 }  // namespace
