@@ -106,6 +106,13 @@ std::string tensor_label(const TensorProto& t, const std::string& where) {
   return where + ": tensor '" + t.name() + "' external data";
 }
 
+// The tensor's "location" entry; a tensor without one is refused.
+const std::string& required_location(const TensorProto& t, const std::string& label) {
+  const std::string* location = entry(t, "location");
+  if (!location) fail(MX_ERR_SCHEMA, label + ": no \"location\" entry");
+  return *location;
+}
+
 uint64_t parse_u64(const std::string& text, const std::string& label, const char* key) {
   if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos)
     fail(MX_ERR_SCHEMA, label + ": \"" + key + "\" is not a non-negative integer: '" + text + "'");
@@ -229,10 +236,9 @@ DataFiles open_external_data(const TensorList& tensors, const std::string& model
   for (const auto* t : tensors) {
     if (!is_external(*t)) continue;
     const std::string label = tensor_label(*t, model_path);
-    const std::string* location = entry(*t, "location");
-    if (!location) fail(MX_ERR_SCHEMA, label + ": no \"location\" entry");
-    check_location_text(*location, label);
-    if (!files.count(*location)) files[*location] = open_data_file(dir, *location, label, borrowed);
+    const std::string& location = required_location(*t, label);
+    check_location_text(location, label);
+    if (!files.count(location)) files[location] = open_data_file(dir, location, label, borrowed);
     external_ref(*t, files, model_path);  // bounds
   }
   return files;
@@ -258,18 +264,17 @@ DataFiles open_source_data(const TensorList& tensors, const std::string& source_
   for (const auto* t : tensors) {
     if (!is_external(*t)) continue;
     const std::string label = tensor_label(*t, where);
-    const std::string* location = entry(*t, "location");
-    if (!location) fail(MX_ERR_SCHEMA, label + ": no \"location\" entry");
-    if (!files.count(*location)) {
-      if (*location == source_path) {
-        files[*location] = open_regular(source_path, 0, label, borrowed);
-      } else if (directly_inside(*location, output_dir)) {
+    const std::string& location = required_location(*t, label);
+    if (!files.count(location)) {
+      if (location == source_path) {
+        files[location] = open_regular(source_path, 0, label, borrowed);
+      } else if (directly_inside(location, output_dir)) {
         // Written by the frontend in the host's private directory; a
         // symlink there is refused, not followed.
-        files[*location] = open_regular(*location, O_NOFOLLOW, label, borrowed);
+        files[location] = open_regular(location, O_NOFOLLOW, label, borrowed);
       } else {
         fail(MX_ERR_SECURITY,
-             label + ": refers to '" + *location + "'; an export may refer only to its source '" +
+             label + ": refers to '" + location + "'; an export may refer only to its source '" +
                  source_path + "'" +
                  (output_dir.empty() ? "" : " and to files of its output_dir '" + output_dir + "'"));
       }
@@ -293,34 +298,32 @@ void refuse_external_data(const TensorList& tensors, const std::string& where) {
   for (const auto* t : tensors) {
     if (!is_external(*t)) continue;
     const std::string label = tensor_label(*t, where);
-    const std::string* location = entry(*t, "location");
-    if (!location) fail(MX_ERR_SCHEMA, label + ": no \"location\" entry");
-    check_location_text(*location, label);
-    fail(MX_ERR_UNSUPPORTED, label + ": model bytes reference external data ('" + *location +
+    const std::string& location = required_location(*t, label);
+    check_location_text(location, label);
+    fail(MX_ERR_UNSUPPORTED, label + ": model bytes reference external data ('" + location +
                                  "'); load the model from its file instead");
   }
 }
 
 ExternalRef external_ref(const TensorProto& t, const DataFiles& files, const std::string& where) {
   const std::string label = tensor_label(t, where);
-  const std::string* location = entry(t, "location");
-  if (!location) fail(MX_ERR_SCHEMA, label + ": no \"location\" entry");
-  auto it = files.find(*location);
+  const std::string& location = required_location(t, label);
+  auto it = files.find(location);
   if (it == files.end())
-    fail(MX_ERR_UNSUPPORTED, label + ": '" + *location +
+    fail(MX_ERR_UNSUPPORTED, label + ": '" + location +
                                  "' was not opened with the model "
                                  "(a model built in memory cannot refer to external files)");
-  ExternalRef ref{*location, 0, 0};
+  ExternalRef ref{location, 0, 0};
   if (const auto* o = entry(t, "offset")) ref.offset = parse_u64(*o, label, "offset");
   const uint64_t size = it->second->size();
   if (ref.offset > size)
     fail(MX_ERR_SCHEMA, label + ": offset " + std::to_string(ref.offset) + " is past the end of '" +
-                            *location + "' (" + std::to_string(size) + " bytes)");
+                            location + "' (" + std::to_string(size) + " bytes)");
   if (const auto* l = entry(t, "length")) {
     ref.length = parse_u64(*l, label, "length");
     if (ref.length > size - ref.offset)
       fail(MX_ERR_SCHEMA, label + ": offset " + std::to_string(ref.offset) + " + length " +
-                              std::to_string(ref.length) + " is past the end of '" + *location + "' (" +
+                              std::to_string(ref.length) + " is past the end of '" + location + "' (" +
                               std::to_string(size) + " bytes)");
   } else {
     ref.length = size - ref.offset;
