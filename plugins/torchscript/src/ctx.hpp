@@ -63,6 +63,10 @@ struct Val {
   uint64_t from_inputs = 0;
   Shift shift = Shift::none;
   c10::IValue shifted;  // Shift::known: the value at the shifted example shapes
+  // An output its op's lowering does not compute (max_pool2d_with_indices'
+  // indices): "output 1 of aten::max_pool2d_with_indices (in module ...)",
+  // for the error when something reads it.
+  std::string not_computed;
 };
 
 struct Frame {

@@ -359,6 +359,7 @@ void Walker::generic(tj::Node* n) {
         throw Error(MX_ERR_INTERNAL, "internal: lowering of " + kind + " did not bind %" + o->debugName());
       auto unbound = std::make_shared<Val>();
       unbound->iv = cx_.ex_out[k];
+      unbound->not_computed = "output " + std::to_string(k) + " of " + kind + " " + cx_.location();
       cx_.bind(o, unbound);
     }
     VP out = cx_.get(o);
