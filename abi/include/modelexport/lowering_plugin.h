@@ -11,9 +11,9 @@
  * is found where every plugin is found (the install's plugin directory, then
  * MODELEXPORT_PLUGIN_PATH, then directories given to the registry): the
  * registry lists it (`modelexport plugins`, kind "lowering") and names it to
- * the `.pt2` frontend in each export request, which opens it, checks the
- * descriptor and lowers every program node whose target the descriptor
- * lists through the op's callback. A plugin never links libmodelexport:
+ * the frontend in each export request (.pt2 and TorchScript alike), which
+ * opens it, checks the descriptor and lowers every program node whose
+ * target the descriptor lists through the op's callback. A plugin never links libmodelexport:
  * everything it reads and emits goes through the mx_lowering_api table the
  * host hands to each callback. docs/lowering-plugins.md is the guide.
  *

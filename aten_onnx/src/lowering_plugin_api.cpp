@@ -1,21 +1,22 @@
 // The host side of modelexport/lowering_plugin.h: an mx_lowering_api whose
-// functions read the node through LowerCtx (arguments by schema name,
-// tensors with dtype and symbolic shape) and emit through it, so the nodes
-// a plugin emits carry the node's module record like any lowering's. Every
-// function catches what LowerCtx throws and answers a code plus a message
-// kept in the context: nothing crosses the C ABI as an exception.
+// functions read the node through the frontend's OpContext (arguments by
+// schema name, tensors with dtype and symbolic shape) and emit through it,
+// so the nodes a plugin emits carry the node's module record like any
+// lowering's, whichever frontend read the program. Every function catches
+// what the context throws and answers a code plus a message kept in the
+// context: nothing crosses the C ABI as an exception.
 #include <deque>
 #include <limits>
 #include <set>
 
-#include "lowering_plugins.hpp"
 #include "modelexport/modelexport.h"
 #include "mx/aten_onnx/attributes.hpp"
 #include "mx/aten_onnx/error.hpp"
+#include "mx/aten_onnx/lowering_plugins.hpp"
 
 // The opaque context of one callback (global namespace: the header's type).
 struct mx_lowering_context {
-  mx::torch_export::LowerCtx* cx = nullptr;
+  mx::aten_onnx::OpContext* cx = nullptr;
   std::string message;           // the last failure's reason
   std::deque<std::string> lent;  // texts lent until the callback returns
   std::deque<std::vector<int64_t>> lent_ints;
@@ -23,10 +24,8 @@ struct mx_lowering_context {
   std::set<size_t> bound;       // outputs bound
 };
 
-namespace mx::torch_export {
+namespace mx::aten_onnx {
 namespace {
-
-using mx::aten_onnx::Error;
 
 const char* lend(mx_lowering_context* c, std::string text) {
   return c->lent.emplace_back(std::move(text)).c_str();
@@ -55,10 +54,10 @@ const char* node_target(mx_lowering_context* c) {
   return c ? c->cx->target().c_str() : "";
 }
 const char* node_name_of(mx_lowering_context* c) {
-  return c ? lend(c, node_name(*c->cx->node)) : "";
+  return c ? lend(c, c->cx->node_name()) : "";
 }
 const char* node_module(mx_lowering_context* c) {
-  return c ? c->cx->module.c_str() : "";
+  return c ? lend(c, c->cx->module_path()) : "";
 }
 int64_t export_opset(mx_lowering_context* c) {
   return c ? c->cx->opset : 0;
@@ -151,7 +150,6 @@ int32_t int_list_arg(mx_lowering_context* c, const char* name, const int64_t** v
 }
 
 onnx::AttributeProto onnx_attribute(const mx_lowering_attribute& a) {
-  using mx::aten_onnx::attr;
   if (!a.name || !*a.name) throw Error(MX_ERR_INVALID_ARGUMENT, "an attribute without a name");
   const std::string name = a.name;
   const bool list = a.type == MX_LOWERING_ATTR_INTS || a.type == MX_LOWERING_ATTR_FLOATS;
@@ -215,7 +213,7 @@ int32_t constant(mx_lowering_context* c, int32_t dtype, const int64_t* dims, siz
   return guarded(c, "constant", [&] {
     if (!onnx_name || (rank && !dims) || (size && !data))
       return failed(c, MX_ERR_INVALID_ARGUMENT, "constant: NULL dims, data or onnx_name");
-    const size_t element = mx::aten_onnx::element_size(dtype);
+    const size_t element = element_size(dtype);
     if (!element)
       return failed(c, MX_ERR_UNSUPPORTED,
                     "constant: ONNX type " + std::to_string(dtype) + " is not a fixed-size type");
@@ -296,7 +294,7 @@ int32_t fail(mx_lowering_context* c, int32_t code, const char* message) {
 const mx_lowering_api kApi = {sizeof(mx_lowering_api),
                               MX_LOWERING_ABI_MAJOR,
                               MX_LOWERING_ABI_MINOR,
-                              MXTE_VERSION,
+                              MX_ATEN_ONNX_VERSION,
                               node_target,
                               node_name_of,
                               node_module,
@@ -334,7 +332,7 @@ int32_t reported(int32_t code) {
 
 }  // namespace
 
-void lower_with_plugin(LowerCtx& cx, const PluginOp& op) {
+void lower_with_plugin(OpContext& cx, const PluginOp& op) {
   mx_lowering_context c;
   c.cx = &cx;
   const std::string who = "lowering plugin '" + op.plugin + "' (" + op.path + ")";
@@ -350,8 +348,8 @@ void lower_with_plugin(LowerCtx& cx, const PluginOp& op) {
                 who + " failed at " + cx.where() + ": " +
                     (c.message.empty() ? "returned code " + std::to_string(code) : c.message));
   for (size_t k = 0; k < cx.n_outputs(); ++k)
-    if (cx.node->at("outputs").at(k).contains("as_tensor") && !c.bound.count(k))
+    if (cx.output_is_tensor(k) && !c.bound.count(k))
       throw Error(MX_ERR_PLUGIN, who + " left output " + std::to_string(k) + " unbound at " + cx.where());
 }
 
-}  // namespace mx::torch_export
+}  // namespace mx::aten_onnx
