@@ -323,6 +323,10 @@ bool LowerCtx::output_is_tensor(size_t k) const {
   return node->at("outputs").at(k).contains("as_tensor");
 }
 
+bool LowerCtx::output_is_tensor_list(size_t k) const {
+  return node->at("outputs").at(k).contains("as_tensors");
+}
+
 const TensorMeta& LowerCtx::meta_of(const std::string& value) const {
   auto it = tensors->find(value);
   if (it == tensors->end()) unsupported("value '" + value + "' has no tensor metadata");

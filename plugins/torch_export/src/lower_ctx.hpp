@@ -79,6 +79,7 @@ class LowerCtx : public mx::aten_onnx::OpContext {
   void out_list(size_t k, const std::vector<std::string>& onnx_names) override;
 
   bool output_is_tensor(size_t k) const override;
+  bool output_is_tensor_list(size_t k) const override;
   std::string node_name() const override { return node ? mx::torch_export::node_name(*node) : "?"; }
   std::string where() const override;  // "node 'conv2d' (aten.conv2d.default) in module 'layer1.0.conv1'"
 

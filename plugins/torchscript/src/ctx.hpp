@@ -206,6 +206,7 @@ class Ctx : public mx::aten_onnx::OpContext {
   const std::vector<mx::aten_onnx::Dim>& list_item_shape(size_t k, size_t item) const override;
   void out_list(size_t k, const std::vector<std::string>& onnx_names) override;
   bool output_is_tensor(size_t k) const override { return ex_out.at(k).isTensor(); }
+  bool output_is_tensor_list(size_t k) const override { return ex_out.at(k).isTensorList(); }
   std::string node_name() const override;
   std::string where() const override;
 

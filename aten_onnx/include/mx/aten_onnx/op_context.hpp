@@ -92,6 +92,8 @@ class OpContext : public OnnxEmitter {
   // Output k holds a tensor (not a SymInt, a list or None): a lowering
   // must bind it.
   virtual bool output_is_tensor(size_t k) const = 0;
+  // Output k is a list of tensors (Tensor[]).
+  virtual bool output_is_tensor_list(size_t k) const = 0;
 
   // ---- the node, for lowering plugins and messages
   // The name the source program gives the node ("linear_1", the output's
