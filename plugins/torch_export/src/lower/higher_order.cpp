@@ -165,13 +165,25 @@ std::string scalar_bool(LowerCtx& cx, const Value& v) {
   return cx.emit1("Reshape", {cx.cast(v.onnx, v.dtype, onnx::TensorProto::BOOL), cx.ci64({})});
 }
 
+// The predicate of a cond: a tensor, a SymBool (`x.shape[0] > 2`, which
+// torch.export keeps when the dim is dynamic) or a constant bool.
+std::string cond_predicate(LowerCtx& cx) {
+  const json& arg = cx.node->at("inputs").at(0).at("arg");
+  if (arg.contains("as_bool"))
+    return cx.cscalar(arg.at("as_bool").get<bool>() ? 1 : 0, onnx::TensorProto::BOOL);
+  std::string name;
+  if (arg.contains("as_tensor")) name = arg.at("as_tensor").at("name").get<std::string>();
+  if (arg.contains("as_sym_bool") && arg.at("as_sym_bool").contains("as_name"))
+    name = arg.at("as_sym_bool").at("as_name").get<std::string>();
+  if (name.empty()) cx.unsupported("a cond whose predicate is neither a tensor nor a SymBool");
+  auto it = cx.values.find(name);
+  if (it == cx.values.end()) cx.unsupported("a cond predicate nothing defines");
+  return scalar_bool(cx, it->second);
+}
+
 // higher_order.cond(pred, true_graph, false_graph, operands) -> If.
 void lower_cond(LowerCtx& cx) {
-  const json& pred_arg = cx.node->at("inputs").at(0).at("arg");
-  if (!pred_arg.contains("as_tensor")) cx.unsupported("a cond whose predicate is not a tensor");
-  auto pit = cx.values.find(pred_arg.at("as_tensor").at("name").get<std::string>());
-  if (pit == cx.values.end()) cx.unsupported("a cond predicate nothing defines");
-  const Value pred = pit->second;
+  const std::string pred = cond_predicate(cx);
   const std::vector<Value> operands = tensor_list_at(cx, 3);
   const std::string base = cx.node->value("name", std::string("cond"));
   const json& then_graph = graph_at(cx, 1);
@@ -182,7 +194,7 @@ void lower_cond(LowerCtx& cx) {
       build_subgraph(cx, base + "_else", {}, [&] { return lower_inline(cx, else_graph, operands); });
   const size_t n = cx.n_outputs();
   auto outs = cx.emit(
-      "If", {scalar_bool(cx, pred)},
+      "If", {pred},
       {graph_attr("then_branch", std::move(then_g)), graph_attr("else_branch", std::move(else_g))}, n);
   for (size_t k = 0; k < n; ++k) cx.out(k, outs[k]);
 }
@@ -269,6 +281,7 @@ void lower_scan(LowerCtx& cx) {
   for (size_t k = 0; k < n; ++k) cx.out(k, outs[k]);
 }
 MXTE_LOWER(lower_scan, "higher_order.scan");
+
 
 }  // namespace
 }  // namespace mx::torch_export
