@@ -5,7 +5,7 @@
 //   of float32 changes the values, so the body is inlined, its nodes
 //   lowered in their own modules.
 // - control flow becomes ONNX control flow with lowered subgraphs:
-//   cond -> If, while_loop -> Loop, scan -> Scan.
+//   cond -> If, while_loop -> Loop, scan and map -> Scan.
 // They stay in this frontend (MXTE_LOWER, not aten_onnx/src/lower): their
 // bodies are graphs of the program's JSON, lowered by this frontend's walk.
 #include <functional>
@@ -282,6 +282,31 @@ void lower_scan(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_scan, "higher_order.scan");
 
+// higher_order.map_impl(body_graph, xs, pos_args) (torch._higher_order_ops
+// map) -> Scan without carried state: the body runs on each dim-0 slice of
+// xs with the whole pos_args, and its outputs are stacked along dim 0.
+void lower_map(LowerCtx& cx) {
+  const json& body_graph = graph_at(cx, 0);
+  const std::vector<Value> xs = tensor_list_at(cx, 1), extra = tensor_list_at(cx, 2);
+  const std::string base = cx.node->value("name", std::string("map"));
+  std::vector<Value> slices;
+  for (Value x : xs) {
+    if (x.shape.empty()) cx.unsupported("a map over a 0-d tensor");
+    x.shape.erase(x.shape.begin());
+    slices.push_back(x);
+  }
+  const auto step = renamed(slices, base + "_x_");
+  onnx::GraphProto body = build_subgraph(
+      cx, base + "_body", step, [&] { return lower_inline(cx, body_graph, concat(values_of(step), extra)); });
+  std::vector<std::string> ins;
+  for (const Value& v : xs) ins.push_back(v.onnx);
+  const size_t n = cx.n_outputs();
+  auto outs = cx.emit(
+      "Scan", ins,
+      {graph_attr("body", std::move(body)), attr("num_scan_inputs", static_cast<int64_t>(xs.size()))}, n);
+  for (size_t k = 0; k < n; ++k) cx.out(k, outs[k]);
+}
+MXTE_LOWER(lower_map, "higher_order.map_impl");
 
 }  // namespace
 }  // namespace mx::torch_export
