@@ -57,6 +57,7 @@ NEEDS_OPSET = {
     "fft_irfft_odd": (17, "needs ONNX opset 17 (DFT)"),
     "fft_forward_norm_dim1": (17, "needs ONNX opset 17 (DFT)"),
     "col2im_fold@training": (18, "needs ONNX opset 18 (Col2Im)"),
+    "affine_grid@training": (20, "needs ONNX opset 20 (AffineGrid)"),
     "stft_hann@training": (17, "needs ONNX opset 17 (STFT)"),
     "stft_hann@core": (17, "needs ONNX opset 17 (DFT)"),
     "stft_plain@training": (17, "needs ONNX opset 17 (STFT)"),

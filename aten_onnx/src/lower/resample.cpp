@@ -1,6 +1,6 @@
 // Resampling: the upsample_* (interpolate) family -> Resize (the shared
 // pattern); pixel_shuffle
-// / pixel_unshuffle; grid_sampler -> GridSample; im2col (nn.Unfold) as a
+// / pixel_unshuffle; grid_sampler -> GridSample; affine_grid -> AffineGrid; im2col (nn.Unfold) as a
 // grouped convolution with one-hot kernels; col2im (nn.Fold) -> Col2Im.
 #include <optional>
 
@@ -104,6 +104,16 @@ void lower_grid_sampler(OpContext& cx) {
                       attr("align_corners", int64_t{cx.bool_arg("align_corners", false)})}));
 }
 MX_ATEN_LOWER(lower_grid_sampler, "aten.grid_sampler", "aten.grid_sampler_2d");
+
+// affine_grid_generator(theta, size, align_corners) (F.affine_grid at the
+// TRAINING level; core ATen writes it out) -> AffineGrid (opset 20), 2-D
+// and 3-D alike; the size may hold the program's symbolic dims.
+void lower_affine_grid(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  cx.out(0, cx.emit1("AffineGrid", {cx.operand("theta", dt), cx.int_list("size")},
+                     {attr("align_corners", int64_t{cx.bool_arg("align_corners", false)})}));
+}
+MX_ATEN_LOWER(lower_affine_grid, "aten.affine_grid_generator");
 
 // im2col(self, kernel_size, dilation, padding, stride) -> [N, C*kh*kw, L]:
 // a convolution with groups = C and one-hot kernels, whose output channel
