@@ -56,6 +56,8 @@ NEEDS_OPSET = {
     "fft_rfft": (17, "needs ONNX opset 17 (DFT)"),
     "fft_irfft_odd": (17, "needs ONNX opset 17 (DFT)"),
     "fft_forward_norm_dim1": (17, "needs ONNX opset 17 (DFT)"),
+    "fft_complex": (17, "needs ONNX opset 17 (DFT)"),
+    "fft_rfft2_irfft2": (17, "needs ONNX opset 17 (DFT)"),
     "col2im_fold@training": (18, "needs ONNX opset 18 (Col2Im)"),
     "affine_grid@training": (20, "needs ONNX opset 20 (AffineGrid)"),
     "stft_hann@training": (17, "needs ONNX opset 17 (STFT)"),
