@@ -1,4 +1,4 @@
-// Reductions: mean/sum (dim lists, keepdim, dtype), amax/amin,
+// Reductions: mean/sum (dim lists, keepdim, dtype), nansum/nanmean, amax/amin,
 // max/min over a dim (values + indices), argmax/argmin, cumsum, cumprod,
 // var/std (and their _mean forms), prod, logsumexp, vector norms.
 #include "mx/onnx_proto.hpp"
@@ -28,6 +28,28 @@ void lower_mean_sum(OpContext& cx) {
                                        cx.bool_arg("keepdim", false)));
 }
 MX_ATEN_LOWER(lower_mean_sum, "aten.mean", "aten.sum");
+
+// nansum / nanmean(self, dim=None, keepdim=False, dtype=None): NaNs count
+// as zeros in the sum and not at all in the mean's count.
+void lower_nan_mean_sum(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const int64_t r = cx.rank_of("self");
+  std::string x = cx.operand("self", dt);
+  if (r == 0) {  // a 0-d NaN: 0 for nansum, NaN (0 / 0) for nanmean
+    if (cx.op() == "nanmean") return cx.out(0, cx.emit1("Identity", {x}));
+    return cx.out(0, cx.emit1("Where", {emit_is_nan(cx, x, dt), cx.cscalar(0, dt), x}));
+  }
+  const std::vector<int64_t> axes = axes_arg(cx, r);
+  const bool keep = cx.bool_arg("keepdim", false);
+  const std::string nan = emit_is_nan(cx, x, dt);
+  const std::string sum =
+      mx::aten_onnx::emit_reduce(cx, "ReduceSum", cx.emit1("Where", {nan, cx.cscalar(0, dt), x}), axes, keep);
+  if (cx.op() == "nansum") return cx.out(0, sum);
+  const std::string count = mx::aten_onnx::emit_reduce(
+      cx, "ReduceSum", cx.cast(cx.emit1("Not", {nan}), onnx::TensorProto::BOOL, dt), axes, keep);
+  cx.out(0, cx.emit1("Div", {sum, count}));
+}
+MX_ATEN_LOWER(lower_nan_mean_sum, "aten.nansum", "aten.nanmean");
 
 void lower_amax(OpContext& cx) {
   const bool is_max = cx.target().rfind("aten.amax", 0) == 0;
