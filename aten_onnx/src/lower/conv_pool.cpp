@@ -79,12 +79,7 @@ void lower_adaptive_pool(OpContext& cx) {
   const size_t nd = shape.size() - 2;
   const auto out = expand_to(cx.ints("output_size"), nd);
   std::vector<int64_t> in;
-  bool global = true;
-  for (auto o : out) global &= o == 1;
-  for (size_t d = 0; d < nd; ++d) {
-    if (!shape[2 + d].is_static && !global) cx.unsupported("adaptive pooling over a dynamic spatial dim");
-    in.push_back(shape[2 + d].value);
-  }
+  for (size_t d = 0; d < nd; ++d) in.push_back(shape[2 + d].is_static ? shape[2 + d].value : -1);
   cx.out(0, mx::aten_onnx::emit_adaptive_pool(cx, cx.tensor("self"), in, out, is_max));
 }
 MX_ATEN_LOWER(lower_adaptive_pool, "aten.adaptive_avg_pool1d", "aten.adaptive_avg_pool2d",

@@ -67,8 +67,9 @@ std::string emit_max_pool(OnnxEmitter& e, const std::string& x, const std::vecto
 std::string emit_avg_pool(OnnxEmitter& e, const std::string& x, const std::vector<int64_t>& kernel,
                           const std::vector<int64_t>& stride, const std::vector<int64_t>& pads,
                           bool ceil_mode, bool count_include_pad);
-// Adaptive pooling over static spatial sizes `in` to `out`: global, one
-// divisible pool, or ATen's windows [floor(i*in/out), ceil((i+1)*in/out)).
+// Adaptive pooling over spatial sizes `in` (-1: dynamic) to `out`: global,
+// one divisible pool, or ATen's windows [floor(i*in/out), ceil((i+1)*in/out)),
+// their bounds computed at run time over a dynamic size.
 std::string emit_adaptive_pool(OnnxEmitter& e, const std::string& x, const std::vector<int64_t>& in,
                                const std::vector<int64_t>& out, bool is_max);
 
