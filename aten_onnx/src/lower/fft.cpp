@@ -40,9 +40,23 @@ int32_t complex_of(int32_t dt) {
 // fft_rfftn / fft_irfftn / fft_fftn / fft_ifftn (s=None, dim=None: all),
 // _fft_r2c / _fft_c2r / _fft_c2c(self, dim, normalization, ...).
 struct Transform {
-  std::vector<int64_t> dims;  // ascending; a real transform's half-spectrum dim is the last
-  int normalization = 0;      // 0: none, 1: 1/sqrt(n), 2: 1/n (n: the product of the signal sizes)
+  std::vector<int64_t> dims;   // ascending; a real transform's half-spectrum dim is the last
+  std::vector<int64_t> sizes;  // the signal sizes s, one per dim, when the program gives them
+  int normalization = 0;       // 0: none, 1: 1/sqrt(n), 2: 1/n (n: the product of the signal sizes)
 };
+
+// A signal size s other than the input's (padding or trimming the signal)
+// is refused; `skip_last` leaves the last one to an inverse real FFT, for
+// which it is the output length.
+void require_unpadded(OpContext& cx, const Transform& t, const Value& v, bool skip_last) {
+  if (t.sizes.empty()) return;
+  if (t.sizes.size() != t.dims.size()) cx.unsupported("an FFT whose s and dim differ in length");
+  for (size_t k = 0; k + (skip_last ? 1 : 0) < t.dims.size(); ++k) {
+    const Dim& d = v.shape.at(t.dims[k]);
+    if (!d.is_static || d.value != t.sizes[k])
+      cx.unsupported("an FFT with a signal size s other than the input's (padding or trimming)");
+  }
+}
 
 Transform transform_of(OpContext& cx, int64_t rank, bool inverse) {
   Transform t;
@@ -52,15 +66,16 @@ Transform transform_of(OpContext& cx, int64_t rank, bool inverse) {
     t.normalization = static_cast<int>(cx.int_arg("normalization", 0));
     return t;
   }
-  if (cx.has("s")) cx.unsupported("an FFT with a signal size s (padding or trimming)");
+  if (cx.has("s")) t.sizes = cx.ints("s");
   if (op.find("fft2") != std::string::npos) {
     for (int64_t d : cx.has("dim") ? cx.ints("dim") : std::vector<int64_t>{-2, -1})
       t.dims.push_back(norm_dim(d, rank));
   } else if (op.find("fftn") != std::string::npos) {
     if (cx.has("dim")) {
       for (int64_t d : cx.ints("dim")) t.dims.push_back(norm_dim(d, rank));
-    } else {
-      for (int64_t d = 0; d < rank; ++d) t.dims.push_back(d);
+    } else {  // the last len(s) dims, or all
+      const int64_t first = t.sizes.empty() ? 0 : rank - static_cast<int64_t>(t.sizes.size());
+      for (int64_t d = first; d < rank; ++d) t.dims.push_back(d);
     }
   } else {
     t.dims = {norm_dim(cx.int_arg("dim", -1), rank)};
@@ -110,6 +125,7 @@ void lower_rfft(OpContext& cx) {
   const int64_t last = t.dims.back();
   const int64_t n = static_dim(cx, v, last);
   if (cx.has("n") && cx.int_arg("n") != n) cx.unsupported("rfft with n other than the signal length");
+  require_unpadded(cx, t, v, false);
   const int32_t dt = component(complex_of(v.dtype));
   const std::string x = cx.unsqueeze(cx.cast(v.onnx, v.dtype, dt), {r});
   std::string spectrum = cx.emit1("DFT", {x}, {attr("axis", last), attr("onesided", int64_t{onesided})});
@@ -128,7 +144,10 @@ void lower_irfft(OpContext& cx) {
   if (t.dims.empty()) cx.unsupported("an FFT over no dim");
   const int64_t last = t.dims.back();
   const int64_t m = static_dim(cx, v, last);
-  const int64_t l = cx.has("last_dim_size") ? cx.int_arg("last_dim_size") : cx.int_arg("n", 2 * (m - 1));
+  require_unpadded(cx, t, v, true);
+  const int64_t l = cx.has("last_dim_size") ? cx.int_arg("last_dim_size")
+                    : !t.sizes.empty()      ? t.sizes.back()
+                                            : cx.int_arg("n", 2 * (m - 1));
   if (l < 1 || l / 2 + 1 > m) cx.unsupported("irfft to a length the spectrum does not cover");
   const int32_t dt = component(v.dtype);
   const std::vector<int64_t> others(t.dims.begin(), t.dims.end() - 1);
@@ -152,6 +171,7 @@ void lower_c2c(OpContext& cx) {
   const Transform t = transform_of(cx, r, inverse);
   if (t.dims.size() == 1 && cx.has("n") && cx.int_arg("n") != static_dim(cx, v, t.dims[0]))
     cx.unsupported("an FFT with n other than the signal length");
+  require_unpadded(cx, t, v, false);
   const int32_t dt = component(cx.out_dtype());
   std::string z = v.onnx;
   if (!is_complex(v.dtype)) {
