@@ -2,7 +2,7 @@
 // hyperbolic trigonometry, the log/exp variants, NaN/Inf tests, trunc,
 // atan2, integer xor, shifts, floor division, and the exponential-linear
 // activations (elu, selu, celu), softplus and mish; erfc, ndtr, logit,
-// sinc, signbit, ldexp, deg2rad / rad2deg, heaviside.
+// sinc, signbit, ldexp, deg2rad / rad2deg, heaviside, float_power, isclose.
 // Where ONNX has no op (expm1, log1p, log2, log10, trunc, atan2) the
 // formula is written out; ATen's accuracy differences near 0 for expm1 and
 // log1p are within fp32 tolerance for the values real programs feed them.
@@ -378,6 +378,33 @@ void lower_heaviside(OpContext& cx) {
   cx.out(0, cx.emit1("Where", {cx.emit1("Equal", {x, zero}), cx.operand("values", dt), step}));
 }
 MX_ATEN_LOWER(lower_heaviside, "aten.heaviside");
+
+// float_power(self, exponent): Pow in double (the op's result dtype),
+// whatever the operands' dtypes.
+void lower_float_power(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  cx.out(0, cx.emit1("Pow", {cx.operand("self", dt), cx.operand("exponent", dt)}));
+}
+MX_ATEN_LOWER(lower_float_power, "aten.float_power");
+
+// isclose(self, other, rtol=1e-5, atol=1e-8, equal_nan=False):
+// |a - b| <= atol + rtol * |b|, or a == b (equal infinities), or both NaN
+// when equal_nan.
+void lower_isclose(OpContext& cx) {
+  const Value& a = cx.value_of("self");
+  const int32_t dt = mx::aten_onnx::is_floating(a.dtype) ? a.dtype : onnx::TensorProto::DOUBLE;
+  const std::string x = cx.operand("self", dt), y = cx.operand("other", dt);
+  const std::string tol =
+      cx.emit1("Add", {cx.cscalar(cx.float_arg("atol", 1e-8), dt),
+                       cx.emit1("Mul", {cx.cscalar(cx.float_arg("rtol", 1e-5), dt), cx.emit1("Abs", {y})})});
+  std::string close =
+      cx.emit1("Or", {cx.emit1("Equal", {x, y}),
+                      cx.emit1("LessOrEqual", {cx.emit1("Abs", {cx.emit1("Sub", {x, y})}), tol})});
+  if (cx.bool_arg("equal_nan", false))
+    close = cx.emit1("Or", {close, cx.emit1("And", {emit_is_nan(cx, x, dt), emit_is_nan(cx, y, dt)})});
+  cx.out(0, close);
+}
+MX_ATEN_LOWER(lower_isclose, "aten.isclose");
 
 }  // namespace
 }  // namespace mx::aten_onnx
