@@ -1,6 +1,6 @@
 // Normalisation: batch_norm (eval) and core ATen's
 // _native_batch_norm_legit_no_training, layer_norm / native_layer_norm,
-// group_norm, rms_norm.
+// group_norm, rms_norm, renorm.
 #include "mx/onnx_proto.hpp"
 
 #include "mx/aten_onnx/lowering_registry.hpp"
@@ -119,6 +119,36 @@ void lower_rms_norm(OpContext& cx) {
   if (cx.n_outputs() > 1) cx.out(1, cx.cast(rstd, dt, cx.out_dtype(1)));
 }
 MX_ATEN_LOWER(lower_rms_norm, "aten.rms_norm", "aten._fused_rms_norm");
+
+// renorm(self, p, dim, maxnorm): each slice along `dim` whose p-norm
+// exceeds maxnorm scaled to it (ATen divides by norm + 1e-7).
+void lower_renorm(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const int64_t r = cx.rank_of("self"), dim = norm_dim(cx.int_arg("dim"), r);
+  const double p = cx.float_arg("p"), maxnorm = cx.float_arg("maxnorm");
+  std::vector<int64_t> axes;
+  for (int64_t k = 0; k < r; ++k)
+    if (k != dim) axes.push_back(k);
+  const std::string x = cx.operand("self", dt);
+  const std::string ax = cx.emit1("Abs", {x});
+  std::string norm;
+  if (p == 1) {
+    norm = mx::aten_onnx::emit_reduce(cx, "ReduceSum", ax, axes, true);
+  } else if (p == 2) {
+    norm =
+        cx.emit1("Sqrt", {mx::aten_onnx::emit_reduce(cx, "ReduceSum", cx.emit1("Mul", {x, x}), axes, true)});
+  } else {
+    const std::string powed = cx.emit1("Pow", {ax, cx.cscalar(p, dt)});
+    norm = cx.emit1(
+        "Pow", {mx::aten_onnx::emit_reduce(cx, "ReduceSum", powed, axes, true), cx.cscalar(1.0 / p, dt)});
+  }
+  const std::string m = cx.cscalar(maxnorm, dt);
+  const std::string factor = cx.emit1(
+      "Where", {cx.emit1("Greater", {norm, m}),
+                cx.emit1("Div", {m, cx.emit1("Add", {norm, cx.cscalar(1e-7, dt)})}), cx.cscalar(1, dt)});
+  cx.out(0, cx.emit1("Mul", {x, factor}));
+}
+MX_ATEN_LOWER(lower_renorm, "aten.renorm");
 
 // _weight_norm(v, g, dim=0): g * v / ||v||, the norm over every dim but
 // `dim` (over all of them for dim = -1, as ATen's norm_except_dim).
