@@ -59,6 +59,8 @@ NEEDS_OPSET = {
     "fft_complex": (17, "needs ONNX opset 17 (DFT)"),
     "fft_rfft2_irfft2": (17, "needs ONNX opset 17 (DFT)"),
     "col2im_fold@training": (18, "needs ONNX opset 18 (Col2Im)"),
+    "col2im_fold_dynamic@training": (18, "needs ONNX opset 18 (Col2Im)"),
+    "col2im_fold_dynamic@core": (16, "needs ONNX opset 16 (ScatterND with 'reduction')"),
     "affine_grid@training": (20, "needs ONNX opset 20 (AffineGrid)"),
     "stft_hann@training": (17, "needs ONNX opset 17 (STFT)"),
     "stft_hann@core": (17, "needs ONNX opset 17 (DFT)"),

@@ -156,7 +156,7 @@ void lower_col2im(OpContext& cx) {
   std::string x = cx.tensor("self");
   if (unbatched) x = cx.unsqueeze(x, {0});
   std::string y = cx.emit1(
-      "Col2Im", {x, cx.ci64(cx.ints("output_size")), cx.ci64(cx.ints("kernel_size"))},
+      "Col2Im", {x, cx.int_list("output_size"), cx.ci64(cx.ints("kernel_size"))},
       {attr("dilations", d), attr("strides", s), attr("pads", std::vector<int64_t>{p[0], p[1], p[0], p[1]})});
   cx.out(0, unbatched ? cx.squeeze(y, {0}) : y);
 }
