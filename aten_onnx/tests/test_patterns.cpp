@@ -92,6 +92,16 @@ TEST_CASE("adaptive pooling over dynamic sizes: window bounds at run time") {
   CHECK(std::count(ops.begin(), ops.end(), "AveragePool") == 0);
 }
 
+TEST_CASE("atan2: element-wise, broadcasting like its operands") {
+  TestEmitter e;
+  e.input("y", F, {2, 3});
+  e.input("x", F, {3});
+  std::string a = emit_atan2(e, "y", "x", F);
+  CHECK(e.check(a) == std::vector<int64_t>{2, 3});
+  const auto ops = e.ops();
+  CHECK(std::count(ops.begin(), ops.end(), "Atan") == 1);
+}
+
 TEST_CASE("reduce: ReduceSum takes axes as an input, the others as an attribute") {
   TestEmitter e;
   e.input("x", F, {2, 3, 4});

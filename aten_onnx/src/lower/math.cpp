@@ -79,20 +79,10 @@ void lower_isfinite(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_isfinite, "aten.isfinite");
 
-// atan2(y=self, x=other): atan(y/x) corrected by quadrant; x == 0 gives
-// +-pi/2 (and 0 when y is 0 too, as ATen).
+// atan2(y=self, x=other): the shared pattern.
 void lower_atan2(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
-  const std::string y = cx.operand("self", dt), x = cx.operand("other", dt);
-  const std::string zero = cx.cscalar(0, dt), pi = cx.cscalar(M_PI, dt);
-  const std::string x_zero = cx.emit1("Equal", {x, zero});
-  const std::string safe_x = cx.emit1("Where", {x_zero, cx.cscalar(1, dt), x});
-  std::string a = cx.emit1("Atan", {cx.emit1("Div", {y, safe_x})});
-  const std::string y_neg = cx.emit1("Less", {y, zero});
-  const std::string shift = cx.emit1("Where", {y_neg, cx.emit1("Neg", {pi}), pi});
-  a = cx.emit1("Where", {cx.emit1("Less", {x, zero}), cx.emit1("Add", {a, shift}), a});
-  const std::string half = cx.emit1("Mul", {cx.emit1("Sign", {y}), cx.cscalar(M_PI / 2, dt)});
-  cx.out(0, cx.emit1("Where", {x_zero, half, a}));
+  cx.out(0, mx::aten_onnx::emit_atan2(cx, cx.operand("self", dt), cx.operand("other", dt), dt));
 }
 MX_ATEN_LOWER(lower_atan2, "aten.atan2", "aten.arctan2");
 

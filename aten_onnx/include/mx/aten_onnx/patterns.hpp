@@ -90,6 +90,11 @@ TopKResult emit_top_k(OnnxEmitter& e, const std::string& x, int32_t dtype, int64
 TopKResult emit_sort(OnnxEmitter& e, const std::string& x, int32_t dtype, int64_t rank, int64_t axis,
                      int64_t static_size, bool descending);
 
+// ---- atan2.cpp
+// atan2(y, x) written out: atan(y / x) corrected by quadrant; x == 0 gives
+// +-pi/2 (and 0 when y is 0 too, as ATen).
+std::string emit_atan2(OnnxEmitter& e, const std::string& y, const std::string& x, int32_t dtype);
+
 // ---- float_tests.cpp
 // IsNaN / IsInf of x (a floating `dtype`), half precision included below
 // opset 20; is_inf detects +inf and/or -inf.
