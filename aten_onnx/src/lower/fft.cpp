@@ -12,7 +12,7 @@
 //                               symmetry, inverse DFT, real part
 //   fft_fft / fft_ifft (2, n) / _fft_c2c   complex DFTs (a real input gains
 //                               a zero imaginary part)
-//   abs, view_as_real, real, imag, mul/div by a real, add/sub, mul of two
+//   abs, angle, view_as_real, real, imag, mul/div by a real, add/sub, mul of two
 //   complex tensors
 #include "mx/onnx_proto.hpp"
 
@@ -251,6 +251,23 @@ void lower_complex_arith(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_complex_arith, "complex.aten.mul", "complex.aten.div", "complex.aten.add",
               "complex.aten.sub");
+
+// angle: atan2(imag, real) of a complex value; of a real one pi below
+// zero, else 0 (NaN stays NaN).
+void lower_complex_angle(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int32_t dt = cx.out_dtype();
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  if (is_complex(v.dtype)) {
+    const std::string re = cx.squeeze(part(cx, v.onnx, 0), {r}), im = cx.squeeze(part(cx, v.onnx, 1), {r});
+    return cx.out(0, emit_atan2(cx, im, re, dt));
+  }
+  const std::string x = cx.operand("self", dt);
+  const std::string a =
+      cx.emit1("Where", {cx.emit1("Less", {x, cx.cscalar(0, dt)}), cx.cscalar(M_PI, dt), cx.cscalar(0, dt)});
+  cx.out(0, cx.emit1("Where", {emit_is_nan(cx, x, dt), x, a}));
+}
+MX_ATEN_LOWER(lower_complex_angle, "aten.angle", "complex.aten.angle");
 
 // complex(real, imag): the pair layout itself.
 void lower_complex(OpContext& cx) {
