@@ -3,13 +3,15 @@
 // of the nodes computing it: integer arithmetic and comparisons on integer
 // tensors, and data movement (Slice, Concat, Expand, Gather, ...; see
 // constant_data.hpp) on constants of any dtype, which copies elements and
-// so folds bit-exactly. Arithmetic on floating-point data is never
-// evaluated. Results hold at most kMaxElements.
+// so folds bit-exactly; and element-wise floating-point arithmetic computed
+// as the runtime computes it (constant_arithmetic.cpp). Results hold at
+// most kMaxElements.
 #include <algorithm>
 #include <cstring>
 #include <map>
 #include <optional>
 
+#include "constant_arithmetic.hpp"
 #include "constant_data.hpp"
 #include "graph_edit.hpp"
 #include "mx/aten_onnx/attributes.hpp"
@@ -279,7 +281,8 @@ std::optional<IntTensor> eval(const onnx::GraphProto& g, const onnx::NodeProto& 
   return std::nullopt;
 }
 
-// A data-movement op on constants (an omitted optional input is nullptr).
+// A data-movement op or floating-point arithmetic on constants (an
+// omitted optional input is nullptr).
 std::optional<passes::ConstantData> eval_data(const onnx::NodeProto& n,
                                               const std::map<std::string, passes::ConstantData>& data) {
   std::vector<const passes::ConstantData*> in;
@@ -292,7 +295,8 @@ std::optional<passes::ConstantData> eval_data(const onnx::NodeProto& n,
     if (it == data.end()) return std::nullopt;
     in.push_back(&it->second);
   }
-  return passes::eval_data_movement(n, in, kMaxElements);
+  if (auto moved = passes::eval_data_movement(n, in, kMaxElements)) return moved;
+  return passes::eval_float_arithmetic(n, in, kMaxElements);
 }
 
 }  // namespace

@@ -5,8 +5,8 @@
 //   fold_batch_norms        an eval BatchNormalization folded into its Conv
 //   fold_weight_transposes  a weight read only through Transpose is written
 //                           permuted instead (same initializer name)
-//   fold_constants          shape arithmetic and data movement on constants
-//                           becomes a constant
+//   fold_constants          shape arithmetic, data movement and float
+//                           arithmetic on constants becomes a constant
 //   merge_slices_to_split   Slices that tile an axis become one Split
 //   collapse_unsqueezes     the Unsqueezes of sym_size glue
 //   drop_noops              x + 0, x * 1, whole Slices, Transpose pairs, ...
@@ -116,8 +116,11 @@ void fold_batch_norms(onnx::GraphProto& g, WeightMap& weights, PassReport& repor
 // Gather, Unsqueeze, Squeeze, Concat, Cast, Add/Sub/Mul/Div, comparisons,
 // Reshape, Identity, Range) whose inputs are all constants, and
 // data-movement ops (Identity, Shape, Expand, Slice, Concat, Gather,
-// Transpose, Reshape, Unsqueeze, Squeeze) on constants of any dtype, become
-// a Constant node under their own name (results of at most 1024 elements).
+// Transpose, Reshape, Unsqueeze, Squeeze) on constants of any dtype, and
+// element-wise float arithmetic (Add, Sub, Mul, Div, Neg, Abs, Sqrt,
+// Reciprocal, Pow by 2 or 3, Cast) on float32/float64/float16/bfloat16
+// constants, computed bit for bit as ONNX Runtime computes it, become a
+// Constant node under their own name (results of at most 1024 elements).
 void fold_constants(onnx::GraphProto& g, PassReport& report);
 
 // Two or more Slices of one value along one axis (constant starts and ends,
