@@ -33,6 +33,8 @@
 
 namespace mx::aten_onnx {
 
+struct ExportRequest;  // frontend_plugin.hpp
+
 struct PassReport {
   std::set<std::string> removed;  // names of the nodes the passes removed
   // initializer name -> the permutation its stored bytes went through
@@ -73,6 +75,22 @@ using SymbolicShapes = std::unordered_map<std::string, std::vector<SymbolicDim>>
 // opset 23+ first; fold_bns: fold_batch_norms.
 PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const SymbolicShapes& shapes = {},
                       bool fused_ops = true, bool fold_bns = true);
+
+// What the export passes did: every node they removed, and the hierarchy
+// document's "graph_passes" object (pass_summary).
+struct ExportPasses {
+  std::set<std::string> removed;
+  nlohmann::json summary;
+};
+
+// The passes every frontend runs on the graph it lowered, once, so that
+// both frontends write the same lean files: dead-node elimination (what
+// the lowering left unread; not counted as folded), lean_graph with the
+// request's opset, fused_ops and fold_batch_norms, then, when the request
+// asks, upcast_bf16, whose Casts get the record of the node they stand
+// for (appended to `records`).
+ExportPasses run_export_passes(onnx::GraphProto& g, WeightMap& weights, const ExportRequest& request,
+                               const SymbolicShapes& shapes, std::vector<NodeRecord>& records);
 
 // RMSNorm arithmetic (LLaMA's) as one RMSNormalization node (opset 23+);
 // the chain it replaces is left dead.
