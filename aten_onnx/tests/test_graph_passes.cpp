@@ -44,18 +44,20 @@ int count_op(const onnx::GraphProto& g, const std::string& op) {
   return n;
 }
 
-std::vector<float> floats_of(const std::string& raw) {
-  std::vector<float> v(raw.size() / sizeof(float));
+template <typename T>
+std::vector<T> values_of(const std::string& raw) {
+  std::vector<T> v(raw.size() / sizeof(T));
   std::memcpy(v.data(), raw.data(), raw.size());
   return v;
 }
 
+std::vector<float> floats_of(const std::string& raw) {
+  return values_of<float>(raw);
+}
+
 std::vector<int64_t> constant_int64s(const onnx::NodeProto& constant) {
   REQUIRE(constant.op_type() == "Constant");
-  const auto& raw = constant.attribute(0).t().raw_data();
-  std::vector<int64_t> v(raw.size() / 8);
-  std::memcpy(v.data(), raw.data(), raw.size());
-  return v;
+  return values_of<int64_t>(constant.attribute(0).t().raw_data());
 }
 
 }  // namespace
@@ -616,12 +618,6 @@ const onnx::TensorProto& folded_input(const onnx::GraphProto& g, const std::stri
   return g.initializer(0);
 }
 
-std::vector<uint16_t> halves_of(const std::string& raw) {
-  std::vector<uint16_t> v(raw.size() / 2);
-  std::memcpy(v.data(), raw.data(), raw.size());
-  return v;
-}
-
 }  // namespace
 
 TEST_CASE("float arithmetic on constants folds in float32, bit for bit, and keeps the records") {
@@ -678,11 +674,11 @@ TEST_CASE("float16 and bfloat16 constant arithmetic rounds once, to nearest even
   CHECK(e.ops() == std::vector<std::string>{"Add", "Mul"});
   const auto& sum = folded_input(e.graph, y, 1);
   CHECK(sum.data_type() == h);
-  CHECK(halves_of(sum.raw_data()) == std::vector<uint16_t>{0x3c00, 0x3c02, 0x3c00, 0x3c02});
+  CHECK(values_of<uint16_t>(sum.raw_data()) == std::vector<uint16_t>{0x3c00, 0x3c02, 0x3c00, 0x3c02});
   const auto& prod = folded_input(e.graph, u, 1);
   CHECK(prod.data_type() == b);
   // 3 * 1.0078125 = 3.0234375 -> bf16 3.03125 (0x4042); + 2^-8 stays (tie to even)
-  CHECK(halves_of(prod.raw_data()) == std::vector<uint16_t>{0x4042, 0x4042});
+  CHECK(values_of<uint16_t>(prod.raw_data()) == std::vector<uint16_t>{0x4042, 0x4042});
 }
 
 TEST_CASE("float arithmetic a runtime may compute otherwise is left to the runtime") {
