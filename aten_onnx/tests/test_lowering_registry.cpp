@@ -67,6 +67,9 @@ struct MapOpContext : OpContext {
   size_t list_size(size_t) const override { unsupported("list output"); }
   const std::vector<Dim>& list_item_shape(size_t, size_t) const override { unsupported("list output"); }
   void out_list(size_t, const std::vector<std::string>&) override { unsupported("list output"); }
+  bool output_is_tensor(size_t) const override { return true; }
+  bool output_is_tensor_list(size_t) const override { return false; }
+  std::string node_name() const override { return "test"; }
   std::string where() const override { return "test"; }
   std::vector<std::string> ops() const {
     std::vector<std::string> out;

@@ -179,6 +179,14 @@ class Unsupported(nn.Module):
         return self.inner(self.proj(x))
 
 
+class PoolIndices(nn.Module):
+    """Reads max_pool2d's indices, which the export does not compute."""
+
+    def forward(self, x):
+        y, indices = nn.functional.max_pool2d(x, 2, return_indices=True)
+        return y + indices.to(y.dtype)
+
+
 # ---------------------------------------------------------------- op unit models
 # Ops not (or not fully) exercised by the zoo: each model computes many ops in a
 # child module (so hierarchy checks stay meaningful) on inputs with negative
@@ -420,6 +428,8 @@ MODELS = {
         ("x", "float32", ["batch", "seq", 5], (2, 7, 5), (3, 4, 5), 0)]),
     "unsupported": (Unsupported, [
         ("x", "float32", [2, 8], (2, 8), (2, 8), 0)]),
+    "pool_indices": (PoolIndices, [
+        ("x", "float32", [1, 2, 4, 4], (1, 2, 4, 4), (1, 2, 4, 4), 0)]),
 }
 
 

@@ -11,9 +11,9 @@
  * is found where every plugin is found (the install's plugin directory, then
  * MODELEXPORT_PLUGIN_PATH, then directories given to the registry): the
  * registry lists it (`modelexport plugins`, kind "lowering") and names it to
- * the `.pt2` frontend in each export request, which opens it, checks the
- * descriptor and lowers every program node whose target the descriptor
- * lists through the op's callback. A plugin never links libmodelexport:
+ * the frontend in each export request (.pt2 and TorchScript alike), which
+ * opens it, checks the descriptor and lowers every program node whose
+ * target the descriptor lists through the op's callback. A plugin never links libmodelexport:
  * everything it reads and emits goes through the mx_lowering_api table the
  * host hands to each callback. docs/lowering-plugins.md is the guide.
  *
@@ -63,7 +63,7 @@ extern "C" {
 #endif
 
 #define MX_LOWERING_ABI_MAJOR 1
-#define MX_LOWERING_ABI_MINOR 0
+#define MX_LOWERING_ABI_MINOR 1
 #define MX_LOWERING_ENTRY_SYMBOL "modelexport_lowering_entry"
 
 /** One node being lowered (opaque; valid during its callback only). */
@@ -164,6 +164,26 @@ typedef struct mx_lowering_api {
   /** Records `message` (copied) as the reason the lowering fails and returns
    *  `code`: `return api->fail(cx, MX_ERR_UNSUPPORTED, "alpha must be > 0");` */
   int32_t (*fail)(mx_lowering_context* cx, int32_t code, const char* message);
+
+  /* ---- added in lowering ABI 1.1 (check MX_LOWERING_API_HAS first) */
+  /** A SymInt or int argument as the ONNX name of a 0-d int64 tensor, static
+   *  or computed from the program's dynamic dims (int_arg refuses a dynamic
+   *  one): `n` of `mylib::scale_by_len(Tensor x, SymInt n)`. */
+  int32_t (*sym_int_arg)(mx_lowering_context* cx, const char* name, const char** onnx_name);
+  /** An int list argument whose elements may be SymInts (`SymInt[] reps`), as
+   *  the ONNX name of a 1-D int64 tensor. */
+  int32_t (*int_list_tensor)(mx_lowering_context* cx, const char* name, const char** onnx_name);
+  /** A Tensor[] or Tensor?[] argument: `*count` ONNX names in `*onnx_names`
+   *  (lent), NULL for a None element. */
+  int32_t (*tensor_list_arg)(mx_lowering_context* cx, const char* name, const char* const** onnx_names,
+                             size_t* count);
+  /** A string argument (lent). */
+  int32_t (*string_arg)(mx_lowering_context* cx, const char* name, const char** value);
+  /** Output k is a Tensor[]: `*count` is its number of tensors. */
+  int32_t (*output_list_size)(mx_lowering_context* cx, size_t k, size_t* count);
+  /** Binds Tensor[] output k to `count` values the host handed out for this
+   *  node (count must equal output_list_size). */
+  int32_t (*bind_output_list)(mx_lowering_context* cx, size_t k, const char* const* onnx_names, size_t count);
 
   /* Later minors append host functions here; check MX_LOWERING_API_HAS. */
 } mx_lowering_api;

@@ -13,11 +13,11 @@
 #include "input_specs.hpp"
 #include "json_excerpt.hpp"
 #include "lower_ctx.hpp"
-#include "lowering_plugins.hpp"
 #include "module_stack.hpp"
 #include "modelexport/modelexport.h"
 #include "mx/aten_onnx/graph_passes.hpp"
 #include "mx/aten_onnx/hierarchy_document.hpp"
+#include "mx/aten_onnx/lowering_plugins.hpp"
 #include "mx/aten_onnx/opset.hpp"
 #include "mx/aten_onnx/module_tree.hpp"
 #include "mx/common/module_path.hpp"
@@ -105,7 +105,7 @@ void collect_missing(const json& graph, std::map<std::string, std::vector<std::s
     ++f.next;
     f.bodies_walked = false;
     const std::string target = target_of(node);
-    if (lowering_of(target)) continue;
+    if (mx::aten_onnx::lowering_of(target, kFrontend)) continue;
     auto& where = missing[target];
     if (where.size() < 3)
       where.push_back("node '" + node_name(node) + "' in module '" + place_of(node, seen, file).module + "'");
@@ -146,7 +146,7 @@ void require_lowerings(const Program& p) {
         " of another library: export the program after ep.run_decompositions() if the library registered a "
         "decomposition, put a lowering plugin for it on MODELEXPORT_PLUGIN_PATH (docs/lowering-plugins.md; "
         "lowering plugins found: " +
-        active_lowering_plugins() +
+        mx::aten_onnx::active_lowering_plugins() +
         "), or replace the op in the model before "
         "torch.export";
   throw Error(MX_ERR_UNSUPPORTED, msg);
@@ -198,7 +198,7 @@ mx::aten_onnx::LowerFn lowering_for(LowerCtx& cx, const json& node) {
     complex |= it != cx.values.end() && (it->second.dtype == onnx::TensorProto::COMPLEX64 ||
                                          it->second.dtype == onnx::TensorProto::COMPLEX128);
   }
-  if (!complex) return lowering_of(cx.target());
+  if (!complex) return mx::aten_onnx::lowering_of(cx.target(), kFrontend);
   if (mx::aten_onnx::LowerFn fn = find_lowering("complex." + cx.target())) return fn;
   cx.unsupported(
       "a complex tensor as input (complex values are lowered for the real FFTs, abs, real/imag, "
@@ -393,8 +393,8 @@ ExportResult export_model(const ExportOptions& opt) {
   const Program program = read_program(archive);
   const StoredTensors stored(archive);
   stored.check_against(program);
-  const LoweringPlugins plugins(opt.lowering_plugins);
-  const LoweringPluginScope plugins_in_use(&plugins);
+  const mx::aten_onnx::LoweringPlugins plugins(opt.lowering_plugins, kFrontend);
+  const mx::aten_onnx::LoweringPluginScope plugins_in_use(&plugins);
   require_lowerings(program);
 
   LowerCtx cx(opt.opset, program);

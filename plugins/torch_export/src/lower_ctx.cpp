@@ -45,8 +45,7 @@ std::string node_name(const json& node) {
 }
 
 std::string LowerCtx::where() const {
-  return "node '" + (node ? node_name(*node) : std::string("?")) + "' (" + target() + ") in module '" +
-         module + "'";
+  return "node '" + node_name() + "' (" + target() + ") in module '" + module + "'";
 }
 
 int LowerCtx::current_call() const {
@@ -318,6 +317,14 @@ int32_t LowerCtx::dtype_arg(const std::string& name, int32_t fallback) {
 
 size_t LowerCtx::n_outputs() const {
   return node->at("outputs").size();
+}
+
+bool LowerCtx::output_is_tensor(size_t k) const {
+  return node->at("outputs").at(k).contains("as_tensor");
+}
+
+bool LowerCtx::output_is_tensor_list(size_t k) const {
+  return node->at("outputs").at(k).contains("as_tensors");
 }
 
 const TensorMeta& LowerCtx::meta_of(const std::string& value) const {

@@ -78,6 +78,9 @@ class LowerCtx : public mx::aten_onnx::OpContext {
   const std::vector<Dim>& list_item_shape(size_t k, size_t item) const override;
   void out_list(size_t k, const std::vector<std::string>& onnx_names) override;
 
+  bool output_is_tensor(size_t k) const override;
+  bool output_is_tensor_list(size_t k) const override;
+  std::string node_name() const override { return node ? mx::torch_export::node_name(*node) : "?"; }
   std::string where() const override;  // "node 'conv2d' (aten.conv2d.default) in module 'layer1.0.conv1'"
 
  protected:
@@ -110,10 +113,12 @@ class LowerCtx : public mx::aten_onnx::OpContext {
 
 using LowerFn = mx::aten_onnx::LowerFn;
 
+// This frontend's name in the lowering registry.
+inline constexpr const char* kFrontend = "torch_export";
 // The lowering of a target for this frontend: the shared ones
 // (aten_onnx/src/lower/) and the few below that read the program's JSON.
 inline mx::aten_onnx::LowerFn find_lowering(const std::string& target) {
-  return mx::aten_onnx::find_lowering(target, "torch_export");
+  return mx::aten_onnx::find_lowering(target, kFrontend);
 }
 // A lowering that needs this frontend's context (the program's JSON,
 // nested graphs), registered under the frontend's name.

@@ -176,6 +176,10 @@ std::string Ctx::tensor(const VP& v) {
   const auto& iv = v->iv;
   std::string n;
   if (iv.isTensor()) {
+    if (!v->not_computed.empty())
+      unsupported("it reads " + v->not_computed +
+                  ", which the export does not compute (an output an inference graph does not use, "
+                  "such as a pooling's indices)");
     if (!v->is_static) unsupported("internal: tensor value without ONNX name");
     n = constant(iv.toTensor());
   } else if (iv.isInt()) {

@@ -36,6 +36,10 @@
 namespace mx::torchscript {
 namespace tj = torch::jit;
 
+// This frontend's name in the lowering registry (its lowering plugins and
+// the shared lowerings it may use).
+inline constexpr const char* kFrontend = "torchscript";
+
 struct Val;
 using VP = std::shared_ptr<Val>;
 // Whether a value has a twin from the shifted run (dynamic_dims.hpp): none
@@ -59,6 +63,10 @@ struct Val {
   uint64_t from_inputs = 0;
   Shift shift = Shift::none;
   c10::IValue shifted;  // Shift::known: the value at the shifted example shapes
+  // An output its op's lowering does not compute (max_pool2d_with_indices'
+  // indices): "output 1 of aten::max_pool2d_with_indices (in module ...)",
+  // for the error when something reads it.
+  std::string not_computed;
 };
 
 struct Frame {
@@ -197,6 +205,9 @@ class Ctx : public mx::aten_onnx::OpContext {
   size_t list_size(size_t k) const override;
   const std::vector<mx::aten_onnx::Dim>& list_item_shape(size_t k, size_t item) const override;
   void out_list(size_t k, const std::vector<std::string>& onnx_names) override;
+  bool output_is_tensor(size_t k) const override { return ex_out.at(k).isTensor(); }
+  bool output_is_tensor_list(size_t k) const override { return ex_out.at(k).isTensorList(); }
+  std::string node_name() const override;
   std::string where() const override;
 
  protected:

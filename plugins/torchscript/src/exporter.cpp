@@ -22,8 +22,10 @@
 #include "dynamic_dims.hpp"
 #include "mx/aten_onnx/graph_passes.hpp"
 #include "mx/aten_onnx/hierarchy_document.hpp"
+#include "mx/aten_onnx/lowering_plugins.hpp"
 #include "mx/aten_onnx/opset.hpp"
 #include "modelexport/modelexport.h"
+#include "op_libraries.hpp"
 #include "script_module_tree.hpp"
 #include "source_offsets.hpp"
 #include "spec.hpp"
@@ -63,6 +65,7 @@ torch::jit::Module load_module(const std::string& path, SourceOffsets* offsets =
     std::ifstream f(path, std::ios::binary);
     if (!f) throw Error(MX_ERR_IO, "cannot open model file '" + path + "'");
   }
+  load_torch_op_libraries();
   try {
     auto m = offsets ? offsets->load(path) : torch::jit::load(path);
     m.eval();
@@ -72,6 +75,13 @@ torch::jit::Module load_module(const std::string& path, SourceOffsets* offsets =
     // (scaled_dot_product_attention): say which, and where to go instead.
     const std::string what = e.what();
     const std::string op = unknown_op_name(what);
+    const std::string ns = op.substr(0, op.find("::"));
+    if (!op.empty() && op.find("::") != std::string::npos && ns != "aten" && ns != "prim")
+      throw Error(MX_ERR_UNSUPPORTED,
+                  "'" + path + "' calls the custom op " + op +
+                      ", which no library loaded in this process registers: name the library that "
+                      "registers it (TORCH_LIBRARY; torch.ops.load_library in Python) in " +
+                      kOpLibrariesVariable + " (op libraries loaded: " + torch_op_libraries() + ")");
     if (!op.empty())
       throw Error(MX_ERR_UNSUPPORTED,
                   "'" + path + "' uses the operator " + op +
@@ -208,6 +218,8 @@ ExportResult export_model(const ExportOptions& opt) {
     by_name[specs[k].name] = k;
   }
 
+  const mx::aten_onnx::LoweringPlugins plugins(opt.lowering_plugins, kFrontend);
+  const mx::aten_onnx::LoweringPluginScope plugins_in_use(&plugins);
   at::manual_seed(0);
   Ctx cx(opt.opset);
   cx.fused_ops = opt.fused_ops;

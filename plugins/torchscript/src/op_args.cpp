@@ -269,6 +269,11 @@ void Ctx::out_list(size_t k, const std::vector<std::string>& onnx_names) {
   out_val(k, v);
 }
 
+std::string Ctx::node_name() const {
+  if (!node) return "?";
+  return node->outputs().empty() ? std::string(node->kind().toUnqualString()) : node->output(0)->debugName();
+}
+
 std::string Ctx::where() const {
   return std::string("op ") + (node ? node->kind().toQualString() : "?") + " " + location();
 }

@@ -8,6 +8,7 @@
 #include "shape_exec.hpp"
 #include "view_write_back.hpp"
 #include "modelexport/modelexport.h"
+#include "mx/aten_onnx/lowering_plugins.hpp"
 #include "mx/common/module_path.hpp"
 
 namespace mx::torchscript {
@@ -203,22 +204,43 @@ void Walker::walk_loop(tj::Node* n) {
 
 namespace {
 
-// The shared lowering (aten_onnx/src/lower) of an aten:: node: by its
-// schema's name and overload, "aten::add.Tensor" -> "aten.add.Tensor"; an
-// in-place op without its own registration lowers as its functional form
-// (the walk rebinds the written input afterwards).
+// The shared lowering (aten_onnx/src/lower) of a node, else the one a
+// lowering plugin of the export supplies (a custom op, "mylib::scaled_add"
+// -> "mylib.scaled_add.default"): by its schema's name and overload,
+// "aten::add.Tensor" -> "aten.add.Tensor"; an in-place ATen op without its
+// own registration lowers as its functional form (the walk rebinds the
+// written input afterwards).
 mx::aten_onnx::LowerFn shared_lowering(const tj::Node* n) {
   const auto* schema = n->maybeSchema();
-  if (!schema || schema->name().rfind("aten::", 0) != 0) return nullptr;
-  std::string op = schema->name().substr(6);
+  if (!schema) return nullptr;
+  std::string name = schema->name();
+  const auto colons = name.find("::");
+  if (colons == std::string::npos) return nullptr;
   const std::string overload = schema->overload_name().empty() ? "default" : schema->overload_name();
-  if (auto fn = mx::aten_onnx::find_lowering("aten." + op + "." + overload, "torchscript")) return fn;
+  const std::string ns = name.substr(0, colons);
+  std::string op = name.substr(colons + 2);
+  if (auto fn = mx::aten_onnx::lowering_of(ns + "." + op + "." + overload, kFrontend)) return fn;
   const bool dunder = op.size() > 4 && op.rfind("__", 0) == 0;
-  if (op.size() > 1 && op.back() == '_' && !dunder) {
+  if (ns == "aten" && op.size() > 1 && op.back() == '_' && !dunder) {
     op.pop_back();
-    return mx::aten_onnx::find_lowering("aten." + op + "." + overload, "torchscript");
+    return mx::aten_onnx::find_lowering("aten." + op + "." + overload, kFrontend);
   }
   return nullptr;
+}
+
+// For an op of another library's namespace (not aten::/prim::), what the
+// user can do; "" for PyTorch's own ops.
+std::string custom_op_remedy(const tj::Node* n) {
+  const std::string ns = n->kind().ns().toUnqualString();
+  if (ns == "aten" || ns == "prim" || ns == "onnx") return "";
+  std::string target = n->kind().toQualString();
+  target.replace(target.find("::"), 2, ".");
+  const auto* schema = n->maybeSchema();
+  target += "." + (schema && !schema->overload_name().empty() ? schema->overload_name() : "default");
+  return ": " + std::string(n->kind().toQualString()) +
+         " is a custom op of another library: put a lowering plugin for " + target +
+         " on MODELEXPORT_PLUGIN_PATH (docs/lowering-plugins.md; lowering plugins found: " +
+         mx::aten_onnx::active_lowering_plugins() + ")";
 }
 
 // Whether any schema argument of the node is a tensor (Tensor, Tensor?,
@@ -268,7 +290,7 @@ void Walker::generic(tj::Node* n) {
     if (auto it = registry().find(kind); it != registry().end()) own = it->second;
   const mx::aten_onnx::LowerFn shared = own ? nullptr : shared_lowering(n);
   if (!all_static && !own && !shared)
-    throw Error(MX_ERR_UNSUPPORTED, "unsupported op " + kind + " " + cx_.location());
+    throw Error(MX_ERR_UNSUPPORTED, "unsupported op " + kind + " " + cx_.location() + custom_op_remedy(n));
   // Execute: static nodes on their real values (folding), the others on
   // shapes (shape_exec.hpp: meta tensors, real only for shape arithmetic).
   tj::Stack stack;
@@ -337,6 +359,7 @@ void Walker::generic(tj::Node* n) {
         throw Error(MX_ERR_INTERNAL, "internal: lowering of " + kind + " did not bind %" + o->debugName());
       auto unbound = std::make_shared<Val>();
       unbound->iv = cx_.ex_out[k];
+      unbound->not_computed = "output " + std::to_string(k) + " of " + kind + " " + cx_.location();
       cx_.bind(o, unbound);
     }
     VP out = cx_.get(o);

@@ -89,6 +89,19 @@ class OpContext : public OnnxEmitter {
   virtual const std::vector<Dim>& list_item_shape(size_t k, size_t item) const = 0;
   virtual void out_list(size_t k, const std::vector<std::string>& onnx_names) = 0;
 
+  // Output k holds a tensor (not a SymInt, a list or None): a lowering
+  // must bind it.
+  virtual bool output_is_tensor(size_t k) const = 0;
+  // Output k is a list of tensors (Tensor[]).
+  virtual bool output_is_tensor_list(size_t k) const = 0;
+
+  // ---- the node, for lowering plugins and messages
+  // The name the source program gives the node ("linear_1", the output's
+  // debug name in TorchScript).
+  virtual std::string node_name() const = 0;
+  // The module whose code emitted the node ("" = the root's forward).
+  const std::string& module_path() const { return current_module(); }
+
   // An Error(MX_ERR_UNSUPPORTED) "unsupported: <what> at <where()>".
   [[noreturn]] void unsupported(const std::string& what) const;
   // The op for messages: "node 'conv2d' (aten.conv2d.default) in module 'layer1.0.conv1'"

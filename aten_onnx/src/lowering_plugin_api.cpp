@@ -1,32 +1,32 @@
 // The host side of modelexport/lowering_plugin.h: an mx_lowering_api whose
-// functions read the node through LowerCtx (arguments by schema name,
-// tensors with dtype and symbolic shape) and emit through it, so the nodes
-// a plugin emits carry the node's module record like any lowering's. Every
-// function catches what LowerCtx throws and answers a code plus a message
-// kept in the context: nothing crosses the C ABI as an exception.
+// functions read the node through the frontend's OpContext (arguments by
+// schema name, tensors with dtype and symbolic shape) and emit through it,
+// so the nodes a plugin emits carry the node's module record like any
+// lowering's, whichever frontend read the program. Every function catches
+// what the context throws and answers a code plus a message kept in the
+// context: nothing crosses the C ABI as an exception.
 #include <deque>
 #include <limits>
 #include <set>
 
-#include "lowering_plugins.hpp"
 #include "modelexport/modelexport.h"
 #include "mx/aten_onnx/attributes.hpp"
 #include "mx/aten_onnx/error.hpp"
+#include "mx/aten_onnx/lowering_plugins.hpp"
 
 // The opaque context of one callback (global namespace: the header's type).
 struct mx_lowering_context {
-  mx::torch_export::LowerCtx* cx = nullptr;
+  mx::aten_onnx::OpContext* cx = nullptr;
   std::string message;           // the last failure's reason
   std::deque<std::string> lent;  // texts lent until the callback returns
   std::deque<std::vector<int64_t>> lent_ints;
+  std::deque<std::vector<const char*>> lent_names;
   std::set<std::string> names;  // value names handed to the plugin
   std::set<size_t> bound;       // outputs bound
 };
 
-namespace mx::torch_export {
+namespace mx::aten_onnx {
 namespace {
-
-using mx::aten_onnx::Error;
 
 const char* lend(mx_lowering_context* c, std::string text) {
   return c->lent.emplace_back(std::move(text)).c_str();
@@ -55,10 +55,10 @@ const char* node_target(mx_lowering_context* c) {
   return c ? c->cx->target().c_str() : "";
 }
 const char* node_name_of(mx_lowering_context* c) {
-  return c ? lend(c, node_name(*c->cx->node)) : "";
+  return c ? lend(c, c->cx->node_name()) : "";
 }
 const char* node_module(mx_lowering_context* c) {
-  return c ? c->cx->module.c_str() : "";
+  return c ? lend(c, c->cx->module_path()) : "";
 }
 int64_t export_opset(mx_lowering_context* c) {
   return c ? c->cx->opset : 0;
@@ -151,7 +151,6 @@ int32_t int_list_arg(mx_lowering_context* c, const char* name, const int64_t** v
 }
 
 onnx::AttributeProto onnx_attribute(const mx_lowering_attribute& a) {
-  using mx::aten_onnx::attr;
   if (!a.name || !*a.name) throw Error(MX_ERR_INVALID_ARGUMENT, "an attribute without a name");
   const std::string name = a.name;
   const bool list = a.type == MX_LOWERING_ATTR_INTS || a.type == MX_LOWERING_ATTR_FLOATS;
@@ -215,7 +214,7 @@ int32_t constant(mx_lowering_context* c, int32_t dtype, const int64_t* dims, siz
   return guarded(c, "constant", [&] {
     if (!onnx_name || (rank && !dims) || (size && !data))
       return failed(c, MX_ERR_INVALID_ARGUMENT, "constant: NULL dims, data or onnx_name");
-    const size_t element = mx::aten_onnx::element_size(dtype);
+    const size_t element = element_size(dtype);
     if (!element)
       return failed(c, MX_ERR_UNSUPPORTED,
                     "constant: ONNX type " + std::to_string(dtype) + " is not a fixed-size type");
@@ -288,6 +287,93 @@ int32_t bind_output(mx_lowering_context* c, size_t k, const char* onnx_name) {
   });
 }
 
+// A value name the context produced, handed to the plugin.
+const char* hand_out(mx_lowering_context* c, const std::string& onnx_name) {
+  c->names.insert(onnx_name);
+  return lend(c, onnx_name);
+}
+
+int32_t sym_int_arg(mx_lowering_context* c, const char* name, const char** onnx_name) {
+  return guarded(c, name, [&] {
+    if (!onnx_name) return failed(c, MX_ERR_INVALID_ARGUMENT, "NULL onnx_name");
+    if (!c->cx->has(name)) return absent(c, name);
+    *onnx_name = hand_out(c, c->cx->sym_int(name));
+    return 0;
+  });
+}
+
+int32_t int_list_tensor(mx_lowering_context* c, const char* name, const char** onnx_name) {
+  return guarded(c, name, [&] {
+    if (!onnx_name) return failed(c, MX_ERR_INVALID_ARGUMENT, "NULL onnx_name");
+    if (!c->cx->has(name)) return absent(c, name);
+    *onnx_name = hand_out(c, c->cx->int_list(name));
+    return 0;
+  });
+}
+
+int32_t tensor_list_arg(mx_lowering_context* c, const char* name, const char* const** onnx_names,
+                        size_t* count) {
+  return guarded(c, name, [&] {
+    if (!onnx_names || !count) return failed(c, MX_ERR_INVALID_ARGUMENT, "NULL onnx_names or count");
+    if (!c->cx->has(name)) return absent(c, name);
+    auto& names = c->lent_names.emplace_back();
+    for (const Value* v : c->cx->tensor_list(name)) names.push_back(v ? hand_out(c, v->onnx) : nullptr);
+    *onnx_names = names.data();
+    *count = names.size();
+    return 0;
+  });
+}
+
+int32_t string_arg(mx_lowering_context* c, const char* name, const char** value) {
+  return guarded(c, name, [&] {
+    if (!value) return failed(c, MX_ERR_INVALID_ARGUMENT, "NULL value");
+    if (!c->cx->has(name)) return absent(c, name);
+    *value = lend(c, c->cx->string_arg(name, ""));
+    return 0;
+  });
+}
+
+// Output k exists and is a Tensor[].
+int32_t list_output(mx_lowering_context* c, size_t k) {
+  if (int32_t code = output_index(c, k)) return code;
+  return c->cx->output_is_tensor_list(k)
+             ? 0
+             : failed(c, MX_ERR_INVALID_ARGUMENT, "output " + std::to_string(k) + " is not a Tensor[]");
+}
+
+int32_t output_list_size(mx_lowering_context* c, size_t k, size_t* count) {
+  return guarded(c, "output_list_size", [&] {
+    if (!count) return failed(c, MX_ERR_INVALID_ARGUMENT, "NULL count");
+    if (int32_t code = list_output(c, k)) return code;
+    *count = c->cx->list_size(k);
+    return 0;
+  });
+}
+
+int32_t bind_output_list(mx_lowering_context* c, size_t k, const char* const* onnx_names, size_t count) {
+  return guarded(c, "bind_output_list", [&] {
+    if (int32_t code = list_output(c, k)) return code;
+    if (count && !onnx_names) return failed(c, MX_ERR_INVALID_ARGUMENT, "NULL onnx_names");
+    const size_t expected = c->cx->list_size(k);
+    if (count != expected)
+      return failed(c, MX_ERR_INVALID_ARGUMENT,
+                    "bind_output_list " + std::to_string(k) + ": " + std::to_string(count) +
+                        " values for a list of " + std::to_string(expected));
+    std::vector<std::string> names;
+    for (size_t i = 0; i < count; ++i) {
+      if (!onnx_names[i] || !c->names.count(onnx_names[i]))
+        return failed(c, MX_ERR_INVALID_ARGUMENT,
+                      "bind_output_list " + std::to_string(k) + ": element " + std::to_string(i) + " '" +
+                          (onnx_names[i] ? onnx_names[i] : "(null)") +
+                          "' is no value the host handed out for this node");
+      names.emplace_back(onnx_names[i]);
+    }
+    c->cx->out_list(k, names);
+    c->bound.insert(k);
+    return 0;
+  });
+}
+
 int32_t fail(mx_lowering_context* c, int32_t code, const char* message) {
   if (!c) return code;
   return failed(c, code, message ? message : "(no message)");
@@ -296,7 +382,7 @@ int32_t fail(mx_lowering_context* c, int32_t code, const char* message) {
 const mx_lowering_api kApi = {sizeof(mx_lowering_api),
                               MX_LOWERING_ABI_MAJOR,
                               MX_LOWERING_ABI_MINOR,
-                              MXTE_VERSION,
+                              MX_ATEN_ONNX_VERSION,
                               node_target,
                               node_name_of,
                               node_module,
@@ -316,7 +402,13 @@ const mx_lowering_api kApi = {sizeof(mx_lowering_api),
                               output_dtype,
                               output_rank,
                               bind_output,
-                              fail};
+                              fail,
+                              sym_int_arg,
+                              int_list_tensor,
+                              tensor_list_arg,
+                              string_arg,
+                              output_list_size,
+                              bind_output_list};
 
 // A plugin's code describes the user's problem when it is one of those the
 // host keeps (docs/plugin-protocol.md, "Errors"); anything else is the
@@ -334,7 +426,7 @@ int32_t reported(int32_t code) {
 
 }  // namespace
 
-void lower_with_plugin(LowerCtx& cx, const PluginOp& op) {
+void lower_with_plugin(OpContext& cx, const PluginOp& op) {
   mx_lowering_context c;
   c.cx = &cx;
   const std::string who = "lowering plugin '" + op.plugin + "' (" + op.path + ")";
@@ -350,8 +442,8 @@ void lower_with_plugin(LowerCtx& cx, const PluginOp& op) {
                 who + " failed at " + cx.where() + ": " +
                     (c.message.empty() ? "returned code " + std::to_string(code) : c.message));
   for (size_t k = 0; k < cx.n_outputs(); ++k)
-    if (cx.node->at("outputs").at(k).contains("as_tensor") && !c.bound.count(k))
+    if ((cx.output_is_tensor(k) || cx.output_is_tensor_list(k)) && !c.bound.count(k))
       throw Error(MX_ERR_PLUGIN, who + " left output " + std::to_string(k) + " unbound at " + cx.where());
 }
 
-}  // namespace mx::torch_export
+}  // namespace mx::aten_onnx

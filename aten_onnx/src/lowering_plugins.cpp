@@ -1,4 +1,4 @@
-#include "lowering_plugins.hpp"
+#include "mx/aten_onnx/lowering_plugins.hpp"
 
 #include <dlfcn.h>
 
@@ -7,9 +7,7 @@
 #include "modelexport/modelexport.h"
 #include "mx/aten_onnx/error.hpp"
 
-namespace mx::torch_export {
-
-using Error = mx::aten_onnx::Error;
+namespace mx::aten_onnx {
 
 struct LoweringLibrary {
   void* handle = nullptr;
@@ -58,15 +56,14 @@ const mx_lowering_descriptor* checked_descriptor(void* handle, const std::string
 // The registration of a built-in lowering of `target`, for the collision
 // message ("aten.add.Tensor" may be registered as "aten.add").
 std::string builtin_file(const std::string& target) {
-  const auto& r = mx::aten_onnx::lowering_registry();
+  const auto& r = lowering_registry();
   if (auto it = r.find(target); it != r.end()) return it->second.file;
   if (auto dot = target.rfind('.'); dot != std::string::npos)
     if (auto it = r.find(target.substr(0, dot)); it != r.end()) return it->second.file;
   return "?";
 }
 
-void lower_through_active_plugin(mx::aten_onnx::OpContext& context) {
-  auto& cx = static_cast<LowerCtx&>(context);  // only the .pt2 frontend opens lowering plugins
+void lower_through_active_plugin(OpContext& cx) {
   const PluginOp* op = active ? active->find(cx.target()) : nullptr;
   if (!op) cx.unsupported("no lowering plugin lowers it any more");
   lower_with_plugin(cx, *op);
@@ -74,7 +71,7 @@ void lower_through_active_plugin(mx::aten_onnx::OpContext& context) {
 
 }  // namespace
 
-LoweringPlugins::LoweringPlugins(const std::vector<std::string>& paths) {
+LoweringPlugins::LoweringPlugins(const std::vector<std::string>& paths, const std::string& frontend) {
   for (const auto& path : paths) {
     auto library = std::make_shared<LoweringLibrary>();
     // RTLD_LOCAL: two plugins cannot clash through their symbols; RTLD_NOW:
@@ -89,7 +86,7 @@ LoweringPlugins::LoweringPlugins(const std::vector<std::string>& paths) {
       if (!op->target || !*op->target || !op->lower)
         refuse(path, "op " + std::to_string(k) + " has no target or no function");
       const std::string target = op->target;
-      if (find_lowering(target))
+      if (find_lowering(target, frontend))
         throw Error(MX_ERR_INVALID_ARGUMENT, "lowering plugin '" + name + "' (" + path + ") lowers " +
                                                  target + ", which the built-in lowering of " +
                                                  builtin_file(target) +
@@ -122,8 +119,8 @@ LoweringPluginScope::~LoweringPluginScope() {
   active = previous_;
 }
 
-LowerFn lowering_of(const std::string& target) {
-  if (LowerFn fn = find_lowering(target)) return fn;
+LowerFn lowering_of(const std::string& target, const std::string& frontend) {
+  if (LowerFn fn = find_lowering(target, frontend)) return fn;
   if (active && active->find(target)) return lower_through_active_plugin;
   return nullptr;
 }
@@ -132,4 +129,4 @@ std::string active_lowering_plugins() {
   return active ? active->names() : "none";
 }
 
-}  // namespace mx::torch_export
+}  // namespace mx::aten_onnx
