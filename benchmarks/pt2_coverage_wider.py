@@ -119,6 +119,32 @@ class Scatter(nn.Module):
         return out, z, torch.bincount(idx, minlength=5)
 
 
+class MessagePassing(nn.Module):
+    """GNN layer: gathered messages, index_add / scatter_reduce aggregation, a GRUCell update."""
+    def __init__(self, d=8):
+        super().__init__(); self.msg = nn.Linear(2 * d, d); self.upd = nn.GRUCell(d, d)
+    def forward(self, x, edges):
+        src, dst = edges[0], edges[1]
+        m = F.relu(self.msg(torch.cat([x[src], x[dst]], -1)))
+        agg = torch.zeros_like(x).index_add(0, dst, m)
+        mx = torch.zeros_like(x).scatter_reduce(0, dst[:, None].expand(-1, x.shape[1]), m, "amax", include_self=False)
+        return self.upd(agg + mx, x)
+class ShapeCond(nn.Module):
+    """torch.cond on a SymBool (a dynamic dim), the branches of other ops."""
+    def __init__(self):
+        super().__init__(); self.l = nn.Linear(4, 4)
+    def forward(self, x):
+        return torch.cond(x.shape[0] > 2, lambda t: self.l(t).relu(), lambda t: t * 0.5, (x,))
+class Spectral2d(nn.Module):
+    """FNO-style spectral filter: rfft2, complex weights, irfft2; fft / ifft of a complex signal."""
+    def __init__(self):
+        super().__init__(); self.w = nn.Parameter(torch.randn(6, 5, 2) * 0.3)
+    def forward(self, x):
+        f = torch.fft.rfft2(x) * torch.view_as_complex(self.w)
+        c = torch.fft.ifft(torch.fft.fft(x, dim=-1) * 2, dim=-1)
+        return torch.fft.irfft2(f, s=x.shape[-2:]), c.real
+
+
 def precompute_freqs_cis(dim, end, theta=10000.0):
     freqs = 1.0 / (theta ** (torch.arange(0, dim, 2)[: (dim // 2)].float() / dim))
     t = torch.arange(end, device=freqs.device)
@@ -232,6 +258,14 @@ def programs():
             d_model=32, encoder_layers=1, decoder_layers=1, encoder_attention_heads=4, decoder_attention_heads=4,
             encoder_ffn_dim=64, decoder_ffn_dim=64, num_queries=5, num_labels=3)),
             (torch.randn(2, 3, 64, 64),), (torch.randn(3, 3, 64, 64),), ({0: AUTO},)),
+        "upernet_convnext": vision(lambda: T.UperNetForSemanticSegmentation(T.UperNetConfig(
+            backbone_config=dict(model_type="convnext", hidden_sizes=[8, 16, 32, 64], depths=[1, 1, 1, 1],
+                                 out_features=["stage1", "stage2", "stage3", "stage4"]),
+            hidden_size=16, auxiliary_in_channels=32, num_labels=3)), batch_only=False),
+        "gnn_message_passing": fn(MessagePassing, (torch.randn(5, 8), torch.tensor([[0, 1, 2, 3, 4, 0, 2], [1, 2, 3, 4, 0, 2, 2]])),
+                                  (torch.randn(7, 8), torch.tensor([[0, 1, 2, 3, 4, 5, 6, 6, 1], [1, 2, 3, 4, 5, 6, 0, 3, 1]])), ({0: AUTO}, {1: AUTO})),
+        "cond_symbolic": fn(ShapeCond, (torch.randn(2, 4),), (torch.randn(3, 4),), ({0: AUTO},)),
+        "spectral_fft2": fn(Spectral2d, (torch.randn(2, 3, 6, 8),), (torch.randn(3, 3, 6, 8),), ({0: AUTO},)),
         "resnet18": tvm("resnet18"),
         "mobilenet_v3_small": tvm("mobilenet_v3_small"),
         "shufflenet": tvm("shufflenet_v2_x0_5"),

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <doctest/doctest.h>
 
 #include "mx/aten_onnx/patterns.hpp"
@@ -78,6 +79,27 @@ TEST_CASE("conv and pools") {
   std::string g = emit_adaptive_pool(e, c, {5, 5}, {1, 1}, true);
   CHECK(e.graph.node(e.graph.node_size() - 1).op_type() == "GlobalMaxPool");
   CHECK(e.check(g) == std::vector<int64_t>{1, 4, 1, 1});
+}
+
+TEST_CASE("adaptive pooling over dynamic sizes: window bounds at run time") {
+  TestEmitter e;
+  e.input("x", F, {1, 4, 5, 7});
+  std::string a = emit_adaptive_pool(e, "x", {-1, -1}, {2, 3}, false);  // sizes taken as unknown
+  CHECK_NOTHROW(e.check(a));  // shape inference and the checker accept it (values: ops conformance)
+  const auto ops = e.ops();
+  CHECK(std::count(ops.begin(), ops.end(), "Slice") == 5);
+  CHECK(std::count(ops.begin(), ops.end(), "Shape") >= 1);  // the bounds read the input's size
+  CHECK(std::count(ops.begin(), ops.end(), "AveragePool") == 0);
+}
+
+TEST_CASE("atan2: element-wise, broadcasting like its operands") {
+  TestEmitter e;
+  e.input("y", F, {2, 3});
+  e.input("x", F, {3});
+  std::string a = emit_atan2(e, "y", "x", F);
+  CHECK(e.check(a) == std::vector<int64_t>{2, 3});
+  const auto ops = e.ops();
+  CHECK(std::count(ops.begin(), ops.end(), "Atan") == 1);
 }
 
 TEST_CASE("reduce: ReduceSum takes axes as an input, the others as an attribute") {

@@ -180,11 +180,12 @@ class Unsupported(nn.Module):
 
 
 class PoolIndices(nn.Module):
-    """Reads max_pool2d's indices, which the export does not compute."""
+    """Reads native_layer_norm's mean, which the export does not compute
+    (the file keeps its old name)."""
 
     def forward(self, x):
-        y, indices = nn.functional.max_pool2d(x, 2, return_indices=True)
-        return y + indices.to(y.dtype)
+        y, mean, _ = torch.native_layer_norm(x, [4], None, None, 1e-5)
+        return y + mean
 
 
 # ---------------------------------------------------------------- op unit models

@@ -31,10 +31,16 @@ void lower_sdpa(OpContext& cx) {
   if (r != 4 && r != 3)
     cx.unsupported("scaled_dot_product_attention on inputs of rank " + std::to_string(r) +
                    " (3 or 4 are lowered)");
-  if (!q[r - 1].is_static) cx.unsupported("scaled_dot_product_attention with a dynamic head dim");
-  const double scale =
-      cx.has("scale") ? cx.float_arg("scale") : 1.0 / std::sqrt(static_cast<double>(q[r - 1].value));
   std::string query = cx.tensor("query"), key = cx.tensor("key"), value = cx.tensor("value");
+  double scale = 1.0;
+  if (cx.has("scale")) {
+    scale = cx.float_arg("scale");
+  } else if (q[r - 1].is_static) {
+    scale = 1.0 / std::sqrt(static_cast<double>(q[r - 1].value));
+  } else {  // a dynamic head dim: the query scaled by 1/sqrt(E) read at run time
+    const std::string e = cx.cast(cx.dim_size(query, r - 1), onnx::TensorProto::INT64, dt);
+    query = cx.emit1("Div", {query, cx.emit1("Sqrt", {e})});
+  }
   std::string mask;
   int32_t mask_type = 0;
   const char* mask_arg = cx.has("attn_mask") ? "attn_mask" : "attn_bias";

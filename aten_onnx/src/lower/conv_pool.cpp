@@ -1,6 +1,9 @@
 // Convolutions (conv1d/2d/3d with int or 'same'/'valid' padding; core
-// ATen's convolution incl. transposed) and pooling (max, average,
-// adaptive). The ONNX patterns are the shared ones (aten_onnx).
+// ATen's convolution incl. transposed) and pooling (max with its indices,
+// max_unpool, average, adaptive). The ONNX patterns are the shared ones
+// (aten_onnx).
+#include "mx/onnx_proto.hpp"
+
 #include "mx/aten_onnx/lowering_registry.hpp"
 #include "mx/aten_onnx/patterns.hpp"
 
@@ -38,17 +41,31 @@ MX_ATEN_LOWER(lower_conv, "aten.conv1d", "aten.conv2d", "aten.conv3d", "aten.con
               "aten._convolution", "aten.conv_transpose1d", "aten.conv_transpose2d", "aten.conv_transpose3d");
 
 // max_pool2d(self, kernel_size, stride=[], padding=0, dilation=1, ceil_mode=False);
-// core ATen's max_pool2d_with_indices has a second output (the indices),
-// which ONNX graphs of eval models never read: it stays unbound.
+// core ATen's max_pool2d_with_indices has a second output, the indices
+// (what max_unpool reads): a second MaxPool gives them, which dead-node
+// elimination drops when nothing reads them. ONNX numbers each element
+// over the whole tensor, ATen within its (n, c) plane: the index modulo the
+// plane size.
 void lower_max_pool(OpContext& cx) {
   const size_t n = static_cast<size_t>(cx.rank_of("self") - 2);
   const auto k = expand_to(cx.ints("kernel_size"), n);
   auto s = cx.ints("stride", std::vector<int64_t>{});
   s = s.empty() ? k : expand_to(s, n);
-  cx.out(0, mx::aten_onnx::emit_max_pool(
-                cx, cx.tensor("self"), k, s,
-                symmetric_pads(expand_to(cx.ints("padding", std::vector<int64_t>{0}), n)),
-                expand_to(cx.ints("dilation", std::vector<int64_t>{1}), n), cx.bool_arg("ceil_mode", false)));
+  const auto pads = symmetric_pads(expand_to(cx.ints("padding", std::vector<int64_t>{0}), n));
+  const auto dilation = expand_to(cx.ints("dilation", std::vector<int64_t>{1}), n);
+  const bool ceil = cx.bool_arg("ceil_mode", false);
+  const std::string x = cx.tensor("self");
+  cx.out(0, mx::aten_onnx::emit_max_pool(cx, x, k, s, pads, dilation, ceil));
+  if (cx.n_outputs() < 2) return;
+  const auto both = cx.emit("MaxPool", {x},
+                            {attr("kernel_shape", k), attr("strides", s), attr("pads", pads),
+                             attr("dilations", dilation), attr("ceil_mode", static_cast<int64_t>(ceil))},
+                            2);
+  const int64_t r = cx.rank_of("self");
+  const std::string plane =
+      cx.emit1("ReduceProd", {cx.emit1("Slice", {cx.shape_of(x), cx.ci64({2}), cx.ci64({r})})},
+               {attr("keepdims", int64_t{0})});
+  cx.out(1, cx.emit1("Mod", {both[1], plane}));
 }
 MX_ATEN_LOWER(lower_max_pool, "aten.max_pool1d", "aten.max_pool2d", "aten.max_pool3d",
               "aten.max_pool2d_with_indices", "aten.max_pool3d_with_indices");
@@ -73,18 +90,32 @@ void lower_avg_pool(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_avg_pool, "aten.avg_pool1d", "aten.avg_pool2d", "aten.avg_pool3d");
 
+// max_unpool2d / 3d(self, indices, output_size, ...): each value scattered
+// to its index within its (n, c) plane of the output_size plane.
+void lower_max_unpool(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.operand("self", dt);
+  const std::string idx = cx.cast(cx.tensor("indices"), cx.dtype_of("indices"), onnx::TensorProto::INT64);
+  const std::string nc = cx.emit1("Slice", {cx.shape_of(x), cx.ci64({0}), cx.ci64({2})});
+  const std::string flat = cx.emit1("Concat", {nc, cx.ci64({-1})}, {attr("axis", int64_t{0})});
+  const std::string size = cx.int_list("output_size");
+  const std::string plane = cx.emit1("ReduceProd", {size}, {attr("keepdims", int64_t{1})});
+  const std::string zeros =
+      cx.emit1("Expand", {cx.cscalar(0, dt), cx.emit1("Concat", {nc, plane}, {attr("axis", int64_t{0})})});
+  const std::string y =
+      cx.emit1("ScatterElements", {zeros, cx.emit1("Reshape", {idx, flat}), cx.emit1("Reshape", {x, flat})},
+               {attr("axis", int64_t{2})});
+  cx.out(0, cx.emit1("Reshape", {y, cx.emit1("Concat", {nc, size}, {attr("axis", int64_t{0})})}));
+}
+MX_ATEN_LOWER(lower_max_unpool, "aten.max_unpool2d", "aten.max_unpool3d");
+
 void lower_adaptive_pool(OpContext& cx) {
   const bool is_max = cx.target().find("max") != std::string::npos;
   const auto& shape = cx.value_of("self").shape;
   const size_t nd = shape.size() - 2;
   const auto out = expand_to(cx.ints("output_size"), nd);
   std::vector<int64_t> in;
-  bool global = true;
-  for (auto o : out) global &= o == 1;
-  for (size_t d = 0; d < nd; ++d) {
-    if (!shape[2 + d].is_static && !global) cx.unsupported("adaptive pooling over a dynamic spatial dim");
-    in.push_back(shape[2 + d].value);
-  }
+  for (size_t d = 0; d < nd; ++d) in.push_back(shape[2 + d].is_static ? shape[2 + d].value : -1);
   cx.out(0, mx::aten_onnx::emit_adaptive_pool(cx, cx.tensor("self"), in, out, is_max));
 }
 MX_ATEN_LOWER(lower_adaptive_pool, "aten.adaptive_avg_pool1d", "aten.adaptive_avg_pool2d",

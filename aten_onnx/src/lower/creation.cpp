@@ -8,9 +8,19 @@
 namespace mx::aten_onnx {
 namespace {
 
+// A real tensor made complex gains the pair axis of the complex layout
+// (lower/fft.cpp) with a zero imaginary part.
 void lower_to(OpContext& cx) {
   const char* in = cx.has("self") ? "self" : "input";
-  cx.out(0, cx.cast(cx.tensor(in), cx.dtype_of(in), cx.out_dtype()));
+  const int32_t to = cx.out_dtype();
+  if (to == onnx::TensorProto::COMPLEX64 || to == onnx::TensorProto::COMPLEX128) {
+    const int32_t dt =
+        to == onnx::TensorProto::COMPLEX128 ? onnx::TensorProto::DOUBLE : onnx::TensorProto::FLOAT;
+    const int64_t r = cx.rank_of(in);
+    const std::string re = cx.unsqueeze(cx.cast(cx.tensor(in), cx.dtype_of(in), dt), {r});
+    return cx.out(0, cx.emit1("Concat", {re, cx.emit1("Mul", {re, cx.cscalar(0, dt)})}, {attr("axis", r)}));
+  }
+  cx.out(0, cx.cast(cx.tensor(in), cx.dtype_of(in), to));
 }
 MX_ATEN_LOWER(lower_to, "aten._to_copy", "aten.to", "aten.type_as",
               "aten._assert_tensor_metadata_passthrough");

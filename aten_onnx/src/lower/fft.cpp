@@ -5,10 +5,14 @@
 // and PyTorch's shape; only the lowerings registered under "complex." (the
 // exporter dispatches there when a node reads a complex tensor) see it.
 //
-//   fft_rfft / _fft_r2c   DFT onesided over one dim
-//   fft_irfft / _fft_c2r  the full spectrum rebuilt by Hermitian symmetry,
-//                         inverse DFT, real part
-//   abs, view_as_real, real, imag, mul/div by a real, add/sub, mul of two
+//   fft_rfft(2, n) / _fft_r2c   DFT onesided over the last dim, full DFTs
+//                               over the others
+//   fft_irfft(2, n) / _fft_c2r  inverse DFTs over all but the last dim, then
+//                               the full spectrum rebuilt by Hermitian
+//                               symmetry, inverse DFT, real part
+//   fft_fft / fft_ifft (2, n) / _fft_c2c   complex DFTs (a real input gains
+//                               a zero imaginary part)
+//   abs, angle, view_as_real, real, imag, mul/div by a real, add/sub, mul of two
 //   complex tensors
 #include "mx/onnx_proto.hpp"
 
@@ -30,24 +34,52 @@ int32_t complex_of(int32_t dt) {
   return dt == onnx::TensorProto::DOUBLE ? onnx::TensorProto::COMPLEX128 : onnx::TensorProto::COMPLEX64;
 }
 
-// The one transformed dim and the scaling, from either overload:
-// fft_rfft(self, n=None, dim=-1, norm=None) / _fft_r2c(self, dim, normalization, onesided).
+// The transformed dims and the scaling, from every overload:
+// fft_rfft / fft_fft / fft_ifft / fft_irfft(self, n=None, dim=-1, norm=None),
+// fft_rfft2 / fft_irfft2 / fft_fft2 / fft_ifft2 (s=None, dim=[-2, -1]),
+// fft_rfftn / fft_irfftn / fft_fftn / fft_ifftn (s=None, dim=None: all),
+// _fft_r2c / _fft_c2r / _fft_c2c(self, dim, normalization, ...).
 struct Transform {
-  int64_t dim = -1;
-  int normalization = 0;  // 0: none, 1: 1/sqrt(n), 2: 1/n
+  std::vector<int64_t> dims;   // ascending; a real transform's half-spectrum dim is the last
+  std::vector<int64_t> sizes;  // the signal sizes s, one per dim, when the program gives them
+  int normalization = 0;       // 0: none, 1: 1/sqrt(n), 2: 1/n (n: the product of the signal sizes)
 };
+
+// A signal size s other than the input's (padding or trimming the signal)
+// is refused; `skip_last` leaves the last one to an inverse real FFT, for
+// which it is the output length.
+void require_unpadded(OpContext& cx, const Transform& t, const Value& v, bool skip_last) {
+  if (t.sizes.empty()) return;
+  if (t.sizes.size() != t.dims.size()) cx.unsupported("an FFT whose s and dim differ in length");
+  for (size_t k = 0; k + (skip_last ? 1 : 0) < t.dims.size(); ++k) {
+    const Dim& d = v.shape.at(t.dims[k]);
+    if (!d.is_static || d.value != t.sizes[k])
+      cx.unsupported("an FFT with a signal size s other than the input's (padding or trimming)");
+  }
+}
 
 Transform transform_of(OpContext& cx, int64_t rank, bool inverse) {
   Transform t;
-  if (cx.target().find("._fft_") != std::string::npos) {
-    const auto dims = cx.ints("dim");
-    if (dims.size() != 1)
-      cx.unsupported("an FFT over " + std::to_string(dims.size()) + " dims (one is lowered)");
-    t.dim = norm_dim(dims[0], rank);
+  const std::string op = cx.op();
+  if (op.rfind("_fft_", 0) == 0) {
+    for (int64_t d : cx.ints("dim")) t.dims.push_back(norm_dim(d, rank));
     t.normalization = static_cast<int>(cx.int_arg("normalization", 0));
     return t;
   }
-  t.dim = norm_dim(cx.int_arg("dim", -1), rank);
+  if (cx.has("s")) t.sizes = cx.ints("s");
+  if (op.find("fft2") != std::string::npos) {
+    for (int64_t d : cx.has("dim") ? cx.ints("dim") : std::vector<int64_t>{-2, -1})
+      t.dims.push_back(norm_dim(d, rank));
+  } else if (op.find("fftn") != std::string::npos) {
+    if (cx.has("dim")) {
+      for (int64_t d : cx.ints("dim")) t.dims.push_back(norm_dim(d, rank));
+    } else {  // the last len(s) dims, or all
+      const int64_t first = t.sizes.empty() ? 0 : rank - static_cast<int64_t>(t.sizes.size());
+      for (int64_t d = first; d < rank; ++d) t.dims.push_back(d);
+    }
+  } else {
+    t.dims = {norm_dim(cx.int_arg("dim", -1), rank)};
+  }
   const std::string norm = cx.string_arg("norm", "backward");
   if (norm == "ortho") t.normalization = 1;
   else if (norm == "forward") t.normalization = inverse ? 0 : 2;
@@ -65,38 +97,94 @@ int64_t static_dim(OpContext& cx, const Value& v, int64_t d) {
   return v.shape[d].value;
 }
 
+// Unscaled complex DFTs of a pair-layout tensor over `dims` (ONNX's inverse
+// divides by the size: multiplied back, so both directions are plain sums).
+std::string raw_dfts(OpContext& cx, std::string z, const Value& v, const std::vector<int64_t>& dims,
+                     bool inverse, int32_t dt) {
+  for (int64_t d : dims) {
+    z = cx.emit1("DFT", {z}, {attr("axis", d), attr("inverse", int64_t{inverse})});
+    if (inverse) z = cx.emit1("Mul", {z, cx.cscalar(static_cast<double>(static_dim(cx, v, d)), dt)});
+  }
+  return z;
+}
+
+double signal_size(OpContext& cx, const Value& v, const std::vector<int64_t>& dims) {
+  double n = 1;
+  for (int64_t d : dims) n *= static_cast<double>(static_dim(cx, v, d));
+  return n;
+}
+
+// rfft / rfft2 / rfftn / _fft_r2c: a onesided DFT over the last dim (two-sided
+// when _fft_r2c says so), full ones over the others.
 void lower_rfft(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
   const Transform t = transform_of(cx, r, false);
-  if (cx.has("onesided") && !cx.bool_arg("onesided")) cx.unsupported("a two-sided real FFT");
-  const int64_t n = static_dim(cx, v, t.dim);
+  if (t.dims.empty()) cx.unsupported("an FFT over no dim");
+  const bool onesided = !cx.has("onesided") || cx.bool_arg("onesided");  // false: core ATen's fft of a real
+  const int64_t last = t.dims.back();
+  const int64_t n = static_dim(cx, v, last);
   if (cx.has("n") && cx.int_arg("n") != n) cx.unsupported("rfft with n other than the signal length");
+  require_unpadded(cx, t, v, false);
   const int32_t dt = component(complex_of(v.dtype));
   const std::string x = cx.unsqueeze(cx.cast(v.onnx, v.dtype, dt), {r});
-  const std::string spectrum = cx.emit1("DFT", {x}, {attr("axis", t.dim), attr("onesided", int64_t{1})});
-  cx.out(0, scaled(cx, spectrum, t.normalization, static_cast<double>(n), dt));
+  std::string spectrum = cx.emit1("DFT", {x}, {attr("axis", last), attr("onesided", int64_t{onesided})});
+  spectrum = raw_dfts(cx, spectrum, v, {t.dims.begin(), t.dims.end() - 1}, false, dt);
+  cx.out(0, scaled(cx, spectrum, t.normalization, signal_size(cx, v, t.dims), dt));
 }
-MX_ATEN_LOWER(lower_rfft, "aten.fft_rfft", "aten._fft_r2c");
+MX_ATEN_LOWER(lower_rfft, "aten.fft_rfft", "aten.fft_rfft2", "aten.fft_rfftn", "aten._fft_r2c");
 
-// irfft: X [.., M, .., 2] with M = L/2 + 1 -> the L-point spectrum
+// irfft (2, n) / _fft_c2r: full inverse DFTs over every dim but the last,
+// then the last: X [.., M, .., 2] with M = L/2 + 1 -> the L-point spectrum
 // X[0..M) ++ conj(X[L-M .. 1]) -> inverse DFT (which scales by 1/L) -> real.
 void lower_irfft(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
   const Transform t = transform_of(cx, r, true);
-  const int64_t m = static_dim(cx, v, t.dim);
-  const int64_t l = cx.has("last_dim_size") ? cx.int_arg("last_dim_size") : cx.int_arg("n", 2 * (m - 1));
+  if (t.dims.empty()) cx.unsupported("an FFT over no dim");
+  const int64_t last = t.dims.back();
+  const int64_t m = static_dim(cx, v, last);
+  require_unpadded(cx, t, v, true);
+  const int64_t l = cx.has("last_dim_size") ? cx.int_arg("last_dim_size")
+                    : !t.sizes.empty()      ? t.sizes.back()
+                                            : cx.int_arg("n", 2 * (m - 1));
   if (l < 1 || l / 2 + 1 > m) cx.unsupported("irfft to a length the spectrum does not cover");
   const int32_t dt = component(v.dtype);
-  std::string real = emit_inverse_real_dft(cx, v.onnx, r, t.dim, l, dt);
-  // the inverse DFT divided by L: undo it unless ATen divides too
+  const std::vector<int64_t> others(t.dims.begin(), t.dims.end() - 1);
+  const std::string z = raw_dfts(cx, v.onnx, v, others, true, dt);
   const double len = static_cast<double>(l);
-  if (t.normalization == 0) real = cx.emit1("Mul", {real, cx.cscalar(len, dt)});
-  else if (t.normalization == 1) real = cx.emit1("Mul", {real, cx.cscalar(std::sqrt(len), dt)});
+  std::string real = cx.emit1("Mul", {emit_inverse_real_dft(cx, z, r, last, l, dt), cx.cscalar(len, dt)});
+  real = scaled(cx, real, t.normalization, len * signal_size(cx, v, others), dt);
   cx.out(0, cx.cast(real, dt, cx.out_dtype()));
 }
-MX_ATEN_LOWER(lower_irfft, "complex.aten.fft_irfft", "complex.aten._fft_c2r");
+MX_ATEN_LOWER(lower_irfft, "complex.aten.fft_irfft", "complex.aten.fft_irfft2", "complex.aten.fft_irfftn",
+              "complex.aten._fft_c2r");
+
+// Complex FFTs: fft / ifft (2, n) and core ATen's _fft_c2c(self, dim,
+// normalization, forward). A real input (fft of a real tensor at the
+// TRAINING level) gains a zero imaginary part.
+void lower_c2c(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  const std::string op = cx.op();
+  const bool inverse = op == "_fft_c2c" ? !cx.bool_arg("forward") : op.rfind("fft_i", 0) == 0;
+  const Transform t = transform_of(cx, r, inverse);
+  if (t.dims.size() == 1 && cx.has("n") && cx.int_arg("n") != static_dim(cx, v, t.dims[0]))
+    cx.unsupported("an FFT with n other than the signal length");
+  require_unpadded(cx, t, v, false);
+  const int32_t dt = component(cx.out_dtype());
+  std::string z = v.onnx;
+  if (!is_complex(v.dtype)) {
+    const std::string re = cx.unsqueeze(cx.cast(v.onnx, v.dtype, dt), {r});
+    z = cx.emit1("Concat", {re, cx.emit1("Mul", {re, cx.cscalar(0, dt)})}, {attr("axis", r)});
+  }
+  z = raw_dfts(cx, z, v, t.dims, inverse, dt);
+  cx.out(0, scaled(cx, z, t.normalization, signal_size(cx, v, t.dims), dt));
+}
+MX_ATEN_LOWER(lower_c2c, "aten.fft_fft", "aten.fft_ifft", "aten.fft_fft2", "aten.fft_ifft2", "aten.fft_fftn",
+              "aten.fft_ifftn", "complex.aten.fft_fft", "complex.aten.fft_ifft", "complex.aten.fft_fft2",
+              "complex.aten.fft_ifft2", "complex.aten.fft_fftn", "complex.aten.fft_ifftn",
+              "complex.aten._fft_c2c");
 
 // ---- element-wise ops on complex values, [.., 2] real pairs.
 
@@ -164,14 +252,56 @@ void lower_complex_arith(OpContext& cx) {
 MX_ATEN_LOWER(lower_complex_arith, "complex.aten.mul", "complex.aten.div", "complex.aten.add",
               "complex.aten.sub");
 
+// angle: atan2(imag, real) of a complex value; of a real one pi below
+// zero, else 0 (NaN stays NaN).
+void lower_complex_angle(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int32_t dt = cx.out_dtype();
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  if (is_complex(v.dtype)) {
+    const std::string re = cx.squeeze(part(cx, v.onnx, 0), {r}), im = cx.squeeze(part(cx, v.onnx, 1), {r});
+    return cx.out(0, emit_atan2(cx, im, re, dt));
+  }
+  const std::string x = cx.operand("self", dt);
+  const std::string a =
+      cx.emit1("Where", {cx.emit1("Less", {x, cx.cscalar(0, dt)}), cx.cscalar(M_PI, dt), cx.cscalar(0, dt)});
+  cx.out(0, cx.emit1("Where", {emit_is_nan(cx, x, dt), x, a}));
+}
+MX_ATEN_LOWER(lower_complex_angle, "aten.angle", "complex.aten.angle");
+
+// complex(real, imag): the pair layout itself.
+void lower_complex(OpContext& cx) {
+  const int32_t dt = component(cx.out_dtype());
+  const int64_t r = cx.out_rank();
+  const std::string re = cx.operand("real", dt), im = cx.operand("imag", dt);
+  const std::string shape = cx.shape_of(cx.emit1("Add", {re, im}));  // the broadcast shape
+  cx.out(0, cx.emit1("Concat",
+                     {cx.unsqueeze(cx.emit1("Expand", {re, shape}), {r}),
+                      cx.unsqueeze(cx.emit1("Expand", {im, shape}), {r})},
+                     {attr("axis", r)}));
+}
+MX_ATEN_LOWER(lower_complex, "aten.complex");
+
+// conj: the imaginary part negated (_conj is the lazy flag core ATen
+// writes; conj_physical the eager one).
+void lower_complex_conj(OpContext& cx) {
+  const int32_t dt = component(cx.out_dtype());
+  const std::string flip =
+      cx.emit1("Concat", {cx.unsqueeze(cx.cscalar(1, dt), {0}), cx.unsqueeze(cx.cscalar(-1, dt), {0})},
+               {attr("axis", int64_t{0})});
+  cx.out(0, cx.emit1("Mul", {cx.tensor("self"), flip}));
+}
+MX_ATEN_LOWER(lower_complex_conj, "complex.aten._conj", "complex.aten.conj", "complex.aten.conj_physical",
+              "complex.aten.resolve_conj");
+
 // fft_irfft / _fft_c2r / istft take a complex input: they are only reached through
 // the complex dispatch. Registered under their plain names too, so the
 // program-wide check for missing lowerings knows them.
 void lower_needs_complex(OpContext& cx) {
   cx.unsupported("an inverse real FFT of a real tensor");
 }
-MX_ATEN_LOWER(lower_needs_complex, "aten.fft_irfft", "aten._fft_c2r", "aten.view_as_real", "aten.real",
-              "aten.imag", "aten.istft");
+MX_ATEN_LOWER(lower_needs_complex, "aten.fft_irfft", "aten.fft_irfft2", "aten.fft_irfftn", "aten._fft_c2r",
+              "aten._fft_c2c", "aten._conj", "aten.view_as_real", "aten.real", "aten.imag", "aten.istft");
 
 }  // namespace
 }  // namespace mx::aten_onnx

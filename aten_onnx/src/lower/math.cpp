@@ -1,7 +1,8 @@
 // Element-wise math beyond the arithmetic of elementwise.cpp: inverse and
 // hyperbolic trigonometry, the log/exp variants, NaN/Inf tests, trunc,
 // atan2, integer xor, shifts, floor division, and the exponential-linear
-// activations (elu, selu, celu), softplus and mish.
+// activations (elu, selu, celu), softplus and mish; erfc, ndtr, logit,
+// sinc, signbit, ldexp, deg2rad / rad2deg, heaviside, float_power, isclose.
 // Where ONNX has no op (expm1, log1p, log2, log10, trunc, atan2) the
 // formula is written out; ATen's accuracy differences near 0 for expm1 and
 // log1p are within fp32 tolerance for the values real programs feed them.
@@ -78,20 +79,10 @@ void lower_isfinite(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_isfinite, "aten.isfinite");
 
-// atan2(y=self, x=other): atan(y/x) corrected by quadrant; x == 0 gives
-// +-pi/2 (and 0 when y is 0 too, as ATen).
+// atan2(y=self, x=other): the shared pattern.
 void lower_atan2(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
-  const std::string y = cx.operand("self", dt), x = cx.operand("other", dt);
-  const std::string zero = cx.cscalar(0, dt), pi = cx.cscalar(M_PI, dt);
-  const std::string x_zero = cx.emit1("Equal", {x, zero});
-  const std::string safe_x = cx.emit1("Where", {x_zero, cx.cscalar(1, dt), x});
-  std::string a = cx.emit1("Atan", {cx.emit1("Div", {y, safe_x})});
-  const std::string y_neg = cx.emit1("Less", {y, zero});
-  const std::string shift = cx.emit1("Where", {y_neg, cx.emit1("Neg", {pi}), pi});
-  a = cx.emit1("Where", {cx.emit1("Less", {x, zero}), cx.emit1("Add", {a, shift}), a});
-  const std::string half = cx.emit1("Mul", {cx.emit1("Sign", {y}), cx.cscalar(M_PI / 2, dt)});
-  cx.out(0, cx.emit1("Where", {x_zero, half, a}));
+  cx.out(0, mx::aten_onnx::emit_atan2(cx, cx.operand("self", dt), cx.operand("other", dt), dt));
 }
 MX_ATEN_LOWER(lower_atan2, "aten.atan2", "aten.arctan2");
 
@@ -305,6 +296,105 @@ void lower_nan_to_num(OpContext& cx) {
   cx.out(0, x);
 }
 MX_ATEN_LOWER(lower_nan_to_num, "aten.nan_to_num");
+
+// erfc = 1 - erf and special_ndtr = (1 + erf(x / sqrt 2)) / 2, from ONNX
+// Erf: exact in absolute terms; the relative precision of tiny tails is
+// fp32's 1 - erf (ATen computes the tail directly).
+void lower_erf_family(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.operand("self", dt), one = cx.cscalar(1, dt);
+  if (cx.op() == "erfc") return cx.out(0, cx.emit1("Sub", {one, cx.emit1("Erf", {x})}));
+  const std::string e = cx.emit1("Erf", {cx.emit1("Mul", {x, cx.cscalar(1.0 / std::sqrt(2.0), dt)})});
+  cx.out(0, cx.emit1("Mul", {cx.emit1("Add", {one, e}), cx.cscalar(0.5, dt)}));
+}
+MX_ATEN_LOWER(lower_erf_family, "aten.erfc", "aten.erfc_", "aten.special_erfc", "aten.special_ndtr");
+
+// logit(self, eps=None) = log(p / (1 - p)), p clamped to [eps, 1 - eps] when eps is given.
+void lower_logit(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  std::string p = cx.operand("self", dt);
+  if (cx.has("eps")) {
+    const double eps = cx.float_arg("eps");
+    p = cx.emit1("Min", {cx.emit1("Max", {p, cx.cscalar(eps, dt)}), cx.cscalar(1 - eps, dt)});
+  }
+  cx.out(0, cx.emit1("Log", {cx.emit1("Div", {p, cx.emit1("Sub", {cx.cscalar(1, dt), p})})}));
+}
+MX_ATEN_LOWER(lower_logit, "aten.logit", "aten.logit_", "aten.special_logit");
+
+// sinc(x) = sin(pi x) / (pi x), 1 at 0.
+void lower_sinc(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.operand("self", dt);
+  const std::string px = cx.emit1("Mul", {x, cx.cscalar(M_PI, dt)});
+  const std::string zero = cx.emit1("Equal", {x, cx.cscalar(0, dt)});
+  const std::string safe = cx.emit1("Where", {zero, cx.cscalar(1, dt), px});
+  cx.out(0, cx.emit1("Where", {zero, cx.cscalar(1, dt), cx.emit1("Div", {cx.emit1("Sin", {safe}), safe})}));
+}
+MX_ATEN_LOWER(lower_sinc, "aten.sinc", "aten.special_sinc");
+
+// signbit: x < 0, and -0.0 (whose reciprocal is -inf); false for unsigned/bool.
+void lower_signbit(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  if (!mx::aten_onnx::is_floating(v.dtype)) {
+    const std::string zero = cx.cast(cx.ci64s(0), onnx::TensorProto::INT64, v.dtype);
+    return cx.out(0, cx.emit1("Less", {v.onnx, zero}));
+  }
+  const std::string zero = cx.cscalar(0, v.dtype);
+  cx.out(0, cx.emit1("Or", {cx.emit1("Less", {v.onnx, zero}),
+                            cx.emit1("Less", {cx.emit1("Reciprocal", {v.onnx}), zero})}));
+}
+MX_ATEN_LOWER(lower_signbit, "aten.signbit");
+
+// ldexp(self, other) = self * 2^other.
+void lower_ldexp(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  cx.out(0, cx.emit1("Mul", {cx.operand("self", dt),
+                             cx.emit1("Pow", {cx.cscalar(2, dt), cx.operand("other", dt)})}));
+}
+MX_ATEN_LOWER(lower_ldexp, "aten.ldexp");
+
+void lower_angle_units(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const double f = cx.op() == "deg2rad" ? M_PI / 180.0 : 180.0 / M_PI;
+  cx.out(0, cx.emit1("Mul", {cx.operand("self", dt), cx.cscalar(f, dt)}));
+}
+MX_ATEN_LOWER(lower_angle_units, "aten.deg2rad", "aten.rad2deg");
+
+// heaviside(self, values): 0 below zero, 1 above, `values` at zero.
+void lower_heaviside(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.operand("self", dt), zero = cx.cscalar(0, dt);
+  const std::string step = cx.emit1("Where", {cx.emit1("Greater", {x, zero}), cx.cscalar(1, dt), zero});
+  cx.out(0, cx.emit1("Where", {cx.emit1("Equal", {x, zero}), cx.operand("values", dt), step}));
+}
+MX_ATEN_LOWER(lower_heaviside, "aten.heaviside");
+
+// float_power(self, exponent): Pow in double (the op's result dtype),
+// whatever the operands' dtypes.
+void lower_float_power(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  cx.out(0, cx.emit1("Pow", {cx.operand("self", dt), cx.operand("exponent", dt)}));
+}
+MX_ATEN_LOWER(lower_float_power, "aten.float_power");
+
+// isclose(self, other, rtol=1e-5, atol=1e-8, equal_nan=False):
+// |a - b| <= atol + rtol * |b|, or a == b (equal infinities), or both NaN
+// when equal_nan.
+void lower_isclose(OpContext& cx) {
+  const Value& a = cx.value_of("self");
+  const int32_t dt = mx::aten_onnx::is_floating(a.dtype) ? a.dtype : onnx::TensorProto::DOUBLE;
+  const std::string x = cx.operand("self", dt), y = cx.operand("other", dt);
+  const std::string tol =
+      cx.emit1("Add", {cx.cscalar(cx.float_arg("atol", 1e-8), dt),
+                       cx.emit1("Mul", {cx.cscalar(cx.float_arg("rtol", 1e-5), dt), cx.emit1("Abs", {y})})});
+  std::string close =
+      cx.emit1("Or", {cx.emit1("Equal", {x, y}),
+                      cx.emit1("LessOrEqual", {cx.emit1("Abs", {cx.emit1("Sub", {x, y})}), tol})});
+  if (cx.bool_arg("equal_nan", false))
+    close = cx.emit1("Or", {close, cx.emit1("And", {emit_is_nan(cx, x, dt), emit_is_nan(cx, y, dt)})});
+  cx.out(0, close);
+}
+MX_ATEN_LOWER(lower_isclose, "aten.isclose");
 
 }  // namespace
 }  // namespace mx::aten_onnx

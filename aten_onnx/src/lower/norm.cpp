@@ -1,6 +1,6 @@
 // Normalisation: batch_norm (eval) and core ATen's
 // _native_batch_norm_legit_no_training, layer_norm / native_layer_norm,
-// group_norm.
+// group_norm, rms_norm, renorm.
 #include "mx/onnx_proto.hpp"
 
 #include "mx/aten_onnx/lowering_registry.hpp"
@@ -94,6 +94,61 @@ void lower_group_norm(OpContext& cx) {
                 cx.float_arg("eps", 1e-5), dt));
 }
 MX_ATEN_LOWER(lower_group_norm, "aten.group_norm", "aten.native_group_norm");
+
+// rms_norm(input, normalized_shape, weight=None, eps=None) (nn.RMSNorm at
+// the TRAINING level) and _fused_rms_norm (-> result, rstd): written out as
+// ATen's decomposition does it - in float32 for half inputs (double stays
+// double), eps defaulting to that dtype's machine epsilon, the weight
+// applied before the cast back. The graph pass fuse_rms_norms makes
+// RMSNormalization of it where the opset has that op.
+void lower_rms_norm(OpContext& cx) {
+  const int32_t in_dt = cx.dtype_of("input");
+  const int32_t dt = in_dt == onnx::TensorProto::DOUBLE ? in_dt : onnx::TensorProto::FLOAT;
+  const int64_t r = cx.rank_of("input"), n = static_cast<int64_t>(cx.list_length("normalized_shape"));
+  std::vector<int64_t> axes;
+  for (int64_t k = r - n; k < r; ++k) axes.push_back(k);
+  const double eps =
+      cx.float_arg("eps", dt == onnx::TensorProto::DOUBLE ? 2.220446049250313e-16 : 1.1920928955078125e-07);
+  const std::string x = cx.operand("input", dt);
+  const std::string ms = mx::aten_onnx::emit_reduce(cx, "ReduceMean", cx.emit1("Mul", {x, x}), axes, true);
+  const std::string rstd =
+      cx.emit1("Reciprocal", {cx.emit1("Sqrt", {cx.emit1("Add", {ms, cx.cscalar(eps, dt)})})});
+  std::string y = cx.emit1("Mul", {x, rstd});
+  if (cx.has("weight")) y = cx.emit1("Mul", {y, cx.operand("weight", dt)});
+  cx.out(0, cx.cast(y, dt, cx.out_dtype(0)));
+  if (cx.n_outputs() > 1) cx.out(1, cx.cast(rstd, dt, cx.out_dtype(1)));
+}
+MX_ATEN_LOWER(lower_rms_norm, "aten.rms_norm", "aten._fused_rms_norm");
+
+// renorm(self, p, dim, maxnorm): each slice along `dim` whose p-norm
+// exceeds maxnorm scaled to it (ATen divides by norm + 1e-7).
+void lower_renorm(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const int64_t r = cx.rank_of("self"), dim = norm_dim(cx.int_arg("dim"), r);
+  const double p = cx.float_arg("p"), maxnorm = cx.float_arg("maxnorm");
+  std::vector<int64_t> axes;
+  for (int64_t k = 0; k < r; ++k)
+    if (k != dim) axes.push_back(k);
+  const std::string x = cx.operand("self", dt);
+  const std::string ax = cx.emit1("Abs", {x});
+  std::string norm;
+  if (p == 1) {
+    norm = mx::aten_onnx::emit_reduce(cx, "ReduceSum", ax, axes, true);
+  } else if (p == 2) {
+    norm =
+        cx.emit1("Sqrt", {mx::aten_onnx::emit_reduce(cx, "ReduceSum", cx.emit1("Mul", {x, x}), axes, true)});
+  } else {
+    const std::string powed = cx.emit1("Pow", {ax, cx.cscalar(p, dt)});
+    norm = cx.emit1(
+        "Pow", {mx::aten_onnx::emit_reduce(cx, "ReduceSum", powed, axes, true), cx.cscalar(1.0 / p, dt)});
+  }
+  const std::string m = cx.cscalar(maxnorm, dt);
+  const std::string factor = cx.emit1(
+      "Where", {cx.emit1("Greater", {norm, m}),
+                cx.emit1("Div", {m, cx.emit1("Add", {norm, cx.cscalar(1e-7, dt)})}), cx.cscalar(1, dt)});
+  cx.out(0, cx.emit1("Mul", {x, factor}));
+}
+MX_ATEN_LOWER(lower_renorm, "aten.renorm");
 
 // _weight_norm(v, g, dim=0): g * v / ||v||, the norm over every dim but
 // `dim` (over all of them for dim = -1, as ATen's norm_except_dim).

@@ -1,4 +1,4 @@
-// Reductions: mean/sum (dim lists, keepdim, dtype), amax/amin,
+// Reductions: mean/sum (dim lists, keepdim, dtype), nansum/nanmean, amax/amin,
 // max/min over a dim (values + indices), argmax/argmin, cumsum, cumprod,
 // var/std (and their _mean forms), prod, logsumexp, vector norms.
 #include "mx/onnx_proto.hpp"
@@ -28,6 +28,28 @@ void lower_mean_sum(OpContext& cx) {
                                        cx.bool_arg("keepdim", false)));
 }
 MX_ATEN_LOWER(lower_mean_sum, "aten.mean", "aten.sum");
+
+// nansum / nanmean(self, dim=None, keepdim=False, dtype=None): NaNs count
+// as zeros in the sum and not at all in the mean's count.
+void lower_nan_mean_sum(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const int64_t r = cx.rank_of("self");
+  std::string x = cx.operand("self", dt);
+  if (r == 0) {  // a 0-d NaN: 0 for nansum, NaN (0 / 0) for nanmean
+    if (cx.op() == "nanmean") return cx.out(0, cx.emit1("Identity", {x}));
+    return cx.out(0, cx.emit1("Where", {emit_is_nan(cx, x, dt), cx.cscalar(0, dt), x}));
+  }
+  const std::vector<int64_t> axes = axes_arg(cx, r);
+  const bool keep = cx.bool_arg("keepdim", false);
+  const std::string nan = emit_is_nan(cx, x, dt);
+  const std::string sum =
+      mx::aten_onnx::emit_reduce(cx, "ReduceSum", cx.emit1("Where", {nan, cx.cscalar(0, dt), x}), axes, keep);
+  if (cx.op() == "nansum") return cx.out(0, sum);
+  const std::string count = mx::aten_onnx::emit_reduce(
+      cx, "ReduceSum", cx.cast(cx.emit1("Not", {nan}), onnx::TensorProto::BOOL, dt), axes, keep);
+  cx.out(0, cx.emit1("Div", {sum, count}));
+}
+MX_ATEN_LOWER(lower_nan_mean_sum, "aten.nansum", "aten.nanmean");
 
 void lower_amax(OpContext& cx) {
   const bool is_max = cx.target().rfind("aten.amax", 0) == 0;
@@ -307,24 +329,30 @@ void lower_aminmax(OpContext& cx) {
 MX_ATEN_LOWER(lower_aminmax, "aten.aminmax");
 
 // kthvalue(self, k, dim=-1, keepdim=False) and median.dim(self, dim,
-// keepdim) (the lower median: k = (n - 1) / 2 + 1) -> (values, indices):
-// the k smallest by TopK, the last of them. The dim must be static for
-// median (it fixes k).
+// keepdim) (the lower median: k = (n - 1) / 2 + 1, from the dim's size at
+// run time when it is dynamic) -> (values, indices): the k smallest by
+// TopK, the last of them.
 void lower_kth(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
   const int64_t d = norm_dim(cx.int_arg("dim", -1), std::max<int64_t>(r, 1));
-  int64_t k = 0;
+  if (r == 0) cx.unsupported("kthvalue or median.dim of a 0-d tensor");
+  std::string k;  // 0-d int64
   if (cx.target().rfind("aten.median", 0) == 0) {
-    if (r == 0 || !v.shape[d].is_static) cx.unsupported("median along a dynamic dim");
-    k = (v.shape[d].value - 1) / 2 + 1;
+    if (v.shape[d].is_static) {
+      k = cx.ci64s((v.shape[d].value - 1) / 2 + 1);
+    } else {
+      const std::string n = cx.dim_size(v.onnx, d);
+      k = cx.emit1("Add", {cx.emit1("Div", {cx.emit1("Sub", {n, cx.ci64s(1)}), cx.ci64s(2)}), cx.ci64s(1)});
+    }
   } else {
-    k = cx.int_arg("k");
+    k = cx.ci64s(cx.int_arg("k"));
   }
-  const auto top = mx::aten_onnx::emit_top_k(cx, v.onnx, v.dtype, r, cx.ci64({k}), d, false);
+  const auto top = mx::aten_onnx::emit_top_k(cx, v.onnx, v.dtype, r, cx.unsqueeze(k, {0}), d, false);
+  const std::string last_index = cx.emit1("Sub", {k, cx.ci64s(1)});
   auto last = [&](const std::string& t) {
-    const std::string s = cx.emit1("Slice", {t, cx.ci64({k - 1}), cx.ci64({k}), cx.ci64({d})});
-    return cx.bool_arg("keepdim", false) ? s : cx.squeeze(s, {d});
+    const std::string s = cx.emit1("Gather", {t, last_index}, {attr("axis", d)});
+    return cx.bool_arg("keepdim", false) ? cx.unsqueeze(s, {d}) : s;
   };
   cx.out(0, last(top.values));
   cx.out(1, last(top.indices));

@@ -1,6 +1,6 @@
 // Resampling: the upsample_* (interpolate) family -> Resize (the shared
 // pattern); pixel_shuffle
-// / pixel_unshuffle; grid_sampler -> GridSample; im2col (nn.Unfold) as a
+// / pixel_unshuffle; grid_sampler -> GridSample; affine_grid -> AffineGrid; im2col (nn.Unfold) as a
 // grouped convolution with one-hot kernels; col2im (nn.Fold) -> Col2Im.
 #include <optional>
 
@@ -105,6 +105,16 @@ void lower_grid_sampler(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_grid_sampler, "aten.grid_sampler", "aten.grid_sampler_2d");
 
+// affine_grid_generator(theta, size, align_corners) (F.affine_grid at the
+// TRAINING level; core ATen writes it out) -> AffineGrid (opset 20), 2-D
+// and 3-D alike; the size may hold the program's symbolic dims.
+void lower_affine_grid(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  cx.out(0, cx.emit1("AffineGrid", {cx.operand("theta", dt), cx.int_list("size")},
+                     {attr("align_corners", int64_t{cx.bool_arg("align_corners", false)})}));
+}
+MX_ATEN_LOWER(lower_affine_grid, "aten.affine_grid_generator");
+
 // im2col(self, kernel_size, dilation, padding, stride) -> [N, C*kh*kw, L]:
 // a convolution with groups = C and one-hot kernels, whose output channel
 // c*kh*kw + i*kw + j copies input channel c at kernel offset (i, j) - ATen's
@@ -146,7 +156,7 @@ void lower_col2im(OpContext& cx) {
   std::string x = cx.tensor("self");
   if (unbatched) x = cx.unsqueeze(x, {0});
   std::string y = cx.emit1(
-      "Col2Im", {x, cx.ci64(cx.ints("output_size")), cx.ci64(cx.ints("kernel_size"))},
+      "Col2Im", {x, cx.int_list("output_size"), cx.ci64(cx.ints("kernel_size"))},
       {attr("dilations", d), attr("strides", s), attr("pads", std::vector<int64_t>{p[0], p[1], p[0], p[1]})});
   cx.out(0, unbatched ? cx.squeeze(y, {0}) : y);
 }

@@ -470,6 +470,49 @@ void lower_flip(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_flip, "aten.flip");
 
+// fliplr / flipud: flip along dim 1 / 0 (they stay at the TRAINING level).
+void lower_flip_lr_ud(OpContext& cx) {
+  const int64_t d = cx.op() == "fliplr" ? 1 : 0;
+  cx.out(0, cx.emit1("Slice",
+                     {cx.tensor("self"), cx.ci64({-1}), cx.ci64({INT64_MIN}), cx.ci64({d}), cx.ci64({-1})}));
+}
+MX_ATEN_LOWER(lower_flip_lr_ud, "aten.fliplr", "aten.flipud");
+
+// torch.atleast_{1,2,3}d's view of a tensor of `rank`: 0-d -> [1]*n,
+// 1-d [a] -> [1, a] (2d) or [1, a, 1] (3d), 2-d [a, b] -> [a, b, 1] (3d).
+std::string at_least(OpContext& cx, const std::string& x, int64_t rank, int64_t n) {
+  if (rank >= n) return x;
+  if (rank == 0) {
+    std::vector<int64_t> axes;
+    for (int64_t k = 0; k < n; ++k) axes.push_back(k);
+    return cx.unsqueeze(x, axes);
+  }
+  if (rank == 1) return cx.unsqueeze(x, n == 2 ? std::vector<int64_t>{0} : std::vector<int64_t>{0, 2});
+  return cx.unsqueeze(x, {2});  // rank 2, n == 3
+}
+
+void lower_atleast(OpContext& cx) {
+  if (cx.arg_kind("self") != ArgKind::tensor) cx.unsupported("atleast_nd of a tensor list");
+  const int64_t n = cx.op() == "atleast_1d" ? 1 : cx.op() == "atleast_2d" ? 2 : 3;
+  cx.out(0, cx.emit1("Identity", {at_least(cx, cx.tensor("self"), cx.rank_of("self"), n)}));
+}
+MX_ATEN_LOWER(lower_atleast, "aten.atleast_1d", "aten.atleast_2d", "aten.atleast_3d");
+
+// hstack (cat along dim 1, dim 0 for 1-d tensors), vstack / row_stack
+// (atleast_2d, dim 0), dstack (atleast_3d, dim 2).
+void lower_hvd_stack(OpContext& cx) {
+  const std::string op = cx.op();
+  const int32_t dt = cx.out_dtype();
+  const int64_t n = op == "hstack" ? 1 : op == "dstack" ? 3 : 2;
+  const int64_t dim = op == "hstack" ? (cx.out_rank() == 1 ? 0 : 1) : op == "dstack" ? 2 : 0;
+  std::vector<std::string> parts;
+  for (const Value* v : cx.tensor_list("tensors"))
+    parts.push_back(at_least(cx, cx.cast(v->onnx, v->dtype, dt), static_cast<int64_t>(v->shape.size()), n));
+  cx.out(0, parts.size() == 1 ? cx.emit1("Identity", {parts[0]})
+                              : cx.emit1("Concat", parts, {attr("axis", dim)}));
+}
+MX_ATEN_LOWER(lower_hvd_stack, "aten.hstack", "aten.vstack", "aten.row_stack", "aten.dstack");
+
 // slice_scatter(self, src, dim=0, start=None, end=None, step=1), step 1:
 // self[:start] ++ src ++ self[end:] along dim.
 void lower_slice_scatter(OpContext& cx) {

@@ -28,9 +28,9 @@ void lower_topk(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_topk, "aten.topk");
 
-mx::aten_onnx::TopKResult sorted(OpContext& cx) {
+mx::aten_onnx::TopKResult sorted(OpContext& cx, int64_t default_dim = -1) {
   const Value& v = cx.value_of("self");
-  const int64_t dim = dim_arg(cx, -1);
+  const int64_t dim = dim_arg(cx, default_dim);
   const int64_t size = !v.shape.empty() && v.shape[dim].is_static ? v.shape[dim].value : -1;
   return mx::aten_onnx::emit_sort(cx, v.onnx, v.dtype, static_cast<int64_t>(v.shape.size()), dim, size,
                                   cx.bool_arg("descending", false));
@@ -49,6 +49,12 @@ void lower_argsort(OpContext& cx) {
   cx.out(0, sorted(cx).indices);
 }
 MX_ATEN_LOWER(lower_argsort, "aten.argsort");
+
+// msort(self): the values of a sort along dim 0 (msort has no dim argument)
+void lower_msort(OpContext& cx) {
+  cx.out(0, sorted(cx, 0).values);
+}
+MX_ATEN_LOWER(lower_msort, "aten.msort");
 
 // searchsorted(sorted_sequence, self, out_int32=False, right=False, side=None)
 // and bucketize(self, boundaries, out_int32=False, right=False): for each

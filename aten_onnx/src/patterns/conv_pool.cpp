@@ -50,24 +50,31 @@ std::string emit_adaptive_pool(OnnxEmitter& e, const std::string& x0, const std:
   bool divisible = true;
   std::vector<int64_t> kernel;
   for (size_t d = 0; d < out.size(); ++d) {
-    divisible &= out[d] != 0 && in[d] % out[d] == 0;
-    kernel.push_back(out[d] ? in[d] / out[d] : 1);
+    divisible &= in[d] >= 0 && out[d] != 0 && in[d] % out[d] == 0;
+    kernel.push_back(out[d] && in[d] >= 0 ? in[d] / out[d] : 1);
   }
   if (divisible)
     return e.emit1(is_max ? "MaxPool" : "AveragePool", {x0},
                    {attr("kernel_shape", kernel), attr("strides", kernel)});
+  // One dim at a time (a window's mean or max is that of its rows' ones).
   std::string x = x0;
   for (size_t d = 0; d < out.size(); ++d) {
-    int64_t n = in[d], o = out[d], ax = 2 + static_cast<int64_t>(d);
+    const int64_t n = in[d], o = out[d], ax = 2 + static_cast<int64_t>(d);
     if (n == o) continue;
+    // a dynamic size: the window bounds computed from it at run time
+    const std::string size = n < 0 ? e.unsqueeze(e.dim_size(x, ax), {0}) : "";
+    auto bound = [&](int64_t num, int64_t add) {  // (num * n + add) div o
+      if (n >= 0) return e.ci64({(num * n + add) / o});
+      return e.emit1("Div",
+                     {e.emit1("Add", {e.emit1("Mul", {size, e.ci64({num})}), e.ci64({add})}), e.ci64({o})});
+    };
     std::vector<std::string> parts;
     for (int64_t i = 0; i < o; ++i) {
-      int64_t s = (i * n) / o, end = ((i + 1) * n + o - 1) / o;
-      std::string sl = e.emit1("Slice", {x, e.ci64({s}), e.ci64({end}), e.ci64({ax})});
+      std::string sl = e.emit1("Slice", {x, bound(i, 0), bound(i + 1, o - 1), e.ci64({ax})});
       parts.push_back(e.emit1(is_max ? "ReduceMax" : "ReduceMean", {sl},
                               {attr("axes", std::vector<int64_t>{ax}), attr("keepdims", int64_t{1})}));
     }
-    x = e.emit1("Concat", parts, {attr("axis", ax)});
+    x = parts.size() == 1 ? parts[0] : e.emit1("Concat", parts, {attr("axis", ax)});
   }
   return x;
 }

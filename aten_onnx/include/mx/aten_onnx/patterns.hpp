@@ -67,8 +67,9 @@ std::string emit_max_pool(OnnxEmitter& e, const std::string& x, const std::vecto
 std::string emit_avg_pool(OnnxEmitter& e, const std::string& x, const std::vector<int64_t>& kernel,
                           const std::vector<int64_t>& stride, const std::vector<int64_t>& pads,
                           bool ceil_mode, bool count_include_pad);
-// Adaptive pooling over static spatial sizes `in` to `out`: global, one
-// divisible pool, or ATen's windows [floor(i*in/out), ceil((i+1)*in/out)).
+// Adaptive pooling over spatial sizes `in` (-1: dynamic) to `out`: global,
+// one divisible pool, or ATen's windows [floor(i*in/out), ceil((i+1)*in/out)),
+// their bounds computed at run time over a dynamic size.
 std::string emit_adaptive_pool(OnnxEmitter& e, const std::string& x, const std::vector<int64_t>& in,
                                const std::vector<int64_t>& out, bool is_max);
 
@@ -88,6 +89,11 @@ TopKResult emit_top_k(OnnxEmitter& e, const std::string& x, int32_t dtype, int64
 // A full sort along `axis` (static_size < 0: the dim is dynamic).
 TopKResult emit_sort(OnnxEmitter& e, const std::string& x, int32_t dtype, int64_t rank, int64_t axis,
                      int64_t static_size, bool descending);
+
+// ---- atan2.cpp
+// atan2(y, x) written out: atan(y / x) corrected by quadrant; x == 0 gives
+// +-pi/2 (and 0 when y is 0 too, as ATen).
+std::string emit_atan2(OnnxEmitter& e, const std::string& y, const std::string& x, int32_t dtype);
 
 // ---- float_tests.cpp
 // IsNaN / IsInf of x (a floating `dtype`), half precision included below

@@ -5,7 +5,7 @@
 //   of float32 changes the values, so the body is inlined, its nodes
 //   lowered in their own modules.
 // - control flow becomes ONNX control flow with lowered subgraphs:
-//   cond -> If, while_loop -> Loop, scan -> Scan.
+//   cond -> If, while_loop -> Loop, scan and map -> Scan.
 // They stay in this frontend (MXTE_LOWER, not aten_onnx/src/lower): their
 // bodies are graphs of the program's JSON, lowered by this frontend's walk.
 #include <functional>
@@ -165,13 +165,25 @@ std::string scalar_bool(LowerCtx& cx, const Value& v) {
   return cx.emit1("Reshape", {cx.cast(v.onnx, v.dtype, onnx::TensorProto::BOOL), cx.ci64({})});
 }
 
+// The predicate of a cond: a tensor, a SymBool (`x.shape[0] > 2`, which
+// torch.export keeps when the dim is dynamic) or a constant bool.
+std::string cond_predicate(LowerCtx& cx) {
+  const json& arg = cx.node->at("inputs").at(0).at("arg");
+  if (arg.contains("as_bool"))
+    return cx.cscalar(arg.at("as_bool").get<bool>() ? 1 : 0, onnx::TensorProto::BOOL);
+  std::string name;
+  if (arg.contains("as_tensor")) name = arg.at("as_tensor").at("name").get<std::string>();
+  if (arg.contains("as_sym_bool") && arg.at("as_sym_bool").contains("as_name"))
+    name = arg.at("as_sym_bool").at("as_name").get<std::string>();
+  if (name.empty()) cx.unsupported("a cond whose predicate is neither a tensor nor a SymBool");
+  auto it = cx.values.find(name);
+  if (it == cx.values.end()) cx.unsupported("a cond predicate nothing defines");
+  return scalar_bool(cx, it->second);
+}
+
 // higher_order.cond(pred, true_graph, false_graph, operands) -> If.
 void lower_cond(LowerCtx& cx) {
-  const json& pred_arg = cx.node->at("inputs").at(0).at("arg");
-  if (!pred_arg.contains("as_tensor")) cx.unsupported("a cond whose predicate is not a tensor");
-  auto pit = cx.values.find(pred_arg.at("as_tensor").at("name").get<std::string>());
-  if (pit == cx.values.end()) cx.unsupported("a cond predicate nothing defines");
-  const Value pred = pit->second;
+  const std::string pred = cond_predicate(cx);
   const std::vector<Value> operands = tensor_list_at(cx, 3);
   const std::string base = cx.node->value("name", std::string("cond"));
   const json& then_graph = graph_at(cx, 1);
@@ -182,7 +194,7 @@ void lower_cond(LowerCtx& cx) {
       build_subgraph(cx, base + "_else", {}, [&] { return lower_inline(cx, else_graph, operands); });
   const size_t n = cx.n_outputs();
   auto outs = cx.emit(
-      "If", {scalar_bool(cx, pred)},
+      "If", {pred},
       {graph_attr("then_branch", std::move(then_g)), graph_attr("else_branch", std::move(else_g))}, n);
   for (size_t k = 0; k < n; ++k) cx.out(k, outs[k]);
 }
@@ -269,6 +281,32 @@ void lower_scan(LowerCtx& cx) {
   for (size_t k = 0; k < n; ++k) cx.out(k, outs[k]);
 }
 MXTE_LOWER(lower_scan, "higher_order.scan");
+
+// higher_order.map_impl(body_graph, xs, pos_args) (torch._higher_order_ops
+// map) -> Scan without carried state: the body runs on each dim-0 slice of
+// xs with the whole pos_args, and its outputs are stacked along dim 0.
+void lower_map(LowerCtx& cx) {
+  const json& body_graph = graph_at(cx, 0);
+  const std::vector<Value> xs = tensor_list_at(cx, 1), extra = tensor_list_at(cx, 2);
+  const std::string base = cx.node->value("name", std::string("map"));
+  std::vector<Value> slices;
+  for (Value x : xs) {
+    if (x.shape.empty()) cx.unsupported("a map over a 0-d tensor");
+    x.shape.erase(x.shape.begin());
+    slices.push_back(x);
+  }
+  const auto step = renamed(slices, base + "_x_");
+  onnx::GraphProto body = build_subgraph(
+      cx, base + "_body", step, [&] { return lower_inline(cx, body_graph, concat(values_of(step), extra)); });
+  std::vector<std::string> ins;
+  for (const Value& v : xs) ins.push_back(v.onnx);
+  const size_t n = cx.n_outputs();
+  auto outs = cx.emit(
+      "Scan", ins,
+      {graph_attr("body", std::move(body)), attr("num_scan_inputs", static_cast<int64_t>(xs.size()))}, n);
+  for (size_t k = 0; k < n; ++k) cx.out(k, outs[k]);
+}
+MXTE_LOWER(lower_map, "higher_order.map_impl");
 
 }  // namespace
 }  // namespace mx::torch_export

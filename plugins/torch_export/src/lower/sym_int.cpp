@@ -10,6 +10,7 @@
 // read and bind the program's SymInt/SymFloat values by name, which the
 // shared argument interface does not model (TorchScript has no SymInts).
 #include <algorithm>
+#include <cmath>
 #include "mx/onnx_proto.hpp"
 
 #include "lower_ctx.hpp"
@@ -84,9 +85,9 @@ void out_sym_float(LowerCtx& cx, const std::string& onnx_name) {
 }
 
 void lower_float_operator(LowerCtx& cx, const std::string& op, const SymOperand& a, const SymOperand& b) {
-  static const std::map<std::string, std::string> ops = {{"add", "Add"},     {"sub", "Sub"},
-                                                         {"mul", "Mul"},     {"truediv", "Div"},
-                                                         {"sym_max", "Max"}, {"sym_min", "Min"}};
+  static const std::map<std::string, std::string> ops = {
+      {"add", "Add"},     {"sub", "Sub"},     {"mul", "Mul"}, {"truediv", "Div"},
+      {"sym_max", "Max"}, {"sym_min", "Min"}, {"pow", "Pow"}};
   auto it = ops.find(op);
   if (it == ops.end()) cx.unsupported("SymFloat operator " + op);
   const int32_t d = onnx::TensorProto::DOUBLE;
@@ -102,8 +103,12 @@ void lower_operator(LowerCtx& cx) {
     return cx.out_sym(0, cx.emit1("Neg", {a.onnx}), std::nullopt);
   }
   const SymOperand b = operand(cx, 1);
+  // pow is a SymFloat unless torch.export says the result is a SymInt
+  // (a non-negative integer exponent)
+  const bool float_result = cx.node->at("outputs").at(0).contains("as_sym_float");
   const bool floating = (!a.known && a.dtype == onnx::TensorProto::DOUBLE) ||
-                        (!b.known && b.dtype == onnx::TensorProto::DOUBLE) || op == "truediv";
+                        (!b.known && b.dtype == onnx::TensorProto::DOUBLE) || op == "truediv" ||
+                        (op == "pow" && float_result);
   if (floating) return lower_float_operator(cx, op, a, b);
   if (a.known && b.known) {
     const int64_t x = *a.known, y = *b.known;
@@ -115,6 +120,8 @@ void lower_operator(LowerCtx& cx) {
     else if (op == "mod") r = y ? ((x % y) + y) % y : 0;
     else if (op == "sym_max") r = std::max(x, y);
     else if (op == "sym_min") r = std::min(x, y);
+    else if (op == "pow" && y >= 0)
+      r = static_cast<int64_t>(std::llround(std::pow(static_cast<double>(x), static_cast<double>(y))));
     else cx.unsupported("SymInt operator " + op);
     return cx.out_sym(0, "", r);
   }
@@ -125,12 +132,18 @@ void lower_operator(LowerCtx& cx) {
   if (op == "floordiv") {  // sizes are non-negative: integer Div is floor division
     return cx.out_sym(0, cx.emit1("Div", {x, y}), std::nullopt);
   }
+  if (op == "pow") {  // an integer power: exact in double for the sizes programs have
+    const int32_t f = onnx::TensorProto::DOUBLE;
+    const std::string p = cx.emit1("Pow", {cx.cast(x, i64, f), cx.cast(y, i64, f)});
+    return cx.out_sym(0, cx.cast(cx.emit1("Round", {p}), f, i64), std::nullopt);
+  }
   auto it = ops.find(op);
   if (it == ops.end()) cx.unsupported("SymInt operator " + op);
   cx.out_sym(0, cx.emit1(it->second, {x, y}), std::nullopt);
 }
 MXTE_LOWER(lower_operator, "_operator.add", "_operator.sub", "_operator.mul", "_operator.floordiv",
-           "_operator.neg", "_operator.mod", "_operator.truediv", "torch.sym_max", "torch.sym_min");
+           "_operator.neg", "_operator.mod", "_operator.truediv", "_operator.pow", "torch.sym_max",
+           "torch.sym_min");
 
 // torch.sym_float(a): a SymInt as a SymFloat.
 void lower_sym_float(LowerCtx& cx) {
