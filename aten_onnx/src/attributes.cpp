@@ -117,10 +117,8 @@ std::string dtype_name(int32_t t) {
   }
 }
 
-namespace {
-
 // IEEE binary16 from a float, round to nearest even (subnormals included).
-uint16_t to_half(float f) {
+uint16_t float16_bits(float f) {
   uint32_t x;
   std::memcpy(&x, &f, 4);
   const uint32_t sign = (x >> 16) & 0x8000u;
@@ -143,13 +141,40 @@ uint16_t to_half(float f) {
   return static_cast<uint16_t>(half);
 }
 
-uint16_t to_bfloat16(float f) {
+uint16_t bfloat16_bits(float f) {
   uint32_t x;
   std::memcpy(&x, &f, 4);
   if (std::isnan(f)) return 0x7fc0;
   x += 0x7fffu + ((x >> 16) & 1u);  // round to nearest even
   return static_cast<uint16_t>(x >> 16);
 }
+
+float float16_value(uint16_t h) {
+  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+  const uint32_t exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
+  uint32_t x;
+  if (exp == 0x1f) {
+    x = sign | 0x7f800000u | (mant << 13);
+  } else if (exp != 0) {
+    x = sign | ((exp - 15 + 127) << 23) | (mant << 13);
+  } else {  // zero or subnormal: mant * 2^-24, exact in float
+    const float v = std::ldexp(static_cast<float>(mant), -24);
+    std::memcpy(&x, &v, 4);
+    x |= sign;
+  }
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+float bfloat16_value(uint16_t b) {
+  const uint32_t x = static_cast<uint32_t>(b) << 16;
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+namespace {
 
 template <typename T>
 void append(std::string& out, T v) {
@@ -165,10 +190,10 @@ void append_value(std::string& out, int32_t dtype, double v) {
       append(out, v);
       return;
     case onnx::TensorProto::FLOAT16:
-      append(out, to_half(static_cast<float>(v)));
+      append(out, float16_bits(static_cast<float>(v)));
       return;
     case onnx::TensorProto::BFLOAT16:
-      append(out, to_bfloat16(static_cast<float>(v)));
+      append(out, bfloat16_bits(static_cast<float>(v)));
       return;
     case onnx::TensorProto::INT64:
       append(out, static_cast<int64_t>(v));

@@ -44,18 +44,20 @@ int count_op(const onnx::GraphProto& g, const std::string& op) {
   return n;
 }
 
-std::vector<float> floats_of(const std::string& raw) {
-  std::vector<float> v(raw.size() / sizeof(float));
+template <typename T>
+std::vector<T> values_of(const std::string& raw) {
+  std::vector<T> v(raw.size() / sizeof(T));
   std::memcpy(v.data(), raw.data(), raw.size());
   return v;
 }
 
+std::vector<float> floats_of(const std::string& raw) {
+  return values_of<float>(raw);
+}
+
 std::vector<int64_t> constant_int64s(const onnx::NodeProto& constant) {
   REQUIRE(constant.op_type() == "Constant");
-  const auto& raw = constant.attribute(0).t().raw_data();
-  std::vector<int64_t> v(raw.size() / 8);
-  std::memcpy(v.data(), raw.data(), raw.size());
-  return v;
+  return values_of<int64_t>(constant.attribute(0).t().raw_data());
 }
 
 }  // namespace
@@ -568,13 +570,16 @@ TEST_CASE("a tensor written slice by slice into a constant folds into one consta
                     {attr("perm", std::vector<int64_t>{0, 2, 1})});
   written = e.emit1("Squeeze", {written, e.ci64({0})});
   const auto y = e.emit1("MatMul", {"x", written});
-  // arithmetic on float data is not evaluated: the Add stays
+  // float arithmetic on the folded data folds too; a graph output stays a
+  // Constant node
   const auto z = e.emit1("Add", {written, e.cscalar(1.0, f)});
   mark_output(e, y);
   mark_output(e, z);
   const int before = e.graph.node_size();
   const auto report = lean_graph(e.graph, w, 17);
-  CHECK(e.ops() == std::vector<std::string>{"MatMul", "Add"});
+  CHECK(e.ops() == std::vector<std::string>{"MatMul", "Constant"});
+  CHECK(floats_of(e.graph.node(1).attribute(0).t().raw_data()) ==
+        std::vector<float>{1, 1, 1, 1, 6, 1, 6, 1, 1, 1, 1, 1});
   const auto* value = initializer_of(e.graph, e.graph.node(0).input(1));
   REQUIRE(value);
   CHECK(std::vector<int64_t>(value->dims().begin(), value->dims().end()) == std::vector<int64_t>{3, 4});
@@ -596,7 +601,110 @@ TEST_CASE("data movement on constants folds only up to 1024 elements") {
   mark_output(e, e.emit1("Add", {big, e.cscalar(1.0, f)}));
   mark_output(e, e.emit1("Add", {small, e.cscalar(1.0, f)}));
   lean_graph(e.graph, w, 17);
-  CHECK(e.ops() == std::vector<std::string>{"Expand", "Add", "Add"});
+  CHECK(e.ops() == std::vector<std::string>{"Expand", "Add", "Constant"});
+}
+
+namespace {
+
+// The initializer the node producing `value` reads as its input `k`.
+const onnx::TensorProto& folded_input(const onnx::GraphProto& g, const std::string& value, int k) {
+  for (const auto& n : g.node())
+    if (n.output(0) == value) {
+      const auto* t = initializer_of(g, n.input(k));
+      REQUIRE(t);
+      return *t;
+    }
+  FAIL("no node makes " << value);
+  return g.initializer(0);
+}
+
+}  // namespace
+
+TEST_CASE("float arithmetic on constants folds in float32, bit for bit, and keeps the records") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.input("q", f, {2, 3, 48});
+  e.module = "attn";
+  // scale = 1 / sqrt(float(q.size(-1))) * 0.1, as an attention lowering builds it
+  const auto dim = e.emit1("Gather", {e.emit1("Shape", {"q"}), e.ci64s(2)}, {attr("axis", int64_t{0})});
+  const auto root = e.emit1("Sqrt", {e.emit1("Cast", {dim}, {attr("to", int64_t{f})})});
+  const auto scale = e.emit1("Mul", {e.emit1("Div", {e.cscalar(1.0, f), root}), e.cscalar(0.1, f)});
+  const auto shifted = e.emit1("Neg", {e.emit1("Reciprocal", {e.emit1("Pow", {scale, e.ci64s(2)})})});
+  const auto y = e.emit1("Mul", {"q", shifted});
+  mark_output(e, y);
+  const int before = e.graph.node_size();
+  const auto report = lean_graph(e.graph, w, 17);
+  CHECK(e.ops() == std::vector<std::string>{"Mul"});
+  volatile float d = 48.0f, one = 1.0f, tenth = 0.1f;  // float32 steps, as ONNX Runtime computes them
+  const float s = one / std::sqrt(static_cast<float>(d)) * tenth;
+  const float expected = -(1.0f / (s * s));
+  const auto& value = folded_input(e.graph, y, 1);
+  CHECK(value.data_type() == f);
+  REQUIRE(floats_of(value.raw_data()).size() == 1);
+  CHECK(std::memcmp(value.raw_data().data(), &expected, 4) == 0);
+  CHECK(pass_summary(e.records, report)["folded_nodes"]["attn"].get<int>() == before - 1);
+  CHECK(e.records.back().module == "attn");
+  e.graph.clear_output();
+  CHECK(e.check(y) == std::vector<int64_t>{2, 3, 48});
+}
+
+TEST_CASE("float16 and bfloat16 constant arithmetic rounds once, to nearest even, in its own type") {
+  TestEmitter e;
+  WeightMap w;
+  const auto h = onnx::TensorProto::FLOAT16, b = onnx::TensorProto::BFLOAT16;
+  e.input("x", h, {4});
+  e.input("z", b, {2});
+  e.module = "m";
+  // 1 + 2^-11 is a tie between 1 and 1 + 2^-10 (even: 1); 1 + 3 * 2^-11
+  // rounds up to 1 + 2^-9; [2] broadcast against [2, 1]
+  const auto sums = e.emit1("Add", {e.constant(filled_tensor(h, {2, 1}, 1.0)),
+                                    e.emit1("Concat",
+                                            {e.constant(filled_tensor(h, {1}, std::ldexp(1.0, -11))),
+                                             e.constant(filled_tensor(h, {1}, 3 * std::ldexp(1.0, -11)))},
+                                            {attr("axis", int64_t{0})})});
+  const auto y = e.emit1("Add", {"x", e.emit1("Reshape", {sums, e.ci64({4})})});
+  // bfloat16: 1 + 2^-8 is a tie (even: 1); 3 * (1 + 2^-7) rounds to 3 + 2^-5
+  const auto t =
+      e.emit1("Mul", {e.constant(filled_tensor(b, {2}, 1 + std::ldexp(1.0, -7))), e.cscalar(3.0, b)});
+  const auto u = e.emit1("Mul", {"z", e.emit1("Add", {t, e.cscalar(std::ldexp(1.0, -8), b)})});
+  mark_output(e, y);
+  mark_output(e, u);
+  lean_graph(e.graph, w, 17);
+  CHECK(e.ops() == std::vector<std::string>{"Add", "Mul"});
+  const auto& sum = folded_input(e.graph, y, 1);
+  CHECK(sum.data_type() == h);
+  CHECK(values_of<uint16_t>(sum.raw_data()) == std::vector<uint16_t>{0x3c00, 0x3c02, 0x3c00, 0x3c02});
+  const auto& prod = folded_input(e.graph, u, 1);
+  CHECK(prod.data_type() == b);
+  // 3 * 1.0078125 = 3.0234375 -> bf16 3.03125 (0x4042); + 2^-8 stays (tie to even)
+  CHECK(values_of<uint16_t>(prod.raw_data()) == std::vector<uint16_t>{0x4042, 0x4042});
+}
+
+TEST_CASE("float arithmetic a runtime may compute otherwise is left to the runtime") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.input("x", f, {2});
+  e.module = "m";
+  const auto c = e.constant(filled_tensor(f, {2}, 2.0));
+  std::vector<std::string> kept = {
+      e.emit1("Pow", {c, e.cscalar(0.5, f)}),                      // the math library's pow
+      e.emit1("Exp", {c}),                                         // likewise
+      e.emit1("Sqrt", {e.constant(filled_tensor(f, {2}, -1.0))}),  // NaN
+      e.emit1("Cast", {e.constant(filled_tensor(onnx::TensorProto::DOUBLE, {2}, 0.1))},
+              {attr("to", int64_t{onnx::TensorProto::FLOAT16})}),  // double -> half: rounding path
+      e.emit1("Cast", {e.ci64({(int64_t{1} << 24) + 1, 3})}, {attr("to", int64_t{f})}),  // not exact in float
+      e.emit1("Cast", {e.constant(filled_tensor(f, {2}, 3e9))},
+              {attr("to", int64_t{onnx::TensorProto::INT64})}),  // past int32
+  };
+  const auto folded = e.emit1("Cast", {e.constant(filled_tensor(f, {2}, -2.75))},
+                              {attr("to", int64_t{onnx::TensorProto::INT64})});
+  for (const auto& v : kept) mark_output(e, v);
+  mark_output(e, folded);
+  lean_graph(e.graph, w, 17);
+  CHECK(e.ops() == std::vector<std::string>{"Pow", "Exp", "Sqrt", "Cast", "Cast", "Cast", "Constant"});
+  CHECK(constant_int64s(e.graph.node(6)) == std::vector<int64_t>{-2, -2});
 }
 
 TEST_CASE("Slices that tile a static axis become one Split") {

@@ -50,9 +50,13 @@ def test_parity(name, exported, fixtures_dir):
     # it (the root's own forward included): no fallback, no propagation
     assert ev["root"] == 0 and ev["propagated"] == 0, ev
     assert hier["statistics"]["at_root"] == sum(1 for r in hier["nodes"] if r["module"] == "")
-    # initializers are parameter/buffer paths of modules in the tree
+    # initializers are parameter/buffer paths of modules in the tree, or
+    # constants the graph passes made initializers (named by the value of
+    # the node they replace: "/scope/Constant_output_0")
     paths = {m["path"] for m in hier["modules"]}
     for init in model.graph.initializer:
+        if init.name.startswith("/"):
+            continue
         owner = init.name.rsplit(".", 1)[0] if "." in init.name else ""
         assert owner in paths, f"initializer {init.name} is not a parameter path"
 
@@ -95,6 +99,39 @@ def test_gpt2_tied_weights(exported):
     vocab_sized = [i for i in model.graph.initializer if list(i.dims) == [500, 64]]
     assert len(vocab_sized) == 1, inits  # wte and lm_head share one initializer
     assert _records(hier, "h.0.attn.c_attn")
+
+
+@pytest.mark.parametrize("name", ["gpt2_tiny", "bert_tiny"])
+def test_no_shape_read_of_a_static_dim(name, exported):
+    """`x.size(d)` of a dim that does not follow a named input dim is a
+    static value (lowering of aten::size), and the graph passes fold what
+    reads it: no Shape slice, nor Gather of a Shape, reads a dim shape
+    inference knows as a number."""
+    path, _ = exported(name)
+    model = onnx.shape_inference.infer_shapes(onnx.load(path))
+    dims = {}
+    for vi in list(model.graph.input) + list(model.graph.value_info):
+        if vi.type.tensor_type.HasField("shape"):
+            dims[vi.name] = [d.dim_value if d.HasField("dim_value") else None
+                             for d in vi.type.tensor_type.shape.dim]
+    consts = {t.name: onnx.numpy_helper.to_array(t) for t in model.graph.initializer}
+    for n in model.graph.node:
+        if n.op_type == "Constant":
+            consts[n.output[0]] = onnx.numpy_helper.to_array(n.attribute[0].t)
+    read = {}  # Shape output -> the dims of its input it holds
+    for n in model.graph.node:
+        if n.op_type == "Shape" and n.input[0] in dims:
+            x = dims[n.input[0]]
+            a = {at.name: at.i for at in n.attribute}
+            read[n.output[0]] = x[slice(a.get("start", 0), a.get("end", len(x)))]
+            if "start" in a or "end" in a:
+                assert None in read[n.output[0]], f"{n.name} reads static dims of {n.input[0]}"
+    gathers = [n for n in model.graph.node if n.op_type == "Gather" and n.input[0] in read]
+    for n in gathers:
+        if n.input[1] in consts:
+            for i in np.atleast_1d(consts[n.input[1]]):
+                assert read[n.input[0]][int(i)] is None, f"{n.name} reads a static dim"
+    assert read, "no Shape read at all: the fixture lost its dynamic dims"
 
 
 def test_fast_path_modules(exported):

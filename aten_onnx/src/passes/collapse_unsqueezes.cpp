@@ -14,6 +14,9 @@
 namespace mx::aten_onnx {
 namespace {
 
+using passes::int_attr;
+using passes::is_op;
+
 struct Index {
   std::map<std::string, int> producer;  // value -> node index
   std::map<std::string, int> readers;   // value -> top-level reads
@@ -39,27 +42,18 @@ std::optional<passes::Int64Constant> constant_input(const onnx::GraphProto& g, c
   return p ? passes::int64_constant(*p) : std::nullopt;
 }
 
-int64_t int_attr(const onnx::NodeProto& n, const char* name, int64_t dflt) {
-  for (const auto& a : n.attribute())
-    if (a.name() == name) return a.i();
-  return dflt;
-}
-
-bool is(const onnx::NodeProto* n, const char* op) {
-  return n && n->op_type() == op && n->domain().empty();
-}
-
 // Unsqueeze(Gather(Shape(x), i), [0]) -> Shape(x, start=i, end=i+1).
 bool slice_of_shape(const onnx::GraphProto& g, Index& ix, onnx::NodeProto& u) {
   if (u.input_size() != 2) return false;
   const auto axes = constant_input(g, ix, u.input(1));
   if (!axes || axes->values != std::vector<int64_t>{0}) return false;
   const auto* gather = producer(g, ix, u.input(0));
-  if (!is(gather, "Gather") || gather->input_size() != 2 || int_attr(*gather, "axis", 0) != 0) return false;
+  if (!is_op(gather, "Gather") || gather->input_size() != 2 || int_attr(*gather, "axis", 0) != 0)
+    return false;
   const auto index = constant_input(g, ix, gather->input(1));
   if (!index || index->rank != 0) return false;
   const auto* shape = producer(g, ix, gather->input(0));
-  if (!is(shape, "Shape") || shape->attribute_size() != 0) return false;
+  if (!is_op(shape, "Shape") || shape->attribute_size() != 0) return false;
   const int64_t i = index->values[0];
   if (i < -1) return false;  // end would need the rank
   const std::string x = shape->input(0);
@@ -79,7 +73,7 @@ bool merge_unsqueezes(onnx::GraphProto& g, const Index& ix, onnx::NodeProto& out
   auto inner_it = ix.producer.find(outer.input(0));
   if (inner_it == ix.producer.end()) return false;
   onnx::NodeProto& inner = *g.mutable_node(inner_it->second);
-  if (!is(&inner, "Unsqueeze") || inner.input_size() != 2) return false;
+  if (!is_op(&inner, "Unsqueeze") || inner.input_size() != 2) return false;
   auto reads = ix.readers.find(inner.output(0));
   if (reads == ix.readers.end() || reads->second != 1) return false;
   const auto a = constant_input(g, ix, inner.input(1)), b = constant_input(g, ix, outer.input(1));
@@ -115,7 +109,7 @@ void collapse_unsqueezes(onnx::GraphProto& g, int opset, PassReport&) {
   Index ix = index_of(g);
   for (int i = 0; i < g.node_size(); ++i) {
     auto& n = *g.mutable_node(i);
-    if (!is(&n, "Unsqueeze")) continue;
+    if (!is_op(&n, "Unsqueeze")) continue;
     if (opset >= 15 && slice_of_shape(g, ix, n)) continue;
     if (!in_subgraphs.count(n.input(0))) merge_unsqueezes(g, ix, n);
   }

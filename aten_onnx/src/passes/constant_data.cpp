@@ -4,6 +4,9 @@
 #include <cstring>
 #include <functional>
 
+#include "graph_edit.hpp"
+#include "mx/aten_onnx/attributes.hpp"
+
 namespace mx::aten_onnx::passes {
 namespace {
 
@@ -45,38 +48,11 @@ void append_narrow(std::string& bytes, int32_t dtype, int32_t v) {
   }
 }
 
-bool is_integer(int32_t dtype) {
-  return dtype == TP::INT64 || dtype == TP::INT32;
-}
-
-// The values of an integer operand (starts, axes, a shape, a perm).
-std::optional<Dims> ints_of(const ConstantData* c) {
-  if (!c || !is_integer(c->dtype)) return std::nullopt;
-  Dims v;
-  const size_t es = element_size(c->dtype);
-  for (size_t off = 0; off + es <= c->bytes.size(); off += es) {
-    if (es == 8) {
-      int64_t x;
-      std::memcpy(&x, c->bytes.data() + off, 8);
-      v.push_back(x);
-    } else {
-      int32_t x;
-      std::memcpy(&x, c->bytes.data() + off, 4);
-      v.push_back(x);
-    }
-  }
-  return v;
-}
-
-const onnx::AttributeProto* find_attr(const onnx::NodeProto& n, const char* name) {
-  for (const auto& a : n.attribute())
-    if (a.name() == name) return &a;
-  return nullptr;
-}
-
-bool normalize_axis(int64_t& a, int64_t rank) {
-  if (a < 0) a += rank;
-  return a >= 0 && a < rank;
+template <typename T>
+int64_t read_as_int64(const std::string& bytes, size_t off) {
+  T x;
+  std::memcpy(&x, bytes.data() + off, sizeof(T));
+  return static_cast<int64_t>(x);
 }
 
 // Copies, for every element of `out_dims` (row-major), the source element
@@ -103,6 +79,8 @@ std::optional<ConstantData> copy_elements(const ConstantData& x, const Dims& out
   return r;
 }
 
+}  // namespace
+
 std::optional<ConstantData> expand(const ConstantData& x, const Dims& shape, int64_t max) {
   const size_t rank = std::max(x.dims.size(), shape.size());
   Dims xd(rank - x.dims.size(), 1), out(rank);
@@ -121,6 +99,31 @@ std::optional<ConstantData> expand(const ConstantData& x, const Dims& shape, int
     return off;
   });
 }
+
+std::optional<Dims> ints_of(const ConstantData* c) {
+  if (!c || !is_signed_integer(c->dtype)) return std::nullopt;
+  Dims v;
+  const size_t es = element_size(c->dtype);
+  for (size_t off = 0; off + es <= c->bytes.size(); off += es) {
+    switch (es) {
+      case 1:
+        v.push_back(read_as_int64<int8_t>(c->bytes, off));
+        break;
+      case 2:
+        v.push_back(read_as_int64<int16_t>(c->bytes, off));
+        break;
+      case 4:
+        v.push_back(read_as_int64<int32_t>(c->bytes, off));
+        break;
+      default:
+        v.push_back(read_as_int64<int64_t>(c->bytes, off));
+        break;
+    }
+  }
+  return v;
+}
+
+namespace {
 
 std::optional<ConstantData> slice(const ConstantData& x, const std::vector<const ConstantData*>& in,
                                   int64_t max) {
@@ -338,30 +341,6 @@ std::optional<ConstantData> eval(const onnx::NodeProto& n, const std::vector<con
 
 int64_t ConstantData::numel() const {
   return count(dims).value_or(0);
-}
-
-size_t element_size(int32_t dtype) {
-  switch (dtype) {
-    case TP::BOOL:
-    case TP::INT8:
-    case TP::UINT8:
-      return 1;
-    case TP::INT16:
-    case TP::UINT16:
-    case TP::FLOAT16:
-    case TP::BFLOAT16:
-      return 2;
-    case TP::FLOAT:
-    case TP::INT32:
-    case TP::UINT32:
-      return 4;
-    case TP::DOUBLE:
-    case TP::INT64:
-    case TP::UINT64:
-      return 8;
-    default:
-      return 0;
-  }
 }
 
 std::optional<ConstantData> constant_data(const onnx::TensorProto& t, int64_t max_elements) {

@@ -21,12 +21,9 @@ struct ConstantData {
   int64_t numel() const;
 };
 
-// Bytes per element of an ONNX dtype; 0 for the ones not held here
-// (strings, sub-byte types).
-size_t element_size(int32_t dtype);
-
 // The tensor's value (raw_data or its typed field), when it is stored in
 // the tensor and has at most `max_elements` elements.
+// Strings and sub-byte types (element_size 0) are not held.
 std::optional<ConstantData> constant_data(const onnx::TensorProto& t, int64_t max_elements);
 
 // A Constant node's value (`value`, `value_float(s)`, `value_int(s)`).
@@ -42,6 +39,15 @@ onnx::TensorProto to_tensor(const ConstantData& c);
 std::optional<ConstantData> eval_data_movement(const onnx::NodeProto& n,
                                                const std::vector<const ConstantData*>& in,
                                                int64_t max_elements);
+
+// The values of a signed integer constant (starts, axes, a shape, a perm),
+// as int64; nothing for nullptr or another dtype.
+std::optional<std::vector<int64_t>> ints_of(const ConstantData* c);
+
+// `x` broadcast with `shape` as ONNX Expand does (both ways, numpy rules);
+// nothing when they do not broadcast or the result has more than `max`
+// elements.
+std::optional<ConstantData> expand(const ConstantData& x, const std::vector<int64_t>& shape, int64_t max);
 
 // The dims ONNX Reshape (allowzero = 0) gives a tensor of dims `from`
 // holding `numel` elements for the target `shape`: a 0 copies the input's

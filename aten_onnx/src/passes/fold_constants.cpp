@@ -3,13 +3,15 @@
 // of the nodes computing it: integer arithmetic and comparisons on integer
 // tensors, and data movement (Slice, Concat, Expand, Gather, ...; see
 // constant_data.hpp) on constants of any dtype, which copies elements and
-// so folds bit-exactly. Arithmetic on floating-point data is never
-// evaluated. Results hold at most kMaxElements.
+// so folds bit-exactly; and element-wise floating-point arithmetic computed
+// as the runtime computes it (constant_arithmetic.cpp). Results hold at
+// most kMaxElements.
 #include <algorithm>
 #include <cstring>
 #include <map>
 #include <optional>
 
+#include "constant_arithmetic.hpp"
 #include "constant_data.hpp"
 #include "graph_edit.hpp"
 #include "mx/aten_onnx/attributes.hpp"
@@ -17,6 +19,9 @@
 
 namespace mx::aten_onnx {
 namespace {
+
+using passes::int_attr;
+using passes::normalize_axis;
 
 constexpr int64_t kMaxElements = 1024;
 // The largest constant read as the operand of a data-movement op.
@@ -39,32 +44,12 @@ int64_t count(const std::vector<int64_t>& dims) {
 std::optional<IntTensor> from_tensor(const onnx::TensorProto& t) {
   const int32_t dt = t.data_type();
   if (dt != onnx::TensorProto::INT64 && dt != onnx::TensorProto::INT32) return std::nullopt;
-  if (t.data_location() == onnx::TensorProto::EXTERNAL) return std::nullopt;
+  const auto c = passes::constant_data(t, kMaxElements);
+  if (!c) return std::nullopt;
   IntTensor r;
   r.dtype = dt;
-  r.dims.assign(t.dims().begin(), t.dims().end());
-  const int64_t n = count(r.dims);
-  if (n < 0 || n > kMaxElements) return std::nullopt;
-  if (t.has_raw_data()) {
-    const size_t es = dt == onnx::TensorProto::INT64 ? 8 : 4;
-    if (t.raw_data().size() != static_cast<size_t>(n) * es) return std::nullopt;
-    for (int64_t i = 0; i < n; ++i) {
-      if (es == 8) {
-        int64_t x;
-        std::memcpy(&x, t.raw_data().data() + i * 8, 8);
-        r.v.push_back(x);
-      } else {
-        int32_t x;
-        std::memcpy(&x, t.raw_data().data() + i * 4, 4);
-        r.v.push_back(x);
-      }
-    }
-  } else if (dt == onnx::TensorProto::INT64) {
-    r.v.assign(t.int64_data().begin(), t.int64_data().end());
-  } else {
-    r.v.assign(t.int32_data().begin(), t.int32_data().end());
-  }
-  if (r.numel() != n) return std::nullopt;
+  r.dims = c->dims;
+  r.v = *passes::ints_of(&*c);
   return r;
 }
 
@@ -85,16 +70,6 @@ onnx::TensorProto to_tensor(const IntTensor& r) {
   }
   t.set_raw_data(raw);
   return t;
-}
-
-const onnx::AttributeProto* find_attr(const onnx::NodeProto& n, const char* name) {
-  for (const auto& a : n.attribute())
-    if (a.name() == name) return &a;
-  return nullptr;
-}
-int64_t int_attr(const onnx::NodeProto& n, const char* name, int64_t dflt) {
-  const auto* a = find_attr(n, name);
-  return a ? a->i() : dflt;
 }
 
 std::optional<IntTensor> constant_value(const onnx::NodeProto& n) {
@@ -130,11 +105,6 @@ std::optional<std::vector<int64_t>> static_dims(const onnx::GraphProto& g, const
   return std::nullopt;
 }
 
-bool normalize_axis(int64_t& a, int64_t rank) {
-  if (a < 0) a += rank;
-  return a >= 0 && a < rank;
-}
-
 // The result dims of an element-wise op on a and b: equal dims, or one
 // side a single element (the only broadcasts the folded glue needs).
 std::optional<std::vector<int64_t>> broadcast_dims(const IntTensor& a, const IntTensor& b) {
@@ -144,23 +114,33 @@ std::optional<std::vector<int64_t>> broadcast_dims(const IntTensor& a, const Int
   return std::nullopt;
 }
 
-std::optional<IntTensor> eval_binary(const std::string& op, const IntTensor& a, const IntTensor& b) {
+// `f` on the elements of a and b (broadcast as broadcast_dims says) into a
+// tensor of `dtype`; nothing when `f` refuses an element.
+template <typename F>
+std::optional<IntTensor> elementwise(const IntTensor& a, const IntTensor& b, int32_t dtype, F f) {
   if (a.dtype != b.dtype) return std::nullopt;
-  IntTensor r;
-  r.dtype = a.dtype;
   const auto dims = broadcast_dims(a, b);
   if (!dims) return std::nullopt;
+  IntTensor r;
+  r.dtype = dtype;
   r.dims = *dims;
   const int64_t n = count(r.dims);
   for (int64_t i = 0; i < n; ++i) {
-    const int64_t x = a.v[a.numel() == 1 ? 0 : i], y = b.v[b.numel() == 1 ? 0 : i];
-    if (op == "Add") r.v.push_back(x + y);
-    else if (op == "Sub") r.v.push_back(x - y);
-    else if (op == "Mul") r.v.push_back(x * y);
-    else if (op == "Div" && y > 0 && x >= 0) r.v.push_back(x / y);  // truncation and floor agree here
-    else return std::nullopt;
+    const auto v = f(a.v[a.numel() == 1 ? 0 : i], b.v[b.numel() == 1 ? 0 : i]);
+    if (!v) return std::nullopt;
+    r.v.push_back(*v);
   }
   return r;
+}
+
+std::optional<IntTensor> eval_binary(const std::string& op, const IntTensor& a, const IntTensor& b) {
+  return elementwise(a, b, a.dtype, [&](int64_t x, int64_t y) -> std::optional<int64_t> {
+    if (op == "Add") return x + y;
+    if (op == "Sub") return x - y;
+    if (op == "Mul") return x * y;
+    if (op == "Div" && y > 0 && x >= 0) return x / y;  // truncation and floor agree here
+    return std::nullopt;
+  });
 }
 
 bool is_comparison(const std::string& op) {
@@ -168,25 +148,16 @@ bool is_comparison(const std::string& op) {
 }
 
 // A comparison of integer constants (a mask built from positions): a BOOL
-// tensor, broadcast as eval_binary broadcasts (broadcast_dims).
+// tensor.
 std::optional<IntTensor> eval_comparison(const std::string& op, const IntTensor& a, const IntTensor& b) {
-  if (a.dtype != b.dtype || a.dtype == onnx::TensorProto::BOOL) return std::nullopt;
-  IntTensor r;
-  r.dtype = onnx::TensorProto::BOOL;
-  const auto dims = broadcast_dims(a, b);
-  if (!dims) return std::nullopt;
-  r.dims = *dims;
-  const int64_t n = count(r.dims);
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t x = a.v[a.numel() == 1 ? 0 : i], y = b.v[b.numel() == 1 ? 0 : i];
-    const bool v = op == "Equal"         ? x == y
-                   : op == "Less"        ? x < y
-                   : op == "LessOrEqual" ? x <= y
-                   : op == "Greater"     ? x > y
-                                         : x >= y;
-    r.v.push_back(v);
-  }
-  return r;
+  if (a.dtype == onnx::TensorProto::BOOL) return std::nullopt;
+  return elementwise(a, b, onnx::TensorProto::BOOL, [&](int64_t x, int64_t y) -> std::optional<int64_t> {
+    return op == "Equal"         ? x == y
+           : op == "Less"        ? x < y
+           : op == "LessOrEqual" ? x <= y
+           : op == "Greater"     ? x > y
+                                 : x >= y;
+  });
 }
 
 std::optional<IntTensor> eval(const onnx::GraphProto& g, const onnx::NodeProto& n, const Known& known) {
@@ -310,7 +281,8 @@ std::optional<IntTensor> eval(const onnx::GraphProto& g, const onnx::NodeProto& 
   return std::nullopt;
 }
 
-// A data-movement op on constants (an omitted optional input is nullptr).
+// A data-movement op or floating-point arithmetic on constants (an
+// omitted optional input is nullptr).
 std::optional<passes::ConstantData> eval_data(const onnx::NodeProto& n,
                                               const std::map<std::string, passes::ConstantData>& data) {
   std::vector<const passes::ConstantData*> in;
@@ -323,7 +295,8 @@ std::optional<passes::ConstantData> eval_data(const onnx::NodeProto& n,
     if (it == data.end()) return std::nullopt;
     in.push_back(&it->second);
   }
-  return passes::eval_data_movement(n, in, kMaxElements);
+  if (auto moved = passes::eval_data_movement(n, in, kMaxElements)) return moved;
+  return passes::eval_float_arithmetic(n, in, kMaxElements);
 }
 
 }  // namespace

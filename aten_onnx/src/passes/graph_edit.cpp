@@ -93,6 +93,26 @@ std::optional<Int64Constant> int64_constant(const onnx::NodeProto& n) {
   return c;
 }
 
+bool is_op(const onnx::NodeProto* n, const char* op) {
+  return n && n->op_type() == op && n->domain().empty();
+}
+
+const onnx::AttributeProto* find_attr(const onnx::NodeProto& n, const char* name) {
+  for (const auto& a : n.attribute())
+    if (a.name() == name) return &a;
+  return nullptr;
+}
+
+int64_t int_attr(const onnx::NodeProto& n, const char* name, int64_t fallback) {
+  const auto* a = find_attr(n, name);
+  return a ? a->i() : fallback;
+}
+
+bool normalize_axis(int64_t& axis, int64_t rank) {
+  if (axis < 0) axis += rank;
+  return axis >= 0 && axis < rank;
+}
+
 void make_int64_constant(onnx::NodeProto& n, const std::vector<int64_t>& values, bool scalar) {
   n.clear_input();
   n.clear_attribute();

@@ -1,5 +1,5 @@
 // Small helpers the graph passes share: who reads a value (subgraphs
-// included) and renaming reads.
+// included), renaming reads, reading a node's attributes.
 #pragma once
 #include "mx/onnx_proto.hpp"
 
@@ -26,6 +26,17 @@ void rename_reads(onnx::GraphProto& g, const std::map<std::string, std::string>&
 void remove_nodes(onnx::GraphProto& g, const std::set<std::string>& names);
 
 bool has_subgraph(const onnx::NodeProto& n);
+
+// Whether `n` is a default-domain node of `op` (false for nullptr).
+bool is_op(const onnx::NodeProto* n, const char* op);
+
+// The attribute `name` of `n`, or nullptr; an int attribute's value or
+// `fallback`.
+const onnx::AttributeProto* find_attr(const onnx::NodeProto& n, const char* name);
+int64_t int_attr(const onnx::NodeProto& n, const char* name, int64_t fallback);
+
+// An axis in [-rank, rank) made non-negative; false when out of range.
+bool normalize_axis(int64_t& axis, int64_t rank);
 
 // The values of an int64 Constant node of at most 64 elements (`rank`: its
 // rank), or nothing.

@@ -18,28 +18,21 @@
 namespace mx::aten_onnx {
 namespace {
 
-int64_t int_attr(const onnx::NodeProto& n, const char* name, int64_t dflt) {
-  for (const auto& a : n.attribute())
-    if (a.name() == name) return a.i();
-  return dflt;
-}
-
-bool is(const onnx::NodeProto* n, const char* op) {
-  return n && n->op_type() == op && n->domain().empty();
-}
+using passes::int_attr;
+using passes::is_op;
 
 // Whether `n`, a 1-D input of a Concat, holds exactly one element: an
 // Unsqueeze of one axis (its result is 1-D, so its input is a scalar) or
 // Shape(x, start=i, end=i+1).
 bool one_element(const onnx::NodeProto* n, const std::map<std::string, const onnx::NodeProto*>& producer) {
-  if (is(n, "Unsqueeze")) {
+  if (is_op(n, "Unsqueeze")) {
     if (n->input_size() != 2) return false;
     auto axes = producer.find(n->input(1));
     if (axes == producer.end()) return false;
     const auto c = passes::int64_constant(*axes->second);
     return c && c->values.size() == 1;
   }
-  if (is(n, "Shape")) {
+  if (is_op(n, "Shape")) {
     const int64_t start = int_attr(*n, "start", -1), end = int_attr(*n, "end", -1);
     return start >= 0 && end == start + 1;
   }
@@ -50,7 +43,7 @@ bool one_element(const onnx::NodeProto* n, const std::map<std::string, const onn
 // nothing when it is not of that form.
 std::optional<std::vector<int64_t>> with_inferred_dim(
     const onnx::NodeProto& concat, const std::map<std::string, const onnx::NodeProto*>& producer) {
-  if (!is(&concat, "Concat") || int_attr(concat, "axis", 1) != 0) return std::nullopt;
+  if (!is_op(&concat, "Concat") || int_attr(concat, "axis", 1) != 0) return std::nullopt;
   std::vector<int64_t> dims;
   int dynamic = 0;
   for (const auto& in : concat.input()) {
@@ -111,7 +104,7 @@ void infer_reshape_dim(onnx::GraphProto& g, PassReport&, const SymbolicShapes& s
   std::map<int, std::string> new_shape;              // Reshape index -> its shape initializer
   for (int i = 0; i < g.node_size(); ++i) {
     const auto& n = g.node(i);
-    if (!is(&n, "Reshape") || n.input_size() != 2) continue;
+    if (!is_op(&n, "Reshape") || n.input_size() != 2) continue;
     auto p = producer.find(n.input(1));
     if (p == producer.end() || passes::int64_constant(*p->second))
       continue;  // an initializer or constant already

@@ -8,6 +8,10 @@
 // more; then a Reshape's one dynamic dim is left to the Reshape (its glue
 // dies).
 #include "mx/aten_onnx/graph_passes.hpp"
+
+#include <unordered_map>
+
+#include "mx/aten_onnx/frontend_plugin.hpp"
 #include "mx/aten_onnx/model_assembly.hpp"
 
 namespace mx::aten_onnx {
@@ -30,6 +34,35 @@ PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const 
   auto dead = eliminate_dead_nodes(g);
   report.removed.insert(dead.begin(), dead.end());
   return report;
+}
+
+namespace {
+
+// A node a pass added takes the record of the node it stands for.
+void record_inserted(std::vector<NodeRecord>& records, const std::vector<InsertedNode>& added) {
+  std::unordered_map<std::string, size_t> at;
+  for (size_t k = 0; k < records.size(); ++k) at[records[k].name] = k;
+  for (const auto& n : added) {
+    auto it = at.find(n.like);
+    if (it == at.end()) continue;
+    NodeRecord r = records[it->second];
+    r.name = n.name;
+    records.push_back(std::move(r));
+  }
+}
+
+}  // namespace
+
+ExportPasses run_export_passes(onnx::GraphProto& g, WeightMap& weights, const ExportRequest& request,
+                               const SymbolicShapes& shapes, std::vector<NodeRecord>& records) {
+  ExportPasses done;
+  done.removed = eliminate_dead_nodes(g);
+  const auto report =
+      lean_graph(g, weights, request.opset, shapes, request.fused_ops, request.fold_batch_norms);
+  done.removed.insert(report.removed.begin(), report.removed.end());
+  if (request.upcast_bf16) record_inserted(records, upcast_bf16(g, request.opset));
+  done.summary = pass_summary(records, report);
+  return done;
 }
 
 }  // namespace mx::aten_onnx

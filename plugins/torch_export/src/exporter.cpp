@@ -225,19 +225,6 @@ void lower_node(LowerCtx& cx, const json& node, std::map<std::string, SeenModule
     for (size_t k = first; k < cx.records.size(); ++k) cx.records[k].evidence = "root";
 }
 
-// Nodes a pass added take the module record of the node they stand beside.
-void record_inserted(LowerCtx& cx, const std::vector<mx::aten_onnx::InsertedNode>& added) {
-  std::unordered_map<std::string, size_t> at;
-  for (size_t k = 0; k < cx.records.size(); ++k) at[cx.records[k].name] = k;
-  for (const auto& n : added) {
-    auto it = at.find(n.like);
-    if (it == at.end()) continue;
-    mx::aten_onnx::NodeRecord r = cx.records[it->second];
-    r.name = n.name;
-    cx.records.push_back(std::move(r));
-  }
-}
-
 std::vector<mx::aten_onnx::ModuleInfo> module_infos(const Program& p, const StoredTensors& stored,
                                                     const std::map<std::string, SeenModule>& seen) {
   // Parameter counts from the signature's parameters (each counted once).
@@ -416,11 +403,8 @@ ExportResult export_model(const ExportOptions& opt) {
   auto weights = bind_stored(program, stored, cx);
   std::map<std::string, SeenModule> seen;
   lower_graph(cx, program, seen, opt.progress);
-  auto removed = mx::aten_onnx::eliminate_dead_nodes(cx.graph);
-  const auto lean = mx::aten_onnx::lean_graph(cx.graph, weights, opt.opset, symbolic_shapes(cx), cx.fused_ops,
-                                              opt.fold_batch_norms);
-  removed.insert(lean.removed.begin(), lean.removed.end());
-  if (opt.upcast_bf16) record_inserted(cx, mx::aten_onnx::upcast_bf16(cx.graph, opt.opset));
+  const auto passes =
+      mx::aten_onnx::run_export_passes(cx.graph, weights, opt, symbolic_shapes(cx), cx.records);
 
   const auto tree =
       mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), opt.drop_builtin_tags);
@@ -429,10 +413,9 @@ ExportResult export_model(const ExportOptions& opt) {
   assembly.output_dir_references = opt.output_dir_references;
   auto model = mx::aten_onnx::assemble_model(std::move(cx.graph), weights, assembly);
 
-  const json doc =
-      mx::aten_onnx::export_document(document_source(opt.model_path, opt.opset), tree,
-                                     mx::aten_onnx::hierarchy_nodes(cx.records, removed, tree.tags),
-                                     mx::aten_onnx::pass_summary(cx.records, lean));
+  const json doc = mx::aten_onnx::export_document(
+      document_source(opt.model_path, opt.opset), tree,
+      mx::aten_onnx::hierarchy_nodes(cx.records, passes.removed, tree.tags), passes.summary);
   return {std::move(model.onnx_bytes), std::move(model.onnx_file), doc.dump()};
 }
 

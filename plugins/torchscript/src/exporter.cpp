@@ -19,6 +19,7 @@
 
 #include "ctx.hpp"
 #include "dynamic_dims.hpp"
+#include "mx/aten_onnx/graph_passes.hpp"
 #include "mx/aten_onnx/hierarchy_document.hpp"
 #include "mx/aten_onnx/lowering_plugins.hpp"
 #include "mx/aten_onnx/opset.hpp"
@@ -303,9 +304,6 @@ ExportResult export_model(const ExportOptions& opt) {
     for (auto& o : outs)
       if (o->name == src) o->name = now;
   }
-  auto removed = mx::aten_onnx::eliminate_dead_nodes(cx.graph);
-
-  ModuleTree tree = build_module_tree(module, walker.execution_order(), opt.drop_builtin_tags);
 
   // Weights: by reference to the .pt when the host takes them so and they
   // are stored there as they are (source_offsets.hpp); else inline
@@ -321,14 +319,18 @@ ExportResult export_model(const ExportOptions& opt) {
     weights[name] = {static_cast<const char*>(t.data_ptr()),
                      static_cast<uint64_t>(t.numel()) * t.element_size(),
                      by_reference ? offsets.offset_of(t) : mx::aten_onnx::kNotInSource};
+  const auto passes = mx::aten_onnx::run_export_passes(cx.graph, weights, opt, {}, cx.records);
+
+  ModuleTree tree = build_module_tree(module, walker.execution_order(), opt.drop_builtin_tags);
   auto assembly = mx::aten_onnx::assembly_options(opt, tree.root_class, MXTS_VERSION);
   if (by_reference) assembly.weights_source = opt.model_path;
+  assembly.output_dir_references = opt.output_dir_references;  // weights the passes rewrote
   auto model = mx::aten_onnx::assemble_model(std::move(cx.graph), weights, assembly);
   cx.init_data.clear();
 
-  const nlohmann::json doc =
-      mx::aten_onnx::export_document({"torchscript", MXTS_VERSION, opt.model_path, opt.opset}, tree,
-                                     mx::aten_onnx::hierarchy_nodes(cx.records, removed, tree.tags));
+  const nlohmann::json doc = mx::aten_onnx::export_document(
+      {"torchscript", MXTS_VERSION, opt.model_path, opt.opset}, tree,
+      mx::aten_onnx::hierarchy_nodes(cx.records, passes.removed, tree.tags), passes.summary);
 
   ExportResult res;
   res.onnx_bytes = std::move(model.onnx_bytes);

@@ -21,6 +21,12 @@ size_t element_size(int32_t onnx_dtype);
 bool is_floating(int32_t onnx_dtype);
 bool is_signed_integer(int32_t onnx_dtype);
 bool is_unsigned_integer(int32_t onnx_dtype);
+// float16 / bfloat16 bits of a float, rounded to nearest even (as a
+// runtime's Cast rounds), and the float a pair of bits stands for (exact).
+uint16_t float16_bits(float v);
+uint16_t bfloat16_bits(float v);
+float float16_value(uint16_t bits);
+float bfloat16_value(uint16_t bits);
 // "float32", "int64", ... as PyTorch spells dtypes (for messages).
 std::string dtype_name(int32_t onnx_dtype);
 

@@ -5,8 +5,8 @@
 //   fold_batch_norms        an eval BatchNormalization folded into its Conv
 //   fold_weight_transposes  a weight read only through Transpose is written
 //                           permuted instead (same initializer name)
-//   fold_constants          shape arithmetic and data movement on constants
-//                           becomes a constant
+//   fold_constants          shape arithmetic, data movement and float
+//                           arithmetic on constants becomes a constant
 //   merge_slices_to_split   Slices that tile an axis become one Split
 //   collapse_unsqueezes     the Unsqueezes of sym_size glue
 //   drop_noops              x + 0, x * 1, whole Slices, Transpose pairs, ...
@@ -32,6 +32,8 @@
 #include "mx/aten_onnx/weights.hpp"
 
 namespace mx::aten_onnx {
+
+struct ExportRequest;  // frontend_plugin.hpp
 
 struct PassReport {
   std::set<std::string> removed;  // names of the nodes the passes removed
@@ -73,6 +75,22 @@ using SymbolicShapes = std::unordered_map<std::string, std::vector<SymbolicDim>>
 // opset 23+ first; fold_bns: fold_batch_norms.
 PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const SymbolicShapes& shapes = {},
                       bool fused_ops = true, bool fold_bns = true);
+
+// What the export passes did: every node they removed, and the hierarchy
+// document's "graph_passes" object (pass_summary).
+struct ExportPasses {
+  std::set<std::string> removed;
+  nlohmann::json summary;
+};
+
+// The passes every frontend runs on the graph it lowered, once, so that
+// both frontends write the same lean files: dead-node elimination (what
+// the lowering left unread; not counted as folded), lean_graph with the
+// request's opset, fused_ops and fold_batch_norms, then, when the request
+// asks, upcast_bf16, whose Casts get the record of the node they stand
+// for (appended to `records`).
+ExportPasses run_export_passes(onnx::GraphProto& g, WeightMap& weights, const ExportRequest& request,
+                               const SymbolicShapes& shapes, std::vector<NodeRecord>& records);
 
 // RMSNorm arithmetic (LLaMA's) as one RMSNormalization node (opset 23+);
 // the chain it replaces is left dead.
@@ -116,8 +134,11 @@ void fold_batch_norms(onnx::GraphProto& g, WeightMap& weights, PassReport& repor
 // Gather, Unsqueeze, Squeeze, Concat, Cast, Add/Sub/Mul/Div, comparisons,
 // Reshape, Identity, Range) whose inputs are all constants, and
 // data-movement ops (Identity, Shape, Expand, Slice, Concat, Gather,
-// Transpose, Reshape, Unsqueeze, Squeeze) on constants of any dtype, become
-// a Constant node under their own name (results of at most 1024 elements).
+// Transpose, Reshape, Unsqueeze, Squeeze) on constants of any dtype, and
+// element-wise float arithmetic (Add, Sub, Mul, Div, Neg, Abs, Sqrt,
+// Reciprocal, Pow by 2 or 3, Cast) on float32/float64/float16/bfloat16
+// constants, computed bit for bit as ONNX Runtime computes it, become a
+// Constant node under their own name (results of at most 1024 elements).
 void fold_constants(onnx::GraphProto& g, PassReport& report);
 
 // Two or more Slices of one value along one axis (constant starts and ends,
