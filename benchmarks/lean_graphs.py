@@ -36,7 +36,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, ".."))
-sys.path.insert(0, os.path.join(REPO, "tests", "zoo_pt2"))
+sys.path.insert(0, os.path.join(REPO, "tests", "support"))
 from cli_path import find_cli  # noqa: E402
 
 GLUE = ("Unsqueeze", "Concat", "Gather", "Shape", "Constant", "Reshape", "Cast", "Slice", "Expand")
@@ -247,7 +247,8 @@ def main():
                     help="an anchor file already in --workdir is measured again, not exported again")
     ap.add_argument("--markdown")
     args = ap.parse_args()
-    cli = find_cli()
+    found = find_cli()
+    cli = found[0] if found else None
     work = args.workdir or tempfile.mkdtemp(prefix="lean_graphs_")
     os.makedirs(work, exist_ok=True)
     rows = []

@@ -43,7 +43,7 @@ import zipfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, ".."))
 DEFAULT_MODELS = ["resnet50", "vit_b_16", "bert_base"]
-sys.path.insert(0, os.path.join(REPO, "tests", "zoo_pt2"))
+sys.path.insert(0, os.path.join(REPO, "tests", "support"))
 from cli_path import find_cli  # noqa: E402
 
 
@@ -272,7 +272,8 @@ def main():
     if args.child_anchor:
         return anchor_main(*args.child_anchor)
 
-    cli = None if args.skip_mx else find_cli()
+    found = None if args.skip_mx else find_cli()
+    cli = found[0] if found else None
     workdir = args.workdir or tempfile.mkdtemp(prefix="pt2_anchor_")
     os.makedirs(workdir, exist_ok=True)
     print(f"modelexport: {cli or 'not found / skipped'}; workdir {workdir}", flush=True)

@@ -1,6 +1,5 @@
 #include "mx/aten_onnx/frontend_plugin.hpp"
 
-#include <algorithm>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -14,23 +13,13 @@ struct State {
   mx_host_api host;  // copied: the host's table outlives no call of ours
 };
 
-// A NUL-terminated copy in host-owned memory (the host frees it).
-char* host_string(const mx_host_api& h, const std::string& s, size_t* size = nullptr) {
-  char* p = static_cast<char*>(h.alloc(s.size() + 1));
-  if (!p) return nullptr;
-  std::memcpy(p, s.data(), s.size());
-  p[s.size()] = '\0';
-  if (size) *size = s.size();
-  return p;
-}
-
 int32_t fail(const mx_host_api& h, mx_plugin_output* out, int32_t code, const std::string& message) {
-  out->error = host_string(h, message);
+  out->error = host_text(h, message);
   return code;
 }
 
 int32_t answer_json(const mx_host_api& h, mx_plugin_output* out, const std::string& json) {
-  out->json = host_string(h, json, &out->json_size);
+  out->json = host_text(h, json, &out->json_size);
   return out->json ? MX_OK : MX_ERR_INTERNAL;
 }
 
@@ -43,19 +32,22 @@ ExportRequest export_request(const Frontend& f, const nlohmann::json& req, const
   r.opset = req.value("opset", kDefaultOpset);
   r.drop_builtin_tags = drop_builtin_tags;
   if (req.contains("fused_ops") && !req["fused_ops"].is_boolean())
-    throw Error(MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": \"fused_ops\" must be true or false");
+    throw Error(MX_ERR_INVALID_ARGUMENT,
+                std::string(f.identity.name) + ": \"fused_ops\" must be true or false");
   r.fused_ops = req.value("fused_ops", true);
   if (req.contains("fold_batch_norms") && !req["fold_batch_norms"].is_boolean())
     throw Error(MX_ERR_INVALID_ARGUMENT,
-                std::string(f.name) + ": \"fold_batch_norms\" must be true or false");
+                std::string(f.identity.name) + ": \"fold_batch_norms\" must be true or false");
   r.fold_batch_norms = req.value("fold_batch_norms", true);
   if (req.contains("upcast_bf16") && !req["upcast_bf16"].is_boolean())
-    throw Error(MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": \"upcast_bf16\" must be true or false");
+    throw Error(MX_ERR_INVALID_ARGUMENT,
+                std::string(f.identity.name) + ": \"upcast_bf16\" must be true or false");
   r.upcast_bf16 = req.value("upcast_bf16", false);
   // "external_data": true / false / absent (automatic).
   if (req.contains("external_data") && !req["external_data"].is_null()) {
     if (!req["external_data"].is_boolean())
-      throw Error(MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": \"external_data\" must be true or false");
+      throw Error(MX_ERR_INVALID_ARGUMENT,
+                  std::string(f.identity.name) + ": \"external_data\" must be true or false");
     r.external_data = req["external_data"].get<bool>() ? ExternalData::yes : ExternalData::no;
   }
   r.output_dir = req.value("output_dir", std::string());
@@ -65,11 +57,11 @@ ExportRequest export_request(const Frontend& f, const nlohmann::json& req, const
     const auto& list = req["lowering_plugins"];
     if (!list.is_array())
       throw Error(MX_ERR_INVALID_ARGUMENT,
-                  std::string(f.name) + ": \"lowering_plugins\" must be an array of paths");
+                  std::string(f.identity.name) + ": \"lowering_plugins\" must be an array of paths");
     for (const auto& path : list) {
       if (!path.is_string())
         throw Error(MX_ERR_INVALID_ARGUMENT,
-                    std::string(f.name) + ": \"lowering_plugins\" entries must be strings");
+                    std::string(f.identity.name) + ": \"lowering_plugins\" entries must be strings");
       r.lowering_plugins.push_back(path.get<std::string>());
     }
   }
@@ -93,10 +85,10 @@ int32_t answer_export(const Frontend& f, const mx_host_api& h, mx_plugin_output*
         "{\"onnx_file\":" + nlohmann::json(a.onnx_file).dump() + "," + a.hierarchy_json.substr(1);
     return answer_json(h, out, js) == MX_OK
                ? MX_OK
-               : fail(h, out, MX_ERR_INTERNAL, std::string(f.name) + ": out of memory");
+               : fail(h, out, MX_ERR_INTERNAL, std::string(f.identity.name) + ": out of memory");
   }
   out->bytes = static_cast<uint8_t*>(h.alloc(a.onnx_bytes.size()));
-  if (!out->bytes) return fail(h, out, MX_ERR_INTERNAL, std::string(f.name) + ": out of memory");
+  if (!out->bytes) return fail(h, out, MX_ERR_INTERNAL, std::string(f.identity.name) + ": out of memory");
   std::memcpy(out->bytes, a.onnx_bytes.data(), a.onnx_bytes.size());
   out->bytes_size = a.onnx_bytes.size();
   std::string().swap(a.onnx_bytes);  // the model's bytes exist twice only for the copy
@@ -109,7 +101,8 @@ int32_t handle(const Frontend& f, const mx_host_api& h, const char* request, siz
   std::string op = req.value("operation", "");
   std::string path = req.value("model_path", "");
   if (path.empty())
-    return fail(h, out, MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": request without model_path");
+    return fail(h, out, MX_ERR_INVALID_ARGUMENT,
+                std::string(f.identity.name) + ": request without model_path");
   bool drop = req.value("drop_builtin_tags", false);
   if (req.contains("options") && req["options"].is_object())
     drop = req["options"].value("drop_builtin_tags", drop);
@@ -117,23 +110,30 @@ int32_t handle(const Frontend& f, const mx_host_api& h, const char* request, siz
     return answer_json(h, out, std::string("{\"accepts\":") + (f.accepts(path) ? "true" : "false") + "}");
   if (op == "module_tree") return answer_json(h, out, f.module_tree_json(path, drop));
   if (op != "export")
-    return fail(h, out, MX_ERR_INVALID_ARGUMENT, std::string(f.name) + ": unknown operation '" + op + "'");
+    return fail(h, out, MX_ERR_INVALID_ARGUMENT,
+                std::string(f.identity.name) + ": unknown operation '" + op + "'");
   ExportAnswer a = f.export_model(export_request(f, req, h, drop));
   return answer_export(f, h, out, a);
 }
 
 }  // namespace
 
+AssemblyOptions assembly_options(const ExportRequest& request, const std::string& graph_name,
+                                 const char* producer_version) {
+  AssemblyOptions assembly;
+  assembly.opset = request.opset;
+  assembly.graph_name = graph_name;
+  assembly.producer_version = producer_version;
+  assembly.check = request.check;
+  assembly.external_data = request.external_data;
+  assembly.output_dir = request.output_dir;
+  return assembly;
+}
+
 int32_t create_frontend(const Frontend& f, const mx_host_api* host, void** state, mx_plugin_output* error) {
-  if (!host || !state || !host->alloc) return MX_ERR_INVALID_ARGUMENT;
-  if (host->abi_major != MX_PLUGIN_ABI_MAJOR) {
-    if (error) error->error = host_string(*host, std::string(f.name) + ": host plugin ABI major mismatch");
-    return MX_ERR_PLUGIN;
-  }
+  if (int32_t rc = check_create(f.identity.name, host, state, error); rc != MX_OK) return rc;
   try {
-    auto* s = new State{};
-    std::memcpy(&s->host, host, std::min<size_t>(sizeof(mx_host_api), host->struct_size));
-    *state = s;
+    *state = new State{copy_host_api(*host)};
     return MX_OK;
   } catch (...) {
     return MX_ERR_INTERNAL;
@@ -148,7 +148,7 @@ int32_t run_frontend_request(const Frontend& f, void* state, const char* request
                              mx_plugin_output* out) {
   if (!state || !out) return MX_ERR_INVALID_ARGUMENT;
   const mx_host_api& h = static_cast<State*>(state)->host;
-  const std::string name = f.name;
+  const std::string name = f.identity.name;
   try {
     return handle(f, h, request, request_size, out);
   } catch (const Error& e) {

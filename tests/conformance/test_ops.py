@@ -15,7 +15,7 @@ import onnx
 import onnxruntime as ort
 import pytest
 
-from conformance_support import FIXTURES, find_cli
+from conformance_support import FIXTURES
 
 with open(os.path.join(FIXTURES, "manifest.json")) as f:
     MANIFEST = json.load(f)["samples"]
@@ -91,14 +91,6 @@ def refusal(name, level, opset):
 
 
 CASES = [(name, level, opset) for name in sorted(MANIFEST) for level in LEVELS for opset in OPSETS]
-
-
-@pytest.fixture(scope="session")
-def cli():
-    found = find_cli()
-    if not found:
-        pytest.fail("no modelexport CLI: set MODELEXPORT_BIN or build into <repo>/build")
-    return found
 
 
 def _export(cli, name, level, out, opset):

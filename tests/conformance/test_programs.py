@@ -18,18 +18,10 @@ import onnx
 import onnxruntime as ort
 import pytest
 
-from conformance_support import REPO, find_cli
+from conformance_support import REPO
 
 PROGRAMS = os.path.join(REPO, "tests", "fixtures", "programs")
 LEVELS = {"training": "{}.pt2", "core": "{}.core.pt2"}
-
-
-@pytest.fixture(scope="module")
-def cli():
-    found = find_cli()
-    if not found:
-        pytest.fail("no modelexport CLI: set MODELEXPORT_BIN or build into <repo>/build")
-    return found
 
 
 def _export(cli, name, level, out, opset):

@@ -8,22 +8,11 @@
 #include <cstdint>
 
 #include "extract/boundary_types.hpp"
+#include "fixture_model.hpp"
 
 using mx::extract::BoundaryTypes;
 
 namespace {
-
-void add_input(onnx::GraphProto* g, const std::string& name, std::initializer_list<const char*> dims) {
-  auto* v = g->add_input();
-  v->set_name(name);
-  auto* t = v->mutable_type()->mutable_tensor_type();
-  t->set_elem_type(onnx::TensorProto::FLOAT);
-  for (const char* d : dims) {
-    auto* dim = t->mutable_shape()->add_dim();
-    if (d[0] >= '0' && d[0] <= '9') dim->set_dim_value(std::stoll(d));
-    else dim->set_dim_param(d);
-  }
-}
 
 // A Constant node, as the native exporter writes small constants.
 void add_ints(onnx::GraphProto* g, const std::string& name, std::vector<int64_t> values,
@@ -57,7 +46,7 @@ onnx::ModelProto position_slice_model() {
   m.set_ir_version(8);
   m.add_opset_import()->set_version(17);
   auto* g = m.mutable_graph();
-  add_input(g, "x", {"batch", "seq"});
+  mx::testing::add_tensor_value(g->add_input(), "x", {"batch", "seq"});
   auto* table = g->add_initializer();
   table->set_name("table");
   table->set_data_type(onnx::TensorProto::FLOAT);

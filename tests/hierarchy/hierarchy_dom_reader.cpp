@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "hierarchy/parse.hpp"
+#include "hierarchy/schema_messages.hpp"
 #include "util/error.hpp"
 #include "util/json_text.hpp"
 #include "util/utf8.hpp"
@@ -13,19 +14,6 @@ namespace {
 
 std::string field_name(const std::string& prefix, const char* key) {
   return prefix.empty() ? std::string(key) : prefix + "." + key;
-}
-
-[[noreturn]] void schema_error(const std::string& where, const std::string& field,
-                               const std::string& problem) {
-  fail(MX_ERR_SCHEMA, where + ": " + field + ": " + problem);
-}
-
-std::string quoted(std::string_view s) {
-  return "'" + printable(s) + "'";
-}
-// (Beside std::quoted, which argument-dependent lookup finds for a string.)
-std::string quoted(const std::string& s) {
-  return quoted(std::string_view(s));
 }
 
 // The field readers below take either JSON flavour (J): documents are read

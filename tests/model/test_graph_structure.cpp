@@ -25,32 +25,22 @@ std::string structure_error(const onnx::ModelProto& m, mx_code* code = nullptr) 
   return "";
 }
 
-onnx::NodeProto* node(onnx::GraphProto* g, const std::string& name, const std::string& op,
-                      std::initializer_list<const char*> in, std::initializer_list<const char*> out) {
-  auto* n = g->add_node();
-  n->set_name(name);
-  n->set_op_type(op);
-  for (const char* i : in) n->add_input(i);
-  for (const char* o : out) n->add_output(o);
-  return n;
-}
-
 // TinyNet plus `If(cond) -> r`, whose then/else branches are Identity(read).
 onnx::ModelProto with_if(const char* read, const char* next_reads_r = nullptr) {
   onnx::ModelProto m = tiny_net();
   auto* g = m.mutable_graph();
   g->add_input()->set_name("cond");
-  auto* n = node(g, "/if", "If", {"cond"}, {"r"});
+  auto* n = add_node(g, "/if", "If", {"cond"}, {"r"});
   for (const char* branch : {"then_branch", "else_branch"}) {
     auto* a = n->add_attribute();
     a->set_name(branch);
     a->set_type(onnx::AttributeProto::GRAPH);
     auto* sg = a->mutable_g();
     sg->set_name(branch);
-    node(sg, std::string("/if/") + branch, "Identity", {read}, {"out"});
+    add_node(sg, std::string("/if/") + branch, "Identity", {read}, {"out"});
     sg->add_output()->set_name("out");
   }
-  if (next_reads_r) node(g, "/after_if", "Relu", {"r"}, {next_reads_r});
+  if (next_reads_r) add_node(g, "/after_if", "Relu", {"r"}, {next_reads_r});
   return m;
 }
 
@@ -60,8 +50,8 @@ TEST_CASE("structure: a well-formed graph passes") {
   CHECK(structure_error(tiny_net()) == "");
   // Omitted optional inputs/outputs ("") are not values.
   onnx::ModelProto m = tiny_net();
-  node(m.mutable_graph(), "/clip", "Clip", {"Y", "", ""}, {"clipped"});
-  node(m.mutable_graph(), "/drop", "Dropout", {"clipped"}, {"dropped", ""});
+  add_node(m.mutable_graph(), "/clip", "Clip", {"Y", "", ""}, {"clipped"});
+  add_node(m.mutable_graph(), "/drop", "Dropout", {"clipped"}, {"dropped", ""});
   CHECK(structure_error(m) == "");
   // Unordered but acyclic: ordering is libonnx's business, not this check's.
   m = tiny_net();
@@ -95,7 +85,7 @@ TEST_CASE("structure: undefined inputs and duplicate writers") {
         "m.onnx: value 'h' is written by node '/fc/MatMul' (MatMul) and also by node "
         "'/fc/Shadow' (Identity) (every value must have exactly one writer)");
   onnx::ModelProto m = tiny_net();
-  node(m.mutable_graph(), "/overwrite", "Identity", {"Y"}, {"fc.weight"});
+  add_node(m.mutable_graph(), "/overwrite", "Identity", {"Y"}, {"fc.weight"});
   CHECK(structure_error(m).find("value 'fc.weight' is a graph input or initializer and also by node "
                                 "'/overwrite' (Identity)") != std::string::npos);
 }

@@ -4,42 +4,22 @@ No torch here: the test venv (numpy, onnx, onnxruntime, pytest) reads the
 committed fixtures of tests/fixtures/pt2 (made once by make_fixtures.py in a
 venv with torch 2.15) and runs the CLI.
 
-The CLI is found, in order, through
-  MODELEXPORT_BIN      path or name of the `modelexport` CLI (default `modelexport` on PATH)
-  MODELEXPORT_CLI      the variable tests/export uses
-  a build directory    <repo>/build*/sdk/modelexport
-Plugins come from MODELEXPORT_PLUGIN_PATH (set by the ctest harness), or a
-build directory's plugins-out when the CLI was found there.
+The CLI and its plugins are found by tests/support/cli_path.py.
 """
-import glob
 import json
 import os
-import shutil
 import subprocess
+import sys
 
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(REPO, "tests", "support"))
+from cli_path import find_cli  # noqa: E402
+
 FIXTURES = os.environ.get("MODELEXPORT_PT2_FIXTURES", os.path.join(REPO, "tests", "fixtures", "pt2"))
 LEVELS = {"training": "{}.pt2", "core": "{}.core.pt2"}
-
-
-def _find_cli():
-    for var in ("MODELEXPORT_BIN", "MODELEXPORT_CLI"):
-        value = os.environ.get(var)
-        if value:
-            path = value if os.path.sep in value else shutil.which(value)
-            if path and os.path.exists(path):
-                return path, os.environ.get("MODELEXPORT_PLUGIN_PATH", "")
-    for build in sorted(glob.glob(os.path.join(REPO, "build*"))):
-        cli = os.path.join(build, "sdk", "modelexport")
-        if os.path.exists(cli):
-            return cli, os.environ.get("MODELEXPORT_PLUGIN_PATH", os.path.join(build, "plugins-out"))
-    path = shutil.which("modelexport")
-    if path:
-        return path, os.environ.get("MODELEXPORT_PLUGIN_PATH", "")
-    return None
 
 
 class Cli:
@@ -73,7 +53,7 @@ def manifest(fixtures_dir):
 
 @pytest.fixture(scope="session")
 def cli():
-    found = _find_cli()
+    found = find_cli()
     if not found:
         pytest.skip("no modelexport CLI (set MODELEXPORT_BIN)")
     return Cli(*found)

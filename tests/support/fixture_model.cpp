@@ -3,7 +3,6 @@
 #include <stdexcept>
 
 namespace mx::testing {
-namespace {
 
 void add_tensor_value(onnx::ValueInfoProto* v, const std::string& name,
                       std::initializer_list<const char*> dims) {
@@ -17,6 +16,18 @@ void add_tensor_value(onnx::ValueInfoProto* v, const std::string& name,
   }
 }
 
+onnx::NodeProto* add_node(onnx::GraphProto* g, const std::string& name, const std::string& op,
+                          std::initializer_list<const char*> in, std::initializer_list<const char*> out) {
+  auto* n = g->add_node();
+  n->set_name(name);
+  n->set_op_type(op);
+  for (const char* i : in) n->add_input(i);
+  for (const char* o : out) n->add_output(o);
+  return n;
+}
+
+namespace {
+
 void add_initializer(onnx::GraphProto* g, const std::string& name, std::initializer_list<int64_t> dims) {
   auto* t = g->add_initializer();
   t->set_name(name);
@@ -27,16 +38,6 @@ void add_initializer(onnx::GraphProto* g, const std::string& name, std::initiali
     n *= d;
   }
   for (int64_t i = 0; i < n; ++i) t->add_float_data(0.1f * static_cast<float>(i % 7) - 0.2f);
-}
-
-onnx::NodeProto* add_node(onnx::GraphProto* g, const std::string& name, const std::string& op,
-                          std::initializer_list<const char*> in, std::initializer_list<const char*> out) {
-  auto* n = g->add_node();
-  n->set_name(name);
-  n->set_op_type(op);
-  for (const char* i : in) n->add_input(i);
-  for (const char* o : out) n->add_output(o);
-  return n;
 }
 
 onnx::ModelProto skeleton() {

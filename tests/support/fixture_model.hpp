@@ -1,6 +1,7 @@
 // Small ONNX models built in code, so the repository holds no binary
 // fixtures. TinyNet: Y = Relu(X @ W + B), X float32[N,4], modules fc/act.
 #pragma once
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -8,6 +9,14 @@
 #include "mx/onnx_proto.hpp"
 
 namespace mx::testing {
+
+// A float tensor value: `dims` are numbers ("4") or symbols ("N").
+void add_tensor_value(onnx::ValueInfoProto* v, const std::string& name,
+                      std::initializer_list<const char*> dims);
+
+// A node `name` of op type `op` reading `in` and writing `out`.
+onnx::NodeProto* add_node(onnx::GraphProto* g, const std::string& name, const std::string& op,
+                          std::initializer_list<const char*> in, std::initializer_list<const char*> out);
 
 onnx::ModelProto tiny_net();
 std::string tiny_net_bytes();

@@ -47,6 +47,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(REPO, "tests", "support"))
 from cli_path import find_cli  # noqa: E402
 
 TOL = 1e-4
@@ -403,7 +404,8 @@ def main():
                   f"{sorted({d for a in c.dynamic.values() for d in a.values()})}")
         return 0
     levels = [l for l in args.levels.split(",") if l]
-    cli = find_cli()
+    found = find_cli()
+    cli = found[0] if found else None
     print(f"modelexport: {cli or 'NOT FOUND (exports are SKIPped)'}", flush=True)
     workroot = args.keep or tempfile.mkdtemp(prefix="zoo_pt2_")
     os.makedirs(workroot, exist_ok=True)

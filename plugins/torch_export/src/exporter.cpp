@@ -408,13 +408,7 @@ ExportResult export_model(const ExportOptions& opt) {
 
   const auto tree =
       mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), opt.drop_builtin_tags);
-  mx::aten_onnx::AssemblyOptions assembly;
-  assembly.opset = opt.opset;
-  assembly.graph_name = tree.root_class;
-  assembly.producer_version = MXTE_VERSION;
-  assembly.check = opt.check;
-  assembly.external_data = opt.external_data;
-  assembly.output_dir = opt.output_dir;
+  auto assembly = mx::aten_onnx::assembly_options(opt, tree.root_class, MXTE_VERSION);
   if (opt.weights_by_reference) assembly.weights_source = opt.model_path;
   assembly.output_dir_references = opt.output_dir_references;
   auto model = mx::aten_onnx::assemble_model(std::move(cx.graph), weights, assembly);

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 
-#include <caffe2/serialize/inline_container.h>
 #include <torch/version.h>
 
 #include <unistd.h>
@@ -323,13 +322,7 @@ ExportResult export_model(const ExportOptions& opt) {
   const auto passes = mx::aten_onnx::run_export_passes(cx.graph, weights, opt, {}, cx.records);
 
   ModuleTree tree = build_module_tree(module, walker.execution_order(), opt.drop_builtin_tags);
-  mx::aten_onnx::AssemblyOptions assembly;
-  assembly.opset = opt.opset;
-  assembly.graph_name = tree.root_class;
-  assembly.producer_version = MXTS_VERSION;
-  assembly.check = opt.check;
-  assembly.external_data = opt.external_data;
-  assembly.output_dir = opt.output_dir;
+  auto assembly = mx::aten_onnx::assembly_options(opt, tree.root_class, MXTS_VERSION);
   if (by_reference) assembly.weights_source = opt.model_path;
   assembly.output_dir_references = opt.output_dir_references;  // weights the passes rewrote
   auto model = mx::aten_onnx::assemble_model(std::move(cx.graph), weights, assembly);
@@ -344,15 +337,6 @@ ExportResult export_model(const ExportOptions& opt) {
   res.onnx_file = std::move(model.onnx_file);
   res.hierarchy_json = doc.dump();
   return res;
-}
-
-bool looks_like_torchscript(const std::string& path) {
-  try {
-    caffe2::serialize::PyTorchStreamReader reader(path);
-    return reader.hasRecord("data.pkl") && !reader.hasRecord("archive_format");
-  } catch (...) {
-    return false;
-  }
 }
 
 std::string module_tree_json(const std::string& model_path, bool drop_builtin_tags) {

@@ -20,9 +20,6 @@ using ExportOptions = mx::aten_onnx::ExportRequest;
 using ExportResult = mx::aten_onnx::ExportAnswer;
 
 ExportResult export_model(const ExportOptions& options);
-// True for a TorchScript zip (code and data.pkl), false for anything else
-// (a .pt2 archive from torch.export included): the frontend probe.
-bool looks_like_torchscript(const std::string& model_path);
 // Hierarchy document with the module tree only (nodes empty).
 std::string module_tree_json(const std::string& model_path, bool drop_builtin_tags);
 

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "hierarchy/schema_messages.hpp"
 #include "mx/common/module_path.hpp"
 #include "util/error.hpp"
 #include "util/utf8.hpp"
@@ -16,19 +17,6 @@ namespace mx::hierarchy {
 using mx::common::is_ancestor_or_self;
 using mx::common::is_valid_module_path;
 namespace {
-
-[[noreturn]] void schema_error(const std::string& where, const std::string& field,
-                               const std::string& problem) {
-  fail(MX_ERR_SCHEMA, where + ": " + field + ": " + problem);
-}
-
-std::string quoted(std::string_view s) {
-  return "'" + printable(s) + "'";
-}
-// (Beside std::quoted, which argument-dependent lookup finds for a string.)
-std::string quoted(const std::string& s) {
-  return quoted(std::string_view(s));
-}
 
 // `path` is `parent` + "." + a name (compared in place: building the
 // prefix string cost an allocation per module).

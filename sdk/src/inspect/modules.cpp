@@ -4,6 +4,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <nlohmann/json.hpp>
+
 #include "functions/graph_utils.hpp"
 #include "hierarchy/document_text.hpp"
 #include "mx/common/module_path.hpp"
@@ -95,12 +97,16 @@ Tally tally(const mx_model& model, const std::vector<functions::LeafNode>& leave
   return t;
 }
 
-// A JSON integer as nlohmann writes it.
-void append_int(std::string& out, int64_t v) {
+// A row's values as JSON text; integers as nlohmann writes them.
+void append_value(std::string& out, const std::string& text) {
+  append_json_string(out, text);
+}
+
+void append_value(std::string& out, int64_t v) {
   out += std::to_string(v);
 }
 
-void append_op_counts(std::string& out, const OpCounts& ops) {
+void append_value(std::string& out, const OpCounts& ops) {
   out += '{';
   bool first = true;
   for (const auto& [op, n] : ops) {
@@ -108,35 +114,35 @@ void append_op_counts(std::string& out, const OpCounts& ops) {
     first = false;
     append_json_string(out, op);
     out += ':';
-    append_int(out, n);
+    append_value(out, n);
   }
   out += '}';
 }
 
-void append_row(std::string& out, const ModuleRow& r) {
-  out += "{\"path\":";
-  append_json_string(out, r.path);
-  out += ",\"class\":";
-  append_json_string(out, r.class_name);
-  out += ",\"tag\":";
-  append_json_string(out, r.tag);
-  out += ",\"depth\":";
-  append_int(out, r.depth);
-  out += ",\"own_nodes\":";
-  append_int(out, r.own_nodes);
-  out += ",\"total_nodes\":";
-  append_int(out, r.total_nodes);
-  out += ",\"own_parameters\":";
-  append_int(out, r.own_parameters);
-  out += ",\"parameters\":";
-  append_int(out, r.parameters);
-  out += ",\"ops\":";
-  append_op_counts(out, r.ops);
-  out += ",\"ops_total\":";
-  append_op_counts(out, r.ops_total);
-  out += ",\"function\":";
-  if (r.function) append_json_string(out, *r.function);
+void append_value(std::string& out, const std::optional<std::string>& text) {
+  if (text) append_json_string(out, *text);
   else out += "null";
+}
+
+// `key` is the field's name with its separator and colon (`,"tag":`).
+template <typename Value>
+void append_field(std::string& out, const char* key, const Value& value) {
+  out += key;
+  append_value(out, value);
+}
+
+void append_row(std::string& out, const ModuleRow& r) {
+  append_field(out, "{\"path\":", r.path);
+  append_field(out, ",\"class\":", r.class_name);
+  append_field(out, ",\"tag\":", r.tag);
+  append_field(out, ",\"depth\":", int64_t{r.depth});
+  append_field(out, ",\"own_nodes\":", r.own_nodes);
+  append_field(out, ",\"total_nodes\":", r.total_nodes);
+  append_field(out, ",\"own_parameters\":", r.own_parameters);
+  append_field(out, ",\"parameters\":", r.parameters);
+  append_field(out, ",\"ops\":", r.ops);
+  append_field(out, ",\"ops_total\":", r.ops_total);
+  append_field(out, ",\"function\":", r.function);
   out += '}';
 }
 
@@ -212,37 +218,6 @@ ModuleStats module_stats(const mx_model& model) {
   for (size_t k = 0; k < source.order.size(); ++k) source.fill(k, stats.modules[k]);
   stats.functions = source.functions();
   return stats;
-}
-
-nlohmann::ordered_json modules_json(const mx_model& model) {
-  using Json = nlohmann::ordered_json;
-  const ModuleStats stats = module_stats(model);
-  Json rows = Json::array();
-  for (const auto& r : stats.modules) {
-    Json row;
-    row["path"] = r.path;
-    row["class"] = r.class_name;
-    row["tag"] = r.tag;
-    row["depth"] = r.depth;
-    row["own_nodes"] = r.own_nodes;
-    row["total_nodes"] = r.total_nodes;
-    row["own_parameters"] = r.own_parameters;
-    row["parameters"] = r.parameters;
-    row["ops"] = r.ops;
-    row["ops_total"] = r.ops_total;
-    row["function"] = r.function ? Json(*r.function) : Json(nullptr);
-    rows.push_back(std::move(row));
-  }
-  Json fns = Json::array();
-  for (const auto& f : stats.functions)
-    fns.push_back(
-        {{"name", f.name}, {"domain", f.domain}, {"body_nodes", f.body_nodes}, {"instances", f.instances}});
-  Json out;
-  out["nodes"] = stats.nodes;
-  out["top_level_nodes"] = stats.top_level_nodes;
-  out["functions"] = fns;
-  out["modules"] = rows;
-  return out;
 }
 
 std::string modules_json_text(const mx_model& model, bool statistics) {

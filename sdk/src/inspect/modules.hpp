@@ -3,15 +3,13 @@
 // function each module instance maps to (when the model has functions).
 // Computed once into typed rows; the C API streams them as text (a JSON
 // DOM of a million rows, dumped, was most of `inspect`'s time), compare
-// reads them as JSON.
+// reads the rows.
 #pragma once
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "model/model.hpp"
 
@@ -42,9 +40,8 @@ struct ModuleStats {
 
 ModuleStats module_stats(const mx_model& model);
 
-// The mx_model_modules_json document (abi/include/modelexport/modelexport.h).
-nlohmann::ordered_json modules_json(const mx_model& model);
-// The same document as compact text, written without a DOM. With
+// The mx_model_modules_json document (abi/include/modelexport/modelexport.h)
+// as compact text, written without a DOM. With
 // `statistics`, the hierarchy document's "statistics" object is added
 // (what `inspect` shows beside the rows, without asking for the whole
 // document).

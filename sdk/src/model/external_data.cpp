@@ -106,6 +106,13 @@ std::string tensor_label(const TensorProto& t, const std::string& where) {
   return where + ": tensor '" + t.name() + "' external data";
 }
 
+// The tensor's "location" entry; a tensor without one is refused.
+const std::string& required_location(const TensorProto& t, const std::string& label) {
+  const std::string* location = entry(t, "location");
+  if (!location) fail(MX_ERR_SCHEMA, label + ": no \"location\" entry");
+  return *location;
+}
+
 uint64_t parse_u64(const std::string& text, const std::string& label, const char* key) {
   if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos)
     fail(MX_ERR_SCHEMA, label + ": \"" + key + "\" is not a non-negative integer: '" + text + "'");
@@ -146,6 +153,19 @@ std::string real_path(const std::string& path, const std::string& label, mx_code
   return buf;
 }
 
+// Opens a regular file (`flags` added to O_RDONLY, e.g. O_NOFOLLOW).
+std::shared_ptr<const DataFile> open_regular(const std::string& path, int flags, const std::string& label,
+                                             bool borrowed) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | flags);
+  if (fd < 0) fail(MX_ERR_IO, label + ": cannot open '" + path + "': " + errno_text());
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    fail(MX_ERR_IO, label + ": '" + path + "' is not a regular file");
+  }
+  return std::make_shared<DataFile>(fd, static_cast<uint64_t>(st.st_size), path, borrowed);
+}
+
 std::shared_ptr<const DataFile> open_data_file(const std::string& model_dir, const std::string& location,
                                                const std::string& label, bool borrowed) {
   const std::string base = real_path(model_dir, label, MX_ERR_IO);
@@ -157,14 +177,7 @@ std::shared_ptr<const DataFile> open_data_file(const std::string& model_dir, con
                               "' (symlinks are followed before this check)");
   // O_NOFOLLOW: the canonical path has no symlink left; one swapped in since
   // realpath() is refused rather than followed.
-  int fd = ::open(canonical.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) fail(MX_ERR_IO, label + ": cannot open '" + canonical + "': " + errno_text());
-  struct stat st;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    fail(MX_ERR_IO, label + ": '" + canonical + "' is not a regular file");
-  }
-  return std::make_shared<DataFile>(fd, static_cast<uint64_t>(st.st_size), canonical, borrowed);
+  return open_regular(canonical, O_NOFOLLOW, label, borrowed);
 }
 
 }  // namespace
@@ -223,10 +236,9 @@ DataFiles open_external_data(const TensorList& tensors, const std::string& model
   for (const auto* t : tensors) {
     if (!is_external(*t)) continue;
     const std::string label = tensor_label(*t, model_path);
-    const std::string* location = entry(*t, "location");
-    if (!location) fail(MX_ERR_SCHEMA, label + ": no \"location\" entry");
-    check_location_text(*location, label);
-    if (!files.count(*location)) files[*location] = open_data_file(dir, *location, label, borrowed);
+    const std::string& location = required_location(*t, label);
+    check_location_text(location, label);
+    if (!files.count(location)) files[location] = open_data_file(dir, location, label, borrowed);
     external_ref(*t, files, model_path);  // bounds
   }
   return files;
@@ -244,19 +256,6 @@ bool directly_inside(const std::string& location, const std::string& dir) {
   return name.find('/') == std::string::npos && name != "." && name != "..";
 }
 
-// Opens a regular file (`flags` added to O_RDONLY, e.g. O_NOFOLLOW).
-std::shared_ptr<const DataFile> open_regular(const std::string& path, int flags, const std::string& label,
-                                             bool borrowed) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | flags);
-  if (fd < 0) fail(MX_ERR_IO, label + ": cannot open '" + path + "': " + errno_text());
-  struct stat st;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    fail(MX_ERR_IO, label + ": '" + path + "' is not a regular file");
-  }
-  return std::make_shared<DataFile>(fd, static_cast<uint64_t>(st.st_size), path, borrowed);
-}
-
 }  // namespace
 
 DataFiles open_source_data(const TensorList& tensors, const std::string& source_path,
@@ -265,18 +264,17 @@ DataFiles open_source_data(const TensorList& tensors, const std::string& source_
   for (const auto* t : tensors) {
     if (!is_external(*t)) continue;
     const std::string label = tensor_label(*t, where);
-    const std::string* location = entry(*t, "location");
-    if (!location) fail(MX_ERR_SCHEMA, label + ": no \"location\" entry");
-    if (!files.count(*location)) {
-      if (*location == source_path) {
-        files[*location] = open_regular(source_path, 0, label, borrowed);
-      } else if (directly_inside(*location, output_dir)) {
+    const std::string& location = required_location(*t, label);
+    if (!files.count(location)) {
+      if (location == source_path) {
+        files[location] = open_regular(source_path, 0, label, borrowed);
+      } else if (directly_inside(location, output_dir)) {
         // Written by the frontend in the host's private directory; a
         // symlink there is refused, not followed.
-        files[*location] = open_regular(*location, O_NOFOLLOW, label, borrowed);
+        files[location] = open_regular(location, O_NOFOLLOW, label, borrowed);
       } else {
         fail(MX_ERR_SECURITY,
-             label + ": refers to '" + *location + "'; an export may refer only to its source '" +
+             label + ": refers to '" + location + "'; an export may refer only to its source '" +
                  source_path + "'" +
                  (output_dir.empty() ? "" : " and to files of its output_dir '" + output_dir + "'"));
       }
@@ -300,34 +298,32 @@ void refuse_external_data(const TensorList& tensors, const std::string& where) {
   for (const auto* t : tensors) {
     if (!is_external(*t)) continue;
     const std::string label = tensor_label(*t, where);
-    const std::string* location = entry(*t, "location");
-    if (!location) fail(MX_ERR_SCHEMA, label + ": no \"location\" entry");
-    check_location_text(*location, label);
-    fail(MX_ERR_UNSUPPORTED, label + ": model bytes reference external data ('" + *location +
+    const std::string& location = required_location(*t, label);
+    check_location_text(location, label);
+    fail(MX_ERR_UNSUPPORTED, label + ": model bytes reference external data ('" + location +
                                  "'); load the model from its file instead");
   }
 }
 
 ExternalRef external_ref(const TensorProto& t, const DataFiles& files, const std::string& where) {
   const std::string label = tensor_label(t, where);
-  const std::string* location = entry(t, "location");
-  if (!location) fail(MX_ERR_SCHEMA, label + ": no \"location\" entry");
-  auto it = files.find(*location);
+  const std::string& location = required_location(t, label);
+  auto it = files.find(location);
   if (it == files.end())
-    fail(MX_ERR_UNSUPPORTED, label + ": '" + *location +
+    fail(MX_ERR_UNSUPPORTED, label + ": '" + location +
                                  "' was not opened with the model "
                                  "(a model built in memory cannot refer to external files)");
-  ExternalRef ref{*location, 0, 0};
+  ExternalRef ref{location, 0, 0};
   if (const auto* o = entry(t, "offset")) ref.offset = parse_u64(*o, label, "offset");
   const uint64_t size = it->second->size();
   if (ref.offset > size)
     fail(MX_ERR_SCHEMA, label + ": offset " + std::to_string(ref.offset) + " is past the end of '" +
-                            *location + "' (" + std::to_string(size) + " bytes)");
+                            location + "' (" + std::to_string(size) + " bytes)");
   if (const auto* l = entry(t, "length")) {
     ref.length = parse_u64(*l, label, "length");
     if (ref.length > size - ref.offset)
       fail(MX_ERR_SCHEMA, label + ": offset " + std::to_string(ref.offset) + " + length " +
-                              std::to_string(ref.length) + " is past the end of '" + *location + "' (" +
+                              std::to_string(ref.length) + " is past the end of '" + location + "' (" +
                               std::to_string(size) + " bytes)");
   } else {
     ref.length = size - ref.offset;

@@ -60,18 +60,24 @@ std::string escaped_exception(const std::string& function) {
   }
 }
 
+// The descriptor a library's entry point `symbol` returns; an exception
+// escaping it refuses the plugin.
+template <class Descriptor>
+const Descriptor* call_entry(const boost::dll::shared_library& library, const char* symbol) {
+  auto entry = library.get<const Descriptor*()>(symbol);
+  try {
+    return entry();
+  } catch (...) {
+    throw PluginRefused(escaped_exception(std::string(symbol) + "()"));
+  }
+}
+
 // A library with the lowering entry and no plugin entry: its descriptor's
 // ABI and name are checked here so that `modelexport plugins` shows a
 // broken one as refused; the frontend that opens it checks it again.
 [[noreturn]] void describe_lowering_library(const boost::dll::shared_library& library,
                                             const std::string& path) {
-  auto entry = library.get<const mx_lowering_descriptor*()>(MX_LOWERING_ENTRY_SYMBOL);
-  const mx_lowering_descriptor* d = nullptr;
-  try {
-    d = entry();
-  } catch (...) {
-    throw PluginRefused(escaped_exception(std::string(MX_LOWERING_ENTRY_SYMBOL) + "()"));
-  }
+  const auto* d = call_entry<mx_lowering_descriptor>(library, MX_LOWERING_ENTRY_SYMBOL);
   if (!d) throw PluginRefused("lowering entry point returned no descriptor (NULL)");
   const std::string abi = std::to_string(d->abi_major) + "." + std::to_string(d->abi_minor);
   if (d->abi_major != MX_LOWERING_ABI_MAJOR || d->abi_minor > MX_LOWERING_ABI_MINOR)
@@ -99,13 +105,7 @@ std::unique_ptr<Plugin> Plugin::open(const std::string& path) {
     describe_lowering_library(library, path);
   if (!library.has(MX_PLUGIN_ENTRY_SYMBOL))
     throw PluginRefused(std::string("no entry point '") + MX_PLUGIN_ENTRY_SYMBOL + "'");
-  auto entry = library.get<const mx_plugin_descriptor*()>(MX_PLUGIN_ENTRY_SYMBOL);
-  const mx_plugin_descriptor* descriptor = nullptr;
-  try {
-    descriptor = entry();
-  } catch (...) {
-    throw PluginRefused(escaped_exception(std::string(MX_PLUGIN_ENTRY_SYMBOL) + "()"));
-  }
+  const auto* descriptor = call_entry<mx_plugin_descriptor>(library, MX_PLUGIN_ENTRY_SYMBOL);
   std::string reason = check_descriptor(descriptor);
   if (!reason.empty()) throw PluginRefused(reason);
   return std::unique_ptr<Plugin>(new Plugin(std::move(library), descriptor, path));

@@ -4,10 +4,10 @@
 // run) that parse the request, call the frontend and copy the answer into
 // host-owned buffers — nothing thrown crosses the boundary.
 //
-// A frontend describes itself with a `Frontend` (its name for messages,
-// its progress stage, and three functions: does it read this file, its
-// module tree, its export) and its entry point forwards to
-// create_frontend / destroy_frontend / run_frontend_request.
+// A frontend describes itself with a `Frontend` (its identity, its
+// progress stage, and three functions: does it read this file, its module
+// tree, its export) and its entry point returns
+// frontend_plugin_descriptor<its Frontend>().
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "modelexport/plugin.h"
+#include "mx/aten_onnx/frontend_entry.hpp"
 #include "mx/aten_onnx/model_assembly.hpp"
 
 namespace mx::aten_onnx {
@@ -64,8 +65,15 @@ struct ExportAnswer {
   std::string hierarchy_json;
 };
 
+// The assembly options the request states (opset, checks, external data
+// and its directory) for a model called `graph_name` made by
+// `producer_version`. What a frontend decides itself, such as weights by
+// reference, it sets on the result.
+AssemblyOptions assembly_options(const ExportRequest& request, const std::string& graph_name,
+                                 const char* producer_version);
+
 struct Frontend {
-  const char* name;                                // prefixes every message: "torch_export: ..."
+  FrontendIdentity identity;
   const char* progress_stage;                      // what the host's progress function is told
   const char* progress_unit;                       //   ("lower"/"nodes", "walk"/"ops")
   bool (*accepts)(const std::string& model_path);  // the "probe" operation
@@ -73,12 +81,27 @@ struct Frontend {
   ExportAnswer (*export_model)(const ExportRequest& request);
 };
 
-// The plugin descriptor's functions, for a frontend's entry point to
-// forward to (plugin/entry.cpp of each frontend).
+// The plugin descriptor's functions for a frontend.
 int32_t create_frontend(const Frontend& frontend, const mx_host_api* host, void** state,
                         mx_plugin_output* error);
 void destroy_frontend(void* state);
 int32_t run_frontend_request(const Frontend& frontend, void* state, const char* request, size_t request_size,
                              mx_plugin_output* out);
+
+// The descriptor MX_PLUGIN_ENTRY returns for the frontend `F` (an object of
+// static storage: the descriptor's functions refer to it).
+template <const Frontend& F>
+const mx_plugin_descriptor* frontend_plugin_descriptor() {
+  static const mx_plugin_descriptor d = frontend_descriptor(
+      F.identity,
+      [](const mx_host_api* host, void** state, mx_plugin_output* error) {
+        return create_frontend(F, host, state, error);
+      },
+      destroy_frontend,
+      [](void* state, const char* request, size_t request_size, mx_plugin_output* out) {
+        return run_frontend_request(F, state, request, request_size, out);
+      });
+  return &d;
+}
 
 }  // namespace mx::aten_onnx

@@ -9,13 +9,7 @@
 // every request to it. Without LibTorch installed the plugin still lists,
 // and an export says which library could not be opened and why.
 #include <dlfcn.h>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include <algorithm>
-#include <cstring>
 #include <mutex>
 #include <string>
 
@@ -23,9 +17,13 @@
 
 #include "modelexport/modelexport.h"
 #include "modelexport/plugin.h"
-#include "mx/common/zip_directory.hpp"
+#include "mx/aten_onnx/frontend_entry.hpp"
+#include "plugin/identity.hpp"
+#include "probe.hpp"
 
 namespace {
+
+using mx::aten_onnx::host_text;
 
 constexpr const char* kFrontendLibrary = "torchscript/libmodelexport_torchscript_frontend.so";
 
@@ -41,49 +39,9 @@ struct State {
   Frontend frontend;
 };
 
-char* copy_text(const mx_host_api& h, const std::string& s, size_t* size = nullptr) {
-  char* p = static_cast<char*>(h.alloc(s.size() + 1));
-  if (!p) return nullptr;
-  std::memcpy(p, s.data(), s.size() + 1);
-  if (size) *size = s.size();
-  return p;
-}
-
-// A zip with a data.pkl (at the top or in the archive's folder) and no
-// archive_format (that is a .pt2): what torch.jit.save writes. Only the
-// central directory's pages of the mapping are read.
-bool looks_like_torchscript(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return false;
-  struct stat st {};
-  void* map = MAP_FAILED;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-    map = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
-  ::close(fd);
-  if (map == MAP_FAILED) return false;
-  bool pickle = false, pt2 = false;
-  try {
-    for (const auto& e : mx::common::read_zip_directory(static_cast<const unsigned char*>(map),
-                                                        static_cast<uint64_t>(st.st_size))) {
-      auto ends_with = [&](const std::string& tail) {
-        return e.name == tail ||
-               (e.name.size() > tail.size() &&
-                e.name.compare(e.name.size() - tail.size() - 1, std::string::npos, "/" + tail) == 0);
-      };
-      pickle |= ends_with("data.pkl");
-      pt2 |= ends_with("archive_format");
-    }
-  } catch (const mx::common::ZipError&) {
-    pickle = false;
-  }
-  ::munmap(map, static_cast<size_t>(st.st_size));
-  return pickle && !pt2;
-}
-
 std::string frontend_path() {
   Dl_info info{};
-  if (!::dladdr(reinterpret_cast<void*>(&looks_like_torchscript), &info) || !info.dli_fname)
-    return kFrontendLibrary;
+  if (!::dladdr(reinterpret_cast<void*>(&frontend_path), &info) || !info.dli_fname) return kFrontendLibrary;
   std::string self = info.dli_fname;
   const auto slash = self.find_last_of('/');
   return (slash == std::string::npos ? std::string() : self.substr(0, slash + 1)) + kFrontendLibrary;
@@ -119,17 +77,12 @@ void open_frontend(State& s) {
 }
 
 int32_t lazy_create(const mx_host_api* host, void** state, mx_plugin_output* error) {
-  if (!host || !state || !host->alloc) return MX_ERR_INVALID_ARGUMENT;
-  if (host->abi_major != MX_PLUGIN_ABI_MAJOR) {
-    if (error) error->error = copy_text(*host, "torchscript: host plugin ABI major mismatch");
-    return MX_ERR_PLUGIN;
-  }
+  if (int32_t rc = mx::aten_onnx::check_create(mx::torchscript::kIdentity.name, host, state, error);
+      rc != MX_OK)
+    return rc;
   try {
     auto* s = new State{};
-    // The host's table as far as both know it: a newer host's extra fields
-    // are not copied, so struct_size must say what this copy holds.
-    std::memcpy(&s->host, host, std::min<size_t>(sizeof(mx_host_api), host->struct_size));
-    s->host.struct_size = static_cast<uint32_t>(std::min<size_t>(sizeof(mx_host_api), host->struct_size));
+    s->host = mx::aten_onnx::copy_host_api(*host);
     *state = s;
     return MX_OK;
   } catch (...) {
@@ -151,18 +104,18 @@ int32_t lazy_run(void* state, const char* request, size_t size, mx_plugin_output
     const auto req =
         nlohmann::json::parse(std::string_view(request ? request : "", request ? size : 0), nullptr, false);
     if (req.is_object() && req.value("operation", "") == "probe" && req.value("model_path", "") != "") {
-      const bool yes = looks_like_torchscript(req["model_path"].get<std::string>());
-      out->json = copy_text(s.host, yes ? "{\"accepts\":true}" : "{\"accepts\":false}", &out->json_size);
+      const bool yes = mx::torchscript::looks_like_torchscript(req["model_path"].get<std::string>());
+      out->json = host_text(s.host, yes ? "{\"accepts\":true}" : "{\"accepts\":false}", &out->json_size);
       return out->json ? MX_OK : MX_ERR_INTERNAL;
     }
     std::call_once(s.opened, open_frontend, std::ref(s));
     if (!s.frontend.descriptor) {
-      out->error = copy_text(s.host, s.frontend.error);
+      out->error = host_text(s.host, s.frontend.error);
       return MX_ERR_PLUGIN;
     }
     return s.frontend.descriptor->run(s.frontend.state, request, size, out);
   } catch (...) {
-    out->error = copy_text(s.host, "torchscript: unexpected failure opening its LibTorch part");
+    out->error = host_text(s.host, "torchscript: unexpected failure opening its LibTorch part");
     return MX_ERR_INTERNAL;
   }
 }
@@ -170,17 +123,7 @@ int32_t lazy_run(void* state, const char* request, size_t size, mx_plugin_output
 }  // namespace
 
 MX_PLUGIN_ENTRY {
-  static const mx_plugin_descriptor d = {
-      MX_PLUGIN_ABI_MAJOR,
-      MX_PLUGIN_ABI_MINOR,
-      sizeof(mx_plugin_descriptor),
-      MX_PLUGIN_FRONTEND,
-      MX_PLUGIN_FLAG_THREAD_SAFE,
-      "torchscript",
-      MXTS_VERSION,
-      "TorchScript (.pt) to ONNX through LibTorch, every node tagged with its module",
-      lazy_create,
-      lazy_destroy,
-      lazy_run};
+  static const mx_plugin_descriptor d =
+      mx::aten_onnx::frontend_descriptor(mx::torchscript::kIdentity, lazy_create, lazy_destroy, lazy_run);
   return &d;
 }

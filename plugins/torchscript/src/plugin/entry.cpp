@@ -6,42 +6,20 @@
 #include "exporter.hpp"
 #include "modelexport/plugin.h"
 #include "mx/aten_onnx/frontend_plugin.hpp"
+#include "plugin/identity.hpp"
+#include "probe.hpp"
 
 namespace {
 
-const mx::aten_onnx::Frontend kTorchScript = {"torchscript",
+const mx::aten_onnx::Frontend kTorchScript = {mx::torchscript::kIdentity,
                                               "walk",
                                               "ops",
                                               mx::torchscript::looks_like_torchscript,
                                               mx::torchscript::module_tree_json,
                                               mx::torchscript::export_model};
 
-int32_t ts_create(const mx_host_api* host, void** state, mx_plugin_output* error) {
-  return mx::aten_onnx::create_frontend(kTorchScript, host, state, error);
-}
-
-void ts_destroy(void* state) {
-  mx::aten_onnx::destroy_frontend(state);
-}
-
-int32_t ts_run(void* state, const char* request, size_t request_size, mx_plugin_output* out) {
-  return mx::aten_onnx::run_frontend_request(kTorchScript, state, request, request_size, out);
-}
-
 }  // namespace
 
 MX_PLUGIN_ENTRY {
-  static const mx_plugin_descriptor d = {
-      MX_PLUGIN_ABI_MAJOR,
-      MX_PLUGIN_ABI_MINOR,
-      sizeof(mx_plugin_descriptor),
-      MX_PLUGIN_FRONTEND,
-      MX_PLUGIN_FLAG_THREAD_SAFE,
-      "torchscript",
-      MXTS_VERSION,
-      "TorchScript (.pt) to ONNX through LibTorch, every node tagged with its module",
-      ts_create,
-      ts_destroy,
-      ts_run};
-  return &d;
+  return mx::aten_onnx::frontend_plugin_descriptor<kTorchScript>();
 }
