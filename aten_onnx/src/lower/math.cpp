@@ -2,7 +2,8 @@
 // hyperbolic trigonometry, the log/exp variants, NaN/Inf tests, trunc,
 // atan2, integer xor, shifts, floor division, and the exponential-linear
 // activations (elu, selu, celu), softplus and mish; erfc, ndtr, logit,
-// sinc, signbit, ldexp, deg2rad / rad2deg, heaviside, float_power, isclose.
+// sinc, signbit, ldexp, deg2rad / rad2deg, heaviside, float_power, isclose,
+// round to decimals.
 // Where ONNX has no op (expm1, log1p, log2, log10, trunc, atan2) the
 // formula is written out; ATen's accuracy differences near 0 for expm1 and
 // log1p are within fp32 tolerance for the values real programs feed them.
@@ -32,6 +33,20 @@ void lower_unary_math(OpContext& cx) {
 MX_ATEN_LOWER(lower_unary_math, "aten.acos", "aten.asin", "aten.atan", "aten.tan", "aten.sinh", "aten.cosh",
               "aten.asinh", "aten.acosh", "aten.atanh", "aten.expm1", "aten.log1p", "aten.log2",
               "aten.log10");
+
+// round(self, decimals): as ATen, Round (half to even) of x * 10^d over
+// 10^d, or of x / 10^-d times 10^-d for negative d, 10^|d| in the
+// tensor's dtype.
+void lower_round_decimals(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const int64_t d = cx.int_arg("decimals", 0);
+  const std::string x = cx.operand("self", dt);
+  if (d == 0) return cx.out(0, cx.emit1("Round", {x}));
+  const std::string scale = cx.cscalar(std::pow(10.0, static_cast<double>(d < 0 ? -d : d)), dt);
+  if (d > 0) return cx.out(0, cx.emit1("Div", {cx.emit1("Round", {cx.emit1("Mul", {x, scale})}), scale}));
+  cx.out(0, cx.emit1("Mul", {cx.emit1("Round", {cx.emit1("Div", {x, scale})}), scale}));
+}
+MX_ATEN_LOWER(lower_round_decimals, "aten.round.decimals", "aten.round_.decimals");
 
 // exp2(x) = 2^x, square(x) = x * x: torch.export decomposes both, a
 // TorchScript graph keeps them.
