@@ -8,6 +8,9 @@
 //                  as 1 / (sqrt(pi) x). Below 0, 2 exp(x^2) - erfcx(-x)
 //                  (no cancellation: the first term is at least 2, the
 //                  second at most 1), inf where exp(x^2) overflows, as in ATen.
+//   erfc, special_ndtr  from erfcx: erfc(x) = exp(-x^2) erfcx(x) for x >= 0,
+//                  2 minus that below (the tails relative, not 1 - erf).
+//   log1p          Goldberg's exact form (Log(1 + u) loses u's digits).
 //   special_log_ndtr  log(Phi(x)) as ATen computes it: below x = -1 in log
 //                  space, log(erfcx(-x / sqrt 2) / 2) - x^2 / 2 (no
 //                  underflow however far the tail); above, log1p(-erfc(x /
@@ -114,6 +117,28 @@ void lower_erfcx(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_erfcx, "aten.special_erfcx");
 
+// erfc(w) from the parts of erfcx(|w|): t exp(g - w^2), 2 minus that
+// below 0 - the tail keeps its relative precision where 1 - erf(w) is 0.
+std::string erfc_from(OpContext& cx, const ErfcxParts& p, const std::string& w, int32_t dt) {
+  const std::string w2 = cx.emit1("Mul", {w, w});
+  const std::string tail = cx.emit1("Mul", {p.t, cx.emit1("Exp", {cx.emit1("Sub", {p.g, w2})})});
+  return cx.emit1(
+      "Where", {cx.emit1("Less", {w, cx.cscalar(0, dt)}), cx.emit1("Sub", {cx.cscalar(2, dt), tail}), tail});
+}
+
+// erfc(x), and special_ndtr(x) = erfc(-x / sqrt 2) / 2 (Cephes' ndtr, which
+// ATen computes: the lower tail relative, not 1 - a rounded 1).
+void lower_erfc_ndtr(OpContext& cx) {
+  const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
+  std::string w = cx.operand("self", dt);
+  const bool ndtr = cx.op() == "special_ndtr";
+  if (ndtr) w = cx.emit1("Mul", {w, cx.cscalar(-1.0 / std::sqrt(2.0), dt)});
+  std::string y = erfc_from(cx, erfcx_parts(cx, cx.emit1("Abs", {w}), dt), w, dt);
+  if (ndtr) y = cx.emit1("Mul", {y, cx.cscalar(0.5, dt)});
+  cx.out(0, cx.cast(y, dt, out));
+}
+MX_ATEN_LOWER(lower_erfc_ndtr, "aten.erfc", "aten.erfc_", "aten.special_erfc", "aten.special_ndtr");
+
 // log1p(u) = log(w) u / (w - 1) with w = 1 + u (Goldberg): exact where
 // Log(1 + u) alone loses u's digits; u itself where w rounds to 1.
 std::string exact_log1p(OpContext& cx, const std::string& u, int32_t dt) {
@@ -124,21 +149,24 @@ std::string exact_log1p(OpContext& cx, const std::string& u, int32_t dt) {
   return cx.emit1("Where", {cx.emit1("Equal", {w, one}), u, ratio});
 }
 
+void lower_log1p(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  cx.out(0, exact_log1p(cx, cx.operand("self", dt), dt));
+}
+MX_ATEN_LOWER(lower_log1p, "aten.log1p", "aten.log1p_", "aten.special_log1p");
+
 void lower_log_ndtr(OpContext& cx) {
   const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
   const std::string x = cx.operand("self", dt);
   const std::string z = cx.emit1("Mul", {x, cx.cscalar(1.0 / std::sqrt(2.0), dt)});
-  const std::string z2 = cx.emit1("Mul", {z, z});
   const ErfcxParts p = erfcx_parts(cx, cx.emit1("Abs", {z}), dt);
   // x < -1: log(erfcx(|z|)) - log 2 - z^2
   const std::string log_erfcx = cx.emit1("Add", {cx.emit1("Log", {p.t}), p.g});
-  const std::string left = cx.emit1("Sub", {cx.emit1("Sub", {log_erfcx, cx.cscalar(std::log(2.0), dt)}), z2});
-  // x >= -1: erfc(|z|) = t exp(g - z^2); erfc(z) = 2 - erfc(|z|) below 0
-  const std::string tail = cx.emit1("Mul", {p.t, cx.emit1("Exp", {cx.emit1("Sub", {p.g, z2})})});
-  const std::string zero = cx.cscalar(0, dt);
-  const std::string erfc =
-      cx.emit1("Where", {cx.emit1("Less", {z, zero}), cx.emit1("Sub", {cx.cscalar(2, dt), tail}), tail});
-  const std::string right = exact_log1p(cx, cx.emit1("Mul", {erfc, cx.cscalar(-0.5, dt)}), dt);
+  const std::string left =
+      cx.emit1("Sub", {cx.emit1("Sub", {log_erfcx, cx.cscalar(std::log(2.0), dt)}), cx.emit1("Mul", {z, z})});
+  // x >= -1: log1p(-erfc(z) / 2)
+  const std::string right =
+      exact_log1p(cx, cx.emit1("Mul", {erfc_from(cx, p, z, dt), cx.cscalar(-0.5, dt)}), dt);
   const std::string y = cx.emit1("Where", {cx.emit1("Less", {x, cx.cscalar(-1, dt)}), left, right});
   cx.out(0, cx.cast(y, dt, out));
 }
