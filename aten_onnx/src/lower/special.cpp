@@ -104,24 +104,43 @@ ErfcxParts erfcx_parts(OpContext& cx, const std::string& x, int32_t dt) {
   return {t, chebyshev(cx, s, kErfcxLog, dt)};
 }
 
+// exp(sign * x^2) without the rounding of x^2, which exp would magnify
+// (x^2 ~ 100 carries ~100 ulps): x = hi + lo with hi on a grid of 2^-8
+// (2^-21 in double), so hi^2 is exact wherever the result neither under-
+// nor overflows (|x| < 16, 32 in double), then exp(sign hi^2) exp(sign (x - hi)(x + hi)).
+std::string exp_of_square(OpContext& cx, const std::string& x_in, double sign, int32_t dt) {
+  // |x| capped at 1e4 (where the result is 0 or inf already): inf - inf is not
+  const std::string cap = cx.cscalar(1e4, dt);
+  const std::string x = cx.emit1("Where", {cx.emit1("Greater", {cx.emit1("Abs", {x_in}), cap}),
+                                           cx.emit1("Mul", {cx.emit1("Sign", {x_in}), cap}), x_in});
+  const std::string grid = cx.cscalar(dt == kDouble ? 2097152.0 : 256.0, dt);
+  const std::string hi = cx.emit1("Div", {cx.emit1("Round", {cx.emit1("Mul", {x, grid})}), grid});
+  const std::string s = cx.cscalar(sign, dt);
+  const std::string big = cx.emit1("Mul", {cx.emit1("Mul", {hi, hi}), s});
+  const std::string small =
+      cx.emit1("Mul", {cx.emit1("Mul", {cx.emit1("Sub", {x, hi}), cx.emit1("Add", {x, hi})}), s});
+  return cx.emit1("Mul", {cx.emit1("Exp", {big}), cx.emit1("Exp", {small})});
+}
+
 void lower_erfcx(OpContext& cx) {
   const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
   const std::string x = cx.operand("self", dt);
   const ErfcxParts p = erfcx_parts(cx, cx.emit1("Abs", {x}), dt);
   const std::string right = cx.emit1("Mul", {p.t, cx.emit1("Exp", {p.g})});
-  const std::string twice_gauss =
-      cx.emit1("Mul", {cx.cscalar(2, dt), cx.emit1("Exp", {cx.emit1("Mul", {x, x})})});
+  const std::string twice_gauss = cx.emit1("Mul", {cx.cscalar(2, dt), exp_of_square(cx, x, 1, dt)});
   const std::string left = cx.emit1("Sub", {twice_gauss, right});
   const std::string y = cx.emit1("Where", {cx.emit1("Less", {x, cx.cscalar(0, dt)}), left, right});
   cx.out(0, cx.cast(y, dt, out));
 }
 MX_ATEN_LOWER(lower_erfcx, "aten.special_erfcx");
 
-// erfc(w) from the parts of erfcx(|w|): t exp(g - w^2), 2 minus that
-// below 0 - the tail keeps its relative precision where 1 - erf(w) is 0.
-std::string erfc_from(OpContext& cx, const ErfcxParts& p, const std::string& w, int32_t dt) {
-  const std::string w2 = cx.emit1("Mul", {w, w});
-  const std::string tail = cx.emit1("Mul", {p.t, cx.emit1("Exp", {cx.emit1("Sub", {p.g, w2})})});
+// erfc(w) from the parts of erfcx(|w|) and gauss = exp(-w^2): t exp(g)
+// gauss, 2 minus that below 0 - the tail keeps its relative precision
+// where 1 - erf(w) is 0. (ndtr's w = x / sqrt 2 is rounded: its gauss is
+// exp(-x^2 / 2) from x itself.)
+std::string erfc_from(OpContext& cx, const ErfcxParts& p, const std::string& w, const std::string& gauss,
+                      int32_t dt) {
+  const std::string tail = cx.emit1("Mul", {cx.emit1("Mul", {p.t, cx.emit1("Exp", {p.g})}), gauss});
   return cx.emit1(
       "Where", {cx.emit1("Less", {w, cx.cscalar(0, dt)}), cx.emit1("Sub", {cx.cscalar(2, dt), tail}), tail});
 }
@@ -130,12 +149,15 @@ std::string erfc_from(OpContext& cx, const ErfcxParts& p, const std::string& w, 
 // ATen computes: the lower tail relative, not 1 - a rounded 1).
 void lower_erfc_ndtr(OpContext& cx) {
   const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
-  std::string w = cx.operand("self", dt);
-  const bool ndtr = cx.op() == "special_ndtr";
-  if (ndtr) w = cx.emit1("Mul", {w, cx.cscalar(-1.0 / std::sqrt(2.0), dt)});
-  std::string y = erfc_from(cx, erfcx_parts(cx, cx.emit1("Abs", {w}), dt), w, dt);
-  if (ndtr) y = cx.emit1("Mul", {y, cx.cscalar(0.5, dt)});
-  cx.out(0, cx.cast(y, dt, out));
+  const std::string x = cx.operand("self", dt);
+  if (cx.op() != "special_ndtr") {
+    const ErfcxParts p = erfcx_parts(cx, cx.emit1("Abs", {x}), dt);
+    return cx.out(0, cx.cast(erfc_from(cx, p, x, exp_of_square(cx, x, -1, dt), dt), dt, out));
+  }
+  const std::string w = cx.emit1("Mul", {x, cx.cscalar(-1.0 / std::sqrt(2.0), dt)});
+  const ErfcxParts p = erfcx_parts(cx, cx.emit1("Abs", {w}), dt);
+  const std::string y = erfc_from(cx, p, w, exp_of_square(cx, x, -0.5, dt), dt);
+  cx.out(0, cx.cast(cx.emit1("Mul", {y, cx.cscalar(0.5, dt)}), dt, out));
 }
 MX_ATEN_LOWER(lower_erfc_ndtr, "aten.erfc", "aten.erfc_", "aten.special_erfc", "aten.special_ndtr");
 
@@ -165,8 +187,9 @@ void lower_log_ndtr(OpContext& cx) {
   const std::string left =
       cx.emit1("Sub", {cx.emit1("Sub", {log_erfcx, cx.cscalar(std::log(2.0), dt)}), cx.emit1("Mul", {z, z})});
   // x >= -1: log1p(-erfc(z) / 2)
-  const std::string right =
-      exact_log1p(cx, cx.emit1("Mul", {erfc_from(cx, p, z, dt), cx.cscalar(-0.5, dt)}), dt);
+  const std::string right = exact_log1p(
+      cx, cx.emit1("Mul", {erfc_from(cx, p, z, exp_of_square(cx, x, -0.5, dt), dt), cx.cscalar(-0.5, dt)}),
+      dt);
   const std::string y = cx.emit1("Where", {cx.emit1("Less", {x, cx.cscalar(-1, dt)}), left, right});
   cx.out(0, cx.cast(y, dt, out));
 }
