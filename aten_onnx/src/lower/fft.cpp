@@ -454,15 +454,16 @@ void lower_hfft(OpContext& cx) {
 MX_ATEN_LOWER(lower_hfft, "aten.fft_hfft", "complex.aten.fft_hfft");
 
 // ihfft(self, n=None, dim=-1, norm=None): the one-sided Hermitian spectrum
-// of a real signal, an inverse transform: conj(rfft(self)) scaled by norm.
+// of a real signal (zero-padded or cut to n), an inverse transform:
+// conj(rfft(self)) scaled by norm.
 void lower_ihfft(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
   const int64_t d = norm_dim(cx.int_arg("dim", -1), r);
-  const int64_t n = static_dim(cx, v, d);
-  if (cx.has("n") && cx.int_arg("n") != n) cx.unsupported("ihfft with n other than the signal length");
+  const int64_t len = static_dim(cx, v, d);
+  const int64_t n = cx.has("n") ? cx.int_arg("n") : len;
   const int32_t dt = component(cx.out_dtype());
-  const std::string x = cx.unsqueeze(cx.cast(v.onnx, v.dtype, dt), {r});
+  const std::string x = resized(cx, cx.unsqueeze(cx.cast(v.onnx, v.dtype, dt), {r}), r + 1, d, len, n, dt);
   const std::string spectrum = cx.emit1("DFT", {x}, {attr("axis", d), attr("onesided", int64_t{1})});
   cx.out(0, conj_scaled(cx, spectrum, norm_scale(cx, true, static_cast<double>(n)), dt));
 }
