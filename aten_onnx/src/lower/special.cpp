@@ -166,9 +166,11 @@ MX_ATEN_LOWER(lower_erfc_ndtr, "aten.erfc", "aten.erfc_", "aten.special_erfc", "
 std::string exact_log1p(OpContext& cx, const std::string& u, int32_t dt) {
   const std::string one = cx.cscalar(1, dt);
   const std::string w = cx.emit1("Add", {one, u});
+  // log(w) times u / (w - 1) (~1): log(w) u alone overflows for u near the largest float
   const std::string ratio =
-      cx.emit1("Div", {cx.emit1("Mul", {cx.emit1("Log", {w}), u}), cx.emit1("Sub", {w, one})});
-  return cx.emit1("Where", {cx.emit1("Equal", {w, one}), u, ratio});
+      cx.emit1("Mul", {cx.emit1("Log", {w}), cx.emit1("Div", {u, cx.emit1("Sub", {w, one})})});
+  const std::string exact = cx.emit1("Where", {cx.emit1("Equal", {w, one}), u, ratio});
+  return cx.emit1("Where", {emit_is_inf(cx, u, dt, true, false), u, exact});  // log1p(inf) = inf
 }
 
 void lower_log1p(OpContext& cx) {
