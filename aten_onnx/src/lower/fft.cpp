@@ -354,7 +354,7 @@ void lower_complex_conj(OpContext& cx) {
   cx.out(0, cx.emit1("Mul", {cx.tensor("self"), flip}));
 }
 MX_ATEN_LOWER(lower_complex_conj, "complex.aten._conj", "complex.aten.conj", "complex.aten.conj_physical",
-              "complex.aten.resolve_conj");
+              "complex.aten._conj_physical", "complex.aten.resolve_conj");
 
 // fftfreq(n, d=1.0) = [0, 1, .., (n - 1) / 2, -(n / 2), .., -1] / (d n);
 // rfftfreq the first n / 2 + 1 of them. As ATen: the integers times
@@ -407,14 +407,6 @@ void lower_fft_shift(OpContext& cx) {
 MX_ATEN_LOWER(lower_fft_shift, "aten.fft_fftshift", "aten.fft_ifftshift", "complex.aten.fft_fftshift",
               "complex.aten.fft_ifftshift");
 
-// The scale of a transform's `norm` ("backward": 1 forward, 1/n inverse).
-double norm_scale(OpContext& cx, bool inverse, double n) {
-  const std::string norm = cx.string_arg("norm", "backward");
-  if (norm == "ortho") return 1.0 / std::sqrt(n);
-  if (norm == "forward") return inverse ? 1.0 : 1.0 / n;
-  return inverse ? 1.0 / n : 1.0;
-}
-
 // (re, im) * (s, -s): conj(z) * s in the pair layout.
 std::string conj_scaled(OpContext& cx, const std::string& z, double s, int32_t dt) {
   const std::string factors =
@@ -423,17 +415,19 @@ std::string conj_scaled(OpContext& cx, const std::string& z, double s, int32_t d
   return cx.emit1("Mul", {z, factors});
 }
 
-// hfft(self, n=None, dim=-1, norm=None): the n-point real signal of a
-// Hermitian one-sided spectrum, a forward transform: irfft(conj(self))
-// times n, scaled by norm. The spectrum is cut or zero-padded to
-// n / 2 + 1 points as ATen does; a real input is a spectrum with no
-// imaginary part.
+// hfft / hfft2 / hfftn(self, n or s, dim, norm): the real signal of a
+// Hermitian spectrum, one-sided along the last dim - a forward transform:
+// N irfftn(conj(self)) scaled by norm. The last dim is cut or zero-padded
+// to n / 2 + 1 points as ATen does (the others must keep their sizes); a
+// real input is a spectrum with no imaginary part.
 void lower_hfft(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
-  const int64_t d = norm_dim(cx.int_arg("dim", -1), r);
-  const int64_t m = static_dim(cx, v, d);
-  const int64_t l = cx.has("n") ? cx.int_arg("n") : 2 * (m - 1);
+  const Transform t = transform_of(cx, r, false);
+  if (t.dims.empty()) cx.unsupported("an FFT over no dim");
+  require_unpadded(cx, t, v, true);
+  const int64_t d = t.dims.back(), m = static_dim(cx, v, d);
+  const int64_t l = !t.sizes.empty() ? t.sizes.back() : cx.has("n") ? cx.int_arg("n") : 2 * (m - 1);
   if (l < 1) cx.unsupported("hfft to " + std::to_string(l) + " points");
   const int32_t dt = cx.out_dtype();
   std::string z = v.onnx;
@@ -447,27 +441,37 @@ void lower_hfft(OpContext& cx) {
     pads[r + 1 + d] = l / 2 + 1 - m;
     z = cx.emit1("Pad", {z, cx.ci64(pads), cx.cscalar(0, dt)});
   }
+  const std::vector<int64_t> others(t.dims.begin(), t.dims.end() - 1);
+  z = raw_dfts(cx, conj_scaled(cx, z, 1.0, dt), v, others, true, dt);  // unscaled sums
   const double len = static_cast<double>(l);
-  const std::string real = emit_inverse_real_dft(cx, conj_scaled(cx, z, 1.0, dt), r, d, l, dt);
-  cx.out(0, cx.emit1("Mul", {real, cx.cscalar(len * norm_scale(cx, false, len), dt)}));
+  const std::string real = cx.emit1("Mul", {emit_inverse_real_dft(cx, z, r, d, l, dt), cx.cscalar(len, dt)});
+  cx.out(0, scaled(cx, real, t.normalization, len * signal_size(cx, v, others), dt));
 }
-MX_ATEN_LOWER(lower_hfft, "aten.fft_hfft", "complex.aten.fft_hfft");
+MX_ATEN_LOWER(lower_hfft, "aten.fft_hfft", "aten.fft_hfft2", "aten.fft_hfftn", "complex.aten.fft_hfft",
+              "complex.aten.fft_hfft2", "complex.aten.fft_hfftn");
 
-// ihfft(self, n=None, dim=-1, norm=None): the one-sided Hermitian spectrum
-// of a real signal (zero-padded or cut to n), an inverse transform:
-// conj(rfft(self)) scaled by norm.
+// ihfft / ihfft2 / ihfftn(self, n or s, dim, norm): the Hermitian spectrum
+// of a real signal, one-sided along the last dim - an inverse transform:
+// conj(rfftn(self)) scaled by norm. ihfft's signal is zero-padded or cut
+// to n; the n-d forms take no other s.
 void lower_ihfft(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
-  const int64_t d = norm_dim(cx.int_arg("dim", -1), r);
-  const int64_t len = static_dim(cx, v, d);
+  const Transform t = transform_of(cx, r, true);
+  if (t.dims.empty()) cx.unsupported("an FFT over no dim");
+  require_unpadded(cx, t, v, false);
+  const int64_t d = t.dims.back(), len = static_dim(cx, v, d);
   const int64_t n = cx.has("n") ? cx.int_arg("n") : len;
   const int32_t dt = component(cx.out_dtype());
   const std::string x = resized(cx, cx.unsqueeze(cx.cast(v.onnx, v.dtype, dt), {r}), r + 1, d, len, n, dt);
-  const std::string spectrum = cx.emit1("DFT", {x}, {attr("axis", d), attr("onesided", int64_t{1})});
-  cx.out(0, conj_scaled(cx, spectrum, norm_scale(cx, true, static_cast<double>(n)), dt));
+  std::string spectrum = cx.emit1("DFT", {x}, {attr("axis", d), attr("onesided", int64_t{1})});
+  const std::vector<int64_t> others(t.dims.begin(), t.dims.end() - 1);
+  spectrum = raw_dfts(cx, spectrum, v, others, false, dt);
+  const double size = static_cast<double>(n) * signal_size(cx, v, others);
+  const double s = t.normalization == 1 ? 1.0 / std::sqrt(size) : t.normalization == 2 ? 1.0 / size : 1.0;
+  cx.out(0, conj_scaled(cx, spectrum, s, dt));
 }
-MX_ATEN_LOWER(lower_ihfft, "aten.fft_ihfft");
+MX_ATEN_LOWER(lower_ihfft, "aten.fft_ihfft", "aten.fft_ihfft2", "aten.fft_ihfftn");
 
 // fft_irfft / _fft_c2r / istft take a complex input: they are only reached through
 // the complex dispatch. Registered under their plain names too, so the
@@ -476,7 +480,8 @@ void lower_needs_complex(OpContext& cx) {
   cx.unsupported("an inverse real FFT of a real tensor");
 }
 MX_ATEN_LOWER(lower_needs_complex, "aten.fft_irfft", "aten.fft_irfft2", "aten.fft_irfftn", "aten._fft_c2r",
-              "aten._fft_c2c", "aten._conj", "aten.view_as_real", "aten.real", "aten.imag", "aten.istft");
+              "aten._fft_c2c", "aten._conj", "aten._conj_physical", "aten.view_as_real", "aten.real",
+              "aten.imag", "aten.istft");
 
 }  // namespace
 }  // namespace mx::aten_onnx
