@@ -65,10 +65,10 @@ struct Val {
   uint64_t from_inputs = 0;
   Shift shift = Shift::none;
   c10::IValue shifted;  // Shift::known: the value at the shifted example shapes
-  // What the dynamic sizes provably are (dim_symbols.hpp), for the graph
-  // passes: per dim of a tensor, the symbol of its size ("" when static);
-  // per element of an int value (one for an int or a 0-d tensor holding
-  // one, n for an int list), the symbol it equals ("" when none is known).
+  // What the sizes provably are (dim_symbols.hpp), for the graph passes:
+  // per dim of a tensor, and per element of an int value (one for an int or
+  // a 0-d tensor holding one, n for an int list), the symbol of its dynamic
+  // size, DimSymbols::kStatic when proven static, "" when nothing is proven.
   std::vector<std::string> dim_symbols, value_symbols;
   // An output its op's lowering does not compute (max_pool2d_with_indices'
   // indices): "output 1 of aten::max_pool2d_with_indices (in module ...)",

@@ -1,7 +1,6 @@
 #include "dim_symbols.hpp"
 
 #include <algorithm>
-#include <limits>
 
 #include "dynamic_dims.hpp"
 
@@ -9,23 +8,30 @@ namespace mx::torchscript {
 namespace {
 
 using Sizes = DimSymbols::Sizes;
-using Symbols = std::vector<std::string>;  // per dim or element: the symbol, "" when none is known
+// Per dim (or int element): kStatic, a symbol, or "" (nothing proven).
+using Symbols = std::vector<std::string>;
 
-// One dim of a tensor as the rules read it.
+// One dim of a tensor as the rules read it: its example size and token.
 struct DimOf {
-  bool is_static = true;
   int64_t size = 0;
-  std::string symbol;  // a dynamic dim's symbol ("" when it has none)
+  std::string token;
 };
 
-// One element of an int list argument: its value when static, else its symbol.
+// One element of an int list argument: its value when it is proven static,
+// else its token.
 struct ElemOf {
   std::optional<int64_t> value;
-  std::string symbol;
+  std::string token;
 };
 
 bool is_tensor(const VP& v) {
   return v && v->iv.isTensor() && v->iv.toTensor().defined();
+}
+
+// A value that reads no named input dim (constants, weights, what is
+// computed from them alone): its sizes are static by construction.
+bool static_by_construction(const Val& v) {
+  return v.is_static || v.shift == Shift::none;
 }
 
 // An int, or a 0-d integer tensor holding one (NumToTensor's result).
@@ -44,21 +50,28 @@ std::optional<int64_t> int_of(const c10::IValue& iv) {
 
 std::vector<DimOf> dims_of(const VP& v) {
   const at::Tensor& t = v->iv.toTensor();
-  const auto dynamic = dynamic_dims(t, v->shift, v->shifted);
   const auto rank = static_cast<size_t>(t.dim());
   std::vector<DimOf> dims(rank);
   for (size_t k = 0; k < rank; ++k) {
     dims[k].size = t.size(static_cast<int64_t>(k));
-    dims[k].is_static = !dynamic[k];
-    if (dynamic[k] && v->dim_symbols.size() == rank) dims[k].symbol = v->dim_symbols[k];
+    if (static_by_construction(*v)) dims[k].token = DimSymbols::kStatic;
+    else if (v->dim_symbols.size() == rank) dims[k].token = v->dim_symbols[k];
   }
   return dims;
 }
 
-Symbols symbols_of(const std::vector<DimOf>& dims) {
+Symbols tokens_of(const std::vector<DimOf>& dims) {
   Symbols s;
-  for (const auto& d : dims) s.push_back(d.symbol);
+  for (const auto& d : dims) s.push_back(d.token);
   return s;
+}
+
+bool is_static(const DimOf& d) {
+  return d.token == DimSymbols::kStatic;
+}
+
+bool is_symbol(const std::string& token) {
+  return !token.empty() && token != DimSymbols::kStatic;
 }
 
 std::optional<int64_t> static_int(const VP& v) {
@@ -76,32 +89,40 @@ std::optional<std::vector<int64_t>> static_ints(const VP& v) {
 std::optional<std::vector<ElemOf>> elems_of(const VP& l) {
   if (!l) return std::nullopt;
   std::vector<ElemOf> out;
-  if (l->is_static) {
-    if (!l->iv.isIntList()) return std::nullopt;
-    for (int64_t x : l->iv.toIntVector()) out.push_back({x, ""});
+  if (static_by_construction(*l) && l->iv.isIntList()) {
+    for (int64_t x : l->iv.toIntVector()) out.push_back({x, DimSymbols::kStatic});
     return out;
   }
   if (l->has_elems) {
     for (const auto& e : l->elems) {
-      if (e->is_static && e->iv.isInt()) out.push_back({e->iv.toInt(), ""});
-      else out.push_back({std::nullopt, e->value_symbols.size() == 1 ? e->value_symbols[0] : ""});
+      if (!e->iv.isInt()) return std::nullopt;
+      if (static_by_construction(*e)) {
+        out.push_back({e->iv.toInt(), DimSymbols::kStatic});
+        continue;
+      }
+      const std::string token = e->value_symbols.size() == 1 ? e->value_symbols[0] : "";
+      if (token == DimSymbols::kStatic) out.push_back({e->iv.toInt(), token});
+      else out.push_back({std::nullopt, token});
     }
     return out;
   }
   if (!l->iv.isIntList()) return std::nullopt;
   const auto example = l->iv.toIntVector();
-  for (size_t k = 0; k < example.size(); ++k)
-    out.push_back({std::nullopt, l->value_symbols.size() == example.size() ? l->value_symbols[k] : ""});
+  for (size_t k = 0; k < example.size(); ++k) {
+    const std::string token = l->value_symbols.size() == example.size() ? l->value_symbols[k] : "";
+    if (token == DimSymbols::kStatic) out.push_back({example[k], token});
+    else out.push_back({std::nullopt, token});
+  }
   return out;
 }
 
-// The symbols of a shape given as a size list (view, zeros, ...): each
-// dynamic element's; -1 and static sizes have none.
+// The tokens of a shape given as a size list (view, zeros, ...): a static
+// size is static, a dynamic one its symbol; -1 is inferred: nothing proven.
 std::optional<Symbols> from_size_list(const VP& l, size_t rank) {
   const auto elems = elems_of(l);
   if (!elems || elems->size() != rank) return std::nullopt;
   Symbols s;
-  for (const auto& e : *elems) s.push_back(e.value ? "" : e.symbol);
+  for (const auto& e : *elems) s.push_back(e.value ? (*e.value >= 0 ? DimSymbols::kStatic : "") : e.token);
   return s;
 }
 
@@ -113,24 +134,36 @@ bool in_range(int64_t d, size_t rank) {
   return d >= 0 && d < static_cast<int64_t>(rank);
 }
 
-// Broadcasting (right-aligned): an output dim is a symbol when every input
-// dim at its position is that symbol or a static 1.
+bool all_static(const std::vector<DimOf>& dims, size_t from, size_t to) {
+  for (size_t k = from; k < to && k < dims.size(); ++k)
+    if (!is_static(dims[k])) return false;
+  return true;
+}
+
+// Broadcasting (right-aligned): an output dim is static when an input dim
+// at its position is static and not 1 (the others must agree or be 1) or
+// all are static; a symbol when every input dim there is that symbol or a
+// static 1.
 Symbols broadcast(const std::vector<std::vector<DimOf>>& ins, size_t rank) {
   Symbols out(rank);
   for (size_t r = 0; r < rank; ++r) {  // r-th dim from the right
     std::string symbol;
-    bool known = true;
+    bool known = true, any = false, fixed = false, all_fixed = true;
     for (const auto& dims : ins) {
       if (r >= dims.size()) continue;
       const DimOf& d = dims[dims.size() - 1 - r];
-      if (d.is_static && d.size == 1) continue;
-      if (d.is_static || d.symbol.empty() || (!symbol.empty() && symbol != d.symbol)) {
-        known = false;
-        break;
+      any = true;
+      if (is_static(d)) {
+        fixed |= d.size != 1;
+        continue;
       }
-      symbol = d.symbol;
+      all_fixed = false;
+      if (!is_symbol(d.token) || (!symbol.empty() && symbol != d.token)) known = false;
+      symbol = d.token;
     }
-    if (known) out[rank - 1 - r] = symbol;
+    if (!any) continue;
+    if (fixed || all_fixed) out[rank - 1 - r] = DimSymbols::kStatic;
+    else if (known) out[rank - 1 - r] = symbol;
   }
   return out;
 }
@@ -233,7 +266,20 @@ bool structural(const std::string& op) {
          op == "prim::TupleConstruct";
 }
 
-// The symbols of tensor output k of `n` (rank `rank`) by the op's rule, or
+bool is_conv(const std::string& op) {
+  return op == "aten::conv1d" || op == "aten::conv2d" || op == "aten::conv3d" || op == "aten::_convolution" ||
+         op == "aten::convolution" || op == "aten::conv_transpose1d" || op == "aten::conv_transpose2d" ||
+         op == "aten::conv_transpose3d";
+}
+
+bool is_pool(const std::string& op) {
+  return op == "aten::max_pool1d" || op == "aten::max_pool2d" || op == "aten::max_pool3d" ||
+         op == "aten::avg_pool1d" || op == "aten::avg_pool2d" || op == "aten::avg_pool3d" ||
+         op == "aten::adaptive_avg_pool1d" || op == "aten::adaptive_avg_pool2d" ||
+         op == "aten::adaptive_avg_pool3d" || op == "aten::adaptive_max_pool2d";
+}
+
+// The tokens of tensor output k of `n` (rank `rank`) by the op's rule, or
 // nothing when the op has none.
 std::optional<Symbols> tensor_rule(Ctx& cx, const tj::Node* n, const std::string& op, size_t k, size_t rank) {
   const size_t n_in = n->inputs().size();
@@ -244,12 +290,8 @@ std::optional<Symbols> tensor_rule(Ctx& cx, const tj::Node* n, const std::string
     return dims_of(v);
   };
   const auto x = tensor_dims(0);
-  if (k == 0 && same_shape_ops().count(op)) {
-    if (x && x->size() == rank) return symbols_of(*x);
-    return std::nullopt;
-  }
-  if (k == 0 && op == "aten::native_layer_norm") {
-    if (x && x->size() == rank) return symbols_of(*x);
+  if (k == 0 && (same_shape_ops().count(op) || op == "aten::native_layer_norm")) {
+    if (x && x->size() == rank) return tokens_of(*x);
     return std::nullopt;
   }
   if ((op == "aten::max" || op == "aten::min") && n_in == 3 && k < 2) {  // values and indices along a dim
@@ -258,9 +300,9 @@ std::optional<Symbols> tensor_rule(Ctx& cx, const tj::Node* n, const std::string
     if (!x || !d || !keep || !keep->is_static || !keep->iv.isBool() ||
         !in_range(norm(*d, x->size()), x->size()))
       return std::nullopt;
-    Symbols s = symbols_of(*x);
+    Symbols s = tokens_of(*x);
     const auto at = static_cast<size_t>(norm(*d, x->size()));
-    if (keep->iv.toBool()) s[at].clear();
+    if (keep->iv.toBool()) s[at] = DimSymbols::kStatic;
     else s.erase(s.begin() + static_cast<std::ptrdiff_t>(at));
     if (s.size() != rank) return std::nullopt;
     return s;
@@ -278,13 +320,13 @@ std::optional<Symbols> tensor_rule(Ctx& cx, const tj::Node* n, const std::string
     Symbols s;
     for (int64_t p : *perm) {
       if (!in_range(norm(p, rank), rank)) return std::nullopt;
-      s.push_back((*x)[static_cast<size_t>(norm(p, rank))].symbol);
+      s.push_back((*x)[static_cast<size_t>(norm(p, rank))].token);
     }
     return s;
   }
   if (op == "aten::transpose" || op == "aten::t") {
     if (!x || x->size() != rank) return std::nullopt;
-    Symbols s = symbols_of(*x);
+    Symbols s = tokens_of(*x);
     if (op == "aten::t") {
       if (rank == 2) std::swap(s[0], s[1]);
       return s;
@@ -297,29 +339,32 @@ std::optional<Symbols> tensor_rule(Ctx& cx, const tj::Node* n, const std::string
   if (op == "aten::unsqueeze") {
     const auto d = static_int(in(1));
     if (!x || !d || x->size() + 1 != rank || !in_range(norm(*d, rank), rank)) return std::nullopt;
-    Symbols s = symbols_of(*x);
-    s.insert(s.begin() + norm(*d, rank), "");
+    Symbols s = tokens_of(*x);
+    s.insert(s.begin() + norm(*d, rank), DimSymbols::kStatic);
     return s;
   }
   if (op == "aten::squeeze" || op == "aten::select") {
     const auto d = static_int(in(1));
     if (!x || !d || x->size() != rank + 1 || !in_range(norm(*d, x->size()), x->size())) return std::nullopt;
     const auto at = static_cast<size_t>(norm(*d, x->size()));
-    if (op == "aten::squeeze" && !((*x)[at].is_static && (*x)[at].size == 1)) return std::nullopt;
-    Symbols s = symbols_of(*x);
+    if (op == "aten::squeeze" && !(is_static((*x)[at]) && (*x)[at].size == 1)) return std::nullopt;
+    Symbols s = tokens_of(*x);
     s.erase(s.begin() + static_cast<std::ptrdiff_t>(at));
     return s;
   }
   if (op == "aten::slice") {
     const auto d = static_int(in(1));
     if (!x || !d || x->size() != rank || !in_range(norm(*d, rank), rank)) return std::nullopt;
-    Symbols s = symbols_of(*x);
-    // The sliced dim keeps its size only for x[0:] with step 1.
+    Symbols s = tokens_of(*x);
+    const auto at = static_cast<size_t>(norm(*d, rank));
     const VP start = in(2), end = in(3), step = in(4);
+    auto fixed = [](const VP& v) { return !v || v->iv.isNone() || static_int(v).has_value(); };
     const bool from_zero = start && (start->iv.isNone() || static_int(start) == int64_t{0});
     const bool to_end = end && (end->iv.isNone() || static_int(end).value_or(0) >= (int64_t{1} << 62));
     const bool unit = !step || step->iv.isNone() || static_int(step) == int64_t{1};
-    if (!(from_zero && to_end && unit)) s[static_cast<size_t>(norm(*d, rank))].clear();
+    if (from_zero && to_end && unit) return s;  // x[0:]: the dim as it is
+    // a static dim sliced by static bounds stays static; anything else is unknown
+    s[at] = is_static((*x)[at]) && fixed(start) && fixed(end) && fixed(step) ? DimSymbols::kStatic : "";
     return s;
   }
   if (op == "aten::expand") {
@@ -329,15 +374,15 @@ std::optional<Symbols> tensor_rule(Ctx& cx, const tj::Node* n, const std::string
     const size_t lead = rank - x->size();
     for (size_t j = 0; j < rank; ++j) {
       const ElemOf& e = (*elems)[j];
-      if (e.value == int64_t{-1}) s[j] = j >= lead ? (*x)[j - lead].symbol : "";
-      else if (!e.value) s[j] = e.symbol;
+      if (e.value == int64_t{-1}) s[j] = j >= lead ? (*x)[j - lead].token : "";
+      else s[j] = e.value ? DimSymbols::kStatic : e.token;
     }
     return s;
   }
   if (op == "aten::expand_as" || op == "aten::view_as" || op == "aten::reshape_as") {
     const auto other = tensor_dims(1);
     if (!other || other->size() != rank) return std::nullopt;
-    return symbols_of(*other);
+    return tokens_of(*other);
   }
   if (op == "aten::view" || op == "aten::reshape" || op == "aten::_unsafe_view")
     return from_size_list(in(1), rank);
@@ -348,8 +393,8 @@ std::optional<Symbols> tensor_rule(Ctx& cx, const tj::Node* n, const std::string
     return from_size_list(in(1), rank);
   if (op == "aten::linear") {
     if (!x || x->size() != rank || rank == 0) return std::nullopt;
-    Symbols s = symbols_of(*x);
-    s.back().clear();
+    Symbols s = tokens_of(*x);
+    s.back() = DimSymbols::kStatic;  // the weight's
     return s;
   }
   if (op == "aten::matmul" || op == "aten::bmm") {
@@ -357,15 +402,15 @@ std::optional<Symbols> tensor_rule(Ctx& cx, const tj::Node* n, const std::string
     if (!x || !b || x->size() < 2 || b->empty()) return std::nullopt;
     if (b->size() == 1) {  // matrix x vector: x's dims but the last
       if (rank + 1 != x->size()) return std::nullopt;
-      Symbols s = symbols_of(*x);
+      Symbols s = tokens_of(*x);
       s.pop_back();
       return s;
     }
     if (rank != std::max(x->size(), b->size())) return std::nullopt;
     std::vector<DimOf> xb(x->begin(), x->end() - 2), bb(b->begin(), b->end() - 2);
     Symbols s = broadcast({xb, bb}, rank - 2);
-    s.push_back((*x)[x->size() - 2].symbol);
-    s.push_back(b->back().symbol);
+    s.push_back((*x)[x->size() - 2].token);
+    s.push_back(b->back().token);
     return s;
   }
   if (op == "aten::mm" || op == "aten::addmm") {
@@ -376,46 +421,48 @@ std::optional<Symbols> tensor_rule(Ctx& cx, const tj::Node* n, const std::string
       if (!bias) return std::nullopt;
       return broadcast({*bias, {(*a)[0], (*b)[1]}}, 2);
     }
-    return Symbols{(*a)[0].symbol, (*b)[1].symbol};
+    return Symbols{(*a)[0].token, (*b)[1].token};
   }
   if (op == "aten::embedding") {
     const auto idx = tensor_dims(1);
     if (!idx || idx->size() + 1 != rank) return std::nullopt;
-    Symbols s = symbols_of(*idx);
-    s.push_back("");
+    Symbols s = tokens_of(*idx);
+    s.push_back(DimSymbols::kStatic);
     return s;
   }
-  if (op == "aten::conv1d" || op == "aten::conv2d" || op == "aten::conv3d" || op == "aten::_convolution" ||
-      op == "aten::convolution" || op == "aten::conv_transpose1d" || op == "aten::conv_transpose2d" ||
-      op == "aten::conv_transpose3d") {
-    const auto w = tensor_dims(1);
-    if (!x || !w || x->size() != w->size() || x->size() != rank) return std::nullopt;  // batched only
-    Symbols s(rank);
-    s[0] = (*x)[0].symbol;
-    return s;
-  }
-  if (op == "aten::max_pool1d" || op == "aten::max_pool2d" || op == "aten::max_pool3d" ||
-      op == "aten::avg_pool1d" || op == "aten::avg_pool2d" || op == "aten::avg_pool3d" ||
-      op == "aten::adaptive_avg_pool1d" || op == "aten::adaptive_avg_pool2d" ||
-      op == "aten::adaptive_avg_pool3d" || op == "aten::adaptive_max_pool2d") {
-    if (!x || x->size() != rank || rank == 0) return std::nullopt;
-    Symbols s(rank);
-    s[0] = (*x)[0].symbol;  // batch (or channels, unbatched): pooling keeps it
+  if (is_conv(op) || is_pool(op)) {
+    if (!x || x->size() != rank || rank < 2) return std::nullopt;
+    if (is_conv(op)) {  // batched only: the weight has x's rank
+      const auto w = tensor_dims(1);
+      if (!w || w->size() != rank) return std::nullopt;
+    }
+    // Batch kept (channels when unbatched, for pools); the rest static when
+    // the input's is (kernel, stride and padding are static arguments).
+    Symbols s(rank, all_static(*x, 1, rank) ? DimSymbols::kStatic : "");
+    s[0] = (*x)[0].token;
+    if (is_conv(op)) s[1] = DimSymbols::kStatic;
     return s;
   }
   if (op == "aten::cat" || op == "aten::concat" || op == "aten::stack") {
     const VP list = in(0);
     const auto d = static_int(in(1));
-    if (!list || !list->has_elems || list->elems.empty() || !d || !is_tensor(list->elems[0]))
-      return std::nullopt;
-    Symbols s = symbols_of(dims_of(list->elems[0]));  // the other dims agree between the parts
+    if (!list || !list->has_elems || list->elems.empty() || !d) return std::nullopt;
+    std::vector<std::vector<DimOf>> parts;
+    for (const auto& e : list->elems) {
+      if (!is_tensor(e)) return std::nullopt;
+      parts.push_back(dims_of(e));
+    }
+    Symbols s = tokens_of(parts[0]);  // the other dims agree between the parts
     if (op == "aten::stack") {
       if (s.size() + 1 != rank || !in_range(norm(*d, rank), rank)) return std::nullopt;
-      s.insert(s.begin() + norm(*d, rank), "");
+      s.insert(s.begin() + norm(*d, rank), DimSymbols::kStatic);
       return s;
     }
     if (s.size() != rank || !in_range(norm(*d, rank), rank)) return std::nullopt;
-    s[static_cast<size_t>(norm(*d, rank))].clear();
+    const auto at = static_cast<size_t>(norm(*d, rank));
+    bool fixed = true;
+    for (const auto& p : parts) fixed = fixed && p.size() == rank && is_static(p[at]);
+    s[at] = fixed ? DimSymbols::kStatic : "";
     return s;
   }
   if (op == "aten::flatten") {
@@ -425,8 +472,11 @@ std::optional<Symbols> tensor_rule(Ctx& cx, const tj::Node* n, const std::string
     if (!in_range(s0, x->size()) || !in_range(e0, x->size()) || e0 < s0 ||
         x->size() - static_cast<size_t>(e0 - s0) != rank)
       return std::nullopt;
-    Symbols all = symbols_of(*x), s(all.begin(), all.begin() + s0);
-    s.push_back(s0 == e0 ? all[static_cast<size_t>(s0)] : "");
+    Symbols all = tokens_of(*x), s(all.begin(), all.begin() + s0);
+    if (s0 == e0) s.push_back(all[static_cast<size_t>(s0)]);
+    else
+      s.push_back(all_static(*x, static_cast<size_t>(s0), static_cast<size_t>(e0) + 1) ? DimSymbols::kStatic
+                                                                                       : "");
     s.insert(s.end(), all.begin() + e0 + 1, all.end());
     return s;
   }
@@ -441,8 +491,8 @@ std::optional<Symbols> tensor_rule(Ctx& cx, const tj::Node* n, const std::string
     }
     Symbols s;
     for (size_t j = 0; j < x->size(); ++j) {
-      if (!reduced[j]) s.push_back((*x)[j].symbol);
-      else if (keep->iv.toBool()) s.push_back("");
+      if (!reduced[j]) s.push_back((*x)[j].token);
+      else if (keep->iv.toBool()) s.push_back(DimSymbols::kStatic);
     }
     if (s.size() != rank) return std::nullopt;
     return s;
@@ -452,8 +502,8 @@ std::optional<Symbols> tensor_rule(Ctx& cx, const tj::Node* n, const std::string
     const auto idx = tensor_dims(2);
     if (!x || !d || !idx || idx->size() != 1 || x->size() != rank || !in_range(norm(*d, rank), rank))
       return std::nullopt;
-    Symbols s = symbols_of(*x);
-    s[static_cast<size_t>(norm(*d, rank))] = (*idx)[0].symbol;
+    Symbols s = tokens_of(*x);
+    s[static_cast<size_t>(norm(*d, rank))] = (*idx)[0].token;
     return s;
   }
   if (op == "aten::arange" && rank == 1) {
@@ -463,13 +513,15 @@ std::optional<Symbols> tensor_rule(Ctx& cx, const tj::Node* n, const std::string
     if (n_in == 5) end = in(0);
     else if (n_in == 6 && static_int(in(0)) == int64_t{0}) end = in(1);
     else if (n_in == 7 && static_int(in(0)) == int64_t{0} && static_int(in(2)) == int64_t{1}) end = in(1);
-    if (!end || end->is_static || !end->iv.isInt() || end->value_symbols.size() != 1) return std::nullopt;
+    if (!end || !end->iv.isInt()) return std::nullopt;
+    if (static_by_construction(*end)) return Symbols{DimSymbols::kStatic};
+    if (end->value_symbols.size() != 1) return std::nullopt;
     return Symbols{end->value_symbols[0]};
   }
   return std::nullopt;
 }
 
-// The symbols of element `item` of tensor-list output k (split, chunk,
+// The tokens of each element of a tensor-list output (split, chunk,
 // unbind), or nothing.
 std::optional<Symbols> list_item_rule(Ctx& cx, const tj::Node* n, const std::string& op, size_t item_rank) {
   const VP x = n->inputs().empty() ? VP() : cx.get(n->input(0));
@@ -479,23 +531,27 @@ std::optional<Symbols> list_item_rule(Ctx& cx, const tj::Node* n, const std::str
                       op == "aten::chunk" || op == "aten::unsafe_chunk";
   if (splits && n->inputs().size() >= 3) {
     const auto d = static_int(cx.get(n->input(2)));
+    const VP sizes = cx.get(n->input(1));
     if (!d || dims.size() != item_rank || !in_range(norm(*d, item_rank), item_rank)) return std::nullopt;
-    Symbols s = symbols_of(dims);
-    s[static_cast<size_t>(norm(*d, item_rank))].clear();
+    Symbols s = tokens_of(dims);
+    const auto at = static_cast<size_t>(norm(*d, item_rank));
+    // pieces of a static dim cut at static sizes are static
+    const bool fixed = is_static(dims[at]) && static_by_construction(*sizes);
+    s[at] = fixed ? DimSymbols::kStatic : "";
     return s;
   }
   if (op == "aten::unbind" && n->inputs().size() >= 2) {
     const auto d = static_int(cx.get(n->input(1)));
     if (!d || dims.size() != item_rank + 1 || !in_range(norm(*d, dims.size()), dims.size()))
       return std::nullopt;
-    Symbols s = symbols_of(dims);
+    Symbols s = tokens_of(dims);
     s.erase(s.begin() + norm(*d, dims.size()));
     return s;
   }
   return std::nullopt;
 }
 
-// The symbols of int output k of `n` (one for an int, n for an int list),
+// The tokens of int output k of `n` (one for an int, n for an int list),
 // or nothing.
 std::optional<Symbols> value_rule(Ctx& cx, const tj::Node* n, const std::string& op, size_t k) {
   const size_t n_in = n->inputs().size();
@@ -503,10 +559,10 @@ std::optional<Symbols> value_rule(Ctx& cx, const tj::Node* n, const std::string&
   const VP x = cx.get(n->input(0));
   if (op == "aten::size" && is_tensor(x)) {
     const auto dims = dims_of(x);
-    if (n_in == 1) return symbols_of(dims);
+    if (n_in == 1) return tokens_of(dims);
     const auto d = static_int(cx.get(n->input(1)));
     if (!d || !in_range(norm(*d, dims.size()), dims.size())) return std::nullopt;
-    return Symbols{dims[static_cast<size_t>(norm(*d, dims.size()))].symbol};
+    return Symbols{dims[static_cast<size_t>(norm(*d, dims.size()))].token};
   }
   if (op == "prim::NumToTensor" || op == "aten::Int" || op == "aten::IntImplicit" ||
       op == "aten::ScalarImplicit") {
@@ -553,8 +609,7 @@ void int_sizes(const Val& v, std::vector<Sizes>& sizes, std::vector<bool>& dynam
   for (size_t k = 0; k < example.size(); ++k) {
     const auto sh = paired ? shifted[k] : std::nullopt;
     sizes.push_back({example[k].value_or(-1), sh});
-    // unknown values (a meta 0-d tensor) count as dynamic: they get a symbol
-    // of their own, which only a rule can make equal to another
+    // an unknown value (a meta 0-d tensor) counts as dynamic
     dynamic.push_back(v.shift == Shift::unknown ||
                       (v.shift == Shift::known && (!sh || !example[k] || *sh != *example[k])));
   }
@@ -579,9 +634,9 @@ std::vector<std::string> DimSymbols::checked(const std::vector<std::string>& pro
                                              const std::vector<Sizes>& sizes) {
   std::vector<std::string> out(sizes.size());
   for (size_t k = 0; k < sizes.size(); ++k) {
-    if (!dynamic[k]) continue;
     const std::string p = k < proposed.size() ? proposed[k] : "";
-    out[k] = !p.empty() && fits(p, sizes[k]) ? p : fresh(sizes[k]);
+    if (!dynamic[k]) out[k] = p == kStatic ? kStatic : "";  // static at both shapes, proven or not
+    else out[k] = is_symbol(p) && fits(p, sizes[k]) ? p : fresh(sizes[k]);
   }
   return out;
 }
@@ -590,7 +645,7 @@ void DimSymbols::bind_input(Val& v, const std::string& input) {
   if (!v.iv.isTensor()) return;
   const auto dynamic = dynamic_dims(v.iv.toTensor(), v.shift, v.shifted);
   const auto sizes = dim_sizes(v);
-  v.dim_symbols.assign(sizes.size(), "");
+  v.dim_symbols.assign(sizes.size(), kStatic);
   for (size_t k = 0; k < sizes.size(); ++k) {
     if (!dynamic[k]) continue;
     v.dim_symbols[k] = input + ":" + std::to_string(k);
@@ -625,7 +680,7 @@ VP DimSymbols::with_symbols(Ctx& cx, const tj::Node* n, const std::string& op, s
   }
   if (out->has_elems && out->iv.isTensorList() && !structural(op)) {
     for (auto& e : c->elems) {
-      if (!is_tensor(e) || e->is_static) continue;
+      if (!is_tensor(e) || static_by_construction(*e)) continue;
       auto item = std::make_shared<Val>(*e);
       const auto rank = static_cast<size_t>(e->iv.toTensor().dim());
       const auto proposed = list_item_rule(cx, n, op, rank);
@@ -642,15 +697,12 @@ void DimSymbols::assign(Ctx& cx, const tj::Node* n) {
   std::vector<VP> done;
   for (size_t k = 0; k < n->outputs().size(); ++k) {
     const VP out = cx.get(n->output(k));
-    if (!out || out->is_static || out->is_module) {
-      done.push_back(out);
-      continue;
-    }
-    done.push_back(with_symbols(cx, n, op, k, out));
+    done.push_back(out && !static_by_construction(*out) && !out->is_module ? with_symbols(cx, n, op, k, out)
+                                                                           : out);
   }
-  for (size_t k = 0; k < done.size();
-       ++k) {  // bound after every rule read the inputs (an in-place op's output is its input)
-    if (!done[k] || done[k]->is_static || done[k]->is_module) continue;
+  // Bound once every rule has read the inputs (an in-place op's output is its input).
+  for (size_t k = 0; k < done.size(); ++k) {
+    if (!done[k] || done[k]->is_module) continue;
     cx.bind(n->output(k), done[k]);
     record(*done[k]);
     for (const auto& e : done[k]->elems) record(*e);
@@ -660,11 +712,14 @@ void DimSymbols::assign(Ctx& cx, const tj::Node* n) {
 void DimSymbols::record(const Val& v) {
   if (v.is_static || v.name.empty() || !v.iv.isTensor() || !v.iv.toTensor().defined()) return;
   const at::Tensor& t = v.iv.toTensor();
-  const auto dynamic = dynamic_dims(t, v.shift, v.shifted);
-  std::vector<mx::aten_onnx::SymbolicDim> dims(static_cast<size_t>(t.dim()));
-  for (size_t k = 0; k < dims.size(); ++k) {
-    if (!dynamic[k]) dims[k].size = t.size(static_cast<int64_t>(k));
-    else if (v.dim_symbols.size() == dims.size()) dims[k].symbol = v.dim_symbols[k];
+  const auto rank = static_cast<size_t>(t.dim());
+  std::vector<mx::aten_onnx::SymbolicDim> dims(rank);
+  for (size_t k = 0; k < rank; ++k) {
+    const std::string token = static_by_construction(v)      ? kStatic
+                              : v.dim_symbols.size() == rank ? v.dim_symbols[k]
+                                                             : "";
+    if (token == kStatic) dims[k].size = t.size(static_cast<int64_t>(k));
+    else dims[k].symbol = token;
   }
   auto [it, fresh] = shapes_.emplace(v.name, dims);
   if (fresh) return;

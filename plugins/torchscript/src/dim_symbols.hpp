@@ -20,6 +20,14 @@
 //   * any other dynamic size: a fresh symbol ("#N"), equal only to itself; it
 //     still travels (view(x, [x.size(0), -1]) keeps x's dim 0 whatever x is).
 //
+// Static sizes need the same care: the shifted run doubles every named dim
+// at once, so a size that is a ratio of them (reshape(b.size(0), -1) of an
+// input whose rows are twice b's) agrees at both shapes and looks static.
+// A dim is static for the passes only when it is so by construction (the
+// value reads no named dim) or by a rule (a literal in a size list, a
+// weight's dim, a static dim carried through); a dim static at both shapes
+// without that proof is unknown, which the passes leave alone.
+//
 // A symbol is checked against the example and shifted sizes it was made
 // for: a dim whose sizes differ from its symbol's gets a fresh one (a guard
 // against a wrong rule, not the proof: the rules are).
@@ -37,6 +45,10 @@ namespace mx::torchscript {
 
 class DimSymbols {
  public:
+  // The token of a dim (or int element) proven static; Val::dim_symbols and
+  // value_symbols hold it, a symbol, or "" (nothing proven).
+  static constexpr const char* kStatic = "=";
+
   // A model input `v` named `input`: its dynamic dims get "<input>:k".
   void bind_input(Val& v, const std::string& input);
   // After the walk bound `n`'s outputs: their symbols, and the dims of
