@@ -218,9 +218,7 @@ const std::set<std::string>& same_shape_ops() {
                                             "aten::to",
                                             "aten::type_as",
                                             "aten::_to_copy",
-                                            "aten::clamp",
-                                            "aten::clamp_min",
-                                            "aten::clamp_max",
+
                                             "aten::tril",
                                             "aten::triu",
                                             "aten::cumsum",
@@ -255,7 +253,8 @@ const std::set<std::string>& broadcast_ops() {
       "aten::minimum",    "aten::floor_divide", "aten::remainder",   "aten::fmod",        "aten::logical_and",
       "aten::logical_or", "aten::logical_xor",  "aten::bitwise_and", "aten::bitwise_or",  "aten::bitwise_xor",
       "aten::__and__",    "aten::__or__",       "aten::__xor__",     "aten::atan2",       "aten::lerp",
-      "aten::addcmul",    "aten::addcdiv",      "aten::hypot",       "aten::true_divide"};
+      "aten::addcmul",    "aten::addcdiv",      "aten::hypot",       "aten::true_divide", "aten::clamp",
+      "aten::clamp_min",  "aten::clamp_max"};
   return ops;
 }
 
@@ -437,8 +436,13 @@ std::optional<Symbols> tensor_rule(Ctx& cx, const tj::Node* n, const std::string
       if (!w || w->size() != rank) return std::nullopt;
     }
     // Batch kept (channels when unbatched, for pools); the rest static when
-    // the input's is (kernel, stride and padding are static arguments).
-    Symbols s(rank, all_static(*x, 1, rank) ? DimSymbols::kStatic : "");
+    // the input's is and so are the arguments (kernel, stride, padding).
+    bool fixed = all_static(*x, 1, rank);
+    for (size_t i = 1; i < n_in; ++i) {
+      const VP a = in(i);
+      fixed = fixed && (is_tensor(a) || static_by_construction(*a));
+    }
+    Symbols s(rank, fixed ? DimSymbols::kStatic : "");
     s[0] = (*x)[0].token;
     if (is_conv(op)) s[1] = DimSymbols::kStatic;
     return s;
