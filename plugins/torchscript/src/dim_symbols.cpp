@@ -392,8 +392,10 @@ std::optional<Symbols> tensor_rule(Ctx& cx, const tj::Node* n, const std::string
     return from_size_list(in(1), rank);
   if (op == "aten::linear") {
     if (!x || x->size() != rank || rank == 0) return std::nullopt;
+    const auto w = tensor_dims(1);  // [out, in]: the output's last dim is the weight's first
+    if (!w || w->size() != 2) return std::nullopt;
     Symbols s = tokens_of(*x);
-    s.back() = DimSymbols::kStatic;  // the weight's
+    s.back() = (*w)[0].token;
     return s;
   }
   if (op == "aten::matmul" || op == "aten::bmm") {
@@ -424,9 +426,9 @@ std::optional<Symbols> tensor_rule(Ctx& cx, const tj::Node* n, const std::string
   }
   if (op == "aten::embedding") {
     const auto idx = tensor_dims(1);
-    if (!idx || idx->size() + 1 != rank) return std::nullopt;
+    if (!x || x->size() != 2 || !idx || idx->size() + 1 != rank) return std::nullopt;
     Symbols s = tokens_of(*idx);
-    s.push_back(DimSymbols::kStatic);
+    s.push_back((*x)[1].token);  // the table's row width
     return s;
   }
   if (is_conv(op) || is_pool(op)) {
@@ -436,15 +438,23 @@ std::optional<Symbols> tensor_rule(Ctx& cx, const tj::Node* n, const std::string
       if (!w || w->size() != rank) return std::nullopt;
     }
     // Batch kept (channels when unbatched, for pools); the rest static when
-    // the input's is and so are the arguments (kernel, stride, padding).
+    // the input's is and so are every other argument (weight, bias, kernel,
+    // stride, padding).
     bool fixed = all_static(*x, 1, rank);
     for (size_t i = 1; i < n_in; ++i) {
       const VP a = in(i);
-      fixed = fixed && (is_tensor(a) || static_by_construction(*a));
+      if (!a || a->iv.isNone()) continue;
+      fixed = fixed && (is_tensor(a) ? all_static(dims_of(a), 0, SIZE_MAX) : static_by_construction(*a));
     }
     Symbols s(rank, fixed ? DimSymbols::kStatic : "");
     s[0] = (*x)[0].token;
-    if (is_conv(op)) s[1] = DimSymbols::kStatic;
+    if (is_conv(op)) {  // the output channels: the weight's, static when it is
+      bool weights_static = true;
+      for (size_t i = 1; i < n_in; ++i)
+        if (const VP a = in(i); is_tensor(a))
+          weights_static = weights_static && all_static(dims_of(a), 0, SIZE_MAX);
+      s[1] = weights_static ? DimSymbols::kStatic : "";
+    }
     return s;
   }
   if (op == "aten::cat" || op == "aten::concat" || op == "aten::stack") {
