@@ -55,11 +55,26 @@ class OtherInputsDims(torch.nn.Module):
         return torch.cat((y[:, 4:], y[:, :4]), dim=1) + 1.0
 
 
+class Mixed(torch.nn.Module):
+    """Dims through permute, flatten, views of products, broadcasting with a
+    mask, cat and a reduction; checked where batch and sequence change
+    alone, together, and at 1."""
+
+    def forward(self, x, m):
+        b, t = x.size(0), x.size(1)
+        y = x.permute(1, 0, 2).flatten(1).view(t, b, 8).transpose(0, 1)
+        z = y * m.unsqueeze(-1) + x
+        w = torch.cat([z, x.expand(b, t, 8)], dim=-1).reshape(b * t, 16)
+        return w.view(b, t, 16).sum(-1)
+
+
 CASES = {
     "attention": (Attention, ["x:float32[batch=2,seq=5,16]"], [(2, 5, 16)], [(3, 7, 16)]),
     "swapped_view": (SwappedView, ["x:float32[batch=2,seq=2,8]"], [(2, 2, 8)], [(3, 5, 8)]),
     "other_inputs_dims": (OtherInputsDims, ["a:float32[n=6,4]", "b:float32[m=3,4]"], [(6, 4), (3, 4)],
                           [(4, 4), (2, 4)], [(6, 4), (2, 4)]),
+    "mixed": (Mixed, ["x:float32[batch=2,seq=5,8]", "m:float32[batch=2,seq=5]"], [(2, 5, 8), (2, 5)],
+              [(3, 5, 8), (3, 5)], [(2, 7, 8), (2, 7)], [(4, 1, 8), (4, 1)], [(1, 3, 8), (1, 3)]),
 }
 
 
