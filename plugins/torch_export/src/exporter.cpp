@@ -413,7 +413,6 @@ ExportResult export_model(const ExportOptions& opt) {
       mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), opt.drop_builtin_tags);
   auto assembly = mx::aten_onnx::assembly_options(opt, tree.root_class, MXTE_VERSION);
   if (opt.weights_by_reference) assembly.weights_source = opt.model_path;
-  assembly.output_dir_references = opt.output_dir_references;
   auto model = mx::aten_onnx::assemble_model(std::move(cx.graph), weights, assembly);
 
   const json doc = mx::aten_onnx::export_document(

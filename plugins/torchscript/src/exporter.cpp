@@ -327,7 +327,6 @@ ExportResult export_model(const ExportOptions& opt) {
   ModuleTree tree = build_module_tree(module, walker.execution_order(), opt.drop_builtin_tags);
   auto assembly = mx::aten_onnx::assembly_options(opt, tree.root_class, MXTS_VERSION);
   if (by_reference) assembly.weights_source = opt.model_path;
-  assembly.output_dir_references = opt.output_dir_references;  // weights the passes rewrote
   auto model = mx::aten_onnx::assemble_model(std::move(cx.graph), weights, assembly);
   cx.init_data.clear();
 
