@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "mx/aten_onnx/error.hpp"
+#include "mx/common/onnx_element_size.hpp"
 #include "modelexport/modelexport.h"
 
 namespace mx::aten_onnx {
@@ -52,27 +53,7 @@ onnx::AttributeProto attr(const std::string& n, const onnx::TensorProto& v) {
 }
 
 size_t element_size(int32_t t) {
-  switch (t) {
-    case onnx::TensorProto::DOUBLE:
-    case onnx::TensorProto::INT64:
-    case onnx::TensorProto::UINT64:
-      return 8;
-    case onnx::TensorProto::FLOAT:
-    case onnx::TensorProto::INT32:
-    case onnx::TensorProto::UINT32:
-      return 4;
-    case onnx::TensorProto::FLOAT16:
-    case onnx::TensorProto::BFLOAT16:
-    case onnx::TensorProto::INT16:
-    case onnx::TensorProto::UINT16:
-      return 2;
-    case onnx::TensorProto::INT8:
-    case onnx::TensorProto::UINT8:
-    case onnx::TensorProto::BOOL:
-      return 1;
-    default:
-      return 0;
-  }
+  return mx::common::onnx_element_size(t);
 }
 
 bool is_floating(int32_t t) {

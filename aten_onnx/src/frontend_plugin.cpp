@@ -53,6 +53,7 @@ ExportRequest export_request(const Frontend& f, const nlohmann::json& req, const
   r.output_dir = req.value("output_dir", std::string());
   r.weights_by_reference = req.value("weights_by_reference", false);
   r.output_dir_references = req.value("output_dir_references", false);
+  r.derived_references = req.value("derived_references", false);
   if (req.contains("lowering_plugins")) {
     const auto& list = req["lowering_plugins"];
     if (!list.is_array())
@@ -127,6 +128,8 @@ AssemblyOptions assembly_options(const ExportRequest& request, const std::string
   assembly.check = request.check;
   assembly.external_data = request.external_data;
   assembly.output_dir = request.output_dir;
+  assembly.output_dir_references = request.output_dir_references;
+  assembly.derived_references = request.derived_references;
   return assembly;
 }
 

@@ -137,48 +137,55 @@ std::set<std::string> eliminate_dead_nodes(onnx::GraphProto& g) {
 
 namespace {
 
-// Whether what an answer by reference carries inline (small, computed and,
-// unless `permuted_external`, permuted weights) fits protobuf's limit.
-bool fits_by_reference(const onnx::ModelProto& model, const WeightMap& weights, bool permuted_external) {
+// Where an answer by reference points the weights: the source file, and
+// for weights the passes derived, the host's own derivation when it takes
+// "derived_references", else output_dir when it takes references there.
+ReferenceTargets reference_targets(const AssemblyOptions& o) {
+  ReferenceTargets t;
+  t.source_location = o.weights_source;
+  if (o.output_dir_references && !o.output_dir.empty()) t.derived_path = o.output_dir + "/permuted.data";
+  t.derived_references = o.derived_references;
+  return t;
+}
+
+// Whether what an answer by reference carries inline (small, computed and
+// unreferred derived weights) fits protobuf's limit.
+bool fits_by_reference(const onnx::ModelProto& model, const WeightMap& weights, const ReferenceTargets& to) {
   uint64_t inline_bytes = model.ByteSizeLong();
   for (const auto& t : model.graph().initializer()) {
     auto it = weights.find(t.name());
     if (it == weights.end()) continue;  // refer_to_source names it
-    const WeightBytes& w = it->second;
-    const bool referred =
-        w.size >= kExternalMinBytes && (w.derived() ? permuted_external : w.source_offset != kNotInSource);
-    if (!referred) inline_bytes += w.size;
+    if (!referred(it->second, to)) inline_bytes += it->second.size;
   }
   return inline_bytes <= kInlineLimit;
 }
 
-// Bytes of the weights written permuted or scaled (graph passes): they cannot be
-// referred to in the source file, so an answer by reference to a host that
-// takes no output_dir references carries them inline, in memory. Over this
-// budget the model is written as external data instead (when the host gave
-// an output_dir), streamed a chunk at a time.
-constexpr uint64_t kPermutedInlineBudget = 64ull << 20;
+// Bytes of derived weights (graph passes) an answer by reference would
+// carry inline, in memory: over this budget the model is written as
+// external data instead (when the host gave an output_dir), streamed a
+// chunk at a time.
+constexpr uint64_t kDerivedInlineBudget = 64ull << 20;
 
-uint64_t permuted_bytes(const WeightMap& weights) {
+uint64_t inline_derived_bytes(const WeightMap& weights, const ReferenceTargets& to) {
   uint64_t n = 0;
   for (const auto& [name, w] : weights)
-    if (w.derived()) n += w.size;
+    if (w.derived() && !referred(w, to)) n += w.size;
   return n;
 }
 
-// An answer by reference: stored weights named in the source file,
-// permuted ones streamed into output_dir when the host accepts that.
+// An answer by reference: stored weights named in the source file (with
+// their derivation, for a host that derives), other derived ones streamed
+// into output_dir when the host accepts that.
 AssembledModel assemble_by_reference(onnx::ModelProto& model, const WeightMap& weights,
-                                     const AssemblyOptions& o, bool permuted_external) {
-  const std::string permuted_path = permuted_external ? o.output_dir + "/permuted.data" : std::string();
-  refer_to_source(*model.mutable_graph(), weights, o.weights_source, permuted_path);
+                                     const AssemblyOptions& o, const ReferenceTargets& to) {
+  refer_to_source(*model.mutable_graph(), weights, to);
   struct RemoveOnError {  // a failed export leaves nothing in output_dir
     std::string path;
     bool armed = true;
     ~RemoveOnError() {
       if (armed && !path.empty()) std::remove(path.c_str());
     }
-  } cleanup{permuted_path};
+  } cleanup{to.derived_path};
   if (o.check) infer_and_check(model, true);
   AssembledModel out;
   if (!model.SerializeToString(&out.onnx_bytes))
@@ -200,21 +207,21 @@ AssembledModel assemble_model(onnx::GraphProto&& graph, const WeightMap& weights
   *model.mutable_graph() = std::move(graph);
   model.mutable_graph()->set_name(o.graph_name);
 
-  // Permuted weights go to output_dir when the host accepts references
-  // there; else many of them make the whole model external data, streamed,
-  // rather than inline copies in an answer by reference.
+  // Derived weights are referred to with their derivation when the host
+  // derives, else go to output_dir when it accepts references there; else
+  // many of them make the whole model external data, streamed, rather than
+  // inline copies in an answer by reference.
   const bool by_reference = !o.weights_source.empty();
-  const bool permuted_external = by_reference && o.output_dir_references && !o.output_dir.empty();
-  const bool permuted_heavy = !permuted_external && !o.output_dir.empty() &&
-                              o.external_data != ExternalData::no &&
-                              permuted_bytes(weights) > kPermutedInlineBudget;
-  if (by_reference && fits_by_reference(model, weights, permuted_external) && !permuted_heavy)
-    return assemble_by_reference(model, weights, o, permuted_external);
+  const ReferenceTargets to = reference_targets(o);
+  const bool derived_heavy = !o.output_dir.empty() && o.external_data != ExternalData::no &&
+                             inline_derived_bytes(weights, to) > kDerivedInlineBudget;
+  if (by_reference && fits_by_reference(model, weights, to) && !derived_heavy)
+    return assemble_by_reference(model, weights, o, to);
   const uint64_t wbytes = weight_bytes(model.graph(), weights);
   const uint64_t inline_size = wbytes + model.ByteSizeLong();
   const bool over_limit = inline_size > kInlineLimit;
   const bool external = o.external_data == ExternalData::yes ||
-                        (o.external_data == ExternalData::automatic && (over_limit || permuted_heavy));
+                        (o.external_data == ExternalData::automatic && (over_limit || derived_heavy));
   if (!external && over_limit)
     throw Error(MX_ERR_INVALID_ARGUMENT, "the exported model (" + gigabytes(inline_size) + ", weights " +
                                              gigabytes(wbytes) +

@@ -7,9 +7,12 @@
 #include <cerrno>
 #include <cstring>
 #include <optional>
+#include <stdexcept>
 
+#include "mapped_pages.hpp"
 #include "modelexport/modelexport.h"
 #include "mx/aten_onnx/error.hpp"
+#include "mx/common/derivation_text.hpp"
 
 namespace mx::aten_onnx {
 namespace {
@@ -39,18 +42,31 @@ void set_raw(onnx::TensorProto& p, const WeightBytes& w) {
   p.set_raw_data(std::move(raw));
 }
 
+void add_entry(onnx::TensorProto& t, const char* key, const std::string& value) {
+  auto* e = t.add_external_data();
+  e->set_key(key);
+  e->set_value(value);
+}
+
 void set_external(onnx::TensorProto& t, const std::string& location, uint64_t offset, uint64_t length) {
   t.clear_raw_data();
   t.clear_external_data();
   t.set_data_location(onnx::TensorProto::EXTERNAL);
-  auto add = [&](const char* k, const std::string& v) {
-    auto* e = t.add_external_data();
-    e->set_key(k);
-    e->set_value(v);
-  };
-  add("location", location);
-  add("offset", std::to_string(offset));
-  add("length", std::to_string(length));
+  add_entry(t, "location", location);
+  add_entry(t, "offset", std::to_string(offset));
+  add_entry(t, "length", std::to_string(length));
+}
+
+// A derived weight referred to in its source, with what the host derives
+// it by.
+void set_derived_external(onnx::TensorProto& t, const std::string& location, const WeightBytes& w) {
+  set_external(t, location, w.source_offset, w.size);
+  if (w.permuted) add_entry(t, mx::common::kPermutationKey, mx::common::permutation_text(w.permuted->perm));
+  if (w.scaled) add_entry(t, mx::common::kChannelScaleKey, mx::common::channel_scale_text(w.scaled->scale));
+}
+
+bool in_source(const WeightBytes& w) {
+  return w.size >= kExternalMinBytes && w.source_offset != kNotInSource;
 }
 
 // An output file that removes itself unless closed successfully.
@@ -137,24 +153,40 @@ uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data, cons
   return out.written();
 }
 
-uint64_t refer_to_source(onnx::GraphProto& g, const WeightMap& data, const std::string& source_location,
-                         const std::string& permuted_path) {
-  std::optional<OutFile> permuted;  // created on the first permuted weight
+void for_each_output_piece(const WeightBytes& w, const OutputPiece& put) {
+  try {
+    mx::common::for_each_derived_piece(w.data, w.size, w.derivation(), put,
+                                       [&w](uint64_t at, uint64_t n) { release_mapped_pages(w, at, n); });
+  } catch (const std::invalid_argument& e) {
+    throw Error(MX_ERR_INTERNAL, std::string("internal: a weight's ") + e.what());
+  }
+}
+
+bool referred(const WeightBytes& w, const ReferenceTargets& targets) {
+  if (!w.derived()) return in_source(w);
+  return (targets.derived_references && in_source(w)) ||
+         (w.size >= kExternalMinBytes && !targets.derived_path.empty());
+}
+
+uint64_t refer_to_source(onnx::GraphProto& g, const WeightMap& data, const ReferenceTargets& targets) {
+  std::optional<OutFile> derived;  // created on the first weight written there
   uint64_t left_inline = 0;
   for (auto& t : *g.mutable_initializer()) {
     if (carries_bytes(data, t)) continue;
     const WeightBytes& w = bytes_of(data, t);
-    if (w.size >= kExternalMinBytes && w.source_offset != kNotInSource && !w.derived()) {
-      set_external(t, source_location, w.source_offset, w.size);
-    } else if (w.size >= kExternalMinBytes && w.derived() && !permuted_path.empty()) {
-      if (!permuted) permuted.emplace(permuted_path);
-      set_external(t, permuted_path, permuted->append(w), w.size);
-    } else {
+    if (!referred(w, targets)) {
       set_raw(t, w);
       left_inline += w.size;
+    } else if (!w.derived()) {
+      set_external(t, targets.source_location, w.source_offset, w.size);
+    } else if (targets.derived_references && in_source(w)) {
+      set_derived_external(t, targets.source_location, w);
+    } else {
+      if (!derived) derived.emplace(targets.derived_path);
+      set_external(t, targets.derived_path, derived->append(w), w.size);
     }
   }
-  if (permuted) permuted->close();
+  if (derived) derived->close();
   return left_inline;
 }
 

@@ -236,6 +236,14 @@ TEST_CASE("broken external references: clear errors, no output") {
   auto no_location = net("weights.bin");
   no_location.mutable_graph()->mutable_initializer(0)->mutable_external_data()->DeleteSubrange(0, 1);
   cases.push_back({no_location, MX_ERR_SCHEMA, "no \"location\""});
+  // A frontend's answer may ask the save to derive a tensor
+  // ("derived_references"); a model file may not: ONNX Runtime would read
+  // the bytes as they are.
+  auto derived = net("weights.bin");
+  auto* e = derived.mutable_graph()->mutable_initializer(0)->add_external_data();
+  e->set_key("modelexport_permutation");
+  e->set_value("1,0");
+  cases.push_back({derived, MX_ERR_SCHEMA, "only an export's answer may carry"});
   fs::create_directories(s.models() / "sub");
   for (auto& c : cases) {
     write_model(s.models() / "m.onnx", c.model);

@@ -1,9 +1,12 @@
 // mx_registry_export / mx_registry_module_tree through a fake C frontend.
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include <unistd.h>
 
@@ -175,7 +178,9 @@ TEST_CASE("export takes weights by reference from a file of output_dir, and noth
   const std::string dir = tmpdir + "/modelexport-export-" + std::to_string(::getpid()) + "-@@@@@@";
   const std::string weight(16, '\x3f');  // 4 floats of 0.74..., W's shape
 
-  auto model_referring_to = [&](const std::string& path, const std::string& location) {
+  using Entries = std::vector<std::pair<std::string, std::string>>;
+  auto model_referring_to = [&](const std::string& path, const std::string& location,
+                                const Entries& derivation = {}, const std::string& data = "") {
     mx_model* source = make_scoped_model();
     void* bytes = nullptr;
     size_t size = 0;
@@ -194,9 +199,22 @@ TEST_CASE("export takes weights by reference from a file of output_dir, and noth
         e->set_key(k);
         e->set_value(v);
       }
+      for (const auto& [k, v] : derivation) {
+        auto* e = t.add_external_data();
+        e->set_key(k);
+        e->set_value(v);
+      }
     }
     std::ofstream(path, std::ios::binary) << proto.SerializeAsString();
-    std::ofstream(path + ".outdir", std::ios::binary) << weight;
+    std::ofstream(path + ".outdir", std::ios::binary) << (data.empty() ? weight : data);
+  };
+  // W = [[1, 2], [3, 4]] as the frontend's file holds it.
+  const float w_values[] = {1.0f, 2.0f, 3.0f, 4.0f};
+  const std::string w_bytes(reinterpret_cast<const char*>(w_values), sizeof w_values);
+  auto floats = [](const std::string& raw) {
+    std::vector<float> v(raw.size() / sizeof(float));
+    std::memcpy(v.data(), raw.data(), v.size() * sizeof(float));
+    return v;
   };
   auto raw_w = [](mx_model* m) {
     void* bytes = nullptr;
@@ -219,6 +237,41 @@ TEST_CASE("export takes weights by reference from a file of output_dir, and noth
     CHECK(std::filesystem::is_empty(tmpdir));  // output_dir gone, the file still open
     CHECK(raw_w(out) == weight);
     mx_model_release(out);
+  }
+  // "derived_references": the save derives the tensor from its source bytes.
+  SUBCASE("a transposed reference is written transposed") {
+    path = "test_frontend_outdir_perm.onnx";
+    model_referring_to(path, dir + "/permuted.data", {{"modelexport_permutation", "1,0"}}, w_bytes);
+    REQUIRE_OK(mx_registry_export(r, "fake", path.c_str(), "{\"inputs\":[\"x\"]}", &out));
+    CHECK(floats(raw_w(out)) == std::vector<float>{1.0f, 3.0f, 2.0f, 4.0f});
+    mx_model_release(out);
+  }
+  SUBCASE("a channel-scaled reference is written scaled") {
+    path = "test_frontend_outdir_scale.onnx";
+    model_referring_to(path, dir + "/permuted.data", {{"modelexport_channel_scale", "0x1p+1,-0x1p-1"}},
+                       w_bytes);
+    REQUIRE_OK(mx_registry_export(r, "fake", path.c_str(), "{\"inputs\":[\"x\"]}", &out));
+    CHECK(floats(raw_w(out)) == std::vector<float>{2.0f, 4.0f, -1.5f, -2.0f});
+    mx_model_release(out);
+  }
+  SUBCASE("a derivation that does not fit the tensor is refused, naming it") {
+    path = "test_frontend_outdir_badperm.onnx";
+    for (const auto& [entries, message] : std::vector<std::pair<Entries, std::string>>{
+             {{{"modelexport_permutation", "0,0"}}, "a perm that is not a permutation of the dims"},
+             {{{"modelexport_permutation", "1,0,2"}}, "has 3 dims; the tensor has 2"},
+             {{{"modelexport_permutation", "1, 0"}}, "is not a list of dims"},
+             {{{"modelexport_channel_scale", "0x1p+0"}}, "has 1 values; the tensor's dim 0 is 2"},
+             {{{"modelexport_channel_scale", "one,two"}}, "is not a list of hexadecimal floats"},
+             {{{"modelexport_permutation", "1,0"}, {"modelexport_channel_scale", "0x1p+0,0x1p+0"}},
+              "both a permutation and a channel scale"}}) {
+      CAPTURE(message);
+      model_referring_to(path, dir + "/permuted.data", entries, w_bytes);
+      const std::string text =
+          status_text(mx_registry_export(r, "fake", path.c_str(), "{\"inputs\":[\"x\"]}", &out));
+      CHECK(text.find("plugin: plugin 'fake' answered badly: bytes: tensor 'W' external data: ") == 0);
+      CHECK(text.find(message) != std::string::npos);
+      CHECK(out == nullptr);
+    }
   }
   SUBCASE("a symlink in output_dir is not followed") {
     path = "test_frontend_outdir_symlink.onnx";

@@ -345,7 +345,9 @@ int64_t ConstantData::numel() const {
 
 std::optional<ConstantData> constant_data(const onnx::TensorProto& t, int64_t max_elements) {
   const size_t es = element_size(t.data_type());
-  if (es == 0 || t.data_location() == TP::EXTERNAL || t.segment().begin() || t.segment().end())
+  // The evaluators know real types only.
+  const bool complex = t.data_type() == TP::COMPLEX64 || t.data_type() == TP::COMPLEX128;
+  if (es == 0 || complex || t.data_location() == TP::EXTERNAL || t.segment().begin() || t.segment().end())
     return std::nullopt;
   ConstantData c;
   c.dtype = t.data_type();

@@ -97,7 +97,6 @@ void fold_weight_transposes(onnx::GraphProto& g, WeightMap& weights, PassReport&
       for (auto d : stored_dims) copy.add_dims(d);
       copies.push_back(std::move(copy));
       WeightBytes bytes = w->second;
-      bytes.source_offset = kNotInSource;
       bytes.permuted = Permutation{perm, source_dims, es};
       weights[stored] = bytes;
       report.permuted_copies[stored] = {name, perm};

@@ -207,7 +207,10 @@ mx::aten_onnx::LowerFn lowering_for(LowerCtx& cx, const json& node) {
 }
 
 // The node's records get evidence `root` when the program placed it in
-// no module (`direct` otherwise, set by the emitter).
+// no module (`direct` otherwise, set by the emitter): the input size reads
+// torch.export hoists to the top of the graph carry a placeholder stack,
+// and no module of the program is recorded as running them
+// (README.md, "Lowering").
 void lower_node(LowerCtx& cx, const json& node, std::map<std::string, SeenModule>& seen) {
   cx.node = &node;
   cx.set_target(target_of(node));
@@ -412,7 +415,6 @@ ExportResult export_model(const ExportOptions& opt) {
       mx::aten_onnx::build_module_tree(module_infos(program, stored, seen), opt.drop_builtin_tags);
   auto assembly = mx::aten_onnx::assembly_options(opt, tree.root_class, MXTE_VERSION);
   if (opt.weights_by_reference) assembly.weights_source = opt.model_path;
-  assembly.output_dir_references = opt.output_dir_references;
   auto model = mx::aten_onnx::assemble_model(std::move(cx.graph), weights, assembly);
 
   const json doc = mx::aten_onnx::export_document(

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <algorithm>
 
+#include "model/derived_data.hpp"
 #include "util/error.hpp"
 
 namespace mx::model {
@@ -155,7 +156,7 @@ std::string real_path(const std::string& path, const std::string& label, mx_code
 
 // Opens a regular file (`flags` added to O_RDONLY, e.g. O_NOFOLLOW).
 std::shared_ptr<const DataFile> open_regular(const std::string& path, int flags, const std::string& label,
-                                             bool borrowed) {
+                                             bool borrowed, bool answer = false) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | flags);
   if (fd < 0) fail(MX_ERR_IO, label + ": cannot open '" + path + "': " + errno_text());
   struct stat st;
@@ -163,7 +164,7 @@ std::shared_ptr<const DataFile> open_regular(const std::string& path, int flags,
     ::close(fd);
     fail(MX_ERR_IO, label + ": '" + path + "' is not a regular file");
   }
-  return std::make_shared<DataFile>(fd, static_cast<uint64_t>(st.st_size), path, borrowed);
+  return std::make_shared<DataFile>(fd, static_cast<uint64_t>(st.st_size), path, borrowed, answer);
 }
 
 std::shared_ptr<const DataFile> open_data_file(const std::string& model_dir, const std::string& location,
@@ -267,11 +268,11 @@ DataFiles open_source_data(const TensorList& tensors, const std::string& source_
     const std::string& location = required_location(*t, label);
     if (!files.count(location)) {
       if (location == source_path) {
-        files[location] = open_regular(source_path, 0, label, borrowed);
+        files[location] = open_regular(source_path, 0, label, borrowed, true);
       } else if (directly_inside(location, output_dir)) {
         // Written by the frontend in the host's private directory; a
         // symlink there is refused, not followed.
-        files[location] = open_regular(location, O_NOFOLLOW, label, borrowed);
+        files[location] = open_regular(location, O_NOFOLLOW, label, borrowed, true);
       } else {
         fail(MX_ERR_SECURITY,
              label + ": refers to '" + location + "'; an export may refer only to its source '" +
@@ -328,7 +329,33 @@ ExternalRef external_ref(const TensorProto& t, const DataFiles& files, const std
   } else {
     ref.length = size - ref.offset;
   }
+  if (names_derivation(t)) {
+    if (!it->second->answer())
+      fail(MX_ERR_SCHEMA,
+           label +
+               ": its external_data names a derivation (modelexport_*), which only an "
+               "export's answer may carry; ONNX readers would read the source bytes as they are");
+    ref.derivation = derivation_of(t, ref.length, label);
+  }
   return ref;
+}
+
+void write_external(const DataFiles& files, const ExternalRef& ref, StagedWriter& out,
+                    const std::function<void()>& piece_done) {
+  const auto& file = files.at(ref.location);
+  if (!ref.derivation.empty()) {
+    derive(*file, ref, [&](uint64_t, const char* p, uint64_t n) {
+      out.write(std::string_view(p, static_cast<size_t>(n)));
+      piece_done();
+    });
+    return;
+  }
+  for (uint64_t done = 0; done < ref.length;) {  // in pieces, so a progress bar moves
+    const uint64_t n = std::min<uint64_t>(ref.length - done, 64u << 20);
+    file->copy_to(ref.offset + done, n, out);
+    done += n;
+    piece_done();
+  }
 }
 
 void inline_external_data(onnx::ModelProto& proto, const DataFiles& files, const std::string& where) {
@@ -341,7 +368,10 @@ void inline_external_data(onnx::ModelProto& proto, const DataFiles& files, const
                                    "stored inside the ONNX file; save with "
                                    "{\"external_data\": true}");
     std::string bytes(static_cast<size_t>(ref.length), '\0');
-    files.at(ref.location)->read(ref.offset, ref.length, bytes.data());
+    if (ref.derivation.empty()) files.at(ref.location)->read(ref.offset, ref.length, bytes.data());
+    else
+      derive(*files.at(ref.location), ref,
+             [&bytes](uint64_t at, const char* p, uint64_t n) { std::memcpy(&bytes[at], p, n); });
     t->clear_external_data();
     t->set_data_location(TensorProto::DEFAULT);
     t->set_raw_data(std::move(bytes));
@@ -374,13 +404,7 @@ size_t externalize(onnx::ModelProto& proto, const DataFiles& files, const std::s
     uint64_t length = 0;
     if (is_external(*t)) {
       const ExternalRef ref = external_ref(*t, files, where);
-      const auto& file = files.at(ref.location);
-      for (uint64_t done = 0; done < ref.length;) {  // in pieces, so the bar moves
-        const uint64_t n = std::min<uint64_t>(ref.length - done, 64u << 20);
-        file->copy_to(ref.offset + done, n, out);
-        done += n;
-        progress.report("write", "bytes", out.written(), total);
-      }
+      write_external(files, ref, out, [&] { progress.report("write", "bytes", out.written(), total); });
       length = ref.length;
     } else if (t->has_raw_data() && t->raw_data().size() >= min_bytes) {
       out.write(t->raw_data());

@@ -17,11 +17,13 @@
 // MX_ERR_UNSUPPORTED) and no file is ever opened.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "mx/common/derived_bytes.hpp"
 #include "mx/onnx_proto.hpp"
 
 #include "progress/progress.hpp"
@@ -36,8 +38,10 @@ namespace mx::model {
 // borrowed bytes inline unless they exceed protobuf's limit.
 class DataFile {
  public:
-  DataFile(int fd, uint64_t size, std::string path, bool borrowed = false)
-      : fd_(fd), size_(size), path_(std::move(path)), borrowed_(borrowed) {}
+  // `answer`: a file an export's answer refers to (its source, a file of
+  // its output_dir), whose tensors may be derived references.
+  DataFile(int fd, uint64_t size, std::string path, bool borrowed = false, bool answer = false)
+      : fd_(fd), size_(size), path_(std::move(path)), borrowed_(borrowed), answer_(answer) {}
   ~DataFile();
   DataFile(const DataFile&) = delete;
   DataFile& operator=(const DataFile&) = delete;
@@ -48,12 +52,15 @@ class DataFile {
   // Appends `length` bytes at `offset` to `out`, without holding them.
   void copy_to(uint64_t offset, uint64_t length, StagedWriter& out) const;
   bool borrowed() const { return borrowed_; }
+  bool answer() const { return answer_; }
+  int fd() const { return fd_; }
 
  private:
   int fd_;
   uint64_t size_;
   std::string path_;
   bool borrowed_;
+  bool answer_;
 };
 
 // location (as written in the model) -> open file.
@@ -63,6 +70,9 @@ struct ExternalRef {
   std::string location;
   uint64_t offset = 0;
   uint64_t length = 0;  // resolved: the rest of the file when absent
+  // How the tensor is derived from those bytes (model/derived_data.hpp);
+  // empty for a plain reference. `length` is the tensor's size either way.
+  mx::common::Derivation derivation;
 };
 
 // Every tensor of the model that can hold data (initializers, sparse
@@ -103,6 +113,11 @@ void refuse_external_data(const TensorList& tensors, const std::string& where);
 
 // The checked reference of an external tensor (bounds against its file).
 ExternalRef external_ref(const onnx::TensorProto& t, const DataFiles& files, const std::string& where);
+
+// Appends the tensor bytes of `ref` (derived if it says so) to `out`, a
+// bounded piece at a time, calling `piece_done` after each piece.
+void write_external(const DataFiles& files, const ExternalRef& ref, StagedWriter& out,
+                    const std::function<void()>& piece_done);
 
 // Replaces every external tensor's reference by its bytes (raw_data).
 void inline_external_data(onnx::ModelProto& proto, const DataFiles& files, const std::string& where);

@@ -35,9 +35,9 @@ uint64_t framed_size(uint64_t payload) {
 // data comes from (nothing when it is inline already).
 struct Initializer {
   std::string head;  // serialized TensorProto without raw_data/external_data
-  std::shared_ptr<const DataFile> file;
+  bool external = false;
   ExternalRef ref;
-  uint64_t size() const { return file ? head.size() + framed_size(ref.length) : head.size(); }
+  uint64_t size() const { return external ? head.size() + framed_size(ref.length) : head.size(); }
 };
 
 std::vector<Initializer> take_initializers(onnx::GraphProto& graph, const DataFiles& files,
@@ -47,7 +47,7 @@ std::vector<Initializer> take_initializers(onnx::GraphProto& graph, const DataFi
     Initializer i;
     if (is_external(t)) {
       i.ref = external_ref(t, files, where);
-      i.file = files.at(i.ref.location);
+      i.external = true;
       t.clear_external_data();
       t.set_data_location(onnx::TensorProto::DEFAULT);
     }
@@ -89,14 +89,9 @@ void write_inline_streamed(const onnx::ModelProto& proto, const DataFiles& files
   for (const auto& i : inits) {
     out.write(varint(kGraphInitializer) + varint(i.size()));
     out.write(i.head);
-    if (!i.file) continue;
+    if (!i.external) continue;
     out.write(varint(kTensorRawData) + varint(i.ref.length));
-    for (uint64_t done = 0; done < i.ref.length;) {  // in pieces, so the bar moves
-      const uint64_t n = std::min<uint64_t>(i.ref.length - done, 64u << 20);
-      i.file->copy_to(i.ref.offset + done, n, out);
-      done += n;
-      progress.report("write", "bytes", out.written(), total);
-    }
+    write_external(files, i.ref, out, [&] { progress.report("write", "bytes", out.written(), total); });
   }
   progress.report("write", "bytes", out.written(), total);
 }

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "mx/common/onnx_element_size.hpp"
 #include "util/error.hpp"
 #include "util/utf8.hpp"
 
@@ -12,32 +13,10 @@ namespace {
 using onnx::TensorProto;
 
 // Bytes per element in raw_data; nullopt for types without a fixed size
-// (STRING, UNDEFINED, types newer than this libonnx).
+// (STRING, UNDEFINED, packed sub-byte types).
 std::optional<uint64_t> element_bytes(int type) {
-  switch (type) {
-    case TensorProto::BOOL:
-    case TensorProto::INT8:
-    case TensorProto::UINT8:
-      return 1;
-    case TensorProto::INT16:
-    case TensorProto::UINT16:
-    case TensorProto::FLOAT16:
-    case TensorProto::BFLOAT16:
-      return 2;
-    case TensorProto::INT32:
-    case TensorProto::UINT32:
-    case TensorProto::FLOAT:
-      return 4;
-    case TensorProto::INT64:
-    case TensorProto::UINT64:
-    case TensorProto::DOUBLE:
-    case TensorProto::COMPLEX64:
-      return 8;
-    case TensorProto::COMPLEX128:
-      return 16;
-    default:
-      return std::nullopt;
-  }
+  const size_t n = mx::common::onnx_element_size(type);
+  return n ? std::optional<uint64_t>(n) : std::nullopt;
 }
 
 // Values the typed field holds per element (complex numbers take two).

@@ -143,7 +143,10 @@ json export_request(const std::string& model_path, const json& options) {
                   // Weights stored as they are in the model file may be
                   // referred to there: the save copies them once, from the
                   // source to the output (docs/plugin-protocol.md).
-                  {"weights_by_reference", true}};
+                  {"weights_by_reference", true},
+                  // and weights the passes transposed or scaled too, with
+                  // how: the save derives them as it writes them, once.
+                  {"derived_references", true}};
   for (const auto& [key, value] : options.items()) {
     if (key == "inputs") request["inputs"] = checked_inputs(value);
     else if (key == "opset") request["opset"] = checked_opset(value);

@@ -47,6 +47,10 @@ struct ExportRequest {
   // (protocol "output_dir_references"): weights the frontend rewrote go
   // there, streamed, instead of inline.
   bool output_dir_references = false;
+  // The host derives transposed and scaled weights from their source bytes
+  // as it writes the output (protocol "derived_references"): such weights
+  // are referred to in the source with their derivation, written once.
+  bool derived_references = false;
   // Lowering plugins the host found (protocol "lowering_plugins";
   // modelexport/lowering_plugin.h): libraries a frontend opens for the
   // ops of other libraries. Empty: none (or an old host).

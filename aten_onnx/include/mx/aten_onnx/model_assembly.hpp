@@ -54,8 +54,13 @@ struct AssemblyOptions {
   std::string weights_source;
   // The host also accepts references to files of output_dir in an answer
   // by reference (docs/plugin-protocol.md, "output_dir_references"): the
-  // weights written permuted are streamed there once, not carried inline.
+  // derived weights the host does not derive are streamed there once, not
+  // carried inline.
   bool output_dir_references = false;
+  // The host derives weights (docs/plugin-protocol.md,
+  // "derived_references"): a derived weight whose bytes sit in the source
+  // is referred to there with its derivation, and never written here.
+  bool derived_references = false;
 };
 
 struct AssembledModel {

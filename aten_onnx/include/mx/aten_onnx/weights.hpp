@@ -7,6 +7,8 @@
 #pragma once
 #include "mx/onnx_proto.hpp"
 
+#include "mx/common/derived_bytes.hpp"
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -21,31 +23,23 @@ namespace mx::aten_onnx {
 // to them instead of carrying a copy (AssemblyOptions::weights_source).
 inline constexpr uint64_t kNotInSource = ~0ull;
 
-// A weight written in another layout than its source bytes: the output
-// holds the source tensor (dims `source_dims`) permuted by `perm`, as ONNX
-// Transpose permutes. The permuted bytes are produced while the weight is
-// written, a bounded chunk at a time, so no full copy is ever held.
-struct Permutation {
-  std::vector<int64_t> perm, source_dims;
-  size_t element_size = 0;
-};
-
-// A float32 weight written scaled: every element of the slice i of its
-// dim 0 (an output channel of a Conv) multiplied by scale[i], a bounded
-// chunk at a time (a BatchNormalization folded into its Conv).
-struct ChannelScale {
-  std::vector<float> scale;
-};
+// A weight written in another layout than its source bytes (the graph
+// passes' transposed weights) or scaled per output channel (a folded
+// BatchNormalization): mx/common/derived_bytes.hpp, shared with the host,
+// which derives them itself from an answer's "derived_references".
+using Permutation = mx::common::Permutation;
+using ChannelScale = mx::common::ChannelScale;
 
 // Bytes of one initializer, owned by the frontend until the model is written.
 struct WeightBytes {
   const char* data = nullptr;
   uint64_t size = 0;
   uint64_t source_offset = kNotInSource;  // file offset of `data` in the source model
-  std::optional<Permutation> permuted;    // set: written permuted (never by reference)
-  std::optional<ChannelScale> scaled;     // set: written scaled (never by reference)
+  std::optional<Permutation> permuted;    // set: written permuted
+  std::optional<ChannelScale> scaled;     // set: written scaled
   // Written as other bytes than its source's (permuted or scaled).
   bool derived() const { return permuted.has_value() || scaled.has_value(); }
+  mx::common::Derivation derivation() const { return {permuted, scaled}; }
   // `data` lies in a read-only file mapping: once written out, its pages
   // may be dropped from memory (they are read again from the file if
   // needed), so streaming a model does not keep all of it resident.
@@ -64,11 +58,10 @@ inline constexpr uint64_t kInlineLimit = 0x7fffffffull - (64ull << 20);
 // A piece of a weight's output bytes: (offset in the tensor, bytes, count).
 using OutputPiece = std::function<void(uint64_t, const char*, uint64_t)>;
 
-// Hands the bytes `w` is written as to `put`, piece by piece, together
-// covering [0, w.size) once, not necessarily in order: its own bytes, or
-// their permutation (Permutation) or scaling (ChannelScale) built a bounded
-// piece at a time. The
-// mapped pages of a file_mapped weight are dropped as they are consumed.
+// Hands the bytes `w` is written as to `put`, in order, piece by piece:
+// its own bytes, or their permutation or scaling built a bounded piece at a
+// time. The mapped pages of a file_mapped weight are dropped as they are
+// consumed.
 void for_each_output_piece(const WeightBytes& w, const OutputPiece& put);
 
 // Bytes of the weights of the graph's initializers.
@@ -84,16 +77,31 @@ void inline_weights(onnx::GraphProto& g, const WeightMap& data);
 uint64_t write_external_weights(onnx::GraphProto& g, const WeightMap& data, const std::string& data_path,
                                 const std::string& location);
 
+// Where an answer by reference (docs/plugin-protocol.md,
+// "weights_by_reference") points the weights.
+struct ReferenceTargets {
+  std::string source_location;  // the source model file
+  // A file of the host's output_dir ("output_dir_references") to stream
+  // derived weights into; empty: none.
+  std::string derived_path;
+  // The host derives weights itself ("derived_references"): a derived
+  // weight whose bytes sit in the source refers to them there, with its
+  // derivation (mx/common/derivation_text.hpp), and is written only once,
+  // by the host, into the output.
+  bool derived_references = false;
+};
+
 // Points every initializer of at least kExternalMinBytes whose bytes sit in
 // the source model file at them: data_location EXTERNAL, location =
-// `source_location`, offset, length (docs/plugin-protocol.md,
-// "weights_by_reference"). With a `permuted_path` (a file of the host's
-// output_dir, "output_dir_references"), derived (permuted or scaled) weights of that size are
-// streamed into it (created; MX_ERR_IO on a write error, the partial file
-// removed) and referred to there by that path. The others get
-// raw_data. Returns the bytes left inline.
-uint64_t refer_to_source(onnx::GraphProto& g, const WeightMap& data, const std::string& source_location,
-                         const std::string& permuted_path = "");
+// `source_location`, offset, length, and a derived weight's derivation when
+// the host takes "derived_references". Derived weights the host does not
+// derive go to `derived_path` when there is one (created; MX_ERR_IO on a
+// write error, the partial file removed) and are referred to there. The
+// others get raw_data. Returns the bytes left inline.
+uint64_t refer_to_source(onnx::GraphProto& g, const WeightMap& data, const ReferenceTargets& targets);
+
+// Whether refer_to_source() points `w` at a file rather than inlining it.
+bool referred(const WeightBytes& w, const ReferenceTargets& targets);
 
 // Writes `bytes` to `path` (MX_ERR_IO; nothing left behind on failure).
 void write_file(const std::string& path, const std::string& bytes);

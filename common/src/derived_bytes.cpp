@@ -1,33 +1,27 @@
-// Writing a weight permuted (WeightBytes::permuted) without a full copy and
-// without holding the whole source resident. Rank 2 (a Linear weight): the
-// output is built a chunk of whole output rows at a time (so it is written
-// in order, in large writes), each chunk from blocks of source rows whose
-// mapped pages are dropped once read (they come back from the page cache
-// for the next chunk). Other ranks walk the output index with an odometer.
-#include <sys/mman.h>
-#include <unistd.h>
+// The permutation is built a chunk of whole output rows at a time for rank
+// 2 (a Linear weight), so it is written in order and in large writes, each
+// chunk from blocks of source rows released once read; other ranks walk
+// the output index with an odometer.
+#include "mx/common/derived_bytes.hpp"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
 #include <algorithm>
-#include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
-#include "modelexport/modelexport.h"
-#include "mapped_pages.hpp"
-#include "mx/aten_onnx/error.hpp"
-#include "mx/aten_onnx/weights.hpp"
-#include "scaled_weights.hpp"
-
-namespace mx::aten_onnx {
+namespace mx::common {
 namespace {
 
 // Output bytes built and handed out at once.
-constexpr uint64_t kChunkBytes = 4u << 20;
+constexpr uint64_t kChunkBytes = 16u << 20;
 // Source rows read per block: the mapped pages resident at a time.
 constexpr uint64_t kBlockBytes = 8u << 20;
+// float32 elements scaled per piece.
+constexpr uint64_t kScaleChunkElements = 1u << 20;
 
 // Tile edge of the transpose: a tile's source rows and output rows (32
 // elements each) stay in L1 together, so neither side is walked a whole
@@ -119,10 +113,14 @@ void transpose_part(size_t es, const char* data, uint64_t rows, uint64_t cols, u
   }
 }
 
+void release(const SourceDone& done, uint64_t offset, uint64_t size) {
+  if (done && size) done(offset, size);
+}
+
 // out[c][r] = src[r][c] for a source of rows x cols, in chunks of whole
 // output rows; within a chunk, block by block of source rows.
-void transpose_2d(const WeightBytes& w, const OutputPiece& put) {
-  const auto& p = *w.permuted;
+void transpose_2d(const char* src, uint64_t size, const Permutation& p, const BytePiece& put,
+                  const SourceDone& done) {
   const uint64_t rows = static_cast<uint64_t>(p.source_dims[0]),
                  cols = static_cast<uint64_t>(p.source_dims[1]);
   const size_t es = p.element_size;
@@ -135,16 +133,16 @@ void transpose_2d(const WeightBytes& w, const OutputPiece& put) {
     buf.resize(n * out_row);
     for (uint64_t r0 = 0; r0 < rows; r0 += block_rows) {
       const uint64_t b = std::min(block_rows, rows - r0);
-      transpose_part(es, w.data + r0 * row_bytes, b, cols, c0, n, buf.data() + r0 * es, rows);
-      if (block_rows < rows) release_mapped_pages(w, r0 * row_bytes, b * row_bytes);
+      transpose_part(es, src + r0 * row_bytes, b, cols, c0, n, buf.data() + r0 * es, rows);
+      if (block_rows < rows) release(done, r0 * row_bytes, b * row_bytes);
     }
     put(c0 * out_row, buf.data(), buf.size());
   }
-  release_mapped_pages(w, 0, w.size);
+  release(done, 0, size);
 }
 
-void permute_nd(const WeightBytes& w, const OutputPiece& put) {
-  const auto& p = *w.permuted;
+void permute_nd(const char* src_bytes, uint64_t size, const Permutation& p, const BytePiece& put,
+                const SourceDone& done) {
   const size_t rank = p.perm.size(), es = p.element_size;
   std::vector<uint64_t> src_stride(rank, 1), out_dims(rank), step(rank);
   for (size_t d = rank; d-- > 1;) src_stride[d - 1] = src_stride[d] * static_cast<uint64_t>(p.source_dims[d]);
@@ -154,11 +152,11 @@ void permute_nd(const WeightBytes& w, const OutputPiece& put) {
   }
   std::vector<uint64_t> idx(rank, 0);
   uint64_t src = 0, written = 0;
-  const uint64_t total = w.size / es;
+  const uint64_t total = size / es;
   std::string buf;
-  buf.reserve(std::min<uint64_t>(kChunkBytes, w.size));
+  buf.reserve(std::min<uint64_t>(kChunkBytes, size));
   for (uint64_t e = 0; e < total; ++e) {
-    buf.append(w.data + src * es, es);
+    buf.append(src_bytes + src * es, es);
     if (buf.size() >= kChunkBytes) {
       put(written, buf.data(), buf.size());
       written += buf.size();
@@ -172,29 +170,71 @@ void permute_nd(const WeightBytes& w, const OutputPiece& put) {
     }
   }
   if (!buf.empty()) put(written, buf.data(), buf.size());
-  release_mapped_pages(w, 0, w.size);
+  release(done, 0, size);
+}
+
+void scale_channels(const char* src, uint64_t size, const ChannelScale& s, const BytePiece& put,
+                    const SourceDone& done) {
+  const uint64_t numel = size / sizeof(float);
+  const uint64_t per_channel = numel / s.scale.size();
+  std::vector<float> buf;
+  for (uint64_t at = 0; at < numel; at += kScaleChunkElements) {
+    const uint64_t n = std::min(kScaleChunkElements, numel - at);
+    buf.resize(n);
+    std::memcpy(buf.data(), src + at * sizeof(float), n * sizeof(float));
+    for (uint64_t k = 0; k < n; ++k) buf[k] *= s.scale[(at + k) / per_channel];
+    put(at * sizeof(float), reinterpret_cast<const char*>(buf.data()), n * sizeof(float));
+    release(done, at * sizeof(float), n * sizeof(float));
+  }
+}
+
+std::optional<const char*> permutation_problem(const Permutation& p, uint64_t size) {
+  const size_t rank = p.perm.size();
+  if (p.element_size == 0) return "an element size of 0";
+  if (rank != p.source_dims.size()) return "a perm whose rank is not the source dims'";
+  std::vector<bool> seen(rank, false);
+  for (int64_t d : p.perm) {
+    if (d < 0 || static_cast<size_t>(d) >= rank || seen[static_cast<size_t>(d)])
+      return "a perm that is not a permutation of the dims";
+    seen[static_cast<size_t>(d)] = true;
+  }
+  uint64_t numel = 1;
+  for (int64_t d : p.source_dims) {
+    if (d < 0) return "a negative source dim";
+    if (d != 0 && numel > (UINT64_C(1) << 62) / static_cast<uint64_t>(d)) return "dims past 2^62 elements";
+    numel *= static_cast<uint64_t>(d);
+  }
+  if (numel > UINT64_MAX / p.element_size || numel * p.element_size != size)
+    return "dims whose elements are not the bytes";
+  return std::nullopt;
 }
 
 }  // namespace
 
-void for_each_output_piece(const WeightBytes& w, const OutputPiece& put) {
-  if (w.scaled) {
-    if (w.permuted) throw Error(MX_ERR_INTERNAL, "internal: a weight both permuted and scaled");
-    return scale_channels(w, put);
+std::optional<const char*> derivation_problem(const Derivation& d, uint64_t size) {
+  if (d.permuted && d.scaled) return "both a permutation and a channel scale";
+  if (d.permuted) return permutation_problem(*d.permuted, size);
+  if (d.scaled) {
+    const uint64_t numel = size / sizeof(float);
+    if (d.scaled->scale.empty() || size % sizeof(float) != 0 || numel % d.scaled->scale.size() != 0)
+      return "a channel scale whose count does not divide the float32 elements";
   }
-  if (!w.permuted) {
-    put(0, w.data, w.size);
-    release_mapped_pages(w, 0, w.size);
-    return;
-  }
-  const auto& p = *w.permuted;
-  uint64_t numel = 1;
-  for (auto d : p.source_dims) numel *= static_cast<uint64_t>(d);
-  if (p.element_size == 0 || p.perm.size() != p.source_dims.size() || numel * p.element_size != w.size)
-    throw Error(MX_ERR_INTERNAL, "internal: a permuted weight's dims do not match its bytes");
-  if (w.size == 0) return;
-  if (p.perm.size() == 2 && p.perm[0] == 1 && p.perm[1] == 0) transpose_2d(w, put);
-  else permute_nd(w, put);
+  return std::nullopt;
 }
 
-}  // namespace mx::aten_onnx
+void for_each_derived_piece(const char* src, uint64_t size, const Derivation& d, const BytePiece& put,
+                            const SourceDone& done) {
+  if (auto problem = derivation_problem(d, size))
+    throw std::invalid_argument(std::string("derived bytes: ") + *problem);
+  if (size == 0) return;
+  if (d.scaled) return scale_channels(src, size, *d.scaled, put, done);
+  if (!d.permuted) {
+    put(0, src, size);
+    return release(done, 0, size);
+  }
+  const Permutation& p = *d.permuted;
+  if (p.perm.size() == 2 && p.perm[0] == 1 && p.perm[1] == 0) transpose_2d(src, size, p, put, done);
+  else permute_nd(src, size, p, put, done);
+}
+
+}  // namespace mx::common
