@@ -206,7 +206,10 @@ mx::aten_onnx::LowerFn lowering_for(LowerCtx& cx, const json& node) {
 }
 
 // The node's records get evidence `root` when the program placed it in
-// no module (`direct` otherwise, set by the emitter).
+// no module (`direct` otherwise, set by the emitter): the input size reads
+// torch.export hoists to the top of the graph carry a placeholder stack,
+// and no module of the program is recorded as running them
+// (README.md, "Lowering").
 void lower_node(LowerCtx& cx, const json& node, std::map<std::string, SeenModule>& seen) {
   cx.node = &node;
   cx.set_target(target_of(node));
