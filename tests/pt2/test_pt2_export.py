@@ -301,6 +301,32 @@ def test_node_modules_match_stack(name, level, exported, expected):
               f"same module: {agree / len(both):.1%}")
 
 
+@pytest.mark.parametrize("name,level", CASES, ids=IDS)
+def test_root_evidence_is_where_the_program_places_no_module(name, level, exported, expected):
+    """Evidence `root` (docs/hierarchy-schema.md: the fallback of a node
+    with no evidence) is on exactly the nodes lowered from FX nodes the
+    program places in no module: the input size reads torch.export hoists to
+    the top of the graph (insert_deferred_runtime_asserts; their
+    nn_module_stack is the placeholder, and the sizes are read in whichever
+    modules use them). The root's own ops carry the root's stack entry and
+    are `direct` (issue 28)."""
+    path, hier, _ = exported(name, level)
+    if not hier:
+        pytest.skip("no hierarchy sidecar")
+    fx = {r["name"]: r for r in expected(name)["levels"][level]["nodes"]}
+    wrong, checked = [], 0
+    for rec in hier["nodes"]:
+        src = fx.get(rec.get("source_node"))
+        if src is None:
+            continue
+        checked += 1
+        want = "root" if src.get("no_stack") else "direct"
+        if rec["evidence"] != want:
+            wrong.append((rec["name"], src["name"], rec["evidence"], want))
+    assert checked, "no record names its FX node"
+    assert not wrong, f"{len(wrong)} records with other evidence than the program's stack gives: {wrong[:10]}"
+
+
 def test_module_called_twice(exported, expected, manifest):
     """reuse: `shared` runs twice; both calls' nodes are on `shared`/`shared.lin`,
     and each record says which call emitted it (`call`: the @N of the node's

@@ -58,6 +58,19 @@ void lower_leaky_relu(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_leaky_relu, "aten.leaky_relu", "aten.leaky_relu_");
 
+// rrelu(self, lower=1/8, upper=1/3, training=False): in evaluation a
+// leaky relu of slope (lower + upper) / 2; rrelu_with_noise_functional
+// (core ATen's form) also returns its noise, unchanged then. Training mode
+// draws a random slope per element: refused.
+void lower_rrelu(OpContext& cx) {
+  if (cx.bool_arg("training", false)) cx.unsupported("rrelu in training mode (a random slope per element)");
+  const int32_t dt = cx.out_dtype();
+  const double slope = (cx.float_arg("lower", 1.0 / 8) + cx.float_arg("upper", 1.0 / 3)) / 2;
+  cx.out(0, cx.emit1("LeakyRelu", {cx.operand("self", dt)}, {attr("alpha", static_cast<float>(slope))}));
+  if (cx.n_outputs() > 1) cx.out(1, cx.emit1("Identity", {cx.tensor("noise")}));
+}
+MX_ATEN_LOWER(lower_rrelu, "aten.rrelu", "aten.rrelu_with_noise", "aten.rrelu_with_noise_functional");
+
 void lower_softmax(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const bool log = cx.target().find("log_softmax") != std::string::npos;

@@ -1,6 +1,6 @@
 // Pairwise distances: _cdist_forward(x1 [.., P, M], x2 [.., R, M], p,
 // compute_mode) -> [.., P, R] and _pdist_forward(self [N, M], p) -> the
-// upper triangle of the [N, N] distances, row by row. Computed from the
+// upper triangle of the [N, N] distances, row by row (N static or dynamic). Computed from the
 // broadcast differences (exact, memory P*R*M), not from the matmul
 // expansion ATen may use for large inputs (whose rounding differs).
 #include "mx/onnx_proto.hpp"
@@ -44,15 +44,24 @@ MX_ATEN_LOWER(lower_cdist, "aten._cdist_forward", "aten.cdist");
 void lower_pdist(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const Value& v = cx.value_of("self");
-  if (v.shape.size() != 2 || !v.shape[0].is_static)
-    cx.unsupported("pdist of a tensor that is not [N, M] with static N");
-  const int64_t n = v.shape[0].value;
+  if (v.shape.size() != 2) cx.unsupported("pdist of a tensor that is not [N, M]");
   const std::string x = cx.cast(v.onnx, v.dtype, dt);
-  const std::string all = p_norm(cx, cx.unsqueeze(x, {1}), cx.unsqueeze(x, {0}), cx.float_arg("p", 2.0), dt);
-  std::vector<int64_t> flat;  // i * n + j for i < j, row by row
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = i + 1; j < n; ++j) flat.push_back(i * n + j);
-  cx.out(0, cx.emit1("Gather", {cx.emit1("Reshape", {all, cx.ci64({-1})}), cx.ci64(flat)},
+  const std::string all = cx.emit1(
+      "Reshape",
+      {p_norm(cx, cx.unsqueeze(x, {1}), cx.unsqueeze(x, {0}), cx.float_arg("p", 2.0), dt), cx.ci64({-1})});
+  if (v.shape[0].is_static) {
+    const int64_t n = v.shape[0].value;
+    std::vector<int64_t> flat;  // i * n + j for i < j, row by row
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = i + 1; j < n; ++j) flat.push_back(i * n + j);
+    return cx.out(0, cx.emit1("Gather", {all, cx.ci64(flat)}, {attr("axis", int64_t{0})}));
+  }
+  // A dynamic N: the elements above the diagonal (column > row), kept in
+  // row-major order by Compress.
+  const std::string n = cx.dim_size(x, 0);
+  const std::string idx = cx.emit1("Range", {cx.ci64s(0), n, cx.ci64s(1)});
+  const std::string above = cx.emit1("Greater", {cx.unsqueeze(idx, {0}), cx.unsqueeze(idx, {1})});
+  cx.out(0, cx.emit1("Compress", {all, cx.emit1("Reshape", {above, cx.ci64({-1})})},
                      {attr("axis", int64_t{0})}));
 }
 MX_ATEN_LOWER(lower_pdist, "aten._pdist_forward", "aten.pdist");

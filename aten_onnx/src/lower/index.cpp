@@ -74,6 +74,43 @@ void lower_gather(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_gather, "aten.gather");
 
+// take_along_dim(self, indices, dim=None): gather along `dim` after self
+// and indices are broadcast in every other dim; without a dim, a gather of
+// the flattened self by the flattened indices.
+bool same_dim(const Dim& a, const Dim& b) {
+  if (a.is_static != b.is_static) return false;
+  return a.is_static ? a.value == b.value : !a.symbol.empty() && a.symbol == b.symbol;
+}
+
+void lower_take_along_dim(OpContext& cx) {
+  const Value& x = cx.value_of("self");
+  const Value& i = cx.value_of("indices");
+  std::string idx = cx.cast(i.onnx, i.dtype, onnx::TensorProto::INT64);
+  if (!cx.has("dim")) {
+    const std::string flat = cx.ci64({-1});
+    return cx.out(
+        0, cx.emit1("GatherElements", {cx.emit1("Reshape", {x.onnx, flat}), cx.emit1("Reshape", {idx, flat})},
+                    {attr("axis", int64_t{0})}));
+  }
+  if (x.shape.size() != i.shape.size())
+    cx.unsupported("take_along_dim with indices of another rank than self");
+  const int64_t r = static_cast<int64_t>(x.shape.size()), dim = norm_dim(cx.int_arg("dim"), r);
+  bool same = true;
+  for (int64_t d = 0; d < r; ++d)
+    if (d != dim) same = same && same_dim(x.shape[static_cast<size_t>(d)], i.shape[static_cast<size_t>(d)]);
+  std::string xs = x.onnx;
+  if (!same) {  // the broadcast shape: both cut to length 1 along dim, expanded together
+    auto first = [&](const std::string& t) {
+      return cx.emit1("Slice", {t, cx.ci64({0}), cx.ci64({1}), cx.ci64({dim})});
+    };
+    const std::string b = cx.shape_of(cx.emit1("Expand", {first(xs), cx.shape_of(first(idx))}));
+    xs = cx.emit1("Expand", {xs, b});
+    idx = cx.emit1("Expand", {idx, b});
+  }
+  cx.out(0, cx.emit1("GatherElements", {xs, idx}, {attr("axis", dim)}));
+}
+MX_ATEN_LOWER(lower_take_along_dim, "aten.take_along_dim");
+
 // nonzero(self) -> [count, rank] int64: ONNX NonZero gives [rank, count].
 // The count is data-dependent: the program names it with an unbacked
 // symbol (u0), which becomes a dynamic dim of the ONNX value.

@@ -305,6 +305,25 @@ void lower_linalg_norm(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_linalg_norm, "aten.linalg_norm");
 
+// linalg_matrix_norm(self, ord='fro', dim=[-2, -1], keepdim=False,
+// dtype=None): the Frobenius norm over the two dims. The numeric ords
+// (1, -1, inf, -inf: column or row sums; 2, -2, 'nuc': singular values)
+// are not lowered.
+void lower_matrix_norm(OpContext& cx) {
+  const std::string ord = cx.arg_kind("ord") == ArgKind::string ? cx.string_arg("ord", "fro") : "";
+  if (cx.has("ord") && ord != "fro")
+    cx.unsupported("linalg_matrix_norm with ord " + (ord.empty() ? std::string("numeric") : "'" + ord + "'"));
+  const int32_t dt = cx.out_dtype();
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  std::vector<int64_t> axes = cx.ints("dim", std::vector<int64_t>{-2, -1});
+  for (auto& a : axes) a = norm_dim(a, r);
+  const std::string x = cx.cast(v.onnx, v.dtype, dt);
+  cx.out(0, cx.emit1("Sqrt", {mx::aten_onnx::emit_reduce(cx, "ReduceSum", cx.emit1("Mul", {x, x}), axes,
+                                                         cx.bool_arg("keepdim", false))}));
+}
+MX_ATEN_LOWER(lower_matrix_norm, "aten.linalg_matrix_norm");
+
 // count_nonzero(self, dim=None) / .dim_IntList(self, dim): the int64 sum
 // of (self != 0) over dim (every dim when None or empty).
 void lower_count_nonzero(OpContext& cx) {
@@ -358,6 +377,45 @@ void lower_kth(OpContext& cx) {
   cx.out(1, last(top.indices));
 }
 MX_ATEN_LOWER(lower_kth, "aten.kthvalue", "aten.median.dim");
+
+// nanmedian.dim(self, dim, keepdim=False) -> (values, indices): the lower
+// median of the values that are not NaN (NaN where all are): NaNs sorted
+// last as +inf, the element at (count - 1) / 2 taken.
+void lower_nanmedian_dim(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  if (r == 0) cx.unsupported("nanmedian.dim of a 0-d tensor");
+  const int64_t d = norm_dim(cx.int_arg("dim", -1), r);
+  const bool floating = is_floating(v.dtype);  // an integer tensor has no NaN: its median
+  const std::string nan = floating ? emit_is_nan(cx, v.onnx, v.dtype) : std::string();
+  const std::string x = floating ? cx.emit1("Where", {nan, cx.cscalar(INFINITY, v.dtype), v.onnx}) : v.onnx;
+  const auto sorted =
+      mx::aten_onnx::emit_sort(cx, x, v.dtype, r, d, v.shape[d].is_static ? v.shape[d].value : -1, false);
+  const std::string count =
+      floating
+          ? mx::aten_onnx::emit_reduce(
+                cx, "ReduceSum",
+                cx.cast(cx.emit1("Not", {nan}), onnx::TensorProto::BOOL, onnx::TensorProto::INT64), {d}, true)
+          : cx.dim_size(v.onnx, d);
+  // (count - 1) / 2, 0 when all are NaN
+  const std::string at =
+      cx.emit1("Div", {cx.emit1("Max", {cx.emit1("Sub", {count, cx.ci64s(1)}), cx.ci64s(0)}), cx.ci64s(2)});
+  // GatherElements wants the index at the values' rank (x's shape, 1 along
+  // d), as the count of a float tensor has it already.
+  std::string index = at;
+  if (!floating)
+    index = cx.emit1("Expand", {at, cx.emit1("ScatterElements", {cx.shape_of(x), cx.ci64({d}), cx.ci64({1})},
+                                             {attr("axis", int64_t{0})})});
+  const bool keep = cx.bool_arg("keepdim", false);
+  auto take = [&](const std::string& t) { return cx.emit1("GatherElements", {t, index}, {attr("axis", d)}); };
+  std::string values = take(sorted.values);
+  if (floating)
+    values = cx.emit1("Where", {cx.emit1("Equal", {count, cx.ci64s(0)}), cx.cscalar(NAN, v.dtype), values});
+  const std::string indices = take(sorted.indices);
+  cx.out(0, keep ? values : cx.squeeze(values, {d}));
+  cx.out(1, keep ? indices : cx.squeeze(indices, {d}));
+}
+MX_ATEN_LOWER(lower_nanmedian_dim, "aten.nanmedian.dim");
 
 // logcumsumexp(self, dim): log of the running sum of exp, shifted by the
 // dim's maximum for range.

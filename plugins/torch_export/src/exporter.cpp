@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "archive.hpp"
+#include "autocast.hpp"
 #include "input_specs.hpp"
 #include "json_excerpt.hpp"
 #include "lower_ctx.hpp"
@@ -206,7 +207,10 @@ mx::aten_onnx::LowerFn lowering_for(LowerCtx& cx, const json& node) {
 }
 
 // The node's records get evidence `root` when the program placed it in
-// no module (`direct` otherwise, set by the emitter).
+// no module (`direct` otherwise, set by the emitter): the input size reads
+// torch.export hoists to the top of the graph carry a placeholder stack,
+// and no module of the program is recorded as running them
+// (README.md, "Lowering").
 void lower_node(LowerCtx& cx, const json& node, std::map<std::string, SeenModule>& seen) {
   cx.node = &node;
   cx.set_target(target_of(node));
@@ -220,6 +224,7 @@ void lower_node(LowerCtx& cx, const json& node, std::map<std::string, SeenModule
                      a.at("as_tensor").at("name").get<std::string>() +
                      "', which nothing defines before this node");
   }
+  const AutocastInputs autocast(cx, node);
   lowering_for(cx, node)(cx);
   if (!place.placed)
     for (size_t k = first; k < cx.records.size(); ++k) cx.records[k].evidence = "root";

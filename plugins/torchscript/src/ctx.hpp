@@ -13,7 +13,9 @@
 //   * elems     per-element Vals of lists/tuples;
 //   * module    submodule objects (with their path);
 //   * shifted   the same value at the shifted example shapes, which tells
-//               its dynamic dims (dynamic_dims.hpp).
+//               its dynamic dims (dynamic_dims.hpp);
+//   * dim_symbols / value_symbols  which model input dims its dynamic sizes
+//               are (dim_symbols.hpp).
 #pragma once
 #include <torch/script.h>
 #include "mx/onnx_proto.hpp"
@@ -63,6 +65,11 @@ struct Val {
   uint64_t from_inputs = 0;
   Shift shift = Shift::none;
   c10::IValue shifted;  // Shift::known: the value at the shifted example shapes
+  // What the sizes provably are (dim_symbols.hpp), for the graph passes:
+  // per dim of a tensor, and per element of an int value (one for an int or
+  // a 0-d tensor holding one, n for an int list), the symbol of its dynamic
+  // size, DimSymbols::kStatic when proven static, "" when nothing is proven.
+  std::vector<std::string> dim_symbols, value_symbols;
   // An output its op's lowering does not compute (max_pool2d_with_indices'
   // indices): "output 1 of aten::max_pool2d_with_indices (in module ...)",
   // for the error when something reads it.

@@ -18,6 +18,7 @@
 #include <unordered_set>
 
 #include "ctx.hpp"
+#include "dim_symbols.hpp"
 #include "dynamic_dims.hpp"
 #include "mx/aten_onnx/graph_passes.hpp"
 #include "mx/aten_onnx/hierarchy_document.hpp"
@@ -224,6 +225,7 @@ ExportResult export_model(const ExportOptions& opt) {
   cx.fused_ops = opt.fused_ops;
   Frame top{module, "", {}};
   cx.frame = &top;
+  DimSymbols symbols;  // for the graph passes
   std::vector<VP> call_args;
   auto self = std::make_shared<Val>();
   self->is_module = true;
@@ -278,6 +280,7 @@ ExportResult export_model(const ExportOptions& opt) {
       v->shift = Shift::known;
       v->shifted = at::empty(shifted, at::TensorOptions().dtype(st).device(at::kMeta));
     }
+    symbols.bind_input(*v, s.name);
     cx.input_names.push_back(s.name);
     auto* vi = cx.graph.add_input();
     vi->set_name(s.name);
@@ -286,7 +289,7 @@ ExportResult export_model(const ExportOptions& opt) {
   }
 
   WalkProgress progress(*graph, opt.progress);
-  Walker walker(cx, &progress);
+  Walker walker(cx, &progress, &symbols);
   std::vector<VP> results = walker.call(module, "", *graph, call_args, false);
   progress.finish();
   cx.frame = &top;
@@ -319,7 +322,7 @@ ExportResult export_model(const ExportOptions& opt) {
     weights[name] = {static_cast<const char*>(t.data_ptr()),
                      static_cast<uint64_t>(t.numel()) * t.element_size(),
                      by_reference ? offsets.offset_of(t) : mx::aten_onnx::kNotInSource};
-  const auto passes = mx::aten_onnx::run_export_passes(cx.graph, weights, opt, {}, cx.records);
+  const auto passes = mx::aten_onnx::run_export_passes(cx.graph, weights, opt, symbols.shapes(), cx.records);
 
   ModuleTree tree = build_module_tree(module, walker.execution_order(), opt.drop_builtin_tags);
   auto assembly = mx::aten_onnx::assembly_options(opt, tree.root_class, MXTS_VERSION);

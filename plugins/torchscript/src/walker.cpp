@@ -368,6 +368,7 @@ void Walker::generic(tj::Node* n) {
       cx_.bind(o,
                with_shift(out, cx_.out_shift, cx_.out_shift == Shift::known ? &cx_.shifted_out[k] : nullptr));
   }
+  if (symbols_) symbols_->assign(cx_, n);
   if (!is_view_op(kind)) {  // results of other ops (clone, to, ...) are not views
     for (auto* o : n->outputs()) {
       VP v = cx_.get(o);

@@ -9,14 +9,17 @@
 #include <vector>
 
 #include "ctx.hpp"
+#include "dim_symbols.hpp"
 #include "walk_progress.hpp"
 
 namespace mx::torchscript {
 
 class Walker {
  public:
-  // `progress` (may be null) is told of every op lowered.
-  explicit Walker(Ctx& cx, WalkProgress* progress = nullptr) : cx_(cx), progress_(progress) {}
+  // `progress` (may be null) is told of every op lowered; `symbols` (may
+  // be null) gives the values of every op their symbolic dims.
+  explicit Walker(Ctx& cx, WalkProgress* progress = nullptr, DimSymbols* symbols = nullptr)
+      : cx_(cx), progress_(progress), symbols_(symbols) {}
   // Calls `graph` as method of `module` at `path` with args (self first).
   std::vector<VP> call(const tj::Module& module, const std::string& path, tj::Graph& graph,
                        const std::vector<VP>& args, bool is_function);
@@ -34,6 +37,7 @@ class Walker {
   void generic(tj::Node* n);
   Ctx& cx_;
   WalkProgress* progress_;
+  DimSymbols* symbols_;
   std::map<std::string, int> order_;
   std::set<std::string> stand_in_ops_;
   int next_order_ = 0;
