@@ -1,7 +1,9 @@
 // Recurrent layers as the TRAINING dialect keeps them: lstm / gru /
 // rnn_tanh / rnn_relu .input(input, hx, params, has_biases, num_layers,
 // dropout, train, bidirectional, batch_first). The ONNX form is the shared
-// pattern (aten_onnx/src/patterns/recurrent.cpp). The CORE dialect unrolls
+// pattern (aten_onnx/src/patterns/recurrent.cpp; an LSTM with projections,
+// proj_size, is a Scan per layer and direction: patterns/projected_lstm.cpp).
+// The CORE dialect unrolls
 // them into matmuls over the time steps, which lower op by op.
 // The single-step cells (lstm_cell, gru_cell, rnn_tanh_cell, rnn_relu_cell:
 // nn.LSTMCell and kin, called in a user's own time loop) are one step of
@@ -33,14 +35,26 @@ void lower_recurrent(OpContext& cx) {
   a.bidirectional = cx.bool_arg("bidirectional", false);
   a.batch_first = cx.bool_arg("batch_first", false);
   const auto params = tensor_values(cx, "params");
-  const int64_t per = (a.has_biases ? 4 : 2) * (a.bidirectional ? 2 : 1);
-  if (static_cast<int64_t>(params.size()) != a.layers * per)
-    cx.unsupported("a recurrent layer with projections (proj_size)");
-  const auto& w_hh = params[1]->shape;  // [gates * H, H]
-  if (w_hh.size() != 2 || !w_hh[1].is_static)
-    cx.unsupported("a recurrent weight without a static hidden size");
-  a.hidden = w_hh[1].value;
+  const int64_t dirs = a.bidirectional ? 2 : 1, plain = a.has_biases ? 4 : 2;
+  // nn.LSTM(proj_size=P) adds w_hr [P, H] after each direction's weights.
+  const bool projected = a.cell == mx::aten_onnx::RecurrentCell::lstm &&
+                         static_cast<int64_t>(params.size()) == a.layers * dirs * (plain + 1);
+  if (!projected && static_cast<int64_t>(params.size()) != a.layers * dirs * plain)
+    cx.unsupported("a recurrent layer whose parameter list does not match its layers");
+  if (projected) {
+    const auto& w_hr = params[static_cast<size_t>(plain)]->shape;  // [P, H]
+    if (w_hr.size() != 2 || !w_hr[0].is_static || !w_hr[1].is_static)
+      cx.unsupported("a projection weight without static sizes");
+    a.proj = w_hr[0].value;
+    a.hidden = w_hr[1].value;
+  } else {
+    const auto& w_hh = params[1]->shape;  // [gates * H, H]
+    if (w_hh.size() != 2 || !w_hh[1].is_static)
+      cx.unsupported("a recurrent weight without a static hidden size");
+    a.hidden = w_hh[1].value;
+  }
   const int32_t dt = cx.dtype_of("input");
+  a.dtype = dt;
   for (const Value* p : params) a.params.push_back(cx.cast(p->onnx, p->dtype, dt));
   a.input = cx.tensor("input");
   if (a.cell == mx::aten_onnx::RecurrentCell::lstm) {
@@ -48,6 +62,8 @@ void lower_recurrent(OpContext& cx) {
   } else {
     a.states.push_back(cx.operand("hx", dt));
   }
+  if (a.proj > 0 && a.states.size() != 2)
+    cx.unsupported("an LSTM with projections whose state is not (h, c)");
   const auto r = mx::aten_onnx::emit_recurrent(cx, a);
   cx.out(0, r.output);
   for (size_t k = 0; k < r.states.size() && 1 + k < cx.n_outputs(); ++k) cx.out(1 + k, r.states[k]);

@@ -96,6 +96,7 @@ std::string layer_rows(OnnxEmitter& e, const std::string& state, const Recurrent
 }  // namespace
 
 RecurrentResult emit_recurrent(OnnxEmitter& e, const RecurrentLayer& a) {
+  if (a.proj > 0) return emit_projected_lstm(e, a);
   const CellKind cell = cell_kind(a.cell);
   std::string x = a.input;
   if (a.batch_first) x = e.transpose(x, {1, 0, 2});

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "archive.hpp"
+#include "autocast.hpp"
 #include "input_specs.hpp"
 #include "json_excerpt.hpp"
 #include "lower_ctx.hpp"
@@ -223,6 +224,7 @@ void lower_node(LowerCtx& cx, const json& node, std::map<std::string, SeenModule
                      a.at("as_tensor").at("name").get<std::string>() +
                      "', which nothing defines before this node");
   }
+  const AutocastInputs autocast(cx, node);
   lowering_for(cx, node)(cx);
   if (!place.placed)
     for (size_t k = first; k < cx.records.size(); ++k) cx.records[k].evidence = "root";

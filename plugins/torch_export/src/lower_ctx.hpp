@@ -47,6 +47,9 @@ class LowerCtx : public mx::aten_onnx::OpContext {
   std::string module;           // its module path
   using OpContext::set_target;  // "aten.conv2d.default", the node's target
   std::unordered_map<std::string, Value> values;
+  // Inside an enabled autocast region: the dtype its lower-precision ops
+  // run in (ONNX element type; autocast.hpp); 0 = none.
+  int32_t autocast_dtype = 0;
 
   // ---- arguments by schema name (the JSON; nullptr when absent or None)
   const json* arg(const std::string& name) const;

@@ -122,15 +122,23 @@ RecurrentCell recurrent_cell(const std::string& aten_op);  // "lstm", "gru", "rn
 struct RecurrentLayer {
   RecurrentCell cell = RecurrentCell::lstm;
   std::string input;                // [seq, batch, in], or [batch, seq, in] with batch_first
-  std::vector<std::string> states;  // initial h (and c for LSTM): [layers * dirs, batch, H]
-  std::vector<std::string> params;  // per layer, per direction: w_ih, w_hh[, b_ih, b_hh]
+  std::vector<std::string> states;  // initial h (and c for LSTM): [layers * dirs, batch, H (h: P)]
+  std::vector<std::string> params;  // per layer, per direction: w_ih, w_hh[, b_ih, b_hh][, w_hr]
   bool has_biases = true, bidirectional = false, batch_first = false;
   int64_t layers = 1, hidden = 0;
+  int64_t proj = 0;   // LSTM only: proj_size P (w_hr [P, H] per direction); 0 = none
+  int32_t dtype = 1;  // ONNX element type of input, states and params (1 = float)
 };
 struct RecurrentResult {
-  std::string output;               // [seq, batch, dirs * H] (batch-major with batch_first)
-  std::vector<std::string> states;  // final h (and c): [layers * dirs, batch, H]
+  std::string output;               // [seq, batch, dirs * H (P)] (batch-major with batch_first)
+  std::vector<std::string> states;  // final h (and c): [layers * dirs, batch, H (h: P)]
 };
+// Layers with a projection (proj > 0) go to emit_projected_lstm.
 RecurrentResult emit_recurrent(OnnxEmitter& e, const RecurrentLayer& layer);
+
+// ---- projected_lstm.cpp
+// An LSTM with projections as one ONNX Scan per layer and direction (ONNX's
+// LSTM has no projection).
+RecurrentResult emit_projected_lstm(OnnxEmitter& e, const RecurrentLayer& layer);
 
 }  // namespace mx::aten_onnx

@@ -1,15 +1,17 @@
 // Higher-order ops: nested graphs of the program.
 // - wrap_with_set_grad_enabled and wrap_with_autocast (torch.no_grad /
 //   autocast regions in the TRAINING dialect; LLaMA's rotary embedding) run
-//   once in place: in an inference graph neither grad mode nor CPU autocast
-//   of float32 changes the values, so the body is inlined, its nodes
-//   lowered in their own modules.
+//   once in place: the body is inlined, its nodes lowered in their own
+//   modules. Grad mode changes no value in an inference graph; an
+//   autocast region's ops read their inputs in the dtype autocast runs
+//   them in (autocast.hpp), as eager does.
 // - control flow becomes ONNX control flow with lowered subgraphs:
 //   cond -> If, while_loop -> Loop, scan and map -> Scan.
 // They stay in this frontend (MXTE_LOWER, not aten_onnx/src/lower): their
 // bodies are graphs of the program's JSON, lowered by this frontend's walk.
 #include <functional>
 
+#include "autocast.hpp"
 #include "lower_ctx.hpp"
 
 namespace mx::torch_export {
@@ -127,7 +129,17 @@ void lower_wrapped_body(LowerCtx& cx) {
     if (it == cx.values.end()) cx.unsupported("a body input reads a value nothing defines");
     bindings.push_back(it->second);
   }
-  const std::vector<Value> results = lower_inline(cx, body, bindings);
+  const int32_t outer = cx.autocast_dtype;
+  if (cx.target() == "higher_order.wrap_with_autocast")
+    cx.autocast_dtype = autocast_region_dtype(*cx.node, outer);
+  std::vector<Value> results;
+  try {
+    results = lower_inline(cx, body, bindings);
+  } catch (...) {
+    cx.autocast_dtype = outer;
+    throw;
+  }
+  cx.autocast_dtype = outer;
   const json& outs = cx.node->at("outputs");
   for (size_t k = 0; k < outs.size() && k < results.size(); ++k)
     if (outs[k].contains("as_tensor"))
