@@ -120,11 +120,12 @@ void lower_adaptive_pool(OpContext& cx) {
   if (!is_max || cx.n_outputs() < 2) return;
   // The indices (return_indices=True): where every output size divides
   // its static input size the windows are a MaxPool's, kernel = stride =
-  // in / out, whose second output numbered within the (n, c) plane they are.
+  // in / out, whose second output numbered within the (n, c) plane they
+  // are. Otherwise they stay uncomputed (the training level always has the
+  // output; a frontend names it if a node reads it).
   std::vector<int64_t> k;
   for (size_t d = 0; d < nd; ++d) {
-    if (in[d] < 0 || out[d] <= 0 || in[d] % out[d] != 0)
-      cx.unsupported("adaptive_max_pool indices where an output size does not divide its static input size");
+    if (in[d] < 0 || out[d] <= 0 || in[d] % out[d] != 0) return;
     k.push_back(in[d] / out[d]);
   }
   const std::string x = cx.tensor("self");
