@@ -1,4 +1,5 @@
-// diag_embed(self, offset=0, dim1=-2, dim2=-1), diag and diagflat.
+// diag_embed(self, offset=0, dim1=-2, dim2=-1), diag, diagflat and
+// diagonal_scatter.
 //
 // diag_embed: the last dim of self (size
 // N) becomes the offset diagonal of M x M matrices, M = N + |offset|. On the
@@ -85,6 +86,44 @@ void lower_diag(OpContext& cx) {
   cx.out(0, diagonal_of(cx, v.onnx, offset));
 }
 MX_ATEN_LOWER(lower_diag, "aten.diag", "aten.diagflat");
+
+// diagonal_scatter(self, src, offset=0, dim1=0, dim2=1): self with src on
+// its `offset` diagonal over dim1 x dim2 (src: self's other dims, then the
+// diagonal's length). With dim1 and dim2 moved last, element (r, c) on the
+// diagonal (c - r == offset) takes src[..., r] (offset >= 0) or src[..., c].
+void lower_diagonal_scatter(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const int64_t r = cx.rank_of("self"), offset = cx.int_arg("offset", 0);
+  if (r < 2) cx.unsupported("diagonal_scatter of a tensor of rank below 2");
+  const int64_t d1 = norm_dim(cx.int_arg("dim1", 0), r), d2 = norm_dim(cx.int_arg("dim2", 1), r);
+  if (d1 == d2) cx.unsupported("diagonal_scatter with dim1 == dim2");
+  std::vector<int64_t> perm;
+  for (int64_t d = 0; d < r; ++d)
+    if (d != d1 && d != d2) perm.push_back(d);
+  perm.push_back(d1);
+  perm.push_back(d2);
+  bool identity = true;
+  for (int64_t d = 0; d < r; ++d) identity &= perm[static_cast<size_t>(d)] == d;
+  std::string x = cx.operand("self", dt);
+  if (!identity) x = cx.transpose(x, perm);
+  const std::string rows =
+      cx.unsqueeze(cx.emit1("Range", {cx.ci64s(0), cx.dim_size(x, r - 2), cx.ci64s(1)}), {1});
+  const std::string cols = cx.emit1("Range", {cx.ci64s(0), cx.dim_size(x, r - 1), cx.ci64s(1)});
+  const std::string on_diagonal = cx.emit1("Equal", {cx.emit1("Sub", {cols, rows}), cx.ci64s(offset)});
+  // src's index at (r, c): r or c on the diagonal, 0 elsewhere (in range).
+  const std::string along = offset >= 0 ? cx.emit1("Add", {rows, cx.emit1("Mul", {cols, cx.ci64s(0)})})
+                                        : cx.emit1("Add", {cols, cx.emit1("Mul", {rows, cx.ci64s(0)})});
+  const std::string index = cx.emit1("Where", {on_diagonal, along, cx.ci64s(0)});  // [R, C]
+  const std::string placed = cx.emit1("Gather", {cx.operand("src", dt), index}, {attr("axis", r - 2)});
+  std::string y = cx.emit1("Where", {on_diagonal, placed, x});
+  if (!identity) {
+    std::vector<int64_t> back(static_cast<size_t>(r));
+    for (int64_t p = 0; p < r; ++p) back[static_cast<size_t>(perm[static_cast<size_t>(p)])] = p;
+    y = cx.transpose(y, back);
+  }
+  cx.out(0, y);
+}
+MX_ATEN_LOWER(lower_diagonal_scatter, "aten.diagonal_scatter");
 
 }  // namespace
 }  // namespace mx::aten_onnx
