@@ -61,6 +61,11 @@ def main():
         nodes(m)[1]["inputs"][0]["arg"] = {"as_tensor": {"name": "nowhere"}}
     rewrite("undefined_value.pt2", edit_model(undefined))
 
+    def uncomputed(m):  # relu answers a second output its lowering leaves uncomputed; add reads it
+        nodes(m)[3]["outputs"].append({"as_tensor": {"name": "relu_extra"}})
+        nodes(m)[4]["inputs"][1]["arg"] = {"as_tensor": {"name": "relu_extra"}}
+    rewrite("uncomputed_output.pt2", edit_model(uncomputed))
+
     def unknown(m):
         nodes(m)[3]["target"] = "torch.ops.aten.no_such_op.default"
     rewrite("unknown_op.pt2", edit_model(unknown))

@@ -21,6 +21,8 @@ CASES = [
     ("bad_format.pt2", r"archive_format is 'pt3', expected 'pt2'"),
     ("weight_overruns.pt2", r"tensor 'conv.weight': sizes/strides/offset overrun its data file"),
     ("undefined_value.pt2", r"reads value 'nowhere', which nothing defines"),
+    ("uncomputed_output.pt2", r"reads value 'relu_extra', which is output 1 of node '\w+' \(aten\.relu\.default\), "
+                              r"an output its lowering does not compute"),
     ("unknown_op.pt2", r"1 op\(s\) of the program have no ONNX lowering:\n  aten\.no_such_op\.default \(node '\w+' in module '\w*'\)"),
 ]
 

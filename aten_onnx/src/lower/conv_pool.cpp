@@ -68,7 +68,7 @@ void lower_max_pool(OpContext& cx) {
   cx.out(1, cx.emit1("Mod", {both[1], plane}));
 }
 MX_ATEN_LOWER(lower_max_pool, "aten.max_pool1d", "aten.max_pool2d", "aten.max_pool3d",
-              "aten.max_pool2d_with_indices", "aten.max_pool3d_with_indices");
+              "aten.max_pool1d_with_indices", "aten.max_pool2d_with_indices", "aten.max_pool3d_with_indices");
 
 // avg_pool2d(self, kernel_size, stride=[], padding=0, ceil_mode=False,
 //            count_include_pad=True, divisor_override=None)
@@ -117,6 +117,24 @@ void lower_adaptive_pool(OpContext& cx) {
   std::vector<int64_t> in;
   for (size_t d = 0; d < nd; ++d) in.push_back(shape[2 + d].is_static ? shape[2 + d].value : -1);
   cx.out(0, mx::aten_onnx::emit_adaptive_pool(cx, cx.tensor("self"), in, out, is_max));
+  if (!is_max || cx.n_outputs() < 2) return;
+  // The indices (return_indices=True): where every output size divides
+  // its static input size the windows are a MaxPool's, kernel = stride =
+  // in / out, whose second output numbered within the (n, c) plane they
+  // are. Otherwise they stay uncomputed (the training level always has the
+  // output; a frontend names it if a node reads it).
+  std::vector<int64_t> k;
+  for (size_t d = 0; d < nd; ++d) {
+    if (in[d] < 0 || out[d] <= 0 || in[d] % out[d] != 0) return;
+    k.push_back(in[d] / out[d]);
+  }
+  const std::string x = cx.tensor("self");
+  const auto both = cx.emit("MaxPool", {x}, {attr("kernel_shape", k), attr("strides", k)}, 2);
+  const int64_t r = static_cast<int64_t>(shape.size());
+  const std::string plane =
+      cx.emit1("ReduceProd", {cx.emit1("Slice", {cx.shape_of(x), cx.ci64({2}), cx.ci64({r})})},
+               {attr("keepdims", int64_t{0})});
+  cx.out(1, cx.emit1("Mod", {both[1], plane}));
 }
 MX_ATEN_LOWER(lower_adaptive_pool, "aten.adaptive_avg_pool1d", "aten.adaptive_avg_pool2d",
               "aten._adaptive_avg_pool2d", "aten.adaptive_avg_pool3d", "aten._adaptive_avg_pool3d",

@@ -25,13 +25,21 @@ void lower_to(OpContext& cx) {
 MX_ATEN_LOWER(lower_to, "aten._to_copy", "aten.to", "aten.type_as",
               "aten._assert_tensor_metadata_passthrough");
 
-// arange(end) / arange.start(start, end) / arange.start_step(start, end, step)
+// arange(end) / arange.start(start, end) / arange.start_step(start, end,
+// step). ONNX's Range takes float, double, int16, int32 and int64 only:
+// other integer and bool dtypes (core ATen's uint8 index ranges) count in
+// int64 and are cast, the half floats count in float32.
 void lower_arange(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
+  using TP = onnx::TensorProto;
+  int32_t counted = dt;
+  if (dt == TP::FLOAT16 || dt == TP::BFLOAT16) counted = TP::FLOAT;
+  else if (dt != TP::FLOAT && dt != TP::DOUBLE && dt != TP::INT16 && dt != TP::INT32) counted = TP::INT64;
   auto bound = [&](const char* n, double fallback) {
-    return cx.has(n) ? cx.operand(n, dt) : cx.cscalar(fallback, dt);
+    return cx.has(n) ? cx.operand(n, counted) : cx.cscalar(fallback, counted);
   };
-  cx.out(0, cx.emit1("Range", {bound("start", 0), bound("end", 0), bound("step", 1)}));
+  const std::string range = cx.emit1("Range", {bound("start", 0), bound("end", 0), bound("step", 1)});
+  cx.out(0, cx.cast(range, counted, dt));
 }
 MX_ATEN_LOWER(lower_arange, "aten.arange");
 

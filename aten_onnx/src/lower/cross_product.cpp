@@ -12,7 +12,8 @@ void lower_cross(OpContext& cx) {
   const int64_t r = cx.out_rank();
   std::optional<int64_t> dim;
   if (cx.has("dim")) dim = cx.int_arg("dim");
-  if (!dim) {  // cross without dim: the first dim of size 3
+  else if (cx.op() == "linalg_cross") dim = -1;  // its schema's default; cross's is None
+  if (!dim) {                                    // cross without dim: the first dim of size 3
     const auto& shape = cx.out_shape();
     for (int64_t k = 0; k < r && !dim; ++k)
       if (shape[k].is_static && shape[k].value == 3) dim = k;

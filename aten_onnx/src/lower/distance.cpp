@@ -66,6 +66,16 @@ void lower_pdist(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_pdist, "aten._pdist_forward", "aten.pdist");
 
+// dist(self, other, p=2): the p-norm of all elements of the broadcast
+// difference.
+void lower_dist(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string d = cx.emit1(
+      "Reshape", {cx.emit1("Sub", {cx.operand("self", dt), cx.operand("other", dt)}), cx.ci64({-1})});
+  cx.out(0, p_norm(cx, d, cx.cscalar(0, dt), cx.float_arg("p", 2.0), dt));
+}
+MX_ATEN_LOWER(lower_dist, "aten.dist");
+
 // cosine_similarity(x1, x2, dim=1, eps=1e-8): <x1, x2> / max(|x1| |x2|, eps)
 // as ATen computes it (the product of the norms clamped, not each norm).
 void lower_cosine_similarity(OpContext& cx) {

@@ -4,6 +4,8 @@
 // promotion already happened when torch.export traced the model).
 #include "mx/onnx_proto.hpp"
 
+#include <cmath>
+
 #include "mx/aten_onnx/lowering_registry.hpp"
 #include "mx/aten_onnx/patterns.hpp"
 
@@ -33,9 +35,22 @@ std::string bitwise_not(OpContext& cx, int32_t dt) {
   return cx.emit1("BitwiseNot", {x});
 }
 
+// round.decimals(self, decimals): as ATen computes it, round(x * 10^d) /
+// 10^d, or round(x / 10^-d) * 10^-d for a negative d (ONNX's Round and
+// ATen's both round half to even).
+std::string round_decimals(OpContext& cx, int32_t dt, int64_t decimals) {
+  const std::string x = cx.operand("self", dt);
+  const std::string scale =
+      cx.cscalar(std::pow(10.0, static_cast<double>(decimals < 0 ? -decimals : decimals)), dt);
+  if (decimals < 0) return cx.emit1("Mul", {cx.emit1("Round", {cx.emit1("Div", {x, scale})}), scale});
+  return cx.emit1("Div", {cx.emit1("Round", {cx.emit1("Mul", {x, scale})}), scale});
+}
+
 void lower_unary(OpContext& cx) {
   const std::string onnx_op = unary_ops().at(cx.op());
   const int32_t dt = cx.out_dtype();
+  if (cx.op() == "round" && cx.has("decimals") && cx.int_arg("decimals") != 0)
+    return cx.out(0, round_decimals(cx, dt, cx.int_arg("decimals")));
   if (cx.op() == "bitwise_not" && dt != onnx::TensorProto::BOOL) return cx.out(0, bitwise_not(cx, dt));
   std::string x = cx.operand("self", onnx_op == "Not" ? onnx::TensorProto::BOOL : dt);
   cx.out(0, cx.emit1(onnx_op, {x}));

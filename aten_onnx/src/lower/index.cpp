@@ -2,6 +2,8 @@
 // index_select, gather, embedding-style lookups.
 #include "mx/onnx_proto.hpp"
 
+#include <algorithm>
+
 #include "mx/aten_onnx/lowering_registry.hpp"
 #include "mx/aten_onnx/patterns.hpp"
 
@@ -122,6 +124,31 @@ void lower_nonzero(OpContext& cx) {
   cx.out(0, v.shape.empty() ? cx.emit1("Slice", {nz, cx.ci64({0}), cx.ci64({0}), cx.ci64({1})}) : nz);
 }
 MX_ATEN_LOWER(lower_nonzero, "aten.nonzero");
+
+// nonzero_numpy(self) -> Tensor[] (nonzero(as_tuple=True) at the training
+// level): one 1-D index tensor per dim, the rows of ONNX's NonZero.
+void lower_nonzero_numpy(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  std::string x = v.onnx;
+  if (v.shape.empty()) x = cx.unsqueeze(x, {0});
+  const size_t r = std::max<size_t>(v.shape.size(), 1);
+  const std::string nz = cx.emit1("NonZero", {x});  // [r, count]
+  std::vector<std::string> rows;
+  for (size_t d = 0; d < r; ++d)
+    rows.push_back(cx.emit1("Gather", {nz, cx.ci64s(static_cast<int64_t>(d))}, {attr("axis", int64_t{0})}));
+  cx.out_list(0, rows);
+}
+MX_ATEN_LOWER(lower_nonzero_numpy, "aten.nonzero_numpy");
+
+// take(self, index): self read as 1-D at index (any shape; the result has it).
+void lower_take(OpContext& cx) {
+  const Value& i = cx.value_of("index");
+  cx.out(0, cx.emit1("Gather",
+                     {cx.emit1("Reshape", {cx.tensor("self"), cx.ci64({-1})}),
+                      cx.cast(i.onnx, i.dtype, onnx::TensorProto::INT64)},
+                     {attr("axis", int64_t{0})}));
+}
+MX_ATEN_LOWER(lower_take, "aten.take");
 
 // nonzero_static(self, size, fill_value=-1) -> [size, rank]: nonzero's
 // rows, cut to `size` or padded with fill_value rows. The size may be a

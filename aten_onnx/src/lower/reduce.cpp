@@ -378,44 +378,62 @@ void lower_kth(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_kth, "aten.kthvalue", "aten.median.dim");
 
+// The lower median along d of x (rank r; keepdim results): the element at
+// (count - 1) / 2 of the sorted values. skip_nan (nanmedian): NaNs sort
+// last as +inf and are not counted; NaN where all are.
+TopKResult lower_median(OpContext& cx, const std::string& x0, int32_t dtype, int64_t r, int64_t d,
+                        int64_t static_size, bool skip_nan) {
+  const bool nans = skip_nan && is_floating(dtype);  // an integer tensor has no NaN
+  const std::string nan = nans ? emit_is_nan(cx, x0, dtype) : std::string();
+  const std::string x = nans ? cx.emit1("Where", {nan, cx.cscalar(INFINITY, dtype), x0}) : x0;
+  const auto sorted = mx::aten_onnx::emit_sort(cx, x, dtype, r, d, static_size, false);
+  const std::string count =
+      nans
+          ? mx::aten_onnx::emit_reduce(
+                cx, "ReduceSum",
+                cx.cast(cx.emit1("Not", {nan}), onnx::TensorProto::BOOL, onnx::TensorProto::INT64), {d}, true)
+          : cx.dim_size(x, d);
+  // (count - 1) / 2, 0 when all are NaN
+  std::string at =
+      cx.emit1("Div", {cx.emit1("Max", {cx.emit1("Sub", {count, cx.ci64s(1)}), cx.ci64s(0)}), cx.ci64s(2)});
+  // GatherElements wants the index at the values' rank (x's shape, 1 along
+  // d), as the NaN count has it already.
+  if (!nans)
+    at = cx.emit1("Expand", {at, cx.emit1("ScatterElements", {cx.shape_of(x), cx.ci64({d}), cx.ci64({1})},
+                                          {attr("axis", int64_t{0})})});
+  auto take = [&](const std::string& t) { return cx.emit1("GatherElements", {t, at}, {attr("axis", d)}); };
+  TopKResult out{take(sorted.values), take(sorted.indices)};
+  if (nans)
+    out.values =
+        cx.emit1("Where", {cx.emit1("Equal", {count, cx.ci64s(0)}), cx.cscalar(NAN, dtype), out.values});
+  return out;
+}
+
 // nanmedian.dim(self, dim, keepdim=False) -> (values, indices): the lower
-// median of the values that are not NaN (NaN where all are): NaNs sorted
-// last as +inf, the element at (count - 1) / 2 taken.
+// median of the values that are not NaN (NaN where all are).
 void lower_nanmedian_dim(OpContext& cx) {
   const Value& v = cx.value_of("self");
   const int64_t r = static_cast<int64_t>(v.shape.size());
   if (r == 0) cx.unsupported("nanmedian.dim of a 0-d tensor");
   const int64_t d = norm_dim(cx.int_arg("dim", -1), r);
-  const bool floating = is_floating(v.dtype);  // an integer tensor has no NaN: its median
-  const std::string nan = floating ? emit_is_nan(cx, v.onnx, v.dtype) : std::string();
-  const std::string x = floating ? cx.emit1("Where", {nan, cx.cscalar(INFINITY, v.dtype), v.onnx}) : v.onnx;
-  const auto sorted =
-      mx::aten_onnx::emit_sort(cx, x, v.dtype, r, d, v.shape[d].is_static ? v.shape[d].value : -1, false);
-  const std::string count =
-      floating
-          ? mx::aten_onnx::emit_reduce(
-                cx, "ReduceSum",
-                cx.cast(cx.emit1("Not", {nan}), onnx::TensorProto::BOOL, onnx::TensorProto::INT64), {d}, true)
-          : cx.dim_size(v.onnx, d);
-  // (count - 1) / 2, 0 when all are NaN
-  const std::string at =
-      cx.emit1("Div", {cx.emit1("Max", {cx.emit1("Sub", {count, cx.ci64s(1)}), cx.ci64s(0)}), cx.ci64s(2)});
-  // GatherElements wants the index at the values' rank (x's shape, 1 along
-  // d), as the count of a float tensor has it already.
-  std::string index = at;
-  if (!floating)
-    index = cx.emit1("Expand", {at, cx.emit1("ScatterElements", {cx.shape_of(x), cx.ci64({d}), cx.ci64({1})},
-                                             {attr("axis", int64_t{0})})});
+  const auto m = lower_median(cx, v.onnx, v.dtype, r, d, v.shape[d].is_static ? v.shape[d].value : -1, true);
   const bool keep = cx.bool_arg("keepdim", false);
-  auto take = [&](const std::string& t) { return cx.emit1("GatherElements", {t, index}, {attr("axis", d)}); };
-  std::string values = take(sorted.values);
-  if (floating)
-    values = cx.emit1("Where", {cx.emit1("Equal", {count, cx.ci64s(0)}), cx.cscalar(NAN, v.dtype), values});
-  const std::string indices = take(sorted.indices);
-  cx.out(0, keep ? values : cx.squeeze(values, {d}));
-  cx.out(1, keep ? indices : cx.squeeze(indices, {d}));
+  cx.out(0, keep ? m.values : cx.squeeze(m.values, {d}));
+  cx.out(1, keep ? m.indices : cx.squeeze(m.indices, {d}));
 }
 MX_ATEN_LOWER(lower_nanmedian_dim, "aten.nanmedian.dim");
+
+// median.default / nanmedian.default(self) -> 0-d: the lower median of all
+// elements (nanmedian: of those that are not NaN).
+void lower_median_all(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const std::string flat = cx.emit1("Reshape", {v.onnx, cx.ci64({-1})});
+  int64_t n = 1;
+  for (const Dim& d : v.shape) n = (n >= 0 && d.is_static) ? n * d.value : -1;
+  const auto m = lower_median(cx, flat, v.dtype, 1, 0, n, cx.op() == "nanmedian");
+  cx.out(0, cx.squeeze(m.values, {0}));
+}
+MX_ATEN_LOWER(lower_median_all, "aten.median.default", "aten.nanmedian.default");
 
 // logcumsumexp(self, dim): log of the running sum of exp, shifted by the
 // dim's maximum for range.

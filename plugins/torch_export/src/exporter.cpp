@@ -206,6 +206,21 @@ mx::aten_onnx::LowerFn lowering_for(LowerCtx& cx, const json& node) {
       "view_as_real, add/sub/mul/div, exp, log, sqrt, matrix products and view ops only)");
 }
 
+// The tensor outputs the node's lowering left unbound, named for a later
+// reader's message.
+void note_uncomputed(LowerCtx& cx, const json& node) {
+  size_t k = 0;
+  for (const auto& o : node.value("outputs", json::array())) {
+    if (o.contains("as_tensor")) {
+      const std::string name = o.at("as_tensor").at("name").get<std::string>();
+      if (!cx.values.count(name))
+        cx.uncomputed[name] =
+            "output " + std::to_string(k) + " of node '" + node_name(node) + "' (" + cx.target() + ")";
+    }
+    ++k;
+  }
+}
+
 // The node's records get evidence `root` when the program placed it in
 // no module (`direct` otherwise, set by the emitter): the input size reads
 // torch.export hoists to the top of the graph carry a placeholder stack,
@@ -221,11 +236,12 @@ void lower_node(LowerCtx& cx, const json& node, std::map<std::string, SeenModule
     const json& a = in.at("arg");
     if (a.contains("as_tensor") && !cx.values.count(a.at("as_tensor").at("name").get<std::string>()))
       cx.unsupported("input '" + in.value("name", std::string()) + "' reads value '" +
-                     a.at("as_tensor").at("name").get<std::string>() +
-                     "', which nothing defines before this node");
+                     a.at("as_tensor").at("name").get<std::string>() + "', " +
+                     cx.undefined_because(a.at("as_tensor").at("name").get<std::string>()));
   }
   const AutocastInputs autocast(cx, node);
   lowering_for(cx, node)(cx);
+  note_uncomputed(cx, node);
   if (!place.placed)
     for (size_t k = first; k < cx.records.size(); ++k) cx.records[k].evidence = "root";
 }

@@ -155,6 +155,12 @@ std::vector<double> LowerCtx::floats(const std::string& name) {
   return out;
 }
 
+std::string LowerCtx::undefined_because(const std::string& name) const {
+  auto it = uncomputed.find(name);
+  if (it == uncomputed.end()) return "which nothing defines before this node";
+  return "which is " + it->second + ", an output its lowering does not compute";
+}
+
 const Value& LowerCtx::value_of(const std::string& name) {
   const json& a = required(name);
   std::string vname;
@@ -164,7 +170,7 @@ const Value& LowerCtx::value_of(const std::string& name) {
   else unsupported("argument '" + name + "' is not a tensor: " + brief(a));
   auto it = values.find(vname);
   if (it == values.end())
-    unsupported("argument '" + name + "' reads value '" + vname + "', which nothing defines");
+    unsupported("argument '" + name + "' reads value '" + vname + "', " + undefined_because(vname));
   return it->second;
 }
 

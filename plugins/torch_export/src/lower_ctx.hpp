@@ -47,6 +47,12 @@ class LowerCtx : public mx::aten_onnx::OpContext {
   std::string module;           // its module path
   using OpContext::set_target;  // "aten.conv2d.default", the node's target
   std::unordered_map<std::string, Value> values;
+  // Outputs their node's lowering left uncomputed (max_pool's indices
+  // where only the values are lowered): value -> "output k of node 'n'
+  // (target)", for the message of a node that reads one.
+  std::unordered_map<std::string, std::string> uncomputed;
+  // Why value `name` is not defined, for a message: uncomputed, or absent.
+  std::string undefined_because(const std::string& name) const;
   // Inside an enabled autocast region: the dtype its lower-precision ops
   // run in (ONNX element type; autocast.hpp); 0 = none.
   int32_t autocast_dtype = 0;
