@@ -102,6 +102,19 @@ TEST_CASE("atan2: element-wise, broadcasting like its operands") {
   CHECK(std::count(ops.begin(), ops.end(), "Atan") == 1);
 }
 
+TEST_CASE("atan2 in double: float's Atan refined in double (ONNX Runtime's Atan is float-only)") {
+  constexpr int32_t D = onnx::TensorProto::DOUBLE;
+  TestEmitter e;
+  e.input("y", D, {2, 3});
+  e.input("x", D, {2, 3});
+  std::string a = emit_atan2(e, "y", "x", D);
+  CHECK(e.check(a) == std::vector<int64_t>{2, 3});
+  const auto ops = e.ops();
+  CHECK(std::count(ops.begin(), ops.end(), "Atan") == 1);
+  CHECK(std::count(ops.begin(), ops.end(), "Cos") == 1);   // the refining rotation
+  CHECK(std::count(ops.begin(), ops.end(), "Cast") == 2);  // to float for Atan and back
+}
+
 TEST_CASE("reduce: ReduceSum takes axes as an input, the others as an attribute") {
   TestEmitter e;
   e.input("x", F, {2, 3, 4});

@@ -21,7 +21,8 @@ const std::map<std::string, std::string>& unary_ops() {
                                                        {"floor", "Floor"},     {"ceil", "Ceil"},
                                                        {"relu", "Relu"},       {"reciprocal", "Reciprocal"},
                                                        {"sign", "Sign"},       {"round", "Round"},
-                                                       {"logical_not", "Not"}, {"bitwise_not", "Not"}};
+                                                       {"logical_not", "Not"}, {"bitwise_not", "Not"},
+                                                       {"_neg_view", "Neg"}};
   return m;
 }
 
@@ -57,7 +58,7 @@ void lower_unary(OpContext& cx) {
 MX_ATEN_LOWER(lower_unary, "aten.neg", "aten.exp", "aten.log", "aten.sqrt", "aten.abs", "aten.sin",
               "aten.cos", "aten.tanh", "aten.sigmoid", "aten.erf", "aten.floor", "aten.ceil", "aten.relu",
               "aten.relu_", "aten.reciprocal", "aten.sign", "aten.round", "aten.logical_not",
-              "aten.bitwise_not", "aten.tanh_", "aten.sigmoid_", "aten.neg_", "aten.exp_");
+              "aten.bitwise_not", "aten.tanh_", "aten.sigmoid_", "aten.neg_", "aten.exp_", "aten._neg_view");
 
 void lower_rsqrt(OpContext& cx) {
   const int32_t dt = cx.out_dtype();

@@ -6,14 +6,15 @@
 // exporter dispatches there when a node reads a complex tensor) see it.
 //
 //   fft_rfft(2, n) / _fft_r2c   DFT onesided over the last dim, full DFTs
-//                               over the others
+//                               over the others (rfft / fft of n points: the
+//                               signal zero-padded or cut to n)
 //   fft_irfft(2, n) / _fft_c2r  inverse DFTs over all but the last dim, then
 //                               the full spectrum rebuilt by Hermitian
 //                               symmetry, inverse DFT, real part
 //   fft_fft / fft_ifft (2, n) / _fft_c2c   complex DFTs (a real input gains
 //                               a zero imaginary part)
-//   abs, angle, view_as_real, real, imag, mul/div by a real, add/sub, mul of two
-//   complex tensors
+//   abs, angle, view_as_real, real, imag, add/sub/mul/div of complex and
+//   real operands (lower/complex_math.cpp: exp, log, sqrt, matrix products)
 #include "mx/onnx_proto.hpp"
 
 #include <cmath>
@@ -114,6 +115,17 @@ double signal_size(OpContext& cx, const Value& v, const std::vector<int64_t>& di
   return n;
 }
 
+// A signal zero-padded or cut to n points along dim: the `n` of a 1-D FFT.
+std::string resized(OpContext& cx, const std::string& x, int64_t onnx_rank, int64_t dim, int64_t len,
+                    int64_t n, int32_t dt) {
+  if (n < 1) cx.unsupported("an FFT of " + std::to_string(n) + " points");
+  if (n == len) return x;
+  if (n < len) return cx.emit1("Slice", {x, cx.ci64({0}), cx.ci64({n}), cx.ci64({dim})});
+  std::vector<int64_t> pads(static_cast<size_t>(2 * onnx_rank), 0);
+  pads[static_cast<size_t>(onnx_rank + dim)] = n - len;
+  return cx.emit1("Pad", {x, cx.ci64(pads), cx.cscalar(0, dt)});
+}
+
 // rfft / rfft2 / rfftn / _fft_r2c: a onesided DFT over the last dim (two-sided
 // when _fft_r2c says so), full ones over the others.
 void lower_rfft(OpContext& cx) {
@@ -123,14 +135,15 @@ void lower_rfft(OpContext& cx) {
   if (t.dims.empty()) cx.unsupported("an FFT over no dim");
   const bool onesided = !cx.has("onesided") || cx.bool_arg("onesided");  // false: core ATen's fft of a real
   const int64_t last = t.dims.back();
-  const int64_t n = static_dim(cx, v, last);
-  if (cx.has("n") && cx.int_arg("n") != n) cx.unsupported("rfft with n other than the signal length");
+  const int64_t len = static_dim(cx, v, last);
+  const int64_t n = cx.has("n") ? cx.int_arg("n") : len;
   require_unpadded(cx, t, v, false);
   const int32_t dt = component(complex_of(v.dtype));
-  const std::string x = cx.unsqueeze(cx.cast(v.onnx, v.dtype, dt), {r});
+  const std::string x = resized(cx, cx.unsqueeze(cx.cast(v.onnx, v.dtype, dt), {r}), r + 1, last, len, n, dt);
   std::string spectrum = cx.emit1("DFT", {x}, {attr("axis", last), attr("onesided", int64_t{onesided})});
-  spectrum = raw_dfts(cx, spectrum, v, {t.dims.begin(), t.dims.end() - 1}, false, dt);
-  cx.out(0, scaled(cx, spectrum, t.normalization, signal_size(cx, v, t.dims), dt));
+  const std::vector<int64_t> others(t.dims.begin(), t.dims.end() - 1);
+  spectrum = raw_dfts(cx, spectrum, v, others, false, dt);
+  cx.out(0, scaled(cx, spectrum, t.normalization, signal_size(cx, v, others) * static_cast<double>(n), dt));
 }
 MX_ATEN_LOWER(lower_rfft, "aten.fft_rfft", "aten.fft_rfft2", "aten.fft_rfftn", "aten._fft_r2c");
 
@@ -169,14 +182,19 @@ void lower_c2c(OpContext& cx) {
   const std::string op = cx.op();
   const bool inverse = op == "_fft_c2c" ? !cx.bool_arg("forward") : op.rfind("fft_i", 0) == 0;
   const Transform t = transform_of(cx, r, inverse);
-  if (t.dims.size() == 1 && cx.has("n") && cx.int_arg("n") != static_dim(cx, v, t.dims[0]))
-    cx.unsupported("an FFT with n other than the signal length");
   require_unpadded(cx, t, v, false);
   const int32_t dt = component(cx.out_dtype());
   std::string z = v.onnx;
   if (!is_complex(v.dtype)) {
     const std::string re = cx.unsqueeze(cx.cast(v.onnx, v.dtype, dt), {r});
     z = cx.emit1("Concat", {re, cx.emit1("Mul", {re, cx.cscalar(0, dt)})}, {attr("axis", r)});
+  }
+  if (t.dims.size() == 1 && cx.has("n")) {  // fft / ifft of n points: the signal padded or cut
+    const int64_t d = t.dims[0], len = static_dim(cx, v, d), n = cx.int_arg("n");
+    z = cx.emit1("DFT", {resized(cx, z, r + 1, d, len, n, dt)},
+                 {attr("axis", d), attr("inverse", int64_t{inverse})});
+    if (inverse) z = cx.emit1("Mul", {z, cx.cscalar(static_cast<double>(n), dt)});
+    return cx.out(0, scaled(cx, z, t.normalization, static_cast<double>(n), dt));
   }
   z = raw_dfts(cx, z, v, t.dims, inverse, dt);
   cx.out(0, scaled(cx, z, t.normalization, signal_size(cx, v, t.dims), dt));
@@ -231,18 +249,62 @@ std::string as_pair_operand(OpContext& cx, const char* name, int32_t dt, bool& c
   return cx.operand(name, dt);  // a Python number
 }
 
+// A real operand as a complex one: (x, 0) in the pair layout, from
+// as_pair_operand's [..., 1] (a Python number, 0-d, becomes a [2] that
+// broadcasts).
+std::string real_as_pair(OpContext& cx, const std::string& x, const char* name) {
+  const int64_t r = cx.arg_kind(name) == ArgKind::tensor ? cx.rank_of(name) + 1 : 1;
+  std::vector<int64_t> pads(2 * r, 0);
+  pads.back() = 1;
+  const std::string unsq = cx.arg_kind(name) == ArgKind::tensor ? x : cx.unsqueeze(x, {0});
+  return cx.emit1("Pad", {unsq, cx.ci64(pads)});
+}
+
+// (a + ib) / (c + id) by Smith's algorithm, as c10::complex divides: the
+// ratio of the smaller to the larger of |c|, |d| keeps the denominator
+// from overflowing; 0 / 0 gives a / 0 and b / 0 as ATen does.
+std::string complex_quotient(OpContext& cx, const std::string& x, const std::string& y, int32_t dt) {
+  const std::string a = part(cx, x, 0), b = part(cx, x, 1), c = part(cx, y, 0), d = part(cx, y, 1);
+  const std::string ac = cx.emit1("Abs", {c}), ad = cx.emit1("Abs", {d});
+  auto mul = [&](const std::string& p, const std::string& q) { return cx.emit1("Mul", {p, q}); };
+  auto add = [&](const std::string& p, const std::string& q) { return cx.emit1("Add", {p, q}); };
+  auto sub = [&](const std::string& p, const std::string& q) { return cx.emit1("Sub", {p, q}); };
+  const std::string one = cx.cscalar(1, dt);
+  // |c| >= |d|: rat = d / c, scl = 1 / (c + d rat)
+  const std::string rc = cx.emit1("Div", {d, c});
+  const std::string sc = cx.emit1("Div", {one, add(c, mul(d, rc))});
+  const std::string re_c = mul(add(a, mul(b, rc)), sc), im_c = mul(sub(b, mul(a, rc)), sc);
+  // |c| < |d|: rat = c / d, scl = 1 / (d + c rat)
+  const std::string rd = cx.emit1("Div", {c, d});
+  const std::string sd = cx.emit1("Div", {one, add(d, mul(c, rd))});
+  const std::string re_d = mul(add(mul(a, rd), b), sd), im_d = mul(sub(mul(b, rd), a), sd);
+  const std::string c_larger = cx.emit1("GreaterOrEqual", {ac, ad});
+  const std::string zero = cx.cscalar(0, dt);
+  const std::string both_zero =
+      cx.emit1("And", {cx.emit1("Equal", {ac, zero}), cx.emit1("Equal", {ad, zero})});
+  const std::string re =
+      cx.emit1("Where", {both_zero, cx.emit1("Div", {a, ac}), cx.emit1("Where", {c_larger, re_c, re_d})});
+  const std::string im =
+      cx.emit1("Where", {both_zero, cx.emit1("Div", {b, ad}), cx.emit1("Where", {c_larger, im_c, im_d})});
+  return cx.emit1("Concat", {re, im}, {attr("axis", int64_t{-1})});
+}
+
 void lower_complex_arith(OpContext& cx) {
   const int32_t dt = component(cx.out_dtype());
   const std::string op = cx.op();
   bool ca = false, cb = false;
-  const std::string a = as_pair_operand(cx, "self", dt, ca), b = as_pair_operand(cx, "other", dt, cb);
+  std::string a = as_pair_operand(cx, "self", dt, ca), b = as_pair_operand(cx, "other", dt, cb);
   if (op == "add" || op == "sub") {
-    if (ca != cb) cx.unsupported("adding a real tensor to a complex one");
     if (cx.has("alpha") && cx.float_arg("alpha") != 1.0) cx.unsupported("complex add/sub with alpha");
+    if (!ca) a = real_as_pair(cx, a, "self");  // a real adds to the real part only
+    if (!cb) b = real_as_pair(cx, b, "other");
     return cx.out(0, cx.emit1(op == "add" ? "Add" : "Sub", {a, b}));
   }
-  if (!(ca && cb)) return cx.out(0, cx.emit1(op == "div" ? "Div" : "Mul", {a, b}));
-  if (op != "mul") cx.unsupported("complex division of two complex tensors");
+  if (op == "div" && cb) {
+    if (!ca) a = real_as_pair(cx, a, "self");
+    return cx.out(0, complex_quotient(cx, a, b, dt));
+  }
+  if (!(ca && cb)) return cx.out(0, cx.emit1(op == "div" ? "Div" : "Mul", {a, b}));  // scaled by a real
   const int64_t r = cx.out_rank();
   const std::string ar = part(cx, a, 0), ai = part(cx, a, 1), br = part(cx, b, 0), bi = part(cx, b, 1);
   const std::string re = cx.emit1("Sub", {cx.emit1("Mul", {ar, br}), cx.emit1("Mul", {ai, bi})});
@@ -292,7 +354,124 @@ void lower_complex_conj(OpContext& cx) {
   cx.out(0, cx.emit1("Mul", {cx.tensor("self"), flip}));
 }
 MX_ATEN_LOWER(lower_complex_conj, "complex.aten._conj", "complex.aten.conj", "complex.aten.conj_physical",
-              "complex.aten.resolve_conj");
+              "complex.aten._conj_physical", "complex.aten.resolve_conj");
+
+// fftfreq(n, d=1.0) = [0, 1, .., (n - 1) / 2, -(n / 2), .., -1] / (d n);
+// rfftfreq the first n / 2 + 1 of them. As ATen: the integers times
+// 1 / (n d) in the output's dtype.
+void lower_fft_frequencies(OpContext& cx) {
+  const int64_t n = cx.int_arg("n");
+  const double d = cx.float_arg("d", 1.0);
+  const bool onesided = cx.op() == "fft_rfftfreq";
+  std::vector<int64_t> k;
+  for (int64_t i = 0; i < (onesided ? n / 2 + 1 : n); ++i)
+    k.push_back(onesided || i < (n + 1) / 2 ? i : i - n);
+  const int32_t dt = cx.out_dtype();
+  cx.out(0, cx.emit1("Mul", {cx.cast(cx.ci64(k), onnx::TensorProto::INT64, dt),
+                             cx.cscalar(1.0 / (static_cast<double>(n) * d), dt)}));
+}
+MX_ATEN_LOWER(lower_fft_frequencies, "aten.fft_fftfreq", "aten.fft_rfftfreq");
+
+// fftshift(self, dim=None) rolls each dim (all when None) by n / 2, the
+// zero frequency to the middle: x[c:] ++ x[:c] with c = ceil(n / 2);
+// ifftshift undoes it with c = floor(n / 2). A dynamic size is read in
+// the graph. A complex input keeps its pair axis last, beyond PyTorch's dims.
+void lower_fft_shift(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  const bool inverse = cx.op() == "fft_ifftshift";
+  std::vector<int64_t> dims;
+  if (cx.has("dim")) {
+    for (int64_t d : cx.ints("dim")) dims.push_back(norm_dim(d, r));
+  } else {
+    for (int64_t d = 0; d < r; ++d) dims.push_back(d);
+  }
+  std::string x = v.onnx;
+  for (int64_t d : dims) {
+    std::string cut;
+    if (v.shape.at(d).is_static) {
+      const int64_t n = v.shape[d].value, c = inverse ? n / 2 : (n + 1) / 2;
+      if (c == 0 || c == n) continue;
+      cut = cx.ci64({c});
+    } else {
+      std::string n = cx.unsqueeze(cx.dim_size(x, d), {0});
+      if (!inverse) n = cx.emit1("Add", {n, cx.ci64({1})});
+      cut = cx.emit1("Div", {n, cx.ci64({2})});
+    }
+    const std::string tail = cx.emit1("Slice", {x, cut, cx.ci64({INT64_MAX}), cx.ci64({d})});
+    const std::string head = cx.emit1("Slice", {x, cx.ci64({0}), cut, cx.ci64({d})});
+    x = cx.emit1("Concat", {tail, head}, {attr("axis", d)});
+  }
+  cx.out(0, x == v.onnx ? cx.emit1("Identity", {x}) : x);
+}
+MX_ATEN_LOWER(lower_fft_shift, "aten.fft_fftshift", "aten.fft_ifftshift", "complex.aten.fft_fftshift",
+              "complex.aten.fft_ifftshift");
+
+// (re, im) * (s, -s): conj(z) * s in the pair layout.
+std::string conj_scaled(OpContext& cx, const std::string& z, double s, int32_t dt) {
+  const std::string factors =
+      cx.emit1("Concat", {cx.unsqueeze(cx.cscalar(s, dt), {0}), cx.unsqueeze(cx.cscalar(-s, dt), {0})},
+               {attr("axis", int64_t{0})});
+  return cx.emit1("Mul", {z, factors});
+}
+
+// hfft / hfft2 / hfftn(self, n or s, dim, norm): the real signal of a
+// Hermitian spectrum, one-sided along the last dim - a forward transform:
+// N irfftn(conj(self)) scaled by norm. The last dim is cut or zero-padded
+// to n / 2 + 1 points as ATen does (the others must keep their sizes); a
+// real input is a spectrum with no imaginary part.
+void lower_hfft(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  const Transform t = transform_of(cx, r, false);
+  if (t.dims.empty()) cx.unsupported("an FFT over no dim");
+  require_unpadded(cx, t, v, true);
+  const int64_t d = t.dims.back(), m = static_dim(cx, v, d);
+  const int64_t l = !t.sizes.empty() ? t.sizes.back() : cx.has("n") ? cx.int_arg("n") : 2 * (m - 1);
+  if (l < 1) cx.unsupported("hfft to " + std::to_string(l) + " points");
+  const int32_t dt = cx.out_dtype();
+  std::string z = v.onnx;
+  if (!is_complex(v.dtype)) {
+    std::vector<int64_t> pads(2 * (r + 1), 0);
+    pads.back() = 1;
+    z = cx.emit1("Pad", {cx.unsqueeze(cx.cast(v.onnx, v.dtype, dt), {r}), cx.ci64(pads)});
+  }
+  if (m < l / 2 + 1) {
+    std::vector<int64_t> pads(2 * (r + 1), 0);
+    pads[r + 1 + d] = l / 2 + 1 - m;
+    z = cx.emit1("Pad", {z, cx.ci64(pads), cx.cscalar(0, dt)});
+  }
+  const std::vector<int64_t> others(t.dims.begin(), t.dims.end() - 1);
+  z = raw_dfts(cx, conj_scaled(cx, z, 1.0, dt), v, others, true, dt);  // unscaled sums
+  const double len = static_cast<double>(l);
+  const std::string real = cx.emit1("Mul", {emit_inverse_real_dft(cx, z, r, d, l, dt), cx.cscalar(len, dt)});
+  cx.out(0, scaled(cx, real, t.normalization, len * signal_size(cx, v, others), dt));
+}
+MX_ATEN_LOWER(lower_hfft, "aten.fft_hfft", "aten.fft_hfft2", "aten.fft_hfftn", "complex.aten.fft_hfft",
+              "complex.aten.fft_hfft2", "complex.aten.fft_hfftn");
+
+// ihfft / ihfft2 / ihfftn(self, n or s, dim, norm): the Hermitian spectrum
+// of a real signal, one-sided along the last dim - an inverse transform:
+// conj(rfftn(self)) scaled by norm. ihfft's signal is zero-padded or cut
+// to n; the n-d forms take no other s.
+void lower_ihfft(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  const Transform t = transform_of(cx, r, true);
+  if (t.dims.empty()) cx.unsupported("an FFT over no dim");
+  require_unpadded(cx, t, v, false);
+  const int64_t d = t.dims.back(), len = static_dim(cx, v, d);
+  const int64_t n = cx.has("n") ? cx.int_arg("n") : len;
+  const int32_t dt = component(cx.out_dtype());
+  const std::string x = resized(cx, cx.unsqueeze(cx.cast(v.onnx, v.dtype, dt), {r}), r + 1, d, len, n, dt);
+  std::string spectrum = cx.emit1("DFT", {x}, {attr("axis", d), attr("onesided", int64_t{1})});
+  const std::vector<int64_t> others(t.dims.begin(), t.dims.end() - 1);
+  spectrum = raw_dfts(cx, spectrum, v, others, false, dt);
+  const double size = static_cast<double>(n) * signal_size(cx, v, others);
+  const double s = t.normalization == 1 ? 1.0 / std::sqrt(size) : t.normalization == 2 ? 1.0 / size : 1.0;
+  cx.out(0, conj_scaled(cx, spectrum, s, dt));
+}
+MX_ATEN_LOWER(lower_ihfft, "aten.fft_ihfft", "aten.fft_ihfft2", "aten.fft_ihfftn");
 
 // fft_irfft / _fft_c2r / istft take a complex input: they are only reached through
 // the complex dispatch. Registered under their plain names too, so the
@@ -301,7 +480,8 @@ void lower_needs_complex(OpContext& cx) {
   cx.unsupported("an inverse real FFT of a real tensor");
 }
 MX_ATEN_LOWER(lower_needs_complex, "aten.fft_irfft", "aten.fft_irfft2", "aten.fft_irfftn", "aten._fft_c2r",
-              "aten._fft_c2c", "aten._conj", "aten.view_as_real", "aten.real", "aten.imag", "aten.istft");
+              "aten._fft_c2c", "aten._conj", "aten._conj_physical", "aten.view_as_real", "aten.real",
+              "aten.imag", "aten.istft");
 
 }  // namespace
 }  // namespace mx::aten_onnx

@@ -151,17 +151,20 @@ void lower_take(OpContext& cx) {
 MX_ATEN_LOWER(lower_take, "aten.take");
 
 // nonzero_static(self, size, fill_value=-1) -> [size, rank]: nonzero's
-// rows, cut to `size` or padded with fill_value rows (a static count).
+// rows, cut to `size` or padded with fill_value rows. The size may be a
+// SymInt (core ATen's combinations of a dynamic length: n (n - 1) / 2).
 void lower_nonzero_static(OpContext& cx) {
   const Value& v = cx.value_of("self");
   if (v.shape.empty()) cx.unsupported("nonzero_static of a 0-d tensor");
-  const int64_t size = cx.int_arg("size"), fill = cx.int_arg("fill_value", -1);
+  const int64_t fill = cx.int_arg("fill_value", -1);
   const int64_t r = static_cast<int64_t>(v.shape.size());
+  const std::string size = cx.unsqueeze(cx.sym_int("size"), {0});
   const std::string nz = cx.transpose(cx.emit1("NonZero", {v.onnx}), {1, 0});
+  const std::string rows = cx.emit1("Concat", {size, cx.ci64({r})}, {attr("axis", int64_t{0})});
   const std::string padding =
-      cx.emit1("Expand", {cx.ci64s(fill), cx.ci64({size, r})});  // at most `size` fill rows are needed
+      cx.emit1("Expand", {cx.ci64s(fill), rows});  // at most `size` fill rows are needed
   const std::string all = cx.emit1("Concat", {nz, padding}, {attr("axis", int64_t{0})});
-  cx.out(0, cx.emit1("Slice", {all, cx.ci64({0}), cx.ci64({size}), cx.ci64({0})}));
+  cx.out(0, cx.emit1("Slice", {all, cx.ci64({0}), size, cx.ci64({0})}));
 }
 MX_ATEN_LOWER(lower_nonzero_static, "aten.nonzero_static");
 

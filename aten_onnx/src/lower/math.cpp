@@ -1,11 +1,13 @@
 // Element-wise math beyond the arithmetic of elementwise.cpp: inverse and
 // hyperbolic trigonometry, the log/exp variants, NaN/Inf tests, trunc,
 // atan2, integer xor, shifts, floor division, and the exponential-linear
-// activations (elu, selu, celu), softplus and mish; erfc, ndtr, logit,
-// sinc, signbit, ldexp, deg2rad / rad2deg, heaviside, float_power, isclose.
-// Where ONNX has no op (expm1, log1p, log2, log10, trunc, atan2) the
-// formula is written out; ATen's accuracy differences near 0 for expm1 and
-// log1p are within fp32 tolerance for the values real programs feed them.
+// activations (elu, selu, celu), softplus and mish; logit,
+// sinc, signbit, ldexp, deg2rad / rad2deg, heaviside, float_power, isclose,
+// round to decimals.
+// Where ONNX has no op (expm1, log2, log10, trunc, atan2) the formula is
+// written out; ATen's accuracy difference near 0 for expm1 is within fp32
+// tolerance for the values real programs feed it (log1p, erfc and ndtr,
+// written out exactly, are in special.cpp).
 #include "mx/onnx_proto.hpp"
 
 #include <cmath>
@@ -25,13 +27,25 @@ void lower_unary_math(OpContext& cx) {
   const std::string x = cx.operand("self", dt);
   if (auto it = direct.find(n); it != direct.end()) return cx.out(0, cx.emit1(it->second, {x}));
   if (n == "expm1") return cx.out(0, cx.emit1("Sub", {cx.emit1("Exp", {x}), cx.cscalar(1, dt)}));
-  if (n == "log1p") return cx.out(0, cx.emit1("Log", {cx.emit1("Add", {x, cx.cscalar(1, dt)})}));
   const double base = n == "log2" ? std::log(2.0) : std::log(10.0);  // log2 / log10
   cx.out(0, cx.emit1("Div", {cx.emit1("Log", {x}), cx.cscalar(base, dt)}));
 }
 MX_ATEN_LOWER(lower_unary_math, "aten.acos", "aten.asin", "aten.atan", "aten.tan", "aten.sinh", "aten.cosh",
-              "aten.asinh", "aten.acosh", "aten.atanh", "aten.expm1", "aten.log1p", "aten.log2",
-              "aten.log10");
+              "aten.asinh", "aten.acosh", "aten.atanh", "aten.expm1", "aten.log2", "aten.log10");
+
+// round(self, decimals): as ATen, Round (half to even) of x * 10^d over
+// 10^d, or of x / 10^-d times 10^-d for negative d, 10^|d| in the
+// tensor's dtype.
+void lower_round_decimals(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const int64_t d = cx.int_arg("decimals", 0);
+  const std::string x = cx.operand("self", dt);
+  if (d == 0) return cx.out(0, cx.emit1("Round", {x}));
+  const std::string scale = cx.cscalar(std::pow(10.0, static_cast<double>(d < 0 ? -d : d)), dt);
+  if (d > 0) return cx.out(0, cx.emit1("Div", {cx.emit1("Round", {cx.emit1("Mul", {x, scale})}), scale}));
+  cx.out(0, cx.emit1("Mul", {cx.emit1("Round", {cx.emit1("Div", {x, scale})}), scale}));
+}
+MX_ATEN_LOWER(lower_round_decimals, "aten.round.decimals", "aten.round_.decimals");
 
 // exp2(x) = 2^x, square(x) = x * x: torch.export decomposes both, a
 // TorchScript graph keeps them.
@@ -296,18 +310,6 @@ void lower_nan_to_num(OpContext& cx) {
   cx.out(0, x);
 }
 MX_ATEN_LOWER(lower_nan_to_num, "aten.nan_to_num");
-
-// erfc = 1 - erf and special_ndtr = (1 + erf(x / sqrt 2)) / 2, from ONNX
-// Erf: exact in absolute terms; the relative precision of tiny tails is
-// fp32's 1 - erf (ATen computes the tail directly).
-void lower_erf_family(OpContext& cx) {
-  const int32_t dt = cx.out_dtype();
-  const std::string x = cx.operand("self", dt), one = cx.cscalar(1, dt);
-  if (cx.op() == "erfc") return cx.out(0, cx.emit1("Sub", {one, cx.emit1("Erf", {x})}));
-  const std::string e = cx.emit1("Erf", {cx.emit1("Mul", {x, cx.cscalar(1.0 / std::sqrt(2.0), dt)})});
-  cx.out(0, cx.emit1("Mul", {cx.emit1("Add", {one, e}), cx.cscalar(0.5, dt)}));
-}
-MX_ATEN_LOWER(lower_erf_family, "aten.erfc", "aten.erfc_", "aten.special_erfc", "aten.special_ndtr");
 
 // logit(self, eps=None) = log(p / (1 - p)), p clamped to [eps, 1 - eps] when eps is given.
 void lower_logit(OpContext& cx) {

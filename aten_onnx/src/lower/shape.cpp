@@ -180,6 +180,34 @@ void lower_stack(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_stack, "aten.stack");
 
+// tensor_split along a dynamic dim d: at `indices`, or into `sections`
+// pieces, the first d % sections of them one longer (piece k starts at
+// k * (d / sections) + min(k, d % sections)).
+std::vector<std::string> tensor_split_dynamic(OpContext& cx, const std::string& x, int64_t dim, size_t n) {
+  std::vector<std::string> starts{cx.ci64({0})};
+  if (cx.has("indices")) {
+    for (int64_t i : cx.ints("indices")) starts.push_back(cx.ci64({i}));
+  } else if (cx.arg_kind("sections") == ArgKind::integer) {
+    const std::string d = cx.emit1("Slice", {cx.shape_of(x), cx.ci64({dim}), cx.ci64({dim + 1})});
+    const std::string sections = cx.ci64({cx.int_arg("sections")});
+    const std::string piece = cx.emit1("Div", {d, sections});
+    const std::string extra = cx.emit1("Mod", {d, sections});
+    for (size_t k = 1; k < n; ++k) {
+      const std::string kk = cx.ci64({static_cast<int64_t>(k)});
+      starts.push_back(cx.emit1("Add", {cx.emit1("Mul", {piece, kk}), cx.emit1("Min", {kk, extra})}));
+    }
+  } else {
+    cx.unsupported("tensor_split along a dynamic dim at indices given as a tensor");
+  }
+  if (starts.size() != n) cx.unsupported("tensor_split into a number of pieces the program did not record");
+  std::vector<std::string> parts;
+  for (size_t k = 0; k < n; ++k) {
+    const std::string end = k + 1 == n ? cx.ci64({INT64_MAX}) : starts[k + 1];
+    parts.push_back(cx.emit1("Slice", {x, starts[k], end, cx.ci64({dim})}));
+  }
+  return parts;
+}
+
 // Pieces of a split along a dynamic dim, `n` of them as in the example:
 // split(size) slices k*size..(k+1)*size, the last open-ended (right for
 // every length that gives n pieces); chunk(n) computes the piece length
@@ -190,6 +218,7 @@ std::vector<std::string> split_dynamic(OpContext& cx, const std::string& x, int6
     const auto sizes = cx.ints(cx.has("split_sizes") ? "split_sizes" : "split_size");
     return cx.emit("Split", {x, cx.ci64(sizes)}, {attr("axis", dim)}, n);
   }
+  if (t.rfind("aten.tensor_split", 0) == 0) return tensor_split_dynamic(cx, x, dim, n);
   std::string piece;  // 1-element int64
   if (t.rfind("aten.split.", 0) == 0 && cx.arg_kind("split_size") == ArgKind::integer) {
     piece = cx.ci64({cx.int_arg("split_size")});

@@ -202,8 +202,8 @@ mx::aten_onnx::LowerFn lowering_for(LowerCtx& cx, const json& node) {
   if (!complex) return mx::aten_onnx::lowering_of(cx.target(), kFrontend);
   if (mx::aten_onnx::LowerFn fn = find_lowering("complex." + cx.target())) return fn;
   cx.unsupported(
-      "a complex tensor as input (complex values are lowered for the real FFTs, abs, real/imag, "
-      "view_as_real and element-wise add/sub/mul/div only)");
+      "a complex tensor as input (complex values are lowered for the FFTs, abs, angle, real/imag, "
+      "view_as_real, add/sub/mul/div, exp, log, sqrt, matrix products and view ops only)");
 }
 
 // The tensor outputs the node's lowering left unbound, named for a later

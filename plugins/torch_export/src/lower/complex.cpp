@@ -39,7 +39,8 @@ void lower_as_real_op(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_as_real_op, "complex.aten.slice", "complex.aten.select", "complex.aten.unsqueeze",
            "complex.aten.squeeze", "complex.aten.clone", "complex.aten.alias", "complex.aten.contiguous",
-           "complex.aten.detach", "complex.aten.lift_fresh_copy", "complex.aten.cat");
+           "complex.aten.detach", "complex.aten.lift_fresh_copy", "complex.aten.cat",
+           "complex.aten.index_select", "complex.aten.sym_size");
 
 // view / reshape: the new shape gains the pair axis.
 void lower_complex_view(LowerCtx& cx) {

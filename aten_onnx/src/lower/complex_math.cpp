@@ -1,0 +1,129 @@
+// Complex math on the pair layout of lower/fft.cpp (a complex tensor of
+// PyTorch shape S is a real [S..., 2] of (real, imaginary)): exp, log,
+// sqrt on the principal branch, matrix products, and constant padding
+// (core ATen pads a spectrum before an inverse FFT). Only the "complex."
+// dispatch of a frontend that carries complex values reaches them.
+#include "mx/onnx_proto.hpp"
+
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
+
+namespace mx::aten_onnx {
+namespace {
+
+int32_t component(int32_t complex_dtype) {
+  return complex_dtype == onnx::TensorProto::COMPLEX128 ? onnx::TensorProto::DOUBLE
+                                                        : onnx::TensorProto::FLOAT;
+}
+
+// The real (k = 0) or imaginary (k = 1) part of a pair-layout tensor of
+// PyTorch rank r, as a real tensor of PyTorch's shape.
+std::string part(OpContext& cx, const std::string& z, int64_t r, int64_t k) {
+  return cx.squeeze(cx.emit1("Slice", {z, cx.ci64({k}), cx.ci64({k + 1}), cx.ci64({r})}), {r});
+}
+
+std::string pair(OpContext& cx, const std::string& re, const std::string& im, int64_t r) {
+  return cx.emit1("Concat", {cx.unsqueeze(re, {r}), cx.unsqueeze(im, {r})}, {attr("axis", r)});
+}
+
+// |z| without overflow nor underflow of the squares: m sqrt((a/m)^2 + (b/m)^2), m = max(|a|, |b|).
+std::string modulus(OpContext& cx, const std::string& a, const std::string& b, int32_t dt) {
+  const std::string m = cx.emit1("Max", {cx.emit1("Abs", {a}), cx.emit1("Abs", {b})});
+  const std::string zero = cx.cscalar(0, dt);
+  const std::string is_zero = cx.emit1("Equal", {m, zero});
+  const std::string safe = cx.emit1("Where", {is_zero, cx.cscalar(1, dt), m});
+  const std::string ua = cx.emit1("Div", {a, safe}), ub = cx.emit1("Div", {b, safe});
+  const std::string r = cx.emit1(
+      "Mul",
+      {m, cx.emit1("Sqrt", {cx.emit1("Add", {cx.emit1("Mul", {ua, ua}), cx.emit1("Mul", {ub, ub})})})});
+  return cx.emit1("Where", {is_zero, zero, r});
+}
+
+// exp(a + ib) = e^a (cos b + i sin b)
+void lower_complex_exp(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  const std::string a = part(cx, v.onnx, r, 0), b = part(cx, v.onnx, r, 1);
+  const std::string e = cx.emit1("Exp", {a});
+  cx.out(0,
+         pair(cx, cx.emit1("Mul", {e, cx.emit1("Cos", {b})}), cx.emit1("Mul", {e, cx.emit1("Sin", {b})}), r));
+}
+MX_ATEN_LOWER(lower_complex_exp, "complex.aten.exp");
+
+// log(z) = log|z| + i arg(z), arg in (-pi, pi] with the sign of a zero imaginary part.
+void lower_complex_log(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int32_t dt = component(v.dtype);
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  const std::string a = part(cx, v.onnx, r, 0), b = part(cx, v.onnx, r, 1);
+  cx.out(0, pair(cx, cx.emit1("Log", {modulus(cx, a, b, dt)}), emit_atan2(cx, b, a, dt), r));
+}
+MX_ATEN_LOWER(lower_complex_log, "complex.aten.log");
+
+// Principal square root, in the form of C's csqrt (which ATen calls), free
+// of cancellation: for a >= 0, t = sqrt((|z| + a) / 2) and sqrt(z) = t +
+// i b / 2t; for a < 0, t = sqrt((|z| - a) / 2) and sqrt(z) = |b| / 2t +
+// i copysign(t, b) - the cut along the negative axis follows the sign of
+// b's zero. The halves are taken before the sum so it cannot overflow.
+void lower_complex_sqrt(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int32_t dt = component(v.dtype);
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  const std::string a = part(cx, v.onnx, r, 0), b = part(cx, v.onnx, r, 1);
+  const std::string half = cx.cscalar(0.5, dt), zero = cx.cscalar(0, dt);
+  const std::string m = cx.emit1("Mul", {modulus(cx, a, b, dt), half});
+  const std::string ha = cx.emit1("Mul", {a, half});
+  const std::string negative = cx.emit1("Less", {a, zero});
+  const std::string t =
+      cx.emit1("Sqrt", {cx.emit1("Where", {negative, cx.emit1("Sub", {m, ha}), cx.emit1("Add", {m, ha})})});
+  const std::string safe_t = cx.emit1("Where", {cx.emit1("Equal", {t, zero}), cx.cscalar(1, dt), t});
+  const std::string other = cx.emit1("Div", {cx.emit1("Mul", {b, half}), safe_t});  // b / 2t
+  const std::string other_or_zero = cx.emit1("Where", {cx.emit1("Equal", {t, zero}), b, other});
+  // copysign(t, b): b's sign bit, -0.0 included
+  const std::string b_negative =
+      cx.emit1("Or", {cx.emit1("Less", {b, zero}), cx.emit1("Less", {cx.emit1("Reciprocal", {b}), zero})});
+  const std::string signed_t = cx.emit1("Where", {b_negative, cx.emit1("Neg", {t}), t});
+  const std::string re = cx.emit1("Where", {negative, cx.emit1("Abs", {other_or_zero}), t});
+  const std::string im = cx.emit1("Where", {negative, signed_t, other_or_zero});
+  cx.out(0, pair(cx, re, im, r));
+}
+MX_ATEN_LOWER(lower_complex_sqrt, "complex.aten.sqrt");
+
+// (A + iB)(C + iD) = (AC - BD) + i(AD + BC): four real products of the
+// parts, MatMul's broadcasting being matmul's (mm and bmm are its 2-d and
+// 3-d cases). PyTorch multiplies complex matrices only with complex ones.
+void lower_complex_matmul(OpContext& cx) {
+  const Value& x = cx.value_of("self");
+  const Value& y = cx.value_of(cx.has("mat2") ? "mat2" : "other");
+  if (x.dtype != y.dtype) cx.unsupported("a product of a complex and a real matrix");
+  const int64_t rx = static_cast<int64_t>(x.shape.size()), ry = static_cast<int64_t>(y.shape.size());
+  const std::string a = part(cx, x.onnx, rx, 0), b = part(cx, x.onnx, rx, 1);
+  const std::string c = part(cx, y.onnx, ry, 0), d = part(cx, y.onnx, ry, 1);
+  auto mm = [&](const std::string& p, const std::string& q) { return cx.emit1("MatMul", {p, q}); };
+  const std::string re = cx.emit1("Sub", {mm(a, c), mm(b, d)});
+  const std::string im = cx.emit1("Add", {mm(a, d), mm(b, c)});
+  cx.out(0, pair(cx, re, im, cx.out_rank()));
+}
+MX_ATEN_LOWER(lower_complex_matmul, "complex.aten.matmul", "complex.aten.mm", "complex.aten.bmm");
+
+// constant_pad_nd(self, pad, value=0): PyTorch's pairs from the last
+// dim backwards, the pair axis not padded.
+void lower_complex_pad(OpContext& cx) {
+  const int64_t r = cx.rank_of("self");
+  if (cx.has("value") && cx.float_arg("value") != 0.0)
+    cx.unsupported("a complex pad with a value other than 0");
+  const auto pad = cx.static_ints("pad");
+  if (!pad) cx.unsupported("a complex pad of a dynamic size");
+  std::vector<int64_t> begin(r + 1, 0), end(r + 1, 0);
+  for (size_t k = 0; k + 1 < pad->size(); k += 2) {
+    begin[r - 1 - k / 2] = (*pad)[k];
+    end[r - 1 - k / 2] = (*pad)[k + 1];
+  }
+  begin.insert(begin.end(), end.begin(), end.end());
+  const int32_t dt = component(cx.dtype_of("self"));
+  cx.out(0, cx.emit1("Pad", {cx.tensor("self"), cx.ci64(begin), cx.cscalar(0, dt)}));
+}
+MX_ATEN_LOWER(lower_complex_pad, "complex.aten.constant_pad_nd");
+
+}  // namespace
+}  // namespace mx::aten_onnx

@@ -1,0 +1,219 @@
+// Special functions ONNX has no op for, written out with the accuracy
+// of ATen's own kernels (whose float kernels compute in float too):
+//
+//   special_erfcx  exp(x^2) erfc(x). For x >= 0, erfcx = t exp(g(s)) with
+//                  t = 2 / (2 + x) and g a Chebyshev series in s = 2t - 1
+//                  (the form of Numerical Recipes' erfc), which covers the
+//                  whole half-line: x -> inf is t -> 0, where erfcx falls
+//                  as 1 / (sqrt(pi) x). Below 0, 2 exp(x^2) - erfcx(-x)
+//                  (no cancellation: the first term is at least 2, the
+//                  second at most 1), inf where exp(x^2) overflows, as in ATen.
+//   erfc, special_ndtr  from erfcx: erfc(x) = exp(-x^2) erfcx(x) for x >= 0,
+//                  2 minus that below (the tails relative, not 1 - erf).
+//   log1p          Goldberg's exact form (Log(1 + u) loses u's digits).
+//   special_log_ndtr  log(Phi(x)) as ATen computes it: below x = -1 in log
+//                  space, log(erfcx(-x / sqrt 2) / 2) - x^2 / 2 (no
+//                  underflow however far the tail); above, log1p(-erfc(x /
+//                  sqrt 2) / 2) with erfc from erfcx (full relative
+//                  precision of the tail) and an exact log1p.
+//   i0, special_i0 the modified Bessel function I0: exp(|x|) times a
+//                  Chebyshev series on |x| <= 8 and exp(|x|) times a series
+//                  in 8 / |x| over sqrt(|x|) beyond (Cephes' split, which
+//                  ATen uses, in the same order of operations: overflow to
+//                  inf, and NaN at inf, where ATen's does).
+//
+// The series are interpolated from mpmath's values by
+// aten_onnx/tools/special_series.py (error below 5e-16 against mpmath on
+// their whole range); a double input is computed in double with every
+// term, others in float32 (halves promoted, as ATen's kernels do) with the
+// terms a float can see. The relative error is then a few units in the
+// last place of the compute type on the whole real line.
+#include "mx/onnx_proto.hpp"
+
+#include <cmath>
+
+#include "mx/aten_onnx/lowering_registry.hpp"
+#include "mx/aten_onnx/patterns.hpp"
+
+namespace mx::aten_onnx {
+namespace {
+
+// The series of aten_onnx/tools/special_series.py: g(s) = log(erfcx(x) / t);
+// i0(x) exp(-|x|) for s = |x| / 4 - 1; i0(x) exp(-|x|) sqrt(|x|) for s = 16 / |x| - 1.
+constexpr double kErfcxLog[] = {
+    -0.6513268598908547,     0.64196979235649021,     0.019476473204185815,    -0.0095615147868086288,
+    -0.00094659534448203323, 0.00036683949785277191,  4.2523324806903141e-05,  -2.0278578112542201e-05,
+    -1.6242900046438319e-06, 1.3036558355845155e-06,  1.5626441735106082e-08,  -8.5238095910695824e-08,
+    6.5290544292517734e-09,  5.0593434983995895e-09,  -9.9136415300273537e-10, -2.2736510930367796e-10,
+    9.6467906341519039e-11,  2.3940318820375468e-12,  -6.8860327443859323e-12, 8.9451304420589136e-13,
+    3.1310503884357025e-13,  -1.1272935858306621e-13, 3.7262435468134539e-16,  7.113080518947549e-15,
+    -1.5169605226486131e-15, -1.0724771763448361e-16, 1.3050460856823117e-16,
+};
+constexpr double kI0Near[] = {
+    0.33839763720473803,    -0.30468267234319835,    0.17162090152220877,    -0.094901097048047639,
+    0.049305284239670712,   -0.023737414805899477,   0.010546460394595003,   -0.0043243099950505742,
+    0.001639475616941331,   -0.00057637557453857813, 0.00018850288509584067, -5.7541950100829395e-05,
+    1.644844807074627e-05,  -4.4167383584815476e-06, 1.1173875391463255e-06, -2.6707938542344011e-07,
+    6.0469950253549706e-08, -1.3000250124583182e-08, 2.6598237460949093e-09, -5.1897957404343838e-10,
+    9.6758088494755974e-11, -1.7268250262606386e-11, 2.9550380475549005e-12, -4.8562771834338794e-13,
+    7.6741558104235088e-14, -1.1666582190306391e-14, 1.7074866708950403e-15, -2.5380942213473367e-16,
+};
+constexpr double kI0Far[] = {
+    0.40224520550705439,     0.0033691164782556939,   6.889758346916815e-05,   2.8913705208347715e-06,
+    2.0489185894691827e-07,  2.2666689905038108e-08,  3.3962320256844169e-09,  4.9406023878262204e-10,
+    1.1889147128366289e-11,  -3.1499165260586518e-11, -1.3215811771055218e-11, -1.7941785066231137e-12,
+    7.1801239445656376e-13,  3.8527785934658811e-13,  1.5400875885198138e-14,  -4.1505622752226814e-14,
+    -9.5548734025343537e-15, 3.8116577348614923e-15,  1.7725312523192073e-15,  -3.4241796589604824e-16,
+    -2.8269508877921737e-16,
+};
+
+constexpr int32_t kFloat = onnx::TensorProto::FLOAT;
+constexpr int32_t kDouble = onnx::TensorProto::DOUBLE;
+
+int32_t compute_dtype(int32_t out) {
+  return out == kDouble ? kDouble : kFloat;
+}
+
+// c[0] + c[1] T1(s) + ... by Clenshaw's recurrence, s in [-1, 1]. A float
+// drops the terms below 1e-9: their sum is under its rounding.
+template <size_t N>
+std::string chebyshev(OpContext& cx, const std::string& s, const double (&c)[N], int32_t dt) {
+  size_t n = N;
+  if (dt != kDouble)
+    while (n > 2 && std::abs(c[n - 1]) < 1e-9) --n;
+  const std::string two_s = cx.emit1("Add", {s, s});
+  std::string b1 = cx.cscalar(c[n - 1], dt), b2;
+  for (size_t k = n - 2; k >= 1; --k) {
+    std::string b = cx.emit1("Mul", {two_s, b1});
+    if (!b2.empty()) b = cx.emit1("Sub", {b, b2});
+    b2 = b1;
+    b1 = cx.emit1("Add", {b, cx.cscalar(c[k], dt)});
+  }
+  const std::string sum = cx.emit1("Add", {cx.emit1("Mul", {s, b1}), cx.cscalar(c[0], dt)});
+  return b2.empty() ? sum : cx.emit1("Sub", {sum, b2});
+}
+
+// erfcx(x) = t exp(g) for x >= 0 (and +inf: t = 0).
+struct ErfcxParts {
+  std::string t, g;
+};
+ErfcxParts erfcx_parts(OpContext& cx, const std::string& x, int32_t dt) {
+  const std::string two = cx.cscalar(2, dt);
+  const std::string t = cx.emit1("Div", {two, cx.emit1("Add", {two, x})});
+  const std::string s = cx.emit1("Sub", {cx.emit1("Add", {t, t}), cx.cscalar(1, dt)});
+  return {t, chebyshev(cx, s, kErfcxLog, dt)};
+}
+
+// exp(sign * x^2) without the rounding of x^2, which exp would magnify
+// (x^2 ~ 100 carries ~100 ulps): x = hi + lo with hi on a grid of 2^-8
+// (2^-21 in double), so hi^2 is exact wherever the result neither under-
+// nor overflows (|x| < 16, 32 in double), then exp(sign hi^2) exp(sign (x - hi)(x + hi)).
+std::string exp_of_square(OpContext& cx, const std::string& x_in, double sign, int32_t dt) {
+  // |x| capped at 1e4 (where the result is 0 or inf already): inf - inf is not
+  const std::string cap = cx.cscalar(1e4, dt);
+  const std::string x = cx.emit1("Where", {cx.emit1("Greater", {cx.emit1("Abs", {x_in}), cap}),
+                                           cx.emit1("Mul", {cx.emit1("Sign", {x_in}), cap}), x_in});
+  const std::string grid = cx.cscalar(dt == kDouble ? 2097152.0 : 256.0, dt);
+  const std::string hi = cx.emit1("Div", {cx.emit1("Round", {cx.emit1("Mul", {x, grid})}), grid});
+  const std::string s = cx.cscalar(sign, dt);
+  const std::string big = cx.emit1("Mul", {cx.emit1("Mul", {hi, hi}), s});
+  const std::string small =
+      cx.emit1("Mul", {cx.emit1("Mul", {cx.emit1("Sub", {x, hi}), cx.emit1("Add", {x, hi})}), s});
+  return cx.emit1("Mul", {cx.emit1("Exp", {big}), cx.emit1("Exp", {small})});
+}
+
+void lower_erfcx(OpContext& cx) {
+  const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
+  const std::string x = cx.operand("self", dt);
+  const ErfcxParts p = erfcx_parts(cx, cx.emit1("Abs", {x}), dt);
+  const std::string right = cx.emit1("Mul", {p.t, cx.emit1("Exp", {p.g})});
+  const std::string twice_gauss = cx.emit1("Mul", {cx.cscalar(2, dt), exp_of_square(cx, x, 1, dt)});
+  const std::string left = cx.emit1("Sub", {twice_gauss, right});
+  const std::string y = cx.emit1("Where", {cx.emit1("Less", {x, cx.cscalar(0, dt)}), left, right});
+  cx.out(0, cx.cast(y, dt, out));
+}
+MX_ATEN_LOWER(lower_erfcx, "aten.special_erfcx");
+
+// erfc(w) from the parts of erfcx(|w|) and gauss = exp(-w^2): t exp(g)
+// gauss, 2 minus that below 0 - the tail keeps its relative precision
+// where 1 - erf(w) is 0. (ndtr's w = x / sqrt 2 is rounded: its gauss is
+// exp(-x^2 / 2) from x itself.)
+std::string erfc_from(OpContext& cx, const ErfcxParts& p, const std::string& w, const std::string& gauss,
+                      int32_t dt) {
+  const std::string tail = cx.emit1("Mul", {cx.emit1("Mul", {p.t, cx.emit1("Exp", {p.g})}), gauss});
+  return cx.emit1(
+      "Where", {cx.emit1("Less", {w, cx.cscalar(0, dt)}), cx.emit1("Sub", {cx.cscalar(2, dt), tail}), tail});
+}
+
+// erfc(x), and special_ndtr(x) = erfc(-x / sqrt 2) / 2 (Cephes' ndtr, which
+// ATen computes: the lower tail relative, not 1 - a rounded 1).
+void lower_erfc_ndtr(OpContext& cx) {
+  const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
+  const std::string x = cx.operand("self", dt);
+  if (cx.op() != "special_ndtr") {
+    const ErfcxParts p = erfcx_parts(cx, cx.emit1("Abs", {x}), dt);
+    return cx.out(0, cx.cast(erfc_from(cx, p, x, exp_of_square(cx, x, -1, dt), dt), dt, out));
+  }
+  const std::string w = cx.emit1("Mul", {x, cx.cscalar(-1.0 / std::sqrt(2.0), dt)});
+  const ErfcxParts p = erfcx_parts(cx, cx.emit1("Abs", {w}), dt);
+  const std::string y = erfc_from(cx, p, w, exp_of_square(cx, x, -0.5, dt), dt);
+  cx.out(0, cx.cast(cx.emit1("Mul", {y, cx.cscalar(0.5, dt)}), dt, out));
+}
+MX_ATEN_LOWER(lower_erfc_ndtr, "aten.erfc", "aten.erfc_", "aten.special_erfc", "aten.special_ndtr");
+
+// log1p(u) = log(w) u / (w - 1) with w = 1 + u (Goldberg): exact where
+// Log(1 + u) alone loses u's digits; u itself where w rounds to 1.
+std::string exact_log1p(OpContext& cx, const std::string& u, int32_t dt) {
+  const std::string one = cx.cscalar(1, dt);
+  const std::string w = cx.emit1("Add", {one, u});
+  // log(w) times u / (w - 1) (~1): log(w) u alone overflows for u near the largest float
+  const std::string ratio =
+      cx.emit1("Mul", {cx.emit1("Log", {w}), cx.emit1("Div", {u, cx.emit1("Sub", {w, one})})});
+  const std::string exact = cx.emit1("Where", {cx.emit1("Equal", {w, one}), u, ratio});
+  return cx.emit1("Where", {emit_is_inf(cx, u, dt, true, false), u, exact});  // log1p(inf) = inf
+}
+
+void lower_log1p(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  cx.out(0, exact_log1p(cx, cx.operand("self", dt), dt));
+}
+MX_ATEN_LOWER(lower_log1p, "aten.log1p", "aten.log1p_", "aten.special_log1p");
+
+void lower_log_ndtr(OpContext& cx) {
+  const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
+  const std::string x = cx.operand("self", dt);
+  const std::string z = cx.emit1("Mul", {x, cx.cscalar(1.0 / std::sqrt(2.0), dt)});
+  const ErfcxParts p = erfcx_parts(cx, cx.emit1("Abs", {z}), dt);
+  // x < -1: log(erfcx(|z|)) - log 2 - z^2
+  const std::string log_erfcx = cx.emit1("Add", {cx.emit1("Log", {p.t}), p.g});
+  const std::string left =
+      cx.emit1("Sub", {cx.emit1("Sub", {log_erfcx, cx.cscalar(std::log(2.0), dt)}), cx.emit1("Mul", {z, z})});
+  // x >= -1: log1p(-erfc(z) / 2)
+  const std::string right = exact_log1p(
+      cx, cx.emit1("Mul", {erfc_from(cx, p, z, exp_of_square(cx, x, -0.5, dt), dt), cx.cscalar(-0.5, dt)}),
+      dt);
+  const std::string y = cx.emit1("Where", {cx.emit1("Less", {x, cx.cscalar(-1, dt)}), left, right});
+  cx.out(0, cx.cast(y, dt, out));
+}
+MX_ATEN_LOWER(lower_log_ndtr, "aten.special_log_ndtr");
+
+void lower_i0(OpContext& cx) {
+  const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
+  const std::string a = cx.emit1("Abs", {cx.operand("self", dt)});
+  const std::string one = cx.cscalar(1, dt);
+  // Each series' variable kept in [-1, 1] where the other branch is taken.
+  const std::string s_near =
+      cx.emit1("Min", {cx.emit1("Sub", {cx.emit1("Mul", {a, cx.cscalar(0.25, dt)}), one}), one});
+  const std::string s_far =
+      cx.emit1("Min", {cx.emit1("Sub", {cx.emit1("Div", {cx.cscalar(16, dt), a}), one}), one});
+  const std::string e = cx.emit1("Exp", {a});
+  const std::string near = cx.emit1("Mul", {e, chebyshev(cx, s_near, kI0Near, dt)});
+  const std::string far =
+      cx.emit1("Div", {cx.emit1("Mul", {e, chebyshev(cx, s_far, kI0Far, dt)}), cx.emit1("Sqrt", {a})});
+  const std::string y = cx.emit1("Where", {cx.emit1("LessOrEqual", {a, cx.cscalar(8, dt)}), near, far});
+  cx.out(0, cx.cast(y, dt, out));
+}
+MX_ATEN_LOWER(lower_i0, "aten.i0", "aten.i0_", "aten.special_i0");
+
+}  // namespace
+}  // namespace mx::aten_onnx
