@@ -33,11 +33,13 @@ OPSETS = (LOWEST, DEFAULT, NEWEST_RUN)
 # Each must fail with its reason and write nothing.
 REFUSED = {
     "upsample_bilinear_antialias_corners": "ONNX Resize's antialias filter does not reproduce ATen's with align_corners",
+    "core_batch_norm_training": "batch norm in training mode",
 }
 # Refused below an opset: the ONNX op they need is that new. col2im's core
 # form (index_put with None indices) converts at any opset.
 NEEDS_OPSET = {
     "bitwise_xor": (18, "needs ONNX opset 18 (BitwiseXor)"),
+    "core_bitwise_or_scalar": (18, "on integers needs ONNX opset 18 (BitwiseOr)"),
     "int64_bitwise": (18, "on integers needs ONNX opset 18 (BitwiseAnd)"),
     "f16_index_ops": (16, "needs ONNX opset 16 (ScatterElements with 'reduction')"),
     "scatter_reduce_amax": (18, "needs ONNX opset 18 (ScatterElements max/min)"),
@@ -81,7 +83,7 @@ NEEDS_OPSET = {
 # ONNX Runtime 1.31 has kernels for RandomUniformLike / RandomNormalLike
 # up to version 1 only (opset 22 revised them): at opsets from 22 these
 # samples are checked by the ONNX checker, and run at 21.
-RUNTIME_NEWEST = {"rand": 21, "randn": 21, "randperm": 21}
+RUNTIME_NEWEST = {"rand": 21, "randn": 21, "randperm": 21, "core_randn": 21}
 
 
 def refusal(name, level, opset):

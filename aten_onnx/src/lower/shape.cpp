@@ -14,16 +14,29 @@ namespace {
 // with the default training=True).
 void lower_identity(OpContext& cx) {
   const char* in = cx.has("self") ? "self" : "input";
-  if (cx.target().find("native_dropout") == std::string::npos && cx.arg_kind("train") == ArgKind::boolean &&
-      cx.bool_arg("train") && cx.float_arg("p", 0.0) != 0.0)
+  if (cx.arg_kind("train") == ArgKind::boolean && cx.bool_arg("train") && cx.float_arg("p", 0.0) != 0.0)
     cx.unsupported("dropout in training mode (call model.eval() before exporting)");
   const int32_t dt = cx.out_dtype();
   cx.out(0, cx.cast(cx.tensor(in), cx.dtype_of(in), dt));
 }
 MX_ATEN_LOWER(lower_identity, "aten.clone", "aten.contiguous", "aten.alias", "aten.dropout", "aten.detach",
               "aten.detach_", "aten.lift_fresh_copy", "aten.feature_dropout", "aten.alpha_dropout",
-              "aten.dropout_", "aten.native_dropout", "aten.feature_alpha_dropout", "aten.lift_fresh",
-              "aten.lift", "aten.positive");
+              "aten.dropout_", "aten.feature_alpha_dropout", "aten.lift_fresh", "aten.lift", "aten.positive");
+
+// native_dropout(input, p, train?) -> (output, mask): outside training (or
+// with p == 0) the input and a mask that keeps everything. A None `train`
+// means training, as in ATen.
+void lower_native_dropout(OpContext& cx) {
+  const bool train = cx.arg_kind("train") != ArgKind::boolean || cx.bool_arg("train");
+  if (train && cx.float_arg("p") != 0.0)
+    cx.unsupported("dropout in training mode (call model.eval() before exporting)");
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.tensor("input");
+  cx.out(0, cx.cast(x, cx.dtype_of("input"), dt));
+  if (cx.n_outputs() > 1)
+    cx.out(1, cx.emit1("Expand", {cx.cscalar(1, onnx::TensorProto::BOOL), cx.shape_of(x)}));
+}
+MX_ATEN_LOWER(lower_native_dropout, "aten.native_dropout");
 
 void lower_view(OpContext& cx) {
   const char* shape = cx.has("size") ? "size" : "shape";

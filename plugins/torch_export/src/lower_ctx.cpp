@@ -8,6 +8,7 @@
 
 #include "modelexport/modelexport.h"
 #include "module_stack.hpp"
+#include "schema_defaults.hpp"
 #include "mx/aten_onnx/error.hpp"
 
 namespace mx::torch_export {
@@ -61,13 +62,16 @@ int LowerCtx::current_call() const {
   return call_;
 }
 
+// An argument the archive leaves out holds its schema default (the
+// serializer drops arguments equal to it), so a lowering's own fallback is
+// only reached for arguments whose default is None.
 const json* LowerCtx::arg(const std::string& name) const {
   for (const auto& in : node->at("inputs"))
     if (in.at("name").get<std::string>() == name) {
       const json& a = in.at("arg");
       return a.contains("as_none") ? nullptr : &a;
     }
-  return nullptr;
+  return schema_default(target(), name);
 }
 
 const json& LowerCtx::required(const std::string& name) const {

@@ -1,8 +1,10 @@
 // The one argument interface every ATen lowering (src/lower/*.cpp) is
 // written against, whichever frontend read the program: the current op's
-// arguments by their schema names (an absent argument takes the default
-// the accessor is given, the op's own), tensors with dtype and symbolic
-// shape, SymInts, and its outputs. The .pt2 frontend implements it over a
+// arguments by their schema names (an argument left out holds its schema
+// default: TorchScript nodes carry every argument, the .pt2 frontend fills
+// the ones the archive drops from a table of torch's schemas; the
+// accessor's fallback is for arguments whose default is None), tensors
+// with dtype and symbolic shape, SymInts, and its outputs. The .pt2 frontend implements it over a
 // node of the program's JSON, the TorchScript frontend over a jit::Node and
 // its example values. What only a frontend knows (in-place write-back,
 // module stacks, nested bodies) stays behind the implementation.
