@@ -108,6 +108,13 @@ std::string emit_is_inf(OnnxEmitter& e, const std::string& x, int32_t dtype, boo
 std::string emit_inverse_real_dft(OnnxEmitter& e, const std::string& spectrum, int64_t rank, int64_t dim,
                                   int64_t n, int32_t dt);
 
+// ---- pads.cpp
+// ONNX Pad's pads from PyTorch's pad list as a 1-D int64 tensor of
+// 2 * `pairs` SymInts, for a tensor of `rank` dims whose last
+// `unpadded_after` dims the list does not count (a complex pair axis).
+std::string onnx_pads_of_list(OnnxEmitter& e, const std::string& torch_pads, int64_t pairs, int64_t rank,
+                              int64_t unpadded_after = 0);
+
 // ---- resize.cpp
 // upsample_<mode> ("upsample_bilinear2d", "_upsample_nearest_exact1d", ...)
 // to spatial sizes (1-D int64, one per spatial dim) or by static scales.
