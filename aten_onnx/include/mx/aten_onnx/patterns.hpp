@@ -72,6 +72,10 @@ std::string emit_avg_pool(OnnxEmitter& e, const std::string& x, const std::vecto
 // their bounds computed at run time over a dynamic size.
 std::string emit_adaptive_pool(OnnxEmitter& e, const std::string& x, const std::vector<int64_t>& in,
                                const std::vector<int64_t>& out, bool is_max);
+// Adaptive average pooling of a `dtype` tensor of `rank` dims to spatial
+// sizes known at run time only (`out_sizes`: 1-D int64, one per spatial dim).
+std::string emit_adaptive_avg_pool_dynamic(OnnxEmitter& e, const std::string& x, int64_t rank,
+                                           const std::string& out_sizes, int32_t dtype);
 
 // ---- reduce.cpp
 // ReduceSum takes axes as an input (opset >= 13); the others as an
