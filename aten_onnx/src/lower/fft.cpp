@@ -169,6 +169,28 @@ std::string covering(OpContext& cx, const std::string& z, int64_t onnx_rank, int
   return cx.emit1("Pad", {z, cx.ci64(pads), cx.cscalar(0, dt)});
 }
 
+// The unscaled spectrum of a real signal: a onesided (or full) DFT over the
+// last of t's dims, full ones over the others, the signal first cut or
+// zero-padded to n points (the n of a 1-D transform); and the number of
+// points the norm divides by.
+struct Spectrum {
+  std::string z;
+  Points points;
+};
+Spectrum real_spectrum(OpContext& cx, const Value& v, const Transform& t, bool onesided, int32_t dt) {
+  const int64_t r = static_cast<int64_t>(v.shape.size()), last = t.dims.back();
+  const std::vector<int64_t> others(t.dims.begin(), t.dims.end() - 1);
+  std::string x = cx.unsqueeze(cx.cast(v.onnx, v.dtype, dt), {r});
+  Points p = points(v, t.dims);
+  if (cx.has("n")) {
+    const int64_t n = cx.int_arg("n");
+    x = resized(cx, x, r + 1, last, v.shape.at(last), n, dt);
+    p = points(v, others, static_cast<double>(n));
+  }
+  const std::string z = cx.emit1("DFT", {x}, {attr("axis", last), attr("onesided", int64_t{onesided})});
+  return {raw_dfts(cx, z, v, others, false, dt), p};
+}
+
 // rfft / rfft2 / rfftn / _fft_r2c: a onesided DFT over the last dim (two-sided
 // when _fft_r2c says so), full ones over the others.
 void lower_rfft(OpContext& cx) {
@@ -177,19 +199,9 @@ void lower_rfft(OpContext& cx) {
   const Transform t = transform_of(cx, r, false);
   if (t.dims.empty()) cx.unsupported("an FFT over no dim");
   const bool onesided = !cx.has("onesided") || cx.bool_arg("onesided");  // false: core ATen's fft of a real
-  const int64_t last = t.dims.back();
   require_unpadded(cx, t, v, false);
   const int32_t dt = component(complex_of(v.dtype));
-  std::string x = cx.unsqueeze(cx.cast(v.onnx, v.dtype, dt), {r});
-  const std::vector<int64_t> others(t.dims.begin(), t.dims.end() - 1);
-  Points p = points(v, t.dims);
-  if (cx.has("n")) {
-    const int64_t n = cx.int_arg("n");
-    x = resized(cx, x, r + 1, last, v.shape.at(last), n, dt);
-    p = points(v, others, static_cast<double>(n));
-  }
-  std::string spectrum = cx.emit1("DFT", {x}, {attr("axis", last), attr("onesided", int64_t{onesided})});
-  spectrum = raw_dfts(cx, spectrum, v, others, false, dt);
+  const auto [spectrum, p] = real_spectrum(cx, v, t, onesided, dt);
   cx.out(0, scaled(cx, spectrum, t.normalization, p, dt));
 }
 MX_ATEN_LOWER(lower_rfft, "aten.fft_rfft", "aten.fft_rfft2", "aten.fft_rfftn", "aten._fft_r2c");
@@ -505,18 +517,8 @@ void lower_ihfft(OpContext& cx) {
   const Transform t = transform_of(cx, r, true);
   if (t.dims.empty()) cx.unsupported("an FFT over no dim");
   require_unpadded(cx, t, v, false);
-  const int64_t d = t.dims.back();
   const int32_t dt = component(cx.out_dtype());
-  std::string x = cx.unsqueeze(cx.cast(v.onnx, v.dtype, dt), {r});
-  const std::vector<int64_t> others(t.dims.begin(), t.dims.end() - 1);
-  Points p = points(v, t.dims);
-  if (cx.has("n")) {
-    const int64_t n = cx.int_arg("n");
-    x = resized(cx, x, r + 1, d, v.shape.at(d), n, dt);
-    p = points(v, others, static_cast<double>(n));
-  }
-  std::string spectrum = cx.emit1("DFT", {x}, {attr("axis", d), attr("onesided", int64_t{1})});
-  spectrum = raw_dfts(cx, spectrum, v, others, false, dt);
+  const auto [spectrum, p] = real_spectrum(cx, v, t, true, dt);
   if (!p.dynamic_dims.empty())  // scaled at run time, then conjugated
     return cx.out(0, conj_scaled(cx, scaled(cx, spectrum, t.normalization, p, dt), 1.0, dt));
   const double s = t.normalization == 1   ? 1.0 / std::sqrt(p.known)
