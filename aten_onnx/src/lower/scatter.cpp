@@ -29,19 +29,42 @@ std::string scatter_node(OpContext& cx, const std::string& op, const std::string
   return cx.cast(cx.emit1(op, {cx.cast(data, dt, f), index, cx.cast(updates, dt, f)}, a), f, dt);
 }
 
-// ScatterElements of `src` into `into` (a tensor of self's shape) at the
-// node's index along its dim.
-std::string scatter_elements_into(OpContext& cx, const std::string& into, const std::string& src,
-                                  const std::string& reduction) {
-  const int64_t dim = norm_dim(cx.int_arg("dim"), std::max<int64_t>(cx.rank_of("self"), 1));
-  std::vector<onnx::AttributeProto> a = {attr("axis", dim)};
+// Where a ScatterElements writes: along `dim`, at `index` (int64, of the
+// source's shape).
+struct ScatterSite {
+  int64_t dim = 0;
+  std::string index;
+};
+
+// scatter's own: the node's dim and index.
+ScatterSite scatter_site(OpContext& cx) {
+  return {norm_dim(cx.int_arg("dim"), std::max<int64_t>(cx.rank_of("self"), 1)),
+          cx.cast(cx.tensor("index"), cx.dtype_of("index"), onnx::TensorProto::INT64)};
+}
+
+// index_add / index_reduce's: a 1-D index of positions along dim, spread
+// over a tensor of `shape` (its length along dim that of the index).
+ScatterSite index_site(OpContext& cx, const std::string& shape) {
+  const int64_t r = std::max<int64_t>(cx.rank_of("self"), 1);
+  const int64_t dim = norm_dim(cx.int_arg("dim"), r);
+  const std::string idx = cx.cast(cx.tensor("index"), cx.dtype_of("index"), onnx::TensorProto::INT64);
+  std::vector<int64_t> others;
+  for (int64_t k = 0; k < r; ++k)
+    if (k != dim) others.push_back(k);
+  const std::string shaped = others.empty() ? idx : cx.unsqueeze(idx, others);
+  return {dim, cx.emit1("Expand", {shaped, shape})};
+}
+
+// ScatterElements of `src` into `into` (a tensor of self's shape) at `site`.
+std::string scatter_elements_into(OpContext& cx, const ScatterSite& site, const std::string& into,
+                                  const std::string& src, const std::string& reduction) {
+  std::vector<onnx::AttributeProto> a = {attr("axis", site.dim)};
   if (!reduction.empty()) a.push_back(attr("reduction", reduction));
-  const std::string index = cx.cast(cx.tensor("index"), cx.dtype_of("index"), onnx::TensorProto::INT64);
-  return scatter_node(cx, "ScatterElements", into, index, src, a, cx.out_dtype());
+  return scatter_node(cx, "ScatterElements", into, site.index, src, a, cx.out_dtype());
 }
 
 std::string scatter_elements(OpContext& cx, const std::string& src, const std::string& reduction) {
-  return scatter_elements_into(cx, cx.operand("self", cx.out_dtype()), src, reduction);
+  return scatter_elements_into(cx, scatter_site(cx), cx.operand("self", cx.out_dtype()), src, reduction);
 }
 
 // scatter.src / scatter.value (self, dim, index, src|value[, reduce])
@@ -67,10 +90,11 @@ void lower_scatter_add(OpContext& cx) {
 MX_ATEN_LOWER(lower_scatter_add, "aten.scatter_add", "aten.scatter_add_");
 
 // Positions of self that some index writes to (bool, self's shape).
-std::string written_positions(OpContext& cx) {
+std::string written_positions(OpContext& cx, const ScatterSite& site) {
   const std::string zeros = cx.emit1("Expand", {cx.ci64s(0), cx.shape_of(cx.tensor("self"))});
-  const std::string ones = cx.emit1("Expand", {cx.ci64s(1), cx.shape_of(cx.tensor("index"))});
-  return cx.cast(scatter_elements_into(cx, zeros, ones, ""), onnx::TensorProto::INT64,
+  const std::string ones = cx.emit1("Expand", {cx.ci64s(1), cx.shape_of(site.index)});
+  std::vector<onnx::AttributeProto> a = {attr("axis", site.dim)};
+  return cx.cast(cx.emit1("ScatterElements", {zeros, site.index, ones}, a), onnx::TensorProto::INT64,
                  onnx::TensorProto::BOOL);
 }
 
@@ -79,44 +103,49 @@ double reduction_identity(OpContext& cx, const std::string& r, int32_t dt) {
   if (r == "sum" || r == "mean") return 0.0;
   if (r == "prod") return 1.0;
   if (!mx::aten_onnx::is_floating(dt))
-    cx.unsupported("scatter_reduce '" + r + "' with include_self=False on integers");
+    cx.unsupported("'" + r + "' reduction with include_self=False on integers");
   return r == "amax" ? -INFINITY : INFINITY;
 }
 
-// scatter_reduce.two(self, dim, index, src, reduce, include_self=True):
-// sum/prod/mean at opset 16, amax/amin from opset 18 (ScatterElements
-// max/min). include_self=False starts every written position from the
-// reduction's identity instead of self; mean divides the sum by the
-// number of values each position reduced (itself included or not).
+// scatter_reduce.two(self, dim, index, src, reduce, include_self=True) and
+// index_reduce(self, dim, index, source, reduce, include_self=True), whose
+// 1-D index is spread over source's shape: sum/prod/mean at opset 16,
+// amax/amin from opset 18 (ScatterElements max/min). include_self=False
+// starts every written position from the reduction's identity instead of
+// self; mean divides the sum by the number of values each position
+// reduced (itself included or not).
 void lower_scatter_reduce(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
+  const bool by_index = cx.op() == "index_reduce";
+  const std::string what = by_index ? "index_reduce" : "scatter_reduce";
   const std::string r = cx.string_arg("reduce", "");
   const bool include_self = cx.bool_arg("include_self", true);
-  std::string reduction = r == "sum" || r == "mean" ? "add"
-                          : r == "prod"             ? "mul"
-                          : r == "amax"             ? "max"
-                          : r == "amin"             ? "min"
-                                                    : "";
-  if (reduction.empty()) cx.unsupported("scatter_reduce with reduce='" + r + "'");
-  if (r == "mean" && !mx::aten_onnx::is_floating(dt)) cx.unsupported("scatter_reduce 'mean' on integers");
+  std::string reduction = (r == "sum" && !by_index) || r == "mean" ? "add"
+                          : r == "prod"                            ? "mul"
+                          : r == "amax"                            ? "max"
+                          : r == "amin"                            ? "min"
+                                                                   : "";
+  if (reduction.empty()) cx.unsupported(what + " with reduce='" + r + "'");
+  if (r == "mean" && !mx::aten_onnx::is_floating(dt)) cx.unsupported(what + " 'mean' on integers");
   if ((reduction == "max" || reduction == "min") && cx.opset < 18)
-    cx.unsupported("scatter_reduce '" + r + "' needs ONNX opset 18 (ScatterElements max/min)");
-  const std::string self = cx.operand("self", dt), src = cx.operand("src", dt);
-  std::string base = self, written;
-  if (!include_self) {
-    written = written_positions(cx);
-    base = cx.emit1("Where", {written, cx.cscalar(reduction_identity(cx, r, dt), dt), self});
-  }
-  std::string out = scatter_elements_into(cx, base, src, reduction);
+    cx.unsupported(what + " '" + r + "' needs ONNX opset 18 (ScatterElements max/min)");
+  const std::string self = cx.operand("self", dt), src = cx.operand(by_index ? "source" : "src", dt);
+  const ScatterSite site = by_index ? index_site(cx, cx.shape_of(src)) : scatter_site(cx);
+  std::string base = self;
+  if (!include_self)
+    base =
+        cx.emit1("Where", {written_positions(cx, site), cx.cscalar(reduction_identity(cx, r, dt), dt), self});
+  std::string out = scatter_elements_into(cx, site, base, src, reduction);
   if (r == "mean") {
     const std::string start = cx.emit1("Expand", {cx.cscalar(include_self ? 1 : 0, dt), cx.shape_of(self)});
-    const std::string ones = cx.emit1("Expand", {cx.cscalar(1, dt), cx.shape_of(cx.tensor("index"))});
-    const std::string count = scatter_elements_into(cx, start, ones, "add");
+    const std::string ones = cx.emit1("Expand", {cx.cscalar(1, dt), cx.shape_of(site.index)});
+    const std::string count = scatter_elements_into(cx, site, start, ones, "add");
     out = cx.emit1("Div", {out, cx.emit1("Max", {count, cx.cscalar(1, dt)})});
   }
   cx.out(0, out);
 }
-MX_ATEN_LOWER(lower_scatter_reduce, "aten.scatter_reduce", "aten.scatter_reduce_");
+MX_ATEN_LOWER(lower_scatter_reduce, "aten.scatter_reduce", "aten.scatter_reduce_", "aten.index_reduce",
+              "aten.index_reduce_");
 
 // index_put(self, indices, values, accumulate=False): k index tensors
 // (broadcast together) on k adjacent dims -> ScatterND at the stacked
@@ -233,6 +262,27 @@ void lower_select_scatter(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_select_scatter, "aten.select_scatter");
 
+// put(self, index, source, accumulate=False): self as a flat tensor written
+// at the flat positions `index` (negative ones count from the end).
+void lower_put(OpContext& cx) {
+  const int32_t dt = cx.out_dtype(), i64 = onnx::TensorProto::INT64;
+  const std::string self = cx.operand("self", dt), flat_shape = cx.ci64({-1});
+  const std::string flat = cx.emit1("Reshape", {self, flat_shape});
+  std::string idx = cx.emit1("Reshape", {cx.cast(cx.tensor("index"), cx.dtype_of("index"), i64), flat_shape});
+  const std::string numel = cx.emit1("Size", {self});
+  idx = cx.emit1("Where", {cx.emit1("Less", {idx, cx.ci64s(0)}), cx.emit1("Add", {idx, numel}), idx});
+  std::vector<onnx::AttributeProto> a = {attr("axis", int64_t{0})};
+  if (cx.bool_arg("accumulate", false)) {
+    if (cx.opset < 16)
+      cx.unsupported("put with accumulate=True needs ONNX opset 16 (ScatterElements with 'reduction')");
+    a.push_back(attr("reduction", std::string("add")));
+  }
+  const std::string src = cx.emit1("Reshape", {cx.operand("source", dt), flat_shape});
+  const std::string written = scatter_node(cx, "ScatterElements", flat, idx, src, a, dt);
+  cx.out(0, cx.emit1("Reshape", {written, cx.shape_of(self)}));
+}
+MX_ATEN_LOWER(lower_put, "aten.put", "aten.put_");
+
 // index_add(self, dim, index, source, alpha=1) / index_copy(self, dim,
 // index, source) / index_fill(self, dim, index, value): writes along dim
 // at the listed positions -> ScatterElements with the index spread over
@@ -243,21 +293,14 @@ void lower_index_write(OpContext& cx) {
   const int64_t r = std::max<int64_t>(cx.rank_of("self"), 1);
   const int64_t dim = norm_dim(cx.int_arg("dim"), r);
   const std::string x = cx.operand("self", dt);
-  const std::string idx = cx.cast(cx.tensor("index"), cx.dtype_of("index"), onnx::TensorProto::INT64);
-  std::vector<int64_t> others;
-  for (int64_t k = 0; k < r; ++k)
-    if (k != dim) others.push_back(k);
-  auto spread = [&](const std::string& shape) {  // index [n] -> [.., n at dim, ..] of `shape`
-    const std::string shaped = others.empty() ? idx : cx.unsqueeze(idx, others);
-    return cx.emit1("Expand", {shaped, shape});
-  };
+  auto spread = [&](const std::string& shape) { return index_site(cx, shape).index; };
   const bool fill = cx.target().rfind("aten.index_fill", 0) == 0;
   std::string src;
   std::string where;
   if (fill) {
     // the slices at the positions, of self's shape but n long along dim
     const std::string shape = cx.shape_of(x);
-    const std::string n = cx.shape_of(idx);
+    const std::string n = cx.shape_of(cx.tensor("index"));
     const std::string sliced =
         cx.emit1("Concat",
                  {cx.emit1("Slice", {shape, cx.ci64({0}), cx.ci64({dim})}), n,
