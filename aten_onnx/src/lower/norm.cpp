@@ -1,6 +1,6 @@
 // Normalisation: batch_norm (eval) and core ATen's
 // _native_batch_norm_legit_no_training, layer_norm / native_layer_norm,
-// group_norm, rms_norm, renorm.
+// group_norm, rms_norm, renorm, embedding_renorm.
 #include "mx/onnx_proto.hpp"
 
 #include "mx/aten_onnx/lowering_registry.hpp"
@@ -149,16 +149,10 @@ void lower_rms_norm(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_rms_norm, "aten.rms_norm", "aten._fused_rms_norm");
 
-// renorm(self, p, dim, maxnorm): each slice along `dim` whose p-norm
-// exceeds maxnorm scaled to it (ATen divides by norm + 1e-7).
-void lower_renorm(OpContext& cx) {
-  const int32_t dt = cx.out_dtype();
-  const int64_t r = cx.rank_of("self"), dim = norm_dim(cx.int_arg("dim"), r);
-  const double p = cx.float_arg("p"), maxnorm = cx.float_arg("maxnorm");
-  std::vector<int64_t> axes;
-  for (int64_t k = 0; k < r; ++k)
-    if (k != dim) axes.push_back(k);
-  const std::string x = cx.operand("self", dt);
+// The factor renorm scales each slice by: maxnorm / (norm + 1e-7) where the
+// slice's p-norm over `axes` exceeds maxnorm (ATen's epsilon), else 1.
+std::string renorm_factor(OpContext& cx, const std::string& x, const std::vector<int64_t>& axes, double p,
+                          double maxnorm, int32_t dt) {
   const std::string ax = cx.emit1("Abs", {x});
   std::string norm;
   if (p == 1) {
@@ -172,12 +166,46 @@ void lower_renorm(OpContext& cx) {
         "Pow", {mx::aten_onnx::emit_reduce(cx, "ReduceSum", powed, axes, true), cx.cscalar(1.0 / p, dt)});
   }
   const std::string m = cx.cscalar(maxnorm, dt);
-  const std::string factor = cx.emit1(
-      "Where", {cx.emit1("Greater", {norm, m}),
-                cx.emit1("Div", {m, cx.emit1("Add", {norm, cx.cscalar(1e-7, dt)})}), cx.cscalar(1, dt)});
-  cx.out(0, cx.emit1("Mul", {x, factor}));
+  return cx.emit1("Where",
+                  {cx.emit1("Greater", {norm, m}),
+                   cx.emit1("Div", {m, cx.emit1("Add", {norm, cx.cscalar(1e-7, dt)})}), cx.cscalar(1, dt)});
+}
+
+// renorm(self, p, dim, maxnorm): each slice along `dim` whose p-norm
+// exceeds maxnorm scaled to it.
+void lower_renorm(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const int64_t r = cx.rank_of("self"), dim = norm_dim(cx.int_arg("dim"), r);
+  std::vector<int64_t> axes;
+  for (int64_t k = 0; k < r; ++k)
+    if (k != dim) axes.push_back(k);
+  const std::string x = cx.operand("self", dt);
+  cx.out(0, cx.emit1("Mul", {x, renorm_factor(cx, x, axes, cx.float_arg("p"), cx.float_arg("maxnorm"), dt)}));
 }
 MX_ATEN_LOWER(lower_renorm, "aten.renorm");
+
+// embedding_renorm(self, indices, max_norm, norm_type) (nn.Embedding with
+// max_norm, which renormalizes the looked-up rows of its weight before the
+// lookup): the rows `indices` name are scaled as renorm scales them; the
+// others stay. The in-place form's write to the weight is the frontend's.
+void lower_embedding_renorm(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string w = cx.operand("self", dt);
+  const std::string factor =
+      renorm_factor(cx, w, {1}, cx.float_arg("norm_type"), cx.float_arg("max_norm"), dt);
+  const std::string i64_rows = cx.emit1("Slice", {cx.shape_of(w), cx.ci64({0}), cx.ci64({1})});
+  const std::string idx = cx.emit1(
+      "Reshape",
+      {cx.cast(cx.tensor("indices"), cx.dtype_of("indices"), onnx::TensorProto::INT64), cx.ci64({-1})});
+  const std::string hit = cx.emit1(
+      "ScatterElements",
+      {cx.emit1("Expand", {cx.ci64s(0), i64_rows}), idx, cx.emit1("Expand", {cx.ci64s(1), cx.shape_of(idx)})},
+      {attr("axis", int64_t{0})});
+  const std::string named =
+      cx.unsqueeze(cx.cast(hit, onnx::TensorProto::INT64, onnx::TensorProto::BOOL), {1});
+  cx.out(0, cx.emit1("Mul", {w, cx.emit1("Where", {named, factor, cx.cscalar(1, dt)})}));
+}
+MX_ATEN_LOWER(lower_embedding_renorm, "aten.embedding_renorm", "aten.embedding_renorm_");
 
 // _weight_norm(v, g, dim=0): g * v / ||v||, the norm over every dim but
 // `dim` (over all of them for dim = -1, as ATen's norm_except_dim).

@@ -92,14 +92,15 @@ void LowerCtx::write_back(const std::string& value, const std::string& onnx) {
   const json* prod = producer_of(value);
   if (!prod) return;  // a graph input: rebinding is all
   const std::string view = op_name(target_of(*prod));
-  if (view != "slice" && view != "select" && view != "alias" && !other_views().count(view))
+  if (view != "slice" && view != "select" && view != "alias" && view != "detach" &&
+      !other_views().count(view))
     return;  // not a view
   const json* base_arg = nullptr;
   for (const auto& in : prod->at("inputs"))
     if (in.at("name") == "self" || in.at("name") == "input") base_arg = &in.at("arg");
   if (!base_arg || !base_arg->contains("as_tensor")) return;
   const std::string base = (*base_arg).at("as_tensor").at("name").get<std::string>();
-  if (view == "alias") return write_back(base, onnx);
+  if (view == "alias" || view == "detach") return write_back(base, onnx);  // the same storage, whole
   if (view != "slice" && view != "select") {
     if (read_after_current(base))
       unsupported("an in-place write through a '" + view + "' view (node '" + prod->value("name", "?") +
