@@ -3,8 +3,7 @@
 // binary_cross_entropy(_with_logits), nll_loss / nll_loss2d / nll_loss_nd,
 // cross_entropy_loss (class indices or probabilities, label smoothing),
 // margin_ranking, hinge_embedding, poisson_nll, cosine_embedding,
-// triplet_margin and multi_margin losses. (multilabel_margin_loss is not
-// lowered.)
+// triplet_margin, multi_margin and multilabel_margin losses.
 // `reduction` is ATen's enum: 0 none, 1 mean, 2 sum.
 #include "mx/onnx_proto.hpp"
 
@@ -375,6 +374,45 @@ void lower_multi_margin_loss(OpContext& cx) {
   cx.out(0, reduced(cx, l, reduction_of(cx)));
 }
 MX_ATEN_LOWER(lower_multi_margin_loss, "aten.multi_margin_loss");
+
+// multilabel_margin_loss(self, target, reduction=1) and core ATen's
+// multilabel_margin_loss_forward (-> output, is_target): a sample's
+// targets are target's entries up to its first -1; per sample, the sum over
+// those entries j and the classes i that are not targets of
+// max(0, 1 - x_j + x_i), divided by the class count.
+void lower_multilabel_margin_loss(OpContext& cx) {
+  const int32_t dt = cx.out_dtype(), i64 = onnx::TensorProto::INT64, b = onnx::TensorProto::BOOL;
+  const int64_t r = cx.rank_of("self");
+  std::string x = cx.operand("self", dt), t = cx.cast(cx.tensor("target"), cx.dtype_of("target"), i64);
+  if (r == 1) x = cx.unsqueeze(x, {0}), t = cx.unsqueeze(t, {0});
+  // valid[n, k]: no -1 at or before k
+  const std::string ended =
+      cx.emit1("CumSum", {cx.cast(cx.emit1("Less", {t, cx.ci64s(0)}), b, i64), cx.ci64s(1)});
+  const std::string valid = cx.emit1("Equal", {ended, cx.ci64s(0)});
+  const std::string tk = cx.emit1("Where", {valid, t, cx.ci64s(0)});
+  const std::string n_classes = cx.dim_size(x, 1);
+  const std::string classes = cx.emit1("Range", {cx.ci64s(0), n_classes, cx.ci64s(1)});
+  // is_target[n, c]: some valid entry names c
+  const std::string names = cx.emit1(
+      "And", {cx.emit1("Equal", {cx.unsqueeze(tk, {2}), classes}), cx.unsqueeze(valid, {2})});  // [N, K, C]
+  const std::string is_target =
+      cx.cast(emit_reduce(cx, "ReduceMax", cx.cast(names, b, i64), {1}, false), i64, b);
+  const std::string xj = cx.unsqueeze(cx.emit1("GatherElements", {x, tk}, {attr("axis", int64_t{1})}), {2});
+  const std::string z = cx.emit1(
+      "Relu",
+      {cx.emit1("Add", {cx.emit1("Sub", {cx.cscalar(1, dt), xj}), cx.unsqueeze(x, {1})})});  // [N, K, C]
+  const std::string counted =
+      cx.emit1("And", {cx.unsqueeze(valid, {2}), cx.emit1("Not", {cx.unsqueeze(is_target, {1})})});
+  const std::string kept = cx.emit1("Where", {counted, z, cx.cscalar(0, dt)});
+  std::string l =
+      cx.emit1("Div", {emit_reduce(cx, "ReduceSum", kept, {1, 2}, false), cx.cast(n_classes, i64, dt)});
+  std::string marks = cx.cast(is_target, b, dt);
+  if (r == 1) l = cx.squeeze(l, {0}), marks = cx.squeeze(marks, {0});
+  cx.out(0, reduced(cx, l, reduction_of(cx)));
+  if (cx.n_outputs() > 1 && cx.output_is_tensor(1)) cx.out(1, marks);
+}
+MX_ATEN_LOWER(lower_multilabel_margin_loss, "aten.multilabel_margin_loss",
+              "aten.multilabel_margin_loss_forward");
 
 }  // namespace
 }  // namespace mx::aten_onnx
