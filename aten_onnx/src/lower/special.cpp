@@ -16,11 +16,15 @@
 //                  underflow however far the tail); above, log1p(-erfc(x /
 //                  sqrt 2) / 2) with erfc from erfcx (full relative
 //                  precision of the tail) and an exact log1p.
+//   special_xlog1py  x log1p(y) with the exact log1p, 0 where x is 0.
+//   special_entr   -x log x, 0 at 0, -inf below 0.
 //   i0, special_i0 the modified Bessel function I0: exp(|x|) times a
 //                  Chebyshev series on |x| <= 8 and exp(|x|) times a series
 //                  in 8 / |x| over sqrt(|x|) beyond (Cephes' split, which
 //                  ATen uses, in the same order of operations: overflow to
 //                  inf, and NaN at inf, where ATen's does).
+//   special_i0e    i0(x) exp(-|x|): the same series without the exp (0 at
+//                  +-inf, as ATen).
 //
 // The series are interpolated from mpmath's values by
 // aten_onnx/tools/special_series.py (error below 5e-16 against mpmath on
@@ -179,6 +183,28 @@ void lower_log1p(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_log1p, "aten.log1p", "aten.log1p_", "aten.special_log1p");
 
+// special_xlog1py(self, other) = self log1p(other), 0 where self is 0
+// (unless other is NaN), as ATen; the log1p exact.
+void lower_xlog1py(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.operand("self", dt), y = cx.operand("other", dt);
+  const std::string prod = cx.emit1("Mul", {x, exact_log1p(cx, y, dt)});
+  const std::string zero =
+      cx.emit1("And", {cx.emit1("Equal", {x, cx.cscalar(0, dt)}), cx.emit1("Not", {emit_is_nan(cx, y, dt)})});
+  cx.out(0, cx.emit1("Where", {zero, cx.cscalar(0, dt), prod}));
+}
+MX_ATEN_LOWER(lower_xlog1py, "aten.special_xlog1py");
+
+// special_entr(x) = -x log(x) for x > 0, 0 at 0, -inf below (NaN stays NaN).
+void lower_entr(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.operand("self", dt), zero = cx.cscalar(0, dt);
+  const std::string pos = cx.emit1("Neg", {cx.emit1("Mul", {x, cx.emit1("Log", {x})})});
+  const std::string y = cx.emit1("Where", {cx.emit1("Equal", {x, zero}), zero, pos});
+  cx.out(0, cx.emit1("Where", {cx.emit1("Less", {x, zero}), cx.cscalar(-INFINITY, dt), y}));
+}
+MX_ATEN_LOWER(lower_entr, "aten.special_entr");
+
 void lower_log_ndtr(OpContext& cx) {
   const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
   const std::string x = cx.operand("self", dt);
@@ -214,6 +240,22 @@ void lower_i0(OpContext& cx) {
   cx.out(0, cx.cast(y, dt, out));
 }
 MX_ATEN_LOWER(lower_i0, "aten.i0", "aten.i0_", "aten.special_i0");
+
+// special_i0e(x) = i0(x) exp(-|x|): the same series without the exp.
+void lower_i0e(OpContext& cx) {
+  const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
+  const std::string a = cx.emit1("Abs", {cx.operand("self", dt)});
+  const std::string one = cx.cscalar(1, dt);
+  const std::string s_near =
+      cx.emit1("Min", {cx.emit1("Sub", {cx.emit1("Mul", {a, cx.cscalar(0.25, dt)}), one}), one});
+  const std::string s_far =
+      cx.emit1("Min", {cx.emit1("Sub", {cx.emit1("Div", {cx.cscalar(16, dt), a}), one}), one});
+  const std::string near = chebyshev(cx, s_near, kI0Near, dt);
+  const std::string far = cx.emit1("Div", {chebyshev(cx, s_far, kI0Far, dt), cx.emit1("Sqrt", {a})});
+  const std::string y = cx.emit1("Where", {cx.emit1("LessOrEqual", {a, cx.cscalar(8, dt)}), near, far});
+  cx.out(0, cx.cast(y, dt, out));
+}
+MX_ATEN_LOWER(lower_i0e, "aten.special_i0e");
 
 }  // namespace
 }  // namespace mx::aten_onnx
