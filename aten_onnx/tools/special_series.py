@@ -10,6 +10,8 @@ computes to 40 digits, so the coefficients are right to double precision:
                    g(s) = log(erfcx(x) / t)          (erfcx = t * exp(g))
   i0, |x| <= 8:    s = |x| / 4 - 1,        g(s) = i0(x) * exp(-|x|)
   i0, |x| > 8:     s = 16 / |x| - 1,       g(s) = i0(x) * exp(-|x|) * sqrt(|x|)
+  i1, |x| <= 8:    s = |x| / 4 - 1,        g(s) = i1(|x|) * exp(-|x|) / |x|
+  i1, |x| > 8:     s = 16 / |x| - 1,       g(s) = i1(|x|) * exp(-|x|) * sqrt(|x|)
 
     python aten_onnx/tools/special_series.py     (needs numpy and mpmath)
 
@@ -45,6 +47,21 @@ def i0_far(s):
     return mp.besseli(0, x) * mp.exp(-x) * mp.sqrt(x)
 
 
+def i1_near(s):
+    x = 4 * (mp.mpf(s) + 1)
+    if x == 0:
+        return mp.mpf(1) / 2
+    return mp.besseli(1, x) * mp.exp(-x) / x
+
+
+def i1_far(s):
+    u = (mp.mpf(s) + 1) / 2  # 8 / x
+    if u == 0:
+        return 1 / mp.sqrt(2 * mp.pi)
+    x = 8 / u
+    return mp.besseli(1, x) * mp.exp(-x) * mp.sqrt(x)
+
+
 def series(g):
     k = np.arange(N)
     nodes = np.cos(np.pi * (k + 0.5) / N)
@@ -66,7 +83,8 @@ def check(g, coef):
     return float(np.max(np.abs(approx - exact) / np.maximum(1, np.abs(exact))))
 
 
-for name, g in (("kErfcxLog", erfcx_g), ("kI0Near", i0_near), ("kI0Far", i0_far)):
+for name, g in (("kErfcxLog", erfcx_g), ("kI0Near", i0_near), ("kI0Far", i0_far), ("kI1Near", i1_near),
+                ("kI1Far", i1_far)):
     c = series(g)
     print(f"// {len(c)} terms, max error {check(g, c):.1e}")
     print(f"constexpr double {name}[] = {{")

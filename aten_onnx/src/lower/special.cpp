@@ -25,6 +25,10 @@
 //                  inf, and NaN at inf, where ATen's does).
 //   special_i0e    i0(x) exp(-|x|): the same series without the exp (0 at
 //                  +-inf, as ATen).
+//   special_i1, special_i1e  I1 (odd) on the same split: x exp(|x|) times
+//                  a series in |x| / 4 - 1 on |x| <= 8, sign(x) exp(|x|)
+//                  times a series in 16 / |x| - 1 over sqrt(|x|) beyond;
+//                  i1e without the exp.
 //
 // The series are interpolated from mpmath's values by
 // aten_onnx/tools/special_series.py (error below 5e-16 against mpmath on
@@ -43,7 +47,8 @@ namespace mx::aten_onnx {
 namespace {
 
 // The series of aten_onnx/tools/special_series.py: g(s) = log(erfcx(x) / t);
-// i0(x) exp(-|x|) for s = |x| / 4 - 1; i0(x) exp(-|x|) sqrt(|x|) for s = 16 / |x| - 1.
+// i0(x) exp(-|x|) for s = |x| / 4 - 1; i0(x) exp(-|x|) sqrt(|x|) for s = 16 / |x| - 1;
+// i1(|x|) exp(-|x|) / |x| and i1(|x|) exp(-|x|) sqrt(|x|) on the same variables.
 constexpr double kErfcxLog[] = {
     -0.6513268598908547,     0.64196979235649021,     0.019476473204185815,    -0.0095615147868086288,
     -0.00094659534448203323, 0.00036683949785277191,  4.2523324806903141e-05,  -2.0278578112542201e-05,
@@ -69,6 +74,24 @@ constexpr double kI0Far[] = {
     7.1801239445656376e-13,  3.8527785934658811e-13,  1.5400875885198138e-14,  -4.1505622752226814e-14,
     -9.5548734025343537e-15, 3.8116577348614923e-15,  1.7725312523192073e-15,  -3.4241796589604824e-16,
     -2.8269508877921737e-16,
+};
+
+constexpr double kI1Near[] = {
+    0.12629359322181682,    -0.17641651835783403,    0.10264365868984708,    -0.052945981208094989,
+    0.02472644903062652,    -0.010564084894626204,   0.0041564229443128917,  -0.0015135724506312523,
+    0.0005122859561685724,  -0.00016176081582589344, 4.7815651075499363e-05, -1.3273163656043439e-05,
+    3.4702513081467265e-06, -8.568720264815455e-07,  2.0032947536896826e-07, -4.445059130312572e-08,
+    9.3815374011206782e-09, -1.887249764907425e-09,  3.6255903978581735e-10, -6.663490450181679e-11,
+    1.17361850617636e-11,   -1.9839673111800138e-12, 3.2237126892190205e-13, -5.0412739800768409e-14,
+    7.5893866257238271e-15, -1.0944835212939736e-15, 1.4990921400603112e-16,
+};
+constexpr double kI1Far[] = {
+    0.38928811750914005,     -0.0097610974913614687,  -0.00011058893876262344, -3.882564808877738e-06,
+    -2.512236237870518e-07,  -2.6314688469059103e-08, -3.8353803858938481e-09, -5.589743461041456e-10,
+    -1.8974958183965194e-11, 3.2526035779687322e-11,  1.4125807237812475e-11,  2.0356284731181502e-12,
+    -7.1985502816879673e-13, -4.0835517393759912e-13, -2.1015453435953099e-14, 4.2724194550931876e-14,
+    1.0420356889885598e-14,  -3.8143391738648273e-15, -1.8802653276760049e-15, 3.3044360414131021e-16,
+    2.9606889359647174e-16,
 };
 
 constexpr int32_t kFloat = onnx::TensorProto::FLOAT;
@@ -256,6 +279,32 @@ void lower_i0e(OpContext& cx) {
   cx.out(0, cx.cast(y, dt, out));
 }
 MX_ATEN_LOWER(lower_i0e, "aten.special_i0e");
+
+// special_i1, special_i1e: I1 (odd) on I0's split, x exp(|x|) times the
+// near series, sign(x) exp(|x|) times the far one over sqrt(|x|); i1e
+// without the exp (Cephes' i1 / i1e, which ATen computes).
+void lower_i1(OpContext& cx) {
+  const bool scaled = cx.op() == "special_i1e";
+  const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
+  const std::string x = cx.operand("self", dt);
+  const std::string a = cx.emit1("Abs", {x});
+  const std::string one = cx.cscalar(1, dt);
+  const std::string s_near =
+      cx.emit1("Min", {cx.emit1("Sub", {cx.emit1("Mul", {a, cx.cscalar(0.25, dt)}), one}), one});
+  const std::string s_far =
+      cx.emit1("Min", {cx.emit1("Sub", {cx.emit1("Div", {cx.cscalar(16, dt), a}), one}), one});
+  std::string near = cx.emit1("Mul", {x, chebyshev(cx, s_near, kI1Near, dt)});
+  std::string far = cx.emit1("Mul", {cx.emit1("Sign", {x}), chebyshev(cx, s_far, kI1Far, dt)});
+  if (!scaled) {
+    const std::string e = cx.emit1("Exp", {a});
+    near = cx.emit1("Mul", {e, near});
+    far = cx.emit1("Mul", {e, far});
+  }
+  far = cx.emit1("Div", {far, cx.emit1("Sqrt", {a})});
+  const std::string y = cx.emit1("Where", {cx.emit1("LessOrEqual", {a, cx.cscalar(8, dt)}), near, far});
+  cx.out(0, cx.cast(y, dt, out));
+}
+MX_ATEN_LOWER(lower_i1, "aten.special_i1", "aten.special_i1e");
 
 }  // namespace
 }  // namespace mx::aten_onnx
