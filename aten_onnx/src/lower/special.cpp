@@ -29,6 +29,11 @@
 //                  a series in |x| / 4 - 1 on |x| <= 8, sign(x) exp(|x|)
 //                  times a series in 16 / |x| - 1 over sqrt(|x|) beyond;
 //                  i1e without the exp.
+//   special_ndtri  the normal quantile: (y - 1/2) times a series in
+//                  (y - 1/2)^2 for |y - 1/2| <= 3/8; beyond, with p = min(y,
+//                  1 - y) and z = sqrt(-2 log p), +-(z - a series in log z)
+//                  (smooth in log z down to the least double). -inf at 0,
+//                  inf at 1, NaN outside [0, 1], as ATen.
 //
 // The series are interpolated from mpmath's values by
 // aten_onnx/tools/special_series.py (error below 5e-16 against mpmath on
@@ -92,6 +97,27 @@ constexpr double kI1Far[] = {
     -7.1985502816879673e-13, -4.0835517393759912e-13, -2.1015453435953099e-14, 4.2724194550931876e-14,
     1.0420356889885598e-14,  -3.8143391738648273e-15, -1.8802653276760049e-15, 3.3044360414131021e-16,
     2.9606889359647174e-16,
+};
+
+// ndtri(y) / (y - 1/2) for s = 2 (y - 1/2)^2 / (3/8)^2 - 1; z + ndtri(p) for
+// s = 2 (log z - t0) / (t1 - t0) - 1, z = sqrt(-2 log p), p = min(y, 1 - y).
+constexpr double kNdtriT0 = 0.71262327432319539, kNdtriT1 = 3.653355100270022;
+constexpr double kNdtriCentral[] = {
+    2.7562624077356199,     0.2762559100066958,     0.03020715670967427,    0.0041249572430775766,
+    0.00062620137106827968, 0.00010112940123524513, 1.7007480612067805e-05, 2.9431496228751994e-06,
+    5.2023542916232401e-07, 9.3475544805633388e-08, 1.7015599700790581e-08, 3.1303632673656169e-09,
+    5.8097307204848294e-10, 1.0862533501517669e-10, 2.0438598962965142e-11, 3.8667219813830723e-12,
+    7.3502415764412892e-13, 1.4030622213705535e-13, 2.6882381410839679e-14, 5.1791124092163474e-15,
+    1.0022427367971143e-15, 1.843375588655783e-16,
+};
+constexpr double kNdtriTail[] = {
+    0.42934253035261194,     -0.37973142237712626,    0.07512319599717282,     -0.0057023016280471515,
+    -0.00067539388874756896, 0.00022517018363959489,  -1.8933469928557357e-05, -3.1323886388879014e-06,
+    1.3560210003419211e-06,  -1.9597038794846409e-07, -1.8804097159360083e-08, 1.6134949486699046e-08,
+    -2.9179946641212659e-09, -3.2650478837822726e-10, 2.7253864153098466e-10,  -4.1509136674227227e-11,
+    -9.3998671035948546e-12, 5.0644467376035123e-12,  -4.5845149984789933e-13, -2.673029232852861e-13,
+    9.2321359125953918e-14,  -5.0622033234704471e-17, -6.9481659313181828e-15, 1.4778511958605048e-15,
+    2.1617257608720334e-16,  -1.4844514409078462e-16,
 };
 
 constexpr int32_t kFloat = onnx::TensorProto::FLOAT;
@@ -305,6 +331,30 @@ void lower_i1(OpContext& cx) {
   cx.out(0, cx.cast(y, dt, out));
 }
 MX_ATEN_LOWER(lower_i1, "aten.special_i1", "aten.special_i1e");
+
+void lower_ndtri(OpContext& cx) {
+  const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
+  const std::string y = cx.operand("self", dt);
+  const std::string one = cx.cscalar(1, dt), half = cx.cscalar(0.5, dt);
+  const std::string u = cx.emit1("Sub", {y, half});
+  const std::string s_central =
+      cx.emit1("Sub", {cx.emit1("Mul", {cx.emit1("Mul", {u, u}), cx.cscalar(2 / (0.375 * 0.375), dt)}), one});
+  const std::string central =
+      cx.emit1("Mul", {u, chebyshev(cx, cx.emit1("Min", {s_central, one}), kNdtriCentral, dt)});
+  const std::string lower = cx.emit1("Less", {y, half});
+  const std::string p = cx.emit1("Where", {lower, y, cx.emit1("Sub", {one, y})});
+  const std::string z = cx.emit1("Sqrt", {cx.emit1("Mul", {cx.emit1("Log", {p}), cx.cscalar(-2, dt)})});
+  const std::string s_raw =
+      cx.emit1("Sub", {cx.emit1("Mul", {cx.emit1("Sub", {cx.emit1("Log", {z}), cx.cscalar(kNdtriT0, dt)}),
+                                        cx.cscalar(2 / (kNdtriT1 - kNdtriT0), dt)}),
+                       one});
+  const std::string s_tail = cx.emit1("Max", {cx.emit1("Min", {s_raw, one}), cx.cscalar(-1, dt)});
+  const std::string low_tail = cx.emit1("Sub", {chebyshev(cx, s_tail, kNdtriTail, dt), z});
+  const std::string tail = cx.emit1("Where", {lower, low_tail, cx.emit1("Neg", {low_tail})});
+  const std::string in_central = cx.emit1("LessOrEqual", {cx.emit1("Abs", {u}), cx.cscalar(0.375, dt)});
+  cx.out(0, cx.cast(cx.emit1("Where", {in_central, central, tail}), dt, out));
+}
+MX_ATEN_LOWER(lower_ndtri, "aten.special_ndtri");
 
 }  // namespace
 }  // namespace mx::aten_onnx
