@@ -27,13 +27,15 @@
 //                  p (p - 1) / 4 log(pi). ATen raises where x <= (p - 1) / 2;
 //                  an exported program cannot, and gives the sum there.
 //
-// A double input is computed in double, others in float32 (halves and
-// integers promoted, as ATen's kernels compute them). Away from the
-// function's zeros the relative error is a few units in the last place of
-// the compute type times the number of terms (~1e-6 in float); near a zero
-// (lgamma at 1 and 2, digamma at 1.4616..., lgamma between the negative
-// integers) the error is absolute, a few ulps of the terms cancelling
-// there. Near the poles the value is as steep as the function.
+// lgamma and mvlgamma compute in double for every input type (see
+// lower_lgamma); the others in double for a double input, in float32
+// otherwise (halves and integers promoted, as ATen's kernels compute them).
+// Away from the function's zeros the relative error is a few units in the
+// last place of the compute type times the number of terms (~1e-6 in
+// float); near a zero (digamma at 1.4616..., lgamma of a double near 1, 2
+// and between the negative integers) the error is absolute, a few ulps of
+// the terms cancelling there. Near the poles the value is as steep as the
+// function.
 #include "mx/onnx_proto.hpp"
 
 #include <cmath>
@@ -216,8 +218,11 @@ std::string polygamma_of(OpContext& cx, int64_t n, const std::string& x, int32_t
   return cx.emit1("Where", {emit_is_inf(cx, x, dt, true, false), cx.cscalar(trigamma ? 0.0 : NAN, dt), y});
 }
 
+// lgamma computes in double whatever the input: in float its recurrence and
+// reflection cancel near the zeros (1, 2, and one between each pair of
+// negative integers), where ATen's float lgamma keeps its relative precision.
 void lower_lgamma(OpContext& cx) {
-  const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
+  const int32_t out = cx.out_dtype(), dt = kDouble;
   cx.out(0, cx.cast(lgamma_of(cx, cx.operand("self", dt), dt), dt, out));
 }
 MX_ATEN_LOWER(lower_lgamma, "aten.lgamma", "aten.lgamma_", "aten.special_gammaln");
@@ -241,7 +246,7 @@ void lower_polygamma(OpContext& cx) {
 MX_ATEN_LOWER(lower_polygamma, "aten.polygamma", "aten.polygamma_", "aten.special_polygamma");
 
 void lower_mvlgamma(OpContext& cx) {
-  const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
+  const int32_t out = cx.out_dtype(), dt = kDouble;  // as lgamma
   const int64_t p = cx.int_arg("p");
   if (p < 1) cx.unsupported(cx.op() + " with p < 1");
   const std::string x = cx.operand("self", dt);
