@@ -62,6 +62,8 @@ NEEDS_OPSET = {
     "fft_rfft2_irfft2": (17, "needs ONNX opset 17 (DFT)"),
     "fft_shift_complex": (17, "needs ONNX opset 17 (DFT)"),
     "fft_hermitian": (17, "needs ONNX opset 17 (DFT)"),
+    "fft_dynamic_dims": (17, "needs ONNX opset 17 (DFT)"),
+    "fft_dynamic_dims_f64": (17, "needs ONNX opset 17 (DFT)"),
     "col2im_fold@training": (18, "needs ONNX opset 18 (Col2Im)"),
     "col2im_fold_dynamic@training": (18, "needs ONNX opset 18 (Col2Im)"),
     "col2im_fold_dynamic@core": (16, "needs ONNX opset 16 (ScatterND with 'reduction')"),

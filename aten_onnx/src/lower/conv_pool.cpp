@@ -113,7 +113,15 @@ void lower_adaptive_pool(OpContext& cx) {
   const bool is_max = cx.target().find("max") != std::string::npos;
   const auto& shape = cx.value_of("self").shape;
   const size_t nd = shape.size() - 2;
-  const auto out = expand_to(cx.ints("output_size"), nd);
+  const auto given = cx.static_ints("output_size");
+  if (!given) {  // sizes computed from the input's at run time
+    if (is_max) cx.unsupported("adaptive max pooling to an output size known at run time only");
+    if (cx.list_length("output_size") != nd) cx.unsupported("an adaptive pool whose output_size lacks a dim");
+    const int32_t dt = cx.dtype_of("self");
+    return cx.out(0, mx::aten_onnx::emit_adaptive_avg_pool_dynamic(cx, cx.tensor("self"), nd + 2,
+                                                                   cx.int_list("output_size"), dt));
+  }
+  const auto out = expand_to(*given, nd);
   std::vector<int64_t> in;
   for (size_t d = 0; d < nd; ++d) in.push_back(shape[2 + d].is_static ? shape[2 + d].value : -1);
   cx.out(0, mx::aten_onnx::emit_adaptive_pool(cx, cx.tensor("self"), in, out, is_max));

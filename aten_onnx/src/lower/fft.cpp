@@ -88,42 +88,107 @@ Transform transform_of(OpContext& cx, int64_t rank, bool inverse) {
   return t;
 }
 
-std::string scaled(OpContext& cx, const std::string& x, int norm, double n, int32_t dt) {
-  if (norm == 0) return x;
-  return cx.emit1("Mul", {x, cx.cscalar(norm == 1 ? 1.0 / std::sqrt(n) : 1.0 / n, dt)});
+// The number of points a transform sums over: the product of its dims'
+// sizes, those known at export and those read at run time (a dynamic dim:
+// FNet's sequence).
+struct Points {
+  double known = 1;
+  std::vector<int64_t> dynamic_dims;
+  const Value* of = nullptr;
+};
+
+Points points(const Value& v, const std::vector<int64_t>& dims, double known = 1) {
+  Points p{known, {}, &v};
+  for (int64_t d : dims) {
+    if (v.shape.at(d).is_static) p.known *= static_cast<double>(v.shape[d].value);
+    else p.dynamic_dims.push_back(d);
+  }
+  return p;
 }
 
-int64_t static_dim(OpContext& cx, const Value& v, int64_t d) {
-  if (!v.shape.at(d).is_static) cx.unsupported("an FFT along a dynamic dim");
-  return v.shape[d].value;
+// The count as a 0-d tensor of dt, or its inverse square root / inverse.
+std::string points_tensor(OpContext& cx, const Points& p, int32_t dt) {
+  std::string n = cx.cscalar(p.known, dt);
+  for (int64_t d : p.dynamic_dims)
+    n = cx.emit1("Mul", {n, cx.cast(cx.dim_size(p.of->onnx, d), onnx::TensorProto::INT64, dt)});
+  return n;
+}
+
+std::string scaled(OpContext& cx, const std::string& x, int norm, const Points& p, int32_t dt) {
+  if (norm == 0) return x;
+  if (p.dynamic_dims.empty())
+    return cx.emit1("Mul", {x, cx.cscalar(norm == 1 ? 1.0 / std::sqrt(p.known) : 1.0 / p.known, dt)});
+  std::string n = points_tensor(cx, p, dt);
+  if (norm == 1) n = cx.emit1("Sqrt", {n});
+  return cx.emit1("Div", {x, n});
 }
 
 // Unscaled complex DFTs of a pair-layout tensor over `dims` (ONNX's inverse
 // divides by the size: multiplied back, so both directions are plain sums).
+// DFT reads its length from the input, so a dim may be dynamic.
 std::string raw_dfts(OpContext& cx, std::string z, const Value& v, const std::vector<int64_t>& dims,
                      bool inverse, int32_t dt) {
   for (int64_t d : dims) {
     z = cx.emit1("DFT", {z}, {attr("axis", d), attr("inverse", int64_t{inverse})});
-    if (inverse) z = cx.emit1("Mul", {z, cx.cscalar(static_cast<double>(static_dim(cx, v, d)), dt)});
+    if (inverse) z = cx.emit1("Mul", {z, points_tensor(cx, points(v, {d}), dt)});
   }
   return z;
 }
 
-double signal_size(OpContext& cx, const Value& v, const std::vector<int64_t>& dims) {
-  double n = 1;
-  for (int64_t d : dims) n *= static_cast<double>(static_dim(cx, v, d));
-  return n;
-}
-
 // A signal zero-padded or cut to n points along dim: the `n` of a 1-D FFT.
-std::string resized(OpContext& cx, const std::string& x, int64_t onnx_rank, int64_t dim, int64_t len,
+// A dynamic length is padded by n and cut to n, which does both.
+std::string resized(OpContext& cx, const std::string& x, int64_t onnx_rank, int64_t dim, const Dim& len,
                     int64_t n, int32_t dt) {
   if (n < 1) cx.unsupported("an FFT of " + std::to_string(n) + " points");
-  if (n == len) return x;
-  if (n < len) return cx.emit1("Slice", {x, cx.ci64({0}), cx.ci64({n}), cx.ci64({dim})});
+  if (len.is_static && n == len.value) return x;
+  const std::string cut = cx.ci64({n});
+  if (len.is_static && n < len.value) return cx.emit1("Slice", {x, cx.ci64({0}), cut, cx.ci64({dim})});
   std::vector<int64_t> pads(static_cast<size_t>(2 * onnx_rank), 0);
-  pads[static_cast<size_t>(onnx_rank + dim)] = n - len;
-  return cx.emit1("Pad", {x, cx.ci64(pads), cx.cscalar(0, dt)});
+  pads[static_cast<size_t>(onnx_rank + dim)] = len.is_static ? n - len.value : n;
+  const std::string padded = cx.emit1("Pad", {x, cx.ci64(pads), cx.cscalar(0, dt)});
+  if (len.is_static) return padded;
+  return cx.emit1("Slice", {padded, cx.ci64({0}), cut, cx.ci64({dim})});
+}
+
+// The length of an inverse real FFT's output when the program gives none:
+// 2 (m - 1) for a one-sided spectrum of m points.
+int64_t default_length(OpContext& cx, const Dim& m) {
+  if (!m.is_static) cx.unsupported("an inverse real FFT along a dynamic dim with no output length n");
+  return 2 * (m.value - 1);
+}
+
+// A one-sided spectrum of m points along dim, zero-padded to hold the
+// l / 2 + 1 points an inverse real DFT of l points reads, as ATen pads it.
+// A dynamic m is padded by all of them; the DFT's slice keeps what it needs.
+std::string covering(OpContext& cx, const std::string& z, int64_t onnx_rank, int64_t dim, const Dim& m,
+                     int64_t l, int32_t dt) {
+  const int64_t need = l / 2 + 1;
+  if (m.is_static && m.value >= need) return z;
+  std::vector<int64_t> pads(static_cast<size_t>(2 * onnx_rank), 0);
+  pads[static_cast<size_t>(onnx_rank + dim)] = m.is_static ? need - m.value : need;
+  return cx.emit1("Pad", {z, cx.ci64(pads), cx.cscalar(0, dt)});
+}
+
+// The unscaled spectrum of a real signal: a onesided (or full) DFT over the
+// last of t's dims, full ones over the others, the signal first cut or
+// zero-padded to n points (the n of a 1-D transform); and the number of
+// points the norm divides by.
+struct Spectrum {
+  std::string z;
+  Points points;
+};
+Spectrum real_spectrum(OpContext& cx, const Value& v, const Transform& t, bool onesided, int32_t dt) {
+  const int64_t r = static_cast<int64_t>(v.shape.size()), last = t.dims.back();
+  const std::vector<int64_t> others(t.dims.begin(), t.dims.end() - 1);
+  std::string x = cx.unsqueeze(cx.cast(v.onnx, v.dtype, dt), {r});
+  Points p = points(v, t.dims);
+  if (cx.has("n")) {
+    const int64_t n = cx.int_arg("n");
+    x = resized(cx, x, r + 1, last, v.shape.at(last), n, dt);
+    p = points(v, others, static_cast<double>(n));
+  }
+  const std::string z = cx.emit1("DFT", {x}, {attr("axis", last), attr("onesided", int64_t{onesided})});
+  return {raw_dfts(cx, z, v, others, false, dt), p};
 }
 
 // rfft / rfft2 / rfftn / _fft_r2c: a onesided DFT over the last dim (two-sided
@@ -134,16 +199,10 @@ void lower_rfft(OpContext& cx) {
   const Transform t = transform_of(cx, r, false);
   if (t.dims.empty()) cx.unsupported("an FFT over no dim");
   const bool onesided = !cx.has("onesided") || cx.bool_arg("onesided");  // false: core ATen's fft of a real
-  const int64_t last = t.dims.back();
-  const int64_t len = static_dim(cx, v, last);
-  const int64_t n = cx.has("n") ? cx.int_arg("n") : len;
   require_unpadded(cx, t, v, false);
   const int32_t dt = component(complex_of(v.dtype));
-  const std::string x = resized(cx, cx.unsqueeze(cx.cast(v.onnx, v.dtype, dt), {r}), r + 1, last, len, n, dt);
-  std::string spectrum = cx.emit1("DFT", {x}, {attr("axis", last), attr("onesided", int64_t{onesided})});
-  const std::vector<int64_t> others(t.dims.begin(), t.dims.end() - 1);
-  spectrum = raw_dfts(cx, spectrum, v, others, false, dt);
-  cx.out(0, scaled(cx, spectrum, t.normalization, signal_size(cx, v, others) * static_cast<double>(n), dt));
+  const auto [spectrum, p] = real_spectrum(cx, v, t, onesided, dt);
+  cx.out(0, scaled(cx, spectrum, t.normalization, p, dt));
 }
 MX_ATEN_LOWER(lower_rfft, "aten.fft_rfft", "aten.fft_rfft2", "aten.fft_rfftn", "aten._fft_r2c");
 
@@ -156,18 +215,19 @@ void lower_irfft(OpContext& cx) {
   const Transform t = transform_of(cx, r, true);
   if (t.dims.empty()) cx.unsupported("an FFT over no dim");
   const int64_t last = t.dims.back();
-  const int64_t m = static_dim(cx, v, last);
+  const Dim& m = v.shape.at(last);
   require_unpadded(cx, t, v, true);
   const int64_t l = cx.has("last_dim_size") ? cx.int_arg("last_dim_size")
                     : !t.sizes.empty()      ? t.sizes.back()
-                                            : cx.int_arg("n", 2 * (m - 1));
-  if (l < 1 || l / 2 + 1 > m) cx.unsupported("irfft to a length the spectrum does not cover");
+                    : cx.has("n")           ? cx.int_arg("n")
+                                            : default_length(cx, m);
+  if (l < 1) cx.unsupported("irfft to " + std::to_string(l) + " points");
   const int32_t dt = component(v.dtype);
   const std::vector<int64_t> others(t.dims.begin(), t.dims.end() - 1);
-  const std::string z = raw_dfts(cx, v.onnx, v, others, true, dt);
+  const std::string z = covering(cx, raw_dfts(cx, v.onnx, v, others, true, dt), r + 1, last, m, l, dt);
   const double len = static_cast<double>(l);
   std::string real = cx.emit1("Mul", {emit_inverse_real_dft(cx, z, r, last, l, dt), cx.cscalar(len, dt)});
-  real = scaled(cx, real, t.normalization, len * signal_size(cx, v, others), dt);
+  real = scaled(cx, real, t.normalization, points(v, others, len), dt);
   cx.out(0, cx.cast(real, dt, cx.out_dtype()));
 }
 MX_ATEN_LOWER(lower_irfft, "complex.aten.fft_irfft", "complex.aten.fft_irfft2", "complex.aten.fft_irfftn",
@@ -190,14 +250,14 @@ void lower_c2c(OpContext& cx) {
     z = cx.emit1("Concat", {re, cx.emit1("Mul", {re, cx.cscalar(0, dt)})}, {attr("axis", r)});
   }
   if (t.dims.size() == 1 && cx.has("n")) {  // fft / ifft of n points: the signal padded or cut
-    const int64_t d = t.dims[0], len = static_dim(cx, v, d), n = cx.int_arg("n");
-    z = cx.emit1("DFT", {resized(cx, z, r + 1, d, len, n, dt)},
+    const int64_t d = t.dims[0], n = cx.int_arg("n");
+    z = cx.emit1("DFT", {resized(cx, z, r + 1, d, v.shape.at(d), n, dt)},
                  {attr("axis", d), attr("inverse", int64_t{inverse})});
     if (inverse) z = cx.emit1("Mul", {z, cx.cscalar(static_cast<double>(n), dt)});
-    return cx.out(0, scaled(cx, z, t.normalization, static_cast<double>(n), dt));
+    return cx.out(0, scaled(cx, z, t.normalization, points(v, {}, static_cast<double>(n)), dt));
   }
   z = raw_dfts(cx, z, v, t.dims, inverse, dt);
-  cx.out(0, scaled(cx, z, t.normalization, signal_size(cx, v, t.dims), dt));
+  cx.out(0, scaled(cx, z, t.normalization, points(v, t.dims), dt));
 }
 MX_ATEN_LOWER(lower_c2c, "aten.fft_fft", "aten.fft_ifft", "aten.fft_fft2", "aten.fft_ifft2", "aten.fft_fftn",
               "aten.fft_ifftn", "complex.aten.fft_fft", "complex.aten.fft_ifft", "complex.aten.fft_fft2",
@@ -426,8 +486,9 @@ void lower_hfft(OpContext& cx) {
   const Transform t = transform_of(cx, r, false);
   if (t.dims.empty()) cx.unsupported("an FFT over no dim");
   require_unpadded(cx, t, v, true);
-  const int64_t d = t.dims.back(), m = static_dim(cx, v, d);
-  const int64_t l = !t.sizes.empty() ? t.sizes.back() : cx.has("n") ? cx.int_arg("n") : 2 * (m - 1);
+  const int64_t d = t.dims.back();
+  const Dim& m = v.shape.at(d);
+  const int64_t l = !t.sizes.empty() ? t.sizes.back() : cx.has("n") ? cx.int_arg("n") : default_length(cx, m);
   if (l < 1) cx.unsupported("hfft to " + std::to_string(l) + " points");
   const int32_t dt = cx.out_dtype();
   std::string z = v.onnx;
@@ -436,16 +497,12 @@ void lower_hfft(OpContext& cx) {
     pads.back() = 1;
     z = cx.emit1("Pad", {cx.unsqueeze(cx.cast(v.onnx, v.dtype, dt), {r}), cx.ci64(pads)});
   }
-  if (m < l / 2 + 1) {
-    std::vector<int64_t> pads(2 * (r + 1), 0);
-    pads[r + 1 + d] = l / 2 + 1 - m;
-    z = cx.emit1("Pad", {z, cx.ci64(pads), cx.cscalar(0, dt)});
-  }
+  z = covering(cx, z, r + 1, d, m, l, dt);
   const std::vector<int64_t> others(t.dims.begin(), t.dims.end() - 1);
   z = raw_dfts(cx, conj_scaled(cx, z, 1.0, dt), v, others, true, dt);  // unscaled sums
   const double len = static_cast<double>(l);
   const std::string real = cx.emit1("Mul", {emit_inverse_real_dft(cx, z, r, d, l, dt), cx.cscalar(len, dt)});
-  cx.out(0, scaled(cx, real, t.normalization, len * signal_size(cx, v, others), dt));
+  cx.out(0, scaled(cx, real, t.normalization, points(v, others, len), dt));
 }
 MX_ATEN_LOWER(lower_hfft, "aten.fft_hfft", "aten.fft_hfft2", "aten.fft_hfftn", "complex.aten.fft_hfft",
               "complex.aten.fft_hfft2", "complex.aten.fft_hfftn");
@@ -460,15 +517,13 @@ void lower_ihfft(OpContext& cx) {
   const Transform t = transform_of(cx, r, true);
   if (t.dims.empty()) cx.unsupported("an FFT over no dim");
   require_unpadded(cx, t, v, false);
-  const int64_t d = t.dims.back(), len = static_dim(cx, v, d);
-  const int64_t n = cx.has("n") ? cx.int_arg("n") : len;
   const int32_t dt = component(cx.out_dtype());
-  const std::string x = resized(cx, cx.unsqueeze(cx.cast(v.onnx, v.dtype, dt), {r}), r + 1, d, len, n, dt);
-  std::string spectrum = cx.emit1("DFT", {x}, {attr("axis", d), attr("onesided", int64_t{1})});
-  const std::vector<int64_t> others(t.dims.begin(), t.dims.end() - 1);
-  spectrum = raw_dfts(cx, spectrum, v, others, false, dt);
-  const double size = static_cast<double>(n) * signal_size(cx, v, others);
-  const double s = t.normalization == 1 ? 1.0 / std::sqrt(size) : t.normalization == 2 ? 1.0 / size : 1.0;
+  const auto [spectrum, p] = real_spectrum(cx, v, t, true, dt);
+  if (!p.dynamic_dims.empty())  // scaled at run time, then conjugated
+    return cx.out(0, conj_scaled(cx, scaled(cx, spectrum, t.normalization, p, dt), 1.0, dt));
+  const double s = t.normalization == 1   ? 1.0 / std::sqrt(p.known)
+                   : t.normalization == 2 ? 1.0 / p.known
+                                          : 1.0;
   cx.out(0, conj_scaled(cx, spectrum, s, dt));
 }
 MX_ATEN_LOWER(lower_ihfft, "aten.fft_ihfft", "aten.fft_ihfft2", "aten.fft_ihfftn");

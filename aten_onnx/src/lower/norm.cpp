@@ -70,6 +70,20 @@ void lower_instance_norm(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_instance_norm, "aten.instance_norm", "aten._native_batch_norm_legit.no_stats");
 
+// native_layer_norm's and native_group_norm's outputs 1 and 2, saved for
+// backward but readable by a program: the mean and 1 / sqrt(var + eps)
+// over `axes` (kept as dims of 1), in the outputs' dtype.
+std::pair<std::string, std::string> normalization_stats(OpContext& cx, const std::string& x0,
+                                                        const std::vector<int64_t>& axes, double eps) {
+  const int32_t dt = cx.out_dtype(1);
+  const std::string x = cx.cast(x0, cx.dtype_of("input"), dt);
+  const std::string mean = mx::aten_onnx::emit_reduce(cx, "ReduceMean", x, axes, true);
+  const std::string dev = cx.emit1("Sub", {x, mean});
+  const std::string var =
+      mx::aten_onnx::emit_reduce(cx, "ReduceMean", cx.emit1("Mul", {dev, dev}), axes, true);
+  return {mean, cx.emit1("Reciprocal", {cx.emit1("Sqrt", {cx.emit1("Add", {var, cx.cscalar(eps, dt)})})})};
+}
+
 void lower_layer_norm(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const auto shape = cx.ints("normalized_shape");
@@ -79,6 +93,14 @@ void lower_layer_norm(OpContext& cx) {
   cx.out(0, mx::aten_onnx::emit_layer_norm(cx, cx.tensor("input"), cx.rank_of("input"),
                                            static_cast<int64_t>(shape.size()), w, b,
                                            cx.float_arg("eps", 1e-5), dt));
+  if (cx.n_outputs() > 2 && (cx.output_is_tensor(1) || cx.output_is_tensor(2))) {
+    std::vector<int64_t> axes;
+    for (int64_t k = cx.rank_of("input") - static_cast<int64_t>(shape.size()); k < cx.rank_of("input"); ++k)
+      axes.push_back(k);
+    const auto [mean, rstd] = normalization_stats(cx, cx.tensor("input"), axes, cx.float_arg("eps", 1e-5));
+    cx.out(1, mean);
+    cx.out(2, rstd);
+  }
 }
 MX_ATEN_LOWER(lower_layer_norm, "aten.layer_norm", "aten.native_layer_norm");
 
@@ -92,6 +114,13 @@ void lower_group_norm(OpContext& cx) {
                 cx, cx.tensor("input"), cx.rank_of("input"), cx.int_arg(native ? "group" : "num_groups"),
                 cx.has("weight") ? cx.tensor("weight") : "", cx.has("bias") ? cx.tensor("bias") : "",
                 cx.float_arg("eps", 1e-5), dt));
+  if (!native || !(cx.output_is_tensor(1) || cx.output_is_tensor(2))) return;
+  // mean and rstd per (n, group): [N, group], from the input as [N, group, -1]
+  const int64_t groups = cx.int_arg("group");
+  const std::string grouped = cx.emit1("Reshape", {cx.tensor("input"), cx.ci64({0, groups, -1})});
+  const auto [mean, rstd] = normalization_stats(cx, grouped, {2}, cx.float_arg("eps", 1e-5));
+  cx.out(1, cx.squeeze(mean, {2}));
+  cx.out(2, cx.squeeze(rstd, {2}));
 }
 MX_ATEN_LOWER(lower_group_norm, "aten.group_norm", "aten.native_group_norm");
 

@@ -328,23 +328,6 @@ std::string pad_mode(OpContext& cx) {
   return cx.string_arg("mode", "constant");
 }
 
-// ONNX's pads from a pad list with SymInts (a signal padded to a length
-// that depends on the input): the list plus a trailing 0, gathered into
-// ONNX's order, the 0 standing in for every dim the list leaves alone.
-std::string dynamic_onnx_pads(OpContext& cx, const std::string& list_arg, int64_t r) {
-  const int64_t k = static_cast<int64_t>(cx.list_length(list_arg)) / 2;
-  const std::string list =
-      cx.emit1("Concat", {cx.int_list(list_arg), cx.ci64({0})}, {attr("axis", int64_t{0})});
-  std::vector<int64_t> begin, end;
-  for (int64_t d = 0; d < r; ++d) {
-    const int64_t j = r - 1 - d;  // the pair of dim d counts from the last dim
-    begin.push_back(j < k ? 2 * j : 2 * k);
-    end.push_back(j < k ? 2 * j + 1 : 2 * k);
-  }
-  begin.insert(begin.end(), end.begin(), end.end());
-  return cx.emit1("Gather", {list, cx.ci64(begin)}, {attr("axis", int64_t{0})});
-}
-
 // ONNX's pads as begin of every dim, then end of every dim.
 std::vector<int64_t> static_onnx_pads(const std::vector<int64_t>& pad, int64_t r) {
   std::vector<int64_t> begin(r, 0), end(r, 0);
@@ -381,8 +364,10 @@ void lower_pad(OpContext& cx) {
     if (!static_pad) cx.unsupported("circular pad of a dynamic size");
     return cx.out(0, circular_pad(cx, static_onnx_pads(*static_pad, r), r));
   }
-  const std::string pads =
-      static_pad ? cx.ci64(static_onnx_pads(*static_pad, r)) : dynamic_onnx_pads(cx, list_arg, r);
+  const std::string pads = static_pad
+                               ? cx.ci64(static_onnx_pads(*static_pad, r))
+                               : onnx_pads_of_list(cx, cx.int_list(list_arg),
+                                                   static_cast<int64_t>(cx.list_length(list_arg)) / 2, r);
   if (mode == "constant") {
     const double v = cx.has("value") ? cx.float_arg("value") : 0.0;
     return cx.out(0, cx.emit1("Pad", {cx.tensor("self"), pads, cx.cscalar(v, cx.out_dtype())}));

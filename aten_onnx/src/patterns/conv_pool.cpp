@@ -1,4 +1,6 @@
 // Convolution (plain and transposed) and pooling (max, average, adaptive).
+#include "mx/onnx_proto.hpp"
+
 #include "mx/aten_onnx/patterns.hpp"
 
 namespace mx::aten_onnx {
@@ -77,6 +79,39 @@ std::string emit_adaptive_pool(OnnxEmitter& e, const std::string& x0, const std:
     x = parts.size() == 1 ? parts[0] : e.emit1("Concat", parts, {attr("axis", ax)});
   }
   return x;
+}
+
+// Adaptive average pooling to output sizes known at run time only (a
+// size computed from the input's, as interpolate(mode="area") does): per
+// spatial dim, ATen's windows [floor(i n / o), ceil((i + 1) n / o)) for
+// i in Range(o), each window's sum a difference of prefix sums. The sums
+// run in double so that a long prefix keeps the window's digits.
+std::string emit_adaptive_avg_pool_dynamic(OnnxEmitter& e, const std::string& x0, int64_t rank,
+                                           const std::string& out_sizes, int32_t dtype) {
+  const int32_t f64 = onnx::TensorProto::DOUBLE;
+  std::string x = e.cast(x0, dtype, f64);
+  for (int64_t ax = 2; ax < rank; ++ax) {
+    const std::string n = e.dim_size(x, ax);
+    const std::string o = e.emit1("Gather", {out_sizes, e.ci64s(ax - 2)}, {attr("axis", int64_t{0})});
+    const std::string one = e.ci64s(1);
+    const std::string i = e.emit1("Range", {e.ci64s(0), o, one});
+    const std::string start = e.emit1("Div", {e.emit1("Mul", {i, n}), o});
+    const std::string end_num =
+        e.emit1("Add", {e.emit1("Mul", {e.emit1("Add", {i, one}), n}), e.emit1("Sub", {o, one})});
+    const std::string end = e.emit1("Div", {end_num, o});
+    std::vector<int64_t> pads(static_cast<size_t>(2 * rank), 0);
+    pads[static_cast<size_t>(ax)] = 1;  // a zero before the first prefix sum
+    const std::string prefix =
+        e.emit1("Pad", {e.emit1("CumSum", {x, e.ci64s(ax)}), e.ci64(pads), e.cscalar(0, f64)});
+    const std::string sums = e.emit1("Sub", {e.emit1("Gather", {prefix, end}, {attr("axis", ax)}),
+                                             e.emit1("Gather", {prefix, start}, {attr("axis", ax)})});
+    std::string count = e.cast(e.emit1("Sub", {end, start}), onnx::TensorProto::INT64, f64);
+    std::vector<int64_t> trailing;
+    for (int64_t k = 1; k < rank - ax; ++k) trailing.push_back(k);
+    if (!trailing.empty()) count = e.unsqueeze(count, trailing);
+    x = e.emit1("Div", {sums, count});
+  }
+  return e.cast(x, f64, dtype);
 }
 
 }  // namespace mx::aten_onnx

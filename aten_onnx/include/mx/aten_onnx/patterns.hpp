@@ -72,6 +72,10 @@ std::string emit_avg_pool(OnnxEmitter& e, const std::string& x, const std::vecto
 // their bounds computed at run time over a dynamic size.
 std::string emit_adaptive_pool(OnnxEmitter& e, const std::string& x, const std::vector<int64_t>& in,
                                const std::vector<int64_t>& out, bool is_max);
+// Adaptive average pooling of a `dtype` tensor of `rank` dims to spatial
+// sizes known at run time only (`out_sizes`: 1-D int64, one per spatial dim).
+std::string emit_adaptive_avg_pool_dynamic(OnnxEmitter& e, const std::string& x, int64_t rank,
+                                           const std::string& out_sizes, int32_t dtype);
 
 // ---- reduce.cpp
 // ReduceSum takes axes as an input (opset >= 13); the others as an
@@ -107,6 +111,13 @@ std::string emit_is_inf(OnnxEmitter& e, const std::string& x, int32_t dtype, boo
 // along `dim` to n real points, scaled by 1/n as ONNX's inverse DFT is.
 std::string emit_inverse_real_dft(OnnxEmitter& e, const std::string& spectrum, int64_t rank, int64_t dim,
                                   int64_t n, int32_t dt);
+
+// ---- pads.cpp
+// ONNX Pad's pads from PyTorch's pad list as a 1-D int64 tensor of
+// 2 * `pairs` SymInts, for a tensor of `rank` dims whose last
+// `unpadded_after` dims the list does not count (a complex pair axis).
+std::string onnx_pads_of_list(OnnxEmitter& e, const std::string& torch_pads, int64_t pairs, int64_t rank,
+                              int64_t unpadded_after = 0);
 
 // ---- resize.cpp
 // upsample_<mode> ("upsample_bilinear2d", "_upsample_nearest_exact1d", ...)
