@@ -10,6 +10,11 @@ computes to 40 digits, so the coefficients are right to double precision:
                    g(s) = log(erfcx(x) / t)          (erfcx = t * exp(g))
   i0, |x| <= 8:    s = |x| / 4 - 1,        g(s) = i0(x) * exp(-|x|)
   i0, |x| > 8:     s = 16 / |x| - 1,       g(s) = i0(x) * exp(-|x|) * sqrt(|x|)
+  i1, |x| <= 8:    s = |x| / 4 - 1,        g(s) = i1(|x|) * exp(-|x|) / |x|
+  i1, |x| > 8:     s = 16 / |x| - 1,       g(s) = i1(|x|) * exp(-|x|) * sqrt(|x|)
+  ndtri, |y - 1/2| <= 3/8:  u = y - 1/2, s = 2 u^2 / (3/8)^2 - 1,  g(s) = ndtri(y) / u
+  ndtri, beyond:   p = min(y, 1 - y), z = sqrt(-2 log p), t = log z mapped
+                   from [log z(1/8), log z(2^-1075)] to s,  g(s) = z + ndtri(p)
 
     python aten_onnx/tools/special_series.py     (needs numpy and mpmath)
 
@@ -45,6 +50,44 @@ def i0_far(s):
     return mp.besseli(0, x) * mp.exp(-x) * mp.sqrt(x)
 
 
+def i1_near(s):
+    x = 4 * (mp.mpf(s) + 1)
+    if x == 0:
+        return mp.mpf(1) / 2
+    return mp.besseli(1, x) * mp.exp(-x) / x
+
+
+def i1_far(s):
+    u = (mp.mpf(s) + 1) / 2  # 8 / x
+    if u == 0:
+        return 1 / mp.sqrt(2 * mp.pi)
+    x = 8 / u
+    return mp.besseli(1, x) * mp.exp(-x) * mp.sqrt(x)
+
+
+def ndtri(p):
+    """The lower quantile of the normal law: the root of log ncdf(x) = log p."""
+    p = mp.mpf(p)
+    return mp.findroot(lambda x: mp.log(mp.ncdf(x)) - mp.log(p), -mp.sqrt(-2 * mp.log(p)))
+
+
+NDTRI_C = mp.mpf(9) / 64  # (3/8)^2
+NDTRI_T0 = mp.log(mp.sqrt(-2 * mp.log(mp.mpf(1) / 8)))
+NDTRI_T1 = mp.log(mp.sqrt(-2 * mp.log(mp.mpf(2) ** -1075)))  # below the least double
+
+
+def ndtri_central(s):
+    u = mp.sqrt((mp.mpf(s) + 1) / 2 * NDTRI_C)
+    if u == 0:
+        return mp.sqrt(2 * mp.pi)
+    return ndtri(mp.mpf(0.5) - u) / (-u)
+
+
+def ndtri_tail(s):
+    z = mp.exp(NDTRI_T0 + (mp.mpf(s) + 1) / 2 * (NDTRI_T1 - NDTRI_T0))
+    return z + ndtri(mp.exp(-z * z / 2))
+
+
 def series(g):
     k = np.arange(N)
     nodes = np.cos(np.pi * (k + 0.5) / N)
@@ -66,7 +109,9 @@ def check(g, coef):
     return float(np.max(np.abs(approx - exact) / np.maximum(1, np.abs(exact))))
 
 
-for name, g in (("kErfcxLog", erfcx_g), ("kI0Near", i0_near), ("kI0Far", i0_far)):
+print(f"// ndtri's tail variable: t0 = {float(NDTRI_T0):.17g}, t1 = {float(NDTRI_T1):.17g}")
+for name, g in (("kErfcxLog", erfcx_g), ("kI0Near", i0_near), ("kI0Far", i0_far), ("kI1Near", i1_near),
+                ("kI1Far", i1_far), ("kNdtriCentral", ndtri_central), ("kNdtriTail", ndtri_tail)):
     c = series(g)
     print(f"// {len(c)} terms, max error {check(g, c):.1e}")
     print(f"constexpr double {name}[] = {{")

@@ -86,7 +86,7 @@ MX_ATEN_LOWER(lower_linspace, "aten.linspace");
 void lower_scalar_tensor(OpContext& cx) {
   cx.out(0, cx.operand("s", cx.out_dtype()));
 }
-MX_ATEN_LOWER(lower_scalar_tensor, "aten.scalar_tensor");
+MX_ATEN_LOWER(lower_scalar_tensor, "aten.scalar_tensor", "prims.scalar_tensor.default");
 
 // promote_types(type1, type2) -> ScalarType: torch.tensor([...]) of
 // SymInts leaves it behind; its result is not a value the program

@@ -13,16 +13,27 @@ namespace mx::aten_onnx {
 namespace {
 
 const std::map<std::string, std::string>& unary_ops() {
-  static const std::map<std::string, std::string> m = {{"neg", "Neg"},         {"exp", "Exp"},
-                                                       {"log", "Log"},         {"sqrt", "Sqrt"},
-                                                       {"abs", "Abs"},         {"sin", "Sin"},
-                                                       {"cos", "Cos"},         {"tanh", "Tanh"},
-                                                       {"sigmoid", "Sigmoid"}, {"erf", "Erf"},
-                                                       {"floor", "Floor"},     {"ceil", "Ceil"},
-                                                       {"relu", "Relu"},       {"reciprocal", "Reciprocal"},
-                                                       {"sign", "Sign"},       {"round", "Round"},
-                                                       {"logical_not", "Not"}, {"bitwise_not", "Not"},
-                                                       {"_neg_view", "Neg"}};
+  static const std::map<std::string, std::string> m = {{"neg", "Neg"},
+                                                       {"exp", "Exp"},
+                                                       {"log", "Log"},
+                                                       {"sqrt", "Sqrt"},
+                                                       {"abs", "Abs"},
+                                                       {"sin", "Sin"},
+                                                       {"cos", "Cos"},
+                                                       {"tanh", "Tanh"},
+                                                       {"sigmoid", "Sigmoid"},
+                                                       {"erf", "Erf"},
+                                                       {"floor", "Floor"},
+                                                       {"ceil", "Ceil"},
+                                                       {"relu", "Relu"},
+                                                       {"reciprocal", "Reciprocal"},
+                                                       {"sign", "Sign"},
+                                                       {"round", "Round"},
+                                                       {"logical_not", "Not"},
+                                                       {"bitwise_not", "Not"},
+                                                       {"_neg_view", "Neg"},
+                                                       {"special_expit", "Sigmoid"},
+                                                       {"special_round", "Round"}};
   return m;
 }
 
@@ -49,7 +60,7 @@ std::string round_decimals(OpContext& cx, int32_t dt, int64_t decimals) {
 void lower_unary(OpContext& cx) {
   const std::string onnx_op = unary_ops().at(cx.op());
   const int32_t dt = cx.out_dtype();
-  if (cx.op() == "round" && cx.has("decimals") && cx.int_arg("decimals") != 0)
+  if ((cx.op() == "round" || cx.op() == "special_round") && cx.has("decimals") && cx.int_arg("decimals") != 0)
     return cx.out(0, round_decimals(cx, dt, cx.int_arg("decimals")));
   if (cx.op() == "bitwise_not" && dt != onnx::TensorProto::BOOL) return cx.out(0, bitwise_not(cx, dt));
   std::string x = cx.operand("self", onnx_op == "Not" ? onnx::TensorProto::BOOL : dt);
@@ -58,7 +69,8 @@ void lower_unary(OpContext& cx) {
 MX_ATEN_LOWER(lower_unary, "aten.neg", "aten.exp", "aten.log", "aten.sqrt", "aten.abs", "aten.sin",
               "aten.cos", "aten.tanh", "aten.sigmoid", "aten.erf", "aten.floor", "aten.ceil", "aten.relu",
               "aten.relu_", "aten.reciprocal", "aten.sign", "aten.round", "aten.logical_not",
-              "aten.bitwise_not", "aten.tanh_", "aten.sigmoid_", "aten.neg_", "aten.exp_", "aten._neg_view");
+              "aten.bitwise_not", "aten.tanh_", "aten.sigmoid_", "aten.neg_", "aten.exp_", "aten._neg_view",
+              "aten.special_expit", "aten.special_round");
 
 void lower_rsqrt(OpContext& cx) {
   const int32_t dt = cx.out_dtype();

@@ -26,12 +26,23 @@ void lower_unary_math(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const std::string x = cx.operand("self", dt);
   if (auto it = direct.find(n); it != direct.end()) return cx.out(0, cx.emit1(it->second, {x}));
-  if (n == "expm1") return cx.out(0, cx.emit1("Sub", {cx.emit1("Exp", {x}), cx.cscalar(1, dt)}));
+  if (n == "expm1" || n == "special_expm1") {
+    // Kahan's exact form (u - 1) x / log(u), u = exp(x): Exp(x) - 1 loses
+    // x's digits near 0; x itself where u rounds to 1, -1 where u - 1 does.
+    const std::string one = cx.cscalar(1, dt);
+    const std::string u = cx.emit1("Exp", {x});
+    const std::string um1 = cx.emit1("Sub", {u, one});
+    const std::string exact = cx.emit1("Div", {cx.emit1("Mul", {um1, x}), cx.emit1("Log", {u})});
+    std::string y = cx.emit1("Where", {cx.emit1("Equal", {um1, cx.cscalar(-1, dt)}), um1, exact});
+    y = cx.emit1("Where", {cx.emit1("Equal", {u, one}), x, y});
+    return cx.out(0, cx.emit1("Where", {emit_is_inf(cx, u, dt, true, false), u, y}));
+  }
   const double base = n == "log2" ? std::log(2.0) : std::log(10.0);  // log2 / log10
   cx.out(0, cx.emit1("Div", {cx.emit1("Log", {x}), cx.cscalar(base, dt)}));
 }
 MX_ATEN_LOWER(lower_unary_math, "aten.acos", "aten.asin", "aten.atan", "aten.tan", "aten.sinh", "aten.cosh",
-              "aten.asinh", "aten.acosh", "aten.atanh", "aten.expm1", "aten.log2", "aten.log10");
+              "aten.asinh", "aten.acosh", "aten.atanh", "aten.expm1", "aten.log2", "aten.log10",
+              "aten.special_expm1");
 
 // round(self, decimals): as ATen, Round (half to even) of x * 10^d over
 // 10^d, or of x / 10^-d times 10^-d for negative d, 10^|d| in the
@@ -55,7 +66,7 @@ void lower_exp2_square(OpContext& cx) {
   if (cx.op() == "square") return cx.out(0, cx.emit1("Mul", {x, x}));
   cx.out(0, cx.emit1("Pow", {cx.cscalar(2, dt), x}));
 }
-MX_ATEN_LOWER(lower_exp2_square, "aten.exp2", "aten.square");
+MX_ATEN_LOWER(lower_exp2_square, "aten.exp2", "aten.square", "aten.special_exp2");
 
 // Sign(x) * Floor(abs(x)): float truncation, written out with opset-17 ops.
 std::string truncated(OpContext& cx, const std::string& x) {
@@ -261,12 +272,22 @@ void lower_binary_formula(OpContext& cx) {
     return cx.out(0, cx.emit1("Add", {a, q}));
   }
   const std::string b = cx.operand("other", dt);
-  if (t.rfind("aten.logaddexp", 0) == 0) {  // max + log(1 + exp(-|a - b|))
+  if (t.rfind("aten.logaddexp", 0) == 0) {  // max + log(1 + exp(-|a - b|)), base 2 for logaddexp2
+    const bool base2 = t.rfind("aten.logaddexp2", 0) == 0;
     const std::string m = cx.emit1("Max", {a, b});
-    const std::string d = cx.emit1("Neg", {cx.emit1("Abs", {cx.emit1("Sub", {a, b})})});
-    return cx.out(0, cx.emit1("Add", {m, cx.emit1("Softplus", {d})}));
+    std::string d = cx.emit1("Neg", {cx.emit1("Abs", {cx.emit1("Sub", {a, b})})});
+    if (base2) d = cx.emit1("Mul", {d, cx.cscalar(std::log(2.0), dt)});
+    // ONNX Runtime's Softplus is float-only
+    std::string sp = dt == onnx::TensorProto::DOUBLE
+                         ? cx.emit1("Log", {cx.emit1("Add", {cx.emit1("Exp", {d}), cx.cscalar(1, dt)})})
+                         : cx.emit1("Softplus", {d});
+    if (base2) sp = cx.emit1("Div", {sp, cx.cscalar(std::log(2.0), dt)});
+    // equal infinities: that infinity (ATen's), not inf - inf
+    const std::string same_inf = cx.emit1("And", {emit_is_inf(cx, a, dt), cx.emit1("Equal", {a, b})});
+    return cx.out(0, cx.emit1("Where", {same_inf, a, cx.emit1("Add", {m, sp})}));
   }
-  if (t.rfind("aten.xlogy", 0) == 0) {  // 0 where self == 0 (unless other is NaN)
+  if (t.rfind("aten.xlogy", 0) == 0 ||
+      t.rfind("aten.special_xlogy", 0) == 0) {  // 0 where self == 0 (unless other is NaN)
     const std::string prod = cx.emit1("Mul", {a, cx.emit1("Log", {b})});
     const std::string zero = cx.emit1(
         "And", {cx.emit1("Equal", {a, cx.cscalar(0, dt)}), cx.emit1("Not", {emit_is_nan(cx, b, dt)})});
@@ -281,8 +302,8 @@ void lower_binary_formula(OpContext& cx) {
   const std::string m = cx.emit1("Abs", {a});
   cx.out(0, cx.emit1("Where", {neg, cx.emit1("Neg", {m}), m}));
 }
-MX_ATEN_LOWER(lower_binary_formula, "aten.logaddexp", "aten.xlogy", "aten.hypot", "aten.copysign",
-              "aten.lerp", "aten.addcmul", "aten.addcdiv");
+MX_ATEN_LOWER(lower_binary_formula, "aten.logaddexp", "aten.logaddexp2", "aten.xlogy", "aten.special_xlogy",
+              "aten.hypot", "aten.copysign", "aten.lerp", "aten.addcmul", "aten.addcdiv");
 
 void lower_frac_sgn(OpContext& cx) {
   const int32_t dt = cx.out_dtype();

@@ -6,6 +6,8 @@
 // from an unstable ATen sort - values agree, indices of equal values may not.
 #include "mx/onnx_proto.hpp"
 
+#include <cmath>
+
 #include "mx/aten_onnx/lowering_registry.hpp"
 #include "mx/aten_onnx/patterns.hpp"
 
@@ -28,12 +30,29 @@ void lower_topk(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_topk, "aten.topk");
 
+// ATen orders NaN above +inf (last ascending, first descending); TopK has
+// no NaN order. A float sort is two stable passes (TopK orders ties by
+// index): by the NaN flag, then by the value with NaN as +inf, so the
+// second pass's ties at +inf keep the NaNs after (before) the infinities.
 mx::aten_onnx::TopKResult sorted(OpContext& cx, int64_t default_dim = -1) {
   const Value& v = cx.value_of("self");
   const int64_t dim = dim_arg(cx, default_dim);
+  const int64_t rank = static_cast<int64_t>(v.shape.size());
   const int64_t size = !v.shape.empty() && v.shape[dim].is_static ? v.shape[dim].value : -1;
-  return mx::aten_onnx::emit_sort(cx, v.onnx, v.dtype, static_cast<int64_t>(v.shape.size()), dim, size,
-                                  cx.bool_arg("descending", false));
+  const bool descending = cx.bool_arg("descending", false);
+  if (!is_floating(v.dtype) || rank == 0)
+    return mx::aten_onnx::emit_sort(cx, v.onnx, v.dtype, rank, dim, size, descending);
+  const std::string nan = emit_is_nan(cx, v.onnx, v.dtype);
+  const auto by_flag =
+      mx::aten_onnx::emit_sort(cx, nan, onnx::TensorProto::BOOL, rank, dim, size, descending);
+  auto take = [&](const std::string& t, const std::string& at) {
+    return cx.emit1("GatherElements", {t, at}, {attr("axis", dim)});
+  };
+  const std::string key = cx.emit1("Where", {nan, cx.cscalar(INFINITY, v.dtype), v.onnx});
+  const auto by_value =
+      mx::aten_onnx::emit_sort(cx, take(key, by_flag.indices), v.dtype, rank, dim, size, descending);
+  const std::string indices = take(by_flag.indices, by_value.indices);
+  return {take(v.onnx, indices), indices};
 }
 
 // sort(self, dim=-1, descending=False) / sort.stable(self, stable, dim, descending)

@@ -16,11 +16,24 @@
 //                  underflow however far the tail); above, log1p(-erfc(x /
 //                  sqrt 2) / 2) with erfc from erfcx (full relative
 //                  precision of the tail) and an exact log1p.
+//   special_xlog1py  x log1p(y) with the exact log1p, 0 where x is 0.
+//   special_entr   -x log x, 0 at 0, -inf below 0.
 //   i0, special_i0 the modified Bessel function I0: exp(|x|) times a
 //                  Chebyshev series on |x| <= 8 and exp(|x|) times a series
 //                  in 8 / |x| over sqrt(|x|) beyond (Cephes' split, which
 //                  ATen uses, in the same order of operations: overflow to
 //                  inf, and NaN at inf, where ATen's does).
+//   special_i0e    i0(x) exp(-|x|): the same series without the exp (0 at
+//                  +-inf, as ATen).
+//   special_i1, special_i1e  I1 (odd) on the same split: x exp(|x|) times
+//                  a series in |x| / 4 - 1 on |x| <= 8, sign(x) exp(|x|)
+//                  times a series in 16 / |x| - 1 over sqrt(|x|) beyond;
+//                  i1e without the exp.
+//   special_ndtri  the normal quantile: (y - 1/2) times a series in
+//                  (y - 1/2)^2 for |y - 1/2| <= 3/8; beyond, with p = min(y,
+//                  1 - y) and z = sqrt(-2 log p), +-(z - a series in log z)
+//                  (smooth in log z down to the least double). -inf at 0,
+//                  inf at 1, NaN outside [0, 1], as ATen.
 //
 // The series are interpolated from mpmath's values by
 // aten_onnx/tools/special_series.py (error below 5e-16 against mpmath on
@@ -39,7 +52,8 @@ namespace mx::aten_onnx {
 namespace {
 
 // The series of aten_onnx/tools/special_series.py: g(s) = log(erfcx(x) / t);
-// i0(x) exp(-|x|) for s = |x| / 4 - 1; i0(x) exp(-|x|) sqrt(|x|) for s = 16 / |x| - 1.
+// i0(x) exp(-|x|) for s = |x| / 4 - 1; i0(x) exp(-|x|) sqrt(|x|) for s = 16 / |x| - 1;
+// i1(|x|) exp(-|x|) / |x| and i1(|x|) exp(-|x|) sqrt(|x|) on the same variables.
 constexpr double kErfcxLog[] = {
     -0.6513268598908547,     0.64196979235649021,     0.019476473204185815,    -0.0095615147868086288,
     -0.00094659534448203323, 0.00036683949785277191,  4.2523324806903141e-05,  -2.0278578112542201e-05,
@@ -65,6 +79,45 @@ constexpr double kI0Far[] = {
     7.1801239445656376e-13,  3.8527785934658811e-13,  1.5400875885198138e-14,  -4.1505622752226814e-14,
     -9.5548734025343537e-15, 3.8116577348614923e-15,  1.7725312523192073e-15,  -3.4241796589604824e-16,
     -2.8269508877921737e-16,
+};
+
+constexpr double kI1Near[] = {
+    0.12629359322181682,    -0.17641651835783403,    0.10264365868984708,    -0.052945981208094989,
+    0.02472644903062652,    -0.010564084894626204,   0.0041564229443128917,  -0.0015135724506312523,
+    0.0005122859561685724,  -0.00016176081582589344, 4.7815651075499363e-05, -1.3273163656043439e-05,
+    3.4702513081467265e-06, -8.568720264815455e-07,  2.0032947536896826e-07, -4.445059130312572e-08,
+    9.3815374011206782e-09, -1.887249764907425e-09,  3.6255903978581735e-10, -6.663490450181679e-11,
+    1.17361850617636e-11,   -1.9839673111800138e-12, 3.2237126892190205e-13, -5.0412739800768409e-14,
+    7.5893866257238271e-15, -1.0944835212939736e-15, 1.4990921400603112e-16,
+};
+constexpr double kI1Far[] = {
+    0.38928811750914005,     -0.0097610974913614687,  -0.00011058893876262344, -3.882564808877738e-06,
+    -2.512236237870518e-07,  -2.6314688469059103e-08, -3.8353803858938481e-09, -5.589743461041456e-10,
+    -1.8974958183965194e-11, 3.2526035779687322e-11,  1.4125807237812475e-11,  2.0356284731181502e-12,
+    -7.1985502816879673e-13, -4.0835517393759912e-13, -2.1015453435953099e-14, 4.2724194550931876e-14,
+    1.0420356889885598e-14,  -3.8143391738648273e-15, -1.8802653276760049e-15, 3.3044360414131021e-16,
+    2.9606889359647174e-16,
+};
+
+// ndtri(y) / (y - 1/2) for s = 2 (y - 1/2)^2 / (3/8)^2 - 1; z + ndtri(p) for
+// s = 2 (log z - t0) / (t1 - t0) - 1, z = sqrt(-2 log p), p = min(y, 1 - y).
+constexpr double kNdtriT0 = 0.71262327432319539, kNdtriT1 = 3.653355100270022;
+constexpr double kNdtriCentral[] = {
+    2.7562624077356199,     0.2762559100066958,     0.03020715670967427,    0.0041249572430775766,
+    0.00062620137106827968, 0.00010112940123524513, 1.7007480612067805e-05, 2.9431496228751994e-06,
+    5.2023542916232401e-07, 9.3475544805633388e-08, 1.7015599700790581e-08, 3.1303632673656169e-09,
+    5.8097307204848294e-10, 1.0862533501517669e-10, 2.0438598962965142e-11, 3.8667219813830723e-12,
+    7.3502415764412892e-13, 1.4030622213705535e-13, 2.6882381410839679e-14, 5.1791124092163474e-15,
+    1.0022427367971143e-15, 1.843375588655783e-16,
+};
+constexpr double kNdtriTail[] = {
+    0.42934253035261194,     -0.37973142237712626,    0.07512319599717282,     -0.0057023016280471515,
+    -0.00067539388874756896, 0.00022517018363959489,  -1.8933469928557357e-05, -3.1323886388879014e-06,
+    1.3560210003419211e-06,  -1.9597038794846409e-07, -1.8804097159360083e-08, 1.6134949486699046e-08,
+    -2.9179946641212659e-09, -3.2650478837822726e-10, 2.7253864153098466e-10,  -4.1509136674227227e-11,
+    -9.3998671035948546e-12, 5.0644467376035123e-12,  -4.5845149984789933e-13, -2.673029232852861e-13,
+    9.2321359125953918e-14,  -5.0622033234704471e-17, -6.9481659313181828e-15, 1.4778511958605048e-15,
+    2.1617257608720334e-16,  -1.4844514409078462e-16,
 };
 
 constexpr int32_t kFloat = onnx::TensorProto::FLOAT;
@@ -179,6 +232,28 @@ void lower_log1p(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_log1p, "aten.log1p", "aten.log1p_", "aten.special_log1p");
 
+// special_xlog1py(self, other) = self log1p(other), 0 where self is 0
+// (unless other is NaN), as ATen; the log1p exact.
+void lower_xlog1py(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.operand("self", dt), y = cx.operand("other", dt);
+  const std::string prod = cx.emit1("Mul", {x, exact_log1p(cx, y, dt)});
+  const std::string zero =
+      cx.emit1("And", {cx.emit1("Equal", {x, cx.cscalar(0, dt)}), cx.emit1("Not", {emit_is_nan(cx, y, dt)})});
+  cx.out(0, cx.emit1("Where", {zero, cx.cscalar(0, dt), prod}));
+}
+MX_ATEN_LOWER(lower_xlog1py, "aten.special_xlog1py");
+
+// special_entr(x) = -x log(x) for x > 0, 0 at 0, -inf below (NaN stays NaN).
+void lower_entr(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.operand("self", dt), zero = cx.cscalar(0, dt);
+  const std::string pos = cx.emit1("Neg", {cx.emit1("Mul", {x, cx.emit1("Log", {x})})});
+  const std::string y = cx.emit1("Where", {cx.emit1("Equal", {x, zero}), zero, pos});
+  cx.out(0, cx.emit1("Where", {cx.emit1("Less", {x, zero}), cx.cscalar(-INFINITY, dt), y}));
+}
+MX_ATEN_LOWER(lower_entr, "aten.special_entr");
+
 void lower_log_ndtr(OpContext& cx) {
   const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
   const std::string x = cx.operand("self", dt);
@@ -214,6 +289,72 @@ void lower_i0(OpContext& cx) {
   cx.out(0, cx.cast(y, dt, out));
 }
 MX_ATEN_LOWER(lower_i0, "aten.i0", "aten.i0_", "aten.special_i0");
+
+// special_i0e(x) = i0(x) exp(-|x|): the same series without the exp.
+void lower_i0e(OpContext& cx) {
+  const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
+  const std::string a = cx.emit1("Abs", {cx.operand("self", dt)});
+  const std::string one = cx.cscalar(1, dt);
+  const std::string s_near =
+      cx.emit1("Min", {cx.emit1("Sub", {cx.emit1("Mul", {a, cx.cscalar(0.25, dt)}), one}), one});
+  const std::string s_far =
+      cx.emit1("Min", {cx.emit1("Sub", {cx.emit1("Div", {cx.cscalar(16, dt), a}), one}), one});
+  const std::string near = chebyshev(cx, s_near, kI0Near, dt);
+  const std::string far = cx.emit1("Div", {chebyshev(cx, s_far, kI0Far, dt), cx.emit1("Sqrt", {a})});
+  const std::string y = cx.emit1("Where", {cx.emit1("LessOrEqual", {a, cx.cscalar(8, dt)}), near, far});
+  cx.out(0, cx.cast(y, dt, out));
+}
+MX_ATEN_LOWER(lower_i0e, "aten.special_i0e");
+
+// special_i1, special_i1e: I1 (odd) on I0's split, x exp(|x|) times the
+// near series, sign(x) exp(|x|) times the far one over sqrt(|x|); i1e
+// without the exp (Cephes' i1 / i1e, which ATen computes).
+void lower_i1(OpContext& cx) {
+  const bool scaled = cx.op() == "special_i1e";
+  const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
+  const std::string x = cx.operand("self", dt);
+  const std::string a = cx.emit1("Abs", {x});
+  const std::string one = cx.cscalar(1, dt);
+  const std::string s_near =
+      cx.emit1("Min", {cx.emit1("Sub", {cx.emit1("Mul", {a, cx.cscalar(0.25, dt)}), one}), one});
+  const std::string s_far =
+      cx.emit1("Min", {cx.emit1("Sub", {cx.emit1("Div", {cx.cscalar(16, dt), a}), one}), one});
+  std::string near = cx.emit1("Mul", {x, chebyshev(cx, s_near, kI1Near, dt)});
+  std::string far = cx.emit1("Mul", {cx.emit1("Sign", {x}), chebyshev(cx, s_far, kI1Far, dt)});
+  if (!scaled) {
+    const std::string e = cx.emit1("Exp", {a});
+    near = cx.emit1("Mul", {e, near});
+    far = cx.emit1("Mul", {e, far});
+  }
+  far = cx.emit1("Div", {far, cx.emit1("Sqrt", {a})});
+  const std::string y = cx.emit1("Where", {cx.emit1("LessOrEqual", {a, cx.cscalar(8, dt)}), near, far});
+  cx.out(0, cx.cast(y, dt, out));
+}
+MX_ATEN_LOWER(lower_i1, "aten.special_i1", "aten.special_i1e");
+
+void lower_ndtri(OpContext& cx) {
+  const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
+  const std::string y = cx.operand("self", dt);
+  const std::string one = cx.cscalar(1, dt), half = cx.cscalar(0.5, dt);
+  const std::string u = cx.emit1("Sub", {y, half});
+  const std::string s_central =
+      cx.emit1("Sub", {cx.emit1("Mul", {cx.emit1("Mul", {u, u}), cx.cscalar(2 / (0.375 * 0.375), dt)}), one});
+  const std::string central =
+      cx.emit1("Mul", {u, chebyshev(cx, cx.emit1("Min", {s_central, one}), kNdtriCentral, dt)});
+  const std::string lower = cx.emit1("Less", {y, half});
+  const std::string p = cx.emit1("Where", {lower, y, cx.emit1("Sub", {one, y})});
+  const std::string z = cx.emit1("Sqrt", {cx.emit1("Mul", {cx.emit1("Log", {p}), cx.cscalar(-2, dt)})});
+  const std::string s_raw =
+      cx.emit1("Sub", {cx.emit1("Mul", {cx.emit1("Sub", {cx.emit1("Log", {z}), cx.cscalar(kNdtriT0, dt)}),
+                                        cx.cscalar(2 / (kNdtriT1 - kNdtriT0), dt)}),
+                       one});
+  const std::string s_tail = cx.emit1("Max", {cx.emit1("Min", {s_raw, one}), cx.cscalar(-1, dt)});
+  const std::string low_tail = cx.emit1("Sub", {chebyshev(cx, s_tail, kNdtriTail, dt), z});
+  const std::string tail = cx.emit1("Where", {lower, low_tail, cx.emit1("Neg", {low_tail})});
+  const std::string in_central = cx.emit1("LessOrEqual", {cx.emit1("Abs", {u}), cx.cscalar(0.375, dt)});
+  cx.out(0, cx.cast(cx.emit1("Where", {in_central, central, tail}), dt, out));
+}
+MX_ATEN_LOWER(lower_ndtri, "aten.special_ndtri");
 
 }  // namespace
 }  // namespace mx::aten_onnx
