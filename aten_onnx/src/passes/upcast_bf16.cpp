@@ -5,7 +5,9 @@
 // That is what PyTorch's CPU kernels do for bf16 (compute in float, round
 // each op's result), so the file still computes the program's bf16
 // values; its inputs, outputs and weights keep their bf16 type. Ops that
-// only move or reinterpret data work on any type and are left alone.
+// only move or reinterpret data work on any type and are left alone. The
+// bodies of If, Loop and Scan are rewritten the same way (a bf16 LSTM with
+// a projection is a Scan; torch.cond is an If).
 #include "mx/onnx_proto.hpp"
 
 #include <onnx/shape_inference/implementation.h>
@@ -23,15 +25,35 @@ constexpr int32_t kBf16 = onnx::TensorProto::BFLOAT16;
 constexpr int32_t kFloat = onnx::TensorProto::FLOAT;
 
 bool moves_data_only(const std::string& op) {
-  // If/Loop/Scan: their bodies are not rewritten (upcast_bf16 in graph_passes.hpp).
+  // If/Loop/Scan pass values to their bodies, which are rewritten themselves.
   static const std::set<std::string> ops = {
       "Cast",      "Identity", "Shape", "Size",  "Reshape", "Squeeze", "Unsqueeze", "Flatten", "Constant",
       "Transpose", "Concat",   "Slice", "Split", "Gather",  "If",      "Loop",      "Scan"};
   return ops.count(op) > 0;
 }
 
+using ValueTypes = std::unordered_map<std::string, int32_t>;
+
+// The types a graph declares (inputs, value_info, outputs, initializers),
+// and those of its nodes' bodies: shape inference types values inside
+// bodies there, and a body sees its enclosing graphs' values.
+void collect_types(const onnx::GraphProto& g, ValueTypes& types) {
+  auto note = [&](const onnx::ValueInfoProto& v) {
+    if (v.type().has_tensor_type()) types[v.name()] = v.type().tensor_type().elem_type();
+  };
+  for (const auto& v : g.input()) note(v);
+  for (const auto& v : g.value_info()) note(v);
+  for (const auto& v : g.output()) note(v);
+  for (const auto& t : g.initializer()) types[t.name()] = t.data_type();
+  for (const auto& n : g.node())
+    for (const auto& a : n.attribute()) {
+      if (a.has_g()) collect_types(a.g(), types);
+      for (const auto& body : a.graphs()) collect_types(body, types);
+    }
+}
+
 // Element types of every value ONNX shape inference can type.
-std::unordered_map<std::string, int32_t> value_types(const onnx::GraphProto& g, int opset) {
+ValueTypes value_types(const onnx::GraphProto& g, int opset) {
   onnx::ModelProto m;
   m.set_ir_version(ir_version_for(opset));
   auto* imp = m.add_opset_import();
@@ -42,14 +64,8 @@ std::unordered_map<std::string, int32_t> value_types(const onnx::GraphProto& g, 
     onnx::shape_inference::InferShapes(m);
   } catch (const std::exception&) {  // partial types are enough: untyped values are left alone
   }
-  std::unordered_map<std::string, int32_t> types;
-  auto note = [&](const onnx::ValueInfoProto& v) {
-    if (v.type().has_tensor_type()) types[v.name()] = v.type().tensor_type().elem_type();
-  };
-  for (const auto& v : m.graph().input()) note(v);
-  for (const auto& v : m.graph().value_info()) note(v);
-  for (const auto& v : m.graph().output()) note(v);
-  for (const auto& t : m.graph().initializer()) types[t.name()] = t.data_type();
+  ValueTypes types;
+  collect_types(m.graph(), types);
   return types;
 }
 
@@ -74,17 +90,17 @@ void retarget_dtype_attributes(onnx::NodeProto& n) {
     if (a.name() == "dtype" && a.type() == onnx::AttributeProto::INT && a.i() == kBf16) a.set_i(kFloat);
 }
 
-}  // namespace
-
-std::vector<InsertedNode> upcast_bf16(onnx::GraphProto& g, int opset) {
-  const auto types = value_types(g, opset);
+void rewrite(onnx::GraphProto& g, const ValueTypes& types, std::vector<InsertedNode>& inserted) {
   auto is_bf16 = [&](const std::string& v) {
     auto it = types.find(v);
     return !v.empty() && it != types.end() && it->second == kBf16;
   };
-  std::vector<InsertedNode> inserted;
   google::protobuf::RepeatedPtrField<onnx::NodeProto> out;
   for (auto& n : *g.mutable_node()) {
+    for (auto& a : *n.mutable_attribute()) {
+      if (a.has_g()) rewrite(*a.mutable_g(), types, inserted);
+      for (auto& body : *a.mutable_graphs()) rewrite(body, types, inserted);
+    }
     bool touches = false;
     for (const auto& v : n.input()) touches |= is_bf16(v);
     for (const auto& v : n.output()) touches |= is_bf16(v);
@@ -112,6 +128,13 @@ std::vector<InsertedNode> upcast_bf16(onnx::GraphProto& g, int opset) {
     for (auto& c : after) *out.Add() = std::move(c);
   }
   g.mutable_node()->Swap(&out);
+}
+
+}  // namespace
+
+std::vector<InsertedNode> upcast_bf16(onnx::GraphProto& g, int opset) {
+  std::vector<InsertedNode> inserted;
+  rewrite(g, value_types(g, opset), inserted);
   return inserted;
 }
 

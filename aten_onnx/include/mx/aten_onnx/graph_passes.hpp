@@ -103,7 +103,7 @@ struct InsertedNode {
 
 // bf16 arithmetic as float32 between Casts (passes/upcast_bf16.cpp), for
 // runtimes without bf16 kernels; returns the Casts it added. Nodes inside
-// If/Loop/Scan bodies are not rewritten.
+// If/Loop/Scan bodies are rewritten too.
 std::vector<InsertedNode> upcast_bf16(onnx::GraphProto& g, int opset);
 
 // The hierarchy document's "graph_passes" object (docs/hierarchy-schema.md):

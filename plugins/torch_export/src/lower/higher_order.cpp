@@ -193,8 +193,17 @@ std::string cond_predicate(LowerCtx& cx) {
   return scalar_bool(cx, it->second);
 }
 
+// If, Loop and Scan take bf16 values from opset 16.
+void require_bf16_opset(LowerCtx& cx, const std::string& onnx_op) {
+  if (cx.opset >= 16) return;
+  for (size_t k = 0; k < cx.n_outputs(); ++k)
+    if (cx.output_is_tensor(k) && cx.out_dtype(k) == onnx::TensorProto::BFLOAT16)
+      cx.unsupported("bf16 values through an ONNX " + onnx_op + " need ONNX opset 16");
+}
+
 // higher_order.cond(pred, true_graph, false_graph, operands) -> If.
 void lower_cond(LowerCtx& cx) {
+  require_bf16_opset(cx, "If");
   const std::string pred = cond_predicate(cx);
   const std::vector<Value> operands = tensor_list_at(cx, 3);
   const std::string base = cx.node->value("name", std::string("cond"));
@@ -233,6 +242,7 @@ std::vector<Value> values_of(const std::vector<std::pair<std::string, Value>>& n
 // Loop: the condition evaluated once before (outside) and after every
 // body run (inside), the carried values threaded through.
 void lower_while_loop(LowerCtx& cx) {
+  require_bf16_opset(cx, "Loop");
   const json& cond_graph = graph_at(cx, 0);
   const json& body_graph = graph_at(cx, 1);
   const std::vector<Value> carried = tensor_list_at(cx, 2), extra = tensor_list_at(cx, 3);
@@ -266,6 +276,7 @@ MXTE_LOWER(lower_while_loop, "higher_order.while_loop");
 // 0 of xs: the combine graph takes (carry..., x_t..., additional...) and
 // gives (next carry..., y_t...); the node gives (final carry..., ys...).
 void lower_scan(LowerCtx& cx) {
+  require_bf16_opset(cx, "Scan");
   const json& combine = graph_at(cx, 0);
   const std::vector<Value> init = tensor_list_at(cx, 1), xs = tensor_list_at(cx, 2),
                            extra = tensor_list_at(cx, 3);
@@ -298,6 +309,7 @@ MXTE_LOWER(lower_scan, "higher_order.scan");
 // map) -> Scan without carried state: the body runs on each dim-0 slice of
 // xs with the whole pos_args, and its outputs are stacked along dim 0.
 void lower_map(LowerCtx& cx) {
+  require_bf16_opset(cx, "Scan");
   const json& body_graph = graph_at(cx, 0);
   const std::vector<Value> xs = tensor_list_at(cx, 1), extra = tensor_list_at(cx, 2);
   const std::string base = cx.node->value("name", std::string("map"));
