@@ -34,6 +34,17 @@ OPSETS = (LOWEST, DEFAULT, NEWEST_RUN)
 REFUSED = {
     "upsample_bilinear_antialias_corners": "ONNX Resize's antialias filter does not reproduce ATen's with align_corners",
     "core_batch_norm_training": "batch norm in training mode",
+    "linalg_inv_dynamic_size": "needs a static matrix size: ONNX has no linear-algebra solver",
+    "linalg_svd_refused@training": "linalg_svdvals: singular value decomposition has no ONNX operator",
+    "linalg_svd_refused@core": "_linalg_svd: singular value decomposition has no ONNX operator",
+    "linalg_eigh_refused@training": "linalg_eigvalsh: the symmetric eigendecomposition has no ONNX operator",
+    "linalg_eigh_refused@core": "_linalg_eigh: the symmetric eigendecomposition has no ONNX operator",
+    "linalg_eig_refused@training": "linalg_eigvals: the eigendecomposition of a general matrix has complex",
+    "linalg_eig_refused@core": "linalg_eig: the eigendecomposition of a general matrix has complex",
+    "linalg_qr_refused": "linalg_qr: QR (Householder) has no ONNX operator",
+    "linalg_pinv_refused": "linalg_pinv: it is computed from a singular value decomposition",
+    "linalg_matrix_exp_refused": "linalg_matrix_exp: the matrix exponential",
+    "linalg_householder_refused": "linalg_householder_product: QR (Householder) has no ONNX operator",
 }
 # Refused below an opset: the ONNX op they need is that new. col2im's core
 # form (index_put with None indices) converts at any opset.

@@ -15,5 +15,80 @@ void refuse_training_batch_norm(OpContext& cx) {
 MX_ATEN_LOWER(refuse_training_batch_norm, "aten._native_batch_norm_legit.default",
               "aten._native_batch_norm_legit_functional");
 
+// ---- torch.linalg: what has no faithful ONNX form. Solvers for small
+// static matrices are unrolled (linear_solve.cpp, cholesky.cpp,
+// triangular_solve.cpp); the iterative decompositions below are not:
+// LAPACK's results depend on its choice of signs, orders and convergence
+// (an eigenvector or singular vector is defined up to sign, a QR factor up
+// to the signs of its columns), which an unrolled algorithm in ONNX would
+// not reproduce, and ONNX has no decomposition operator.
+[[noreturn]] void refuse_linalg(OpContext& cx, const std::string& why) {
+  cx.unsupported(cx.op() + ": " + why +
+                 " - compute it outside the exported model or replace it before torch.export");
+}
+
+void refuse_svd(OpContext& cx) {
+  refuse_linalg(cx,
+                "singular value decomposition has no ONNX operator, and an unrolled iterative SVD would not "
+                "reproduce LAPACK's singular vectors (signs) or convergence");
+}
+MX_ATEN_LOWER(refuse_svd, "aten.linalg_svd", "aten._linalg_svd", "aten.svd", "aten.linalg_svdvals");
+
+void refuse_eig(OpContext& cx) {
+  refuse_linalg(
+      cx,
+      "the eigendecomposition of a general matrix has complex eigenvalues and eigenvectors and no ONNX "
+      "operator");
+}
+MX_ATEN_LOWER(refuse_eig, "aten.linalg_eig", "aten.linalg_eigvals");
+
+void refuse_eigh(OpContext& cx) {
+  refuse_linalg(
+      cx,
+      "the symmetric eigendecomposition has no ONNX operator, and an unrolled iterative one would not "
+      "reproduce LAPACK's eigenvector signs or convergence");
+}
+MX_ATEN_LOWER(refuse_eigh, "aten.linalg_eigh", "aten._linalg_eigh", "aten.linalg_eigvalsh");
+
+void refuse_qr(OpContext& cx) {
+  refuse_linalg(cx,
+                "QR (Householder) has no ONNX operator, and an unrolled one would not reproduce LAPACK's "
+                "reflectors and signs");
+}
+MX_ATEN_LOWER(refuse_qr, "aten.linalg_qr", "aten.geqrf", "aten.linalg_householder_product", "aten.ormqr");
+
+void refuse_lstsq(OpContext& cx) {
+  refuse_linalg(
+      cx,
+      "least squares (QR or SVD based, with a rank decision) has no ONNX operator and its LAPACK driver's "
+      "result is not reproducible by an unrolled algorithm");
+}
+MX_ATEN_LOWER(refuse_lstsq, "aten.linalg_lstsq");
+
+void refuse_svd_based(OpContext& cx) {
+  refuse_linalg(cx,
+                "it is computed from a singular value decomposition, which has no ONNX operator (an unrolled "
+                "iterative SVD would not reproduce LAPACK's)");
+}
+MX_ATEN_LOWER(refuse_svd_based, "aten.linalg_pinv", "aten.pinverse", "aten.linalg_matrix_rank",
+              "aten.linalg_cond");
+
+void refuse_matrix_exp(OpContext& cx) {
+  refuse_linalg(
+      cx,
+      "the matrix exponential (ATen's degree-18 Taylor scheme with a data-dependent degree and squaring "
+      "count) has no ONNX operator and is not unrolled");
+}
+MX_ATEN_LOWER(refuse_matrix_exp, "aten.linalg_matrix_exp", "aten.matrix_exp");
+
+void refuse_lu(OpContext& cx) {
+  refuse_linalg(
+      cx,
+      "P, L and U, the LU solve and LDL have no ONNX operator and are not lowered (linalg_lu_factor, "
+      "det, slogdet, inv and solve are)");
+}
+MX_ATEN_LOWER(refuse_lu, "aten.linalg_lu", "aten.lu_unpack", "aten.linalg_lu_solve", "aten.linalg_ldl_factor",
+              "aten.linalg_ldl_factor_ex", "aten.linalg_ldl_solve");
+
 }  // namespace
 }  // namespace mx::aten_onnx
