@@ -174,6 +174,7 @@ LuFactors lu_factor(OnnxEmitter& e, const std::string& a, int64_t rank, int64_t 
       const std::string idx =
           e.emit1("Where", {is_j, p, e.emit1("Where", {e.emit1("Equal", {row_index, p}), cj, row_index})});
       m = e.emit1("GatherElements", {m, e.emit1("Expand", {idx, e.shape_of(m)})}, {attr("axis", row_axis)});
+      out.perm = j == 0 ? idx : e.emit1("GatherElements", {out.perm, idx}, {attr("axis", row_axis)});
       out.swapped.push_back(e.emit1("Not", {e.emit1("Equal", {p, cj})}));
     }
     const std::string prow = rows(e, m, rank, j, j + 1);  // [..., 1, n]
@@ -195,7 +196,43 @@ LuFactors lu_factor(OnnxEmitter& e, const std::string& a, int64_t rank, int64_t 
     m = e.emit1("Where", {multipliers, mult, e.emit1("Sub", {m, update})});
   }
   out.lu = m;
+  if (n == 1) out.perm = out.rows[0];  // [..., 1, 1]: row 0
   return out;
+}
+
+std::string lapack_pivots(OnnxEmitter& e, const LuFactors& lu, int64_t rank) {
+  const std::string all =
+      lu.rows.size() == 1 ? lu.rows[0] : e.emit1("Concat", lu.rows, {attr("axis", rank - 1)});
+  const std::string one_based = e.emit1("Add", {all, e.ci64s(1)});  // [..., 1, n]
+  return e.cast(e.squeeze(one_based, {rank - 2}), onnx::TensorProto::INT64, onnx::TensorProto::INT32);
+}
+
+std::string perm_of_pivots(OnnxEmitter& e, const std::string& pivots, int64_t rank, int64_t n) {
+  std::vector<double> iota;
+  for (int64_t i = 0; i < n; ++i) iota.push_back(static_cast<double>(i));
+  const std::string row_index = matrix_const(e, onnx::TensorProto::INT64, n, 1, iota);
+  const std::string zero_based =
+      e.emit1("Sub", {e.cast(pivots, onnx::TensorProto::INT32, onnx::TensorProto::INT64), e.ci64s(1)});
+  std::string perm;
+  for (int64_t j = 0; j < n; ++j) {
+    const std::string cj = e.ci64s(j);
+    const std::string p =
+        e.unsqueeze(e.emit1("Slice", {zero_based, e.ci64({j}), e.ci64({j + 1}), e.ci64({rank - 2})}),
+                    {rank - 1});  // [..., 1, 1]
+    const std::string is_j = row_flags(e, n, onnx::TensorProto::BOOL, [j](int64_t i) { return i == j; });
+    const std::string idx =
+        e.emit1("Where", {is_j, p, e.emit1("Where", {e.emit1("Equal", {row_index, p}), cj, row_index})});
+    perm = j == 0 ? idx : e.emit1("GatherElements", {perm, idx}, {attr("axis", rank - 2)});
+  }
+  return perm;
+}
+
+std::string permutation_matrix(OnnxEmitter& e, const std::string& perm, int64_t rank, int64_t n,
+                               int32_t dtype) {
+  std::vector<double> iota;
+  for (int64_t i = 0; i < n; ++i) iota.push_back(static_cast<double>(i));
+  const std::string row_index = matrix_const(e, onnx::TensorProto::INT64, n, 1, iota);
+  return e.cast(e.emit1("Equal", {row_index, mT(e, perm, rank)}), onnx::TensorProto::BOOL, dtype);
 }
 
 std::string first_flag_info(OnnxEmitter& e, const std::vector<std::string>& flags, int64_t rank) {

@@ -61,12 +61,21 @@ Elimination gauss_jordan(OnnxEmitter& e, const std::string& m, int64_t rank, int
 // it is zero: the column is zero then) and the trailing block updated.
 // lu packs L (unit diagonal, below) and U; pivots[j] is U[j, j]
 // ([..., 1, 1]); rows[j] the 0-based row swapped with row j (int64
-// [..., 1, 1]).
+// [..., 1, 1]); perm[i] the row of A that ends in row i (int64 [..., n, 1]:
+// P^T A = L U).
 struct LuFactors {
-  std::string lu;
+  std::string lu, perm;
   std::vector<std::string> pivots, rows, swapped;
 };
 LuFactors lu_factor(OnnxEmitter& e, const std::string& a, int64_t rank, int64_t n, int32_t dtype);
+// getrf's 1-based pivots of `lu`, int32 [..., n].
+std::string lapack_pivots(OnnxEmitter& e, const LuFactors& lu, int64_t rank);
+// The row permutation getrf's 1-based pivots (int32 [..., n]) make: perm[i]
+// as in LuFactors.
+std::string perm_of_pivots(OnnxEmitter& e, const std::string& pivots, int64_t rank, int64_t n);
+// P ([..., n, n] of `dtype`, P[r, c] = perm[c] == r) of a perm ([..., n, 1]).
+std::string permutation_matrix(OnnxEmitter& e, const std::string& perm, int64_t rank, int64_t n,
+                               int32_t dtype);
 
 // LAPACK's info: 1 + the first j whose flag ([..., 1, 1] bool) is set,
 // 0 when none is; int32 of the batch dims ([...]).

@@ -6,9 +6,7 @@
 //   [I | X], B a batch of vectors or matrices, left=False by transposes;
 // - linalg_slogdet / slogdet / _linalg_slogdet (core) / logdet: the sign
 //   and log|.| of the product of the pivots of getrf's LU factorisation
-//   (unrolled likewise), the sign flipped per row swap;
-// - linalg_lu_factor / linalg_lu_factor_ex (core): that factorisation,
-//   packed as LAPACK's, with its 1-based pivots.
+//   (unrolled likewise, lu.cpp), the sign flipped per row swap.
 // info (the _ex variants) is LAPACK getrf's: 1 + the first zero pivot,
 // 0 for an invertible matrix. For a singular matrix the result is not
 // LAPACK's (neither is specified): torch raises there unless asked for
@@ -116,12 +114,6 @@ std::string along_last(OpContext& cx, const std::vector<std::string>& v, int64_t
   return v.size() == 1 ? v[0] : cx.emit1("Concat", v, {attr("axis", r - 1)});
 }
 
-// getrf's 1-based pivots, int32 [..., n].
-std::string lapack_pivots(OpContext& cx, const LuFactors& lu, int64_t r) {
-  const std::string rows = cx.emit1("Add", {along_last(cx, lu.rows, r), cx.ci64s(1)});  // [..., 1, n]
-  return cx.cast(cx.squeeze(rows, {r - 2}), onnx::TensorProto::INT64, onnx::TensorProto::INT32);
-}
-
 // The sign and log|.| of the product of U's diagonal, the sign flipped per
 // row swap (ATen's slogdet over getrf).
 SignLog slogdet(OpContext& cx, const Value& a, int64_t n) {
@@ -156,26 +148,6 @@ void lower_slogdet(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_slogdet, "aten.linalg_slogdet.default", "aten.slogdet.default",
               "aten._linalg_slogdet.default");
-
-// linalg_lu_factor(A, pivot) -> (LU, pivots); linalg_lu_factor_ex (core)
-// adds info: getrf's packed factors, 1-based pivots and info.
-void lower_lu_factor(OpContext& cx) {
-  const Value& a = cx.value_of("A");
-  const int64_t n = square_size(cx, a, cx.op());
-  if (!cx.bool_arg("pivot", true))
-    cx.unsupported(cx.op() + " without pivoting (ATen has no CPU kernel for it)");
-  const int64_t r = static_cast<int64_t>(a.shape.size());
-  const LuFactors lu = lu_factor(cx, a.onnx, r, n, a.dtype);
-  cx.out(0, lu.lu);
-  cx.out(1, lapack_pivots(cx, lu, r));
-  if (cx.n_outputs() > 2 && cx.output_is_tensor(2)) {
-    std::vector<std::string> flags;
-    const std::string zero = cx.cscalar(0.0, a.dtype);
-    for (const auto& p : lu.pivots) flags.push_back(cx.emit1("Equal", {p, zero}));
-    cx.out(2, first_flag_info(cx, flags, r));
-  }
-}
-MX_ATEN_LOWER(lower_lu_factor, "aten.linalg_lu_factor.default", "aten.linalg_lu_factor_ex.default");
 
 // logdet(self): log|det| where det > 0, -inf where it is 0, nan where it
 // is negative (ATen's decomposition over slogdet).

@@ -81,14 +81,13 @@ void refuse_matrix_exp(OpContext& cx) {
 }
 MX_ATEN_LOWER(refuse_matrix_exp, "aten.linalg_matrix_exp", "aten.matrix_exp");
 
-void refuse_lu(OpContext& cx) {
+void refuse_ldl(OpContext& cx) {
   refuse_linalg(
       cx,
-      "P, L and U, the LU solve and LDL have no ONNX operator and are not lowered (linalg_lu_factor, "
-      "det, slogdet, inv and solve are)");
+      "the LDL factorisation (Bunch-Kaufman pivoting with 1x1 and 2x2 blocks) has no ONNX operator and is "
+      "not unrolled");
 }
-MX_ATEN_LOWER(refuse_lu, "aten.linalg_lu", "aten.lu_unpack", "aten.linalg_lu_solve", "aten.linalg_ldl_factor",
-              "aten.linalg_ldl_factor_ex", "aten.linalg_ldl_solve");
+MX_ATEN_LOWER(refuse_ldl, "aten.linalg_ldl_factor", "aten.linalg_ldl_factor_ex", "aten.linalg_ldl_solve");
 
 }  // namespace
 }  // namespace mx::aten_onnx
