@@ -42,14 +42,6 @@ void refuse_eig(OpContext& cx) {
 }
 MX_ATEN_LOWER(refuse_eig, "aten.linalg_eig", "aten.linalg_eigvals");
 
-void refuse_eigh(OpContext& cx) {
-  refuse_linalg(
-      cx,
-      "the symmetric eigendecomposition has no ONNX operator, and an unrolled iterative one would not "
-      "reproduce LAPACK's eigenvector signs or convergence");
-}
-MX_ATEN_LOWER(refuse_eigh, "aten.linalg_eigh", "aten._linalg_eigh", "aten.linalg_eigvalsh");
-
 void refuse_qr(OpContext& cx) {
   refuse_linalg(cx,
                 "QR (Householder) has no ONNX operator, and an unrolled one would not reproduce LAPACK's "
