@@ -22,24 +22,6 @@ namespace {
 
 using namespace linalg;
 
-// The round-robin tournament over n indices: each round's disjoint pairs.
-std::vector<std::vector<std::pair<int64_t, int64_t>>> rounds(int64_t n) {
-  const int64_t m = n + (n % 2);  // one index sits out a round when n is odd
-  std::vector<int64_t> arr;
-  for (int64_t i = 0; i < m; ++i) arr.push_back(i);
-  std::vector<std::vector<std::pair<int64_t, int64_t>>> out;
-  for (int64_t r = 0; r + 1 < m; ++r) {
-    std::vector<std::pair<int64_t, int64_t>> pairs;
-    for (int64_t k = 0; k < m / 2; ++k) {
-      const int64_t p = arr[k], q = arr[m - 1 - k];
-      if (p < n && q < n) pairs.emplace_back(std::min(p, q), std::max(p, q));
-    }
-    out.push_back(pairs);
-    std::rotate(arr.begin() + 1, arr.end() - 1, arr.end());
-  }
-  return out;
-}
-
 std::string jacobi_eigenvalues(OpContext& cx, const Value& a, int64_t n, const std::string& uplo) {
   const int64_t r = static_cast<int64_t>(a.shape.size());
   const int32_t dt = a.dtype;
@@ -60,58 +42,23 @@ std::string jacobi_eigenvalues(OpContext& cx, const Value& a, int64_t n, const s
     const std::string batch =
         cx.emit1("Slice", {cx.shape_of(a.onnx), cx.ci64({0}), cx.ci64({r - 2}), cx.ci64({0})});
     const std::string matrix_shape = cx.emit1("Concat", {batch, cx.ci64({n, n})}, {attr("axis", int64_t{0})});
-    const std::string zero = cx.cscalar(0.0, dt), one = cx.cscalar(1.0, dt), two = cx.cscalar(2.0, dt),
-                      minus_one = cx.cscalar(-1.0, dt);
-    const auto schedule = rounds(n);
-    const int64_t sweeps = 6 + static_cast<int64_t>(std::ceil(std::log2(static_cast<double>(n))));
+    const auto schedule = jacobi_schedule(n);
+    const int64_t sweeps = jacobi_sweeps(n);
     for (int64_t sweep = 0; sweep < sweeps; ++sweep)
       for (const auto& pairs : schedule) {
-        const int64_t k = static_cast<int64_t>(pairs.size());
-        std::vector<int64_t> ps, qs;
-        std::vector<double> pick_q(static_cast<size_t>(k * n), 0.0),
-            cos_at(static_cast<size_t>(k * n * n), 0.0), sin_at(static_cast<size_t>(k * n * n), 0.0),
-            fixed(static_cast<size_t>(n * n), 0.0);
-        std::vector<bool> paired(static_cast<size_t>(n), false);
-        for (int64_t j = 0; j < k; ++j) {
-          const auto [p, q] = pairs[static_cast<size_t>(j)];
-          ps.push_back(p);
-          qs.push_back(q);
-          paired[static_cast<size_t>(p)] = paired[static_cast<size_t>(q)] = true;
-          pick_q[static_cast<size_t>(j * n + q)] = 1.0;
-          cos_at[static_cast<size_t>(j * n * n + p * n + p)] = 1.0;
-          cos_at[static_cast<size_t>(j * n * n + q * n + q)] = 1.0;
-          sin_at[static_cast<size_t>(j * n * n + p * n + q)] = 1.0;
-          sin_at[static_cast<size_t>(j * n * n + q * n + p)] = -1.0;
-        }
-        bool any_fixed = false;
-        for (int64_t i = 0; i < n; ++i)
-          if (!paired[static_cast<size_t>(i)]) fixed[static_cast<size_t>(i * n + i)] = 1.0, any_fixed = true;
+        const JacobiRound jr = jacobi_round(cx, pairs, n, dt);
+        const std::vector<int64_t>& ps = jr.p;
+        const std::vector<int64_t>& qs = jr.q;
         const std::string d = diagonal(m);
         const std::string app = cx.emit1("Gather", {d, cx.ci64(ps)}, {attr("axis", r - 2)});  // [..., k]
         const std::string aqq = cx.emit1("Gather", {d, cx.ci64(qs)}, {attr("axis", r - 2)});
         const std::string rows_p =
             cx.emit1("Gather", {m, cx.ci64(ps)}, {attr("axis", r - 2)});  // [..., k, n]
-        const std::string apq = emit_reduce(
-            cx, "ReduceSum", cx.emit1("Mul", {rows_p, matrix_const(cx, dt, k, n, pick_q)}), {r - 1}, false);
+        const std::string apq =
+            emit_reduce(cx, "ReduceSum", cx.emit1("Mul", {rows_p, jr.pick_q}), {r - 1}, false);
         // the rotation zeroing a_pq (Golub & Van Loan's symmetric Schur 2x2)
-        const std::string none = cx.emit1("Equal", {apq, zero});
-        const std::string tau = cx.emit1(
-            "Div",
-            {cx.emit1("Sub", {aqq, app}), cx.emit1("Mul", {two, cx.emit1("Where", {none, one, apq})})});
-        const std::string sign = cx.emit1("Where", {cx.emit1("Less", {tau, zero}), minus_one, one});
-        std::string t = cx.emit1(
-            "Div",
-            {sign,
-             cx.emit1("Add", {cx.emit1("Abs", {tau}),
-                              cx.emit1("Sqrt", {cx.emit1("Add", {one, cx.emit1("Mul", {tau, tau})})})})});
-        t = cx.emit1("Where", {none, zero, t});
-        const std::string c =
-            cx.emit1("Div", {one, cx.emit1("Sqrt", {cx.emit1("Add", {one, cx.emit1("Mul", {t, t})})})});
-        const std::string s = cx.emit1("Mul", {t, c});
-        std::string j_flat =
-            cx.emit1("Add", {cx.emit1("MatMul", {c, matrix_const(cx, dt, k, n * n, cos_at)}),
-                             cx.emit1("MatMul", {s, matrix_const(cx, dt, k, n * n, sin_at)})});
-        if (any_fixed) j_flat = cx.emit1("Add", {j_flat, matrix_const(cx, dt, 1, n * n, fixed)});
+        const auto [c, s] = jacobi_rotation(cx, app, aqq, apq, dt);
+        const std::string j_flat = jr.rotation(c, s);
         const std::string j_matrix = cx.emit1("Reshape", {j_flat, matrix_shape});
         m = cx.emit1("MatMul", {cx.emit1("MatMul", {mT(cx, j_matrix, r), m}), j_matrix});
       }

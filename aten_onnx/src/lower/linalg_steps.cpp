@@ -3,6 +3,7 @@
 #include "linalg_steps.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <stdexcept>
 
@@ -286,6 +287,79 @@ Cholesky cholesky_lower(OnnxEmitter& e, const std::string& a, int64_t rank, int6
   }
   out.l = l;
   return out;
+}
+
+std::vector<JacobiPairs> jacobi_schedule(int64_t n) {
+  const int64_t m = n + (n % 2);  // one index sits out each round when n is odd
+  std::vector<int64_t> arr;
+  for (int64_t i = 0; i < m; ++i) arr.push_back(i);
+  std::vector<JacobiPairs> out;
+  for (int64_t r = 0; r + 1 < m; ++r) {
+    JacobiPairs pairs;
+    for (int64_t k = 0; k < m / 2; ++k) {
+      const int64_t p = arr[static_cast<size_t>(k)], q = arr[static_cast<size_t>(m - 1 - k)];
+      if (p < n && q < n) pairs.emplace_back(std::min(p, q), std::max(p, q));
+    }
+    out.push_back(pairs);
+    std::rotate(arr.begin() + 1, arr.end() - 1, arr.end());
+  }
+  return out;
+}
+
+int64_t jacobi_sweeps(int64_t n) {
+  return 6 + static_cast<int64_t>(std::ceil(std::log2(static_cast<double>(std::max<int64_t>(n, 2)))));
+}
+
+JacobiRound jacobi_round(OnnxEmitter& e, const JacobiPairs& pairs, int64_t n, int32_t dtype) {
+  JacobiRound jr;
+  jr.e = &e;
+  const int64_t k = static_cast<int64_t>(pairs.size());
+  auto at = [](int64_t i) { return static_cast<size_t>(i); };
+  std::vector<double> pick_q(at(k * n), 0.0), cos_at(at(k * n * n), 0.0), sin_at(at(k * n * n), 0.0),
+      fixed(at(n * n), 0.0);
+  std::vector<bool> paired(at(n), false);
+  for (int64_t j = 0; j < k; ++j) {
+    const auto [p, q] = pairs[at(j)];
+    jr.p.push_back(p);
+    jr.q.push_back(q);
+    paired[at(p)] = paired[at(q)] = true;
+    pick_q[at(j * n + q)] = 1.0;
+    cos_at[at(j * n * n + p * n + p)] = 1.0;
+    cos_at[at(j * n * n + q * n + q)] = 1.0;
+    sin_at[at(j * n * n + p * n + q)] = 1.0;
+    sin_at[at(j * n * n + q * n + p)] = -1.0;
+  }
+  bool any_fixed = false;
+  for (int64_t i = 0; i < n; ++i)
+    if (!paired[at(i)]) fixed[at(i * n + i)] = 1.0, any_fixed = true;
+  jr.pick_q = matrix_const(e, dtype, k, n, pick_q);
+  jr.cos_at = matrix_const(e, dtype, k, n * n, cos_at);
+  jr.sin_at = matrix_const(e, dtype, k, n * n, sin_at);
+  if (any_fixed) jr.fixed = matrix_const(e, dtype, 1, n * n, fixed);
+  return jr;
+}
+
+std::string JacobiRound::rotation(const std::string& c, const std::string& s) const {
+  // each entry of J is one product (the others are exact zeros): J is exact
+  std::string j = e->emit1("Add", {e->emit1("MatMul", {c, cos_at}), e->emit1("MatMul", {s, sin_at})});
+  if (!fixed.empty()) j = e->emit1("Add", {j, fixed});
+  return j;
+}
+
+std::pair<std::string, std::string> jacobi_rotation(OnnxEmitter& e, const std::string& app,
+                                                    const std::string& aqq, const std::string& apq,
+                                                    int32_t dtype) {
+  const std::string zero = e.cscalar(0.0, dtype), one = e.cscalar(1.0, dtype), two = e.cscalar(2.0, dtype);
+  const std::string none = e.emit1("Equal", {apq, zero});
+  const std::string tau =
+      e.emit1("Div", {e.emit1("Sub", {aqq, app}), e.emit1("Mul", {two, e.emit1("Where", {none, one, apq})})});
+  const std::string sign = e.emit1("Where", {e.emit1("Less", {tau, zero}), e.cscalar(-1.0, dtype), one});
+  const std::string root = e.emit1("Sqrt", {e.emit1("Add", {one, e.emit1("Mul", {tau, tau})})});
+  std::string t = e.emit1("Div", {sign, e.emit1("Add", {e.emit1("Abs", {tau}), root})});
+  t = e.emit1("Where", {none, zero, t});
+  const std::string c =
+      e.emit1("Div", {one, e.emit1("Sqrt", {e.emit1("Add", {one, e.emit1("Mul", {t, t})})})});
+  return {c, e.emit1("Mul", {t, c})};
 }
 
 }  // namespace mx::aten_onnx::linalg

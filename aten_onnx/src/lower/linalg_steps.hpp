@@ -96,4 +96,32 @@ struct Cholesky {
 };
 Cholesky cholesky_lower(OnnxEmitter& e, const std::string& a, int64_t rank, int64_t n, int32_t dtype);
 
+// ---- Jacobi rotations (eigh.cpp, svd.cpp)
+using JacobiPairs = std::vector<std::pair<int64_t, int64_t>>;
+// The round-robin (parallel) ordering over n indices: each round's
+// disjoint (p < q) pairs, every pair once per sweep.
+std::vector<JacobiPairs> jacobi_schedule(int64_t n);
+// Sweeps run: past the quadratic convergence of cyclic Jacobi for n <= 32.
+int64_t jacobi_sweeps(int64_t n);
+// The constants of one round: its pairs' indices, a [k, n] one-hot of each
+// q, and the rotation J ([..., n * n], J[p,p] = J[q,q] = c, J[p,q] = s,
+// J[q,p] = -s, 1 on the diagonal of an index sitting out) of the pairs'
+// cosines and sines ([..., k]).
+struct JacobiRound {
+  std::vector<int64_t> p, q;
+  std::string pick_q;
+  std::string rotation(const std::string& c, const std::string& s) const;
+
+  OnnxEmitter* e = nullptr;
+  std::string cos_at, sin_at, fixed;  // fixed: "" when every index is paired
+};
+JacobiRound jacobi_round(OnnxEmitter& e, const JacobiPairs& pairs, int64_t n, int32_t dtype);
+// (c, s) of the rotation that zeroes the off-diagonal of the symmetric
+// [[app, apq], [apq, aqq]] (Golub & Van Loan's symmetric Schur 2x2):
+// tau = (aqq - app) / 2 apq, t = sign(tau) / (|tau| + sqrt(1 + tau^2)),
+// c = 1 / sqrt(1 + t^2), s = t c; none (c = 1) where apq is 0.
+std::pair<std::string, std::string> jacobi_rotation(OnnxEmitter& e, const std::string& app,
+                                                    const std::string& aqq, const std::string& apq,
+                                                    int32_t dtype);
+
 }  // namespace mx::aten_onnx::linalg

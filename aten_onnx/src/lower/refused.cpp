@@ -27,13 +27,6 @@ MX_ATEN_LOWER(refuse_training_batch_norm, "aten._native_batch_norm_legit.default
                  " - compute it outside the exported model or replace it before torch.export");
 }
 
-void refuse_svd(OpContext& cx) {
-  refuse_linalg(cx,
-                "singular value decomposition has no ONNX operator, and an unrolled iterative SVD would not "
-                "reproduce LAPACK's singular vectors (signs) or convergence");
-}
-MX_ATEN_LOWER(refuse_svd, "aten.linalg_svd", "aten._linalg_svd", "aten.svd", "aten.linalg_svdvals");
-
 void refuse_eig(OpContext& cx) {
   refuse_linalg(
       cx,
@@ -57,13 +50,21 @@ void refuse_lstsq(OpContext& cx) {
 }
 MX_ATEN_LOWER(refuse_lstsq, "aten.linalg_lstsq");
 
-void refuse_svd_based(OpContext& cx) {
-  refuse_linalg(cx,
-                "it is computed from a singular value decomposition, which has no ONNX operator (an unrolled "
-                "iterative SVD would not reproduce LAPACK's)");
+void refuse_pinv(OpContext& cx) {
+  refuse_linalg(
+      cx,
+      "the pseudo-inverse needs the singular vectors, which have no ONNX operator and whose signs are "
+      "LAPACK's arbitrary choice (the singular values alone are lowered)");
 }
-MX_ATEN_LOWER(refuse_svd_based, "aten.linalg_pinv", "aten.pinverse", "aten.linalg_matrix_rank",
-              "aten.linalg_cond");
+MX_ATEN_LOWER(refuse_pinv, "aten.linalg_pinv", "aten.pinverse");
+
+void refuse_svd_based(OpContext& cx) {
+  refuse_linalg(
+      cx,
+      "the fused op is not lowered: export after ep.run_decompositions(), whose form of it computes "
+      "from the singular values (lowered)");
+}
+MX_ATEN_LOWER(refuse_svd_based, "aten.linalg_matrix_rank", "aten.linalg_cond");
 
 void refuse_matrix_exp(OpContext& cx) {
   refuse_linalg(
