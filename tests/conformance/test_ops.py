@@ -42,7 +42,6 @@ REFUSED = {
     "linalg_eig_refused@core": "linalg_eig: the eigendecomposition of a general matrix has complex",
     "linalg_qr_refused": "linalg_qr: QR (Householder) has no ONNX operator",
     "linalg_pinv_refused": "linalg_pinv: the pseudo-inverse needs the singular vectors",
-    "linalg_matrix_exp_refused": "linalg_matrix_exp: the matrix exponential",
     "linalg_householder_refused": "linalg_householder_product: QR (Householder) has no ONNX operator",
 }
 # Refused below an opset: the ONNX op they need is that new. col2im's core

@@ -66,14 +66,6 @@ void refuse_svd_based(OpContext& cx) {
 }
 MX_ATEN_LOWER(refuse_svd_based, "aten.linalg_matrix_rank", "aten.linalg_cond");
 
-void refuse_matrix_exp(OpContext& cx) {
-  refuse_linalg(
-      cx,
-      "the matrix exponential (ATen's degree-18 Taylor scheme with a data-dependent degree and squaring "
-      "count) has no ONNX operator and is not unrolled");
-}
-MX_ATEN_LOWER(refuse_matrix_exp, "aten.linalg_matrix_exp", "aten.matrix_exp");
-
 void refuse_ldl(OpContext& cx) {
   refuse_linalg(
       cx,
