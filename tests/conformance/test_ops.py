@@ -40,9 +40,7 @@ REFUSED = {
     "linalg_eigh_vectors_refused": "an output its lowering does not compute",
     "linalg_eig_refused@training": "linalg_eigvals: the eigendecomposition of a general matrix has complex",
     "linalg_eig_refused@core": "linalg_eig: the eigendecomposition of a general matrix has complex",
-    "linalg_qr_refused": "linalg_qr: QR (Householder) has no ONNX operator",
     "linalg_pinv_refused": "linalg_pinv: the pseudo-inverse needs the singular vectors",
-    "linalg_householder_refused": "linalg_householder_product: QR (Householder) has no ONNX operator",
 }
 # Refused below an opset: the ONNX op they need is that new. col2im's core
 # form (index_put with None indices) converts at any opset.
