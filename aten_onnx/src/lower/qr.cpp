@@ -8,7 +8,8 @@
 // - linalg_qr(A, mode): 'reduced', 'complete' or 'r' (Q empty: refused
 //   if read);
 // - linalg_householder_product(input, tau): Q from geqrf's packed
-//   reflectors (org2r).
+//   reflectors (org2r); ormqr(input, tau, C, left, transpose): Q or Q^T
+//   applied to C from either side (orm2r).
 #include <algorithm>
 #include <functional>
 
@@ -139,6 +140,26 @@ void lower_qr(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_qr, "aten.linalg_qr.default");
 
+// The k reflectors stored below the diagonal of `a` ([..., m, n]) with
+// their taus ([..., k]).
+std::vector<Reflector> packed_reflectors(OpContext& cx, const Value& a, const Value& t, int64_t m,
+                                         int64_t k) {
+  const int64_t r = static_cast<int64_t>(a.shape.size());
+  const std::string zero = cx.cscalar(0.0, a.dtype), one = cx.cscalar(1.0, a.dtype);
+  std::vector<Reflector> hs;
+  for (int64_t j = 0; j < k; ++j) {
+    const std::string col = cols(cx, a.onnx, r, j, j + 1);
+    const std::string below = row_mask(cx, m, [j](int64_t i) { return i > j; });
+    const std::string head = row_mask(cx, m, [j](int64_t i) { return i == j; });
+    const std::string v = cx.emit1("Where", {head, one, cx.emit1("Where", {below, col, zero})});
+    const std::string tau =
+        cx.unsqueeze(cx.emit1("Slice", {t.onnx, cx.ci64({j}), cx.ci64({j + 1}), cx.ci64({r - 2})}),
+                     {r - 1});  // [..., 1, 1]
+    hs.push_back({v, tau});
+  }
+  return hs;
+}
+
 // linalg_householder_product(input [..., m, n], tau [..., k]): Q's first
 // n columns from the reflectors stored below input's diagonal (v_j's head
 // is 1, not stored), H_j = I - tau_j v_j v_j^T.
@@ -153,22 +174,38 @@ void lower_householder_product(OpContext& cx) {
     cx.unsupported(cx.op() + " of " + dtype_name(a.dtype) + " and " + dtype_name(t.dtype));
   const int64_t k = t.shape.back().value;
   if (k > n || n > m) cx.unsupported(cx.op() + " with more reflectors than columns or columns than rows");
-  const int32_t dt = a.dtype;
-  const std::string zero = cx.cscalar(0.0, dt), one = cx.cscalar(1.0, dt);
-  std::vector<Reflector> hs;
-  for (int64_t j = 0; j < k; ++j) {
-    const std::string col = cols(cx, a.onnx, r, j, j + 1);
-    const std::string below = row_mask(cx, m, [j](int64_t i) { return i > j; });
-    const std::string head = row_mask(cx, m, [j](int64_t i) { return i == j; });
-    const std::string v = cx.emit1("Where", {head, one, cx.emit1("Where", {below, col, zero})});
-    const std::string tau =
-        cx.unsqueeze(cx.emit1("Slice", {t.onnx, cx.ci64({j}), cx.ci64({j + 1}), cx.ci64({r - 2})}),
-                     {r - 1});  // [..., 1, 1]
-    hs.push_back({v, tau});
-  }
-  cx.out(0, form_q(cx, hs, a.onnx, r, m, n, dt));
+  cx.out(0, form_q(cx, packed_reflectors(cx, a, t, m, k), a.onnx, r, m, n, a.dtype));
 }
 MX_ATEN_LOWER(lower_householder_product, "aten.linalg_householder_product.default");
+
+// ormqr(self = packed reflectors [..., m, n], input2 = tau [..., k],
+// input3 = C, left, transpose): Q C, Q^T C, C Q or C Q^T with Q = H_1 ..
+// H_k (orm2r), applied reflector by reflector.
+void lower_ormqr(OpContext& cx) {
+  const Value& a = cx.value_of("self");
+  const Value& t = cx.value_of("input2");
+  const Value& c = cx.value_of("input3");
+  const auto [m, n] = static_matrix(cx, a, cx.op());
+  const int64_t r = static_cast<int64_t>(a.shape.size());
+  if (t.shape.size() + 1 != a.shape.size() || !t.shape.back().is_static)
+    cx.unsupported(cx.op() + " of a tau that is not [..., k] with k static");
+  if (t.dtype != a.dtype || c.dtype != a.dtype) cx.unsupported(cx.op() + " of mixed dtypes");
+  if (c.shape.size() != a.shape.size())
+    cx.unsupported(cx.op() + " of C with another rank than the reflectors");
+  const int64_t k = t.shape.back().value;
+  if (k > std::min(m, n)) cx.unsupported(cx.op() + " with more reflectors than the matrix has columns");
+  const bool left = cx.bool_arg("left", true), transpose = cx.bool_arg("transpose", false);
+  const auto hs = packed_reflectors(cx, a, t, m, k);
+  // C Q = (Q^T C^T)^T, C Q^T = (Q C^T)^T
+  std::string x = left ? c.onnx : mT(cx, c.onnx, r);
+  const bool q_transposed = left ? transpose : !transpose;
+  if (q_transposed)  // Q^T x = H_k .. H_1 x
+    for (const auto& h : hs) x = reflect(cx, h, x, r);
+  else  // Q x = H_1 .. H_k x
+    for (auto it = hs.rbegin(); it != hs.rend(); ++it) x = reflect(cx, *it, x, r);
+  cx.out(0, left ? x : mT(cx, x, r));
+}
+MX_ATEN_LOWER(lower_ormqr, "aten.ormqr.default");
 
 }  // namespace
 }  // namespace mx::aten_onnx

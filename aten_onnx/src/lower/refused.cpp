@@ -35,12 +35,13 @@ void refuse_eig(OpContext& cx) {
 }
 MX_ATEN_LOWER(refuse_eig, "aten.linalg_eig", "aten.linalg_eigvals");
 
-void refuse_qr(OpContext& cx) {
-  refuse_linalg(cx,
-                "geqrf's packed reflectors and ormqr are not lowered (linalg_qr and householder_product are: "
-                "export the model with those)");
+void refuse_geqrf(OpContext& cx) {
+  refuse_linalg(
+      cx,
+      "geqrf's packed reflectors are not lowered (linalg_qr, householder_product and ormqr are: export "
+      "the model with linalg_qr)");
 }
-MX_ATEN_LOWER(refuse_qr, "aten.geqrf", "aten.ormqr");
+MX_ATEN_LOWER(refuse_geqrf, "aten.geqrf");
 
 void refuse_lstsq(OpContext& cx) {
   refuse_linalg(
