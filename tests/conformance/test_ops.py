@@ -34,6 +34,13 @@ OPSETS = (LOWEST, DEFAULT, NEWEST_RUN)
 REFUSED = {
     "upsample_bilinear_antialias_corners": "ONNX Resize's antialias filter does not reproduce ATen's with align_corners",
     "core_batch_norm_training": "batch norm in training mode",
+    "linalg_inv_dynamic_size": "needs a static matrix size: ONNX has no linear-algebra solver",
+    "linalg_svd_vectors_refused": "an output its lowering does not compute",
+    "linalg_matrix_rank_cond@training": "linalg_matrix_rank: the fused op is not lowered: export after",
+    "linalg_eigh_vectors_refused": "an output its lowering does not compute",
+    "linalg_eig_refused@training": "linalg_eigvals: the eigendecomposition of a general matrix has complex",
+    "linalg_eig_refused@core": "linalg_eig: the eigendecomposition of a general matrix has complex",
+    "linalg_pinv_refused": "linalg_pinv: the pseudo-inverse needs the singular vectors",
 }
 # Refused below an opset: the ONNX op they need is that new. col2im's core
 # form (index_put with None indices) converts at any opset.

@@ -55,8 +55,12 @@ void lower_transpose(OpContext& cx) {
   const int64_t r = cx.rank_of("self");
   std::vector<int64_t> perm;
   for (int64_t k = 0; k < r; ++k) perm.push_back(k);
-  if (cx.target().rfind("aten.t.", 0) == 0) {
+  const std::string op = cx.op();
+  if (op == "t") {
     if (r == 2) std::swap(perm[0], perm[1]);
+  } else if (op == "mT" || op == "mH" || op == "adjoint") {  // the last two dims (real: no conjugate)
+    if (r < 2) cx.unsupported(op + " of a tensor with fewer than 2 dims");
+    std::swap(perm[r - 2], perm[r - 1]);
   } else {
     const bool swap =
         cx.target().rfind("aten.swap", 0) == 0;  // swapaxes(axis0, axis1) / swapdims(dim0, dim1)
@@ -66,7 +70,8 @@ void lower_transpose(OpContext& cx) {
   }
   cx.out(0, cx.transpose(cx.tensor("self"), perm));
 }
-MX_ATEN_LOWER(lower_transpose, "aten.transpose", "aten.t", "aten.swapaxes", "aten.swapdims");
+MX_ATEN_LOWER(lower_transpose, "aten.transpose", "aten.t", "aten.swapaxes", "aten.swapdims", "aten.mT",
+              "aten.mH", "aten.adjoint");
 
 void lower_unsqueeze(OpContext& cx) {
   cx.out(0, cx.unsqueeze(cx.tensor("self"), {norm_dim(cx.int_arg("dim"), cx.rank_of("self") + 1)}));

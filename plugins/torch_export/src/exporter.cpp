@@ -358,6 +358,16 @@ void bind_inputs(LowerCtx& cx, const Program& program, const std::vector<std::st
     const TensorMeta& m = program.tensors.at(name);
     cx.values[name] = Value{Value::tensor, name, m.dtype, m.sizes, std::nullopt};
   }
+  // An effect token (threaded through higher_order.with_effects, lower/
+  // effects.cpp) is an empty tensor no ONNX value reads.
+  for (const auto& in : program.inputs)
+    if (in.kind == InputSlot::token && !in.value.empty()) {
+      onnx::TensorProto empty;
+      empty.set_data_type(onnx::TensorProto::FLOAT);
+      empty.add_dims(0);
+      cx.values[in.value] = Value{
+          Value::tensor, cx.constant(empty), onnx::TensorProto::FLOAT, {Dim{true, 0, "", ""}}, std::nullopt};
+    }
 }
 
 // The program's dims of every tensor value the lowering bound to an ONNX

@@ -61,6 +61,7 @@ InputSlot read_input(const json& spec) {
     s.target = spec.at("tensor_constant").at("tensor_constant_name").get<std::string>();
   } else if (spec.contains("token")) {
     s.kind = InputSlot::token;
+    s.value = spec.at("token").at("arg").at("name").get<std::string>();
   }
   return s;
 }
