@@ -165,8 +165,9 @@ class TinyGPT2(nn.Module):
 
 
 class InverseBlock(nn.Module):
+    # a pseudo-inverse: refused by design (it needs the singular vectors)
     def forward(self, x):
-        return torch.linalg.inv(x.view(2, 2, 2, 2)).reshape(2, 8)
+        return torch.linalg.pinv(x.view(2, 2, 2, 2)).reshape(2, 8)
 
 
 class Unsupported(nn.Module):
@@ -180,12 +181,12 @@ class Unsupported(nn.Module):
 
 
 class PoolIndices(nn.Module):
-    """Reads native_layer_norm's mean, which the export does not compute
-    (the file keeps its old name)."""
+    """Reads adaptive max pooling's indices where its windows are not a
+    MaxPool's (4 -> 3), which the export does not compute."""
 
     def forward(self, x):
-        y, mean, _ = torch.native_layer_norm(x, [4], None, None, 1e-5)
-        return y + mean
+        y, idx = F.adaptive_max_pool2d(x, (3, 3), return_indices=True)
+        return y + idx.float()
 
 
 # ---------------------------------------------------------------- op unit models

@@ -187,11 +187,11 @@ def test_not_torchscript(exporter, fixtures_dir, tmp_path):
 
 def test_an_output_the_export_does_not_compute_is_named(exporter, fixtures_dir, tmp_path):
     log = _fail(exporter, fixtures_dir, tmp_path, "pool_indices.pt", ["x:float32[1,2,4,4]"])
-    assert "output 1 of aten::native_layer_norm" in log, log
+    assert "output 1 of aten::adaptive_max_pool2d" in log, log
     assert "does not compute" in log and "internal" not in log, log
 
 
 def test_unsupported_op(exporter, fixtures_dir, tmp_path):
     log = _fail(exporter, fixtures_dir, tmp_path, "unsupported.pt", ["x:float32[2,8]"])
-    assert "aten::linalg_inv" in log and "inner" in log and "InverseBlock" in log
+    assert "aten::linalg_pinv" in log and "inner" in log and "InverseBlock" in log
     assert "make_fixtures.py" in log
