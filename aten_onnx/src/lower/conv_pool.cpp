@@ -133,7 +133,8 @@ void lower_adaptive_pool(OpContext& cx) {
   // output; a frontend names it if a node reads it).
   std::vector<int64_t> k;
   for (size_t d = 0; d < nd; ++d) {
-    if (in[d] < 0 || out[d] <= 0 || in[d] % out[d] != 0) return;
+    if (in[d] < 0 || out[d] <= 0 || in[d] % out[d] != 0)
+      return cx.leave_uncomputed(1, "its windows overlap or vary in size, which no ONNX pooling numbers");
     k.push_back(in[d] / out[d]);
   }
   const std::string x = cx.tensor("self");

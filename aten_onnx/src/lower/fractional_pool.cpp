@@ -88,6 +88,7 @@ void lower_fractional_max_pool(OpContext& cx) {
     y = max_over_windows(cx, y, ax, rank, starts, kernel[d], out[d]);
   }
   cx.out(0, y);
+  if (cx.n_outputs() > 1) cx.leave_uncomputed(1, "the indices of fractional max pooling are not lowered");
 }
 MX_ATEN_LOWER(lower_fractional_max_pool, "aten.fractional_max_pool2d", "aten.fractional_max_pool3d");
 

@@ -68,6 +68,10 @@ void lower_singular_values(OpContext& cx) {
   }
   const std::string sigma = cx.emit1("Sqrt", {squared_norms(m)});
   cx.out(op == "linalg_svdvals" ? 0 : 1, emit_sort(cx, sigma, dt, r - 1, r - 2, n, true).values);
+  if (op != "linalg_svdvals")
+    for (size_t k : {size_t{0}, size_t{2}})
+      cx.leave_uncomputed(
+          k, "singular vectors are not lowered: their signs are arbitrary, LAPACK's cannot be matched");
 }
 MX_ATEN_LOWER(lower_singular_values, "aten.linalg_svdvals.default", "aten.linalg_svd.default",
               "aten._linalg_svd.default", "aten.svd.default");

@@ -209,13 +209,16 @@ mx::aten_onnx::LowerFn lowering_for(LowerCtx& cx, const json& node) {
 // The tensor outputs the node's lowering left unbound, named for a later
 // reader's message.
 void note_uncomputed(LowerCtx& cx, const json& node) {
+  const auto why = cx.take_uncomputed_reasons();
   size_t k = 0;
   for (const auto& o : node.value("outputs", json::array())) {
     if (o.contains("as_tensor")) {
       const std::string name = o.at("as_tensor").at("name").get<std::string>();
-      if (!cx.values.count(name))
-        cx.uncomputed[name] =
-            "output " + std::to_string(k) + " of node '" + node_name(node) + "' (" + cx.target() + ")";
+      if (!cx.values.count(name)) {
+        auto it = why.find(k);
+        cx.uncomputed[name] = "output " + std::to_string(k) + " of node '" + node_name(node) + "' (" +
+                              cx.target() + (it == why.end() ? "" : ": " + it->second) + ")";
+      }
     }
     ++k;
   }

@@ -350,6 +350,7 @@ void Walker::generic(tj::Node* n) {
     cx_.begin_shared(n);
     shared(cx_);
   }
+  const auto why = cx_.take_uncomputed_reasons();
   for (size_t k = 0; k < n->outputs().size(); ++k) {
     auto* o = n->output(k);
     if (!cx_.frame->env.count(o)) {
@@ -360,6 +361,7 @@ void Walker::generic(tj::Node* n) {
       auto unbound = std::make_shared<Val>();
       unbound->iv = cx_.ex_out[k];
       unbound->not_computed = "output " + std::to_string(k) + " of " + kind + " " + cx_.location();
+      if (auto it = why.find(k); it != why.end()) unbound->not_computed += " (" + it->second + ")";
       cx_.bind(o, unbound);
     }
     VP out = cx_.get(o);

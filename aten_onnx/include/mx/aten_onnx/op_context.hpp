@@ -10,8 +10,10 @@
 // module stacks, nested bodies) stays behind the implementation.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mx/aten_onnx/onnx_emitter.hpp"
@@ -96,6 +98,11 @@ class OpContext : public OnnxEmitter {
   virtual bool output_is_tensor(size_t k) const = 0;
   // Output k is a list of tensors (Tensor[]).
   virtual bool output_is_tensor_list(size_t k) const = 0;
+  // Output k is left uncomputed by design: `why` joins the error a node
+  // that reads it gets ("eigenvector signs are arbitrary"). The frontend
+  // takes the reasons once the lowering has run.
+  void leave_uncomputed(size_t k, std::string why) { uncomputed_why_[k] = std::move(why); }
+  std::map<size_t, std::string> take_uncomputed_reasons() { return std::exchange(uncomputed_why_, {}); }
 
   // ---- the node, for lowering plugins and messages
   // The name the source program gives the node ("linear_1", the output's
@@ -114,6 +121,7 @@ class OpContext : public OnnxEmitter {
 
  private:
   std::string target_;
+  std::map<size_t, std::string> uncomputed_why_;
 };
 
 inline int64_t norm_dim(int64_t d, int64_t rank) {
