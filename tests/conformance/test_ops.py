@@ -38,6 +38,7 @@ REFUSED = {
 # Refused below an opset: the ONNX op they need is that new. col2im's core
 # form (index_put with None indices) converts at any opset.
 NEEDS_OPSET = {
+    "grid_sample_3d": (20, "needs ONNX opset 20 (N-D GridSample)"),
     "bitwise_xor": (18, "needs ONNX opset 18 (BitwiseXor)"),
     "core_bitwise_or_scalar": (18, "on integers needs ONNX opset 18 (BitwiseOr)"),
     "int64_bitwise": (18, "on integers needs ONNX opset 18 (BitwiseAnd)"),
