@@ -54,6 +54,7 @@ NEEDS_OPSET = {
     "embedding_bag": (16, "needs ONNX opset 16 (ScatterND with 'reduction')"),
     "embedding_bag_offsets": (16, "needs ONNX opset 16 (ScatterND with 'reduction')"),
     "embedding_bag_max": (18, "needs ONNX opset 18 (ScatterND max/min)"),
+    "embedding_bag_last_offset": (16, "needs ONNX opset 16 (ScatterND with 'reduction')"),
     "grid_sample": (16, "needs ONNX opset 16 (GridSample)"),
     "grid_sample_nearest_border": (16, "needs ONNX opset 16 (GridSample)"),
     "fft_rfft": (17, "needs ONNX opset 17 (DFT)"),
