@@ -281,7 +281,7 @@ class ScatterReduce(nn.Module):
         m = x > 0
         outs.append(torch.zeros_like(x).masked_scatter(m, x.flip(1) * 3))
         outs.append(torch.gather(x, 1, idx.flip(1)))
-        outs.append(torch.take_along_dim(x, x.argsort(1), 1))
+        outs.append(torch.gather(x, 1, x.argsort(1)))  # take_along_dim here: torch.export pins the batch
         return tuple(outs)
 
 
@@ -561,6 +561,134 @@ def programs():
     }
 
 
+class PosInterp(nn.Module):
+    """A ViT run at another resolution: its position embeddings bicubic-resized to a dynamic grid."""
+
+    def __init__(self, m):
+        super().__init__()
+        self.m = m
+
+    def forward(self, x):
+        return self.m(pixel_values=x, interpolate_pos_encoding=True).last_hidden_state
+
+
+class UNet(nn.Module):
+    """Skip connections resized to the encoder's dynamic H/W (FPN / U-Net decoders)."""
+
+    def __init__(self):
+        super().__init__()
+        self.d1, self.d2 = nn.Conv2d(3, 8, 3, 2, 1), nn.Conv2d(8, 16, 3, 2, 1)
+        self.u1, self.u2 = nn.Conv2d(24, 8, 3, padding=1), nn.Conv2d(11, 4, 3, padding=1)
+        self.ps = nn.Conv2d(4, 16, 1)
+
+    def forward(self, x):
+        a = F.relu(self.d1(x))
+        b = F.relu(self.d2(a))
+        y = F.relu(self.u1(torch.cat([F.interpolate(b, size=a.shape[-2:], mode="bilinear", align_corners=False), a], 1)))
+        y = self.u2(torch.cat([F.interpolate(y, size=x.shape[-2:], mode="nearest"), x], 1))
+        return y, F.pixel_shuffle(self.ps(y), 2), F.interpolate(y, scale_factor=0.5, mode="bicubic"), F.unfold(y, 2, stride=2)
+
+
+class FlowWarp(nn.Module):
+    """RAFT-style backward warp: a pixel grid built from the dynamic H/W, shifted by a flow, grid_sample."""
+
+    def forward(self, img, flow):
+        h, w = img.shape[-2:]
+        ys, xs = torch.meshgrid(torch.arange(h, dtype=img.dtype), torch.arange(w, dtype=img.dtype), indexing="ij")
+        gx = (xs[None] + flow[:, 0]) / (w - 1) * 2 - 1
+        gy = (ys[None] + flow[:, 1]) / (h - 1) * 2 - 1
+        return F.grid_sample(img, torch.stack([gx, gy], -1), align_corners=True, padding_mode="border")
+
+
+class Unique(nn.Module):
+    def forward(self, i, x):
+        u, inv, cnt = torch.unique(i, sorted=True, return_inverse=True, return_counts=True)
+        r = torch.repeat_interleave(x[0, :3], i[0].clamp(0, 3) + 1)
+        return u, inv, cnt, r, torch.unique(i, dim=None).float().mean(), torch.repeat_interleave(x, 2, 0)
+
+
+class HalfAttention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.qkv, self.o, self.n = nn.Linear(32, 96), nn.Linear(32, 32), nn.LayerNorm(32)
+
+    def forward(self, x):
+        b, s, _ = x.shape
+        q, k, v = self.qkv(self.n(x)).view(b, s, 3, 4, 8).permute(2, 0, 3, 1, 4)
+        a = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        y = x + self.o(a.transpose(1, 2).reshape(b, s, 32))
+        return y, torch.softmax(y, -1), F.rms_norm(y, (32,))
+
+
+class BagOffsets(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.bag = nn.EmbeddingBag(20, 4, mode="sum")
+        self.mean = nn.EmbeddingBag(20, 4, mode="mean", include_last_offset=True)
+
+    def forward(self, ids, offs, w):
+        return self.bag(ids, offs, per_sample_weights=w), self.mean(ids, offs)
+
+
+def programs2():
+    import transformers as T
+    vit = dict(image_size=32, patch_size=8, hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64)
+    hw = ({0: AUTO, 2: AUTO, 3: AUTO},)
+    return {
+        "vit_other_resolution": lambda: (PosInterp(T.ViTModel(T.ViTConfig(**vit))), (torch.randn(2, 3, 48, 40),),
+                                         (torch.randn(3, 3, 64, 32),), hw),
+        "dinov2_other_resolution": lambda: (PosInterp(T.Dinov2Model(T.Dinov2Config(
+                                                                                 **{k: v for k, v in vit.items() if k != "intermediate_size"}))),
+                                            (torch.randn(2, 3, 48, 40),), (torch.randn(3, 3, 64, 32),), hw),
+        "unet_dynamic_hw": fn(UNet, (torch.randn(2, 3, 16, 24),), (torch.randn(3, 3, 32, 16),), hw),
+        "flow_warp": fn(FlowWarp, (torch.randn(2, 3, 8, 10), torch.randn(2, 2, 8, 10)), (torch.randn(3, 3, 12, 6), torch.randn(3, 2, 12, 6)),
+                        ({0: AUTO, 2: AUTO, 3: AUTO}, {0: AUTO, 2: AUTO, 3: AUTO})),
+        "pvt_v2": vision(lambda: T.PvtV2Model(T.PvtV2Config(hidden_sizes=[8, 16, 32, 64], num_attention_heads=[1, 2, 2, 4],
+                                                             depths=[1, 1, 1, 1], mlp_ratios=[2, 2, 2, 2])), size=64),
+        "wav2vec2_conformer": lambda: (T.Wav2Vec2ConformerModel(T.Wav2Vec2ConformerConfig(
+            hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64, conv_dim=(16, 16), conv_stride=(5, 2),
+            conv_kernel=(10, 3), num_conv_pos_embeddings=16, num_conv_pos_embedding_groups=4, position_embeddings_type="rotary",
+            conv_depthwise_kernel_size=3)), (torch.randn(2, 800),), (torch.randn(3, 1200),), ({0: AUTO, 1: AUTO},)),
+        "unique_repeat": fn(Unique, (torch.tensor([[3, 1, 3], [0, 1, 2]]), torch.randn(2, 4)),
+                            (torch.tensor([[2, 2, 5], [5, 0, 0], [1, 1, 1]]), torch.randn(3, 4)), ({0: AUTO}, {0: AUTO})),
+        "fp16_attention": fn(lambda: HalfAttention().half(), (torch.randn(2, 5, 32).half(),), (torch.randn(3, 7, 32).half(),),
+                             ({0: AUTO, 1: AUTO},)),
+        "embedding_bag_offsets": fn(BagOffsets, (torch.tensor([1, 2, 4, 5, 4, 3, 2, 9]), torch.tensor([0, 3, 5]), torch.rand(8)),
+                                    (torch.tensor([1, 7, 4, 5, 4, 3, 2, 9, 11, 12]), torch.tensor([0, 2, 6]), torch.rand(10)),
+                                    ({0: AUTO}, None, {0: AUTO})),
+        "bart_decode_step": lambda: (BartStep(), *bart_step_args()),
+    }
+
+
+class BartStep(nn.Module):
+    def __init__(self):
+        super().__init__()
+        import transformers as T
+        self.m = T.BartForConditionalGeneration(T.BartConfig(
+            vocab_size=64, d_model=32, encoder_layers=1, decoder_layers=1, encoder_attention_heads=4, decoder_attention_heads=4,
+            encoder_ffn_dim=64, decoder_ffn_dim=64, max_position_embeddings=64))
+
+    def forward(self, enc, enc_mask, dec, sk, sv, ck, cv):
+        from transformers import DynamicCache, EncoderDecoderCache
+        self_c, cross_c = DynamicCache(), DynamicCache()
+        self_c.update(sk, sv, 0)
+        cross_c.update(ck, cv, 0)
+        out = self.m(encoder_outputs=(enc,), attention_mask=enc_mask, decoder_input_ids=dec,
+                     past_key_values=EncoderDecoderCache(self_c, cross_c), use_cache=True)
+        return out.logits, out.past_key_values.self_attention_cache.layers[0].keys
+
+
+def bart_step_args():
+    def a(b, s, p):
+        mask = torch.ones(b, s, dtype=torch.long)
+        mask[0, -2:] = 0
+        return (torch.randn(b, s, 32), mask, torch.randint(0, 64, (b, 1)), torch.randn(b, 4, p, 8), torch.randn(b, 4, p, 8),
+                torch.randn(b, 4, s, 8), torch.randn(b, 4, s, 8))
+    d = {0: AUTO, 1: AUTO}
+    kv = {0: AUTO, 2: AUTO}
+    return a(2, 7, 3), a(3, 9, 5), (d, d, {0: AUTO}, kv, kv, kv, kv)
+
+
 # ------------------------------------------------------------------ module records
 def _unrecorded(path):
     """How many of the file's top-level nodes carry no module record."""
@@ -576,7 +704,8 @@ def run(name, build, work, skip_anchor):
     """pt2_coverage.run(), then the module-record check of each file that matched."""
     try:
         row = _coverage_run(name, build, work, skip_anchor)
-    except Exception as e:  # torch's own failure (export, decompositions, eager): a row that says which
+    except Exception as e:  # torch's own failure (export, decompositions, eager): a row that says which.
+        # (An ONNX Runtime shape error here means torch.export pinned a dim the program meant dynamic.)
         import traceback
         where = traceback.extract_tb(e.__traceback__)[-1]
         msg = f"torch: {type(e).__name__}: {' '.join(str(e).split())[:150]} ({os.path.basename(where.filename)}:{where.lineno})"
@@ -593,4 +722,4 @@ def run(name, build, work, skip_anchor):
 
 if __name__ == "__main__":
     C.run = run  # C.main() calls run() through its module
-    sys.exit(C.main(programs, anchor_by_default=False))
+    sys.exit(C.main(lambda: {**programs(), **programs2()}, anchor_by_default=False))
