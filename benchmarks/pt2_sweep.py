@@ -689,6 +689,97 @@ def bart_step_args():
     return a(2, 7, 3), a(3, 9, 5), (d, d, {0: AUTO}, kv, kv, kv, kv)
 
 
+class PaddedPrefill(nn.Module):
+    """A left-padded batch prefill: ids and the attention mask, position ids from the mask."""
+
+    def __init__(self, m):
+        super().__init__()
+        self.m = m
+
+    def forward(self, ids, mask):
+        pos = (mask.cumsum(-1) - 1).clamp(min=0)
+        return self.m(input_ids=ids, attention_mask=mask, position_ids=pos).logits
+
+
+def padded_prefill(cfg, model, **kw):
+    def build():
+        def a(b, s):
+            mask = torch.ones(b, s, dtype=torch.long)
+            mask[0, :3] = 0
+            return torch.randint(0, 64, (b, s)), mask
+        return PaddedPrefill(_lm(cfg, model, **kw)), a(2, 7), a(3, 11), ({0: AUTO, 1: AUTO}, {0: AUTO, 1: AUTO})
+    return build
+
+
+class DiffusionBlock(nn.Module):
+    """A diffusion UNet res block: sinusoidal timestep embedding, GroupNorm + SiLU, self-attention over H*W."""
+
+    def __init__(self):
+        super().__init__()
+        self.t = nn.Linear(16, 8)
+        self.n1, self.c1 = nn.GroupNorm(4, 8), nn.Conv2d(8, 8, 3, padding=1)
+        self.n2, self.c2 = nn.GroupNorm(4, 8), nn.Conv2d(8, 8, 3, padding=1)
+        self.attn = nn.MultiheadAttention(8, 2, batch_first=True)
+
+    def forward(self, x, t):
+        half = torch.exp(-torch.arange(8, dtype=torch.float32) * (4.0 / 8))
+        e = t.float()[:, None] * half[None]
+        emb = self.t(torch.cat([e.sin(), e.cos()], -1))
+        h = self.c1(F.silu(self.n1(x))) + emb[:, :, None, None]
+        h = x + self.c2(F.silu(self.n2(h)))
+        b, c, hh, ww = h.shape
+        seq = h.flatten(2).transpose(1, 2)
+        a = self.attn(seq, seq, seq, need_weights=False)[0]
+        return h + a.transpose(1, 2).reshape(b, c, hh, ww)
+
+
+class HalfOps(nn.Module):
+    """fp16 through the ops ONNX Runtime's CPU provider has few fp16 kernels for."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = nn.Conv3d(2, 4, 3, padding=1)
+        self.r = nn.GRU(4, 4, batch_first=True)
+
+    def forward(self, x, v, g):
+        return (x.sort(-1).values, x.topk(2).indices, x.cumsum(-1), F.interpolate(v[:, :, 0], scale_factor=2, mode="bilinear"),
+                F.grid_sample(v[:, :, 0], g, align_corners=False), self.c(v), x.softmax(-1), x.argmax(-1), self.r(x)[0],
+                torch.where(x > 0, x, x * 0.1), x.max(-1).values, F.layer_norm(x, (4,)), x.var(-1))
+
+
+class DetectionOps(nn.Module):
+    """torchvision's detection ops: nms, batched_nms, roi_align, box decoding."""
+
+    def forward(self, boxes, scores, feats):
+        import torchvision
+        keep = torchvision.ops.nms(boxes, scores, 0.5)
+        rois = torch.cat([torch.zeros(boxes.shape[0], 1), boxes * 2], 1)
+        return keep, torchvision.ops.roi_align(feats, rois, (3, 3), 0.5, 2, aligned=True), torchvision.ops.box_iou(boxes, boxes)
+
+
+def _boxes(n):
+    xy = torch.rand(n, 2) * 6
+    return torch.cat([xy, xy + torch.rand(n, 2) * 4 + 0.5], 1)
+
+
+def programs3():
+    hw = {0: AUTO, 2: AUTO, 3: AUTO}
+    return {
+        "llama_padded_prefill": padded_prefill("LlamaConfig", "LlamaForCausalLM"),
+        "gemma3_padded_prefill": padded_prefill("Gemma3TextConfig", "Gemma3ForCausalLM", head_dim=8, sliding_window=4),
+        "qwen2_moe_padded_prefill": padded_prefill("Qwen2MoeConfig", "Qwen2MoeForCausalLM", num_experts=4, num_experts_per_tok=2,
+                                                   moe_intermediate_size=16, shared_expert_intermediate_size=16),
+        "diffusion_block": fn(DiffusionBlock, (torch.randn(2, 8, 6, 4), torch.tensor([10, 500])),
+                              (torch.randn(3, 8, 4, 8), torch.tensor([1, 20, 999])), (hw, {0: AUTO})),
+        "fp16_op_mix": fn(lambda: HalfOps().half(), (torch.randn(2, 3, 4).half(), torch.randn(2, 2, 3, 6, 6).half(),
+                                                     (torch.rand(2, 5, 5, 2) * 2 - 1).half()),
+                          (torch.randn(3, 3, 4).half(), torch.randn(3, 2, 3, 6, 6).half(), (torch.rand(3, 5, 5, 2) * 2 - 1).half()),
+                          ({0: AUTO},) * 3),
+        "detection_ops": fn(DetectionOps, (_boxes(6), torch.rand(6), torch.randn(1, 4, 20, 20)),
+                            (_boxes(9), torch.rand(9), torch.randn(1, 4, 20, 20)), ({0: AUTO}, {0: AUTO}, None)),
+    }
+
+
 # ------------------------------------------------------------------ module records
 def _unrecorded(path):
     """How many of the file's top-level nodes carry no module record."""
@@ -722,4 +813,4 @@ def run(name, build, work, skip_anchor):
 
 if __name__ == "__main__":
     C.run = run  # C.main() calls run() through its module
-    sys.exit(C.main(lambda: {**programs(), **programs2()}, anchor_by_default=False))
+    sys.exit(C.main(lambda: {**programs(), **programs2(), **programs3()}, anchor_by_default=False))
