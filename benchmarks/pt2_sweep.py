@@ -780,6 +780,58 @@ def programs3():
     }
 
 
+class CondVariants(nn.Module):
+    """torch.cond on a bool input, branches closing over parameters, one module run twice."""
+
+    def __init__(self):
+        super().__init__()
+        self.l = nn.Linear(4, 4)
+        self.w = nn.Parameter(torch.randn(4))
+
+    def gate(self, flag, x):
+        return torch.cond(flag, lambda t: self.l(t) * self.w, lambda t: t + self.w, (x,))
+
+    def forward(self, flag, x):
+        y = self.gate(flag, x)
+        z = self.gate(flag.logical_not(), y)
+        return y, z, torch.cond(x.shape[0] > 2, lambda t: t.cumsum(0), lambda t: t.flip(0), (z,))
+
+
+def programs4():
+    import torchvision as tv
+    import transformers as T
+    return {
+        "gpt_oss_decode": bdecode("GptOssConfig", "GptOssForCausalLM", head_dim=8, num_local_experts=4, num_experts_per_tok=2,
+                                  sliding_window=4, min_past=4, layer_types=["sliding_attention", "full_attention"]),
+        "llama4_text": lm("Llama4TextConfig", "Llama4ForCausalLM", head_dim=8, num_local_experts=4, num_experts_per_tok=1,
+                          intermediate_size_mlp=64, attention_chunk_size=4, interleave_moe_layer_step=1, no_rope_layers=[1, 0]),
+        "qwen3_next": lm("Qwen3NextConfig", "Qwen3NextForCausalLM", head_dim=8, num_experts=4, num_experts_per_tok=2,
+                         moe_intermediate_size=16, shared_expert_intermediate_size=16, linear_num_value_heads=4,
+                         linear_num_key_heads=2, linear_key_head_dim=8, linear_value_head_dim=8, linear_conv_kernel_dim=3,
+                         layer_types=["linear_attention", "full_attention"]),
+        "cohere2_sliding": lm("Cohere2Config", "Cohere2ForCausalLM", sliding_window=4, layer_types=["sliding_attention", "full_attention"]),
+        "pegasus": lambda: (C.Seq2Seq(T.PegasusForConditionalGeneration(T.PegasusConfig(
+            vocab_size=64, d_model=32, encoder_layers=1, decoder_layers=1, encoder_attention_heads=4, decoder_attention_heads=4,
+            encoder_ffn_dim=64, decoder_ffn_dim=64, max_position_embeddings=64))),
+            *[(torch.randint(0, 64, (b, s)), torch.ones(b, s, dtype=torch.long), torch.randint(0, 64, (b, t))) for b, s, t in ((2, 7, 5), (3, 9, 6))],
+            ({0: AUTO, 1: AUTO}, {0: AUTO, 1: AUTO}, {0: AUTO, 1: AUTO})),
+        "videomae": lambda: (Logits(T.VideoMAEModel(T.VideoMAEConfig(image_size=32, patch_size=8, num_frames=4, tubelet_size=2,
+                                                                      hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                                                                      intermediate_size=64)), "last_hidden_state"),
+                             (torch.randn(2, 4, 3, 32, 32),), (torch.randn(3, 4, 3, 32, 32),), ({0: AUTO},)),
+        "parakeet_encoder": lambda: (Logits(T.ParakeetEncoder(T.ParakeetEncoderConfig(
+            hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64, num_mel_bins=16,
+            subsampling_conv_channels=8, conv_kernel_size=3)), "last_hidden_state"),
+            (torch.randn(2, 40, 16),), (torch.randn(3, 56, 16),), ({0: AUTO, 1: AUTO},)),
+        "lraspp": vision(lambda: tv.models.segmentation.lraspp_mobilenet_v3_large(weights=None, weights_backbone=None, num_classes=5),
+                         batch_only=False),
+        "fcn_resnet50": vision(lambda: tv.models.segmentation.fcn_resnet50(weights=None, weights_backbone=None, num_classes=5,
+                                                                           aux_loss=True), batch_only=False),
+        "cond_variants": fn(CondVariants, (torch.tensor(True), torch.randn(3, 4)), (torch.tensor(False), torch.randn(2, 4)),
+                            (None, {0: AUTO})),
+    }
+
+
 # ------------------------------------------------------------------ module records
 def _unrecorded(path):
     """How many of the file's top-level nodes carry no module record."""
@@ -813,4 +865,4 @@ def run(name, build, work, skip_anchor):
 
 if __name__ == "__main__":
     C.run = run  # C.main() calls run() through its module
-    sys.exit(C.main(lambda: {**programs(), **programs2(), **programs3()}, anchor_by_default=False))
+    sys.exit(C.main(lambda: {**programs(), **programs2(), **programs3(), **programs4()}, anchor_by_default=False))
