@@ -832,6 +832,38 @@ def programs4():
     }
 
 
+class LoopMoE(nn.Module):
+    """The classic hand-written sparse MoE (transformers 4's Mixtral block): one_hot routing mask,
+    torch.where per expert, index_add_ of the weighted expert outputs."""
+
+    def __init__(self, d=16, e=4, k=2):
+        super().__init__()
+        self.k, self.e = k, e
+        self.gate = nn.Linear(d, e, bias=False)
+        self.experts = nn.ModuleList(nn.Sequential(nn.Linear(d, 32), nn.SiLU(), nn.Linear(32, d)) for _ in range(e))
+
+    def forward(self, x):
+        b, s, d = x.shape
+        h = x.view(-1, d)
+        w = F.softmax(self.gate(h), dim=1, dtype=torch.float)
+        w, sel = torch.topk(w, self.k, dim=-1)
+        w = (w / w.sum(-1, keepdim=True)).to(h.dtype)
+        out = torch.zeros_like(h)
+        mask = F.one_hot(sel, num_classes=self.e).permute(2, 1, 0)
+        for i in range(self.e):
+            idx, top = torch.where(mask[i])
+            cur = h[None, top].reshape(-1, d)
+            out.index_add_(0, top, self.experts[i](cur) * w[top, idx, None])
+        return out.view(b, s, d)
+
+
+def programs5():
+    # (Mask2Former's model class needs scipy, which the venv does not have.)
+    return {
+        "loop_moe": fn(LoopMoE, (torch.randn(2, 5, 16),), (torch.randn(3, 7, 16),), ({0: AUTO, 1: AUTO},)),
+    }
+
+
 # ------------------------------------------------------------------ module records
 def _unrecorded(path):
     """How many of the file's top-level nodes carry no module record."""
@@ -865,4 +897,4 @@ def run(name, build, work, skip_anchor):
 
 if __name__ == "__main__":
     C.run = run  # C.main() calls run() through its module
-    sys.exit(C.main(lambda: {**programs(), **programs2(), **programs3(), **programs4()}, anchor_by_default=False))
+    sys.exit(C.main(lambda: {**programs(), **programs2(), **programs3(), **programs4(), **programs5()}, anchor_by_default=False))
