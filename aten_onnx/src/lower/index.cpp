@@ -217,6 +217,22 @@ void lower_unique(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_unique, "aten._unique2");
 
+// unique_dim(self, dim, sorted=True, return_inverse=False, return_counts=False)
+// -> (values, inverse, counts): ONNX Unique along `axis` (the distinct
+// slices in ascending lexicographic order, as ATen sorts them); an output
+// not asked for is empty, as in ATen.
+void lower_unique_dim(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  if (!cx.bool_arg("sorted", true)) cx.unsupported("unique_dim with sorted=False");
+  const int64_t dim = norm_dim(cx.int_arg("dim"), static_cast<int64_t>(v.shape.size()));
+  auto u = cx.emit("Unique", {v.onnx}, {attr("sorted", int64_t{1}), attr("axis", dim)}, 4);
+  cx.out(0, u[0]);
+  const size_t n = cx.n_outputs();
+  if (n > 1) cx.out(1, cx.bool_arg("return_inverse", false) ? u[2] : cx.ci64({}));
+  if (n > 2) cx.out(2, cx.bool_arg("return_counts", false) ? u[3] : cx.ci64({}));
+}
+MX_ATEN_LOWER(lower_unique_dim, "aten.unique_dim");
+
 // one_hot(self, num_classes=-1): a static class count (-1 would need the
 // data's maximum) -> OneHot with values (0, 1) in int64.
 void lower_one_hot(OpContext& cx) {
