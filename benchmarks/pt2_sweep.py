@@ -857,9 +857,26 @@ class LoopMoE(nn.Module):
         return out.view(b, s, d)
 
 
+class IntOps(nn.Module):
+    """Integer tensors through sort / topk / scatter / resampling / padding, as preprocessing code runs them."""
+
+    def forward(self, img, ids, x):
+        i32 = ids.to(torch.int32)
+        return (F.interpolate(img, scale_factor=2, mode="nearest"), F.pad(img.float(), (1, 2, 0, 1), mode="reflect"),
+                ids.sort(dim=-1, descending=True, stable=True).values, i32.topk(2).values, ids.argsort(dim=-1, stable=True),
+                torch.zeros(ids.shape[0], 6, dtype=torch.long).scatter_reduce(1, ids % 6, ids, "amax", include_self=True),
+                (ids > 2).cumsum(-1), F.embedding(i32 % 5, torch.arange(20.0).view(5, 4)), torch.unique(ids, dim=1).float().sum(),
+                ids.max(-1).values, img.flip(-1), img.to(torch.float32).div(255).mean((2, 3)), x.gather(1, i32.long() % 4),
+                torch.bincount(ids.flatten(), minlength=8), ids.float().median(1).values)
+
+
 def programs5():
     # (Mask2Former's model class needs scipy, which the venv does not have.)
     return {
+        "int_preprocessing": fn(IntOps, (torch.randint(0, 255, (2, 3, 4, 5), dtype=torch.uint8), torch.randint(0, 8, (2, 6)),
+                                         torch.randn(2, 4)),
+                                (torch.randint(0, 255, (3, 3, 4, 5), dtype=torch.uint8), torch.randint(0, 8, (3, 6)), torch.randn(3, 4)),
+                                ({0: AUTO},) * 3),
         "loop_moe": fn(LoopMoE, (torch.randn(2, 5, 16),), (torch.randn(3, 7, 16),), ({0: AUTO, 1: AUTO},)),
     }
 
