@@ -14,13 +14,22 @@
 namespace mx::aten_onnx {
 namespace {
 
+// Renames a value of `g`, the reads of it in nested graphs (If branches,
+// Loop/Scan bodies read outer values by name) included: a cond's result
+// that is a program output and also feeds a later cond.
 void rename_value(onnx::GraphProto& g, const std::string& from, const std::string& to) {
   for (auto& n : *g.mutable_node()) {
     for (auto& i : *n.mutable_input())
       if (i == from) i = to;
     for (auto& o : *n.mutable_output())
       if (o == from) o = to;
+    for (auto& a : *n.mutable_attribute()) {
+      if (a.has_g()) rename_value(*a.mutable_g(), from, to);
+      for (auto& sg : *a.mutable_graphs()) rename_value(sg, from, to);
+    }
   }
+  for (auto& o : *g.mutable_output())
+    if (o.name() == from) o.set_name(to);
 }
 
 std::string gigabytes(uint64_t n) {

@@ -45,6 +45,7 @@ REFUSED = {
 # Refused below an opset: the ONNX op they need is that new. col2im's core
 # form (index_put with None indices) converts at any opset.
 NEEDS_OPSET = {
+    "grid_sample_3d": (20, "needs ONNX opset 20 (N-D GridSample)"),
     "bitwise_xor": (18, "needs ONNX opset 18 (BitwiseXor)"),
     "core_bitwise_or_scalar": (18, "on integers needs ONNX opset 18 (BitwiseOr)"),
     "int64_bitwise": (18, "on integers needs ONNX opset 18 (BitwiseAnd)"),
@@ -65,6 +66,8 @@ NEEDS_OPSET = {
     "embedding_bag": (16, "needs ONNX opset 16 (ScatterND with 'reduction')"),
     "embedding_bag_offsets": (16, "needs ONNX opset 16 (ScatterND with 'reduction')"),
     "embedding_bag_max": (18, "needs ONNX opset 18 (ScatterND max/min)"),
+    "embedding_bag_last_offset": (16, "needs ONNX opset 16 (ScatterND with 'reduction')"),
+    "torchvision_roi_align": (16, "needs ONNX opset 16 (RoiAlign's half_pixel)"),
     "grid_sample": (16, "needs ONNX opset 16 (GridSample)"),
     "grid_sample_nearest_border": (16, "needs ONNX opset 16 (GridSample)"),
     "fft_rfft": (17, "needs ONNX opset 17 (DFT)"),
@@ -96,8 +99,9 @@ NEEDS_OPSET = {
 
 # ONNX Runtime 1.31 has kernels for RandomUniformLike / RandomNormalLike
 # up to version 1 only (opset 22 revised them): at opsets from 22 these
-# samples are checked by the ONNX checker, and run at 21.
-RUNTIME_NEWEST = {"rand": 21, "randn": 21, "randperm": 21, "core_randn": 21}
+# samples are checked by the ONNX checker, and run at 21. The same for
+# RoiAlign, which it has up to version 16 (opset 22 revised it).
+RUNTIME_NEWEST = {"rand": 21, "randn": 21, "randperm": 21, "core_randn": 21, "torchvision_roi_align": 21}
 
 # ONNX Runtime 1.32 crashes (SIGSEGV) creating a session for these files
 # with its default graph optimizations; the named optimizer is the one

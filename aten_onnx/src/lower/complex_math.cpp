@@ -129,5 +129,21 @@ void lower_complex_pad(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_complex_pad, "complex.aten.constant_pad_nd");
 
+// to / _to_copy of a complex tensor (Llama 4's rotary `freqs_ci.to(device)`
+// at the TRAINING level): the pairs cast component-wise to another complex
+// dtype; a real target keeps the real part, as PyTorch does.
+void lower_complex_to(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int32_t to = cx.out_dtype();
+  const bool to_complex = to == onnx::TensorProto::COMPLEX64 || to == onnx::TensorProto::COMPLEX128;
+  if (to_complex) {
+    const std::string y = cx.cast(v.onnx, component(v.dtype), component(to));
+    return cx.out(0, y == v.onnx ? cx.emit1("Identity", {y}) : y);
+  }
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  cx.out(0, cx.cast(part(cx, v.onnx, r, 0), component(v.dtype), to));
+}
+MX_ATEN_LOWER(lower_complex_to, "complex.aten.to", "complex.aten._to_copy");
+
 }  // namespace
 }  // namespace mx::aten_onnx

@@ -134,12 +134,21 @@ void lower_div(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_div, "aten.div", "aten.div_", "aten.divide", "aten.true_divide");
 
+// pow(self, exponent). ONNX Pow has no 8/16-bit integer types: those
+// compute in int64 and wrap back to the result dtype as ATen's do.
 void lower_pow(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
-  if (cx.arg_kind("exponent") == ArgKind::floating && cx.float_arg("exponent") == 2.0) {
+  const ArgKind k = cx.arg_kind("exponent");
+  if ((k == ArgKind::floating && cx.float_arg("exponent") == 2.0) ||
+      (k == ArgKind::integer && cx.int_arg("exponent") == 2)) {
     std::string x = cx.operand("self", dt);
     cx.out(0, cx.emit1("Mul", {x, x}));
     return;
+  }
+  using TP = onnx::TensorProto;
+  if (dt == TP::INT8 || dt == TP::UINT8 || dt == TP::INT16 || dt == TP::UINT16) {
+    const std::string y = cx.emit1("Pow", {cx.operand("self", TP::INT64), cx.operand("exponent", TP::INT64)});
+    return cx.out(0, cx.cast(y, TP::INT64, dt));
   }
   cx.out(0, cx.emit1("Pow", {cx.operand("self", dt), cx.operand("exponent", dt)}));
 }

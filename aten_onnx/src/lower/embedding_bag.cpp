@@ -41,9 +41,19 @@ void lower_embedding_bag(OpContext& cx) {
   const std::string weight = cx.tensor("weight");
   const std::string indices = cx.cast(cx.tensor("indices"), cx.dtype_of("indices"), TensorProto::INT64);
   std::string starts = cx.cast(cx.tensor("offsets"), cx.dtype_of("offsets"), TensorProto::INT64);
-  if (cx.bool_arg("include_last_offset", false))
-    starts = cx.emit1("Slice", {starts, cx.ci64({0}), cx.ci64({-1}), cx.ci64({0})});
   const std::string n_indices = cx.dim_size(indices, 0);
+  // include_last_offset: the last offset ends the last bag. ATen's CPU
+  // kernels read it so only for sum and mean's numerator; mean divides by
+  // the count up to the end of the indices and max reduces up to there
+  // too (all agree when the last offset is the indices' length, as the
+  // docs ask).
+  std::string before_end;  // [N] dt: 1 for the indices before the last offset
+  if (cx.bool_arg("include_last_offset", false)) {
+    const std::string end = cx.emit1("Slice", {starts, cx.ci64({-1}), cx.ci64({INT64_MAX}), cx.ci64({0})});
+    const std::string positions = cx.emit1("Range", {cx.ci64s(0), n_indices, cx.ci64s(1)});
+    before_end = cx.cast(cx.emit1("Less", {positions, end}), TensorProto::BOOL, dt);
+    starts = cx.emit1("Slice", {starts, cx.ci64({0}), cx.ci64({-1}), cx.ci64({0})});
+  }
   const std::string bag = cx.unsqueeze(bag_of_each_index(cx, starts, n_indices), {1});  // [N, 1]
   const std::string n_bags = cx.emit1("Shape", {starts});                               // [1]
   const std::string width = cx.unsqueeze(cx.dim_size(weight, 1), {0});
@@ -81,6 +91,7 @@ void lower_embedding_bag(OpContext& cx) {
   if (cx.has("per_sample_weights"))
     rows = cx.emit1("Mul", {rows, cx.unsqueeze(cx.operand("per_sample_weights", dt), {1})});
   if (padding >= 0) rows = cx.emit1("Mul", {rows, cx.unsqueeze(kept, {1})});
+  if (!before_end.empty()) rows = cx.emit1("Mul", {rows, cx.unsqueeze(before_end, {1})});
   std::string sum = cx.emit1("ScatterND", {filled(cx, 0, dt, out_shape), bag, rows},
                              {attr("reduction", std::string("add"))});
   if (mode == 1)

@@ -13,28 +13,49 @@ namespace {
 // index.Tensor(self, indices): advanced indexing with index tensors at
 // consecutive positions p..p+k-1 (None elsewhere). One index: Gather on
 // axis p. Several: broadcast, stacked, GatherND on self with those axes
-// moved first; the broadcast dims land at p as ATen puts them.
-std::vector<std::pair<int64_t, const Value*>> index_tensors(OpContext& cx) {
+// moved first; the broadcast dims land at p as ATen puts them. A boolean
+// mask over m dims stands for the m index tensors of its nonzero()
+// (ATen's own rewrite): the rows of ONNX NonZero, whose length is the
+// data-dependent count the program names with an unbacked symbol.
+struct IndexArg {
+  int64_t pos;  // the dim of self it indexes
+  std::string onnx;
+  int32_t dtype;
+};
+
+std::vector<IndexArg> index_tensors(OpContext& cx) {
   if (!cx.has("indices")) cx.unsupported("index without indices");
   const std::vector<const Value*> list = cx.tensor_list("indices");
-  std::vector<std::pair<int64_t, const Value*>> out;
-  for (size_t k = 0; k < list.size(); ++k) {
-    if (!list[k]) continue;
-    if (list[k]->dtype == onnx::TensorProto::BOOL)
-      cx.unsupported("boolean mask indexing (its output shape depends on the data)");
-    out.push_back({static_cast<int64_t>(k), list[k]});
+  std::vector<IndexArg> out;
+  int64_t pos = 0;
+  for (const Value* v : list) {
+    if (!v) {
+      ++pos;
+      continue;
+    }
+    const int32_t dt = v->dtype;
+    if (dt != onnx::TensorProto::BOOL) {
+      out.push_back({pos++, v->onnx, dt});
+      continue;
+    }
+    const int64_t m = static_cast<int64_t>(v->shape.size());
+    if (m == 0) cx.unsupported("indexing with a 0-d boolean mask");
+    const std::string nz = cx.emit1("NonZero", {v->onnx});  // [m, count]
+    for (int64_t d = 0; d < m; ++d)
+      out.push_back({pos++, cx.emit1("Gather", {nz, cx.ci64s(d)}, {attr("axis", int64_t{0})}),
+                     onnx::TensorProto::INT64});
   }
   if (out.empty()) cx.unsupported("index without an index tensor");
   for (size_t k = 1; k < out.size(); ++k)
-    if (out[k].first != out[k - 1].first + 1) cx.unsupported("index tensors at non-adjacent positions");
+    if (out[k].pos != out[k - 1].pos + 1) cx.unsupported("index tensors at non-adjacent positions");
   return out;
 }
 
 void lower_index(OpContext& cx) {
   const auto idx = index_tensors(cx);
-  const int64_t r = cx.rank_of("self"), p = idx.front().first, k = static_cast<int64_t>(idx.size());
+  const int64_t r = cx.rank_of("self"), p = idx.front().pos, k = static_cast<int64_t>(idx.size());
   std::string x = cx.tensor("self");
-  if (k == 1) return cx.out(0, cx.emit1("Gather", {x, idx[0].second->onnx}, {attr("axis", p)}));
+  if (k == 1) return cx.out(0, cx.emit1("Gather", {x, idx[0].onnx}, {attr("axis", p)}));
   std::vector<int64_t> perm;
   for (int64_t d = p; d < p + k; ++d) perm.push_back(d);
   for (int64_t d = 0; d < r; ++d)
@@ -42,8 +63,8 @@ void lower_index(OpContext& cx) {
   if (p != 0) x = cx.transpose(x, perm);
   std::vector<std::string> ids;
   std::string zero;  // sum of idx*0: its shape is the broadcast shape
-  for (const auto& [pos, v] : idx) {
-    std::string i = cx.cast(v->onnx, v->dtype, onnx::TensorProto::INT64);
+  for (const IndexArg& a : idx) {
+    std::string i = cx.cast(a.onnx, a.dtype, onnx::TensorProto::INT64);
     ids.push_back(i);
     std::string z = cx.emit1("Mul", {i, cx.ci64s(0)});
     zero = zero.empty() ? z : cx.emit1("Add", {zero, z});
@@ -126,9 +147,9 @@ void lower_nonzero(OpContext& cx) {
 MX_ATEN_LOWER(lower_nonzero, "aten.nonzero");
 
 // nonzero_numpy(self) -> Tensor[] (nonzero(as_tuple=True) at the training
-// level): one 1-D index tensor per dim, the rows of ONNX's NonZero.
+// level; where(condition) is the same): one 1-D index tensor per dim, the rows of ONNX's NonZero.
 void lower_nonzero_numpy(OpContext& cx) {
-  const Value& v = cx.value_of("self");
+  const Value& v = cx.value_of(cx.has("condition") ? "condition" : "self");
   std::string x = v.onnx;
   if (v.shape.empty()) x = cx.unsqueeze(x, {0});
   const size_t r = std::max<size_t>(v.shape.size(), 1);
@@ -138,7 +159,7 @@ void lower_nonzero_numpy(OpContext& cx) {
     rows.push_back(cx.emit1("Gather", {nz, cx.ci64s(static_cast<int64_t>(d))}, {attr("axis", int64_t{0})}));
   cx.out_list(0, rows);
 }
-MX_ATEN_LOWER(lower_nonzero_numpy, "aten.nonzero_numpy");
+MX_ATEN_LOWER(lower_nonzero_numpy, "aten.nonzero_numpy", "aten.where.default");
 
 // take(self, index): self read as 1-D at index (any shape; the result has it).
 void lower_take(OpContext& cx) {
@@ -195,6 +216,22 @@ void lower_unique(OpContext& cx) {
   if (n > 2) cx.out(2, u[3]);
 }
 MX_ATEN_LOWER(lower_unique, "aten._unique2");
+
+// unique_dim(self, dim, sorted=True, return_inverse=False, return_counts=False)
+// -> (values, inverse, counts): ONNX Unique along `axis` (the distinct
+// slices in ascending lexicographic order, as ATen sorts them); an output
+// not asked for is empty, as in ATen.
+void lower_unique_dim(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  if (!cx.bool_arg("sorted", true)) cx.unsupported("unique_dim with sorted=False");
+  const int64_t dim = norm_dim(cx.int_arg("dim"), static_cast<int64_t>(v.shape.size()));
+  auto u = cx.emit("Unique", {v.onnx}, {attr("sorted", int64_t{1}), attr("axis", dim)}, 4);
+  cx.out(0, u[0]);
+  const size_t n = cx.n_outputs();
+  if (n > 1) cx.out(1, cx.bool_arg("return_inverse", false) ? u[2] : cx.ci64({}));
+  if (n > 2) cx.out(2, cx.bool_arg("return_counts", false) ? u[3] : cx.ci64({}));
+}
+MX_ATEN_LOWER(lower_unique_dim, "aten.unique_dim");
 
 // one_hot(self, num_classes=-1): a static class count (-1 would need the
 // data's maximum) -> OneHot with values (0, 1) in int64.

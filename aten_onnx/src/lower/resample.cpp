@@ -90,20 +90,27 @@ MX_ATEN_LOWER(lower_pixel_unshuffle, "aten.pixel_unshuffle");
 
 // grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
 // ATen's mode codes 0/1/2 = bilinear/nearest/bicubic, padding 0/1/2 =
-// zeros/border/reflection. GridSample (opset 16) is 4-D only.
+// zeros/border/reflection. GridSample is 4-D at opset 16; a 5-D input
+// (grid_sampler_3d: trilinear or nearest, ATen has no 3-D bicubic) needs
+// opset 20's N-D GridSample and its mode names.
 void lower_grid_sampler(OpContext& cx) {
   static const char* modes[] = {"bilinear", "nearest", "bicubic"};
+  static const char* modes20[] = {"linear", "nearest", "cubic"};
   static const char* pads[] = {"zeros", "border", "reflection"};
-  if (cx.rank_of("input") != 4)
-    cx.unsupported("grid_sampler of a tensor that is not 4-D (GridSample is 2-D)");
+  const int64_t rank = cx.rank_of("input");
+  if (rank != 4 && rank != 5) cx.unsupported("grid_sampler of a tensor that is neither 4-D nor 5-D");
+  if (rank == 5 && cx.opset < 20)
+    cx.unsupported("grid_sampler of a 5-D tensor needs ONNX opset 20 (N-D GridSample)");
   const int64_t mode = cx.int_arg("interpolation_mode"), pad = cx.int_arg("padding_mode");
   if (mode < 0 || mode > 2 || pad < 0 || pad > 2) cx.unsupported("grid_sampler mode codes outside ATen's");
+  if (rank == 5 && mode == 2) cx.unsupported("grid_sampler_3d with bicubic interpolation");
+  const char* const* names = rank == 5 ? modes20 : modes;
   const int32_t dt = cx.out_dtype();
   cx.out(0, cx.emit1("GridSample", {cx.operand("input", dt), cx.operand("grid", dt)},
-                     {attr("mode", std::string(modes[mode])), attr("padding_mode", std::string(pads[pad])),
+                     {attr("mode", std::string(names[mode])), attr("padding_mode", std::string(pads[pad])),
                       attr("align_corners", int64_t{cx.bool_arg("align_corners", false)})}));
 }
-MX_ATEN_LOWER(lower_grid_sampler, "aten.grid_sampler", "aten.grid_sampler_2d");
+MX_ATEN_LOWER(lower_grid_sampler, "aten.grid_sampler", "aten.grid_sampler_2d", "aten.grid_sampler_3d");
 
 // affine_grid_generator(theta, size, align_corners) (F.affine_grid at the
 // TRAINING level; core ATen writes it out) -> AffineGrid (opset 20), 2-D

@@ -226,16 +226,23 @@ std::vector<std::string> tensor_split_dynamic(OpContext& cx, const std::string& 
   return parts;
 }
 
+// split_with_sizes by its explicit sizes, which may be SymInts the program
+// computed from data (a mixture of experts' tokens per expert, read with
+// .tolist()): ONNX Split takes its sizes as a run-time tensor.
+std::vector<std::string> split_by_sizes(OpContext& cx, const std::string& x, int64_t dim, size_t n) {
+  const std::string name = cx.has("split_sizes") ? "split_sizes" : "split_size";
+  const auto sizes = cx.static_ints(name);
+  return cx.emit("Split", {x, sizes ? cx.ci64(*sizes) : cx.int_list(name)}, {attr("axis", dim)}, n);
+}
+
 // Pieces of a split along a dynamic dim, `n` of them as in the example:
 // split(size) slices k*size..(k+1)*size, the last open-ended (right for
 // every length that gives n pieces); chunk(n) computes the piece length
 // ceil(d/n) at run time; split_with_sizes uses its explicit sizes.
 std::vector<std::string> split_dynamic(OpContext& cx, const std::string& x, int64_t dim, size_t n) {
   const std::string& t = cx.target();
-  if (t.rfind("aten.split_with_sizes", 0) == 0 || cx.arg_kind("split_size") == ArgKind::ints) {
-    const auto sizes = cx.ints(cx.has("split_sizes") ? "split_sizes" : "split_size");
-    return cx.emit("Split", {x, cx.ci64(sizes)}, {attr("axis", dim)}, n);
-  }
+  if (t.rfind("aten.split_with_sizes", 0) == 0 || cx.arg_kind("split_size") == ArgKind::ints)
+    return split_by_sizes(cx, x, dim, n);
   if (t.rfind("aten.tensor_split", 0) == 0) return tensor_split_dynamic(cx, x, dim, n);
   std::string piece;  // 1-element int64
   if (t.rfind("aten.split.", 0) == 0 && cx.arg_kind("split_size") == ArgKind::integer) {
@@ -271,6 +278,10 @@ void lower_split(OpContext& cx) {
     parts = n == 1 ? std::vector<std::string>{cx.emit1("Identity", {x})} : split_dynamic(cx, x, dim, n);
   } else {
     std::vector<int64_t> sizes;
+    const bool explicit_sizes = cx.target().rfind("aten.split_with_sizes", 0) == 0 ||
+                                cx.target().rfind("aten.unsafe_split_with_sizes", 0) == 0;
+    if (explicit_sizes && !cx.static_ints("split_sizes"))
+      return cx.out_list(0, split_by_sizes(cx, x, dim, n));
     for (size_t k = 0; k < n; ++k) {
       const std::vector<Dim>& m = cx.list_item_shape(0, k);
       if (unbind) sizes.push_back(1);

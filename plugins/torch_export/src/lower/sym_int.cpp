@@ -43,7 +43,12 @@ MXTE_LOWER(lower_sym_numel, "aten.sym_numel.default");
 void lower_no_op(LowerCtx&) {}
 MXTE_LOWER(lower_no_op, "aten._assert_scalar.default", "aten.sym_constrain_range_for_size.default",
            "aten.sym_constrain_range.default", "aten._assert_tensor_metadata.default",
-           "aten._assert_async.msg");
+           "aten._assert_async.msg", "complex.aten._assert_tensor_metadata.default");
+
+// torchvision's roi_align and friends call _cuda_version() for a device
+// check whose result the program drops: nothing to emit. Left unbound, a
+// node that did read it would be refused as reading an undefined value.
+MXTE_LOWER(lower_no_op, "torchvision._cuda_version.default");
 
 // Operand k of a Python operator node (its inputs are positional): a
 // static int, or an ONNX value and its type (int64 SymInt, double SymFloat).
