@@ -119,28 +119,55 @@ std::string identity_like(OnnxEmitter& e, const std::string& like, int64_t n, in
   return e.emit1("Expand", {matrix_const(e, dtype, n, n, eye(n)), e.shape_of(like)});
 }
 
+namespace {
+
+// 0 .. n-1 as a column, int64 [n, 1].
+std::string row_numbers(OnnxEmitter& e, int64_t n) {
+  std::vector<double> iota;
+  for (int64_t i = 0; i < n; ++i) iota.push_back(static_cast<double>(i));
+  return matrix_const(e, onnx::TensorProto::INT64, n, 1, iota);
+}
+
+// The transposition of rows j and p ([..., 1, 1] int64) as a gather order:
+// row i reads row order[i] ([..., n, 1]).
+std::string transposition(OnnxEmitter& e, int64_t n, int64_t j, const std::string& p) {
+  const std::string rows = row_numbers(e, n), cj = e.ci64s(j);
+  const std::string is_j = row_flags(e, n, onnx::TensorProto::BOOL, [j](int64_t i) { return i == j; });
+  return e.emit1("Where", {is_j, p, e.emit1("Where", {e.emit1("Equal", {rows, p}), cj, rows})});
+}
+
+// Partial pivoting at step j, as LAPACK's: the row of largest |a| in
+// column j at or below row j (the first on a tie), [..., 1, 1] int64.
+std::string pivot_row(OnnxEmitter& e, const std::string& m, int64_t rank, int64_t n, int64_t j) {
+  const std::string below = block(e, m, rank, j, n, j, j + 1);  // [..., n - j, 1]
+  const std::string p =
+      e.emit1("ArgMax", {e.emit1("Abs", {below})}, {attr("axis", rank - 2), attr("keepdims", int64_t{1})});
+  return j > 0 ? e.emit1("Add", {p, e.ci64s(j)}) : p;
+}
+
+// Rows j and p of m exchanged: row i reads row order[i] ([..., n, 1]).
+struct RowExchange {
+  std::string m, order, swapped;  // swapped: p != j, bool [..., 1, 1]
+};
+RowExchange exchange_rows(OnnxEmitter& e, const std::string& m, int64_t rank, int64_t n, int64_t j,
+                          const std::string& p) {
+  const std::string order = transposition(e, n, j, p);
+  return {e.emit1("GatherElements", {m, e.emit1("Expand", {order, e.shape_of(m)})}, {attr("axis", rank - 2)}),
+          order, e.emit1("Not", {e.emit1("Equal", {p, e.ci64s(j)})})};
+}
+
+}  // namespace
+
 Elimination gauss_jordan(OnnxEmitter& e, const std::string& m0, int64_t rank, int64_t n, int32_t dtype) {
   Elimination out;
   std::string m = m0;
-  const int64_t row_axis = rank - 2;
-  std::vector<double> iota;
-  for (int64_t i = 0; i < n; ++i) iota.push_back(static_cast<double>(i));
-  const std::string row_index = matrix_const(e, onnx::TensorProto::INT64, n, 1, iota);
   const std::string zero = e.cscalar(0.0, dtype), one = e.cscalar(1.0, dtype);
   for (int64_t j = 0; j < n; ++j) {
     const std::string is_j = row_flags(e, n, onnx::TensorProto::BOOL, [j](int64_t i) { return i == j; });
     if (j + 1 < n) {
-      // the pivot row: the first of largest |a| in column j at or below row j
-      const std::string below = block(e, m, rank, j, n, j, j + 1);  // [..., n - j, 1]
-      std::string p = e.emit1("ArgMax", {e.emit1("Abs", {below})},
-                              {attr("axis", row_axis), attr("keepdims", int64_t{1})});  // [..., 1, 1]
-      const std::string cj = e.ci64s(j);
-      if (j > 0) p = e.emit1("Add", {p, cj});
-      // rows j and p exchanged: row i reads row idx[i]
-      const std::string idx =
-          e.emit1("Where", {is_j, p, e.emit1("Where", {e.emit1("Equal", {row_index, p}), cj, row_index})});
-      m = e.emit1("GatherElements", {m, e.emit1("Expand", {idx, e.shape_of(m)})}, {attr("axis", row_axis)});
-      out.swapped.push_back(e.emit1("Not", {e.emit1("Equal", {p, cj})}));
+      const RowExchange x = exchange_rows(e, m, rank, n, j, pivot_row(e, m, rank, n, j));
+      m = x.m;
+      out.swapped.push_back(x.swapped);
     }
     const std::string prow = rows(e, m, rank, j, j + 1);    // [..., 1, n + k]
     const std::string piv = cols(e, prow, rank, j, j + 1);  // [..., 1, 1]
@@ -158,25 +185,15 @@ Elimination gauss_jordan(OnnxEmitter& e, const std::string& m0, int64_t rank, in
 LuFactors lu_factor(OnnxEmitter& e, const std::string& a, int64_t rank, int64_t n, int32_t dtype) {
   LuFactors out;
   std::string m = a;
-  const int64_t row_axis = rank - 2;
-  std::vector<double> iota;
-  for (int64_t i = 0; i < n; ++i) iota.push_back(static_cast<double>(i));
-  const std::string row_index = matrix_const(e, onnx::TensorProto::INT64, n, 1, iota);
   const std::string zero = e.cscalar(0.0, dtype), one = e.cscalar(1.0, dtype);
   for (int64_t j = 0; j < n; ++j) {
-    const std::string is_j = row_flags(e, n, onnx::TensorProto::BOOL, [j](int64_t i) { return i == j; });
-    const std::string cj = e.ci64s(j);
-    const std::string below = block(e, m, rank, j, n, j, j + 1);
-    std::string p =
-        e.emit1("ArgMax", {e.emit1("Abs", {below})}, {attr("axis", row_axis), attr("keepdims", int64_t{1})});
-    if (j > 0) p = e.emit1("Add", {p, cj});
+    const std::string p = pivot_row(e, m, rank, n, j);
     out.rows.push_back(p);  // the last is j itself, with the batch dims
     if (j + 1 < n) {
-      const std::string idx =
-          e.emit1("Where", {is_j, p, e.emit1("Where", {e.emit1("Equal", {row_index, p}), cj, row_index})});
-      m = e.emit1("GatherElements", {m, e.emit1("Expand", {idx, e.shape_of(m)})}, {attr("axis", row_axis)});
-      out.perm = j == 0 ? idx : e.emit1("GatherElements", {out.perm, idx}, {attr("axis", row_axis)});
-      out.swapped.push_back(e.emit1("Not", {e.emit1("Equal", {p, cj})}));
+      const RowExchange x = exchange_rows(e, m, rank, n, j, p);
+      m = x.m;
+      out.perm = j == 0 ? x.order : e.emit1("GatherElements", {out.perm, x.order}, {attr("axis", rank - 2)});
+      out.swapped.push_back(x.swapped);
     }
     const std::string prow = rows(e, m, rank, j, j + 1);  // [..., 1, n]
     const std::string piv = cols(e, prow, rank, j, j + 1);
@@ -209,20 +226,14 @@ std::string lapack_pivots(OnnxEmitter& e, const LuFactors& lu, int64_t rank) {
 }
 
 std::string perm_of_pivots(OnnxEmitter& e, const std::string& pivots, int64_t rank, int64_t n) {
-  std::vector<double> iota;
-  for (int64_t i = 0; i < n; ++i) iota.push_back(static_cast<double>(i));
-  const std::string row_index = matrix_const(e, onnx::TensorProto::INT64, n, 1, iota);
   const std::string zero_based =
       e.emit1("Sub", {e.cast(pivots, onnx::TensorProto::INT32, onnx::TensorProto::INT64), e.ci64s(1)});
   std::string perm;
   for (int64_t j = 0; j < n; ++j) {
-    const std::string cj = e.ci64s(j);
     const std::string p =
         e.unsqueeze(e.emit1("Slice", {zero_based, e.ci64({j}), e.ci64({j + 1}), e.ci64({rank - 2})}),
                     {rank - 1});  // [..., 1, 1]
-    const std::string is_j = row_flags(e, n, onnx::TensorProto::BOOL, [j](int64_t i) { return i == j; });
-    const std::string idx =
-        e.emit1("Where", {is_j, p, e.emit1("Where", {e.emit1("Equal", {row_index, p}), cj, row_index})});
+    const std::string idx = transposition(e, n, j, p);
     perm = j == 0 ? idx : e.emit1("GatherElements", {perm, idx}, {attr("axis", rank - 2)});
   }
   return perm;
@@ -230,10 +241,7 @@ std::string perm_of_pivots(OnnxEmitter& e, const std::string& pivots, int64_t ra
 
 std::string permutation_matrix(OnnxEmitter& e, const std::string& perm, int64_t rank, int64_t n,
                                int32_t dtype) {
-  std::vector<double> iota;
-  for (int64_t i = 0; i < n; ++i) iota.push_back(static_cast<double>(i));
-  const std::string row_index = matrix_const(e, onnx::TensorProto::INT64, n, 1, iota);
-  return e.cast(e.emit1("Equal", {row_index, mT(e, perm, rank)}), onnx::TensorProto::BOOL, dtype);
+  return e.cast(e.emit1("Equal", {row_numbers(e, n), mT(e, perm, rank)}), onnx::TensorProto::BOOL, dtype);
 }
 
 std::string first_flag_info(OnnxEmitter& e, const std::vector<std::string>& flags, int64_t rank) {

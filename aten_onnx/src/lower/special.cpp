@@ -272,55 +272,28 @@ void lower_log_ndtr(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_log_ndtr, "aten.special_log_ndtr");
 
-void lower_i0(OpContext& cx) {
+// i0, i1 and their exponentially scaled i0e, i1e (Cephes' split at
+// |x| = 8, which ATen computes): a near series in |x|/4 - 1 and a far one
+// in 16/|x| - 1 over sqrt(|x|), times exp(|x|) unless scaled. I1 is odd:
+// x times its near series, sign(x) times its far one.
+void lower_bessel_i(OpContext& cx) {
+  const std::string op = cx.op();
+  const bool first_order = op.find("i1") != std::string::npos, scaled = op.back() == 'e';
   const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
-  const std::string a = cx.emit1("Abs", {cx.operand("self", dt)});
+  const std::string x = cx.operand("self", dt);
+  const std::string a = cx.emit1("Abs", {x});
   const std::string one = cx.cscalar(1, dt);
   // Each series' variable kept in [-1, 1] where the other branch is taken.
   const std::string s_near =
       cx.emit1("Min", {cx.emit1("Sub", {cx.emit1("Mul", {a, cx.cscalar(0.25, dt)}), one}), one});
   const std::string s_far =
       cx.emit1("Min", {cx.emit1("Sub", {cx.emit1("Div", {cx.cscalar(16, dt), a}), one}), one});
-  const std::string e = cx.emit1("Exp", {a});
-  const std::string near = cx.emit1("Mul", {e, chebyshev(cx, s_near, kI0Near, dt)});
-  const std::string far =
-      cx.emit1("Div", {cx.emit1("Mul", {e, chebyshev(cx, s_far, kI0Far, dt)}), cx.emit1("Sqrt", {a})});
-  const std::string y = cx.emit1("Where", {cx.emit1("LessOrEqual", {a, cx.cscalar(8, dt)}), near, far});
-  cx.out(0, cx.cast(y, dt, out));
-}
-MX_ATEN_LOWER(lower_i0, "aten.i0", "aten.i0_", "aten.special_i0");
-
-// special_i0e(x) = i0(x) exp(-|x|): the same series without the exp.
-void lower_i0e(OpContext& cx) {
-  const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
-  const std::string a = cx.emit1("Abs", {cx.operand("self", dt)});
-  const std::string one = cx.cscalar(1, dt);
-  const std::string s_near =
-      cx.emit1("Min", {cx.emit1("Sub", {cx.emit1("Mul", {a, cx.cscalar(0.25, dt)}), one}), one});
-  const std::string s_far =
-      cx.emit1("Min", {cx.emit1("Sub", {cx.emit1("Div", {cx.cscalar(16, dt), a}), one}), one});
-  const std::string near = chebyshev(cx, s_near, kI0Near, dt);
-  const std::string far = cx.emit1("Div", {chebyshev(cx, s_far, kI0Far, dt), cx.emit1("Sqrt", {a})});
-  const std::string y = cx.emit1("Where", {cx.emit1("LessOrEqual", {a, cx.cscalar(8, dt)}), near, far});
-  cx.out(0, cx.cast(y, dt, out));
-}
-MX_ATEN_LOWER(lower_i0e, "aten.special_i0e");
-
-// special_i1, special_i1e: I1 (odd) on I0's split, x exp(|x|) times the
-// near series, sign(x) exp(|x|) times the far one over sqrt(|x|); i1e
-// without the exp (Cephes' i1 / i1e, which ATen computes).
-void lower_i1(OpContext& cx) {
-  const bool scaled = cx.op() == "special_i1e";
-  const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
-  const std::string x = cx.operand("self", dt);
-  const std::string a = cx.emit1("Abs", {x});
-  const std::string one = cx.cscalar(1, dt);
-  const std::string s_near =
-      cx.emit1("Min", {cx.emit1("Sub", {cx.emit1("Mul", {a, cx.cscalar(0.25, dt)}), one}), one});
-  const std::string s_far =
-      cx.emit1("Min", {cx.emit1("Sub", {cx.emit1("Div", {cx.cscalar(16, dt), a}), one}), one});
-  std::string near = cx.emit1("Mul", {x, chebyshev(cx, s_near, kI1Near, dt)});
-  std::string far = cx.emit1("Mul", {cx.emit1("Sign", {x}), chebyshev(cx, s_far, kI1Far, dt)});
+  std::string near = first_order ? chebyshev(cx, s_near, kI1Near, dt) : chebyshev(cx, s_near, kI0Near, dt);
+  std::string far = first_order ? chebyshev(cx, s_far, kI1Far, dt) : chebyshev(cx, s_far, kI0Far, dt);
+  if (first_order) {
+    near = cx.emit1("Mul", {x, near});
+    far = cx.emit1("Mul", {cx.emit1("Sign", {x}), far});
+  }
   if (!scaled) {
     const std::string e = cx.emit1("Exp", {a});
     near = cx.emit1("Mul", {e, near});
@@ -330,7 +303,8 @@ void lower_i1(OpContext& cx) {
   const std::string y = cx.emit1("Where", {cx.emit1("LessOrEqual", {a, cx.cscalar(8, dt)}), near, far});
   cx.out(0, cx.cast(y, dt, out));
 }
-MX_ATEN_LOWER(lower_i1, "aten.special_i1", "aten.special_i1e");
+MX_ATEN_LOWER(lower_bessel_i, "aten.i0", "aten.i0_", "aten.special_i0", "aten.special_i0e", "aten.special_i1",
+              "aten.special_i1e");
 
 void lower_ndtri(OpContext& cx) {
   const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
