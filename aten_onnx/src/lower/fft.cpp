@@ -106,7 +106,7 @@ Points points(const Value& v, const std::vector<int64_t>& dims, double known = 1
   return p;
 }
 
-// The count as a 0-d tensor of dt, or its inverse square root / inverse.
+// The count as a 0-d tensor of dt.
 std::string points_tensor(OpContext& cx, const Points& p, int32_t dt) {
   std::string n = cx.cscalar(p.known, dt);
   for (int64_t d : p.dynamic_dims)

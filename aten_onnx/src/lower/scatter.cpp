@@ -93,8 +93,7 @@ MX_ATEN_LOWER(lower_scatter_add, "aten.scatter_add", "aten.scatter_add_");
 std::string written_positions(OpContext& cx, const ScatterSite& site) {
   const std::string zeros = cx.emit1("Expand", {cx.ci64s(0), cx.shape_of(cx.tensor("self"))});
   const std::string ones = cx.emit1("Expand", {cx.ci64s(1), cx.shape_of(site.index)});
-  std::vector<onnx::AttributeProto> a = {attr("axis", site.dim)};
-  return cx.cast(cx.emit1("ScatterElements", {zeros, site.index, ones}, a), onnx::TensorProto::INT64,
+  return cx.cast(scatter_elements_into(cx, site, zeros, ones, ""), onnx::TensorProto::INT64,
                  onnx::TensorProto::BOOL);
 }
 
