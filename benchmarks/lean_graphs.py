@@ -37,6 +37,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, ".."))
 sys.path.insert(0, os.path.join(REPO, "tests", "support"))
+sys.path.insert(0, os.path.join(REPO, "tests", "zoo_pt2"))  # pt2_models: the anchor child loads archives with it
 from cli_path import find_cli  # noqa: E402
 
 GLUE = ("Unsqueeze", "Concat", "Gather", "Shape", "Constant", "Reshape", "Cast", "Slice", "Expand")
