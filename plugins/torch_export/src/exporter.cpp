@@ -326,8 +326,11 @@ void lower_graph(LowerCtx& cx, const Program& program, std::map<std::string, See
   for (const auto& node : nodes) {
     try {
       lower_node(cx, node, seen);
-    } catch (const Error&) {
-      throw;
+    } catch (const Error& e) {
+      // A shared helper's error (a constant of a dtype it cannot write, ...)
+      // knows no node: name the one being lowered.
+      if (std::string(e.what()).find(cx.where()) != std::string::npos) throw;
+      throw Error(e.code, "'" + program.file + "': cannot lower " + cx.where() + ": " + e.what());
     } catch (const std::exception& e) {
       throw Error(MX_ERR_UNSUPPORTED, "'" + program.file + "': cannot lower " + cx.where() + ": " + e.what());
     }

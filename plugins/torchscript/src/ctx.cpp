@@ -193,9 +193,10 @@ std::string Ctx::tensor(const VP& v) {
   } else {
     unsupported("cannot use a value of type " + iv.tagKind() + " as a tensor");
   }
-  // cache on the Val (it lives in this frame's environment)
-  v->name = n;
+  // cache on the Val (it lives in this frame's environment); the type
+  // first: onnx_type() answers from the cache once the name is set
   v->onnx_type = onnx_type(v);
+  v->name = n;
   return n;
 }
 

@@ -3,6 +3,7 @@
 #include "shape_rules.hpp"
 
 #include <cstdio>
+#include <exception>
 #include <cstdlib>
 #include <unordered_set>
 
@@ -56,11 +57,13 @@ at::Tensor to_meta(const at::Tensor& t) {
   return at::empty_strided(t.sizes(), t.strides(), t.options().device(at::kMeta));
 }
 
-// A real tensor of t's shape, strides and dtype, filled with zeros: zeros
-// are valid indices and keep every shape rule's checks happy.
-at::Tensor stand_in(const at::Tensor& t) {
+// A real tensor of t's shape, strides and dtype, filled with `fill`: zeros
+// are valid indices and keep every shape rule's checks happy; ones are the
+// fallback for kernels that check values (an integer division, a
+// triangular factor's diagonal).
+at::Tensor stand_in(const at::Tensor& t, double fill) {
   if (!t.defined() || !t.is_meta()) return t;
-  return at::empty_strided(t.sizes(), t.strides(), t.options().device(at::kCPU)).zero_();
+  return at::empty_strided(t.sizes(), t.strides(), t.options().device(at::kCPU)).fill_(fill);
 }
 
 // MXTS_SHOW_STAND_INS=1 (stderr) or =FILE (appended): which ops ran on
@@ -180,10 +183,27 @@ void exec_shapes(const tj::Node* n, tj::Stack& stack, const ExecHooks& hooks,
     // there too, with the CPU kernel's message.
   }
   if (data_dependent_op(n, stack)) hooks.data_dependent_error();
-  tj::Stack real;
-  real.reserve(stack.size());
-  for (const auto& v : stack) real.push_back(map_tensors(v, stand_in));
-  hooks.run(real);
+  auto stand_ins = [&](double fill) {
+    tj::Stack real;
+    real.reserve(stack.size());
+    for (const auto& v : stack)
+      real.push_back(map_tensors(v, [fill](const at::Tensor& t) { return stand_in(t, fill); }));
+    return real;
+  };
+  tj::Stack real = stand_ins(0.0);
+  try {
+    hooks.run(real);
+  } catch (const std::exception&) {
+    // The zeros' error is the one to report if ones fail too.
+    auto zeros_error = std::current_exception();
+    tj::Stack ones = stand_ins(1.0);
+    try {
+      hooks.run(ones);
+    } catch (const std::exception&) {
+      std::rethrow_exception(zeros_error);
+    }
+    real = std::move(ones);
+  }
   for (auto& v : real) v = map_tensors(v, to_meta);
   if (stand_in_ops) stand_in_ops->insert(n->kind().toQualString());
   stack = std::move(real);

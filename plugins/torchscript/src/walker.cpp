@@ -348,7 +348,15 @@ void Walker::generic(tj::Node* n) {
     own(cx_, n);
   } else {
     cx_.begin_shared(n);
-    shared(cx_);
+    try {
+      shared(cx_);
+    } catch (const Error& e) {
+      // A shared helper's error (a constant of a dtype it cannot write, ...)
+      // knows no node: name the op and where the program holds it.
+      const std::string at = cx_.location();
+      if (std::string(e.what()).find(at) != std::string::npos) throw;
+      throw Error(e.code, "unsupported op " + kind + ": " + e.what() + " " + at);
+    }
   }
   const auto why = cx_.take_uncomputed_reasons();
   for (size_t k = 0; k < n->outputs().size(); ++k) {
