@@ -137,6 +137,9 @@ std::set<std::string> eliminate_dead_nodes(onnx::GraphProto& g) {
     else removed.insert(g.node(i).name());
   }
   g.mutable_node()->Swap(&kept);
+  // An initializer of a graph input is the input's default value: part of
+  // the interface whether a node reads the input or not.
+  for (const auto& i : g.input()) live.insert(i.name());
   google::protobuf::RepeatedPtrField<onnx::TensorProto> inits;
   for (auto& t : *g.mutable_initializer())
     if (live.count(t.name())) inits.Add()->Swap(&t);

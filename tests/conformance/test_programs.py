@@ -9,6 +9,14 @@ past grows from 5 to 13), and must pick eager PyTorch's tokens. At opset
 23 the LLaMA decoder's RMSNorms are RMSNormalization nodes and, as saved
 (training IR), its attention is one ONNX Attention node per layer, each in
 its module.
+
+The StaticCache decoder (transformers' ExecuTorch recipe,
+convert_and_export_with_cache) keeps its caches in buffers the program
+writes in place: the ONNX file takes each as a graph input named by the
+buffer (its initializer is the saved, empty cache) and gives its new value
+as "<buffer>.updated", at both IR levels and from a non-strict export. ONNX Runtime feeds the prompt
+one token per call from the file's own initial state, then decodes 8
+tokens feeding the caches back, and must pick eager PyTorch's tokens.
 """
 import os
 import subprocess
@@ -78,3 +86,73 @@ def test_llama_fused_attention_and_rms_norm_at_opset_23(level, cli, tmp_path):
     if level == "training":
         assert not [n for n in nodes if n.op_type == "Softmax"]
     assert all(_module(n) is not None for n in nodes)
+
+
+STATE = [f"{kind}_{layer}" for layer in range(2) for kind in ("key_cache", "value_cache", "cumulative_length")]
+
+
+@pytest.mark.parametrize("opset", [20, 23])
+@pytest.mark.parametrize("name,level", [("llama_static", "training"), ("llama_static", "core"),
+                                        ("llama_static_nonstrict", "training")])
+def test_static_cache_decode_matches_eager(name, level, opset, cli, tmp_path):
+    """strict=False (torch.export's default) lifts the caches as constants
+    beside the buffers they are: the file names them after the buffers."""
+    out = str(tmp_path / f"{name}.onnx")
+    _export(cli, name, level, out, opset)
+    ref = np.load(os.path.join(PROGRAMS, f"{name}.npz"))
+    graph = onnx.load(out).graph
+    inputs, outputs = [i.name for i in graph.input], [o.name for o in graph.output]
+    assert inputs[:2] == ["input_ids", "cache_position"] and sorted(inputs[2:]) == sorted(STATE), inputs
+    assert outputs == ["output"] + [f"{n}.updated" for n in inputs[2:]], outputs
+    assert {t.name for t in graph.initializer} >= set(STATE), "a state input lost its initial value"
+    sess = ort.InferenceSession(out, providers=["CPUExecutionProvider"])
+    # ONNX Runtime lists an input with an initializer as an overridable initializer
+    assert [i.name for i in sess.get_inputs()] == inputs[:2]
+    assert sorted(i.name for i in sess.get_overridable_initializers()) == sorted(STATE)
+    state = {}  # the first call runs from the initializers: the caches as saved (empty)
+
+    def step(token, pos):
+        nonlocal state
+        logits, *new = sess.run(None, {"input_ids": token, "cache_position": np.array([pos], np.int64), **state})
+        state = dict(zip(inputs[2:], new))
+        return logits
+
+    prompt = ref["prompt"]
+    for pos in range(prompt.shape[1]):
+        logits = step(prompt[:, pos:pos + 1], pos)
+    token = logits[:, -1:].argmax(-1).astype(np.int64)
+    assert token.tolist() == ref["first_token"].tolist()
+    tokens = []
+    for k in range(len(ref["tokens"])):
+        logits = step(token, prompt.shape[1] + k)
+        token = logits[:, -1:].argmax(-1).astype(np.int64)
+        tokens.append(int(token))
+    assert tokens == ref["tokens"].tolist()
+    used = prompt.shape[1] + len(tokens)
+    assert int(state["cumulative_length_0"]) == used
+    written = np.abs(state["key_cache_0"]).sum(axis=(0, 1, 3))  # per cache position
+    assert (written[:used] > 0).all() and not written[used:].any(), written
+    err = np.abs(logits - ref["last_logits"]).max() / max(1.0, np.abs(ref["last_logits"]).max())
+    assert err < 1e-4, f"last logits differ by {err:.3g} (relative)"
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_written_buffers_and_inputs_are_carried_between_calls(level, cli, tmp_path):
+    """Both IR levels give the same interface: the core program names its
+    writes in the signature, the TRAINING one writes in place."""
+    out = str(tmp_path / "stateful.onnx")
+    _export(cli, "stateful", level, out, 20)
+    ref = np.load(os.path.join(PROGRAMS, "stateful.npz"))
+    graph = onnx.load(out).graph
+    assert [i.name for i in graph.input] == ["x", "pos", "total", "steps", "ring"]
+    assert [o.name for o in graph.output] == ["output", "steps.updated", "ring.updated", "total.updated"]
+    sess = ort.InferenceSession(out, providers=["CPUExecutionProvider"])
+    total, state = np.zeros((), np.float32), {}  # steps and ring start from their initializers
+    for k, x in enumerate(ref["x"]):
+        got, steps, ring, total = sess.run(None, {"x": x, "pos": np.array([k % 4], np.int64), "total": total,
+                                                  **state})
+        state = {"steps": steps, "ring": ring}
+        np.testing.assert_allclose(got, ref["out"][k], rtol=1e-5, atol=1e-6, err_msg=f"call {k}")
+    assert int(state["steps"]) == int(ref["steps"])
+    np.testing.assert_allclose(state["ring"], ref["ring"], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(total, ref["total"], rtol=1e-5)

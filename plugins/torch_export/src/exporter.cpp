@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 #include "archive.hpp"
 #include "autocast.hpp"
@@ -23,6 +24,7 @@
 #include "mx/aten_onnx/module_tree.hpp"
 #include "mx/common/module_path.hpp"
 #include "program.hpp"
+#include "state.hpp"
 #include "stored_tensors.hpp"
 
 namespace mx::torch_export {
@@ -154,9 +156,24 @@ void require_lowerings(const Program& p) {
 }
 
 // Parameters, buffers and lifted constants become initializers named by
-// their fully qualified name; returns the weights' bytes by name.
+// their fully qualified name (one the program writes is also a graph
+// input, state.hpp); returns the weights' bytes by name.
 mx::aten_onnx::WeightMap bind_stored(const Program& p, const StoredTensors& stored, LowerCtx& cx) {
   mx::aten_onnx::WeightMap weights;
+  // A lifted constant that is a buffer's or parameter's very tensor (the
+  // same bytes of the archive: a StaticCache's caches, reached through a
+  // plain attribute in a non-strict export, are lifted as constants beside
+  // the buffers they are) is read under the buffer's name: one tensor, one
+  // ONNX value, and a write to it is the buffer's (state.hpp).
+  std::map<std::tuple<uint64_t, uint64_t, int32_t, std::vector<int64_t>>, std::string> module_tensors;
+  auto identity = [](const StoredTensor& t) {
+    return std::make_tuple(t.bytes.source_offset, t.bytes.size, t.dtype, t.dims);
+  };
+  for (const auto& in : p.inputs)
+    if (in.kind == InputSlot::parameter || in.kind == InputSlot::buffer)
+      if (const StoredTensor* t = stored.find(in.target);
+          t && t->bytes.source_offset != mx::aten_onnx::kNotInSource)
+        module_tensors.emplace(identity(*t), in.target);
   for (const auto& in : p.inputs) {
     if (in.kind != InputSlot::parameter && in.kind != InputSlot::buffer && in.kind != InputSlot::constant)
       continue;
@@ -164,6 +181,17 @@ mx::aten_onnx::WeightMap bind_stored(const Program& p, const StoredTensors& stor
     if (!t)
       throw Error(MX_ERR_PARSE, "'" + p.file + "': " + in.target + " (graph value '" + in.value +
                                     "') has no stored data (a non-persistent buffer?)");
+    if (in.kind == InputSlot::constant && t->bytes.source_offset != mx::aten_onnx::kNotInSource)
+      if (auto same = module_tensors.find(identity(*t)); same != module_tensors.end()) {
+        const StoredTensor& m = *stored.find(same->second);
+        Value v;
+        v.onnx = same->second;
+        v.dtype = m.dtype;
+        for (auto d : m.dims) v.shape.push_back(Dim{true, d, "", ""});
+        cx.values[in.value] = std::move(v);
+        cx.input_onnx[in.value] = same->second;
+        continue;
+      }
     auto* init = cx.graph.add_initializer();
     init->set_name(in.target);
     // A complex tensor's bytes are its real pairs: the initializer is the
@@ -183,6 +211,7 @@ mx::aten_onnx::WeightMap bind_stored(const Program& p, const StoredTensors& stor
     v.dtype = t->dtype;
     for (auto d : t->dims) v.shape.push_back(Dim{true, d, "", ""});
     cx.values[in.value] = std::move(v);
+    cx.input_onnx[in.value] = in.target;
   }
   return weights;
 }
@@ -354,15 +383,17 @@ void lower_graph(LowerCtx& cx, const Program& program, std::map<std::string, See
       dtype = dtype == onnx::TensorProto::COMPLEX64 ? onnx::TensorProto::FLOAT : onnx::TensorProto::DOUBLE;
       ++rank;
     }
-    mx::aten_onnx::add_graph_output(cx, it->second.onnx,
-                                    mx::aten_onnx::output_name(k, program.user_outputs.size()), dtype, rank);
+    bind_graph_output(cx, it->second.onnx, mx::aten_onnx::output_name(k, program.user_outputs.size()), dtype,
+                      rank);
   }
+  add_state(cx, program);
 }
 
 void bind_inputs(LowerCtx& cx, const Program& program, const std::vector<std::string>& specs) {
   for (const auto& name : add_graph_inputs(program, specs, cx.graph)) {
     const TensorMeta& m = program.tensors.at(name);
     cx.values[name] = Value{Value::tensor, name, m.dtype, m.sizes, std::nullopt};
+    cx.input_onnx[name] = name;
   }
   // An effect token (threaded through higher_order.with_effects, lower/
   // effects.cpp) is an empty tensor no ONNX value reads.
@@ -419,6 +450,7 @@ void lower_program_for_check(const Program& program) {
     if (m == program.tensors.end())
       throw Error(MX_ERR_PARSE, "'" + program.file + "': no metadata for " + in.value);
     cx.values[in.value] = Value{Value::tensor, in.target, m->second.dtype, m->second.sizes, std::nullopt};
+    cx.input_onnx[in.value] = in.target;
   }
   std::map<std::string, SeenModule> seen;
   lower_graph(cx, program, seen);

@@ -47,6 +47,10 @@ class LowerCtx : public mx::aten_onnx::OpContext {
   std::string module;           // its module path
   using OpContext::set_target;  // "aten.conv2d.default", the node's target
   std::unordered_map<std::string, Value> values;
+  // The ONNX name each program input (user input, parameter, buffer,
+  // constant) was bound to before lowering; an in-place write rebinds the
+  // input in `values`, not here (state.hpp).
+  std::unordered_map<std::string, std::string> input_onnx;
   // Outputs their node's lowering left uncomputed (max_pool's indices
   // where only the values are lowered): value -> "output k of node 'n'
   // (target)", for the message of a node that reads one.
@@ -113,6 +117,8 @@ class LowerCtx : public mx::aten_onnx::OpContext {
   std::string select_back(const json& view, const std::string& base, const std::string& new_view);
   const json* producer_of(const std::string& value);
   bool read_after_current(const std::string& value) const;
+  // Whether `value` is a program input or a chain of views of one.
+  bool views_an_input(const std::string& value);
   struct ViewArgs;
   std::unordered_map<std::string, const json*> producers_;  // value -> node of the program's graph
   mutable const json* call_of_node_ = nullptr;              // the node call_ was read from

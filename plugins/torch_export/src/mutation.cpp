@@ -3,10 +3,13 @@
 // fill_ on a slice of a slice of `mask`, and later nodes read `mask`, not the
 // fill_'s output. The lowering of an in-place op computes the new value of
 // its `self` functionally; here every later read is made to see it: `self`
-// is rebound, and when `self` is a slice or select view, the new view is
+// is rebound, and when `self` is a slice or select view (or the same
+// tensor: alias, detach, a `to` that converts nothing, an earlier in-place
+// op's result), the new view is
 // written back into its base (Concat of the base's head, the view and the
 // base's tail along the sliced dim), up the chain of views. A write through
-// another kind of view whose base is read later is refused: the result would
+// another kind of view whose base is read later, or is a view of a program
+// input (state the file carries, state.hpp), is refused: the result would
 // silently differ from PyTorch's. The core ATen dialect is functional and
 // never gets here.
 #include <climits>
@@ -47,6 +50,32 @@ const std::set<std::string>& other_views() {
   return ops;
 }
 
+const json* input_arg(const json& node, const char* name) {
+  for (const auto& in : node.at("inputs"))
+    if (in.at("name") == name) return &in.at("arg");
+  return nullptr;
+}
+
+// `to` that converts nothing returns its input itself (PyTorch: "if self
+// already has the dtype and device, self is returned"): a write to its
+// result is a write to the input (transformers' StaticCache adds to
+// `cumulative_length.to(device)` in place).
+bool to_returns_self(const json& node, const std::map<std::string, TensorMeta>& tensors) {
+  if (op_name(target_of(node)) != "to" || node.at("outputs").empty()) return false;
+  const json* self = input_arg(node, "self");
+  const json& out = node.at("outputs")[0];
+  if (!self || !self->contains("as_tensor") || !out.contains("as_tensor")) return false;
+  const json* copy = input_arg(node, "copy");
+  if (copy && copy->contains("as_bool") && copy->at("as_bool").get<bool>()) return false;
+  const json* format = input_arg(node, "memory_format");
+  constexpr int kPreserveFormat = 4;  // torch/_export/serde/schema.py MemoryFormat
+  if (format && !(format->contains("as_memory_format") && format->at("as_memory_format") == kPreserveFormat))
+    return false;
+  auto a = tensors.find(self->at("as_tensor").value("name", ""));
+  auto b = tensors.find(out.at("as_tensor").value("name", ""));
+  return a != tensors.end() && b != tensors.end() && a->second.dtype == b->second.dtype;
+}
+
 bool reads(const json& node, const std::string& value) {
   for (const auto& in : node.at("inputs")) {
     const json& a = in.at("arg");
@@ -78,6 +107,28 @@ bool LowerCtx::read_after_current(const std::string& value) const {
   return false;
 }
 
+bool LowerCtx::views_an_input(const std::string& value) {
+  std::string v = value;
+  for (size_t hops = 0; hops <= program.graph().at("nodes").size(); ++hops) {
+    const json* prod = producer_of(v);
+    if (!prod) {
+      for (const auto& in : program.inputs)
+        if (in.value == v) return true;
+      return false;
+    }
+    const std::string view = op_name(target_of(*prod));
+    if (view != "slice" && view != "select" && view != "alias" && view != "detach" &&
+        !other_views().count(view) && !to_returns_self(*prod, *tensors) && !is_inplace(target_of(*prod)))
+      return false;
+    const json* base = nullptr;
+    for (const auto& in : prod->at("inputs"))
+      if (in.at("name") == "self" || in.at("name") == "input") base = &in.at("arg");
+    if (!base || !base->contains("as_tensor")) return false;
+    v = (*base).at("as_tensor").at("name").get<std::string>();
+  }
+  return false;
+}
+
 void LowerCtx::apply_mutation(const std::string& new_self) {
   if (!is_inplace(target())) return;
   const json* self = arg("self");
@@ -88,10 +139,18 @@ void LowerCtx::apply_mutation(const std::string& new_self) {
 void LowerCtx::write_back(const std::string& value, const std::string& onnx) {
   auto it = values.find(value);
   if (it == values.end()) return;
+  const std::string before = it->second.onnx;
   it->second.onnx = onnx;
   const json* prod = producer_of(value);
-  if (!prod) return;  // a graph input: rebinding is all
-  const std::string view = op_name(target_of(*prod));
+  if (!prod) {  // a program input: every input bound to the same tensor sees the write
+    for (const auto& in : program.inputs)
+      if (auto other = values.find(in.value); other != values.end() && other->second.onnx == before)
+        other->second.onnx = onnx;
+    return;
+  }
+  // an in-place op returns its `self`
+  const bool same_tensor = is_inplace(target_of(*prod)) || to_returns_self(*prod, *tensors);
+  const std::string view = same_tensor ? "alias" : op_name(target_of(*prod));
   if (view != "slice" && view != "select" && view != "alias" && view != "detach" &&
       !other_views().count(view))
     return;  // not a view
@@ -102,11 +161,12 @@ void LowerCtx::write_back(const std::string& value, const std::string& onnx) {
   const std::string base = (*base_arg).at("as_tensor").at("name").get<std::string>();
   if (view == "alias" || view == "detach") return write_back(base, onnx);  // the same storage, whole
   if (view != "slice" && view != "select") {
-    if (read_after_current(base))
-      unsupported("an in-place write through a '" + view + "' view (node '" + prod->value("name", "?") +
-                  "') of '" + base +
-                  "', which is read later; export the core ATen program "
-                  "(ep.run_decompositions()), which has no in-place ops");
+    if (read_after_current(base) || views_an_input(base))
+      unsupported(
+          "an in-place write through a '" + view + "' view (node '" + prod->value("name", "?") + "') of '" +
+          base + "', which " +
+          (read_after_current(base) ? "is read later" : "is state of the program (an input it writes)") +
+          "; export the core ATen program (ep.run_decompositions()), which has no in-place ops");
     return;
   }
   write_back(base, view == "slice" ? slice_back(*prod, base, onnx) : select_back(*prod, base, onnx));

@@ -66,6 +66,25 @@ InputSlot read_input(const json& spec) {
   return s;
 }
 
+// A buffer_mutation / parameter_mutation / user_input_mutation output
+// spec, appended to `out`; false for any other spec.
+bool read_mutation(const json& spec, std::vector<Mutation>& out) {
+  static const struct {
+    const char* spec;
+    const char* name;
+    Mutation::Kind kind;
+  } kinds[] = {{"buffer_mutation", "buffer_name", Mutation::buffer},
+               {"parameter_mutation", "parameter_name", Mutation::parameter},
+               {"user_input_mutation", "user_input_name", Mutation::user_input}};
+  for (const auto& k : kinds) {
+    if (!spec.contains(k.spec)) continue;
+    const json& m = spec.at(k.spec);
+    out.push_back({k.kind, m.at("arg").at("name").get<std::string>(), m.at(k.name).get<std::string>()});
+    return true;
+  }
+  return false;
+}
+
 // Every value of a graph is defined once, in the top graph and in each
 // nested graph of a higher-order op (torch.export.load refuses a program
 // that defines one twice; lowering it, the second definition would
@@ -238,6 +257,7 @@ Program parse_program(const std::string& file, std::string_view text) {
     for (const auto& spec : gm.at("signature").at("input_specs")) p.inputs.push_back(read_input(spec));
     refuse_values_defined_twice(p, nodes);
     for (const auto& spec : gm.at("signature").at("output_specs")) {
+      if (read_mutation(spec, p.mutations)) continue;
       if (!spec.contains("user_output")) continue;
       const json& a = spec.at("user_output").at("arg");
       if (!a.contains("as_tensor"))

@@ -34,6 +34,15 @@ struct InputSlot {
   std::string target;  // parameter/buffer/constant fully qualified name
 };
 
+// An output of the program that is not a model output: the value a
+// buffer, parameter or user input holds after the call (the signature's
+// buffer_mutation / parameter_mutation / user_input_mutation).
+struct Mutation {
+  enum Kind { buffer, parameter, user_input } kind = buffer;
+  std::string value;   // the graph value holding the new contents
+  std::string target;  // the buffer's/parameter's fully qualified name, the user input's value name
+};
+
 struct Program {
   std::string file;      // for messages
   nlohmann::json model;  // models/model.json
@@ -41,6 +50,7 @@ struct Program {
   std::map<std::string, TensorMeta> tensors;  // graph.tensor_values
   std::vector<InputSlot> inputs;
   std::vector<std::string> user_outputs;                      // value names (as_tensor) in order
+  std::vector<Mutation> mutations;                            // in the signature's order
   std::map<std::string, std::pair<int64_t, int64_t>> ranges;  // symbol -> [min, max]
   std::string dialect;                                        // "TRAINING" or "ATEN"
 };

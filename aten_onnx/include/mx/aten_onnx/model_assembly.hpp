@@ -35,7 +35,8 @@ std::string add_graph_output(OnnxEmitter& e, const std::string& value, const std
                              int32_t elem_type, int64_t rank);
 
 // Removes nodes whose outputs reach no graph output and initializers no
-// node reads; returns the names of the removed nodes.
+// node reads (but the default of a graph input); returns the names of the
+// removed nodes.
 std::set<std::string> eliminate_dead_nodes(onnx::GraphProto& g);
 
 struct AssemblyOptions {
