@@ -105,4 +105,41 @@ std::string OnnxEmitter::dim_size(const std::string& x, int64_t dim) {
   return emit1("Gather", {shape_of(x), ci64s(dim)}, {attr("axis", int64_t{0})});
 }
 
+namespace {
+
+void describe(onnx::ValueInfoProto* v, const OnnxEmitter::BodyValue& b) {
+  v->set_name(b.name);
+  auto* tt = v->mutable_type()->mutable_tensor_type();
+  tt->set_elem_type(b.dtype);
+  if (!b.ranked) return;
+  auto* shape = tt->mutable_shape();
+  for (int64_t d : b.dims) {
+    auto* dim = shape->add_dim();
+    if (d >= 0) dim->set_dim_value(d);
+  }
+}
+
+}  // namespace
+
+onnx::GraphProto OnnxEmitter::body_graph(const std::string& name, const std::vector<BodyValue>& inputs,
+                                         const std::function<std::vector<BodyValue>()>& build) {
+  const size_t first_record = records.size();
+  Subgraph sub;
+  sub.graph.set_name(name);
+  swap_subgraph(sub);
+  auto restore = [&] {
+    swap_subgraph(sub);
+    records.resize(first_record);
+  };
+  try {
+    for (const BodyValue& v : inputs) describe(graph.add_input(), v);
+    for (const BodyValue& v : build()) describe(graph.add_output(), v);
+  } catch (...) {
+    restore();
+    throw;
+  }
+  restore();
+  return std::move(sub.graph);
+}
+
 }  // namespace mx::aten_onnx

@@ -44,6 +44,33 @@ TEST_CASE("small constants are emitted once per module") {
   CHECK(e.graph.node_size() == 2);
 }
 
+TEST_CASE("a body is built in a graph of its own, its nodes recorded through the node that holds it") {
+  constexpr int32_t F = onnx::TensorProto::FLOAT;
+  TestEmitter e;
+  e.input("x", F, {2, 3});
+  e.module = "block";
+  const std::string outer = e.ci64({1});
+  const size_t records = e.records.size();
+  onnx::GraphProto body = e.body_graph("step", {{"h", F, {-1, 3}}, {"t", F, {}, false}}, [&] {
+    std::vector<OnnxEmitter::BodyValue> outs;
+    outs.push_back({e.emit1("Relu", {"h"}), F, {-1, 3}});
+    outs.push_back({e.emit1("Identity", {e.ci64({1})}), onnx::TensorProto::INT64, {}, false});
+    return outs;
+  });
+  CHECK(body.name() == "step");
+  REQUIRE(body.input_size() == 2);
+  CHECK(body.input(0).type().tensor_type().shape().dim_size() == 2);
+  CHECK(!body.input(0).type().tensor_type().shape().dim(0).has_dim_value());
+  CHECK(body.input(0).type().tensor_type().shape().dim(1).dim_value() == 3);
+  CHECK(!body.input(1).type().tensor_type().has_shape());
+  REQUIRE(body.output_size() == 2);
+  CHECK(body.output(1).type().tensor_type().elem_type() == onnx::TensorProto::INT64);
+  CHECK(body.node_size() == 3);  // the body's own constant: outer ones are not shared
+  CHECK(e.records.size() == records);
+  CHECK(e.graph.node_size() == 1);
+  CHECK(e.ci64({1}) == outer);
+}
+
 TEST_CASE("filled tensors convert like a C++ cast, half precision rounded to nearest") {
   auto bits16 = [](const onnx::TensorProto& t) {
     uint16_t v;

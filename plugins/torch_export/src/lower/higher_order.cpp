@@ -17,14 +17,6 @@
 namespace mx::torch_export {
 namespace {
 
-onnx::AttributeProto graph_attr(const std::string& name, onnx::GraphProto g) {
-  onnx::AttributeProto a;
-  a.set_name(name);
-  a.set_type(onnx::AttributeProto::GRAPH);
-  *a.mutable_g() = std::move(g);
-  return a;
-}
-
 // The program's nested graph `g` lowered in the current scope with its
 // inputs bound to `bindings`; returns the values of its outputs. Its own
 // values are dropped afterwards (they are local to the nested graph).
@@ -68,48 +60,31 @@ std::vector<Value> lower_inline(LowerCtx& cx, const json& g, const std::vector<V
   return outs;
 }
 
-// An ONNX subgraph (If branch, Loop/Scan body): `build` runs with the
-// emitter writing into a fresh graph whose inputs are `inputs` (name,
-// value) and returns the values to output; each gets an Identity so the
-// subgraph names its own outputs. The subgraph's nodes are attributed
-// through the node that holds it (its record names the module that ran the
-// control flow): the hierarchy document and the tagging core list the
-// graph's top-level nodes only.
+// The body of an ONNX If, Loop or Scan: `build` runs
+// in a fresh graph whose inputs are `inputs` (name, value) and returns the
+// values to output; each gets an Identity so the body names its own
+// outputs (OnnxEmitter::body_graph).
 onnx::GraphProto build_subgraph(LowerCtx& cx, const std::string& name,
                                 const std::vector<std::pair<std::string, Value>>& inputs,
                                 const std::function<std::vector<Value>()>& build) {
-  const size_t first_record = cx.records.size();
+  using BodyValue = mx::aten_onnx::OnnxEmitter::BodyValue;
   const std::string module = cx.module;
-  mx::aten_onnx::OnnxEmitter::Subgraph sub;
-  sub.graph.set_name(name);
-  cx.swap_subgraph(sub);
-  try {
-    for (const auto& [input, v] : inputs) {
-      auto* vi = cx.graph.add_input();
-      vi->set_name(input);
-      auto* tt = vi->mutable_type()->mutable_tensor_type();
-      tt->set_elem_type(v.dtype);
-      auto* shape = tt->mutable_shape();
-      for (const auto& d : v.shape) {
-        auto* dim = shape->add_dim();
-        if (d.is_static) dim->set_dim_value(d.value);
-      }
-    }
+  std::vector<BodyValue> typed;
+  for (const auto& [input, v] : inputs) {
+    BodyValue b{input, v.dtype};
+    for (const auto& d : v.shape) b.dims.push_back(d.is_static ? d.value : -1);
+    typed.push_back(b);
+  }
+  onnx::GraphProto g = cx.body_graph(name, typed, [&] {
+    std::vector<BodyValue> outs;
     for (const Value& v : build()) {
       cx.module = module;
-      const std::string out = cx.emit1("Identity", {v.onnx});
-      auto* vi = cx.graph.add_output();
-      vi->set_name(out);
-      vi->mutable_type()->mutable_tensor_type()->set_elem_type(v.dtype);
+      outs.push_back({cx.emit1("Identity", {v.onnx}), v.dtype, {}, false});
     }
-  } catch (...) {
-    cx.swap_subgraph(sub);
-    throw;
-  }
-  cx.swap_subgraph(sub);
+    return outs;
+  });
   cx.module = module;
-  cx.records.resize(first_record);
-  return std::move(sub.graph);
+  return g;
 }
 
 // wrap_with_set_grad_enabled / wrap_with_autocast: (mode args.., body
@@ -214,9 +189,8 @@ void lower_cond(LowerCtx& cx) {
   onnx::GraphProto else_g =
       build_subgraph(cx, base + "_else", {}, [&] { return lower_inline(cx, else_graph, operands); });
   const size_t n = cx.n_outputs();
-  auto outs = cx.emit(
-      "If", {pred},
-      {graph_attr("then_branch", std::move(then_g)), graph_attr("else_branch", std::move(else_g))}, n);
+  auto outs = cx.emit("If", {pred},
+                      {attr("then_branch", std::move(then_g)), attr("else_branch", std::move(else_g))}, n);
   for (size_t k = 0; k < n; ++k) cx.out(k, outs[k]);
 }
 MXTE_LOWER(lower_cond, "higher_order.cond");
@@ -267,7 +241,7 @@ void lower_while_loop(LowerCtx& cx) {
   for (const Value& v : carried) ins.push_back(v.onnx);
   const size_t n = cx.n_outputs();
   if (n != carried.size()) cx.unsupported("a while_loop whose outputs are not its carried values");
-  auto outs = cx.emit("Loop", ins, {graph_attr("body", std::move(body))}, n);
+  auto outs = cx.emit("Loop", ins, {attr("body", std::move(body))}, n);
   for (size_t k = 0; k < n; ++k) cx.out(k, outs[k]);
 }
 MXTE_LOWER(lower_while_loop, "higher_order.while_loop");
@@ -298,9 +272,9 @@ void lower_scan(LowerCtx& cx) {
   for (const Value& v : init) ins.push_back(v.onnx);
   for (const Value& v : xs) ins.push_back(v.onnx);
   const size_t n = cx.n_outputs();
-  auto outs = cx.emit(
-      "Scan", ins,
-      {graph_attr("body", std::move(body)), attr("num_scan_inputs", static_cast<int64_t>(xs.size()))}, n);
+  auto outs =
+      cx.emit("Scan", ins,
+              {attr("body", std::move(body)), attr("num_scan_inputs", static_cast<int64_t>(xs.size()))}, n);
   for (size_t k = 0; k < n; ++k) cx.out(k, outs[k]);
 }
 MXTE_LOWER(lower_scan, "higher_order.scan");
@@ -325,9 +299,9 @@ void lower_map(LowerCtx& cx) {
   std::vector<std::string> ins;
   for (const Value& v : xs) ins.push_back(v.onnx);
   const size_t n = cx.n_outputs();
-  auto outs = cx.emit(
-      "Scan", ins,
-      {graph_attr("body", std::move(body)), attr("num_scan_inputs", static_cast<int64_t>(xs.size()))}, n);
+  auto outs =
+      cx.emit("Scan", ins,
+              {attr("body", std::move(body)), attr("num_scan_inputs", static_cast<int64_t>(xs.size()))}, n);
   for (size_t k = 0; k < n; ++k) cx.out(k, outs[k]);
 }
 MXTE_LOWER(lower_map, "higher_order.map_impl");
