@@ -28,7 +28,7 @@ constexpr int32_t kBool = onnx::TensorProto::BOOL;
 onnx::GraphProto euclid_body(OpContext& cx, const std::string& prefix, int32_t dt) {
   const std::string it = prefix + "_step", cond = prefix + "_cond", a = prefix + "_a", b = prefix + "_b";
   return cx.body_graph(
-      prefix + "_euclid", {{it, kInt64}, {cond, kBool}, {a, dt, {}, false}, {b, dt, {}, false}},
+      "Loop", prefix + "_euclid", {{it, kInt64}, {cond, kBool}, {a, dt, {}, false}, {b, dt, {}, false}},
       [&]() -> std::vector<OnnxEmitter::BodyValue> {
         const std::string zero = cx.cscalar(0, dt);
         const std::string nz = cx.emit1("Not", {cx.emit1("Equal", {b, zero})});

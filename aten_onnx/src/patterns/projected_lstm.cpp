@@ -48,7 +48,7 @@ onnx::GraphProto cell_body(OnnxEmitter& e, const std::string& prefix, int32_t dt
                            int64_t proj, const std::string& w_hh_t, const std::string& w_hr_t) {
   const std::string h = prefix + "_h", c = prefix + "_c", gx = prefix + "_gates_x";
   return e.body_graph(
-      prefix + "_cell", {{h, dt, {-1, proj}}, {c, dt, {-1, hidden}}, {gx, dt, {-1, 4 * hidden}}},
+      "Scan", prefix + "_cell", {{h, dt, {-1, proj}}, {c, dt, {-1, hidden}}, {gx, dt, {-1, 4 * hidden}}},
       [&]() -> std::vector<OnnxEmitter::BodyValue> {
         const std::string gates = e.emit1("Add", {gx, e.emit1("MatMul", {h, w_hh_t})});
         const auto g = e.emit("Split", {gates, e.ci64({hidden, hidden, hidden, hidden})},

@@ -87,16 +87,23 @@ class OnnxEmitter {
     std::vector<int64_t> dims;
     bool ranked = true;
   };
-  // The body `name` of an ONNX If, Loop or Scan: `build` runs with the
-  // emitter writing into a fresh graph whose inputs are `inputs`, and
-  // returns the graph's outputs. Small constants are not
+  // The body `name` of an ONNX `holder` op ("If", "Loop", "Scan"): `build`
+  // runs with the emitter writing into a fresh graph whose inputs are
+  // `inputs`, and returns the graph's outputs. Small constants are not
   // shared across the boundary: a value made inside a body is invisible
   // outside it. The body's nodes keep no module record: they are
   // attributed through the node that holds the body (the hierarchy
   // document and the tagging core list a graph's top-level nodes only).
-  // The emitter is restored when `build` throws.
-  onnx::GraphProto body_graph(const std::string& name, const std::vector<BodyValue>& inputs,
+  // The three ops take bf16 inputs and outputs from opset 16: below it a
+  // bf16 one is refused. The emitter is restored when `build` throws.
+  onnx::GraphProto body_graph(const std::string& holder, const std::string& name,
+                              const std::vector<BodyValue>& inputs,
                               const std::function<std::vector<BodyValue>()>& build);
+
+  // An Error(MX_ERR_UNSUPPORTED) "unsupported: <what> at <where()>".
+  [[noreturn]] void unsupported(const std::string& what) const;
+  // The op for messages: "node 'conv2d' (aten.conv2d.default) in module 'layer1.0.conv1'"
+  virtual std::string where() const = 0;
 
  protected:
   // The module path whose code is running now ("" = the root's forward).

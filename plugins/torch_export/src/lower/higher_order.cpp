@@ -60,11 +60,11 @@ std::vector<Value> lower_inline(LowerCtx& cx, const json& g, const std::vector<V
   return outs;
 }
 
-// The body of an ONNX If, Loop or Scan: `build` runs
+// The body of an ONNX `holder` (If branch, Loop/Scan body): `build` runs
 // in a fresh graph whose inputs are `inputs` (name, value) and returns the
 // values to output; each gets an Identity so the body names its own
 // outputs (OnnxEmitter::body_graph).
-onnx::GraphProto build_subgraph(LowerCtx& cx, const std::string& name,
+onnx::GraphProto build_subgraph(LowerCtx& cx, const std::string& holder, const std::string& name,
                                 const std::vector<std::pair<std::string, Value>>& inputs,
                                 const std::function<std::vector<Value>()>& build) {
   using BodyValue = mx::aten_onnx::OnnxEmitter::BodyValue;
@@ -75,7 +75,7 @@ onnx::GraphProto build_subgraph(LowerCtx& cx, const std::string& name,
     for (const auto& d : v.shape) b.dims.push_back(d.is_static ? d.value : -1);
     typed.push_back(b);
   }
-  onnx::GraphProto g = cx.body_graph(name, typed, [&] {
+  onnx::GraphProto g = cx.body_graph(holder, name, typed, [&] {
     std::vector<BodyValue> outs;
     for (const Value& v : build()) {
       cx.module = module;
@@ -168,26 +168,17 @@ std::string cond_predicate(LowerCtx& cx) {
   return scalar_bool(cx, it->second);
 }
 
-// If, Loop and Scan take bf16 values from opset 16.
-void require_bf16_opset(LowerCtx& cx, const std::string& onnx_op) {
-  if (cx.opset >= 16) return;
-  for (size_t k = 0; k < cx.n_outputs(); ++k)
-    if (cx.output_is_tensor(k) && cx.out_dtype(k) == onnx::TensorProto::BFLOAT16)
-      cx.unsupported("bf16 values through an ONNX " + onnx_op + " need ONNX opset 16");
-}
-
 // higher_order.cond(pred, true_graph, false_graph, operands) -> If.
 void lower_cond(LowerCtx& cx) {
-  require_bf16_opset(cx, "If");
   const std::string pred = cond_predicate(cx);
   const std::vector<Value> operands = tensor_list_at(cx, 3);
   const std::string base = cx.node->value("name", std::string("cond"));
   const json& then_graph = graph_at(cx, 1);
   const json& else_graph = graph_at(cx, 2);
   onnx::GraphProto then_g =
-      build_subgraph(cx, base + "_then", {}, [&] { return lower_inline(cx, then_graph, operands); });
+      build_subgraph(cx, "If", base + "_then", {}, [&] { return lower_inline(cx, then_graph, operands); });
   onnx::GraphProto else_g =
-      build_subgraph(cx, base + "_else", {}, [&] { return lower_inline(cx, else_graph, operands); });
+      build_subgraph(cx, "If", base + "_else", {}, [&] { return lower_inline(cx, else_graph, operands); });
   const size_t n = cx.n_outputs();
   auto outs = cx.emit("If", {pred},
                       {attr("then_branch", std::move(then_g)), attr("else_branch", std::move(else_g))}, n);
@@ -216,7 +207,6 @@ std::vector<Value> values_of(const std::vector<std::pair<std::string, Value>>& n
 // Loop: the condition evaluated once before (outside) and after every
 // body run (inside), the carried values threaded through.
 void lower_while_loop(LowerCtx& cx) {
-  require_bf16_opset(cx, "Loop");
   const json& cond_graph = graph_at(cx, 0);
   const json& body_graph = graph_at(cx, 1);
   const std::vector<Value> carried = tensor_list_at(cx, 2), extra = tensor_list_at(cx, 3);
@@ -230,7 +220,7 @@ void lower_while_loop(LowerCtx& cx) {
   auto state = renamed(carried, base + "_carried_");
   std::vector<std::pair<std::string, Value>> inputs = {{iter.onnx, iter}, {cond_in.onnx, cond_in}};
   inputs.insert(inputs.end(), state.begin(), state.end());
-  onnx::GraphProto body = build_subgraph(cx, base + "_body", inputs, [&] {
+  onnx::GraphProto body = build_subgraph(cx, "Loop", base + "_body", inputs, [&] {
     const std::vector<Value> next = lower_inline(cx, body_graph, concat(values_of(state), extra));
     Value c = lower_inline(cx, cond_graph, concat(next, extra)).at(0);
     c.onnx = scalar_bool(cx, c);
@@ -250,7 +240,6 @@ MXTE_LOWER(lower_while_loop, "higher_order.while_loop");
 // 0 of xs: the combine graph takes (carry..., x_t..., additional...) and
 // gives (next carry..., y_t...); the node gives (final carry..., ys...).
 void lower_scan(LowerCtx& cx) {
-  require_bf16_opset(cx, "Scan");
   const json& combine = graph_at(cx, 0);
   const std::vector<Value> init = tensor_list_at(cx, 1), xs = tensor_list_at(cx, 2),
                            extra = tensor_list_at(cx, 3);
@@ -265,7 +254,7 @@ void lower_scan(LowerCtx& cx) {
   auto step = renamed(slices, base + "_x_");
   std::vector<std::pair<std::string, Value>> inputs = state;
   inputs.insert(inputs.end(), step.begin(), step.end());
-  onnx::GraphProto body = build_subgraph(cx, base + "_body", inputs, [&] {
+  onnx::GraphProto body = build_subgraph(cx, "Scan", base + "_body", inputs, [&] {
     return lower_inline(cx, combine, concat(concat(values_of(state), values_of(step)), extra));
   });
   std::vector<std::string> ins;
@@ -283,7 +272,6 @@ MXTE_LOWER(lower_scan, "higher_order.scan");
 // map) -> Scan without carried state: the body runs on each dim-0 slice of
 // xs with the whole pos_args, and its outputs are stacked along dim 0.
 void lower_map(LowerCtx& cx) {
-  require_bf16_opset(cx, "Scan");
   const json& body_graph = graph_at(cx, 0);
   const std::vector<Value> xs = tensor_list_at(cx, 1), extra = tensor_list_at(cx, 2);
   const std::string base = cx.node->value("name", std::string("map"));
@@ -294,8 +282,9 @@ void lower_map(LowerCtx& cx) {
     slices.push_back(x);
   }
   const auto step = renamed(slices, base + "_x_");
-  onnx::GraphProto body = build_subgraph(
-      cx, base + "_body", step, [&] { return lower_inline(cx, body_graph, concat(values_of(step), extra)); });
+  onnx::GraphProto body = build_subgraph(cx, "Scan", base + "_body", step, [&] {
+    return lower_inline(cx, body_graph, concat(values_of(step), extra));
+  });
   std::vector<std::string> ins;
   for (const Value& v : xs) ins.push_back(v.onnx);
   const size_t n = cx.n_outputs();
