@@ -115,6 +115,18 @@ TEST_CASE("atan2 in double: float's Atan refined in double (ONNX Runtime's Atan 
   CHECK(std::count(ops.begin(), ops.end(), "Cast") == 2);  // to float for Atan and back
 }
 
+TEST_CASE("moments: the mean, the deviation from it and sqrt(var + eps) over the axes, kept") {
+  TestEmitter e;
+  e.input("x", F, {2, 3, 4});
+  const Moments m = emit_moments(e, "x", {1, 2}, 1e-5, F);
+  CHECK(e.check(m.mean) == std::vector<int64_t>{2, 1, 1});
+  CHECK(e.check(m.deviation) == std::vector<int64_t>{2, 3, 4});
+  CHECK(e.check(m.std) == std::vector<int64_t>{2, 1, 1});
+  const auto ops = e.ops();
+  CHECK(std::count(ops.begin(), ops.end(), "ReduceMean") == 2);
+  CHECK(std::count(ops.begin(), ops.end(), "Sqrt") == 1);
+}
+
 TEST_CASE("reduce: ReduceSum takes axes as an input, the others as an attribute") {
   TestEmitter e;
   e.input("x", F, {2, 3, 4});

@@ -25,6 +25,13 @@ std::string emit_linear(OnnxEmitter& e, const std::string& x, int64_t x_rank, co
 // LayerNormalization from opset 17 when there is a weight, else decomposed.
 std::string emit_layer_norm(OnnxEmitter& e, const std::string& x, int64_t x_rank, int64_t n_axes,
                             const std::string& w, const std::string& b, double eps, int32_t dtype);
+// What normalisations divide by, over `axes` of x (kept as dims of 1):
+// the mean, x less it, and sqrt(biased variance + eps), in `dtype`.
+struct Moments {
+  std::string mean, deviation, std;
+};
+Moments emit_moments(OnnxEmitter& e, const std::string& x, const std::vector<int64_t>& axes, double eps,
+                     int32_t dtype);
 
 // ---- group_norm.cpp
 // Group normalisation of a [N, C, ...] input of `rank`; w/b may be "".
