@@ -127,6 +127,12 @@ TEST_CASE("moments: the mean, the deviation from it and sqrt(var + eps) over the
   CHECK(std::count(ops.begin(), ops.end(), "Sqrt") == 1);
 }
 
+TEST_CASE("static pads: PyTorch's pairs from the last dim backwards, a complex pair axis left alone") {
+  CHECK(static_onnx_pads({1, 2}, 3) == std::vector<int64_t>{0, 0, 1, 0, 0, 2});
+  CHECK(static_onnx_pads({1, 2, 3, 4}, 3) == std::vector<int64_t>{0, 3, 1, 0, 4, 2});
+  CHECK(static_onnx_pads({1, 2}, 3, 1) == std::vector<int64_t>{0, 1, 0, 0, 2, 0});
+}
+
 TEST_CASE("reduce: ReduceSum takes axes as an input, the others as an attribute") {
   TestEmitter e;
   e.input("x", F, {2, 3, 4});

@@ -120,9 +120,13 @@ std::string emit_inverse_real_dft(OnnxEmitter& e, const std::string& spectrum, i
                                   int64_t n, int32_t dt);
 
 // ---- pads.cpp
-// ONNX Pad's pads from PyTorch's pad list as a 1-D int64 tensor of
-// 2 * `pairs` SymInts, for a tensor of `rank` dims whose last
-// `unpadded_after` dims the list does not count (a complex pair axis).
+// ONNX Pad's pads (the begin of every dim, then the end of every dim) from
+// PyTorch's pad list (pairs from the last dim backwards), for a tensor of
+// `rank` dims whose last `unpadded_after` dims the list does not count (a
+// complex pair axis): of a static list, and of a list of 2 * `pairs`
+// SymInts as a 1-D int64 tensor.
+std::vector<int64_t> static_onnx_pads(const std::vector<int64_t>& torch_pads, int64_t rank,
+                                      int64_t unpadded_after = 0);
 std::string onnx_pads_of_list(OnnxEmitter& e, const std::string& torch_pads, int64_t pairs, int64_t rank,
                               int64_t unpadded_after = 0);
 
