@@ -94,10 +94,7 @@ void lower_lu_solve(OpContext& cx) {
   const Value& lu = cx.value_of("LU");
   const Value& piv = cx.value_of("pivots");
   const Value& b = cx.value_of("B");
-  const int64_t n = square_size(cx, lu, cx.op());
-  if (b.dtype != lu.dtype)
-    cx.unsupported(cx.op() + " of " + dtype_name(lu.dtype) + " and " + dtype_name(b.dtype));
-  if (b.shape.size() < 2) cx.unsupported(cx.op() + " of a right-hand side with fewer than 2 dims");
+  const int64_t n = system_size(cx, lu, b);
   if (piv.dtype != onnx::TensorProto::INT32) cx.unsupported(cx.op() + " of pivots that are not int32");
   const bool left = cx.bool_arg("left", true);
   const bool transposed = cx.bool_arg("adjoint", false) != !left;
