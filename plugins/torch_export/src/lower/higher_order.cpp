@@ -236,18 +236,16 @@ void lower_while_loop(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_while_loop, "higher_order.while_loop");
 
-// higher_order.scan(combine_graph, init, xs, additional) -> Scan over dim
-// 0 of xs: the combine graph takes (carry..., x_t..., additional...) and
-// gives (next carry..., y_t...); the node gives (final carry..., ys...).
-void lower_scan(LowerCtx& cx) {
-  const json& combine = graph_at(cx, 0);
-  const std::vector<Value> init = tensor_list_at(cx, 1), xs = tensor_list_at(cx, 2),
-                           extra = tensor_list_at(cx, 3);
-  const std::string base = cx.node->value("name", std::string("scan"));
+// A Scan over dim 0 of xs carrying `init`: `graph` takes (carry...,
+// x_t..., extra...) and gives (next carry..., y_t...); the node gives
+// (final carry..., ys...). `what` names the op in refusals.
+void lower_as_scan(LowerCtx& cx, const json& graph, const std::vector<Value>& init,
+                   const std::vector<Value>& xs, const std::vector<Value>& extra, const std::string& what) {
+  const std::string base = cx.node->value("name", what);
   auto state = renamed(init, base + "_carry_");
   std::vector<Value> slices;
   for (Value x : xs) {  // one step's slice: dim 0 gone
-    if (x.shape.empty()) cx.unsupported("a scan over a 0-d tensor");
+    if (x.shape.empty()) cx.unsupported("a " + what + " over a 0-d tensor");
     x.shape.erase(x.shape.begin());
     slices.push_back(x);
   }
@@ -255,7 +253,7 @@ void lower_scan(LowerCtx& cx) {
   std::vector<std::pair<std::string, Value>> inputs = state;
   inputs.insert(inputs.end(), step.begin(), step.end());
   onnx::GraphProto body = build_subgraph(cx, "Scan", base + "_body", inputs, [&] {
-    return lower_inline(cx, combine, concat(concat(values_of(state), values_of(step)), extra));
+    return lower_inline(cx, graph, concat(concat(values_of(state), values_of(step)), extra));
   });
   std::vector<std::string> ins;
   for (const Value& v : init) ins.push_back(v.onnx);
@@ -266,6 +264,15 @@ void lower_scan(LowerCtx& cx) {
               {attr("body", std::move(body)), attr("num_scan_inputs", static_cast<int64_t>(xs.size()))}, n);
   for (size_t k = 0; k < n; ++k) cx.out(k, outs[k]);
 }
+
+// higher_order.scan(combine_graph, init, xs, additional) -> Scan over dim
+// 0 of xs.
+void lower_scan(LowerCtx& cx) {
+  const json& combine = graph_at(cx, 0);
+  const std::vector<Value> init = tensor_list_at(cx, 1), xs = tensor_list_at(cx, 2),
+                           extra = tensor_list_at(cx, 3);
+  lower_as_scan(cx, combine, init, xs, extra, "scan");
+}
 MXTE_LOWER(lower_scan, "higher_order.scan");
 
 // higher_order.map_impl(body_graph, xs, pos_args) (torch._higher_order_ops
@@ -274,24 +281,7 @@ MXTE_LOWER(lower_scan, "higher_order.scan");
 void lower_map(LowerCtx& cx) {
   const json& body_graph = graph_at(cx, 0);
   const std::vector<Value> xs = tensor_list_at(cx, 1), extra = tensor_list_at(cx, 2);
-  const std::string base = cx.node->value("name", std::string("map"));
-  std::vector<Value> slices;
-  for (Value x : xs) {
-    if (x.shape.empty()) cx.unsupported("a map over a 0-d tensor");
-    x.shape.erase(x.shape.begin());
-    slices.push_back(x);
-  }
-  const auto step = renamed(slices, base + "_x_");
-  onnx::GraphProto body = build_subgraph(cx, "Scan", base + "_body", step, [&] {
-    return lower_inline(cx, body_graph, concat(values_of(step), extra));
-  });
-  std::vector<std::string> ins;
-  for (const Value& v : xs) ins.push_back(v.onnx);
-  const size_t n = cx.n_outputs();
-  auto outs =
-      cx.emit("Scan", ins,
-              {attr("body", std::move(body)), attr("num_scan_inputs", static_cast<int64_t>(xs.size()))}, n);
-  for (size_t k = 0; k < n; ++k) cx.out(k, outs[k]);
+  lower_as_scan(cx, body_graph, {}, xs, extra, "map");
 }
 MXTE_LOWER(lower_map, "higher_order.map_impl");
 
