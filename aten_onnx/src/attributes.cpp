@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 #include "mx/aten_onnx/error.hpp"
 #include "mx/common/onnx_element_size.hpp"
@@ -49,6 +50,14 @@ onnx::AttributeProto attr(const std::string& n, const onnx::TensorProto& v) {
   a.set_name(n);
   a.set_type(onnx::AttributeProto::TENSOR);
   *a.mutable_t() = v;
+  return a;
+}
+
+onnx::AttributeProto attr(const std::string& n, onnx::GraphProto g) {
+  onnx::AttributeProto a;
+  a.set_name(n);
+  a.set_type(onnx::AttributeProto::GRAPH);
+  *a.mutable_g() = std::move(g);
   return a;
 }
 

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "modelexport/modelexport.h"
+#include "mx/aten_onnx/error.hpp"
+
 namespace mx::aten_onnx {
 
 std::string scope_prefix(const std::string& path) {
@@ -103,6 +106,56 @@ std::string OnnxEmitter::cast(const std::string& x, int32_t from, int32_t to) {
 
 std::string OnnxEmitter::dim_size(const std::string& x, int64_t dim) {
   return emit1("Gather", {shape_of(x), ci64s(dim)}, {attr("axis", int64_t{0})});
+}
+
+void OnnxEmitter::unsupported(const std::string& what) const {
+  throw Error(MX_ERR_UNSUPPORTED, "unsupported: " + what + " at " + where());
+}
+
+namespace {
+
+void describe(onnx::ValueInfoProto* v, const OnnxEmitter::BodyValue& b) {
+  v->set_name(b.name);
+  auto* tt = v->mutable_type()->mutable_tensor_type();
+  tt->set_elem_type(b.dtype);
+  if (!b.ranked) return;
+  auto* shape = tt->mutable_shape();
+  for (int64_t d : b.dims) {
+    auto* dim = shape->add_dim();
+    if (d >= 0) dim->set_dim_value(d);
+  }
+}
+
+}  // namespace
+
+onnx::GraphProto OnnxEmitter::body_graph(const std::string& holder, const std::string& name,
+                                         const std::vector<BodyValue>& inputs,
+                                         const std::function<std::vector<BodyValue>()>& build) {
+  auto require_type = [&](const std::vector<BodyValue>& values) {
+    for (const BodyValue& v : values)
+      if (v.dtype == onnx::TensorProto::BFLOAT16 && opset < 16)
+        unsupported("bf16 values through an ONNX " + holder + " need ONNX opset 16");
+  };
+  require_type(inputs);
+  const size_t first_record = records.size();
+  Subgraph sub;
+  sub.graph.set_name(name);
+  swap_subgraph(sub);
+  auto restore = [&] {
+    swap_subgraph(sub);
+    records.resize(first_record);
+  };
+  try {
+    for (const BodyValue& v : inputs) describe(graph.add_input(), v);
+    const std::vector<BodyValue> outputs = build();
+    require_type(outputs);
+    for (const BodyValue& v : outputs) describe(graph.add_output(), v);
+  } catch (...) {
+    restore();
+    throw;
+  }
+  restore();
+  return std::move(sub.graph);
 }
 
 }  // namespace mx::aten_onnx

@@ -1,8 +1,5 @@
 #include "mx/aten_onnx/op_context.hpp"
 
-#include "modelexport/modelexport.h"
-#include "mx/aten_onnx/error.hpp"
-
 namespace mx::aten_onnx {
 
 std::string OpContext::op() const {
@@ -11,10 +8,6 @@ std::string OpContext::op() const {
   const bool dunder = n.size() > 4 && n.rfind("__", 0) == 0 && n.compare(n.size() - 2, 2, "__") == 0;
   if (!n.empty() && n.back() == '_' && !dunder) n.pop_back();
   return n;
-}
-
-void OpContext::unsupported(const std::string& what) const {
-  throw Error(MX_ERR_UNSUPPORTED, "unsupported: " + what + " at " + where());
 }
 
 std::vector<int64_t> OpContext::static_shape(const std::string& name) {

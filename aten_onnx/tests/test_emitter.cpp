@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <stdexcept>
 
 #include "mx/aten_onnx/attributes.hpp"
 #include "test_support.hpp"
@@ -42,6 +43,63 @@ TEST_CASE("small constants are emitted once per module") {
   CHECK(c3 != c1);
   CHECK(e.records.back().module == "b");
   CHECK(e.graph.node_size() == 2);
+}
+
+TEST_CASE("a body is built in a graph of its own, its nodes recorded through the node that holds it") {
+  constexpr int32_t F = onnx::TensorProto::FLOAT;
+  TestEmitter e;
+  e.input("x", F, {2, 3});
+  e.module = "block";
+  const std::string outer = e.ci64({1});
+  const size_t records = e.records.size();
+  onnx::GraphProto body = e.body_graph("Scan", "step", {{"h", F, {-1, 3}}, {"t", F, {}, false}}, [&] {
+    std::vector<OnnxEmitter::BodyValue> outs;
+    outs.push_back({e.emit1("Relu", {"h"}), F, {-1, 3}});
+    outs.push_back({e.emit1("Identity", {e.ci64({1})}), onnx::TensorProto::INT64, {}, false});
+    return outs;
+  });
+  CHECK(body.name() == "step");
+  REQUIRE(body.input_size() == 2);
+  CHECK(body.input(0).type().tensor_type().shape().dim_size() == 2);
+  CHECK(!body.input(0).type().tensor_type().shape().dim(0).has_dim_value());
+  CHECK(body.input(0).type().tensor_type().shape().dim(1).dim_value() == 3);
+  CHECK(!body.input(1).type().tensor_type().has_shape());
+  REQUIRE(body.output_size() == 2);
+  CHECK(body.output(1).type().tensor_type().elem_type() == onnx::TensorProto::INT64);
+  CHECK(body.node_size() == 3);  // the body's own constant: outer ones are not shared
+  CHECK(e.records.size() == records);
+  CHECK(e.graph.node_size() == 1);
+  CHECK(e.ci64({1}) == outer);
+}
+
+TEST_CASE("a body that throws leaves the emitter as it was; bf16 through a body needs opset 16") {
+  constexpr int32_t F = onnx::TensorProto::FLOAT;
+  TestEmitter e(14);
+  e.input("x", F, {2, 3});
+  e.emit1("Relu", {"x"});
+  auto failing = [&] {
+    e.emit1("Relu", {"x"});
+    throw std::runtime_error("inside");
+    return std::vector<OnnxEmitter::BodyValue>{};
+  };
+  CHECK_THROWS_WITH(e.body_graph("If", "then", {}, failing), "inside");
+  CHECK(e.graph.node_size() == 1);
+  CHECK(e.records.size() == 1);
+  auto bf16_out = [&] {
+    return std::vector<OnnxEmitter::BodyValue>{{e.emit1("Identity", {"x"}), onnx::TensorProto::BFLOAT16}};
+  };
+  CHECK_THROWS_WITH(e.body_graph("If", "then", {}, bf16_out),
+                    "unsupported: bf16 values through an ONNX If need ONNX opset 16 at test");
+  CHECK_THROWS_WITH(e.body_graph("Loop", "body", {{"c", onnx::TensorProto::BFLOAT16}}, bf16_out),
+                    "unsupported: bf16 values through an ONNX Loop need ONNX opset 16 at test");
+  CHECK(e.graph.node_size() == 1);
+  TestEmitter e16(16);
+  CHECK(e16.body_graph("If", "then", {},
+                       [&] {
+                         return std::vector<OnnxEmitter::BodyValue>{
+                             {e16.emit1("Identity", {"x"}), onnx::TensorProto::BFLOAT16}};
+                       })
+            .output_size() == 1);
 }
 
 TEST_CASE("filled tensors convert like a C++ cast, half precision rounded to nearest") {

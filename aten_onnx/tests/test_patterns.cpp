@@ -115,6 +115,24 @@ TEST_CASE("atan2 in double: float's Atan refined in double (ONNX Runtime's Atan 
   CHECK(std::count(ops.begin(), ops.end(), "Cast") == 2);  // to float for Atan and back
 }
 
+TEST_CASE("moments: the mean, the deviation from it and sqrt(var + eps) over the axes, kept") {
+  TestEmitter e;
+  e.input("x", F, {2, 3, 4});
+  const Moments m = emit_moments(e, "x", {1, 2}, 1e-5, F);
+  CHECK(e.check(m.mean) == std::vector<int64_t>{2, 1, 1});
+  CHECK(e.check(m.deviation) == std::vector<int64_t>{2, 3, 4});
+  CHECK(e.check(m.std) == std::vector<int64_t>{2, 1, 1});
+  const auto ops = e.ops();
+  CHECK(std::count(ops.begin(), ops.end(), "ReduceMean") == 2);
+  CHECK(std::count(ops.begin(), ops.end(), "Sqrt") == 1);
+}
+
+TEST_CASE("static pads: PyTorch's pairs from the last dim backwards, a complex pair axis left alone") {
+  CHECK(static_onnx_pads({1, 2}, 3) == std::vector<int64_t>{0, 0, 1, 0, 0, 2});
+  CHECK(static_onnx_pads({1, 2, 3, 4}, 3) == std::vector<int64_t>{0, 3, 1, 0, 4, 2});
+  CHECK(static_onnx_pads({1, 2}, 3, 1) == std::vector<int64_t>{0, 1, 0, 0, 2, 0});
+}
+
 TEST_CASE("reduce: ReduceSum takes axes as an input, the others as an attribute") {
   TestEmitter e;
   e.input("x", F, {2, 3, 4});

@@ -46,6 +46,8 @@ struct TestEmitter : mx::aten_onnx::OnnxEmitter {
     return out;
   }
 
+  std::string where() const override { return "test"; }
+
  protected:
   const std::string& current_module() const override { return module; }
 };

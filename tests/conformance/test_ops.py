@@ -53,7 +53,7 @@ NEEDS_OPSET = {
     "scatter_reduce_amax": (18, "needs ONNX opset 18 (ScatterElements max/min)"),
     "scatter_reduce_amax_excluding_self": (18, "needs ONNX opset 18 (ScatterElements max/min)"),
     "scatter_reduce_excluding_self": (16, "needs ONNX opset 16 (ScatterElements with 'reduction')"),
-    "bf16_lstm_proj@training": (16, "needs ONNX opset 16 (its Scan takes bf16 from 16)"),
+    "bf16_lstm_proj@training": (16, "bf16 values through an ONNX Scan need ONNX opset 16"),
     "bf16_cond": (16, "bf16 values through an ONNX If need ONNX opset 16"),
     "index_reduce": (16, "needs ONNX opset 16 (ScatterElements with 'reduction')"),
     "put_accumulate": (16, "needs ONNX opset 16 (ScatterElements with 'reduction')"),

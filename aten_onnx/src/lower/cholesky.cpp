@@ -49,10 +49,7 @@ std::string solve_factored(OpContext& cx, const std::string& factor, int64_t rf,
 void lower_cholesky_solve(OpContext& cx) {
   const Value& b = cx.value_of("self");
   const Value& l = cx.value_of("input2");
-  const int64_t n = square_size(cx, l, cx.op());
-  if (b.dtype != l.dtype)
-    cx.unsupported(cx.op() + " of " + dtype_name(b.dtype) + " and " + dtype_name(l.dtype));
-  if (b.shape.size() < 2) cx.unsupported(cx.op() + " of a right-hand side with fewer than 2 dims");
+  const int64_t n = system_size(cx, l, b);
   cx.out(0, solve_factored(cx, l.onnx, static_cast<int64_t>(l.shape.size()), b.onnx,
                            static_cast<int64_t>(b.shape.size()), n, cx.bool_arg("upper", false)));
 }

@@ -114,18 +114,10 @@ void lower_complex_pad(OpContext& cx) {
     cx.unsupported("a complex pad with a value other than 0");
   const auto pad = cx.static_ints("pad");
   const int32_t dt = component(cx.dtype_of("self"));
-  if (!pad) {
-    const int64_t pairs = static_cast<int64_t>(cx.list_length("pad")) / 2;
-    const std::string pads = onnx_pads_of_list(cx, cx.int_list("pad"), pairs, r + 1, 1);
-    return cx.out(0, cx.emit1("Pad", {cx.tensor("self"), pads, cx.cscalar(0, dt)}));
-  }
-  std::vector<int64_t> begin(r + 1, 0), end(r + 1, 0);
-  for (size_t k = 0; k + 1 < pad->size(); k += 2) {
-    begin[r - 1 - k / 2] = (*pad)[k];
-    end[r - 1 - k / 2] = (*pad)[k + 1];
-  }
-  begin.insert(begin.end(), end.begin(), end.end());
-  cx.out(0, cx.emit1("Pad", {cx.tensor("self"), cx.ci64(begin), cx.cscalar(0, dt)}));
+  const std::string pads = pad ? cx.ci64(static_onnx_pads(*pad, r + 1, 1))
+                               : onnx_pads_of_list(cx, cx.int_list("pad"),
+                                                   static_cast<int64_t>(cx.list_length("pad")) / 2, r + 1, 1);
+  cx.out(0, cx.emit1("Pad", {cx.tensor("self"), pads, cx.cscalar(0, dt)}));
 }
 MX_ATEN_LOWER(lower_complex_pad, "complex.aten.constant_pad_nd");
 

@@ -114,10 +114,15 @@ std::string points_tensor(OpContext& cx, const Points& p, int32_t dt) {
   return n;
 }
 
+// The factor normalization `norm` scales `points` points by: none (0),
+// 1 / sqrt(n) (1, ortho), 1 / n (2).
+double static_factor(int norm, double points) {
+  return norm == 1 ? 1.0 / std::sqrt(points) : norm == 2 ? 1.0 / points : 1.0;
+}
+
 std::string scaled(OpContext& cx, const std::string& x, int norm, const Points& p, int32_t dt) {
   if (norm == 0) return x;
-  if (p.dynamic_dims.empty())
-    return cx.emit1("Mul", {x, cx.cscalar(norm == 1 ? 1.0 / std::sqrt(p.known) : 1.0 / p.known, dt)});
+  if (p.dynamic_dims.empty()) return cx.emit1("Mul", {x, cx.cscalar(static_factor(norm, p.known), dt)});
   std::string n = points_tensor(cx, p, dt);
   if (norm == 1) n = cx.emit1("Sqrt", {n});
   return cx.emit1("Div", {x, n});
@@ -521,10 +526,7 @@ void lower_ihfft(OpContext& cx) {
   const auto [spectrum, p] = real_spectrum(cx, v, t, true, dt);
   if (!p.dynamic_dims.empty())  // scaled at run time, then conjugated
     return cx.out(0, conj_scaled(cx, scaled(cx, spectrum, t.normalization, p, dt), 1.0, dt));
-  const double s = t.normalization == 1   ? 1.0 / std::sqrt(p.known)
-                   : t.normalization == 2 ? 1.0 / p.known
-                                          : 1.0;
-  cx.out(0, conj_scaled(cx, spectrum, s, dt));
+  cx.out(0, conj_scaled(cx, spectrum, static_factor(t.normalization, p.known), dt));
 }
 MX_ATEN_LOWER(lower_ihfft, "aten.fft_ihfft", "aten.fft_ihfft2", "aten.fft_ihfftn");
 

@@ -45,18 +45,10 @@ std::string max_over_windows(OpContext& cx, const std::string& x, int64_t ax, in
     for (int64_t j = 0; j < k; ++j) a.push_back(j);
     return a;
   }());
-  std::string rows = cx.emit1("Add", {cx.unsqueeze(starts, {3}), offsets});
-  rows = cx.emit1("Reshape", {rows, cx.ci64({0, 0, o * k})});
-  std::vector<int64_t> trailing;
-  for (int64_t d = 3; d < rank; ++d) trailing.push_back(d);
-  if (!trailing.empty()) rows = cx.unsqueeze(rows, trailing);  // [N, C, o*k, 1, ..]
-  if (ax != 2) {                                               // move the row axis from 2 to ax
-    std::vector<int64_t> perm;
-    for (int64_t d = 0; d < rank; ++d) perm.push_back(d);
-    perm.erase(perm.begin() + 2);
-    perm.insert(perm.begin() + ax, 2);
-    rows = cx.emit1("Transpose", {rows}, {attr("perm", perm)});
-  }
+  std::vector<int64_t> placed = {0, 0};  // [N, C, 1, .., o*k at ax, 1, ..]
+  for (int64_t d = 2; d < rank; ++d) placed.push_back(d == ax ? o * k : 1);
+  const std::string rows =
+      cx.emit1("Reshape", {cx.emit1("Add", {cx.unsqueeze(starts, {3}), offsets}), cx.ci64(placed)});
   const std::string shape = cx.shape_of(x);
   auto with = [&](const std::vector<int64_t>& mid) {  // x's shape, dim ax replaced by `mid`
     return cx.emit1("Concat",

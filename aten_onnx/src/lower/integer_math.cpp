@@ -24,47 +24,24 @@ constexpr int32_t kInt32 = onnx::TensorProto::INT32;
 constexpr int32_t kInt64 = onnx::TensorProto::INT64;
 constexpr int32_t kBool = onnx::TensorProto::BOOL;
 
-void describe(onnx::ValueInfoProto* v, const std::string& name, int32_t dtype, bool scalar) {
-  v->set_name(name);
-  auto* tt = v->mutable_type()->mutable_tensor_type();
-  tt->set_elem_type(dtype);
-  if (scalar) tt->mutable_shape();
-}
-
 // The body: (iteration, cond, a, b) -> (any b' != 0, b or a, a mod b or 0).
 onnx::GraphProto euclid_body(OpContext& cx, const std::string& prefix, int32_t dt) {
-  const size_t first_record = cx.records.size();
-  OnnxEmitter::Subgraph sub;
-  sub.graph.set_name(prefix + "_euclid");
-  cx.swap_subgraph(sub);
-  auto restore = [&] {
-    cx.swap_subgraph(sub);
-    cx.records.resize(first_record);
-  };
-  try {
-    const std::string it = prefix + "_step", cond = prefix + "_cond", a = prefix + "_a", b = prefix + "_b";
-    describe(cx.graph.add_input(), it, kInt64, true);
-    describe(cx.graph.add_input(), cond, kBool, true);
-    describe(cx.graph.add_input(), a, dt, false);
-    describe(cx.graph.add_input(), b, dt, false);
-    const std::string zero = cx.cscalar(0, dt);
-    const std::string nz = cx.emit1("Not", {cx.emit1("Equal", {b, zero})});
-    const std::string r = cx.emit1("Mod", {a, cx.emit1("Where", {nz, b, cx.cscalar(1, dt)})});
-    const std::string a_next = cx.emit1("Where", {nz, b, a});
-    const std::string b_next = cx.emit1("Where", {nz, r, zero});
-    const std::string more = cx.cast(
-        emit_reduce(cx, "ReduceMax",
-                    cx.cast(cx.emit1("Not", {cx.emit1("Equal", {b_next, zero})}), kBool, kInt32), {}, false),
-        kInt32, kBool);
-    describe(cx.graph.add_output(), more, kBool, true);
-    describe(cx.graph.add_output(), a_next, dt, false);
-    describe(cx.graph.add_output(), b_next, dt, false);
-  } catch (...) {
-    restore();
-    throw;
-  }
-  restore();
-  return std::move(sub.graph);
+  const std::string it = prefix + "_step", cond = prefix + "_cond", a = prefix + "_a", b = prefix + "_b";
+  return cx.body_graph(
+      "Loop", prefix + "_euclid", {{it, kInt64}, {cond, kBool}, {a, dt, {}, false}, {b, dt, {}, false}},
+      [&]() -> std::vector<OnnxEmitter::BodyValue> {
+        const std::string zero = cx.cscalar(0, dt);
+        const std::string nz = cx.emit1("Not", {cx.emit1("Equal", {b, zero})});
+        const std::string r = cx.emit1("Mod", {a, cx.emit1("Where", {nz, b, cx.cscalar(1, dt)})});
+        const std::string a_next = cx.emit1("Where", {nz, b, a});
+        const std::string b_next = cx.emit1("Where", {nz, r, zero});
+        const std::string more =
+            cx.cast(emit_reduce(cx, "ReduceMax",
+                                cx.cast(cx.emit1("Not", {cx.emit1("Equal", {b_next, zero})}), kBool, kInt32),
+                                {}, false),
+                    kInt32, kBool);
+        return {{more, kBool}, {a_next, dt, {}, false}, {b_next, dt, {}, false}};
+      });
 }
 
 std::string gcd_of(OpContext& cx, const std::string& x, const std::string& y, int32_t dt) {
@@ -73,16 +50,13 @@ std::string gcd_of(OpContext& cx, const std::string& x, const std::string& y, in
   const std::string a = cx.emit1("Add", {ax, cx.emit1("Sub", {ay, ay})});
   const std::string b = cx.emit1("Add", {ay, cx.emit1("Sub", {ax, ax})});
   onnx::GraphProto body = euclid_body(cx, a, dt);
-  onnx::AttributeProto g;
-  g.set_name("body");
-  g.set_type(onnx::AttributeProto::GRAPH);
-  *g.mutable_g() = std::move(body);
   const std::string start = cx.cast(
       emit_reduce(cx, "ReduceMax",
                   cx.cast(cx.emit1("Not", {cx.emit1("Equal", {b, cx.cscalar(0, dt)})}), kBool, kInt32), {},
                   false),
       kInt32, kBool);
-  const auto r = cx.emit("Loop", {cx.ci64s(dt == kInt32 ? 47 : 93), start, a, b}, {g}, 2);
+  const auto r =
+      cx.emit("Loop", {cx.ci64s(dt == kInt32 ? 47 : 93), start, a, b}, {attr("body", std::move(body))}, 2);
   return r[0];
 }
 

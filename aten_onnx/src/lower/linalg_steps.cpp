@@ -35,6 +35,15 @@ int64_t square_size(OpContext& cx, const Value& a, const std::string& op) {
   return rows.value;
 }
 
+int64_t system_size(OpContext& cx, const Value& a, const Value& b, bool vectors) {
+  const int64_t n = square_size(cx, a, cx.op());
+  if (b.dtype != a.dtype)
+    cx.unsupported(cx.op() + " of " + dtype_name(a.dtype) + " and " + dtype_name(b.dtype));
+  if (!vectors && b.shape.size() < 2)
+    cx.unsupported(cx.op() + " of a right-hand side with fewer than 2 dims");
+  return n;
+}
+
 std::string matrix_const(OnnxEmitter& e, int32_t dtype, int64_t nrows, int64_t ncols,
                          const std::vector<double>& values) {
   onnx::TensorProto t;

@@ -21,6 +21,9 @@ constexpr int64_t kMaxUnrolled = 32;
 // The static size n of the square matrices of `a` ([..., n, n], float32 or
 // float64); anything else is refused naming `op`.
 int64_t square_size(OpContext& cx, const Value& a, const std::string& op);
+// The same for a system with right-hand side `b`, which must also have a's
+// dtype and, unless `vectors` allows a batch of vectors, at least 2 dims.
+int64_t system_size(OpContext& cx, const Value& a, const Value& b, bool vectors = false);
 
 // A constant [rows, cols] tensor of `dtype` (float, double, int64, bool).
 std::string matrix_const(OnnxEmitter& e, int32_t dtype, int64_t rows, int64_t cols,

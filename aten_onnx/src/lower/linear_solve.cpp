@@ -77,9 +77,7 @@ MX_ATEN_LOWER(lower_inv, "aten.linalg_inv.default", "aten.inverse.default", "ate
 void lower_solve(OpContext& cx) {
   const Value& a = cx.value_of("A");
   const Value& b = cx.value_of("B");
-  const int64_t n = square_size(cx, a, cx.op());
-  if (b.dtype != a.dtype)
-    cx.unsupported(cx.op() + " of " + dtype_name(a.dtype) + " and " + dtype_name(b.dtype));
+  const int64_t n = system_size(cx, a, b, true);
   const bool left = cx.bool_arg("left", true);
   const int64_t ra = static_cast<int64_t>(a.shape.size());
   int64_t rb = static_cast<int64_t>(b.shape.size());

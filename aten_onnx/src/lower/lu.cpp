@@ -57,6 +57,21 @@ void lower_lu_factor(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_lu_factor, "aten.linalg_lu_factor.default", "aten.linalg_lu_factor_ex.default");
 
+// Binds (P, L, U) of the packed factors `lu` ([..., n, n] of rank r) and
+// their row permutation `perm` ([..., n, 1]).
+void bind_plu(OpContext& cx, const std::string& lu, const std::string& perm, int64_t r, int64_t n,
+              int32_t dtype) {
+  const auto [l, u] = unpack(cx, lu, n, dtype);
+  cx.out(0, permutation_matrix(cx, perm, r, n, dtype));
+  cx.out(1, l);
+  cx.out(2, u);
+}
+
+// getrf's pivots as linalg_lu_factor gives them: int32.
+void require_int32_pivots(OpContext& cx, const Value& pivots) {
+  if (pivots.dtype != onnx::TensorProto::INT32) cx.unsupported(cx.op() + " of pivots that are not int32");
+}
+
 // linalg_lu(A, pivot) -> (P, L, U)
 void lower_lu(OpContext& cx) {
   const Value& a = cx.value_of("A");
@@ -64,10 +79,7 @@ void lower_lu(OpContext& cx) {
   require_pivoting(cx);
   const int64_t r = static_cast<int64_t>(a.shape.size());
   const LuFactors lu = lu_factor(cx, a.onnx, r, n, a.dtype);
-  const auto [l, u] = unpack(cx, lu.lu, n, a.dtype);
-  cx.out(0, permutation_matrix(cx, lu.perm, r, n, a.dtype));
-  cx.out(1, l);
-  cx.out(2, u);
+  bind_plu(cx, lu.lu, lu.perm, r, n, a.dtype);
 }
 MX_ATEN_LOWER(lower_lu, "aten.linalg_lu.default");
 
@@ -78,12 +90,9 @@ void lower_lu_unpack(OpContext& cx) {
   const int64_t n = square_size(cx, lu, cx.op());
   if (!cx.bool_arg("unpack_data", true) || !cx.bool_arg("unpack_pivots", true))
     cx.unsupported(cx.op() + " with unpack_data or unpack_pivots False (empty outputs)");
-  if (piv.dtype != onnx::TensorProto::INT32) cx.unsupported(cx.op() + " of pivots that are not int32");
+  require_int32_pivots(cx, piv);
   const int64_t r = static_cast<int64_t>(lu.shape.size());
-  const auto [l, u] = unpack(cx, lu.onnx, n, lu.dtype);
-  cx.out(0, permutation_matrix(cx, perm_of_pivots(cx, piv.onnx, r, n), r, n, lu.dtype));
-  cx.out(1, l);
-  cx.out(2, u);
+  bind_plu(cx, lu.onnx, perm_of_pivots(cx, piv.onnx, r, n), r, n, lu.dtype);
 }
 MX_ATEN_LOWER(lower_lu_unpack, "aten.lu_unpack.default");
 
@@ -94,11 +103,8 @@ void lower_lu_solve(OpContext& cx) {
   const Value& lu = cx.value_of("LU");
   const Value& piv = cx.value_of("pivots");
   const Value& b = cx.value_of("B");
-  const int64_t n = square_size(cx, lu, cx.op());
-  if (b.dtype != lu.dtype)
-    cx.unsupported(cx.op() + " of " + dtype_name(lu.dtype) + " and " + dtype_name(b.dtype));
-  if (b.shape.size() < 2) cx.unsupported(cx.op() + " of a right-hand side with fewer than 2 dims");
-  if (piv.dtype != onnx::TensorProto::INT32) cx.unsupported(cx.op() + " of pivots that are not int32");
+  const int64_t n = system_size(cx, lu, b);
+  require_int32_pivots(cx, piv);
   const bool left = cx.bool_arg("left", true);
   const bool transposed = cx.bool_arg("adjoint", false) != !left;
   const int64_t rl = static_cast<int64_t>(lu.shape.size());

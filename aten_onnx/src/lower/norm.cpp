@@ -57,11 +57,8 @@ void lower_instance_norm(OpContext& cx) {
   if (!cx.bool_arg("training", true)) cx.unsupported("_native_batch_norm_legit.no_stats without training");
   std::vector<int64_t> axes = {0};
   for (int64_t k = 2; k < r; ++k) axes.push_back(k);
-  const std::string mean = mx::aten_onnx::emit_reduce(cx, "ReduceMean", x, axes, true);
-  const std::string dev = cx.emit1("Sub", {x, mean});
-  const std::string var =
-      mx::aten_onnx::emit_reduce(cx, "ReduceMean", cx.emit1("Mul", {dev, dev}), axes, true);
-  std::string y = cx.emit1("Div", {dev, cx.emit1("Sqrt", {cx.emit1("Add", {var, cx.cscalar(eps, dt)})})});
+  const Moments m = emit_moments(cx, x, axes, eps, dt);
+  std::string y = cx.emit1("Div", {m.deviation, m.std});
   std::vector<int64_t> trailing;
   for (int64_t k = 1; k < r - 1; ++k) trailing.push_back(k);
   if (cx.has("weight")) y = cx.emit1("Mul", {y, cx.unsqueeze(cx.operand("weight", dt), trailing)});
@@ -77,11 +74,8 @@ std::pair<std::string, std::string> normalization_stats(OpContext& cx, const std
                                                         const std::vector<int64_t>& axes, double eps) {
   const int32_t dt = cx.out_dtype(1);
   const std::string x = cx.cast(x0, cx.dtype_of("input"), dt);
-  const std::string mean = mx::aten_onnx::emit_reduce(cx, "ReduceMean", x, axes, true);
-  const std::string dev = cx.emit1("Sub", {x, mean});
-  const std::string var =
-      mx::aten_onnx::emit_reduce(cx, "ReduceMean", cx.emit1("Mul", {dev, dev}), axes, true);
-  return {mean, cx.emit1("Reciprocal", {cx.emit1("Sqrt", {cx.emit1("Add", {var, cx.cscalar(eps, dt)})})})};
+  const Moments m = emit_moments(cx, x, axes, eps, dt);
+  return {m.mean, cx.emit1("Reciprocal", {m.std})};
 }
 
 void lower_layer_norm(OpContext& cx) {

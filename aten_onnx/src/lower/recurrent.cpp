@@ -54,8 +54,6 @@ void lower_recurrent(OpContext& cx) {
     a.hidden = w_hh[1].value;
   }
   const int32_t dt = cx.dtype_of("input");
-  if (projected && dt == onnx::TensorProto::BFLOAT16 && cx.opset < 16)
-    cx.unsupported("a bf16 LSTM with a projection needs ONNX opset 16 (its Scan takes bf16 from 16)");
   a.dtype = dt;
   for (const Value* p : params) a.params.push_back(cx.cast(p->onnx, p->dtype, dt));
   a.input = cx.tensor("input");

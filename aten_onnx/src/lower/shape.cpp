@@ -344,17 +344,6 @@ std::string pad_mode(OpContext& cx) {
   return cx.string_arg("mode", "constant");
 }
 
-// ONNX's pads as begin of every dim, then end of every dim.
-std::vector<int64_t> static_onnx_pads(const std::vector<int64_t>& pad, int64_t r) {
-  std::vector<int64_t> begin(r, 0), end(r, 0);
-  for (size_t k = 0; k + 1 < pad.size(); k += 2) {
-    begin[r - 1 - k / 2] = pad[k];
-    end[r - 1 - k / 2] = pad[k + 1];
-  }
-  begin.insert(begin.end(), end.begin(), end.end());
-  return begin;
-}
-
 // Circular: wrap around - per dim, the tail before and the head after.
 std::string circular_pad(OpContext& cx, const std::vector<int64_t>& pads, int64_t r) {
   std::string x = cx.tensor("self");

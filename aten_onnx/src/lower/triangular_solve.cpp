@@ -18,10 +18,7 @@ using namespace linalg;
 // broadcast A.
 std::pair<std::string, std::string> solve(OpContext& cx, const Value& a, const Value& b, bool upper,
                                           bool transposed, bool unit) {
-  const int64_t n = square_size(cx, a, cx.op());
-  if (b.dtype != a.dtype)
-    cx.unsupported(cx.op() + " of " + dtype_name(a.dtype) + " and " + dtype_name(b.dtype));
-  if (b.shape.size() < 2) cx.unsupported(cx.op() + " of a right-hand side with fewer than 2 dims");
+  const int64_t n = system_size(cx, a, b);
   const int64_t ra = static_cast<int64_t>(a.shape.size()), rb = static_cast<int64_t>(b.shape.size());
   const Broadcast bc = broadcast_batches(cx, a.onnx, ra, b.onnx, rb);
   const std::string am = transposed ? mT(cx, bc.a, bc.rank) : bc.a;

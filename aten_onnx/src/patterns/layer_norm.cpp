@@ -1,7 +1,19 @@
-// Layer normalisation: LayerNormalization (opset 17) or its decomposition.
+// Layer normalisation: LayerNormalization (opset 17) or its decomposition;
+// the moments it and the other normalisations divide by.
 #include "mx/aten_onnx/patterns.hpp"
 
 namespace mx::aten_onnx {
+
+Moments emit_moments(OnnxEmitter& e, const std::string& x, const std::vector<int64_t>& axes, double eps,
+                     int32_t dtype) {
+  Moments m;
+  m.mean = emit_reduce(e, "ReduceMean", x, axes, true);
+  m.deviation = e.emit1("Sub", {x, m.mean});
+  const std::string var =
+      emit_reduce(e, "ReduceMean", e.emit1("Mul", {m.deviation, m.deviation}), axes, true);
+  m.std = e.emit1("Sqrt", {e.emit1("Add", {var, e.cscalar(eps, dtype)})});
+  return m;
+}
 
 std::string emit_layer_norm(OnnxEmitter& e, const std::string& x, int64_t x_rank, int64_t n_axes,
                             const std::string& w, const std::string& b, double eps, int32_t dtype) {
@@ -13,12 +25,8 @@ std::string emit_layer_norm(OnnxEmitter& e, const std::string& x, int64_t x_rank
   }
   std::vector<int64_t> axes;
   for (int64_t k = x_rank - n_axes; k < x_rank; ++k) axes.push_back(k);
-  std::string mean = e.emit1("ReduceMean", {x}, {attr("axes", axes), attr("keepdims", int64_t{1})});
-  std::string d = e.emit1("Sub", {x, mean});
-  std::string var =
-      e.emit1("ReduceMean", {e.emit1("Mul", {d, d})}, {attr("axes", axes), attr("keepdims", int64_t{1})});
-  std::string den = e.emit1("Sqrt", {e.emit1("Add", {var, e.cscalar(eps, dtype)})});
-  std::string y = e.emit1("Div", {d, den});
+  const Moments m = emit_moments(e, x, axes, eps, dtype);
+  std::string y = e.emit1("Div", {m.deviation, m.std});
   if (!w.empty()) y = e.emit1("Mul", {y, w});
   if (!b.empty()) y = e.emit1("Add", {y, b});
   return y;

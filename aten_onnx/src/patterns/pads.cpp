@@ -1,11 +1,23 @@
 // PyTorch's pad list (pairs from the last dim backwards) as ONNX Pad's pads
-// (the begin of every dim, then the end of every dim), when the list holds
-// SymInts and so is a tensor at run time.
+// (the begin of every dim, then the end of every dim), static or, when the
+// list holds SymInts, a tensor at run time.
 #include "mx/aten_onnx/patterns.hpp"
 
 #include "mx/aten_onnx/attributes.hpp"
 
 namespace mx::aten_onnx {
+
+std::vector<int64_t> static_onnx_pads(const std::vector<int64_t>& torch_pads, int64_t rank,
+                                      int64_t unpadded_after) {
+  const int64_t counted = rank - unpadded_after;
+  std::vector<int64_t> begin(rank, 0), end(rank, 0);
+  for (size_t k = 0; k + 1 < torch_pads.size(); k += 2) {
+    begin[counted - 1 - k / 2] = torch_pads[k];
+    end[counted - 1 - k / 2] = torch_pads[k + 1];
+  }
+  begin.insert(begin.end(), end.begin(), end.end());
+  return begin;
+}
 
 // The list plus a trailing 0, gathered into ONNX's order, the 0 standing in
 // for every dim the list leaves alone and for the `unpadded_after` trailing

@@ -41,63 +41,26 @@ DirectionParams direction_params(const RecurrentLayer& a, int64_t layer, int64_t
   return p;
 }
 
-// A typed graph input/output: `dims` -1 is a dynamic dim.
-void describe(onnx::ValueInfoProto* v, const std::string& name, int32_t dtype,
-              const std::vector<int64_t>& dims) {
-  v->set_name(name);
-  auto* tt = v->mutable_type()->mutable_tensor_type();
-  tt->set_elem_type(dtype);
-  auto* shape = tt->mutable_shape();
-  for (int64_t d : dims) {
-    auto* dim = shape->add_dim();
-    if (d >= 0) dim->set_dim_value(d);
-  }
-}
-
 // The Scan body: (h [B, P], c [B, H], gates_x_t [B, 4H]) -> (h', c', h').
 // `w_hh_t` [P, 4H] and `w_hr_t` [H, P] are outer values the body reads.
 // Its input names extend `prefix`, an outer value's unique name.
 onnx::GraphProto cell_body(OnnxEmitter& e, const std::string& prefix, int32_t dt, int64_t hidden,
                            int64_t proj, const std::string& w_hh_t, const std::string& w_hr_t) {
-  const size_t first_record = e.records.size();
-  OnnxEmitter::Subgraph sub;
-  sub.graph.set_name(prefix + "_cell");
-  e.swap_subgraph(sub);
-  auto restore = [&] {
-    e.swap_subgraph(sub);
-    e.records.resize(first_record);
-  };
-  try {
-    const std::string h = prefix + "_h", c = prefix + "_c", gx = prefix + "_gates_x";
-    describe(e.graph.add_input(), h, dt, {-1, proj});
-    describe(e.graph.add_input(), c, dt, {-1, hidden});
-    describe(e.graph.add_input(), gx, dt, {-1, 4 * hidden});
-    const std::string gates = e.emit1("Add", {gx, e.emit1("MatMul", {h, w_hh_t})});
-    const auto g = e.emit("Split", {gates, e.ci64({hidden, hidden, hidden, hidden})},
-                          {attr("axis", int64_t{-1})}, 4);  // i, f, g, o
-    const std::string c_next =
-        e.emit1("Add", {e.emit1("Mul", {e.emit1("Sigmoid", {g[1]}), c}),
-                        e.emit1("Mul", {e.emit1("Sigmoid", {g[0]}), e.emit1("Tanh", {g[2]})})});
-    const std::string h_next =
-        e.emit1("MatMul", {e.emit1("Mul", {e.emit1("Sigmoid", {g[3]}), e.emit1("Tanh", {c_next})}), w_hr_t});
-    const std::string y = e.emit1("Identity", {h_next});  // the step's output, a name of its own
-    describe(e.graph.add_output(), h_next, dt, {-1, proj});
-    describe(e.graph.add_output(), c_next, dt, {-1, hidden});
-    describe(e.graph.add_output(), y, dt, {-1, proj});
-  } catch (...) {
-    restore();
-    throw;
-  }
-  restore();
-  return std::move(sub.graph);
-}
-
-onnx::AttributeProto graph_attr(const std::string& name, onnx::GraphProto g) {
-  onnx::AttributeProto a;
-  a.set_name(name);
-  a.set_type(onnx::AttributeProto::GRAPH);
-  *a.mutable_g() = std::move(g);
-  return a;
+  const std::string h = prefix + "_h", c = prefix + "_c", gx = prefix + "_gates_x";
+  return e.body_graph(
+      "Scan", prefix + "_cell", {{h, dt, {-1, proj}}, {c, dt, {-1, hidden}}, {gx, dt, {-1, 4 * hidden}}},
+      [&]() -> std::vector<OnnxEmitter::BodyValue> {
+        const std::string gates = e.emit1("Add", {gx, e.emit1("MatMul", {h, w_hh_t})});
+        const auto g = e.emit("Split", {gates, e.ci64({hidden, hidden, hidden, hidden})},
+                              {attr("axis", int64_t{-1})}, 4);  // i, f, g, o
+        const std::string c_next =
+            e.emit1("Add", {e.emit1("Mul", {e.emit1("Sigmoid", {g[1]}), c}),
+                            e.emit1("Mul", {e.emit1("Sigmoid", {g[0]}), e.emit1("Tanh", {g[2]})})});
+        const std::string h_next = e.emit1(
+            "MatMul", {e.emit1("Mul", {e.emit1("Sigmoid", {g[3]}), e.emit1("Tanh", {c_next})}), w_hr_t});
+        const std::string y = e.emit1("Identity", {h_next});  // the step's output, a name of its own
+        return {{h_next, dt, {-1, proj}}, {c_next, dt, {-1, hidden}}, {y, dt, {-1, proj}}};
+      });
 }
 
 struct DirectionResult {
@@ -115,7 +78,7 @@ DirectionResult run_direction(OnnxEmitter& e, const RecurrentLayer& a, int32_t d
   const std::string c0 = e.emit1("Gather", {a.states[1], row}, {attr("axis", int64_t{0})});
   onnx::GraphProto body =
       cell_body(e, gates_x, dt, a.hidden, a.proj, e.transpose(p.w_hh, {1, 0}), e.transpose(p.w_hr, {1, 0}));
-  std::vector<onnx::AttributeProto> attrs = {graph_attr("body", std::move(body)),
+  std::vector<onnx::AttributeProto> attrs = {attr("body", std::move(body)),
                                              attr("num_scan_inputs", int64_t{1})};
   if (dir == 1) {
     attrs.push_back(attr("scan_input_directions", std::vector<int64_t>{1}));

@@ -14,6 +14,7 @@ onnx::AttributeProto attr(const std::string& name, const std::vector<int64_t>& v
 onnx::AttributeProto attr(const std::string& name, const std::vector<float>& v);
 onnx::AttributeProto attr(const std::string& name, const std::string& v);
 onnx::AttributeProto attr(const std::string& name, const onnx::TensorProto& v);
+onnx::AttributeProto attr(const std::string& name, onnx::GraphProto g);  // a body of control flow
 
 // Bytes per element of an ONNX tensor data type (0 for types without a
 // fixed size, such as STRING).

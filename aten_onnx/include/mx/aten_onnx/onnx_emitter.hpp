@@ -12,6 +12,7 @@
 #include "mx/onnx_proto.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -77,18 +78,32 @@ class OnnxEmitter {
   }
   std::string dim_size(const std::string& x, int64_t dim);  // 0-d int64
 
-  // ---- subgraphs (If branches, Loop bodies): swap_subgraph(s) makes the
-  // emitter write into s.graph until it is called again with the same s.
-  // Small constants are not shared across the boundary: a value made
-  // inside a branch is invisible outside it.
-  struct Subgraph {
-    onnx::GraphProto graph;
-    std::map<std::string, std::string> constants;
+  // ---- bodies of ONNX control flow (If branches, Loop and Scan bodies)
+  // A typed input or output of a body: `dims` -1 is a dynamic dim; an
+  // unranked value (`ranked` false) states no shape at all.
+  struct BodyValue {
+    std::string name;
+    int32_t dtype = 0;
+    std::vector<int64_t> dims;
+    bool ranked = true;
   };
-  void swap_subgraph(Subgraph& s) {
-    graph.Swap(&s.graph);
-    constant_cache_.swap(s.constants);
-  }
+  // The body `name` of an ONNX `holder` op ("If", "Loop", "Scan"): `build`
+  // runs with the emitter writing into a fresh graph whose inputs are
+  // `inputs`, and returns the graph's outputs. Small constants are not
+  // shared across the boundary: a value made inside a body is invisible
+  // outside it. The body's nodes keep no module record: they are
+  // attributed through the node that holds the body (the hierarchy
+  // document and the tagging core list a graph's top-level nodes only).
+  // The three ops take bf16 inputs and outputs from opset 16: below it a
+  // bf16 one is refused. The emitter is restored when `build` throws.
+  onnx::GraphProto body_graph(const std::string& holder, const std::string& name,
+                              const std::vector<BodyValue>& inputs,
+                              const std::function<std::vector<BodyValue>()>& build);
+
+  // An Error(MX_ERR_UNSUPPORTED) "unsupported: <what> at <where()>".
+  [[noreturn]] void unsupported(const std::string& what) const;
+  // The op for messages: "node 'conv2d' (aten.conv2d.default) in module 'layer1.0.conv1'"
+  virtual std::string where() const = 0;
 
  protected:
   // The module path whose code is running now ("" = the root's forward).
@@ -101,6 +116,16 @@ class OnnxEmitter {
  private:
   std::map<std::string, int> name_count_;
   std::map<std::string, std::string> constant_cache_;
+  // The graph and constants of a body, swapped with the emitter's own
+  // while the body is built.
+  struct Subgraph {
+    onnx::GraphProto graph;
+    std::map<std::string, std::string> constants;
+  };
+  void swap_subgraph(Subgraph& s) {
+    graph.Swap(&s.graph);
+    constant_cache_.swap(s.constants);
+  }
   std::string unique_node_name(const std::string& base);
   std::vector<std::string> emit_node(const std::string& op, const std::vector<std::string>& inputs,
                                      const std::vector<onnx::AttributeProto>& attrs, size_t n_out);

@@ -111,10 +111,7 @@ class OpContext : public OnnxEmitter {
   // The module whose code emitted the node ("" = the root's forward).
   const std::string& module_path() const { return current_module(); }
 
-  // An Error(MX_ERR_UNSUPPORTED) "unsupported: <what> at <where()>".
-  [[noreturn]] void unsupported(const std::string& what) const;
-  // The op for messages: "node 'conv2d' (aten.conv2d.default) in module 'layer1.0.conv1'"
-  virtual std::string where() const = 0;
+  // unsupported(what) and where() for messages: OnnxEmitter's.
 
  protected:
   void set_target(std::string target) { target_ = std::move(target); }

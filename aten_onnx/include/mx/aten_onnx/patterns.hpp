@@ -25,6 +25,13 @@ std::string emit_linear(OnnxEmitter& e, const std::string& x, int64_t x_rank, co
 // LayerNormalization from opset 17 when there is a weight, else decomposed.
 std::string emit_layer_norm(OnnxEmitter& e, const std::string& x, int64_t x_rank, int64_t n_axes,
                             const std::string& w, const std::string& b, double eps, int32_t dtype);
+// What normalisations divide by, over `axes` of x (kept as dims of 1):
+// the mean, x less it, and sqrt(biased variance + eps), in `dtype`.
+struct Moments {
+  std::string mean, deviation, std;
+};
+Moments emit_moments(OnnxEmitter& e, const std::string& x, const std::vector<int64_t>& axes, double eps,
+                     int32_t dtype);
 
 // ---- group_norm.cpp
 // Group normalisation of a [N, C, ...] input of `rank`; w/b may be "".
@@ -113,9 +120,13 @@ std::string emit_inverse_real_dft(OnnxEmitter& e, const std::string& spectrum, i
                                   int64_t n, int32_t dt);
 
 // ---- pads.cpp
-// ONNX Pad's pads from PyTorch's pad list as a 1-D int64 tensor of
-// 2 * `pairs` SymInts, for a tensor of `rank` dims whose last
-// `unpadded_after` dims the list does not count (a complex pair axis).
+// ONNX Pad's pads (the begin of every dim, then the end of every dim) from
+// PyTorch's pad list (pairs from the last dim backwards), for a tensor of
+// `rank` dims whose last `unpadded_after` dims the list does not count (a
+// complex pair axis): of a static list, and of a list of 2 * `pairs`
+// SymInts as a 1-D int64 tensor.
+std::vector<int64_t> static_onnx_pads(const std::vector<int64_t>& torch_pads, int64_t rank,
+                                      int64_t unpadded_after = 0);
 std::string onnx_pads_of_list(OnnxEmitter& e, const std::string& torch_pads, int64_t pairs, int64_t rank,
                               int64_t unpadded_after = 0);
 

@@ -17,14 +17,6 @@
 namespace mx::torch_export {
 namespace {
 
-onnx::AttributeProto graph_attr(const std::string& name, onnx::GraphProto g) {
-  onnx::AttributeProto a;
-  a.set_name(name);
-  a.set_type(onnx::AttributeProto::GRAPH);
-  *a.mutable_g() = std::move(g);
-  return a;
-}
-
 // The program's nested graph `g` lowered in the current scope with its
 // inputs bound to `bindings`; returns the values of its outputs. Its own
 // values are dropped afterwards (they are local to the nested graph).
@@ -68,48 +60,31 @@ std::vector<Value> lower_inline(LowerCtx& cx, const json& g, const std::vector<V
   return outs;
 }
 
-// An ONNX subgraph (If branch, Loop/Scan body): `build` runs with the
-// emitter writing into a fresh graph whose inputs are `inputs` (name,
-// value) and returns the values to output; each gets an Identity so the
-// subgraph names its own outputs. The subgraph's nodes are attributed
-// through the node that holds it (its record names the module that ran the
-// control flow): the hierarchy document and the tagging core list the
-// graph's top-level nodes only.
-onnx::GraphProto build_subgraph(LowerCtx& cx, const std::string& name,
+// The body of an ONNX `holder` (If branch, Loop/Scan body): `build` runs
+// in a fresh graph whose inputs are `inputs` (name, value) and returns the
+// values to output; each gets an Identity so the body names its own
+// outputs (OnnxEmitter::body_graph).
+onnx::GraphProto build_subgraph(LowerCtx& cx, const std::string& holder, const std::string& name,
                                 const std::vector<std::pair<std::string, Value>>& inputs,
                                 const std::function<std::vector<Value>()>& build) {
-  const size_t first_record = cx.records.size();
+  using BodyValue = mx::aten_onnx::OnnxEmitter::BodyValue;
   const std::string module = cx.module;
-  mx::aten_onnx::OnnxEmitter::Subgraph sub;
-  sub.graph.set_name(name);
-  cx.swap_subgraph(sub);
-  try {
-    for (const auto& [input, v] : inputs) {
-      auto* vi = cx.graph.add_input();
-      vi->set_name(input);
-      auto* tt = vi->mutable_type()->mutable_tensor_type();
-      tt->set_elem_type(v.dtype);
-      auto* shape = tt->mutable_shape();
-      for (const auto& d : v.shape) {
-        auto* dim = shape->add_dim();
-        if (d.is_static) dim->set_dim_value(d.value);
-      }
-    }
+  std::vector<BodyValue> typed;
+  for (const auto& [input, v] : inputs) {
+    BodyValue b{input, v.dtype};
+    for (const auto& d : v.shape) b.dims.push_back(d.is_static ? d.value : -1);
+    typed.push_back(b);
+  }
+  onnx::GraphProto g = cx.body_graph(holder, name, typed, [&] {
+    std::vector<BodyValue> outs;
     for (const Value& v : build()) {
       cx.module = module;
-      const std::string out = cx.emit1("Identity", {v.onnx});
-      auto* vi = cx.graph.add_output();
-      vi->set_name(out);
-      vi->mutable_type()->mutable_tensor_type()->set_elem_type(v.dtype);
+      outs.push_back({cx.emit1("Identity", {v.onnx}), v.dtype, {}, false});
     }
-  } catch (...) {
-    cx.swap_subgraph(sub);
-    throw;
-  }
-  cx.swap_subgraph(sub);
+    return outs;
+  });
   cx.module = module;
-  cx.records.resize(first_record);
-  return std::move(sub.graph);
+  return g;
 }
 
 // wrap_with_set_grad_enabled / wrap_with_autocast: (mode args.., body
@@ -193,30 +168,20 @@ std::string cond_predicate(LowerCtx& cx) {
   return scalar_bool(cx, it->second);
 }
 
-// If, Loop and Scan take bf16 values from opset 16.
-void require_bf16_opset(LowerCtx& cx, const std::string& onnx_op) {
-  if (cx.opset >= 16) return;
-  for (size_t k = 0; k < cx.n_outputs(); ++k)
-    if (cx.output_is_tensor(k) && cx.out_dtype(k) == onnx::TensorProto::BFLOAT16)
-      cx.unsupported("bf16 values through an ONNX " + onnx_op + " need ONNX opset 16");
-}
-
 // higher_order.cond(pred, true_graph, false_graph, operands) -> If.
 void lower_cond(LowerCtx& cx) {
-  require_bf16_opset(cx, "If");
   const std::string pred = cond_predicate(cx);
   const std::vector<Value> operands = tensor_list_at(cx, 3);
   const std::string base = cx.node->value("name", std::string("cond"));
   const json& then_graph = graph_at(cx, 1);
   const json& else_graph = graph_at(cx, 2);
   onnx::GraphProto then_g =
-      build_subgraph(cx, base + "_then", {}, [&] { return lower_inline(cx, then_graph, operands); });
+      build_subgraph(cx, "If", base + "_then", {}, [&] { return lower_inline(cx, then_graph, operands); });
   onnx::GraphProto else_g =
-      build_subgraph(cx, base + "_else", {}, [&] { return lower_inline(cx, else_graph, operands); });
+      build_subgraph(cx, "If", base + "_else", {}, [&] { return lower_inline(cx, else_graph, operands); });
   const size_t n = cx.n_outputs();
-  auto outs = cx.emit(
-      "If", {pred},
-      {graph_attr("then_branch", std::move(then_g)), graph_attr("else_branch", std::move(else_g))}, n);
+  auto outs = cx.emit("If", {pred},
+                      {attr("then_branch", std::move(then_g)), attr("else_branch", std::move(else_g))}, n);
   for (size_t k = 0; k < n; ++k) cx.out(k, outs[k]);
 }
 MXTE_LOWER(lower_cond, "higher_order.cond");
@@ -242,7 +207,6 @@ std::vector<Value> values_of(const std::vector<std::pair<std::string, Value>>& n
 // Loop: the condition evaluated once before (outside) and after every
 // body run (inside), the carried values threaded through.
 void lower_while_loop(LowerCtx& cx) {
-  require_bf16_opset(cx, "Loop");
   const json& cond_graph = graph_at(cx, 0);
   const json& body_graph = graph_at(cx, 1);
   const std::vector<Value> carried = tensor_list_at(cx, 2), extra = tensor_list_at(cx, 3);
@@ -256,7 +220,7 @@ void lower_while_loop(LowerCtx& cx) {
   auto state = renamed(carried, base + "_carried_");
   std::vector<std::pair<std::string, Value>> inputs = {{iter.onnx, iter}, {cond_in.onnx, cond_in}};
   inputs.insert(inputs.end(), state.begin(), state.end());
-  onnx::GraphProto body = build_subgraph(cx, base + "_body", inputs, [&] {
+  onnx::GraphProto body = build_subgraph(cx, "Loop", base + "_body", inputs, [&] {
     const std::vector<Value> next = lower_inline(cx, body_graph, concat(values_of(state), extra));
     Value c = lower_inline(cx, cond_graph, concat(next, extra)).at(0);
     c.onnx = scalar_bool(cx, c);
@@ -267,41 +231,47 @@ void lower_while_loop(LowerCtx& cx) {
   for (const Value& v : carried) ins.push_back(v.onnx);
   const size_t n = cx.n_outputs();
   if (n != carried.size()) cx.unsupported("a while_loop whose outputs are not its carried values");
-  auto outs = cx.emit("Loop", ins, {graph_attr("body", std::move(body))}, n);
+  auto outs = cx.emit("Loop", ins, {attr("body", std::move(body))}, n);
   for (size_t k = 0; k < n; ++k) cx.out(k, outs[k]);
 }
 MXTE_LOWER(lower_while_loop, "higher_order.while_loop");
 
-// higher_order.scan(combine_graph, init, xs, additional) -> Scan over dim
-// 0 of xs: the combine graph takes (carry..., x_t..., additional...) and
-// gives (next carry..., y_t...); the node gives (final carry..., ys...).
-void lower_scan(LowerCtx& cx) {
-  require_bf16_opset(cx, "Scan");
-  const json& combine = graph_at(cx, 0);
-  const std::vector<Value> init = tensor_list_at(cx, 1), xs = tensor_list_at(cx, 2),
-                           extra = tensor_list_at(cx, 3);
-  const std::string base = cx.node->value("name", std::string("scan"));
+// A Scan over dim 0 of xs carrying `init`: `graph` takes (carry...,
+// x_t..., extra...) and gives (next carry..., y_t...); the node gives
+// (final carry..., ys...). `what` names the op in refusals.
+void lower_as_scan(LowerCtx& cx, const json& graph, const std::vector<Value>& init,
+                   const std::vector<Value>& xs, const std::vector<Value>& extra, const std::string& what) {
+  const std::string base = cx.node->value("name", what);
   auto state = renamed(init, base + "_carry_");
   std::vector<Value> slices;
   for (Value x : xs) {  // one step's slice: dim 0 gone
-    if (x.shape.empty()) cx.unsupported("a scan over a 0-d tensor");
+    if (x.shape.empty()) cx.unsupported("a " + what + " over a 0-d tensor");
     x.shape.erase(x.shape.begin());
     slices.push_back(x);
   }
   auto step = renamed(slices, base + "_x_");
   std::vector<std::pair<std::string, Value>> inputs = state;
   inputs.insert(inputs.end(), step.begin(), step.end());
-  onnx::GraphProto body = build_subgraph(cx, base + "_body", inputs, [&] {
-    return lower_inline(cx, combine, concat(concat(values_of(state), values_of(step)), extra));
+  onnx::GraphProto body = build_subgraph(cx, "Scan", base + "_body", inputs, [&] {
+    return lower_inline(cx, graph, concat(concat(values_of(state), values_of(step)), extra));
   });
   std::vector<std::string> ins;
   for (const Value& v : init) ins.push_back(v.onnx);
   for (const Value& v : xs) ins.push_back(v.onnx);
   const size_t n = cx.n_outputs();
-  auto outs = cx.emit(
-      "Scan", ins,
-      {graph_attr("body", std::move(body)), attr("num_scan_inputs", static_cast<int64_t>(xs.size()))}, n);
+  auto outs =
+      cx.emit("Scan", ins,
+              {attr("body", std::move(body)), attr("num_scan_inputs", static_cast<int64_t>(xs.size()))}, n);
   for (size_t k = 0; k < n; ++k) cx.out(k, outs[k]);
+}
+
+// higher_order.scan(combine_graph, init, xs, additional) -> Scan over dim
+// 0 of xs.
+void lower_scan(LowerCtx& cx) {
+  const json& combine = graph_at(cx, 0);
+  const std::vector<Value> init = tensor_list_at(cx, 1), xs = tensor_list_at(cx, 2),
+                           extra = tensor_list_at(cx, 3);
+  lower_as_scan(cx, combine, init, xs, extra, "scan");
 }
 MXTE_LOWER(lower_scan, "higher_order.scan");
 
@@ -309,26 +279,9 @@ MXTE_LOWER(lower_scan, "higher_order.scan");
 // map) -> Scan without carried state: the body runs on each dim-0 slice of
 // xs with the whole pos_args, and its outputs are stacked along dim 0.
 void lower_map(LowerCtx& cx) {
-  require_bf16_opset(cx, "Scan");
   const json& body_graph = graph_at(cx, 0);
   const std::vector<Value> xs = tensor_list_at(cx, 1), extra = tensor_list_at(cx, 2);
-  const std::string base = cx.node->value("name", std::string("map"));
-  std::vector<Value> slices;
-  for (Value x : xs) {
-    if (x.shape.empty()) cx.unsupported("a map over a 0-d tensor");
-    x.shape.erase(x.shape.begin());
-    slices.push_back(x);
-  }
-  const auto step = renamed(slices, base + "_x_");
-  onnx::GraphProto body = build_subgraph(
-      cx, base + "_body", step, [&] { return lower_inline(cx, body_graph, concat(values_of(step), extra)); });
-  std::vector<std::string> ins;
-  for (const Value& v : xs) ins.push_back(v.onnx);
-  const size_t n = cx.n_outputs();
-  auto outs = cx.emit(
-      "Scan", ins,
-      {graph_attr("body", std::move(body)), attr("num_scan_inputs", static_cast<int64_t>(xs.size()))}, n);
-  for (size_t k = 0; k < n; ++k) cx.out(k, outs[k]);
+  lower_as_scan(cx, body_graph, {}, xs, extra, "map");
 }
 MXTE_LOWER(lower_map, "higher_order.map_impl");
 
