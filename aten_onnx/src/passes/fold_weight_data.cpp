@@ -7,7 +7,10 @@
 // are weights and constants becomes a Constant under the name of its last
 // node (its record kept) when every weight it reads is read only by such
 // chains, so no weight is written twice; the weights and the chain's other
-// nodes go with the dead-node pass (counted as folded). Only weights stored
+// nodes go with the dead-node pass (counted as folded). Element-wise float
+// arithmetic on them (Gemma's RMSNorm `1 + weight`) is folded the same
+// way, computed as the runtime computes it (constant_arithmetic.hpp).
+// Only weights stored
 // as they are (not permuted, not scaled) and results of at most
 // kMaxElements elements are folded. PassReport::weight_constants names the
 // weights each folded constant was computed from.
@@ -16,6 +19,7 @@
 #include <set>
 #include <vector>
 
+#include "constant_arithmetic.hpp"
 #include "constant_data.hpp"
 #include "graph_edit.hpp"
 #include "mx/aten_onnx/attributes.hpp"
@@ -149,6 +153,7 @@ void fold_weight_data(onnx::GraphProto& g, const WeightMap& weights, PassReport&
     }
     if (n.output_size() != 1) continue;
     auto r = passes::eval_data_movement(n, in, kMaxElements);
+    if (!r) r = passes::eval_float_arithmetic(n, in, kMaxElements);  // Gemma's RMSNorm `1 + weight`
     if (!r) continue;
     known[n.output(0)] = {std::move(*r), std::move(from)};
     folded.insert(i);
