@@ -91,21 +91,30 @@ void fold_weight_data(onnx::GraphProto& g, const WeightMap& weights, PassReport&
 
   std::set<std::string> copied;  // weights with a permuted copy stay, the copy names them
   for (const auto& [copy, of] : report.permuted_copies) copied.insert(of.of);
-  std::map<std::string, Known> known;  // constants and values computed from weights
+  // Weights that may be folded; their bytes are read only when a node
+  // whose every input is known reads them.
+  std::map<std::string, const onnx::TensorProto*> candidates;
   for (const auto& t : g.initializer()) {
     auto w = weights.find(t.name());
     if (w == weights.end() || w->second.derived() || !w->second.data || copied.count(t.name()) ||
         graph_inputs.count(t.name()) || in_subgraphs.count(t.name()) || outputs.count(t.name()))
       continue;
-    onnx::TensorProto view = t;
     const size_t es = element_size(t.data_type());
     int64_t numel = 1;
     for (auto d : t.dims()) numel *= d;
     if (es == 0 || numel > kMaxElements || w->second.size != static_cast<uint64_t>(numel) * es) continue;
-    view.set_raw_data(std::string(w->second.data, w->second.size));
-    if (auto c = passes::constant_data(view, kMaxElements)) known[t.name()] = {std::move(*c), {t.name()}};
+    candidates[t.name()] = &t;
   }
-  if (known.empty()) return;
+  if (candidates.empty()) return;
+  std::map<std::string, Known> known;  // constants and values computed from weights
+  auto load = [&](const std::string& name) {
+    auto c = candidates.find(name);
+    if (c == candidates.end() || known.count(name)) return;
+    const auto& w = weights.at(name);
+    onnx::TensorProto view = *c->second;
+    view.set_raw_data(std::string(w.data, w.size));
+    if (auto d = passes::constant_data(view, kMaxElements)) known[name] = {std::move(*d), {name}};
+  };
 
   // Evaluate every data-movement node whose inputs are all known and at
   // least one of them is computed from a weight.
@@ -117,6 +126,11 @@ void fold_weight_data(onnx::GraphProto& g, const WeightMap& weights, PassReport&
       if (auto c = passes::constant_node_data(n, kMaxElements)) known[n.output(0)] = {std::move(*c), {}};
       continue;
     }
+    bool readable = n.input_size() > 0;
+    for (const auto& name : n.input())
+      readable &= name.empty() || known.count(name) > 0 || candidates.count(name) > 0;
+    if (!readable) continue;
+    for (const auto& name : n.input()) load(name);
     std::vector<const passes::ConstantData*> in;
     std::set<std::string> from;
     bool all = n.input_size() > 0;
