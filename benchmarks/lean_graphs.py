@@ -63,15 +63,24 @@ def anchor_child(pt2, out):
     torch.onnx.export(ep, (), dynamo=True, verbose=False).save(out)
 
 
-def ort_child(model, inputs, repeat):
+def node_counts(model, histogram=False):
+    """Top-level node counts of an ONNX file: all, Transpose, shape glue (and
+    each glue op); with `histogram`, every op type's count too."""
+    import collections
     import onnx
-    import onnxruntime as ort
     m = onnx.load(model, load_external_data=False)
     ops = [n.op_type for n in m.graph.node]
     counts = {"nodes": len(ops), "Transpose": ops.count("Transpose"),
               "glue": sum(ops.count(g) for g in GLUE),
               "by_op": {g: ops.count(g) for g in GLUE}}
-    del m
+    if histogram:
+        counts["ops"] = dict(collections.Counter(ops))
+    return counts
+
+
+def ort_child(model, inputs, repeat):
+    import onnxruntime as ort
+    counts = node_counts(model)
     so = ort.SessionOptions()
     so.intra_op_num_threads = 2
     so.inter_op_num_threads = 1

@@ -32,11 +32,13 @@ void lower_hardtanh(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_hardtanh, "aten.hardtanh", "aten.hardtanh_", "aten.relu6", "aten.relu6_");
 
-// hardsigmoid(x) = clamp(x/6 + 1/2, 0, 1): ONNX HardSigmoid with alpha 1/6.
+// hardsigmoid(x) = clamp(x/6 + 1/2, 0, 1): ONNX HardSigmoid with alpha 1/6;
+// hardswish(x) = x * hardsigmoid(x): ONNX HardSwish (opset 14), one node.
 void lower_hardsigmoid(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const bool swish = cx.target().find("hardswish") != std::string::npos;
   std::string x = cx.operand("self", dt);
+  if (swish && cx.opset >= 14) return cx.out(0, cx.emit1("HardSwish", {x}));
   std::string hs = cx.emit1("HardSigmoid", {x}, {attr("alpha", 1.0f / 6.0f), attr("beta", 0.5f)});
   cx.out(0, swish ? cx.emit1("Mul", {x, hs}) : hs);
 }

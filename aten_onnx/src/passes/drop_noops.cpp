@@ -1,5 +1,6 @@
 // Nodes that compute nothing: x + 0 and x * 1 of a scalar constant (a
-// rotary scaling of 1.0, a position offset of 0), a Slice that keeps every
+// rotary scaling of 1.0, a position offset of 0), the Abs of a size list
+// that holds no -1 (an `expand` to sym sizes), a Slice that keeps every
 // element, an Expand to an empty shape or to ones no longer than its input's
 // rank (a buffer expanded to [1, 1]), an Identity, and a Transpose of a
 // Transpose (one Transpose of the composed perm, or none). ONNX Runtime
@@ -95,11 +96,30 @@ bool slice_keeps_all(const onnx::NodeProto& n, const Values& v) {
   return true;
 }
 
+// An int64 value no element of which is negative: a Shape's output, a
+// constant of non-negative values, or a Concat of such values (the size
+// list of an `expand` built from sym sizes and static dims).
+bool non_negative_ints(const onnx::GraphProto& g, const std::string& name, const Values& v) {
+  if (const auto values = int64_values(constant(v, name)))
+    return std::all_of(values->begin(), values->end(), [](int64_t x) { return x >= 0; });
+  auto p = v.producer.find(name);
+  if (p == v.producer.end()) return false;
+  const auto& n = g.node(p->second);
+  if (!n.domain().empty()) return false;
+  if (n.op_type() == "Shape") return true;
+  if (n.op_type() != "Concat") return false;
+  for (const auto& in : n.input())
+    if (!non_negative_ints(g, in, v)) return false;
+  return n.input_size() > 0;
+}
+
 // The input a no-op node passes through, or nothing.
-std::optional<std::string> passed_through(const onnx::NodeProto& n, const Values& v) {
+std::optional<std::string> passed_through(const onnx::GraphProto& g, const onnx::NodeProto& n,
+                                          const Values& v) {
   if (!n.domain().empty() || n.output_size() != 1 || n.input_size() == 0) return std::nullopt;
   const std::string& op = n.op_type();
   if (op == "Identity") return n.input(0);
+  if (op == "Abs" && non_negative_ints(g, n.input(0), v)) return n.input(0);
   if (op == "Slice" && slice_keeps_all(n, v)) return n.input(0);
   if (op == "Expand" && n.input_size() == 2) {
     const auto shape = int64_values(constant(v, n.input(1)));
@@ -163,7 +183,7 @@ void drop_noops(onnx::GraphProto& g, PassReport& report) {
       if (it != renames.end()) in = it->second;
     }
     if (n.output_size() != 1 || outputs.count(n.output(0)) || passes::has_subgraph(n)) continue;
-    std::optional<std::string> source = passed_through(n, v);
+    std::optional<std::string> source = passed_through(g, n, v);
     if (!source) {
       const auto identity = compose_transposes(g, v, n);
       if (identity && *identity) source = n.input(0);

@@ -1,5 +1,6 @@
 // The order of the passes: weights first (BatchNormalization into Conv;
-// a folded Transpose frees its consumers for CSE), then constants (so duplicates of folded glue are
+// a folded Transpose frees its consumers for CSE; data movement on the
+// weights left as they are), then constants (so duplicates of folded glue are
 // equal Constants), then CSE, and CSE's result folded once more (a shared
 // Shape read may now be foldable input of the same expression); the
 // Unsqueeze collapse runs on shared reads, no-ops (x + 0, whole Slices,
@@ -22,6 +23,7 @@ PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const 
   if (fused_ops && opset >= 23) fuse_rms_norms(g, shapes);
   if (fold_bns) fold_batch_norms(g, weights, report);
   fold_weight_transposes(g, weights, report);
+  fold_weight_data(g, weights, report);
   fold_constants(g, report);
   merge_duplicate_nodes(g, report);
   collapse_unsqueezes(g, opset, report);
@@ -91,7 +93,10 @@ nlohmann::json pass_summary(const std::vector<NodeRecord>& records, const PassRe
   nlohmann::json copies = nlohmann::json::object();
   for (const auto& [name, copy] : report.permuted_copies)
     copies[name] = {{"of", copy.of}, {"perm", copy.perm}};
+  nlohmann::json weight_constants = nlohmann::json::object();
+  for (const auto& [name, of] : report.weight_constants) weight_constants[name] = of;
   return {{"folded_nodes", folded},
+          {"weight_constants", weight_constants},
           {"stored_permuted", permuted},
           {"permuted_copies", copies},
           {"folded_batch_norms", folded_bns}};

@@ -5,6 +5,7 @@
 //   fold_batch_norms        an eval BatchNormalization folded into its Conv
 //   fold_weight_transposes  a weight read only through Transpose is written
 //                           permuted instead (same initializer name)
+//   fold_weight_data        data movement on weights (gate reorders)
 //   fold_constants          shape arithmetic, data movement and float
 //                           arithmetic on constants becomes a constant
 //   merge_slices_to_split   Slices that tile an axis become one Split
@@ -57,6 +58,9 @@ struct PassReport {
     double epsilon = 0;
   };
   std::map<std::string, FoldedBatchNorm> folded_batch_norms;
+  // A constant computed at export by data movement on weights (a recurrent
+  // layer's gates reordered): its name -> the weights it was computed from.
+  std::map<std::string, std::vector<std::string>> weight_constants;
 };
 
 // A value's dim as the frontend's program states it: a size, or a symbol
@@ -110,7 +114,8 @@ std::vector<InsertedNode> upcast_bf16(onnx::GraphProto& g, int opset);
 // {"folded_nodes": {module: count of its nodes the passes removed},
 //  "stored_permuted": {initializer: perm},
 //  "permuted_copies": {initializer: {"of": weight, "perm": perm}},
-//  "folded_batch_norms": {conv weight: {"module", "parameters", "bias", "epsilon"}}}; nodes without a record are
+//  "folded_batch_norms": {conv weight: {"module", "parameters", "bias", "epsilon"}},
+//  "weight_constants": {constant: [weights it was computed from]}}; nodes without a record are
 // counted under "" (the root).
 nlohmann::json pass_summary(const std::vector<NodeRecord>& records, const PassReport& report);
 
@@ -121,6 +126,13 @@ nlohmann::json pass_summary(const std::vector<NodeRecord>& records, const PassRe
 // gets a permuted copy (a new initializer named as the first Transpose's
 // output, PassReport::permuted_copies) that the Transposes' readers read.
 void fold_weight_transposes(onnx::GraphProto& g, WeightMap& weights, PassReport& report);
+
+// Data movement (Split, Concat, Unsqueeze, Slice, Gather, Reshape, ...) on
+// weights stored as they are (at most 2^20 elements) and constants becomes
+// a Constant under the name of the chain's last node, when every weight it
+// reads is read only by such chains (no weight written twice) and the
+// result is no larger than the weights (PassReport::weight_constants).
+void fold_weight_data(onnx::GraphProto& g, const WeightMap& weights, PassReport& report);
 
 // An eval-mode BatchNormalization whose input is a Conv's output read by it
 // alone (float32; the Conv weight, its bias and the BN's parameters read
