@@ -414,7 +414,17 @@ void lower_complex_conj(OpContext& cx) {
   cx.out(0, cx.emit1("Mul", {cx.tensor("self"), flip}));
 }
 MX_ATEN_LOWER(lower_complex_conj, "complex.aten._conj", "complex.aten.conj", "complex.aten.conj_physical",
-              "complex.aten._conj_physical", "complex.aten.resolve_conj");
+              "complex.aten._conj_physical");
+
+// resolve_conj / resolve_neg: materialise a lazy conjugate (negation). The
+// pair layout has no lazy bits - _conj above and ihfft conjugate their
+// values when they compute them - so the values are already resolved; a
+// real tensor has none either.
+void lower_resolve(OpContext& cx) {
+  cx.out(0, cx.emit1("Identity", {cx.tensor("self")}));
+}
+MX_ATEN_LOWER(lower_resolve, "complex.aten.resolve_conj", "complex.aten.resolve_neg", "aten.resolve_conj",
+              "aten.resolve_neg");
 
 // fftfreq(n, d=1.0) = [0, 1, .., (n - 1) / 2, -(n / 2), .., -1] / (d n);
 // rfftfreq the first n / 2 + 1 of them. As ATen: the integers times
