@@ -99,6 +99,8 @@ NEEDS_OPSET = {
     "stft_two_sided_f64@training": (17, "needs ONNX opset 17 (STFT)"),
     "stft_two_sided_f64@core": (17, "needs ONNX opset 17 (DFT)"),
     "resolve_conj": (17, "needs ONNX opset 17 (DFT)"),
+    "irfft_dynamic_length": (17, "needs ONNX opset 17 (DFT)"),
+    "irfft_dynamic_length_f64": (17, "needs ONNX opset 17 (DFT)"),
 }
 
 
