@@ -335,7 +335,7 @@ class FftDynamic(nn.Module):
     def forward(self, x):
         r = torch.fft.rfft(x, dim=-1)
         return (r.abs(), torch.fft.irfft(r, n=x.shape[-1], dim=-1), torch.view_as_real(torch.fft.fft(x, norm="forward")),
-                torch.fft.ifft(torch.fft.fft(x)).real, torch.view_as_real(torch.fft.ihfft(x).resolve_conj()), torch.fft.rfft(x, dim=0).angle())
+                torch.fft.ifft(torch.fft.fft(x)).real, torch.view_as_real(torch.fft.ihfft(x).resolve_conj()), torch.fft.rfft(x, dim=0).abs())
 
 
 class SortDynamic(nn.Module):
