@@ -244,9 +244,14 @@ class AssocScan(nn.Module):
 
     def forward(self, x):
         from torch._higher_order_ops.associative_scan import associative_scan
-        return (associative_scan(lambda a, b: a + b, x, dim=1, combine_mode="generic"),
-                associative_scan(torch.maximum, x, dim=1, combine_mode="generic"),
+        return (associative_scan(lambda a, b: a + b, x, dim=1), associative_scan(torch.maximum, x, dim=0),
                 associative_scan(lambda a, b: a * b, x, dim=1, reverse=True))
+
+
+class AssocScanGeneric(nn.Module):
+    def forward(self, x):
+        from torch._higher_order_ops.associative_scan import associative_scan
+        return associative_scan(lambda a, b: a + b, x, dim=1, combine_mode="generic")
 
 
 class DeepGRU(nn.Module):
@@ -572,6 +577,7 @@ def programs():
         "while_loop_cond": fn(WhileCond, (torch.randn(2, 4),), (torch.randn(3, 4),), ({0: AUTO},)),
         "scan_rnn": fn(ScanRnn, (torch.randn(5, 2, 6),), (torch.randn(5, 3, 6),), ({1: AUTO},)),
         "associative_scan": fn(AssocScan, (torch.randn(2, 6),), (torch.randn(3, 6),), ({0: AUTO},)),
+        "associative_scan_generic": fn(AssocScanGeneric, (torch.randn(2, 6),), (torch.randn(3, 6),), ({0: AUTO},)),
         "gru_3layer_bidir_h0": fn(DeepGRU, (torch.randn(5, 2, 6), torch.randn(6, 2, 8)), (torch.randn(5, 3, 6), torch.randn(6, 3, 8)),
                                   ({1: AUTO}, {1: AUTO})),
         "packed_lstm": fn(Packed, (torch.randn(3, 5, 4), torch.tensor([5, 2, 4])), (torch.randn(4, 5, 4), torch.tensor([3, 5, 1, 2])),

@@ -50,6 +50,10 @@ MXTE_LOWER(lower_no_op, "aten._assert_scalar.default", "aten.sym_constrain_range
 // node that did read it would be refused as reading an undefined value.
 MXTE_LOWER(lower_no_op, "torchvision._cuda_version.default");
 
+// associative_scan's TRAINING program calls this before its HOP: it loads
+// torch's decomposition table and returns nothing.
+MXTE_LOWER(lower_no_op, "torch._functorch.predispatch.lazy_load_decompositions");
+
 // Operand k of a Python operator node (its inputs are positional): a
 // static int, or an ONNX value and its type (int64 SymInt, double SymFloat).
 struct SymOperand {
