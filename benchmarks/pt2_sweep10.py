@@ -514,7 +514,7 @@ def programs():
         # ---- vision, window attention, segmentation heads
         "swinv2": hfm("Swinv2Model", "Swinv2Config", (torch.randn(2, 3, 32, 32),), (torch.randn(3, 3, 32, 32),), ({0: AUTO},),
                       image_size=32, patch_size=2, embed_dim=16, depths=[2, 2], num_heads=[2, 4], window_size=4),
-        "swin_dynamic_hw": hfm("SwinModel", "SwinConfig", (torch.randn(2, 3, 32, 32),), (torch.randn(1, 3, 40, 48),), (HW,),
+        "swin_dynamic_hw": hfm("SwinModel", "SwinConfig", (torch.randn(2, 3, 32, 32),), (torch.randn(3, 3, 48, 48),), (HW,),
                                image_size=32, patch_size=2, embed_dim=16, depths=[2, 2], num_heads=[2, 4], window_size=4),
         "vitdet_windows": hfm("VitDetModel", "VitDetConfig", (torch.randn(2, 3, 32, 32),), (torch.randn(3, 3, 32, 32),), ({0: AUTO},),
                               wrap="last_hidden_state", image_size=32, pretrain_image_size=32, patch_size=4, hidden_size=32,
@@ -523,7 +523,7 @@ def programs():
         "data2vec_vision": hfm("Data2VecVisionModel", "Data2VecVisionConfig", (torch.randn(2, 3, 32, 32),), (torch.randn(3, 3, 32, 32),),
                                ({0: AUTO},), **VIT, use_relative_position_bias=True),
         "dinov2_registers": hfm("Dinov2WithRegistersModel", "Dinov2WithRegistersConfig", (torch.randn(2, 3, 32, 32),),
-                                (torch.randn(3, 3, 48, 40),), (HW,), wrap="last_hidden_state",
+                                (torch.randn(3, 3, 48, 48),), (HW,), wrap="last_hidden_state",
                                 **{k: v for k, v in VIT.items() if k != "intermediate_size"}, num_register_tokens=4),
         "yolos": hfm("YolosForObjectDetection", "YolosConfig", (torch.randn(2, 3, 32, 32),), (torch.randn(3, 3, 32, 32),), ({0: AUTO},),
                      **{**VIT, "image_size": [32, 32]}, num_detection_tokens=5, num_labels=3),
