@@ -35,6 +35,8 @@ from torch import nn
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 AUTO = torch.export.Dim.AUTO
 ANCHOR_LEVELS = ("training", "core")  # the levels run() exports with torch.onnx (lean_sweep.py may narrow it)
+EXPORT_ARGS = {}  # program name -> extra `modelexport export` arguments (a sweep's bf16 programs: --upcast-bf16)
+TOLERANCE = {}  # program name -> relative tolerance, where the inputs' dtype does not tell it
 
 
 # ------------------------------------------------------------------ programs
@@ -284,14 +286,14 @@ def run(name, build, work, skip_anchor):
     with torch.no_grad():
         ep = torch.export.export(model, a, dynamic_shapes=dyn, strict=False)
         ref_a, ref_b = _flat(model(*a)), _flat(model(*b))
-    tol = 1e-2 if any(t.dtype == torch.float16 for t in a) else 1e-4
+    tol = TOLERANCE.get(name, 1e-2 if any(t.dtype == torch.float16 for t in a) else 1e-4)
     row = {}
     for level, prog in (("training", ep), ("core", ep.run_decompositions())):
         pt2 = os.path.join(work, f"{name}.{level}.pt2")
         torch.export.save(prog, pt2)
         out = os.path.join(work, f"{name}.{level}.mx.onnx")
         t0 = time.perf_counter()
-        p = subprocess.run([_cli(), "export", pt2, "-o", out], capture_output=True, text=True)
+        p = subprocess.run([_cli(), "export", pt2, "-o", out] + EXPORT_ARGS.get(name, []), capture_output=True, text=True)
         took = time.perf_counter() - t0
         if p.returncode != 0:
             row[("mx", level)] = ("fails", (p.stderr.strip().splitlines() or ["?"])[-1][:160])

@@ -94,6 +94,13 @@ NEEDS_OPSET = {
     "upsample_bilinear_antialias": (18, "needs ONNX opset 18 (Resize with 'antialias')"),
     "upsample_bicubic_antialias": (18, "needs ONNX opset 18 (Resize with 'antialias')"),
     "upsample_bicubic_antialias_grow": (18, "needs ONNX opset 18 (Resize with 'antialias')"),
+    "stft_two_sided@training": (17, "needs ONNX opset 17 (STFT)"),
+    "stft_two_sided@core": (17, "needs ONNX opset 17 (DFT)"),
+    "stft_two_sided_f64@training": (17, "needs ONNX opset 17 (STFT)"),
+    "stft_two_sided_f64@core": (17, "needs ONNX opset 17 (DFT)"),
+    "resolve_conj": (17, "needs ONNX opset 17 (DFT)"),
+    "irfft_dynamic_length": (17, "needs ONNX opset 17 (DFT)"),
+    "irfft_dynamic_length_f64": (17, "needs ONNX opset 17 (DFT)"),
 }
 
 

@@ -154,12 +154,16 @@ void lower_pow(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_pow, "aten.pow");
 
-// Comparisons: both operands in their promoted type (the wider of the two).
+// Comparisons: both operands in their promoted type (the wider of the two;
+// a bool tensor against a python int compares as int64, as ATen promotes).
 int32_t promoted(OpContext& cx) {
   auto kind = [&](const char* n) -> int32_t {
     const ArgKind a = cx.arg_kind(n);
     if (a == ArgKind::tensor) return cx.dtype_of(n);
     if (a == ArgKind::floating) return onnx::TensorProto::FLOAT;
+    if (a == ArgKind::integer && cx.arg_kind("self") == ArgKind::tensor &&
+        cx.dtype_of("self") == onnx::TensorProto::BOOL)
+      return onnx::TensorProto::INT64;
     return 0;  // python int / bool: the tensor's type wins
   };
   int32_t a = kind("self"), b = kind("other");
@@ -178,7 +182,9 @@ void lower_compare(OpContext& cx) {
       {"greater", "gt"}, {"less", "lt"}, {"greater_equal", "ge"}, {"less_equal", "le"}, {"not_equal", "ne"}};
   std::string n = cx.op();
   if (auto it = aliases.find(n); it != aliases.end()) n = it->second;
-  const int32_t t = promoted(cx);
+  int32_t t = promoted(cx);
+  // ONNX orders no bools (Less / Greater take numbers): False < True as 0 < 1.
+  if (t == onnx::TensorProto::BOOL && n != "eq" && n != "ne") t = onnx::TensorProto::UINT8;
   std::string r = cx.emit1(ops.at(n), {cx.operand("self", t), cx.operand("other", t)});
   if (n == "ne") r = cx.emit1("Not", {r});
   cx.out(0, r);

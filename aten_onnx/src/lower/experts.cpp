@@ -13,21 +13,33 @@ namespace {
 
 // histc(self, bins=100, min=0, max=0): counts of the values in `bins`
 // equal bins over [min, max] (max itself in the last bin, values outside
-// not counted). min == max (the data's own range) is refused: the program
-// needs it static to size the bins as ATen does.
+// not counted). min == max takes the data's own range (its min and max,
+// widened by 1 on both sides when they are equal), as ATen does; the bin
+// of a value is (x - min) * bins / (max - min) in ATen's order of operations.
 void lower_histc(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const int64_t bins = cx.int_arg("bins", 100);
   const double lo = cx.float_arg("min", 0.0), hi = cx.float_arg("max", 0.0);
-  if (!(hi > lo)) cx.unsupported("histc without a range (min >= max: the data's own range)");
   if (bins <= 0) cx.unsupported("histc with no bins");
-  const int32_t f = onnx::TensorProto::FLOAT, i64 = onnx::TensorProto::INT64;
+  if (lo > hi) cx.unsupported("histc with min > max");
+  const int32_t f =
+      cx.dtype_of("self") == onnx::TensorProto::DOUBLE ? onnx::TensorProto::DOUBLE : onnx::TensorProto::FLOAT;
+  const int32_t i64 = onnx::TensorProto::INT64;
   const std::string x = cx.emit1("Reshape", {cx.operand("self", f), cx.ci64({-1})});
-  const std::string inside = cx.emit1("And", {cx.emit1("GreaterOrEqual", {x, cx.cscalar(lo, f)}),
-                                              cx.emit1("LessOrEqual", {x, cx.cscalar(hi, f)})});
+  std::string left = cx.cscalar(lo, f), right = cx.cscalar(hi, f);
+  if (lo == hi) {
+    left = emit_reduce(cx, "ReduceMin", x, {}, false);
+    right = emit_reduce(cx, "ReduceMax", x, {}, false);
+    const std::string same = cx.emit1("Equal", {left, right});
+    left = cx.emit1("Where", {same, cx.emit1("Sub", {left, cx.cscalar(1.0, f)}), left});
+    right = cx.emit1("Where", {same, cx.emit1("Add", {right, cx.cscalar(1.0, f)}), right});
+  }
+  const std::string inside =
+      cx.emit1("And", {cx.emit1("GreaterOrEqual", {x, left}), cx.emit1("LessOrEqual", {x, right})});
   std::string bin =
-      cx.emit1("Floor", {cx.emit1("Mul", {cx.emit1("Sub", {x, cx.cscalar(lo, f)}),
-                                          cx.cscalar(static_cast<double>(bins) / (hi - lo), f)})});
+      cx.emit1("Floor", {cx.emit1("Div", {cx.emit1("Mul", {cx.emit1("Sub", {x, left}),
+                                                           cx.cscalar(static_cast<double>(bins), f)}),
+                                          cx.emit1("Sub", {right, left})})});
   bin = cx.emit1("Min", {cx.cast(bin, f, i64), cx.ci64s(bins - 1)});
   bin = cx.emit1("Where", {inside, bin, cx.ci64s(-1)});  // -1 matches no bin
   const std::string ids = cx.emit1("Range", {cx.ci64s(0), cx.ci64s(bins), cx.ci64s(1)});

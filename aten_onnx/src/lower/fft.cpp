@@ -211,6 +211,34 @@ void lower_rfft(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_rfft, "aten.fft_rfft", "aten.fft_rfft2", "aten.fft_rfftn", "aten._fft_r2c");
 
+}  // namespace
+
+// patterns/inverse_real_dft.cpp: the inverse to a run-time length (1-D int64 n1d).
+std::string emit_inverse_real_dft(OnnxEmitter& e, const std::string& spectrum, int64_t rank, int64_t dim,
+                                  const std::string& n1d, int32_t dt);
+
+namespace {
+
+// irfft to a length the program computes (`n=x.shape[-1]` of a dynamic
+// dim: a SymInt n / last_dim_size): the spectrum rebuilt and inverted at
+// run time, scaled by the run-time number of points.
+void irfft_to_dynamic_length(OpContext& cx, const Value& v, const Transform& t, const char* length) {
+  const int64_t r = static_cast<int64_t>(v.shape.size()), last = t.dims.back();
+  const int32_t dt = component(v.dtype);
+  const std::vector<int64_t> others(t.dims.begin(), t.dims.end() - 1);
+  const std::string l = cx.unsqueeze(cx.sym_int(length), {0});
+  const std::string z = raw_dfts(cx, v.onnx, v, others, true, dt);
+  std::string real = cx.emit1(  // ONNX's inverse divides by l: multiplied back to the plain sum
+      "Mul", {emit_inverse_real_dft(cx, z, r, last, l, dt), cx.cast(l, onnx::TensorProto::INT64, dt)});
+  if (t.normalization != 0) {
+    std::string n =
+        cx.emit1("Mul", {points_tensor(cx, points(v, others), dt), cx.cast(l, onnx::TensorProto::INT64, dt)});
+    if (t.normalization == 1) n = cx.emit1("Sqrt", {n});
+    real = cx.emit1("Div", {real, n});
+  }
+  cx.out(0, cx.cast(real, dt, cx.out_dtype()));
+}
+
 // irfft (2, n) / _fft_c2r: full inverse DFTs over every dim but the last,
 // then the last: X [.., M, .., 2] with M = L/2 + 1 -> the L-point spectrum
 // X[0..M) ++ conj(X[L-M .. 1]) -> inverse DFT (which scales by 1/L) -> real.
@@ -222,6 +250,10 @@ void lower_irfft(OpContext& cx) {
   const int64_t last = t.dims.back();
   const Dim& m = v.shape.at(last);
   require_unpadded(cx, t, v, true);
+  const char* length = cx.has("last_dim_size")          ? "last_dim_size"
+                       : t.sizes.empty() && cx.has("n") ? "n"
+                                                        : nullptr;
+  if (length && cx.arg_kind(length) == ArgKind::sym_int) return irfft_to_dynamic_length(cx, v, t, length);
   const int64_t l = cx.has("last_dim_size") ? cx.int_arg("last_dim_size")
                     : !t.sizes.empty()      ? t.sizes.back()
                     : cx.has("n")           ? cx.int_arg("n")
@@ -419,7 +451,17 @@ void lower_complex_conj(OpContext& cx) {
   cx.out(0, cx.emit1("Mul", {cx.tensor("self"), flip}));
 }
 MX_ATEN_LOWER(lower_complex_conj, "complex.aten._conj", "complex.aten.conj", "complex.aten.conj_physical",
-              "complex.aten._conj_physical", "complex.aten.resolve_conj");
+              "complex.aten._conj_physical");
+
+// resolve_conj / resolve_neg: materialise a lazy conjugate (negation). The
+// pair layout has no lazy bits - _conj above and ihfft conjugate their
+// values when they compute them - so the values are already resolved; a
+// real tensor has none either.
+void lower_resolve(OpContext& cx) {
+  cx.out(0, cx.emit1("Identity", {cx.tensor("self")}));
+}
+MX_ATEN_LOWER(lower_resolve, "complex.aten.resolve_conj", "complex.aten.resolve_neg", "aten.resolve_conj",
+              "aten.resolve_neg");
 
 // fftfreq(n, d=1.0) = [0, 1, .., (n - 1) / 2, -(n / 2), .., -1] / (d n);
 // rfftfreq the first n / 2 + 1 of them. As ATen: the integers times

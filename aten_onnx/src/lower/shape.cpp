@@ -159,7 +159,7 @@ void lower_select(OpContext& cx) {
   const int64_t dim = norm_dim(cx.int_arg("dim"), cx.rank_of("self"));
   cx.out(0, cx.emit1("Gather", {cx.tensor("self"), cx.sym_int("index")}, {attr("axis", dim)}));
 }
-MX_ATEN_LOWER(lower_select, "aten.select");
+MX_ATEN_LOWER(lower_select, "aten.select", "aten.select_copy");
 
 std::vector<std::string> tensor_list(OpContext& cx, const char* name, int32_t dt) {
   std::vector<std::string> out;

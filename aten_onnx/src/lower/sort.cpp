@@ -78,7 +78,8 @@ MX_ATEN_LOWER(lower_msort, "aten.msort");
 // searchsorted(sorted_sequence, self, out_int32=False, right=False, side=None)
 // and bucketize(self, boundaries, out_int32=False, right=False): for each
 // value, how many sequence entries lie before it - a broadcast comparison
-// summed over the sequence (O(values x sequence), no ONNX search op).
+// summed over the sequence (O(values x sequence), no ONNX search op). A
+// `sorter` (the argsort of an unsorted sequence) reorders the sequence first.
 void lower_searchsorted(OpContext& cx) {
   const bool bucketize = cx.target().rfind("aten.bucketize", 0) == 0;
   const char* seq_name = bucketize ? "boundaries" : "sorted_sequence";
@@ -86,11 +87,14 @@ void lower_searchsorted(OpContext& cx) {
   const Value& val = cx.value_of("self");
   bool right = cx.bool_arg("right", false);
   if (cx.has("side")) right = cx.string_arg("side", "left") == "right";
-  if (cx.has("sorter")) cx.unsupported("searchsorted with a sorter");
   const int32_t work = mx::aten_onnx::is_floating(seq.dtype) || mx::aten_onnx::is_floating(val.dtype)
                            ? onnx::TensorProto::DOUBLE
                            : onnx::TensorProto::INT64;
   std::string s = cx.cast(seq.onnx, seq.dtype, work), v = cx.cast(val.onnx, val.dtype, work);
+  if (!bucketize && cx.has("sorter")) {
+    const std::string order = cx.cast(cx.tensor("sorter"), cx.dtype_of("sorter"), onnx::TensorProto::INT64);
+    s = cx.emit1("GatherElements", {s, order}, {attr("axis", static_cast<int64_t>(seq.shape.size()) - 1)});
+  }
   const int64_t vr = static_cast<int64_t>(val.shape.size());
   if (seq.shape.size() == 1) {
     v = cx.unsqueeze(v, {vr});  // [..., N, 1] against [M]

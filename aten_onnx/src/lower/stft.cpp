@@ -54,14 +54,14 @@ void lower_stft(OpContext& cx) {
     cx.unsupported("stft of a complex or integer signal");
   if (cx.has("align_to_window") && cx.bool_arg("align_to_window"))
     cx.unsupported("stft with align_to_window=True");
-  if (cx.has("onesided") && !cx.bool_arg("onesided")) cx.unsupported("a two-sided stft of a real signal");
+  const bool onesided = !cx.has("onesided") || cx.bool_arg("onesided");  // two-sided: all n_fft bins
   const auto [n_fft, hop, win_length] = framing_of(cx);
   const bool batched = x.shape.size() == 2;
   const std::string signal =
       cx.unsqueeze(x.onnx, batched ? std::vector<int64_t>{2} : std::vector<int64_t>{0, 2});
   std::string s =
       cx.emit1("STFT", {signal, cx.ci64s(hop), stft_window(cx, n_fft, win_length, x.dtype), cx.ci64s(n_fft)},
-               {attr("onesided", int64_t{1})});
+               {attr("onesided", int64_t{onesided ? 1 : 0})});
   if (cx.has("normalized") && cx.bool_arg("normalized"))
     s = cx.emit1("Mul", {s, cx.cscalar(1.0 / std::sqrt(static_cast<double>(n_fft)), x.dtype)});
   s = cx.transpose(s, {0, 2, 1, 3});  // [batch, bins, frames, 2]

@@ -10,6 +10,7 @@
 // They stay in this frontend (MXTE_LOWER, not aten_onnx/src/lower): their
 // bodies are graphs of the program's JSON, lowered by this frontend's walk.
 #include <functional>
+#include <limits>
 
 #include "autocast.hpp"
 #include "lower_ctx.hpp"
@@ -284,6 +285,46 @@ void lower_map(LowerCtx& cx) {
   lower_as_scan(cx, body_graph, {}, xs, extra, "map");
 }
 MXTE_LOWER(lower_map, "higher_order.map_impl");
+
+// higher_order.associative_scan(combine_graph, xs, additional) (the
+// default combine_mode="pointwise") -> the inclusive scan along dim 0
+// (torch moves the scanned dim there and flips a reverse scan outside the
+// op): y_0 = x_0, y_i = combine(y_{i-1}, x_i) - a Scan over xs[1:] carrying
+// y, its outputs after x_0. Sequential: associativity only lets torch
+// reorder the combines.
+void lower_associative_scan(LowerCtx& cx) {
+  const json& combine = graph_at(cx, 0);
+  const std::vector<Value> xs = tensor_list_at(cx, 1), extra = tensor_list_at(cx, 2);
+  const std::string base = cx.node->value("name", std::string("associative_scan"));
+  std::vector<Value> slices;
+  std::vector<std::string> firsts, ins;
+  for (const Value& x : xs) {
+    if (x.shape.empty()) cx.unsupported("an associative_scan over a 0-d tensor");
+    Value slice = x;
+    slice.shape.erase(slice.shape.begin());
+    slices.push_back(slice);
+    firsts.push_back(cx.emit1("Slice", {x.onnx, cx.ci64({0}), cx.ci64({1}), cx.ci64({0})}));
+    ins.push_back(cx.squeeze(firsts.back(), {0}));
+  }
+  for (const Value& x : xs)
+    ins.push_back(cx.emit1(
+        "Slice", {x.onnx, cx.ci64({1}), cx.ci64({std::numeric_limits<int64_t>::max()}), cx.ci64({0})}));
+  const auto state = renamed(slices, base + "_carry_"), step = renamed(slices, base + "_x_");
+  std::vector<std::pair<std::string, Value>> inputs = state;
+  inputs.insert(inputs.end(), step.begin(), step.end());
+  onnx::GraphProto body = build_subgraph(cx, "Scan", base + "_body", inputs, [&] {
+    const std::vector<Value> y =
+        lower_inline(cx, combine, concat(concat(values_of(state), values_of(step)), extra));
+    return concat(y, y);  // the next carry, and the step's output
+  });
+  const size_t n = xs.size();
+  if (cx.n_outputs() != n) cx.unsupported("an associative_scan whose outputs are not one per input");
+  auto outs = cx.emit(
+      "Scan", ins, {attr("body", std::move(body)), attr("num_scan_inputs", static_cast<int64_t>(n))}, 2 * n);
+  for (size_t k = 0; k < n; ++k)
+    cx.out(k, cx.emit1("Concat", {firsts[k], outs[n + k]}, {attr("axis", int64_t{0})}));
+}
+MXTE_LOWER(lower_associative_scan, "higher_order.associative_scan");
 
 }  // namespace
 }  // namespace mx::torch_export

@@ -50,6 +50,10 @@ MXTE_LOWER(lower_no_op, "aten._assert_scalar.default", "aten.sym_constrain_range
 // node that did read it would be refused as reading an undefined value.
 MXTE_LOWER(lower_no_op, "torchvision._cuda_version.default");
 
+// associative_scan's TRAINING program calls this before its HOP: it loads
+// torch's decomposition table and returns nothing.
+MXTE_LOWER(lower_no_op, "torch._functorch.predispatch.lazy_load_decompositions");
+
 // Operand k of a Python operator node (its inputs are positional): a
 // static int, or an ONNX value and its type (int64 SymInt, double SymFloat).
 struct SymOperand {
@@ -229,6 +233,31 @@ void lower_sym_compare(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_sym_compare, "_operator.ge", "_operator.gt", "_operator.le", "_operator.lt", "_operator.eq",
            "_operator.ne");
+
+// torch.sym_not(SymBool) (DeBERTa's `not torch.jit.is_tracing()`-style
+// shape tests): the negated 0-d bool, a SymBool.
+void lower_sym_not(LowerCtx& cx) {
+  const json& o = cx.node->at("outputs").at(0);
+  if (!o.contains("as_sym_bool")) cx.unsupported("a sym_not whose result is not a SymBool");
+  const json& a = cx.node->at("inputs").at(0).at("arg");
+  const json& b = a.contains("as_sym_bool") ? a.at("as_sym_bool") : a;
+  std::string in;
+  if (b.contains("as_bool")) {
+    in = cx.cscalar(b.at("as_bool").get<bool>() ? 1 : 0, onnx::TensorProto::BOOL);
+  } else if (b.contains("as_name")) {
+    auto it = cx.values.find(b.at("as_name").get<std::string>());
+    if (it == cx.values.end()) cx.unsupported("a sym_not of a SymBool nothing defines");
+    in = cx.cast(it->second.onnx, it->second.dtype, onnx::TensorProto::BOOL);
+  } else {
+    cx.unsupported("a sym_not of neither a SymBool nor a bool");
+  }
+  Value v;
+  v.kind = Value::sym_int;
+  v.onnx = cx.emit1("Not", {in});
+  v.dtype = onnx::TensorProto::BOOL;
+  cx.values[o.at("as_sym_bool").at("as_name").get<std::string>()] = std::move(v);
+}
+MXTE_LOWER(lower_sym_not, "torch.sym_not");
 
 }  // namespace
 }  // namespace mx::torch_export
