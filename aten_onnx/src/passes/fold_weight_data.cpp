@@ -193,6 +193,15 @@ void fold_weight_data(onnx::GraphProto& g, const WeightMap& weights, PassReport&
     if ((weights.count(v) && it->second.weights.count(v)) || split_outputs.count(v))
       kept.insert(it->second.weights.begin(), it->second.weights.end());
   }
+  // A weight two folded results are computed from (read through two
+  // Transposes, two Expands) would be written twice: it stays too.
+  std::map<std::string, int> results_of;
+  for (int i : folded) {
+    const auto& n = g.node(i);
+    if (n.op_type() == "Split" || !read_outside.count(n.output(0))) continue;
+    for (const auto& w : known[n.output(0)].weights)
+      if (++results_of[w] > 1) kept.insert(w);
+  }
 
   for (int i : folded) {
     auto& n = *g.mutable_node(i);
