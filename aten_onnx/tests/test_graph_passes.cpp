@@ -762,7 +762,8 @@ TEST_CASE("an Expand of a buffer to ones no longer than its rank is dropped") {
   WeightMap w;
   const auto f = onnx::TensorProto::FLOAT;
   e.input("x", f, {2, 8});
-  add_weight(e, w, "buf", {1, 8}, iota_floats(8));
+  const auto bytes = iota_floats(8);  // the weight map points at them: alive through the passes
+  add_weight(e, w, "buf", {1, 8}, bytes);
   e.module = "m";
   const auto same = e.emit1("Expand", {"buf", e.ci64({1, 1})});
   const auto wider = e.emit1("Expand", {"buf", e.ci64({1, 1, 1})});  // rank 3: not a no-op
