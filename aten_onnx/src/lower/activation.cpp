@@ -27,8 +27,7 @@ void lower_hardtanh(OpContext& cx) {
   const bool relu6 = cx.target().find("relu6") != std::string::npos;
   const double lo = relu6 ? 0.0 : cx.float_arg("min_val", -1.0),
                hi = relu6 ? 6.0 : cx.float_arg("max_val", 1.0);
-  cx.out(0, cx.emit1("Min",
-                     {cx.emit1("Max", {cx.operand("self", dt), cx.cscalar(lo, dt)}), cx.cscalar(hi, dt)}));
+  cx.out(0, mx::aten_onnx::emit_clip(cx, cx.operand("self", dt), cx.cscalar(lo, dt), cx.cscalar(hi, dt), dt));
 }
 MX_ATEN_LOWER(lower_hardtanh, "aten.hardtanh", "aten.hardtanh_", "aten.relu6", "aten.relu6_");
 

@@ -226,9 +226,20 @@ void lower_masked_fill(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_masked_fill, "aten.masked_fill", "aten.masked_fill_");
 
+// clamp to number bounds: emit_clip. Tensor bounds broadcast, which Clip's
+// scalar bounds do not: Max and Min.
 void lower_clamp(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
+  auto number = [&](const char* name) {
+    const ArgKind k = cx.arg_kind(name);
+    return k == ArgKind::none || k == ArgKind::integer || k == ArgKind::floating;
+  };
   std::string x = cx.operand("self", dt);
+  if (number("min") && number("max")) {
+    const std::string lo = cx.has("min") ? cx.operand("min", dt) : "";
+    const std::string hi = cx.has("max") ? cx.operand("max", dt) : "";
+    return cx.out(0, mx::aten_onnx::emit_clip(cx, x, lo, hi, dt));
+  }
   if (cx.has("min")) x = cx.emit1("Max", {x, cx.operand("min", dt)});
   if (cx.has("max")) x = cx.emit1("Min", {x, cx.operand("max", dt)});
   cx.out(0, x);

@@ -99,8 +99,10 @@ void lower_cumsum(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_cumsum, "aten.cumsum");
 
-// any/all over dims: ReduceMax/ReduceMin of the values as int32 (ONNX
-// reductions take no bool), compared with zero.
+// any/all over dims: ReduceMax/ReduceMin of the truth values as int32
+// (ONNX Runtime's reductions take no bool). A value is true when it is not
+// zero, compared in its own dtype: cast to an integer first, 0.5 would be
+// false. A bool input is its own truth value.
 void lower_any_all(OpContext& cx) {
   const bool any = cx.target().rfind("aten.any", 0) == 0;
   const Value& v = cx.value_of("self");
@@ -108,9 +110,10 @@ void lower_any_all(OpContext& cx) {
   std::vector<int64_t> axes;
   if (cx.has("dim")) axes = cx.ints("dim");
   for (auto& a : axes) a = norm_dim(a, r);
-  std::string x = cx.emit1("Not", {cx.emit1("Equal", {cx.cast(v.onnx, v.dtype, onnx::TensorProto::INT32),
-                                                      cx.cscalar(0, onnx::TensorProto::INT32)})});
-  x = cx.cast(x, onnx::TensorProto::BOOL, onnx::TensorProto::INT32);
+  std::string truth = v.onnx;
+  if (v.dtype != onnx::TensorProto::BOOL)
+    truth = cx.emit1("Not", {cx.emit1("Equal", {v.onnx, cx.cscalar(0, v.dtype)})});
+  const std::string x = cx.cast(truth, onnx::TensorProto::BOOL, onnx::TensorProto::INT32);
   std::string red =
       mx::aten_onnx::emit_reduce(cx, any ? "ReduceMax" : "ReduceMin", x, axes, cx.bool_arg("keepdim", false));
   cx.out(0, cx.cast(red, onnx::TensorProto::INT32, onnx::TensorProto::BOOL));

@@ -7,7 +7,9 @@
 // states for the Reshape's input and output, a dynamic dim the input has at
 // the same position is 0 (copied) and one more may be -1. The constant is
 // an initializer named after the Reshape, not a new node: no node without
-// a module record.
+// a module record. A Reshape of a Reshape (`view` of a `view`: a Linear's
+// output, then its heads) reshapes the first one's input directly when the
+// program's dims cover it.
 #include <algorithm>
 #include <map>
 
@@ -64,14 +66,15 @@ std::optional<std::vector<int64_t>> with_inferred_dim(
   return dims;
 }
 
-// The shape of Reshape `n` from the dims the program states for its input
-// and output: static dims, 0 for a dynamic dim the input has at the same
-// position, -1 for at most one other; nothing when that does not cover it.
-std::optional<std::vector<int64_t>> from_program(const onnx::NodeProto& n, const SymbolicShapes& shapes) {
-  if (shapes.empty() || n.output_size() != 1) return std::nullopt;
-  auto in = shapes.find(n.input(0)), out = shapes.find(n.output(0));
+// The shape that reshapes `input` to `output` from the dims the program
+// states for them: static dims, 0 for a dynamic dim the input has at the
+// same position, -1 for at most one other; nothing when that does not
+// cover it.
+std::optional<std::vector<int64_t>> from_program(const std::string& input, const std::string& output,
+                                                 bool allowzero, const SymbolicShapes& shapes) {
+  if (shapes.empty()) return std::nullopt;
+  auto in = shapes.find(input), out = shapes.find(output);
   if (in == shapes.end() || out == shapes.end()) return std::nullopt;
-  const bool allowzero = int_attr(n, "allowzero", 0) != 0;
   std::vector<int64_t> dims;
   int inferred = 0;
   for (size_t p = 0; p < out->second.size(); ++p) {
@@ -91,6 +94,26 @@ std::optional<std::vector<int64_t>> from_program(const onnx::NodeProto& n, const
   return dims;
 }
 
+bool allows_zero(const onnx::NodeProto& n) {
+  return int_attr(n, "allowzero", 0) != 0;
+}
+
+// Reshape(Reshape(x, s1), s2) as Reshape(x, s): the dims the program states
+// for x and for the outer output say what s is (the inner one dies when
+// nothing else reads it). Nodes are visited in graph order, so an inner
+// Reshape already reads the start of its own chain.
+std::optional<std::vector<int64_t>> merged_with_inner(
+    onnx::NodeProto& n, const std::map<std::string, const onnx::NodeProto*>& producer,
+    const SymbolicShapes& shapes) {
+  auto p = producer.find(n.input(0));
+  if (p == producer.end() || !is_op(p->second, "Reshape") || p->second->input_size() != 2 ||
+      allows_zero(*p->second) || allows_zero(n) || n.output_size() != 1)
+    return std::nullopt;
+  auto dims = from_program(p->second->input(0), n.output(0), false, shapes);
+  if (dims) n.set_input(0, p->second->input(0));
+  return dims;
+}
+
 }  // namespace
 
 void infer_reshape_dim(onnx::GraphProto& g, PassReport&, const SymbolicShapes& shapes) {
@@ -105,11 +128,14 @@ void infer_reshape_dim(onnx::GraphProto& g, PassReport&, const SymbolicShapes& s
   for (int i = 0; i < g.node_size(); ++i) {
     const auto& n = g.node(i);
     if (!is_op(&n, "Reshape") || n.input_size() != 2) continue;
-    auto p = producer.find(n.input(1));
-    if (p == producer.end() || passes::int64_constant(*p->second))
-      continue;  // an initializer or constant already
-    auto dims = from_program(n, shapes);
-    if (!dims) dims = with_inferred_dim(*p->second, producer);
+    auto dims = merged_with_inner(*g.mutable_node(i), producer, shapes);
+    if (!dims) {
+      auto p = producer.find(n.input(1));
+      if (p == producer.end() || passes::int64_constant(*p->second))
+        continue;  // an initializer or constant already
+      if (n.output_size() == 1) dims = from_program(n.input(0), n.output(0), allows_zero(n), shapes);
+      if (!dims) dims = with_inferred_dim(*p->second, producer);
+    }
     if (!dims) continue;
     auto& name = made[*dims];
     if (name.empty()) {

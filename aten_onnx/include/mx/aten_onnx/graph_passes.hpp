@@ -170,6 +170,7 @@ void collapse_unsqueezes(onnx::GraphProto& g, int opset, PassReport& report);
 // at the same position as 0 (copy), one other dynamic dim as -1. Or, from
 // the graph alone, a Concat of positive constants and one single-element
 // dynamic part (a Shape slice, an Unsqueeze'd scalar): that part as -1.
+// Reshape(Reshape(x)) reshapes x when `shapes` give x's and the result's dims.
 void infer_reshape_dim(onnx::GraphProto& g, PassReport& report, const SymbolicShapes& shapes = {});
 
 // Every top-level Constant node (value attribute) becomes an initializer
@@ -182,6 +183,12 @@ void constants_to_initializers(onnx::GraphProto& g, PassReport& report);
 // with the composed perm (dropped when that is the identity). Nodes
 // producing graph outputs stay.
 void drop_noops(onnx::GraphProto& g, PassReport& report);
+
+// An Expand or Reshape whose input and output have the same dims by
+// `shapes` is dropped (its readers read its input); a broadcasting
+// element-wise op reading Expand(c, Shape(y)), y another of its operands,
+// reads c. Nodes producing graph outputs stay.
+void drop_shape_noops(onnx::GraphProto& g, PassReport& report, const SymbolicShapes& shapes);
 
 // Nodes of the same op, inputs and attributes are one node (the first);
 // skipped: nodes with subgraphs, random ops, nodes producing graph outputs.

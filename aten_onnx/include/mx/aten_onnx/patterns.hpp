@@ -15,6 +15,12 @@
 
 namespace mx::aten_onnx {
 
+// ---- clip.cpp
+// x clamped to 0-d bounds `lo` and `hi` of `dtype` (either may be "": no
+// bound): one Clip where ONNX Runtime has its kernel, else Max and Min.
+std::string emit_clip(OnnxEmitter& e, const std::string& x, const std::string& lo, const std::string& hi,
+                      int32_t dtype);
+
 // ---- linear.cpp
 // x @ w^T (+ b); b may be "". Gemm for rank-2 x, else MatMul(+Add).
 std::string emit_linear(OnnxEmitter& e, const std::string& x, int64_t x_rank, const std::string& w,
