@@ -221,7 +221,11 @@ mx::aten_onnx::LowerFn shared_lowering(const tj::Node* n, const std::string& pre
   const std::string overload = schema->overload_name().empty() ? "default" : schema->overload_name();
   const std::string ns = name.substr(0, colons);
   std::string op = name.substr(colons + 2);
-  if (auto fn = mx::aten_onnx::lowering_of(prefix + ns + "." + op + "." + overload, kFrontend)) return fn;
+  const std::string target = prefix + ns + "." + op + "." + overload;
+  // a lowering plugin is not asked for a complex lowering (docs/lowering-plugins.md)
+  if (auto fn = prefix.empty() ? mx::aten_onnx::lowering_of(target, kFrontend)
+                               : mx::aten_onnx::find_lowering(target, kFrontend))
+    return fn;
   const bool dunder = op.size() > 4 && op.rfind("__", 0) == 0;
   if (ns == "aten" && op.size() > 1 && op.back() == '_' && !dunder) {
     op.pop_back();
