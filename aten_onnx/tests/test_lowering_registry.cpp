@@ -57,6 +57,7 @@ struct MapOpContext : OpContext {
     return cast(v.onnx, v.dtype, dtype);
   }
   int32_t dtype_arg(const std::string&, int32_t f) override { return f; }
+  std::pair<double, double> complex_arg(const std::string& n) override { unsupported("no complex " + n); }
   size_t n_outputs() const override { return 1; }
   const std::vector<Dim>& out_shape(size_t) const override { return shape; }
   int32_t out_dtype(size_t) const override { return onnx::TensorProto::FLOAT; }

@@ -332,16 +332,24 @@ void lower_real_imag(OpContext& cx) {
 MX_ATEN_LOWER(lower_real_imag, "complex.aten.real", "complex.aten.imag");
 
 // A real operand next to a complex one gains the pair axis (it scales both
-// parts); a complex one is used as it is.
+// parts); a complex one is used as it is, in the result's precision (a 0-d
+// complex128 operand does not promote a complex64 tensor: TorchScript
+// traces a Python complex number so).
 std::string as_pair_operand(OpContext& cx, const char* name, int32_t dt, bool& complex) {
   complex = false;
   if (cx.arg_kind(name) == ArgKind::tensor) {
     const Value& v = cx.value_of(name);
     if (is_complex(v.dtype)) {
       complex = true;
-      return v.onnx;
+      return cx.cast(v.onnx, component(v.dtype), dt);
     }
     return cx.unsqueeze(cx.cast(v.onnx, v.dtype, dt), {-1});
+  }
+  if (cx.arg_kind(name) == ArgKind::complex_number) {  // a [2] that broadcasts
+    complex = true;
+    const auto [re, im] = cx.complex_arg(name);
+    return cx.emit1("Concat", {cx.unsqueeze(cx.cscalar(re, dt), {0}), cx.unsqueeze(cx.cscalar(im, dt), {0})},
+                    {attr("axis", int64_t{0})});
   }
   return cx.operand(name, dt);  // a Python number
 }

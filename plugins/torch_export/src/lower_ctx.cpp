@@ -97,6 +97,7 @@ mx::aten_onnx::ArgKind LowerCtx::arg_kind(const std::string& name) const {
   if (a->contains("as_sym_int")) return ArgKind::sym_int;
   if (a->contains("as_sym_float")) return ArgKind::sym_float;
   if (a->contains("as_scalar_type")) return ArgKind::dtype;
+  if (a->contains("as_complex")) return ArgKind::complex_number;
   return ArgKind::other;
 }
 
@@ -289,6 +290,14 @@ std::string LowerCtx::int_list(const std::string& name) {
   if (!run.empty()) parts.push_back(ci64(run));
   if (parts.size() == 1) return parts[0];
   return emit1("Concat", parts, {attr("axis", int64_t{0})});
+}
+
+std::pair<double, double> LowerCtx::complex_arg(const std::string& name) {
+  const json& a = required(name);
+  if (!a.contains("as_complex"))
+    unsupported("argument '" + name + "' must be a complex number, got " + brief(a));
+  const json& c = a.at("as_complex");
+  return {json_float(c.at("real")), json_float(c.at("imag"))};
 }
 
 std::string LowerCtx::operand(const std::string& name, int32_t dtype) {

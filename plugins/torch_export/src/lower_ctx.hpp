@@ -79,6 +79,7 @@ class LowerCtx : public mx::aten_onnx::OpContext {
   std::string sym_int(const std::string& name) override;
   std::string operand(const std::string& name, int32_t dtype) override;
   int32_t dtype_arg(const std::string& name, int32_t fallback) override;
+  std::pair<double, double> complex_arg(const std::string& name) override;
 
   // ---- outputs
   size_t n_outputs() const override;

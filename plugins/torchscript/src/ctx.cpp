@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "complex_values.hpp"
 #include "modelexport/modelexport.h"
 
 namespace mx::torchscript {
@@ -35,6 +36,11 @@ int32_t onnx_type_of(at::ScalarType t) {
       return onnx::TensorProto::UINT8;
     case at::kBool:
       return onnx::TensorProto::BOOL;
+    // a value's dtype; its ONNX tensor holds real pairs (complex_values.hpp)
+    case at::kComplexFloat:
+      return onnx::TensorProto::COMPLEX64;
+    case at::kComplexDouble:
+      return onnx::TensorProto::COMPLEX128;
     default:
       throw Error(MX_ERR_UNSUPPORTED, std::string("unsupported dtype ") + c10::toString(t));
   }
@@ -61,6 +67,10 @@ at::ScalarType scalar_type_of_onnx(int32_t t) {
       return at::kByte;
     case onnx::TensorProto::BOOL:
       return at::kBool;
+    case onnx::TensorProto::COMPLEX64:
+      return at::kComplexFloat;
+    case onnx::TensorProto::COMPLEX128:
+      return at::kComplexDouble;
     default:
       throw Error(MX_ERR_INTERNAL, "unknown onnx type " + std::to_string(t));
   }
@@ -69,7 +79,7 @@ at::ScalarType scalar_type_of_onnx(int32_t t) {
 onnx::TensorProto to_tensor_proto(const at::Tensor& t0, const std::string& name) {
   if (t0.is_meta())
     throw Error(MX_ERR_INTERNAL, "internal: a constant without a value (meta tensor) for '" + name + "'");
-  at::Tensor t = t0.detach().contiguous().cpu();
+  at::Tensor t = as_pairs(t0.detach()).contiguous().cpu();
   onnx::TensorProto p;
   p.set_name(name);
   p.set_data_type(onnx_type_of(t.scalar_type()));
@@ -276,7 +286,8 @@ std::string Ctx::initializer(const at::Tensor& t, const std::string& path) {
   std::string name = path;
   if (init_names_.count(name)) name += "_" + std::to_string(init_names_[name]++);
   init_names_[name] = 1;
-  at::Tensor data = t.detach().contiguous().cpu();  // a view of the module's weight when contiguous
+  // a view of the module's weight when contiguous (complex: its real pairs)
+  at::Tensor data = as_pairs(t.detach()).contiguous().cpu();
   auto* p = graph.add_initializer();
   p->set_name(name);
   p->set_data_type(onnx_type_of(data.scalar_type()));

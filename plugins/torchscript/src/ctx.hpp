@@ -204,6 +204,7 @@ class Ctx : public mx::aten_onnx::OpContext {
   std::string sym_int(const std::string& name) override;
   std::string operand(const std::string& name, int32_t dtype) override;
   int32_t dtype_arg(const std::string& name, int32_t fallback) override;
+  std::pair<double, double> complex_arg(const std::string& name) override;
   size_t n_outputs() const override { return node->outputs().size(); }
   const std::vector<mx::aten_onnx::Dim>& out_shape(size_t k = 0) const override;
   int32_t out_dtype(size_t k = 0) const override { return onnx_type_of(out_st(k)); }

@@ -726,6 +726,7 @@ void DimSymbols::assign(Ctx& cx, const tj::Node* n) {
 void DimSymbols::record(const Val& v) {
   if (v.is_static || v.name.empty() || !v.iv.isTensor() || !v.iv.toTensor().defined()) return;
   const at::Tensor& t = v.iv.toTensor();
+  if (t.is_complex()) return;  // its ONNX tensor has the pair axis PyTorch's dims lack (complex_values.hpp)
   const auto rank = static_cast<size_t>(t.dim());
   std::vector<mx::aten_onnx::SymbolicDim> dims(rank);
   for (size_t k = 0; k < rank; ++k) {

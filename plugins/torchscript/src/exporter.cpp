@@ -18,6 +18,7 @@
 #include <unordered_set>
 
 #include "ctx.hpp"
+#include "complex_values.hpp"
 #include "dim_symbols.hpp"
 #include "dynamic_dims.hpp"
 #include "mx/aten_onnx/graph_passes.hpp"
@@ -299,11 +300,15 @@ ExportResult export_model(const ExportOptions& opt) {
   // dims left unknown unless shape inference knows better.
   std::vector<VP> outs;
   for (const auto& r : results) flatten_outputs(r, outs);
+  // A complex output is written as the .pt2 frontend writes one, as
+  // torch.view_as_real gives it: its real pairs on a last axis of 2.
   for (size_t k = 0; k < outs.size(); ++k) {
     std::string src = cx.tensor(outs[k]);
+    const int32_t type = cx.onnx_type(outs[k]);
     int64_t rank = outs[k]->iv.isTensor() ? outs[k]->iv.toTensor().dim() : 0;
+    if (is_complex_onnx(type)) ++rank;
     std::string now = mx::aten_onnx::add_graph_output(cx, src, mx::aten_onnx::output_name(k, outs.size()),
-                                                      cx.onnx_type(outs[k]), rank);
+                                                      pair_component(type), rank);
     for (auto& o : outs)
       if (o->name == src) o->name = now;
   }

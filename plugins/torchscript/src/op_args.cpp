@@ -62,6 +62,7 @@ ArgKind Ctx::arg_kind(const std::string& name) const {
   if (iv.isDouble()) return ArgKind::floating;
   if (iv.isBool()) return ArgKind::boolean;
   if (iv.isString()) return ArgKind::string;
+  if (iv.isComplexDouble()) return ArgKind::complex_number;
   if (iv.isIntList()) return ArgKind::ints;
   if (iv.isDoubleList()) return ArgKind::floats;
   if (iv.isList() || iv.isTuple()) return ArgKind::ints;
@@ -214,6 +215,13 @@ int32_t Ctx::dtype_arg(const std::string& name, int32_t fallback) {
   const c10::IValue& iv = in(*k)->iv;
   if (!iv.isInt()) unsupported("argument '" + name + "' must be a dtype");
   return onnx_type_of(static_cast<at::ScalarType>(iv.toInt()));
+}
+
+std::pair<double, double> Ctx::complex_arg(const std::string& name) {
+  const c10::IValue& iv = in(arg_index(name))->iv;
+  if (!iv.isComplexDouble()) unsupported("argument '" + name + "' must be a complex number");
+  const c10::complex<double> z = iv.toComplexDouble();
+  return {z.real(), z.imag()};
 }
 
 // An output is computed from everything the node reads.

@@ -198,8 +198,11 @@ bool apply_shape_rule(const torch::jit::Node* n, torch::jit::Stack& stack) {
   // below keep their input's shape and dtype.
   if (norm_fits(kind, stack) || kind == "aten::_transformer_encoder_layer_fwd" || shape_preserving(kind)) {
     const at::Tensor x = stack.at(0).toTensor();
+    at::Tensor y = meta_like(x, x.sizes());
+    // the modulus of a complex value is real
+    if (kind == "aten::abs" && x.is_complex()) y = y.to(c10::toRealValueType(x.scalar_type()));
     stack.clear();
-    stack.emplace_back(meta_like(x, x.sizes()));
+    stack.emplace_back(y);
     return true;
   }
   if (kind == "aten::embedding" && stack.size() >= 2 && stack[0].isTensor() && stack[1].isTensor()) {

@@ -39,6 +39,12 @@ InputSpec parse_input_spec(const std::string& text) {
   else if (dt == "long" || dt == "int64") s.dtype = "int64";
   else if (dt == "int" || dt == "int32") s.dtype = "int32";
   else if (dt == "bool") s.dtype = "bool";
+  // As the .pt2 frontend: complex values live inside the graph only (an
+  // ONNX input of complex type is one no runtime computes with).
+  else if (dt.rfind("complex", 0) == 0)
+    bad(text,
+        "a complex input is not supported (give the model torch.view_as_real(x) and call "
+        "torch.view_as_complex on it inside)");
   else bad(text, "unknown dtype '" + dt + "'");
   std::string dims = rest.substr(lb + 1, rb - lb - 1);
   if (trim(dims).empty()) return s;  // scalar

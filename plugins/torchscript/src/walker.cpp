@@ -4,6 +4,7 @@
 #include <ATen/core/function.h>
 #include <torch/csrc/jit/api/function_impl.h>
 
+#include "complex_values.hpp"
 #include "dynamic_dims.hpp"
 #include "shape_exec.hpp"
 #include "view_write_back.hpp"
@@ -209,8 +210,9 @@ namespace {
 // -> "mylib.scaled_add.default"): by its schema's name and overload,
 // "aten::add.Tensor" -> "aten.add.Tensor"; an in-place ATen op without its
 // own registration lowers as its functional form (the walk rebinds the
-// written input afterwards).
-mx::aten_onnx::LowerFn shared_lowering(const tj::Node* n) {
+// written input afterwards). A node reading a complex value looks under
+// "complex." + its target (complex_values.hpp).
+mx::aten_onnx::LowerFn shared_lowering(const tj::Node* n, const std::string& prefix) {
   const auto* schema = n->maybeSchema();
   if (!schema) return nullptr;
   std::string name = schema->name();
@@ -219,11 +221,15 @@ mx::aten_onnx::LowerFn shared_lowering(const tj::Node* n) {
   const std::string overload = schema->overload_name().empty() ? "default" : schema->overload_name();
   const std::string ns = name.substr(0, colons);
   std::string op = name.substr(colons + 2);
-  if (auto fn = mx::aten_onnx::lowering_of(ns + "." + op + "." + overload, kFrontend)) return fn;
+  const std::string target = prefix + ns + "." + op + "." + overload;
+  // a lowering plugin is not asked for a complex lowering (docs/lowering-plugins.md)
+  if (auto fn = prefix.empty() ? mx::aten_onnx::lowering_of(target, kFrontend)
+                               : mx::aten_onnx::find_lowering(target, kFrontend))
+    return fn;
   const bool dunder = op.size() > 4 && op.rfind("__", 0) == 0;
   if (ns == "aten" && op.size() > 1 && op.back() == '_' && !dunder) {
     op.pop_back();
-    return mx::aten_onnx::find_lowering("aten." + op + "." + overload, kFrontend);
+    return mx::aten_onnx::find_lowering(prefix + "aten." + op + "." + overload, kFrontend);
   }
   return nullptr;
 }
@@ -288,9 +294,13 @@ void Walker::generic(tj::Node* n) {
     if (auto s = scalar_registry().find(kind); s != scalar_registry().end()) own = s->second;
   if (!own)
     if (auto it = registry().find(kind); it != registry().end()) own = it->second;
-  const mx::aten_onnx::LowerFn shared = own ? nullptr : shared_lowering(n);
-  if (!all_static && !own && !shared)
+  const bool complex = reads_complex(ins);
+  if (complex && own && !own_lowering_reads_pairs(kind)) own = nullptr;
+  const mx::aten_onnx::LowerFn shared = own ? nullptr : shared_lowering(n, complex ? "complex." : "");
+  if (!all_static && !own && !shared) {
+    if (complex) refuse_complex(cx_);
     throw Error(MX_ERR_UNSUPPORTED, "unsupported op " + kind + " " + cx_.location() + custom_op_remedy(n));
+  }
   // Execute: static nodes on their real values (folding), the others on
   // shapes (shape_exec.hpp: meta tensors, real only for shape arithmetic).
   tj::Stack stack;
@@ -405,7 +415,11 @@ void Walker::generic(tj::Node* n) {
       nv->view_of = old->view_of;
       cx_.bind(n->output(0), nv);
       cx_.bind(n->input(0), nv);
-      if (old->view_of && !old->is_static) write_back_view(cx_, old, nv);
+      if (old->view_of && !old->is_static) {
+        // the write-back's scatter knows no pair axis
+        if (complex) cx_.unsupported("an in-place write into a view of a complex tensor");
+        write_back_view(cx_, old, nv);
+      }
     }
   }
 }

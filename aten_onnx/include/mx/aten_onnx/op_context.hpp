@@ -36,6 +36,7 @@ enum class ArgKind {
   sym_int,
   sym_float,
   dtype,
+  complex_number,  // a Python complex number (complex_arg)
   other
 };
 
@@ -80,6 +81,9 @@ class OpContext : public OnnxEmitter {
   virtual std::string operand(const std::string& name, int32_t dtype) = 0;
   // dtype argument (ScalarType) as an ONNX type, or `fallback`.
   virtual int32_t dtype_arg(const std::string& name, int32_t fallback) = 0;
+  // A Python complex number (a Scalar argument next to a complex tensor):
+  // its real and imaginary parts.
+  virtual std::pair<double, double> complex_arg(const std::string& name) = 0;
 
   // ---- outputs
   virtual size_t n_outputs() const = 0;

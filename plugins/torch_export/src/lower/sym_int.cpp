@@ -25,7 +25,8 @@ void lower_sym_size(LowerCtx& cx) {
   if (v.shape.at(dim).is_static) return cx.out_sym(0, "", v.shape[dim].value);
   cx.out_sym(0, cx.dim_size(v.onnx, dim), std::nullopt);
 }
-MXTE_LOWER(lower_sym_size, "aten.sym_size.int");
+// A complex tensor's size is PyTorch's (the pair axis is past its rank).
+MXTE_LOWER(lower_sym_size, "aten.sym_size.int", "complex.aten.sym_size");
 
 void lower_sym_numel(LowerCtx& cx) {
   const auto& v = cx.value_of("self");

@@ -3,6 +3,7 @@
 // from the example (dim, dtype, device, len, is/isnot, ...).
 #include <algorithm>
 
+#include "complex_values.hpp"
 #include "ctx.hpp"
 #include "dynamic_dims.hpp"
 
@@ -57,13 +58,13 @@ void lower_size(Ctx& cx, const tj::Node* n) {
   } else {
     if (std::none_of(dynamic.begin(), dynamic.end(), [](bool b) { return b; }))
       return bind_static_outputs(cx, n);
-    cx.out(0, cx.shape_of(cx.tensor(0)), onnx::TensorProto::INT64);
+    cx.out(0, torch_shape(cx, x), onnx::TensorProto::INT64);
   }
 }
 MXTS_LOWER(lower_size, "aten::size");
 
 void lower_numel(Ctx& cx, const tj::Node*) {
-  std::string s = cx.shape_of(cx.tensor(0));
+  std::string s = torch_shape(cx, cx.in(0));
   cx.out(0, cx.emit1("ReduceProd", {s}, {attr("keepdims", int64_t{0})}), onnx::TensorProto::INT64);
 }
 MXTS_LOWER(lower_numel, "aten::numel");
