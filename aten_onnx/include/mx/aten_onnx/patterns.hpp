@@ -17,7 +17,8 @@ namespace mx::aten_onnx {
 
 // ---- clip.cpp
 // x clamped to 0-d bounds `lo` and `hi` of `dtype` (either may be "": no
-// bound): one Clip where ONNX Runtime has its kernel, else Max and Min.
+// bound): one Clip when both are given and ONNX Runtime has its kernel,
+// else Max and/or Min.
 std::string emit_clip(OnnxEmitter& e, const std::string& x, const std::string& lo, const std::string& hi,
                       int32_t dtype);
 
