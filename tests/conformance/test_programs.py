@@ -156,3 +156,43 @@ def test_written_buffers_and_inputs_are_carried_between_calls(level, cli, tmp_pa
     assert int(state["steps"]) == int(ref["steps"])
     np.testing.assert_allclose(state["ring"], ref["ring"], rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(total, ref["total"], rtol=1e-5)
+
+
+VIEW_STATE = ["flat", "cache", "sq", "perm", "nar", "uns", "parts"]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_state_written_through_views_is_carried_between_calls(level, cli, tmp_path):
+    """Buffers and a user input written through view, select, slice, t,
+    permute, narrow, unsqueeze, split, unbind, reshape and transpose: each
+    write reaches its state's "<name>.updated"; `frozen`, only detach_ed,
+    is not state."""
+    out = str(tmp_path / "stateful_views.onnx")
+    _export(cli, "stateful_views", level, out, 20)
+    ref = np.load(os.path.join(PROGRAMS, "stateful_views.npz"))
+    graph = onnx.load(out).graph
+    assert [i.name for i in graph.input] == ["x", "idx", "pos", "k", "u"] + VIEW_STATE
+    assert [o.name for o in graph.output] == ["output"] + [f"{s}.updated" for s in VIEW_STATE] + ["u.updated"]
+    sess = ort.InferenceSession(out, providers=["CPUExecutionProvider"])
+    u, state = ref["u0"], {}  # the buffers start from their initializers
+    for c, x in enumerate(ref["x"]):
+        got, *new, u = sess.run(None, {"x": x, "idx": ref["idx"][c], "pos": np.array(c % 4, np.int64),
+                                       "k": ref["k"][c], "u": u, **state})
+        state = dict(zip(VIEW_STATE, new))
+        np.testing.assert_allclose(got, ref["out"][c], rtol=1e-6, atol=1e-6, err_msg=f"call {c}")
+    for s in VIEW_STATE:
+        np.testing.assert_allclose(state[s], ref[s], rtol=1e-6, atol=1e-6, err_msg=s)
+    np.testing.assert_allclose(u, ref["u"], rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("how,view,why", [
+    ("diagonal", "diagonal", "writing through it back into its base is not lowered"),
+    ("reshape", "reshape", "its input is not provably contiguous, so torch may have copied it")])
+def test_write_through_a_view_not_written_back_is_refused(how, view, why, cli, tmp_path):
+    path, plugin_dir = cli
+    env = dict(os.environ, MODELEXPORT_PLUGIN_PATH=plugin_dir) if plugin_dir else None
+    p = subprocess.run([path, "export", os.path.join(PROGRAMS, f"view_write_{how}.pt2"), "-o",
+                        str(tmp_path / "m.onnx")], capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode != 0
+    assert f"through the '{view}' view (node '{view}')" in p.stderr, p.stderr
+    assert "which is state 'sq'" in p.stderr and why in p.stderr, p.stderr
