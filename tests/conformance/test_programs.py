@@ -18,6 +18,7 @@ as "<buffer>.updated", at both IR levels and from a non-strict export. ONNX Runt
 one token per call from the file's own initial state, then decodes 8
 tokens feeding the caches back, and must pick eager PyTorch's tokens.
 """
+import json
 import os
 import subprocess
 
@@ -196,3 +197,38 @@ def test_write_through_a_view_not_written_back_is_refused(how, view, why, cli, t
     assert p.returncode != 0
     assert f"through the '{view}' view (node '{view}')" in p.stderr, p.stderr
     assert "which is state 'sq'" in p.stderr and why in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("state_outputs", [True, False])
+def test_state_outputs_option(level, state_outputs, cli, tmp_path):
+    """--no-state-outputs keeps written state as initializers (a written
+    user input a plain input) and drops the writes, saying so on stderr and
+    in the sidecar: each call runs from the saved state."""
+    path, plugin_dir = cli
+    env = dict(os.environ, MODELEXPORT_PLUGIN_PATH=plugin_dir) if plugin_dir else None
+    out = str(tmp_path / "stateful.onnx")
+    model = os.path.join(PROGRAMS, LEVELS[level].format("stateful"))
+    p = subprocess.run([path, "export", model, "-o", out] + ([] if state_outputs else ["--no-state-outputs"]),
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    written = [("steps", "buffer"), ("ring", "buffer"), ("total", "input")]
+    with open(str(tmp_path / "stateful.hierarchy.json")) as f:
+        state = json.load(f)["state"]
+    assert state == {"outputs": state_outputs, "written": [
+        {"name": n, "kind": k, "updated": f"{n}.updated" if state_outputs else None} for n, k in written]}
+    graph = onnx.load(out).graph
+    if state_outputs:
+        assert "drops those writes" not in p.stderr
+        assert [o.name for o in graph.output] == ["output", "steps.updated", "ring.updated", "total.updated"]
+        return
+    assert "buffer 'steps', buffer 'ring', input 'total'" in p.stderr and "drops those writes" in p.stderr, p.stderr
+    assert [i.name for i in graph.input] == ["x", "pos", "total"]
+    assert [o.name for o in graph.output] == ["output"]
+    assert {t.name for t in graph.initializer} >= {"steps", "ring"}
+    ref = np.load(os.path.join(PROGRAMS, "stateful.npz"))
+    sess = ort.InferenceSession(out, providers=["CPUExecutionProvider"])
+    feed = {"x": ref["x"][0], "pos": np.array([0], np.int64), "total": np.zeros((), np.float32)}
+    for _ in range(2):  # the same call twice: nothing is carried over
+        got, = sess.run(None, feed)
+        np.testing.assert_allclose(got, ref["out"][0], rtol=1e-5, atol=1e-6)
