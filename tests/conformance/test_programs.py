@@ -17,6 +17,11 @@ buffer (its initializer is the saved, empty cache) and gives its new value
 as "<buffer>.updated", at both IR levels and from a non-strict export. ONNX Runtime feeds the prompt
 one token per call from the file's own initial state, then decodes 8
 tokens feeding the caches back, and must pick eager PyTorch's tokens.
+
+Small stateful modules check the state interface itself: state written
+directly and through views is carried call after call, a write through a
+view that cannot be written back is refused by name, and
+--no-state-outputs drops the state from the interface.
 """
 import json
 import os
