@@ -237,3 +237,13 @@ def test_state_outputs_option(level, state_outputs, cli, tmp_path):
     for _ in range(2):  # the same call twice: nothing is carried over
         got, = sess.run(None, feed)
         np.testing.assert_allclose(got, ref["out"][0], rtol=1e-5, atol=1e-6)
+
+
+def test_view_read_after_a_write_to_its_base_is_refused(cli, tmp_path):
+    """row = sq[0]; sq.add_(x); row * 2: PyTorch's row sees the write."""
+    path, plugin_dir = cli
+    env = dict(os.environ, MODELEXPORT_PLUGIN_PATH=plugin_dir) if plugin_dir else None
+    p = subprocess.run([path, "export", os.path.join(PROGRAMS, "view_write_stale.pt2"), "-o",
+                        str(tmp_path / "m.onnx")], capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode != 0
+    assert "'select' (node 'select') views 'b_sq' from before this in-place write" in p.stderr, p.stderr

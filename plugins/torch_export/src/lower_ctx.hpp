@@ -130,6 +130,10 @@ class LowerCtx : public mx::aten_onnx::OpContext {
                       const std::string& middle);
   // The state (program input) `value` is or views, by its ONNX name; "" if none.
   std::string state_viewed(const std::string& value);
+  // The value `value` is a view of (alias, in-place result, view op); "" if none.
+  std::string viewed_base(const std::string& value);
+  // Refuses a view of the written tensor taken before the write and read after it.
+  void refuse_stale_views(const std::string& written);
   const json* producer_of(const std::string& value);
   bool read_after_current(const std::string& value) const;
   struct ViewArgs;

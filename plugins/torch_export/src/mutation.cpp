@@ -103,21 +103,27 @@ bool LowerCtx::read_after_current(const std::string& value) const {
   return false;
 }
 
+std::string LowerCtx::viewed_base(const std::string& value) {
+  const json* prod = producer_of(value);
+  if (!prod) return "";
+  const std::string view = same_tensor(*prod, *tensors) ? "alias" : op_name(target_of(*prod));
+  const json* base = input_arg(*prod, "self");
+  if (!base) base = input_arg(*prod, "input");
+  if ((view != "alias" && view != "detach" && !is_view_op(view)) || !base || !base->contains("as_tensor"))
+    return "";
+  return (*base).at("as_tensor").at("name").get<std::string>();
+}
+
 std::string LowerCtx::state_viewed(const std::string& value) {
   std::string v = value;
   for (size_t hops = 0; hops <= program.graph().at("nodes").size(); ++hops) {
-    const json* prod = producer_of(v);
-    if (!prod) {
+    if (!producer_of(v)) {
       for (const auto& in : program.inputs)
         if (in.value == v) return input_onnx.count(v) ? input_onnx.at(v) : v;
       return "";
     }
-    const std::string view = same_tensor(*prod, *tensors) ? "alias" : op_name(target_of(*prod));
-    const json* base = input_arg(*prod, "self");
-    if (!base) base = input_arg(*prod, "input");
-    if ((view != "alias" && view != "detach" && !is_view_op(view)) || !base || !base->contains("as_tensor"))
-      return "";
-    v = (*base).at("as_tensor").at("name").get<std::string>();
+    v = viewed_base(v);
+    if (v.empty()) return "";
   }
   return "";
 }
@@ -126,7 +132,34 @@ void LowerCtx::apply_mutation(const std::string& new_self) {
   if (!is_inplace(target())) return;
   const json* self = arg("self");
   if (!self || !self->contains("as_tensor")) return;
-  write_back((*self).at("as_tensor").at("name").get<std::string>(), new_self);
+  const std::string written = (*self).at("as_tensor").at("name").get<std::string>();
+  write_back(written, new_self);
+  refuse_stale_views(written);
+}
+
+// In PyTorch every view of a tensor sees a write to it; here a view taken
+// before the write holds the value it was taken from. Views on the written
+// chain itself were rebound by write_back; another one read after the write
+// would silently keep the old values.
+void LowerCtx::refuse_stale_views(const std::string& written) {
+  std::set<std::string> chain;
+  std::string root = written;
+  for (std::string v = written; !v.empty() && chain.insert(v).second; v = viewed_base(v)) root = v;
+  for (const auto& n : program.graph().at("nodes")) {
+    if (&n == node) return;
+    for (const auto& o : n.at("outputs")) {
+      if (!o.contains("as_tensor")) continue;
+      const std::string out = o.at("as_tensor").value("name", "");
+      if (chain.count(out) || viewed_base(out).empty()) continue;
+      std::string r = out;
+      std::set<std::string> seen;
+      for (std::string v = out; !v.empty() && seen.insert(v).second; v = viewed_base(v)) r = v;
+      if (r == root && read_after_current(out))
+        unsupported("'" + out + "' (node '" + n.value("name", "?") + "') views '" + root +
+                    "' from before this in-place write and is read after it: PyTorch's view sees the write, "
+                    "the export would not; export the core ATen program (ep.run_decompositions())");
+    }
+  }
 }
 
 void LowerCtx::write_back(const std::string& value, const std::string& onnx) {
