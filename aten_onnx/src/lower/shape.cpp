@@ -550,14 +550,27 @@ void lower_hvd_stack(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_hvd_stack, "aten.hstack", "aten.vstack", "aten.row_stack", "aten.dstack");
 
+// slice_scatter with a step: src scattered to the indices the slice takes.
+std::string strided_scatter(OpContext& cx, const std::string& x, const std::string& src,
+                            const std::string& start, const std::string& end, int64_t step, int64_t dim) {
+  const std::string all = cx.emit1("Range", {cx.ci64s(0), cx.dim_size(x, dim), cx.ci64s(1)});
+  std::string index = cx.emit1("Slice", {all, start, end, cx.ci64({0}), cx.ci64({step})});
+  std::vector<int64_t> along(cx.rank_of("self"), 1);
+  along[dim] = -1;
+  index = cx.emit1("Expand", {cx.emit1("Reshape", {index, cx.ci64(along)}), cx.shape_of(src)});
+  return cx.emit1("ScatterElements", {x, index, src}, {attr("axis", dim)});
+}
+
 // slice_scatter(self, src, dim=0, start=None, end=None, step=1), step 1:
 // self[:start] ++ src ++ self[end:] along dim.
 void lower_slice_scatter(OpContext& cx) {
-  if (cx.int_arg("step", 1) != 1) cx.unsupported("slice_scatter with a step");
   const int64_t dim = norm_dim(cx.int_arg("dim", 0), cx.rank_of("self"));
   std::string x = cx.tensor("self");
   std::string start = cx.has("start") ? cx.unsqueeze(cx.sym_int("start"), {0}) : cx.ci64({0});
   std::string end = cx.has("end") ? cx.unsqueeze(cx.sym_int("end"), {0}) : cx.ci64({INT64_MAX});
+  if (const int64_t step = cx.int_arg("step", 1); step != 1)
+    return cx.out(0, strided_scatter(cx, x, cx.cast(cx.tensor("src"), cx.dtype_of("src"), cx.out_dtype()),
+                                     start, end, step, dim));
   std::string head = cx.emit1("Slice", {x, cx.ci64({0}), start, cx.ci64({dim})});
   std::string tail = cx.emit1("Slice", {x, end, cx.ci64({INT64_MAX}), cx.ci64({dim})});
   cx.out(0, cx.emit1("Concat", {head, cx.cast(cx.tensor("src"), cx.dtype_of("src"), cx.out_dtype()), tail},

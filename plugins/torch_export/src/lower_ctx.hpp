@@ -126,6 +126,8 @@ class LowerCtx : public mx::aten_onnx::OpContext {
   std::string select_back(const json& view, const std::string& base, const std::string& new_view);
   std::string piece_back(const json& view, const std::string& base, const std::string& new_view, size_t k,
                          bool selects);
+  std::string strided(const std::string& base, const std::string& start, const std::string& end, int64_t step,
+                      int64_t dim, const std::string& middle);
   std::string between(const std::string& base, const std::string& start, const std::string& end, int64_t dim,
                       const std::string& middle);
   // The state (program input) `value` is or views, by its ONNX name; "" if none.

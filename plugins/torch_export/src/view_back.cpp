@@ -117,7 +117,7 @@ std::string LowerCtx::transpose_back(const json& view, const std::string& op, co
 std::string LowerCtx::slice_back(const json& view, bool narrow, const std::string& base,
                                  const std::string& new_view) {
   std::string start, end;
-  int64_t dim = 0;
+  int64_t dim = 0, step = 1;
   {
     ViewArgs args(*this, view);
     dim = norm_dim(int_arg("dim", 0), rank_of("self"));
@@ -131,12 +131,25 @@ std::string LowerCtx::slice_back(const json& view, bool narrow, const std::strin
                   : unsqueeze(sym_int("start"), {0});
       end = emit1("Add", {start, unsqueeze(sym_int("length"), {0})});
     } else {
-      if (int_arg("step", 1) != 1) unsupported("an in-place write through a slice with step != 1");
+      step = int_arg("step", 1);
       start = has("start") ? unsqueeze(sym_int("start"), {0}) : ci64({0});
       end = has("end") ? unsqueeze(sym_int("end"), {0}) : ci64({INT64_MAX});
     }
   }
-  return between(base, start, end, dim, new_view);
+  return step == 1 ? between(base, start, end, dim, new_view)
+                   : strided(base, start, end, step, dim, new_view);
+}
+
+// x[..., a:b:step, ...] = v: v scattered to the indices the slice takes.
+std::string LowerCtx::strided(const std::string& base, const std::string& start, const std::string& end,
+                              int64_t step, int64_t dim, const std::string& new_view) {
+  const std::string b = values.at(base).onnx;
+  const std::string all = emit1("Range", {ci64s(0), dim_size(b, dim), ci64s(1)});
+  std::string index = emit1("Slice", {all, start, end, ci64({0}), ci64({step})});
+  std::vector<int64_t> along(values.at(base).shape.size(), 1);
+  along[dim] = -1;
+  index = emit1("Expand", {emit1("Reshape", {index, ci64(along)}), shape_of(new_view)});
+  return emit1("ScatterElements", {b, index, new_view}, {attr("axis", dim)});
 }
 
 std::string LowerCtx::select_back(const json& view, const std::string& base, const std::string& new_view) {
