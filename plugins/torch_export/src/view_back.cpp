@@ -2,7 +2,8 @@
 // the base the view was taken from, rebuilt with the view's new value,
 // the way torch's functionalization turns a write through a view into a
 // *_scatter of the view back into its base. Slices, narrows and split
-// pieces go back between the base's head and tail along their dim, selects
+// pieces go back between the base's head and tail along their dim (a
+// slice with a step by ScatterElements at the indices it takes), selects
 // and unbind pieces the same after an Unsqueeze; views that only reshape
 // (view, unsqueeze, flatten...) are reshaped back to the base's shape;
 // transposes and permutes are transposed back. What the write-back cannot
