@@ -43,6 +43,10 @@ ExportRequest export_request(const Frontend& f, const nlohmann::json& req, const
     throw Error(MX_ERR_INVALID_ARGUMENT,
                 std::string(f.identity.name) + ": \"upcast_bf16\" must be true or false");
   r.upcast_bf16 = req.value("upcast_bf16", false);
+  if (req.contains("state_outputs") && !req["state_outputs"].is_boolean())
+    throw Error(MX_ERR_INVALID_ARGUMENT,
+                std::string(f.identity.name) + ": \"state_outputs\" must be true or false");
+  r.state_outputs = req.value("state_outputs", true);
   // "external_data": true / false / absent (automatic).
   if (req.contains("external_data") && !req["external_data"].is_null()) {
     if (!req["external_data"].is_boolean())
@@ -74,6 +78,10 @@ ExportRequest export_request(const Frontend& f, const nlohmann::json& req, const
     r.progress = [&h, stage, unit](uint64_t done, uint64_t total) {
       return h.progress(h.host_context, stage, unit, done, total) == 0;
     };
+  }
+  if (h.log) {
+    constexpr int32_t kWarning = 2;  // the host's log levels: debug, info, warning, error
+    r.warn = [&h](const std::string& message) { h.log(h.host_context, kWarning, message.c_str()); };
   }
   return r;
 }

@@ -1,5 +1,7 @@
 #include "mx/aten_onnx/op_context.hpp"
 
+#include "mx/aten_onnx/view_copies.hpp"
+
 namespace mx::aten_onnx {
 
 std::string OpContext::op() const {
@@ -7,7 +9,7 @@ std::string OpContext::op() const {
   std::string n = target_.substr(start, end == std::string::npos ? std::string::npos : end - start);
   const bool dunder = n.size() > 4 && n.rfind("__", 0) == 0 && n.compare(n.size() - 2, 2, "__") == 0;
   if (!n.empty() && n.back() == '_' && !dunder) n.pop_back();
-  return n;
+  return view_of_copy(n);
 }
 
 std::vector<int64_t> OpContext::static_shape(const std::string& name) {

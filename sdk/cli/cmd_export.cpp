@@ -20,7 +20,7 @@ struct ExportOptions {
   std::vector<std::string> inputs, functions;
   int opset = 0;
   bool drop_builtin_tags = false, external_data = false, quiet = false, no_fused_ops = false,
-       no_fold_batch_norms = false, upcast_bf16 = false;
+       no_fold_batch_norms = false, upcast_bf16 = false, no_state_outputs = false;
   CLI::Option* functions_option = nullptr;
   CLI::Option* opset_option = nullptr;
 };
@@ -45,6 +45,7 @@ int run_export(ExportOptions& o) {
   if (o.no_fused_ops) options["fused_ops"] = false;
   if (o.no_fold_batch_norms) options["fold_batch_norms"] = false;
   if (o.upcast_bf16) options["upcast_bf16"] = true;
+  if (o.no_state_outputs) options["state_outputs"] = false;
   validate_tag_storage(o.tag_storage);
   refuse_overwriting_source(o.model, save_targets(o.out));
   ProgressBar progress("export", o.quiet);
@@ -89,6 +90,9 @@ Command add_export(CLI::App& parent) {
   app->add_flag("--upcast-bf16", o->upcast_bf16,
                 "compute bf16 ops in float32, rounding each result to bf16, for\n"
                 "runtimes without bf16 kernels (ONNX Runtime's CPU provider); .pt2 only");
+  app->add_flag("--no-state-outputs", o->no_state_outputs,
+                "keep state the program writes (a KV cache buffer) as an initializer\n"
+                "and drop its <name>.updated outputs: the writes are lost; .pt2 only");
   add_tag_storage(app, o->tag_storage);
   app->add_flag("--drop-builtin-tags", o->drop_builtin_tags, "omit torch.nn built-in modules from the tags");
   o->functions_option = app->add_option("--functions", o->functions,

@@ -17,7 +17,13 @@ buffer (its initializer is the saved, empty cache) and gives its new value
 as "<buffer>.updated", at both IR levels and from a non-strict export. ONNX Runtime feeds the prompt
 one token per call from the file's own initial state, then decodes 8
 tokens feeding the caches back, and must pick eager PyTorch's tokens.
+
+Small stateful modules check the state interface itself: state written
+directly and through views is carried call after call, a write through a
+view that cannot be written back is refused by name, and
+--no-state-outputs drops the state from the interface.
 """
+import json
 import os
 import subprocess
 
@@ -156,3 +162,88 @@ def test_written_buffers_and_inputs_are_carried_between_calls(level, cli, tmp_pa
     assert int(state["steps"]) == int(ref["steps"])
     np.testing.assert_allclose(state["ring"], ref["ring"], rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(total, ref["total"], rtol=1e-5)
+
+
+VIEW_STATE = ["flat", "cache", "sq", "perm", "nar", "uns", "parts"]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_state_written_through_views_is_carried_between_calls(level, cli, tmp_path):
+    """Buffers and a user input written through view, select, slice, t,
+    permute, narrow, unsqueeze, split, unbind, reshape and transpose: each
+    write reaches its state's "<name>.updated"; `frozen`, only detach_ed,
+    is not state."""
+    out = str(tmp_path / "stateful_views.onnx")
+    _export(cli, "stateful_views", level, out, 20)
+    ref = np.load(os.path.join(PROGRAMS, "stateful_views.npz"))
+    graph = onnx.load(out).graph
+    assert [i.name for i in graph.input] == ["x", "idx", "pos", "k", "u"] + VIEW_STATE
+    assert [o.name for o in graph.output] == ["output"] + [f"{s}.updated" for s in VIEW_STATE] + ["u.updated"]
+    sess = ort.InferenceSession(out, providers=["CPUExecutionProvider"])
+    u, state = ref["u0"], {}  # the buffers start from their initializers
+    for c, x in enumerate(ref["x"]):
+        got, *new, u = sess.run(None, {"x": x, "idx": ref["idx"][c], "pos": np.array(c % 4, np.int64),
+                                       "k": ref["k"][c], "u": u, **state})
+        state = dict(zip(VIEW_STATE, new))
+        np.testing.assert_allclose(got, ref["out"][c], rtol=1e-6, atol=1e-6, err_msg=f"call {c}")
+    for s in VIEW_STATE:
+        np.testing.assert_allclose(state[s], ref[s], rtol=1e-6, atol=1e-6, err_msg=s)
+    np.testing.assert_allclose(u, ref["u"], rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("how,view,why", [
+    ("diagonal", "diagonal", "writing through it back into its base is not lowered"),
+    ("reshape", "reshape", "its input is not provably contiguous, so torch may have copied it")])
+def test_write_through_a_view_not_written_back_is_refused(how, view, why, cli, tmp_path):
+    path, plugin_dir = cli
+    env = dict(os.environ, MODELEXPORT_PLUGIN_PATH=plugin_dir) if plugin_dir else None
+    p = subprocess.run([path, "export", os.path.join(PROGRAMS, f"view_write_{how}.pt2"), "-o",
+                        str(tmp_path / "m.onnx")], capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode != 0
+    assert f"through the '{view}' view (node '{view}')" in p.stderr, p.stderr
+    assert "which is state 'sq'" in p.stderr and why in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("state_outputs", [True, False])
+def test_state_outputs_option(level, state_outputs, cli, tmp_path):
+    """--no-state-outputs keeps written state as initializers (a written
+    user input a plain input) and drops the writes, saying so on stderr and
+    in the sidecar: each call runs from the saved state."""
+    path, plugin_dir = cli
+    env = dict(os.environ, MODELEXPORT_PLUGIN_PATH=plugin_dir) if plugin_dir else None
+    out = str(tmp_path / "stateful.onnx")
+    model = os.path.join(PROGRAMS, LEVELS[level].format("stateful"))
+    p = subprocess.run([path, "export", model, "-o", out] + ([] if state_outputs else ["--no-state-outputs"]),
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    written = [("steps", "buffer"), ("ring", "buffer"), ("total", "input")]
+    with open(str(tmp_path / "stateful.hierarchy.json")) as f:
+        state = json.load(f)["state"]
+    assert state == {"outputs": state_outputs, "written": [
+        {"name": n, "kind": k, "updated": f"{n}.updated" if state_outputs else None} for n, k in written]}
+    graph = onnx.load(out).graph
+    if state_outputs:
+        assert "drops those writes" not in p.stderr
+        assert [o.name for o in graph.output] == ["output", "steps.updated", "ring.updated", "total.updated"]
+        return
+    assert "buffer 'steps', buffer 'ring', input 'total'" in p.stderr and "drops those writes" in p.stderr, p.stderr
+    assert [i.name for i in graph.input] == ["x", "pos", "total"]
+    assert [o.name for o in graph.output] == ["output"]
+    assert {t.name for t in graph.initializer} >= {"steps", "ring"}
+    ref = np.load(os.path.join(PROGRAMS, "stateful.npz"))
+    sess = ort.InferenceSession(out, providers=["CPUExecutionProvider"])
+    feed = {"x": ref["x"][0], "pos": np.array([0], np.int64), "total": np.zeros((), np.float32)}
+    for _ in range(2):  # the same call twice: nothing is carried over
+        got, = sess.run(None, feed)
+        np.testing.assert_allclose(got, ref["out"][0], rtol=1e-5, atol=1e-6)
+
+
+def test_view_read_after_a_write_to_its_base_is_refused(cli, tmp_path):
+    """row = sq[0]; sq.add_(x); row * 2: PyTorch's row sees the write."""
+    path, plugin_dir = cli
+    env = dict(os.environ, MODELEXPORT_PLUGIN_PATH=plugin_dir) if plugin_dir else None
+    p = subprocess.run([path, "export", os.path.join(PROGRAMS, "view_write_stale.pt2"), "-o",
+                        str(tmp_path / "m.onnx")], capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode != 0
+    assert "'select' (node 'select') views 'b_sq' from before this in-place write" in p.stderr, p.stderr

@@ -95,6 +95,11 @@ TEST_CASE("export loads a frontend's answer file from output_dir, then removes t
                                          "{\"inputs\":[\"x\"],\"fold_batch_norms\":1}", &out)) ==
           "invalid_argument: \"fold_batch_norms\" must be true or false");
   }
+  SUBCASE("state_outputs must be a boolean") {
+    CHECK(status_text(mx_registry_export(r, "fake", path.c_str(),
+                                         "{\"inputs\":[\"x\"],\"state_outputs\":\"no\"}", &out)) ==
+          "invalid_argument: \"state_outputs\" must be true or false");
+  }
   SUBCASE("an answer file outside output_dir is a bad answer") {
     const std::string outside = "test_frontend_outside.onnx";
     std::filesystem::copy_file(path, outside, std::filesystem::copy_options::overwrite_existing);

@@ -482,6 +482,12 @@ MX_API mx_status* mx_registry_tag_with_progress(const mx_registry* registry, con
  *   "upcast_bf16": false -> true: every op computing on bf16 values does
  *             it in float32 between Casts (inputs, outputs and weights stay
  *             bf16), for runtimes without bf16 kernels; .pt2 frontend only
+ *   "state_outputs": true -> state the program writes (buffers such as a
+ *             KV cache, parameters, constants, user inputs) is a graph
+ *             input keeping its initializer, with its value after the call
+ *             as output "<name>.updated"; false keeps it an initializer
+ *             and drops the updates (the sidecar's "state" says so, and a
+ *             warning is logged); .pt2 frontend only
  *   "drop_builtin_tags": false  -> omit torch.nn built-ins from tags
  *   "external_data": true | false | absent
  *                  -> true: the frontend streams every weight of 1 KiB or

@@ -7,6 +7,7 @@
 
 #include "mx/aten_onnx/lowering_registry.hpp"
 #include "mx/aten_onnx/patterns.hpp"
+#include "mx/aten_onnx/view_copies.hpp"
 
 namespace mx::aten_onnx {
 namespace {
@@ -23,7 +24,7 @@ void lower_narrow(OpContext& cx) {  // narrow(self, dim, start, length)
           : cx.emit1("Add", {start, one("length")});
   cx.out(0, cx.emit1("Slice", {cx.tensor("self"), start, end, cx.ci64({dim})}));
 }
-MX_ATEN_LOWER(lower_narrow, "aten.narrow");
+MX_ATEN_LOWER_VIEW(lower_narrow, "aten.narrow");
 
 void lower_tile(OpContext& cx) {  // tile(self, dims): dims padded with leading 1s to the rank
   const int64_t r = cx.rank_of("self");
@@ -146,7 +147,7 @@ void lower_unfold(OpContext& cx) {
   perm.push_back(d + 1);
   cx.out(0, cx.transpose(g, perm));
 }
-MX_ATEN_LOWER(lower_unfold, "aten.unfold");
+MX_ATEN_LOWER_VIEW(lower_unfold, "aten.unfold");
 
 // channel_shuffle(self, groups): [N, g, C/g, ...] -> swap -> [N, C, ...]
 void lower_channel_shuffle(OpContext& cx) {

@@ -5,6 +5,7 @@
 
 #include "mx/aten_onnx/lowering_registry.hpp"
 #include "mx/aten_onnx/patterns.hpp"
+#include "mx/aten_onnx/view_copies.hpp"
 
 namespace mx::aten_onnx {
 namespace {
@@ -19,9 +20,10 @@ void lower_identity(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   cx.out(0, cx.cast(cx.tensor(in), cx.dtype_of(in), dt));
 }
-MX_ATEN_LOWER(lower_identity, "aten.clone", "aten.contiguous", "aten.alias", "aten.dropout", "aten.detach",
-              "aten.detach_", "aten.lift_fresh_copy", "aten.feature_dropout", "aten.alpha_dropout",
-              "aten.dropout_", "aten.feature_alpha_dropout", "aten.lift_fresh", "aten.lift", "aten.positive");
+MX_ATEN_LOWER_VIEW(lower_identity, "aten.alias", "aten.detach");
+MX_ATEN_LOWER(lower_identity, "aten.clone", "aten.contiguous", "aten.dropout", "aten.detach_",
+              "aten.lift_fresh_copy", "aten.feature_dropout", "aten.alpha_dropout", "aten.dropout_",
+              "aten.feature_alpha_dropout", "aten.lift_fresh", "aten.lift", "aten.positive");
 
 // native_dropout(input, p, train?) -> (output, mask): outside training (or
 // with p == 0) the input and a mask that keeps everything. A None `train`
@@ -42,14 +44,15 @@ void lower_view(OpContext& cx) {
   const char* shape = cx.has("size") ? "size" : "shape";
   cx.out(0, cx.emit1("Reshape", {cx.tensor("self"), cx.int_list(shape)}));
 }
-MX_ATEN_LOWER(lower_view, "aten.view", "aten.reshape", "aten._unsafe_view", "aten._reshape_alias");
+MX_ATEN_LOWER_VIEW(lower_view, "aten.view", "aten._reshape_alias");
+MX_ATEN_LOWER(lower_view, "aten.reshape", "aten._unsafe_view");
 
 void lower_permute(OpContext& cx) {
   auto d = cx.ints("dims");
   for (auto& x : d) x = norm_dim(x, cx.rank_of("self"));
   cx.out(0, cx.transpose(cx.tensor("self"), d));
 }
-MX_ATEN_LOWER(lower_permute, "aten.permute");
+MX_ATEN_LOWER_VIEW(lower_permute, "aten.permute");
 
 void lower_transpose(OpContext& cx) {
   const int64_t r = cx.rank_of("self");
@@ -70,13 +73,13 @@ void lower_transpose(OpContext& cx) {
   }
   cx.out(0, cx.transpose(cx.tensor("self"), perm));
 }
-MX_ATEN_LOWER(lower_transpose, "aten.transpose", "aten.t", "aten.swapaxes", "aten.swapdims", "aten.mT",
-              "aten.mH", "aten.adjoint");
+MX_ATEN_LOWER_VIEW(lower_transpose, "aten.transpose", "aten.t");
+MX_ATEN_LOWER(lower_transpose, "aten.swapaxes", "aten.swapdims", "aten.mT", "aten.mH", "aten.adjoint");
 
 void lower_unsqueeze(OpContext& cx) {
   cx.out(0, cx.unsqueeze(cx.tensor("self"), {norm_dim(cx.int_arg("dim"), cx.rank_of("self") + 1)}));
 }
-MX_ATEN_LOWER(lower_unsqueeze, "aten.unsqueeze");
+MX_ATEN_LOWER_VIEW(lower_unsqueeze, "aten.unsqueeze");
 
 void lower_squeeze(OpContext& cx) {
   const auto& shape = cx.value_of("self").shape;
@@ -97,7 +100,7 @@ void lower_squeeze(OpContext& cx) {
   }
   cx.out(0, axes.empty() ? cx.emit1("Identity", {cx.tensor("self")}) : cx.squeeze(cx.tensor("self"), axes));
 }
-MX_ATEN_LOWER(lower_squeeze, "aten.squeeze");
+MX_ATEN_LOWER_VIEW(lower_squeeze, "aten.squeeze");
 
 void lower_flatten(OpContext& cx) {
   const char* in = cx.has("self") ? "self" : "input";
@@ -130,7 +133,8 @@ void lower_expand(OpContext& cx) {
   }
   cx.out(0, cx.emit1("Expand", {cx.tensor("self"), size}));
 }
-MX_ATEN_LOWER(lower_expand, "aten.expand", "aten.broadcast_to");
+MX_ATEN_LOWER_VIEW(lower_expand, "aten.expand");
+MX_ATEN_LOWER(lower_expand, "aten.broadcast_to");
 
 void lower_reshape_as(OpContext& cx) {
   cx.out(0, cx.emit1("Reshape", {cx.tensor("self"), cx.shape_of(cx.tensor("other"))}));
@@ -153,13 +157,13 @@ void lower_slice(OpContext& cx) {
   cx.out(0, cx.emit1("Slice", {cx.tensor("self"), bound("start", 0), bound("end", INT64_MAX), cx.ci64({dim}),
                                cx.ci64({cx.int_arg("step", 1)})}));
 }
-MX_ATEN_LOWER(lower_slice, "aten.slice");
+MX_ATEN_LOWER_VIEW(lower_slice, "aten.slice");
 
 void lower_select(OpContext& cx) {
   const int64_t dim = norm_dim(cx.int_arg("dim"), cx.rank_of("self"));
   cx.out(0, cx.emit1("Gather", {cx.tensor("self"), cx.sym_int("index")}, {attr("axis", dim)}));
 }
-MX_ATEN_LOWER(lower_select, "aten.select", "aten.select_copy");
+MX_ATEN_LOWER_VIEW(lower_select, "aten.select");
 
 std::vector<std::string> tensor_list(OpContext& cx, const char* name, int32_t dt) {
   std::vector<std::string> out;
@@ -294,8 +298,9 @@ void lower_split(OpContext& cx) {
     for (auto& p : parts) p = cx.squeeze(p, {dim});
   cx.out_list(0, parts);
 }
-MX_ATEN_LOWER(lower_split, "aten.split", "aten.split_with_sizes", "aten.chunk", "aten.unbind",
-              "aten.tensor_split", "aten.unsafe_split", "aten.unsafe_chunk", "aten.unsafe_split_with_sizes");
+MX_ATEN_LOWER_VIEW(lower_split, "aten.split", "aten.split_with_sizes", "aten.unbind");
+MX_ATEN_LOWER(lower_split, "aten.chunk", "aten.tensor_split", "aten.unsafe_split", "aten.unsafe_chunk",
+              "aten.unsafe_split_with_sizes");
 
 // repeat(self, repeats) is Tile. The repeats may be SymInts (Whisper's
 // decoder repeats its position ids by the batch size): int_list makes them a
@@ -446,7 +451,7 @@ void lower_diagonal(OpContext& cx) {
   back.push_back(0);
   cx.out(0, r == 2 ? diag : cx.transpose(diag, back));
 }
-MX_ATEN_LOWER(lower_diagonal, "aten.diagonal");
+MX_ATEN_LOWER_VIEW(lower_diagonal, "aten.diagonal");
 
 // copy(self, src, non_blocking=False): src broadcast to self's shape, in
 // self's dtype (the functional form of copy_).
@@ -545,14 +550,27 @@ void lower_hvd_stack(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_hvd_stack, "aten.hstack", "aten.vstack", "aten.row_stack", "aten.dstack");
 
+// slice_scatter with a step: src scattered to the indices the slice takes.
+std::string strided_scatter(OpContext& cx, const std::string& x, const std::string& src,
+                            const std::string& start, const std::string& end, int64_t step, int64_t dim) {
+  const std::string all = cx.emit1("Range", {cx.ci64s(0), cx.dim_size(x, dim), cx.ci64s(1)});
+  std::string index = cx.emit1("Slice", {all, start, end, cx.ci64({0}), cx.ci64({step})});
+  std::vector<int64_t> along(cx.rank_of("self"), 1);
+  along[dim] = -1;
+  index = cx.emit1("Expand", {cx.emit1("Reshape", {index, cx.ci64(along)}), cx.shape_of(src)});
+  return cx.emit1("ScatterElements", {x, index, src}, {attr("axis", dim)});
+}
+
 // slice_scatter(self, src, dim=0, start=None, end=None, step=1), step 1:
 // self[:start] ++ src ++ self[end:] along dim.
 void lower_slice_scatter(OpContext& cx) {
-  if (cx.int_arg("step", 1) != 1) cx.unsupported("slice_scatter with a step");
   const int64_t dim = norm_dim(cx.int_arg("dim", 0), cx.rank_of("self"));
   std::string x = cx.tensor("self");
   std::string start = cx.has("start") ? cx.unsqueeze(cx.sym_int("start"), {0}) : cx.ci64({0});
   std::string end = cx.has("end") ? cx.unsqueeze(cx.sym_int("end"), {0}) : cx.ci64({INT64_MAX});
+  if (const int64_t step = cx.int_arg("step", 1); step != 1)
+    return cx.out(0, strided_scatter(cx, x, cx.cast(cx.tensor("src"), cx.dtype_of("src"), cx.out_dtype()),
+                                     start, end, step, dim));
   std::string head = cx.emit1("Slice", {x, cx.ci64({0}), start, cx.ci64({dim})});
   std::string tail = cx.emit1("Slice", {x, end, cx.ci64({INT64_MAX}), cx.ci64({dim})});
   cx.out(0, cx.emit1("Concat", {head, cx.cast(cx.tensor("src"), cx.dtype_of("src"), cx.out_dtype()), tail},

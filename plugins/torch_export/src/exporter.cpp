@@ -346,8 +346,9 @@ void report_lowered(const std::function<bool(uint64_t, uint64_t)>& progress, uin
 }
 
 // Lowers every node of the program in `cx`, then names the graph outputs.
-void lower_graph(LowerCtx& cx, const Program& program, std::map<std::string, SeenModule>& seen,
-                 const std::function<bool(uint64_t, uint64_t)>& progress = {}) {
+// Returns the sidecar's "state" (add_state).
+json lower_graph(LowerCtx& cx, const Program& program, std::map<std::string, SeenModule>& seen,
+                 const std::function<bool(uint64_t, uint64_t)>& progress = {}, bool state_outputs = true) {
   cx.lower_nested = [&](const json& node) { lower_node(cx, node, seen); };
   const json& nodes = program.graph().at("nodes");
   uint64_t lowered = 0;
@@ -386,7 +387,7 @@ void lower_graph(LowerCtx& cx, const Program& program, std::map<std::string, See
     bind_graph_output(cx, it->second.onnx, mx::aten_onnx::output_name(k, program.user_outputs.size()), dtype,
                       rank);
   }
-  add_state(cx, program);
+  return add_state(cx, program, state_outputs);
 }
 
 void bind_inputs(LowerCtx& cx, const Program& program, const std::vector<std::string>& specs) {
@@ -471,7 +472,8 @@ ExportResult export_model(const ExportOptions& opt) {
   bind_inputs(cx, program, opt.inputs);
   auto weights = bind_stored(program, stored, cx);
   std::map<std::string, SeenModule> seen;
-  lower_graph(cx, program, seen, opt.progress);
+  const json state = lower_graph(cx, program, seen, opt.progress, opt.state_outputs);
+  if (const std::string w = dropped_updates_warning(program.file, state); !w.empty() && opt.warn) opt.warn(w);
   const auto passes =
       mx::aten_onnx::run_export_passes(cx.graph, weights, opt, symbolic_shapes(cx), cx.records);
 
@@ -481,9 +483,10 @@ ExportResult export_model(const ExportOptions& opt) {
   if (opt.weights_by_reference) assembly.weights_source = opt.model_path;
   auto model = mx::aten_onnx::assemble_model(std::move(cx.graph), weights, assembly);
 
-  const json doc = mx::aten_onnx::export_document(
+  json doc = mx::aten_onnx::export_document(
       document_source(opt.model_path, opt.opset), tree,
       mx::aten_onnx::hierarchy_nodes(cx.records, passes.removed, tree.tags), passes.summary);
+  if (!state.is_null()) doc["state"] = state;
   return {std::move(model.onnx_bytes), std::move(model.onnx_file), doc.dump()};
 }
 

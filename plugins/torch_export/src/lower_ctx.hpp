@@ -111,15 +111,34 @@ class LowerCtx : public mx::aten_onnx::OpContext {
   const json& required(const std::string& name) const;
   const json& list_of(const std::string& name) const;  // as_tensors / as_optional_tensors
   // In-place ops (mutation.cpp): rebinds `self` to its new value and writes
-  // it back through slice/select views into their bases.
+  // it back through the views it was taken by into their bases.
   void apply_mutation(const std::string& new_self);
   void write_back(const std::string& value, const std::string& onnx);
-  std::string slice_back(const json& view, const std::string& base, const std::string& new_view);
+  // The views a write goes back through (view_back.cpp): is_view_op names
+  // the ops whose result shares its input's storage; cannot_write_through
+  // says why a write through one cannot be lowered ("" when it can), and
+  // view_back rebuilds the base of `value` (the view) from its new value.
+  static bool is_view_op(const std::string& op);
+  std::string cannot_write_through(const json& view, const std::string& op) const;
+  std::string view_back(const json& view, const std::string& op, const std::string& value,
+                        const std::string& new_view);
+  std::string transpose_back(const json& view, const std::string& op, const std::string& new_view);
+  std::string slice_back(const json& view, bool narrow, const std::string& base, const std::string& new_view);
   std::string select_back(const json& view, const std::string& base, const std::string& new_view);
+  std::string piece_back(const json& view, const std::string& base, const std::string& new_view, size_t k,
+                         bool selects);
+  std::string strided(const std::string& base, const std::string& start, const std::string& end, int64_t step,
+                      int64_t dim, const std::string& middle);
+  std::string between(const std::string& base, const std::string& start, const std::string& end, int64_t dim,
+                      const std::string& middle);
+  // The state (program input) `value` is or views, by its ONNX name; "" if none.
+  std::string state_viewed(const std::string& value);
+  // The value `value` is a view of (alias, in-place result, view op); "" if none.
+  std::string viewed_base(const std::string& value);
+  // Refuses a view of the written tensor taken before the write and read after it.
+  void refuse_stale_views(const std::string& written);
   const json* producer_of(const std::string& value);
   bool read_after_current(const std::string& value) const;
-  // Whether `value` is a program input or a chain of views of one.
-  bool views_an_input(const std::string& value);
   struct ViewArgs;
   std::unordered_map<std::string, const json*> producers_;  // value -> node of the program's graph
   mutable const json* call_of_node_ = nullptr;              // the node call_ was read from

@@ -3,16 +3,14 @@
 // fill_ on a slice of a slice of `mask`, and later nodes read `mask`, not the
 // fill_'s output. The lowering of an in-place op computes the new value of
 // its `self` functionally; here every later read is made to see it: `self`
-// is rebound, and when `self` is a slice or select view (or the same
-// tensor: alias, detach, a `to` that converts nothing, an earlier in-place
-// op's result), the new view is
-// written back into its base (Concat of the base's head, the view and the
-// base's tail along the sliced dim), up the chain of views. A write through
-// another kind of view whose base is read later, or is a view of a program
-// input (state the file carries, state.hpp), is refused: the result would
-// silently differ from PyTorch's. The core ATen dialect is functional and
-// never gets here.
-#include <climits>
+// is rebound, and when `self` is a view (or the same tensor: alias, detach,
+// a `to` that converts nothing, an earlier in-place op's result), the new
+// view is written back into its base (view_back.cpp), up the chain of
+// views, so a write through `cache[:, :, pos]` or `buf.view(-1)` reaches
+// the state it views (state.hpp). A write through a view that cannot be
+// written back (an expand, a reshape torch may have copied) whose base is
+// read later or is state is refused: the result would silently differ from
+// PyTorch's. The core ATen dialect is functional and never gets here.
 #include <set>
 
 #include "lower_ctx.hpp"
@@ -38,16 +36,6 @@ std::string op_name(const std::string& target) {
 bool is_inplace(const std::string& target) {
   const std::string op = op_name(target);
   return target.rfind("aten.", 0) == 0 && op.size() > 1 && op.back() == '_' && op.rfind("__", 0) != 0;
-}
-
-// Ops whose output aliases their input's storage (a write through them
-// changes the input) beyond the slice/select/alias handled here.
-const std::set<std::string>& other_views() {
-  static const std::set<std::string> ops = {
-      "view",       "permute", "transpose",        "t",       "unsqueeze", "squeeze",       "expand",
-      "as_strided", "unfold",  "diagonal",         "narrow",  "view_as",   "unflatten",     "split",
-      "chunk",      "unbind",  "split_with_sizes", "flatten", "reshape",   "_reshape_alias"};
-  return ops;
 }
 
 const json* input_arg(const json& node, const char* name) {
@@ -76,6 +64,11 @@ bool to_returns_self(const json& node, const std::map<std::string, TensorMeta>& 
   return a != tensors.end() && b != tensors.end() && a->second.dtype == b->second.dtype;
 }
 
+// An in-place op returns its `self`; so does a `to` that converts nothing.
+bool same_tensor(const json& node, const std::map<std::string, TensorMeta>& tensors) {
+  return is_inplace(target_of(node)) || to_returns_self(node, tensors);
+}
+
 bool reads(const json& node, const std::string& value) {
   for (const auto& in : node.at("inputs")) {
     const json& a = in.at("arg");
@@ -92,8 +85,11 @@ bool reads(const json& node, const std::string& value) {
 const json* LowerCtx::producer_of(const std::string& value) {
   if (producers_.empty())
     for (const auto& n : program.graph().at("nodes"))
-      for (const auto& o : n.at("outputs"))
+      for (const auto& o : n.at("outputs")) {
         if (o.contains("as_tensor")) producers_[o.at("as_tensor").value("name", "")] = &n;
+        if (o.contains("as_tensors"))  // split and unbind pieces
+          for (const auto& t : o.at("as_tensors")) producers_[t.value("name", "")] = &n;
+      }
   auto it = producers_.find(value);
   return it == producers_.end() ? nullptr : it->second;
 }
@@ -107,33 +103,63 @@ bool LowerCtx::read_after_current(const std::string& value) const {
   return false;
 }
 
-bool LowerCtx::views_an_input(const std::string& value) {
+std::string LowerCtx::viewed_base(const std::string& value) {
+  const json* prod = producer_of(value);
+  if (!prod) return "";
+  const std::string view = same_tensor(*prod, *tensors) ? "alias" : op_name(target_of(*prod));
+  const json* base = input_arg(*prod, "self");
+  if (!base) base = input_arg(*prod, "input");
+  if ((view != "alias" && view != "detach" && !is_view_op(view)) || !base || !base->contains("as_tensor"))
+    return "";
+  return (*base).at("as_tensor").at("name").get<std::string>();
+}
+
+std::string LowerCtx::state_viewed(const std::string& value) {
   std::string v = value;
   for (size_t hops = 0; hops <= program.graph().at("nodes").size(); ++hops) {
-    const json* prod = producer_of(v);
-    if (!prod) {
+    if (!producer_of(v)) {
       for (const auto& in : program.inputs)
-        if (in.value == v) return true;
-      return false;
+        if (in.value == v) return input_onnx.count(v) ? input_onnx.at(v) : v;
+      return "";
     }
-    const std::string view = op_name(target_of(*prod));
-    if (view != "slice" && view != "select" && view != "alias" && view != "detach" &&
-        !other_views().count(view) && !to_returns_self(*prod, *tensors) && !is_inplace(target_of(*prod)))
-      return false;
-    const json* base = nullptr;
-    for (const auto& in : prod->at("inputs"))
-      if (in.at("name") == "self" || in.at("name") == "input") base = &in.at("arg");
-    if (!base || !base->contains("as_tensor")) return false;
-    v = (*base).at("as_tensor").at("name").get<std::string>();
+    v = viewed_base(v);
+    if (v.empty()) return "";
   }
-  return false;
+  return "";
 }
 
 void LowerCtx::apply_mutation(const std::string& new_self) {
   if (!is_inplace(target())) return;
   const json* self = arg("self");
   if (!self || !self->contains("as_tensor")) return;
-  write_back((*self).at("as_tensor").at("name").get<std::string>(), new_self);
+  const std::string written = (*self).at("as_tensor").at("name").get<std::string>();
+  write_back(written, new_self);
+  refuse_stale_views(written);
+}
+
+// In PyTorch every view of a tensor sees a write to it; here a view taken
+// before the write holds the value it was taken from. Views on the written
+// chain itself were rebound by write_back; another one read after the write
+// would silently keep the old values.
+void LowerCtx::refuse_stale_views(const std::string& written) {
+  std::set<std::string> chain;
+  std::string root = written;
+  for (std::string v = written; !v.empty() && chain.insert(v).second; v = viewed_base(v)) root = v;
+  for (const auto& n : program.graph().at("nodes")) {
+    if (&n == node) return;
+    for (const auto& o : n.at("outputs")) {
+      if (!o.contains("as_tensor")) continue;
+      const std::string out = o.at("as_tensor").value("name", "");
+      if (chain.count(out) || viewed_base(out).empty()) continue;
+      std::string r = out;
+      std::set<std::string> seen;
+      for (std::string v = out; !v.empty() && seen.insert(v).second; v = viewed_base(v)) r = v;
+      if (r == root && read_after_current(out))
+        unsupported("'" + out + "' (node '" + n.value("name", "?") + "') views '" + root +
+                    "' from before this in-place write and is read after it: PyTorch's view sees the write, "
+                    "the export would not; export the core ATen program (ep.run_decompositions())");
+    }
+  }
 }
 
 void LowerCtx::write_back(const std::string& value, const std::string& onnx) {
@@ -148,80 +174,21 @@ void LowerCtx::write_back(const std::string& value, const std::string& onnx) {
         other->second.onnx = onnx;
     return;
   }
-  // an in-place op returns its `self`
-  const bool same_tensor = is_inplace(target_of(*prod)) || to_returns_self(*prod, *tensors);
-  const std::string view = same_tensor ? "alias" : op_name(target_of(*prod));
-  if (view != "slice" && view != "select" && view != "alias" && view != "detach" &&
-      !other_views().count(view))
-    return;  // not a view
-  const json* base_arg = nullptr;
-  for (const auto& in : prod->at("inputs"))
-    if (in.at("name") == "self" || in.at("name") == "input") base_arg = &in.at("arg");
+  const std::string view = same_tensor(*prod, *tensors) ? "alias" : op_name(target_of(*prod));
+  if (view != "alias" && view != "detach" && !is_view_op(view)) return;  // not a view
+  const json* base_arg = input_arg(*prod, "self");
+  if (!base_arg) base_arg = input_arg(*prod, "input");
   if (!base_arg || !base_arg->contains("as_tensor")) return;
   const std::string base = (*base_arg).at("as_tensor").at("name").get<std::string>();
   if (view == "alias" || view == "detach") return write_back(base, onnx);  // the same storage, whole
-  if (view != "slice" && view != "select") {
-    if (read_after_current(base) || views_an_input(base))
-      unsupported(
-          "an in-place write through a '" + view + "' view (node '" + prod->value("name", "?") + "') of '" +
-          base + "', which " +
-          (read_after_current(base) ? "is read later" : "is state of the program (an input it writes)") +
-          "; export the core ATen program (ep.run_decompositions()), which has no in-place ops");
-    return;
-  }
-  write_back(base, view == "slice" ? slice_back(*prod, base, onnx) : select_back(*prod, base, onnx));
-}
-
-// Reads the view node's arguments with the accessors (which read `node`).
-struct LowerCtx::ViewArgs {
-  LowerCtx& cx;
-  const json* saved;
-  ViewArgs(LowerCtx& cx, const json& view) : cx(cx), saved(cx.node) { cx.node = &view; }
-  ~ViewArgs() { cx.node = saved; }
-};
-
-std::string LowerCtx::slice_back(const json& view, const std::string& base, const std::string& new_view) {
-  const std::string b = values.at(base).onnx;
-  std::string start, end;
-  int64_t dim = 0;
-  {
-    ViewArgs args(*this, view);
-    dim = norm_dim(int_arg("dim", 0), rank_of("self"));
-    if (int_arg("step", 1) != 1) unsupported("an in-place write through a slice with step != 1");
-    start = has("start") ? unsqueeze(sym_int("start"), {0}) : ci64({0});
-    end = has("end") ? unsqueeze(sym_int("end"), {0}) : ci64({INT64_MAX});
-  }
-  std::string head = emit1("Slice", {b, ci64({0}), start, ci64({dim})});
-  std::string tail = emit1("Slice", {b, end, ci64({INT64_MAX}), ci64({dim})});
-  return emit1("Concat", {head, new_view, tail}, {attr("axis", dim)});
-}
-
-std::string LowerCtx::select_back(const json& view, const std::string& base, const std::string& new_view) {
-  const std::string b = values.at(base).onnx;
-  std::string index, next;
-  int64_t dim = 0;
-  {
-    ViewArgs args(*this, view);
-    dim = norm_dim(int_arg("dim"), rank_of("self"));
-    const Value& self = value_of("self");
-    const json* a = arg("index");
-    if (a && a->contains("as_int")) {
-      int64_t i = as_int64((*a).at("as_int"));
-      if (i < 0) {
-        if (!self.shape.at(dim).is_static)
-          unsupported("an in-place write through select with a negative index on a dynamic dim");
-        i += self.shape[dim].value;
-      }
-      index = ci64({i});
-      next = ci64({i + 1});
-    } else {
-      index = unsqueeze(sym_int("index"), {0});
-      next = emit1("Add", {index, ci64({1})});
-    }
-  }
-  std::string head = emit1("Slice", {b, ci64({0}), index, ci64({dim})});
-  std::string tail = emit1("Slice", {b, next, ci64({INT64_MAX}), ci64({dim})});
-  return emit1("Concat", {head, unsqueeze(new_view, {dim}), tail}, {attr("axis", dim)});
+  const std::string why = cannot_write_through(*prod, view);
+  if (why.empty()) return write_back(base, view_back(*prod, view, value, onnx));
+  const std::string state = state_viewed(base);
+  if (state.empty() && !read_after_current(base)) return;  // nothing reads the base again
+  unsupported("an in-place write through the '" + view + "' view (node '" + prod->value("name", "?") +
+              "') of '" + base + "', " +
+              (state.empty() ? "which is read later" : "which is state '" + state + "'") + ": " + why +
+              "; export the core ATen program (ep.run_decompositions()), which has no in-place ops");
 }
 
 }  // namespace mx::torch_export

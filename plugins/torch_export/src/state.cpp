@@ -64,7 +64,7 @@ std::string updated_name(const std::string& name) {
   return name + ".updated";
 }
 
-void add_state(LowerCtx& cx, const Program& p) {
+json add_state(LowerCtx& cx, const Program& p, bool outputs) {
   for (const auto& m : p.mutations) {
     bool found = false;
     for (const auto& in : p.inputs) found |= same_input(in, m);
@@ -73,6 +73,7 @@ void add_state(LowerCtx& cx, const Program& p) {
                                     "', which is not an input of the program");
   }
   std::set<std::string> done;  // inputs that are one tensor (state.hpp) are one state
+  json written = json::array();
   for (const auto& in : p.inputs) {
     auto bound = cx.input_onnx.find(in.value);
     if (bound == cx.input_onnx.end() || done.count(bound->second)) continue;
@@ -99,12 +100,28 @@ void add_state(LowerCtx& cx, const Program& p) {
     if (v.dtype == 0 || is_complex(v.dtype))
       throw Error(MX_ERR_UNSUPPORTED, "'" + p.file + "': the program writes " + kind_name(named->kind) +
                                           " '" + name + "', of a dtype the file cannot carry as state");
+    written.push_back({{"name", name},
+                       {"kind", kind_name(named->kind)},
+                       {"updated", outputs ? json(updated_name(name)) : json(nullptr)}});
+    if (!outputs) continue;  // an initializer (or plain input) whose writes are dropped
     if (named->kind != InputSlot::user) add_input(p, *named, cx.graph);
     bind_graph_output(cx, v.onnx, updated_name(name), v.dtype, static_cast<int64_t>(v.shape.size()));
     cx.graph.mutable_output(cx.graph.output_size() - 1)
         ->set_doc_string(std::string("the value of ") + kind_name(named->kind) + " '" + name +
                          "' after the call: feed it back as input '" + name + "'");
   }
+  return written.empty() ? json() : json{{"outputs", outputs}, {"written", written}};
+}
+
+std::string dropped_updates_warning(const std::string& file, const json& state) {
+  if (state.is_null() || state.at("outputs").get<bool>()) return "";
+  std::string names;
+  for (const auto& w : state.at("written"))
+    names += (names.empty() ? "" : ", ") + w.at("kind").get<std::string>() + " '" +
+             w.at("name").get<std::string>() + "'";
+  return "'" + file + "': the program writes " + names +
+         "; with \"state_outputs\": false (--no-state-outputs) the file drops those writes: every call "
+         "starts from the saved values";
 }
 
 void bind_graph_output(LowerCtx& cx, std::string src, const std::string& name, int32_t dtype, int64_t rank) {

@@ -31,8 +31,16 @@ std::string updated_name(const std::string& name);
 
 // After the program's nodes are lowered and the model outputs named: the
 // graph inputs of the written buffers, parameters and constants, and the
-// "<name>.updated" graph outputs.
-void add_state(LowerCtx& cx, const Program& program);
+// "<name>.updated" graph outputs. With `outputs` false (the export option
+// "state_outputs": false) written state stays an initializer (or a plain
+// user input) and its writes are dropped, as a file without state runs.
+// Returns the sidecar's "state": {"outputs": bool, "written": [{"name",
+// "kind", "updated": output name or null}]}; null when nothing is written.
+json add_state(LowerCtx& cx, const Program& program, bool outputs = true);
+
+// The warning that a file drops the writes `state` (add_state's answer)
+// lists; "" when it keeps them or nothing is written.
+std::string dropped_updates_warning(const std::string& file, const json& state);
 
 // Makes ONNX value `src` the graph output `name` (model_assembly's
 // add_graph_output) and, when that renamed it, rebinds the program's

@@ -160,6 +160,8 @@ json export_request(const std::string& model_path, const json& options) {
     else if (key == "fold_batch_norms")
       fail(MX_ERR_INVALID_ARGUMENT, "\"fold_batch_norms\" must be true or false");
     else if (key == "upcast_bf16" && value.is_boolean()) request[key] = value;
+    else if (key == "state_outputs" && value.is_boolean()) request[key] = value;
+    else if (key == "state_outputs") fail(MX_ERR_INVALID_ARGUMENT, "\"state_outputs\" must be true or false");
     else if (key == "upcast_bf16") fail(MX_ERR_INVALID_ARGUMENT, "\"upcast_bf16\" must be true or false");
     else if (key == "external_data") fail(MX_ERR_INVALID_ARGUMENT, "\"external_data\" must be true or false");
     else fail(MX_ERR_INVALID_ARGUMENT, "unknown export option '" + key + "'");

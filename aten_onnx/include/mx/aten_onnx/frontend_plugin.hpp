@@ -33,6 +33,10 @@ struct ExportRequest {
   bool fold_batch_norms = true;
   // bf16 arithmetic as float32 between Casts (upcast_bf16, graph_passes.hpp).
   bool upcast_bf16 = false;
+  // State a program writes is a graph input with a "<name>.updated" output
+  // (state_outputs, plugins/torch_export/src/state.hpp); false keeps it an
+  // initializer and drops the updates.
+  bool state_outputs = true;
   bool drop_builtin_tags = false;
   bool check = true;  // run the ONNX checker and shape inference
   ExternalData external_data = ExternalData::automatic;
@@ -59,6 +63,8 @@ struct ExportRequest {
   // when the caller asked to stop, and the export then fails with
   // MX_ERR_CANCELLED. Empty: nobody listens.
   std::function<bool(uint64_t done, uint64_t total)> progress;
+  // A warning for the user (the host's log; empty: nobody listens).
+  std::function<void(const std::string& message)> warn;
 };
 
 // A frontend's answer: the model as bytes, or as a file it wrote (external

@@ -24,7 +24,7 @@ from .registry import Registry
 _EXPORT_OPTIONS = frozenset({"inputs", "drop_builtin_tags"})
 _SAVE_OPTIONS = frozenset({"tag_storage", "sidecar", "check"})
 # frontend switches, passed in the export's options JSON
-_FRONTEND_OPTIONS = frozenset({"fused_ops", "fold_batch_norms", "upcast_bf16"})
+_FRONTEND_OPTIONS = frozenset({"fused_ops", "fold_batch_norms", "upcast_bf16", "state_outputs"})
 
 
 def export(model: Any, args: Any = (), f: Optional[PathLike] = None, *,
@@ -47,7 +47,9 @@ def export(model: Any, args: Any = (), f: Optional[PathLike] = None, *,
     GroupNormalization, Attention and RMSNormalization decomposed;
     ``fold_batch_norms=False`` keeps a BatchNormalization after a Conv as a
     node (default: folded into the Conv); ``upcast_bf16=True`` computes bf16
-    ops in float32 between Casts (for ONNX Runtime's CPU provider).
+    ops in float32 between Casts (for ONNX Runtime's CPU provider);
+    ``state_outputs=False`` keeps state the program writes (a KV cache
+    buffer) as an initializer and drops its ``<name>.updated`` outputs.
     ``external_data=True`` streams weights to
     ``<f>.data`` (None: only past protobuf's 2 GB). ``progress`` receives
     :class:`Progress` reports: "torch.export", then the native stages

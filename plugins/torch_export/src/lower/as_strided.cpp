@@ -4,6 +4,7 @@
 #include <climits>
 #include <unordered_map>
 
+#include "mx/aten_onnx/view_copies.hpp"
 #include "lower_ctx.hpp"
 
 namespace mx::torch_export {
@@ -114,7 +115,10 @@ void lower_as_strided(LowerCtx& cx) {
   std::string g = cx.emit1("Gather", {x, cx.ci64(flat)}, {attr("axis", int64_t{0})});
   cx.out(0, cx.emit1("Reshape", {g, cx.ci64(view.sizes)}));
 }
-MXTE_LOWER(lower_as_strided, "aten.as_strided");
+// as_strided and its twin as_strided_copy (view_copies.hpp).
+static ::mx::aten_onnx::ViewLoweringRegistrar as_strided_registrar({"aten.as_strided"},
+                                                                   &with_lower_ctx<lower_as_strided>,
+                                                                   __FILE__, kFrontend);
 
 }  // namespace
 }  // namespace mx::torch_export
