@@ -4,6 +4,7 @@
 #include "mx/onnx_proto.hpp"
 
 #include <climits>
+#include <limits>
 
 #include "mx/aten_onnx/lowering_registry.hpp"
 #include "mx/aten_onnx/patterns.hpp"
@@ -18,10 +19,16 @@ void lower_narrow(OpContext& cx) {  // narrow(self, dim, start, length)
     return cx.arg_kind(n) == ArgKind::integer ? cx.ci64({cx.int_arg(n)}) : cx.unsqueeze(cx.sym_int(n), {0});
   };
   const std::string start = one("start");
-  const std::string end =
-      cx.arg_kind("start") == ArgKind::integer && cx.arg_kind("length") == ArgKind::integer
-          ? cx.ci64({cx.int_arg("start") + cx.int_arg("length")})
-          : cx.emit1("Add", {start, one("length")});
+  // A negative start counts from the end, so start + length <= 0; at 0 the
+  // view runs to the end, which Slice writes as an end past the dim (an end
+  // of 0 would be empty).
+  std::string end;
+  if (cx.arg_kind("start") == ArgKind::integer && cx.arg_kind("length") == ArgKind::integer) {
+    const int64_t stop = cx.int_arg("start") + cx.int_arg("length");
+    end = cx.ci64({cx.int_arg("start") < 0 && stop == 0 ? std::numeric_limits<int64_t>::max() : stop});
+  } else {
+    end = cx.emit1("Add", {start, one("length")});
+  }
   cx.out(0, cx.emit1("Slice", {cx.tensor("self"), start, end, cx.ci64({dim})}));
 }
 MX_ATEN_LOWER_VIEW(lower_narrow, "aten.narrow");
