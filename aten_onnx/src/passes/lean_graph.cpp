@@ -5,7 +5,8 @@
 // Shape read may now be foldable input of the same expression); the
 // Unsqueeze collapse runs on shared reads, no-ops (x + 0, whole Slices,
 // Transpose pairs; an Expand or Reshape to its input's own dims) go once
-// their operands are folded, Slices that tile an
+// their operands are folded, a batched MatMul's flatten/restore Reshapes
+// with them, Slices that tile an
 // axis become a Split (after CSE: duplicate Slices are one), and CSE once
 // more; then a Reshape's one dynamic dim is left to the Reshape (its glue
 // dies).
@@ -31,6 +32,7 @@ PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const 
   fold_constants(g, report);
   drop_noops(g, report);
   drop_shape_noops(g, report, shapes);
+  unflatten_batched_matmuls(g, report, shapes);
   merge_slices_to_split(g, report, shapes);
   merge_duplicate_nodes(g, report);
   infer_reshape_dim(g, report, shapes);

@@ -190,6 +190,11 @@ void drop_noops(onnx::GraphProto& g, PassReport& report);
 // reads c. Nodes producing graph outputs stay.
 void drop_shape_noops(onnx::GraphProto& g, PassReport& report, const SymbolicShapes& shapes);
 
+// Reshape(MatMul(Reshape(a), Reshape(b))) that flattens and restores the
+// same batch dims of a, b and the result (by `shapes`) is MatMul(a, b),
+// writing the result's name (the MatMul node is kept).
+void unflatten_batched_matmuls(onnx::GraphProto& g, PassReport& report, const SymbolicShapes& shapes);
+
 // Nodes of the same op, inputs and attributes are one node (the first);
 // skipped: nodes with subgraphs, random ops, nodes producing graph outputs.
 void merge_duplicate_nodes(onnx::GraphProto& g, PassReport& report);
