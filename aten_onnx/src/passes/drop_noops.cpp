@@ -174,27 +174,14 @@ std::optional<bool> compose_transposes(onnx::GraphProto& g, const Values& v, onn
 void drop_noops(onnx::GraphProto& g, PassReport& report) {
   const auto outputs = passes::graph_outputs(g);
   Values v = index_values(g);
-  std::map<std::string, std::string> renames;
-  std::set<std::string> removed;
-  for (int i = 0; i < g.node_size(); ++i) {
-    auto& n = *g.mutable_node(i);
-    for (auto& in : *n.mutable_input()) {  // reads of earlier dropped nodes, in graph order
-      auto it = renames.find(in);
-      if (it != renames.end()) in = it->second;
-    }
-    if (n.output_size() != 1 || outputs.count(n.output(0)) || passes::has_subgraph(n)) continue;
-    std::optional<std::string> source = passed_through(g, n, v);
-    if (!source) {
-      const auto identity = compose_transposes(g, v, n);
-      if (identity && *identity) source = n.input(0);
-    }
-    if (!source) continue;
-    renames[n.output(0)] = *source;
-    removed.insert(n.name());
-  }
-  passes::rename_reads(g, renames);  // subgraph reads
-  passes::remove_nodes(g, removed);
-  report.removed.insert(removed.begin(), removed.end());
+  passes::drop_passed_through(g, report, [&](onnx::NodeProto& n) -> std::optional<std::string> {
+    // Checked here too: a Transpose writing a graph output is not rewritten.
+    if (n.output_size() != 1 || outputs.count(n.output(0)) || passes::has_subgraph(n)) return std::nullopt;
+    if (auto source = passed_through(g, n, v)) return source;
+    const auto identity = compose_transposes(g, v, n);
+    if (identity && *identity) return n.input(0);
+    return std::nullopt;
+  });
 }
 
 }  // namespace mx::aten_onnx

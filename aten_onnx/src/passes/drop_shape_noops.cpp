@@ -26,25 +26,12 @@ namespace {
 
 using passes::is_op;
 
-// Equal dims: the same static size, or the same (non-empty) symbol.
-bool same_dims(const std::vector<SymbolicDim>& a, const std::vector<SymbolicDim>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t k = 0; k < a.size(); ++k) {
-    if (a[k].size || b[k].size) {
-      if (a[k].size != b[k].size) return false;
-    } else if (a[k].symbol.empty() || a[k].symbol != b[k].symbol) {
-      return false;
-    }
-  }
-  return true;
-}
-
 // An Expand or Reshape whose output has its input's dims, by the program.
 bool keeps_shape(const onnx::NodeProto& n, const SymbolicShapes& shapes) {
   if (!(is_op(&n, "Expand") || is_op(&n, "Reshape")) || n.input_size() != 2 || n.output_size() != 1)
     return false;
   auto in = shapes.find(n.input(0)), out = shapes.find(n.output(0));
-  return in != shapes.end() && out != shapes.end() && same_dims(in->second, out->second);
+  return in != shapes.end() && out != shapes.end() && passes::same_dims(in->second, out->second);
 }
 
 // Not Mul and Div: ONNX Runtime fuses a Mul or Div by a scalar constant
@@ -76,29 +63,15 @@ std::optional<std::string> broadcast_source(const onnx::NodeProto& n, int k,
 }  // namespace
 
 void drop_shape_noops(onnx::GraphProto& g, PassReport& report, const SymbolicShapes& shapes) {
-  const auto outputs = passes::graph_outputs(g);
   std::map<std::string, const onnx::NodeProto*> producer;
-  std::map<std::string, std::string> renames;
-  std::set<std::string> removed;
-  for (int i = 0; i < g.node_size(); ++i) {
-    auto& n = *g.mutable_node(i);
-    for (auto& in : *n.mutable_input()) {  // reads of earlier dropped nodes, in graph order
-      auto it = renames.find(in);
-      if (it != renames.end()) in = it->second;
-    }
+  passes::drop_passed_through(g, report, [&](onnx::NodeProto& n) -> std::optional<std::string> {
     if (broadcasts(n))
       for (int k = 0; k < n.input_size(); ++k)
         if (auto c = broadcast_source(n, k, producer)) n.set_input(k, *c);
-    if (keeps_shape(n, shapes) && !outputs.count(n.output(0))) {
-      renames[n.output(0)] = n.input(0);
-      removed.insert(n.name());
-      continue;
-    }
     for (const auto& o : n.output()) producer[o] = &n;
-  }
-  passes::rename_reads(g, renames);  // subgraph reads
-  passes::remove_nodes(g, removed);
-  report.removed.insert(removed.begin(), removed.end());
+    if (keeps_shape(n, shapes)) return n.input(0);
+    return std::nullopt;
+  });
 }
 
 }  // namespace mx::aten_onnx

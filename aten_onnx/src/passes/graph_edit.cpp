@@ -72,6 +72,38 @@ void remove_nodes(onnx::GraphProto& g, const std::set<std::string>& names) {
   g.mutable_node()->Swap(&kept);
 }
 
+void drop_passed_through(onnx::GraphProto& g, PassReport& report, const PassedThrough& source_of) {
+  const auto outputs = graph_outputs(g);
+  std::map<std::string, std::string> renames;
+  std::set<std::string> removed;
+  for (int i = 0; i < g.node_size(); ++i) {
+    auto& n = *g.mutable_node(i);
+    for (auto& in : *n.mutable_input()) {  // reads of earlier dropped nodes, in graph order
+      auto it = renames.find(in);
+      if (it != renames.end()) in = it->second;
+    }
+    std::optional<std::string> source = source_of(n);
+    if (!source || n.output_size() != 1 || outputs.count(n.output(0))) continue;
+    renames[n.output(0)] = *source;
+    removed.insert(n.name());
+  }
+  rename_reads(g, renames);  // subgraph reads
+  remove_nodes(g, removed);
+  report.removed.insert(removed.begin(), removed.end());
+}
+
+bool same_dim(const SymbolicDim& a, const SymbolicDim& b) {
+  if (a.size || b.size) return a.size == b.size;
+  return !a.symbol.empty() && a.symbol == b.symbol;
+}
+
+bool same_dims(const std::vector<SymbolicDim>& a, const std::vector<SymbolicDim>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t k = 0; k < a.size(); ++k)
+    if (!same_dim(a[k], b[k])) return false;
+  return true;
+}
+
 std::optional<Int64Constant> int64_constant(const onnx::NodeProto& n) {
   if (n.op_type() != "Constant" || !n.domain().empty() || n.attribute_size() != 1) return std::nullopt;
   const auto& a = n.attribute(0);

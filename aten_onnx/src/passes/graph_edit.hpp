@@ -1,9 +1,11 @@
 // Small helpers the graph passes share: who reads a value (subgraphs
 // included), renaming reads, reading a node's attributes.
 #pragma once
+#include "mx/aten_onnx/graph_passes.hpp"
 #include "mx/onnx_proto.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -26,6 +28,19 @@ void rename_reads(onnx::GraphProto& g, const std::map<std::string, std::string>&
 void remove_nodes(onnx::GraphProto& g, const std::set<std::string>& names);
 
 bool has_subgraph(const onnx::NodeProto& n);
+
+// Drops, in graph order, every single-output node for which `source_of`
+// names the value it passes through (nodes writing a graph output stay):
+// later readers, subgraphs included, read that value instead. `source_of`
+// sees each node once, its reads of earlier dropped nodes already renamed,
+// and may rewrite the node it keeps.
+using PassedThrough = std::function<std::optional<std::string>(onnx::NodeProto&)>;
+void drop_passed_through(onnx::GraphProto& g, PassReport& report, const PassedThrough& source_of);
+
+// The same dim by the program: the same static size, or the same
+// (non-empty) symbol; dim lists of the same rank, dim by dim.
+bool same_dim(const SymbolicDim& a, const SymbolicDim& b);
+bool same_dims(const std::vector<SymbolicDim>& a, const std::vector<SymbolicDim>& b);
 
 // Whether `n` is a default-domain node of `op` (false for nullptr).
 bool is_op(const onnx::NodeProto* n, const char* op);

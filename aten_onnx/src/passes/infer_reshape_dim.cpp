@@ -82,8 +82,7 @@ std::optional<std::vector<int64_t>> from_program(const std::string& input, const
     if (d.size) {
       if (*d.size <= 0) return std::nullopt;  // 0 would copy; -1 cannot be inferred past a 0
       dims.push_back(*d.size);
-    } else if (!allowzero && !d.symbol.empty() && p < in->second.size() && !in->second[p].size &&
-               in->second[p].symbol == d.symbol) {
+    } else if (!allowzero && p < in->second.size() && passes::same_dim(in->second[p], d)) {
       dims.push_back(0);
     } else {
       ++inferred;

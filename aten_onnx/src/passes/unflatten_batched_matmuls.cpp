@@ -22,12 +22,8 @@ namespace mx::aten_onnx {
 namespace {
 
 using passes::is_op;
+using passes::same_dim;
 using Dims = std::vector<SymbolicDim>;
-
-bool same_dim(const SymbolicDim& a, const SymbolicDim& b) {
-  if (a.size || b.size) return a.size == b.size;
-  return !a.symbol.empty() && a.symbol == b.symbol;
-}
 
 // dims [from, to) of `a` and `b` equal, one by one.
 bool same_range(const Dims& a, size_t a_from, const Dims& b, size_t b_from, size_t count) {
