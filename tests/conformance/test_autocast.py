@@ -12,12 +12,11 @@ CORE level has torch's explicit casts). At opset 22: ONNX's Conv takes
 bf16 from there on.
 """
 import os
-import subprocess
 
 import onnx
 import pytest
 
-from conformance_support import FIXTURES
+from conformance_support import FIXTURES, run_export
 
 SAMPLES = {"autocast_bf16": onnx.TensorProto.BFLOAT16, "autocast_f16": onnx.TensorProto.FLOAT16}
 COMPUTE = ("Gemm", "MatMul", "Conv")
@@ -26,14 +25,10 @@ COMPUTE = ("Gemm", "MatMul", "Conv")
 @pytest.mark.parametrize("level", ["training", "core"])
 @pytest.mark.parametrize("name", sorted(SAMPLES))
 def test_autocast_ops_compute_in_the_region_dtype(name, level, cli, tmp_path):
-    path, plugin_dir = cli
-    env = dict(os.environ)
-    if plugin_dir:
-        env["MODELEXPORT_PLUGIN_PATH"] = plugin_dir
     out = str(tmp_path / f"{name}.{level}.onnx")
     program = os.path.join(FIXTURES, f"{name}.pt2" if level == "training" else f"{name}.core.pt2")
-    p = subprocess.run([path, "export", program, "-o", out, "--opset", "22"], capture_output=True, text=True, env=env, timeout=300)
-    assert p.returncode == 0, p.stdout + p.stderr
+    rc, log = run_export(cli, [program, "-o", out, "--opset", "22"])
+    assert rc == 0, log
     model = onnx.shape_inference.infer_shapes(onnx.load(out), strict_mode=True)
     types = {v.name: v.type.tensor_type.elem_type
              for v in [*model.graph.input, *model.graph.value_info, *model.graph.output]}

@@ -8,14 +8,12 @@ No torch here: numpy, onnx and onnxruntime only.
 """
 import json
 import os
-import subprocess
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 import pytest
 
-from conformance_support import FIXTURES
+from conformance_support import FIXTURES, check_in_runtime, run_export
 
 with open(os.path.join(FIXTURES, "manifest.json")) as f:
     MANIFEST = json.load(f)["samples"]
@@ -131,48 +129,9 @@ CASES = [(name, level, opset) for name in sorted(MANIFEST) for level in LEVELS f
 
 
 def _export(cli, name, level, out, opset):
-    path, plugin_dir = cli
-    env = dict(os.environ)
-    if plugin_dir:
-        env["MODELEXPORT_PLUGIN_PATH"] = plugin_dir
     model = os.path.join(FIXTURES, LEVELS[level].format(name))
     extra = MANIFEST[name].get("cli", [])  # e.g. --upcast-bf16 for the bf16 samples
-    p = subprocess.run([path, "export", model, "-o", out, "--opset", str(opset), *extra],
-                       capture_output=True, text=True, env=env, timeout=300)
-    return p.returncode, (p.stdout + p.stderr)[-4000:]
-
-
-def _random_ok(check, got, want):
-    """Random outputs cannot match PyTorch's stream: judge their law."""
-    if got.shape != want.shape:
-        return False, f"shape {got.shape} != {want.shape}"
-    if check == "uniform":
-        return bool(((got >= 0) & (got < 1)).all() and np.unique(got).size > got.size // 2), "uniform in [0, 1)"
-    if check == "normal":
-        return bool(abs(got.mean()) < 0.5 and 0.6 < got.std() < 1.4), f"mean {got.mean():.2f} std {got.std():.2f}"
-    if check == "permutation":
-        return bool((np.sort(got) == np.arange(got.size)).all()), "a permutation of 0..n-1"
-    return False, f"unknown check {check}"
-
-
-def _close(got, want, tol):
-    if np.iscomplexobj(want):  # a complex output is exported as its view_as_real pairs
-        want = np.stack([want.real, want.imag], -1)
-    if want.dtype == np.bool_ or np.issubdtype(want.dtype, np.integer):
-        return got.shape == want.shape and np.array_equal(got, want), "exact"
-    got = got.astype(np.float64)
-    want = want.astype(np.float64)
-    if got.shape != want.shape:
-        return False, f"shape {got.shape} != {want.shape}"
-    if not np.array_equal(np.isnan(got), np.isnan(want)):
-        return False, "NaN positions differ"
-    ok = ~np.isnan(want)
-    inf = np.isinf(want) & ok
-    if not np.array_equal(got[inf], want[inf]):
-        return False, "infinities differ"
-    fin = ok & ~inf
-    err = np.abs(got[fin] - want[fin]) / np.maximum(1.0, np.abs(want[fin])) if fin.any() else np.zeros(1)
-    return float(err.max()) <= tol, f"max rel err {float(err.max()):.3g} (tol {tol})"
+    return run_export(cli, [model, "-o", out, "--opset", str(opset), *extra])
 
 
 @pytest.mark.parametrize("name,level,opset", CASES)
@@ -195,30 +154,8 @@ def test_sample(name, level, opset, cli, tmp_path):
         assert rc == 0, f"export of {name} ({level}, opset {RUNTIME_NEWEST[name]}) failed:\n{log}"
         model = onnx.load(out)
     data = np.load(os.path.join(FIXTURES, f"{name}.npz"))
-    disabled = ORT_DISABLED_OPTIMIZERS.get(f"{name}@{level}", [])
-    if disabled:
-        onnx.checker.check_model(model, full_check=True)
-    sess = ort.InferenceSession(out, providers=["CPUExecutionProvider"], disabled_optimizers=disabled)
-    feeds_names = [i.name for i in sess.get_inputs()]
-    assert feeds_names == spec["inputs"], f"ONNX inputs {feeds_names} != program inputs {spec['inputs']}"
-    # state the program writes (nn.Embedding(max_norm) renormalises its
-    # weight) follows the model outputs as "<name>.updated"
-    state = [o.name for o in sess.get_outputs() if o.name.endswith(".updated")]
-    assert [o.name for o in sess.get_outputs()][len(sess.get_outputs()) - len(state):] == state
-    for tag in ("a", "b") if spec["second_shape"] else ("a",):
-        outs = sess.run(None, {n: data[f"{tag}.{n}"] for n in spec["inputs"]})
-        outs = outs[:len(outs) - len(state)]
-        assert len(outs) == spec["outputs"], f"{len(outs)} outputs, the program has {spec['outputs']}"
-        for k, got in enumerate(outs):
-            check = spec.get("check", "values")
-            if check == "values":
-                ok, how = _close(np.asarray(got), data[f"{tag}.o{k}"], spec["tol"])
-            else:
-                ok, how = _random_ok(check, np.asarray(got), data[f"{tag}.o{k}"])
-            assert ok, f"{name} ({level}, opset {opset}) shape {tag} output {k}: {how}"
-    unrecorded = [n.name for n in model.graph.node
-                  if "modelexport.module" not in {p.key for p in n.metadata_props}]
-    assert not unrecorded, f"nodes without a module record: {unrecorded[:5]}"
+    check_in_runtime(out, spec, data, f"{name} ({level}, opset {opset})",
+                     disabled_optimizers=ORT_DISABLED_OPTIMIZERS.get(f"{name}@{level}", []))
 
 
 @pytest.mark.parametrize("name", sorted(MANIFEST))
@@ -238,14 +175,9 @@ def test_sample_checked_at_newest_opset(name, cli, tmp_path):
 def test_default_opset(cli, tmp_path):
     """An export without --opset is at the default the suite runs (DEFAULT),
     IR 9: what torch.onnx.export(dynamo=True) writes."""
-    path, plugin_dir = cli
-    env = dict(os.environ)
-    if plugin_dir:
-        env["MODELEXPORT_PLUGIN_PATH"] = plugin_dir
     out = str(tmp_path / "add_mul.onnx")
-    p = subprocess.run([path, "export", os.path.join(FIXTURES, "add_mul.pt2"), "-o", out],
-                       capture_output=True, text=True, env=env, timeout=300)
-    assert p.returncode == 0, p.stdout + p.stderr
+    rc, log = run_export(cli, [os.path.join(FIXTURES, "add_mul.pt2"), "-o", out])
+    assert rc == 0, log
     model = onnx.load(out)
     assert [o.version for o in model.opset_import if o.domain in ("", "ai.onnx")] == [DEFAULT]
     assert model.ir_version == 9

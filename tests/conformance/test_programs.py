@@ -32,19 +32,16 @@ import onnx
 import onnxruntime as ort
 import pytest
 
-from conformance_support import REPO
+from conformance_support import REPO, run_export
 
 PROGRAMS = os.path.join(REPO, "tests", "fixtures", "programs")
 LEVELS = {"training": "{}.pt2", "core": "{}.core.pt2"}
 
 
-def _export(cli, name, level, out, opset):
-    path, plugin_dir = cli
-    env = dict(os.environ, MODELEXPORT_PLUGIN_PATH=plugin_dir) if plugin_dir else None
+def _export(cli, name, level, out, opset, *extra):
     model = os.path.join(PROGRAMS, LEVELS[level].format(name))
-    p = subprocess.run([path, "export", model, "-o", out, "--opset", str(opset)],
-                       capture_output=True, text=True, env=env, timeout=300)
-    assert p.returncode == 0, p.stdout + p.stderr
+    rc, log = run_export(cli, [model, "-o", out, "--opset", str(opset), *extra])
+    assert rc == 0, log
 
 
 @pytest.mark.parametrize("opset", [20, 23])

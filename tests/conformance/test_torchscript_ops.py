@@ -11,14 +11,12 @@ design are in REFUSED with the reason the export must give.
 """
 import json
 import os
-import subprocess
 
 import numpy as np
-import onnx
-import onnxruntime as ort
 import pytest
 
-from test_ops import DEFAULT, REFUSED as PT2_REFUSED, _close
+from conformance_support import check_in_runtime, run_export
+from test_ops import DEFAULT, REFUSED as PT2_REFUSED
 
 FIXTURES = os.environ.get("MODELEXPORT_TS_OPS_FIXTURES", "")
 MANIFEST = {}
@@ -63,18 +61,12 @@ ORT_DISABLED_OPTIMIZERS = {"bf16_lstm_proj": ["NchwcTransformer"]}
 
 
 def _export(cli, name, out):
-    path, plugin_dir = cli
-    env = dict(os.environ)
-    if plugin_dir:
-        env["MODELEXPORT_PLUGIN_PATH"] = plugin_dir
     spec = MANIFEST[name]
-    cmd = [path, "export", os.path.join(FIXTURES, f"{name}.pt"), "-o", out, "--opset", str(DEFAULT)]
+    args = [os.path.join(FIXTURES, f"{name}.pt"), "-o", out, "--opset", str(DEFAULT)]
     for s in spec["specs"]:
-        cmd += ["--input", s]
-    if spec.get("op_libraries"):
-        env["MODELEXPORT_TORCH_OP_LIBRARIES"] = os.pathsep.join(spec["op_libraries"])
-    p = subprocess.run(cmd + spec.get("cli", []), capture_output=True, text=True, env=env, timeout=300)
-    return p.returncode, (p.stdout + p.stderr)[-4000:]
+        args += ["--input", s]
+    env = {"MODELEXPORT_TORCH_OP_LIBRARIES": os.pathsep.join(spec["op_libraries"])} if spec.get("op_libraries") else None
+    return run_export(cli, args + spec.get("cli", []), env)
 
 
 def test_fixtures_generated():
@@ -92,22 +84,6 @@ def test_traced_sample(name, cli, tmp_path):
         assert not os.path.exists(out), "a refused export left a file behind"
         return
     assert rc == 0, f"export of {name} failed:\n{log}"
-    model = onnx.load(out)
     data = np.load(os.path.join(FIXTURES, f"{name}.npz"))
-    disabled = ORT_DISABLED_OPTIMIZERS.get(name, [])
-    if disabled:
-        onnx.checker.check_model(model, full_check=True)
-    sess = ort.InferenceSession(out, providers=["CPUExecutionProvider"], disabled_optimizers=disabled)
-    feeds = [i.name for i in sess.get_inputs()]
-    assert feeds == spec["inputs"], f"ONNX inputs {feeds} != program inputs {spec['inputs']}"
-    for tag in ("a", "b") if spec["second_shape"] else ("a",):
-        outs = sess.run(None, {n: data[f"{tag}.{n}"] for n in feeds})
-        assert len(outs) == spec["outputs"], f"{len(outs)} outputs, the program has {spec['outputs']}"
-        for k, got in enumerate(outs):
-            if k in NOT_COMPARED.get(name, ()):
-                continue
-            ok, how = _close(np.asarray(got), data[f"{tag}.o{k}"], TOLERANCE.get(name, spec["tol"]))
-            assert ok, f"{name} shape {tag} output {k}: {how}"
-    unrecorded = [n.name for n in model.graph.node
-                  if "modelexport.module" not in {p.key for p in n.metadata_props}]
-    assert not unrecorded, f"nodes without a module record: {unrecorded[:5]}"
+    check_in_runtime(out, spec, data, name, tol=TOLERANCE.get(name), not_compared=NOT_COMPARED.get(name, ()),
+                     disabled_optimizers=ORT_DISABLED_OPTIMIZERS.get(name, []))
