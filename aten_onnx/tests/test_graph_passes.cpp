@@ -546,6 +546,28 @@ SymbolicShapes static_shape(const std::string& value, const std::vector<int64_t>
 
 }  // namespace
 
+TEST_CASE("a causal mask of static positions folds: broadcast comparison, Expand, Where") {
+  TestEmitter e;
+  WeightMap w;
+  e.module = "m";
+  const auto i = e.emit1("Range", {e.ci64s(0), e.ci64s(3), e.ci64s(1)});
+  const auto rows = e.unsqueeze(i, {1}), cols = e.unsqueeze(i, {0});  // [3, 1], [1, 3]
+  const auto allowed = e.emit1("Expand", {e.emit1("LessOrEqual", {cols, rows}), e.ci64({2, 3, 3})});
+  const auto mask = e.emit1("Where", {allowed, e.cscalar(0.0, onnx::TensorProto::FLOAT),
+                                      e.cscalar(-1.0, onnx::TensorProto::FLOAT)});
+  mark_output(e, e.emit1("Relu", {mask}));
+  lean_graph(e.graph, w, 17);
+  REQUIRE(e.ops() == std::vector<std::string>{"Relu"});
+  const auto* folded = initializer_of(e.graph, e.graph.node(0).input(0));
+  REQUIRE(folded);
+  CHECK(std::vector<int64_t>(folded->dims().begin(), folded->dims().end()) == std::vector<int64_t>{2, 3, 3});
+  std::vector<float> v(18);
+  REQUIRE(folded->raw_data().size() == v.size() * 4);
+  std::memcpy(v.data(), folded->raw_data().data(), folded->raw_data().size());
+  const std::vector<float> lower = {0, -1, -1, 0, 0, -1, 0, 0, 0};  // column <= row
+  for (size_t k = 0; k < v.size(); ++k) CHECK(v[k] == lower[k % 9]);
+}
+
 TEST_CASE("a tensor written slice by slice into a constant folds into one constant, bit for bit") {
   TestEmitter e;
   WeightMap w;

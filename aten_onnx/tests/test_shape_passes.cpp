@@ -157,3 +157,33 @@ TEST_CASE("a bmm whose Reshapes regroup more than the batch dims keeps them") {
   lean_graph(e.graph, w, 17, shapes);
   CHECK(count_op(e.graph, "Reshape") == 3);
 }
+
+TEST_CASE("a MatMul reads a weight, not its Expand to the activation's batch dims") {
+  TestEmitter e;
+  WeightMap w;
+  dynamic_input(e, "x", {sym("b"), sym("s"), size(4)});
+  e.module = "proj";
+  auto* weight = e.graph.add_initializer();
+  weight->set_name("w");
+  weight->set_data_type(onnx::TensorProto::FLOAT);
+  weight->add_dims(4);
+  weight->add_dims(3);
+  weight->set_raw_data(std::string(12 * sizeof(float), '\0'));
+  const auto shape =
+      e.emit1("Concat", {e.unsqueeze(e.dim_size("x", 0), {0}), e.ci64({4, 3})}, {attr("axis", int64_t{0})});
+  const auto batched = e.emit1("Expand", {"w", shape});
+  const auto y = e.emit1("MatMul", {"x", batched});
+  const auto z = e.emit1("MatMul", {"x", e.emit1("Expand", {"w", e.ci64({2, 1, 4, 3})})});  // a new batch dim
+  SymbolicShapes shapes;
+  shapes["x"] = {sym("b"), sym("s"), size(4)};
+  shapes[batched] = {sym("b"), size(4), size(3)};
+  shapes[y] = {sym("b"), sym("s"), size(3)};
+  e.graph.add_output()->set_name(y);
+  e.graph.add_output()->set_name(z);
+  lean_graph(e.graph, w, 17, shapes);
+  CHECK(producer(e.graph, y)->input(1) == "w");
+  CHECK(producer(e.graph, z)->input(1) != "w");
+  CHECK(count_op(e.graph, "Expand") == 1);
+  e.graph.clear_output();
+  CHECK(e.check(y) == std::vector<int64_t>{0, 0, 3});
+}

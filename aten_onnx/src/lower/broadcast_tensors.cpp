@@ -9,16 +9,6 @@
 namespace mx::aten_onnx {
 namespace {
 
-bool same_shape(const std::vector<Dim>& a, const std::vector<Dim>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t d = 0; d < a.size(); ++d) {
-    if (a[d].is_static != b[d].is_static) return false;
-    if (a[d].is_static ? a[d].value != b[d].value : a[d].symbol.empty() || a[d].symbol != b[d].symbol)
-      return false;
-  }
-  return true;
-}
-
 void lower_broadcast_tensors(OpContext& cx) {
   const std::vector<const Value*> in = cx.tensor_list("tensors");
   if (in.empty()) return cx.out_list(0, {});

@@ -21,7 +21,21 @@ struct IndexArg {
   int64_t pos;  // the dim of self it indexes
   std::string onnx;
   int32_t dtype;
+  // Index tensors of one shape need no broadcasting: an integer index's
+  // program shape, or the boolean mask whose NonZero row this is.
+  const std::vector<Dim>* shape = nullptr;
+  const Value* mask = nullptr;
 };
+
+bool same_shapes(const std::vector<IndexArg>& idx) {
+  const IndexArg& first = idx.front();
+  for (const IndexArg& a : idx) {
+    const bool same =
+        a.mask ? a.mask == first.mask : a.shape && first.shape && same_shape(*a.shape, *first.shape);
+    if (!same) return false;
+  }
+  return true;
+}
 
 std::vector<IndexArg> index_tensors(OpContext& cx) {
   if (!cx.has("indices")) cx.unsupported("index without indices");
@@ -35,7 +49,7 @@ std::vector<IndexArg> index_tensors(OpContext& cx) {
     }
     const int32_t dt = v->dtype;
     if (dt != onnx::TensorProto::BOOL) {
-      out.push_back({pos++, v->onnx, dt});
+      out.push_back({pos++, v->onnx, dt, &v->shape, nullptr});
       continue;
     }
     const int64_t m = static_cast<int64_t>(v->shape.size());
@@ -43,7 +57,7 @@ std::vector<IndexArg> index_tensors(OpContext& cx) {
     const std::string nz = cx.emit1("NonZero", {v->onnx});  // [m, count]
     for (int64_t d = 0; d < m; ++d)
       out.push_back({pos++, cx.emit1("Gather", {nz, cx.ci64s(d)}, {attr("axis", int64_t{0})}),
-                     onnx::TensorProto::INT64});
+                     onnx::TensorProto::INT64, nullptr, v});
   }
   if (out.empty()) cx.unsupported("index without an index tensor");
   for (size_t k = 1; k < out.size(); ++k)
@@ -63,15 +77,18 @@ void lower_index(OpContext& cx) {
   if (p != 0) x = cx.transpose(x, perm);
   std::vector<std::string> ids;
   std::string zero;  // sum of idx*0: its shape is the broadcast shape
+  const bool broadcast = !same_shapes(idx);
   for (const IndexArg& a : idx) {
     std::string i = cx.cast(a.onnx, a.dtype, onnx::TensorProto::INT64);
     ids.push_back(i);
+    if (!broadcast) continue;
     std::string z = cx.emit1("Mul", {i, cx.ci64s(0)});
     zero = zero.empty() ? z : cx.emit1("Add", {zero, z});
   }
-  std::string shape = cx.shape_of(zero);
+  const std::string shape = broadcast ? cx.shape_of(zero) : std::string();
   std::vector<std::string> cols;
-  for (const auto& i : ids) cols.push_back(cx.unsqueeze(cx.emit1("Expand", {i, shape}), {-1}));
+  for (const auto& i : ids)
+    cols.push_back(cx.unsqueeze(broadcast ? cx.emit1("Expand", {i, shape}) : i, {-1}));
   std::string y = cx.emit1("GatherND", {x, cx.emit1("Concat", cols, {attr("axis", int64_t{-1})})});
   if (p != 0) {  // [B..., pre..., post...] -> [pre..., B..., post...]
     const int64_t out_r = cx.out_rank(), nb = out_r - (r - k);
@@ -100,11 +117,6 @@ MX_ATEN_LOWER(lower_gather, "aten.gather");
 // take_along_dim(self, indices, dim=None): gather along `dim` after self
 // and indices are broadcast in every other dim; without a dim, a gather of
 // the flattened self by the flattened indices.
-bool same_dim(const Dim& a, const Dim& b) {
-  if (a.is_static != b.is_static) return false;
-  return a.is_static ? a.value == b.value : !a.symbol.empty() && a.symbol == b.symbol;
-}
-
 void lower_take_along_dim(OpContext& cx) {
   const Value& x = cx.value_of("self");
   const Value& i = cx.value_of("indices");

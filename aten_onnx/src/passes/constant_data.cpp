@@ -81,6 +81,18 @@ std::optional<ConstantData> copy_elements(const ConstantData& x, const Dims& out
 
 }  // namespace
 
+std::optional<Dims> broadcast_shape(const Dims& a, const Dims& b) {
+  const size_t rank = std::max(a.size(), b.size());
+  Dims out(rank);
+  for (size_t k = 0; k < rank; ++k) {
+    const int64_t x = k < rank - a.size() ? 1 : a[k - (rank - a.size())];
+    const int64_t y = k < rank - b.size() ? 1 : b[k - (rank - b.size())];
+    if (x != y && x != 1 && y != 1) return std::nullopt;
+    out[k] = x == 1 ? y : x;
+  }
+  return out;
+}
+
 std::optional<ConstantData> expand(const ConstantData& x, const Dims& shape, int64_t max) {
   const size_t rank = std::max(x.dims.size(), shape.size());
   Dims xd(rank - x.dims.size(), 1), out(rank);
@@ -283,6 +295,22 @@ std::optional<Dims> squeezed(const ConstantData& x, const std::optional<Dims>& a
   return out;
 }
 
+// Where(c, a, b): each element of `a` or `b`, as `c` selects, all three
+// broadcast together.
+std::optional<ConstantData> where(const ConstantData& c, const ConstantData& a, const ConstantData& b,
+                                  int64_t max) {
+  if (c.dtype != TP::BOOL || a.dtype != b.dtype) return std::nullopt;
+  auto dims = broadcast_shape(c.dims, a.dims);
+  if (dims) dims = broadcast_shape(*dims, b.dims);
+  if (!dims) return std::nullopt;
+  auto cond = expand(c, *dims, max), r = expand(a, *dims, max), other = expand(b, *dims, max);
+  if (!cond || !r || !other) return std::nullopt;
+  const size_t es = element_size(a.dtype);
+  for (size_t k = 0; k < cond->bytes.size(); ++k)
+    if (!cond->bytes[k]) r->bytes.replace(k * es, es, other->bytes, k * es, es);
+  return r;
+}
+
 ConstantData with_dims(const ConstantData& x, Dims dims) {
   ConstantData r = x;
   r.dims = std::move(dims);
@@ -320,6 +348,7 @@ std::optional<ConstantData> eval(const onnx::NodeProto& n, const std::vector<con
   if (op == "Concat") return concat(n, in);
   if (op == "Gather" && in.size() == 2) return gather(n, x, in[1], max);
   if (op == "Transpose" && in.size() == 1) return transpose(n, x, max);
+  if (op == "Where" && in.size() == 3 && in[1] && in[2]) return where(x, *in[1], *in[2], max);
   std::optional<Dims> dims;
   if (op == "Reshape" && in.size() == 2) {
     if (auto shape = ints_of(in[1])) dims = reshaped(n, x, *shape);

@@ -1,7 +1,7 @@
 // Constant tensors of any element type held as their bytes, and the
 // data-movement ops evaluated on them (Identity, Shape, Expand, Slice,
-// Concat, Gather, Transpose, Reshape, Unsqueeze, Squeeze). These ops copy
-// elements and never compute on them, so a folded result is, bit for bit,
+// Concat, Gather, Transpose, Reshape, Unsqueeze, Squeeze, Where). These ops
+// copy or select elements and never compute on them, so a folded result is, bit for bit,
 // what a runtime would produce: fold_constants uses them to fold data built
 // from constants (a mask written slice by slice) of any dtype.
 #pragma once
@@ -48,6 +48,11 @@ std::optional<std::vector<int64_t>> ints_of(const ConstantData* c);
 // nothing when they do not broadcast or the result has more than `max`
 // elements.
 std::optional<ConstantData> expand(const ConstantData& x, const std::vector<int64_t>& shape, int64_t max);
+
+// The dims of `a` and `b` broadcast together (numpy rules, as ONNX's
+// element-wise ops broadcast); nothing when they do not broadcast.
+std::optional<std::vector<int64_t>> broadcast_shape(const std::vector<int64_t>& a,
+                                                    const std::vector<int64_t>& b);
 
 // The dims ONNX Reshape (allowzero = 0) gives a tensor of dims `from`
 // holding `numel` elements for the target `shape`: a 0 copies the input's

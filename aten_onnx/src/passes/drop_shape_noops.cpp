@@ -14,6 +14,11 @@
 // op's output shape already includes `y`'s, and broadcasting reads the same
 // elements of `c` the Expand would have copied. The Expand and its Shape
 // die when nothing else reads them.
+//
+// A MatMul reading `Expand(w, s)` that only gives `w` batch dims the other
+// operand has (torch's `matmul` of a batched activation with a weight:
+// `expand` to [B, K, N] then `bmm`) reads `w`: MatMul broadcasts batch dims
+// itself, so its output is the same and the weight is not copied B times.
 #include <cstring>
 #include <map>
 #include <set>
@@ -60,11 +65,56 @@ std::optional<std::string> broadcast_source(const onnx::NodeProto& n, int k,
   return std::nullopt;
 }
 
+// The dims of an initializer `name` as stored (a weight may be stored
+// permuted, fold_weight_transposes), else the program's.
+const std::vector<SymbolicDim>* dims_of(const std::string& name, const SymbolicShapes& shapes,
+                                        const std::map<std::string, std::vector<SymbolicDim>>& initializers) {
+  if (auto it = initializers.find(name); it != initializers.end()) return &it->second;
+  auto it = shapes.find(name);
+  return it == shapes.end() ? nullptr : &it->second;
+}
+
+// For operand `k` of MatMul `n` that is Expand(w, s) adding or widening only
+// batch dims that the other operand has, with the same last two dims as
+// `w` (rank >= 2): `w`.
+std::optional<std::string> matmul_weight_source(
+    const onnx::NodeProto& n, int k, const std::map<std::string, const onnx::NodeProto*>& producer,
+    const SymbolicShapes& shapes, const std::map<std::string, std::vector<SymbolicDim>>& initializers) {
+  auto e = producer.find(n.input(k));
+  if (e == producer.end() || !is_op(e->second, "Expand") || e->second->input_size() != 2) return std::nullopt;
+  const auto* w = dims_of(e->second->input(0), shapes, initializers);
+  const auto* x = dims_of(n.input(k), shapes, initializers);
+  const auto* other = dims_of(n.input(1 - k), shapes, initializers);
+  if (!w || !x || !other || w->size() < 2 || x->size() < w->size() || other->size() != x->size())
+    return std::nullopt;
+  const size_t lead = x->size() - w->size(), rank = x->size();
+  for (size_t j = rank - 2; j < rank; ++j)
+    if (!passes::same_dim((*w)[j - lead], (*x)[j])) return std::nullopt;
+  for (size_t j = 0; j + 2 < rank; ++j) {
+    const bool from_w = j >= lead && passes::same_dim((*w)[j - lead], (*x)[j]);
+    if (!from_w && !passes::same_dim((*other)[j], (*x)[j])) return std::nullopt;
+  }
+  return e->second->input(0);
+}
+
+std::map<std::string, std::vector<SymbolicDim>> initializer_dims(const onnx::GraphProto& g) {
+  std::map<std::string, std::vector<SymbolicDim>> dims;
+  for (const auto& t : g.initializer()) {
+    auto& d = dims[t.name()];
+    for (auto v : t.dims()) d.push_back(SymbolicDim{v, {}});
+  }
+  return dims;
+}
+
 }  // namespace
 
 void drop_shape_noops(onnx::GraphProto& g, PassReport& report, const SymbolicShapes& shapes) {
   std::map<std::string, const onnx::NodeProto*> producer;
+  const auto initializers = initializer_dims(g);
   passes::drop_passed_through(g, report, [&](onnx::NodeProto& n) -> std::optional<std::string> {
+    if (is_op(&n, "MatMul") && n.input_size() == 2)
+      for (int k = 0; k < 2; ++k)
+        if (auto w = matmul_weight_source(n, k, producer, shapes, initializers)) n.set_input(k, *w);
     if (broadcasts(n))
       for (int k = 0; k < n.input_size(); ++k)
         if (auto c = broadcast_source(n, k, producer)) n.set_input(k, *c);

@@ -105,28 +105,43 @@ std::optional<std::vector<int64_t>> static_dims(const onnx::GraphProto& g, const
   return std::nullopt;
 }
 
-// The result dims of an element-wise op on a and b: equal dims, or one
-// side a single element (the only broadcasts the folded glue needs).
-std::optional<std::vector<int64_t>> broadcast_dims(const IntTensor& a, const IntTensor& b) {
-  if (a.dims == b.dims) return a.dims;
-  if (b.numel() == 1 && b.dims.size() <= a.dims.size()) return a.dims;
-  if (a.numel() == 1 && a.dims.size() <= b.dims.size()) return b.dims;
-  return std::nullopt;
+// For each element of the row-major `out` dims, the flat index of the
+// element of a tensor of `dims` that broadcasting reads there.
+std::vector<int64_t> broadcast_reads(const std::vector<int64_t>& dims, const std::vector<int64_t>& out) {
+  const size_t lead = out.size() - dims.size();
+  std::vector<int64_t> stride(out.size(), 0);  // 0 on broadcast dims
+  int64_t s = 1;
+  for (size_t k = dims.size(); k-- > 0;) {
+    if (dims[k] != 1) stride[lead + k] = s;
+    s *= dims[k];
+  }
+  std::vector<int64_t> reads, idx(out.size(), 0);
+  const int64_t n = count(out);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t off = 0;
+    for (size_t k = 0; k < out.size(); ++k) off += idx[k] * stride[k];
+    reads.push_back(off);
+    for (size_t k = out.size(); k-- > 0;) {
+      if (++idx[k] < out[k]) break;
+      idx[k] = 0;
+    }
+  }
+  return reads;
 }
 
-// `f` on the elements of a and b (broadcast as broadcast_dims says) into a
-// tensor of `dtype`; nothing when `f` refuses an element.
+// `f` on the elements of a and b, broadcast together, into a tensor of
+// `dtype`; nothing when `f` refuses an element or the result is too large.
 template <typename F>
 std::optional<IntTensor> elementwise(const IntTensor& a, const IntTensor& b, int32_t dtype, F f) {
   if (a.dtype != b.dtype) return std::nullopt;
-  const auto dims = broadcast_dims(a, b);
-  if (!dims) return std::nullopt;
+  const auto dims = passes::broadcast_shape(a.dims, b.dims);
+  if (!dims || count(*dims) > kMaxElements) return std::nullopt;
   IntTensor r;
   r.dtype = dtype;
   r.dims = *dims;
-  const int64_t n = count(r.dims);
-  for (int64_t i = 0; i < n; ++i) {
-    const auto v = f(a.v[a.numel() == 1 ? 0 : i], b.v[b.numel() == 1 ? 0 : i]);
+  const auto ra = broadcast_reads(a.dims, r.dims), rb = broadcast_reads(b.dims, r.dims);
+  for (size_t i = 0; i < ra.size(); ++i) {
+    const auto v = f(a.v[static_cast<size_t>(ra[i])], b.v[static_cast<size_t>(rb[i])]);
     if (!v) return std::nullopt;
     r.v.push_back(*v);
   }

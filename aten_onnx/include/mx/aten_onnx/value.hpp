@@ -19,6 +19,19 @@ struct Dim {
   std::string expr;    // its text otherwise
 };
 
+// The same dim whatever the inputs: the same size, or exactly the same
+// symbol (an expression is not compared); shapes of the same rank, dim by dim.
+inline bool same_dim(const Dim& a, const Dim& b) {
+  if (a.is_static != b.is_static) return false;
+  return a.is_static ? a.value == b.value : !a.symbol.empty() && a.symbol == b.symbol;
+}
+inline bool same_shape(const std::vector<Dim>& a, const std::vector<Dim>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t d = 0; d < a.size(); ++d)
+    if (!same_dim(a[d], b[d])) return false;
+  return true;
+}
+
 struct Value {
   enum Kind { tensor, sym_int } kind = tensor;
   std::string onnx;                  // tensor; or a dynamic SymInt as 0-d int64
