@@ -795,3 +795,27 @@ TEST_CASE("an Expand of a buffer to ones no longer than its rank is dropped") {
   CHECK(e.ops() == std::vector<std::string>{"Expand", "Add", "Add"});
   CHECK(e.graph.node(1).input(1) == "buf");
 }
+
+TEST_CASE("two one-sided clamps by scalar constants are one Clip; other pairs stay") {
+  TestEmitter e;
+  WeightMap w;
+  e.input("x", onnx::TensorProto::FLOAT, {2, 3});
+  e.module = "act";
+  const auto zero = e.cscalar(0.0, onnx::TensorProto::FLOAT), six = e.cscalar(6.0, onnx::TensorProto::FLOAT);
+  const auto clipped = e.emit1("Min", {e.emit1("Max", {"x", zero}), six});
+  const auto reversed = e.emit1("Max", {e.emit1("Min", {"x", six}), zero});  // clamp(max) then clamp(min)
+  const auto empty = e.emit1("Min", {e.emit1("Max", {"x", six}), zero});     // lo > hi: torch gives hi
+  const auto shared = e.emit1("Max", {"x", e.cscalar(1.0, onnx::TensorProto::FLOAT)});
+  const auto twice = e.emit1("Min", {shared, six});  // the Max is read twice
+  mark_output(e, clipped);
+  mark_output(e, reversed);
+  mark_output(e, empty);
+  mark_output(e, twice);
+  mark_output(e, e.emit1("Neg", {shared}));
+  lean_graph(e.graph, w, 17);
+  CHECK(count_op(e.graph, "Clip") == 2);
+  CHECK(count_op(e.graph, "Max") == 2);  // lo > hi, and the Max read twice
+  CHECK(count_op(e.graph, "Min") == 2);
+  for (const auto& n : e.graph.node())
+    if (n.op_type() == "Clip") CHECK(n.input(0) == "x");
+}

@@ -31,6 +31,7 @@ PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const 
   collapse_unsqueezes(g, opset, report);
   fold_constants(g, report);
   drop_noops(g, report);
+  merge_clamps(g, report);
   drop_shape_noops(g, report, shapes);
   unflatten_batched_matmuls(g, report, shapes);
   merge_slices_to_split(g, report, shapes);

@@ -10,7 +10,6 @@
 #include "mx/aten_onnx/patterns.hpp"
 
 namespace mx::aten_onnx {
-namespace {
 
 bool clip_takes(int32_t dt) {
   switch (dt) {
@@ -26,8 +25,6 @@ bool clip_takes(int32_t dt) {
       return false;
   }
 }
-
-}  // namespace
 
 std::string emit_clip(OnnxEmitter& e, const std::string& x, const std::string& lo, const std::string& hi,
                       int32_t dtype) {

@@ -11,6 +11,7 @@
 //   merge_slices_to_split   Slices that tile an axis become one Split
 //   collapse_unsqueezes     the Unsqueezes of sym_size glue
 //   drop_noops              x + 0, x * 1, whole Slices, Transpose pairs, ...
+//   merge_clamps            Min(Max(x, lo), hi) of scalar constants -> Clip
 //   merge_duplicate_nodes   CSE: identical constants, Shape reads, ...
 //   infer_reshape_dim       a view's one dynamic dim left to Reshape (-1)
 //   constants_to_initializers  Constant nodes become initializers
@@ -183,6 +184,12 @@ void constants_to_initializers(onnx::GraphProto& g, PassReport& report);
 // with the composed perm (dropped when that is the identity). Nodes
 // producing graph outputs stay.
 void drop_noops(onnx::GraphProto& g, PassReport& report);
+
+// Min(Max(x, lo), hi) or Max(Min(x, hi), lo) with 0-d constant bounds
+// lo <= hi of a dtype Clip takes, the inner node read only there, is
+// Clip(x, lo, hi): the outer node becomes it (two one-sided clamps, as
+// run_decompositions() writes hardswish).
+void merge_clamps(onnx::GraphProto& g, PassReport& report);
 
 // An Expand or Reshape whose input and output have the same dims by
 // `shapes` is dropped (its readers read its input); a broadcasting

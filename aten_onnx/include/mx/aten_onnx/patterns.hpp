@@ -16,6 +16,9 @@
 namespace mx::aten_onnx {
 
 // ---- clip.cpp
+// Whether ONNX Runtime's Clip kernel takes `dtype` (emit_clip keeps Max and
+// Min for the others).
+bool clip_takes(int32_t dtype);
 // x clamped to 0-d bounds `lo` and `hi` of `dtype` (either may be "": no
 // bound): one Clip when both are given and ONNX Runtime has its kernel,
 // else Max and/or Min.
