@@ -35,18 +35,27 @@ std::vector<Value> lower_inline(LowerCtx& cx, const json& g, const std::vector<V
   const json* node = cx.node;
   const std::string target = cx.target(), module = cx.module;
   const auto* outer_meta = cx.tensors;
+  const json* outer_graph = cx.nested_graph;
   std::swap(cx.values, scope);
   cx.tensors = &meta;
+  cx.nested_graph = &g;
   auto restore = [&] {
     std::swap(cx.values, scope);
     cx.tensors = outer_meta;
+    cx.nested_graph = outer_graph;
     cx.node = node;
     cx.set_target(target);
     cx.module = module;
   };
   std::vector<Value> outs;
   try {
-    for (const auto& n : g.at("nodes")) cx.lower_nested(n);
+    for (const auto& n : g.at("nodes")) {
+      if (cx.skip_through) {  // a node of a vmap region its first node unrolled (vmap.cpp)
+        if (&n == cx.skip_through) cx.skip_through = nullptr;
+        continue;
+      }
+      cx.lower_nested(n);
+    }
     for (const auto& o : g.at("outputs")) {
       if (!o.contains("as_tensor")) cx.unsupported("a nested graph output that is not a tensor");
       auto it = cx.values.find(o.at("as_tensor").at("name").get<std::string>());
