@@ -73,6 +73,10 @@ class LowerCtx : public mx::aten_onnx::OpContext {
   int64_t vmap_size = 0;
   std::map<std::string, std::vector<std::string>> vmap_pieces;
   const json* skip_through = nullptr;
+  // An in-place write to `value` made inside an inlined body (a no_grad
+  // region writing a buffer; higher_order.cpp): `value` rebound to `onnx`
+  // and written back through its views, as an in-place op's `self` is.
+  void write_in_place(const std::string& value, const std::string& onnx);
   // Inside an enabled autocast region: the dtype its lower-precision ops
   // run in (ONNX element type; autocast.hpp); 0 = none.
   int32_t autocast_dtype = 0;

@@ -140,6 +140,11 @@ void LowerCtx::apply_mutation(const std::string& new_self) {
   refuse_stale_views(written);
 }
 
+void LowerCtx::write_in_place(const std::string& value, const std::string& onnx) {
+  write_back(value, onnx);
+  refuse_stale_views(value);
+}
+
 // In PyTorch every view of a tensor sees a write to it; here a view taken
 // before the write holds the value it was taken from. Views on the written
 // chain itself were rebound by write_back; another one read after the write
@@ -171,7 +176,8 @@ void LowerCtx::write_back(const std::string& value, const std::string& onnx) {
   const std::string before = it->second.onnx;
   it->second.onnx = onnx;
   const json* prod = producer_of(value);
-  if (!prod) {  // a program input: every input bound to the same tensor sees the write
+  if (!prod) {                 // a program input: every input bound to the same tensor sees the write
+    if (nested_graph) return;  // a nested graph's input: its caller writes what it bound (higher_order.cpp)
     for (const auto& in : program.inputs)
       if (auto other = values.find(in.value); other != values.end() && other->second.onnx == before)
         other->second.onnx = onnx;
