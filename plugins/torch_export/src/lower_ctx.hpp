@@ -73,6 +73,9 @@ class LowerCtx : public mx::aten_onnx::OpContext {
   int64_t vmap_size = 0;
   std::map<std::string, std::vector<std::string>> vmap_pieces;
   const json* skip_through = nullptr;
+  // Whether `op` ("slice", "view", ...) returns a view of its input
+  // (view_back.cpp).
+  static bool is_view_op(const std::string& op);
   // An in-place write to `value` made inside an inlined body (a no_grad
   // region writing a buffer; higher_order.cpp): `value` rebound to `onnx`
   // and written back through its views, as an in-place op's `self` is.
@@ -138,7 +141,6 @@ class LowerCtx : public mx::aten_onnx::OpContext {
   // the ops whose result shares its input's storage; cannot_write_through
   // says why a write through one cannot be lowered ("" when it can), and
   // view_back rebuilds the base of `value` (the view) from its new value.
-  static bool is_view_op(const std::string& op);
   std::string cannot_write_through(const json& view, const std::string& op);
   // diagonal, unfold, as_strided: the base's row-major index of each of the
   // view's elements (row-major), or "" set to why there are none.

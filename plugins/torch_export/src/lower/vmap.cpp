@@ -10,7 +10,11 @@
 // _remove_batch_dim the Concat of its pieces (over no element, an empty
 // tensor of its recorded shape). Refused: a symbolic batch
 // size, randomness="same" (one random draw for every element), a vmap
-// nested in another.
+// nested in another, an in-place write in the region to a tensor it did
+// not make (a write to a batched tensor reaches the tensor it batches).
+#include <map>
+#include <set>
+
 #include "json_integers.hpp"
 #include "lower_ctx.hpp"
 
@@ -39,6 +43,33 @@ const std::string& tensor_name(LowerCtx& cx, size_t k) {
   return a.at("as_tensor").at("name").get_ref<const std::string&>();
 }
 
+// "torch.ops.aten.add_.Tensor" -> "add_"; "" for what is not an ATen op.
+std::string op_of(std::string t) {
+  if (t.rfind("torch.ops.", 0) == 0) t = t.substr(10);
+  if (t.rfind("aten.", 0) != 0) return "";
+  return t.substr(5, t.find('.', 5) - 5);
+}
+
+// aten.add_.Tensor and the like; detach_ writes nothing.
+bool writes_in_place(const std::string& t) {
+  const std::string op = op_of(t);
+  return op.size() > 1 && op.back() == '_' && op.rfind("__", 0) != 0 && op != "detach_";
+}
+
+// The in-place node writes a tensor the region made itself (not a view, an
+// in-place result or a batch element), which nothing outside it shares.
+bool writes_local(const json& node, const std::map<std::string, std::string>& local) {
+  for (const auto& in : node.at("inputs")) {
+    if (in.value("name", "") != "self" || !in.at("arg").contains("as_tensor")) continue;
+    auto it = local.find(in.at("arg").at("as_tensor").at("name").get<std::string>());
+    static const std::set<std::string> may_return_self = {"to",     "contiguous", "type_as", "alias",
+                                                          "detach", "lift_fresh", "_to_copy"};
+    return it != local.end() && !it->second.empty() && !LowerCtx::is_view_op(it->second) &&
+           it->second.back() != '_' && !may_return_self.count(it->second);
+  }
+  return false;
+}
+
 void lower_vmap_region(LowerCtx& cx) {
   if (cx.vmap_index >= 0)
     cx.unsupported("a vmap nested in another (an unrolled vmap of a vmap is not lowered)");
@@ -53,11 +84,18 @@ void lower_vmap_region(LowerCtx& cx) {
     if (&nodes[k] == cx.node) first = k;
   if (first == nodes.size()) cx.unsupported("a vmap region whose graph is not the one being lowered");
   size_t last = first + 1;
+  std::map<std::string, std::string> local;  // value made in the region -> the op that made it
   for (; last < nodes.size(); ++last) {
     const std::string t = nodes[last].at("target").get<std::string>();
     if (t == kFunctorch + "_vmap_decrement_nesting") break;
     if (t == kFunctorch + "_vmap_increment_nesting")
       cx.unsupported("a vmap nested in another (an unrolled vmap of a vmap is not lowered)");
+    if (writes_in_place(t) && !writes_local(nodes[last], local))
+      cx.unsupported("an in-place op (" + t + ", node '" + node_name(nodes[last]) +
+                     "') in a vmap region writing a tensor the region did not make: a write to a batched "
+                     "tensor writes the tensor it batches, which the unrolled region does not");
+    for (const auto& o : nodes[last].at("outputs"))
+      if (o.contains("as_tensor")) local[o.at("as_tensor").at("name").get<std::string>()] = op_of(t);
   }
   if (last == nodes.size()) cx.unsupported("a vmap region that never ends (no _vmap_decrement_nesting)");
   const json* start = cx.node;
