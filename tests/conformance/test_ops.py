@@ -39,6 +39,7 @@ REFUSED = {
     "linalg_eig_refused@training": "linalg_eigvals: the eigendecomposition of a general matrix has complex",
     "linalg_eig_refused@core": "linalg_eig: the eigendecomposition of a general matrix has complex",
     "linalg_pinv_refused": "linalg_pinv: the pseudo-inverse needs the singular vectors",
+    "cond_stale_view@training": "views 'clone' from before this in-place write and is read after it",
 }
 # Refused below an opset: the ONNX op they need is that new. col2im's core
 # form (index_put with None indices) converts at any opset.
@@ -55,6 +56,8 @@ NEEDS_OPSET = {
     "bf16_cond": (16, "bf16 values through an ONNX If need ONNX opset 16"),
     "index_reduce": (16, "needs ONNX opset 16 (ScatterElements with 'reduction')"),
     "put_accumulate": (16, "needs ONNX opset 16 (ScatterElements with 'reduction')"),
+    "view_writes@core": (16, "needs ONNX opset 16 (ScatterND with 'reduction')"),
+    "view_writes_i64@core": (16, "needs ONNX opset 16 (ScatterND with 'reduction')"),
     "index_reduce_extrema": (18, "needs ONNX opset 18 (ScatterElements max/min)"),
     "scatter_add": (16, "needs ONNX opset 16 (ScatterElements with 'reduction')"),
     "index_put_accumulate": (16, "needs ONNX opset 16 (ScatterND with 'reduction')"),

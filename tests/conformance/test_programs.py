@@ -188,8 +188,30 @@ def test_state_written_through_views_is_carried_between_calls(level, cli, tmp_pa
     np.testing.assert_allclose(u, ref["u"], rtol=1e-6, atol=1e-6)
 
 
+@pytest.mark.parametrize("how", ["diagonal", "no_grad"])
+def test_state_written_through_a_diagonal_or_in_a_region(how, cli, tmp_path):
+    """`sq.diagonal().add_(x)` on a buffer: the diagonal is scattered back
+    into `sq`; `sq[0].add_(x)` under torch.no_grad() (a nested graph of
+    the TRAINING program): the write reaches `sq`. The program returns
+    `sq` doubled."""
+    path, plugin_dir = cli
+    env = dict(os.environ, MODELEXPORT_PLUGIN_PATH=plugin_dir) if plugin_dir else None
+    out = str(tmp_path / "m.onnx")
+    p = subprocess.run([path, "export", os.path.join(PROGRAMS, f"view_write_{how}.pt2"), "-o", out],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    sess = ort.InferenceSession(out, providers=["CPUExecutionProvider"])
+    assert [i.name for i in onnx.load(out).graph.input] == ["x", "sq"]  # sq: an overridable initializer
+    sq = np.arange(9, dtype=np.float32).reshape(3, 3)
+    x = np.array([1.5, -2.0, 4.0], np.float32)
+    got, updated = sess.run(None, {"x": x, "sq": sq})
+    want = sq + np.diag(x) if how == "diagonal" else sq + np.eye(3, 1, dtype=np.float32) @ x[None]
+    np.testing.assert_allclose(updated, want)
+    np.testing.assert_allclose(got, want * 2)
+
+
 @pytest.mark.parametrize("how,view,why", [
-    ("diagonal", "diagonal", "writing through it back into its base is not lowered"),
+    ("strided", "as_strided", "its base is not provably contiguous, so its storage positions are not the base's"),
     ("reshape", "reshape", "its input is not provably contiguous, so torch may have copied it")])
 def test_write_through_a_view_not_written_back_is_refused(how, view, why, cli, tmp_path):
     path, plugin_dir = cli

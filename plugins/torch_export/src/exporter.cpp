@@ -354,6 +354,11 @@ json lower_graph(LowerCtx& cx, const Program& program, std::map<std::string, See
   uint64_t lowered = 0;
   report_lowered(progress, lowered, nodes.size());
   for (const auto& node : nodes) {
+    if (cx.skip_through) {  // a node of a vmap region its first node unrolled
+      if (&node == cx.skip_through) cx.skip_through = nullptr;
+      report_lowered(progress, ++lowered, nodes.size());
+      continue;
+    }
     try {
       lower_node(cx, node, seen);
     } catch (const Error& e) {

@@ -40,6 +40,10 @@ class LowerCtx : public mx::aten_onnx::OpContext {
   // Tensor metadata of the graph being lowered (the program's, or a nested
   // graph's while a higher-order op's body is inlined).
   const std::map<std::string, TensorMeta>* tensors;
+  // The nested graph being inlined (its JSON), nullptr for the program's:
+  // the graph whose nodes an in-place write looks through for views.
+  const json* nested_graph = nullptr;
+  const json& current_graph() const { return nested_graph ? *nested_graph : program.graph(); }
   const TensorMeta& meta_of(const std::string& value) const;
   // Lowers one node of a nested graph in this context (set by the exporter).
   std::function<void(const json& node)> lower_nested;
@@ -57,6 +61,25 @@ class LowerCtx : public mx::aten_onnx::OpContext {
   std::unordered_map<std::string, std::string> uncomputed;
   // Why value `name` is not defined, for a message: uncomputed, or absent.
   std::string undefined_because(const std::string& name) const;
+  // The storage offset of tensor `value` as a 0-d int64: torch's recorded
+  // one when static, else computed up its chain of views (view_back.cpp);
+  // refused where a view's offset cannot be computed.
+  std::string storage_offset_of(const std::string& value);
+  // A vmap region being unrolled (lower/vmap.cpp): the batch index its
+  // nodes are lowered at (-1 outside one), the batch size, and each
+  // _remove_batch_dim's pieces so far. skip_through is the region's last
+  // node, which the walk of the program's graph skips to.
+  int64_t vmap_index = -1;
+  int64_t vmap_size = 0;
+  std::map<std::string, std::vector<std::string>> vmap_pieces;
+  const json* skip_through = nullptr;
+  // Whether `op` ("slice", "view", ...) returns a view of its input
+  // (view_back.cpp).
+  static bool is_view_op(const std::string& op);
+  // An in-place write to `value` made inside an inlined body (a no_grad
+  // region writing a buffer; higher_order.cpp): `value` rebound to `onnx`
+  // and written back through its views, as an in-place op's `self` is.
+  void write_in_place(const std::string& value, const std::string& onnx);
   // Inside an enabled autocast region: the dtype its lower-precision ops
   // run in (ONNX element type; autocast.hpp); 0 = none.
   int32_t autocast_dtype = 0;
@@ -118,8 +141,12 @@ class LowerCtx : public mx::aten_onnx::OpContext {
   // the ops whose result shares its input's storage; cannot_write_through
   // says why a write through one cannot be lowered ("" when it can), and
   // view_back rebuilds the base of `value` (the view) from its new value.
-  static bool is_view_op(const std::string& op);
-  std::string cannot_write_through(const json& view, const std::string& op) const;
+  std::string cannot_write_through(const json& view, const std::string& op);
+  // diagonal, unfold, as_strided: the base's row-major index of each of the
+  // view's elements (row-major), or "" set to why there are none.
+  std::vector<int64_t> strided_indices(const json& view, const std::string& op, std::string& why);
+  std::string scatter_back(const json& view, const std::string& op, const std::string& new_view);
+  bool expands_nothing(const json& view);
   std::string view_back(const json& view, const std::string& op, const std::string& value,
                         const std::string& new_view);
   std::string transpose_back(const json& view, const std::string& op, const std::string& new_view);
@@ -140,8 +167,9 @@ class LowerCtx : public mx::aten_onnx::OpContext {
   const json* producer_of(const std::string& value);
   bool read_after_current(const std::string& value) const;
   struct ViewArgs;
-  std::unordered_map<std::string, const json*> producers_;  // value -> node of the program's graph
-  mutable const json* call_of_node_ = nullptr;              // the node call_ was read from
+  // value -> its node, per graph (the program's, nested ones)
+  std::map<const json*, std::unordered_map<std::string, const json*>> producers_;
+  mutable const json* call_of_node_ = nullptr;  // the node call_ was read from
   mutable int call_ = 0;
   std::string symint_onnx(const json& sym);
 };

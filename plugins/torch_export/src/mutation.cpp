@@ -7,7 +7,9 @@
 // a `to` that converts nothing, an earlier in-place op's result), the new
 // view is written back into its base (view_back.cpp), up the chain of
 // views, so a write through `cache[:, :, pos]` or `buf.view(-1)` reaches
-// the state it views (state.hpp). A write through a view that cannot be
+// the state it views (state.hpp). Views are looked up in the graph the
+// write is in: the program's, or a nested one (a cond branch's clone
+// written through a select reaches the clone). A write through a view that cannot be
 // written back (an expand, a reshape torch may have copied) whose base is
 // read later or is state is refused: the result would silently differ from
 // PyTorch's. The core ATen dialect is functional and never gets here.
@@ -83,20 +85,21 @@ bool reads(const json& node, const std::string& value) {
 }  // namespace
 
 const json* LowerCtx::producer_of(const std::string& value) {
-  if (producers_.empty())
-    for (const auto& n : program.graph().at("nodes"))
+  auto& producers = producers_[&current_graph()];
+  if (producers.empty())
+    for (const auto& n : current_graph().at("nodes"))
       for (const auto& o : n.at("outputs")) {
-        if (o.contains("as_tensor")) producers_[o.at("as_tensor").value("name", "")] = &n;
+        if (o.contains("as_tensor")) producers[o.at("as_tensor").value("name", "")] = &n;
         if (o.contains("as_tensors"))  // split and unbind pieces
-          for (const auto& t : o.at("as_tensors")) producers_[t.value("name", "")] = &n;
+          for (const auto& t : o.at("as_tensors")) producers[t.value("name", "")] = &n;
       }
-  auto it = producers_.find(value);
-  return it == producers_.end() ? nullptr : it->second;
+  auto it = producers.find(value);
+  return it == producers.end() ? nullptr : it->second;
 }
 
 bool LowerCtx::read_after_current(const std::string& value) const {
   bool after = false;
-  for (const auto& n : program.graph().at("nodes")) {
+  for (const auto& n : current_graph().at("nodes")) {
     if (after && reads(n, value)) return true;
     if (&n == node) after = true;
   }
@@ -116,7 +119,7 @@ std::string LowerCtx::viewed_base(const std::string& value) {
 
 std::string LowerCtx::state_viewed(const std::string& value) {
   std::string v = value;
-  for (size_t hops = 0; hops <= program.graph().at("nodes").size(); ++hops) {
+  for (size_t hops = 0; hops <= current_graph().at("nodes").size(); ++hops) {
     if (!producer_of(v)) {
       for (const auto& in : program.inputs)
         if (in.value == v) return input_onnx.count(v) ? input_onnx.at(v) : v;
@@ -137,6 +140,11 @@ void LowerCtx::apply_mutation(const std::string& new_self) {
   refuse_stale_views(written);
 }
 
+void LowerCtx::write_in_place(const std::string& value, const std::string& onnx) {
+  write_back(value, onnx);
+  refuse_stale_views(value);
+}
+
 // In PyTorch every view of a tensor sees a write to it; here a view taken
 // before the write holds the value it was taken from. Views on the written
 // chain itself were rebound by write_back; another one read after the write
@@ -145,7 +153,7 @@ void LowerCtx::refuse_stale_views(const std::string& written) {
   std::set<std::string> chain;
   std::string root = written;
   for (std::string v = written; !v.empty() && chain.insert(v).second; v = viewed_base(v)) root = v;
-  for (const auto& n : program.graph().at("nodes")) {
+  for (const auto& n : current_graph().at("nodes")) {
     if (&n == node) return;
     for (const auto& o : n.at("outputs")) {
       if (!o.contains("as_tensor")) continue;
@@ -168,7 +176,8 @@ void LowerCtx::write_back(const std::string& value, const std::string& onnx) {
   const std::string before = it->second.onnx;
   it->second.onnx = onnx;
   const json* prod = producer_of(value);
-  if (!prod) {  // a program input: every input bound to the same tensor sees the write
+  if (!prod) {                 // a program input: every input bound to the same tensor sees the write
+    if (nested_graph) return;  // a nested graph's input: its caller writes what it bound (higher_order.cpp)
     for (const auto& in : program.inputs)
       if (auto other = values.find(in.value); other != values.end() && other->second.onnx == before)
         other->second.onnx = onnx;

@@ -6,9 +6,13 @@
 // slice with a step by ScatterElements at the indices it takes), selects
 // and unbind pieces the same after an Unsqueeze; views that only reshape
 // (view, unsqueeze, flatten...) are reshaped back to the base's shape;
-// transposes and permutes are transposed back. What the write-back cannot
-// prove to be the base's own storage, or where one element of the view is
-// several of the base's (expand), is named by cannot_write_through.
+// transposes and permutes are transposed back; an expand that broadcasts
+// nothing is reshaped back. diagonal, unfold and as_strided (on a
+// contiguous base) of static sizes are scattered back at the base's
+// indices of their elements. What the write-back cannot prove to be the
+// base's own storage, or where one element of the base is several of the
+// view's (a broadcasting expand, an overlapping unfold), is named by
+// cannot_write_through.
 #include <climits>
 #include <set>
 
@@ -76,19 +80,150 @@ bool LowerCtx::is_view_op(const std::string& op) {
   return reshapes(op) || transposes(op) || splits(op) || others.count(op) > 0;
 }
 
-std::string LowerCtx::cannot_write_through(const json& view, const std::string& op) const {
-  if (op == "expand") return "several of its elements are one element of the base";
+std::string LowerCtx::cannot_write_through(const json& view, const std::string& op) {
+  if (op == "expand")
+    return expands_nothing(view) ? "" : "several of its elements are one element of the base";
   if ((op == "reshape" || op == "flatten") && !contiguous(meta_of(base_name(view))))
     return "its input is not provably contiguous, so torch may have copied it";
   if (reshapes(op) || transposes(op) || splits(op) || op == "slice" || op == "select" || op == "narrow")
     return "";
+  if (op == "diagonal" || op == "unfold" || op == "as_strided") {
+    std::string why;
+    strided_indices(view, op, why);
+    return why;
+  }
   return "writing through it back into its base is not lowered";
+}
+
+// The base's row-major strides: the view's elements are found in the
+// base's logical layout, whatever torch's storage layout of it.
+std::vector<int64_t> LowerCtx::strided_indices(const json& view, const std::string& op, std::string& why) {
+  const TensorMeta& base = meta_of(base_name(view));
+  const json& o = view.at("outputs").at(0);
+  if (!o.contains("as_tensor")) {
+    why = "a view whose result is not one tensor";
+    return {};
+  }
+  const TensorMeta& out = meta_of(o.at("as_tensor").at("name").get<std::string>());
+  for (const auto* dims : {&base.sizes, &out.sizes})
+    for (const Dim& d : *dims)
+      if (!d.is_static) {
+        why = "its sizes or its base's are symbolic (the write-back computes the indices it writes)";
+        return {};
+      }
+  const int64_t r = static_cast<int64_t>(base.sizes.size());
+  std::vector<int64_t> rowmajor(r, 1);
+  int64_t numel = 1;
+  for (int64_t k = r; k-- > 0;) {
+    rowmajor[k] = numel;
+    numel *= base.sizes[k].value;
+  }
+  std::vector<int64_t> strides;
+  int64_t offset = 0;
+  {
+    ViewArgs args(*this, view);
+    if (op == "diagonal") {
+      const int64_t d1 = norm_dim(int_arg("dim1", 0), r), d2 = norm_dim(int_arg("dim2", 1), r);
+      const int64_t at = int_arg("offset", 0);
+      for (int64_t k = 0; k < r; ++k)
+        if (k != d1 && k != d2) strides.push_back(rowmajor[k]);
+      strides.push_back(rowmajor[d1] + rowmajor[d2]);
+      offset = at >= 0 ? at * rowmajor[d2] : -at * rowmajor[d1];
+    } else if (op == "unfold") {
+      const int64_t d = r == 0 ? 0 : norm_dim(int_arg("dimension"), r);
+      strides = r == 0 ? std::vector<int64_t>{} : rowmajor;
+      if (r > 0) strides[d] *= int_arg("step");
+      strides.push_back(r == 0 ? 1 : rowmajor[d]);
+    } else {  // as_strided: storage positions, the base's own when it is contiguous
+      if (!contiguous(base) || !base.storage_offset.is_static) {
+        why = "its base is not provably contiguous, so its storage positions are not the base's elements";
+        return {};
+      }
+      const auto st = static_ints("stride");
+      if (!st) {
+        why = "its strides are symbolic";
+        return {};
+      }
+      strides = *st;
+      offset = base.storage_offset.value;
+      if (has("storage_offset")) offset = int_arg("storage_offset");
+      offset -= base.storage_offset.value;
+    }
+  }
+  if (strides.size() != out.sizes.size()) {
+    why = "its strides do not match its sizes";
+    return {};
+  }
+  int64_t count = 1;
+  for (const Dim& d : out.sizes) count *= d.value;
+  std::vector<int64_t> idx;
+  idx.reserve(count);
+  std::vector<int64_t> at(out.sizes.size(), 0);
+  std::set<int64_t> seen;
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t i = offset;
+    for (size_t k = 0; k < at.size(); ++k) i += at[k] * strides[k];
+    if (i < 0 || i >= numel) {
+      why = "it reaches storage outside its base";
+      return {};
+    }
+    if (!seen.insert(i).second) {
+      why = "several of its elements are one element of the base";
+      return {};
+    }
+    idx.push_back(i);
+    for (size_t k = at.size(); k-- > 0;) {
+      if (++at[k] < out.sizes[k].value) break;
+      at[k] = 0;
+    }
+  }
+  return idx;
+}
+
+// The view's new elements scattered into the flattened base at the
+// indices strided_indices found.
+std::string LowerCtx::scatter_back(const json& view, const std::string& op, const std::string& new_view) {
+  std::string why;
+  const std::vector<int64_t> idx = strided_indices(view, op, why);
+  if (!why.empty()) unsupported("an in-place write through the '" + op + "' view: " + why);
+  const std::string b = values.at(base_name(view)).onnx;
+  const std::string flat =
+      emit1("ScatterElements",
+            {emit1("Reshape", {b, ci64({-1})}), ci64(idx), emit1("Reshape", {new_view, ci64({-1})})},
+            {attr("axis", int64_t{0})});
+  return emit1("Reshape", {flat, shape_of(b)});
+}
+
+// expand(self, size) that broadcasts no dim (every size kept, new leading
+// dims of 1): its elements are the base's, one to one.
+bool LowerCtx::expands_nothing(const json& view) {
+  const std::vector<Dim>& in = meta_of(base_name(view)).sizes;
+  const json& o = view.at("outputs").at(0);
+  if (!o.contains("as_tensor")) return false;
+  const std::vector<Dim>& out = meta_of(o.at("as_tensor").at("name").get<std::string>()).sizes;
+  if (out.size() < in.size()) return false;
+  const size_t lead = out.size() - in.size();
+  for (size_t k = 0; k < out.size(); ++k) {
+    const Dim& d = out[k];
+    if (k < lead) {
+      if (!d.is_static || d.value != 1) return false;
+      continue;
+    }
+    const Dim& e = in[k - lead];
+    const bool same = d.is_static && e.is_static
+                          ? d.value == e.value
+                          : !d.is_static && !e.is_static && d.symbol == e.symbol && d.expr == e.expr &&
+                                !(d.symbol.empty() && d.expr.empty());
+    if (!same) return false;
+  }
+  return true;
 }
 
 std::string LowerCtx::view_back(const json& view, const std::string& op, const std::string& value,
                                 const std::string& new_view) {
   const std::string& base = base_name(view);
-  if (reshapes(op)) return emit1("Reshape", {new_view, shape_of(values.at(base).onnx)});
+  if (reshapes(op) || op == "expand") return emit1("Reshape", {new_view, shape_of(values.at(base).onnx)});
+  if (op == "diagonal" || op == "unfold" || op == "as_strided") return scatter_back(view, op, new_view);
   if (transposes(op)) return transpose_back(view, op, new_view);
   if (op == "select") return select_back(view, base, new_view);
   if (op == "unbind") return piece_back(view, base, new_view, piece_of(view, value), true);
@@ -208,6 +343,42 @@ std::string LowerCtx::between(const std::string& base, const std::string& start,
   std::string head = emit1("Slice", {b, ci64({0}), start, ci64({dim})});
   std::string tail = emit1("Slice", {b, end, ci64({INT64_MAX}), ci64({dim})});
   return emit1("Concat", {head, middle, tail}, {attr("axis", dim)});
+}
+
+// A view's offset is its base's plus, for a slice, narrow or select, the
+// start (index) along its dim times the base's stride there, the start as
+// torch normalizes it: a negative one counts from the end, and a slice's
+// is clamped into [0, size]. Reshapes, transposes and expands keep the
+// base's first element.
+std::string LowerCtx::storage_offset_of(const std::string& value) {
+  const TensorMeta& m = meta_of(value);
+  if (m.storage_offset.is_static) return ci64s(m.storage_offset.value);
+  const std::string base = viewed_base(value);
+  const json* view = producer_of(value);
+  const std::string what = "the symbolic storage offset (" +
+                           (m.storage_offset.expr.empty() ? m.storage_offset.symbol : m.storage_offset.expr) +
+                           ") of '" + value + "'";
+  if (base.empty() || !view) unsupported(what + ", which is not a view of a tensor");
+  std::string op = view->at("target").get<std::string>();
+  if (op.rfind("torch.ops.", 0) == 0) op = op.substr(10);
+  op = op.substr(op.find('.') + 1);
+  op = op.substr(0, op.find('.'));
+  const std::string from = storage_offset_of(base);
+  if (reshapes(op) || transposes(op) || op == "expand" || !is_view_op(op)) return from;  // same first element
+  if (op != "slice" && op != "narrow" && op != "select")
+    unsupported(what + ", a '" + op + "' view: its offset is not computed");
+  ViewArgs args(*this, *view);
+  const int64_t dim = norm_dim(int_arg("dim", 0), rank_of("self"));
+  const Dim& stride = meta_of(base).strides.at(dim);
+  if (!stride.is_static) unsupported(what + ": the stride of its base along the view's dim is symbolic");
+  const char* at = op == "select" ? "index" : "start";
+  if (!has(at)) return from;
+  if (arg_kind(at) == mx::aten_onnx::ArgKind::tensor) unsupported(what + ": a narrow at a tensor start");
+  const std::string zero = ci64s(0), n = dim_size(tensor("self"), dim);
+  std::string s = sym_int(at);
+  s = emit1("Where", {emit1("Less", {s, zero}), emit1("Add", {s, n}), s});
+  if (op == "slice") s = emit1("Min", {emit1("Max", {s, zero}), n});
+  return emit1("Add", {from, emit1("Mul", {s, ci64s(stride.value)})});
 }
 
 }  // namespace mx::torch_export

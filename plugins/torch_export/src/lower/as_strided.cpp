@@ -1,7 +1,9 @@
 // as_strided stays in the .pt2 frontend: it reads the strides and storage
 // offset the program recorded for its input (graph.tensor_values), which
 // the shared argument interface does not carry.
+#include <algorithm>
 #include <climits>
+#include <set>
 #include <unordered_map>
 
 #include "mx/aten_onnx/view_copies.hpp"
@@ -119,6 +121,100 @@ void lower_as_strided(LowerCtx& cx) {
 static ::mx::aten_onnx::ViewLoweringRegistrar as_strided_registrar({"aten.as_strided"},
                                                                    &with_lower_ctx<lower_as_strided>,
                                                                    __FILE__, kFrontend);
+
+// Whether a layout's positions are exactly [0, numel): torch's clone keeps
+// such ("non-overlapping and dense") strides.
+bool dense(const StridedLayout& l) {
+  int64_t n = 1;
+  for (auto d : l.sizes) n *= d;
+  std::vector<bool> hit(static_cast<size_t>(n), false);
+  bool ok = true;
+  for_each_position(l, [&](int64_t at) {
+    if (at < 0 || at >= n || hit[at]) ok = false;
+    else hit[at] = true;
+  });
+  return ok;
+}
+
+// as_strided_scatter(self, src, size, stride, storage_offset=None) (the
+// core program's form of a write through as_strided): torch clones self
+// (its strides kept when dense, else row-major, at offset 0) and copies src
+// into the clone's as_strided view - src scattered to the elements of self
+// at the view's storage positions. Static sizes only; a view whose
+// elements overlap is refused, as torch's copy_ into it is.
+void lower_as_strided_scatter(LowerCtx& cx) {
+  const TensorMeta& in = cx.meta_of(cx.arg("self")->at("as_tensor").at("name").get<std::string>());
+  StridedLayout self, view;
+  self.sizes = static_dims(cx, in.sizes, "input size");
+  self.strides = static_dims(cx, in.strides, "input stride");
+  if (self.strides.size() != self.sizes.size())
+    cx.unsupported("as_strided_scatter of an input without recorded strides");
+  if (!dense(self)) {
+    if (self.sizes.size() >= 4)
+      cx.unsupported("as_strided_scatter of a non-dense input of rank 4 or more (its clone's memory format)");
+    int64_t n = 1;
+    for (size_t r = self.sizes.size(); r-- > 0;) {
+      self.strides[r] = n;
+      n *= self.sizes[r];
+    }
+  }
+  view.sizes = cx.ints("size");
+  view.strides = cx.ints("stride");
+  view.offset = cx.has("storage_offset") ? cx.int_arg("storage_offset") : 0;  // None: the clone's own, 0
+  if (view.strides.size() != view.sizes.size())
+    cx.unsupported("as_strided_scatter with " + std::to_string(view.strides.size()) + " strides for " +
+                   std::to_string(view.sizes.size()) + " dims");
+  const std::vector<int64_t> flat = gather_indices(cx, self, view);
+  if (std::set<int64_t>(flat.begin(), flat.end()).size() != flat.size())
+    cx.unsupported("as_strided_scatter into a view (" + view.text() +
+                   ") several of whose elements are one element of its input");
+  const std::string x = cx.emit1("Reshape", {cx.tensor("self"), cx.ci64({-1})});
+  const std::string src = cx.emit1("Reshape", {cx.tensor("src"), cx.ci64({-1})});
+  const std::string y = cx.emit1("ScatterElements", {x, cx.ci64(flat), src}, {attr("axis", int64_t{0})});
+  cx.out(0, cx.emit1("Reshape", {y, cx.shape_of(cx.tensor("self"))}));
+}
+MXTE_LOWER(lower_as_strided_scatter, "aten.as_strided_scatter");
+
+// fill_diagonal_(self, fill_value, wrap=False): torch fills the storage
+// positions of self's elements (i, i, ..., i) for i < min(size 0, size 1),
+// and with wrap (2-D, more rows than columns + 1) the positions continuing
+// at the same step after them - on a contiguous self the rows below the
+// square restarting the diagonal every columns + 1 rows. Static sizes.
+void lower_fill_diagonal(LowerCtx& cx) {
+  const std::string self_name = cx.arg("self")->at("as_tensor").at("name").get<std::string>();
+  const TensorMeta& in = cx.meta_of(self_name);
+  const std::vector<int64_t> sizes = static_dims(cx, in.sizes, "input size");
+  const size_t r = sizes.size();
+  if (r < 2) cx.unsupported("fill_diagonal_ of a tensor of rank below 2");
+  for (size_t k = 2; k < r; ++k)
+    if (sizes[k] != sizes[0]) cx.unsupported("fill_diagonal_ of a tensor above 2-D whose dims differ");
+  int64_t numel = 1, diag = 0;
+  std::vector<int64_t> rowmajor(r);
+  for (size_t k = r; k-- > 0;) {
+    rowmajor[k] = numel;
+    numel *= sizes[k];
+    diag += rowmajor[k];
+  }
+  const int64_t n = std::min(sizes[0], sizes[1]);
+  std::vector<int64_t> flat;
+  for (int64_t i = 0; i < n; ++i) flat.push_back(i * diag);
+  const bool wrap = cx.bool_arg("wrap", false);
+  if (wrap && r == 2 && sizes[0] > sizes[1] + 1) {
+    std::vector<int64_t> strides = static_dims(cx, in.strides, "input stride");
+    if (strides.size() != 2 || strides[1] != 1 || strides[0] != sizes[1])
+      cx.unsupported("fill_diagonal_ with wrap of a non-contiguous tensor (it wraps through storage)");
+    const int64_t step = sizes[1] + 1;
+    const int64_t more = (numel + step - 1) / step - n;
+    for (int64_t i = 0; i < more; ++i) flat.push_back(sizes[1] * step + i * diag);
+  }
+  const int32_t dt = cx.dtype_of("self");
+  const std::string x = cx.emit1("Reshape", {cx.tensor("self"), cx.ci64({-1})});
+  const std::string fill =
+      cx.emit1("Expand", {cx.operand("fill_value", dt), cx.ci64({static_cast<int64_t>(flat.size())})});
+  const std::string y = cx.emit1("ScatterElements", {x, cx.ci64(flat), fill}, {attr("axis", int64_t{0})});
+  cx.out(0, cx.emit1("Reshape", {y, cx.shape_of(cx.tensor("self"))}));
+}
+MXTE_LOWER(lower_fill_diagonal, "aten.fill_diagonal_");
 
 }  // namespace
 }  // namespace mx::torch_export

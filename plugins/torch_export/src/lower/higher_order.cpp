@@ -20,8 +20,12 @@ namespace {
 
 // The program's nested graph `g` lowered in the current scope with its
 // inputs bound to `bindings`; returns the values of its outputs. Its own
-// values are dropped afterwards (they are local to the nested graph).
-std::vector<Value> lower_inline(LowerCtx& cx, const json& g, const std::vector<Value>& bindings) {
+// values are dropped afterwards (they are local to the nested graph). An
+// input the graph writes in place (a buffer written in a no_grad region)
+// is handed back in `written` (input -> its new value), where the caller
+// writes it to what it bound; without `written` such a write is refused.
+std::vector<Value> lower_inline(LowerCtx& cx, const json& g, const std::vector<Value>& bindings,
+                                std::map<size_t, Value>* written = nullptr) {
   const auto meta = read_tensor_values(g);
   std::unordered_map<std::string, Value> scope = cx.values;
   const json& params = g.at("inputs");
@@ -35,23 +39,41 @@ std::vector<Value> lower_inline(LowerCtx& cx, const json& g, const std::vector<V
   const json* node = cx.node;
   const std::string target = cx.target(), module = cx.module;
   const auto* outer_meta = cx.tensors;
+  const json* outer_graph = cx.nested_graph;
   std::swap(cx.values, scope);
   cx.tensors = &meta;
+  cx.nested_graph = &g;
   auto restore = [&] {
     std::swap(cx.values, scope);
     cx.tensors = outer_meta;
+    cx.nested_graph = outer_graph;
     cx.node = node;
     cx.set_target(target);
     cx.module = module;
   };
   std::vector<Value> outs;
   try {
-    for (const auto& n : g.at("nodes")) cx.lower_nested(n);
+    for (const auto& n : g.at("nodes")) {
+      if (cx.skip_through) {  // a node of a vmap region its first node unrolled (vmap.cpp)
+        if (&n == cx.skip_through) cx.skip_through = nullptr;
+        continue;
+      }
+      cx.lower_nested(n);
+    }
     for (const auto& o : g.at("outputs")) {
       if (!o.contains("as_tensor")) cx.unsupported("a nested graph output that is not a tensor");
       auto it = cx.values.find(o.at("as_tensor").at("name").get<std::string>());
       if (it == cx.values.end()) cx.unsupported("a nested graph output nothing computes");
       outs.push_back(it->second);
+    }
+    for (size_t k = 0; k < params.size(); ++k) {
+      const Value& now = cx.values.at(params[k].at("as_tensor").at("name").get<std::string>());
+      if (now.onnx == bindings[k].onnx) continue;
+      if (!written)
+        cx.unsupported("an in-place write to input " + std::to_string(k) + " ('" +
+                       params[k].at("as_tensor").at("name").get<std::string>() +
+                       "') of a control-flow body, which torch.cond / while_loop / scan / map do not allow");
+      (*written)[k] = now;
     }
   } catch (...) {
     restore();
@@ -109,13 +131,16 @@ void lower_wrapped_body(LowerCtx& cx) {
   if (cx.target() == "higher_order.wrap_with_autocast")
     cx.autocast_dtype = autocast_region_dtype(*cx.node, outer);
   std::vector<Value> results;
+  std::map<size_t, Value> written;
   try {
-    results = lower_inline(cx, body, bindings);
+    results = lower_inline(cx, body, bindings, &written);
   } catch (...) {
     cx.autocast_dtype = outer;
     throw;
   }
   cx.autocast_dtype = outer;
+  for (const auto& [k, v] : written)  // the body wrote its input k in place: the outer tensor it was
+    cx.write_in_place(inputs[g + 1 + k].at("arg").at("as_tensor").at("name").get<std::string>(), v.onnx);
   const json& outs = cx.node->at("outputs");
   for (size_t k = 0; k < outs.size() && k < results.size(); ++k)
     if (outs[k].contains("as_tensor"))

@@ -195,7 +195,9 @@ MXTE_LOWER(lower_local_scalar, "aten._local_scalar_dense", "aten.item");
 
 // sym_stride.int(self, dim) / sym_storage_offset(self): the layout torch
 // recorded for the value; a symbolic one is refused (the ONNX graph has
-// no layouts to read it from).
+// no layouts to read it from), but for a storage offset, which a view's
+// offset into its base says (DeBERTa's relative embeddings sliced at a
+// start read from a tensor).
 void lower_sym_layout(LowerCtx& cx) {
   const json& self = cx.arg("self") ? *cx.arg("self") : json();
   if (!self.contains("as_tensor")) cx.unsupported("a layout query of something that is not a tensor");
@@ -207,7 +209,10 @@ void lower_sym_layout(LowerCtx& cx) {
       cx.unsupported("a stride of a dim the tensor lacks");
     d = m.strides[k];
   }
-  if (!d.is_static) cx.unsupported("a symbolic stride or storage offset (" + d.expr + ")");
+  if (!d.is_static && cx.target().rfind("aten.sym_storage_offset", 0) == 0)
+    return cx.out_sym(0, cx.storage_offset_of(self.at("as_tensor").at("name").get<std::string>()),
+                      std::nullopt);
+  if (!d.is_static) cx.unsupported("a symbolic stride (" + d.expr + ")");
   cx.out_sym(0, "", d.value);
 }
 MXTE_LOWER(lower_sym_layout, "aten.sym_stride.int", "aten.sym_storage_offset.default");
