@@ -88,8 +88,8 @@ class Pick(nn.Module):
 
 
 def pick(factory, names, keys, a, b, dyn, **fixed):
-    def build():
-        return Pick(factory(), names, keys, **fixed), a, b, dyn
+    def build():  # forward(*xs): the shapes of the one variadic parameter
+        return Pick(factory(), names, keys, **fixed), a, b, (tuple(dyn),)
     return build
 
 
@@ -460,7 +460,7 @@ def programs():
                      use_mem_rope=True, hybrid_layer_ids=[1], attention_head_dim=8, use_shared_attention_adapter=False),
         "bamba": lm("BambaConfig", "BambaForCausalLM", attn_layer_indices=[1], mamba_n_heads=4, mamba_d_head=16, mamba_n_groups=1,
                     mamba_d_state=8, mamba_chunk_size=4, mamba_expand=2),
-        "recurrent_gemma": lm("RecurrentGemmaConfig", "RecurrentGemmaForCausalLM", lru_width=32, attention_window_size=4,
+        "recurrent_gemma": lmb("RecurrentGemmaConfig", "RecurrentGemmaForCausalLM", lru_width=32, attention_window_size=4,
                               block_types=["recurrent", "attention"], conv1d_width=3, head_dim=8),
         "lfm2": lm("Lfm2Config", "Lfm2ForCausalLM", layer_types=["conv", "full_attention"], conv_L_cache=3, block_ff_dim=64),
         # ---- decoders
@@ -468,7 +468,7 @@ def programs():
         "nemotron": lm("NemotronConfig", "NemotronForCausalLM", partial_rotary_factor=0.5, head_dim=8),
         "bitnet": lm("BitNetConfig", "BitNetForCausalLM"),
         "persimmon": lm("PersimmonConfig", "PersimmonForCausalLM", num_key_value_heads=4, qk_layernorm=True, partial_rotary_factor=0.5),
-        "glm": lm("GlmConfig", "GlmForCausalLM", head_dim=8, partial_rotary_factor=0.5),
+        "glm": lm("GlmConfig", "GlmForCausalLM", head_dim=8, partial_rotary_factor=0.5, pad_token_id=0),
         # ---- multimodal
         "qwen2_vl_vision": qwen_vision("qwen2_vl"),
         "qwen2_5_vl_vision": qwen_vision("qwen2_5_vl"),
@@ -486,17 +486,17 @@ def programs():
                                  backbone_config=dict(model_type="swin", image_size=64, patch_size=4, embed_dim=16, depths=[1, 1, 1, 1],
                                                       num_heads=[1, 2, 2, 4], window_size=2,
                                                       out_features=["stage1", "stage2", "stage3", "stage4"]),
-                                 feature_size=16, mask_feature_size=16, hidden_dim=16, encoder_feedforward_dim=32,
+                                 feature_size=32, mask_feature_size=32, hidden_dim=32, encoder_feedforward_dim=32,
                                  encoder_layers=1, decoder_layers=2, num_attention_heads=2, num_queries=5, num_labels=3,
                                  dim_feedforward=32, common_stride=4),
                             ["pixel_values"], ["class_queries_logits", "masks_queries_logits"], img(2, 64), img(3, 64), (B,)),
-        "sam": lambda: (SamDecoder(), (torch.randn(1, 3, 64, 64), torch.rand(1, 1, 2, 2) * 64, torch.ones(1, 1, 2, dtype=torch.long)),
-                        (torch.randn(2, 3, 64, 64), torch.rand(2, 1, 2, 2) * 64, torch.ones(2, 1, 2, dtype=torch.long)), (B, B, B)),
+        "sam": lambda: (SamDecoder(), (torch.randn(2, 3, 64, 64), torch.rand(2, 1, 2, 2) * 64, torch.ones(2, 1, 2, dtype=torch.long)),
+                        (torch.randn(3, 3, 64, 64), torch.rand(3, 1, 2, 2) * 64, torch.ones(3, 1, 2, dtype=torch.long)), (B, B, B)),
         "conditional_detr": detr_like("ConditionalDetrForObjectDetection", "ConditionalDetrConfig", backbone_config=RESNET,
                                       backbone=None, **DETR),
         "deformable_detr": detr_like("DeformableDetrForObjectDetection", "DeformableDetrConfig", backbone_config=RESNET,
                                      backbone=None, num_feature_levels=3, encoder_n_points=2, decoder_n_points=2,
-                                     **{**DETR, "num_queries": 6}),
+                                     **{**DETR, "decoder_layers": 2}),
         "rt_detr": detr_like("RTDetrForObjectDetection", "RTDetrConfig",
                              backbone_config=dict(model_type="rt_detr_resnet", embedding_size=8, hidden_sizes=[8, 16, 16, 32],
                                                   depths=[1, 1, 1, 1], layer_type="basic",
@@ -521,17 +521,17 @@ def programs():
             coordinate_size=8, shape_size=8)), ["input_ids", "bbox", "pixel_values"], ["last_hidden_state"]),
             (torch.randint(3, 64, (2, 7)), torch.sort(torch.randint(0, 100, (2, 7, 4)), -1).values, torch.randn(2, 3, 32, 32)),
             (torch.randint(3, 64, (3, 9)), torch.sort(torch.randint(0, 100, (3, 9, 4)), -1).values, torch.randn(3, 3, 32, 32)),
-            (BD, BD, B)),
+            ((BD, BD, B),)),
         # ---- text encoders
         "xlnet": lambda: (S.Logits(T.XLNetModel(T.XLNetConfig(vocab_size=64, d_model=32, n_layer=2, n_head=4, d_inner=64)),
                                    "last_hidden_state"), (torch.randint(1, 64, (2, 7)),), (torch.randint(1, 64, (3, 11)),), (BD,)),
         "reformer": lambda: (S.Logits(T.ReformerModel(T.ReformerConfig(
             vocab_size=64, hidden_size=32, num_attention_heads=2, attention_head_size=8, feed_forward_size=32,
-            attn_layers=["local", "lsh"], axial_pos_embds=False, max_position_embeddings=64, local_attn_chunk_length=4,
+            attn_layers=["local", "local"], axial_pos_embds=False, max_position_embeddings=64, local_attn_chunk_length=4,
             lsh_attn_chunk_length=4, num_buckets=4, num_hashes=1, is_decoder=False, hash_seed=0)), "last_hidden_state"),
             (torch.randint(1, 64, (2, 16)),), (torch.randint(1, 64, (3, 16)),), (B,)),
         "fnet": enc("FNetModel", "FNetConfig", lens=(8, 8), use_tpu_fourier_optimizations=False),
-        "canine": enc("CanineModel", "CanineConfig", lens=(16, 24), downsampling_rate=4, num_hash_buckets=64, num_hash_functions=2,
+        "canine": enc("CanineModel", "CanineConfig", lens=(16, 16), downsampling_rate=4, num_hash_buckets=64, num_hash_functions=2,
                       local_transformer_stride=4),
         "longformer": enc("LongformerModel", "LongformerConfig", lens=(16, 16), attention_window=4, pad_token_id=0),
         "nystromformer": enc("NystromformerModel", "NystromformerConfig", lens=(16, 16), num_landmarks=4, segment_means_seq_len=16,
