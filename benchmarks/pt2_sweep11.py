@@ -5,7 +5,7 @@ state-space and hybrid decoders (Mamba2, FalconMamba, RWKV, Jamba, Zamba2,
 Bamba, RecurrentGemma, LFM2's short convolutions), decoders with their own
 twists (OLMo, Nemotron's LayerNorm1P, BitNet's quantised linears,
 Persimmon, GLM), multimodal towers (Qwen2-VL / Qwen2.5-VL vision with 3-D
-rope and window attention, LLaVA, PaliGemma), dense prediction and
+rope and window attention, LLaVA, PaliGemma, Gemma 3, Idefics3, BLIP-2), dense prediction and
 detection (Depth Anything, GLPN, Mask2Former, SAM, Conditional DETR,
 Deformable DETR, RT-DETR, all on transformers backbones), vision encoders
 (SwiftFormer, Hiera, Perceiver, LayoutLMv3), text encoders (XLNet,
@@ -144,6 +144,9 @@ class VisionLM(nn.Module):
         return self.m(input_ids=ids, pixel_values=pixels, attention_mask=mask, use_cache=False).logits
 
 
+VIS = dict(hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4, image_size=32, patch_size=8)
+
+
 def vlm(kind):
     def build():
         T = _T()
@@ -156,6 +159,23 @@ def vlm(kind):
                                 text_config=dict(model_type="llama", **text), image_token_index=70, vision_feature_layer=-1,
                                 vision_feature_select_strategy="default", image_seq_length=16)
             m, n_img = T.LlavaForConditionalGeneration(cfg), 16
+        elif kind == "gemma3_vlm":
+            cfg = T.Gemma3Config(text_config=dict(model_type="gemma3_text", head_dim=8, **text),
+                                 vision_config=dict(model_type="siglip_vision_model", **VIS), mm_tokens_per_image=4,
+                                 image_token_index=70, boi_token_index=71, eoi_token_index=72)
+            m, n_img = T.Gemma3ForConditionalGeneration(cfg), 4
+        elif kind == "idefics3":
+            cfg = T.Idefics3Config(text_config=dict(model_type="llama", **text), vision_config=dict(**VIS), scale_factor=2,
+                                   image_token_id=70)
+            m, n_img = T.Idefics3ForConditionalGeneration(cfg), 4
+        elif kind == "blip2":
+            cfg = T.Blip2Config(vision_config=dict(**VIS),
+                                qformer_config=dict(vocab_size=64, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                                                    intermediate_size=64, encoder_hidden_size=32),
+                                text_config=dict(model_type="opt", vocab_size=80, hidden_size=32, ffn_dim=64, num_hidden_layers=2,
+                                                 num_attention_heads=4, word_embed_proj_dim=32, max_position_embeddings=64),
+                                num_query_tokens=4, image_token_index=70)
+            m, n_img = T.Blip2ForConditionalGeneration(cfg), 4
         else:
             cfg = T.PaliGemmaConfig(vision_config=dict(model_type="siglip_vision_model", hidden_size=32, intermediate_size=64,
                                                        num_hidden_layers=2, num_attention_heads=4, image_size=32, patch_size=8,
@@ -167,9 +187,10 @@ def vlm(kind):
         def args(b, t):
             ids = torch.cat([torch.full((b, n_img), 70), torch.randint(3, 64, (b, t))], 1)
             mask = torch.ones_like(ids)
-            return ids, torch.randn(b, 3, 32, 32), mask
+            return ids, torch.randn(b, 1, 3, 32, 32) if kind == "idefics3" else torch.randn(b, 3, 32, 32), mask
+        # torch.export pins the image batch (the image-token count check ties it to the features): the text varies
         s = torch.export.Dim("text", min=2, max=32)
-        return VisionLM(m), args(2, 5), args(3, 8), ({0: AUTO, 1: n_img + s}, {0: AUTO}, {0: AUTO, 1: n_img + s})
+        return VisionLM(m), args(2, 5), args(2, 8), ({1: n_img + s}, None, {1: n_img + s})
     return build
 
 
@@ -181,8 +202,8 @@ DETR = dict(use_timm_backbone=False, use_pretrained_backbone=False, d_model=32, 
             num_labels=3)
 
 
-def detr_like(model, cfg, size=64, **kw):
-    return pick(cfgm(model, cfg, **kw), ["pixel_values"], ["logits", "pred_boxes"], img(2, size), img(3, size), (B,))
+def detr_like(model, cfg, size=64, batch=3, **kw):
+    return pick(cfgm(model, cfg, **kw), ["pixel_values"], ["logits", "pred_boxes"], img(2, size), img(batch, size), (B,))
 
 
 class SamDecoder(nn.Module):
@@ -474,6 +495,9 @@ def programs():
         "qwen2_5_vl_vision": qwen_vision("qwen2_5_vl"),
         "llava": vlm("llava"),
         "paligemma": vlm("paligemma"),
+        "gemma3_vlm": vlm("gemma3_vlm"),
+        "idefics3": vlm("idefics3"),
+        "blip2": vlm("blip2"),
         # ---- dense prediction / detection
         "depth_anything": vision(lambda: T.DepthAnythingForDepthEstimation(T.DepthAnythingConfig(
             backbone_config=dict(model_type="dinov2", image_size=32, patch_size=8, hidden_size=32, num_hidden_layers=4,
@@ -497,7 +521,8 @@ def programs():
         "deformable_detr": detr_like("DeformableDetrForObjectDetection", "DeformableDetrConfig", backbone_config=RESNET,
                                      backbone=None, num_feature_levels=3, encoder_n_points=2, decoder_n_points=2,
                                      **{**DETR, "decoder_layers": 2}),
-        "rt_detr": detr_like("RTDetrForObjectDetection", "RTDetrConfig",
+        # (torch.export pins RT-DETR's batch: the second shape is other pixels at batch 2)
+        "rt_detr": detr_like("RTDetrForObjectDetection", "RTDetrConfig", batch=2,
                              backbone_config=dict(model_type="rt_detr_resnet", embedding_size=8, hidden_sizes=[8, 16, 16, 32],
                                                   depths=[1, 1, 1, 1], layer_type="basic",
                                                   out_features=["stage2", "stage3", "stage4"]),

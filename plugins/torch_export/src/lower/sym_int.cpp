@@ -314,5 +314,21 @@ void lower_sym_ite(LowerCtx& cx) {
 }
 MXTE_LOWER(lower_sym_ite, "torch.sym_ite");
 
+// _operator.and_ / or_ of SymBools (`(a == 0) | (a > 0)` in a
+// torch._check): a 0-d bool. Bitwise operators on SymInts are refused.
+void lower_sym_bool_op(LowerCtx& cx) {
+  const json& o = cx.node->at("outputs").at(0);
+  const std::string op = cx.target().substr(cx.target().rfind('.') + 1);
+  if (!o.contains("as_sym_bool")) cx.unsupported("_operator." + op + " whose result is not a SymBool");
+  std::optional<bool> ka, kb;
+  const std::string a = sym_bool_operand(cx, 0, ka), b = sym_bool_operand(cx, 1, kb);
+  Value v;
+  v.kind = Value::sym_int;
+  v.onnx = cx.emit1(op == "and_" ? "And" : "Or", {a, b});
+  v.dtype = onnx::TensorProto::BOOL;
+  cx.values[o.at("as_sym_bool").at("as_name").get<std::string>()] = std::move(v);
+}
+MXTE_LOWER(lower_sym_bool_op, "_operator.and_", "_operator.or_");
+
 }  // namespace
 }  // namespace mx::torch_export
