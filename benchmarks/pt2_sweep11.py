@@ -202,8 +202,15 @@ DETR = dict(use_timm_backbone=False, use_pretrained_backbone=False, d_model=32, 
             num_labels=3)
 
 
-def detr_like(model, cfg, size=64, batch=3, **kw):
-    return pick(cfgm(model, cfg, **kw), ["pixel_values"], ["logits", "pred_boxes"], img(2, size), img(batch, size), (B,))
+def detr_like(model, cfg, size=64, batch=3, reinit=False, **kw):
+    def factory():
+        m = cfgm(model, cfg, **kw)()
+        if reinit:  # RT-DETR's initial query scores are all equal (top-k among ties): random weights everywhere
+            with torch.no_grad():
+                for p in m.parameters():
+                    p.normal_(0, 0.2)
+        return m
+    return pick(factory, ["pixel_values"], ["logits", "pred_boxes"], img(2, size), img(batch, size), (B,))
 
 
 class SamDecoder(nn.Module):
@@ -355,10 +362,10 @@ class Raft(nn.Module):
     def __init__(self):
         super().__init__()
         from torchvision.models.optical_flow import raft_small
-        self.m = raft_small(weights=None, num_flow_updates=2)
+        self.m = raft_small(weights=None)
 
     def forward(self, a, b):
-        return self.m(a, b)[-1]
+        return self.m(a, b, num_flow_updates=2)[-1]
 
 
 class TinyUNet(nn.Module):
@@ -389,6 +396,46 @@ class TinyVAE(nn.Module):
     def forward(self, x):
         z = self.m.encode(x).latent_dist.mean
         return z, self.m.decode(z).sample
+
+
+class MaeNoise(nn.Module):
+    """ViTMAE with its masking noise as an input (argsort, gather of kept patches)."""
+
+    def __init__(self):
+        super().__init__()
+        T = _T()
+        self.m = T.ViTMAEModel(T.ViTMAEConfig(image_size=32, patch_size=8, hidden_size=32, num_hidden_layers=2,
+                                              num_attention_heads=4, intermediate_size=64, mask_ratio=0.5))
+
+    def forward(self, x, noise):
+        out = self.m(pixel_values=x, noise=noise)
+        return out.last_hidden_state, out.mask, out.ids_restore
+
+
+class UnivNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        T = _T()
+        self.m = T.UnivNetModel(T.UnivNetConfig(model_in_channels=8, model_hidden_channels=8, num_mel_bins=16,
+                                                resblock_kernel_sizes=[3, 3], resblock_stride_sizes=[4, 4],
+                                                resblock_dilation_sizes=[[1, 3], [1, 3]], kernel_predictor_num_blocks=1,
+                                                kernel_predictor_hidden_channels=8))
+
+    def forward(self, mel, noise):
+        return self.m(input_features=mel, noise_sequence=noise).waveforms
+
+
+class GitCaption(nn.Module):
+    def __init__(self):
+        super().__init__()
+        T = _T()
+        self.m = T.GitForCausalLM(T.GitConfig(vision_config=dict(hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+                                                                 num_attention_heads=4, image_size=32, patch_size=8),
+                                              vocab_size=64, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                                              intermediate_size=64, max_position_embeddings=64))
+
+    def forward(self, ids, pixels):
+        return self.m(input_ids=ids, pixel_values=pixels, use_cache=False).logits
 
 
 # ------------------------------------------------------------------ op programs
@@ -522,7 +569,7 @@ def programs():
                                      backbone=None, num_feature_levels=3, encoder_n_points=2, decoder_n_points=2,
                                      **{**DETR, "decoder_layers": 2}),
         # (torch.export pins RT-DETR's batch: the second shape is other pixels at batch 2)
-        "rt_detr": detr_like("RTDetrForObjectDetection", "RTDetrConfig", batch=2,
+        "rt_detr": detr_like("RTDetrForObjectDetection", "RTDetrConfig", batch=2, reinit=True,
                              backbone_config=dict(model_type="rt_detr_resnet", embedding_size=8, hidden_sizes=[8, 16, 16, 32],
                                                   depths=[1, 1, 1, 1], layer_type="basic",
                                                   out_features=["stage2", "stage3", "stage4"]),
@@ -543,7 +590,7 @@ def programs():
         "layoutlmv3": lambda: (Pick(T.LayoutLMv3Model(T.LayoutLMv3Config(
             vocab_size=64, hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4, input_size=32,
             patch_size=8, max_2d_position_embeddings=128, rel_pos_bins=8, max_rel_pos=16, rel_2d_pos_bins=8, max_rel_2d_pos=32,
-            coordinate_size=8, shape_size=8)), ["input_ids", "bbox", "pixel_values"], ["last_hidden_state"]),
+            coordinate_size=6, shape_size=4)), ["input_ids", "bbox", "pixel_values"], ["last_hidden_state"]),
             (torch.randint(3, 64, (2, 7)), torch.sort(torch.randint(0, 100, (2, 7, 4)), -1).values, torch.randn(2, 3, 32, 32)),
             (torch.randint(3, 64, (3, 9)), torch.sort(torch.randint(0, 100, (3, 9, 4)), -1).values, torch.randn(3, 3, 32, 32)),
             ((BD, BD, B),)),
@@ -559,7 +606,10 @@ def programs():
         "canine": enc("CanineModel", "CanineConfig", lens=(16, 16), downsampling_rate=4, num_hash_buckets=64, num_hash_functions=2,
                       local_transformer_stride=4),
         "longformer": enc("LongformerModel", "LongformerConfig", lens=(16, 16), attention_window=4, pad_token_id=0),
-        "nystromformer": enc("NystromformerModel", "NystromformerConfig", lens=(16, 16), num_landmarks=4, segment_means_seq_len=16,
+        # (its landmark attention cannot take a padding mask: ids only)
+        "nystromformer": hfm("NystromformerModel", "NystromformerConfig", (torch.randint(1, 64, (2, 16)),), (torch.randint(1, 64, (3, 16)),),
+                             (B,), wrap="last_hidden_state", vocab_size=64, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+                             num_attention_heads=4, max_position_embeddings=64, num_landmarks=4, segment_means_seq_len=16,
                              conv_kernel_size=3),
         "squeezebert": enc("SqueezeBertModel", "SqueezeBertConfig", embedding_size=32, q_groups=2, k_groups=2, v_groups=2,
                            post_attention_groups=2, intermediate_groups=2, output_groups=2),
@@ -599,8 +649,26 @@ def programs():
         "patchtsmixer": lambda: (PatchTS(T.PatchTSMixerModel(T.PatchTSMixerConfig(
             num_input_channels=3, context_length=32, patch_length=8, patch_stride=8, d_model=16, num_layers=2, mode="mix_channel",
             gated_attn=True, self_attn=True, self_attn_heads=2))), (torch.randn(2, 32, 3),), (torch.randn(3, 32, 3),), (B,)),
+        # ---- more (added after the first run)
+        "swin2sr": hfm("Swin2SRForImageSuperResolution", "Swin2SRConfig", img(2, 16), img(3, 16), (B,), wrap="reconstruction",
+                       image_size=16, patch_size=1, embed_dim=16, depths=[1, 1], num_heads=[2, 2], window_size=4, upscale=2,
+                       upsampler="pixelshuffle"),
+        "vitmae_noise": fn(MaeNoise, (torch.randn(2, 3, 32, 32), torch.rand(2, 16)), (torch.randn(3, 3, 32, 32), torch.rand(3, 16)), (B, B)),
+        "dab_detr": detr_like("DabDetrForObjectDetection", "DabDetrConfig", backbone_config=RESNET, backbone=None,
+                              use_timm_backbone=False, use_pretrained_backbone=False, hidden_size=32, encoder_layers=1,
+                              decoder_layers=1, encoder_attention_heads=4, decoder_attention_heads=4, encoder_ffn_dim=64,
+                              decoder_ffn_dim=64, num_queries=6, num_labels=3),
+        "table_transformer": detr_like("TableTransformerForObjectDetection", "TableTransformerConfig", backbone_config=RESNET,
+                                       backbone=None, **DETR),
+        "univnet": fn(UnivNet, (torch.randn(2, 10, 16), torch.randn(2, 10, 8)), (torch.randn(3, 14, 16), torch.randn(3, 14, 8)), (BD, BD)),
+        "musicgen_decoder": lambda: (S.Logits(T.MusicgenForCausalLM(T.MusicgenDecoderConfig(
+            vocab_size=64, hidden_size=32, num_hidden_layers=2, num_attention_heads=4, ffn_dim=64, num_codebooks=2,
+            max_position_embeddings=64)), "logits"), (torch.randint(0, 64, (4, 7)),), (torch.randint(0, 64, (6, 9)),),
+            ({0: 2 * torch.export.Dim("b", min=1, max=8), 1: AUTO},)),
+        "git_caption": fn(GitCaption, (torch.randint(3, 64, (2, 5)), torch.randn(2, 3, 32, 32)),
+                          (torch.randint(3, 64, (3, 7)), torch.randn(3, 3, 32, 32)), (BD, B)),
         # ---- torchvision / diffusers
-        "raft_small": fn(Raft, (torch.randn(1, 3, 64, 64), torch.randn(1, 3, 64, 64)), (torch.randn(2, 3, 64, 64), torch.randn(2, 3, 64, 64)),
+        "raft_small": fn(Raft, (torch.randn(2, 3, 128, 128), torch.randn(2, 3, 128, 128)), (torch.randn(3, 3, 128, 128), torch.randn(3, 3, 128, 128)),
                          (B, B)),
         "diffusers_unet2d_cond": fn(TinyUNet, (torch.randn(2, 4, 16, 16), torch.tensor([10, 500]), torch.randn(2, 5, 16)),
                                     (torch.randn(3, 4, 16, 16), torch.tensor([1, 20, 999]), torch.randn(3, 7, 16)), (B, B, BD)),
