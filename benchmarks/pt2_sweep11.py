@@ -5,22 +5,26 @@ state-space and hybrid decoders (Mamba2, FalconMamba, RWKV, Jamba, Zamba2,
 Bamba, RecurrentGemma, LFM2's short convolutions), decoders with their own
 twists (OLMo, Nemotron's LayerNorm1P, BitNet's quantised linears,
 Persimmon, GLM), multimodal towers (Qwen2-VL / Qwen2.5-VL vision with 3-D
-rope and window attention, LLaVA, PaliGemma, Gemma 3, Idefics3, BLIP-2), dense prediction and
-detection (Depth Anything, GLPN, Mask2Former, SAM, Conditional DETR,
+rope and window attention, LLaVA, PaliGemma, Gemma 3, Idefics3, BLIP-2),
+dense prediction and detection (Depth Anything, GLPN, Mask2Former, SAM, Conditional DETR,
 Deformable DETR, RT-DETR, all on transformers backbones), vision encoders
 (SwiftFormer, Hiera, Perceiver, LayoutLMv3), text encoders (XLNet,
 Reformer, FNet, CANINE, Longformer, Nystromformer, SqueezeBERT,
 MobileBERT), audio (EnCodec, DAC, CLAP's audio tower, Wav2Vec2-BERT,
 SpeechT5), image-to-text (Pix2Struct, TrOCR), long seq2seq (PEGASUS-X,
 BigBird-Pegasus, LED), time series (PatchTST, PatchTSMixer), torchvision
-RAFT, diffusers' UNet2DConditionModel and AutoencoderKL, and op-level
-programs (3-D adaptive pools, rare reductions and losses, embedding_bag
-modes with per-sample weights, CTC loss).
+RAFT, diffusers' UNet2DConditionModel and AutoencoderKL, later additions
+(Swin2SR, ViTMAE with its noise as an input, DAB-DETR, Table Transformer,
+UnivNet, MusicGen's decoder, GIT, Zamba, Falcon-H1, GraniteMoeHybrid,
+DINOv3, torchvision's SSDlite and FCOS with their NMS post-processing)
+and op-level programs (3-D adaptive pools, rare reductions and losses,
+embedding_bag modes with per-sample weights, CTC loss).
 
-Random weights, small configurations, no downloads. diffusers was
-installed into the scratch venv /work/venvs/pt2 for the two diffusers
-programs (`pip install diffusers`; not a build or test dependency); they
-report `torch fails` where it is absent.
+Random weights, small configurations, no downloads. diffusers
+and scipy (Mask2Former's loss module imports it) were installed into the
+scratch venv /work/venvs/pt2 (`pip install diffusers scipy`; neither is a
+build or test dependency); the programs needing them report `torch fails`
+where they are absent.
 
 Each goes through pt2_sweep.run() (pt2_coverage.run() plus the module-record
 check): saved as exported (TRAINING) and after run_decompositions() (core),
@@ -438,6 +442,19 @@ class GitCaption(nn.Module):
         return self.m(input_ids=ids, pixel_values=pixels, use_cache=False).logits
 
 
+class TvDetector(nn.Module):
+    """A torchvision detector in eval mode, post-processing (box decoding, batched NMS) included."""
+
+    def __init__(self, name):
+        super().__init__()
+        import torchvision as tv
+        self.m = getattr(tv.models.detection, name)(weights=None, weights_backbone=None, num_classes=3)
+
+    def forward(self, x):
+        d = self.m(list(x))[0]
+        return d["boxes"], d["scores"], d["labels"]
+
+
 # ------------------------------------------------------------------ op programs
 class Pool3d(nn.Module):
     def forward(self, x):
@@ -667,6 +684,20 @@ def programs():
             ({0: 2 * torch.export.Dim("b", min=1, max=8), 1: AUTO},)),
         "git_caption": fn(GitCaption, (torch.randint(3, 64, (2, 5)), torch.randn(2, 3, 32, 32)),
                           (torch.randint(3, 64, (3, 7)), torch.randn(3, 3, 32, 32)), (BD, B)),
+        "ssdlite_eval": fn(lambda: TvDetector("ssdlite320_mobilenet_v3_large"), (torch.rand(1, 3, 64, 64),), (torch.rand(1, 3, 64, 64),),
+                           None),
+        "fcos_eval": fn(lambda: TvDetector("fcos_resnet50_fpn"), (torch.rand(1, 3, 64, 64),), (torch.rand(1, 3, 64, 64),), None),
+        "zamba": lmb("ZambaConfig", "ZambaForCausalLM", num_hidden_layers=6, attn_layer_period=2, attn_layer_offset=1,
+                    mamba_d_state=4, mamba_d_conv=3, mamba_expand=2, mamba_dt_rank=4, n_mamba_heads=2, attention_head_dim=16,
+                    use_mamba_kernels=False),
+        "falcon_h1": lm("FalconH1Config", "FalconH1ForCausalLM", head_dim=8, mamba_d_ssm=32, mamba_n_heads=4, mamba_d_head=8,
+                        mamba_n_groups=1, mamba_d_state=8, mamba_chunk_size=4, mamba_d_conv=4, mamba_expand=1),
+        "granitemoe_hybrid": lm("GraniteMoeHybridConfig", "GraniteMoeHybridForCausalLM", layer_types=["mamba", "attention"],
+                                num_local_experts=4, num_experts_per_tok=2, shared_intermediate_size=32, mamba_n_heads=4,
+                                mamba_d_head=16, mamba_n_groups=1, mamba_d_state=8, mamba_chunk_size=4, mamba_expand=2),
+        "dinov3_vit": hfm("DINOv3ViTModel", "DINOv3ViTConfig", img(2), img(3), (B,), wrap="last_hidden_state", image_size=32,
+                          patch_size=8, hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4,
+                          num_register_tokens=2),
         # ---- torchvision / diffusers
         "raft_small": fn(Raft, (torch.randn(2, 3, 128, 128), torch.randn(2, 3, 128, 128)), (torch.randn(3, 3, 128, 128), torch.randn(3, 3, 128, 128)),
                          (B, B)),
