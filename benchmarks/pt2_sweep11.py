@@ -517,6 +517,47 @@ class Shuffles(nn.Module):
                 torch.combinations(x[0, 0, 0, :4], 2), torch.vander(x[0, 0, 0], 3), torch.meshgrid(x[0, 0, 0], x[0, 0, :, 0], indexing="xy")[0])
 
 
+class SpecialRare(nn.Module):
+    def forward(self, x, y):
+        p = x.abs() + 0.5
+        return (torch.special.i0e(x), torch.special.i1(x), torch.special.i1e(x), torch.special.erfcx(x),
+                torch.special.xlog1py(p, y.abs()), torch.special.polygamma(1, p), torch.special.multigammaln(p + 2, 2),
+                torch.special.bessel_j0(x), torch.special.bessel_j1(x), torch.special.log1p(p), torch.special.sinc(x),
+                torch.special.zeta(p + 1.5, p), torch.special.gammaln(p), torch.special.round(x), torch.special.softmax(x, 1),
+                torch.diff(x, n=2, dim=1), torch.diff(x, n=3, dim=0, append=y[:2]), torch.nanquantile(x, 0.25, dim=1),
+                torch.bincount((p * 3).long().flatten(), weights=y.flatten(), minlength=4),
+                torch.fake_quantize_per_tensor_affine(x, 0.1, 3, -128, 127),
+                torch.fake_quantize_per_channel_affine(x, torch.linspace(0.05, 0.2, x.shape[1]), torch.zeros(x.shape[1], dtype=torch.int32),
+                                                       1, 0, 255))
+
+
+class Grid3d(nn.Module):
+    def forward(self, vol, theta2, theta3, img):
+        g3 = F.affine_grid(theta3, [vol.shape[0], 2, 3, 4, 5], align_corners=False)
+        g2 = F.affine_grid(theta2, [img.shape[0], 3, 6, 7], align_corners=True)
+        return (F.grid_sample(vol, g3, mode="bilinear", padding_mode="zeros", align_corners=False),
+                F.grid_sample(vol, g3, mode="nearest", padding_mode="border", align_corners=False),
+                F.grid_sample(img, g2, mode="bilinear", padding_mode="reflection", align_corners=True),
+                F.interpolate(vol, size=(3, 5, 7), mode="nearest-exact"), F.interpolate(img, scale_factor=0.6, mode="area"),
+                F.interpolate(img, scale_factor=1.7, mode="bilinear", recompute_scale_factor=True))
+
+
+class Norms(nn.Module):
+    """weight_norm / spectral_norm parametrizations in eval, and the older weight_norm hook."""
+
+    def __init__(self):
+        super().__init__()
+        P = nn.utils.parametrizations
+        self.a = P.weight_norm(nn.Linear(6, 8))
+        self.b = P.spectral_norm(nn.Linear(8, 8))
+        self.c = nn.utils.weight_norm(nn.Conv1d(8, 4, 3, padding=1), dim=0)
+        self.d = P.orthogonal(nn.Linear(4, 4))
+
+    def forward(self, x):
+        h = self.b(self.a(x).relu())
+        return self.d(self.c(h.transpose(1, 2)).transpose(1, 2))
+
+
 def programs():
     T = _T()
     p = {
@@ -532,6 +573,12 @@ def programs():
                                   (torch.randint(0, 20, (18,)), torch.tensor([0, 2, 9, 12]), torch.rand(18)),
                                   ({0: torch.export.Dim("n3", min=1, max=30) * 3}, None, {0: torch.export.Dim("n3", min=1, max=30) * 3})),
         "shuffles_pads": fn(Shuffles, (torch.randn(2, 8, 4, 6),), (torch.randn(3, 8, 4, 6),), (B,)),
+        "special_rare": fn(SpecialRare, (torch.randn(4, 6), torch.randn(4, 6)), (torch.randn(5, 6), torch.randn(5, 6)), (B, B)),
+        "grid3d_affine": fn(Grid3d, (torch.randn(2, 2, 4, 6, 8), torch.randn(2, 2, 3) * 0.5, torch.randn(2, 3, 4) * 0.5,
+                                     torch.randn(2, 3, 10, 12)),
+                            (torch.randn(3, 2, 4, 6, 8), torch.randn(3, 2, 3) * 0.5, torch.randn(3, 3, 4) * 0.5, torch.randn(3, 3, 10, 12)),
+                            (B, B, B, B)),
+        "weight_spectral_norm": fn(Norms, (torch.randn(2, 5, 6),), (torch.randn(3, 7, 6),), (BD,)),
         # ---- state-space and hybrid decoders
         "mamba2": lm("Mamba2Config", "Mamba2ForCausalLM", num_heads=4, head_dim=16, state_size=8, n_groups=1, expand=2, chunk_size=4,
                      conv_kernel=4),
