@@ -136,10 +136,13 @@ void lower_is_all_any_true(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_is_all_any_true, "aten._is_all_true", "aten._is_any_true");
 
-// diff(self, n=1, dim=-1, prepend=None, append=None), n = 1: prepend and
-// append are concatenated first, as ATen does.
+// diff(self, n=1, dim=-1, prepend=None, append=None): prepend and append
+// are concatenated first, then the first difference is taken n times, as
+// ATen does (n past the dim's size leaves it empty, as ATen's clamp does;
+// n = 0 is the input).
 void lower_diff(OpContext& cx) {
-  if (cx.int_arg("n", 1) != 1) cx.unsupported("diff with n != 1");
+  const int64_t n = cx.int_arg("n", 1);
+  if (n < 0) cx.unsupported("diff with a negative n");
   const int64_t dim = norm_dim(cx.int_arg("dim", -1), cx.rank_of("self"));
   const int32_t dt = cx.out_dtype();
   std::string x = cx.operand("self", dt);
@@ -150,9 +153,13 @@ void lower_diff(OpContext& cx) {
     if (cx.has("append")) parts.push_back(cx.operand("append", dt));
     x = cx.emit1("Concat", parts, {attr("axis", dim)});
   }
-  std::string hi = cx.emit1("Slice", {x, cx.ci64({1}), cx.ci64({INT64_MAX}), cx.ci64({dim})});
-  std::string lo = cx.emit1("Slice", {x, cx.ci64({0}), cx.ci64({-1}), cx.ci64({dim})});
-  cx.out(0, dt == onnx::TensorProto::BOOL ? cx.emit1("Xor", {hi, lo}) : cx.emit1("Sub", {hi, lo}));
+  if (n == 0) return cx.out(0, cx.emit1("Identity", {x}));
+  for (int64_t k = 0; k < n; ++k) {
+    std::string hi = cx.emit1("Slice", {x, cx.ci64({1}), cx.ci64({INT64_MAX}), cx.ci64({dim})});
+    std::string lo = cx.emit1("Slice", {x, cx.ci64({0}), cx.ci64({-1}), cx.ci64({dim})});
+    x = dt == onnx::TensorProto::BOOL ? cx.emit1("Xor", {hi, lo}) : cx.emit1("Sub", {hi, lo});
+  }
+  cx.out(0, x);
 }
 MX_ATEN_LOWER(lower_diff, "aten.diff");
 
