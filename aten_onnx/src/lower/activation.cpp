@@ -79,7 +79,7 @@ void lower_softmax(OpContext& cx) {
   cx.out(0, cx.emit1(log ? "LogSoftmax" : "Softmax", {cx.operand("self", dt)}, {attr("axis", axis)}));
 }
 MX_ATEN_LOWER(lower_softmax, "aten.softmax", "aten._softmax", "aten.log_softmax", "aten._log_softmax",
-              "aten._safe_softmax");
+              "aten._safe_softmax", "aten.special_softmax", "aten.special_log_softmax");
 
 }  // namespace
 }  // namespace mx::aten_onnx

@@ -1,4 +1,4 @@
-// linear, matmul/mm/bmm, addmm/baddbmm/addmv/addr, multi_dot and
+// linear, matmul/mm/bmm, dot/vdot/mv, addmm/baddbmm/addmv/addr, multi_dot and
 // matrix_power, embedding.
 #include "mx/aten_onnx/lowering_registry.hpp"
 #include "mx/aten_onnx/patterns.hpp"
@@ -12,11 +12,44 @@ void lower_linear(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_linear, "aten.linear");
 
+// A matrix (or a batch of them) times a 1-D vector as MatMul against the
+// vector made a column, squeezed back: ONNX Runtime (1.31, 1.32) fuses a
+// Transpose feeding MatMul's first input into FusedMatMul(transA), which
+// computes a wrong result when the second input is 1-D (`m.t() @ v`).
+std::string matrix_vector(OpContext& cx, const std::string& m, const std::string& v) {
+  return cx.squeeze(cx.emit1("MatMul", {m, cx.unsqueeze(v, {-1})}), {-1});
+}
+
 void lower_matmul(OpContext& cx) {
   const bool is_mm = cx.target().rfind("aten.matmul", 0) != 0;
-  cx.out(0, cx.emit1("MatMul", {cx.tensor("self"), cx.tensor(is_mm ? "mat2" : "other")}));
+  const char* other = is_mm ? "mat2" : "other";
+  if (!is_mm && cx.rank_of("other") == 1 && cx.rank_of("self") >= 2)
+    return cx.out(0, matrix_vector(cx, cx.tensor("self"), cx.tensor("other")));
+  cx.out(0, cx.emit1("MatMul", {cx.tensor("self"), cx.tensor(other)}));
 }
 MX_ATEN_LOWER(lower_matmul, "aten.matmul", "aten.mm", "aten.bmm");
+
+// dot / vdot(self, other) of 1-D real tensors (vdot's conjugation is the
+// identity for them; complex inputs reach the complex lowerings): the sum
+// of the products, a 0-d tensor, for every dtype MatMul lacks as well.
+void lower_dot(OpContext& cx) {
+  const char* other = cx.op() == "dot" ? "tensor" : "other";  // ATen's argument names
+  if (cx.rank_of("self") != 1 || cx.rank_of(other) != 1)
+    cx.unsupported(cx.op() + " of tensors that are not 1-D");
+  const int32_t dt = cx.out_dtype();
+  const std::string prod = cx.emit1("Mul", {cx.operand("self", dt), cx.operand(other, dt)});
+  cx.out(0, cx.emit1("ReduceSum", {prod}, {attr("keepdims", int64_t{0})}));
+}
+MX_ATEN_LOWER(lower_dot, "aten.dot", "aten.vdot");
+
+// mv(self, vec): a 2-D matrix times a 1-D vector - numpy's MatMul.
+void lower_mv(OpContext& cx) {
+  if (cx.rank_of("self") != 2 || cx.rank_of("vec") != 1)
+    cx.unsupported("mv of a tensor that is not 2-D by 1-D");
+  const int32_t dt = cx.out_dtype();
+  cx.out(0, matrix_vector(cx, cx.operand("self", dt), cx.operand("vec", dt)));
+}
+MX_ATEN_LOWER(lower_mv, "aten.mv");
 
 // addmm(self, mat1, mat2, beta=1, alpha=1) = beta*self + alpha*(mat1 @ mat2)
 void lower_addmm(OpContext& cx) {
@@ -52,7 +85,7 @@ std::string scaled_sum(OpContext& cx, std::string product, int32_t dt) {
 // addmv(self, mat, vec, beta=1, alpha=1) = beta*self + alpha*(mat @ vec)
 void lower_addmv(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
-  cx.out(0, scaled_sum(cx, cx.emit1("MatMul", {cx.operand("mat", dt), cx.operand("vec", dt)}), dt));
+  cx.out(0, scaled_sum(cx, matrix_vector(cx, cx.operand("mat", dt), cx.operand("vec", dt)), dt));
 }
 MX_ATEN_LOWER(lower_addmv, "aten.addmv");
 

@@ -120,10 +120,29 @@ void lower_any_all(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_any_all, "aten.any", "aten.all");
 
-// diff(self, n=1, dim=-1, prepend=None, append=None), n = 1: prepend and
-// append are concatenated first, as ATen does.
+// _is_all_true / _is_any_true(self): a bool tensor reduced to one 0-d bool
+// (torch._check_tensor_all's condition), through int32 as any/all.
+void lower_is_all_any_true(OpContext& cx) {
+  const bool any = cx.op() == "_is_any_true";
+  const Value& v = cx.value_of("self");
+  if (v.dtype != onnx::TensorProto::BOOL) cx.unsupported(cx.op() + " of a tensor that is not bool");
+  std::string x = cx.emit1("Reshape", {cx.cast(v.onnx, v.dtype, onnx::TensorProto::INT32), cx.ci64({-1})});
+  // the empty reduction: all() is true, any() false
+  const std::string neutral =
+      cx.cast(cx.ci64({any ? 0 : 1}), onnx::TensorProto::INT64, onnx::TensorProto::INT32);
+  x = cx.emit1("Concat", {x, neutral}, {attr("axis", int64_t{0})});
+  const std::string red = cx.emit1(any ? "ReduceMax" : "ReduceMin", {x}, {attr("keepdims", int64_t{0})});
+  cx.out(0, cx.cast(red, onnx::TensorProto::INT32, onnx::TensorProto::BOOL));
+}
+MX_ATEN_LOWER(lower_is_all_any_true, "aten._is_all_true", "aten._is_any_true");
+
+// diff(self, n=1, dim=-1, prepend=None, append=None): prepend and append
+// are concatenated first, then the first difference is taken n times, as
+// ATen does (n past the dim's size leaves it empty, as ATen's clamp does;
+// n = 0 is the input).
 void lower_diff(OpContext& cx) {
-  if (cx.int_arg("n", 1) != 1) cx.unsupported("diff with n != 1");
+  const int64_t n = cx.int_arg("n", 1);
+  if (n < 0) cx.unsupported("diff with a negative n");
   const int64_t dim = norm_dim(cx.int_arg("dim", -1), cx.rank_of("self"));
   const int32_t dt = cx.out_dtype();
   std::string x = cx.operand("self", dt);
@@ -134,11 +153,60 @@ void lower_diff(OpContext& cx) {
     if (cx.has("append")) parts.push_back(cx.operand("append", dt));
     x = cx.emit1("Concat", parts, {attr("axis", dim)});
   }
-  std::string hi = cx.emit1("Slice", {x, cx.ci64({1}), cx.ci64({INT64_MAX}), cx.ci64({dim})});
-  std::string lo = cx.emit1("Slice", {x, cx.ci64({0}), cx.ci64({-1}), cx.ci64({dim})});
-  cx.out(0, dt == onnx::TensorProto::BOOL ? cx.emit1("Xor", {hi, lo}) : cx.emit1("Sub", {hi, lo}));
+  if (n == 0) return cx.out(0, cx.emit1("Identity", {x}));
+  for (int64_t k = 0; k < n; ++k) {
+    std::string hi = cx.emit1("Slice", {x, cx.ci64({1}), cx.ci64({INT64_MAX}), cx.ci64({dim})});
+    std::string lo = cx.emit1("Slice", {x, cx.ci64({0}), cx.ci64({-1}), cx.ci64({dim})});
+    x = dt == onnx::TensorProto::BOOL ? cx.emit1("Xor", {hi, lo}) : cx.emit1("Sub", {hi, lo});
+  }
+  cx.out(0, x);
 }
 MX_ATEN_LOWER(lower_diff, "aten.diff");
+
+// trapezoid / trapz(y, dx=1 | x, dim=-1), as ATen computes it: with a
+// spacing dx, (sum(y) - (y_first + y_last) / 2) * dx; with sample points x
+// (1-D along dim, or broadcast from the trailing dims), the sum of
+// (y_i + y_{i+1}) * (x_{i+1} - x_i) over 2. The end values are summed
+// slices, so an empty dim gives zeros as ATen does. Integer y becomes the
+// output's floating dtype first.
+void lower_trapezoid(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const int64_t r = cx.rank_of("y");
+  if (r == 0) cx.unsupported("trapezoid of a 0-d tensor");
+  const int64_t d = norm_dim(cx.int_arg("dim", -1), r);
+  const std::string y = cx.operand("y", dt);
+  const auto slice = [&](const std::string& t, int64_t lo, int64_t hi) {
+    return cx.emit1("Slice", {t, cx.ci64({lo}), cx.ci64({hi}), cx.ci64({d})});
+  };
+  const auto sum = [&](const std::string& t) {
+    return mx::aten_onnx::emit_reduce(cx, "ReduceSum", t, {d}, false);
+  };
+  if (cx.arg_kind("x") != ArgKind::tensor) {
+    const double dx = cx.has("dx") ? cx.float_arg("dx") : 1.0;
+    const std::string ends = cx.emit1("Add", {sum(slice(y, 0, 1)), sum(slice(y, -1, INT64_MAX))});
+    const std::string inner = cx.emit1("Sub", {sum(y), cx.emit1("Mul", {ends, cx.cscalar(0.5, dt)})});
+    cx.out(0, cx.emit1("Mul", {inner, cx.cscalar(dx, dt)}));
+    return;
+  }
+  std::string x = cx.operand("x", dt);
+  const int64_t xr = cx.rank_of("x");
+  if (xr == 1 && r > 1) {
+    std::vector<int64_t> axes;
+    for (int64_t k = 0; k < r; ++k)
+      if (k != d) axes.push_back(k);
+    x = cx.unsqueeze(x, axes);
+  } else if (xr < r) {
+    std::vector<int64_t> axes;
+    for (int64_t k = 0; k < r - xr; ++k) axes.push_back(k);
+    x = cx.unsqueeze(x, axes);
+  } else if (xr > r) {
+    cx.unsupported("trapezoid with x of higher rank than y");
+  }
+  const std::string dx = cx.emit1("Sub", {slice(x, 1, INT64_MAX), slice(x, 0, -1)});
+  const std::string pairs = cx.emit1("Add", {slice(y, 0, -1), slice(y, 1, INT64_MAX)});
+  cx.out(0, cx.emit1("Div", {sum(cx.emit1("Mul", {pairs, dx})), cx.cscalar(2.0, dt)}));
+}
+MX_ATEN_LOWER(lower_trapezoid, "aten.trapezoid", "aten.trapz");
 
 // The dims a statistic reduces over: `dim` (int, list, or absent/None = all).
 std::vector<int64_t> stat_axes(OpContext& cx, int64_t rank) {

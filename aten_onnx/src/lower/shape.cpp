@@ -191,7 +191,7 @@ void lower_cat(OpContext& cx) {
   cx.out(0, parts.size() == 1 ? cx.emit1("Identity", {parts[0]})
                               : cx.emit1("Concat", parts, {attr("axis", dim)}));
 }
-MX_ATEN_LOWER(lower_cat, "aten.cat", "aten.concat");
+MX_ATEN_LOWER(lower_cat, "aten.cat", "aten.concat", "aten.concatenate");
 
 void lower_stack(OpContext& cx) {
   const int32_t dt = cx.out_dtype();

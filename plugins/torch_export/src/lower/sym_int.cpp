@@ -181,15 +181,19 @@ void lower_local_scalar(LowerCtx& cx) {
   const Value& v = cx.value_of("self");
   const json& o = cx.node->at("outputs").at(0);
   const bool is_float = o.contains("as_sym_float");
-  if (!is_float && !o.contains("as_sym_int")) cx.unsupported("item() of a bool tensor (a SymBool)");
-  const int32_t to = is_float ? onnx::TensorProto::DOUBLE : onnx::TensorProto::INT64;
+  const bool is_bool = o.contains("as_sym_bool");
+  if (!is_float && !is_bool && !o.contains("as_sym_int"))
+    cx.unsupported("item() whose result is not a SymInt, SymFloat or SymBool");
+  const int32_t to = is_float  ? onnx::TensorProto::DOUBLE
+                     : is_bool ? onnx::TensorProto::BOOL
+                               : onnx::TensorProto::INT64;
   const std::string scalar = cx.emit1("Reshape", {cx.cast(v.onnx, v.dtype, to), cx.ci64({})});
   Value s;
   s.kind = Value::sym_int;
   s.onnx = scalar;
   s.dtype = to;
-  cx.values[(is_float ? o.at("as_sym_float") : o.at("as_sym_int")).at("as_name").get<std::string>()] =
-      std::move(s);
+  const json& sym = is_float ? o.at("as_sym_float") : is_bool ? o.at("as_sym_bool") : o.at("as_sym_int");
+  cx.values[sym.at("as_name").get<std::string>()] = std::move(s);
 }
 MXTE_LOWER(lower_local_scalar, "aten._local_scalar_dense", "aten.item");
 
@@ -264,6 +268,72 @@ void lower_sym_not(LowerCtx& cx) {
   cx.values[o.at("as_sym_bool").at("as_name").get<std::string>()] = std::move(v);
 }
 MXTE_LOWER(lower_sym_not, "torch.sym_not");
+
+// A SymBool operand (as_bool, or a SymBool by name): a 0-d bool, or the
+// constant when it is one.
+std::string sym_bool_operand(LowerCtx& cx, size_t k, std::optional<bool>& known) {
+  const json& a = cx.node->at("inputs").at(k).at("arg");
+  const json& b = a.contains("as_sym_bool") ? a.at("as_sym_bool") : a;
+  if (b.contains("as_bool")) {
+    known = b.at("as_bool").get<bool>();
+    return cx.cscalar(*known ? 1 : 0, onnx::TensorProto::BOOL);
+  }
+  if (!b.contains("as_name")) cx.unsupported("a SymBool operand that is neither a bool nor a name");
+  auto it = cx.values.find(b.at("as_name").get<std::string>());
+  if (it == cx.values.end()) cx.unsupported("a SymBool is used before anything defines it");
+  return cx.cast(it->second.onnx, it->second.dtype, onnx::TensorProto::BOOL);
+}
+
+// torch.sym_ite(b, t, f): t where the SymBool b holds, else f - a Where of
+// 0-d values of the result's kind (transformers' torch_compilable_check
+// turns `tensor.all()` into item() and sym_ite(item, 1, 0), read by
+// runtime assertions).
+void lower_sym_ite(LowerCtx& cx) {
+  const json& o = cx.node->at("outputs").at(0);
+  std::optional<bool> cond_known;
+  const std::string cond = sym_bool_operand(cx, 0, cond_known);
+  if (o.contains("as_sym_bool")) {
+    std::optional<bool> kt, kf;
+    const std::string t = sym_bool_operand(cx, 1, kt), f = sym_bool_operand(cx, 2, kf);
+    Value v;
+    v.kind = Value::sym_int;
+    v.onnx = cond_known ? (*cond_known ? t : f) : cx.emit1("Where", {cond, t, f});
+    v.dtype = onnx::TensorProto::BOOL;
+    cx.values[o.at("as_sym_bool").at("as_name").get<std::string>()] = std::move(v);
+    return;
+  }
+  const SymOperand t = operand(cx, 1), f = operand(cx, 2);
+  const bool floating = o.contains("as_sym_float");
+  if (!floating && !o.contains("as_sym_int"))
+    cx.unsupported("a sym_ite whose result is not a SymInt, SymFloat or SymBool");
+  if (cond_known) {
+    const SymOperand& pick = *cond_known ? t : f;
+    if (!floating && pick.known) return cx.out_sym(0, "", *pick.known);
+  }
+  if (!floating && t.known && f.known && *t.known == *f.known) return cx.out_sym(0, "", *t.known);
+  const int32_t dt = floating ? onnx::TensorProto::DOUBLE : onnx::TensorProto::INT64;
+  const std::string r = cond_known ? onnx_of(cx, *cond_known ? t : f, dt)
+                                   : cx.emit1("Where", {cond, onnx_of(cx, t, dt), onnx_of(cx, f, dt)});
+  if (floating) return out_sym_float(cx, r);
+  cx.out_sym(0, r, std::nullopt);
+}
+MXTE_LOWER(lower_sym_ite, "torch.sym_ite");
+
+// _operator.and_ / or_ of SymBools (`(a == 0) | (a > 0)` in a
+// torch._check): a 0-d bool. Bitwise operators on SymInts are refused.
+void lower_sym_bool_op(LowerCtx& cx) {
+  const json& o = cx.node->at("outputs").at(0);
+  const std::string op = cx.target().substr(cx.target().rfind('.') + 1);
+  if (!o.contains("as_sym_bool")) cx.unsupported("_operator." + op + " whose result is not a SymBool");
+  std::optional<bool> ka, kb;
+  const std::string a = sym_bool_operand(cx, 0, ka), b = sym_bool_operand(cx, 1, kb);
+  Value v;
+  v.kind = Value::sym_int;
+  v.onnx = cx.emit1(op == "and_" ? "And" : "Or", {a, b});
+  v.dtype = onnx::TensorProto::BOOL;
+  cx.values[o.at("as_sym_bool").at("as_name").get<std::string>()] = std::move(v);
+}
+MXTE_LOWER(lower_sym_bool_op, "_operator.and_", "_operator.or_");
 
 }  // namespace
 }  // namespace mx::torch_export
