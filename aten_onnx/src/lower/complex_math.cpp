@@ -5,16 +5,45 @@
 // dispatch of a frontend that carries complex values reaches them.
 #include "mx/onnx_proto.hpp"
 
+#include "complex_pairs.hpp"
 #include "mx/aten_onnx/lowering_registry.hpp"
 #include "mx/aten_onnx/patterns.hpp"
 
 namespace mx::aten_onnx {
+
+std::string pairs::operand(OpContext& cx, const std::string& name, int32_t dt) {
+  switch (cx.arg_kind(name)) {
+    case ArgKind::tensor: {
+      const Value& v = cx.value_of(name);
+      if (is_complex(v.dtype)) return cx.cast(v.onnx, component(v.dtype), dt);
+      return real_as_pair(cx, cx.cast(v.onnx, v.dtype, dt), static_cast<int64_t>(v.shape.size()));
+    }
+    case ArgKind::complex_number: {
+      const auto [re, im] = cx.complex_arg(name);
+      return cx.emit1("Concat",
+                      {cx.unsqueeze(cx.cscalar(re, dt), {0}), cx.unsqueeze(cx.cscalar(im, dt), {0})},
+                      {attr("axis", int64_t{0})});
+    }
+    default:  // a Python number: (x, 0)
+      return real_as_pair(cx, cx.operand(name, dt), 0);
+  }
+}
+
+std::string pairs::modulus(OnnxEmitter& e, const std::string& a, const std::string& b, int32_t dt) {
+  const std::string m = e.emit1("Max", {e.emit1("Abs", {a}), e.emit1("Abs", {b})});
+  const std::string zero = e.cscalar(0, dt);
+  const std::string is_zero = e.emit1("Equal", {m, zero});
+  const std::string safe = e.emit1("Where", {is_zero, e.cscalar(1, dt), m});
+  const std::string ua = e.emit1("Div", {a, safe}), ub = e.emit1("Div", {b, safe});
+  const std::string r = e.emit1(
+      "Mul", {m, e.emit1("Sqrt", {e.emit1("Add", {e.emit1("Mul", {ua, ua}), e.emit1("Mul", {ub, ub})})})});
+  return e.emit1("Where", {is_zero, zero, r});
+}
+
 namespace {
 
-int32_t component(int32_t complex_dtype) {
-  return complex_dtype == onnx::TensorProto::COMPLEX128 ? onnx::TensorProto::DOUBLE
-                                                        : onnx::TensorProto::FLOAT;
-}
+using pairs::component;
+using pairs::modulus;
 
 // The real (k = 0) or imaginary (k = 1) part of a pair-layout tensor of
 // PyTorch rank r, as a real tensor of PyTorch's shape.
@@ -24,19 +53,6 @@ std::string part(OpContext& cx, const std::string& z, int64_t r, int64_t k) {
 
 std::string pair(OpContext& cx, const std::string& re, const std::string& im, int64_t r) {
   return cx.emit1("Concat", {cx.unsqueeze(re, {r}), cx.unsqueeze(im, {r})}, {attr("axis", r)});
-}
-
-// |z| without overflow nor underflow of the squares: m sqrt((a/m)^2 + (b/m)^2), m = max(|a|, |b|).
-std::string modulus(OpContext& cx, const std::string& a, const std::string& b, int32_t dt) {
-  const std::string m = cx.emit1("Max", {cx.emit1("Abs", {a}), cx.emit1("Abs", {b})});
-  const std::string zero = cx.cscalar(0, dt);
-  const std::string is_zero = cx.emit1("Equal", {m, zero});
-  const std::string safe = cx.emit1("Where", {is_zero, cx.cscalar(1, dt), m});
-  const std::string ua = cx.emit1("Div", {a, safe}), ub = cx.emit1("Div", {b, safe});
-  const std::string r = cx.emit1(
-      "Mul",
-      {m, cx.emit1("Sqrt", {cx.emit1("Add", {cx.emit1("Mul", {ua, ua}), cx.emit1("Mul", {ub, ub})})})});
-  return cx.emit1("Where", {is_zero, zero, r});
 }
 
 // exp(a + ib) = e^a (cos b + i sin b)
@@ -136,6 +152,40 @@ void lower_complex_to(OpContext& cx) {
   cx.out(0, cx.cast(part(cx, v.onnx, r, 0), component(v.dtype), to));
 }
 MX_ATEN_LOWER(lower_complex_to, "complex.aten.to", "complex.aten._to_copy");
+
+// neg: both parts negated.
+void lower_complex_neg(OpContext& cx) {
+  cx.out(0, cx.emit1("Neg", {cx.tensor("self")}));
+}
+MX_ATEN_LOWER(lower_complex_neg, "complex.aten.neg");
+
+// reciprocal: 1 / (c + id) by Smith's algorithm, as c10::complex divides
+// (lower/fft.cpp's quotient with a = 1, b = 0): 1 / 0 is inf + i nan.
+void lower_complex_reciprocal(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int32_t dt = component(v.dtype);
+  const std::string c = pairs::part(cx, v.onnx, 0), d = pairs::part(cx, v.onnx, 1);
+  const std::string one = cx.cscalar(1, dt), zero = cx.cscalar(0, dt);
+  // |c| >= |d|: rat = d / c, scl = 1 / (c + d rat), 1 / z = scl - i rat scl
+  const std::string rc = cx.emit1("Div", {d, c});
+  const std::string sc = cx.emit1("Div", {one, cx.emit1("Add", {c, cx.emit1("Mul", {d, rc})})});
+  const std::string im_c = cx.emit1("Neg", {cx.emit1("Mul", {rc, sc})});
+  // |c| < |d|: rat = c / d, scl = 1 / (d + c rat), 1 / z = rat scl - i scl
+  const std::string rd = cx.emit1("Div", {c, d});
+  const std::string sd = cx.emit1("Div", {one, cx.emit1("Add", {d, cx.emit1("Mul", {c, rd})})});
+  const std::string re_d = cx.emit1("Mul", {rd, sd});
+  const std::string ac = cx.emit1("Abs", {c}), ad = cx.emit1("Abs", {d});
+  const std::string c_larger = cx.emit1("GreaterOrEqual", {ac, ad});
+  const std::string both_zero =
+      cx.emit1("And", {cx.emit1("Equal", {ac, zero}), cx.emit1("Equal", {ad, zero})});
+  // 0 / 0: 1 / |c| and 0 / |d|
+  const std::string re =
+      cx.emit1("Where", {both_zero, cx.emit1("Div", {one, ac}), cx.emit1("Where", {c_larger, sc, re_d})});
+  const std::string im = cx.emit1("Where", {both_zero, cx.emit1("Div", {zero, ad}),
+                                            cx.emit1("Where", {c_larger, im_c, cx.emit1("Neg", {sd})})});
+  cx.out(0, pairs::join(cx, re, im));
+}
+MX_ATEN_LOWER(lower_complex_reciprocal, "complex.aten.reciprocal");
 
 }  // namespace
 }  // namespace mx::aten_onnx

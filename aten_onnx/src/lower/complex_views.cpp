@@ -7,6 +7,7 @@
 // registration, so these serve both.
 #include "mx/onnx_proto.hpp"
 
+#include "complex_pairs.hpp"
 #include "mx/aten_onnx/lowering_registry.hpp"
 
 namespace mx::aten_onnx {
@@ -39,8 +40,12 @@ void lower_as_real_op(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_as_real_op, "complex.aten.slice", "complex.aten.select", "complex.aten.unsqueeze",
               "complex.aten.squeeze", "complex.aten.clone", "complex.aten.alias", "complex.aten.contiguous",
-              "complex.aten.detach", "complex.aten.lift_fresh_copy", "complex.aten.cat",
-              "complex.aten.index_select");
+              "complex.aten.detach", "complex.aten.lift_fresh_copy", "complex.aten.index_select",
+              "complex.aten.split", "complex.aten.split_with_sizes", "complex.aten.unbind",
+              "complex.aten.chunk", "complex.aten.tensor_split", "complex.aten.unsafe_split",
+              "complex.aten.unsafe_chunk", "complex.aten.unsafe_split_with_sizes", "complex.aten.split_copy",
+              "complex.aten.split_with_sizes_copy", "complex.aten.unbind_copy", "complex.aten.narrow",
+              "complex.aten.narrow_copy", "complex.aten.flip");
 
 // view / reshape: the new shape gains the pair axis.
 void lower_complex_view(OpContext& cx) {
@@ -58,12 +63,14 @@ void lower_complex_expand(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_complex_expand, "complex.aten.expand");
 
-// permute / transpose: the pair axis stays last.
+// permute / transpose / t: the pair axis stays last.
 void lower_complex_permute(OpContext& cx) {
   const int64_t r = cx.rank_of("self");
   std::vector<int64_t> perm;
   if (cx.has("dims")) {
     for (int64_t d : cx.ints("dims")) perm.push_back(norm_dim(d, r));
+  } else if (cx.op() == "t") {
+    for (int64_t k = 0; k < r; ++k) perm.push_back(r == 2 ? 1 - k : k);
   } else {
     for (int64_t k = 0; k < r; ++k) perm.push_back(k);
     std::swap(perm[norm_dim(cx.int_arg("dim0"), r)], perm[norm_dim(cx.int_arg("dim1"), r)]);
@@ -71,7 +78,72 @@ void lower_complex_permute(OpContext& cx) {
   perm.push_back(r);
   cx.out(0, cx.transpose(cx.tensor("self"), perm));
 }
-MX_ATEN_LOWER(lower_complex_permute, "complex.aten.permute", "complex.aten.transpose");
+MX_ATEN_LOWER(lower_complex_permute, "complex.aten.permute", "complex.aten.transpose", "complex.aten.t");
+
+// flatten(self, start_dim=0, end_dim=-1): PyTorch's dims start..end become
+// one, the pair axis kept after them.
+void lower_complex_flatten(OpContext& cx) {
+  const char* in = cx.has("self") ? "self" : "input";
+  const int64_t r = cx.rank_of(in);
+  const std::string x = cx.tensor(in);
+  if (r == 0) return cx.out(0, cx.emit1("Reshape", {x, cx.ci64({1, 2})}));
+  const int64_t s = norm_dim(cx.int_arg("start_dim", 0), r), e = norm_dim(cx.int_arg("end_dim", -1), r);
+  const std::string shape = cx.shape_of(x);
+  std::vector<std::string> parts;
+  if (s > 0) parts.push_back(cx.emit1("Slice", {shape, cx.ci64({0}), cx.ci64({s})}));
+  parts.push_back(cx.ci64({-1}));
+  parts.push_back(cx.emit1("Slice", {shape, cx.ci64({e + 1}), cx.ci64({r + 1})}));  // the pair axis too
+  cx.out(0, cx.emit1("Reshape", {x, cx.emit1("Concat", parts, {attr("axis", int64_t{0})})}));
+}
+MX_ATEN_LOWER(lower_complex_flatten, "complex.aten.flatten");
+
+// unflatten(self, dim, sizes): PyTorch's dim split into `sizes`.
+void lower_complex_unflatten(OpContext& cx) {
+  const int64_t r = cx.rank_of("self"), dim = norm_dim(cx.int_arg("dim"), r);
+  const std::string x = cx.tensor("self"), shape = cx.shape_of(x);
+  std::vector<std::string> parts;
+  if (dim > 0) parts.push_back(cx.emit1("Slice", {shape, cx.ci64({0}), cx.ci64({dim})}));
+  parts.push_back(cx.int_list("sizes"));
+  parts.push_back(cx.emit1("Slice", {shape, cx.ci64({dim + 1}), cx.ci64({r + 1})}));
+  cx.out(0, cx.emit1("Reshape", {x, cx.emit1("Concat", parts, {attr("axis", int64_t{0})})}));
+}
+MX_ATEN_LOWER(lower_complex_unflatten, "complex.aten.unflatten");
+
+// cat / stack of tensors one of which is complex: a real one joins as
+// (x, 0), every one in the result's precision. cat skips the legacy empty
+// tensors (1-D of size 0) as ATen does when the others have another rank.
+void lower_complex_cat_stack(OpContext& cx) {
+  const int32_t dt = pairs::component(cx.out_dtype());
+  const bool stack = cx.op() == "stack";
+  const int64_t rank = cx.out_rank();
+  const int64_t dim = norm_dim(cx.int_arg("dim", 0), rank);
+  std::vector<std::string> parts;
+  for (const Value* v : cx.tensor_list("tensors")) {
+    const int64_t r = static_cast<int64_t>(v->shape.size());
+    if (!stack && rank != 1 && r == 1 && v->shape[0].is_static && v->shape[0].value == 0) continue;
+    std::string p = pairs::is_complex(v->dtype) ? cx.cast(v->onnx, pairs::component(v->dtype), dt)
+                                                : pairs::real_as_pair(cx, cx.cast(v->onnx, v->dtype, dt), r);
+    parts.push_back(stack ? cx.unsqueeze(p, {dim}) : p);
+  }
+  if (parts.empty()) cx.unsupported("cat of legacy empty tensors only");
+  cx.out(0, parts.size() == 1 ? cx.emit1("Identity", {parts[0]})
+                              : cx.emit1("Concat", parts, {attr("axis", dim)}));
+}
+MX_ATEN_LOWER(lower_complex_cat_stack, "complex.aten.cat", "complex.aten.concat", "complex.aten.stack");
+
+// repeat(self, repeats): Tile, the pair axis repeated once; more repeats
+// than dims first add leading dims of size 1.
+void lower_complex_repeat(OpContext& cx) {
+  const int64_t n = static_cast<int64_t>(cx.list_length("repeats")), r = cx.rank_of("self");
+  std::string x = cx.tensor("self");
+  if (n > r)
+    x = cx.emit1("Reshape", {x, cx.emit1("Concat", {cx.ci64(std::vector<int64_t>(n - r, 1)), cx.shape_of(x)},
+                                         {attr("axis", int64_t{0})})});
+  const std::string reps =
+      cx.emit1("Concat", {cx.int_list("repeats"), cx.ci64({1})}, {attr("axis", int64_t{0})});
+  cx.out(0, cx.emit1("Tile", {x, reps}));
+}
+MX_ATEN_LOWER(lower_complex_repeat, "complex.aten.repeat");
 
 }  // namespace
 }  // namespace mx::aten_onnx
