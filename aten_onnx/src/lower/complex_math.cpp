@@ -159,6 +159,16 @@ void lower_complex_neg(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_complex_neg, "complex.aten.neg");
 
+// square: z z = (a^2 - b^2) + i 2ab, as ATen multiplies.
+void lower_complex_square(OpContext& cx) {
+  const std::string z = cx.tensor("self");
+  const std::string a = pairs::part(cx, z, 0), b = pairs::part(cx, z, 1);
+  const std::string re = cx.emit1("Sub", {cx.emit1("Mul", {a, a}), cx.emit1("Mul", {b, b})});
+  const std::string ab = cx.emit1("Mul", {a, b});
+  cx.out(0, pairs::join(cx, re, cx.emit1("Add", {ab, ab})));
+}
+MX_ATEN_LOWER(lower_complex_square, "complex.aten.square");
+
 // reciprocal: 1 / (c + id) by Smith's algorithm, as c10::complex divides
 // (lower/fft.cpp's quotient with a = 1, b = 0): 1 / 0 is inf + i nan.
 void lower_complex_reciprocal(OpContext& cx) {

@@ -232,7 +232,17 @@ mx::aten_onnx::LowerFn lowering_for(LowerCtx& cx, const json& node) {
     if (a.contains("as_tensors"))
       for (const auto& t : a.at("as_tensors")) note(t);
   }
-  if (!complex) return mx::aten_onnx::lowering_of(cx.target(), kFrontend);
+  if (!complex) {
+    // A node that reads no tensor and makes a complex one (core ATen's
+    // scalar_tensor / full of a complex number) has its complex lowering.
+    bool reads_tensor = false;
+    for (const auto& in : node.at("inputs"))
+      reads_tensor |= in.at("arg").contains("as_tensor") || in.at("arg").contains("as_tensors");
+    const int32_t out = !reads_tensor && cx.n_outputs() > 0 && cx.output_is_tensor(0) ? cx.out_dtype(0) : 0;
+    if (out == onnx::TensorProto::COMPLEX64 || out == onnx::TensorProto::COMPLEX128)
+      if (mx::aten_onnx::LowerFn fn = find_lowering("complex." + cx.target())) return fn;
+    return mx::aten_onnx::lowering_of(cx.target(), kFrontend);
+  }
   if (mx::aten_onnx::LowerFn fn = find_lowering("complex." + cx.target())) return fn;
   cx.unsupported(
       "a complex tensor as input (complex values are lowered for the FFTs, abs, angle, real/imag, "
