@@ -40,6 +40,62 @@ std::string pairs::modulus(OnnxEmitter& e, const std::string& a, const std::stri
   return e.emit1("Where", {is_zero, zero, r});
 }
 
+std::string pairs::product(OnnxEmitter& e, const std::string& x, const std::string& y) {
+  const std::string a = part(e, x, 0), b = part(e, x, 1), c = part(e, y, 0), d = part(e, y, 1);
+  const std::string re = e.emit1("Sub", {e.emit1("Mul", {a, c}), e.emit1("Mul", {b, d})});
+  const std::string im = e.emit1("Add", {e.emit1("Mul", {a, d}), e.emit1("Mul", {b, c})});
+  return join(e, re, im);
+}
+
+// Principal square root, in the form of C's csqrt (which ATen calls), free
+// of cancellation: for a >= 0, t = sqrt((|z| + a) / 2) and sqrt(z) = t +
+// i b / 2t; for a < 0, t = sqrt((|z| - a) / 2) and sqrt(z) = |b| / 2t +
+// i copysign(t, b) - the cut along the negative axis follows the sign of
+// b's zero. The halves are taken before the sum so it cannot overflow.
+std::string pairs::sqrt(OnnxEmitter& e, const std::string& z, int32_t dt) {
+  const std::string a = part(e, z, 0), b = part(e, z, 1);
+  const std::string half = e.cscalar(0.5, dt), zero = e.cscalar(0, dt);
+  const std::string m = e.emit1("Mul", {modulus(e, a, b, dt), half});
+  const std::string ha = e.emit1("Mul", {a, half});
+  const std::string negative = e.emit1("Less", {a, zero});
+  const std::string t =
+      e.emit1("Sqrt", {e.emit1("Where", {negative, e.emit1("Sub", {m, ha}), e.emit1("Add", {m, ha})})});
+  const std::string safe_t = e.emit1("Where", {e.emit1("Equal", {t, zero}), e.cscalar(1, dt), t});
+  const std::string other = e.emit1("Div", {e.emit1("Mul", {b, half}), safe_t});  // b / 2t
+  const std::string other_or_zero = e.emit1("Where", {e.emit1("Equal", {t, zero}), b, other});
+  // copysign(t, b): b's sign bit, -0.0 included
+  const std::string b_negative =
+      e.emit1("Or", {e.emit1("Less", {b, zero}), e.emit1("Less", {e.emit1("Reciprocal", {b}), zero})});
+  const std::string signed_t = e.emit1("Where", {b_negative, e.emit1("Neg", {t}), t});
+  const std::string re = e.emit1("Where", {negative, e.emit1("Abs", {other_or_zero}), t});
+  const std::string im = e.emit1("Where", {negative, signed_t, other_or_zero});
+  return join(e, re, im);
+}
+
+// 1 / (c + id) by Smith's algorithm, as c10::complex divides (lower/fft.cpp's
+// quotient with a = 1, b = 0): 1 / 0 is inf + i nan.
+std::string pairs::reciprocal(OnnxEmitter& e, const std::string& z, int32_t dt) {
+  const std::string c = part(e, z, 0), d = part(e, z, 1);
+  const std::string one = e.cscalar(1, dt), zero = e.cscalar(0, dt);
+  // |c| >= |d|: rat = d / c, scl = 1 / (c + d rat), 1 / z = scl - i rat scl
+  const std::string rc = e.emit1("Div", {d, c});
+  const std::string sc = e.emit1("Div", {one, e.emit1("Add", {c, e.emit1("Mul", {d, rc})})});
+  const std::string im_c = e.emit1("Neg", {e.emit1("Mul", {rc, sc})});
+  // |c| < |d|: rat = c / d, scl = 1 / (d + c rat), 1 / z = rat scl - i scl
+  const std::string rd = e.emit1("Div", {c, d});
+  const std::string sd = e.emit1("Div", {one, e.emit1("Add", {d, e.emit1("Mul", {c, rd})})});
+  const std::string re_d = e.emit1("Mul", {rd, sd});
+  const std::string ac = e.emit1("Abs", {c}), ad = e.emit1("Abs", {d});
+  const std::string c_larger = e.emit1("GreaterOrEqual", {ac, ad});
+  const std::string both_zero = e.emit1("And", {e.emit1("Equal", {ac, zero}), e.emit1("Equal", {ad, zero})});
+  // 0 / 0: 1 / |c| and 0 / |d|
+  const std::string re =
+      e.emit1("Where", {both_zero, e.emit1("Div", {one, ac}), e.emit1("Where", {c_larger, sc, re_d})});
+  const std::string im = e.emit1("Where", {both_zero, e.emit1("Div", {zero, ad}),
+                                           e.emit1("Where", {c_larger, im_c, e.emit1("Neg", {sd})})});
+  return join(e, re, im);
+}
+
 namespace {
 
 using pairs::component;
@@ -76,32 +132,10 @@ void lower_complex_log(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_complex_log, "complex.aten.log");
 
-// Principal square root, in the form of C's csqrt (which ATen calls), free
-// of cancellation: for a >= 0, t = sqrt((|z| + a) / 2) and sqrt(z) = t +
-// i b / 2t; for a < 0, t = sqrt((|z| - a) / 2) and sqrt(z) = |b| / 2t +
-// i copysign(t, b) - the cut along the negative axis follows the sign of
-// b's zero. The halves are taken before the sum so it cannot overflow.
+// sqrt on the principal branch (pairs::sqrt).
 void lower_complex_sqrt(OpContext& cx) {
   const Value& v = cx.value_of("self");
-  const int32_t dt = component(v.dtype);
-  const int64_t r = static_cast<int64_t>(v.shape.size());
-  const std::string a = part(cx, v.onnx, r, 0), b = part(cx, v.onnx, r, 1);
-  const std::string half = cx.cscalar(0.5, dt), zero = cx.cscalar(0, dt);
-  const std::string m = cx.emit1("Mul", {modulus(cx, a, b, dt), half});
-  const std::string ha = cx.emit1("Mul", {a, half});
-  const std::string negative = cx.emit1("Less", {a, zero});
-  const std::string t =
-      cx.emit1("Sqrt", {cx.emit1("Where", {negative, cx.emit1("Sub", {m, ha}), cx.emit1("Add", {m, ha})})});
-  const std::string safe_t = cx.emit1("Where", {cx.emit1("Equal", {t, zero}), cx.cscalar(1, dt), t});
-  const std::string other = cx.emit1("Div", {cx.emit1("Mul", {b, half}), safe_t});  // b / 2t
-  const std::string other_or_zero = cx.emit1("Where", {cx.emit1("Equal", {t, zero}), b, other});
-  // copysign(t, b): b's sign bit, -0.0 included
-  const std::string b_negative =
-      cx.emit1("Or", {cx.emit1("Less", {b, zero}), cx.emit1("Less", {cx.emit1("Reciprocal", {b}), zero})});
-  const std::string signed_t = cx.emit1("Where", {b_negative, cx.emit1("Neg", {t}), t});
-  const std::string re = cx.emit1("Where", {negative, cx.emit1("Abs", {other_or_zero}), t});
-  const std::string im = cx.emit1("Where", {negative, signed_t, other_or_zero});
-  cx.out(0, pair(cx, re, im, r));
+  cx.out(0, pairs::sqrt(cx, v.onnx, component(v.dtype)));
 }
 MX_ATEN_LOWER(lower_complex_sqrt, "complex.aten.sqrt");
 
@@ -159,41 +193,17 @@ void lower_complex_neg(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_complex_neg, "complex.aten.neg");
 
-// square: z z = (a^2 - b^2) + i 2ab, as ATen multiplies.
+// square: z z, as ATen multiplies.
 void lower_complex_square(OpContext& cx) {
   const std::string z = cx.tensor("self");
-  const std::string a = pairs::part(cx, z, 0), b = pairs::part(cx, z, 1);
-  const std::string re = cx.emit1("Sub", {cx.emit1("Mul", {a, a}), cx.emit1("Mul", {b, b})});
-  const std::string ab = cx.emit1("Mul", {a, b});
-  cx.out(0, pairs::join(cx, re, cx.emit1("Add", {ab, ab})));
+  cx.out(0, pairs::product(cx, z, z));
 }
 MX_ATEN_LOWER(lower_complex_square, "complex.aten.square");
 
-// reciprocal: 1 / (c + id) by Smith's algorithm, as c10::complex divides
-// (lower/fft.cpp's quotient with a = 1, b = 0): 1 / 0 is inf + i nan.
+// reciprocal (pairs::reciprocal).
 void lower_complex_reciprocal(OpContext& cx) {
   const Value& v = cx.value_of("self");
-  const int32_t dt = component(v.dtype);
-  const std::string c = pairs::part(cx, v.onnx, 0), d = pairs::part(cx, v.onnx, 1);
-  const std::string one = cx.cscalar(1, dt), zero = cx.cscalar(0, dt);
-  // |c| >= |d|: rat = d / c, scl = 1 / (c + d rat), 1 / z = scl - i rat scl
-  const std::string rc = cx.emit1("Div", {d, c});
-  const std::string sc = cx.emit1("Div", {one, cx.emit1("Add", {c, cx.emit1("Mul", {d, rc})})});
-  const std::string im_c = cx.emit1("Neg", {cx.emit1("Mul", {rc, sc})});
-  // |c| < |d|: rat = c / d, scl = 1 / (d + c rat), 1 / z = rat scl - i scl
-  const std::string rd = cx.emit1("Div", {c, d});
-  const std::string sd = cx.emit1("Div", {one, cx.emit1("Add", {d, cx.emit1("Mul", {c, rd})})});
-  const std::string re_d = cx.emit1("Mul", {rd, sd});
-  const std::string ac = cx.emit1("Abs", {c}), ad = cx.emit1("Abs", {d});
-  const std::string c_larger = cx.emit1("GreaterOrEqual", {ac, ad});
-  const std::string both_zero =
-      cx.emit1("And", {cx.emit1("Equal", {ac, zero}), cx.emit1("Equal", {ad, zero})});
-  // 0 / 0: 1 / |c| and 0 / |d|
-  const std::string re =
-      cx.emit1("Where", {both_zero, cx.emit1("Div", {one, ac}), cx.emit1("Where", {c_larger, sc, re_d})});
-  const std::string im = cx.emit1("Where", {both_zero, cx.emit1("Div", {zero, ad}),
-                                            cx.emit1("Where", {c_larger, im_c, cx.emit1("Neg", {sd})})});
-  cx.out(0, pairs::join(cx, re, im));
+  cx.out(0, pairs::reciprocal(cx, v.onnx, component(v.dtype)));
 }
 MX_ATEN_LOWER(lower_complex_reciprocal, "complex.aten.reciprocal");
 

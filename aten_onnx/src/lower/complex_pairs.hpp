@@ -49,4 +49,11 @@ std::string operand(OpContext& cx, const std::string& name, int32_t dt);
 // squares: m sqrt((a/m)^2 + (b/m)^2), m = max(|a|, |b|).
 std::string modulus(OnnxEmitter& e, const std::string& a, const std::string& b, int32_t dt);
 
+// Element-wise on pair-layout tensors (broadcasting), components of `dt`:
+// x y as ATen multiplies, (ac - bd) + i(ad + bc); the principal square
+// root as C's csqrt; 1 / z as c10::complex divides (Smith's algorithm).
+std::string product(OnnxEmitter& e, const std::string& x, const std::string& y);
+std::string sqrt(OnnxEmitter& e, const std::string& z, int32_t dt);
+std::string reciprocal(OnnxEmitter& e, const std::string& z, int32_t dt);
+
 }  // namespace mx::aten_onnx::pairs
