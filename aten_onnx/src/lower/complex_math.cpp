@@ -5,6 +5,8 @@
 // dispatch of a frontend that carries complex values reaches them.
 #include "mx/onnx_proto.hpp"
 
+#include <algorithm>
+
 #include "complex_pairs.hpp"
 #include "mx/aten_onnx/lowering_registry.hpp"
 #include "mx/aten_onnx/patterns.hpp"
@@ -206,6 +208,35 @@ void lower_complex_reciprocal(OpContext& cx) {
   cx.out(0, pairs::reciprocal(cx, v.onnx, component(v.dtype)));
 }
 MX_ATEN_LOWER(lower_complex_reciprocal, "complex.aten.reciprocal");
+
+// einsum of one or two complex operands (PyTorch does not promote a real
+// one): the equation applied to the real and imaginary parts, (A + iB)(C +
+// iD) = (AC - BD) + i(AD + BC).
+void lower_complex_einsum(OpContext& cx) {
+  const int32_t dt = component(cx.out_dtype());
+  std::string eq = cx.string_arg("equation", "");
+  eq.erase(std::remove(eq.begin(), eq.end(), ' '), eq.end());
+  std::vector<std::string> re_parts, im_parts;
+  for (const Value* t : cx.tensor_list("tensors")) {
+    if (!pairs::is_complex(t->dtype)) cx.unsupported("einsum of a complex and a real operand");
+    const int64_t r = static_cast<int64_t>(t->shape.size());
+    const std::string z = cx.cast(t->onnx, component(t->dtype), dt);
+    re_parts.push_back(part(cx, z, r, 0));
+    im_parts.push_back(part(cx, z, r, 1));
+  }
+  if (re_parts.empty() || re_parts.size() > 2) cx.unsupported("a complex einsum of more than two operands");
+  auto ein = [&](std::vector<std::string> in) { return cx.emit1("Einsum", in, {attr("equation", eq)}); };
+  std::string re, im;
+  if (re_parts.size() == 1) {
+    re = ein({re_parts[0]});
+    im = ein({im_parts[0]});
+  } else {
+    re = cx.emit1("Sub", {ein({re_parts[0], re_parts[1]}), ein({im_parts[0], im_parts[1]})});
+    im = cx.emit1("Add", {ein({re_parts[0], im_parts[1]}), ein({im_parts[0], re_parts[1]})});
+  }
+  cx.out(0, pair(cx, re, im, cx.out_rank()));
+}
+MX_ATEN_LOWER(lower_complex_einsum, "complex.aten.einsum");
 
 }  // namespace
 }  // namespace mx::aten_onnx

@@ -7,6 +7,9 @@
 // registration, so these serve both.
 #include "mx/onnx_proto.hpp"
 
+#include <algorithm>
+#include <climits>
+
 #include "complex_pairs.hpp"
 #include "mx/aten_onnx/lowering_registry.hpp"
 
@@ -144,6 +147,83 @@ void lower_complex_repeat(OpContext& cx) {
   cx.out(0, cx.emit1("Tile", {x, reps}));
 }
 MX_ATEN_LOWER(lower_complex_repeat, "complex.aten.repeat");
+
+// copy(self, src): src's values in self's shape and dtype - a complex src
+// into a real self keeps the real part, as ATen does.
+void lower_complex_copy(OpContext& cx) {
+  const Value& self = cx.value_of("self");
+  const int32_t to = cx.out_dtype();
+  if (!pairs::is_complex(to)) {
+    const Value& src = cx.value_of("src");
+    if (!pairs::is_complex(src.dtype)) cx.unsupported("copy without a complex value");
+    const std::string re = cx.squeeze(pairs::part(cx, src.onnx, 0), {static_cast<int64_t>(src.shape.size())});
+    return cx.out(0,
+                  cx.emit1("Expand", {cx.cast(re, pairs::component(src.dtype), to), cx.shape_of(self.onnx)}));
+  }
+  const int32_t dt = pairs::component(to);
+  cx.out(0, cx.emit1("Expand", {pairs::operand(cx, "src", dt), cx.shape_of(self.onnx)}));
+}
+MX_ATEN_LOWER(lower_complex_copy, "complex.aten.copy", "complex.aten.copy_");
+
+// slice_scatter(self, src, dim=0, start=None, end=None, step=1): src in
+// place of self's slice along PyTorch's dim; with a step, scattered to the
+// indices the slice takes (the index has the pair axis too).
+void lower_complex_slice_scatter(OpContext& cx) {
+  const int64_t r = cx.rank_of("self");
+  const int64_t dim = norm_dim(cx.int_arg("dim", 0), r);
+  const int32_t dt = pairs::component(cx.out_dtype());
+  const std::string x = pairs::operand(cx, "self", dt), src = pairs::operand(cx, "src", dt);
+  const std::string start = cx.has("start") ? cx.unsqueeze(cx.sym_int("start"), {0}) : cx.ci64({0});
+  const std::string end = cx.has("end") ? cx.unsqueeze(cx.sym_int("end"), {0}) : cx.ci64({INT64_MAX});
+  if (const int64_t step = cx.int_arg("step", 1); step != 1) {
+    const std::string all = cx.emit1("Range", {cx.ci64s(0), cx.dim_size(x, dim), cx.ci64s(1)});
+    std::string index = cx.emit1("Slice", {all, start, end, cx.ci64({0}), cx.ci64({step})});
+    std::vector<int64_t> along(r + 1, 1);
+    along[dim] = -1;
+    index = cx.emit1("Expand", {cx.emit1("Reshape", {index, cx.ci64(along)}), cx.shape_of(src)});
+    return cx.out(0, cx.emit1("ScatterElements", {x, index, src}, {attr("axis", dim)}));
+  }
+  const std::string head = cx.emit1("Slice", {x, cx.ci64({0}), start, cx.ci64({dim})});
+  const std::string rest = cx.emit1("Slice", {x, end, cx.ci64({INT64_MAX}), cx.ci64({dim})});
+  cx.out(0, cx.emit1("Concat", {head, src, rest}, {attr("axis", dim)}));
+}
+MX_ATEN_LOWER(lower_complex_slice_scatter, "complex.aten.slice_scatter");
+
+// diagonal(self, offset=0, dim1=0, dim2=1) over static dims: dim1 and dim2
+// moved to the front, GatherND of the (i, i + offset) pairs, the diagonal
+// moved last before the pair axis (where ATen puts it).
+void lower_complex_diagonal(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  const int64_t d1 = norm_dim(cx.int_arg("dim1", 0), r), d2 = norm_dim(cx.int_arg("dim2", 1), r);
+  const int64_t off = cx.int_arg("offset", 0);
+  if (d1 == d2) cx.unsupported("diagonal with dim1 == dim2");
+  if (!v.shape[d1].is_static || !v.shape[d2].is_static)
+    cx.unsupported("a complex diagonal over a dynamic dim");
+  std::vector<int64_t> at;
+  for (int64_t i = std::max<int64_t>(0, -off); i < v.shape[d1].value && i + off < v.shape[d2].value; ++i) {
+    at.push_back(i);
+    at.push_back(i + off);
+  }
+  if (at.empty()) cx.unsupported("an empty diagonal");
+  std::vector<int64_t> perm = {d1, d2};
+  for (int64_t k = 0; k < r; ++k)
+    if (k != d1 && k != d2) perm.push_back(k);
+  perm.push_back(r);
+  onnx::TensorProto idx;
+  idx.set_data_type(onnx::TensorProto::INT64);
+  idx.add_dims(static_cast<int64_t>(at.size() / 2));
+  idx.add_dims(2);
+  for (int64_t p : at) idx.add_int64_data(p);
+  const std::string diag =
+      cx.emit1("GatherND", {cx.transpose(v.onnx, perm), cx.constant(idx)});  // [L, rest.., 2]
+  std::vector<int64_t> back;
+  for (int64_t k = 1; k < r - 1; ++k) back.push_back(k);
+  back.push_back(0);
+  back.push_back(r - 1);
+  cx.out(0, cx.transpose(diag, back));
+}
+MX_ATEN_LOWER(lower_complex_diagonal, "complex.aten.diagonal", "complex.aten.diagonal_copy");
 
 }  // namespace
 }  // namespace mx::aten_onnx
