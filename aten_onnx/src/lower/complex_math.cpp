@@ -238,5 +238,57 @@ void lower_complex_einsum(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_complex_einsum, "complex.aten.einsum");
 
+// rsqrt: 1 / sqrt(z), as ATen computes it.
+void lower_complex_rsqrt(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int32_t dt = component(v.dtype);
+  cx.out(0, pairs::reciprocal(cx, pairs::sqrt(cx, v.onnx, dt), dt));
+}
+MX_ATEN_LOWER(lower_complex_rsqrt, "complex.aten.rsqrt");
+
+// sgn: z / |z|, 0 at 0.
+void lower_complex_sgn(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int32_t dt = component(v.dtype);
+  const std::string m = pairs::modulus(cx, pairs::part(cx, v.onnx, 0), pairs::part(cx, v.onnx, 1), dt);
+  const std::string zero = cx.emit1("Equal", {m, cx.cscalar(0, dt)});
+  const std::string q = cx.emit1("Div", {v.onnx, cx.emit1("Where", {zero, cx.cscalar(1, dt), m})});
+  cx.out(0, cx.emit1("Where", {zero, cx.cscalar(0, dt), q}));
+}
+MX_ATEN_LOWER(lower_complex_sgn, "complex.aten.sgn");
+
+// isnan / isinf: of either part; isfinite: of both.
+void lower_complex_float_tests(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int32_t dt = component(v.dtype);
+  const std::string op = cx.op();
+  const std::string a = pairs::part(cx, v.onnx, 0), b = pairs::part(cx, v.onnx, 1);
+  auto test = [&](const std::string& x) {
+    return op == "isnan" ? emit_is_nan(cx, x, dt) : emit_is_inf(cx, x, dt);
+  };
+  std::string y;
+  if (op == "isfinite")
+    y = cx.emit1("Not", {cx.emit1("Or", {cx.emit1("Or", {emit_is_nan(cx, a, dt), emit_is_inf(cx, a, dt)}),
+                                         cx.emit1("Or", {emit_is_nan(cx, b, dt), emit_is_inf(cx, b, dt)})})});
+  else y = cx.emit1("Or", {test(a), test(b)});
+  cx.out(0, cx.squeeze(y, {static_cast<int64_t>(v.shape.size())}));
+}
+MX_ATEN_LOWER(lower_complex_float_tests, "complex.aten.isnan", "complex.aten.isinf", "complex.aten.isfinite");
+
+// eq / ne: both parts equal (a real operand is (x, 0), a number (n, 0)).
+void lower_complex_eq(OpContext& cx) {
+  int32_t dt = onnx::TensorProto::FLOAT;
+  for (const char* n : {"self", "other"})
+    if (cx.arg_kind(n) == ArgKind::tensor && pairs::is_complex(cx.dtype_of(n)) &&
+        component(cx.dtype_of(n)) == onnx::TensorProto::DOUBLE)
+      dt = onnx::TensorProto::DOUBLE;
+  const std::string equal =
+      cx.emit1("Equal", {pairs::operand(cx, "self", dt), pairs::operand(cx, "other", dt)});
+  std::string y = cx.emit1("And", {pairs::part(cx, equal, 0), pairs::part(cx, equal, 1)});
+  if (cx.op() == "ne") y = cx.emit1("Not", {y});
+  cx.out(0, cx.squeeze(y, {cx.out_rank()}));
+}
+MX_ATEN_LOWER(lower_complex_eq, "complex.aten.eq", "complex.aten.ne");
+
 }  // namespace
 }  // namespace mx::aten_onnx

@@ -48,7 +48,7 @@ MX_ATEN_LOWER(lower_as_real_op, "complex.aten.slice", "complex.aten.select", "co
               "complex.aten.chunk", "complex.aten.tensor_split", "complex.aten.unsafe_split",
               "complex.aten.unsafe_chunk", "complex.aten.unsafe_split_with_sizes", "complex.aten.split_copy",
               "complex.aten.split_with_sizes_copy", "complex.aten.unbind_copy", "complex.aten.narrow",
-              "complex.aten.narrow_copy", "complex.aten.flip");
+              "complex.aten.narrow_copy", "complex.aten.flip", "complex.aten.roll");
 
 // view / reshape: the new shape gains the pair axis.
 void lower_complex_view(OpContext& cx) {
@@ -224,6 +224,19 @@ void lower_complex_diagonal(OpContext& cx) {
   cx.out(0, cx.transpose(diag, back));
 }
 MX_ATEN_LOWER(lower_complex_diagonal, "complex.aten.diagonal", "complex.aten.diagonal_copy");
+
+// expand_as(self, other): other's PyTorch shape, a complex self's pair
+// axis kept.
+void lower_complex_expand_as(OpContext& cx) {
+  const Value& o = cx.value_of("other");
+  const int64_t r = static_cast<int64_t>(o.shape.size());
+  std::string shape = cx.shape_of(o.onnx);
+  const bool pair_in = pairs::is_complex(cx.dtype_of("self")), pair_other = pairs::is_complex(o.dtype);
+  if (pair_in && !pair_other) shape = cx.emit1("Concat", {shape, cx.ci64({2})}, {attr("axis", int64_t{0})});
+  if (!pair_in && pair_other) shape = cx.emit1("Slice", {shape, cx.ci64({0}), cx.ci64({r})});  // a real self
+  cx.out(0, cx.emit1("Expand", {cx.tensor("self"), shape}));
+}
+MX_ATEN_LOWER(lower_complex_expand_as, "complex.aten.expand_as");
 
 }  // namespace
 }  // namespace mx::aten_onnx
