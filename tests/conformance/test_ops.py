@@ -103,6 +103,8 @@ NEEDS_OPSET = {
     "irfft_dynamic_length": (17, "needs ONNX opset 17 (DFT)"),
     "irfft_dynamic_length_f64": (17, "needs ONNX opset 17 (DFT)"),
     "complex_buffer_output": (17, "needs ONNX opset 17 (DFT)"),
+    "view_dtype": (26, "needs ONNX opset 26 (BitCast)"),
+    "complex_spectral_conv": (17, "needs ONNX opset 17 (DFT)"),
 }
 
 

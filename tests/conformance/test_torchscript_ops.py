@@ -3,8 +3,9 @@
 test_ops.py checks the shared lowerings through the `.pt2` frontend; here
 the samples traced by Debian's torch 1.13 (make_torchscript_ops.py, run by
 ctest's fixture setup into MODELEXPORT_TS_OPS_FIXTURES) go through the
-TorchScript frontend, at the default opset, and run in ONNX Runtime at the
-export shape and at the second shape against torch 1.13's eager outputs.
+TorchScript frontend, at the default opset (or the one the sample needs),
+and run in ONNX Runtime at the export shape and at the second shape
+against torch 1.13's eager outputs.
 A sample with no TorchScript form in torch 1.13 is listed with the reason
 by the manifest and is not a case here. Samples this frontend refuses by
 design are in REFUSED with the reason the export must give.
@@ -16,7 +17,7 @@ import numpy as np
 import pytest
 
 from conformance_support import check_in_runtime, run_export
-from test_ops import DEFAULT, REFUSED as PT2_REFUSED
+from test_ops import DEFAULT, NEEDS_OPSET, REFUSED as PT2_REFUSED
 
 FIXTURES = os.environ.get("MODELEXPORT_TS_OPS_FIXTURES", "")
 MANIFEST = {}
@@ -60,9 +61,16 @@ TOLERANCE = {"autocast_bf16": 1e-2}
 ORT_DISABLED_OPTIMIZERS = {"bf16_lstm_proj": ["NchwcTransformer"]}
 
 
+def _opset(name):
+    """The default opset, or the one an op of the sample needs (NEEDS_OPSET
+    of the .pt2 suite: view(dtype) needs BitCast, opset 26)."""
+    need = NEEDS_OPSET.get(name)
+    return max(DEFAULT, need[0]) if need else DEFAULT
+
+
 def _export(cli, name, out):
     spec = MANIFEST[name]
-    args = [os.path.join(FIXTURES, f"{name}.pt"), "-o", out, "--opset", str(DEFAULT)]
+    args = [os.path.join(FIXTURES, f"{name}.pt"), "-o", out, "--opset", str(_opset(name))]
     for s in spec["specs"]:
         args += ["--input", s]
     env = {"MODELEXPORT_TORCH_OP_LIBRARIES": os.pathsep.join(spec["op_libraries"])} if spec.get("op_libraries") else None

@@ -221,18 +221,33 @@ mx::aten_onnx::WeightMap bind_stored(const Program& p, const StoredTensors& stor
 // the pair layout would compute garbage silently.
 mx::aten_onnx::LowerFn lowering_for(LowerCtx& cx, const json& node) {
   bool complex = false;
-  for (const auto& in : node.at("inputs")) {
-    const json& a = in.at("arg");
-    if (!a.contains("as_tensor")) continue;
-    auto it = cx.values.find(a.at("as_tensor").at("name").get<std::string>());
+  auto note = [&](const json& t) {
+    auto it = cx.values.find(t.at("name").get<std::string>());
     complex |= it != cx.values.end() && (it->second.dtype == onnx::TensorProto::COMPLEX64 ||
                                          it->second.dtype == onnx::TensorProto::COMPLEX128);
+  };
+  for (const auto& in : node.at("inputs")) {  // a tensor, or a list of them (cat, stack)
+    const json& a = in.at("arg");
+    if (a.contains("as_tensor")) note(a.at("as_tensor"));
+    if (a.contains("as_tensors"))
+      for (const auto& t : a.at("as_tensors")) note(t);
   }
-  if (!complex) return mx::aten_onnx::lowering_of(cx.target(), kFrontend);
+  if (!complex) {
+    // A node that reads no tensor and makes a complex one (core ATen's
+    // scalar_tensor / full of a complex number) has its complex lowering.
+    bool reads_tensor = false;
+    for (const auto& in : node.at("inputs"))
+      reads_tensor |= in.at("arg").contains("as_tensor") || in.at("arg").contains("as_tensors");
+    const int32_t out = !reads_tensor && cx.n_outputs() > 0 && cx.output_is_tensor(0) ? cx.out_dtype(0) : 0;
+    if (out == onnx::TensorProto::COMPLEX64 || out == onnx::TensorProto::COMPLEX128)
+      if (mx::aten_onnx::LowerFn fn = find_lowering("complex." + cx.target())) return fn;
+    return mx::aten_onnx::lowering_of(cx.target(), kFrontend);
+  }
   if (mx::aten_onnx::LowerFn fn = find_lowering("complex." + cx.target())) return fn;
   cx.unsupported(
       "a complex tensor as input (complex values are lowered for the FFTs, abs, angle, real/imag, "
-      "view_as_real, add/sub/mul/div, exp, log, sqrt, matrix products and view ops only)");
+      "view_as_real, add/sub/mul/div, neg, reciprocal, pow, exp, log, sqrt, sum/mean, matrix products and "
+      "view ops only)");
 }
 
 // The tensor outputs the node's lowering left unbound, named for a later

@@ -7,8 +7,8 @@
 // PyTorch's shape, so every lowering sees the shape without the pair axis.
 //
 // A node reading a complex value lowers through the "complex."-prefixed
-// registration of its op (aten_onnx/src/lower: fft.cpp, complex_math.cpp,
-// complex_views.cpp, stft.cpp), or through one of this frontend's own
+// registration of its op (aten_onnx/src/lower: fft.cpp, complex_*.cpp,
+// stft.cpp), or through one of this frontend's own
 // lowerings that is right on the pair layout; anything else is refused by
 // name, since a lowering unaware of the pair axis would compute garbage
 // silently.

@@ -5,6 +5,7 @@
 // permutation, aliases directly) and rebound, recursively up the view chain.
 #include <climits>
 
+#include "complex_values.hpp"
 #include "view_write_back.hpp"
 
 namespace mx::torchscript {
@@ -41,6 +42,9 @@ void write_back_view(Ctx& cx, const VP& old_val, const VP& new_val) {
   int64_t r = bt.dim();
   auto dt = bt.scalar_type();
   nv = cx.cast(nv, cx.onnx_type(new_val), onnx_type_of(dt));
+  // a complex base is carried as real pairs (complex_values.hpp): index
+  // shapes and permutations gain the trailing pair axis
+  const int64_t pair = is_complex_onnx(onnx_type_of(dt)) ? 1 : 0;
   std::string nb;
   auto ival = [&](size_t i) -> int64_t {
     VP v = arg(i);
@@ -65,6 +69,7 @@ void write_back_view(Ctx& cx, const VP& old_val, const VP& new_val) {
     }
     std::vector<int64_t> q(r);
     for (int64_t d = 0; d < r; ++d) q[p[d]] = d;
+    if (pair) q.push_back(r);
     nb = r >= 2 ? cx.transpose(nv, q) : nv;
   } else if (k == "aten::slice" || k == "aten::narrow") {
     int64_t dim = norm_dim(ival(1), r);
@@ -87,7 +92,7 @@ void write_back_view(Ctx& cx, const VP& old_val, const VP& new_val) {
     } else {
       std::string rng = cx.emit1("Range", {cx.ci64s(0), cx.dim_size(b, dim), cx.ci64s(1)});
       std::string idx = cx.emit1("Slice", {rng, st, en, cx.ci64({0}), sp});
-      std::vector<int64_t> shp(r, 1);
+      std::vector<int64_t> shp(r + pair, 1);
       shp[dim] = -1;
       idx = cx.emit1("Expand", {cx.emit1("Reshape", {idx, cx.ci64(shp)}), cx.shape_of(nv)});
       nb = cx.emit1("ScatterElements", {b, idx, nv}, {attr("axis", dim)});
@@ -95,7 +100,7 @@ void write_back_view(Ctx& cx, const VP& old_val, const VP& new_val) {
   } else if (k == "aten::select") {
     int64_t dim = norm_dim(ival(1), r);
     std::string u = cx.unsqueeze(nv, {dim});
-    std::vector<int64_t> ones(r, 1);
+    std::vector<int64_t> ones(r + pair, 1);
     std::string idx = cx.emit1("Reshape", {cx.scalar_i64(arg(2)), cx.ci64(ones)});
     idx = cx.emit1("Expand", {idx, cx.shape_of(u)});
     nb = cx.emit1("ScatterElements", {b, idx, u}, {attr("axis", dim)});

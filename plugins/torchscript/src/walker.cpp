@@ -234,6 +234,20 @@ mx::aten_onnx::LowerFn shared_lowering(const tj::Node* n, const std::string& pre
   return nullptr;
 }
 
+// Whether no input of the node is a tensor or a list of them: such a node
+// making a complex tensor (torch.zeros(.., dtype=torch.cfloat)) takes its
+// "complex." lowering when it has one, which writes the pair layout.
+bool reads_no_tensor(const tj::Node* n) {
+  for (const auto* i : n->inputs()) {
+    const auto& t = i->type();
+    if (t->kind() == c10::TypeKind::TensorType) return false;
+    if (t->kind() == c10::TypeKind::ListType &&
+        t->containedTypes().at(0)->kind() == c10::TypeKind::TensorType)
+      return false;
+  }
+  return true;
+}
+
 // For an op of another library's namespace (not aten::/prim::), what the
 // user can do; "" for PyTorch's own ops.
 std::string custom_op_remedy(const tj::Node* n) {
@@ -296,7 +310,7 @@ void Walker::generic(tj::Node* n) {
     if (auto it = registry().find(kind); it != registry().end()) own = it->second;
   const bool complex = reads_complex(ins);
   if (complex && own && !own_lowering_reads_pairs(kind)) own = nullptr;
-  const mx::aten_onnx::LowerFn shared = own ? nullptr : shared_lowering(n, complex ? "complex." : "");
+  mx::aten_onnx::LowerFn shared = own ? nullptr : shared_lowering(n, complex ? "complex." : "");
   if (!all_static && !own && !shared) {
     if (complex) refuse_complex(cx_);
     throw Error(MX_ERR_UNSUPPORTED, "unsupported op " + kind + " " + cx_.location() + custom_op_remedy(n));
@@ -352,6 +366,9 @@ void Walker::generic(tj::Node* n) {
     }
     return;
   }
+  if (!own && !complex && stack.size() == 1 && stack[0].isTensor() && stack[0].toTensor().is_complex() &&
+      reads_no_tensor(n))  // a complex tensor made from sizes and numbers
+    if (auto fn = shared_lowering(n, "complex.")) shared = fn;
   // clear stale bindings of outputs (loops re-walk blocks)
   for (auto* o : n->outputs()) cx_.frame->env.erase(o);
   if (own) {
@@ -415,11 +432,7 @@ void Walker::generic(tj::Node* n) {
       nv->view_of = old->view_of;
       cx_.bind(n->output(0), nv);
       cx_.bind(n->input(0), nv);
-      if (old->view_of && !old->is_static) {
-        // the write-back's scatter knows no pair axis
-        if (complex) cx_.unsupported("an in-place write into a view of a complex tensor");
-        write_back_view(cx_, old, nv);
-      }
+      if (old->view_of && !old->is_static) write_back_view(cx_, old, nv);
     }
   }
 }
