@@ -1,6 +1,10 @@
 // Group normalisation (nn.GroupNorm): ONNX GroupNormalization from opset 21
 // (per-channel scale and bias; opset 18's version, per-group, was
-// withdrawn), else statistics over [N, G, -1] and the per-channel affine.
+// withdrawn), else the input as [N, G, -1] normalised per group, then the
+// per-channel affine. Per group is InstanceNormalization of [N, G, -1] with
+// unit scale and zero shift (one node, as torch.onnx writes it) for float32;
+// ONNX Runtime's CPU InstanceNormalization is float32 only, so other dtypes
+// compute the statistics node by node.
 #include "mx/aten_onnx/patterns.hpp"
 
 namespace mx::aten_onnx {
@@ -24,7 +28,12 @@ std::string emit_group_norm(OnnxEmitter& e, const std::string& x, int64_t rank, 
         {attr("num_groups", groups), attr("epsilon", static_cast<float>(eps))});
   }
   const std::string xg = e.emit1("Reshape", {x, e.ci64({0, groups, -1})});
-  std::string y = emit_layer_norm(e, xg, 3, 1, "", "", eps, dt);
+  std::string y = dt == onnx::TensorProto::FLOAT
+                      ? e.emit1("InstanceNormalization",
+                                {xg, e.constant(filled_tensor(dt, {groups}, 1.0)),
+                                 e.constant(filled_tensor(dt, {groups}, 0.0))},
+                                {attr("epsilon", static_cast<float>(eps))})
+                      : emit_layer_norm(e, xg, 3, 1, "", "", eps, dt);
   y = e.emit1("Reshape", {y, e.shape_of(x)});
   std::vector<int64_t> axes;
   for (int64_t k = 1; k < rank - 1; ++k) axes.push_back(k);
