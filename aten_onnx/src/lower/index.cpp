@@ -65,11 +65,37 @@ std::vector<IndexArg> index_tensors(OpContext& cx) {
   return out;
 }
 
+// Whether the k index tensors broadcast as an outer product: aligned to
+// rank k, index j varies along dim j only (every other dim a static 1), as
+// `x[..., h[:, None], w]` of an interpolation's core decomposition. Then
+// the result is one Gather per indexed dim, each keeping its dim's place.
+bool outer_product(const std::vector<IndexArg>& idx) {
+  const size_t k = idx.size();
+  for (size_t j = 0; j < k; ++j) {
+    if (!idx[j].shape || idx[j].shape->size() > k) return false;
+    const auto& dims = *idx[j].shape;
+    const size_t lead = k - dims.size();  // aligned position of dims[0]
+    if (j < lead) return false;
+    for (size_t q = lead; q < k; ++q)
+      if (q != j && !(dims[q - lead].is_static && dims[q - lead].value == 1)) return false;
+  }
+  return true;
+}
+
 void lower_index(OpContext& cx) {
   const auto idx = index_tensors(cx);
   const int64_t r = cx.rank_of("self"), p = idx.front().pos, k = static_cast<int64_t>(idx.size());
   std::string x = cx.tensor("self");
   if (k == 1) return cx.out(0, cx.emit1("Gather", {x, idx[0].onnx}, {attr("axis", p)}));
+  if (outer_product(idx)) {
+    for (int64_t j = 0; j < k; ++j) {
+      const IndexArg& a = idx[static_cast<size_t>(j)];
+      std::string i = cx.cast(a.onnx, a.dtype, onnx::TensorProto::INT64);
+      if (a.shape->size() != 1) i = cx.emit1("Reshape", {i, cx.ci64({-1})});
+      x = cx.emit1("Gather", {x, i}, {attr("axis", p + j)});
+    }
+    return cx.out(0, x);
+  }
   std::vector<int64_t> perm;
   for (int64_t d = p; d < p + k; ++d) perm.push_back(d);
   for (int64_t d = 0; d < r; ++d)
