@@ -119,9 +119,7 @@ RUNTIME_NEWEST = {"rand": 21, "randn": 21, "randperm": 21, "core_randn": 21, "to
 # whose absence avoids it. The file is valid (ONNX checker, full check)
 # and runs with it disabled, which is what a user must do too
 # (docs/pt2-coverage.md, bf16 programs).
-# The core file meets it since a MatMul reads its weight without the
-# batch Expand (drop_shape_noops); the file passes the full ONNX check.
-ORT_DISABLED_OPTIMIZERS = {"bf16_lstm_proj@training": ["NchwcTransformer"], "bf16_lstm_proj@core": ["NchwcTransformer"]}
+ORT_DISABLED_OPTIMIZERS = {"bf16_lstm_proj@training": ["NchwcTransformer"]}
 
 
 def refusal(name, level, opset):

@@ -19,6 +19,11 @@
 // operand has (torch's `matmul` of a batched activation with a weight:
 // `expand` to [B, K, N] then `bmm`) reads `w`: MatMul broadcasts batch dims
 // itself, so its output is the same and the weight is not copied B times.
+// Only for a float32 or float64 initializer: ONNX Runtime 1.32 crashes
+// (SIGSEGV in its Nchwc transformer) creating a session for a float16
+// MatMul of a Transpose'd activation and a 2-D initializer, which this
+// rewrite would create from a half-precision program (bf16 becomes float32
+// only after these passes, with --upcast-bf16).
 #include <cstring>
 #include <map>
 #include <set>
@@ -82,7 +87,9 @@ std::optional<std::string> matmul_weight_source(
     const SymbolicShapes& shapes, const std::map<std::string, std::vector<SymbolicDim>>& initializers) {
   auto e = producer.find(n.input(k));
   if (e == producer.end() || !is_op(e->second, "Expand") || e->second->input_size() != 2) return std::nullopt;
-  const auto* w = dims_of(e->second->input(0), shapes, initializers);
+  auto weight = initializers.find(e->second->input(0));
+  if (weight == initializers.end()) return std::nullopt;
+  const auto* w = &weight->second;
   const auto* x = dims_of(n.input(k), shapes, initializers);
   const auto* other = dims_of(n.input(1 - k), shapes, initializers);
   if (!w || !x || !other || w->size() < 2 || x->size() < w->size() || other->size() != x->size())
@@ -97,9 +104,11 @@ std::optional<std::string> matmul_weight_source(
   return e->second->input(0);
 }
 
+// The dims of the float32 and float64 initializers (see above).
 std::map<std::string, std::vector<SymbolicDim>> initializer_dims(const onnx::GraphProto& g) {
   std::map<std::string, std::vector<SymbolicDim>> dims;
   for (const auto& t : g.initializer()) {
+    if (t.data_type() != onnx::TensorProto::FLOAT && t.data_type() != onnx::TensorProto::DOUBLE) continue;
     auto& d = dims[t.name()];
     for (auto v : t.dims()) d.push_back(SymbolicDim{v, {}});
   }
