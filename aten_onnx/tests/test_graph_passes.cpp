@@ -819,3 +819,30 @@ TEST_CASE("two one-sided clamps by scalar constants are one Clip; other pairs st
   for (const auto& n : e.graph.node())
     if (n.op_type() == "Clip") CHECK(n.input(0) == "x");
 }
+
+TEST_CASE("a zero Pad of the spatial dims read by one Conv becomes the Conv's pads") {
+  TestEmitter e;
+  WeightMap w;
+  e.input("x", onnx::TensorProto::FLOAT, {1, 2, 5, 5});
+  e.module = "conv";
+  std::vector<float> ones(2 * 2 * 3 * 3, 1.0f);
+  add_weight(e, w, "k", {2, 2, 3, 3}, ones);
+  const auto padded =
+      e.emit1("Pad", {"x", e.ci64({0, 0, 0, 1, 0, 0, 1, 1}), e.cscalar(0.0, onnx::TensorProto::FLOAT)});
+  const auto y = e.emit1("Conv", {padded, "k"}, {attr("pads", std::vector<int64_t>{1, 0, 1, 0})});
+  const auto reflected =
+      e.emit1("Pad", {"x", e.ci64({0, 0, 1, 1, 0, 0, 1, 1})}, {attr("mode", std::string("reflect"))});
+  const auto z = e.emit1("Conv", {reflected, "k"});
+  mark_output(e, y);
+  mark_output(e, z);
+  lean_graph(e.graph, w, 17);
+  CHECK(count_op(e.graph, "Pad") == 1);  // the reflect Pad stays
+  for (const auto& n : e.graph.node()) {
+    if (n.op_type() != "Conv" || n.output(0) != y) continue;
+    CHECK(n.input(0) == "x");
+    std::vector<int64_t> pads;
+    for (const auto& a : n.attribute())
+      if (a.name() == "pads") pads.assign(a.ints().begin(), a.ints().end());
+    CHECK(pads == std::vector<int64_t>{1, 1, 2, 1});
+  }
+}

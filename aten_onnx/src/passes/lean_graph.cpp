@@ -32,6 +32,7 @@ PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const 
   fold_constants(g, report);
   drop_noops(g, report);
   merge_clamps(g, report);
+  fuse_pads_into_convs(g, report);
   drop_shape_noops(g, report, shapes);
   unflatten_batched_matmuls(g, report, shapes);
   merge_slices_to_split(g, report, shapes);

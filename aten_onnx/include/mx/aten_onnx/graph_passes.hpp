@@ -12,6 +12,7 @@
 //   collapse_unsqueezes     the Unsqueezes of sym_size glue
 //   drop_noops              x + 0, x * 1, whole Slices, Transpose pairs, ...
 //   merge_clamps            Min(Max(x, lo), hi) of scalar constants -> Clip
+//   fuse_pads_into_convs    a zero Pad read by one Conv -> the Conv's pads
 //   merge_duplicate_nodes   CSE: identical constants, Shape reads, ...
 //   infer_reshape_dim       a view's one dynamic dim left to Reshape (-1)
 //   constants_to_initializers  Constant nodes become initializers
@@ -190,6 +191,10 @@ void drop_noops(onnx::GraphProto& g, PassReport& report);
 // Clip(x, lo, hi): the outer node becomes it (two one-sided clamps, as
 // run_decompositions() writes hardswish).
 void merge_clamps(onnx::GraphProto& g, PassReport& report);
+
+// A constant-mode Pad by 0 of the spatial dims only (non-negative amounts),
+// read by one Conv alone (explicit pads), is folded into that Conv's pads.
+void fuse_pads_into_convs(onnx::GraphProto& g, PassReport& report);
 
 // An Expand or Reshape whose input and output have the same dims by
 // `shapes` is dropped (its readers read its input); a broadcasting
