@@ -846,3 +846,112 @@ TEST_CASE("a zero Pad of the spatial dims read by one Conv becomes the Conv's pa
     CHECK(pads == std::vector<int64_t>{1, 1, 2, 1});
   }
 }
+
+namespace {
+
+// DETR's DetrFrozenBatchNorm2d after a Conv: `x * scale + bias`, with
+// scale = w * (rv + eps).rsqrt() and bias = b - rm * scale computed on the
+// buffers (each [3] viewed as [1, 3, 1, 1]).
+struct FrozenBatchNorm {
+  std::vector<float> weight = iota_floats(3 * 2), w = {1.0f, 2.0f, 0.5f}, b = {0.1f, 0.2f, 0.3f},
+                     rm = {1.0f, -1.0f, 0.0f}, rv = {4.0f, 1.0f, 0.3f};
+  std::string out;
+  FrozenBatchNorm(TestEmitter& e, WeightMap& weights) {
+    const auto f = onnx::TensorProto::FLOAT;
+    e.input("x", f, {1, 2, 4, 4});
+    add_weight(e, weights, "conv.weight", {3, 2, 1, 1}, weight);
+    for (auto [name, v] : {std::pair{"bn.weight", &w}, {"bn.bias", &b}, {"bn.running_mean", &rm},
+                           {"bn.running_var", &rv}})
+      add_weight(e, weights, name, {3}, *v);
+    e.module = "conv";
+    const auto c = e.emit1("Conv", {"x", "conv.weight"});
+    e.module = "bn";
+    auto view = [&](const char* p) { return e.emit1("Reshape", {p, e.ci64({1, -1, 1, 1})}); };
+    const auto root = e.emit1("Sqrt", {e.emit1("Add", {view("bn.running_var"), e.cscalar(1e-5, f)})});
+    const auto scale = e.emit1("Mul", {view("bn.weight"), e.emit1("Reciprocal", {root})});
+    const auto shift = e.emit1("Sub", {view("bn.bias"), e.emit1("Mul", {view("bn.running_mean"), scale})});
+    out = e.emit1("Relu", {e.emit1("Add", {e.emit1("Mul", {c, scale}), shift})});
+    mark_output(e, out);
+  }
+  // scale and shift as ONNX Runtime computes them, float32 step by step
+  std::vector<float> scale() const {
+    std::vector<float> s;
+    for (size_t k = 0; k < 3; ++k) {
+      volatile float sum = rv[k] + 1e-5f, root = std::sqrt(static_cast<float>(sum)), r = 1.0f / root;
+      s.push_back(w[k] * r);
+    }
+    return s;
+  }
+  std::vector<float> shift() const {
+    std::vector<float> t;
+    const auto s = scale();
+    for (size_t k = 0; k < 3; ++k) {
+      volatile float p = rm[k] * s[k];
+      t.push_back(b[k] - p);
+    }
+    return t;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a batch norm computed on its buffers folds into two constants, then into the Conv") {
+  TestEmitter e;
+  WeightMap w;
+  FrozenBatchNorm bn(e, w);
+  const auto report = lean_graph(e.graph, w, 17);
+  CHECK(e.ops() == std::vector<std::string>{"Conv", "Relu"});
+  const auto summary = pass_summary(e.records, report);
+  const auto& folded = summary["folded_channel_affines"]["conv.weight"];
+  CHECK(folded["module"] == "bn");
+  CHECK(folded["scale_from"] == nlohmann::json({"bn.running_var", "bn.weight"}));
+  CHECK(folded["shift_from"] ==
+        nlohmann::json({"bn.bias", "bn.running_mean", "bn.running_var", "bn.weight"}));
+  const std::string bias = e.graph.node(0).input(2);
+  CHECK(folded["bias"] == bias);
+  CHECK(summary["weight_constants"].size() == 1);  // the shift, now the Conv's bias
+  CHECK(summary["weight_constants"][bias].size() == 4);
+  CHECK(summary["folded_nodes"]["bn"].get<int>() > 2);
+
+  inline_weights(e.graph, w);
+  std::map<std::string, std::vector<float>> out;
+  for (const auto& t : e.graph.initializer()) out[t.name()] = floats_of(t.raw_data());
+  for (const auto& [name, v] : out) CHECK(name.rfind("bn.", 0) == std::string::npos);  // the buffers are gone
+  const auto s = bn.scale(), t = bn.shift();
+  CHECK(out[bias] == t);  // 0 * s + t: the shift's bits
+  for (size_t o = 0; o < 3; ++o)
+    for (size_t i = 0; i < 2; ++i) CHECK(out["conv.weight"][o * 2 + i] == bn.weight[o * 2 + i] * s[o]);
+  e.graph.clear_output();
+  CHECK(e.check(bn.out) == std::vector<int64_t>{1, 3, 4, 4});
+}
+
+TEST_CASE("without batch norm folding, its arithmetic on buffers still folds, bit for bit") {
+  TestEmitter e;
+  WeightMap w;
+  FrozenBatchNorm bn(e, w);
+  const auto report = lean_graph(e.graph, w, 17, {}, true, false);
+  CHECK(e.ops() == std::vector<std::string>{"Conv", "Mul", "Add", "Relu"});
+  CHECK(report.folded_channel_affines.empty());
+  CHECK_FALSE(w.at("conv.weight").scaled.has_value());
+  const auto& scale = folded_input(e.graph, e.graph.node(1).output(0), 1);
+  const auto& shift = folded_input(e.graph, e.graph.node(2).output(0), 1);
+  CHECK(floats_of(scale.raw_data()) == bn.scale());
+  CHECK(floats_of(shift.raw_data()) == bn.shift());
+  CHECK(report.weight_constants.size() == 2);
+}
+
+TEST_CASE("a weight two folded results would copy whole stays a weight") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.input("x", f, {64, 64});
+  add_weight(e, w, "big", {64, 64}, iota_floats(64 * 64));  // 16 KB: two copies would double it
+  const auto a = e.emit1("Reshape", {"big", e.ci64({4096})});
+  const auto b = e.emit1("Reshape", {"big", e.ci64({64, 64, 1})});
+  mark_output(e, e.emit1("Add", {e.emit1("Reshape", {a, e.ci64({64, 64})}), "x"}));
+  mark_output(e, e.emit1("Squeeze", {b, e.ci64({2})}));
+  const auto report = lean_graph(e.graph, w, 17);
+  CHECK(report.weight_constants.empty());
+  CHECK(std::any_of(e.graph.initializer().begin(), e.graph.initializer().end(),
+                    [](const onnx::TensorProto& t) { return t.name() == "big"; }));
+}
