@@ -955,3 +955,31 @@ TEST_CASE("a weight two folded results would copy whole stays a weight") {
   CHECK(std::any_of(e.graph.initializer().begin(), e.graph.initializer().end(),
                     [](const onnx::TensorProto& t) { return t.name() == "big"; }));
 }
+
+TEST_CASE("index arithmetic clamped into range folds: Floor, Max, Min, Clip of constants") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.input("x", f, {8, 4});
+  e.module = "up";
+  // source index of each output pixel, as an interpolation decomposes it:
+  // clamp(floor((i + 0.5) * 0.5 - 0.5), 0, 3), cast to int64, clamp(+1, max 3)
+  const auto i = e.emit1("Cast", {e.emit1("Range", {e.ci64s(0), e.ci64s(8), e.ci64s(1)})},
+                         {attr("to", int64_t{f})});
+  const auto src = e.emit1("Sub", {e.emit1("Mul", {e.emit1("Add", {i, e.cscalar(0.5, f)}), e.cscalar(0.5, f)}),
+                                   e.cscalar(0.5, f)});
+  const auto lo = e.emit1("Max", {e.emit1("Floor", {src}), e.cscalar(0.0, f)});
+  const auto idx = e.emit1("Cast", {lo}, {attr("to", int64_t{onnx::TensorProto::INT64})});
+  const auto next = e.emit1("Clip", {e.emit1("Add", {idx, e.ci64s(1)}), e.ci64s(0), e.ci64s(3)});
+  const auto both = e.emit1("Min", {e.emit1("Concat", {idx, next}, {attr("axis", int64_t{0})}), e.ci64s(3)});
+  const auto y = e.emit1("Gather", {"x", both}, {attr("axis", int64_t{0})});
+  mark_output(e, y);
+  // -0 against +0: which one a runtime's Max returns is its choice
+  const auto zeros = e.emit1("Max", {e.cscalar(-0.0, f), e.cscalar(0.0, f)});
+  mark_output(e, e.emit1("Add", {"x", zeros}));
+  lean_graph(e.graph, w, 17);
+  CHECK(e.ops() == std::vector<std::string>{"Gather", "Max", "Add"});
+  const auto& index = folded_input(e.graph, y, 1);
+  CHECK(values_of<int64_t>(index.raw_data()) ==
+        std::vector<int64_t>{0, 0, 0, 1, 1, 2, 2, 3, 1, 1, 1, 2, 2, 3, 3, 3});
+}
