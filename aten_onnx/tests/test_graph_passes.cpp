@@ -983,3 +983,35 @@ TEST_CASE("index arithmetic clamped into range folds: Floor, Max, Min, Clip of c
   CHECK(values_of<int64_t>(index.raw_data()) ==
         std::vector<int64_t>{0, 0, 0, 1, 1, 2, 2, 3, 1, 1, 1, 2, 2, 3, 3, 3});
 }
+
+TEST_CASE("constant indices lose their negative-index fix-up; an identity Transpose goes") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.input("x", f, {6, 2});
+  e.graph.mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_param(
+      "n");  // dynamic: its size is computed at run time
+  e.module = "m";
+  // index_put's `Where(i < 0, i + n, i)` with i a constant: all false
+  const auto fix = [&](const std::vector<int64_t>& i) {
+    const auto n = e.emit1("Gather", {e.emit1("Shape", {"x"}), e.ci64s(0)}, {attr("axis", int64_t{0})});
+    const auto idx = e.ci64(i);
+    return e.emit1("Where", {e.emit1("Less", {idx, e.ci64s(0)}), e.emit1("Add", {idx, n}), idx});
+  };
+  const auto kept = fix({-1, 2});  // one negative index: the fix-up stays
+  const auto gone = fix({0, 2});
+  const auto t = e.emit1("Transpose", {"x"}, {attr("perm", std::vector<int64_t>{0, 1})});
+  const auto y = e.emit1("Gather", {t, gone}, {attr("axis", int64_t{0})});
+  mark_output(e, y);
+  mark_output(e, e.emit1("Gather", {"x", kept}, {attr("axis", int64_t{0})}));
+  lean_graph(e.graph, w, 17);
+  CHECK(count_op(e.graph, "Where") == 1);
+  CHECK(count_op(e.graph, "Transpose") == 0);
+  const auto& gather = e.graph.node(e.graph.node_size() - 2);
+  CHECK(gather.input(0) == "x");
+  const auto* index = initializer_of(e.graph, gather.input(1));
+  REQUIRE(index);
+  CHECK(values_of<int64_t>(index->raw_data()) == std::vector<int64_t>{0, 2});
+  e.graph.clear_output();
+  e.check(y);
+}
