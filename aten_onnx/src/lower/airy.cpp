@@ -68,15 +68,19 @@ constexpr double kInvSqrtPi = 5.64189583547756286948e-01;
 std::string airy_oscillating(OpContext& cx, const std::string& x, int32_t dt) {
   const std::string neg = cx.emit1("Neg", {x});
   // T(-2.0) * x * sqrt(-x) / T(3.0)
-  const std::string zeta = cx.emit1(
-      "Div", {cx.emit1("Mul", {cx.emit1("Mul", {cx.cscalar(-2, dt), x}), cx.emit1("Sqrt", {neg})}), cx.cscalar(3, dt)});
+  const std::string zeta =
+      cx.emit1("Div", {cx.emit1("Mul", {cx.emit1("Mul", {cx.cscalar(-2, dt), x}), cx.emit1("Sqrt", {neg})}),
+                       cx.cscalar(3, dt)});
   const std::string z = cx.emit1("Div", {cx.cscalar(1, dt), zeta});
   const std::string z2 = cx.emit1("Mul", {z, z});
-  const std::string f = cx.emit1("Div", {cx.emit1("Mul", {z2, horner(cx, z2, kAiryAFN, dt)}), horner(cx, z2, kAiryAFD, dt)});
-  const std::string g = cx.emit1("Div", {cx.emit1("Mul", {z, horner(cx, z2, kAiryAGN, dt)}), horner(cx, z2, kAiryAGD, dt)});
+  const std::string f =
+      cx.emit1("Div", {cx.emit1("Mul", {z2, horner(cx, z2, kAiryAFN, dt)}), horner(cx, z2, kAiryAFD, dt)});
+  const std::string g =
+      cx.emit1("Div", {cx.emit1("Mul", {z, horner(cx, z2, kAiryAGN, dt)}), horner(cx, z2, kAiryAGD, dt)});
   const std::string t = cx.emit1("Add", {zeta, cx.cscalar(0.25 * M_PI, dt)});
-  const std::string v = cx.emit1("Sub", {cx.emit1("Mul", {cx.emit1("Sin", {t}), cx.emit1("Add", {cx.cscalar(1, dt), f})}),
-                                         cx.emit1("Mul", {cx.emit1("Cos", {t}), g})});
+  const std::string v =
+      cx.emit1("Sub", {cx.emit1("Mul", {cx.emit1("Sin", {t}), cx.emit1("Add", {cx.cscalar(1, dt), f})}),
+                       cx.emit1("Mul", {cx.emit1("Cos", {t}), g})});
   const std::string scale =
       cx.emit1("Div", {cx.cscalar(kInvSqrtPi, dt), cx.emit1("Sqrt", {cx.emit1("Sqrt", {neg})})});
   return cx.emit1("Mul", {scale, v});
@@ -85,11 +89,13 @@ std::string airy_oscillating(OpContext& cx, const std::string& x, int32_t dt) {
 // x >= 2.09
 std::string airy_decaying(OpContext& cx, const std::string& x, int32_t dt) {
   const std::string zeta = cx.emit1(
-      "Div", {cx.emit1("Mul", {cx.emit1("Mul", {cx.cscalar(2, dt), x}), cx.emit1("Sqrt", {x})}), cx.cscalar(3, dt)});
+      "Div",
+      {cx.emit1("Mul", {cx.emit1("Mul", {cx.cscalar(2, dt), x}), cx.emit1("Sqrt", {x})}), cx.cscalar(3, dt)});
   const std::string w = cx.emit1("Div", {cx.cscalar(1, dt), zeta});
   const std::string ratio = cx.emit1("Div", {horner(cx, w, kAiryAN, dt), horner(cx, w, kAiryAD, dt)});
-  const std::string den = cx.emit1("Mul", {cx.emit1("Mul", {cx.cscalar(2, dt), cx.emit1("Sqrt", {cx.emit1("Sqrt", {x})})}),
-                                           cx.emit1("Exp", {zeta})});
+  const std::string den =
+      cx.emit1("Mul", {cx.emit1("Mul", {cx.cscalar(2, dt), cx.emit1("Sqrt", {cx.emit1("Sqrt", {x})})}),
+                       cx.emit1("Exp", {zeta})});
   return cx.emit1("Div", {cx.emit1("Mul", {cx.cscalar(kInvSqrtPi, dt), ratio}), den});
 }
 
@@ -138,7 +144,8 @@ void lower_airy_ai(OpContext& cx) {
                                      airy_decaying(cx, x, dt)});
   y = cx.emit1("Where", {cx.emit1("Less", {x, cx.cscalar(-2.09, dt)}), airy_oscillating(cx, x, dt), y});
   y = cx.emit1("Where", {cx.emit1("Greater", {x, cx.cscalar(103.892, dt)}), cx.cscalar(0, dt), y});
-  y = cx.emit1("Where", {emit_is_inf(cx, x, dt), cx.cscalar(std::numeric_limits<double>::quiet_NaN(), dt), y});
+  y = cx.emit1("Where",
+               {emit_is_inf(cx, x, dt), cx.cscalar(std::numeric_limits<double>::quiet_NaN(), dt), y});
   cx.out(0, cx.cast(y, dt, out));
 }
 MX_ATEN_LOWER(lower_airy_ai, "aten.special_airy_ai");

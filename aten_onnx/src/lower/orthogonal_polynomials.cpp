@@ -89,8 +89,8 @@ std::string first(OpContext& cx, const Poly& f, const std::string& x, const std:
 
 // One step of the recurrence from (p, q) = (P_(k-1), P_k) for k = 1, 2,
 // ... (`k` of dtype dt): P_(k+1), in ATen's order of operations.
-std::string step(OpContext& cx, const Poly& f, const std::string& x, const std::string& u, const std::string& k,
-                 const std::string& p, const std::string& q, int32_t dt) {
+std::string step(OpContext& cx, const Poly& f, const std::string& x, const std::string& u,
+                 const std::string& k, const std::string& p, const std::string& q, int32_t dt) {
   const std::string one = cx.cscalar(1, dt);
   switch (f.family) {
     case Family::chebyshev:
@@ -107,9 +107,9 @@ std::string step(OpContext& cx, const Poly& f, const std::string& x, const std::
     }
     case Family::legendre: {  // (k + k + 1) x q - k p, over k + 1
       const std::string a = cx.emit1("Add", {cx.emit1("Add", {k, k}), one});
-      return cx.emit1("Div", {cx.emit1("Sub", {cx.emit1("Mul", {cx.emit1("Mul", {a, x}), q}),
-                                               cx.emit1("Mul", {k, p})}),
-                              cx.emit1("Add", {k, one})});
+      return cx.emit1(
+          "Div", {cx.emit1("Sub", {cx.emit1("Mul", {cx.emit1("Mul", {a, x}), q}), cx.emit1("Mul", {k, p})}),
+                  cx.emit1("Add", {k, one})});
     }
   }
   return q;
@@ -141,10 +141,17 @@ std::string looped(OpContext& cx, const Poly& f, const std::string& x, const std
   const std::string trips = cx.emit1("Sub", {emit_reduce(cx, "ReduceMax", flat, {}, false), cx.ci64s(1)});
   const std::string it = nb + "_k", cond = nb + "_cond", bx = nb + "_x", bu = nb + "_u", bn = nb + "_n",
                     bp = nb + "_p", bq = nb + "_q";
-  auto carried = [](const std::string& name, int32_t type) { return OnnxEmitter::BodyValue{name, type, {}, false}; };
+  auto carried = [](const std::string& name, int32_t type) {
+    return OnnxEmitter::BodyValue{name, type, {}, false};
+  };
   onnx::GraphProto body = cx.body_graph(
       "Loop", nb + "_recurrence",
-      {{it, kInt64}, {cond, kBool}, carried(bx, dt), carried(bu, dt), carried(bn, kInt64), carried(bp, dt),
+      {{it, kInt64},
+       {cond, kBool},
+       carried(bx, dt),
+       carried(bu, dt),
+       carried(bn, kInt64),
+       carried(bp, dt),
        carried(bq, dt)},
       [&]() -> std::vector<OnnxEmitter::BodyValue> {
         // step k = it + 1 for the elements whose degree is above it
@@ -157,8 +164,12 @@ std::string looped(OpContext& cx, const Poly& f, const std::string& x, const std
         const std::string live = cx.emit1("And", {left, cx.emit1("Not", {emit_is_nan(cx, q2, dt)})});
         const std::string any = emit_reduce(
             cx, "ReduceMax", cx.cast(cx.emit1("Reshape", {live, cx.ci64({-1})}), kBool, kInt32), {}, false);
-        return {{cx.cast(any, kInt32, kBool), kBool}, carried(bx, dt), carried(bu, dt), carried(bn, kInt64),
-                carried(p2, dt), carried(q2, dt)};
+        return {{cx.cast(any, kInt32, kBool), kBool},
+                carried(bx, dt),
+                carried(bu, dt),
+                carried(bn, kInt64),
+                carried(p2, dt),
+                carried(q2, dt)};
       });
   const std::string ones = cx.emit1("Expand", {cx.cscalar(1, dt), shape});
   const std::string q0 = first(cx, f, xb, ub, dt);
@@ -216,8 +227,9 @@ std::string chebyshev_trig(OpContext& cx, const Poly& f, const std::string& x, c
     default: {  // w; ATen's unshifted fallback checks x > 0, its shifted one only the parity
       const std::string main = cx.emit1("Div", {cx.emit1("Sin", {n_half}), cx.emit1("Sin", {t_half})});
       const std::string alt =
-          f.shifted ? edges.minus
-                    : cx.emit1("Where", {cx.emit1("Greater", {x, cx.cscalar(0, dt)}), edges.plus, edges.minus});
+          f.shifted
+              ? edges.minus
+              : cx.emit1("Where", {cx.emit1("Greater", {x, cx.cscalar(0, dt)}), edges.plus, edges.minus});
       return cx.emit1("Where", {cx.emit1("Equal", {cx.emit1("Cos", {t_half}), one}), alt, main});
     }
   }
@@ -258,12 +270,13 @@ void lower_orthogonal_polynomial(OpContext& cx) {
     const Edges e = chebyshev_edges(cx, f.kind, d.nf, even, dt);
     // the edges: x = 1 and x = 0 for the shifted ones, x = +-1 (by sign) otherwise
     const std::string at_plus = cx.emit1("Equal", {x, one});
-    const std::string at_minus = f.shifted ? cx.emit1("Equal", {x, zero}) : cx.emit1("Equal", {x, cx.cscalar(-1, dt)});
+    const std::string at_minus =
+        f.shifted ? cx.emit1("Equal", {x, zero}) : cx.emit1("Equal", {x, cx.cscalar(-1, dt)});
     cases.push_back({at_plus, e.plus});
     cases.push_back({at_minus, e.minus});
     const int64_t above = f.shifted ? (f.kind == 'w' ? 4 : 6) : (f.kind == 't' ? 6 : 8);
-    const std::string trig = cx.emit1("And", {cx.emit1("Greater", {d.n, cx.ci64s(above)}),
-                                              cx.emit1("Less", {cx.emit1("Abs", {u}), one})});
+    const std::string trig = cx.emit1(
+        "And", {cx.emit1("Greater", {d.n, cx.ci64s(above)}), cx.emit1("Less", {cx.emit1("Abs", {u}), one})});
     cases.push_back({trig, chebyshev_trig(cx, f, x, u, d.nf, e, dt)});
   } else if (f.family == Family::laguerre) {
     cases.push_back({cx.emit1("Equal", {x, zero}), one});
@@ -294,12 +307,13 @@ void lower_orthogonal_polynomial(OpContext& cx) {
   for (size_t i = cases.size(); i-- > 0;) y = cx.emit1("Where", {cases[i].first, cases[i].second, y});
   cx.out(0, cx.cast(y, dt, out));
 }
-MX_ATEN_LOWER(lower_orthogonal_polynomial, "aten.special_chebyshev_polynomial_t", "aten.special_chebyshev_polynomial_u",
-              "aten.special_chebyshev_polynomial_v", "aten.special_chebyshev_polynomial_w",
-              "aten.special_shifted_chebyshev_polynomial_t", "aten.special_shifted_chebyshev_polynomial_u",
-              "aten.special_shifted_chebyshev_polynomial_v", "aten.special_shifted_chebyshev_polynomial_w",
-              "aten.special_hermite_polynomial_h", "aten.special_hermite_polynomial_he",
-              "aten.special_laguerre_polynomial_l", "aten.special_legendre_polynomial_p");
+MX_ATEN_LOWER(lower_orthogonal_polynomial, "aten.special_chebyshev_polynomial_t",
+              "aten.special_chebyshev_polynomial_u", "aten.special_chebyshev_polynomial_v",
+              "aten.special_chebyshev_polynomial_w", "aten.special_shifted_chebyshev_polynomial_t",
+              "aten.special_shifted_chebyshev_polynomial_u", "aten.special_shifted_chebyshev_polynomial_v",
+              "aten.special_shifted_chebyshev_polynomial_w", "aten.special_hermite_polynomial_h",
+              "aten.special_hermite_polynomial_he", "aten.special_laguerre_polynomial_l",
+              "aten.special_legendre_polynomial_p");
 
 }  // namespace
 }  // namespace mx::aten_onnx

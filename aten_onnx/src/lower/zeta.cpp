@@ -61,18 +61,18 @@ Sum direct_step(OnnxEmitter& e, const std::string& x, const Sum& in, const std::
   const std::string b = e.emit1("Pow", {a, e.emit1("Neg", {x})});
   const std::string s = e.emit1("Add", {in.s, b});
   const std::string bound = e.emit1("Mul", {e.cscalar(kMachEp, kDouble), s});
-  const std::string small = e.emit1(
-      "And", {e.emit1("Less", {e.emit1("Neg", {bound}), b}), e.emit1("Less", {b, bound})});
-  return {e.emit1("Where", {step, a, in.a}), e.emit1("Where", {step, b, in.b}), e.emit1("Where", {step, s, in.s}),
-          e.emit1("Or", {in.done, e.emit1("And", {step, small})})};
+  const std::string small =
+      e.emit1("And", {e.emit1("Less", {e.emit1("Neg", {bound}), b}), e.emit1("Less", {b, bound})});
+  return {e.emit1("Where", {step, a, in.a}), e.emit1("Where", {step, b, in.b}),
+          e.emit1("Where", {step, s, in.s}), e.emit1("Or", {in.done, e.emit1("And", {step, small})})};
 }
 
 // Whether some element still needs a direct term: not done and a <= 9.
 std::string needs_term(OnnxEmitter& e, const Sum& st) {
   const std::string need =
       e.emit1("And", {e.emit1("Not", {st.done}), e.emit1("LessOrEqual", {st.a, e.cscalar(9, kDouble)})});
-  const std::string any = emit_reduce(e, "ReduceMax", e.cast(e.emit1("Reshape", {need, e.ci64({-1})}), kBool, kInt32),
-                                      {}, false);
+  const std::string any =
+      emit_reduce(e, "ReduceMax", e.cast(e.emit1("Reshape", {need, e.ci64({-1})}), kBool, kInt32), {}, false);
   return e.cast(any, kInt32, kBool);
 }
 
@@ -82,19 +82,29 @@ Sum direct_rest(OpContext& cx, const std::string& x, const Sum& st) {
   auto v = [](const std::string& n, int32_t t) { return OnnxEmitter::BodyValue{n, t, {}, false}; };
   const std::string p = st.s;
   const Sum b{p + "_a", p + "_b", p + "_s", p + "_done"};
-  onnx::GraphProto body = cx.body_graph(
-      "Loop", p + "_terms",
-      {{p + "_i", onnx::TensorProto::INT64}, {p + "_cond", kBool}, v(p + "_x", kDouble), v(b.a, kDouble),
-       v(b.b, kDouble), v(b.s, kDouble), v(b.done, kBool)},
-      [&]() -> std::vector<OnnxEmitter::BodyValue> {
-        const std::string go = cx.emit1("LessOrEqual", {b.a, cx.cscalar(9, kDouble)});
-        const Sum n = direct_step(cx, p + "_x", b, go);
-        return {{needs_term(cx, n), kBool}, v(p + "_x", kDouble), v(n.a, kDouble), v(n.b, kDouble),
-                v(n.s, kDouble), v(n.done, kBool)};
-      });
-  const auto r = cx.emit("Loop", {cx.ci64s(std::numeric_limits<int64_t>::max()), needs_term(cx, st), x, st.a, st.b,
-                                  st.s, st.done},
-                         {attr("body", std::move(body))}, 5);
+  onnx::GraphProto body =
+      cx.body_graph("Loop", p + "_terms",
+                    {{p + "_i", onnx::TensorProto::INT64},
+                     {p + "_cond", kBool},
+                     v(p + "_x", kDouble),
+                     v(b.a, kDouble),
+                     v(b.b, kDouble),
+                     v(b.s, kDouble),
+                     v(b.done, kBool)},
+                    [&]() -> std::vector<OnnxEmitter::BodyValue> {
+                      const std::string go = cx.emit1("LessOrEqual", {b.a, cx.cscalar(9, kDouble)});
+                      const Sum n = direct_step(cx, p + "_x", b, go);
+                      return {{needs_term(cx, n), kBool},
+                              v(p + "_x", kDouble),
+                              v(n.a, kDouble),
+                              v(n.b, kDouble),
+                              v(n.s, kDouble),
+                              v(n.done, kBool)};
+                    });
+  const auto r = cx.emit(
+      "Loop",
+      {cx.ci64s(std::numeric_limits<int64_t>::max()), needs_term(cx, st), x, st.a, st.b, st.s, st.done},
+      {attr("body", std::move(body))}, 5);
   return {r[1], r[2], r[3], r[4]};
 }
 
@@ -113,7 +123,8 @@ std::string with_tail(OnnxEmitter& e, const std::string& x, const Sum& st) {
     const std::string t = e.emit1("Div", {e.emit1("Mul", {a, b}), e.cscalar(kA[i], kDouble)});
     const std::string s2 = e.emit1("Add", {s, t});
     s = e.emit1("Where", {done, s, s2});
-    const std::string small = e.emit1("Less", {e.emit1("Abs", {e.emit1("Div", {t, s2})}), e.cscalar(kMachEp, kDouble)});
+    const std::string small =
+        e.emit1("Less", {e.emit1("Abs", {e.emit1("Div", {t, s2})}), e.cscalar(kMachEp, kDouble)});
     done = e.emit1("Or", {done, small});
     a = e.emit1("Mul", {a, e.emit1("Add", {x, e.cscalar(2.0 * i + 1, kDouble)})});
     b = e.emit1("Div", {b, w});
@@ -136,7 +147,8 @@ void lower_zeta(OpContext& cx) {
   const std::string at_one = cx.emit1("Equal", {x, one}), below_one = cx.emit1("Less", {x, one});
   // the elements the kernel returns before summing never step (the Loop
   // would not end for q = -inf)
-  const std::string early = cx.emit1("Or", {cx.emit1("Or", {at_one, below_one}), cx.emit1("Or", {pole, undefined})});
+  const std::string early =
+      cx.emit1("Or", {cx.emit1("Or", {at_one, below_one}), cx.emit1("Or", {pole, undefined})});
   Sum st{q, zero, cx.emit1("Pow", {q, cx.emit1("Neg", {x})}), early};
   st.b = cx.emit1("Expand", {zero, shape});
   for (int i = 0; i < 9; ++i) st = direct_step(cx, x, st);
