@@ -3,7 +3,8 @@
 (pt2_coverage.py, pt2_coverage_wider.py, pt2_sweep.py, pt2_sweep10.py,
 pt2_sweep11.py): PT2E-quantized programs (torchao's prepare_pt2e /
 convert_pt2e with the XNNPACK and X86 quantizers, static, dynamic and QAT,
-and the embedding quantizer), torchvision eval programs not yet covered
+and the embedding quantizer) and torchao's quantize_() (8da4w, int8
+weight-only), torchvision eval programs not yet covered
 (the R-CNN family and RetinaNet with their post-processing, Swin3D, MViT,
 S3D, ViT-B/16, ConvNeXt, EfficientNetV2, Swin V2, RAFT large), diffusers
 transformers (DiT, PixArt, SD3, Flux, ControlNet), speech synthesis and
@@ -30,6 +31,8 @@ its own column, so a torch-side divergence is not blamed on the converter.
 A cell is `ok` only when every node also carries its module record.
 
     /work/venvs/pt2/bin/python benchmarks/pt2_sweep12.py [--only a,b] [--anchor] [--markdown FILE]
+    /work/venvs/pt2/bin/python benchmarks/pt2_sweep12.py --work DIR --torch-only   # the torch side, kept
+    /work/venvs/pt2/bin/python benchmarks/pt2_sweep12.py --work DIR --reuse        # convert what DIR holds
 
 PT2_SWEEP_JSON=FILE also writes the rows as JSON. Results: docs/pt2-sweep12.md.
 """
@@ -158,6 +161,31 @@ def pt2e(factory, kind, a, b, dyn, calib=3):
             move_exported_model_to_eval(g)
         return g, a, b, dyn
     return build
+
+
+def torchao_quantize(factory, config, a, b, dyn):
+    """torchao's quantize_() (tensor-subclass weights, not PT2E): the
+    TRAINING program holds torchao's own affine ops, the core program their
+    ATen decomposition."""
+    def build():
+        import torchao.quantization as Q
+        from torchao.quantization.granularity import PerGroup
+        m = factory().eval()
+        cfg = {"8da4w": lambda: Q.Int8DynamicActivationIntxWeightConfig(weight_dtype=torch.int4,
+                                                                        weight_granularity=PerGroup(32)),
+               "int8wo": lambda: Q.Int8WeightOnlyConfig()}[config]()
+        Q.quantize_(m, cfg)
+        return m, a, b, dyn
+    return build
+
+
+class WideMLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = nn.Linear(64, 64), nn.Linear(64, 8)
+
+    def forward(self, x):
+        return self.b(torch.relu(self.a(x)))
 
 
 class TvDetector(nn.Module):
@@ -636,6 +664,8 @@ def programs():
         "pt2e_embedding": pt2e(EmbedBag, "embedding", (torch.randint(0, 40, (2, 5)),), (torch.randint(0, 40, (3, 7)),), (BD,)),
         "pt2e_xnnpack_resnet18": pt2e(lambda: __import__("torchvision").models.resnet18(num_classes=5), "xnnpack", img(2, 32), img(3, 32),
                                   (B,), calib=1),
+        "torchao_8da4w_mlp": torchao_quantize(WideMLP, "8da4w", (torch.randn(4, 64),), (torch.randn(6, 64),), (B,)),
+        "torchao_int8_weight_only_mlp": torchao_quantize(WideMLP, "int8wo", (torch.randn(4, 64),), (torch.randn(6, 64),), (B,)),
         # ---- torchvision
         "fasterrcnn_mobilenet_eval": fn(lambda: TvDetector("fasterrcnn_mobilenet_v3_large_320_fpn"), (torch.rand(1, 3, 64, 64),),
                                         (torch.rand(1, 3, 64, 64),), None),
@@ -703,7 +733,7 @@ def programs():
 
 
 TOLERANCE = {name: 1e-2 for name in ("pt2e_xnnpack_cnn", "pt2e_x86_cnn", "pt2e_xnnpack_mlp", "pt2e_x86_mlp", "pt2e_xnnpack_dynamic_mlp",
-                                     "pt2e_x86_dynamic_mlp", "pt2e_xnnpack_qat_cnn", "pt2e_xnnpack_resnet18")}
+                                     "pt2e_x86_dynamic_mlp", "pt2e_xnnpack_qat_cnn", "pt2e_xnnpack_resnet18", "torchao_8da4w_mlp")}
 # (QuantizeLinear divides by the scale where torch multiplies by its
 # reciprocal: a value within an ulp of a rounding tie lands one step apart;
 # one step of an 8-bit activation is ~1/255 of its range. pt2e_embedding
