@@ -545,16 +545,10 @@ class BeamStep(nn.Module):
         self.model, self.n = model, n
 
     def forward(self, ids, beam_idx, *kv):
-        from transformers import DynamicCache
-        cache = DynamicCache(config=self.model.config)
-        for i in range(self.n):
-            cache.update(kv[2 * i], kv[2 * i + 1], i)
+        cache = S.dynamic_cache(self.model, kv, self.n)
         cache.reorder_cache(beam_idx)
         out = self.model(input_ids=ids, past_key_values=cache, use_cache=True)
-        res = [out.logits]
-        for layer in out.past_key_values.layers:
-            res += [layer.keys, layer.values]
-        return tuple(res)
+        return S.with_cache(out.logits, out.past_key_values)
 
 
 def beam_step(cfg, model, kvh=2, hd=8, **kw):
@@ -603,10 +597,7 @@ class PrefillWithCache(nn.Module):
     def forward(self, ids, mask):
         pos = (mask.cumsum(-1) - 1).clamp(min=0)
         out = self.m(input_ids=ids, attention_mask=mask, position_ids=pos, use_cache=True)
-        res = [out.logits[:, -1]]
-        for layer in out.past_key_values.layers:
-            res += [layer.keys, layer.values]
-        return tuple(res)
+        return S.with_cache(out.logits[:, -1], out.past_key_values)
 
 
 def prefill_cache(cfg, model, **kw):
@@ -628,11 +619,8 @@ class VerifyStep(nn.Module):
         super().__init__()
         self.model = model
 
-    def forward(self, ids, k0, v0, k1, v1):
-        from transformers import DynamicCache
-        cache = DynamicCache(config=self.model.config)
-        cache.update(k0, v0, 0)
-        cache.update(k1, v1, 1)
+    def forward(self, ids, *kv):
+        cache = S.dynamic_cache(self.model, kv, 2)
         return self.model(input_ids=ids, past_key_values=cache, use_cache=True).logits.argmax(-1)
 
 
@@ -643,7 +631,7 @@ def verify_step(cfg, model, hd=8, **kw):
 
         def args(b, p, n):
             return (torch.randint(0, 64, (b, n)),) + tuple(torch.randn(b, 2, p, hd) for _ in range(4))
-        return m, args(1, 6, 4), args(1, 9, 3), ({1: k},) + tuple({2: past} for _ in range(4))
+        return m, args(1, 6, 4), args(1, 9, 3), ({1: k}, tuple({2: past} for _ in range(4)))
     return build
 
 
