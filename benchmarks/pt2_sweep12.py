@@ -52,6 +52,7 @@ from torch import nn
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pt2_coverage as C  # noqa: E402
 import pt2_sweep as S  # noqa: E402
+import pt2_sweep11 as S11  # noqa: E402
 from pt2_coverage import AUTO, _flat, _lm, fn  # noqa: E402
 
 warnings.filterwarnings("ignore")
@@ -230,14 +231,13 @@ def small_s3d():
     return m
 
 
-class RaftLarge(nn.Module):
+class RaftLarge(S11.Raft):
+    """Sweep 11's RAFT step (two flow updates) on raft_large."""
+
     def __init__(self):
-        super().__init__()
+        nn.Module.__init__(self)
         from torchvision.models.optical_flow import raft_large
         self.m = raft_large(weights=None)
-
-    def forward(self, a, b):
-        return self.m(a, b, num_flow_updates=2)[-1]
 
 
 # ------------------------------------------------------------------ diffusers
