@@ -29,6 +29,24 @@ from pt2_coverage import AUTO, _lm, fn, lm, vision  # noqa: E402
 
 
 # ------------------------------------------------------------------ decoders
+def dynamic_cache(model, kv, n):
+    """A DynamicCache of n layers from flat (keys, values) pairs, built with
+    the model's config (sliding-window layers where the config has them)."""
+    from transformers import DynamicCache
+    cache = DynamicCache(config=model.config)
+    for i in range(n):
+        cache.update(kv[2 * i], kv[2 * i + 1], i)
+    return cache
+
+
+def with_cache(first, cache):
+    """`first`, then every layer's keys and values: a step's flat outputs."""
+    res = [first]
+    for layer in cache.layers:
+        res += [layer.keys, layer.values]
+    return tuple(res)
+
+
 class BatchedDecodeStep(nn.Module):
     """generate()'s step: one new token per row, a left-padded attention
     mask over cache + token, a DynamicCache built with the model's config
@@ -39,15 +57,9 @@ class BatchedDecodeStep(nn.Module):
         self.model, self.n = model, n
 
     def forward(self, ids, mask, *kv):
-        from transformers import DynamicCache
-        cache = DynamicCache(config=self.model.config)
-        for i in range(self.n):
-            cache.update(kv[2 * i], kv[2 * i + 1], i)
+        cache = dynamic_cache(self.model, kv, self.n)
         out = self.model(input_ids=ids, attention_mask=mask, past_key_values=cache, use_cache=True)
-        res = [out.logits]
-        for layer in out.past_key_values.layers:
-            res += [layer.keys, layer.values]
-        return tuple(res)
+        return with_cache(out.logits, out.past_key_values)
 
 
 def bdecode(cfg, model, kvh=2, hd=8, n=2, past=(6, 10), min_past=1, **kw):

@@ -40,6 +40,7 @@ REFUSED = {
     "linalg_eig_refused@core": "linalg_eig: the eigendecomposition of a general matrix has complex",
     "linalg_pinv_refused": "linalg_pinv: the pseudo-inverse needs the singular vectors",
     "cond_stale_view@training": "views 'clone' from before this in-place write and is read after it",
+    "quantize_per_channel_float_zero_points_refused": "quantize_per_channel with floating-point zero points",
 }
 # Refused below an opset: the ONNX op they need is that new. col2im's core
 # form (index_put with None indices) converts at any opset.
