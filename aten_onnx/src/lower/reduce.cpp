@@ -1,11 +1,15 @@
 // Reductions: mean/sum (dim lists, keepdim, dtype), nansum/nanmean, amax/amin,
 // max/min over a dim (values + indices), argmax/argmin, cumsum, cumprod,
-// var/std (and their _mean forms), prod, logsumexp, vector norms.
+// var/std (and their _mean forms), prod, logsumexp, vector norms. var/std
+// and the vector norms of a complex tensor (the pair layout of
+// complex_pairs.hpp) are real: the squared moduli of the deviations, the
+// norm of the moduli.
 #include "mx/onnx_proto.hpp"
 
 #include <climits>
 #include <cmath>
 
+#include "complex_pairs.hpp"
 #include "mx/aten_onnx/lowering_registry.hpp"
 #include "mx/aten_onnx/patterns.hpp"
 
@@ -245,10 +249,14 @@ void lower_var_std(OpContext& cx) {
   double c = cx.bool_arg("unbiased", true) ? 1.0 : 0.0;
   if (cx.has("correction")) c = cx.float_arg("correction");
   const auto axes = stat_axes(cx, r);
-  const std::string x = cx.cast(v.onnx, v.dtype, dt);
+  const bool complex = pairs::is_complex(v.dtype);
+  const std::string x =
+      complex ? cx.cast(v.onnx, pairs::component(v.dtype), dt) : cx.cast(v.onnx, v.dtype, dt);
   const std::string mean = mx::aten_onnx::emit_reduce(cx, "ReduceMean", x, axes, true);
   const std::string dev = cx.emit1("Sub", {x, mean});
-  std::string var = mx::aten_onnx::emit_reduce(cx, "ReduceMean", cx.emit1("Mul", {dev, dev}), axes, keep);
+  std::string sq = cx.emit1("Mul", {dev, dev});
+  if (complex) sq = mx::aten_onnx::emit_reduce(cx, "ReduceSum", sq, {r}, false);  // |dev|^2
+  std::string var = mx::aten_onnx::emit_reduce(cx, "ReduceMean", sq, axes, keep);
   if (c != 0.0) {
     const std::string n = count_of(cx, v, axes, dt);
     var = cx.emit1("Div", {cx.emit1("Mul", {var, n}), cx.emit1("Sub", {n, cx.cscalar(c, dt)})});
@@ -256,7 +264,8 @@ void lower_var_std(OpContext& cx) {
   cx.out(0, is_std ? cx.emit1("Sqrt", {var}) : var);
   if (with_mean) cx.out(1, keep ? mean : cx.squeeze(mean, axes));
 }
-MX_ATEN_LOWER(lower_var_std, "aten.var", "aten.std", "aten.var_mean", "aten.std_mean");
+MX_ATEN_LOWER(lower_var_std, "aten.var", "aten.std", "aten.var_mean", "aten.std_mean", "complex.aten.var",
+              "complex.aten.std");
 
 // prod(self, dtype) / prod.dim_int(self, dim, keepdim, dtype)
 void lower_prod(OpContext& cx) {
@@ -338,7 +347,13 @@ void emit_p_norm(OpContext& cx, double p) {
   const int64_t r = static_cast<int64_t>(v.shape.size());
   const bool keep = cx.bool_arg("keepdim", false);
   const auto axes = stat_axes(cx, r);
-  const std::string x = cx.emit1("Abs", {cx.cast(v.onnx, v.dtype, dt)});
+  std::string x;
+  if (pairs::is_complex(v.dtype)) {
+    const std::string z = cx.cast(v.onnx, pairs::component(v.dtype), dt);
+    x = cx.squeeze(pairs::modulus(cx, pairs::part(cx, z, 0), pairs::part(cx, z, 1), dt), {r});
+  } else {
+    x = cx.emit1("Abs", {cx.cast(v.onnx, v.dtype, dt)});
+  }
   using mx::aten_onnx::emit_reduce;
   if (p == 1.0) return cx.out(0, emit_reduce(cx, "ReduceSum", x, axes, keep));
   if (p == 2.0)
@@ -355,7 +370,8 @@ void emit_p_norm(OpContext& cx, double p) {
 void lower_vector_norm(OpContext& cx) {
   emit_p_norm(cx, cx.has("ord") ? cx.float_arg("ord") : (cx.has("p") ? cx.float_arg("p") : 2.0));
 }
-MX_ATEN_LOWER(lower_vector_norm, "aten.linalg_vector_norm", "aten.norm", "aten.frobenius_norm");
+MX_ATEN_LOWER(lower_vector_norm, "aten.linalg_vector_norm", "aten.norm", "aten.frobenius_norm",
+              "complex.aten.linalg_vector_norm");
 
 // linalg_norm(self, ord=None, dim=None, keepdim=False, dtype=None) and its
 // .ord_str overload: without ord, or with 'fro', the 2-norm of the elements
