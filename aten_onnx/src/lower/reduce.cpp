@@ -167,6 +167,58 @@ void lower_diff(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_diff, "aten.diff");
 
+// gradient(self, spacing=None, dim=None, edge_order=1) -> Tensor[]: the
+// central differences (f[i+1] - f[i-1]) / 2h inside and one-sided ones of
+// order edge_order at both ends, along each dim (all when None) with a
+// uniform spacing h per dim (a number or one per dim). Coordinates as
+// tensors are refused.
+void lower_gradient(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  const int32_t dt = v.dtype;
+  if (!is_floating(dt)) cx.unsupported("gradient of an integer tensor");
+  const ArgKind sk = cx.arg_kind("spacing");
+  if (sk == ArgKind::tensors || sk == ArgKind::tensor)
+    cx.unsupported("gradient with coordinate tensors as spacing (a number or a list of numbers is lowered)");
+  std::vector<int64_t> dims;
+  if (cx.has("dim")) dims = cx.ints("dim");
+  for (auto& d : dims) d = norm_dim(d, r);
+  if (dims.empty())
+    for (int64_t d = 0; d < r; ++d) dims.push_back(d);
+  std::vector<double> h(dims.size(), 1.0);
+  if (sk == ArgKind::floats) {
+    const std::vector<double> s = cx.floats("spacing");
+    for (size_t k = 0; k < h.size(); ++k) h[k] = s.size() == 1 ? s[0] : s.at(k);
+  } else if (sk != ArgKind::none) {
+    std::fill(h.begin(), h.end(), cx.float_arg("spacing"));
+  }
+  const int64_t order = cx.int_arg("edge_order", 1);
+  if (order != 1 && order != 2) cx.unsupported("gradient with edge_order " + std::to_string(order));
+  std::vector<std::string> out;
+  for (size_t k = 0; k < dims.size(); ++k) {
+    const std::string axis = cx.ci64({dims[k]});
+    auto s = [&](int64_t b, int64_t e) {
+      return cx.emit1("Slice", {v.onnx, cx.ci64({b}), cx.ci64({e}), axis});
+    };
+    auto mul = [&](const std::string& x, double c) { return cx.emit1("Mul", {x, cx.cscalar(c, dt)}); };
+    auto add = [&](const std::string& x, const std::string& y) { return cx.emit1("Add", {x, y}); };
+    const std::string inv_h = cx.cscalar(1.0 / h[k], dt);
+    const std::string center = mul(cx.emit1("Sub", {s(2, INT64_MAX), s(0, -2)}), 0.5 / h[k]);
+    std::string first, last;
+    if (order == 1) {
+      first = cx.emit1("Mul", {cx.emit1("Sub", {s(1, 2), s(0, 1)}), inv_h});
+      last = cx.emit1("Mul", {cx.emit1("Sub", {s(-1, INT64_MAX), s(-2, -1)}), inv_h});
+    } else {
+      first = cx.emit1("Mul", {add(add(mul(s(0, 1), -1.5), mul(s(1, 2), 2.0)), mul(s(2, 3), -0.5)), inv_h});
+      last = cx.emit1(
+          "Mul", {add(add(mul(s(-3, -2), 0.5), mul(s(-2, -1), -2.0)), mul(s(-1, INT64_MAX), 1.5)), inv_h});
+    }
+    out.push_back(cx.emit1("Concat", {first, center, last}, {attr("axis", dims[k])}));
+  }
+  cx.out_list(0, out);
+}
+MX_ATEN_LOWER(lower_gradient, "aten.gradient");
+
 // trapezoid / trapz(y, dx=1 | x, dim=-1), as ATen computes it: with a
 // spacing dx, (sum(y) - (y_first + y_last) / 2) * dx; with sample points x
 // (1-D along dim, or broadcast from the trailing dims), the sum of
