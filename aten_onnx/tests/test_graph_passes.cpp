@@ -846,3 +846,172 @@ TEST_CASE("a zero Pad of the spatial dims read by one Conv becomes the Conv's pa
     CHECK(pads == std::vector<int64_t>{1, 1, 2, 1});
   }
 }
+
+namespace {
+
+// DETR's DetrFrozenBatchNorm2d after a Conv: `x * scale + bias`, with
+// scale = w * (rv + eps).rsqrt() and bias = b - rm * scale computed on the
+// buffers (each [3] viewed as [1, 3, 1, 1]).
+struct FrozenBatchNorm {
+  std::vector<float> weight = iota_floats(3 * 2), w = {1.0f, 2.0f, 0.5f}, b = {0.1f, 0.2f, 0.3f},
+                     rm = {1.0f, -1.0f, 0.0f}, rv = {4.0f, 1.0f, 0.3f};
+  std::string out;
+  FrozenBatchNorm(TestEmitter& e, WeightMap& weights) {
+    const auto f = onnx::TensorProto::FLOAT;
+    e.input("x", f, {1, 2, 4, 4});
+    add_weight(e, weights, "conv.weight", {3, 2, 1, 1}, weight);
+    for (auto [name, v] : {std::pair{"bn.weight", &w}, {"bn.bias", &b}, {"bn.running_mean", &rm},
+                           {"bn.running_var", &rv}})
+      add_weight(e, weights, name, {3}, *v);
+    e.module = "conv";
+    const auto c = e.emit1("Conv", {"x", "conv.weight"});
+    e.module = "bn";
+    auto view = [&](const char* p) { return e.emit1("Reshape", {p, e.ci64({1, -1, 1, 1})}); };
+    const auto root = e.emit1("Sqrt", {e.emit1("Add", {view("bn.running_var"), e.cscalar(1e-5, f)})});
+    const auto scale = e.emit1("Mul", {view("bn.weight"), e.emit1("Reciprocal", {root})});
+    const auto shift = e.emit1("Sub", {view("bn.bias"), e.emit1("Mul", {view("bn.running_mean"), scale})});
+    out = e.emit1("Relu", {e.emit1("Add", {e.emit1("Mul", {c, scale}), shift})});
+    mark_output(e, out);
+  }
+  // scale and shift as ONNX Runtime computes them, float32 step by step
+  std::vector<float> scale() const {
+    std::vector<float> s;
+    for (size_t k = 0; k < 3; ++k) {
+      volatile float sum = rv[k] + 1e-5f, root = std::sqrt(static_cast<float>(sum)), r = 1.0f / root;
+      s.push_back(w[k] * r);
+    }
+    return s;
+  }
+  std::vector<float> shift() const {
+    std::vector<float> t;
+    const auto s = scale();
+    for (size_t k = 0; k < 3; ++k) {
+      volatile float p = rm[k] * s[k];
+      t.push_back(b[k] - p);
+    }
+    return t;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a batch norm computed on its buffers folds into two constants, then into the Conv") {
+  TestEmitter e;
+  WeightMap w;
+  FrozenBatchNorm bn(e, w);
+  const auto report = lean_graph(e.graph, w, 17);
+  CHECK(e.ops() == std::vector<std::string>{"Conv", "Relu"});
+  const auto summary = pass_summary(e.records, report);
+  const auto& folded = summary["folded_channel_affines"]["conv.weight"];
+  CHECK(folded["module"] == "bn");
+  CHECK(folded["scale_from"] == nlohmann::json({"bn.running_var", "bn.weight"}));
+  CHECK(folded["shift_from"] ==
+        nlohmann::json({"bn.bias", "bn.running_mean", "bn.running_var", "bn.weight"}));
+  const std::string bias = e.graph.node(0).input(2);
+  CHECK(folded["bias"] == bias);
+  CHECK(summary["weight_constants"].size() == 1);  // the shift, now the Conv's bias
+  CHECK(summary["weight_constants"][bias].size() == 4);
+  CHECK(summary["folded_nodes"]["bn"].get<int>() > 2);
+
+  inline_weights(e.graph, w);
+  std::map<std::string, std::vector<float>> out;
+  for (const auto& t : e.graph.initializer()) out[t.name()] = floats_of(t.raw_data());
+  for (const auto& [name, v] : out) CHECK(name.rfind("bn.", 0) == std::string::npos);  // the buffers are gone
+  const auto s = bn.scale(), t = bn.shift();
+  CHECK(out[bias] == t);  // 0 * s + t: the shift's bits
+  for (size_t o = 0; o < 3; ++o)
+    for (size_t i = 0; i < 2; ++i) CHECK(out["conv.weight"][o * 2 + i] == bn.weight[o * 2 + i] * s[o]);
+  e.graph.clear_output();
+  CHECK(e.check(bn.out) == std::vector<int64_t>{1, 3, 4, 4});
+}
+
+TEST_CASE("without batch norm folding, its arithmetic on buffers still folds, bit for bit") {
+  TestEmitter e;
+  WeightMap w;
+  FrozenBatchNorm bn(e, w);
+  const auto report = lean_graph(e.graph, w, 17, {}, true, false);
+  CHECK(e.ops() == std::vector<std::string>{"Conv", "Mul", "Add", "Relu"});
+  CHECK(report.folded_channel_affines.empty());
+  CHECK_FALSE(w.at("conv.weight").scaled.has_value());
+  const auto& scale = folded_input(e.graph, e.graph.node(1).output(0), 1);
+  const auto& shift = folded_input(e.graph, e.graph.node(2).output(0), 1);
+  CHECK(floats_of(scale.raw_data()) == bn.scale());
+  CHECK(floats_of(shift.raw_data()) == bn.shift());
+  CHECK(report.weight_constants.size() == 2);
+}
+
+TEST_CASE("a weight two folded results would copy whole stays a weight") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.input("x", f, {64, 64});
+  add_weight(e, w, "big", {64, 64}, iota_floats(64 * 64));  // 16 KB: two copies would double it
+  const auto a = e.emit1("Reshape", {"big", e.ci64({4096})});
+  const auto b = e.emit1("Reshape", {"big", e.ci64({64, 64, 1})});
+  mark_output(e, e.emit1("Add", {e.emit1("Reshape", {a, e.ci64({64, 64})}), "x"}));
+  mark_output(e, e.emit1("Squeeze", {b, e.ci64({2})}));
+  const auto report = lean_graph(e.graph, w, 17);
+  CHECK(report.weight_constants.empty());
+  CHECK(std::any_of(e.graph.initializer().begin(), e.graph.initializer().end(),
+                    [](const onnx::TensorProto& t) { return t.name() == "big"; }));
+}
+
+TEST_CASE("index arithmetic clamped into range folds: Floor, Max, Min, Clip of constants") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.input("x", f, {8, 4});
+  e.module = "up";
+  // source index of each output pixel, as an interpolation decomposes it:
+  // clamp(floor((i + 0.5) * 0.5 - 0.5), 0, 3), cast to int64, clamp(+1, max 3)
+  const auto i = e.emit1("Cast", {e.emit1("Range", {e.ci64s(0), e.ci64s(8), e.ci64s(1)})},
+                         {attr("to", int64_t{f})});
+  const auto src = e.emit1("Sub", {e.emit1("Mul", {e.emit1("Add", {i, e.cscalar(0.5, f)}), e.cscalar(0.5, f)}),
+                                   e.cscalar(0.5, f)});
+  const auto lo = e.emit1("Max", {e.emit1("Floor", {src}), e.cscalar(0.0, f)});
+  const auto idx = e.emit1("Cast", {lo}, {attr("to", int64_t{onnx::TensorProto::INT64})});
+  const auto next = e.emit1("Clip", {e.emit1("Add", {idx, e.ci64s(1)}), e.ci64s(0), e.ci64s(3)});
+  const auto both = e.emit1("Min", {e.emit1("Concat", {idx, next}, {attr("axis", int64_t{0})}), e.ci64s(3)});
+  const auto y = e.emit1("Gather", {"x", both}, {attr("axis", int64_t{0})});
+  mark_output(e, y);
+  // -0 against +0: which one a runtime's Max returns is its choice
+  const auto zeros = e.emit1("Max", {e.cscalar(-0.0, f), e.cscalar(0.0, f)});
+  mark_output(e, e.emit1("Add", {"x", zeros}));
+  lean_graph(e.graph, w, 17);
+  CHECK(e.ops() == std::vector<std::string>{"Gather", "Max", "Add"});
+  const auto& index = folded_input(e.graph, y, 1);
+  CHECK(values_of<int64_t>(index.raw_data()) ==
+        std::vector<int64_t>{0, 0, 0, 1, 1, 2, 2, 3, 1, 1, 1, 2, 2, 3, 3, 3});
+}
+
+TEST_CASE("constant indices lose their negative-index fix-up; an identity Transpose goes") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.input("x", f, {6, 2});
+  e.graph.mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_param(
+      "n");  // dynamic: its size is computed at run time
+  e.module = "m";
+  // index_put's `Where(i < 0, i + n, i)` with i a constant: all false
+  const auto fix = [&](const std::vector<int64_t>& i) {
+    const auto n = e.emit1("Gather", {e.emit1("Shape", {"x"}), e.ci64s(0)}, {attr("axis", int64_t{0})});
+    const auto idx = e.ci64(i);
+    return e.emit1("Where", {e.emit1("Less", {idx, e.ci64s(0)}), e.emit1("Add", {idx, n}), idx});
+  };
+  const auto kept = fix({-1, 2});  // one negative index: the fix-up stays
+  const auto gone = fix({0, 2});
+  const auto t = e.emit1("Transpose", {"x"}, {attr("perm", std::vector<int64_t>{0, 1})});
+  const auto y = e.emit1("Gather", {t, gone}, {attr("axis", int64_t{0})});
+  mark_output(e, y);
+  mark_output(e, e.emit1("Gather", {"x", kept}, {attr("axis", int64_t{0})}));
+  lean_graph(e.graph, w, 17);
+  CHECK(count_op(e.graph, "Where") == 1);
+  CHECK(count_op(e.graph, "Transpose") == 0);
+  const auto& gather = e.graph.node(e.graph.node_size() - 2);
+  CHECK(gather.input(0) == "x");
+  const auto* index = initializer_of(e.graph, gather.input(1));
+  REQUIRE(index);
+  CHECK(values_of<int64_t>(index->raw_data()) == std::vector<int64_t>{0, 2});
+  e.graph.clear_output();
+  e.check(y);
+}

@@ -76,5 +76,7 @@ def test_parameters_refer_to_the_pt(name, fixtures_dir, manifest, tmp_path):
     derived |= set(passes.get("weight_constants", {}))  # computed from weights at export (fold_weight_data)
     for weight, bn in passes.get("folded_batch_norms", {}).items():
         derived |= {weight, bn["bias"]}
+    for weight, a in passes.get("folded_channel_affines", {}).items():
+        derived |= {weight, a["bias"]}
     big = sum(1 for t in inline.graph.initializer if len(t.raw_data) >= 1024 and t.name not in derived)
     assert referred == big, f"{referred} of {big} initializers of 1 KiB and more answered by reference"

@@ -146,7 +146,9 @@ def test_weights(name, level, exported, fixtures_dir):
     BatchNormalization folded in (folded_batch_norms) holds the archive's
     weight scaled per output channel, its bias the folded bias, and the BN's
     parameters are gone; a weight graph_passes.weight_constants names was
-    moved into the constants computed from it."""
+    moved into the constants computed from it, and so were those
+    folded_channel_affines names (the Conv weight scaled, its bias
+    rewritten)."""
     path, hier, _ = exported(name, level)
     passes = (hier or {}).get("graph_passes", {})
     permuted = passes.get("stored_permuted", {})
@@ -154,7 +156,11 @@ def test_weights(name, level, exported, fixtures_dir):
     folded_away = {p for bn in folded_bns.values() for p in bn["parameters"]}
     # weights moved into constants at export (a recurrent layer's gates reordered)
     folded_away |= {w for ws in passes.get("weight_constants", {}).values() for w in ws}
+    # a per-channel `* s + t` computed from weights, folded into the Conv before it
+    affines = passes.get("folded_channel_affines", {})
+    folded_away |= {w for a in affines.values() for w in a["scale_from"] + a["shift_from"]}
     rewritten = set(folded_bns) | {bn["bias"] for bn in folded_bns.values()}
+    rewritten |= set(affines) | {a["bias"] for a in affines.values() if a["bias"]}
     pt2 = os.path.join(fixtures_dir, LEVELS[level].format(name))
     mj = _archive_json(pt2, "models/model.json")
     used = set()

@@ -123,7 +123,17 @@ void lower_adaptive_pool(OpContext& cx) {
   }
   const auto out = expand_to(*given, nd);
   std::vector<int64_t> in;
-  for (size_t d = 0; d < nd; ++d) in.push_back(shape[2 + d].is_static ? shape[2 + d].value : -1);
+  bool dynamic = false;
+  for (size_t d = 0; d < nd; ++d) {
+    in.push_back(shape[2 + d].is_static ? shape[2 + d].value : -1);
+    dynamic |= in.back() < 0 && out[d] != 1;
+  }
+  // Windows over a dim known at run time only: Slice + ReduceMean per
+  // window with bounds computed each would be ~10 nodes per output cell
+  // (UperNet's pyramid pooling to 6 x 6); prefix sums are a fixed ~14 per dim.
+  if (dynamic && !is_max)
+    return cx.out(0, mx::aten_onnx::emit_adaptive_avg_pool_dynamic(cx, cx.tensor("self"), nd + 2, cx.ci64(out),
+                                                                   cx.dtype_of("self")));
   cx.out(0, mx::aten_onnx::emit_adaptive_pool(cx, cx.tensor("self"), in, out, is_max));
   if (!is_max || cx.n_outputs() < 2) return;
   // The indices (return_indices=True): where every output size divides

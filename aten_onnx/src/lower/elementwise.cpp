@@ -57,6 +57,8 @@ std::string round_decimals(OpContext& cx, int32_t dt, int64_t decimals) {
   return cx.emit1("Div", {cx.emit1("Round", {cx.emit1("Mul", {x, scale})}), scale});
 }
 
+// The in-place variants (abs_, sqrt_, ...) stay in TRAINING-level programs;
+// their value is the out-of-place one, which the frontend writes back.
 void lower_unary(OpContext& cx) {
   const std::string onnx_op = unary_ops().at(cx.op());
   const int32_t dt = cx.out_dtype();
@@ -70,7 +72,9 @@ MX_ATEN_LOWER(lower_unary, "aten.neg", "aten.exp", "aten.log", "aten.sqrt", "ate
               "aten.cos", "aten.tanh", "aten.sigmoid", "aten.erf", "aten.floor", "aten.ceil", "aten.relu",
               "aten.relu_", "aten.reciprocal", "aten.sign", "aten.round", "aten.logical_not",
               "aten.bitwise_not", "aten.tanh_", "aten.sigmoid_", "aten.neg_", "aten.exp_", "aten._neg_view",
-              "aten.special_expit", "aten.special_round");
+              "aten.special_expit", "aten.special_round", "aten.abs_", "aten.sqrt_", "aten.log_", "aten.sin_",
+              "aten.cos_", "aten.erf_", "aten.floor_", "aten.ceil_", "aten.reciprocal_", "aten.sign_",
+              "aten.round_");
 
 void lower_rsqrt(OpContext& cx) {
   const int32_t dt = cx.out_dtype();

@@ -241,8 +241,10 @@ std::vector<std::string> split_by_sizes(OpContext& cx, const std::string& x, int
 
 // Pieces of a split along a dynamic dim, `n` of them as in the example:
 // split(size) slices k*size..(k+1)*size, the last open-ended (right for
-// every length that gives n pieces); chunk(n) computes the piece length
-// ceil(d/n) at run time; split_with_sizes uses its explicit sizes.
+// every length that gives n pieces), the size an int or a SymInt (ZoeDepth
+// splits its stacked feature maps by the batch size); chunk(n) computes
+// the piece length ceil(d/n) at run time; split_with_sizes uses its
+// explicit sizes.
 std::vector<std::string> split_dynamic(OpContext& cx, const std::string& x, int64_t dim, size_t n) {
   const std::string& t = cx.target();
   if (t.rfind("aten.split_with_sizes", 0) == 0 || cx.arg_kind("split_size") == ArgKind::ints)
@@ -251,6 +253,8 @@ std::vector<std::string> split_dynamic(OpContext& cx, const std::string& x, int6
   std::string piece;  // 1-element int64
   if (t.rfind("aten.split.", 0) == 0 && cx.arg_kind("split_size") == ArgKind::integer) {
     piece = cx.ci64({cx.int_arg("split_size")});
+  } else if (t.rfind("aten.split.", 0) == 0 && cx.arg_kind("split_size") == ArgKind::sym_int) {
+    piece = cx.unsqueeze(cx.sym_int("split_size"), {0});
   } else if (t.rfind("aten.chunk", 0) == 0) {
     const int64_t chunks = cx.int_arg("chunks");
     const std::string d = cx.emit1("Slice", {cx.shape_of(x), cx.ci64({dim}), cx.ci64({dim + 1})});

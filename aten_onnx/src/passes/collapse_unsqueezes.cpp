@@ -19,15 +19,14 @@ using passes::is_op;
 
 struct Index {
   std::map<std::string, int> producer;  // value -> node index
-  std::map<std::string, int> readers;   // value -> top-level reads
+  std::map<std::string, int> readers;   // passes::read_counts
 };
 
 Index index_of(const onnx::GraphProto& g) {
   Index ix;
-  for (int i = 0; i < g.node_size(); ++i) {
+  ix.readers = passes::read_counts(g);
+  for (int i = 0; i < g.node_size(); ++i)
     for (const auto& o : g.node(i).output()) ix.producer[o] = i;
-    for (const auto& in : g.node(i).input()) ++ix.readers[in];
-  }
   return ix;
 }
 
@@ -103,7 +102,6 @@ bool merge_unsqueezes(onnx::GraphProto& g, const Index& ix, onnx::NodeProto& out
 }  // namespace
 
 void collapse_unsqueezes(onnx::GraphProto& g, int opset, PassReport&) {
-  const auto in_subgraphs = passes::subgraph_reads(g);
   // Rewrites keep every producer; read counts only matter as "read once",
   // which a rewrite never makes true wrongly (it moves or drops reads).
   Index ix = index_of(g);
@@ -111,7 +109,7 @@ void collapse_unsqueezes(onnx::GraphProto& g, int opset, PassReport&) {
     auto& n = *g.mutable_node(i);
     if (!is_op(&n, "Unsqueeze")) continue;
     if (opset >= 15 && slice_of_shape(g, ix, n)) continue;
-    if (!in_subgraphs.count(n.input(0))) merge_unsqueezes(g, ix, n);
+    merge_unsqueezes(g, ix, n);  // the inner one read once: not in a subgraph, not a graph output
   }
 }
 

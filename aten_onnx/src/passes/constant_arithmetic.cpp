@@ -4,7 +4,8 @@
 // op is computed in the precision the runtime computes it in, never wider:
 // float32 in float32 (computing in double and rounding once would be a
 // different, if closer, result for Pow and for chains), float64 in float64.
-// Add, Sub, Mul, Div, Sqrt and Reciprocal (1 / x) are correctly rounded in
+// Max, Min, Clip, Floor and Ceil select or truncate, with no rounding at
+// all. Add, Sub, Mul, Div, Sqrt and Reciprocal (1 / x) are correctly rounded in
 // IEEE arithmetic, and ONNX Runtime's kernels compute exactly those
 // (Eigen / MLAS, no fused multiply-add on one op), so the results agree on
 // every platform. float16 and bfloat16 are computed in float32 and rounded
@@ -105,6 +106,8 @@ std::optional<ConstantData> unary(const std::string& op, const ConstantData& x) 
   if (op == "Abs") return map<T>(x, [](T v) { return std::fabs(v); });
   if (op == "Sqrt") return map<T>(x, [](T v) { return std::sqrt(v); });
   if (op == "Reciprocal") return map<T>(x, [](T v) { return T(1) / v; });
+  if (op == "Floor") return map<T>(x, [](T v) { return std::floor(v); });  // exact: no rounding
+  if (op == "Ceil") return map<T>(x, [](T v) { return std::ceil(v); });
   return std::nullopt;
 }
 
@@ -127,7 +130,12 @@ std::optional<ConstantData> binary(const std::string& op, const ConstantData& a,
     else if (op == "Sub") v = x - y;
     else if (op == "Mul") v = x * y;
     else if (op == "Div") v = x / y;
-    else return std::nullopt;
+    else if (op == "Max" || op == "Min") {
+      // Selects an operand, exactly; which zero a runtime picks of -0 and
+      // +0 is its choice: left to it.
+      if (std::isnan(x) || std::isnan(y) || (x == y && std::signbit(x) != std::signbit(y))) return std::nullopt;
+      v = (op == "Max") == (x < y) ? y : x;
+    } else return std::nullopt;
     if (std::isnan(v)) return std::nullopt;
     store(r.bytes, r.dtype, v);
   }
@@ -206,11 +214,37 @@ std::optional<ConstantData> cast(const ConstantData& x, int32_t to) {
   return r;
 }
 
+// Clip(x, lo, hi) with 0-d bounds of x's dtype (an omitted one: no bound),
+// Max then Min as ONNX Runtime's kernel does: selects a value, exactly.
+template <typename T>
+std::optional<ConstantData> clip(const ConstantData& x, const std::vector<const ConstantData*>& in) {
+  std::optional<T> lo, hi;
+  for (size_t k = 1; k < in.size(); ++k) {
+    if (!in[k]) continue;
+    if (in[k]->dtype != x.dtype || in[k]->numel() != 1) return std::nullopt;
+    (k == 1 ? lo : hi) = load<T>(*in[k], 0);
+  }
+  if (lo && hi && !(*lo <= *hi)) return std::nullopt;
+  bool ambiguous = false;
+  auto r = map<T>(x, [&](T v) {
+    for (const auto& b : {lo, hi})
+      ambiguous |= b && v == *b && std::signbit(v) != std::signbit(*b);  // -0 against +0
+    if (lo && v < *lo) v = *lo;
+    if (hi && v > *hi) v = *hi;
+    return v;
+  });
+  if (ambiguous) return std::nullopt;
+  return r;
+}
+
 template <typename T>
 std::optional<ConstantData> eval(const onnx::NodeProto& n, const std::vector<const ConstantData*>& in,
                                  int64_t max) {
   const std::string& op = n.op_type();
   const ConstantData& x = *in[0];
+  if (op == "Clip") return in.size() <= 3 ? clip<T>(x, in) : std::nullopt;
+  for (const auto* c : in)
+    if (!c) return std::nullopt;
   if (in.size() == 1) return unary<T>(op, x);
   if (in.size() != 2 || !in[1]) return std::nullopt;
   if (op == "Pow") return power<T>(x, *in[1], max);
@@ -224,8 +258,6 @@ std::optional<ConstantData> eval_float_arithmetic(const onnx::NodeProto& n,
                                                   const std::vector<const ConstantData*>& in,
                                                   int64_t max_elements) {
   if (!n.domain().empty() || n.output_size() != 1 || in.empty() || !in[0]) return std::nullopt;
-  for (const auto* c : in)
-    if (!c) return std::nullopt;
   std::optional<ConstantData> r;
   if (n.op_type() == "Cast") {
     if (in.size() == 1) r = cast(*in[0], static_cast<int32_t>(int_attr(n, "to", 0)));

@@ -1,6 +1,7 @@
 // Element-wise arithmetic on small floating-point constants (float32,
 // float64, float16, bfloat16): Add, Sub, Mul, Div, Neg, Abs, Sqrt,
-// Reciprocal, Pow by 2 or 3, and Cast between numeric types, evaluated so
+// Reciprocal, Pow by 2 or 3, Max, Min, Clip, Floor, Ceil, and Cast between
+// numeric types, evaluated so
 // that the result is, bit for bit, what ONNX Runtime computes when it runs
 // the node (constant_arithmetic.cpp says how).
 #pragma once

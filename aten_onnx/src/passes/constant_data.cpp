@@ -81,6 +81,16 @@ std::optional<ConstantData> copy_elements(const ConstantData& x, const Dims& out
 
 }  // namespace
 
+std::map<std::string, ConstantData> small_constants(const onnx::GraphProto& g, int64_t max_elements) {
+  std::map<std::string, ConstantData> c;
+  for (const auto& t : g.initializer())
+    if (auto d = constant_data(t, max_elements)) c[t.name()] = std::move(*d);
+  for (const auto& n : g.node())
+    if (is_op(&n, "Constant"))
+      if (auto d = constant_node_data(n, max_elements)) c[n.output(0)] = std::move(*d);
+  return c;
+}
+
 std::optional<Dims> broadcast_shape(const Dims& a, const Dims& b) {
   const size_t rank = std::max(a.size(), b.size());
   Dims out(rank);

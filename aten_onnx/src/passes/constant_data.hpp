@@ -8,6 +8,7 @@
 #include "mx/onnx_proto.hpp"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,11 @@ std::optional<ConstantData> constant_data(const onnx::TensorProto& t, int64_t ma
 
 // A Constant node's value (`value`, `value_float(s)`, `value_int(s)`).
 std::optional<ConstantData> constant_node_data(const onnx::NodeProto& n, int64_t max_elements);
+
+// Every constant of at most `max_elements` elements by value name: the
+// Constant nodes' values and the initializers stored inline (a pass that
+// reads a bound, pads or a scalar operand looks it up here).
+std::map<std::string, ConstantData> small_constants(const onnx::GraphProto& g, int64_t max_elements);
 
 // The tensor of `c`, its bytes as raw_data.
 onnx::TensorProto to_tensor(const ConstantData& c);

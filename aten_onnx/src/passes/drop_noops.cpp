@@ -2,8 +2,10 @@
 // rotary scaling of 1.0, a position offset of 0), the Abs of a size list
 // that holds no -1 (an `expand` to sym sizes), a Slice that keeps every
 // element, an Expand to an empty shape or to ones no longer than its input's
-// rank (a buffer expanded to [1, 1]), an Identity, and a Transpose of a
-// Transpose (one Transpose of the composed perm, or none). ONNX Runtime
+// rank (a buffer expanded to [1, 1]), an Identity, a Transpose by the
+// identity perm, a Where whose constant condition picks one operand of the
+// result's dims (constant indices' negative-index fix-up), and a Transpose of a Transpose (one Transpose of the
+// composed perm, or none). ONNX Runtime
 // removes them itself while it creates a session, but each rewrite it
 // makes costs it a pass over the whole graph again (its level-1
 // transformers run a second round whenever one of them changed the graph),
@@ -113,6 +115,48 @@ bool non_negative_ints(const onnx::GraphProto& g, const std::string& name, const
   return n.input_size() > 0;
 }
 
+// A 0-d value: a 0-d constant or input, or a dim read as Gather(Shape(x), k)
+// with a 0-d k.
+bool is_scalar(const onnx::GraphProto& g, const std::string& name, const Values& v) {
+  if (auto r = v.rank.find(name); r != v.rank.end()) return r->second == 0;
+  auto p = v.producer.find(name);
+  if (p == v.producer.end()) return false;
+  const auto& n = g.node(p->second);
+  if (!passes::is_op(&n, "Gather") || n.input_size() != 2) return false;
+  const auto* k = constant(v, n.input(1));
+  auto shape = v.producer.find(n.input(0));
+  return k && k->dims_size() == 0 && shape != v.producer.end() && passes::is_op(&g.node(shape->second), "Shape");
+}
+
+// Where(c, a, b) whose condition is a constant of one value passes the
+// chosen operand through when it is a constant of c's dims and the other
+// operand is it combined element-wise with a 0-d value: the result has its
+// dims. That is a negative index's fix-up `Where(i < 0, i + n, i)` of
+// constant indices i, whose condition folded to all false.
+std::optional<std::string> where_selected(const onnx::GraphProto& g, const onnx::NodeProto& n,
+                                          const Values& v) {
+  const auto* c = constant(v, n.input(0));
+  if (!c || c->data_type() != onnx::TensorProto::BOOL || c->raw_data().empty()) return std::nullopt;
+  const std::string& bits = c->raw_data();
+  const bool all_false = bits.find_first_not_of('\0') == std::string::npos;
+  const bool all_true = !all_false && bits.find('\0') == std::string::npos;
+  if (!all_false && !all_true) return std::nullopt;
+  const std::string& chosen = n.input(all_true ? 1 : 2);
+  const std::string& other = n.input(all_true ? 2 : 1);
+  const auto* x = constant(v, chosen);
+  if (!x || x->dims().size() != c->dims().size() ||
+      !std::equal(x->dims().begin(), x->dims().end(), c->dims().begin()))
+    return std::nullopt;
+  auto p = v.producer.find(other);
+  if (p == v.producer.end()) return std::nullopt;
+  const auto& o = g.node(p->second);
+  if (!(passes::is_op(&o, "Add") || passes::is_op(&o, "Sub") || passes::is_op(&o, "Mul")) || o.input_size() != 2)
+    return std::nullopt;
+  const int k = o.input(0) == chosen ? 1 : o.input(1) == chosen ? 0 : -1;
+  if (k < 0 || !is_scalar(g, o.input(k), v)) return std::nullopt;
+  return chosen;
+}
+
 // The input a no-op node passes through, or nothing.
 std::optional<std::string> passed_through(const onnx::GraphProto& g, const onnx::NodeProto& n,
                                           const Values& v) {
@@ -129,6 +173,7 @@ std::optional<std::string> passed_through(const onnx::GraphProto& g, const onnx:
                   (ones && rank != v.rank.end() && static_cast<size_t>(rank->second) >= shape->size())))
       return n.input(0);
   }
+  if (op == "Where" && n.input_size() == 3) return where_selected(g, n, v);
   if (n.input_size() != 2) return std::nullopt;
   const auto* a = constant(v, n.input(0));
   const auto* b = constant(v, n.input(1));
@@ -143,6 +188,17 @@ std::optional<std::vector<int64_t>> perm_attr(const onnx::NodeProto& n) {
   for (const auto& a : n.attribute())
     if (a.name() == "perm") return std::vector<int64_t>(a.ints().begin(), a.ints().end());
   return std::nullopt;
+}
+
+// A Transpose by the identity perm (a permute to the dims' own order,
+// which an index_put over leading dims or an unfold writes).
+bool identity_transpose(const onnx::NodeProto& n) {
+  if (n.op_type() != "Transpose" || !n.domain().empty() || n.input_size() != 1) return false;
+  const auto p = perm_attr(n);  // none: reversed dims
+  if (!p) return false;
+  for (size_t i = 0; i < p->size(); ++i)
+    if ((*p)[i] != static_cast<int64_t>(i)) return false;
+  return true;
 }
 
 // Transpose(Transpose(x, p1), p2) reads x with perm p1[p2[i]]; returns
@@ -178,6 +234,7 @@ void drop_noops(onnx::GraphProto& g, PassReport& report) {
     // Checked here too: a Transpose writing a graph output is not rewritten.
     if (n.output_size() != 1 || outputs.count(n.output(0)) || passes::has_subgraph(n)) return std::nullopt;
     if (auto source = passed_through(g, n, v)) return source;
+    if (identity_transpose(n)) return n.input(0);
     const auto identity = compose_transposes(g, v, n);
     if (identity && *identity) return n.input(0);
     return std::nullopt;

@@ -18,7 +18,7 @@ namespace {
 
 struct Graph {
   std::map<std::string, int> producer;  // value -> node index
-  std::map<std::string, int> reads;     // value -> top-level reads
+  std::map<std::string, int> reads;     // passes::read_counts
   std::map<std::string, onnx::TensorProto*> initializers;
   std::map<std::string, const onnx::TensorProto*> constants;  // Constant nodes' values
   std::set<std::string> inputs, outputs, in_subgraphs;
@@ -26,10 +26,10 @@ struct Graph {
 
 Graph index_graph(onnx::GraphProto& g) {
   Graph x;
+  x.reads = passes::read_counts(g);
   for (int i = 0; i < g.node_size(); ++i) {
     const auto& n = g.node(i);
     for (const auto& o : n.output()) x.producer[o] = i;
-    for (const auto& in : n.input()) ++x.reads[in];
     if (n.op_type() == "Constant" && n.domain().empty() && n.attribute_size() == 1 &&
         n.attribute(0).name() == "value" && n.attribute(0).has_t())
       x.constants[n.output(0)] = &n.attribute(0).t();

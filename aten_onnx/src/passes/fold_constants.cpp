@@ -1,7 +1,8 @@
 // Shape arithmetic whose operands are all known at export (static dims,
 // axes, scalars) is evaluated here, so the file carries its result instead
 // of the nodes computing it: integer arithmetic and comparisons on integer
-// tensors, and data movement (Slice, Concat, Expand, Gather, ...; see
+// tensors (Max, Min and Clip too: an index clamped into range), and data
+// movement (Slice, Concat, Expand, Gather, ...; see
 // constant_data.hpp) on constants of any dtype, which copies elements and
 // so folds bit-exactly; and element-wise floating-point arithmetic computed
 // as the runtime computes it (constant_arithmetic.cpp). Results hold at
@@ -105,28 +106,15 @@ std::optional<std::vector<int64_t>> static_dims(const onnx::GraphProto& g, const
   return std::nullopt;
 }
 
-// For each element of the row-major `out` dims, the flat index of the
-// element of a tensor of `dims` that broadcasting reads there.
-std::vector<int64_t> broadcast_reads(const std::vector<int64_t>& dims, const std::vector<int64_t>& out) {
-  const size_t lead = out.size() - dims.size();
-  std::vector<int64_t> stride(out.size(), 0);  // 0 on broadcast dims
-  int64_t s = 1;
-  for (size_t k = dims.size(); k-- > 0;) {
-    if (dims[k] != 1) stride[lead + k] = s;
-    s *= dims[k];
-  }
-  std::vector<int64_t> reads, idx(out.size(), 0);
-  const int64_t n = count(out);
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t off = 0;
-    for (size_t k = 0; k < out.size(); ++k) off += idx[k] * stride[k];
-    reads.push_back(off);
-    for (size_t k = out.size(); k-- > 0;) {
-      if (++idx[k] < out[k]) break;
-      idx[k] = 0;
-    }
-  }
-  return reads;
+// The values of `t` broadcast to `dims` (constant_data's Expand, on its
+// int64 values).
+std::optional<std::vector<int64_t>> broadcast_values(const IntTensor& t, const std::vector<int64_t>& dims) {
+  passes::ConstantData c;
+  c.dtype = onnx::TensorProto::INT64;
+  c.dims = t.dims;
+  c.bytes.assign(reinterpret_cast<const char*>(t.v.data()), t.v.size() * sizeof(int64_t));
+  const auto e = passes::expand(c, dims, kMaxElements);
+  return e ? passes::ints_of(&*e) : std::nullopt;
 }
 
 // `f` on the elements of a and b, broadcast together, into a tensor of
@@ -139,9 +127,10 @@ std::optional<IntTensor> elementwise(const IntTensor& a, const IntTensor& b, int
   IntTensor r;
   r.dtype = dtype;
   r.dims = *dims;
-  const auto ra = broadcast_reads(a.dims, r.dims), rb = broadcast_reads(b.dims, r.dims);
-  for (size_t i = 0; i < ra.size(); ++i) {
-    const auto v = f(a.v[static_cast<size_t>(ra[i])], b.v[static_cast<size_t>(rb[i])]);
+  const auto va = broadcast_values(a, r.dims), vb = broadcast_values(b, r.dims);
+  if (!va || !vb) return std::nullopt;
+  for (size_t i = 0; i < va->size(); ++i) {
+    const auto v = f((*va)[i], (*vb)[i]);
     if (!v) return std::nullopt;
     r.v.push_back(*v);
   }
@@ -154,6 +143,8 @@ std::optional<IntTensor> eval_binary(const std::string& op, const IntTensor& a, 
     if (op == "Sub") return x - y;
     if (op == "Mul") return x * y;
     if (op == "Div" && y > 0 && x >= 0) return x / y;  // truncation and floor agree here
+    if (op == "Max") return std::max(x, y);
+    if (op == "Min") return std::min(x, y);
     return std::nullopt;
   });
 }
@@ -280,7 +271,16 @@ std::optional<IntTensor> eval(const onnx::GraphProto& g, const onnx::NodeProto& 
     }
     return r;
   }
-  if ((op == "Add" || op == "Sub" || op == "Mul" || op == "Div") && in.size() == 2) {
+  if (op == "Clip" && in.size() == 3) {  // an index clamped into range; bounds 0-d
+    if (x.dtype == onnx::TensorProto::BOOL || in[1]->numel() != 1 || in[2]->numel() != 1 ||
+        in[1]->v[0] > in[2]->v[0])
+      return std::nullopt;
+    IntTensor r = x;
+    for (auto& v : r.v) v = std::clamp(v, in[1]->v[0], in[2]->v[0]);
+    return r;
+  }
+  if ((op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Max" || op == "Min") &&
+      in.size() == 2) {
     if (x.dtype == onnx::TensorProto::BOOL) return std::nullopt;
     return eval_binary(op, x, *in[1]);
   }

@@ -81,6 +81,51 @@ std::optional<std::vector<int64_t>> split_sizes(const onnx::NodeProto& n, int64_
   return sizes;
 }
 
+// Weights joined by the results computed from them: a result read from
+// two weights joins them, and so does a weight two results read.
+struct Groups {
+  std::map<std::string, std::string> parent;
+  std::string root(const std::string& w) {
+    auto it = parent.find(w);
+    if (it == parent.end() || it->second == w) return parent[w] = w;
+    return it->second = root(it->second);
+  }
+  void join(const std::string& a, const std::string& b) { parent[root(a)] = root(b); }
+};
+
+// The results of a group of weights are written in their place: when two
+// or more take more bytes than the weights (a weight read through two
+// Transposes or two Expands, written twice), the group's weights stay. Results that
+// share their weights and take no more room (DETR's frozen batch norm:
+// `scale = w * (var + eps).rsqrt()` and `b - mean * scale`, two per-channel
+// results of four per-channel buffers) are folded.
+void keep_growing_groups(const onnx::GraphProto& g, const std::set<int>& folded,
+                         const std::map<std::string, Known>& known, const std::set<std::string>& read_outside,
+                         const WeightMap& weights, std::set<std::string>& kept) {
+  Groups groups;
+  std::vector<const Known*> results;
+  for (int i : folded) {
+    const auto& n = g.node(i);
+    if (n.op_type() == "Split" || !read_outside.count(n.output(0))) continue;
+    const Known& k = known.at(n.output(0));
+    results.push_back(&k);
+    for (const auto& w : k.weights) groups.join(w, *k.weights.begin());
+  }
+  std::map<std::string, uint64_t> source, written;
+  std::map<std::string, int> count;
+  for (const auto& [w, up] : groups.parent) source[groups.root(w)] += weights.at(w).size;
+  for (const Known* k : results) {
+    const std::string root = groups.root(*k->weights.begin());
+    written[root] += k->data.bytes.size();
+    ++count[root];
+  }
+  std::set<std::string> growing;  // (one result alone may outgrow small weights: checked per result)
+  for (const auto& [root, bytes] : written)
+    if (count[root] > 1 && bytes > source[root]) growing.insert(root);
+  for (const auto& [w, up] : groups.parent)
+    if (growing.count(groups.root(w))) kept.insert(w);
+}
+
 }  // namespace
 
 void fold_weight_data(onnx::GraphProto& g, const WeightMap& weights, PassReport& report) {
@@ -193,15 +238,7 @@ void fold_weight_data(onnx::GraphProto& g, const WeightMap& weights, PassReport&
     if ((weights.count(v) && it->second.weights.count(v)) || split_outputs.count(v))
       kept.insert(it->second.weights.begin(), it->second.weights.end());
   }
-  // A weight two folded results are computed from (read through two
-  // Transposes, two Expands) would be written twice: it stays too.
-  std::map<std::string, int> results_of;
-  for (int i : folded) {
-    const auto& n = g.node(i);
-    if (n.op_type() == "Split" || !read_outside.count(n.output(0))) continue;
-    for (const auto& w : known[n.output(0)].weights)
-      if (++results_of[w] > 1) kept.insert(w);
-  }
+  keep_growing_groups(g, folded, known, read_outside, weights, kept);
 
   for (int i : folded) {
     auto& n = *g.mutable_node(i);

@@ -23,17 +23,6 @@ using passes::is_op;
 
 constexpr int64_t kMaxPads = 64;
 
-// Small constants by value name: Constant nodes and inline initializers.
-std::map<std::string, ConstantData> small_constants(const onnx::GraphProto& g) {
-  std::map<std::string, ConstantData> c;
-  for (const auto& t : g.initializer())
-    if (auto d = passes::constant_data(t, kMaxPads)) c[t.name()] = std::move(*d);
-  for (const auto& n : g.node())
-    if (is_op(&n, "Constant"))
-      if (auto d = passes::constant_node_data(n, kMaxPads)) c[n.output(0)] = std::move(*d);
-  return c;
-}
-
 // The pads of a zero-padding Pad of the spatial dims only, or nothing.
 std::optional<std::vector<int64_t>> zero_spatial_pads(const onnx::NodeProto& pad,
                                                       const std::map<std::string, ConstantData>& c) {
@@ -59,15 +48,13 @@ std::optional<std::vector<int64_t>> zero_spatial_pads(const onnx::NodeProto& pad
 }  // namespace
 
 void fuse_pads_into_convs(onnx::GraphProto& g, PassReport&) {
-  const auto constants = small_constants(g);
+  const auto constants = passes::small_constants(g, kMaxPads);
   const auto outputs = passes::graph_outputs(g);
   const auto sub_reads = passes::subgraph_reads(g);
   std::map<std::string, const onnx::NodeProto*> producer;
-  std::map<std::string, int> readers;
-  for (const auto& n : g.node()) {
+  auto readers = passes::read_counts(g);
+  for (const auto& n : g.node())
     for (const auto& o : n.output()) producer[o] = &n;
-    for (const auto& i : n.input()) ++readers[i];
-  }
   for (auto& conv : *g.mutable_node()) {
     if (!is_op(&conv, "Conv") || conv.input_size() < 2) continue;
     auto p = producer.find(conv.input(0));

@@ -60,6 +60,15 @@ std::set<std::string> graph_outputs(const onnx::GraphProto& g) {
   return out;
 }
 
+std::map<std::string, int> read_counts(const onnx::GraphProto& g) {
+  std::map<std::string, int> reads;
+  for (const auto& n : g.node())
+    for (const auto& i : n.input()) ++reads[i];
+  for (const auto& v : subgraph_reads(g)) ++reads[v];
+  for (const auto& v : graph_outputs(g)) ++reads[v];
+  return reads;
+}
+
 void rename_reads(onnx::GraphProto& g, const std::map<std::string, std::string>& renames) {
   if (!renames.empty()) rename_in(g, renames);
 }

@@ -20,6 +20,12 @@ std::set<std::string> subgraph_reads(const onnx::GraphProto& g);
 // Names of the graph's outputs.
 std::set<std::string> graph_outputs(const onnx::GraphProto& g);
 
+// How often each value is read: once per top-level node input, plus one
+// when some subgraph reads it and one when it is a graph output. A count
+// of 1 is "read by one top-level node and nowhere else", what a pass that
+// rewrites or removes a value's only reader asks.
+std::map<std::string, int> read_counts(const onnx::GraphProto& g);
+
 // Rewrites every read of a key of `renames` (top level and subgraphs) to its
 // value.
 void rename_reads(onnx::GraphProto& g, const std::map<std::string, std::string>& renames);

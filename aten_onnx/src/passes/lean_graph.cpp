@@ -1,12 +1,13 @@
 // The order of the passes: weights first (BatchNormalization into Conv;
 // a folded Transpose frees its consumers for CSE; data movement on the
-// weights left as they are), then constants (so duplicates of folded glue are
-// equal Constants), then CSE, and CSE's result folded once more (a shared
-// Shape read may now be foldable input of the same expression); the
-// Unsqueeze collapse runs on shared reads, no-ops (x + 0, whole Slices,
-// Transpose pairs; an Expand or Reshape to its input's own dims) go once
-// their operands are folded, a batched MatMul's flatten/restore Reshapes
-// with them, Slices that tile an
+// weights left as they are), then constants (so duplicates of folded glue
+// are equal Constants), then a per-channel Mul / Add of such constants
+// into the Conv before it (before CSE shares the constants), then CSE, and
+// CSE's result folded once more (a shared Shape read may now be foldable
+// input of the same expression); the Unsqueeze collapse runs on shared
+// reads, no-ops (x + 0, whole Slices, Transpose pairs; an Expand or
+// Reshape to its input's own dims) go once their operands are folded, a
+// batched MatMul's flatten/restore Reshapes with them, Slices that tile an
 // axis become a Split (after CSE: duplicate Slices are one), and CSE once
 // more; then a Reshape's one dynamic dim is left to the Reshape (its glue
 // dies).
@@ -27,6 +28,7 @@ PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const 
   fold_weight_transposes(g, weights, report);
   fold_weight_data(g, weights, report);
   fold_constants(g, report);
+  if (fold_bns) fold_channel_affines(g, weights, report);
   merge_duplicate_nodes(g, report);
   collapse_unsqueezes(g, opset, report);
   fold_constants(g, report);
@@ -99,13 +101,24 @@ nlohmann::json pass_summary(const std::vector<NodeRecord>& records, const PassRe
   nlohmann::json copies = nlohmann::json::object();
   for (const auto& [name, copy] : report.permuted_copies)
     copies[name] = {{"of", copy.of}, {"perm", copy.perm}};
+  nlohmann::json affines = nlohmann::json::object();
+  for (const auto& [weight, a] : report.folded_channel_affines) {
+    std::string module;
+    for (const auto& r : records)
+      if (r.name == a.node) module = r.module;
+    affines[weight] = {{"module", module},
+                       {"scale_from", a.scale_from},
+                       {"shift_from", a.shift_from},
+                       {"bias", a.bias.empty() ? nlohmann::json() : nlohmann::json(a.bias)}};
+  }
   nlohmann::json weight_constants = nlohmann::json::object();
   for (const auto& [name, of] : report.weight_constants) weight_constants[name] = of;
   return {{"folded_nodes", folded},
           {"weight_constants", weight_constants},
           {"stored_permuted", permuted},
           {"permuted_copies", copies},
-          {"folded_batch_norms", folded_bns}};
+          {"folded_batch_norms", folded_bns},
+          {"folded_channel_affines", affines}};
 }
 
 }  // namespace mx::aten_onnx

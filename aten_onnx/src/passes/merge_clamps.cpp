@@ -52,25 +52,14 @@ std::optional<double> scalar_value(const ConstantData& c) {
   }
 }
 
+// 0-d constants (Constant nodes and inline initializers) by value name.
 struct Scalars {
-  std::map<std::string, ConstantData> data;  // 0-d constants: Constant nodes and inline initializers
+  std::map<std::string, ConstantData> data;
   const ConstantData* find(const std::string& name) const {
     auto it = data.find(name);
-    return it == data.end() ? nullptr : &it->second;
+    return it == data.end() || !it->second.dims.empty() ? nullptr : &it->second;
   }
 };
-
-Scalars index_scalars(const onnx::GraphProto& g) {
-  Scalars s;
-  for (const auto& t : g.initializer())
-    if (t.dims_size() == 0)
-      if (auto c = passes::constant_data(t, 1)) s.data[t.name()] = std::move(*c);
-  for (const auto& n : g.node())
-    if (is_op(&n, "Constant"))
-      if (auto c = passes::constant_node_data(n, 1); c && c->dims.empty())
-        s.data[n.output(0)] = std::move(*c);
-  return s;
-}
 
 // Which operand of binary `n` is a 0-d constant: its index, or -1.
 int scalar_operand(const onnx::NodeProto& n, const Scalars& s) {
@@ -83,15 +72,11 @@ int scalar_operand(const onnx::NodeProto& n, const Scalars& s) {
 }  // namespace
 
 void merge_clamps(onnx::GraphProto& g, PassReport&) {
-  const Scalars scalars = index_scalars(g);
+  const Scalars scalars{passes::small_constants(g, 1)};
   std::map<std::string, onnx::NodeProto*> producer;
-  std::map<std::string, int> readers;
-  for (auto& n : *g.mutable_node()) {
+  auto readers = passes::read_counts(g);
+  for (auto& n : *g.mutable_node())
     for (const auto& o : n.output()) producer[o] = &n;
-    for (const auto& i : n.input()) ++readers[i];
-  }
-  for (const auto& v : passes::subgraph_reads(g)) ++readers[v];
-  for (const auto& v : passes::graph_outputs(g)) ++readers[v];
   for (auto& outer : *g.mutable_node()) {
     const bool min_outside = is_op(&outer, "Min");
     if (!min_outside && !is_op(&outer, "Max")) continue;

@@ -58,11 +58,10 @@ void unflatten_batched_matmuls(onnx::GraphProto& g, PassReport& report, const Sy
   if (shapes.empty()) return;
   const auto outputs = passes::graph_outputs(g);
   const auto in_subgraphs = passes::subgraph_reads(g);
-  std::map<std::string, int> producer, readers;
-  for (int i = 0; i < g.node_size(); ++i) {
+  std::map<std::string, int> producer;
+  auto readers = passes::read_counts(g);
+  for (int i = 0; i < g.node_size(); ++i)
     for (const auto& o : g.node(i).output()) producer[o] = i;
-    for (const auto& in : g.node(i).input()) ++readers[in];
-  }
   auto made_by = [&](const std::string& v) -> onnx::NodeProto* {
     auto p = producer.find(v);
     return p == producer.end() ? nullptr : g.mutable_node(p->second);

@@ -6,6 +6,7 @@
 //   fold_weight_transposes  a weight read only through Transpose is written
 //                           permuted instead (same initializer name)
 //   fold_weight_data        data movement on weights (gate reorders)
+//   fold_channel_affines    a per-channel Mul / Add after a Conv folded in
 //   fold_constants          shape arithmetic, data movement and float
 //                           arithmetic on constants becomes a constant
 //   merge_slices_to_split   Slices that tile an axis become one Split
@@ -60,6 +61,17 @@ struct PassReport {
     double epsilon = 0;
   };
   std::map<std::string, FoldedBatchNorm> folded_batch_norms;
+  // A per-channel `* s + t` after a Conv folded into it (a batch norm
+  // written as arithmetic on its buffers): the Conv weight's initializer
+  // name -> the last node folded (the Add, or the Mul), the weights s and t
+  // were computed from, and the initializer holding the folded bias ("":
+  // none).
+  struct FoldedChannelAffine {
+    std::string node;
+    std::vector<std::string> scale_from, shift_from;
+    std::string bias;
+  };
+  std::map<std::string, FoldedChannelAffine> folded_channel_affines;
   // A constant computed at export by data movement on weights (a recurrent
   // layer's gates reordered): its name -> the weights it was computed from.
   std::map<std::string, std::vector<std::string>> weight_constants;
@@ -78,7 +90,7 @@ using SymbolicShapes = std::unordered_map<std::string, std::vector<SymbolicDim>>
 // (dead nodes left behind by a fold included). `shapes` (optional) lets
 // infer_reshape_dim use what the program knows about a Reshape's dims, and
 // fuse_rms_norms the rank of a norm's input; fused_ops: fuse_rms_norms at
-// opset 23+ first; fold_bns: fold_batch_norms.
+// opset 23+ first; fold_bns: fold_batch_norms and fold_channel_affines.
 PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const SymbolicShapes& shapes = {},
                       bool fused_ops = true, bool fold_bns = true);
 
@@ -143,6 +155,14 @@ void fold_weight_data(onnx::GraphProto& g, const WeightMap& weights, PassReport&
 // replaces the Conv's bias (or, without one, the BN's shift under its
 // name), the BN goes (PassReport::folded_batch_norms).
 void fold_batch_norms(onnx::GraphProto& g, WeightMap& weights, PassReport& report);
+
+// A Conv (float32 weight read by it alone) whose output is read only by a
+// Mul of a per-channel float32 constant, itself read only by an Add of one
+// (optional), is that Conv with its weight written scaled per output
+// channel (WeightBytes::scaled) and its bias b * s + t (the Conv's bias, or
+// the shift constant reshaped to [C]); the Mul and the Add go
+// (PassReport::folded_channel_affines).
+void fold_channel_affines(onnx::GraphProto& g, WeightMap& weights, PassReport& report);
 
 // Nodes of a small set of integer shape ops (Shape of a static input,
 // Gather, Unsqueeze, Squeeze, Concat, Cast, Add/Sub/Mul/Div, comparisons,

@@ -174,8 +174,12 @@ std::vector<Value> concat(std::vector<Value> a, const std::vector<Value>& b) {
   return a;
 }
 
+// A predicate as the 0-d bool If and Loop read: a 0-d value (a tensor of
+// no dims, a SymBool) as it is, cast to bool when it is not one; a
+// one-element tensor of some rank reshaped to [].
 std::string scalar_bool(LowerCtx& cx, const Value& v) {
-  return cx.emit1("Reshape", {cx.cast(v.onnx, v.dtype, onnx::TensorProto::BOOL), cx.ci64({})});
+  const std::string b = cx.cast(v.onnx, v.dtype, onnx::TensorProto::BOOL);
+  return v.shape.empty() ? b : cx.emit1("Reshape", {b, cx.ci64({})});
 }
 
 // The predicate of a cond: a tensor, a SymBool (`x.shape[0] > 2`, which
