@@ -48,7 +48,21 @@ MX_ATEN_LOWER(lower_as_real_op, "complex.aten.slice", "complex.aten.select", "co
               "complex.aten.chunk", "complex.aten.tensor_split", "complex.aten.unsafe_split",
               "complex.aten.unsafe_chunk", "complex.aten.unsafe_split_with_sizes", "complex.aten.split_copy",
               "complex.aten.split_with_sizes_copy", "complex.aten.unbind_copy", "complex.aten.narrow",
-              "complex.aten.narrow_copy", "complex.aten.flip", "complex.aten.roll");
+              "complex.aten.narrow_copy", "complex.aten.flip", "complex.aten.roll", "complex.aten.index");
+
+// gather(self, dim, index): the index gains the pair axis (both parts of
+// an element are gathered together).
+void lower_complex_gather(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  if (r == 0) return cx.out(0, cx.emit1("Identity", {v.onnx}));
+  const std::string index = cx.tensor("index");
+  const std::string shape =
+      cx.emit1("Concat", {cx.shape_of(index), cx.ci64({2})}, {attr("axis", int64_t{0})});
+  const std::string paired = cx.emit1("Expand", {cx.unsqueeze(index, {r}), shape});
+  cx.out(0, cx.emit1("GatherElements", {v.onnx, paired}, {attr("axis", norm_dim(cx.int_arg("dim"), r))}));
+}
+MX_ATEN_LOWER(lower_complex_gather, "complex.aten.gather");
 
 // view / reshape: the new shape gains the pair axis.
 void lower_complex_view(OpContext& cx) {

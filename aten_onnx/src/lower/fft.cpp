@@ -399,10 +399,11 @@ void lower_complex_arith(OpContext& cx) {
   const std::string op = cx.op();
   bool ca = false, cb = false;
   std::string a = as_pair_operand(cx, "self", dt, ca), b = as_pair_operand(cx, "other", dt, cb);
-  if (op == "add" || op == "sub") {
+  if (op == "add" || op == "sub" || op == "rsub") {
     if (cx.has("alpha") && cx.float_arg("alpha") != 1.0) cx.unsupported("complex add/sub with alpha");
     if (!ca) a = real_as_pair(cx, a, "self");  // a real adds to the real part only
     if (!cb) b = real_as_pair(cx, b, "other");
+    if (op == "rsub") return cx.out(0, cx.emit1("Sub", {b, a}));  // other - self
     return cx.out(0, cx.emit1(op == "add" ? "Add" : "Sub", {a, b}));
   }
   if (op == "div" && cb) {
@@ -417,7 +418,7 @@ void lower_complex_arith(OpContext& cx) {
   cx.out(0, cx.emit1("Concat", {re, im}, {attr("axis", r)}));
 }
 MX_ATEN_LOWER(lower_complex_arith, "complex.aten.mul", "complex.aten.div", "complex.aten.add",
-              "complex.aten.sub");
+              "complex.aten.sub", "complex.aten.rsub");
 
 // angle: atan2(imag, real) of a complex value; of a real one pi below
 // zero, else 0 (NaN stays NaN).

@@ -1,11 +1,15 @@
 // Reductions: mean/sum (dim lists, keepdim, dtype), nansum/nanmean, amax/amin,
 // max/min over a dim (values + indices), argmax/argmin, cumsum, cumprod,
-// var/std (and their _mean forms), prod, logsumexp, vector norms.
+// var/std (and their _mean forms), prod, logsumexp, vector norms. var/std
+// and the vector norms of a complex tensor (the pair layout of
+// complex_pairs.hpp) are real: the squared moduli of the deviations, the
+// norm of the moduli.
 #include "mx/onnx_proto.hpp"
 
 #include <climits>
 #include <cmath>
 
+#include "complex_pairs.hpp"
 #include "mx/aten_onnx/lowering_registry.hpp"
 #include "mx/aten_onnx/patterns.hpp"
 
@@ -163,6 +167,58 @@ void lower_diff(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_diff, "aten.diff");
 
+// gradient(self, spacing=None, dim=None, edge_order=1) -> Tensor[]: the
+// central differences (f[i+1] - f[i-1]) / 2h inside and one-sided ones of
+// order edge_order at both ends, along each dim (all when None) with a
+// uniform spacing h per dim (a number or one per dim). Coordinates as
+// tensors are refused.
+void lower_gradient(OpContext& cx) {
+  const Value& v = cx.value_of("self");
+  const int64_t r = static_cast<int64_t>(v.shape.size());
+  const int32_t dt = v.dtype;
+  if (!is_floating(dt)) cx.unsupported("gradient of an integer tensor");
+  const ArgKind sk = cx.arg_kind("spacing");
+  if (sk == ArgKind::tensors || sk == ArgKind::tensor)
+    cx.unsupported("gradient with coordinate tensors as spacing (a number or a list of numbers is lowered)");
+  std::vector<int64_t> dims;
+  if (cx.has("dim")) dims = cx.ints("dim");
+  for (auto& d : dims) d = norm_dim(d, r);
+  if (dims.empty())
+    for (int64_t d = 0; d < r; ++d) dims.push_back(d);
+  std::vector<double> h(dims.size(), 1.0);
+  if (sk == ArgKind::floats) {
+    const std::vector<double> s = cx.floats("spacing");
+    for (size_t k = 0; k < h.size(); ++k) h[k] = s.size() == 1 ? s[0] : s.at(k);
+  } else if (sk != ArgKind::none) {
+    std::fill(h.begin(), h.end(), cx.float_arg("spacing"));
+  }
+  const int64_t order = cx.int_arg("edge_order", 1);
+  if (order != 1 && order != 2) cx.unsupported("gradient with edge_order " + std::to_string(order));
+  std::vector<std::string> out;
+  for (size_t k = 0; k < dims.size(); ++k) {
+    const std::string axis = cx.ci64({dims[k]});
+    auto s = [&](int64_t b, int64_t e) {
+      return cx.emit1("Slice", {v.onnx, cx.ci64({b}), cx.ci64({e}), axis});
+    };
+    auto mul = [&](const std::string& x, double c) { return cx.emit1("Mul", {x, cx.cscalar(c, dt)}); };
+    auto add = [&](const std::string& x, const std::string& y) { return cx.emit1("Add", {x, y}); };
+    const std::string inv_h = cx.cscalar(1.0 / h[k], dt);
+    const std::string center = mul(cx.emit1("Sub", {s(2, INT64_MAX), s(0, -2)}), 0.5 / h[k]);
+    std::string first, last;
+    if (order == 1) {
+      first = cx.emit1("Mul", {cx.emit1("Sub", {s(1, 2), s(0, 1)}), inv_h});
+      last = cx.emit1("Mul", {cx.emit1("Sub", {s(-1, INT64_MAX), s(-2, -1)}), inv_h});
+    } else {
+      first = cx.emit1("Mul", {add(add(mul(s(0, 1), -1.5), mul(s(1, 2), 2.0)), mul(s(2, 3), -0.5)), inv_h});
+      last = cx.emit1(
+          "Mul", {add(add(mul(s(-3, -2), 0.5), mul(s(-2, -1), -2.0)), mul(s(-1, INT64_MAX), 1.5)), inv_h});
+    }
+    out.push_back(cx.emit1("Concat", {first, center, last}, {attr("axis", dims[k])}));
+  }
+  cx.out_list(0, out);
+}
+MX_ATEN_LOWER(lower_gradient, "aten.gradient");
+
 // trapezoid / trapz(y, dx=1 | x, dim=-1), as ATen computes it: with a
 // spacing dx, (sum(y) - (y_first + y_last) / 2) * dx; with sample points x
 // (1-D along dim, or broadcast from the trailing dims), the sum of
@@ -245,10 +301,14 @@ void lower_var_std(OpContext& cx) {
   double c = cx.bool_arg("unbiased", true) ? 1.0 : 0.0;
   if (cx.has("correction")) c = cx.float_arg("correction");
   const auto axes = stat_axes(cx, r);
-  const std::string x = cx.cast(v.onnx, v.dtype, dt);
+  const bool complex = pairs::is_complex(v.dtype);
+  const std::string x =
+      complex ? cx.cast(v.onnx, pairs::component(v.dtype), dt) : cx.cast(v.onnx, v.dtype, dt);
   const std::string mean = mx::aten_onnx::emit_reduce(cx, "ReduceMean", x, axes, true);
   const std::string dev = cx.emit1("Sub", {x, mean});
-  std::string var = mx::aten_onnx::emit_reduce(cx, "ReduceMean", cx.emit1("Mul", {dev, dev}), axes, keep);
+  std::string sq = cx.emit1("Mul", {dev, dev});
+  if (complex) sq = mx::aten_onnx::emit_reduce(cx, "ReduceSum", sq, {r}, false);  // |dev|^2
+  std::string var = mx::aten_onnx::emit_reduce(cx, "ReduceMean", sq, axes, keep);
   if (c != 0.0) {
     const std::string n = count_of(cx, v, axes, dt);
     var = cx.emit1("Div", {cx.emit1("Mul", {var, n}), cx.emit1("Sub", {n, cx.cscalar(c, dt)})});
@@ -256,7 +316,8 @@ void lower_var_std(OpContext& cx) {
   cx.out(0, is_std ? cx.emit1("Sqrt", {var}) : var);
   if (with_mean) cx.out(1, keep ? mean : cx.squeeze(mean, axes));
 }
-MX_ATEN_LOWER(lower_var_std, "aten.var", "aten.std", "aten.var_mean", "aten.std_mean");
+MX_ATEN_LOWER(lower_var_std, "aten.var", "aten.std", "aten.var_mean", "aten.std_mean", "complex.aten.var",
+              "complex.aten.std");
 
 // prod(self, dtype) / prod.dim_int(self, dim, keepdim, dtype)
 void lower_prod(OpContext& cx) {
@@ -338,7 +399,13 @@ void emit_p_norm(OpContext& cx, double p) {
   const int64_t r = static_cast<int64_t>(v.shape.size());
   const bool keep = cx.bool_arg("keepdim", false);
   const auto axes = stat_axes(cx, r);
-  const std::string x = cx.emit1("Abs", {cx.cast(v.onnx, v.dtype, dt)});
+  std::string x;
+  if (pairs::is_complex(v.dtype)) {
+    const std::string z = cx.cast(v.onnx, pairs::component(v.dtype), dt);
+    x = cx.squeeze(pairs::modulus(cx, pairs::part(cx, z, 0), pairs::part(cx, z, 1), dt), {r});
+  } else {
+    x = cx.emit1("Abs", {cx.cast(v.onnx, v.dtype, dt)});
+  }
   using mx::aten_onnx::emit_reduce;
   if (p == 1.0) return cx.out(0, emit_reduce(cx, "ReduceSum", x, axes, keep));
   if (p == 2.0)
@@ -355,7 +422,8 @@ void emit_p_norm(OpContext& cx, double p) {
 void lower_vector_norm(OpContext& cx) {
   emit_p_norm(cx, cx.has("ord") ? cx.float_arg("ord") : (cx.has("p") ? cx.float_arg("p") : 2.0));
 }
-MX_ATEN_LOWER(lower_vector_norm, "aten.linalg_vector_norm", "aten.norm", "aten.frobenius_norm");
+MX_ATEN_LOWER(lower_vector_norm, "aten.linalg_vector_norm", "aten.norm", "aten.frobenius_norm",
+              "complex.aten.linalg_vector_norm");
 
 // linalg_norm(self, ord=None, dim=None, keepdim=False, dtype=None) and its
 // .ord_str overload: without ord, or with 'fro', the 2-norm of the elements

@@ -234,11 +234,16 @@ mx::aten_onnx::LowerFn lowering_for(LowerCtx& cx, const json& node) {
   }
   if (!complex) {
     // A node that reads no tensor and makes a complex one (core ATen's
-    // scalar_tensor / full of a complex number) has its complex lowering.
-    bool reads_tensor = false;
-    for (const auto& in : node.at("inputs"))
+    // scalar_tensor / full of a complex number), or that reads a Python
+    // complex number (`x * 1j`: a real tensor promoted), has its complex
+    // lowering.
+    bool reads_tensor = false, reads_complex_number = false;
+    for (const auto& in : node.at("inputs")) {
       reads_tensor |= in.at("arg").contains("as_tensor") || in.at("arg").contains("as_tensors");
-    const int32_t out = !reads_tensor && cx.n_outputs() > 0 && cx.output_is_tensor(0) ? cx.out_dtype(0) : 0;
+      reads_complex_number |= in.at("arg").contains("as_complex");
+    }
+    const bool makes = !reads_tensor || reads_complex_number;
+    const int32_t out = makes && cx.n_outputs() > 0 && cx.output_is_tensor(0) ? cx.out_dtype(0) : 0;
     if (out == onnx::TensorProto::COMPLEX64 || out == onnx::TensorProto::COMPLEX128)
       if (mx::aten_onnx::LowerFn fn = find_lowering("complex." + cx.target())) return fn;
     return mx::aten_onnx::lowering_of(cx.target(), kFrontend);
@@ -246,8 +251,8 @@ mx::aten_onnx::LowerFn lowering_for(LowerCtx& cx, const json& node) {
   if (mx::aten_onnx::LowerFn fn = find_lowering("complex." + cx.target())) return fn;
   cx.unsupported(
       "a complex tensor as input (complex values are lowered for the FFTs, abs, angle, real/imag, "
-      "view_as_real, add/sub/mul/div, neg, reciprocal, pow, exp, log, sqrt, sum/mean, matrix products and "
-      "view ops only)");
+      "view_as_real, add/sub/mul/div, neg, reciprocal, pow, exp, log, sqrt, sin/cos/sinh/cosh/tanh, "
+      "sigmoid, sum/mean/prod, var/std, vector norms, matrix products and view ops only)");
 }
 
 // The tensor outputs the node's lowering left unbound, named for a later

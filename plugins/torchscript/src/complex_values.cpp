@@ -56,8 +56,9 @@ bool own_lowering_reads_pairs(const std::string& kind) {
 void refuse_complex(const Ctx& cx) {
   cx.unsupported(
       "a complex tensor as input (complex values are lowered for the FFTs, stft/istft, abs, angle, "
-      "real/imag, view_as_real, add/sub/mul/div, neg, reciprocal, pow, exp, log, sqrt, sum/mean, matrix "
-      "products and view ops only)");
+      "real/imag, view_as_real, add/sub/mul/div, neg, reciprocal, pow, exp, log, sqrt, "
+      "sin/cos/sinh/cosh/tanh, sigmoid, sum/mean/prod, var/std, vector norms, matrix products and view "
+      "ops only)");
 }
 
 std::string torch_shape(Ctx& cx, const VP& v) {
