@@ -99,19 +99,30 @@ bool slice_keeps_all(const onnx::NodeProto& n, const Values& v) {
 }
 
 // An int64 value no element of which is negative: a Shape's or NonZero's
-// output, a constant of non-negative values, a Concat of such values (the
+// output, a constant of non-negative values, a Range from such a start by a
+// positive step, their sums and products, a Concat of such values (the
 // size list of an `expand` built from sym sizes and static dims), or one
 // rearranged (Squeeze, Split, Transpose, Gather, ...: NonZero's indices
 // split per dim).
 bool non_negative_ints(const onnx::GraphProto& g, const std::string& name, const Values& v) {
-  if (const auto values = int64_values(constant(v, name)))
-    return std::all_of(values->begin(), values->end(), [](int64_t x) { return x >= 0; });
+  if (const auto* t = constant(v, name)) {  // any rank ([[0], [1]]: window offsets)
+    if (t->data_type() != onnx::TensorProto::INT64) return false;
+    std::vector<int64_t> values(t->raw_data().size() / 8);
+    if (!values.empty()) std::memcpy(values.data(), t->raw_data().data(), values.size() * 8);
+    return std::all_of(values.begin(), values.end(), [](int64_t x) { return x >= 0; });
+  }
   auto p = v.producer.find(name);
   if (p == v.producer.end()) return false;
   const auto& n = g.node(p->second);
   if (!n.domain().empty()) return false;
   const std::string& op = n.op_type();
   if (op == "Shape" || op == "NonZero") return true;
+  if (op == "Range" && n.input_size() == 3) {  // from a start >= 0 up by a step > 0
+    const auto step = int64_values(constant(v, n.input(2)));
+    return step && step->size() == 1 && (*step)[0] > 0 && non_negative_ints(g, n.input(0), v);
+  }
+  if ((op == "Add" || op == "Mul") && n.input_size() == 2)  // index arithmetic: no overflow
+    return non_negative_ints(g, n.input(0), v) && non_negative_ints(g, n.input(1), v);
   // data movement of such values: their elements, rearranged
   if (op == "Squeeze" || op == "Unsqueeze" || op == "Reshape" || op == "Transpose" || op == "Split" ||
       op == "Slice" || op == "Flatten" || op == "Expand" || op == "Gather")
