@@ -1015,3 +1015,34 @@ TEST_CASE("constant indices lose their negative-index fix-up; an identity Transp
   e.graph.clear_output();
   e.check(y);
 }
+
+TEST_CASE("indices never negative lose their negative-index fix-up: NonZero's, a Range's") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.input("x", f, {6, 2});
+  e.graph.mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_param("n");
+  e.module = "m";
+  // rows of x whose first column is positive: NonZero, split per dim
+  const auto col = e.emit1("Gather", {"x", e.ci64s(0)}, {attr("axis", int64_t{1})});
+  const auto nz = e.emit1("NonZero", {e.emit1("Greater", {col, e.cscalar(0.0, f)})});
+  const auto i = e.emit1("Squeeze", {nz, e.ci64({0})});
+  const auto n = e.emit1("Gather", {e.emit1("Shape", {"x"}), e.ci64s(0)}, {attr("axis", int64_t{0})});
+  const auto fixed = e.emit1("Where", {e.emit1("Less", {i, e.ci64s(0)}), e.emit1("Add", {i, n}), i});
+  const auto y = e.emit1("Gather", {"x", fixed}, {attr("axis", int64_t{0})});
+  mark_output(e, y);
+  // and window rows of an unfold: Range(0, n, 2) + [[0], [1]], never negative
+  onnx::TensorProto offsets = int64_tensor({0, 1});
+  offsets.clear_dims();
+  offsets.add_dims(2);
+  offsets.add_dims(1);
+  const auto starts = e.emit1(
+      "Add", {e.emit1("Unsqueeze", {e.emit1("Range", {e.ci64s(0), n, e.ci64s(2)}), e.ci64({0})}), e.constant(offsets)});
+  const auto fixed2 = e.emit1("Where", {e.emit1("Less", {starts, e.ci64s(0)}), e.emit1("Add", {starts, n}), starts});
+  mark_output(e, e.emit1("Gather", {"x", fixed2}, {attr("axis", int64_t{0})}));
+  lean_graph(e.graph, w, 17);
+  CHECK(count_op(e.graph, "Where") == 0);
+  CHECK(count_op(e.graph, "Less") == 0);
+  e.graph.clear_output();
+  e.check(y);
+}

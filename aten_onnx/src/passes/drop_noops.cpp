@@ -98,18 +98,36 @@ bool slice_keeps_all(const onnx::NodeProto& n, const Values& v) {
   return true;
 }
 
-// An int64 value no element of which is negative: a Shape's output, a
-// constant of non-negative values, or a Concat of such values (the size
-// list of an `expand` built from sym sizes and static dims).
+// An int64 value no element of which is negative: a Shape's or NonZero's
+// output, a constant of non-negative values, a Range from such a start by a
+// positive step, their sums and products, a Concat of such values (the
+// size list of an `expand` built from sym sizes and static dims), or one
+// rearranged (Squeeze, Split, Transpose, Gather, ...: NonZero's indices
+// split per dim).
 bool non_negative_ints(const onnx::GraphProto& g, const std::string& name, const Values& v) {
-  if (const auto values = int64_values(constant(v, name)))
-    return std::all_of(values->begin(), values->end(), [](int64_t x) { return x >= 0; });
+  if (const auto* t = constant(v, name)) {  // any rank ([[0], [1]]: window offsets)
+    if (t->data_type() != onnx::TensorProto::INT64) return false;
+    std::vector<int64_t> values(t->raw_data().size() / 8);
+    if (!values.empty()) std::memcpy(values.data(), t->raw_data().data(), values.size() * 8);
+    return std::all_of(values.begin(), values.end(), [](int64_t x) { return x >= 0; });
+  }
   auto p = v.producer.find(name);
   if (p == v.producer.end()) return false;
   const auto& n = g.node(p->second);
   if (!n.domain().empty()) return false;
-  if (n.op_type() == "Shape") return true;
-  if (n.op_type() != "Concat") return false;
+  const std::string& op = n.op_type();
+  if (op == "Shape" || op == "NonZero") return true;
+  if (op == "Range" && n.input_size() == 3) {  // from a start >= 0 up by a step > 0
+    const auto step = int64_values(constant(v, n.input(2)));
+    return step && step->size() == 1 && (*step)[0] > 0 && non_negative_ints(g, n.input(0), v);
+  }
+  if ((op == "Add" || op == "Mul") && n.input_size() == 2)  // index arithmetic: no overflow
+    return non_negative_ints(g, n.input(0), v) && non_negative_ints(g, n.input(1), v);
+  // data movement of such values: their elements, rearranged
+  if (op == "Squeeze" || op == "Unsqueeze" || op == "Reshape" || op == "Transpose" || op == "Split" ||
+      op == "Slice" || op == "Flatten" || op == "Expand" || op == "Gather")
+    return n.input_size() > 0 && non_negative_ints(g, n.input(0), v);
+  if (op != "Concat") return false;
   for (const auto& in : n.input())
     if (!non_negative_ints(g, in, v)) return false;
   return n.input_size() > 0;
@@ -128,13 +146,39 @@ bool is_scalar(const onnx::GraphProto& g, const std::string& name, const Values&
   return k && k->dims_size() == 0 && shape != v.producer.end() && passes::is_op(&g.node(shape->second), "Shape");
 }
 
+// `chosen` when `other` is it combined element-wise with a 0-d value (i + n):
+// a Where between them has chosen's dims when its condition has them too.
+std::optional<std::string> other_has_dims_of(const onnx::GraphProto& g, const std::string& other,
+                                             const std::string& chosen, const Values& v) {
+  auto p = v.producer.find(other);
+  if (p == v.producer.end()) return std::nullopt;
+  const auto& o = g.node(p->second);
+  if (!(passes::is_op(&o, "Add") || passes::is_op(&o, "Sub") || passes::is_op(&o, "Mul")) || o.input_size() != 2)
+    return std::nullopt;
+  const int k = o.input(0) == chosen ? 1 : o.input(1) == chosen ? 0 : -1;
+  if (k < 0 || !is_scalar(g, o.input(k), v)) return std::nullopt;
+  return chosen;
+}
+
+// Where(i < 0, a, i) with `i < 0` a Less of i and a 0-d zero, i never
+// negative (NonZero's indices): the test is all false, of i's dims.
+bool never_negative_test(const onnx::GraphProto& g, const onnx::NodeProto& n, const Values& v) {
+  auto p = v.producer.find(n.input(0));
+  if (p == v.producer.end()) return false;
+  const auto& less = g.node(p->second);
+  return passes::is_op(&less, "Less") && less.input_size() == 2 && less.input(0) == n.input(2) &&
+         scalar_equal(constant(v, less.input(1)), 0.0) && non_negative_ints(g, n.input(2), v);
+}
+
 // Where(c, a, b) whose condition is a constant of one value passes the
 // chosen operand through when it is a constant of c's dims and the other
 // operand is it combined element-wise with a 0-d value: the result has its
 // dims. That is a negative index's fix-up `Where(i < 0, i + n, i)` of
-// constant indices i, whose condition folded to all false.
+// constant indices i, whose condition folded to all false; and the same
+// fix-up of indices never negative.
 std::optional<std::string> where_selected(const onnx::GraphProto& g, const onnx::NodeProto& n,
                                           const Values& v) {
+  if (never_negative_test(g, n, v)) return other_has_dims_of(g, n.input(1), n.input(2), v);
   const auto* c = constant(v, n.input(0));
   if (!c || c->data_type() != onnx::TensorProto::BOOL || c->raw_data().empty()) return std::nullopt;
   const std::string& bits = c->raw_data();
@@ -147,15 +191,9 @@ std::optional<std::string> where_selected(const onnx::GraphProto& g, const onnx:
   if (!x || x->dims().size() != c->dims().size() ||
       !std::equal(x->dims().begin(), x->dims().end(), c->dims().begin()))
     return std::nullopt;
-  auto p = v.producer.find(other);
-  if (p == v.producer.end()) return std::nullopt;
-  const auto& o = g.node(p->second);
-  if (!(passes::is_op(&o, "Add") || passes::is_op(&o, "Sub") || passes::is_op(&o, "Mul")) || o.input_size() != 2)
-    return std::nullopt;
-  const int k = o.input(0) == chosen ? 1 : o.input(1) == chosen ? 0 : -1;
-  if (k < 0 || !is_scalar(g, o.input(k), v)) return std::nullopt;
-  return chosen;
+  return other_has_dims_of(g, other, chosen, v);
 }
+
 
 // The input a no-op node passes through, or nothing.
 std::optional<std::string> passed_through(const onnx::GraphProto& g, const onnx::NodeProto& n,

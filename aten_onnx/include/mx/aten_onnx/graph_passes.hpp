@@ -170,7 +170,8 @@ void fold_channel_affines(onnx::GraphProto& g, WeightMap& weights, PassReport& r
 // data-movement ops (Identity, Shape, Expand, Slice, Concat, Gather,
 // Transpose, Reshape, Unsqueeze, Squeeze) on constants of any dtype, and
 // element-wise float arithmetic (Add, Sub, Mul, Div, Neg, Abs, Sqrt,
-// Reciprocal, Pow by 2 or 3, Cast) on float32/float64/float16/bfloat16
+// Reciprocal, Pow by 2 or 3, Cast; Max, Min, Clip, Floor, Ceil, which
+// never round, integers too) on float32/float64/float16/bfloat16
 // constants, computed bit for bit as ONNX Runtime computes it, become a
 // Constant node under their own name (results of at most 1024 elements).
 void fold_constants(onnx::GraphProto& g, PassReport& report);
@@ -200,10 +201,12 @@ void infer_reshape_dim(onnx::GraphProto& g, PassReport& report, const SymbolicSh
 void constants_to_initializers(onnx::GraphProto& g, PassReport& report);
 
 // Nodes that pass their input through (Add/Sub of a 0-d zero, Mul/Div of a
-// 0-d one, a Slice keeping every element, an Expand to [], Identity) are
-// dropped, their readers reading the input; Transpose(Transpose(x)) reads x
-// with the composed perm (dropped when that is the identity). Nodes
-// producing graph outputs stay.
+// 0-d one, a Slice keeping every element, an Expand to [], Identity, a
+// Transpose by the identity perm, the negative-index fix-up
+// Where(i < 0, i + n, i) of indices never negative) are dropped, their
+// readers reading the input; Transpose(Transpose(x)) reads x with the
+// composed perm (dropped when that is the identity). Nodes producing graph
+// outputs stay.
 void drop_noops(onnx::GraphProto& g, PassReport& report);
 
 // Min(Max(x, lo), hi) or Max(Min(x, hi), lo) with 0-d constant bounds
