@@ -25,7 +25,11 @@ void lower_unary_math(OpContext& cx) {
   const std::string n = cx.op();
   const int32_t dt = cx.out_dtype();
   const std::string x = cx.operand("self", dt);
-  if (auto it = direct.find(n); it != direct.end()) return cx.out(0, cx.emit1(it->second, {x}));
+  if (auto it = direct.find(n); it != direct.end()) {
+    // ONNX Runtime has these in float only: double is written out
+    if (dt == onnx::TensorProto::DOUBLE) return cx.out(0, emit_trig_double(cx, n, x));
+    return cx.out(0, cx.emit1(it->second, {x}));
+  }
   if (n == "expm1" || n == "special_expm1") {
     // Kahan's exact form (u - 1) x / log(u), u = exp(x): Exp(x) - 1 loses
     // x's digits near 0; x itself where u rounds to 1, -1 where u - 1 does.

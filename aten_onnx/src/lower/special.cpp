@@ -214,21 +214,9 @@ void lower_erfc_ndtr(OpContext& cx) {
 }
 MX_ATEN_LOWER(lower_erfc_ndtr, "aten.erfc", "aten.erfc_", "aten.special_erfc", "aten.special_ndtr");
 
-// log1p(u) = log(w) u / (w - 1) with w = 1 + u (Goldberg): exact where
-// Log(1 + u) alone loses u's digits; u itself where w rounds to 1.
-std::string exact_log1p(OpContext& cx, const std::string& u, int32_t dt) {
-  const std::string one = cx.cscalar(1, dt);
-  const std::string w = cx.emit1("Add", {one, u});
-  // log(w) times u / (w - 1) (~1): log(w) u alone overflows for u near the largest float
-  const std::string ratio =
-      cx.emit1("Mul", {cx.emit1("Log", {w}), cx.emit1("Div", {u, cx.emit1("Sub", {w, one})})});
-  const std::string exact = cx.emit1("Where", {cx.emit1("Equal", {w, one}), u, ratio});
-  return cx.emit1("Where", {emit_is_inf(cx, u, dt, true, false), u, exact});  // log1p(inf) = inf
-}
-
 void lower_log1p(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
-  cx.out(0, exact_log1p(cx, cx.operand("self", dt), dt));
+  cx.out(0, emit_log1p(cx, cx.operand("self", dt), dt));
 }
 MX_ATEN_LOWER(lower_log1p, "aten.log1p", "aten.log1p_", "aten.special_log1p");
 
@@ -237,7 +225,7 @@ MX_ATEN_LOWER(lower_log1p, "aten.log1p", "aten.log1p_", "aten.special_log1p");
 void lower_xlog1py(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const std::string x = cx.operand("self", dt), y = cx.operand("other", dt);
-  const std::string prod = cx.emit1("Mul", {x, exact_log1p(cx, y, dt)});
+  const std::string prod = cx.emit1("Mul", {x, emit_log1p(cx, y, dt)});
   const std::string zero =
       cx.emit1("And", {cx.emit1("Equal", {x, cx.cscalar(0, dt)}), cx.emit1("Not", {emit_is_nan(cx, y, dt)})});
   cx.out(0, cx.emit1("Where", {zero, cx.cscalar(0, dt), prod}));
@@ -264,7 +252,7 @@ void lower_log_ndtr(OpContext& cx) {
   const std::string left =
       cx.emit1("Sub", {cx.emit1("Sub", {log_erfcx, cx.cscalar(std::log(2.0), dt)}), cx.emit1("Mul", {z, z})});
   // x >= -1: log1p(-erfc(z) / 2)
-  const std::string right = exact_log1p(
+  const std::string right = emit_log1p(
       cx, cx.emit1("Mul", {erfc_from(cx, p, z, exp_of_square(cx, x, -0.5, dt), dt), cx.cscalar(-0.5, dt)}),
       dt);
   const std::string y = cx.emit1("Where", {cx.emit1("Less", {x, cx.cscalar(-1, dt)}), left, right});

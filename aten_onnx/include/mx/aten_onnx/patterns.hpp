@@ -115,6 +115,18 @@ TopKResult emit_sort(OnnxEmitter& e, const std::string& x, int32_t dtype, int64_
 // atan2(y, x) written out: atan(y / x) corrected by quadrant; x == 0 gives
 // +-pi/2 (and 0 when y is 0 too, as ATen).
 std::string emit_atan2(OnnxEmitter& e, const std::string& y, const std::string& x, int32_t dtype);
+// atan(q) of a double q to double precision (ONNX Runtime's Atan is float-only).
+std::string emit_atan_double(OnnxEmitter& e, const std::string& q);
+
+// ---- log1p.cpp
+// log1p(u) to the precision of `dtype` (Goldberg's form), log1p(inf) = inf.
+std::string emit_log1p(OnnxEmitter& e, const std::string& u, int32_t dtype);
+
+// ---- double_trig.cpp
+// The trigonometric and hyperbolic ops ONNX Runtime's CPU provider has no
+// double kernel for (tan, asin, acos, atan, sinh, cosh, asinh, acosh,
+// atanh), written out with the double ops it has; "" for any other op.
+std::string emit_trig_double(OnnxEmitter& e, const std::string& op, const std::string& x);
 
 // ---- float_tests.cpp
 // IsNaN / IsInf of x (a floating `dtype`), half precision included below
