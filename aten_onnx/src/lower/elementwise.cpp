@@ -22,7 +22,6 @@ const std::map<std::string, std::string>& unary_ops() {
                                                        {"cos", "Cos"},
                                                        {"tanh", "Tanh"},
                                                        {"sigmoid", "Sigmoid"},
-                                                       {"erf", "Erf"},
                                                        {"floor", "Floor"},
                                                        {"ceil", "Ceil"},
                                                        {"relu", "Relu"},
@@ -69,11 +68,11 @@ void lower_unary(OpContext& cx) {
   cx.out(0, cx.emit1(onnx_op, {x}));
 }
 MX_ATEN_LOWER(lower_unary, "aten.neg", "aten.exp", "aten.log", "aten.sqrt", "aten.abs", "aten.sin",
-              "aten.cos", "aten.tanh", "aten.sigmoid", "aten.erf", "aten.floor", "aten.ceil", "aten.relu",
+              "aten.cos", "aten.tanh", "aten.sigmoid", "aten.floor", "aten.ceil", "aten.relu",
               "aten.relu_", "aten.reciprocal", "aten.sign", "aten.round", "aten.logical_not",
               "aten.bitwise_not", "aten.tanh_", "aten.sigmoid_", "aten.neg_", "aten.exp_", "aten._neg_view",
               "aten.special_expit", "aten.special_round", "aten.abs_", "aten.sqrt_", "aten.log_", "aten.sin_",
-              "aten.cos_", "aten.erf_", "aten.floor_", "aten.ceil_", "aten.reciprocal_", "aten.sign_",
+              "aten.cos_", "aten.floor_", "aten.ceil_", "aten.reciprocal_", "aten.sign_",
               "aten.round_");
 
 void lower_rsqrt(OpContext& cx) {

@@ -10,6 +10,8 @@
 //                  second at most 1), inf where exp(x^2) overflows, as in ATen.
 //   erfc, special_ndtr  from erfcx: erfc(x) = exp(-x^2) erfcx(x) for x >= 0,
 //                  2 minus that below (the tails relative, not 1 - erf).
+//   erf            ONNX's Erf; in double (ONNX Runtime has it in float only)
+//                  Cephes' rational form on |x| <= 1, 1 - erfc beyond.
 //   log1p          Goldberg's exact form (Log(1 + u) loses u's digits).
 //   special_log_ndtr  log(Phi(x)) as ATen computes it: below x = -1 in log
 //                  space, log(erfcx(-x / sqrt 2) / 2) - x^2 / 2 (no
@@ -45,6 +47,7 @@
 
 #include <cmath>
 
+#include "cephes_series.hpp"
 #include "mx/aten_onnx/lowering_registry.hpp"
 #include "mx/aten_onnx/patterns.hpp"
 
@@ -213,6 +216,34 @@ void lower_erfc_ndtr(OpContext& cx) {
   cx.out(0, cx.cast(cx.emit1("Mul", {y, cx.cscalar(0.5, dt)}), dt, out));
 }
 MX_ATEN_LOWER(lower_erfc_ndtr, "aten.erfc", "aten.erfc_", "aten.special_erfc", "aten.special_ndtr");
+
+// erf: ONNX's Erf, except in double, which ONNX Runtime's CPU provider has
+// for float only (a float64 program's file would not load). Double is
+// Cephes' erf (ndtr.c), within an ulp or two of the libm erf ATen calls:
+// x T(x^2) / U(x^2) on |x| <= 1, 1 - erfc(x) beyond, with erfc written out
+// as above (erfc(1) = 0.157: no digits cancel).
+constexpr double kErfT[] = {9.60497373987051638749E0, 9.00260197203842689217E1, 2.23200534594684319226E3,
+                            7.00332514112805075473E3, 5.55923013010394962768E4};
+constexpr double kErfU[] = {1.0,
+                            3.35617141647503099647E1,
+                            5.21357949780152679795E2,
+                            4.59432382970980127987E3,
+                            2.26290000613890934246E4,
+                            4.92673942608635921086E4};  // p1evl's implicit leading 1
+void lower_erf(OpContext& cx) {
+  const int32_t dt = cx.out_dtype();
+  const std::string x = cx.operand("self", dt);
+  if (dt != kDouble) return cx.out(0, cx.emit1("Erf", {x}));
+  const std::string z = cx.emit1("Mul", {x, x});
+  const std::string near = cx.emit1(
+      "Div", {cx.emit1("Mul", {x, cephes::horner(cx, z, kErfT, dt)}), cephes::horner(cx, z, kErfU, dt)});
+  const std::string ax = cx.emit1("Abs", {x});
+  const ErfcxParts p = erfcx_parts(cx, ax, dt);
+  const std::string far =
+      cx.emit1("Sub", {cx.cscalar(1, dt), erfc_from(cx, p, x, exp_of_square(cx, x, -1, dt), dt)});
+  cx.out(0, cx.emit1("Where", {cx.emit1("Greater", {ax, cx.cscalar(1, dt)}), far, near}));
+}
+MX_ATEN_LOWER(lower_erf, "aten.erf", "aten.erf_");
 
 void lower_log1p(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
