@@ -8,6 +8,7 @@ namespace {
 bool holds_complex(const VP& v, int depth = 0) {
   const c10::IValue& iv = v->iv;
   if (iv.isTensor()) return iv.toTensor().is_complex();
+  if (iv.isComplexDouble()) return true;  // a Python complex number: `2j - x` traces as rsub(x, 2j)
   if (depth > 8) return false;
   for (const auto& e : v->elems)
     if (holds_complex(e, depth + 1)) return true;
