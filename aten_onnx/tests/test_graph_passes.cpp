@@ -945,7 +945,8 @@ TEST_CASE("a weight two folded results would copy whole stays a weight") {
   WeightMap w;
   const auto f = onnx::TensorProto::FLOAT;
   e.input("x", f, {64, 64});
-  add_weight(e, w, "big", {64, 64}, iota_floats(64 * 64));  // 16 KB: two copies would double it
+  const auto bytes = iota_floats(64 * 64);  // WeightBytes points into it: it must outlive the passes
+  add_weight(e, w, "big", {64, 64}, bytes);  // 16 KB: two copies would double it
   const auto a = e.emit1("Reshape", {"big", e.ci64({4096})});
   const auto b = e.emit1("Reshape", {"big", e.ci64({64, 64, 1})});
   mark_output(e, e.emit1("Add", {e.emit1("Reshape", {a, e.ci64({64, 64})}), "x"}));
