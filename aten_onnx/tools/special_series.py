@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Chebyshev series of the special functions aten_onnx/src/lower/special.cpp
-writes out in ONNX (ONNX has no erfcx nor Bessel function).
+writes out in ONNX (ONNX has no erfcx nor ndtri; the Bessel functions
+use ATen's own Cephes tables, lower/bessel.cpp).
 
 Each is a smooth function g on [-1, 1] of a variable s the lowering computes
 from x; its series is interpolated at Chebyshev points from values mpmath
@@ -8,10 +9,6 @@ computes to 40 digits, so the coefficients are right to double precision:
 
   erfcx, x >= 0:   s = (2 - x) / (2 + x),  t = 2 / (2 + x),
                    g(s) = log(erfcx(x) / t)          (erfcx = t * exp(g))
-  i0, |x| <= 8:    s = |x| / 4 - 1,        g(s) = i0(x) * exp(-|x|)
-  i0, |x| > 8:     s = 16 / |x| - 1,       g(s) = i0(x) * exp(-|x|) * sqrt(|x|)
-  i1, |x| <= 8:    s = |x| / 4 - 1,        g(s) = i1(|x|) * exp(-|x|) / |x|
-  i1, |x| > 8:     s = 16 / |x| - 1,       g(s) = i1(|x|) * exp(-|x|) * sqrt(|x|)
   ndtri, |y - 1/2| <= 3/8:  u = y - 1/2, s = 2 u^2 / (3/8)^2 - 1,  g(s) = ndtri(y) / u
   ndtri, beyond:   p = min(y, 1 - y), z = sqrt(-2 log p), t = log z mapped
                    from [log z(1/8), log z(2^-1075)] to s,  g(s) = z + ndtri(p)
@@ -35,34 +32,6 @@ def erfcx_g(s):
         return mp.log(1 / (2 * mp.sqrt(mp.pi)))
     x = 2 * (1 - t) / t
     return mp.log(mp.exp(x * x) * mp.erfc(x) / t)
-
-
-def i0_near(s):
-    x = 4 * (mp.mpf(s) + 1)
-    return mp.besseli(0, x) * mp.exp(-x)
-
-
-def i0_far(s):
-    u = (mp.mpf(s) + 1) / 2  # 8 / x
-    if u == 0:
-        return 1 / mp.sqrt(2 * mp.pi)
-    x = 8 / u
-    return mp.besseli(0, x) * mp.exp(-x) * mp.sqrt(x)
-
-
-def i1_near(s):
-    x = 4 * (mp.mpf(s) + 1)
-    if x == 0:
-        return mp.mpf(1) / 2
-    return mp.besseli(1, x) * mp.exp(-x) / x
-
-
-def i1_far(s):
-    u = (mp.mpf(s) + 1) / 2  # 8 / x
-    if u == 0:
-        return 1 / mp.sqrt(2 * mp.pi)
-    x = 8 / u
-    return mp.besseli(1, x) * mp.exp(-x) * mp.sqrt(x)
 
 
 def ndtri(p):
@@ -110,8 +79,7 @@ def check(g, coef):
 
 
 print(f"// ndtri's tail variable: t0 = {float(NDTRI_T0):.17g}, t1 = {float(NDTRI_T1):.17g}")
-for name, g in (("kErfcxLog", erfcx_g), ("kI0Near", i0_near), ("kI0Far", i0_far), ("kI1Near", i1_near),
-                ("kI1Far", i1_far), ("kNdtriCentral", ndtri_central), ("kNdtriTail", ndtri_tail)):
+for name, g in (("kErfcxLog", erfcx_g), ("kNdtriCentral", ndtri_central), ("kNdtriTail", ndtri_tail)):
     c = series(g)
     print(f"// {len(c)} terms, max error {check(g, c):.1e}")
     print(f"constexpr double {name}[] = {{")

@@ -16,7 +16,8 @@
 //   special_modified_bessel_i0, _i1  Chebyshev series in |x| / 2 - 2 on
 //                  |x| <= 8 and in 32 / |x| - 2 beyond (Cephes' tables,
 //                  Clenshaw's recurrence), times exp(|x|) (over sqrt(|x|)
-//                  beyond); I1 odd.
+//                  beyond); I1 odd. Also i0, special_i0/i1 and the
+//                  scaled special_i0e/i1e (the same series without exp).
 //   special_modified_bessel_k0, _k1  x <= 2: a series in x^2 - 2 with
 //                  -log(x / 2) I0(x) (K0), plus log(x / 2) I1(x) and over x
 //                  (K1); beyond, exp(-x) times a series in 8 / x - 2 over
@@ -296,30 +297,37 @@ void lower_bessel_jy(OpContext& cx) {
 MX_ATEN_LOWER(lower_bessel_jy, "aten.special_bessel_j0", "aten.special_bessel_j1", "aten.special_bessel_y0",
               "aten.special_bessel_y1");
 
-// I0 or I1 of a = |x| <= 8 without the sign: exp(a) times the series in
-// a / 2 - 2 (I1: times a as well).
-std::string modified_i_near(OpContext& cx, const std::string& a, int order, int32_t dt) {
+// I0 or I1 of a = |x| <= 8 without the sign: exp(a) (not when scaled)
+// times the series in a / 2 - 2 (I1: times a as well).
+std::string modified_i_near(OpContext& cx, const std::string& a, int order, int32_t dt, bool scaled = false) {
   const std::string y = cx.emit1("Sub", {cx.emit1("Div", {a, cx.cscalar(2, dt)}), cx.cscalar(2, dt)});
+  const std::string series = order == 0 ? chbevl(cx, y, kI0A, dt) : cx.emit1("Mul", {chbevl(cx, y, kI1A, dt), a});
+  if (scaled) return series;
   const std::string e = cx.emit1("Exp", {a});
-  if (order == 0) return cx.emit1("Mul", {e, chbevl(cx, y, kI0A, dt)});
-  return cx.emit1("Mul", {cx.emit1("Mul", {chbevl(cx, y, kI1A, dt), a}), e});
+  return order == 0 ? cx.emit1("Mul", {e, series}) : cx.emit1("Mul", {series, e});
 }
 
+// torch.special's modified_bessel_i0/i1 and the older i0, special_i0/i1
+// and their exponentially scaled i0e/i1e: one Cephes kernel in ATen
+// (calc_i0 ... calc_i1e compute what modified_bessel_i*_forward do).
 void lower_modified_bessel_i(OpContext& cx) {
-  const int order = cx.op().back() == '1' ? 1 : 0;
+  const std::string op = cx.op();
+  const int order = op.find("i1") != std::string::npos ? 1 : 0;
+  const bool scaled = op.back() == 'e';
   const int32_t out = cx.out_dtype(), dt = cephes::kernel_dtype(out);
   const std::string x = cx.operand(cephes::unary_input(cx), dt);
   const std::string a = cx.emit1("Abs", {x});
   const std::string y_far = cx.emit1("Sub", {cx.emit1("Div", {cx.cscalar(32, dt), a}), cx.cscalar(2, dt)});
   const std::string series = order == 0 ? chbevl(cx, y_far, kI0B, dt) : chbevl(cx, y_far, kI1B, dt);
   const std::string far =
-      cx.emit1("Div", {cx.emit1("Mul", {cx.emit1("Exp", {a}), series}), cx.emit1("Sqrt", {a})});
-  std::string y = cx.emit1(
-      "Where", {cx.emit1("LessOrEqual", {a, cx.cscalar(8, dt)}), modified_i_near(cx, a, order, dt), far});
+      cx.emit1("Div", {scaled ? series : cx.emit1("Mul", {cx.emit1("Exp", {a}), series}), cx.emit1("Sqrt", {a})});
+  std::string y = cx.emit1("Where", {cx.emit1("LessOrEqual", {a, cx.cscalar(8, dt)}),
+                                     modified_i_near(cx, a, order, dt, scaled), far});
   if (order == 1) y = cx.emit1("Where", {cx.emit1("Less", {x, cx.cscalar(0, dt)}), cx.emit1("Neg", {y}), y});
   cx.out(0, cx.cast(y, dt, out));
 }
-MX_ATEN_LOWER(lower_modified_bessel_i, "aten.special_modified_bessel_i0", "aten.special_modified_bessel_i1");
+MX_ATEN_LOWER(lower_modified_bessel_i, "aten.special_modified_bessel_i0", "aten.special_modified_bessel_i1",
+              "aten.i0", "aten.i0_", "aten.special_i0", "aten.special_i0e", "aten.special_i1", "aten.special_i1e");
 
 // K0 or K1 of x in (0, 2], times exp(x) when scaled. ATen's float K0 takes
 // log(0.5 x) in double (a double literal) and rounds the difference once:

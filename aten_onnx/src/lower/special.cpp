@@ -20,17 +20,7 @@
 //                  precision of the tail) and an exact log1p.
 //   special_xlog1py  x log1p(y) with the exact log1p, 0 where x is 0.
 //   special_entr   -x log x, 0 at 0, -inf below 0.
-//   i0, special_i0 the modified Bessel function I0: exp(|x|) times a
-//                  Chebyshev series on |x| <= 8 and exp(|x|) times a series
-//                  in 8 / |x| over sqrt(|x|) beyond (Cephes' split, which
-//                  ATen uses, in the same order of operations: overflow to
-//                  inf, and NaN at inf, where ATen's does).
-//   special_i0e    i0(x) exp(-|x|): the same series without the exp (0 at
-//                  +-inf, as ATen).
-//   special_i1, special_i1e  I1 (odd) on the same split: x exp(|x|) times
-//                  a series in |x| / 4 - 1 on |x| <= 8, sign(x) exp(|x|)
-//                  times a series in 16 / |x| - 1 over sqrt(|x|) beyond;
-//                  i1e without the exp.
+//   (i0, i0e, i1, i1e: with torch.special's Bessel functions, bessel.cpp)
 //   special_ndtri  the normal quantile: (y - 1/2) times a series in
 //                  (y - 1/2)^2 for |y - 1/2| <= 3/8; beyond, with p = min(y,
 //                  1 - y) and z = sqrt(-2 log p), +-(z - a series in log z)
@@ -54,9 +44,7 @@
 namespace mx::aten_onnx {
 namespace {
 
-// The series of aten_onnx/tools/special_series.py: g(s) = log(erfcx(x) / t);
-// i0(x) exp(-|x|) for s = |x| / 4 - 1; i0(x) exp(-|x|) sqrt(|x|) for s = 16 / |x| - 1;
-// i1(|x|) exp(-|x|) / |x| and i1(|x|) exp(-|x|) sqrt(|x|) on the same variables.
+// The series of aten_onnx/tools/special_series.py: g(s) = log(erfcx(x) / t).
 constexpr double kErfcxLog[] = {
     -0.6513268598908547,     0.64196979235649021,     0.019476473204185815,    -0.0095615147868086288,
     -0.00094659534448203323, 0.00036683949785277191,  4.2523324806903141e-05,  -2.0278578112542201e-05,
@@ -66,42 +54,6 @@ constexpr double kErfcxLog[] = {
     3.1310503884357025e-13,  -1.1272935858306621e-13, 3.7262435468134539e-16,  7.113080518947549e-15,
     -1.5169605226486131e-15, -1.0724771763448361e-16, 1.3050460856823117e-16,
 };
-constexpr double kI0Near[] = {
-    0.33839763720473803,    -0.30468267234319835,    0.17162090152220877,    -0.094901097048047639,
-    0.049305284239670712,   -0.023737414805899477,   0.010546460394595003,   -0.0043243099950505742,
-    0.001639475616941331,   -0.00057637557453857813, 0.00018850288509584067, -5.7541950100829395e-05,
-    1.644844807074627e-05,  -4.4167383584815476e-06, 1.1173875391463255e-06, -2.6707938542344011e-07,
-    6.0469950253549706e-08, -1.3000250124583182e-08, 2.6598237460949093e-09, -5.1897957404343838e-10,
-    9.6758088494755974e-11, -1.7268250262606386e-11, 2.9550380475549005e-12, -4.8562771834338794e-13,
-    7.6741558104235088e-14, -1.1666582190306391e-14, 1.7074866708950403e-15, -2.5380942213473367e-16,
-};
-constexpr double kI0Far[] = {
-    0.40224520550705439,     0.0033691164782556939,   6.889758346916815e-05,   2.8913705208347715e-06,
-    2.0489185894691827e-07,  2.2666689905038108e-08,  3.3962320256844169e-09,  4.9406023878262204e-10,
-    1.1889147128366289e-11,  -3.1499165260586518e-11, -1.3215811771055218e-11, -1.7941785066231137e-12,
-    7.1801239445656376e-13,  3.8527785934658811e-13,  1.5400875885198138e-14,  -4.1505622752226814e-14,
-    -9.5548734025343537e-15, 3.8116577348614923e-15,  1.7725312523192073e-15,  -3.4241796589604824e-16,
-    -2.8269508877921737e-16,
-};
-
-constexpr double kI1Near[] = {
-    0.12629359322181682,    -0.17641651835783403,    0.10264365868984708,    -0.052945981208094989,
-    0.02472644903062652,    -0.010564084894626204,   0.0041564229443128917,  -0.0015135724506312523,
-    0.0005122859561685724,  -0.00016176081582589344, 4.7815651075499363e-05, -1.3273163656043439e-05,
-    3.4702513081467265e-06, -8.568720264815455e-07,  2.0032947536896826e-07, -4.445059130312572e-08,
-    9.3815374011206782e-09, -1.887249764907425e-09,  3.6255903978581735e-10, -6.663490450181679e-11,
-    1.17361850617636e-11,   -1.9839673111800138e-12, 3.2237126892190205e-13, -5.0412739800768409e-14,
-    7.5893866257238271e-15, -1.0944835212939736e-15, 1.4990921400603112e-16,
-};
-constexpr double kI1Far[] = {
-    0.38928811750914005,     -0.0097610974913614687,  -0.00011058893876262344, -3.882564808877738e-06,
-    -2.512236237870518e-07,  -2.6314688469059103e-08, -3.8353803858938481e-09, -5.589743461041456e-10,
-    -1.8974958183965194e-11, 3.2526035779687322e-11,  1.4125807237812475e-11,  2.0356284731181502e-12,
-    -7.1985502816879673e-13, -4.0835517393759912e-13, -2.1015453435953099e-14, 4.2724194550931876e-14,
-    1.0420356889885598e-14,  -3.8143391738648273e-15, -1.8802653276760049e-15, 3.3044360414131021e-16,
-    2.9606889359647174e-16,
-};
-
 // ndtri(y) / (y - 1/2) for s = 2 (y - 1/2)^2 / (3/8)^2 - 1; z + ndtri(p) for
 // s = 2 (log z - t0) / (t1 - t0) - 1, z = sqrt(-2 log p), p = min(y, 1 - y).
 constexpr double kNdtriT0 = 0.71262327432319539, kNdtriT1 = 3.653355100270022;
@@ -290,40 +242,6 @@ void lower_log_ndtr(OpContext& cx) {
   cx.out(0, cx.cast(y, dt, out));
 }
 MX_ATEN_LOWER(lower_log_ndtr, "aten.special_log_ndtr");
-
-// i0, i1 and their exponentially scaled i0e, i1e (Cephes' split at
-// |x| = 8, which ATen computes): a near series in |x|/4 - 1 and a far one
-// in 16/|x| - 1 over sqrt(|x|), times exp(|x|) unless scaled. I1 is odd:
-// x times its near series, sign(x) times its far one.
-void lower_bessel_i(OpContext& cx) {
-  const std::string op = cx.op();
-  const bool first_order = op.find("i1") != std::string::npos, scaled = op.back() == 'e';
-  const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
-  const std::string x = cx.operand("self", dt);
-  const std::string a = cx.emit1("Abs", {x});
-  const std::string one = cx.cscalar(1, dt);
-  // Each series' variable kept in [-1, 1] where the other branch is taken.
-  const std::string s_near =
-      cx.emit1("Min", {cx.emit1("Sub", {cx.emit1("Mul", {a, cx.cscalar(0.25, dt)}), one}), one});
-  const std::string s_far =
-      cx.emit1("Min", {cx.emit1("Sub", {cx.emit1("Div", {cx.cscalar(16, dt), a}), one}), one});
-  std::string near = first_order ? chebyshev(cx, s_near, kI1Near, dt) : chebyshev(cx, s_near, kI0Near, dt);
-  std::string far = first_order ? chebyshev(cx, s_far, kI1Far, dt) : chebyshev(cx, s_far, kI0Far, dt);
-  if (first_order) {
-    near = cx.emit1("Mul", {x, near});
-    far = cx.emit1("Mul", {cx.emit1("Sign", {x}), far});
-  }
-  if (!scaled) {
-    const std::string e = cx.emit1("Exp", {a});
-    near = cx.emit1("Mul", {e, near});
-    far = cx.emit1("Mul", {e, far});
-  }
-  far = cx.emit1("Div", {far, cx.emit1("Sqrt", {a})});
-  const std::string y = cx.emit1("Where", {cx.emit1("LessOrEqual", {a, cx.cscalar(8, dt)}), near, far});
-  cx.out(0, cx.cast(y, dt, out));
-}
-MX_ATEN_LOWER(lower_bessel_i, "aten.i0", "aten.i0_", "aten.special_i0", "aten.special_i0e", "aten.special_i1",
-              "aten.special_i1e");
 
 void lower_ndtri(OpContext& cx) {
   const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
