@@ -54,41 +54,11 @@ import pt2_coverage as C  # noqa: E402
 import pt2_sweep as S  # noqa: E402
 import pt2_sweep11 as S11  # noqa: E402
 from pt2_coverage import AUTO, _flat, _lm, fn  # noqa: E402
+from pt2_sweep11 import _T, img  # noqa: E402
 
 warnings.filterwarnings("ignore")
 B = {0: AUTO}
 BD = {0: AUTO, 1: AUTO}
-
-
-def _T():
-    import transformers as T
-    return T
-
-
-def cfgm(model, cfg, **kw):
-    return lambda: getattr(_T(), model)(getattr(_T(), cfg)(**kw))
-
-
-class Pick(nn.Module):
-    """Calls the model with keyword inputs and keeps the named outputs."""
-
-    def __init__(self, m, names, keys, **fixed):
-        super().__init__()
-        self.m, self.names, self.keys, self.fixed = m, names, keys, fixed
-
-    def forward(self, *xs):
-        out = self.m(**dict(zip(self.names, xs)), **self.fixed)
-        return tuple(out[k] if isinstance(out, (tuple, list, dict)) else getattr(out, k) for k in self.keys)
-
-
-def pick(factory, names, keys, a, b, dyn, **fixed):
-    def build():  # forward(*xs): the shapes of the one variadic parameter
-        return Pick(factory(), names, keys, **fixed), a, b, (tuple(dyn),) if dyn is not None else None
-    return build
-
-
-def img(n, size=32, c=3):
-    return (torch.randn(n, c, size, size),)
 
 
 # ------------------------------------------------------------------ PT2E quantization (torchao)
