@@ -153,14 +153,18 @@ std::string erfc_from(OpContext& cx, const ErfcxParts& p, const std::string& w, 
       "Where", {cx.emit1("Less", {w, cx.cscalar(0, dt)}), cx.emit1("Sub", {cx.cscalar(2, dt), tail}), tail});
 }
 
+// erfc(x) itself: the tail relative for x >= 0, 2 minus it below.
+std::string erfc(OpContext& cx, const std::string& x, int32_t dt) {
+  return erfc_from(cx, erfcx_parts(cx, cx.emit1("Abs", {x}), dt), x, exp_of_square(cx, x, -1, dt), dt);
+}
+
 // erfc(x), and special_ndtr(x) = erfc(-x / sqrt 2) / 2 (Cephes' ndtr, which
 // ATen computes: the lower tail relative, not 1 - a rounded 1).
 void lower_erfc_ndtr(OpContext& cx) {
   const int32_t out = cx.out_dtype(), dt = compute_dtype(out);
   const std::string x = cx.operand("self", dt);
   if (cx.op() != "special_ndtr") {
-    const ErfcxParts p = erfcx_parts(cx, cx.emit1("Abs", {x}), dt);
-    return cx.out(0, cx.cast(erfc_from(cx, p, x, exp_of_square(cx, x, -1, dt), dt), dt, out));
+    return cx.out(0, cx.cast(erfc(cx, x, dt), dt, out));
   }
   const std::string w = cx.emit1("Mul", {x, cx.cscalar(-1.0 / std::sqrt(2.0), dt)});
   const ErfcxParts p = erfcx_parts(cx, cx.emit1("Abs", {w}), dt);
@@ -190,9 +194,7 @@ void lower_erf(OpContext& cx) {
   const std::string near = cx.emit1(
       "Div", {cx.emit1("Mul", {x, cephes::horner(cx, z, kErfT, dt)}), cephes::horner(cx, z, kErfU, dt)});
   const std::string ax = cx.emit1("Abs", {x});
-  const ErfcxParts p = erfcx_parts(cx, ax, dt);
-  const std::string far =
-      cx.emit1("Sub", {cx.cscalar(1, dt), erfc_from(cx, p, x, exp_of_square(cx, x, -1, dt), dt)});
+  const std::string far = cx.emit1("Sub", {cx.cscalar(1, dt), erfc(cx, x, dt)});
   cx.out(0, cx.emit1("Where", {cx.emit1("Greater", {ax, cx.cscalar(1, dt)}), far, near}));
 }
 MX_ATEN_LOWER(lower_erf, "aten.erf", "aten.erf_");
