@@ -4,8 +4,8 @@
 // element, an Expand to an empty shape or to ones no longer than its input's
 // rank (a buffer expanded to [1, 1]), an Identity, a Transpose by the
 // identity perm, a Where whose constant condition picks one operand of the
-// result's dims (constant indices' negative-index fix-up), and a Transpose of a Transpose (one Transpose of the
-// composed perm, or none). ONNX Runtime
+// result's dims (constant indices' negative-index fix-up), and a Transpose
+// of a Transpose (one Transpose of the composed perm, or none). ONNX Runtime
 // removes them itself while it creates a session, but each rewrite it
 // makes costs it a pass over the whole graph again (its level-1
 // transformers run a second round whenever one of them changed the graph),
@@ -16,6 +16,7 @@
 #include <map>
 #include <optional>
 
+#include "constant_data.hpp"
 #include "graph_edit.hpp"
 #include "mx/aten_onnx/attributes.hpp"
 #include "mx/aten_onnx/graph_passes.hpp"
@@ -24,6 +25,8 @@ namespace mx::aten_onnx {
 namespace {
 
 constexpr int64_t kSliceToEnd = int64_t{1} << 62;  // an `end` at least this large keeps the rest
+// The largest constant whose elements are read to prove indices non-negative.
+constexpr int64_t kMaxIndexConstant = int64_t{1} << 16;
 
 struct Values {
   std::map<std::string, const onnx::TensorProto*>
@@ -107,9 +110,9 @@ bool slice_keeps_all(const onnx::NodeProto& n, const Values& v) {
 bool non_negative_ints(const onnx::GraphProto& g, const std::string& name, const Values& v) {
   if (const auto* t = constant(v, name)) {  // any rank ([[0], [1]]: window offsets)
     if (t->data_type() != onnx::TensorProto::INT64) return false;
-    std::vector<int64_t> values(t->raw_data().size() / 8);
-    if (!values.empty()) std::memcpy(values.data(), t->raw_data().data(), values.size() * 8);
-    return std::all_of(values.begin(), values.end(), [](int64_t x) { return x >= 0; });
+    const auto data = passes::constant_data(*t, kMaxIndexConstant);
+    const auto values = passes::ints_of(data ? &*data : nullptr);
+    return values && std::all_of(values->begin(), values->end(), [](int64_t x) { return x >= 0; });
   }
   auto p = v.producer.find(name);
   if (p == v.producer.end()) return false;
@@ -193,7 +196,6 @@ std::optional<std::string> where_selected(const onnx::GraphProto& g, const onnx:
     return std::nullopt;
   return other_has_dims_of(g, other, chosen, v);
 }
-
 
 // The input a no-op node passes through, or nothing.
 std::optional<std::string> passed_through(const onnx::GraphProto& g, const onnx::NodeProto& n,
