@@ -85,7 +85,7 @@ int32_t compute_dtype(int32_t out) {
 // c[0] + c[1] T1(s) + ... by Clenshaw's recurrence, s in [-1, 1]. A float
 // drops the terms below 1e-9: their sum is under its rounding.
 template <size_t N>
-std::string chebyshev(OpContext& cx, const std::string& s, const double (&c)[N], int32_t dt) {
+std::string chebyshev(OnnxEmitter& cx, const std::string& s, const double (&c)[N], int32_t dt) {
   size_t n = N;
   if (dt != kDouble)
     while (n > 2 && std::abs(c[n - 1]) < 1e-9) --n;
@@ -105,7 +105,7 @@ std::string chebyshev(OpContext& cx, const std::string& s, const double (&c)[N],
 struct ErfcxParts {
   std::string t, g;
 };
-ErfcxParts erfcx_parts(OpContext& cx, const std::string& x, int32_t dt) {
+ErfcxParts erfcx_parts(OnnxEmitter& cx, const std::string& x, int32_t dt) {
   const std::string two = cx.cscalar(2, dt);
   const std::string t = cx.emit1("Div", {two, cx.emit1("Add", {two, x})});
   const std::string s = cx.emit1("Sub", {cx.emit1("Add", {t, t}), cx.cscalar(1, dt)});
@@ -116,7 +116,7 @@ ErfcxParts erfcx_parts(OpContext& cx, const std::string& x, int32_t dt) {
 // (x^2 ~ 100 carries ~100 ulps): x = hi + lo with hi on a grid of 2^-8
 // (2^-21 in double), so hi^2 is exact wherever the result neither under-
 // nor overflows (|x| < 16, 32 in double), then exp(sign hi^2) exp(sign (x - hi)(x + hi)).
-std::string exp_of_square(OpContext& cx, const std::string& x_in, double sign, int32_t dt) {
+std::string exp_of_square(OnnxEmitter& cx, const std::string& x_in, double sign, int32_t dt) {
   // |x| capped at 1e4 (where the result is 0 or inf already): inf - inf is not
   const std::string cap = cx.cscalar(1e4, dt);
   const std::string x = cx.emit1("Where", {cx.emit1("Greater", {cx.emit1("Abs", {x_in}), cap}),
@@ -146,7 +146,7 @@ MX_ATEN_LOWER(lower_erfcx, "aten.special_erfcx");
 // gauss, 2 minus that below 0 - the tail keeps its relative precision
 // where 1 - erf(w) is 0. (ndtr's w = x / sqrt 2 is rounded: its gauss is
 // exp(-x^2 / 2) from x itself.)
-std::string erfc_from(OpContext& cx, const ErfcxParts& p, const std::string& w, const std::string& gauss,
+std::string erfc_from(OnnxEmitter& cx, const ErfcxParts& p, const std::string& w, const std::string& gauss,
                       int32_t dt) {
   const std::string tail = cx.emit1("Mul", {cx.emit1("Mul", {p.t, cx.emit1("Exp", {p.g})}), gauss});
   return cx.emit1(
@@ -154,7 +154,7 @@ std::string erfc_from(OpContext& cx, const ErfcxParts& p, const std::string& w, 
 }
 
 // erfc(x) itself: the tail relative for x >= 0, 2 minus it below.
-std::string erfc(OpContext& cx, const std::string& x, int32_t dt) {
+std::string erfc(OnnxEmitter& cx, const std::string& x, int32_t dt) {
   return erfc_from(cx, erfcx_parts(cx, cx.emit1("Abs", {x}), dt), x, exp_of_square(cx, x, -1, dt), dt);
 }
 
@@ -186,16 +186,24 @@ constexpr double kErfU[] = {1.0,
                             4.59432382970980127987E3,
                             2.26290000613890934246E4,
                             4.92673942608635921086E4};  // p1evl's implicit leading 1
+}  // namespace
+
+std::string emit_erf_double(OnnxEmitter& e, const std::string& x) {
+  const int32_t dt = kDouble;
+  const std::string z = e.emit1("Mul", {x, x});
+  const std::string near = e.emit1(
+      "Div", {e.emit1("Mul", {x, cephes::horner(e, z, kErfT, dt)}), cephes::horner(e, z, kErfU, dt)});
+  const std::string ax = e.emit1("Abs", {x});
+  const std::string far = e.emit1("Sub", {e.cscalar(1, dt), erfc(e, x, dt)});
+  return e.emit1("Where", {e.emit1("Greater", {ax, e.cscalar(1, dt)}), far, near});
+}
+
+namespace {
+
 void lower_erf(OpContext& cx) {
   const int32_t dt = cx.out_dtype();
   const std::string x = cx.operand("self", dt);
-  if (dt != kDouble) return cx.out(0, cx.emit1("Erf", {x}));
-  const std::string z = cx.emit1("Mul", {x, x});
-  const std::string near = cx.emit1(
-      "Div", {cx.emit1("Mul", {x, cephes::horner(cx, z, kErfT, dt)}), cephes::horner(cx, z, kErfU, dt)});
-  const std::string ax = cx.emit1("Abs", {x});
-  const std::string far = cx.emit1("Sub", {cx.cscalar(1, dt), erfc(cx, x, dt)});
-  cx.out(0, cx.emit1("Where", {cx.emit1("Greater", {ax, cx.cscalar(1, dt)}), far, near}));
+  cx.out(0, dt == kDouble ? emit_erf_double(cx, x) : cx.emit1("Erf", {x}));
 }
 MX_ATEN_LOWER(lower_erf, "aten.erf", "aten.erf_");
 

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "constant_arithmetic.hpp"
 #include "constant_data.hpp"
@@ -314,11 +315,48 @@ std::optional<passes::ConstantData> eval_data(const onnx::NodeProto& n,
   return passes::eval_float_arithmetic(n, in, kMaxElements);
 }
 
+// Integer weights this small are read as constants: an index, a step, a
+// loop counter. They are no model parameters (those are floating point),
+// and a folded result copies at most their few bytes.
+constexpr int64_t kMaxWeightElements = 16;
+
+// The small integer weights of `g` (their bytes from `weights`) as
+// constants; not a buffer the program writes (also a graph input: its
+// value is the caller's).
+std::map<std::string, onnx::TensorProto> small_integer_weights(const onnx::GraphProto& g,
+                                                              const WeightMap& weights) {
+  std::set<std::string> graph_inputs;
+  for (const auto& i : g.input()) graph_inputs.insert(i.name());
+  std::map<std::string, onnx::TensorProto> r;
+  for (const auto& t : g.initializer()) {
+    if (graph_inputs.count(t.name())) continue;
+    const int32_t dt = t.data_type();
+    if (dt != onnx::TensorProto::INT64 && dt != onnx::TensorProto::INT32) continue;
+    auto w = weights.find(t.name());
+    int64_t numel = 1;
+    for (auto d : t.dims()) numel *= d;
+    if (w == weights.end() || !w->second.data || w->second.derived() || numel > kMaxWeightElements ||
+        w->second.size != static_cast<uint64_t>(numel) * element_size(dt))
+      continue;
+    onnx::TensorProto view = t;
+    view.set_raw_data(std::string(w->second.data, w->second.size));
+    r[t.name()] = std::move(view);
+  }
+  return r;
+}
+
 }  // namespace
 
-void fold_constants(onnx::GraphProto& g, PassReport&) {
+void fold_constants(onnx::GraphProto& g, PassReport& report, const WeightMap* weights) {
   Known known;
   std::map<std::string, passes::ConstantData> data;
+  std::map<std::string, std::set<std::string>> from_weights;  // value -> the weights it was computed from
+  if (weights)
+    for (const auto& [name, t] : small_integer_weights(g, *weights)) {
+      if (auto v = from_tensor(t)) known[name] = std::move(*v);
+      if (auto d = passes::constant_data(t, kMaxDataOperand)) data[name] = std::move(*d);
+      from_weights[name] = {name};
+    }
   for (auto& n : *g.mutable_node()) {
     if (n.op_type() == "Constant" && n.domain().empty()) {
       if (auto v = constant_value(n)) known[n.output(0)] = std::move(*v);
@@ -333,6 +371,13 @@ void fold_constants(onnx::GraphProto& g, PassReport&) {
     else if (auto d = eval_data(n, data)) value = passes::to_tensor(*d);
     else continue;
     if (!v) v = from_tensor(value);
+    std::set<std::string> from;
+    for (const auto& i : n.input())
+      if (auto f = from_weights.find(i); f != from_weights.end()) from.insert(f->second.begin(), f->second.end());
+    if (!from.empty()) {
+      report.weight_constants[n.output(0)] = {from.begin(), from.end()};
+      from_weights[n.output(0)] = std::move(from);
+    }
     // The node becomes a Constant under its own name: its record (module,
     // source node) stays valid; the inputs it no longer reads go with the
     // dead-node pass and are counted as folded.

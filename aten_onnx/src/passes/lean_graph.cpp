@@ -13,12 +13,28 @@
 // dies).
 #include "mx/aten_onnx/graph_passes.hpp"
 
+#include <set>
 #include <unordered_map>
 
 #include "mx/aten_onnx/frontend_plugin.hpp"
 #include "mx/aten_onnx/model_assembly.hpp"
 
 namespace mx::aten_onnx {
+
+namespace {
+
+// A constant computed from weights and then folded further (or read by
+// nothing) is not in the file: the sidecar names only those that are.
+void drop_unwritten_weight_constants(const onnx::GraphProto& g, PassReport& report) {
+  std::set<std::string> written;
+  for (const auto& t : g.initializer()) written.insert(t.name());
+  for (const auto& n : g.node())
+    for (const auto& o : n.output()) written.insert(o);
+  for (auto it = report.weight_constants.begin(); it != report.weight_constants.end();)
+    it = written.count(it->first) ? std::next(it) : report.weight_constants.erase(it);
+}
+
+}  // namespace
 
 PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const SymbolicShapes& shapes,
                       bool fused_ops, bool fold_bns) {
@@ -27,7 +43,7 @@ PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const 
   if (fold_bns) fold_batch_norms(g, weights, report);
   fold_weight_transposes(g, weights, report);
   fold_weight_data(g, weights, report);
-  fold_constants(g, report);
+  fold_constants(g, report, &weights);
   if (fold_bns) fold_channel_affines(g, weights, report);
   merge_duplicate_nodes(g, report);
   collapse_unsqueezes(g, opset, report);
@@ -43,6 +59,7 @@ PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const 
   constants_to_initializers(g, report);
   auto dead = eliminate_dead_nodes(g);
   report.removed.insert(dead.begin(), dead.end());
+  drop_unwritten_weight_constants(g, report);
   return report;
 }
 

@@ -174,7 +174,10 @@ void fold_channel_affines(onnx::GraphProto& g, WeightMap& weights, PassReport& r
 // never round, integers too) on float32/float64/float16/bfloat16
 // constants, computed bit for bit as ONNX Runtime computes it, become a
 // Constant node under their own name (results of at most 1024 elements).
-void fold_constants(onnx::GraphProto& g, PassReport& report);
+// With `weights`, integer weights of at most 16 elements are constants too
+// (a loop counter lifted from `torch.tensor(0)`); what is computed from
+// them is named in PassReport::weight_constants.
+void fold_constants(onnx::GraphProto& g, PassReport& report, const WeightMap* weights = nullptr);
 
 // Two or more Slices of one value along one axis (constant starts and ends,
 // step 1) that tile the axis, static in `shapes`, are one Split: the first

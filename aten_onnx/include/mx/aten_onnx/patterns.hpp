@@ -118,6 +118,11 @@ std::string emit_atan2(OnnxEmitter& e, const std::string& y, const std::string& 
 // atan(q) of a double q to double precision (ONNX Runtime's Atan is float-only).
 std::string emit_atan_double(OnnxEmitter& e, const std::string& q);
 
+// ---- lower/special.cpp (beside the erfc it is written with)
+// erf(x) of a double x to double precision (ONNX Runtime's Erf is
+// float-only): Cephes' rational form on |x| <= 1, 1 - erfc(x) beyond.
+std::string emit_erf_double(OnnxEmitter& e, const std::string& x);
+
 // ---- log1p.cpp
 // log1p(u) to the precision of `dtype` (Goldberg's form), log1p(inf) = inf.
 std::string emit_log1p(OnnxEmitter& e, const std::string& u, int32_t dtype);

@@ -231,9 +231,14 @@ void lower_sym_compare(LowerCtx& cx) {
   const std::string op = cx.target().substr(cx.target().rfind('.') + 1);
   const json& o = cx.node->at("outputs").at(0);
   if (!o.contains("as_sym_bool")) cx.unsupported("a comparison whose result is not a SymBool");
-  const int32_t work = onnx::TensorProto::DOUBLE;
-  std::string r =
-      cx.emit1(ops.at(op), {onnx_of(cx, operand(cx, 0), work), onnx_of(cx, operand(cx, 1), work)});
+  // Integers compare as int64 (a dim against a bound: no Cast, as exact);
+  // a SymFloat or float operand makes both doubles.
+  const SymOperand a = operand(cx, 0), b = operand(cx, 1);
+  auto is_float = [](const SymOperand& o) {
+    return o.dtype == onnx::TensorProto::DOUBLE || o.dtype == onnx::TensorProto::FLOAT;
+  };
+  const int32_t work = is_float(a) || is_float(b) ? onnx::TensorProto::DOUBLE : onnx::TensorProto::INT64;
+  std::string r = cx.emit1(ops.at(op), {onnx_of(cx, a, work), onnx_of(cx, b, work)});
   if (op == "ne") r = cx.emit1("Not", {r});
   Value v;
   v.kind = Value::sym_int;
