@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Lean graphs (issue 33) on the sweeps' programs: node counts of ours against
 `torch.onnx.export(ep, dynamo=True)`'s (the anchor) for every program of
-pt2_coverage.py, pt2_coverage_wider.py and pt2_sweep.py.
+pt2_coverage.py, pt2_coverage_wider.py and pt2_sweep.py (and, with --sweeps
+10,11,12, of pt2_sweep10.py ... pt2_sweep12.py).
 
 Each program goes through pt2_sweep.run() once (torch.export, saved as
 exported and after run_decompositions(); `modelexport export` and the anchor
@@ -20,7 +21,7 @@ the counts of an earlier run beside.
 
     MODELEXPORT_BIN=build/sdk/modelexport MODELEXPORT_PLUGIN_PATH=build/plugins-out \\
       /work/venvs/pt2/bin/python benchmarks/lean_sweep.py --workdir /work/bench/ls \\
-      [--only a,b] [--shard K/N] [--anchor-levels training,core] [--interleaved 10] \\
+      [--only a,b] [--sweeps 10,11,12] [--shard K/N] [--anchor-levels training,core] [--interleaved 10] \\
       [--reuse] [--before FILE.jsonl] [--markdown FILE]
 
 Rows are appended to WORKDIR/results[-K].jsonl as they are measured.
@@ -41,7 +42,10 @@ from cli_path import find_cli  # noqa: E402
 LEVELS = ("training", "core")
 
 
-def all_programs():
+def all_programs(sweeps=()):
+    """The programs of the coverage runs and pt2_sweep.py, and of each
+    pt2_sweepK.py for K in `sweeps` (their builders are pt2_sweep.run's)."""
+    import importlib
     import pt2_coverage as C
     import pt2_coverage_wider as W
     import pt2_sweep as S
@@ -49,6 +53,8 @@ def all_programs():
     progs.update(W.programs())
     for f in (S.programs, S.programs2, S.programs3, S.programs4, S.programs5):
         progs.update(f())
+    for k in sweeps:
+        progs.update(importlib.import_module(f"pt2_sweep{k}").programs())
     return progs
 
 
@@ -211,6 +217,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--only", default="")
+    ap.add_argument("--sweeps", default="", help="K,L: the programs of pt2_sweepK.py, ... too (10, 11, 12)")
     ap.add_argument("--shard", default="", help="K/N: every N-th program from the K-th (0-based)")
     ap.add_argument("--anchor-levels", default="training,core")
     ap.add_argument("--interleaved", type=int, default=0)
@@ -236,7 +243,7 @@ def main():
             names = sorted({f.split(".")[0] for f in os.listdir(args.workdir) if f.endswith(".pt2")})
             progs = {n: None for n in names}
         else:
-            progs = all_programs()
+            progs = all_programs([k for k in args.sweeps.split(",") if k])
         names = [n for n in progs if not only or n in only]
         shard = ""
         if args.shard:
