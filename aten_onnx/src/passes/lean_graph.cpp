@@ -43,6 +43,7 @@ PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const 
   if (fold_bns) fold_batch_norms(g, weights, report);
   fold_weight_transposes(g, weights, report);
   fold_weight_data(g, weights, report);
+  fold_static_shapes(g, shapes);
   fold_constants(g, report, &weights);
   if (fold_bns) fold_channel_affines(g, weights, report);
   merge_duplicate_nodes(g, report);

@@ -7,6 +7,7 @@
 //                           permuted instead (same initializer name)
 //   fold_weight_data        data movement on weights (gate reorders)
 //   fold_channel_affines    a per-channel Mul / Add after a Conv folded in
+//   fold_static_shapes      Shape of a value the program knows the dims of
 //   fold_constants          shape arithmetic, data movement and float
 //                           arithmetic on constants becomes a constant
 //   merge_slices_to_split   Slices that tile an axis become one Split
@@ -178,6 +179,11 @@ void fold_channel_affines(onnx::GraphProto& g, WeightMap& weights, PassReport& r
 // (a loop counter lifted from `torch.tensor(0)`); what is computed from
 // them is named in PassReport::weight_constants.
 void fold_constants(onnx::GraphProto& g, PassReport& report, const WeightMap* weights = nullptr);
+
+// A Shape of a value whose every dim `shapes` states as a size is a
+// Constant under the Shape's name (fold_constants knows only graph inputs'
+// and initializers' dims).
+void fold_static_shapes(onnx::GraphProto& g, const SymbolicShapes& shapes);
 
 // Two or more Slices of one value along one axis (constant starts and ends,
 // step 1) that tile the axis, static in `shapes`, are one Split: the first
