@@ -1165,3 +1165,29 @@ TEST_CASE("a no-op writing a graph output hands it to its input's producer, unle
   e.graph.clear_output();
   CHECK(e.check(y) == std::vector<int64_t>{2, 2});
 }
+
+TEST_CASE("a float Range of whole numbers folds; a fractional step stays") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.input("x", f, {17});
+  e.module = "m";
+  // a window's positions, scaled: arange(0, 17) * (pi / 8)
+  const auto pos = e.emit1("Range", {e.cscalar(0.0, f), e.cscalar(17.0, f), e.cscalar(1.0, f)});
+  const auto y = e.emit1("Add", {"x", e.emit1("Mul", {pos, e.cscalar(0.39269908169872414, f)})});
+  const auto down = e.emit1("Range", {e.cscalar(9.0, f), e.cscalar(0.0, f), e.cscalar(-3.0, f)});
+  const auto half = e.emit1("Range", {e.cscalar(0.0, f), e.cscalar(2.0, f), e.cscalar(0.5, f)});
+  mark_output(e, y);
+  mark_output(e, e.emit1("Neg", {down}));
+  mark_output(e, e.emit1("Neg", {half}));
+  lean_graph(e.graph, w, 17);
+  CHECK(e.ops() == std::vector<std::string>{"Add", "Range", "Constant", "Neg"});
+  const auto* scaled = initializer_of(e.graph, e.graph.node(0).input(1));
+  REQUIRE(scaled);
+  const auto v = floats_of(scaled->raw_data());
+  REQUIRE(v.size() == 17);
+  for (size_t k = 0; k < v.size(); ++k) CHECK(v[k] == static_cast<float>(k) * 0.39269908169872414f);
+  CHECK(floats_of(e.graph.node(2).attribute(0).t().raw_data()) == std::vector<float>{-9.0f, -6.0f, -3.0f});
+  e.graph.clear_output();
+  CHECK(e.check(y) == std::vector<int64_t>{17});
+}
