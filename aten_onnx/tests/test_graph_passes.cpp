@@ -1109,24 +1109,20 @@ TEST_CASE("a Concat of constants it alone reads folds past 1024 elements; a shar
   const auto f = onnx::TensorProto::FLOAT;
   e.input("x", f, {40, 40});
   e.module = "m";
-  // GatherND's stacked indices [20, 40, 2] of two [20, 40, 1] index constants
-  const auto rows = e.emit1("Expand", {e.emit1("Unsqueeze", {e.emit1("Range", {e.ci64s(0), e.ci64s(20), e.ci64s(1)}),
-                                                            e.ci64({1, 2})}),
-                                       e.ci64({20, 40, 1})});
-  const auto cols = e.emit1("Expand", {e.emit1("Unsqueeze", {e.emit1("Range", {e.ci64s(0), e.ci64s(40), e.ci64s(1)}),
-                                                            e.ci64({0, 2})}),
-                                       e.ci64({20, 40, 1})});
-  const auto nd = e.emit1("Concat", {rows, cols}, {attr("axis", int64_t{-1})});
-  const auto y = e.emit1("GatherND", {"x", nd});
+  // GatherND's stacked indices [20, 40, 2] of two [20, 40, 1] index constants:
+  // Range(from, from + n) placed along `axis` of [20, 40] and expanded
+  const auto positions = [&](int64_t from, int64_t n, int64_t axis) {
+    const auto r = e.emit1("Range", {e.ci64s(from), e.ci64s(from + n), e.ci64s(1)});
+    return e.emit1("Expand", {e.emit1("Unsqueeze", {r, e.ci64({1 - axis, 2})}), e.ci64({20, 40, 1})});
+  };
+  const auto stacked = [&](const std::string& rows, const std::string& cols) {
+    return e.emit1("Concat", {rows, cols}, {attr("axis", int64_t{-1})});
+  };
+  const auto y = e.emit1("GatherND", {"x", stacked(positions(0, 20, 0), positions(0, 40, 1))});
   mark_output(e, y);
   // the same Concat, its rows also read elsewhere: folding would store them twice
-  const auto rows2 = e.emit1("Expand", {e.emit1("Unsqueeze", {e.emit1("Range", {e.ci64s(1), e.ci64s(21), e.ci64s(1)}),
-                                                             e.ci64({1, 2})}),
-                                        e.ci64({20, 40, 1})});
-  const auto cols2 = e.emit1("Expand", {e.emit1("Unsqueeze", {e.emit1("Range", {e.ci64s(0), e.ci64s(40), e.ci64s(1)}),
-                                                             e.ci64({0, 2})}),
-                                        e.ci64({20, 40, 1})});
-  mark_output(e, e.emit1("GatherND", {"x", e.emit1("Concat", {rows2, cols2}, {attr("axis", int64_t{-1})})}));
+  const auto rows2 = positions(1, 20, 0);
+  mark_output(e, e.emit1("GatherND", {"x", stacked(rows2, positions(0, 40, 1))}));
   mark_output(e, rows2);  // a graph output: stays a Constant node
   lean_graph(e.graph, w, 17);
   CHECK(e.ops() == std::vector<std::string>{"GatherND", "Constant", "Concat", "GatherND"});
