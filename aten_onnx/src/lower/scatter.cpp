@@ -190,7 +190,8 @@ std::string values_to_index_shape(OpContext& cx, const Value& self, int64_t firs
     std::vector<Dim> want(self.shape.begin(), self.shape.begin() + first);
     want.insert(want.end(), ishape->begin(), ishape->end());
     want.insert(want.end(), self.shape.begin() + first + k, self.shape.end());
-    if (same_shape(cx.value_of("values").shape, want)) return values;
+    const bool tensor = cx.arg_kind("values") == ArgKind::tensor;  // not a Scalar a frontend passed
+    if (tensor && same_shape(cx.value_of("values").shape, want)) return values;
     if (all_static(want)) return cx.emit1("Expand", {values, cx.ci64(sizes(want))});
   }
   const std::string self_shape = cx.shape_of(self.onnx);
