@@ -1047,3 +1047,143 @@ TEST_CASE("indices never negative lose their negative-index fix-up: NonZero's, a
   e.graph.clear_output();
   e.check(y);
 }
+
+TEST_CASE("a Slice by steps of 1 to its input's dims goes; a reversing one stays") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.input("x", f, {2, 8});
+  e.graph.mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_param("s");
+  e.module = "m";
+  // x[:, 0:8] of an x of 8 columns (core ATen's slice to a static end)
+  const auto whole = e.emit1("Slice", {"x", e.ci64({0}), e.ci64({8}), e.ci64({1})});
+  const auto stepped = e.emit1("Slice", {"x", e.ci64({0}), e.ci64({8}), e.ci64({1}), e.ci64({1})});
+  // x[:, ::-1]: the same dims, reversed
+  const auto reversed = e.emit1("Slice", {"x", e.ci64({-1}), e.ci64({INT64_MIN}), e.ci64({1}), e.ci64({-1})});
+  const std::vector<SymbolicDim> dims{SymbolicDim{std::nullopt, "s"}, SymbolicDim{8, ""}};
+  SymbolicShapes shapes{{"x", dims}, {whole, dims}, {stepped, dims}, {reversed, dims}};
+  const auto y = e.emit1("Add", {whole, stepped});
+  mark_output(e, y);
+  mark_output(e, reversed);
+  lean_graph(e.graph, w, 17, shapes);
+  CHECK(count_op(e.graph, "Slice") == 1);
+  for (const auto& n : e.graph.node())
+    if (n.op_type() == "Add") CHECK(std::vector<std::string>(n.input().begin(), n.input().end()) ==
+                                    std::vector<std::string>{"x", "x"});
+}
+
+TEST_CASE("Abs and Neg of integer constants fold (reflected indices); the lowest value stays") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.input("x", f, {2, 64});
+  e.module = "m";
+  // reflection-padding indices of 64 columns by 8: 63 - |63 - |i||, i in [-8, 72)
+  const auto i = e.emit1("Range", {e.ci64s(-8), e.ci64s(72), e.ci64s(1)});
+  const auto r = e.emit1("Sub", {e.ci64s(63), e.emit1("Abs", {e.emit1("Sub", {e.ci64s(63), e.emit1("Abs", {i})})})});
+  const auto y = e.emit1("Gather", {"x", r}, {attr("axis", int64_t{1})});
+  mark_output(e, y);
+  mark_output(e, e.emit1("Gather", {"x", e.emit1("Neg", {e.ci64({-1, -2})})}, {attr("axis", int64_t{1})}));
+  mark_output(e, e.emit1("Abs", {e.ci64({INT64_MIN})}));  // |INT64_MIN| wraps around
+  lean_graph(e.graph, w, 17);
+  CHECK(e.ops() == std::vector<std::string>{"Gather", "Gather", "Abs"});
+  const auto* index = initializer_of(e.graph, e.graph.node(0).input(1));
+  REQUIRE(index);
+  const auto v = values_of<int64_t>(index->raw_data());
+  REQUIRE(v.size() == 80);
+  CHECK(v[0] == 8);    // -8 reflects to 8
+  CHECK(v[8] == 0);
+  CHECK(v[71] == 63);
+  CHECK(v[72] == 62);  // 64 reflects to 62
+  CHECK(v[79] == 55);
+  const auto* neg = initializer_of(e.graph, e.graph.node(1).input(1));
+  REQUIRE(neg);
+  CHECK(values_of<int64_t>(neg->raw_data()) == std::vector<int64_t>{1, 2});
+  e.graph.clear_output();
+  CHECK(e.check(y) == std::vector<int64_t>{2, 80});
+}
+
+TEST_CASE("a Concat of constants it alone reads folds past 1024 elements; a shared one does not") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.input("x", f, {40, 40});
+  e.module = "m";
+  // GatherND's stacked indices [20, 40, 2] of two [20, 40, 1] index constants:
+  // Range(from, from + n) placed along `axis` of [20, 40] and expanded
+  const auto positions = [&](int64_t from, int64_t n, int64_t axis) {
+    const auto r = e.emit1("Range", {e.ci64s(from), e.ci64s(from + n), e.ci64s(1)});
+    return e.emit1("Expand", {e.emit1("Unsqueeze", {r, e.ci64({1 - axis, 2})}), e.ci64({20, 40, 1})});
+  };
+  const auto stacked = [&](const std::string& rows, const std::string& cols) {
+    return e.emit1("Concat", {rows, cols}, {attr("axis", int64_t{-1})});
+  };
+  const auto y = e.emit1("GatherND", {"x", stacked(positions(0, 20, 0), positions(0, 40, 1))});
+  mark_output(e, y);
+  // the same Concat, its rows also read elsewhere: folding would store them twice
+  const auto rows2 = positions(1, 20, 0);
+  mark_output(e, e.emit1("GatherND", {"x", stacked(rows2, positions(0, 40, 1))}));
+  mark_output(e, rows2);  // a graph output: stays a Constant node
+  lean_graph(e.graph, w, 17);
+  CHECK(e.ops() == std::vector<std::string>{"GatherND", "Constant", "Concat", "GatherND"});
+  const auto* index = initializer_of(e.graph, e.graph.node(0).input(1));
+  REQUIRE(index);
+  const auto v = values_of<int64_t>(index->raw_data());
+  REQUIRE(v.size() == 1600);
+  CHECK(v[0] == 0);
+  CHECK(v[1] == 0);
+  CHECK(v[2 * 41] == 1);      // [1, 1]: row 1
+  CHECK(v[2 * 41 + 1] == 1);  //         column 1
+  CHECK(v[1598] == 19);
+  CHECK(v[1599] == 39);
+  e.graph.clear_output();
+  CHECK(e.check(y) == std::vector<int64_t>{20, 40});
+}
+
+TEST_CASE("a no-op writing a graph output hands it to its input's producer, unless that is read elsewhere") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.input("x", f, {2, 3});
+  e.module = "m";
+  const auto g = e.emit1("Gather", {"x", e.ci64({2, 0})}, {attr("axis", int64_t{1})});
+  const auto gather_name = e.graph.node(e.graph.node_size() - 1).name();
+  const auto y = e.emit1("Transpose", {g}, {attr("perm", std::vector<int64_t>{0, 1})});
+  const auto r = e.emit1("Relu", {"x"});
+  const auto z = e.emit1("Identity", {r});
+  mark_output(e, y);
+  mark_output(e, z);
+  mark_output(e, e.emit1("Neg", {r}));  // r read twice: its Identity stays
+  lean_graph(e.graph, w, 17);
+  CHECK(e.ops() == std::vector<std::string>{"Gather", "Relu", "Identity", "Neg"});
+  CHECK(e.graph.node(0).name() == gather_name);
+  CHECK(e.graph.node(0).output(0) == y);
+  e.graph.clear_output();
+  CHECK(e.check(y) == std::vector<int64_t>{2, 2});
+}
+
+TEST_CASE("a float Range of whole numbers folds; a fractional step stays") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.input("x", f, {17});
+  e.module = "m";
+  // a window's positions, scaled: arange(0, 17) * (pi / 8)
+  const auto pos = e.emit1("Range", {e.cscalar(0.0, f), e.cscalar(17.0, f), e.cscalar(1.0, f)});
+  const auto y = e.emit1("Add", {"x", e.emit1("Mul", {pos, e.cscalar(0.39269908169872414, f)})});
+  const auto down = e.emit1("Range", {e.cscalar(9.0, f), e.cscalar(0.0, f), e.cscalar(-3.0, f)});
+  const auto half = e.emit1("Range", {e.cscalar(0.0, f), e.cscalar(2.0, f), e.cscalar(0.5, f)});
+  mark_output(e, y);
+  mark_output(e, e.emit1("Neg", {down}));
+  mark_output(e, e.emit1("Neg", {half}));
+  lean_graph(e.graph, w, 17);
+  CHECK(e.ops() == std::vector<std::string>{"Add", "Range", "Constant", "Neg"});
+  const auto* scaled = initializer_of(e.graph, e.graph.node(0).input(1));
+  REQUIRE(scaled);
+  const auto v = floats_of(scaled->raw_data());
+  REQUIRE(v.size() == 17);
+  for (size_t k = 0; k < v.size(); ++k) CHECK(v[k] == static_cast<float>(k) * 0.39269908169872414f);
+  CHECK(floats_of(e.graph.node(2).attribute(0).t().raw_data()) == std::vector<float>{-9.0f, -6.0f, -3.0f});
+  e.graph.clear_output();
+  CHECK(e.check(y) == std::vector<int64_t>{17});
+}

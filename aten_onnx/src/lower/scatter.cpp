@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <functional>
+#include <optional>
 
 #include "mx/aten_onnx/lowering_registry.hpp"
 #include "mx/aten_onnx/patterns.hpp"
@@ -146,6 +148,58 @@ void lower_scatter_reduce(OpContext& cx) {
 MX_ATEN_LOWER(lower_scatter_reduce, "aten.scatter_reduce", "aten.scatter_reduce_", "aten.index_reduce",
               "aten.index_reduce_");
 
+// The index tensors' broadcast dims [first, first + k), when the program's
+// dims decide them: at each position (from the right) every dim is 1 or
+// the same size or symbol. nullopt when a dim could be 1 at run time only.
+std::optional<std::vector<Dim>> index_dims(const std::vector<const Value*>& idx, int64_t first, int64_t k) {
+  size_t rank = 0;
+  for (int64_t j = 0; j < k; ++j) rank = std::max(rank, idx[static_cast<size_t>(first + j)]->shape.size());
+  std::vector<Dim> out(rank, Dim{true, 1, "", ""});
+  for (int64_t j = 0; j < k; ++j) {
+    const auto& s = idx[static_cast<size_t>(first + j)]->shape;
+    for (size_t d = 0; d < s.size(); ++d) {
+      Dim& o = out[rank - s.size() + d];
+      const bool one = s[d].is_static && s[d].value == 1;
+      if (one) continue;
+      if (o.is_static && o.value == 1) o = s[d];
+      else if (!same_dim(o, s[d])) return std::nullopt;
+    }
+  }
+  return out;
+}
+
+bool all_static(const std::vector<Dim>& dims) {
+  return std::all_of(dims.begin(), dims.end(), [](const Dim& d) { return d.is_static; });
+}
+
+std::vector<int64_t> sizes(const std::vector<Dim>& dims) {
+  std::vector<int64_t> out;
+  for (const Dim& d : dims) out.push_back(d.value);
+  return out;
+}
+
+// index_put's values broadcast to x[indices]'s shape, self[:first] ++ the
+// index shape ++ self[first+k:], as ScatterND's updates: as they are when
+// the program's dims already are that shape, by a constant shape when they
+// are static, else by one read from self and the index in the graph.
+std::string values_to_index_shape(OpContext& cx, const Value& self, int64_t first, int64_t k,
+                                  const std::optional<std::vector<Dim>>& ishape,
+                                  const std::function<std::string()>& idx_shape,
+                                  const std::string& values) {
+  if (ishape) {
+    std::vector<Dim> want(self.shape.begin(), self.shape.begin() + first);
+    want.insert(want.end(), ishape->begin(), ishape->end());
+    want.insert(want.end(), self.shape.begin() + first + k, self.shape.end());
+    const bool tensor = cx.arg_kind("values") == ArgKind::tensor;  // not a Scalar a frontend passed
+    if (tensor && same_shape(cx.value_of("values").shape, want)) return values;
+    if (all_static(want)) return cx.emit1("Expand", {values, cx.ci64(sizes(want))});
+  }
+  const std::string self_shape = cx.shape_of(self.onnx);
+  const std::string before = cx.emit1("Slice", {self_shape, cx.ci64({0}), cx.ci64({first})});
+  const std::string after = cx.emit1("Slice", {self_shape, cx.ci64({first + k}), cx.ci64({INT64_MAX})});
+  return cx.emit1("Expand", {values, cx.emit1("Concat", {before, idx_shape(), after}, {attr("axis", int64_t{0})})});
+}
+
 // index_put(self, indices, values, accumulate=False): k index tensors
 // (broadcast together) on k adjacent dims -> ScatterND at the stacked
 // indices of values broadcast to x[indices]'s shape. None entries (dims
@@ -179,25 +233,33 @@ void lower_index_put(OpContext& cx) {
   }
   if (first < 0) cx.unsupported("index_put without an index tensor");
   // Broadcast the index tensors together; negative ones count from the end.
-  std::string shape = cx.shape_of(idx[first]->onnx);
-  for (int64_t j = 1; j < k; ++j)
-    shape =
-        cx.shape_of(cx.emit1("Add", {cx.emit1("Expand", {idx[first]->onnx, shape}), idx[first + j]->onnx}));
+  // Where the program's dims decide the broadcast shapes, no shape is read
+  // in the graph and no Expand to a shape a value already has is written
+  // (an overlap-add writes one index_put per frame: istft, col2im).
+  const auto ishape = index_dims(idx, first, k);
+  std::string shape;  // the broadcast index shape, built when an Expand needs it
+  const std::function<std::string()> idx_shape = [&] {
+    if (!shape.empty()) return shape;
+    if (ishape && all_static(*ishape)) return shape = cx.ci64(sizes(*ishape));
+    shape = cx.shape_of(idx[first]->onnx);
+    for (int64_t j = 1; j < k; ++j)
+      shape =
+          cx.shape_of(cx.emit1("Add", {cx.emit1("Expand", {idx[first]->onnx, shape}), idx[first + j]->onnx}));
+    return shape;
+  };
   std::vector<std::string> parts;
   for (int64_t j = 0; j < k; ++j) {
-    std::string i = cx.cast(idx[first + j]->onnx, idx[first + j]->dtype, onnx::TensorProto::INT64);
-    const std::string size = cx.dim_size(self.onnx, first + j);
+    const Value& v = *idx[first + j];
+    std::string i = cx.cast(v.onnx, v.dtype, onnx::TensorProto::INT64);
+    const Dim& n = self.shape[static_cast<size_t>(first + j)];
+    const std::string size = n.is_static ? cx.ci64s(n.value) : cx.dim_size(self.onnx, first + j);
     i = cx.emit1("Where", {cx.emit1("Less", {i, cx.ci64s(0)}), cx.emit1("Add", {i, size}), i});
-    parts.push_back(cx.emit1("Unsqueeze", {cx.emit1("Expand", {i, shape}), cx.ci64({-1})}));
+    if (!ishape || !same_shape(v.shape, *ishape)) i = cx.emit1("Expand", {i, idx_shape()});
+    parts.push_back(cx.emit1("Unsqueeze", {i, cx.ci64({-1})}));
   }
   const std::string nd =
       parts.size() == 1 ? parts[0] : cx.emit1("Concat", parts, {attr("axis", int64_t{-1})});
-  // values to x[indices]'s shape: self[:first] ++ index shape ++ self[first+k:]
-  const std::string self_shape = cx.shape_of(self.onnx);
-  const std::string before = cx.emit1("Slice", {self_shape, cx.ci64({0}), cx.ci64({first})});
-  const std::string after = cx.emit1("Slice", {self_shape, cx.ci64({first + k}), cx.ci64({INT64_MAX})});
-  values =
-      cx.emit1("Expand", {values, cx.emit1("Concat", {before, shape, after}, {attr("axis", int64_t{0})})});
+  values = values_to_index_shape(cx, self, first, k, ishape, idx_shape, values);
   std::string x = cx.cast(self.onnx, self.dtype, dt);
   std::vector<int64_t> perm, inverse(static_cast<size_t>(r));
   if (first > 0) {  // indexed dims first, for ScatterND; values' index dims first too

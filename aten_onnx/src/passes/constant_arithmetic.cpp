@@ -5,7 +5,7 @@
 // float32 in float32 (computing in double and rounding once would be a
 // different, if closer, result for Pow and for chains), float64 in float64.
 // Max, Min, Clip, Floor and Ceil select or truncate, with no rounding at
-// all. Add, Sub, Mul, Div, Sqrt and Reciprocal (1 / x) are correctly rounded in
+// all; a Range of whole numbers within 2^24 is exact. Add, Sub, Mul, Div, Sqrt and Reciprocal (1 / x) are correctly rounded in
 // IEEE arithmetic, and ONNX Runtime's kernels compute exactly those
 // (Eigen / MLAS, no fused multiply-add on one op), so the results agree on
 // every platform. float16 and bfloat16 are computed in float32 and rounded
@@ -20,6 +20,7 @@
 // are the runtime's choice).
 #include "constant_arithmetic.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -237,12 +238,42 @@ std::optional<ConstantData> clip(const ConstantData& x, const std::vector<const 
   return r;
 }
 
+// Range(start, limit, delta) of 0-d float32 / float64 whole numbers whose
+// values stay within 2^24: every value start + k * delta is then exact, so
+// a runtime that adds delta step by step (ONNX Runtime) and one that
+// multiplies get the same elements, as does the count (an arange of
+// positions, the input of a window's cos).
+std::optional<ConstantData> whole_range(const std::vector<const ConstantData*>& in, int64_t max) {
+  if (in.size() != 3) return std::nullopt;
+  double v[3];
+  for (int k = 0; k < 3; ++k) {
+    if (!in[k] || in[k]->dtype != in[0]->dtype || in[k]->numel() != 1 || !in[k]->dims.empty())
+      return std::nullopt;
+    v[k] = load<double>(*in[k], 0);
+    if (!(std::fabs(v[k]) <= 16777216.0) || std::trunc(v[k]) != v[k]) return std::nullopt;  // NaN too
+  }
+  const double start = v[0], limit = v[1], delta = v[2];
+  if (delta == 0 || (in[0]->dtype != TP::FLOAT && in[0]->dtype != TP::DOUBLE)) return std::nullopt;
+  const double count = std::max(std::ceil((limit - start) / delta), 0.0);
+  if (count > static_cast<double>(max)) return std::nullopt;
+  ConstantData r;
+  r.dtype = in[0]->dtype;
+  r.dims = {static_cast<int64_t>(count)};
+  for (int64_t k = 0; k < r.dims[0]; ++k) {
+    const double x = start + static_cast<double>(k) * delta;
+    if (std::fabs(x) > 16777216.0) return std::nullopt;
+    store(r.bytes, r.dtype, x);
+  }
+  return r;
+}
+
 template <typename T>
 std::optional<ConstantData> eval(const onnx::NodeProto& n, const std::vector<const ConstantData*>& in,
                                  int64_t max) {
   const std::string& op = n.op_type();
   const ConstantData& x = *in[0];
   if (op == "Clip") return in.size() <= 3 ? clip<T>(x, in) : std::nullopt;
+  if (op == "Range") return whole_range(in, max);
   for (const auto* c : in)
     if (!c) return std::nullopt;
   if (in.size() == 1) return unary<T>(op, x);

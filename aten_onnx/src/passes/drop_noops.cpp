@@ -10,7 +10,9 @@
 // makes costs it a pass over the whole graph again (its level-1
 // transformers run a second round whenever one of them changed the graph),
 // so a file without them loads measurably faster. A dropped node's readers
-// read its input; a rewritten Transpose keeps its name and record.
+// read its input; a rewritten Transpose keeps its name and record. A no-op
+// writing a graph output goes when nothing else reads its input: the
+// input's producer writes the output under its name.
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -277,6 +279,14 @@ void drop_noops(onnx::GraphProto& g, PassReport& report) {
     if (identity_transpose(n)) return n.input(0);
     const auto identity = compose_transposes(g, v, n);
     if (identity && *identity) return n.input(0);
+    return std::nullopt;
+  });
+  // A no-op writing a graph output: its input's producer writes it instead
+  // (node indices have moved: read the graph again).
+  v = index_values(g);
+  passes::hand_outputs_back(g, report, [&](onnx::NodeProto& n) -> std::optional<std::string> {
+    if (auto source = passed_through(g, n, v)) return source;
+    if (identity_transpose(n)) return n.input(0);
     return std::nullopt;
   });
 }

@@ -6,7 +6,9 @@
 // and a Reshape that copy their input at run time. Whether they change
 // anything is known only from the dims the program states (the frontend's
 // SymbolicShapes): the input's and the output's dims are the same sizes or
-// the same symbols. Such a node goes, its readers reading its input.
+// the same symbols. Such a node goes, its readers reading its input; so
+// does a Slice by steps of 1 to its input's dims (core ATen's `slice` to a
+// dim's static end, which a `Slice` to the end would be dropped for anyway).
 //
 // An element-wise op that broadcasts (Add, Where, ...; not Mul, Div) reading
 // `Expand(c, Shape(y))` where `y` is another of its operands (`zeros_like`
@@ -24,10 +26,12 @@
 // MatMul of a Transpose'd activation and a 2-D initializer, which this
 // rewrite would create from a half-precision program (bf16 becomes float32
 // only after these passes, with --upcast-bf16).
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <set>
 
+#include "constant_data.hpp"
 #include "graph_edit.hpp"
 #include "mx/aten_onnx/graph_passes.hpp"
 
@@ -36,10 +40,24 @@ namespace {
 
 using passes::is_op;
 
-// An Expand or Reshape whose output has its input's dims, by the program.
-bool keeps_shape(const onnx::NodeProto& n, const SymbolicShapes& shapes) {
-  if (!(is_op(&n, "Expand") || is_op(&n, "Reshape")) || n.input_size() != 2 || n.output_size() != 1)
-    return false;
+// Slice(x, starts, ends[, axes[, steps]]) by steps of 1 (none given, or a
+// constant of ones): with the output's dims those of x, it takes x whole.
+// A step of -1 would reverse x at the same dims.
+bool slices_by_ones(const onnx::NodeProto& n, const std::map<std::string, passes::ConstantData>& constants) {
+  if (!is_op(&n, "Slice") || n.input_size() < 3) return false;
+  if (n.input_size() < 5 || n.input(4).empty()) return true;
+  auto c = constants.find(n.input(4));
+  const auto steps = passes::ints_of(c == constants.end() ? nullptr : &c->second);
+  return steps && std::all_of(steps->begin(), steps->end(), [](int64_t s) { return s == 1; });
+}
+
+// An Expand, a Reshape or a Slice by steps of 1 whose output has its
+// input's dims, by the program (`x[:, :n]` of an x of n columns, the
+// overlap-add's `slice` of each frame's window in istft).
+bool keeps_shape(const onnx::NodeProto& n, const SymbolicShapes& shapes,
+                 const std::map<std::string, passes::ConstantData>& constants) {
+  const bool reshapes = (is_op(&n, "Expand") || is_op(&n, "Reshape")) && n.input_size() == 2;
+  if (!(reshapes || slices_by_ones(n, constants)) || n.output_size() != 1) return false;
   auto in = shapes.find(n.input(0)), out = shapes.find(n.output(0));
   return in != shapes.end() && out != shapes.end() && passes::same_dims(in->second, out->second);
 }
@@ -120,6 +138,7 @@ std::map<std::string, std::vector<SymbolicDim>> initializer_dims(const onnx::Gra
 void drop_shape_noops(onnx::GraphProto& g, PassReport& report, const SymbolicShapes& shapes) {
   std::map<std::string, const onnx::NodeProto*> producer;
   const auto initializers = initializer_dims(g);
+  const auto constants = passes::small_constants(g, 64);
   passes::drop_passed_through(g, report, [&](onnx::NodeProto& n) -> std::optional<std::string> {
     if (is_op(&n, "MatMul") && n.input_size() == 2)
       for (int k = 0; k < 2; ++k)
@@ -128,7 +147,7 @@ void drop_shape_noops(onnx::GraphProto& g, PassReport& report, const SymbolicSha
       for (int k = 0; k < n.input_size(); ++k)
         if (auto c = broadcast_source(n, k, producer)) n.set_input(k, *c);
     for (const auto& o : n.output()) producer[o] = &n;
-    if (keeps_shape(n, shapes)) return n.input(0);
+    if (keeps_shape(n, shapes, constants)) return n.input(0);
     return std::nullopt;
   });
 }

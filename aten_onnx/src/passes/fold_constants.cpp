@@ -1,13 +1,16 @@
 // Shape arithmetic whose operands are all known at export (static dims,
 // axes, scalars) is evaluated here, so the file carries its result instead
 // of the nodes computing it: integer arithmetic and comparisons on integer
-// tensors (Max, Min and Clip too: an index clamped into range), and data
+// tensors (Max, Min and Clip too: an index clamped into range; Abs and Neg:
+// the indices of a reflection pad), and data
 // movement (Slice, Concat, Expand, Gather, ...; see
 // constant_data.hpp) on constants of any dtype, which copies elements and
 // so folds bit-exactly; and element-wise floating-point arithmetic computed
 // as the runtime computes it (constant_arithmetic.cpp). Results hold at
-// most kMaxElements.
+// most kMaxElements (a Concat of constants it alone reads: any size, see
+// max_folded).
 #include <algorithm>
+#include <climits>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -280,6 +283,16 @@ std::optional<IntTensor> eval(const onnx::GraphProto& g, const onnx::NodeProto& 
     for (auto& v : r.v) v = std::clamp(v, in[1]->v[0], in[2]->v[0]);
     return r;
   }
+  if ((op == "Abs" || op == "Neg") && in.size() == 1) {  // reflected indices: n - |n - |i||
+    if (x.dtype == onnx::TensorProto::BOOL) return std::nullopt;
+    const int64_t lowest = x.dtype == onnx::TensorProto::INT32 ? INT32_MIN : INT64_MIN;
+    IntTensor r = x;
+    for (auto& v : r.v) {
+      if (v == lowest) return std::nullopt;  // its negation wraps around
+      v = op == "Neg" || v < 0 ? -v : v;
+    }
+    return r;
+  }
   if ((op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Max" || op == "Min") &&
       in.size() == 2) {
     if (x.dtype == onnx::TensorProto::BOOL) return std::nullopt;
@@ -300,7 +313,8 @@ std::optional<IntTensor> eval(const onnx::GraphProto& g, const onnx::NodeProto& 
 // A data-movement op or floating-point arithmetic on constants (an
 // omitted optional input is nullptr).
 std::optional<passes::ConstantData> eval_data(const onnx::NodeProto& n,
-                                              const std::map<std::string, passes::ConstantData>& data) {
+                                              const std::map<std::string, passes::ConstantData>& data,
+                                              int64_t max_elements) {
   std::vector<const passes::ConstantData*> in;
   for (const auto& i : n.input()) {
     if (i.empty()) {
@@ -311,8 +325,21 @@ std::optional<passes::ConstantData> eval_data(const onnx::NodeProto& n,
     if (it == data.end()) return std::nullopt;
     in.push_back(&it->second);
   }
-  if (auto moved = passes::eval_data_movement(n, in, kMaxElements)) return moved;
-  return passes::eval_float_arithmetic(n, in, kMaxElements);
+  if (auto moved = passes::eval_data_movement(n, in, max_elements)) return moved;
+  return passes::eval_float_arithmetic(n, in, max_elements);
+}
+
+// The most elements `n`'s folded value may have: kMaxElements, or, for a
+// Concat of values read by it alone, as many as a data operand may have:
+// the constant then takes the bytes its inputs took, so the file does not
+// grow (the stacked indices of an im2col, GatherND's and ScatterND's).
+int64_t max_folded(const onnx::NodeProto& n, const std::map<std::string, int>& reads) {
+  if (n.op_type() != "Concat" || !n.domain().empty()) return kMaxElements;
+  for (const auto& i : n.input()) {
+    auto r = reads.find(i);
+    if (i.empty() || r == reads.end() || r->second != 1) return kMaxElements;
+  }
+  return kMaxDataOperand;
 }
 
 // Integer weights this small are read as constants: an index, a step, a
@@ -357,6 +384,7 @@ void fold_constants(onnx::GraphProto& g, PassReport& report, const WeightMap* we
       if (auto d = passes::constant_data(t, kMaxDataOperand)) data[name] = std::move(*d);
       from_weights[name] = {name};
     }
+  const auto reads = passes::read_counts(g);  // folding only lowers them
   for (auto& n : *g.mutable_node()) {
     if (n.op_type() == "Constant" && n.domain().empty()) {
       if (auto v = constant_value(n)) known[n.output(0)] = std::move(*v);
@@ -368,7 +396,7 @@ void fold_constants(onnx::GraphProto& g, PassReport& report, const WeightMap* we
     if (v && v->numel() > kMaxElements) v.reset();
     onnx::TensorProto value;
     if (v) value = to_tensor(*v);
-    else if (auto d = eval_data(n, data)) value = passes::to_tensor(*d);
+    else if (auto d = eval_data(n, data, max_folded(n, reads))) value = passes::to_tensor(*d);
     else continue;
     if (!v) v = from_tensor(value);
     std::set<std::string> from;

@@ -101,6 +101,32 @@ void drop_passed_through(onnx::GraphProto& g, PassReport& report, const PassedTh
   report.removed.insert(removed.begin(), removed.end());
 }
 
+void hand_outputs_back(onnx::GraphProto& g, PassReport& report, const PassedThrough& source_of) {
+  const auto outputs = graph_outputs(g);
+  const auto reads = read_counts(g);
+  std::map<std::string, onnx::NodeProto*> producer;
+  std::map<std::string, std::string> renames;  // the source's name -> the graph output's
+  std::set<std::string> removed;
+  for (auto& n : *g.mutable_node()) {
+    for (const auto& o : n.output()) producer[o] = &n;
+    if (n.output_size() != 1 || !outputs.count(n.output(0)) || has_subgraph(n)) continue;
+    const auto source = source_of(n);
+    if (!source || outputs.count(*source) || !producer.count(*source)) continue;
+    if (auto r = reads.find(*source); r == reads.end() || r->second != 1) continue;
+    for (auto& o : *producer[*source]->mutable_output())
+      if (o == *source) o = n.output(0);
+    renames[*source] = n.output(0);
+    removed.insert(n.name());
+  }
+  // The graph output's value_info is the output's own; the source's goes.
+  google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> infos;
+  for (auto& vi : *g.mutable_value_info())
+    if (!renames.count(vi.name())) infos.Add()->Swap(&vi);
+  g.mutable_value_info()->Swap(&infos);
+  remove_nodes(g, removed);
+  report.removed.insert(removed.begin(), removed.end());
+}
+
 bool same_dim(const SymbolicDim& a, const SymbolicDim& b) {
   if (a.size || b.size) return a.size == b.size;
   return !a.symbol.empty() && a.symbol == b.symbol;

@@ -43,6 +43,13 @@ bool has_subgraph(const onnx::NodeProto& n);
 using PassedThrough = std::function<std::optional<std::string>(onnx::NodeProto&)>;
 void drop_passed_through(onnx::GraphProto& g, PassReport& report, const PassedThrough& source_of);
 
+// A node writing a graph output that passes through a value (`source_of`)
+// read by it alone, written by an earlier node and itself no graph output:
+// that node writes the graph output instead and the no-op goes (an
+// identity Transpose at the end of an unfold). `source_of` must not
+// rewrite the node.
+void hand_outputs_back(onnx::GraphProto& g, PassReport& report, const PassedThrough& source_of);
+
 // The same dim by the program: the same static size, or the same
 // (non-empty) symbol; dim lists of the same rank, dim by dim.
 bool same_dim(const SymbolicDim& a, const SymbolicDim& b);

@@ -50,6 +50,7 @@ PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const 
   collapse_unsqueezes(g, opset, report);
   fold_constants(g, report);
   drop_noops(g, report);
+  fold_constants(g, report);  // what a dropped fix-up of negative indices read: a constant index
   merge_clamps(g, report);
   fuse_pads_into_convs(g, report);
   drop_shape_noops(g, report, shapes);
