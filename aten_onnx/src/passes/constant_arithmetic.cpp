@@ -18,6 +18,16 @@
 // its rounding path (double to a half type: through float32 or not), the
 // node is not folded. Nor is a result holding a NaN (its payload and sign
 // are the runtime's choice).
+//
+// Cos and Sin are the exception: they are folded to the value rounded from
+// double (libm's, within an ulp of the true value), which no runtime
+// promises to the bit either (ONNX Runtime's vectorized float kernels and
+// libm differ by an ulp). They are what builds a signal window (stft's and
+// istft's Hann, Hamming, Blackman: a cosine of an arange), which torch
+// computes at export in the anchor's file; left to the runtime, the window
+// and everything computed from it per frame stays in the graph. A value
+// an ulp from the runtime's is as close to torch's own window (computed
+// with its vectorized cos) as the runtime's is.
 #include "constant_arithmetic.hpp"
 
 #include <algorithm>
@@ -109,6 +119,9 @@ std::optional<ConstantData> unary(const std::string& op, const ConstantData& x) 
   if (op == "Reciprocal") return map<T>(x, [](T v) { return T(1) / v; });
   if (op == "Floor") return map<T>(x, [](T v) { return std::floor(v); });  // exact: no rounding
   if (op == "Ceil") return map<T>(x, [](T v) { return std::ceil(v); });
+  // The exception to the rule above (see the file's head): rounded from double.
+  if (op == "Cos") return map<T>(x, [](T v) { return static_cast<T>(std::cos(static_cast<double>(v))); });
+  if (op == "Sin") return map<T>(x, [](T v) { return static_cast<T>(std::sin(static_cast<double>(v))); });
   return std::nullopt;
 }
 
