@@ -1187,3 +1187,89 @@ TEST_CASE("a float Range of whole numbers folds; a fractional step stays") {
   e.graph.clear_output();
   CHECK(e.check(y) == std::vector<int64_t>{17});
 }
+
+namespace {
+
+// x: [dims...] with a dim_param for each negative entry ("d<k>").
+void dynamic_input(TestEmitter& e, const std::string& name, const std::vector<int64_t>& dims) {
+  auto* vi = e.graph.add_input();
+  vi->set_name(name);
+  auto* tt = vi->mutable_type()->mutable_tensor_type();
+  tt->set_elem_type(onnx::TensorProto::FLOAT);
+  for (size_t k = 0; k < dims.size(); ++k) {
+    auto* d = tt->mutable_shape()->add_dim();
+    if (dims[k] < 0) d->set_dim_param("d" + std::to_string(k));
+    else d->set_dim_value(dims[k]);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("reads of dims the program states static become constants; dynamic ones stay") {
+  TestEmitter e;
+  WeightMap w;
+  dynamic_input(e, "x", {2, 3, -1, -1});
+  e.module = "m";
+  // Resize's [N, C] head, a Gather of C, a Shape slice of C, and the dynamic H
+  const auto head = e.emit1("Slice", {e.shape_of("x"), e.ci64({0}), e.ci64({2})});
+  const auto c = e.unsqueeze(e.emit1("Add", {e.dim_size("x", 1), e.ci64s(1)}), {0});
+  const auto c_sliced = e.emit1("Shape", {"x"}, {attr("start", int64_t{-3}), attr("end", int64_t{2})});
+  const auto h = e.unsqueeze(e.dim_size("x", 2), {0});
+  const auto sizes = e.emit1("Concat", {head, c, c_sliced, h}, {attr("axis", int64_t{0})});
+  mark_output(e, sizes);
+  SymbolicShapes shapes;
+  shapes["x"] = {SymbolicDim{2, ""}, SymbolicDim{3, ""}, SymbolicDim{std::nullopt, "h"},
+                 SymbolicDim{std::nullopt, "w"}};
+  lean_graph(e.graph, w, 17, shapes);
+  // what is left: H's read (Shape(x, 2, 3)) and the Concat of it and the constants 2, 3, 4, 3
+  CHECK(e.ops() == std::vector<std::string>{"Shape", "Concat"});
+  const auto& concat = e.graph.node(1);
+  std::vector<int64_t> constants;
+  for (const auto& in : concat.input())
+    if (const auto* t = initializer_of(e.graph, in)) {
+      const auto v = values_of<int64_t>(t->raw_data());
+      constants.insert(constants.end(), v.begin(), v.end());
+    }
+  CHECK(constants == std::vector<int64_t>{2, 3, 4, 3});
+  e.graph.clear_output();
+  CHECK(e.check(sizes) == std::vector<int64_t>{5});
+}
+
+TEST_CASE("a dim read as a scalar and as a slice is read once, as the slice") {
+  TestEmitter e;
+  WeightMap w;
+  dynamic_input(e, "x", {1, 3, -1, -1});
+  e.module = "m";
+  // deeplab's sizes: (h - 1) / 16 + 1 for a pooled branch, (h, w) for the
+  // last upsample: Gather(Shape(x), 2) feeds both
+  const auto pooled = e.emit1("Add", {e.emit1("Div", {e.emit1("Add", {e.dim_size("x", 2), e.ci64s(-1)}), e.ci64s(16)}),
+                                      e.ci64s(1)});
+  const auto sizes = e.emit1("Concat", {e.unsqueeze(pooled, {0}), e.unsqueeze(e.dim_size("x", 2), {0}),
+                                        e.unsqueeze(e.dim_size("x", 3), {0})},
+                             {attr("axis", int64_t{0})});
+  mark_output(e, sizes);
+  lean_graph(e.graph, w, 17);
+  CHECK(count_op(e.graph, "Shape") == 2);  // Shape(x, 2, 3) and Shape(x, 3, 4)
+  CHECK(count_op(e.graph, "Gather") == 0);
+  CHECK(count_op(e.graph, "Squeeze") == 1);  // h for the arithmetic
+  for (const auto& n : e.graph.node())
+    if (n.op_type() == "Shape") CHECK(n.attribute_size() == 2);
+  e.graph.clear_output();
+  CHECK(e.check(sizes) == std::vector<int64_t>{3});  // the checker also checks the node order
+}
+
+TEST_CASE("a whole Shape read by a Gather of a dim nobody reads sliced stays") {
+  TestEmitter e;
+  WeightMap w;
+  dynamic_input(e, "x", {1, 3, -1, -1});
+  e.module = "m";
+  const auto sizes = e.emit1("Concat", {e.unsqueeze(e.emit1("Mul", {e.dim_size("x", 2), e.ci64s(2)}), {0}),
+                                        e.unsqueeze(e.dim_size("x", 3), {0})},
+                             {attr("axis", int64_t{0})});
+  mark_output(e, sizes);
+  lean_graph(e.graph, w, 17);
+  CHECK(count_op(e.graph, "Gather") == 1);  // h: no Shape(x, 2, 3) to read instead
+  CHECK(count_op(e.graph, "Squeeze") == 0);
+  e.graph.clear_output();
+  CHECK(e.check(sizes) == std::vector<int64_t>{2});
+}

@@ -81,6 +81,28 @@ TEST_CASE("conv and pools") {
   CHECK(e.check(g) == std::vector<int64_t>{1, 4, 1, 1});
 }
 
+TEST_CASE("adaptive float32 averaging over static sizes: a MatMul by an averaging matrix per dim") {
+  TestEmitter e;
+  e.input("x", F, {2, 3, 7, 10});
+  // 7 -> 3 from the left ([3, 7] x), 10 -> 4 from the right (x [10, 4]); max stays windows
+  std::string a = emit_adaptive_pool(e, "x", {7, 10}, {3, 4}, false, F);
+  CHECK(e.check(a) == std::vector<int64_t>{2, 3, 3, 4});
+  const auto mean_ops = e.ops();
+  CHECK(std::count(mean_ops.begin(), mean_ops.end(), "MatMul") == 2);
+  CHECK(std::count(mean_ops.begin(), mean_ops.end(), "Slice") == 0);
+  std::string m = emit_adaptive_pool(e, "x", {7, 10}, {3, 4}, true, F);
+  CHECK(e.check(m) == std::vector<int64_t>{2, 3, 3, 4});
+  const auto ops = e.ops();
+  CHECK(std::count(ops.begin(), ops.end(), "ReduceMax") == 7);
+  // float64 keeps the windows (see emit_adaptive_pool)
+  TestEmitter d;
+  d.input("x", onnx::TensorProto::DOUBLE, {2, 3, 7, 10});
+  CHECK(d.check(emit_adaptive_pool(d, "x", {7, 10}, {3, 4}, false, onnx::TensorProto::DOUBLE)) ==
+        std::vector<int64_t>{2, 3, 3, 4});
+  const auto double_ops = d.ops();
+  CHECK(std::count(double_ops.begin(), double_ops.end(), "MatMul") == 0);
+}
+
 TEST_CASE("adaptive pooling over dynamic sizes: window bounds at run time") {
   TestEmitter e;
   e.input("x", F, {1, 4, 5, 7});

@@ -134,7 +134,7 @@ void lower_adaptive_pool(OpContext& cx) {
   if (dynamic && !is_max)
     return cx.out(0, mx::aten_onnx::emit_adaptive_avg_pool_dynamic(cx, cx.tensor("self"), nd + 2, cx.ci64(out),
                                                                    cx.dtype_of("self")));
-  cx.out(0, mx::aten_onnx::emit_adaptive_pool(cx, cx.tensor("self"), in, out, is_max));
+  cx.out(0, mx::aten_onnx::emit_adaptive_pool(cx, cx.tensor("self"), in, out, is_max, cx.dtype_of("self")));
   if (!is_max || cx.n_outputs() < 2) return;
   // The indices (return_indices=True): where every output size divides
   // its static input size the windows are a MaxPool's, kernel = stride =

@@ -102,19 +102,20 @@ void lower_index(OpContext& cx) {
     if (d < p || d >= p + k) perm.push_back(d);
   if (p != 0) x = cx.transpose(x, perm);
   std::vector<std::string> ids;
-  std::string zero;  // sum of idx*0: its shape is the broadcast shape
+  for (const IndexArg& a : idx) ids.push_back(cx.cast(a.onnx, a.dtype, onnx::TensorProto::INT64));
+  // The broadcast shape is that of one variadic Max of the indices (its
+  // values unused: any element-wise op broadcasts them alike); an index
+  // the program states at that shape already is not expanded.
   const bool broadcast = !same_shapes(idx);
-  for (const IndexArg& a : idx) {
-    std::string i = cx.cast(a.onnx, a.dtype, onnx::TensorProto::INT64);
-    ids.push_back(i);
-    if (!broadcast) continue;
-    std::string z = cx.emit1("Mul", {i, cx.ci64s(0)});
-    zero = zero.empty() ? z : cx.emit1("Add", {zero, z});
-  }
-  const std::string shape = broadcast ? cx.shape_of(zero) : std::string();
+  const std::string shape = broadcast ? cx.shape_of(cx.emit1("Max", ids)) : std::string();
+  const int64_t nb = cx.out_rank() - (r - k);
+  const std::vector<Dim>& out_dims = cx.out_shape();
+  const std::vector<Dim> b_dims(out_dims.begin() + p, out_dims.begin() + p + nb);  // at p in the output
   std::vector<std::string> cols;
-  for (const auto& i : ids)
-    cols.push_back(cx.unsqueeze(broadcast ? cx.emit1("Expand", {i, shape}) : i, {-1}));
+  for (size_t j = 0; j < ids.size(); ++j) {
+    const bool expanded = broadcast && !(idx[j].shape && same_shape(*idx[j].shape, b_dims));
+    cols.push_back(cx.unsqueeze(expanded ? cx.emit1("Expand", {ids[j], shape}) : ids[j], {-1}));
+  }
   std::string y = cx.emit1("GatherND", {x, cx.emit1("Concat", cols, {attr("axis", int64_t{-1})})});
   if (p != 0) {  // [B..., pre..., post...] -> [pre..., B..., post...]
     const int64_t out_r = cx.out_rank(), nb = out_r - (r - k);

@@ -10,83 +10,48 @@
 #include <map>
 #include <optional>
 
+#include "conv_channel_fold.hpp"
 #include "graph_edit.hpp"
 #include "mx/aten_onnx/graph_passes.hpp"
 
 namespace mx::aten_onnx {
 namespace {
 
+using passes::FoldIndex;
+
 struct Graph {
-  std::map<std::string, int> producer;  // value -> node index
-  std::map<std::string, int> reads;     // passes::read_counts
-  std::map<std::string, onnx::TensorProto*> initializers;
+  FoldIndex base;
   std::map<std::string, const onnx::TensorProto*> constants;  // Constant nodes' values
-  std::set<std::string> inputs, outputs, in_subgraphs;
+  std::set<std::string> in_subgraphs;
 };
 
 Graph index_graph(onnx::GraphProto& g) {
-  Graph x;
-  x.reads = passes::read_counts(g);
-  for (int i = 0; i < g.node_size(); ++i) {
-    const auto& n = g.node(i);
-    for (const auto& o : n.output()) x.producer[o] = i;
+  Graph x{passes::index_for_folds(g), {}, passes::subgraph_reads(g)};
+  for (const auto& n : g.node())
     if (n.op_type() == "Constant" && n.domain().empty() && n.attribute_size() == 1 &&
         n.attribute(0).name() == "value" && n.attribute(0).has_t())
       x.constants[n.output(0)] = &n.attribute(0).t();
-  }
-  for (auto& t : *g.mutable_initializer()) x.initializers[t.name()] = &t;
-  for (const auto& i : g.input()) x.inputs.insert(i.name());
-  x.outputs = passes::graph_outputs(g);
-  x.in_subgraphs = passes::subgraph_reads(g);
   return x;
 }
 
 // A value read once, by the node in question, and nowhere else.
 bool read_once(const Graph& x, const std::string& v) {
-  auto it = x.reads.find(v);
-  return it != x.reads.end() && it->second == 1 && !x.outputs.count(v) && !x.in_subgraphs.count(v) &&
-         !x.inputs.count(v);
+  return x.base.reads_of(v) == 1 && !x.base.outputs.count(v) && !x.in_subgraphs.count(v);
 }
 
-// The float32 values of a [c] parameter: a weight's bytes, or a constant's.
+// The float32 values of a [c] parameter: an initializer's (its source
+// bytes when it is a weight) or a Constant node's.
 std::optional<std::vector<double>> channel_values(const Graph& x, const WeightMap& weights,
                                                   const std::string& v, int64_t c) {
-  const char* data = nullptr;
-  uint64_t size = 0;
-  auto init = x.initializers.find(v);
-  auto w = weights.find(v);
-  auto k = x.constants.find(v);
-  const onnx::TensorProto* t = nullptr;
-  if (init != x.initializers.end() && !x.inputs.count(v)) {
-    t = init->second;
-    if (w != weights.end()) {
-      if (w->second.derived()) return std::nullopt;
-      data = w->second.data;
-      size = w->second.size;
-    }
-  } else if (k != x.constants.end()) {
-    t = k->second;
+  std::optional<std::vector<float>> f;
+  if (auto init = x.base.initializers.find(v); init != x.base.initializers.end()) {
+    auto w = weights.find(v);
+    f = passes::channel_floats(*init->second, w == weights.end() ? nullptr : &w->second, c);
+  } else if (auto k = x.constants.find(v); k != x.constants.end()) {
+    f = passes::channel_floats(*k->second, nullptr, c);
   }
-  if (!t || t->data_type() != onnx::TensorProto::FLOAT || t->dims_size() != 1 || t->dims(0) != c)
-    return std::nullopt;
-  if (!data && t->has_raw_data()) {
-    data = t->raw_data().data();
-    size = t->raw_data().size();
-  }
-  std::vector<double> out(static_cast<size_t>(c));
-  if (data) {
-    if (size != static_cast<uint64_t>(c) * sizeof(float)) return std::nullopt;
-    for (int64_t i = 0; i < c; ++i) {
-      float f;
-      std::memcpy(&f, data + i * sizeof(float), sizeof(float));
-      out[static_cast<size_t>(i)] = f;
-    }
-  } else if (t->float_data_size() == c) {
-    for (int64_t i = 0; i < c; ++i) out[static_cast<size_t>(i)] = t->float_data(static_cast<int>(i));
-  } else {
-    return std::nullopt;
-  }
-  return out;
+  if (!f) return std::nullopt;
+  return std::vector<double>(f->begin(), f->end());
 }
 
 float epsilon_of(const onnx::NodeProto& bn) {
@@ -114,18 +79,14 @@ void fold_batch_norms(onnx::GraphProto& g, WeightMap& weights, PassReport& repor
       continue;
     bool extra_outputs = false;
     for (int k = 1; k < bn.output_size(); ++k) extra_outputs |= !bn.output(k).empty();
-    if (extra_outputs || x.outputs.count(bn.output(0))) continue;
-    auto p = x.producer.find(bn.input(0));
-    if (p == x.producer.end() || !read_once(x, bn.input(0))) continue;
+    if (extra_outputs || x.base.outputs.count(bn.output(0))) continue;
+    auto p = x.base.producer.find(bn.input(0));
+    if (p == x.base.producer.end() || !read_once(x, bn.input(0))) continue;
     auto& conv = *g.mutable_node(p->second);
-    if (conv.op_type() != "Conv" || !conv.domain().empty() || conv.input_size() < 2) continue;
-    const std::string& wname = conv.input(1);
-    auto w = weights.find(wname);
-    auto wt = x.initializers.find(wname);
-    if (w == weights.end() || wt == x.initializers.end() || w->second.derived() || !read_once(x, wname) ||
-        wt->second->data_type() != onnx::TensorProto::FLOAT || wt->second->dims_size() < 1)
-      continue;
-    const int64_t c = wt->second->dims(0);
+    const auto weight = passes::foldable_conv_weight(conv, weights, x.base, 1);
+    if (!weight) continue;
+    const std::string& wname = weight->name;
+    const int64_t c = weight->channels;
     const bool has_bias = conv.input_size() > 2 && !conv.input(2).empty();
     const auto gamma = channel_values(x, weights, bn.input(1), c),
                beta = channel_values(x, weights, bn.input(2), c);
@@ -137,7 +98,7 @@ void fold_batch_norms(onnx::GraphProto& g, WeightMap& weights, PassReport& repor
     // The folded bias takes the Conv's bias name, or the BN's shift's when
     // the Conv had none (read by this BN only: its bytes are replaced).
     const std::string bias_name = has_bias ? conv.input(2) : bn.input(2);
-    if (!x.initializers.count(bias_name) || (!has_bias && !read_once(x, bias_name))) continue;
+    if (!x.base.initializers.count(bias_name) || (!has_bias && !read_once(x, bias_name))) continue;
 
     const double eps = epsilon_of(bn);
     std::vector<float> scale(static_cast<size_t>(c));
@@ -148,8 +109,8 @@ void fold_batch_norms(onnx::GraphProto& g, WeightMap& weights, PassReport& repor
       const auto b = static_cast<float>(((*bias)[k] - (*mean)[k]) * s + (*beta)[k]);
       std::memcpy(&folded_bias[k * sizeof(float)], &b, sizeof(float));
     }
-    w->second.scaled = ChannelScale{std::move(scale)};
-    auto& bt = *x.initializers.at(bias_name);
+    weight->bytes->scaled = ChannelScale{std::move(scale)};
+    auto& bt = *x.base.initializers.at(bias_name);
     weights.erase(bias_name);  // its bytes are the folded bias now, inline
     bt.set_raw_data(folded_bias);
     if (!has_bias) {

@@ -19,6 +19,7 @@
 #include <set>
 
 #include "constant_data.hpp"
+#include "conv_channel_fold.hpp"
 #include "graph_edit.hpp"
 #include "mx/aten_onnx/attributes.hpp"
 #include "mx/aten_onnx/graph_passes.hpp"
@@ -31,32 +32,20 @@ using passes::is_op;
 
 constexpr int64_t kMaxChannels = int64_t{1} << 16;
 
+// The shared index, plus each value's first top-level reader and the
+// small constants (Constant nodes' and inline initializers' values).
 struct Index {
-  std::map<std::string, int> producer;  // value -> node index
-  std::map<std::string, int> reader;    // value -> the first top-level node reading it
-  std::map<std::string, int> reads;     // passes::read_counts
+  passes::FoldIndex base;
+  std::map<std::string, int> reader;  // value -> the first top-level node reading it
   std::map<std::string, ConstantData> constants;
-  std::map<std::string, onnx::TensorProto*> initializers;
-  std::set<std::string> inputs, outputs;
-  int reads_of(const std::string& v) const {
-    auto it = reads.find(v);
-    return it == reads.end() ? 0 : it->second;
-  }
+  int reads_of(const std::string& v) const { return base.reads_of(v); }
 };
 
 Index index_graph(onnx::GraphProto& g) {
-  Index ix;
-  ix.reads = passes::read_counts(g);
-  ix.constants = passes::small_constants(g, kMaxChannels);
-  for (const auto& i : g.input()) ix.inputs.insert(i.name());
-  for (const auto& v : ix.inputs) ix.constants.erase(v);
-  ix.outputs = passes::graph_outputs(g);
-  for (int i = 0; i < g.node_size(); ++i) {
-    for (const auto& o : g.node(i).output()) ix.producer[o] = i;
+  Index ix{passes::index_for_folds(g), {}, passes::small_constants(g, kMaxChannels)};
+  for (const auto& i : g.input()) ix.constants.erase(i.name());
+  for (int i = 0; i < g.node_size(); ++i)
     for (const auto& in : g.node(i).input()) ix.reader.emplace(in, i);
-  }
-  for (auto& t : *g.mutable_initializer())
-    if (!ix.inputs.count(t.name())) ix.initializers[t.name()] = &t;
   return ix;
 }
 
@@ -81,19 +70,10 @@ std::optional<std::vector<float>> per_channel(const Index& ix, const std::string
 // (stored in `weights` or inline), or nothing.
 std::optional<std::vector<float>> conv_bias(const Index& ix, const WeightMap& weights, const std::string& name,
                                             int64_t c) {
-  if (ix.reads_of(name) != 1 || !ix.initializers.count(name)) return std::nullopt;
-  const auto* t = ix.initializers.at(name);
-  if (t->data_type() != onnx::TensorProto::FLOAT || t->dims_size() != 1 || t->dims(0) != c) return std::nullopt;
-  std::vector<float> v(static_cast<size_t>(c));
-  if (auto w = weights.find(name); w != weights.end()) {
-    if (w->second.derived() || !w->second.data || w->second.size != v.size() * sizeof(float)) return std::nullopt;
-    std::memcpy(v.data(), w->second.data, w->second.size);
-    return v;
-  }
-  auto k = ix.constants.find(name);
-  if (k == ix.constants.end() || k->second.bytes.size() != v.size() * sizeof(float)) return std::nullopt;
-  std::memcpy(v.data(), k->second.bytes.data(), k->second.bytes.size());
-  return v;
+  auto t = ix.base.initializers.find(name);
+  if (ix.reads_of(name) != 1 || t == ix.base.initializers.end()) return std::nullopt;
+  auto w = weights.find(name);
+  return passes::channel_floats(*t->second, w == weights.end() ? nullptr : &w->second, c);
 }
 
 // The other operand of binary `n` when `v` is one of them.
@@ -110,7 +90,7 @@ onnx::NodeProto* read_only_by(onnx::GraphProto& g, const Index& ix, const std::s
   auto r = ix.reader.find(v);
   if (ix.reads_of(v) != 1 || r == ix.reader.end()) return nullptr;
   auto* n = g.mutable_node(r->second);
-  return is_op(n, op) && n->output_size() == 1 && !ix.outputs.count(n->output(0)) ? n : nullptr;
+  return is_op(n, op) && n->output_size() == 1 && !ix.base.outputs.count(n->output(0)) ? n : nullptr;
 }
 
 std::string float_bytes(const std::vector<float>& v) {
@@ -123,13 +103,13 @@ bool rewrite_as_bias(onnx::GraphProto& g, const Index& ix, const std::string& na
   t.set_data_type(onnx::TensorProto::FLOAT);
   t.add_dims(static_cast<int64_t>(v.size()));
   t.set_raw_data(float_bytes(v));
-  if (auto it = ix.initializers.find(name); it != ix.initializers.end()) {
+  if (auto it = ix.base.initializers.find(name); it != ix.base.initializers.end()) {
     t.set_name(name);
     *it->second = t;
     return true;
   }
-  auto p = ix.producer.find(name);
-  if (p == ix.producer.end()) return false;
+  auto p = ix.base.producer.find(name);
+  if (p == ix.base.producer.end()) return false;
   auto& n = *g.mutable_node(p->second);
   n.clear_attribute();
   *n.add_attribute() = attr("value", t);
@@ -143,15 +123,11 @@ void fold_channel_affines(onnx::GraphProto& g, WeightMap& weights, PassReport& r
   std::map<std::string, std::string> renames;
   std::set<std::string> removed;
   for (auto& conv : *g.mutable_node()) {
-    if (!is_op(&conv, "Conv") || conv.input_size() < 2 || conv.output_size() != 1) continue;
-    const std::string wname = conv.input(1);
-    auto w = weights.find(wname);
-    auto wt = ix.initializers.find(wname);
-    if (w == weights.end() || wt == ix.initializers.end() || w->second.derived() || !w->second.data ||
-        ix.reads_of(wname) != 1 || wt->second->data_type() != onnx::TensorProto::FLOAT ||
-        wt->second->dims_size() < 3)
-      continue;
-    const int64_t rank = wt->second->dims_size(), c = wt->second->dims(0);
+    if (conv.output_size() != 1) continue;
+    const auto weight = passes::foldable_conv_weight(conv, weights, ix.base, 3);
+    if (!weight) continue;
+    const std::string wname = weight->name;
+    const int64_t rank = weight->rank, c = weight->channels;
     onnx::NodeProto* mul = read_only_by(g, ix, conv.output(0), "Mul");
     if (!mul) continue;
     const std::string s_name = other_operand(*mul, conv.output(0)).value_or("");
@@ -182,7 +158,7 @@ void fold_channel_affines(onnx::GraphProto& g, WeightMap& weights, PassReport& r
       while (conv.input_size() < 3) conv.add_input("");
       conv.set_input(2, bias_name);
     }
-    w->second.scaled = ChannelScale{*scale};
+    weight->bytes->scaled = ChannelScale{*scale};
     // The parameters a folded constant was computed from (fold_weight_data
     // named them); a constant no longer in the file leaves weight_constants.
     auto parameters_of = [&](const std::string& v, bool gone) {

@@ -1,7 +1,8 @@
 // The order of the passes: weights first (BatchNormalization into Conv;
 // a folded Transpose frees its consumers for CSE; data movement on the
 // weights left as they are), then constants (so duplicates of folded glue
-// are equal Constants), then a per-channel Mul / Add of such constants
+// are equal Constants; the program's static dims read by Shape are
+// constants before that), then a per-channel Mul / Add of such constants
 // into the Conv before it (before CSE shares the constants), then CSE, and
 // CSE's result folded once more (a shared Shape read may now be foldable
 // input of the same expression); the Unsqueeze collapse runs on shared
@@ -10,7 +11,7 @@
 // batched MatMul's flatten/restore Reshapes with them, Slices that tile an
 // axis become a Split (after CSE: duplicate Slices are one), and CSE once
 // more; then a Reshape's one dynamic dim is left to the Reshape (its glue
-// dies).
+// dies), and a dim read both whole and sliced is read sliced only.
 #include "mx/aten_onnx/graph_passes.hpp"
 
 #include <set>
@@ -43,7 +44,7 @@ PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const 
   if (fold_bns) fold_batch_norms(g, weights, report);
   fold_weight_transposes(g, weights, report);
   fold_weight_data(g, weights, report);
-  fold_static_shapes(g, shapes);
+  fold_static_dims(g, shapes);
   fold_constants(g, report, &weights);
   if (fold_bns) fold_channel_affines(g, weights, report);
   merge_duplicate_nodes(g, report);
@@ -58,6 +59,7 @@ PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const 
   merge_slices_to_split(g, report, shapes);
   merge_duplicate_nodes(g, report);
   infer_reshape_dim(g, report, shapes);
+  share_dim_reads(g);
   constants_to_initializers(g, report);
   auto dead = eliminate_dead_nodes(g);
   report.removed.insert(dead.begin(), dead.end());

@@ -7,7 +7,8 @@
 //                           permuted instead (same initializer name)
 //   fold_weight_data        data movement on weights (gate reorders)
 //   fold_channel_affines    a per-channel Mul / Add after a Conv folded in
-//   fold_static_shapes      Shape of a value the program knows the dims of
+//   fold_static_dims        Shape reads of dims the program states static
+//                           (Shape, its Slice or Gather) -> constants
 //   fold_constants          shape arithmetic, data movement and float
 //                           arithmetic on constants becomes a constant
 //   merge_slices_to_split   Slices that tile an axis become one Split
@@ -17,6 +18,7 @@
 //   fuse_pads_into_convs    a zero Pad read by one Conv -> the Conv's pads
 //   merge_duplicate_nodes   CSE: identical constants, Shape reads, ...
 //   infer_reshape_dim       a view's one dynamic dim left to Reshape (-1)
+//   share_dim_reads         a dim read whole and sliced: read sliced only
 //   constants_to_initializers  Constant nodes become initializers
 //
 // Every pass keeps the names of the nodes it leaves; the nodes it removes
@@ -180,15 +182,16 @@ void fold_channel_affines(onnx::GraphProto& g, WeightMap& weights, PassReport& r
 // them is named in PassReport::weight_constants.
 void fold_constants(onnx::GraphProto& g, PassReport& report, const WeightMap* weights = nullptr);
 
-// A Shape of a value whose every dim `shapes` states as a size is a
-// Constant under the Shape's name (fold_constants knows only graph inputs'
-// and initializers' dims).
-void fold_static_shapes(onnx::GraphProto& g, const SymbolicShapes& shapes);
 
 // Two or more Slices of one value along one axis (constant starts and ends,
 // step 1) that tile the axis, static in `shapes`, are one Split: the first
 // Slice in graph order becomes it (name kept), the others are removed.
 void merge_slices_to_split(onnx::GraphProto& g, PassReport& report, const SymbolicShapes& shapes);
+
+// Shape(x) (with start/end), Slice(Shape(x), [a], [b]) and Gather(Shape(x),
+// i) that read only dims `shapes` states as numbers -> Constant nodes of
+// them (names kept); a read touching a dynamic dim stays.
+void fold_static_dims(onnx::GraphProto& g, const SymbolicShapes& shapes);
 
 // Unsqueeze(Gather(Shape(x), i), [0]) -> Shape(x, start=i, end=i+1) at
 // opset >= 15; Unsqueeze(Unsqueeze(x, A), B) with the inner one read once ->
@@ -204,6 +207,11 @@ void collapse_unsqueezes(onnx::GraphProto& g, int opset, PassReport& report);
 // dynamic part (a Shape slice, an Unsqueeze'd scalar): that part as -1.
 // Reshape(Reshape(x)) reshapes x when `shapes` give x's and the result's dims.
 void infer_reshape_dim(onnx::GraphProto& g, PassReport& report, const SymbolicShapes& shapes = {});
+
+// Gather(Shape(x), i) -> Squeeze(Shape(x, start=i, end=i+1)) when such a
+// sliced read of x exists for every dim the whole Shape(x)'s readers (all
+// such Gathers) take: the whole read goes.
+void share_dim_reads(onnx::GraphProto& g);
 
 // Every top-level Constant node (value attribute) becomes an initializer
 // named by its output, with its bytes (raw_data): what torch.onnx writes.

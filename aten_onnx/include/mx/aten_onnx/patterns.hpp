@@ -86,9 +86,11 @@ std::string emit_avg_pool(OnnxEmitter& e, const std::string& x, const std::vecto
                           bool ceil_mode, bool count_include_pad);
 // Adaptive pooling over spatial sizes `in` (-1: dynamic) to `out`: global,
 // one divisible pool, or ATen's windows [floor(i*in/out), ceil((i+1)*in/out)),
-// their bounds computed at run time over a dynamic size.
+// their bounds computed at run time over a dynamic size. An average of a
+// float32 `dtype` over a static last or second-last dim is a MatMul by a
+// constant averaging matrix instead (other dtypes, 0 = not known: Slices).
 std::string emit_adaptive_pool(OnnxEmitter& e, const std::string& x, const std::vector<int64_t>& in,
-                               const std::vector<int64_t>& out, bool is_max);
+                               const std::vector<int64_t>& out, bool is_max, int32_t dtype = 0);
 // Adaptive average pooling of a `dtype` tensor of `rank` dims to spatial
 // sizes known at run time only (`out_sizes`: 1-D int64, one per spatial dim).
 std::string emit_adaptive_avg_pool_dynamic(OnnxEmitter& e, const std::string& x, int64_t rank,
