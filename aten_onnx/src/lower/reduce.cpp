@@ -399,14 +399,17 @@ void emit_p_norm(OpContext& cx, double p) {
   const int64_t r = static_cast<int64_t>(v.shape.size());
   const bool keep = cx.bool_arg("keepdim", false);
   const auto axes = stat_axes(cx, r);
+  using mx::aten_onnx::emit_reduce;
   std::string x;
   if (pairs::is_complex(v.dtype)) {
     const std::string z = cx.cast(v.onnx, pairs::component(v.dtype), dt);
     x = cx.squeeze(pairs::modulus(cx, pairs::part(cx, z, 0), pairs::part(cx, z, 1), dt), {r});
+  } else if (p == 2.0) {
+    // sqrt(sum(x * x)) in one node, as torch.onnx writes F.normalize's norm
+    return cx.out(0, emit_reduce(cx, "ReduceL2", cx.cast(v.onnx, v.dtype, dt), axes, keep));
   } else {
     x = cx.emit1("Abs", {cx.cast(v.onnx, v.dtype, dt)});
   }
-  using mx::aten_onnx::emit_reduce;
   if (p == 1.0) return cx.out(0, emit_reduce(cx, "ReduceSum", x, axes, keep));
   if (p == 2.0)
     return cx.out(0, cx.emit1("Sqrt", {emit_reduce(cx, "ReduceSum", cx.emit1("Mul", {x, x}), axes, keep)}));

@@ -342,14 +342,15 @@ int64_t max_folded(const onnx::NodeProto& n, const std::map<std::string, int>& r
   return kMaxDataOperand;
 }
 
-// Integer weights this small are read as constants: an index, a step, a
-// loop counter. They are no model parameters (those are floating point),
-// and a folded result copies at most their few bytes.
+// The program's integer tensor constants this small are read as constants:
+// an index, a step, a loop counter's start. Parameters and buffers are not
+// (a user may edit them; a state the program writes is kept as one), and
+// a folded result copies at most a constant's few bytes.
 constexpr int64_t kMaxWeightElements = 16;
 
-// The small integer weights of `g` (their bytes from `weights`) as
-// constants; not a buffer the program writes (also a graph input: its
-// value is the caller's).
+// The small integer program constants of `g` (their bytes from
+// `weights`); never one that is also a graph input (its value is the
+// caller's).
 std::map<std::string, onnx::TensorProto> small_integer_weights(const onnx::GraphProto& g,
                                                               const WeightMap& weights) {
   std::set<std::string> graph_inputs;
@@ -362,7 +363,8 @@ std::map<std::string, onnx::TensorProto> small_integer_weights(const onnx::Graph
     auto w = weights.find(t.name());
     int64_t numel = 1;
     for (auto d : t.dims()) numel *= d;
-    if (w == weights.end() || !w->second.data || w->second.derived() || numel > kMaxWeightElements ||
+    if (w == weights.end() || !w->second.program_constant || !w->second.data || w->second.derived() ||
+        numel > kMaxWeightElements ||
         w->second.size != static_cast<uint64_t>(numel) * element_size(dt))
       continue;
     onnx::TensorProto view = t;

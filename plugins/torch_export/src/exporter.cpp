@@ -204,6 +204,7 @@ mx::aten_onnx::WeightMap bind_stored(const Program& p, const StoredTensors& stor
     for (auto d : t->dims) init->add_dims(d);
     if (complex) init->add_dims(2);
     weights[in.target] = t->bytes;
+    weights[in.target].program_constant = in.kind == InputSlot::constant;
     // bytes in the archive's read-only mapping (a gathered copy is not)
     weights[in.target].file_mapped = t->bytes.source_offset != mx::aten_onnx::kNotInSource;
     Value v;

@@ -177,9 +177,10 @@ void fold_channel_affines(onnx::GraphProto& g, WeightMap& weights, PassReport& r
 // never round, integers too) on float32/float64/float16/bfloat16
 // constants, computed bit for bit as ONNX Runtime computes it, become a
 // Constant node under their own name (results of at most 1024 elements).
-// With `weights`, integer weights of at most 16 elements are constants too
-// (a loop counter lifted from `torch.tensor(0)`); what is computed from
-// them is named in PassReport::weight_constants.
+// With `weights`, the program's integer tensor constants of at most 16
+// elements (WeightBytes::program_constant: a loop counter lifted from
+// `torch.tensor(0)`) are constants too; what is computed from them is
+// named in PassReport::weight_constants.
 void fold_constants(onnx::GraphProto& g, PassReport& report, const WeightMap* weights = nullptr);
 
 

@@ -44,6 +44,10 @@ struct WeightBytes {
   // may be dropped from memory (they are read again from the file if
   // needed), so streaming a model does not keep all of it resident.
   bool file_mapped = false;
+  // A tensor constant of the program (torch.export's lifted constants:
+  // `torch.tensor(0)` in forward), not a parameter or buffer a user may
+  // edit or a state the program writes: passes may read it as a constant.
+  bool program_constant = false;
 };
 using WeightMap = std::unordered_map<std::string, WeightBytes>;
 
