@@ -158,6 +158,101 @@ TEST_CASE("a bmm whose Reshapes regroup more than the batch dims keeps them") {
   CHECK(count_op(e.graph, "Reshape") == 3);
 }
 
+// A [4, 3] float weight "w" stored as an initializer of zeros.
+void weight_4x3(TestEmitter& e) {
+  auto* weight = e.graph.add_initializer();
+  weight->set_name("w");
+  weight->set_data_type(onnx::TensorProto::FLOAT);
+  weight->add_dims(4);
+  weight->add_dims(3);
+  weight->set_raw_data(std::string(12 * sizeof(float), '\0'));
+}
+
+TEST_CASE("a Linear's view, mm and view back is one MatMul of the activation") {
+  TestEmitter e;
+  WeightMap w;
+  dynamic_input(e, "x", {sym("b"), sym("s"), size(4)});
+  e.module = "proj";
+  weight_4x3(e);
+  const auto rows = e.emit1("Reshape", {"x", e.ci64({-1, 4})});
+  const auto mm = e.emit1("MatMul", {rows, "w"});
+  const auto lead = e.emit1("Shape", {"x"}, {attr("start", int64_t{0}), attr("end", int64_t{2})});
+  const auto y = e.emit1("Reshape", {mm, e.emit1("Concat", {lead, e.ci64({3})}, {attr("axis", int64_t{0})})});
+  const auto z = e.emit1("Relu", {y});
+  SymbolicShapes shapes;
+  shapes["x"] = {sym("b"), sym("s"), size(4)};
+  shapes["w"] = {size(3), size(4)};  // the parameter's dims: stored permuted, the initializer says [4, 3]
+  shapes[rows] = {sym("b*s"), size(4)};
+  shapes[mm] = {sym("b*s"), size(3)};
+  shapes[y] = shapes[z] = {sym("b"), sym("s"), size(3)};
+  e.graph.add_output()->set_name(z);
+  lean_graph(e.graph, w, 17, shapes);
+  CHECK(count_op(e.graph, "Reshape") == 0);
+  const auto* linear = producer(e.graph, y);
+  REQUIRE(linear);
+  CHECK(linear->op_type() == "MatMul");
+  CHECK(linear->input(0) == "x");
+  CHECK(linear->input(1) == "w");
+  e.graph.clear_output();
+  e.check(z);
+}
+
+TEST_CASE("a Linear with a bias (addmm's Gemm between the Reshapes) is a MatMul and an Add") {
+  TestEmitter e;
+  WeightMap w;
+  dynamic_input(e, "x", {sym("b"), sym("s"), size(4)});
+  e.module = "proj";
+  weight_4x3(e);
+  auto* bias = e.graph.add_initializer();
+  bias->set_name("bias");
+  bias->set_data_type(onnx::TensorProto::FLOAT);
+  bias->add_dims(3);
+  bias->set_raw_data(std::string(3 * sizeof(float), '\0'));
+  const auto rows = e.emit1("Reshape", {"x", e.ci64({-1, 4})});
+  const auto mm = e.emit1("Gemm", {rows, "w", "bias"}, {attr("alpha", 1.0f), attr("beta", 1.0f)});
+  const auto y = e.emit1("Reshape", {mm, e.ci64({0, -1, 3})});
+  const auto z = e.emit1("Relu", {y});
+  SymbolicShapes shapes;
+  shapes["x"] = {sym("b"), sym("s"), size(4)};
+  shapes[rows] = {sym("b*s"), size(4)};
+  shapes[mm] = {sym("b*s"), size(3)};
+  shapes[y] = shapes[z] = {sym("b"), sym("s"), size(3)};
+  e.graph.add_output()->set_name(z);
+  lean_graph(e.graph, w, 17, shapes);
+  CHECK(count_op(e.graph, "Reshape") == 0);
+  CHECK(count_op(e.graph, "Gemm") == 0);
+  const auto* add = producer(e.graph, y);
+  REQUIRE(add);
+  CHECK(add->op_type() == "Add");
+  const auto* product = producer(e.graph, add->input(0));
+  REQUIRE(product);
+  CHECK(product->op_type() == "MatMul");
+  CHECK(product->input(0) == "x");
+  CHECK(add->input(1) == "bias");
+  e.graph.clear_output();
+  e.check(z);
+}
+
+TEST_CASE("a Linear's Reshapes that regroup rows otherwise stay") {
+  TestEmitter e;
+  WeightMap w;
+  dynamic_input(e, "x", {sym("b"), sym("s"), size(4)});
+  e.module = "proj";
+  weight_4x3(e);
+  const auto rows = e.emit1("Reshape", {"x", e.ci64({-1, 4})});
+  const auto mm = e.emit1("MatMul", {rows, "w"});
+  // back to [s, b, 3]: not x's leading dims
+  const auto y = e.emit1("Reshape", {mm, e.ci64({0, -1, 3})});
+  SymbolicShapes shapes;
+  shapes["x"] = {sym("b"), sym("s"), size(4)};
+  shapes[rows] = {sym("b*s"), size(4)};
+  shapes[mm] = {sym("b*s"), size(3)};
+  shapes[y] = {sym("s"), sym("b"), size(3)};
+  e.graph.add_output()->set_name(y);
+  lean_graph(e.graph, w, 17, shapes);
+  CHECK(count_op(e.graph, "Reshape") == 2);
+}
+
 TEST_CASE("a MatMul reads a weight, not its Expand to the activation's batch dims") {
   TestEmitter e;
   WeightMap w;

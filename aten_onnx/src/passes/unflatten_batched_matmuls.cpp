@@ -12,6 +12,17 @@
 // side. The MatMul node (and its module record) stays, reading a and b and
 // writing the result's name (so every value keeps the dims the program
 // states for its name); the three Reshapes go when nothing else reads them.
+//
+// A Linear over more than two dims in core ATen is the same with a 2-D
+// weight: `view` of x [*batch, K] to [P, K], `mm` by w [K, N], `view` to
+// [*batch, N] (two Reshapes around each Linear's MatMul, where the
+// anchor's file has the MatMul alone). MatMul broadcasts a 2-D right
+// operand over x's batch dims, so the MatMul reads x and writes the
+// result's name. With a bias, core ATen's `addmm` is a Gemm (weight stored
+// [K, N], alpha and beta 1): it becomes that MatMul, and the Reshape back
+// the Add of the bias (under the Reshape's name and record), as torch.onnx
+// writes a Linear over more than two dims.
+#include <functional>
 #include <map>
 #include <set>
 
@@ -52,6 +63,75 @@ std::optional<std::string> unflattened(const onnx::NodeProto* flat, const Dims& 
   return flat->input(0);
 }
 
+// The value a rank-2 Reshape `flat` of a Linear's input flattens: x of
+// [*batch, K] to [P, K], `batch` the result's; nothing otherwise.
+std::optional<std::string> unflattened_rows(const onnx::NodeProto* flat, const Dims& batch,
+                                            const SymbolicShapes& shapes) {
+  if (!is_op(flat, "Reshape") || flat->input_size() != 2) return std::nullopt;
+  const Dims* in = dims_of(shapes, flat->input(0));
+  const Dims* out = dims_of(shapes, flat->output(0));
+  if (!in || !out || out->size() != 2 || in->size() != batch.size() + 1) return std::nullopt;
+  if (!same_range(*in, batch.size(), *out, 1, 1) || !same_range(*in, 0, batch, 0, batch.size()))
+    return std::nullopt;
+  return flat->input(0);
+}
+
+// The MatMul's new inputs when its Reshapes only flatten and restore the
+// batch dims of the result `out`: batched (both operands flattened) or a
+// Linear (the left one flattened, a 2-D right one).
+// A weight's dims as stored: an initializer's own (a weight stored
+// permuted has the dims of its permutation; the program states the
+// parameter's), else the program's.
+std::optional<Dims> stored_dims(const onnx::GraphProto& g, const SymbolicShapes& shapes, const std::string& name) {
+  for (const auto& t : g.initializer())
+    if (t.name() == name) {
+      Dims d;
+      for (auto v : t.dims()) d.push_back(SymbolicDim{v, ""});
+      return d;
+    }
+  const Dims* d = dims_of(shapes, name);
+  return d ? std::optional<Dims>(*d) : std::nullopt;
+}
+
+std::optional<std::pair<std::string, std::string>> unflattened_operands(
+    const onnx::GraphProto& g, const onnx::NodeProto& mm, const Dims& out, const SymbolicShapes& shapes,
+    const std::function<onnx::NodeProto*(const std::string&)>& made_by) {
+  const Dims batch(out.begin(), out.end() - 2);
+  if (out.size() >= 3) {
+    const auto a = unflattened(made_by(mm.input(0)), batch, shapes);
+    const auto b = unflattened(made_by(mm.input(1)), batch, shapes);
+    if (a && b) {
+      const Dims *da = dims_of(shapes, *a), *db = dims_of(shapes, *b);
+      // [*batch, M, K] @ [*batch, K, N] = [*batch, M, N]: M from a, N from b
+      if (same_dim((*da)[batch.size()], out[batch.size()]) &&
+          same_dim((*db)[batch.size() + 1], out[batch.size() + 1]))
+        return std::make_pair(*a, *b);
+    }
+  }
+  // [*rows, K] @ [K, N] = [*rows, N]
+  const Dims rows(out.begin(), out.end() - 1);
+  const auto w = stored_dims(g, shapes, mm.input(1));
+  if (!w || w->size() != 2 || !same_dim((*w)[1], out.back())) return std::nullopt;
+  const auto x = unflattened_rows(made_by(mm.input(0)), rows, shapes);
+  if (!x || !same_dim(dims_of(shapes, *x)->back(), (*w)[0])) return std::nullopt;
+  return std::make_pair(*x, mm.input(1));
+}
+
+// A Gemm that is a plain A B + C (as addmm lowers, the weight already in
+// [K, N]) with C absent or one value per column.
+bool plain_gemm(const onnx::GraphProto& g, const onnx::NodeProto& n, const SymbolicShapes& shapes, const Dims& out) {
+  auto f = [&](const char* name) {
+    const auto* a = passes::find_attr(n, name);
+    return a ? a->f() : 1.0f;
+  };
+  if (f("alpha") != 1.0f || f("beta") != 1.0f || passes::int_attr(n, "transA", 0) != 0 ||
+      passes::int_attr(n, "transB", 0) != 0)
+    return false;
+  if (n.input_size() < 3 || n.input(2).empty()) return true;
+  const auto c = stored_dims(g, shapes, n.input(2));
+  return c && (c->empty() || (c->size() == 1 && same_dim((*c)[0], out.back())));
+}
+
 }  // namespace
 
 void unflatten_batched_matmuls(onnx::GraphProto& g, PassReport& report, const SymbolicShapes& shapes) {
@@ -72,22 +152,32 @@ void unflatten_batched_matmuls(onnx::GraphProto& g, PassReport& report, const Sy
     if (!is_op(&restore, "Reshape") || restore.input_size() != 2 || outputs.count(restore.output(0)))
       continue;
     onnx::NodeProto* mm = made_by(restore.input(0));
-    if (!is_op(mm, "MatMul") || readers[mm->output(0)] != 1 || in_subgraphs.count(mm->output(0))) continue;
-    const Dims* out = dims_of(shapes, restore.output(0));
-    if (!out || out->size() < 3) continue;
-    const Dims batch(out->begin(), out->end() - 2);
-    const auto a = unflattened(made_by(mm->input(0)), batch, shapes);
-    const auto b = unflattened(made_by(mm->input(1)), batch, shapes);
-    if (!a || !b) continue;
-    const Dims *da = dims_of(shapes, *a), *db = dims_of(shapes, *b);
-    // [*batch, M, K] @ [*batch, K, N] = [*batch, M, N]: M from a, N from b
-    if (!same_dim((*da)[batch.size()], (*out)[batch.size()]) ||
-        !same_dim((*db)[batch.size() + 1], (*out)[batch.size() + 1]))
+    const bool gemm = is_op(mm, "Gemm");
+    if (!(is_op(mm, "MatMul") || gemm) || readers[mm->output(0)] != 1 || in_subgraphs.count(mm->output(0)))
       continue;
-    mm->set_input(0, *a);
-    mm->set_input(1, *b);
-    mm->set_output(0, restore.output(0));
-    removed.insert(restore.name());
+    const Dims* out = dims_of(shapes, restore.output(0));
+    if (!out || out->size() < 3 || (gemm && !plain_gemm(g, *mm, shapes, *out))) continue;
+    const auto ab = unflattened_operands(g, *mm, *out, shapes, made_by);
+    if (!ab) continue;
+    const std::string bias = gemm && mm->input_size() == 3 ? mm->input(2) : "";
+    mm->set_op_type("MatMul");
+    mm->clear_attribute();
+    mm->clear_input();
+    mm->add_input(ab->first);
+    mm->add_input(ab->second);
+    if (bias.empty()) {
+      mm->set_output(0, restore.output(0));
+      removed.insert(restore.name());
+      continue;
+    }
+    // The product is a new value (the Gemm's name has the program's
+    // flattened dims); the Reshape becomes the Add of the bias.
+    mm->set_output(0, restore.output(0) + "_product");
+    auto& add = *g.mutable_node(i);
+    add.set_op_type("Add");
+    add.clear_attribute();
+    add.set_input(0, mm->output(0));
+    add.set_input(1, bias);
   }
   passes::remove_nodes(g, removed);
   report.removed.insert(removed.begin(), removed.end());
