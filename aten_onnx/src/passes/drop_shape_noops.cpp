@@ -62,10 +62,15 @@ bool keeps_shape(const onnx::NodeProto& n, const SymbolicShapes& shapes,
   return in != shapes.end() && out != shapes.end() && passes::same_dims(in->second, out->second);
 }
 
-// Not Mul and Div: ONNX Runtime fuses a Mul or Div by a scalar constant
-// next to a MatMul into the MatMul's float32 alpha, which loses float64
-// digits; a lowering that expands such a scalar on purpose
+// Mul and Div only when what is expanded is computed (F.normalize's
+// `x / norm.expand_as(x)`): ONNX Runtime fuses a Mul or Div by a scalar
+// constant next to a MatMul into the MatMul's float32 alpha, which loses
+// float64 digits; a lowering that expands such a constant on purpose
 // (lower/matrix_exp.cpp) keeps it expanded.
+bool scales(const onnx::NodeProto& n) {
+  return n.domain().empty() && (n.op_type() == "Mul" || n.op_type() == "Div");
+}
+
 bool broadcasts(const onnx::NodeProto& n) {
   static const std::set<std::string> ops = {"Add",  "Sub",     "Where",       "Equal",
                                             "Less", "Greater", "LessOrEqual", "GreaterOrEqual",
@@ -143,9 +148,13 @@ void drop_shape_noops(onnx::GraphProto& g, PassReport& report, const SymbolicSha
     if (is_op(&n, "MatMul") && n.input_size() == 2)
       for (int k = 0; k < 2; ++k)
         if (auto w = matmul_weight_source(n, k, producer, shapes, initializers)) n.set_input(k, *w);
-    if (broadcasts(n))
+    if (broadcasts(n) || scales(n))
       for (int k = 0; k < n.input_size(); ++k)
-        if (auto c = broadcast_source(n, k, producer)) n.set_input(k, *c);
+        if (auto c = broadcast_source(n, k, producer)) {
+          auto p = producer.find(*c);
+          const bool computed = p != producer.end() && !is_op(p->second, "Constant");
+          if (!scales(n) || computed) n.set_input(k, *c);
+        }
     for (const auto& o : n.output()) producer[o] = &n;
     if (keeps_shape(n, shapes, constants)) return n.input(0);
     return std::nullopt;
