@@ -158,32 +158,52 @@ TEST_CASE("a bmm whose Reshapes regroup more than the batch dims keeps them") {
   CHECK(count_op(e.graph, "Reshape") == 3);
 }
 
-// A [4, 3] float weight "w" stored as an initializer of zeros.
-void weight_4x3(TestEmitter& e) {
+// A [4, 3] weight "w" stored as an initializer of zeros.
+void weight_4x3(TestEmitter& e, int32_t dtype = onnx::TensorProto::FLOAT) {
   auto* weight = e.graph.add_initializer();
   weight->set_name("w");
-  weight->set_data_type(onnx::TensorProto::FLOAT);
+  weight->set_data_type(dtype);
   weight->add_dims(4);
   weight->add_dims(3);
-  weight->set_raw_data(std::string(12 * sizeof(float), '\0'));
+  weight->set_raw_data(std::string(12 * element_size(dtype), '\0'));
+}
+
+// Core ATen's Linear before its view back: x [b, s, 4] flattened to
+// [b*s, 4] and multiplied by "w" (a MatMul; with `bias`, addmm's Gemm
+// adding the [3] initializer "bias"), the program's dims in `shapes`;
+// returns the product.
+std::string flat_linear(TestEmitter& e, SymbolicShapes& shapes, int32_t dtype = onnx::TensorProto::FLOAT,
+                        bool bias = false) {
+  dynamic_input(e, "x", {sym("b"), sym("s"), size(4)});
+  e.module = "proj";
+  weight_4x3(e, dtype);
+  const auto rows = e.emit1("Reshape", {"x", e.ci64({-1, 4})});
+  std::string mm;
+  if (bias) {
+    auto* b = e.graph.add_initializer();
+    b->set_name("bias");
+    b->set_data_type(dtype);
+    b->add_dims(3);
+    b->set_raw_data(std::string(3 * element_size(dtype), '\0'));
+    mm = e.emit1("Gemm", {rows, "w", "bias"}, {attr("alpha", 1.0f), attr("beta", 1.0f)});
+  } else {
+    mm = e.emit1("MatMul", {rows, "w"});
+  }
+  shapes["x"] = {sym("b"), sym("s"), size(4)};
+  shapes[rows] = {sym("b*s"), size(4)};
+  shapes[mm] = {sym("b*s"), size(3)};
+  return mm;
 }
 
 TEST_CASE("a Linear's view, mm and view back is one MatMul of the activation") {
   TestEmitter e;
   WeightMap w;
-  dynamic_input(e, "x", {sym("b"), sym("s"), size(4)});
-  e.module = "proj";
-  weight_4x3(e);
-  const auto rows = e.emit1("Reshape", {"x", e.ci64({-1, 4})});
-  const auto mm = e.emit1("MatMul", {rows, "w"});
+  SymbolicShapes shapes;
+  const auto mm = flat_linear(e, shapes);
   const auto lead = e.emit1("Shape", {"x"}, {attr("start", int64_t{0}), attr("end", int64_t{2})});
   const auto y = e.emit1("Reshape", {mm, e.emit1("Concat", {lead, e.ci64({3})}, {attr("axis", int64_t{0})})});
   const auto z = e.emit1("Relu", {y});
-  SymbolicShapes shapes;
-  shapes["x"] = {sym("b"), sym("s"), size(4)};
   shapes["w"] = {size(3), size(4)};  // the parameter's dims: stored permuted, the initializer says [4, 3]
-  shapes[rows] = {sym("b*s"), size(4)};
-  shapes[mm] = {sym("b*s"), size(3)};
   shapes[y] = shapes[z] = {sym("b"), sym("s"), size(3)};
   e.graph.add_output()->set_name(z);
   lean_graph(e.graph, w, 17, shapes);
@@ -200,22 +220,10 @@ TEST_CASE("a Linear's view, mm and view back is one MatMul of the activation") {
 TEST_CASE("a Linear with a bias (addmm's Gemm between the Reshapes) is a MatMul and an Add") {
   TestEmitter e;
   WeightMap w;
-  dynamic_input(e, "x", {sym("b"), sym("s"), size(4)});
-  e.module = "proj";
-  weight_4x3(e);
-  auto* bias = e.graph.add_initializer();
-  bias->set_name("bias");
-  bias->set_data_type(onnx::TensorProto::FLOAT);
-  bias->add_dims(3);
-  bias->set_raw_data(std::string(3 * sizeof(float), '\0'));
-  const auto rows = e.emit1("Reshape", {"x", e.ci64({-1, 4})});
-  const auto mm = e.emit1("Gemm", {rows, "w", "bias"}, {attr("alpha", 1.0f), attr("beta", 1.0f)});
+  SymbolicShapes shapes;
+  const auto mm = flat_linear(e, shapes, onnx::TensorProto::FLOAT, true);
   const auto y = e.emit1("Reshape", {mm, e.ci64({0, -1, 3})});
   const auto z = e.emit1("Relu", {y});
-  SymbolicShapes shapes;
-  shapes["x"] = {sym("b"), sym("s"), size(4)};
-  shapes[rows] = {sym("b*s"), size(4)};
-  shapes[mm] = {sym("b*s"), size(3)};
   shapes[y] = shapes[z] = {sym("b"), sym("s"), size(3)};
   e.graph.add_output()->set_name(z);
   lean_graph(e.graph, w, 17, shapes);
@@ -233,21 +241,26 @@ TEST_CASE("a Linear with a bias (addmm's Gemm between the Reshapes) is a MatMul 
   e.check(z);
 }
 
+TEST_CASE("a float16 Linear keeps its Reshapes (ONNX Runtime's Nchwc crash)") {
+  TestEmitter e;
+  WeightMap w;
+  SymbolicShapes shapes;
+  const auto mm = flat_linear(e, shapes, onnx::TensorProto::FLOAT16);
+  const auto y = e.emit1("Reshape", {mm, e.ci64({0, -1, 3})});
+  shapes["w"] = {size(4), size(3)};
+  shapes[y] = {sym("b"), sym("s"), size(3)};
+  e.graph.add_output()->set_name(y);
+  lean_graph(e.graph, w, 17, shapes);
+  CHECK(count_op(e.graph, "Reshape") == 2);
+}
+
 TEST_CASE("a Linear's Reshapes that regroup rows otherwise stay") {
   TestEmitter e;
   WeightMap w;
-  dynamic_input(e, "x", {sym("b"), sym("s"), size(4)});
-  e.module = "proj";
-  weight_4x3(e);
-  const auto rows = e.emit1("Reshape", {"x", e.ci64({-1, 4})});
-  const auto mm = e.emit1("MatMul", {rows, "w"});
-  // back to [s, b, 3]: not x's leading dims
-  const auto y = e.emit1("Reshape", {mm, e.ci64({0, -1, 3})});
   SymbolicShapes shapes;
-  shapes["x"] = {sym("b"), sym("s"), size(4)};
-  shapes[rows] = {sym("b*s"), size(4)};
-  shapes[mm] = {sym("b*s"), size(3)};
-  shapes[y] = {sym("s"), sym("b"), size(3)};
+  const auto mm = flat_linear(e, shapes);
+  const auto y = e.emit1("Reshape", {mm, e.ci64({0, -1, 3})});
+  shapes[y] = {sym("s"), sym("b"), size(3)};  // back to [s, b, 3]: not x's leading dims
   e.graph.add_output()->set_name(y);
   lean_graph(e.graph, w, 17, shapes);
   CHECK(count_op(e.graph, "Reshape") == 2);
@@ -258,12 +271,7 @@ TEST_CASE("a MatMul reads a weight, not its Expand to the activation's batch dim
   WeightMap w;
   dynamic_input(e, "x", {sym("b"), sym("s"), size(4)});
   e.module = "proj";
-  auto* weight = e.graph.add_initializer();
-  weight->set_name("w");
-  weight->set_data_type(onnx::TensorProto::FLOAT);
-  weight->add_dims(4);
-  weight->add_dims(3);
-  weight->set_raw_data(std::string(12 * sizeof(float), '\0'));
+  weight_4x3(e);
   const auto shape =
       e.emit1("Concat", {e.unsqueeze(e.dim_size("x", 0), {0}), e.ci64({4, 3})}, {attr("axis", int64_t{0})});
   const auto batched = e.emit1("Expand", {"w", shape});

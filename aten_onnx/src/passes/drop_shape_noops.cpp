@@ -21,11 +21,8 @@
 // operand has (torch's `matmul` of a batched activation with a weight:
 // `expand` to [B, K, N] then `bmm`) reads `w`: MatMul broadcasts batch dims
 // itself, so its output is the same and the weight is not copied B times.
-// Only for a float32 or float64 initializer: ONNX Runtime 1.32 crashes
-// (SIGSEGV in its Nchwc transformer) creating a session for a float16
-// MatMul of a Transpose'd activation and a 2-D initializer, which this
-// rewrite would create from a half-precision program (bf16 becomes float32
-// only after these passes, with --upcast-bf16).
+// Only for a float32 or float64 initializer (passes::float_initializer_dims
+// says why).
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -93,28 +90,19 @@ std::optional<std::string> broadcast_source(const onnx::NodeProto& n, int k,
   return std::nullopt;
 }
 
-// The dims of an initializer `name` as stored (a weight may be stored
-// permuted, fold_weight_transposes), else the program's.
-const std::vector<SymbolicDim>* dims_of(const std::string& name, const SymbolicShapes& shapes,
-                                        const std::map<std::string, std::vector<SymbolicDim>>& initializers) {
-  if (auto it = initializers.find(name); it != initializers.end()) return &it->second;
-  auto it = shapes.find(name);
-  return it == shapes.end() ? nullptr : &it->second;
-}
-
 // For operand `k` of MatMul `n` that is Expand(w, s) adding or widening only
 // batch dims that the other operand has, with the same last two dims as
 // `w` (rank >= 2): `w`.
 std::optional<std::string> matmul_weight_source(
     const onnx::NodeProto& n, int k, const std::map<std::string, const onnx::NodeProto*>& producer,
-    const SymbolicShapes& shapes, const std::map<std::string, std::vector<SymbolicDim>>& initializers) {
+    const SymbolicShapes& shapes, const passes::InitializerDims& initializers) {
   auto e = producer.find(n.input(k));
   if (e == producer.end() || !is_op(e->second, "Expand") || e->second->input_size() != 2) return std::nullopt;
   auto weight = initializers.find(e->second->input(0));
   if (weight == initializers.end()) return std::nullopt;
   const auto* w = &weight->second;
-  const auto* x = dims_of(n.input(k), shapes, initializers);
-  const auto* other = dims_of(n.input(1 - k), shapes, initializers);
+  const auto* x = passes::stored_dims(n.input(k), shapes, initializers);
+  const auto* other = passes::stored_dims(n.input(1 - k), shapes, initializers);
   if (!w || !x || !other || w->size() < 2 || x->size() < w->size() || other->size() != x->size())
     return std::nullopt;
   const size_t lead = x->size() - w->size(), rank = x->size();
@@ -127,22 +115,11 @@ std::optional<std::string> matmul_weight_source(
   return e->second->input(0);
 }
 
-// The dims of the float32 and float64 initializers (see above).
-std::map<std::string, std::vector<SymbolicDim>> initializer_dims(const onnx::GraphProto& g) {
-  std::map<std::string, std::vector<SymbolicDim>> dims;
-  for (const auto& t : g.initializer()) {
-    if (t.data_type() != onnx::TensorProto::FLOAT && t.data_type() != onnx::TensorProto::DOUBLE) continue;
-    auto& d = dims[t.name()];
-    for (auto v : t.dims()) d.push_back(SymbolicDim{v, {}});
-  }
-  return dims;
-}
-
 }  // namespace
 
 void drop_shape_noops(onnx::GraphProto& g, PassReport& report, const SymbolicShapes& shapes) {
   std::map<std::string, const onnx::NodeProto*> producer;
-  const auto initializers = initializer_dims(g);
+  const auto initializers = passes::float_initializer_dims(g);
   const auto constants = passes::small_constants(g, 64);
   passes::drop_passed_through(g, report, [&](onnx::NodeProto& n) -> std::optional<std::string> {
     if (is_op(&n, "MatMul") && n.input_size() == 2)

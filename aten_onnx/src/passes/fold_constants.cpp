@@ -176,12 +176,7 @@ std::optional<IntTensor> eval(const onnx::GraphProto& g, const onnx::NodeProto& 
   if (op == "Shape") {
     auto d = static_dims(g, n.input(0));
     if (!d) return std::nullopt;
-    const auto rank = static_cast<int64_t>(d->size());
-    int64_t start = int_attr(n, "start", 0), end = int_attr(n, "end", rank);
-    if (start < 0) start += rank;
-    if (end < 0) end += rank;
-    start = std::clamp<int64_t>(start, 0, rank);
-    end = std::clamp<int64_t>(end, start, rank);
+    const auto [start, end] = passes::shape_range(n, static_cast<int64_t>(d->size()));
     IntTensor r;
     r.v.assign(d->begin() + start, d->begin() + end);
     r.dims = {end - start};

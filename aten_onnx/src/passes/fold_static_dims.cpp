@@ -31,10 +31,7 @@ std::optional<std::vector<std::optional<int64_t>>> dims_read(const onnx::NodePro
   auto it = shapes.find(shape.input(0));
   if (it == shapes.end()) return std::nullopt;
   const auto& dims = it->second;
-  const int64_t rank = static_cast<int64_t>(dims.size());
-  // ONNX Shape: negative start/end count from the end, then both clamp.
-  auto clamp = [rank](int64_t v) { return std::clamp(v < 0 ? v + rank : v, int64_t{0}, rank); };
-  const int64_t start = clamp(int_attr(shape, "start", 0)), end = clamp(int_attr(shape, "end", rank));
+  const auto [start, end] = passes::shape_range(shape, static_cast<int64_t>(dims.size()));
   std::vector<std::optional<int64_t>> out;
   for (int64_t d = start; d < end; ++d) out.push_back(dims[static_cast<size_t>(d)].size);
   return out;

@@ -1,5 +1,6 @@
 #include "graph_edit.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "mx/aten_onnx/attributes.hpp"
@@ -130,6 +131,29 @@ void hand_outputs_back(onnx::GraphProto& g, PassReport& report, const PassedThro
 bool same_dim(const SymbolicDim& a, const SymbolicDim& b) {
   if (a.size || b.size) return a.size == b.size;
   return !a.symbol.empty() && a.symbol == b.symbol;
+}
+
+std::pair<int64_t, int64_t> shape_range(const onnx::NodeProto& shape, int64_t rank) {
+  auto clamp = [rank](int64_t v, int64_t lo) { return std::clamp(v < 0 ? v + rank : v, lo, rank); };
+  const int64_t start = clamp(int_attr(shape, "start", 0), 0);
+  return {start, clamp(int_attr(shape, "end", rank), start)};
+}
+
+InitializerDims float_initializer_dims(const onnx::GraphProto& g) {
+  InitializerDims dims;
+  for (const auto& t : g.initializer()) {
+    if (t.data_type() != onnx::TensorProto::FLOAT && t.data_type() != onnx::TensorProto::DOUBLE) continue;
+    auto& d = dims[t.name()];
+    for (auto v : t.dims()) d.push_back(SymbolicDim{v, {}});
+  }
+  return dims;
+}
+
+const std::vector<SymbolicDim>* stored_dims(const std::string& name, const SymbolicShapes& shapes,
+                                            const InitializerDims& initializers) {
+  if (auto it = initializers.find(name); it != initializers.end()) return &it->second;
+  auto it = shapes.find(name);
+  return it == shapes.end() ? nullptr : &it->second;
 }
 
 bool same_dims(const std::vector<SymbolicDim>& a, const std::vector<SymbolicDim>& b) {

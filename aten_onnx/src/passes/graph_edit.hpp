@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mx::aten_onnx::passes {
@@ -54,6 +55,26 @@ void hand_outputs_back(onnx::GraphProto& g, PassReport& report, const PassedThro
 // (non-empty) symbol; dim lists of the same rank, dim by dim.
 bool same_dim(const SymbolicDim& a, const SymbolicDim& b);
 bool same_dims(const std::vector<SymbolicDim>& a, const std::vector<SymbolicDim>& b);
+
+// The stored dims of the float32 and float64 initializers (a weight may be
+// stored permuted: fold_weight_transposes), for passes that let a MatMul
+// read a weight directly. Only those dtypes: ONNX Runtime 1.32 crashes
+// (SIGSEGV in its Nchwc transformer) creating a session for a float16
+// MatMul of a Transpose'd activation and a 2-D initializer, which such a
+// rewrite could create from a half-precision program (bf16 becomes
+// float32 only after these passes, with --upcast-bf16).
+using InitializerDims = std::map<std::string, std::vector<SymbolicDim>>;
+InitializerDims float_initializer_dims(const onnx::GraphProto& g);
+
+// The dims of `name`: an initializer's as stored, else the program's;
+// nullptr when neither says.
+const std::vector<SymbolicDim>* stored_dims(const std::string& name, const SymbolicShapes& shapes,
+                                            const InitializerDims& initializers);
+
+// The dims [start, end) a Shape node `shape` of a rank-`rank` value
+// returns: ONNX's negative start/end count from the end, then both clamp
+// (end >= start).
+std::pair<int64_t, int64_t> shape_range(const onnx::NodeProto& shape, int64_t rank);
 
 // Whether `n` is a default-domain node of `op` (false for nullptr).
 bool is_op(const onnx::NodeProto* n, const char* op);

@@ -14,7 +14,7 @@
 // states for its name); the three Reshapes go when nothing else reads them.
 //
 // A Linear over more than two dims in core ATen is the same with a 2-D
-// weight: `view` of x [*batch, K] to [P, K], `mm` by w [K, N], `view` to
+// float32 or float64 weight: `view` of x [*batch, K] to [P, K], `mm` by w [K, N], `view` to
 // [*batch, N] (two Reshapes around each Linear's MatMul, where the
 // anchor's file has the MatMul alone). MatMul broadcasts a 2-D right
 // operand over x's batch dims, so the MatMul reads x and writes the
@@ -49,77 +49,50 @@ const Dims* dims_of(const SymbolicShapes& shapes, const std::string& name) {
   return it == shapes.end() ? nullptr : &it->second;
 }
 
-// The value a rank-3 Reshape `flat` of a batched operand flattens, when its
-// last two dims are the operand's and the operand's batch dims are
-// `batch` (the result's); nothing otherwise.
-std::optional<std::string> unflattened(const onnx::NodeProto* flat, const Dims& batch,
+// The value a Reshape `flat` flattens to [P, *kept]: an operand of
+// [*batch, *kept] whose last `kept` dims stay (2 for a batched operand of
+// a bmm, 1 for a Linear's input) and whose leading dims are `batch` (the
+// result's); nothing otherwise.
+std::optional<std::string> unflattened(const onnx::NodeProto* flat, const Dims& batch, size_t kept,
                                        const SymbolicShapes& shapes) {
   if (!is_op(flat, "Reshape") || flat->input_size() != 2) return std::nullopt;
   const Dims* in = dims_of(shapes, flat->input(0));
   const Dims* out = dims_of(shapes, flat->output(0));
-  if (!in || !out || out->size() != 3 || in->size() != batch.size() + 2) return std::nullopt;
-  if (!same_range(*in, batch.size(), *out, 1, 2) || !same_range(*in, 0, batch, 0, batch.size()))
-    return std::nullopt;
-  return flat->input(0);
-}
-
-// The value a rank-2 Reshape `flat` of a Linear's input flattens: x of
-// [*batch, K] to [P, K], `batch` the result's; nothing otherwise.
-std::optional<std::string> unflattened_rows(const onnx::NodeProto* flat, const Dims& batch,
-                                            const SymbolicShapes& shapes) {
-  if (!is_op(flat, "Reshape") || flat->input_size() != 2) return std::nullopt;
-  const Dims* in = dims_of(shapes, flat->input(0));
-  const Dims* out = dims_of(shapes, flat->output(0));
-  if (!in || !out || out->size() != 2 || in->size() != batch.size() + 1) return std::nullopt;
-  if (!same_range(*in, batch.size(), *out, 1, 1) || !same_range(*in, 0, batch, 0, batch.size()))
+  if (!in || !out || out->size() != kept + 1 || in->size() != batch.size() + kept) return std::nullopt;
+  if (!same_range(*in, batch.size(), *out, 1, kept) || !same_range(*in, 0, batch, 0, batch.size()))
     return std::nullopt;
   return flat->input(0);
 }
 
 // The MatMul's new inputs when its Reshapes only flatten and restore the
 // batch dims of the result `out`: batched (both operands flattened) or a
-// Linear (the left one flattened, a 2-D right one).
-// A weight's dims as stored: an initializer's own (a weight stored
-// permuted has the dims of its permutation; the program states the
-// parameter's), else the program's.
-std::optional<Dims> stored_dims(const onnx::GraphProto& g, const SymbolicShapes& shapes, const std::string& name) {
-  for (const auto& t : g.initializer())
-    if (t.name() == name) {
-      Dims d;
-      for (auto v : t.dims()) d.push_back(SymbolicDim{v, ""});
-      return d;
-    }
-  const Dims* d = dims_of(shapes, name);
-  return d ? std::optional<Dims>(*d) : std::nullopt;
-}
-
+// Linear (the left one flattened, the right one a 2-D float32 or float64
+// weight: passes::float_initializer_dims says why no other).
 std::optional<std::pair<std::string, std::string>> unflattened_operands(
-    const onnx::GraphProto& g, const onnx::NodeProto& mm, const Dims& out, const SymbolicShapes& shapes,
-    const std::function<onnx::NodeProto*(const std::string&)>& made_by) {
+    const onnx::NodeProto& mm, const Dims& out, const SymbolicShapes& shapes,
+    const passes::InitializerDims& initializers, const std::function<onnx::NodeProto*(const std::string&)>& made_by) {
   const Dims batch(out.begin(), out.end() - 2);
-  if (out.size() >= 3) {
-    const auto a = unflattened(made_by(mm.input(0)), batch, shapes);
-    const auto b = unflattened(made_by(mm.input(1)), batch, shapes);
-    if (a && b) {
-      const Dims *da = dims_of(shapes, *a), *db = dims_of(shapes, *b);
-      // [*batch, M, K] @ [*batch, K, N] = [*batch, M, N]: M from a, N from b
-      if (same_dim((*da)[batch.size()], out[batch.size()]) &&
-          same_dim((*db)[batch.size() + 1], out[batch.size() + 1]))
-        return std::make_pair(*a, *b);
-    }
+  const auto a = unflattened(made_by(mm.input(0)), batch, 2, shapes);
+  const auto b = unflattened(made_by(mm.input(1)), batch, 2, shapes);
+  if (a && b) {
+    const Dims *da = dims_of(shapes, *a), *db = dims_of(shapes, *b);
+    // [*batch, M, K] @ [*batch, K, N] = [*batch, M, N]: M from a, N from b
+    if (same_dim((*da)[batch.size()], out[batch.size()]) && same_dim((*db)[batch.size() + 1], out[batch.size() + 1]))
+      return std::make_pair(*a, *b);
   }
   // [*rows, K] @ [K, N] = [*rows, N]
   const Dims rows(out.begin(), out.end() - 1);
-  const auto w = stored_dims(g, shapes, mm.input(1));
-  if (!w || w->size() != 2 || !same_dim((*w)[1], out.back())) return std::nullopt;
-  const auto x = unflattened_rows(made_by(mm.input(0)), rows, shapes);
-  if (!x || !same_dim(dims_of(shapes, *x)->back(), (*w)[0])) return std::nullopt;
+  auto w = initializers.find(mm.input(1));
+  if (w == initializers.end() || w->second.size() != 2 || !same_dim(w->second[1], out.back())) return std::nullopt;
+  const auto x = unflattened(made_by(mm.input(0)), rows, 1, shapes);
+  if (!x || !same_dim(dims_of(shapes, *x)->back(), w->second[0])) return std::nullopt;
   return std::make_pair(*x, mm.input(1));
 }
 
 // A Gemm that is a plain A B + C (as addmm lowers, the weight already in
 // [K, N]) with C absent or one value per column.
-bool plain_gemm(const onnx::GraphProto& g, const onnx::NodeProto& n, const SymbolicShapes& shapes, const Dims& out) {
+bool plain_gemm(const onnx::NodeProto& n, const SymbolicShapes& shapes, const passes::InitializerDims& initializers,
+                const Dims& out) {
   auto f = [&](const char* name) {
     const auto* a = passes::find_attr(n, name);
     return a ? a->f() : 1.0f;
@@ -128,7 +101,7 @@ bool plain_gemm(const onnx::GraphProto& g, const onnx::NodeProto& n, const Symbo
       passes::int_attr(n, "transB", 0) != 0)
     return false;
   if (n.input_size() < 3 || n.input(2).empty()) return true;
-  const auto c = stored_dims(g, shapes, n.input(2));
+  const Dims* c = passes::stored_dims(n.input(2), shapes, initializers);
   return c && (c->empty() || (c->size() == 1 && same_dim((*c)[0], out.back())));
 }
 
@@ -140,6 +113,7 @@ void unflatten_batched_matmuls(onnx::GraphProto& g, PassReport& report, const Sy
   const auto in_subgraphs = passes::subgraph_reads(g);
   std::map<std::string, int> producer;
   auto readers = passes::read_counts(g);
+  const auto initializers = passes::float_initializer_dims(g);
   for (int i = 0; i < g.node_size(); ++i)
     for (const auto& o : g.node(i).output()) producer[o] = i;
   auto made_by = [&](const std::string& v) -> onnx::NodeProto* {
@@ -156,8 +130,8 @@ void unflatten_batched_matmuls(onnx::GraphProto& g, PassReport& report, const Sy
     if (!(is_op(mm, "MatMul") || gemm) || readers[mm->output(0)] != 1 || in_subgraphs.count(mm->output(0)))
       continue;
     const Dims* out = dims_of(shapes, restore.output(0));
-    if (!out || out->size() < 3 || (gemm && !plain_gemm(g, *mm, shapes, *out))) continue;
-    const auto ab = unflattened_operands(g, *mm, *out, shapes, made_by);
+    if (!out || out->size() < 3 || (gemm && !plain_gemm(*mm, shapes, initializers, *out))) continue;
+    const auto ab = unflattened_operands(*mm, *out, shapes, initializers, made_by);
     if (!ab) continue;
     const std::string bias = gemm && mm->input_size() == 3 ? mm->input(2) : "";
     mm->set_op_type("MatMul");

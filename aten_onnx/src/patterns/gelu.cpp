@@ -12,7 +12,7 @@ namespace mx::aten_onnx {
 std::string emit_gelu(OnnxEmitter& e, const std::string& x, const std::string& approximate, int32_t dt) {
   const bool exact = approximate != "tanh", in_double = dt == onnx::TensorProto::DOUBLE;
   if (e.fused_ops && e.opset >= 20 && !in_double)
-    return e.emit1("Gelu", {x}, {attr("approximate", std::string(approximate == "tanh" ? "tanh" : "none"))});
+    return e.emit1("Gelu", {x}, {attr("approximate", std::string(exact ? "none" : "tanh"))});
   std::string half_x = e.emit1("Mul", {x, e.cscalar(0.5, dt)});
   std::string inner;
   if (!exact) {
