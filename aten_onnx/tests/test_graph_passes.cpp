@@ -711,7 +711,8 @@ TEST_CASE("float arithmetic a runtime may compute otherwise is left to the runti
   e.module = "m";
   const auto c = e.constant(filled_tensor(f, {2}, 2.0));
   std::vector<std::string> kept = {
-      e.emit1("Pow", {c, e.cscalar(0.5, f)}),                      // the math library's pow
+      e.emit1("Pow", {e.constant(filled_tensor(onnx::TensorProto::FLOAT16, {2}, 2.0)),
+                      e.cscalar(0.5, onnx::TensorProto::FLOAT16)}),  // a half type's pow: rounded twice
       e.emit1("Exp", {c}),                                         // likewise
       e.emit1("Sqrt", {e.constant(filled_tensor(f, {2}, -1.0))}),  // NaN
       e.emit1("Cast", {e.constant(filled_tensor(onnx::TensorProto::DOUBLE, {2}, 0.1))},
@@ -727,6 +728,26 @@ TEST_CASE("float arithmetic a runtime may compute otherwise is left to the runti
   lean_graph(e.graph, w, 17);
   CHECK(e.ops() == std::vector<std::string>{"Pow", "Exp", "Sqrt", "Cast", "Cast", "Cast", "Constant"});
   CHECK(constant_int64s(e.graph.node(6)) == std::vector<int64_t>{-2, -2});
+}
+
+TEST_CASE("Pow, Cos and Sin of constants fold, rounded from double") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.input("x", f, {3});
+  e.module = "m";
+  // A rotary table's inverse frequencies: theta ^ (arange(0, d, 2) / d).
+  onnx::TensorProto exponents = filled_tensor(f, {3}, 0.0);
+  const std::vector<float> ex = {0.0f, 1.0f / 3.0f, 2.0f / 3.0f};
+  exponents.set_raw_data(std::string(reinterpret_cast<const char*>(ex.data()), ex.size() * sizeof(float)));
+  const auto freqs = e.emit1("Reciprocal", {e.emit1("Pow", {e.cscalar(10000.0, f), e.constant(exponents)})});
+  const auto y = e.emit1("Mul", {"x", e.emit1("Cos", {freqs})});
+  mark_output(e, y);
+  lean_graph(e.graph, w, 17);
+  CHECK(e.ops() == std::vector<std::string>{"Mul"});
+  std::vector<float> want;
+  for (float v : ex) want.push_back(static_cast<float>(std::cos(1.0f / static_cast<float>(std::pow(10000.0, double{v})))));
+  CHECK(values_of<float>(folded_input(e.graph, y, 1).raw_data()) == want);
 }
 
 TEST_CASE("Slices that tile a static axis become one Split") {
@@ -1070,6 +1091,61 @@ TEST_CASE("a Slice by steps of 1 to its input's dims goes; a reversing one stays
   for (const auto& n : e.graph.node())
     if (n.op_type() == "Add") CHECK(std::vector<std::string>(n.input().begin(), n.input().end()) ==
                                     std::vector<std::string>{"x", "x"});
+}
+
+TEST_CASE("a ReduceSum of integer constants folds (a relative-position index); an overflow stays") {
+  TestEmitter e;
+  WeightMap w;
+  e.input("x", onnx::TensorProto::FLOAT, {9});
+  e.module = "m";
+  // coordinates [[0, 1], [2, 3], [4, 5]] weighted by [3, 1]: 1, 9, 17
+  const auto coords = e.emit1("Reshape", {e.emit1("Range", {e.ci64s(0), e.ci64s(6), e.ci64s(1)}), e.ci64({3, 2})});
+  const auto index = e.emit1("ReduceSum", {e.emit1("Mul", {coords, e.ci64({3, 1})}), e.ci64({1})},
+                             {attr("keepdims", int64_t{0})});
+  mark_output(e, e.emit1("Gather", {"x", e.emit1("Div", {index, e.ci64s(2)})}));  // 0, 4, 8
+  const auto all = e.emit1("ReduceSum", {coords}, {attr("keepdims", int64_t{1})});  // [[15]]
+  mark_output(e, e.emit1("Gather", {"x", e.emit1("Sub", {all, e.ci64s(10)})}));
+  mark_output(e, e.emit1("ReduceSum", {e.ci64({INT64_MAX, 1})}, {attr("keepdims", int64_t{0})}));
+  lean_graph(e.graph, w, 17);
+  CHECK(e.ops() == std::vector<std::string>{"Gather", "Gather", "ReduceSum"});
+  const auto* first = initializer_of(e.graph, e.graph.node(0).input(1));
+  const auto* second = initializer_of(e.graph, e.graph.node(1).input(1));
+  REQUIRE(first);
+  REQUIRE(second);
+  CHECK(values_of<int64_t>(first->raw_data()) == std::vector<int64_t>{0, 4, 8});
+  CHECK(values_of<int64_t>(second->raw_data()) == std::vector<int64_t>{5});
+  CHECK(std::vector<int64_t>(second->dims().begin(), second->dims().end()) == std::vector<int64_t>{1, 1});
+}
+
+TEST_CASE("an expand to [batch, -1, -1] needs no Abs: its constant -1s are written as 1s") {
+  TestEmitter e;
+  WeightMap w;
+  const auto f = onnx::TensorProto::FLOAT;
+  e.input("x", f, {-1, 4, 3});
+  e.module = "m";
+  const auto minus_ones = e.ci64({-1, -1});
+  const auto sizes = e.emit1("Concat", {e.emit1("Shape", {"x"}, {attr("start", int64_t{0}), attr("end", int64_t{1})}),
+                                        minus_ones},
+                             {attr("axis", int64_t{0})});
+  const auto token = e.constant(filled_tensor(f, {1, 1, 3}, 0.5));
+  mark_output(e, e.emit1("Expand", {token, e.emit1("Abs", {sizes})}));
+  e.input("k", onnx::TensorProto::INT64, {3});
+  mark_output(e, e.emit1("Mul", {"k", e.emit1("Concat", {e.ci64({12}), minus_ones}, {attr("axis", int64_t{0})})}));
+  lean_graph(e.graph, w, 17);
+  CHECK(count_op(e.graph, "Abs") == 0);
+  for (const auto& n : e.graph.node()) {
+    if (n.op_type() != "Concat") continue;
+    const auto* part = initializer_of(e.graph, n.input(1));
+    REQUIRE(part);
+    CHECK(values_of<int64_t>(part->raw_data()) == std::vector<int64_t>{1, 1});  // the Expand's; the other folded
+  }
+  for (const auto& n : e.graph.node())
+    if (n.op_type() == "Mul") {  // the other reader of the -1s still reads them
+      const auto* shape = initializer_of(e.graph, n.input(1));
+      REQUIRE(shape);
+      CHECK(values_of<int64_t>(shape->raw_data()) == std::vector<int64_t>{12, -1, -1});
+    }
+  CHECK(count_op(e.graph, "Mul") == 1);
 }
 
 TEST_CASE("Abs and Neg of integer constants fold (reflected indices); the lowest value stays") {

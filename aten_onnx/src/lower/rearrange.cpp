@@ -176,35 +176,90 @@ void lower_channel_shuffle(OpContext& cx) {
 MX_ATEN_LOWER(lower_channel_shuffle, "aten.channel_shuffle", "aten.native_channel_shuffle");
 
 // repeat_interleave.self_int(self, repeats, dim=None, output_size=None):
-// each element repeated `repeats` times along dim (flattened without one).
+// each element repeated `repeats` times along dim (flattened without one):
+// [.., s, ..] -> Unsqueeze [.., s, 1, ..] -> Expand [.., s, n, ..] ->
+// Reshape [.., s*n, ..]. The Expand's shape is 1 but at the new axis
+// (Expand broadcasts, a 1 keeps the input's dim), and the Reshape's is a
+// constant when at most one of its dims is dynamic (a 0 copies a dim before
+// `dim`, one -1 is inferred): no shape read at run time (Flux's rotary
+// tables repeat_interleave a [seq, d] table whose seq is dynamic).
+namespace {
+
+// The Reshape target of the result as one constant (0: copied from the
+// input, -1: inferred), or nothing when two of its dims are dynamic or a
+// static dim is 0 (a 0 in the target would copy, not be 0).
+std::optional<std::vector<int64_t>> repeated_target(const std::vector<Dim>& dims, int64_t d,
+                                                    std::optional<int64_t> n) {
+  std::vector<int64_t> target;
+  int dynamic = 0;
+  for (size_t p = 0; p < dims.size(); ++p) {
+    const Dim& dim = dims[p];
+    if (dim.is_static && dim.value == 0) return std::nullopt;
+    const auto pos = static_cast<int64_t>(p);
+    if (pos < d) {
+      target.push_back(0);
+    } else if (pos == d && dim.is_static && n) {
+      target.push_back(dim.value * *n);
+    } else if (pos > d && dim.is_static) {
+      target.push_back(dim.value);
+    } else {
+      ++dynamic;
+      target.push_back(-1);
+    }
+  }
+  if (dynamic > 1) return std::nullopt;
+  return target;
+}
+
+}  // namespace
+
 void lower_repeat_interleave(OpContext& cx) {
   if (!cx.has("self"))
     cx.unsupported("repeat_interleave of a repeats tensor alone (its output size is data-dependent)");
   const Value& v = cx.value_of("self");
   std::string x = v.onnx;
-  int64_t r = static_cast<int64_t>(v.shape.size());
+  std::vector<Dim> dims = v.shape;
   if (!cx.has("dim")) {
     x = cx.emit1("Reshape", {x, cx.ci64({-1})});
-    r = 1;
+    Dim flat;  // static when every dim is
+    flat.value = 1;
+    for (const Dim& dim : v.shape) {
+      flat.is_static = flat.is_static && dim.is_static;
+      flat.value *= dim.value;
+    }
+    dims = {flat};
   }
+  const auto r = static_cast<int64_t>(dims.size());
   const int64_t d = cx.has("dim") ? norm_dim(cx.int_arg("dim"), r) : 0;
   const ArgKind rep = cx.arg_kind("repeats");
   if (rep != ArgKind::integer && rep != ArgKind::sym_int)
     cx.unsupported("repeat_interleave with a repeats tensor");
-  const std::string n = cx.unsqueeze(cx.sym_int("repeats"), {0});
-  // [.., s, ..] -> [.., s, 1, ..] -> expand [.., s, n, ..] -> [.., s*n, ..]
-  const std::string shape = cx.shape_of(x);
+  const auto repeats = cx.static_ints("repeats");
+  const std::optional<int64_t> n_static = repeats ? std::optional<int64_t>(repeats->at(0)) : std::nullopt;
+  const std::string n = n_static ? cx.ci64({*n_static}) : cx.unsqueeze(cx.sym_int("repeats"), {0});
   const std::string up = cx.unsqueeze(x, {d + 1});
-  const std::string big = cx.emit1("Concat",
-                                   {cx.emit1("Slice", {shape, cx.ci64({0}), cx.ci64({d + 1})}), n,
-                                    cx.emit1("Slice", {shape, cx.ci64({d + 1}), cx.ci64({INT64_MAX})})},
-                                   {attr("axis", int64_t{0})});
+  std::string ones_but_n;
+  if (n_static) {
+    std::vector<int64_t> s(static_cast<size_t>(r + 1), 1);
+    s[static_cast<size_t>(d + 1)] = *n_static;
+    ones_but_n = cx.ci64(s);
+  } else {
+    std::vector<std::string> parts = {cx.ci64(std::vector<int64_t>(static_cast<size_t>(d + 1), 1)), n};
+    if (r - d - 1 > 0) parts.push_back(cx.ci64(std::vector<int64_t>(static_cast<size_t>(r - d - 1), 1)));
+    ones_but_n = cx.emit1("Concat", parts, {attr("axis", int64_t{0})});
+  }
+  const std::string expanded = cx.emit1("Expand", {up, ones_but_n});
+  if (const auto target = repeated_target(dims, d, n_static)) {
+    cx.out(0, cx.emit1("Reshape", {expanded, cx.ci64(*target)}));
+    return;
+  }
+  const std::string shape = cx.shape_of(x);
   const std::string size = cx.emit1("Mul", {cx.emit1("Slice", {shape, cx.ci64({d}), cx.ci64({d + 1})}), n});
   const std::string out = cx.emit1("Concat",
                                    {cx.emit1("Slice", {shape, cx.ci64({0}), cx.ci64({d})}), size,
                                     cx.emit1("Slice", {shape, cx.ci64({d + 1}), cx.ci64({INT64_MAX})})},
                                    {attr("axis", int64_t{0})});
-  cx.out(0, cx.emit1("Reshape", {cx.emit1("Expand", {up, big}), out}));
+  cx.out(0, cx.emit1("Reshape", {expanded, out}));
 }
 MX_ATEN_LOWER(lower_repeat_interleave, "aten.repeat_interleave.self_int");
 

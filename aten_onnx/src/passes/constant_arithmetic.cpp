@@ -14,7 +14,7 @@
 // correctly rounded op float32 holds more than twice the half types'
 // precision plus two bits, so the result is also the correctly rounded
 // half result a native half kernel gives. Where a runtime's result
-// depends on its math library (Pow by other exponents, Exp, Log, ...) or on
+// depends on its math library (Exp, Log, Tanh, ...) or on
 // its rounding path (double to a half type: through float32 or not), the
 // node is not folded. Nor is a result holding a NaN (its payload and sign
 // are the runtime's choice).
@@ -27,7 +27,11 @@
 // computes at export in the anchor's file; left to the runtime, the window
 // and everything computed from it per frame stays in the graph. A value
 // an ulp from the runtime's is as close to torch's own window (computed
-// with its vectorized cos) as the runtime's is.
+// with its vectorized cos) as the runtime's is. Pow by an exponent other
+// than 2 or 3 (float32 / float64) is folded the same way, for the same
+// reason: it builds a rotary table's inverse frequencies (theta ^ (arange
+// / d), Flux's position embedding computes them in its forward), which the
+// anchor's file holds as a constant.
 #include "constant_arithmetic.hpp"
 
 #include <algorithm>
@@ -164,6 +168,29 @@ std::optional<double> scalar_exponent(const ConstantData& e) {
   return std::nullopt;
 }
 
+// x^e for other exponents (float32 / float64 only: a half type's result
+// would round twice), rounded from double: the second exception to the
+// rule (see the file's head).
+std::optional<ConstantData> power_from_double(const ConstantData& x, const ConstantData& e, int64_t max) {
+  if (x.dtype != TP::FLOAT && x.dtype != TP::DOUBLE) return std::nullopt;
+  if (!is_floating(e.dtype) && !ints_of(&e)) return std::nullopt;
+  const auto wx = expand(x, e.dims, max);
+  if (!wx) return std::nullopt;
+  const auto we = expand(e, wx->dims, max);
+  if (!we) return std::nullopt;
+  const auto exponents = is_floating(we->dtype) ? std::nullopt : ints_of(&*we);
+  ConstantData r;
+  r.dtype = x.dtype;
+  r.dims = wx->dims;
+  for (int64_t k = 0; k < r.numel(); ++k) {
+    const double y = exponents ? static_cast<double>((*exponents)[static_cast<size_t>(k)]) : load<double>(*we, k);
+    const double v = std::pow(load<double>(*wx, k), y);
+    if (std::isnan(v)) return std::nullopt;
+    store(r.bytes, r.dtype, v);
+  }
+  return r;
+}
+
 // ONNX Runtime computes x^2 as x * x and x^3 as x * x * x (in T); other
 // exponents go through the math library's pow. A half type's x * x is
 // exact in float32, so x^2 is one rounding there; x^3 is two, and a native
@@ -171,7 +198,7 @@ std::optional<double> scalar_exponent(const ConstantData& e) {
 template <typename T>
 std::optional<ConstantData> power(const ConstantData& x, const ConstantData& e, int64_t max) {
   const auto p = scalar_exponent(e);
-  if (!p || (*p != 2 && *p != 3)) return std::nullopt;
+  if (!p || (*p != 2 && *p != 3)) return power_from_double(x, e, max);
   if (*p == 3 && (x.dtype == TP::FLOAT16 || x.dtype == TP::BFLOAT16)) return std::nullopt;
   const auto wx = expand(x, e.dims, max);
   if (!wx) return std::nullopt;

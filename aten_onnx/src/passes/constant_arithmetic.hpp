@@ -3,8 +3,9 @@
 // Reciprocal, Pow by 2 or 3, Max, Min, Clip, Floor, Ceil, and Cast between
 // numeric types, evaluated so
 // that the result is, bit for bit, what ONNX Runtime computes when it runs
-// the node (constant_arithmetic.cpp says how); and Cos and Sin, rounded
-// from double (within an ulp of the runtime's: a signal window).
+// the node (constant_arithmetic.cpp says how); and Cos, Sin and Pow by
+// other exponents, rounded from double (within an ulp of the runtime's: a
+// signal window, a rotary table's frequencies).
 #pragma once
 #include "mx/onnx_proto.hpp"
 

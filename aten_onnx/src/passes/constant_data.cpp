@@ -362,6 +362,15 @@ std::optional<ConstantData> eval(const onnx::NodeProto& n, const std::vector<con
   std::optional<Dims> dims;
   if (op == "Reshape" && in.size() == 2) {
     if (auto shape = ints_of(in[1])) dims = reshaped(n, x, *shape);
+  } else if (op == "Flatten" && in.size() == 1) {  // [d0 * .. * d(axis-1), the rest]
+    const auto rank = static_cast<int64_t>(x.dims.size());
+    int64_t axis = int_attr(n, "axis", 1);
+    if (axis < 0) axis += rank;
+    if (axis >= 0 && axis <= rank) {
+      Dims two = {1, 1};
+      for (size_t d = 0; d < x.dims.size(); ++d) two[static_cast<int64_t>(d) < axis ? 0 : 1] *= x.dims[d];
+      dims = two;
+    }
   } else if (op == "Unsqueeze" && in.size() == 2) {
     if (auto axes = ints_of(in[1])) dims = unsqueezed(x, *axes);
   } else if (op == "Squeeze" && in.size() <= 2 && !find_attr(n, "axes")) {  // axes as an input (13+)

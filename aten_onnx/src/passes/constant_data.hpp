@@ -1,6 +1,6 @@
 // Constant tensors of any element type held as their bytes, and the
 // data-movement ops evaluated on them (Identity, Shape, Expand, Slice,
-// Concat, Gather, Transpose, Reshape, Unsqueeze, Squeeze, Where). These ops
+// Concat, Gather, Transpose, Reshape, Flatten, Unsqueeze, Squeeze, Where). These ops
 // copy or select elements and never compute on them, so a folded result is, bit for bit,
 // what a runtime would produce: fold_constants uses them to fold data built
 // from constants (a mask written slice by slice) of any dtype.

@@ -1,6 +1,7 @@
 // Nodes that compute nothing: x + 0 and x * 1 of a scalar constant (a
 // rotary scaling of 1.0, a position offset of 0), the Abs of a size list
-// that holds no -1 (an `expand` to sym sizes), a Slice that keeps every
+// that holds no -1 (an `expand` to sym sizes; its constant -1s are written
+// as 1s first), a Slice that keeps every
 // element, an Expand to an empty shape or to ones no longer than its input's
 // rank (a buffer expanded to [1, 1]), an Identity, a Transpose by the
 // identity perm, a Where whose constant condition picks one operand of the
@@ -17,6 +18,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "constant_data.hpp"
 #include "graph_edit.hpp"
@@ -267,10 +269,57 @@ std::optional<bool> compose_transposes(onnx::GraphProto& g, const Values& v, onn
   return identity;
 }
 
+
+// An `expand` to sym sizes and -1s (a class token expanded to [batch, -1,
+// -1]) is lowered as Abs(Concat(dims, [-1, -1])), -1 -> 1. When every other
+// part of the Concat is a non-negative dim and the Abs alone reads it, its
+// constant parts are written as their absolute values (a new initializer:
+// the constant may have other readers), so the Abs is a no-op and goes.
+void make_size_list_parts_non_negative(onnx::GraphProto& g, const Values& v) {
+  std::map<std::string, int> readers;
+  for (const auto& n : g.node())
+    for (const auto& in : n.input()) ++readers[in];
+  for (const auto& name : passes::subgraph_reads(g)) ++readers[name];
+  for (const auto& name : passes::graph_outputs(g)) ++readers[name];
+  std::set<std::string> names;
+  for (const auto& t : g.initializer()) names.insert(t.name());
+  for (auto& abs : *g.mutable_node()) {
+    if (abs.op_type() != "Abs" || !abs.domain().empty() || abs.input_size() != 1) continue;
+    auto p = v.producer.find(abs.input(0));
+    if (p == v.producer.end() || readers[abs.input(0)] != 1) continue;
+    auto& concat = *g.mutable_node(p->second);
+    if (concat.op_type() != "Concat" || !concat.domain().empty()) continue;
+    std::map<int, std::vector<int64_t>> made;  // input index -> its absolute values
+    bool ok = true;
+    for (int k = 0; k < concat.input_size() && ok; ++k) {
+      if (non_negative_ints(g, concat.input(k), v)) continue;
+      const auto* t = constant(v, concat.input(k));
+      auto values = t && t->data_type() == onnx::TensorProto::INT64 && t->dims_size() == 1
+                        ? int64_values(t)
+                        : std::nullopt;
+      ok = values && std::none_of(values->begin(), values->end(), [](int64_t x) { return x == INT64_MIN; });
+      if (!ok) break;
+      for (auto& x : *values) x = x < 0 ? -x : x;
+      made[k] = *values;
+    }
+    if (!ok || made.empty()) continue;
+    for (const auto& [k, values] : made) {
+      std::string name = concat.input(k) + "_abs";
+      while (names.count(name) || v.producer.count(name)) name += "_";
+      names.insert(name);
+      auto* t = g.add_initializer();
+      *t = int64_tensor(values);
+      t->set_name(name);
+      concat.set_input(k, name);
+    }
+  }
+}
+
 }  // namespace
 
 void drop_noops(onnx::GraphProto& g, PassReport& report) {
   const auto outputs = passes::graph_outputs(g);
+  make_size_list_parts_non_negative(g, index_values(g));
   Values v = index_values(g);
   passes::drop_passed_through(g, report, [&](onnx::NodeProto& n) -> std::optional<std::string> {
     // Checked here too: a Transpose writing a graph output is not rewritten.

@@ -2,7 +2,8 @@
 // axes, scalars) is evaluated here, so the file carries its result instead
 // of the nodes computing it: integer arithmetic and comparisons on integer
 // tensors (Max, Min and Clip too: an index clamped into range; Abs and Neg:
-// the indices of a reflection pad), and data
+// the indices of a reflection pad; ReduceSum: a relative-position index),
+// and data
 // movement (Slice, Concat, Expand, Gather, ...; see
 // constant_data.hpp) on constants of any dtype, which copies elements and
 // so folds bit-exactly; and element-wise floating-point arithmetic computed
@@ -170,6 +171,47 @@ std::optional<IntTensor> eval_comparison(const std::string& op, const IntTensor&
   });
 }
 
+// ReduceSum of an integer tensor over `axes` (all when empty, unless
+// noop_with_empty_axes): BEiT's relative-position index sums its two
+// coordinates. Nothing when a sum overflows the dtype.
+std::optional<IntTensor> reduce_sum(const onnx::NodeProto& n, const IntTensor& x, std::vector<int64_t> axes) {
+  if (x.dtype == onnx::TensorProto::BOOL) return std::nullopt;
+  const auto rank = static_cast<int64_t>(x.dims.size());
+  if (axes.empty()) {
+    if (int_attr(n, "noop_with_empty_axes", 0) != 0) return x;
+    for (int64_t a = 0; a < rank; ++a) axes.push_back(a);
+  }
+  std::vector<bool> reduced(x.dims.size(), false);
+  for (int64_t& a : axes) {
+    if (!normalize_axis(a, rank)) return std::nullopt;
+    reduced[static_cast<size_t>(a)] = true;
+  }
+  const bool keep = int_attr(n, "keepdims", 1) != 0;
+  IntTensor r;
+  r.dtype = x.dtype;
+  std::vector<int64_t> kept_dims;  // the output's dims with every reduced one 1
+  for (size_t d = 0; d < x.dims.size(); ++d) {
+    kept_dims.push_back(reduced[d] ? 1 : x.dims[d]);
+    if (!reduced[d] || keep) r.dims.push_back(kept_dims.back());
+  }
+  r.v.assign(static_cast<size_t>(count(kept_dims)), 0);
+  const int64_t lo = x.dtype == onnx::TensorProto::INT32 ? INT32_MIN : INT64_MIN;
+  const int64_t hi = x.dtype == onnx::TensorProto::INT32 ? INT32_MAX : INT64_MAX;
+  for (int64_t k = 0; k < x.numel(); ++k) {
+    int64_t rest = k, out = 0, stride = 1;  // k's index with the reduced dims at 0, in kept_dims
+    for (size_t d = x.dims.size(); d-- > 0;) {
+      const int64_t i = rest % x.dims[d];
+      rest /= x.dims[d];
+      if (!reduced[d]) out += i * stride;
+      stride *= kept_dims[d];
+    }
+    int64_t& sum = r.v[static_cast<size_t>(out)];
+    if (__builtin_add_overflow(sum, x.v[static_cast<size_t>(k)], &sum) || sum < lo || sum > hi)
+      return std::nullopt;
+  }
+  return r;
+}
+
 std::optional<IntTensor> eval(const onnx::GraphProto& g, const onnx::NodeProto& n, const Known& known) {
   const std::string& op = n.op_type();
   if (!n.domain().empty() || n.output_size() != 1) return std::nullopt;
@@ -294,6 +336,11 @@ std::optional<IntTensor> eval(const onnx::GraphProto& g, const onnx::NodeProto& 
     return eval_binary(op, x, *in[1]);
   }
   if (is_comparison(op) && in.size() == 2) return eval_comparison(op, x, *in[1]);
+  if (op == "ReduceSum" && in.size() <= 2) {
+    std::vector<int64_t> axes = in.size() == 2 ? in[1]->v : std::vector<int64_t>{};
+    if (const auto* a = passes::find_attr(n, "axes")) axes.assign(a->ints().begin(), a->ints().end());
+    return reduce_sum(n, x, axes);
+  }
   if (op == "Reshape" && in.size() == 2) {
     if (int_attr(n, "allowzero", 0) != 0) return std::nullopt;
     auto dims = passes::reshape_dims(x.dims, x.numel(), in[1]->v);
