@@ -713,7 +713,7 @@ TEST_CASE("float arithmetic a runtime may compute otherwise is left to the runti
   std::vector<std::string> kept = {
       e.emit1("Pow", {e.constant(filled_tensor(onnx::TensorProto::FLOAT16, {2}, 2.0)),
                       e.cscalar(0.5, onnx::TensorProto::FLOAT16)}),  // a half type's pow: rounded twice
-      e.emit1("Exp", {c}),                                         // likewise
+      e.emit1("Tanh", {c}),                                        // the math library's tanh
       e.emit1("Sqrt", {e.constant(filled_tensor(f, {2}, -1.0))}),  // NaN
       e.emit1("Cast", {e.constant(filled_tensor(onnx::TensorProto::DOUBLE, {2}, 0.1))},
               {attr("to", int64_t{onnx::TensorProto::FLOAT16})}),  // double -> half: rounding path
@@ -726,11 +726,11 @@ TEST_CASE("float arithmetic a runtime may compute otherwise is left to the runti
   for (const auto& v : kept) mark_output(e, v);
   mark_output(e, folded);
   lean_graph(e.graph, w, 17);
-  CHECK(e.ops() == std::vector<std::string>{"Pow", "Exp", "Sqrt", "Cast", "Cast", "Cast", "Constant"});
+  CHECK(e.ops() == std::vector<std::string>{"Pow", "Tanh", "Sqrt", "Cast", "Cast", "Cast", "Constant"});
   CHECK(constant_int64s(e.graph.node(6)) == std::vector<int64_t>{-2, -2});
 }
 
-TEST_CASE("Pow, Cos and Sin of constants fold, rounded from double") {
+TEST_CASE("Pow, Cos and Exp of constants fold, rounded from double") {
   TestEmitter e;
   WeightMap w;
   const auto f = onnx::TensorProto::FLOAT;
@@ -742,12 +742,19 @@ TEST_CASE("Pow, Cos and Sin of constants fold, rounded from double") {
   exponents.set_raw_data(std::string(reinterpret_cast<const char*>(ex.data()), ex.size() * sizeof(float)));
   const auto freqs = e.emit1("Reciprocal", {e.emit1("Pow", {e.cscalar(10000.0, f), e.constant(exponents)})});
   const auto y = e.emit1("Mul", {"x", e.emit1("Cos", {freqs})});
+  // A timestep embedding's frequencies: exp(-log(10000) * arange(half) / half).
+  const auto z = e.emit1("Mul", {"x", e.emit1("Exp", {e.constant(exponents)})});
   mark_output(e, y);
+  mark_output(e, z);
   lean_graph(e.graph, w, 17);
-  CHECK(e.ops() == std::vector<std::string>{"Mul"});
-  std::vector<float> want;
-  for (float v : ex) want.push_back(static_cast<float>(std::cos(1.0f / static_cast<float>(std::pow(10000.0, double{v})))));
+  CHECK(e.ops() == std::vector<std::string>{"Mul", "Mul"});
+  std::vector<float> want, want_exp;
+  for (float v : ex) {
+    want.push_back(static_cast<float>(std::cos(1.0f / static_cast<float>(std::pow(10000.0, double{v})))));
+    want_exp.push_back(static_cast<float>(std::exp(double{v})));
+  }
   CHECK(values_of<float>(folded_input(e.graph, y, 1).raw_data()) == want);
+  CHECK(values_of<float>(folded_input(e.graph, z, 1).raw_data()) == want_exp);
 }
 
 TEST_CASE("Slices that tile a static axis become one Split") {

@@ -14,7 +14,7 @@
 // correctly rounded op float32 holds more than twice the half types'
 // precision plus two bits, so the result is also the correctly rounded
 // half result a native half kernel gives. Where a runtime's result
-// depends on its math library (Exp, Log, Tanh, ...) or on
+// depends on its math library (Log, Tanh, Erf, ...) or on
 // its rounding path (double to a half type: through float32 or not), the
 // node is not folded. Nor is a result holding a NaN (its payload and sign
 // are the runtime's choice).
@@ -31,7 +31,9 @@
 // than 2 or 3 (float32 / float64) is folded the same way, for the same
 // reason: it builds a rotary table's inverse frequencies (theta ^ (arange
 // / d), Flux's position embedding computes them in its forward), which the
-// anchor's file holds as a constant.
+// anchor's file holds as a constant. So is Exp: a diffusion model's
+// timestep embedding computes its frequencies as exp(-log(max_period) *
+// arange(half) / half) in its forward (DiT, Flux, UNets).
 #include "constant_arithmetic.hpp"
 
 #include <algorithm>
@@ -123,9 +125,10 @@ std::optional<ConstantData> unary(const std::string& op, const ConstantData& x) 
   if (op == "Reciprocal") return map<T>(x, [](T v) { return T(1) / v; });
   if (op == "Floor") return map<T>(x, [](T v) { return std::floor(v); });  // exact: no rounding
   if (op == "Ceil") return map<T>(x, [](T v) { return std::ceil(v); });
-  // The exception to the rule above (see the file's head): rounded from double.
+  // The exceptions to the rule above (see the file's head): rounded from double.
   if (op == "Cos") return map<T>(x, [](T v) { return static_cast<T>(std::cos(static_cast<double>(v))); });
   if (op == "Sin") return map<T>(x, [](T v) { return static_cast<T>(std::sin(static_cast<double>(v))); });
+  if (op == "Exp") return map<T>(x, [](T v) { return static_cast<T>(std::exp(static_cast<double>(v))); });
   return std::nullopt;
 }
 

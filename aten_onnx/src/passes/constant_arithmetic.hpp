@@ -3,9 +3,9 @@
 // Reciprocal, Pow by 2 or 3, Max, Min, Clip, Floor, Ceil, and Cast between
 // numeric types, evaluated so
 // that the result is, bit for bit, what ONNX Runtime computes when it runs
-// the node (constant_arithmetic.cpp says how); and Cos, Sin and Pow by
-// other exponents, rounded from double (within an ulp of the runtime's: a
-// signal window, a rotary table's frequencies).
+// the node (constant_arithmetic.cpp says how); and Cos, Sin, Exp and Pow
+// by other exponents, rounded from double (within an ulp of the runtime's:
+// a signal window, a rotary table's or a timestep embedding's frequencies).
 #pragma once
 #include "mx/onnx_proto.hpp"
 
