@@ -1419,3 +1419,14 @@ TEST_CASE("a Resize outside what is evaluated stays: antialias, tf_crop_and_resi
                             resize_attrs("linear", "half_pixel", {attr("exclude_outside", int64_t{1})})));
   CHECK(folded_resize({1, 4}, w, {}, {1, 1}, resize_attrs("linear", "pytorch_half_pixel")) == std::vector<float>{0});
 }
+
+TEST_CASE("a Resize of a weight by scales whose output length is not scale * length") {
+  // 3 by 1.5: floor(4.5) = 4 outputs, coordinates (x + 0.5) / 1.5 - 0.5 in
+  // ONNX Runtime and the reference alike (more than one output)
+  CHECK(folded_resize({1, 3}, {0, 1, 3}, {1, 1.5f}, {}, resize_attrs("linear", "pytorch_half_pixel")) ==
+        std::vector<float>{0, 0.5f, static_cast<float>(4.0 / 3), static_cast<float>(8.0 / 3)});
+  // one output of 1.2: ONNX Runtime's coordinate 0, the reference's 0.75
+  CHECK_FALSE(folded_resize({1, 3}, {0, 1, 3}, {1, 0.4f}, {}, resize_attrs("linear", "pytorch_half_pixel")));
+  // align_corners divides by 4 - 1 in ONNX Runtime, by 4.5 - 1 in the reference
+  CHECK_FALSE(folded_resize({1, 3}, {0, 1, 3}, {1, 1.5f}, {}, resize_attrs("linear", "align_corners")));
+}

@@ -25,9 +25,12 @@
 // one-element output under pytorch_half_pixel is source coordinate 0 in
 // ONNX Runtime and -0.5 in the reference, which changes cubic's value
 // (linear and nearest clamp both to element 0): cubic refused there. With
-// `scales` whose output length L is not scale * length exactly,
-// align_corners and pytorch_half_pixel use L in ONNX Runtime and scale *
-// length in the reference: refused. exclude_outside outside cubic mode
+// `scales` whose output length L is not scale * length exactly, ONNX
+// Runtime tests L and the reference scale * length: align_corners divides
+// by L - 1 in one and by scale * length - 1 in the other (refused), and
+// pytorch_half_pixel's one-element case is taken by ONNX Runtime alone
+// when L is 1 (refused then; for L > 1 both take the half-pixel formula).
+// exclude_outside outside cubic mode
 // (ONNX Runtime rejects it), antialias, tf_crop_and_resize (roi and
 // extrapolation) and tf_half_pixel_for_nn (gone in opset 13) are not
 // evaluated.
@@ -323,9 +326,12 @@ std::optional<std::pair<Target<float>, Target<double>>> targets(const onnx::Node
   auto t32 = target<float>(x.dims, *axes, scale_values, size_values, o.policy);
   auto t64 = target<double>(x.dims, *axes, scale_values, size_values, o.policy);
   if (!t32 || !t64 || t32->dims != t64->dims) return std::nullopt;
-  if (scales && (o.transform == "align_corners" || o.transform == "pytorch_half_pixel"))
-    for (size_t d = 0; d < x.dims.size(); ++d)
-      if (t64->scales[d] * static_cast<double>(x.dims[d]) != static_cast<double>(t64->dims[d])) return std::nullopt;
+  for (size_t d = 0; scales && d < x.dims.size(); ++d) {
+    const int64_t out = t64->dims[d];
+    const bool exact = t64->scales[d] * static_cast<double>(x.dims[d]) == static_cast<double>(out);
+    if (!exact && (o.transform == "align_corners" || (o.transform == "pytorch_half_pixel" && out == 1)))
+      return std::nullopt;
+  }
   return std::make_pair(std::move(*t32), std::move(*t64));
 }
 
