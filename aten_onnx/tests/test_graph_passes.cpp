@@ -1356,3 +1356,160 @@ TEST_CASE("a whole Shape read by a Gather of a dim nobody reads sliced stays") {
   e.graph.clear_output();
   CHECK(e.check(sizes) == std::vector<int64_t>{2});
 }
+
+namespace {
+
+using Attrs = std::vector<onnx::AttributeProto>;
+
+// x + Resize(pos, "", scales, sizes) of a weight `pos` of `dtype` with the
+// bytes `raw`, after the lean passes: the raw bytes of the constant the
+// Resize was folded into, or nothing when it stays. `sizes_of_shape`:
+// the sizes are computed from the weight's own Shape (YOLOS's
+// `Concat(Slice(Shape(table)), [h, w])`), the last two given.
+std::optional<std::string> folded_resize(int32_t dtype, const std::vector<int64_t>& dims, const std::string& raw,
+                                         const std::vector<float>& scales, const std::vector<int64_t>& sizes,
+                                         const Attrs& attrs, bool sizes_of_shape = false) {
+  TestEmitter e(19);
+  WeightMap w;
+  auto* t = e.graph.add_initializer();
+  t->set_name("pos");
+  t->set_data_type(dtype);
+  for (auto d : dims) t->add_dims(d);
+  w["pos"] = WeightBytes{raw.data(), raw.size()};
+  e.input("x", dtype, {1});
+  std::string s, z;
+  if (!scales.empty()) {
+    onnx::TensorProto v;
+    v.set_data_type(onnx::TensorProto::FLOAT);
+    v.add_dims(static_cast<int64_t>(scales.size()));
+    v.set_raw_data(std::string(reinterpret_cast<const char*>(scales.data()), scales.size() * sizeof(float)));
+    s = e.constant(v);
+  }
+  if (sizes_of_shape) {
+    const auto lead = e.emit1("Slice", {e.emit1("Shape", {"pos"}), e.ci64({0}), e.ci64({2})});
+    z = e.emit1("Concat", {lead, e.ci64(sizes)}, {attr("axis", int64_t{0})});
+  } else if (!sizes.empty()) {
+    z = e.ci64(sizes);
+  }
+  const auto r = e.emit1("Resize", {"pos", "", s, z}, attrs);
+  const auto y = e.emit1("Add", {"x", r});
+  mark_output(e, y);
+  lean_graph(e.graph, w, 19);
+  if (count_op(e.graph, "Resize") > 0) return std::nullopt;
+  CHECK(e.ops() == std::vector<std::string>{"Add"});
+  return folded_input(e.graph, y, 1).raw_data();
+}
+
+std::optional<std::vector<float>> folded_resize(const std::vector<int64_t>& dims, const std::vector<float>& values,
+                                                const std::vector<float>& scales, const std::vector<int64_t>& sizes,
+                                                const Attrs& attrs, bool sizes_of_shape = false) {
+  const std::string raw(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
+  const auto r = folded_resize(onnx::TensorProto::FLOAT, dims, raw, scales, sizes, attrs, sizes_of_shape);
+  if (!r) return std::nullopt;
+  return floats_of(*r);
+}
+
+Attrs resize_attrs(const std::string& mode, const std::string& transform, const Attrs& more = {}) {
+  Attrs a{attr("mode", mode), attr("coordinate_transformation_mode", transform)};
+  a.insert(a.end(), more.begin(), more.end());
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("a linear Resize of a weight folds: half pixel, align_corners, axes, one aspect ratio") {
+  // in 4, out 6, scale 1.5: source coordinates -1/6 (clamped to 0), 1/2,
+  // 7/6, 11/6, 5/2, 19/6 (clamped to 3)
+  const auto r = folded_resize({1, 4}, {0, 1, 3, 7}, {}, {1, 6}, resize_attrs("linear", "pytorch_half_pixel"));
+  REQUIRE(r);
+  CHECK(*r == std::vector<float>{0, 0.5f, static_cast<float>(4.0 / 3), static_cast<float>(8.0 / 3), 5, 7});
+  const auto axes = folded_resize({1, 4}, {0, 1, 3, 7}, {}, {6},
+                                  resize_attrs("linear", "half_pixel", {attr("axes", std::vector<int64_t>{-1})}));
+  CHECK(axes == r);
+  // 2 x 2 to 3 x 3 with the corners kept, the sizes computed from the weight's Shape
+  const auto corners =
+      folded_resize({1, 1, 2, 2}, {0, 1, 2, 3}, {}, {3, 3}, resize_attrs("linear", "align_corners"), true);
+  REQUIRE(corners);
+  CHECK(*corners == std::vector<float>{0, 0.5f, 1, 1, 1.5f, 2, 2, 2.5f, 3});
+  // sizes 4 x 3 of 2 x 2, not larger: one scale 1.5 for both axes, 3 x 3;
+  // asymmetric: coordinates 0, 2/3, 4/3 (clamped to 1); the value 2 * row + column
+  const auto kept = folded_resize(
+      {1, 2, 2}, {0, 1, 2, 3}, {}, {4, 3},
+      resize_attrs("linear", "asymmetric",
+                   {attr("axes", std::vector<int64_t>{1, 2}), attr("keep_aspect_ratio_policy", std::string("not_larger"))}));
+  REQUIRE(kept);
+  const float third = static_cast<float>(2.0 / 3), four = static_cast<float>(4.0 / 3);
+  const float seven = static_cast<float>(7.0 / 3), eight = static_cast<float>(8.0 / 3);
+  CHECK(*kept == std::vector<float>{0, third, 1, four, 2, seven, 2, eight, 3});
+}
+
+TEST_CASE("a cubic Resize of a weight folds with the reference's coefficients, exclude_outside too") {
+  // A delta at element 1 of 4, upsampled by 2 (pytorch_half_pixel):
+  // each output is the weight of element 1 at source coordinates -1/4,
+  // 1/4, ..., 13/4, the cubic kernel (a = -0.75) at distances 5/4, 3/4,
+  // 1/4, 1/4, 3/4, 5/4, 7/4 and none (element 1 is out of reach).
+  const auto r = folded_resize({1, 4}, {0, 1, 0, 0}, {}, {1, 8}, resize_attrs("cubic", "pytorch_half_pixel"));
+  REQUIRE(r);
+  CHECK(*r == std::vector<float>{-0.10546875f, 0.26171875f, 0.87890625f, 0.87890625f, 0.26171875f, -0.10546875f,
+                                 -0.03515625f, 0});
+  // exclude_outside: at -1/4 the taps at -2 and -1 get no weight, the
+  // other two (kernel 1/4 and 5/4: 225/256 and -27/256) are renormalized
+  const auto ex = folded_resize({1, 4}, {0, 1, 0, 0}, {1, 2}, {},
+                                resize_attrs("cubic", "half_pixel", {attr("exclude_outside", int64_t{1})}));
+  REQUIRE(ex);
+  CHECK((*ex)[0] == static_cast<float>(-27.0 / 198));
+  CHECK((*ex)[3] == 0.87890625f);  // at 5/4 all four taps inside: their weights sum to 1 already
+}
+
+TEST_CASE("a nearest Resize of a weight folds in every nearest_mode, from scales or sizes") {
+  const std::vector<float> w{10, 11, 12, 13};
+  auto nearest = [&](const std::string& how, const std::string& transform, const std::vector<float>& scales,
+                     const std::vector<int64_t>& sizes) {
+    return folded_resize({1, 4}, w, scales, sizes, resize_attrs("nearest", transform, {attr("nearest_mode", how)}));
+  };
+  // x / 1.75: 0, 0.57, 1.14, 1.71, 2.29, 2.86, 3.43
+  CHECK(nearest("floor", "asymmetric", {}, {1, 7}) == std::vector<float>{10, 10, 11, 11, 12, 12, 13});
+  CHECK(nearest("ceil", "asymmetric", {}, {1, 7}) == std::vector<float>{10, 11, 12, 12, 13, 13, 13});
+  // halving: coordinates 0.5 and 2.5, ties
+  CHECK(nearest("round_prefer_floor", "half_pixel", {1, 0.5f}, {}) == std::vector<float>{10, 12});
+  CHECK(nearest("round_prefer_ceil", "half_pixel", {1, 0.5f}, {}) == std::vector<float>{11, 13});
+  // scale 2.5, 10 outputs, the symmetric mode's offset 4/2 * (1 - 10 / (2.5 * 4)) = 0:
+  // coordinates 0.4 x - 0.3, ties (prefer floor) at x = 2 and 7
+  CHECK(nearest("round_prefer_floor", "half_pixel_symmetric", {1, 2.5f}, {}) ==
+        std::vector<float>{10, 10, 10, 11, 11, 12, 12, 12, 13, 13});
+}
+
+TEST_CASE("a float16 Resize of a weight is computed in double and rounded once") {
+  const std::vector<uint16_t> half{float16_bits(0.0f), float16_bits(1.0f), float16_bits(1000.0f)};
+  const std::string raw(reinterpret_cast<const char*>(half.data()), half.size() * 2);
+  const auto r = folded_resize(onnx::TensorProto::FLOAT16, {3}, raw, {}, {4}, resize_attrs("linear", "align_corners"));
+  REQUIRE(r);
+  std::vector<float> got;
+  for (auto b : values_of<uint16_t>(*r)) got.push_back(float16_value(b));
+  // coordinates 0, 2/3, 4/3, 2: 2/3, 1 + 999/3 = 334 (exact in float16)
+  CHECK(got == std::vector<float>{0, float16_value(float16_bits(static_cast<float>(2.0 / 3))), 334, 1000});
+}
+
+TEST_CASE("a Resize outside what is evaluated stays: antialias, tf_crop_and_resize, cubic to one element") {
+  const std::vector<float> w{0, 1, 3, 7};
+  CHECK_FALSE(folded_resize({1, 4}, w, {}, {1, 2},
+                            resize_attrs("linear", "half_pixel", {attr("antialias", int64_t{1})})));
+  CHECK_FALSE(folded_resize({1, 4}, w, {}, {1, 6}, resize_attrs("linear", "tf_crop_and_resize")));
+  // ONNX Runtime's coordinate is 0 there, the reference's -0.5
+  CHECK_FALSE(folded_resize({1, 4}, w, {}, {1, 1}, resize_attrs("cubic", "pytorch_half_pixel")));
+  // exclude_outside outside cubic: ONNX Runtime rejects the node
+  CHECK_FALSE(folded_resize({1, 4}, w, {}, {1, 6},
+                            resize_attrs("linear", "half_pixel", {attr("exclude_outside", int64_t{1})})));
+  CHECK(folded_resize({1, 4}, w, {}, {1, 1}, resize_attrs("linear", "pytorch_half_pixel")) == std::vector<float>{0});
+}
+
+TEST_CASE("a Resize of a weight by scales whose output length is not scale * length") {
+  // 3 by 1.5: floor(4.5) = 4 outputs, coordinates (x + 0.5) / 1.5 - 0.5 in
+  // ONNX Runtime and the reference alike (more than one output)
+  CHECK(folded_resize({1, 3}, {0, 1, 3}, {1, 1.5f}, {}, resize_attrs("linear", "pytorch_half_pixel")) ==
+        std::vector<float>{0, 0.5f, static_cast<float>(4.0 / 3), static_cast<float>(8.0 / 3)});
+  // one output of 1.2: ONNX Runtime's coordinate 0, the reference's 0.75
+  CHECK_FALSE(folded_resize({1, 3}, {0, 1, 3}, {1, 0.4f}, {}, resize_attrs("linear", "pytorch_half_pixel")));
+  // align_corners divides by 4 - 1 in ONNX Runtime, by 4.5 - 1 in the reference
+  CHECK_FALSE(folded_resize({1, 3}, {0, 1, 3}, {1, 1.5f}, {}, resize_attrs("linear", "align_corners")));
+}

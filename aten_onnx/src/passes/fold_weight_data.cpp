@@ -9,8 +9,11 @@
 // chains, so no weight is written twice; the weights and the chain's other
 // nodes go with the dead-node pass (counted as folded). Element-wise float
 // arithmetic on them (Gemma's RMSNorm `1 + weight`) is folded the same
-// way, computed as the runtime computes it (constant_arithmetic.hpp).
-// Only weights stored
+// way, computed as the runtime computes it (constant_arithmetic.hpp), and
+// so is a Resize of them to a static size (resize_data.hpp: YOLOS's
+// position embeddings, bicubic to the patch grid, and BEiT's relative
+// position bias table, bilinear to the window, which the anchor computes
+// at export). Only weights stored
 // as they are (not permuted, not scaled) and results of at most
 // kMaxElements elements are folded. PassReport::weight_constants names the
 // weights each folded constant was computed from.
@@ -22,6 +25,7 @@
 #include "constant_arithmetic.hpp"
 #include "constant_data.hpp"
 #include "graph_edit.hpp"
+#include "resize_data.hpp"
 #include "mx/aten_onnx/attributes.hpp"
 #include "mx/aten_onnx/graph_passes.hpp"
 
@@ -213,6 +217,7 @@ void fold_weight_data(onnx::GraphProto& g, const WeightMap& weights, PassReport&
     if (n.output_size() != 1) continue;
     auto r = passes::eval_data_movement(n, in, kMaxElements);
     if (!r) r = passes::eval_float_arithmetic(n, in, kMaxElements);  // Gemma's RMSNorm `1 + weight`
+    if (!r) r = passes::eval_resize(n, in, kMaxElements);
     if (!r) continue;
     known[n.output(0)] = {std::move(*r), std::move(from)};
     folded.insert(i);
