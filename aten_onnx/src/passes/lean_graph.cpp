@@ -2,8 +2,11 @@
 // a folded Transpose frees its consumers for CSE; data movement on the
 // weights left as they are), then constants (so duplicates of folded glue
 // are equal Constants; the program's static dims read by Shape are
-// constants before that), then a per-channel Mul / Add of such constants
-// into the Conv before it (before CSE shares the constants), then CSE, and
+// constants before that; then the weights' data movement once more, for a
+// weight read by indices the constants computed: core ATen's bicubic
+// upsample gathers a position table by them), then a per-channel Mul /
+// Add of such constants into the Conv before it (before CSE shares the
+// constants), then CSE, and
 // CSE's result folded once more (a shared Shape read may now be foldable
 // input of the same expression); the Unsqueeze collapse runs on shared
 // reads, no-ops (x + 0, whole Slices, Transpose pairs; an Expand or
@@ -46,6 +49,7 @@ PassReport lean_graph(onnx::GraphProto& g, WeightMap& weights, int opset, const 
   fold_weight_data(g, weights, report);
   fold_static_dims(g, shapes);
   fold_constants(g, report, &weights);
+  fold_weight_data(g, weights, report);  // what reads a weight by indices fold_constants computed
   if (fold_bns) fold_channel_affines(g, weights, report);
   merge_duplicate_nodes(g, report);
   collapse_unsqueezes(g, opset, report);
