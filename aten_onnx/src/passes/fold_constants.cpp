@@ -403,15 +403,9 @@ std::map<std::string, onnx::TensorProto> small_integer_weights(const onnx::Graph
     const int32_t dt = t.data_type();
     if (dt != onnx::TensorProto::INT64 && dt != onnx::TensorProto::INT32) continue;
     auto w = weights.find(t.name());
-    int64_t numel = 1;
-    for (auto d : t.dims()) numel *= d;
-    if (w == weights.end() || !w->second.program_constant || !w->second.data || w->second.derived() ||
-        numel > kMaxWeightElements ||
-        w->second.size != static_cast<uint64_t>(numel) * element_size(dt))
+    if (w == weights.end() || !w->second.program_constant || !passes::stored_as_is(t, w->second, kMaxWeightElements))
       continue;
-    onnx::TensorProto view = t;
-    view.set_raw_data(std::string(w->second.data, w->second.size));
-    r[t.name()] = std::move(view);
+    r[t.name()] = passes::with_weight_bytes(t, w->second);
   }
   return r;
 }

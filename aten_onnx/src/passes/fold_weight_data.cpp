@@ -145,13 +145,9 @@ void fold_weight_data(onnx::GraphProto& g, const WeightMap& weights, PassReport&
   std::map<std::string, const onnx::TensorProto*> candidates;
   for (const auto& t : g.initializer()) {
     auto w = weights.find(t.name());
-    if (w == weights.end() || w->second.derived() || !w->second.data || copied.count(t.name()) ||
+    if (w == weights.end() || !passes::stored_as_is(t, w->second, kMaxElements) || copied.count(t.name()) ||
         graph_inputs.count(t.name()) || in_subgraphs.count(t.name()) || outputs.count(t.name()))
       continue;
-    const size_t es = element_size(t.data_type());
-    int64_t numel = 1;
-    for (auto d : t.dims()) numel *= d;
-    if (es == 0 || numel > kMaxElements || w->second.size != static_cast<uint64_t>(numel) * es) continue;
     candidates[t.name()] = &t;
   }
   if (candidates.empty()) return;
@@ -159,9 +155,7 @@ void fold_weight_data(onnx::GraphProto& g, const WeightMap& weights, PassReport&
   auto load = [&](const std::string& name) {
     auto c = candidates.find(name);
     if (c == candidates.end() || known.count(name)) return;
-    const auto& w = weights.at(name);
-    onnx::TensorProto view = *c->second;
-    view.set_raw_data(std::string(w.data, w.size));
+    const auto view = passes::with_weight_bytes(*c->second, weights.at(name));
     if (auto d = passes::constant_data(view, kMaxElements)) known[name] = {std::move(*d), {name}};
   };
 

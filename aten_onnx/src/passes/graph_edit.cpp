@@ -133,6 +133,19 @@ bool same_dim(const SymbolicDim& a, const SymbolicDim& b) {
   return !a.symbol.empty() && a.symbol == b.symbol;
 }
 
+bool stored_as_is(const onnx::TensorProto& t, const WeightBytes& w, int64_t max_elements) {
+  const size_t es = element_size(t.data_type());
+  int64_t numel = 1;
+  for (auto d : t.dims()) numel *= d;
+  return es != 0 && w.data && !w.derived() && numel <= max_elements && w.size == static_cast<uint64_t>(numel) * es;
+}
+
+onnx::TensorProto with_weight_bytes(const onnx::TensorProto& t, const WeightBytes& w) {
+  onnx::TensorProto view = t;
+  view.set_raw_data(std::string(w.data, w.size));
+  return view;
+}
+
 std::pair<int64_t, int64_t> shape_range(const onnx::NodeProto& shape, int64_t rank) {
   auto clamp = [rank](int64_t v, int64_t lo) { return std::clamp(v < 0 ? v + rank : v, lo, rank); };
   const int64_t start = clamp(int_attr(shape, "start", 0), 0);

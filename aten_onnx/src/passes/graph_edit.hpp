@@ -71,6 +71,15 @@ InitializerDims float_initializer_dims(const onnx::GraphProto& g);
 const std::vector<SymbolicDim>* stored_dims(const std::string& name, const SymbolicShapes& shapes,
                                             const InitializerDims& initializers);
 
+// Whether weight `w` holds initializer `t`'s elements as they are (its own
+// bytes, not permuted or scaled: numel times the element size of them) and
+// `t` has at most `max_elements` of them: a weight a pass may read as a
+// constant.
+bool stored_as_is(const onnx::TensorProto& t, const WeightBytes& w, int64_t max_elements);
+
+// `t` with `w`'s bytes as its raw_data: the weight read as a constant.
+onnx::TensorProto with_weight_bytes(const onnx::TensorProto& t, const WeightBytes& w);
+
 // The dims [start, end) a Shape node `shape` of a rank-`rank` value
 // returns: ONNX's negative start/end count from the end, then both clamp
 // (end >= start).
