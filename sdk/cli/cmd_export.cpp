@@ -2,7 +2,9 @@
 // a torch.export archive (.pt2, inputs optional) or a TorchScript file (.pt,
 // inputs required) to ONNX with hierarchy; the frontend plugin is chosen by
 // the file's content unless --frontend names one;
-// `--external-data` puts the weights in OUT.onnx.data (automatic over 2 GB);
+// the weights go to OUT.onnx.data when the model is over 1 MiB (what
+// ONNX Runtime loads fastest; `--external-data`: whatever the size,
+// `--no-external-data`: inline up to protobuf's 2 GB limit);
 // `--functions [CLASS,...]` then applies the functions pass; progress on
 // stderr when it is a terminal, unless --quiet.
 #include <memory>
@@ -19,11 +21,26 @@ struct ExportOptions {
   std::string model, out, frontend = "auto", tag_storage = "metadata";
   std::vector<std::string> inputs, functions;
   int opset = 0;
-  bool drop_builtin_tags = false, external_data = false, quiet = false, no_fused_ops = false,
+  bool drop_builtin_tags = false, external_data = false, no_external_data = false, quiet = false, no_fused_ops = false,
        no_fold_batch_norms = false, upcast_bf16 = false, no_state_outputs = false;
   CLI::Option* functions_option = nullptr;
   CLI::Option* opset_option = nullptr;
 };
+
+// ONNX Runtime creates a session 1.3-1.8x slower for a model whose weights
+// are inline than for the same model with them as external data (it
+// parses and copies every inline tensor; an external one it reads from
+// the data file): measured from 1 MiB to 340 MB of weights
+// (docs/lean-graphs.md, "Inline weights and session creation"). So an
+// exported model over 1 MiB is saved with external data, as
+// torch.onnx.export saves every model; a smaller one stays one file.
+constexpr uint64_t kExternalDataOver = uint64_t{1} << 20;
+
+nlohmann::json weights_file(const ExportOptions& o) {
+  if (o.external_data) return {{"external_data", true}};
+  if (o.no_external_data) return {{"external_data", false}};
+  return {{"external_data_over", kExternalDataOver}};
+}
 
 int run_export(ExportOptions& o) {
   const bool functions = o.functions_option->count() > 0;
@@ -37,10 +54,13 @@ int run_export(ExportOptions& o) {
   std::vector<std::string> function_classes;
   for (const auto& list : o.functions)
     for (auto& c : split_commas(list)) function_classes.push_back(c);
+  if (o.external_data && o.no_external_data) throw UsageError("--external-data and --no-external-data contradict");
   nlohmann::json options{{"inputs", o.inputs}, {"drop_builtin_tags", o.drop_builtin_tags}};
   // --external-data: weights in OUT.onnx.data whatever the size (without it,
-  // only a model over protobuf's 2 GB limit gets external data).
+  // the frontend writes external data itself only past protobuf's 2 GB
+  // limit; the save below decides for smaller models).
   if (o.external_data) options["external_data"] = true;
+  if (o.no_external_data) options["external_data"] = false;
   if (o.opset_option->count() > 0) options["opset"] = o.opset;
   if (o.no_fused_ops) options["fused_ops"] = false;
   if (o.no_fold_batch_norms) options["fold_batch_norms"] = false;
@@ -53,7 +73,7 @@ int run_export(ExportOptions& o) {
   const auto registry = Registry::create();
   Model model = registry.export_model(o.frontend, o.model, options.dump(), progress.listener());
   if (functions) apply_functions(model, function_classes, &progress);
-  save_and_report(model, o.out, o.tag_storage, true, o.external_data, &progress);
+  save_and_report(model, o.out, o.tag_storage, true, weights_file(o), &progress);
   return 0;
 }
 
@@ -102,7 +122,9 @@ Command add_export(CLI::App& parent) {
                             ->allow_extra_args(false)
                             ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app->add_flag("--external-data", o->external_data,
-                "weights in OUT.onnx.data (automatic over protobuf's 2 GB limit)");
+                "weights in OUT.onnx.data whatever the size (default: when the model is over 1 MiB)");
+  app->add_flag("--no-external-data", o->no_external_data,
+                "weights inline in OUT.onnx up to protobuf's 2 GB limit");
   add_quiet(app, o->quiet);
   return {app, [o] { return run_export(*o); }};
 }

@@ -31,7 +31,7 @@ int run_functions(const FunctionsOptions& o) {
   if (!model.has_hierarchy())
     throw Error(MX_ERR_UNSUPPORTED, o.input + ": carries no hierarchy records; run 'modelexport tag' first");
   apply_functions(model, classes, &progress);
-  save_and_report(model, o.out, o.tag_storage, true, false, &progress);
+  save_and_report(model, o.out, o.tag_storage, true, {}, &progress);
   return 0;
 }
 

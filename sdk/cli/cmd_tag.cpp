@@ -53,7 +53,7 @@ int run_tag(const TagOptions& o) {
   progress.stage("plugins");
   const auto registry = Registry::create();
   registry.tag(o.strategy, model, options.dump(), progress.listener());
-  save_and_report(model, o.out, o.tag_storage, /*check=*/false, false, &progress);
+  save_and_report(model, o.out, o.tag_storage, /*check=*/false, {}, &progress);
   leave_to_exit(std::move(model));
   return 0;
 }

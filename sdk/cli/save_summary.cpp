@@ -12,10 +12,10 @@ void validate_tag_storage(const std::string& tag_storage) {
 }
 
 void save_and_report(const Model& model, const std::string& path, const std::string& tag_storage, bool check,
-                     bool external_data, ProgressBar* progress) {
+                     const nlohmann::json& external_data, ProgressBar* progress) {
   validate_tag_storage(tag_storage);
   nlohmann::json options{{"tag_storage", tag_storage}, {"check", check}};
-  if (external_data) options["external_data"] = true;
+  if (external_data.is_object()) options.update(external_data);  // {} at a call site is null
   model.save_file(path, options.dump(), progress ? progress->listener() : nullptr);
   if (progress) progress->clear();
   // The counts alone: the whole document (what the sidecar just got) would

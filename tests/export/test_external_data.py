@@ -107,11 +107,36 @@ def test_external_data_parity(name, cli, fixtures_dir, manifest, exported, tmp_p
 
 
 def test_inline_by_default(cli, fixtures_dir, manifest, tmp_path):
+    # under 1 MiB: one file
     out = tmp_path / "m.onnx"
     rc, log = _export(cli, fixtures_dir, manifest, "gpt2_tiny", out)
     assert rc == 0, log
+    assert os.path.getsize(out) < 1 << 20
     assert not (tmp_path / "m.onnx.data").exists()
     assert not _external(onnx.load(str(out), load_external_data=False))
+
+
+def test_external_by_default_over_one_mib(cli, fixtures_dir, manifest, tmp_path):
+    # bert_tiny's weights are over 1 MiB: external data without a flag (ONNX
+    # Runtime creates its session faster), inline with --no-external-data
+    out = tmp_path / "m.onnx"
+    rc, log = _export(cli, fixtures_dir, manifest, "bert_tiny", out)
+    assert rc == 0, log
+    data = tmp_path / "m.onnx.data"
+    assert data.exists() and data.stat().st_size > 1 << 20
+    assert _external(onnx.load(str(out), load_external_data=False))
+    _compare(ort.InferenceSession(str(out), providers=["CPUExecutionProvider"]), fixtures_dir, "bert_tiny", "")
+
+    inline = tmp_path / "inline.onnx"
+    rc, log = _export(cli, fixtures_dir, manifest, "bert_tiny", inline, ["--no-external-data"])
+    assert rc == 0, log
+    assert not (tmp_path / "inline.onnx.data").exists()
+    assert not _external(onnx.load(str(inline), load_external_data=False))
+
+    rc, log = _export(cli, fixtures_dir, manifest, "bert_tiny", tmp_path / "both.onnx",
+                      ["--external-data", "--no-external-data"])
+    assert rc != 0 and "contradict" in log, log
+    assert not (tmp_path / "both.onnx").exists()
 
 
 def test_tag_and_inspect_external(cli, fixtures_dir, manifest, tmp_path):

@@ -167,6 +167,28 @@ TEST_CASE("external data: \"external_data\": true moves large inline weights out
   CHECK_FALSE(fs::exists(t.out() / "o.onnx.data"));
 }
 
+TEST_CASE("external data: \"external_data_over\" moves a model larger than N out, keeps a smaller one") {
+  Scratch s("ext_over");
+  write_model(s.models() / "m.onnx", net());
+  const auto size = fs::file_size(s.models() / "m.onnx");
+  const std::string under = "{\"external_data_over\":" + std::to_string(size / 2) + "}";
+  const std::string over = "{\"external_data_over\":" + std::to_string(size * 2) + "}";
+  auto r = pipeline(s.models() / "m.onnx", s.out() / "big.onnx", under.c_str());
+  REQUIRE_MESSAGE(r.code == MX_OK, r.message);
+  CHECK(weight_of(parse(read(s.out() / "big.onnx"))).data_location() == onnx::TensorProto::EXTERNAL);
+  CHECK(weight_data(parse(read(s.out() / "big.onnx")), s.out()) == weight_bytes());
+  r = pipeline(s.models() / "m.onnx", s.out() / "small.onnx", over.c_str());
+  REQUIRE_MESSAGE(r.code == MX_OK, r.message);
+  CHECK(weight_of(parse(read(s.out() / "small.onnx"))).data_location() != onnx::TensorProto::EXTERNAL);
+  CHECK_FALSE(fs::exists(s.out() / "small.onnx.data"));
+  for (const char* bad : {"{\"external_data_over\":0}", "{\"external_data_over\":-5}", "{\"external_data_over\":\"1MB\"}"}) {
+    r = pipeline(s.models() / "m.onnx", s.out() / "bad.onnx", bad);
+    CHECK(r.code == MX_ERR_INVALID_ARGUMENT);
+    CHECK(r.message.find("external_data_over") != std::string::npos);
+    CHECK_FALSE(fs::exists(s.out() / "bad.onnx"));
+  }
+}
+
 TEST_CASE("external data: saving over the file the model reads from (tag in place)") {
   Scratch s("ext_inplace");
   write_model(s.models() / "m.onnx", net());

@@ -225,6 +225,10 @@ MX_API void mx_model_release(mx_model* model);
  *                  to the model). Absent = automatic: external when the
  *                  model was loaded with external data or would exceed
  *                  protobuf's 2 GB limit; false inlines everything.
+ *   "external_data_over": N (bytes, > 0; files only) -> automatic also
+ *                  writes external data when the model is larger than N
+ *                  (the CLI's export passes 1 MiB: ONNX Runtime creates a
+ *                  session faster for external weights than inline ones).
  * External data read at load time (mx_model_load_file) must stay inside the
  * model's directory: absolute locations, '..' and symlinks leading out are
  * MX_ERR_SECURITY; data files are opened once at load and read from then

@@ -96,6 +96,24 @@ def test_export_archive_writes_model_and_removes_archive(tmp_path: Path, scratch
         np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
 
 
+def test_export_archive_external_data_past_the_threshold(tmp_path: Path, scratch: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    # The default writes <f>.data for a model over EXTERNAL_DATA_OVER (1 MiB;
+    # lowered here so the tiny fixture is over it); external_data=False keeps
+    # one file.
+    import onnxruntime as ort
+    monkeypatch.setattr(pytorch_export, "EXTERNAL_DATA_OVER", 64)
+    out = tmp_path / "mlp.onnx"
+    with pytorch_export.export_archive(copy_fixture("tiny_mlp.pt2", []), out):
+        pass
+    assert (tmp_path / "mlp.onnx.data").is_file()
+    ort.InferenceSession(str(out), providers=["CPUExecutionProvider"])
+    inline = tmp_path / "inline.onnx"
+    with pytorch_export.export_archive(copy_fixture("tiny_mlp.pt2", []), inline, external_data=False):
+        pass
+    assert not (tmp_path / "inline.onnx.data").exists()
+
+
 def test_export_archive_without_f_writes_nothing(tmp_path: Path, scratch: Path) -> None:
     with pytorch_export.export_archive(copy_fixture("tiny_mlp.pt2", []), None,
                                        tag_storage="none") as model:

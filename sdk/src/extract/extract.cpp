@@ -103,6 +103,9 @@ std::unique_ptr<mx_model> extract_module(const mx_model& model, const std::strin
         const_producer[g.node(i).output(0)] = i;
 
   auto out = std::make_unique<mx_model>();
+  // Initializers copied below may refer to the source's external data: the
+  // part reads the same opened files (a save writes the part's own).
+  out->external_files = model.external_files;
   onnx::ModelProto& p = out->proto();
   p.set_ir_version(model.proto().ir_version());
   *p.mutable_opset_import() = model.proto().opset_import();

@@ -157,7 +157,9 @@ bool wants_external(const onnx::ModelProto& out, const DataFiles& files, const S
     case ExternalData::automatic:
       break;
   }
-  return has_own_external_data(out, files) || out.ByteSizeLong() + borrowed_bytes(out, files) > kInlineLimit;
+  const uint64_t size = out.ByteSizeLong() + borrowed_bytes(out, files);
+  return has_own_external_data(out, files) || size > kInlineLimit ||
+         (options.external_over > 0 && size > options.external_over);
 }
 
 // The serialized model, in pieces so that a large inline model shows its
@@ -212,13 +214,19 @@ bool write_tagged_bytes(const mx_model& model, const std::string& path, const Sa
 
 SaveOptions parse_save_options(const char* options_json) {
   auto json =
-      parse_options(options_json, "save options", {"tag_storage", "sidecar", "check", "external_data"});
+      parse_options(options_json, "save options",
+                    {"tag_storage", "sidecar", "check", "external_data", "external_data_over"});
   SaveOptions options;
   options.tag_storage = tag_storage_from_name(option_string(json, "tag_storage", "metadata"));
   options.sidecar = option_bool(json, "sidecar", true);
   options.check = option_bool(json, "check", true);
   if (json.contains("external_data"))
     options.external_data = option_bool(json, "external_data", false) ? ExternalData::yes : ExternalData::no;
+  if (auto it = json.find("external_data_over"); it != json.end()) {
+    if (!it->is_number_unsigned() || it->get<uint64_t>() == 0)
+      fail(MX_ERR_INVALID_ARGUMENT, "save option 'external_data_over' must be a positive number of bytes");
+    options.external_over = it->get<uint64_t>();
+  }
   return options;
 }
 

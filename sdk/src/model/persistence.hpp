@@ -1,6 +1,7 @@
 // Loading and saving whole models: ONNX bytes + hierarchy (+ the sidecar
 // `<model>.hierarchy.json` for files).
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -12,7 +13,8 @@
 namespace mx::model {
 
 // "external_data": true | false | absent (auto: external when the model
-// already has external data or would exceed protobuf's 2 GB limit).
+// already has external data, would exceed protobuf's 2 GB limit, or is
+// larger than "external_data_over" bytes when that is given).
 enum class ExternalData { automatic, yes, no };
 
 struct SaveOptions {
@@ -20,6 +22,7 @@ struct SaveOptions {
   bool sidecar = true;  // files only
   bool check = true;
   ExternalData external_data = ExternalData::automatic;  // files only
+  uint64_t external_over = 0;  // automatic: external past this many bytes (0: past the 2 GB limit only)
 };
 
 // Raw tensors at least this large go to the data file when saving with

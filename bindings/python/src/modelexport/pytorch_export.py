@@ -27,6 +27,11 @@ _SAVE_OPTIONS = frozenset({"tag_storage", "sidecar", "check"})
 _FRONTEND_OPTIONS = frozenset({"fused_ops", "fold_batch_norms", "upcast_bf16", "state_outputs"})
 
 
+# A model larger than this is saved with external data unless the caller
+# says otherwise (the CLI's threshold).
+EXTERNAL_DATA_OVER = 1 << 20
+
+
 def export(model: Any, args: Any = (), f: Optional[PathLike] = None, *,
            kwargs: Optional[Mapping[str, Any]] = None, dynamic_shapes: Any = None,
            strict: bool = False, opset: Optional[int] = None,
@@ -51,7 +56,8 @@ def export(model: Any, args: Any = (), f: Optional[PathLike] = None, *,
     ``state_outputs=False`` keeps state the program writes (a KV cache
     buffer) as an initializer and drops its ``<name>.updated`` outputs.
     ``external_data=True`` streams weights to
-    ``<f>.data`` (None: only past protobuf's 2 GB). ``progress`` receives
+    ``<f>.data`` (None: when the model is over 1 MiB, as the CLI does;
+    False: inline up to protobuf's 2 GB). ``progress`` receives
     :class:`Progress` reports: "torch.export", then the native stages
     ("walk", "lower", "write", ...); returning False cancels.
     ``options``: ``inputs`` (specs that rename dims or override sizes) and
@@ -104,7 +110,10 @@ def export_archive(write: Callable[[str], None], f: Optional[PathLike] = None, *
                                    .replace(archive, source)) from None
     if f is not None:
         try:
-            result.save_file(f, external_data=external_data, progress=progress, **save_options)
+            # As the CLI: past 1 MiB the weights go to <f>.data, which ONNX
+            # Runtime loads faster than inline ones (docs/lean-graphs.md).
+            over = {"external_data_over": EXTERNAL_DATA_OVER} if external_data is None else None
+            result.save_file(f, external_data=external_data, options=over, progress=progress, **save_options)
         except BaseException:
             result.close()
             raise
