@@ -269,18 +269,13 @@ std::optional<bool> compose_transposes(onnx::GraphProto& g, const Values& v, onn
   return identity;
 }
 
-
 // An `expand` to sym sizes and -1s (a class token expanded to [batch, -1,
 // -1]) is lowered as Abs(Concat(dims, [-1, -1])), -1 -> 1. When every other
 // part of the Concat is a non-negative dim and the Abs alone reads it, its
 // constant parts are written as their absolute values (a new initializer:
 // the constant may have other readers), so the Abs is a no-op and goes.
 void make_size_list_parts_non_negative(onnx::GraphProto& g, const Values& v) {
-  std::map<std::string, int> readers;
-  for (const auto& n : g.node())
-    for (const auto& in : n.input()) ++readers[in];
-  for (const auto& name : passes::subgraph_reads(g)) ++readers[name];
-  for (const auto& name : passes::graph_outputs(g)) ++readers[name];
+  auto readers = passes::read_counts(g);
   std::set<std::string> names;
   for (const auto& t : g.initializer()) names.insert(t.name());
   for (auto& abs : *g.mutable_node()) {
@@ -294,9 +289,7 @@ void make_size_list_parts_non_negative(onnx::GraphProto& g, const Values& v) {
     for (int k = 0; k < concat.input_size() && ok; ++k) {
       if (non_negative_ints(g, concat.input(k), v)) continue;
       const auto* t = constant(v, concat.input(k));
-      auto values = t && t->data_type() == onnx::TensorProto::INT64 && t->dims_size() == 1
-                        ? int64_values(t)
-                        : std::nullopt;
+      auto values = t && t->dims_size() == 1 ? int64_values(t) : std::nullopt;  // int64 only
       ok = values && std::none_of(values->begin(), values->end(), [](int64_t x) { return x == INT64_MIN; });
       if (!ok) break;
       for (auto& x : *values) x = x < 0 ? -x : x;
